@@ -1,0 +1,237 @@
+package conformance
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/LLeMbas/lembas-check/harness/spec"
+)
+
+// Suite is a folder of case files named `<area>.json`, each in the spec's format
+// `{"about": …, "cases": [...]}`.
+type Suite struct {
+	// Name says where the suite comes from in messages: "spec", "lembas-check" or a directory.
+	Name string
+	FS   fs.FS
+}
+
+//go:embed cases
+var ownCases embed.FS
+
+// EmbeddedSuites are the vendored spec's conformance cases and lembas-check's own.
+func EmbeddedSuites() []Suite {
+	own, err := fs.Sub(ownCases, "cases")
+	if err != nil {
+		panic(err)
+	}
+	return []Suite{
+		{Name: "spec " + spec.Version(), FS: spec.Conformance()},
+		{Name: "lembas-check", FS: own},
+	}
+}
+
+// Case is one case of a suite, ready to hand to a target.
+type Case struct {
+	// ID is `<area>/<first 8 hex of the SHA-256 of the case's RFC 8785 form without "expect">`:
+	// stable across re-indenting, reordering and moving the case within its file.
+	ID    string `json:"id"`
+	Area  string `json:"area"`
+	Index int    `json:"index"`
+	// File names the suite and file the case came from.
+	File  string `json:"file"`
+	About string `json:"about,omitempty"`
+	// Input is the case without "expect", canonical (RFC 8785): what a target is sent.
+	Input json.RawMessage `json:"case"`
+	// Expect is the case's expected answer.
+	Expect json.RawMessage `json:"expect"`
+	// Decoded is Input decoded by the area, for the builtin target.
+	Decoded any `json:"-"`
+}
+
+// Where says "file, case N" for messages.
+func (c Case) Where() string { return fmt.Sprintf("%s, case %d", c.File, c.Index) }
+
+// LoadError is a suite the runner cannot use: a file that is not a case file, or a case that is
+// malformed. It names the file, the case's index (-1 for the file itself) and the field.
+type LoadError struct {
+	File  string
+	Index int
+	Field string
+	Msg   string
+}
+
+func (e *LoadError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	if e.Index >= 0 {
+		fmt.Fprintf(&b, ": case %d", e.Index)
+	}
+	if e.Field != "" {
+		fmt.Fprintf(&b, ": field %s", e.Field)
+	}
+	b.WriteString(": ")
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+// caseFile is the spec's case file format.
+type caseFile struct {
+	About string            `json:"about"`
+	Cases []json.RawMessage `json:"cases"`
+}
+
+// Load reads every `<area>.json` of the suites, in suite order, then file name, then case order.
+// A file of an area not in areas, or a malformed case, is a *LoadError. A case that two suites
+// both hold (same id, same expectation) is kept once; the same id with another expectation is an
+// error, since the two suites disagree on what the spec says.
+func Load(suites []Suite, areas []Area) ([]Case, error) {
+	byName := map[string]Area{}
+	var names []string
+	for _, a := range areas {
+		byName[a.Name] = a
+		names = append(names, a.Name)
+	}
+	sort.Strings(names)
+	var out []Case
+	seen := map[string]Case{}
+	for _, s := range suites {
+		entries, err := fs.ReadDir(s.FS, ".")
+		if err != nil {
+			return nil, &LoadError{File: s.Name, Index: -1, Msg: fmt.Sprintf("cannot read the suite: %v", err)}
+		}
+		for _, e := range entries {
+			if e.IsDir() || path.Ext(e.Name()) != ".json" {
+				continue
+			}
+			file := s.Name + ":" + e.Name()
+			name := strings.TrimSuffix(e.Name(), ".json")
+			area, ok := byName[name]
+			if !ok {
+				return nil, &LoadError{File: file, Index: -1, Msg: fmt.Sprintf("no area %q: a case file is named <area>.json, one of %s", name, strings.Join(names, ", "))}
+			}
+			b, err := fs.ReadFile(s.FS, e.Name())
+			if err != nil {
+				return nil, &LoadError{File: file, Index: -1, Msg: err.Error()}
+			}
+			cases, err := ParseFile(file, b, area)
+			if err != nil {
+				return nil, err
+			}
+			for _, c := range cases {
+				if prev, dup := seen[c.ID]; dup {
+					if equalJSON(prev.Expect, c.Expect) {
+						continue
+					}
+					return nil, &LoadError{File: file, Index: c.Index, Field: "expect", Msg: fmt.Sprintf("the same case as %s (id %s) expects another answer", prev.Where(), c.ID)}
+				}
+				seen[c.ID] = c
+				out = append(out, c)
+			}
+		}
+	}
+	return out, nil
+}
+
+// ParseFile reads one case file of an area.
+func ParseFile(file string, b []byte, area Area) ([]Case, error) {
+	var f caseFile
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		fe := jsonFieldError(err).(*FieldError)
+		if se, ok := asSyntax(err); ok {
+			line, col := lineCol(b, se.Offset)
+			fe.Msg = fmt.Sprintf("not JSON at line %d, column %d: %s", line, col, se.Error())
+		}
+		return nil, &LoadError{File: file, Index: -1, Field: fe.Field, Msg: fe.Msg + ` (a case file is {"about": "…", "cases": [ … ]})`}
+	}
+	var out []Case
+	for i, raw := range f.Cases {
+		c, err := ParseCase(area, raw)
+		if err != nil {
+			le := &LoadError{File: file, Index: i, Msg: err.Error()}
+			if fe, ok := err.(*FieldError); ok {
+				le.Field, le.Msg = fe.Field, fe.Msg
+			}
+			return nil, le
+		}
+		c.Index, c.File = i, file
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// ParseCase splits one case object into its input and expectation, checks both with the area and
+// gives the case its id.
+func ParseCase(area Area, raw json.RawMessage) (Case, error) {
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
+		return Case{}, &FieldError{Msg: "a case is a JSON object"}
+	}
+	expect, ok := obj["expect"]
+	if !ok {
+		return Case{}, &FieldError{Field: "expect", Msg: "missing: every case says what it expects"}
+	}
+	delete(obj, "expect")
+	input, err := json.Marshal(obj)
+	if err != nil {
+		return Case{}, err
+	}
+	canon, err := Canonical(input)
+	if err != nil {
+		return Case{}, &FieldError{Msg: err.Error()}
+	}
+	decoded, err := area.Decode(canon)
+	if err != nil {
+		return Case{}, err
+	}
+	if _, err := area.DecodeAnswer(expect); err != nil {
+		if fe, ok := err.(*FieldError); ok {
+			return Case{}, &FieldError{Field: joinField("expect", fe.Field), Msg: fe.Msg}
+		}
+		return Case{}, &FieldError{Field: "expect", Msg: err.Error()}
+	}
+	var about string
+	if a, ok := obj["about"]; ok {
+		_ = json.Unmarshal(a, &about)
+	}
+	return Case{ID: CaseID(area.Name, canon), Area: area.Name, About: about, Input: canon, Expect: expect, Decoded: decoded}, nil
+}
+
+// CaseID is `<area>/<first 8 hex of SHA-256 of canonical>`.
+func CaseID(area string, canonical []byte) string {
+	s := sha256.Sum256(canonical)
+	return area + "/" + hex.EncodeToString(s[:4])
+}
+
+func joinField(a, b string) string {
+	if b == "" {
+		return a
+	}
+	if strings.HasPrefix(b, "[") {
+		return a + b
+	}
+	return a + "." + b
+}
+
+func asSyntax(err error) (*json.SyntaxError, bool) {
+	se, ok := err.(*json.SyntaxError)
+	return se, ok
+}
+
+func lineCol(b []byte, off int64) (int, int) {
+	if off > int64(len(b)) {
+		off = int64(len(b))
+	}
+	line := 1 + bytes.Count(b[:off], []byte("\n"))
+	col := int(off) - bytes.LastIndexByte(b[:off], '\n')
+	return line, col
+}
