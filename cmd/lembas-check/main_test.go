@@ -1,0 +1,146 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func runCLI(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := dispatch(context.Background(), args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func writeSuite(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+const goodJob = `{"kind": "to_subagent", "text": "hi", "expect": {"text": "[The main agent sent this while you were working — take it into account from here:]\nhi"}}`
+
+func TestRunJobsPasses(t *testing.T) {
+	code, out, errs := runCLI(t, "run", "--area", "jobs")
+	if code != 0 || !strings.Contains(out, "ok\t") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+}
+
+// A malformed suite is exit 2 with a message naming the file, the case and the field.
+func TestMalformedSuites(t *testing.T) {
+	for name, c := range map[string]struct {
+		file, body string
+		want       []string
+	}{
+		"bad JSON":      {"jobs.json", "{\"cases\": [\n  {\"kind\": }\n]}", []string{"jobs.json", "line 2"}},
+		"unknown area":  {"jobz.json", `{"cases": []}`, []string{"jobz.json", `no area "jobz"`, "jobs"}},
+		"unknown kind":  {"jobs.json", `{"cases": [` + goodJob + `, {"kind": "daemon", "id": "j", "expect": {"text": ""}}]}`, []string{"jobs.json: case 1: field kind", "daemon"}},
+		"missing field": {"jobs.json", `{"cases": [{"kind": "command", "id": "j", "command": "x", "exit": 0, "unread": "", "expect": {"text": ""}}]}`, []string{"case 0: field seconds", "missing"}},
+		"no expect":     {"jobs.json", `{"cases": [{"kind": "to_subagent", "text": "x"}]}`, []string{"case 0: field expect", "missing"}},
+		"bad expect":    {"jobs.json", `{"cases": [{"kind": "to_subagent", "text": "x", "expect": {"txt": ""}}]}`, []string{"case 0: field expect.txt", "unknown field"}},
+		"wrong type":    {"jobs.json", `{"cases": [{"kind": "to_subagent", "text": 5, "expect": {"text": ""}}]}`, []string{"case 0: field text", "want a string"}},
+		"unknown field": {"jobs.json", `{"cases": [{"kind": "to_subagent", "text": "x", "colour": 1, "expect": {"text": ""}}]}`, []string{"case 0: field colour", "unknown field"}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := writeSuite(t, map[string]string{c.file: c.body})
+			code, _, errs := runCLI(t, "run", "--no-embedded", "--suite", dir)
+			if code != 2 {
+				t.Fatalf("exit %d, want 2; stderr %s", code, errs)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(errs, w) {
+					t.Errorf("stderr %q does not say %q", errs, w)
+				}
+			}
+		})
+	}
+}
+
+func TestOwnSuiteAndExpect(t *testing.T) {
+	// The same expectation for another input: a case that fails.
+	bad := strings.Replace(goodJob, `"text": "hi"`, `"text": "bye"`, 1)
+	dir := writeSuite(t, map[string]string{"jobs.json": `{"about": "x", "cases": [` + goodJob + `, ` + bad + `]}`})
+	code, out, _ := runCLI(t, "run", "--no-embedded", "--suite", dir)
+	if code != 1 || !strings.Contains(out, "--- FAIL: jobs/") || !strings.Contains(out, "-want +got") {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	code, out, _ = runCLI(t, "list", "--no-embedded", "--suite", dir, "--json")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != 0 || len(lines) != 2 || !strings.Contains(lines[1], "bye") {
+		t.Fatalf("list: exit %d\n%s", code, out)
+	}
+	failing := lines[1][strings.Index(lines[1], "jobs/"):][:13]
+	exp := filepath.Join(dir, "expect.txt")
+	os.WriteFile(exp, []byte(failing+" says bye\n"), 0o644)
+	code, out, errs := runCLI(t, "run", "--no-embedded", "--suite", dir, "--expect", exp, "-v")
+	if code != 0 || !strings.Contains(out, "--- XFAIL: "+failing) {
+		t.Fatalf("with --expect: exit %d\n%s\n%s", code, out, errs)
+	}
+	code, out, _ = runCLI(t, "show", "--no-embedded", "--suite", dir, failing[:9])
+	if code != 0 || !strings.Contains(out, "bye") || !strings.Contains(out, "expect:") {
+		t.Fatalf("show: exit %d\n%s", code, out)
+	}
+	dup := writeSuite(t, map[string]string{"jobs.json": `{"cases": [` + goodJob + `]}`})
+	other := writeSuite(t, map[string]string{"jobs.json": `{"cases": [` + strings.Replace(goodJob, `\nhi"}}`, `\nho"}}`, 1) + `]}`})
+	if code, _, errs := runCLI(t, "run", "--no-embedded", "--suite", dup, "--suite", dup); code != 0 {
+		t.Errorf("the same case in two suites: exit %d %s", code, errs)
+	}
+	if code, _, errs := runCLI(t, "run", "--no-embedded", "--suite", dup, "--suite", other); code != 2 || !strings.Contains(errs, "expects another answer") {
+		t.Errorf("two suites disagreeing on a case: exit %d %s", code, errs)
+	}
+}
+
+func TestFormatsAndOut(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"json", "junit", "markdown"} {
+		out := filepath.Join(dir, "report."+f)
+		code, stdout, errs := runCLI(t, "run", "--area", "jobs", "--format", f, "--out", out)
+		if code != 0 {
+			t.Fatalf("--format %s: exit %d %s", f, code, errs)
+		}
+		b, err := os.ReadFile(out)
+		if err != nil || len(b) == 0 {
+			t.Fatalf("--out %s: %v", out, err)
+		}
+		if !strings.Contains(stdout, "Area") {
+			t.Errorf("--out %s: no summary table on stdout", f)
+		}
+	}
+	if code, _, _ := runCLI(t, "run", "--format", "yaml", "--area", "jobs"); code != 2 {
+		t.Errorf("an unknown format: exit %d, want 2", code)
+	}
+	if code, _, _ := runCLI(t, "run", "--bogus"); code != 2 {
+		t.Errorf("an unknown flag: exit %d, want 2", code)
+	}
+	if code, _, _ := runCLI(t, "nope"); code != 2 {
+		t.Errorf("an unknown command: exit %d, want 2", code)
+	}
+	if code, _, errs := runCLI(t, "run", "--area", "nope"); code != 2 || !strings.Contains(errs, "nope") {
+		t.Errorf("an unknown area: exit %d %s", code, errs)
+	}
+}
+
+func TestSpecCommand(t *testing.T) {
+	code, out, _ := runCLI(t, "spec")
+	if code != 0 || !strings.Contains(out, "harness spec 3.1.0") || !strings.Contains(out, "conformance/context.json") {
+		t.Fatalf("spec: exit %d\n%s", code, out)
+	}
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "conformance"), 0o755)
+	os.WriteFile(filepath.Join(dir, "VERSION"), []byte("3.1.0\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "conformance", "plan.json"), []byte("{}"), 0o644)
+	code, out, _ = runCLI(t, "spec", "verify", dir)
+	if code != 1 || !strings.Contains(out, "missing  conformance/jobs.json") || !strings.Contains(out, "extra    conformance/plan.json") {
+		t.Fatalf("spec verify: exit %d\n%s", code, out)
+	}
+}

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/LLeMbas/lembas-check/runner"
+)
+
+// reportFlags are the flags that say how a report is written, shared by run and diff.
+type reportFlags struct {
+	format  string
+	out     string
+	verbose bool
+	expect  string
+}
+
+func addReportFlags(fs interface {
+	StringVar(*string, string, string, string)
+	BoolVar(*bool, string, bool, string)
+}) *reportFlags {
+	r := &reportFlags{}
+	fs.StringVar(&r.format, "format", "table", "report format: table, json (JSON lines), junit (JUnit XML) or markdown")
+	fs.StringVar(&r.out, "out", "", "write the report to `FILE` (the table summary still goes to stdout)")
+	fs.BoolVar(&r.verbose, "v", false, "list every case, not only failures")
+	fs.StringVar(&r.expect, "expect", "", "known failures: `FILE` of id (or glob) and reason per line, or a JSON object id → reason")
+	return r
+}
+
+func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("run", stderr)
+	cf := addCaseFlags(fs)
+	rf := addReportFlags(fs)
+	pos, err := parse(fs, args)
+	if err != nil {
+		return flagExit(err)
+	}
+	if len(pos) > 0 {
+		return errorf(stderr, "run takes no arguments (got %q); cases are chosen with --area, --run and --suite", pos)
+	}
+	cases, err := cf.load()
+	if err != nil {
+		return errorf(stderr, "%v", err)
+	}
+	var expect *runner.Expectations
+	if rf.expect != "" {
+		if expect, err = runner.LoadExpectations(rf.expect); err != nil {
+			return errorf(stderr, "--expect %v", err)
+		}
+	}
+	target := runner.Target(runner.Builtin{})
+	rep, err := runner.Run(ctx, target, cases, runner.Options{Expect: expect})
+	if err != nil {
+		return errorf(stderr, "%v", err)
+	}
+	for _, p := range expect.Unused() {
+		fmt.Fprintf(stderr, "lembas-check: warning: --expect %s: %s matched no case of this run\n", rf.expect, p)
+	}
+	if code := writeReport(rep, rf, stdout, stderr); code != 0 {
+		return code
+	}
+	if rep.Failed() {
+		return 1
+	}
+	return 0
+}
+
+// writeReport writes the report as the flags say: the chosen format to --out or stdout; with
+// --out, the table summary to stdout as well.
+func writeReport(rep *runner.Report, rf *reportFlags, stdout, stderr io.Writer) int {
+	if rf.out == "" {
+		if err := runner.Write(stdout, rep, rf.format, rf.verbose); err != nil {
+			return errorf(stderr, "%v", err)
+		}
+		return 0
+	}
+	f, err := os.Create(rf.out)
+	if err != nil {
+		return errorf(stderr, "--out: %v", err)
+	}
+	if err := runner.Write(f, rep, rf.format, rf.verbose); err != nil {
+		f.Close()
+		return errorf(stderr, "%v", err)
+	}
+	if err := f.Close(); err != nil {
+		return errorf(stderr, "--out: %v", err)
+	}
+	if rf.format != "table" {
+		if err := runner.WriteTable(stdout, rep, rf.verbose); err != nil {
+			return errorf(stderr, "%v", err)
+		}
+	}
+	return 0
+}

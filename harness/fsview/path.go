@@ -1,0 +1,94 @@
+package fsview
+
+import "strings"
+
+// Resolve gives p's absolute, resolved form as filesystem.md *Paths* reads it: a relative path
+// is joined to cwd; `.` and `..` are resolved by their text before anything is looked up, `..`
+// above `/` staying at `/`; repeated `/` count as one and a trailing `/` changes nothing. cwd is
+// itself resolved against `/` first, so a relative or unclean cwd still gives an absolute answer.
+func Resolve(cwd, p string) string {
+	if !strings.HasPrefix(p, "/") {
+		if !strings.HasPrefix(cwd, "/") {
+			cwd = "/" + cwd
+		}
+		p = cwd + "/" + p
+	}
+	// Fast path: a path already in resolved form (the common case for lookups) is kept as is.
+	if isClean(p) {
+		return p
+	}
+	parts := make([]string, 0, strings.Count(p, "/"))
+	for _, name := range strings.Split(p, "/") {
+		switch name {
+		case "", ".":
+		case "..":
+			if len(parts) > 0 {
+				parts = parts[:len(parts)-1]
+			}
+		default:
+			parts = append(parts, name)
+		}
+	}
+	return "/" + strings.Join(parts, "/")
+}
+
+// isClean says p is absolute and resolved: `/`, or `/`-separated names none of which is empty,
+// `.` or `..`, with no trailing `/`.
+func isClean(p string) bool {
+	if p == "/" {
+		return true
+	}
+	if !strings.HasPrefix(p, "/") || strings.HasSuffix(p, "/") {
+		return false
+	}
+	for rest := p[1:]; ; {
+		name, tail, more := strings.Cut(rest, "/")
+		if name == "" || name == "." || name == ".." {
+			return false
+		}
+		if !more {
+			return true
+		}
+		rest = tail
+	}
+}
+
+// Parent is the directory a resolved path is in; the parent of `/` is `/`.
+func Parent(p string) string {
+	i := strings.LastIndexByte(p, '/')
+	if i <= 0 {
+		return "/"
+	}
+	return p[:i]
+}
+
+// Base is a resolved path's last name; `/` has none.
+func Base(p string) string {
+	return p[strings.LastIndexByte(p, '/')+1:]
+}
+
+// Within says resolved path p is dir or below it.
+func Within(dir, p string) bool {
+	if dir == "/" || p == dir {
+		return true
+	}
+	return len(p) > len(dir) && p[len(dir)] == '/' && strings.HasPrefix(p, dir)
+}
+
+// Join is dir/name for a resolved dir and a single name.
+func Join(dir, name string) string {
+	if dir == "/" {
+		return "/" + name
+	}
+	return dir + "/" + name
+}
+
+// Ancestors are p's strict ancestors, nearest first, ending with `/` (none for `/` itself).
+func Ancestors(p string) []string {
+	var out []string
+	for p != "/" {
+		p = Parent(p)
+		out = append(out, p)
+	}
+	return out
+}

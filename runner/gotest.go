@@ -1,0 +1,43 @@
+package runner
+
+import (
+	"context"
+	"testing"
+
+	"github.com/LLeMbas/lembas-check/conformance"
+)
+
+// TestTarget runs every embedded case against a target inside `go test`, one subtest per case
+// named by its id (so `go test -run 'TestX/jobs/'` runs one area). A case of an area the target
+// does not answer is skipped; one listed in expect as a known failure may fail.
+func TestTarget(t *testing.T, target Target, expect *Expectations) {
+	t.Helper()
+	cases, err := conformance.Load(conformance.EmbeddedSuites(), conformance.All())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	info, err := target.Start(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { target.Close() })
+	answers := map[string]bool{}
+	for _, a := range info.Areas {
+		answers[a] = true
+	}
+	for _, c := range cases {
+		t.Run(c.ID, func(t *testing.T) {
+			r := runOne(ctx, target, c, answers, expect)
+			switch r.Verdict {
+			case Pass:
+			case Skip:
+				t.Skip(r.Message)
+			case XFail:
+				t.Logf("expected failure: %s", r.Expected)
+			default:
+				t.Error(failureText(r))
+			}
+		})
+	}
+}

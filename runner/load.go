@@ -1,0 +1,39 @@
+package runner
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/LLeMbas/lembas-check/conformance"
+)
+
+// SuiteOptions say which suites a run loads.
+type SuiteOptions struct {
+	// Dirs are extra suites (folders of <area>.json), after the embedded ones.
+	Dirs []string
+	// NoEmbedded leaves out the vendored spec's cases and lembas-check's own.
+	NoEmbedded bool
+}
+
+// LoadCases loads the suites. An unreadable folder, a file of an unknown area or a malformed case
+// is an error naming the file, the case and the field.
+func LoadCases(o SuiteOptions) ([]conformance.Case, error) {
+	var suites []conformance.Suite
+	if !o.NoEmbedded {
+		suites = append(suites, conformance.EmbeddedSuites()...)
+	}
+	for _, d := range o.Dirs {
+		st, err := os.Stat(d)
+		if err != nil {
+			return nil, fmt.Errorf("--suite %s: %v", d, err)
+		}
+		if !st.IsDir() {
+			return nil, fmt.Errorf("--suite %s: not a directory (a suite is a folder of <area>.json files)", d)
+		}
+		suites = append(suites, conformance.Suite{Name: d, FS: os.DirFS(d)})
+	}
+	if len(suites) == 0 {
+		return nil, fmt.Errorf("no suites: --no-embedded needs at least one --suite DIR")
+	}
+	return conformance.Load(suites, conformance.All())
+}

@@ -1,0 +1,444 @@
+package runner
+
+import (
+	"bufio"
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/LLeMbas/lembas-check/conformance"
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/tw"
+)
+
+// Formats a report can be written in.
+var Formats = []string{"table", "json", "junit", "markdown"}
+
+// Write writes a report in one of Formats. verbose adds passing cases to the table format.
+func Write(w io.Writer, r *Report, format string, verbose bool) error {
+	switch format {
+	case "table", "":
+		return WriteTable(w, r, verbose)
+	case "json":
+		return WriteJSON(w, r)
+	case "junit":
+		return WriteJUnit(w, r)
+	case "markdown":
+		return WriteMarkdown(w, r)
+	}
+	return fmt.Errorf("unknown format %q: want one of %s", format, strings.Join(Formats, ", "))
+}
+
+// Verdict groups of the summary table.
+func summarize(rs []Result) (pass, fail, xfail, skip int, d time.Duration) {
+	for _, x := range rs {
+		d += x.Duration
+		switch x.Verdict {
+		case Pass:
+			pass++
+		case Skip:
+			skip++
+		case XFail:
+			xfail++
+		default:
+			fail++
+		}
+	}
+	return
+}
+
+// newTable is a tablewriter table with headers as written and every column but the first
+// `left` ones right-aligned (numbers).
+func newTable(w io.Writer, left int) *tablewriter.Table {
+	align := make([]tw.Align, 12)
+	for i := range align {
+		align[i] = tw.AlignRight
+		if i < left {
+			align[i] = tw.AlignLeft
+		}
+	}
+	cell := tw.CellConfig{Alignment: tw.CellAlignment{PerColumn: align}}
+	return tablewriter.NewTable(w, tablewriter.WithConfig(tablewriter.Config{Row: cell, Footer: cell}),
+		tablewriter.WithHeaderAutoFormat(tw.Off), tablewriter.WithFooterAutoFormat(tw.Off))
+}
+
+// WriteTable writes what a person reads: each failure as `go test` shows one (the case, want, got
+// and the diff), then a summary per area, then one line.
+func WriteTable(w io.Writer, r *Report, verbose bool) error {
+	for _, x := range r.Results {
+		switch {
+		case x.Verdict.Failed():
+			writeFailure(w, x)
+		case verbose:
+			fmt.Fprintf(w, "--- %s: %s (%s)%s\n", strings.ToUpper(string(x.Verdict)), x.Case.ID, ms(x.Duration), suffix(x))
+		}
+	}
+	t := newTable(w, 1)
+	t.Header("Area", "Cases", "Pass", "Fail", "XFail", "Skip", "Time")
+	names, by := r.ByArea()
+	var tp, tf, tx, ts int
+	for _, a := range names {
+		p, f, x, s, d := summarize(by[a])
+		tp, tf, tx, ts = tp+p, tf+f, tx+x, ts+s
+		if err := t.Append(a, len(by[a]), p, f, x, s, ms(d)); err != nil {
+			return err
+		}
+	}
+	t.Footer("all", len(r.Results), tp, tf, tx, ts, ms(r.Duration))
+	if err := t.Render(); err != nil {
+		return err
+	}
+	status := "ok"
+	if r.Failed() {
+		status = "FAIL"
+	}
+	fmt.Fprintf(w, "%s\t%s\t%d cases: %d pass, %d fail, %d xfail, %d skip\t%s\n", status, targetName(r.Target), len(r.Results), tp, tf, tx, ts, ms(r.Duration))
+	return nil
+}
+
+func suffix(x Result) string {
+	switch {
+	case x.Verdict == Skip && x.Message != "":
+		return ": " + x.Message
+	case x.Expected != "":
+		return ": expected to fail: " + x.Expected
+	}
+	return ""
+}
+
+func targetName(t TargetInfo) string {
+	name := t.Implementation.Name
+	if t.Implementation.Version != "" {
+		name += " " + t.Implementation.Version
+	}
+	if t.Command != "" {
+		name += " (" + t.Command + ")"
+	}
+	return name
+}
+
+func writeFailure(w io.Writer, x Result) {
+	fmt.Fprintf(w, "--- %s: %s (%s)\n", strings.ToUpper(string(x.Verdict)), x.Case.ID, ms(x.Duration))
+	fmt.Fprintf(w, "    %s\n", x.Case.Where())
+	if x.Case.About != "" {
+		fmt.Fprintf(w, "    %s\n", x.Case.About)
+	}
+	if x.Expected != "" {
+		fmt.Fprintf(w, "    listed as a known failure (%s) but it passes: take it off the expectations file\n", x.Expected)
+	}
+	fmt.Fprintf(w, "    case:   %s\n", indentJSON(x.Case.Input, "            "))
+	fmt.Fprintf(w, "    want:   %s\n", indentJSON(x.Case.Expect, "            "))
+	if x.Answer != nil {
+		fmt.Fprintf(w, "    got:    %s\n", indentJSON(x.Answer, "            "))
+	}
+	if x.Message != "" {
+		fmt.Fprintf(w, "    %s: %s\n", x.Verdict, x.Message)
+	}
+	if x.Diff != "" {
+		fmt.Fprintf(w, "    diff (-want +got):\n%s", indent(x.Diff, "        "))
+	}
+	if x.Stderr != "" {
+		fmt.Fprintf(w, "    stderr (tail):\n%s", indent(x.Stderr, "        "))
+	}
+}
+
+func indentJSON(raw []byte, prefix string) string {
+	v, err := conformance.Value(raw)
+	if err != nil {
+		return string(raw)
+	}
+	b, err := json.MarshalIndent(v, prefix, "  ")
+	if err != nil {
+		return string(raw)
+	}
+	return string(b)
+}
+
+func indent(s, prefix string) string {
+	var b strings.Builder
+	for _, l := range strings.SplitAfter(strings.TrimRight(s, "\n"), "\n") {
+		b.WriteString(prefix + l)
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+func ms(d time.Duration) string {
+	return fmt.Sprintf("%.1fms", float64(d.Microseconds())/1000)
+}
+
+// JSON lines: a header, one line per case, a footer. The same shape is read back by ReadJSON, so
+// a saved report can stand for an implementation in `lembas-check diff`.
+
+// JSONHeader is the first line of a JSON report.
+type JSONHeader struct {
+	Type    string     `json:"type"` // "header"
+	Tool    string     `json:"tool"`
+	Version string     `json:"version"`
+	Spec    string     `json:"spec"`
+	Target  TargetInfo `json:"target"`
+	Started time.Time  `json:"started"`
+}
+
+// JSONCase is one case's line.
+type JSONCase struct {
+	Type     string          `json:"type"` // "case"
+	ID       string          `json:"id"`
+	Area     string          `json:"area"`
+	Index    int             `json:"index"`
+	File     string          `json:"file"`
+	About    string          `json:"about,omitempty"`
+	Verdict  Verdict         `json:"verdict"`
+	Case     json.RawMessage `json:"case,omitempty"`
+	Expect   json.RawMessage `json:"expect"`
+	Answer   json.RawMessage `json:"answer"`
+	Diff     string          `json:"diff"`
+	Message  string          `json:"message,omitempty"`
+	Expected string          `json:"expected_failure,omitempty"`
+	Stderr   string          `json:"stderr,omitempty"`
+	MS       float64         `json:"ms"`
+}
+
+// JSONFooter is the last line.
+type JSONFooter struct {
+	Type   string         `json:"type"` // "footer"
+	Counts map[string]int `json:"counts"`
+	Cases  int            `json:"cases"`
+	Failed bool           `json:"failed"`
+	MS     float64        `json:"ms"`
+}
+
+// WriteJSON writes the report as JSON lines.
+func WriteJSON(w io.Writer, r *Report) error {
+	enc := json.NewEncoder(w)
+	if err := enc.Encode(JSONHeader{Type: "header", Tool: r.Tool, Version: r.Version, Spec: r.Spec, Target: r.Target, Started: r.Started}); err != nil {
+		return err
+	}
+	for _, x := range r.Results {
+		answer := x.Answer
+		if answer == nil {
+			answer = json.RawMessage("null")
+		}
+		if err := enc.Encode(JSONCase{
+			Type: "case", ID: x.Case.ID, Area: x.Case.Area, Index: x.Case.Index, File: x.Case.File, About: x.Case.About,
+			Verdict: x.Verdict, Case: x.Case.Input, Expect: x.Case.Expect, Answer: answer, Diff: x.Diff,
+			Message: x.Message, Expected: x.Expected, Stderr: x.Stderr, MS: msf(x.Duration),
+		}); err != nil {
+			return err
+		}
+	}
+	counts := map[string]int{}
+	for v, n := range r.Counts() {
+		counts[string(v)] = n
+	}
+	return enc.Encode(JSONFooter{Type: "footer", Counts: counts, Cases: len(r.Results), Failed: r.Failed(), MS: msf(r.Duration)})
+}
+
+func msf(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// ReadJSON reads a report written by WriteJSON. A line cut short or not JSON is an error naming it.
+func ReadJSON(rd io.Reader) (*Report, error) {
+	sc := bufio.NewScanner(rd)
+	sc.Buffer(make([]byte, 64*1024), 64<<20)
+	rep := &Report{}
+	sawHeader, sawFooter := false, false
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Bytes()
+		if len(strings.TrimSpace(string(line))) == 0 {
+			continue
+		}
+		var probe struct {
+			Type string `json:"type"`
+		}
+		if err := json.Unmarshal(line, &probe); err != nil {
+			return nil, fmt.Errorf("line %d: not a JSON report line (%v): %.80q", n, err, line)
+		}
+		switch probe.Type {
+		case "header":
+			var h JSONHeader
+			if err := json.Unmarshal(line, &h); err != nil {
+				return nil, fmt.Errorf("line %d: %v", n, err)
+			}
+			rep.Tool, rep.Version, rep.Spec, rep.Target, rep.Started = h.Tool, h.Version, h.Spec, h.Target, h.Started
+			sawHeader = true
+		case "case":
+			var c JSONCase
+			if err := json.Unmarshal(line, &c); err != nil {
+				return nil, fmt.Errorf("line %d: %v", n, err)
+			}
+			answer := c.Answer
+			if string(answer) == "null" && c.Verdict != Pass && c.Verdict != Fail && c.Verdict != XFail && c.Verdict != XPass {
+				answer = nil
+			}
+			rep.Results = append(rep.Results, Result{
+				Case:    conformance.Case{ID: c.ID, Area: c.Area, Index: c.Index, File: c.File, About: c.About, Input: c.Case, Expect: c.Expect},
+				Verdict: c.Verdict, Answer: answer, Diff: c.Diff, Message: c.Message, Expected: c.Expected, Stderr: c.Stderr,
+				Duration: time.Duration(c.MS * float64(time.Millisecond)),
+			})
+		case "footer":
+			var f JSONFooter
+			if err := json.Unmarshal(line, &f); err != nil {
+				return nil, fmt.Errorf("line %d: %v", n, err)
+			}
+			rep.Duration = time.Duration(f.MS * float64(time.Millisecond))
+			sawFooter = true
+		default:
+			return nil, fmt.Errorf("line %d: unknown line type %q", n, probe.Type)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	if !sawHeader {
+		return nil, fmt.Errorf("no header line: not a report written by `lembas-check run --format json`")
+	}
+	if !sawFooter {
+		return rep, fmt.Errorf("no footer line: the report was cut short after %d cases", len(rep.Results))
+	}
+	return rep, nil
+}
+
+// JUnit XML, as CI systems read it: one testsuite per area, a testcase per case.
+
+type junitSuites struct {
+	XMLName xml.Name     `xml:"testsuites"`
+	Name    string       `xml:"name,attr"`
+	Tests   int          `xml:"tests,attr"`
+	Fail    int          `xml:"failures,attr"`
+	Skipped int          `xml:"skipped,attr"`
+	Time    string       `xml:"time,attr"`
+	Suites  []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name    string      `xml:"name,attr"`
+	Tests   int         `xml:"tests,attr"`
+	Fail    int         `xml:"failures,attr"`
+	Errors  int         `xml:"errors,attr"`
+	Skipped int         `xml:"skipped,attr"`
+	Time    string      `xml:"time,attr"`
+	Cases   []junitCase `xml:"testcase"`
+}
+
+type junitCase struct {
+	Name      string        `xml:"name,attr"`
+	Classname string        `xml:"classname,attr"`
+	Time      string        `xml:"time,attr"`
+	Failure   *junitFailure `xml:"failure,omitempty"`
+	Error     *junitFailure `xml:"error,omitempty"`
+	Skipped   *junitSkipped `xml:"skipped,omitempty"`
+	SystemOut string        `xml:"system-out,omitempty"`
+	SystemErr string        `xml:"system-err,omitempty"`
+}
+
+type junitFailure struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr"`
+	Body    string `xml:",chardata"`
+}
+
+type junitSkipped struct {
+	Message string `xml:"message,attr"`
+}
+
+// WriteJUnit writes JUnit XML.
+func WriteJUnit(w io.Writer, r *Report) error {
+	names, by := r.ByArea()
+	out := junitSuites{Name: "lembas-check " + targetName(r.Target), Time: secs(r.Duration)}
+	for _, a := range names {
+		s := junitSuite{Name: a}
+		var d time.Duration
+		for _, x := range by[a] {
+			d += x.Duration
+			c := junitCase{Name: x.Case.ID, Classname: "lembas-check." + a, Time: secs(x.Duration)}
+			body := failureText(x)
+			switch x.Verdict {
+			case Pass:
+			case Skip:
+				c.Skipped = &junitSkipped{Message: x.Message}
+				s.Skipped++
+			case XFail:
+				c.SystemOut = "expected failure (" + x.Expected + ")\n" + body
+			case Fail, XPass:
+				c.Failure = &junitFailure{Message: firstLine(x), Type: string(x.Verdict), Body: body}
+				s.Fail++
+			default:
+				c.Error = &junitFailure{Message: firstLine(x), Type: string(x.Verdict), Body: body}
+				s.Errors++
+			}
+			if x.Stderr != "" {
+				c.SystemErr = x.Stderr
+			}
+			s.Cases = append(s.Cases, c)
+		}
+		s.Tests, s.Time = len(by[a]), secs(d)
+		out.Tests += s.Tests
+		out.Fail += s.Fail + s.Errors
+		out.Skipped += s.Skipped
+		out.Suites = append(out.Suites, s)
+	}
+	io.WriteString(w, xml.Header)
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(out); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
+
+func firstLine(x Result) string {
+	switch {
+	case x.Verdict == XPass:
+		return "listed as a known failure but passes: " + x.Expected
+	case x.Message != "":
+		return string(x.Verdict) + ": " + x.Message
+	}
+	return x.Case.Where() + ": the answer differs from the expectation"
+}
+
+func failureText(x Result) string {
+	var b strings.Builder
+	writeFailure(&b, x)
+	return b.String()
+}
+
+func secs(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }
+
+// WriteMarkdown writes a summary that fits $GITHUB_STEP_SUMMARY: the per-area table, then each
+// failure folded in a <details>.
+func WriteMarkdown(w io.Writer, r *Report) error {
+	icon := "✅"
+	if r.Failed() {
+		icon = "❌"
+	}
+	fmt.Fprintf(w, "## %s lembas-check: %s against harness spec %s\n\n", icon, targetName(r.Target), r.Spec)
+	fmt.Fprintln(w, "| Area | Cases | Pass | Fail | XFail | Skip | Time |")
+	fmt.Fprintln(w, "|---|--:|--:|--:|--:|--:|--:|")
+	names, by := r.ByArea()
+	for _, a := range names {
+		p, f, x, s, d := summarize(by[a])
+		fmt.Fprintf(w, "| %s | %d | %d | %d | %d | %d | %s |\n", a, len(by[a]), p, f, x, s, ms(d))
+	}
+	p, f, x, s, _ := summarize(r.Results)
+	fmt.Fprintf(w, "| **all** | **%d** | **%d** | **%d** | **%d** | **%d** | %s |\n\n", len(r.Results), p, f, x, s, ms(r.Duration))
+	var failed []Result
+	for _, x := range r.Results {
+		if x.Verdict.Failed() {
+			failed = append(failed, x)
+		}
+	}
+	sort.SliceStable(failed, func(i, j int) bool { return failed[i].Case.ID < failed[j].Case.ID })
+	for _, x := range failed {
+		fmt.Fprintf(w, "<details><summary><code>%s</code> — %s</summary>\n\n```\n%s```\n\n</details>\n\n", x.Case.ID, mdEscape(firstLine(x)), strings.ReplaceAll(failureText(x), "```", "`\u200b``"))
+	}
+	return nil
+}
+
+func mdEscape(s string) string {
+	return strings.NewReplacer("<", "&lt;", ">", "&gt;", "|", "\\|").Replace(s)
+}

@@ -1,0 +1,328 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"encoding/xml"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/LLeMbas/lembas-check/conformance"
+)
+
+func TestGlob(t *testing.T) {
+	for _, c := range []struct {
+		pattern string
+		id      string
+		want    bool
+	}{
+		{"context/*", "context/1a2b3c4d", true},
+		{"context/*", "contextx/1a2b3c4d", false},
+		{"*", "context/1a2b3c4d", false},
+		{"**", "context/1a2b3c4d", true},
+		{"**/1a2b*", "context/1a2b3c4d", true},
+		{"*/1a2b????", "fs_access/1a2b3c4d", true},
+		{"jobs/*,prefix/*", "prefix/00000000", true},
+		{"jobs/*,prefix/*", "context/00000000", false},
+		{"a.b/*", "aXb/1", false},
+	} {
+		g, err := CompileGlob(c.pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := g.Match(c.id); got != c.want {
+			t.Errorf("%q matches %q: %v, want %v", c.pattern, c.id, got, c.want)
+		}
+	}
+	if _, err := CompileGlob(" , "); err == nil {
+		t.Error("an empty pattern compiles")
+	}
+}
+
+func jobsCases(t *testing.T) []conformance.Case {
+	t.Helper()
+	cases, err := conformance.Load(conformance.EmbeddedSuites(), conformance.All())
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := Select(cases, []string{"jobs"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestSelectRefusesAnAreaNoCaseHas(t *testing.T) {
+	cases := jobsCases(t)
+	if _, err := Select(cases, []string{"jobs", "jbos"}, nil); err == nil || !strings.Contains(err.Error(), "jbos") {
+		t.Fatalf("want an error naming jbos, got %v", err)
+	}
+	g, _ := CompileGlob(cases[0].ID)
+	got, err := Select(cases, nil, g)
+	if err != nil || len(got) != 1 || got[0].ID != cases[0].ID {
+		t.Fatalf("--run %s selected %d cases (%v)", cases[0].ID, len(got), err)
+	}
+}
+
+func TestParseExpectations(t *testing.T) {
+	e, err := ParseExpectations([]byte("# known\n\njobs/aaaaaaaa  the CLI writes 1m5s\ncontext/* no context yet\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, ok := e.Reason("jobs/aaaaaaaa"); !ok || r != "the CLI writes 1m5s" {
+		t.Errorf("Reason = %q, %v", r, ok)
+	}
+	if _, ok := e.Reason("context/12345678"); !ok {
+		t.Error("a glob entry does not match")
+	}
+	if _, ok := e.Reason("prefix/12345678"); ok {
+		t.Error("an unlisted id matches")
+	}
+	if got := e.Unused(); len(got) != 0 {
+		t.Errorf("Unused = %v", got)
+	}
+	j, err := ParseExpectations([]byte(`{"prefix/*": "later", "jobs/1": "x"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	j.Reason("prefix/1")
+	if got := j.Unused(); len(got) != 1 || got[0] != "jobs/1" {
+		t.Errorf("Unused = %v", got)
+	}
+	if _, err := ParseExpectations([]byte("jobs/1\n")); err == nil || !strings.Contains(err.Error(), "line 1") {
+		t.Errorf("an entry without a reason: %v", err)
+	}
+}
+
+// scripted is a target that answers by case id.
+type scripted struct {
+	areas   []string
+	answers map[string]Outcome
+}
+
+func (s scripted) Start(context.Context) (TargetInfo, error) {
+	return TargetInfo{Kind: "go", Implementation: Implementation{Name: "scripted"}, Areas: s.areas}, nil
+}
+
+func (s scripted) Answer(_ context.Context, c conformance.Case) Outcome {
+	if o, ok := s.answers[c.ID]; ok {
+		return o
+	}
+	return Outcome{Answer: c.Expect}
+}
+
+func (scripted) Close() error { return nil }
+
+func TestRunVerdicts(t *testing.T) {
+	cases := jobsCases(t)[:6]
+	wrong := Outcome{Answer: json.RawMessage(`{"text": "wrong"}`)}
+	target := scripted{areas: []string{"jobs"}, answers: map[string]Outcome{
+		cases[1].ID: wrong,
+		cases[2].ID: {Verdict: Error, Message: "boom"},
+		cases[3].ID: {Verdict: Skip, Message: "not here"},
+		cases[4].ID: wrong,
+	}}
+	expect, err := ParseExpectations([]byte(cases[4].ID + " known\n" + cases[5].ID + " fixed since\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(context.Background(), target, cases, Options{Expect: expect})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Verdict{Pass, Fail, Error, Skip, XFail, XPass}
+	for i, r := range rep.Results {
+		if r.Verdict != want[i] {
+			t.Errorf("case %d: verdict %s, want %s", i, r.Verdict, want[i])
+		}
+	}
+	if rep.Results[1].Diff == "" || !strings.Contains(rep.Results[1].Diff, "wrong") {
+		t.Errorf("a failure carries no diff: %q", rep.Results[1].Diff)
+	}
+	if !rep.Failed() {
+		t.Error("a run with a fail and an xpass did not fail")
+	}
+	other := scripted{areas: []string{"context"}}
+	rep, _ = Run(context.Background(), other, cases, Options{})
+	for _, r := range rep.Results {
+		if r.Verdict != Skip || r.Message != "area not implemented" {
+			t.Fatalf("a case of an area the target does not list: %s %q", r.Verdict, r.Message)
+		}
+	}
+	if rep.Failed() {
+		t.Error("skips failed the run")
+	}
+}
+
+// mutate flips one byte of the first non-empty string of an expectation, keeping it valid UTF-8.
+func mutate(raw []byte) ([]byte, bool) {
+	v, err := conformance.Value(raw)
+	if err != nil {
+		return nil, false
+	}
+	done := false
+	var walk func(any) any
+	walk = func(x any) any {
+		if done {
+			return x
+		}
+		switch y := x.(type) {
+		case string:
+			for i := 0; i < len(y); i++ {
+				if y[i] < utf8.RuneSelf && y[i] != '\n' {
+					b := []byte(y)
+					b[i] ^= 0x01
+					if b[i] < 0x20 || b[i] == 0x7f {
+						b[i] = y[i] ^ 0x02
+					}
+					done = true
+					return string(b)
+				}
+			}
+		case []any:
+			for i := range y {
+				y[i] = walk(y[i])
+			}
+		case map[string]any:
+			for _, k := range sortedKeys(y) {
+				y[k] = walk(y[k])
+			}
+		}
+		return x
+	}
+	v = walk(v)
+	b, _ := json.Marshal(v)
+	return b, done
+}
+
+func sortedKeys(m map[string]any) []string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	for i := range ks {
+		for j := i + 1; j < len(ks); j++ {
+			if ks[j] < ks[i] {
+				ks[i], ks[j] = ks[j], ks[i]
+			}
+		}
+	}
+	return ks
+}
+
+// The cases can fail: flipping one byte of any expected text makes the builtin fail that case,
+// with a diff that shows both sides.
+func TestFlippedExpectationFails(t *testing.T) {
+	cases, err := conformance.Load(conformance.EmbeddedSuites(), conformance.All())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	mutated := 0
+	for _, c := range cases {
+		if out := (Builtin{}).Answer(ctx, c); out.Verdict != "" || conformance.Diff(c.Expect, out.Answer) != "" {
+			continue // failing already: TestReference reports it
+		}
+		m, ok := mutate(c.Expect)
+		if !ok {
+			continue
+		}
+		c.Expect = m
+		rep, err := Run(ctx, Builtin{}, []conformance.Case{c}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := rep.Results[0]
+		if r.Verdict != Fail || !strings.Contains(r.Diff, "-") || !strings.Contains(r.Diff, "+") {
+			t.Errorf("%s with a flipped byte: verdict %s, diff %q", c.ID, r.Verdict, r.Diff)
+		}
+		var b bytes.Buffer
+		WriteTable(&b, rep, false)
+		if !strings.Contains(b.String(), "--- FAIL: "+c.ID) || !strings.Contains(b.String(), "diff (-want +got)") {
+			t.Errorf("%s: the table report does not show the failure readably:\n%s", c.ID, b.String())
+		}
+		mutated++
+	}
+	if mutated < 10 {
+		t.Fatalf("only %d cases could be mutated", mutated)
+	}
+	t.Logf("%d cases fail when one byte of their expectation is flipped", mutated)
+}
+
+func TestReportFormats(t *testing.T) {
+	cases := jobsCases(t)[:3]
+	target := scripted{areas: []string{"jobs"}, answers: map[string]Outcome{cases[1].ID: {Answer: json.RawMessage(`{"text":"x"}`)}, cases[2].ID: {Verdict: Timeout, Message: "no answer in 10s", Stderr: "hung\n"}}}
+	rep, err := Run(context.Background(), target, cases, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var js bytes.Buffer
+	if err := WriteJSON(&js, rep); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(js.String()), "\n")
+	if len(lines) != 5 {
+		t.Fatalf("JSON report has %d lines, want header + 3 + footer", len(lines))
+	}
+	var c JSONCase
+	if err := json.Unmarshal([]byte(lines[2]), &c); err != nil || c.ID != cases[1].ID || c.Verdict != Fail || c.Diff == "" || c.Area != "jobs" {
+		t.Fatalf("case line %s (%v)", lines[2], err)
+	}
+	back, err := ReadJSON(strings.NewReader(js.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(back.Results) != 3 || back.Results[2].Verdict != Timeout || back.Results[0].Verdict != Pass || back.Target.Implementation.Name != "scripted" {
+		t.Fatalf("read back: %+v", back.Results)
+	}
+	cut := strings.Join(lines[:3], "\n") + "\n" + lines[3][:20]
+	if _, err := ReadJSON(strings.NewReader(cut)); err == nil || !strings.Contains(err.Error(), "line 4") {
+		t.Fatalf("a report cut mid-line: %v", err)
+	}
+	var ju bytes.Buffer
+	if err := WriteJUnit(&ju, rep); err != nil {
+		t.Fatal(err)
+	}
+	var parsed junitSuites
+	if err := xml.Unmarshal(ju.Bytes(), &parsed); err != nil {
+		t.Fatalf("JUnit is not XML: %v\n%s", err, ju.String())
+	}
+	if parsed.Tests != 3 || parsed.Fail != 2 || len(parsed.Suites) != 1 || parsed.Suites[0].Cases[2].Error == nil || parsed.Suites[0].Cases[1].Failure == nil {
+		t.Fatalf("JUnit: %+v", parsed)
+	}
+	var md bytes.Buffer
+	if err := WriteMarkdown(&md, rep); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(md.String(), "| jobs | 3 | 1 | 2 | 0 | 0 |") || !strings.Contains(md.String(), "<details>") {
+		t.Fatalf("markdown:\n%s", md.String())
+	}
+	if err := Write(&md, rep, "yaml", false); err == nil {
+		t.Fatal("an unknown format writes")
+	}
+}
+
+func BenchmarkSuiteBuiltin(b *testing.B) {
+	cases, err := conformance.Load(conformance.EmbeddedSuites(), conformance.All())
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Run(ctx, Builtin{}, cases, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(cases)), "cases")
+}
+
+func BenchmarkLoadSuites(b *testing.B) {
+	for b.Loop() {
+		if _, err := conformance.Load(conformance.EmbeddedSuites(), conformance.All()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

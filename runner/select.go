@@ -1,0 +1,200 @@
+package runner
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/LLeMbas/lembas-check/conformance"
+)
+
+// Glob matches case ids: `*` is any run of characters but `/`, `**` any run at all, `?` one
+// character but `/`. `context/*` is the context area; `**/1a2b*` a case by its hash's start.
+type Glob struct {
+	pattern string
+	re      *regexp.Regexp
+}
+
+// CompileGlob compiles a pattern. Several patterns may be given separated by `,`.
+func CompileGlob(pattern string) (*Glob, error) {
+	var alts []string
+	for _, p := range strings.Split(pattern, ",") {
+		p = strings.TrimSpace(p)
+		if p == "" {
+			continue
+		}
+		var b strings.Builder
+		for i := 0; i < len(p); i++ {
+			switch c := p[i]; {
+			case c == '*' && i+1 < len(p) && p[i+1] == '*':
+				b.WriteString(".*")
+				i++
+			case c == '*':
+				b.WriteString("[^/]*")
+			case c == '?':
+				b.WriteString("[^/]")
+			default:
+				b.WriteString(regexp.QuoteMeta(string(c)))
+			}
+		}
+		alts = append(alts, b.String())
+	}
+	if len(alts) == 0 {
+		return nil, fmt.Errorf("empty pattern")
+	}
+	re, err := regexp.Compile("^(?:" + strings.Join(alts, "|") + ")$")
+	if err != nil {
+		return nil, err
+	}
+	return &Glob{pattern: pattern, re: re}, nil
+}
+
+// Match says whether an id matches.
+func (g *Glob) Match(id string) bool { return g == nil || g.re.MatchString(id) }
+
+func (g *Glob) String() string { return g.pattern }
+
+// Select keeps the cases of the named areas (all when empty) whose ids match run (all when nil).
+// An area name that no loaded case has is an error: a typo must not pass as "nothing failed".
+func Select(cases []conformance.Case, areas []string, run *Glob) ([]conformance.Case, error) {
+	want := map[string]bool{}
+	for _, a := range areas {
+		if a = strings.TrimSpace(a); a != "" {
+			want[a] = true
+		}
+	}
+	have := map[string]bool{}
+	var out []conformance.Case
+	for _, c := range cases {
+		have[c.Area] = true
+		if len(want) > 0 && !want[c.Area] {
+			continue
+		}
+		if run.Match(c.ID) {
+			out = append(out, c)
+		}
+	}
+	var unknown []string
+	for a := range want {
+		if !have[a] {
+			unknown = append(unknown, a)
+		}
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		var known []string
+		for a := range have {
+			known = append(known, a)
+		}
+		sort.Strings(known)
+		return nil, fmt.Errorf("--area %s: no such area among the loaded cases (%s)", strings.Join(unknown, ","), strings.Join(known, ", "))
+	}
+	return out, nil
+}
+
+// Expectations are known failures: a case id (or a glob of ids) and why it fails. A listed case
+// that fails is xfail; one that passes is xpass, which fails the run so the list is kept honest.
+type Expectations struct {
+	entries []expectation
+}
+
+type expectation struct {
+	pattern string
+	glob    *Glob
+	reason  string
+	line    int
+	used    bool
+}
+
+// LoadExpectations reads an expectations file: either a JSON object {"<id or glob>": "reason"},
+// or lines "<id or glob> <reason>" with `#` comments and blank lines.
+func LoadExpectations(path string) (*Expectations, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	e, err := ParseExpectations(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return e, nil
+}
+
+// ParseExpectations parses the contents of an expectations file.
+func ParseExpectations(b []byte) (*Expectations, error) {
+	e := &Expectations{}
+	add := func(pattern, reason string, line int) error {
+		g, err := CompileGlob(pattern)
+		if err != nil {
+			return fmt.Errorf("line %d: %q: %v", line, pattern, err)
+		}
+		if strings.TrimSpace(reason) == "" {
+			return fmt.Errorf("line %d: %s has no reason: say why it is expected to fail", line, pattern)
+		}
+		e.entries = append(e.entries, expectation{pattern: pattern, glob: g, reason: reason, line: line})
+		return nil
+	}
+	if t := bytes.TrimSpace(b); len(t) > 0 && t[0] == '{' {
+		var m map[string]string
+		if err := json.Unmarshal(t, &m); err != nil {
+			return nil, fmt.Errorf("a JSON expectations file is an object of id → reason: %v", err)
+		}
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if err := add(k, m[k], 0); err != nil {
+				return nil, err
+			}
+		}
+		return e, nil
+	}
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		id, reason, _ := strings.Cut(line, " ")
+		if err := add(id, strings.TrimSpace(reason), n); err != nil {
+			return nil, err
+		}
+	}
+	return e, sc.Err()
+}
+
+// Reason says whether an id is expected to fail, and why.
+func (e *Expectations) Reason(id string) (string, bool) {
+	if e == nil {
+		return "", false
+	}
+	for i := range e.entries {
+		if e.entries[i].glob.Match(id) {
+			e.entries[i].used = true
+			return e.entries[i].reason, true
+		}
+	}
+	return "", false
+}
+
+// Unused lists the patterns that matched no case of the run, for a warning: a stale entry hides
+// nothing today but may hide a real failure tomorrow.
+func (e *Expectations) Unused() []string {
+	if e == nil {
+		return nil
+	}
+	var out []string
+	for _, x := range e.entries {
+		if !x.used {
+			out = append(out, x.pattern)
+		}
+	}
+	return out
+}

@@ -1,0 +1,167 @@
+// Package runner hands conformance cases to a target — the builtin reference, an adapter process,
+// a Go implementation's own functions — and turns its answers into verdicts and reports. A target
+// knows nothing of reporting; a reporter knows nothing of targets.
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/LLeMbas/lembas-check/conformance"
+)
+
+// ToolVersion is lembas-check's own version, written into every report.
+const ToolVersion = "0.1.0"
+
+// Verdict is what became of one case.
+type Verdict string
+
+// The verdicts of ../shared/design/adapter-protocol.md.
+const (
+	Pass          Verdict = "pass"
+	Fail          Verdict = "fail"
+	Skip          Verdict = "skip"
+	Error         Verdict = "error"
+	Timeout       Verdict = "timeout"
+	Crashed       Verdict = "crashed"
+	ProtocolError Verdict = "protocol error"
+	XFail         Verdict = "xfail"
+	XPass         Verdict = "xpass"
+)
+
+// Failed says whether a verdict fails the run.
+func (v Verdict) Failed() bool {
+	switch v {
+	case Pass, Skip, XFail:
+		return false
+	}
+	return true
+}
+
+// Implementation is what a target says of itself (the adapter's hello answer, or the builtin's).
+type Implementation struct {
+	Name        string `json:"name"`
+	Version     string `json:"version,omitempty"`
+	Language    string `json:"language,omitempty"`
+	HarnessSpec string `json:"harness_spec,omitempty"`
+	Homepage    string `json:"homepage,omitempty"`
+}
+
+// TargetInfo is a started target: who it is and which areas it answers.
+type TargetInfo struct {
+	// Kind is "builtin", "adapter", "go" or "report".
+	Kind string `json:"kind"`
+	// Command is the adapter's argv as given, for an adapter.
+	Command        string         `json:"command,omitempty"`
+	Implementation Implementation `json:"implementation"`
+	// Areas the target answers; a case of any other area is skipped unsent.
+	Areas []string `json:"areas"`
+}
+
+// Outcome is a target's answer to one case: an answer, or why there is none.
+type Outcome struct {
+	Answer json.RawMessage
+	// Verdict is empty when Answer is set; else Skip, Error, Timeout, Crashed or ProtocolError.
+	Verdict Verdict
+	// Message is the skip reason, the implementation's error, or what broke.
+	Message string
+	// Stderr is the tail of an adapter's stderr, shown with a failure.
+	Stderr string
+}
+
+// Target answers cases. Start is called once before the first case, Close once after the last.
+// Answer may be called from several goroutines when the target says it can (Parallel).
+type Target interface {
+	Start(ctx context.Context) (TargetInfo, error)
+	Answer(ctx context.Context, c conformance.Case) Outcome
+	Close() error
+}
+
+// Builtin is the reference implementation in harness/, answering in-process.
+type Builtin struct{}
+
+// Start implements Target.
+func (Builtin) Start(context.Context) (TargetInfo, error) {
+	var areas []string
+	for _, a := range conformance.All() {
+		areas = append(areas, a.Name)
+	}
+	return TargetInfo{Kind: "builtin", Implementation: Implementation{
+		Name: "lembas-check reference", Version: ToolVersion, Language: "go", HarnessSpec: specVersion(),
+	}, Areas: areas}, nil
+}
+
+// Answer implements Target.
+func (Builtin) Answer(_ context.Context, c conformance.Case) (out Outcome) {
+	area, ok := conformance.ByName(c.Area)
+	if !ok {
+		return Outcome{Verdict: Skip, Message: "area not implemented"}
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			out = Outcome{Verdict: Error, Message: fmt.Sprintf("the reference panicked: %v", r)}
+		}
+	}()
+	decoded := c.Decoded
+	if decoded == nil {
+		d, err := area.Decode(c.Input)
+		if err != nil {
+			return Outcome{Verdict: Error, Message: err.Error()}
+		}
+		decoded = d
+	}
+	got, err := area.Reference(decoded)
+	if err != nil {
+		return Outcome{Verdict: Error, Message: err.Error()}
+	}
+	b, err := json.Marshal(got)
+	if err != nil {
+		return Outcome{Verdict: Error, Message: err.Error()}
+	}
+	return Outcome{Answer: b}
+}
+
+// Close implements Target.
+func (Builtin) Close() error { return nil }
+
+// Funcs is a Go implementation's own functions, one per area it implements: each takes a case's
+// JSON (without "expect") and returns its answer's JSON. It lets a Go project run the suite inside
+// its own `go test` (see ExampleFuncs).
+type Funcs struct {
+	Implementation Implementation
+	Areas          map[string]func(caseJSON []byte) (answerJSON []byte, err error)
+}
+
+// Start implements Target.
+func (f Funcs) Start(context.Context) (TargetInfo, error) {
+	info := TargetInfo{Kind: "go", Implementation: f.Implementation}
+	for name := range f.Areas {
+		info.Areas = append(info.Areas, name)
+	}
+	return info, nil
+}
+
+// Answer implements Target.
+func (f Funcs) Answer(_ context.Context, c conformance.Case) (out Outcome) {
+	fn, ok := f.Areas[c.Area]
+	if !ok {
+		return Outcome{Verdict: Skip, Message: "area not implemented"}
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			out = Outcome{Verdict: Crashed, Message: fmt.Sprintf("panic: %v", r)}
+		}
+	}()
+	b, err := fn(c.Input)
+	if err != nil {
+		return Outcome{Verdict: Error, Message: err.Error()}
+	}
+	if !json.Valid(b) {
+		return Outcome{Verdict: ProtocolError, Message: fmt.Sprintf("the answer is not JSON: %.200q", b)}
+	}
+	return Outcome{Answer: b}
+}
+
+// Close implements Target.
+func (Funcs) Close() error { return nil }
