@@ -1,8 +1,155 @@
 package conformance
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
 
-// FSAccess is a placeholder until the reference for fs_access lands.
-var FSAccess = Define("fs_access", "spec", "(not implemented yet)", func(c map[string]any) (any, error) {
-	return nil, errors.New("fs_access: the reference is not written yet")
-})
+	"github.com/LLeMbas/lembas-check/harness/fsview"
+)
+
+// FSAccess is conformance/fs_access.json: one operation on a session's view of a tree.
+var FSAccess = Define("fs_access", "spec", "the file system one session sees: levels, passages, listings and the exact error texts (filesystem.md)", answerFSAccess)
+
+type fsAccessCase struct {
+	About  string            `json:"about,omitempty"`
+	Tree   []string          `json:"tree"`
+	Mounts []string          `json:"mounts"`
+	Grants map[string]string `json:"grants"`
+	Floor  map[string]string `json:"floor"`
+	Cwd    *string           `json:"cwd"`
+	Op     string            `json:"op"`
+	Path   *string           `json:"path"`
+}
+
+func (c fsAccessCase) Validate() error {
+	if c.Tree == nil {
+		return Fieldf("tree", "missing: the nodes, a directory ending with / (a list, [] for an empty tree)")
+	}
+	known := false
+	var ops []string
+	for _, op := range fsview.Ops() {
+		ops = append(ops, string(op))
+		known = known || string(op) == c.Op
+	}
+	if !known {
+		return Fieldf("op", "%q is not an operation; want one of %s", c.Op, strings.Join(ops, ", "))
+	}
+	if c.Path == nil || *c.Path == "" {
+		return Fieldf("path", "missing: the path the operation is on (absolute, or relative to cwd)")
+	}
+	if c.Cwd != nil && !strings.HasPrefix(*c.Cwd, "/") {
+		return Fieldf("cwd", "%q is not absolute: the start directory begins with /", *c.Cwd)
+	}
+	_, err := c.config()
+	return err
+}
+
+// config turns the case into the view's inputs; a bad level or a view that cannot be made is a
+// FieldError naming the case's field.
+func (c fsAccessCase) config() (fsview.Config, error) {
+	cfg := fsview.Config{Tree: c.Tree, Mounts: c.Mounts}
+	var err error
+	if cfg.Grants, err = levels("grants", c.Grants); err != nil {
+		return cfg, err
+	}
+	if cfg.Floor, err = levels("floor", c.Floor); err != nil {
+		return cfg, err
+	}
+	if c.Cwd != nil {
+		cfg.Cwd = *c.Cwd
+	}
+	if _, err := fsview.New(cfg); err != nil {
+		var ce *fsview.ConfigError
+		if errors.As(err, &ce) {
+			return cfg, Fieldf(ce.Field, "%s", ce.Msg)
+		}
+		return cfg, err
+	}
+	return cfg, nil
+}
+
+// levels reads a path → level object; nil stays nil.
+func levels(field string, in map[string]string) (map[string]fsview.Level, error) {
+	if in == nil {
+		return nil, nil
+	}
+	keys := make([]string, 0, len(in))
+	for k := range in {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := make(map[string]fsview.Level, len(in))
+	for _, k := range keys {
+		l, err := fsview.ParseLevel(in[k])
+		if err != nil {
+			return nil, Fieldf(fmt.Sprintf("%s[%q]", field, k), "%v", err)
+		}
+		out[k] = l
+	}
+	return out, nil
+}
+
+// fsAccessAnswer is one of {ok: true}, {entries}, {level, passage} or {error}.
+type fsAccessAnswer struct {
+	OK      *bool     `json:"ok,omitempty"`
+	Entries *[]string `json:"entries,omitempty"`
+	Level   *string   `json:"level,omitempty"`
+	Passage *bool     `json:"passage,omitempty"`
+	Error   *string   `json:"error,omitempty"`
+}
+
+func (a fsAccessAnswer) Validate() error {
+	const shapes = `{"ok": true}, {"entries": […]}, {"level": …, "passage": …} or {"error": "…"}`
+	n := 0
+	for _, set := range []bool{a.OK != nil, a.Entries != nil, a.Level != nil || a.Passage != nil, a.Error != nil} {
+		if set {
+			n++
+		}
+	}
+	switch {
+	case n != 1:
+		return Fieldf("", "an answer is exactly one of %s", shapes)
+	case a.OK != nil && !*a.OK:
+		return Fieldf("ok", "is false; a failure is {\"error\": …}")
+	case a.Level != nil && a.Passage == nil:
+		return Fieldf("passage", "missing: a level answer is {\"level\": …, \"passage\": …}")
+	case a.Passage != nil && a.Level == nil:
+		return Fieldf("level", "missing: a level answer is {\"level\": …, \"passage\": …}")
+	case a.Level != nil:
+		if _, err := fsview.ParseLevel(*a.Level); err != nil {
+			return Fieldf("level", "%v", err)
+		}
+	case a.Entries != nil && *a.Entries == nil:
+		return Fieldf("entries", "is null; an empty listing is []")
+	}
+	return nil
+}
+
+func answerFSAccess(c fsAccessCase) (fsAccessAnswer, error) {
+	cfg, err := c.config()
+	if err != nil {
+		return fsAccessAnswer{}, err
+	}
+	v, err := fsview.New(cfg)
+	if err != nil {
+		return fsAccessAnswer{}, err
+	}
+	r, err := v.Apply(fsview.Op(c.Op), *c.Path)
+	if err != nil {
+		return fsAccessAnswer{}, err
+	}
+	switch {
+	case r.Err != nil:
+		text := r.Err.Error()
+		return fsAccessAnswer{Error: &text}, nil
+	case fsview.Op(c.Op) == fsview.OpLevel:
+		level := r.Level.String()
+		return fsAccessAnswer{Level: &level, Passage: &r.Passage}, nil
+	case r.Entries != nil:
+		return fsAccessAnswer{Entries: &r.Entries}, nil
+	}
+	ok := true
+	return fsAccessAnswer{OK: &ok}, nil
+}
