@@ -1,0 +1,103 @@
+package chunk
+
+import (
+	"fmt"
+	"sort"
+	"unicode"
+)
+
+// Span is one token: bytes [Start, End) of the text given to the tokenizer. Bytes, not
+// characters, because a real tokenizer (byte-level BPE) may end a token inside a character.
+type Span struct{ Start, End int }
+
+// Tokenizer cuts a text into tokens: spans in order, none empty, none overlapping. Gaps (the
+// white space between words) belong to no token. An embedder's own tokenizer plugs in here.
+type Tokenizer interface {
+	Tokens(text string) []Span
+}
+
+// TokenizerFunc makes a function a Tokenizer.
+type TokenizerFunc func(text string) []Span
+
+// Tokens calls f.
+func (f TokenizerFunc) Tokens(text string) []Span { return f(text) }
+
+// Words is the spec's stand-in tokenizer (`tokenizer: words`): "a token is a run of
+// non-whitespace characters", white space being Unicode's White_Space (unicode.IsSpace).
+var Words Tokenizer = TokenizerFunc(words)
+
+// Tokenizers are the tokenizers a case may name.
+var Tokenizers = map[string]Tokenizer{"words": Words}
+
+func words(text string) []Span {
+	out := make([]Span, 0, len(text)/6)
+	start := -1
+	for i, r := range text {
+		switch {
+		case unicode.IsSpace(r):
+			if start >= 0 {
+				out = append(out, Span{start, i})
+				start = -1
+			}
+		case start < 0:
+			start = i
+		}
+	}
+	if start >= 0 {
+		out = append(out, Span{start, len(text)})
+	}
+	return out
+}
+
+// Tokens is the token splitter (conformance/chunk_tokens.json): pieces of at most size tokens,
+// the next beginning at the start of the token overlap tokens before the cut. The answer is
+// never nil; the error is a tokenizer whose spans are not in order inside the text.
+func Tokens(text string, tok Tokenizer, size, overlap int) ([]string, error) {
+	size, overlap = limits(TokenRule(), size, overlap)
+	t := Normalize(text)
+	ts := tok.Tokens(t)
+	if err := checkSpans(ts, len(t)); err != nil {
+		return nil, err
+	}
+	return pieces(t, spans(t, tokens{ts, len(t)}, size, overlap), TokenRule().MinPiece), nil
+}
+
+func checkSpans(ts []Span, n int) error {
+	prev := 0
+	for i, s := range ts {
+		if s.Start < prev || s.End <= s.Start || s.End > n {
+			return fmt.Errorf("chunk: token %d is bytes [%d, %d): tokens are non-empty, in order, not overlapping, inside the %d bytes of the text", i, s.Start, s.End, n)
+		}
+		prev = s.End
+	}
+	return nil
+}
+
+// tokens measures in a tokenizer's tokens. Starts and ends rise strictly, so a piece's first
+// token and the tokens before a cut are found by binary search.
+type tokens struct {
+	ts  []Span
+	len int
+}
+
+// first is the index of the first token beginning at or after s.
+func (m tokens) first(s int) int {
+	return sort.Search(len(m.ts), func(i int) bool { return m.ts[i].Start >= s })
+}
+
+func (m tokens) window(s, size int) (int, bool) {
+	i := m.first(s)
+	if len(m.ts)-i <= size {
+		return m.len, true
+	}
+	return m.ts[i+size-1].End, false
+}
+
+// back: "the next one beginning at the start of the token `overlap` tokens before the cut". The
+// tokens before the cut are those ending at or before it; if fewer than overlap+1 of them lie in
+// the piece (a cut early in a window of long tokens), the next piece begins one token on.
+func (m tokens) back(s, cut, n int) int {
+	before := sort.Search(len(m.ts), func(i int) bool { return m.ts[i].End > cut })
+	j := max(before-n, m.first(s)+1)
+	return m.ts[j].Start
+}
