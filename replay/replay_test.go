@@ -1,0 +1,210 @@
+package replay
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const sys = `{"role":"system","content":"You are a coding agent."}`
+const tools = `[{"type":"function","function":{"name":"read","parameters":{"type":"object"}}}]`
+
+func body(msgs ...string) []byte {
+	return []byte(`{"model":"m","messages":[` + sys + `,` + strings.Join(msgs, ",") + `],"tools":` + tools + `,"stream":true}`)
+}
+
+func TestWriteReadRoundTripStoresBlobsOnce(t *testing.T) {
+	var buf bytes.Buffer
+	w, err := NewWriter(&buf, Header{Tool: "test", Source: "fake"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := http.Header{"Authorization": {"Bearer sk-secret"}, "Content-Type": {"application/json"}, "X-Goog-Api-Key": {"k"}}
+	headers, redacted := CleanHeaders(h)
+	bodies := [][]byte{body(`{"role":"user","content":"hi"}`), body(`{"role":"user","content":"hi"}`, `{"role":"assistant","content":"yo"}`)}
+	for _, b := range bodies {
+		x := Exchange{Method: "POST", Path: "/v1/chat/completions", Request: Request{Headers: headers, Redacted: redacted},
+			Response: &Response{Status: 200, Stream: true, Chunks: []Chunk{{MS: 1, Data: "data: {}\n\n"}, {MS: 2, Data: "data: [DONE]\n\n"}}}}
+		if err := w.Write(x, b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := buf.String()
+	if strings.Count(out, `"type":"blob"`) != 2 {
+		t.Fatalf("want the system prompt and the tools stored once each:\n%s", out)
+	}
+	if strings.Contains(out, "sk-secret") || strings.Contains(out, `"k"`) {
+		t.Fatalf("a credential reached the recording:\n%s", out)
+	}
+	if strings.Count(out, "You are a coding agent") != 1 {
+		t.Fatalf("the system prompt is stored more than once")
+	}
+	r, err := NewReader(strings.NewReader(out))
+	if err != nil || r.Kind != KindRecording || r.Header.Source != "fake" {
+		t.Fatalf("reader: %v %+v", err, r)
+	}
+	for i, want := range bodies {
+		e, err := r.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(e.Body, want) {
+			t.Fatalf("exchange %d body:\n got %s\nwant %s", i, e.Body, want)
+		}
+		if e.Exchange.Seq != i+1 || len(e.Exchange.Response.Chunks) != 2 || e.Exchange.Request.Redacted[0] != "authorization" {
+			t.Fatalf("exchange %d: %+v", i, e.Exchange)
+		}
+	}
+	if _, err := r.Next(); err != io.EOF {
+		t.Fatalf("want EOF, got %v", err)
+	}
+}
+
+func TestExactBytesOfBodiesThatAreNotCompact(t *testing.T) {
+	for _, raw := range []string{
+		"{\n  \"model\": \"m\",\n  \"messages\": [\n    {\"role\": \"system\", \"content\": \"x\"}\n  ]\n}",
+		`{"messages":[{"role":"system","content":"a"}], "tools":[ ]}`,
+		`not json at all`,
+		"\xff\xfe binary",
+		`{"input":"hello","instructions":"Be brief.","tools":[]}`,
+	} {
+		req, blobs := SplitBody([]byte(raw))
+		got, err := req.Exact(blobMap(blobs))
+		if err != nil || string(got) != raw {
+			t.Errorf("SplitBody(%q) then Exact = %q, %v", raw, got, err)
+		}
+		if req.Body != nil && bytes.ContainsAny(req.Body, "\n") {
+			t.Errorf("a stored body holds a newline: %q", req.Body)
+		}
+	}
+}
+
+func TestACutLastLineIsReportedAfterEverythingBefore(t *testing.T) {
+	var buf bytes.Buffer
+	w, _ := NewWriter(&buf, Header{Source: "fake"})
+	for i := 0; i < 3; i++ {
+		w.Write(Exchange{Method: "POST", Path: "/v1/chat/completions"}, body(`{"role":"user","content":"q`+string(rune('0'+i))+`"}`))
+	}
+	full := buf.String()
+	cut := full[:len(full)-25]
+	r, err := NewReader(strings.NewReader(cut))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for {
+		_, err := r.Next()
+		if err != nil {
+			var le *LineError
+			if !errors.As(err, &le) || !le.Cut || le.Line != 6 {
+				t.Fatalf("want a cut at line 6, got %v", err)
+			}
+			if !strings.Contains(err.Error(), "line 6") {
+				t.Fatalf("the error does not name the line: %v", err)
+			}
+			break
+		}
+		n++
+	}
+	if n != 2 {
+		t.Fatalf("read %d exchanges before the cut, want 2", n)
+	}
+	lines := strings.SplitAfter(full, "\n")
+	lines[4] = "{not json\n" // the second exchange's line
+	r, _ = NewReader(strings.NewReader(strings.Join(lines, "")))
+	if _, err := r.Next(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Next(); err == nil || !strings.Contains(err.Error(), "line 5") {
+		t.Fatalf("want damage at line 5, got %v", err)
+	}
+}
+
+func TestRequestLogsAreToldApartByContent(t *testing.T) {
+	log := string(body(`{"role":"user","content":"a"}`)) + "\n\n" + string(body(`{"role":"user","content":"b"}`)) + "\n"
+	r, err := NewReader(strings.NewReader(log))
+	if err != nil || r.Kind != KindRequestLog {
+		t.Fatalf("kind %q, %v", r.Kind, err)
+	}
+	var got []int
+	for {
+		e, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, e.Line)
+		if e.Exchange.Path != "/v1/chat/completions" || !json.Valid(e.Body) {
+			t.Fatalf("entry %+v", e)
+		}
+	}
+	if len(got) != 2 || got[1] != 3 {
+		t.Fatalf("lines %v", got)
+	}
+	if _, err := NewReader(strings.NewReader(`{"hello": 1}`)); err == nil {
+		t.Fatal("a JSON line that is neither accepted")
+	}
+	if _, err := NewReader(strings.NewReader(`{"type":"header","format":"lembas-check-recording","version":99}`)); err == nil || !strings.Contains(err.Error(), "update lembas-check") {
+		t.Fatalf("a newer version: %v", err)
+	}
+}
+
+func TestCreateAppendsToAFile(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "rec.jsonl")
+	w, err := Create(p, Header{Source: "fake"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Write(Exchange{Method: "GET", Path: "/v1/models", Response: &Response{Status: 200, Body: json.RawMessage(`{"data":[]}`)}}, nil)
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	entries, _, err := ReadAll(p)
+	if err != nil || len(entries) != 1 || entries[0].Exchange.Path != "/v1/models" {
+		t.Fatalf("%v %+v", err, entries)
+	}
+	b, _ := os.ReadFile(p)
+	if !bytes.HasSuffix(b, []byte("\n")) {
+		t.Fatal("the last line is not ended")
+	}
+}
+
+func FuzzSplitJoin(f *testing.F) {
+	f.Add(body(`{"role":"user","content":"hi"}`))
+	f.Add([]byte(`{"messages":[{"role":"developer","content":"x"},{"$blob":"` + strings.Repeat("a", 64) + `"}]}`))
+	f.Add([]byte(`{"tools": {"$blob": 1}}`))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		req, blobs := SplitBody(raw)
+		got, err := req.Exact(blobMap(blobs))
+		if err != nil || !bytes.Equal(got, raw) {
+			t.Fatalf("not exact: %q -> %q (%v)", raw, got, err)
+		}
+	})
+}
+
+func FuzzReader(f *testing.F) {
+	var buf bytes.Buffer
+	w, _ := NewWriter(&buf, Header{Source: "fake"})
+	w.Write(Exchange{Method: "POST"}, body(`{"role":"user","content":"x"}`))
+	f.Add(buf.Bytes())
+	f.Add(body())
+	f.Fuzz(func(t *testing.T, in []byte) {
+		r, err := NewReader(bytes.NewReader(in))
+		if err != nil {
+			return
+		}
+		for i := 0; i < 1000; i++ {
+			if _, err := r.Next(); err != nil {
+				return
+			}
+		}
+	})
+}
