@@ -1,0 +1,89 @@
+package fsview
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestResolve(t *testing.T) {
+	for _, c := range []struct{ cwd, p, want string }{
+		{"/", "/", "/"},
+		{"/", "", "/"},
+		{"/a/b", "", "/a/b"},
+		{"/a/b", ".", "/a/b"},
+		{"/a/b", "..", "/a"},
+		{"/a/b", "../..", "/"},
+		{"/a/b", "../../../..", "/"},
+		{"/", "/../x", "/x"},
+		{"/Dir1/Dir3", "../FILE1.txt", "/Dir1/FILE1.txt"},
+		{"/", "/Dir1/Dir3/../../Dir1//Dir3/", "/Dir1/Dir3"},
+		{"/a", "b//c/", "/a/b/c"},
+		{"/a", "./b/./c/.", "/a/b/c"},
+		{"/a", "/b/", "/b"},
+		{"a/b", "c", "/a/b/c"},
+		{"/a/../b", "c", "/b/c"},
+		{"/", "...", "/..."},
+		{"/", ".hidden/..x", "/.hidden/..x"},
+		{"/", "//", "/"},
+		{"/x", "..//..//y", "/y"},
+	} {
+		if got := Resolve(c.cwd, c.p); got != c.want {
+			t.Errorf("Resolve(%q, %q) = %q, want %q", c.cwd, c.p, got, c.want)
+		}
+	}
+}
+
+func TestParentBaseWithinAncestors(t *testing.T) {
+	for _, c := range []struct{ p, parent, base string }{{"/", "/", ""}, {"/a", "/", "a"}, {"/a/b.md", "/a", "b.md"}} {
+		if got := Parent(c.p); got != c.parent {
+			t.Errorf("Parent(%q) = %q, want %q", c.p, got, c.parent)
+		}
+		if got := Base(c.p); got != c.base {
+			t.Errorf("Base(%q) = %q, want %q", c.p, got, c.base)
+		}
+	}
+	for _, c := range []struct {
+		dir, p string
+		want   bool
+	}{{"/", "/x", true}, {"/a", "/a", true}, {"/a", "/a/b", true}, {"/a", "/ab", false}, {"/a/b", "/a", false}, {"/a", "/b/a", false}} {
+		if got := Within(c.dir, c.p); got != c.want {
+			t.Errorf("Within(%q, %q) = %v", c.dir, c.p, got)
+		}
+	}
+	if got := strings.Join(Ancestors("/a/b/c"), " "); got != "/a/b /a /" {
+		t.Errorf("Ancestors(/a/b/c) = %q", got)
+	}
+	if got := Ancestors("/"); len(got) != 0 {
+		t.Errorf("Ancestors(/) = %q", got)
+	}
+}
+
+// FuzzResolve: whatever the call gave, the answer is absolute and clean, resolving it again
+// changes nothing, and no `..` takes it above `/`.
+func FuzzResolve(f *testing.F) {
+	for _, s := range []string{"", ".", "..", "/", "a/../../b", "//x//", "/a/./b/../c/", "../../..", "a\x00b", "é/./ü"} {
+		f.Add("/Dir1/Dir3", s)
+		f.Add("rel/..", s)
+	}
+	f.Fuzz(func(t *testing.T, cwd, p string) {
+		got := Resolve(cwd, p)
+		if !isClean(got) {
+			t.Fatalf("Resolve(%q, %q) = %q: not absolute and clean", cwd, p, got)
+		}
+		if again := Resolve("/elsewhere", got); again != got {
+			t.Fatalf("Resolve(%q) again = %q", got, again)
+		}
+		if again := Resolve(cwd, got); again != got {
+			t.Fatalf("Resolve(cwd, %q) again = %q", got, again)
+		}
+		for _, name := range strings.Split(got, "/")[1:] {
+			if name == ".." || name == "." || (name == "" && got != "/") {
+				t.Fatalf("Resolve(%q, %q) = %q holds %q", cwd, p, got, name)
+			}
+		}
+		// A path given absolute does not depend on cwd.
+		if strings.HasPrefix(p, "/") && Resolve("/other", p) != got {
+			t.Fatalf("absolute %q depends on cwd", p)
+		}
+	})
+}
