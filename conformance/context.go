@@ -1,8 +1,233 @@
 package conformance
 
-import "errors"
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
 
-// Context is a placeholder until the reference for context lands.
-var Context = Define("context", "spec", "(not implemented yet)", func(c map[string]any) (any, error) {
-	return nil, errors.New("context: the reference is not written yet")
-})
+	"github.com/LLeMbas/lembas-check/harness/results"
+	"github.com/LLeMbas/lembas-check/harness/spec"
+)
+
+// Context is conformance/context.json: what each step of a session inserts into the conversation.
+var Context = Define("context", "spec", "what each step of a session inserts: result ids, read brackets, stubs, the cap, recall, diffs, the compaction table (loop.json context)", answerContext)
+
+// contextCase is a session's steps in order. `limits` overrides loop.json's cap (all six numbers);
+// `cwd` (lembas-check's own cases only) is the start directory relative paths resolve against,
+// "/" when absent.
+type contextCase struct {
+	About  string         `json:"about,omitempty"`
+	Limits *contextLimits `json:"limits"`
+	Cwd    *string        `json:"cwd"`
+	Steps  []contextStep  `json:"steps"`
+}
+
+type contextLimits struct {
+	MaxLines  *int `json:"max_lines"`
+	MaxChars  *int `json:"max_chars"`
+	HeadLines *int `json:"head_lines"`
+	HeadChars *int `json:"head_chars"`
+	TailLines *int `json:"tail_lines"`
+	TailChars *int `json:"tail_chars"`
+}
+
+// contextStep is one step; which fields it takes depends on its op (contextOps).
+type contextStep struct {
+	Op      string          `json:"op"`
+	ID      *string         `json:"id"`
+	Path    *string         `json:"path"`
+	Content *string         `json:"content"`
+	Offset  *int            `json:"offset"`
+	Limit   *int            `json:"limit"`
+	Before  *string         `json:"before"`
+	After   *string         `json:"after"`
+	Tool    *string         `json:"tool"`
+	Args    json.RawMessage `json:"args"`
+	Text    *string         `json:"text"`
+	Target  *string         `json:"target"`
+}
+
+// contextOps is each op's required and optional fields. `delete` is lembas-check's own: the
+// spec's step ops have none, but context.md §5 gives a deleted file's text.
+var contextOps = map[string]struct{ need, may []string }{
+	"read":    {need: []string{"id", "path", "content"}, may: []string{"offset", "limit"}},
+	"edit":    {need: []string{"id", "path", "after"}, may: []string{"before"}},
+	"write":   {need: []string{"id", "path", "after"}, may: []string{"before"}},
+	"delete":  {need: []string{"id", "path"}},
+	"output":  {need: []string{"id", "tool", "args", "text"}},
+	"recall":  {need: []string{"id", "target"}, may: []string{"offset", "limit"}},
+	"reply":   {},
+	"compact": {},
+}
+
+const contextOpNames = "read, edit, write, delete, output, recall, reply or compact"
+
+func (s contextStep) present() map[string]bool {
+	return map[string]bool{
+		"id": s.ID != nil, "path": s.Path != nil, "content": s.Content != nil, "offset": s.Offset != nil,
+		"limit": s.Limit != nil, "before": s.Before != nil, "after": s.After != nil, "tool": s.Tool != nil,
+		"args": s.Args != nil, "text": s.Text != nil, "target": s.Target != nil,
+	}
+}
+
+func (c contextCase) Validate() error {
+	if l := c.Limits; l != nil {
+		for _, f := range []struct {
+			name string
+			v    *int
+		}{{"max_lines", l.MaxLines}, {"max_chars", l.MaxChars}, {"head_lines", l.HeadLines}, {"head_chars", l.HeadChars}, {"tail_lines", l.TailLines}, {"tail_chars", l.TailChars}} {
+			if f.v == nil {
+				return Fieldf("limits."+f.name, "missing: limits gives all six numbers of loop.json's cap (max_lines, max_chars, head_lines, head_chars, tail_lines, tail_chars)")
+			}
+			if *f.v < 1 {
+				return Fieldf("limits."+f.name, "is %d; a limit is at least 1", *f.v)
+			}
+		}
+	}
+	if c.Cwd != nil && !strings.HasPrefix(*c.Cwd, "/") {
+		return Fieldf("cwd", "%q is not absolute: the start directory begins with /", *c.Cwd)
+	}
+	if len(c.Steps) == 0 {
+		return Fieldf("steps", "missing or empty: a case is a session's steps, at least one")
+	}
+	ids := map[string]int{}
+	for i, s := range c.Steps {
+		at := func(f string) string { return fmt.Sprintf("steps[%d].%s", i, f) }
+		op, ok := contextOps[s.Op]
+		if !ok {
+			return Fieldf(at("op"), "%q is not a step; want %s", s.Op, contextOpNames)
+		}
+		has := s.present()
+		for _, f := range op.need {
+			if !has[f] {
+				return Fieldf(at(f), "missing: a %s step takes %s", s.Op, fieldWords(op.need, op.may))
+			}
+			delete(has, f)
+		}
+		for _, f := range op.may {
+			delete(has, f)
+		}
+		for _, f := range []string{"id", "path", "content", "offset", "limit", "before", "after", "tool", "args", "text", "target"} {
+			if has[f] {
+				return Fieldf(at(f), "a %s step has no %s; it takes %s", s.Op, f, fieldWords(op.need, op.may))
+			}
+		}
+		if s.ID != nil {
+			if _, ok := results.ParseID(*s.ID); !ok {
+				return Fieldf(at("id"), "%q is not a result id: # and lowercase hex, at least %d digits, no extra leading zeros (#0001, #a001, #10000)", *s.ID, spec.LoopJSON().Context.IDs.Digits)
+			}
+			if j, dup := ids[*s.ID]; dup {
+				return Fieldf(at("id"), "%s is already steps[%d]'s: an id is never reused in a session", *s.ID, j)
+			}
+			ids[*s.ID] = i
+		}
+		if s.Path != nil && *s.Path == "" {
+			return Fieldf(at("path"), "empty: a path names a file")
+		}
+		for _, f := range []struct {
+			name string
+			v    *int
+		}{{"offset", s.Offset}, {"limit", s.Limit}} {
+			if f.v != nil && *f.v < 1 {
+				return Fieldf(at(f.name), "is %d; it is at least 1 (lines count from 1)", *f.v)
+			}
+		}
+		if s.Op == "read" && s.Offset != nil {
+			n := strings.Count(*s.Content, "\n")
+			if *s.Content != "" && !strings.HasSuffix(*s.Content, "\n") {
+				n++
+			}
+			if *s.Offset > max(n, 1) {
+				return Fieldf(at("offset"), "%d is past the file's %d lines: the read tool refuses that, and its refusal is not this area's", *s.Offset, n)
+			}
+		}
+		if s.Op == "output" {
+			if *s.Tool == "read" || *s.Tool == "edit" || *s.Tool == "write" || *s.Tool == "recall" {
+				return Fieldf(at("tool"), "%q has its own step: use op %q", *s.Tool, *s.Tool)
+			}
+			if t := bytes.TrimSpace(s.Args); len(t) == 0 || t[0] != '{' {
+				return Fieldf(at("args"), "is %s; a call's arguments are a JSON object", string(s.Args))
+			}
+		}
+		if s.Target != nil && strings.TrimPrefix(*s.Target, "#") == "" {
+			return Fieldf(at("target"), "empty: recall names a result id (the # may be left out)")
+		}
+	}
+	return nil
+}
+
+func fieldWords(need, may []string) string {
+	if len(need) == 0 {
+		return "no other field"
+	}
+	s := strings.Join(need, ", ")
+	if len(may) > 0 {
+		s += " (and may take " + strings.Join(may, ", ") + ")"
+	}
+	return s
+}
+
+// contextAnswer is the text each step inserts, in order; "" for reply and a compact with no reads.
+type contextAnswer []string
+
+func (a contextAnswer) Validate() error {
+	if a == nil {
+		return Fieldf("", "the answer is a list of strings, one for each step")
+	}
+	return nil
+}
+
+func answerContext(c contextCase) (contextAnswer, error) {
+	var o results.Options
+	if l := c.Limits; l != nil {
+		o.Cap = &spec.Cap{MaxLines: *l.MaxLines, MaxChars: *l.MaxChars, HeadLines: *l.HeadLines, HeadChars: *l.HeadChars, TailLines: *l.TailLines, TailChars: *l.TailChars}
+	}
+	if c.Cwd != nil {
+		o.WorkDir = *c.Cwd
+	}
+	s, err := results.New(o)
+	if err != nil {
+		return nil, err
+	}
+	out := make(contextAnswer, 0, len(c.Steps))
+	for i, st := range c.Steps {
+		str := func(p *string) string {
+			if p == nil {
+				return ""
+			}
+			return *p
+		}
+		num := func(p *int) int {
+			if p == nil {
+				return 0
+			}
+			return *p
+		}
+		var text string
+		var err error
+		switch st.Op {
+		case "read":
+			text, err = s.Read(*st.ID, *st.Path, *st.Content, num(st.Offset), num(st.Limit))
+		case "edit", "write":
+			text, err = s.Write(*st.ID, *st.Path, st.Before, *st.After)
+		case "delete":
+			text, err = s.Delete(*st.ID, *st.Path)
+		case "output":
+			text, err = s.Output(*st.ID, *st.Tool, st.Args, *st.Text)
+		case "recall":
+			text, err = s.Recall(*st.ID, *st.Target, num(st.Offset), num(st.Limit))
+		case "reply":
+			s.Reply()
+		case "compact":
+			text = s.Compact()
+		default:
+			err = fmt.Errorf("%q is not a step", st.Op)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("steps[%d] (%s %s): %v", i, st.Op, str(st.ID), err)
+		}
+		out = append(out, text)
+	}
+	return out, nil
+}
