@@ -1,0 +1,173 @@
+package conformance
+
+import (
+	"encoding/json"
+	"io/fs"
+	"strings"
+	"testing"
+
+	"github.com/LLeMbas/lembas-check/harness/spec"
+)
+
+const prefixOK = `{"start":{"date":"2026-11-05","mode":"manual","could":["plan","display"]},"tools":["read","show"],"steps":[%s]}`
+
+func prefixWith(steps string) string { return strings.Replace(prefixOK, "%s", steps, 1) }
+
+func TestPrefixDecodeNamesTheFieldOfAMalformedCase(t *testing.T) {
+	for _, tc := range []struct {
+		name, raw, field, words string
+	}{
+		{"no start", `{"tools":[],"steps":[{"op":"user"}]}`, "start", "missing"},
+		{"no date", `{"start":{"mode":"manual","could":[]},"tools":[],"steps":[{"op":"user"}]}`, "start.date", "missing"},
+		{"null plan", `{"start":{"date":"d","mode":"manual","could":[],"plan":null},"tools":[],"steps":[{"op":"user"}]}`, "start.plan", "null"},
+		{"files not texts", `{"start":{"date":"d","mode":"manual","could":[],"files":{"/a":1}},"tools":[],"steps":[{"op":"user"}]}`, "start.files", "want"},
+		{"no could", `{"start":{"date":"d","mode":"manual"},"tools":[],"steps":[{"op":"user"}]}`, "start.could", "missing"},
+		{"unknown requirement", `{"start":{"date":"d","mode":"manual","could":["gpu"]},"tools":[],"steps":[{"op":"user"}]}`, "start.could[0]", "not a requirement"},
+		{"met plan", `{"start":{"date":"d","mode":"manual","could":["plan"],"met":["plan"]},"tools":[],"steps":[{"op":"user"}]}`, "start.met[0]", "plan mode"},
+		{"met beyond could", `{"start":{"date":"d","mode":"manual","could":[],"met":["page"]},"tools":[],"steps":[{"op":"user"}]}`, "start.met[0]", "start.could"},
+		{"plan mode without plan", `{"start":{"date":"d","mode":"plan","could":[]},"tools":[],"steps":[{"op":"user"}]}`, "start.could", "plan mode"},
+		{"unknown start field", `{"start":{"date":"d","mode":"manual","could":[],"zone":"UTC"},"tools":[],"steps":[{"op":"user"}]}`, "zone", "unknown"},
+		{"no tools", `{"start":{"date":"d","mode":"manual","could":[]},"steps":[{"op":"user"}]}`, "tools", "missing"},
+		{"a tool twice", `{"start":{"date":"d","mode":"manual","could":[]},"tools":["read","read"],"steps":[{"op":"user"}]}`, "tools[1]", "twice"},
+		{"no steps", prefixWith(``), "steps", "empty"},
+		{"unknown op", prefixWith(`{"op":"user"},{"op":"undo"}`), "steps[1].op", "want one of user, tool, set, call, compact, wrapup, model"},
+		{"call without tool", prefixWith(`{"op":"call"}`), "steps[0].tool", "missing"},
+		{"call of another tool", prefixWith(`{"op":"call","tool":"grep"}`), "steps[0].tool", "not one of the case's tools"},
+		{"tool on a user step", prefixWith(`{"op":"user","tool":"read"}`), "steps[0].tool", "only a call"},
+		{"a change on a user step", prefixWith(`{"op":"user","memory":"m"}`), "steps[0].memory", "only a set"},
+		{"an empty set", prefixWith(`{"op":"set"}`), "steps[0]", "at least one"},
+		{"by someone else", prefixWith(`{"op":"set","by":"person","memory":"m"}`), "steps[0].by", "model"},
+		{"the model sets the date", prefixWith(`{"op":"set","by":"model","date":"d"}`), "steps[0].date", "not the model's"},
+		{"a set of plan mode it could not meet", `{"start":{"date":"d","mode":"manual","could":[]},"tools":[],"steps":[{"op":"set","mode":"plan"}]}`, "steps[0].mode", "could"},
+		{"met not a list", prefixWith(`{"op":"set","met":"display"}`), "steps[0].met", "want a list"},
+		{"an empty file key", prefixWith(`{"op":"set","files":{"":"x"}}`), "steps[0].files", "empty"},
+		{"a call in the wrap-up's reply", prefixWith(`{"op":"user"},{"op":"wrapup"},{"op":"compact"},{"op":"call","tool":"read"}`), "steps[3].op", "not run"},
+		{"a tool step in the wrap-up's reply", prefixWith(`{"op":"wrapup"},{"op":"tool"}`), "steps[1].op", "not run"},
+	} {
+		_, err := Prefix.Decode(json.RawMessage(tc.raw))
+		fe, ok := err.(*FieldError)
+		if !ok {
+			t.Errorf("%s: %v, want a FieldError", tc.name, err)
+			continue
+		}
+		if fe.Field != tc.field || !strings.Contains(fe.Msg, tc.words) {
+			t.Errorf("%s: field %q: %s; want field %q saying %q", tc.name, fe.Field, fe.Msg, tc.field, tc.words)
+		}
+	}
+	if _, err := Prefix.Decode(json.RawMessage(prefixWith(`{"op":"user"},{"op":"wrapup"},{"op":"user"},{"op":"call","tool":"show"},{"op":"set","by":"model","files":{},"mode":"plan"}`))); err != nil {
+		t.Errorf("a well-formed case: %v", err)
+	}
+}
+
+func TestPrefixAnswerShapeRoundTrips(t *testing.T) {
+	text := "Nothing."
+	note := "<session-note>\nx\n</session-note>"
+	a := prefixAnswer{
+		{Request: &prefixRequest{System: 1, Tools: []string{"read"}, Note: &note}},
+		{Request: &prefixRequest{System: 1}},
+		{},
+		{Text: &text},
+		{Compact: &prefixCompaction{System: 2, Tools: []string{}, Ask: "ask"}},
+	}
+	b, err := json.Marshal(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `[{"system":1,"tools":["read"],"note":"<session-note>\nx\n</session-note>"},{"system":1,"tools":[],"note":null},null,"Nothing.",{"system":2,"tools":[],"ask":"ask"}]`
+	if d := Diff([]byte(want), b); d != "" || !strings.Contains(string(b), `"tools":[],"note":null}`) {
+		t.Fatalf("marshalled\n%s\nwant\n%s\n%s", b, want, d)
+	}
+	back, err := Prefix.DecodeAnswer(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, _ := json.Marshal(back)
+	if string(again) != string(b) {
+		t.Errorf("decoded and marshalled again: %s", again)
+	}
+}
+
+func TestPrefixDecodeAnswerNamesTheFieldOfAMalformedExpectation(t *testing.T) {
+	for _, tc := range []struct{ raw, field, words string }{
+		{`null`, "", "want a list"},
+		{`[{"system":1,"tools":[]}]`, "[0].note", "missing"},
+		{`[null,{"system":0,"tools":[],"note":null}]`, "[1].system", "1 or more"},
+		{`[{"system":1,"tools":null,"note":null}]`, "[0].tools", "[] for none"},
+		{`[{"system":1,"tools":[],"note":null,"cached":3}]`, "[0].cached", "unknown"},
+		{`[{"system":1,"tools":[],"ask":"a","note":null}]`, "[0].note", "unknown"},
+		{`[{"system":1,"tools":[],"ask":7}]`, "[0].ask", "text"},
+		{`[{"system":1,"tools":[],"note":7}]`, "[0].note", "text"},
+		{`[true]`, "[0]", "want null, a text"},
+	} {
+		_, err := Prefix.DecodeAnswer(json.RawMessage(tc.raw))
+		fe, ok := err.(*FieldError)
+		if !ok || fe.Field != tc.field || !strings.Contains(fe.Msg, tc.words) {
+			t.Errorf("%s: %v; want field %q saying %q", tc.raw, err, tc.field, tc.words)
+		}
+	}
+}
+
+// prefixSeeds are the spec's and lembas-check's prefix cases, each without its expectation.
+func prefixSeeds(f *testing.F) [][]byte {
+	var out [][]byte
+	for _, s := range EmbeddedSuites() {
+		b, err := fs.ReadFile(s.FS, "prefix.json")
+		if err != nil {
+			continue
+		}
+		var file caseFile
+		if err := json.Unmarshal(b, &file); err != nil {
+			f.Fatal(err)
+		}
+		for _, raw := range file.Cases {
+			var obj map[string]json.RawMessage
+			_ = json.Unmarshal(raw, &obj)
+			out = append(out, obj["expect"])
+			delete(obj, "expect")
+			in, _ := json.Marshal(obj)
+			out = append(out, in)
+		}
+	}
+	return out
+}
+
+// FuzzPrefixDecode: decoding any input as a case or an answer never panics; the reference never
+// panics on a case that decodes; and what it answers decodes as an expectation.
+func FuzzPrefixDecode(f *testing.F) {
+	for _, s := range prefixSeeds(f) {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		_, _ = Prefix.DecodeAnswer(raw)
+		c, err := Prefix.Decode(raw)
+		if err != nil {
+			return
+		}
+		got, err := Prefix.Reference(c)
+		if err != nil {
+			return
+		}
+		b, err := json.Marshal(got)
+		if err != nil {
+			t.Fatalf("the answer does not marshal: %v", err)
+		}
+		if _, err := Prefix.DecodeAnswer(b); err != nil {
+			t.Fatalf("the reference's own answer %s does not decode: %v", b, err)
+		}
+		var steps []any
+		if err := json.Unmarshal(b, &steps); err != nil || len(steps) != len(*c.(prefixCase).Steps) {
+			t.Fatalf("%d answers for %d steps", len(steps), len(*c.(prefixCase).Steps))
+		}
+	})
+}
+
+func TestPrefixSeedsIncludeTheSpecsCases(t *testing.T) {
+	b, err := fs.ReadFile(spec.Conformance(), "prefix.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases, err := ParseFile("prefix.json", b, Prefix)
+	if err != nil || len(cases) != 8 {
+		t.Fatalf("%d cases, %v", len(cases), err)
+	}
+}
