@@ -1,8 +1,85 @@
 package conformance
 
-import "errors"
+import (
+	"errors"
+	"strconv"
+	"strings"
 
-// Instructions is a placeholder until the reference for instructions lands.
-var Instructions = Define("instructions", "spec", "(not implemented yet)", func(c map[string]any) (any, error) {
-	return nil, errors.New("instructions: the reference is not written yet")
-})
+	"github.com/LLeMbas/lembas-check/harness/fsview"
+	"github.com/LLeMbas/lembas-check/harness/instructions"
+)
+
+// Instructions is conformance/instructions.json: the instruction files a session starts with.
+var Instructions = Define("instructions", "spec", "the instruction files a session starts with, stacked from the boundary down to the start directory (filesystem.md)", answerInstructions)
+
+type instructionsCase struct {
+	About    string            `json:"about,omitempty"`
+	Files    []string          `json:"files"`
+	Boundary *string           `json:"boundary"`
+	Start    *string           `json:"start"`
+	Grants   map[string]string `json:"grants"`
+}
+
+func (c instructionsCase) Validate() error {
+	if c.Files == nil {
+		return Fieldf("files", "missing: the files that exist (a list of absolute paths, [] for none)")
+	}
+	for _, f := range []struct {
+		field string
+		p     *string
+	}{{"boundary", c.Boundary}, {"start", c.Start}} {
+		field, p := f.field, f.p
+		if p == nil {
+			return Fieldf(field, "missing: an absolute directory")
+		}
+		if !strings.HasPrefix(*p, "/") {
+			return Fieldf(field, "%q is not absolute: it begins with /", *p)
+		}
+	}
+	_, err := c.view()
+	return err
+}
+
+// view is the session's view of the files: the case's grants, or everything readable when the
+// case has none ("grants as in fs_access (absent: everything readable)").
+func (c instructionsCase) view() (*fsview.View, error) {
+	grants, err := levels("grants", c.Grants)
+	if err != nil {
+		return nil, err
+	}
+	if c.Grants == nil {
+		grants = map[string]fsview.Level{"/": fsview.RO}
+	}
+	v, err := fsview.New(fsview.Config{Tree: c.Files, Grants: grants})
+	if err != nil {
+		var ce *fsview.ConfigError
+		if errors.As(err, &ce) {
+			return nil, Fieldf(strings.Replace(ce.Field, "tree", "files", 1), "%s", ce.Msg)
+		}
+		return nil, err
+	}
+	return v, nil
+}
+
+// instructionsAnswer is the loaded paths, in order: [] when there are none.
+type instructionsAnswer []string
+
+func (a instructionsAnswer) Validate() error {
+	if a == nil {
+		return Fieldf("", "is null; the answer is a list of paths, [] when none is loaded")
+	}
+	for i, p := range a {
+		if !strings.HasPrefix(p, "/") {
+			return Fieldf("["+strconv.Itoa(i)+"]", "%q is not an absolute path", p)
+		}
+	}
+	return nil
+}
+
+func answerInstructions(c instructionsCase) (instructionsAnswer, error) {
+	v, err := c.view()
+	if err != nil {
+		return nil, err
+	}
+	return instructionsAnswer(instructions.Chain(v, *c.Boundary, *c.Start)), nil
+}

@@ -38,19 +38,20 @@ func isClean(p string) bool {
 	if p == "/" {
 		return true
 	}
-	if !strings.HasPrefix(p, "/") || strings.HasSuffix(p, "/") {
+	if len(p) < 2 || p[0] != '/' || p[len(p)-1] == '/' {
 		return false
 	}
-	for rest := p[1:]; ; {
-		name, tail, more := strings.Cut(rest, "/")
-		if name == "" || name == "." || name == ".." {
+	from := 1
+	for i := 1; i <= len(p); i++ {
+		if i < len(p) && p[i] != '/' {
+			continue
+		}
+		if name := p[from:i]; name == "" || name == "." || name == ".." {
 			return false
 		}
-		if !more {
-			return true
-		}
-		rest = tail
+		from = i + 1
 	}
+	return true
 }
 
 // Parent is the directory a resolved path is in; the parent of `/` is `/`.

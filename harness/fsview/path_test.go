@@ -33,6 +33,17 @@ func TestResolve(t *testing.T) {
 	}
 }
 
+func TestIsClean(t *testing.T) {
+	for p, want := range map[string]bool{
+		"/": true, "/a": true, "/a/b.md": true, "/...": true, "/.a/a.": true,
+		"": false, "a": false, "//": false, "/a/": false, "/a//b": false, "/./a": false, "/a/.": false, "/a/../b": false, "/..": false,
+	} {
+		if got := isClean(p); got != want {
+			t.Errorf("isClean(%q) = %v", p, got)
+		}
+	}
+}
+
 func TestParentBaseWithinAncestors(t *testing.T) {
 	for _, c := range []struct{ p, parent, base string }{{"/", "/", ""}, {"/a", "/", "a"}, {"/a/b.md", "/a", "b.md"}} {
 		if got := Parent(c.p); got != c.parent {

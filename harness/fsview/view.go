@@ -270,6 +270,12 @@ func (v *View) visible(p string) (Kind, bool) {
 	return k, true
 }
 
+// ReadableFile says p is a file the session can read: what an instruction file must be.
+func (v *View) ReadableFile(p string) bool {
+	p = v.Resolve(p)
+	return v.nodes[p] == File && v.level(p) >= RO
+}
+
 // Node is p's kind whether or not the session may see it: for the harness, never for an answer.
 func (v *View) Node(p string) (Kind, bool) {
 	k, ok := v.nodes[v.Resolve(p)]

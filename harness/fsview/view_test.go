@@ -110,6 +110,9 @@ func TestVisibleIsAtROAndInTheTree(t *testing.T) {
 		if got := v.Visible(p); got != want {
 			t.Errorf("Visible(%s) = %v", p, got)
 		}
+		if got, isFile := v.ReadableFile(p), strings.HasSuffix(p, ".md"); got != (want && isFile) {
+			t.Errorf("ReadableFile(%s) = %v", p, got)
+		}
 	}
 }
 

@@ -1,0 +1,125 @@
+// Package instructions is the reference for the instruction files a session is given (harness
+// spec filesystem.md, *Instruction files, stacked*; conformance/instructions.json): the chain
+// from the boundary down to the start directory, and the "nearby" files handed later, both read
+// through a session's view (harness/fsview) so a file the session cannot read is never loaded.
+// Pure: no clock, no I/O.
+package instructions
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/LLeMbas/lembas-check/harness/fsview"
+	"github.com/LLeMbas/lembas-check/harness/spec"
+)
+
+var (
+	namesOnce sync.Once
+	names     []string
+)
+
+// Names are the instruction file names in order of preference within one directory, from
+// harness/spec/extra/instructions.json (copied from filesystem.md's sentence).
+func Names() []string { return append([]string(nil), nameList()...) }
+
+func nameList() []string {
+	namesOnce.Do(func() {
+		names = strings.Split(spec.Text("instructions.names"), "\n")
+	})
+	return names
+}
+
+// StartDir is where the walk ends: start (resolved against the boundary), or the boundary when
+// start is outside it ("A start directory outside the boundary is read as the boundary").
+func StartDir(boundary, start string) string {
+	boundary = fsview.Resolve("/", boundary)
+	start = fsview.Resolve(boundary, start)
+	if !fsview.Within(boundary, start) {
+		return boundary
+	}
+	return start
+}
+
+// Walk is the directories from the boundary down to the start directory, outermost first.
+func Walk(boundary, start string) []string {
+	boundary = fsview.Resolve("/", boundary)
+	dirs := []string{StartDir(boundary, start)}
+	for d := dirs[0]; d != boundary; {
+		d = fsview.Parent(d)
+		dirs = append(dirs, d)
+	}
+	for i, j := 0, len(dirs)-1; i < j; i, j = i+1, j-1 {
+		dirs[i], dirs[j] = dirs[j], dirs[i]
+	}
+	return dirs
+}
+
+// In is a directory's instruction file: the first of Names that is a file the session can read.
+// A file at none (in a passage, or taken away) does not count, and neither does a directory of
+// that name; the next name may still.
+func In(v *fsview.View, dir string) (string, bool) {
+	for _, name := range nameList() {
+		p := fsview.Join(fsview.Resolve("/", dir), name)
+		if v.ReadableFile(p) {
+			return p, true
+		}
+	}
+	return "", false
+}
+
+// Chain is the instruction files a session starts with, outermost first: one per directory
+// from the boundary down to the start directory, where that directory has one. Never nil.
+func Chain(v *fsview.View, boundary, start string) []string {
+	out := []string{}
+	for _, d := range Walk(boundary, start) {
+		if f, ok := In(v, d); ok {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// Rel is an instruction file's path relative to the boundary, as the model is given it.
+func Rel(boundary, p string) string {
+	boundary, p = fsview.Resolve("/", boundary), fsview.Resolve("/", p)
+	if boundary == "/" {
+		return p[1:]
+	}
+	return strings.TrimPrefix(p, boundary+"/")
+}
+
+// Nearby is what reading the file read hands the model besides the file (the CLI's "nearby
+// instructions"): the instruction file of each directory strictly below the start directory
+// and above read, outermost first, that has not been handed before. handed is the session's
+// set so far (the chain's files belong in it); it is not changed: next is a new set with the
+// handed files added, and read itself when it is one of those directories' instruction file,
+// since the model has it then. A read that reads nothing (not a file the session can see, or
+// not below the start directory) hands nothing.
+func Nearby(v *fsview.View, boundary, start, read string, handed map[string]bool) (give []string, next map[string]bool) {
+	start = StartDir(boundary, start)
+	read = fsview.Resolve(start, read)
+	next = make(map[string]bool, len(handed)+2)
+	for f, ok := range handed {
+		if ok {
+			next[f] = true
+		}
+	}
+	if k, err := v.Stat(read); err != nil || k != fsview.File || read == start || !fsview.Within(start, read) {
+		return nil, next
+	}
+	var dirs []string
+	for d := fsview.Parent(read); d != start; d = fsview.Parent(d) {
+		dirs = append(dirs, d)
+	}
+	for i := len(dirs) - 1; i >= 0; i-- {
+		f, ok := In(v, dirs[i])
+		if !ok || next[f] {
+			continue
+		}
+		next[f] = true
+		if f != read {
+			give = append(give, f)
+		}
+	}
+	return give, next
+}
