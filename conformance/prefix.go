@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/LLeMbas/lembas-check/harness/prefix"
+	"github.com/LLeMbas/lembas-check/harness/spec"
 )
 
 // Prefix is conformance/prefix.json: one session's requests — the system prompt each sends (by
@@ -212,6 +213,11 @@ func (c prefixCase) Validate() error {
 				}
 				if !tools[s.Tool.V] {
 					return Fieldf(at+".tool", "%s is not one of the case's tools (%s)", s.Tool.V, strings.Join(*c.Tools, ", "))
+				}
+				for _, r := range spec.Tools()[s.Tool.V].Requires {
+					if !could[r] {
+						return Fieldf(at+".tool", "%s is not offered: it requires %s, which start.could lacks, and the spec gives no answer for a call of a tool the session does not offer", s.Tool.V, r)
+					}
 				}
 			}
 		case opWrapUp:

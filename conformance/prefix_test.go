@@ -33,6 +33,7 @@ func TestPrefixDecodeNamesTheFieldOfAMalformedCase(t *testing.T) {
 		{"unknown op", prefixWith(`{"op":"user"},{"op":"undo"}`), "steps[1].op", "want one of user, tool, set, call, compact, wrapup, model"},
 		{"call without tool", prefixWith(`{"op":"call"}`), "steps[0].tool", "missing"},
 		{"call of another tool", prefixWith(`{"op":"call","tool":"grep"}`), "steps[0].tool", "not one of the case's tools"},
+		{"call of a tool left out", `{"start":{"date":"d","mode":"manual","could":[]},"tools":["show"],"steps":[{"op":"call","tool":"show"}]}`, "steps[0].tool", "not offered"},
 		{"tool on a user step", prefixWith(`{"op":"user","tool":"read"}`), "steps[0].tool", "only a call"},
 		{"a change on a user step", prefixWith(`{"op":"user","memory":"m"}`), "steps[0].memory", "only a set"},
 		{"an empty set", prefixWith(`{"op":"set"}`), "steps[0]", "at least one"},
