@@ -1,0 +1,132 @@
+package conformance
+
+import (
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"strings"
+	"testing"
+
+	"github.com/LLeMbas/lembas-check/harness/spec"
+)
+
+// specInputs are the canonical inputs of one of the spec's case files, as fuzz seeds.
+func specInputs(t testing.TB, area Area) [][]byte {
+	t.Helper()
+	b, err := fs.ReadFile(spec.Conformance(), area.Name+".json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases, err := ParseFile(area.Name+".json", b, area)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out [][]byte
+	for _, c := range cases {
+		out = append(out, c.Input)
+	}
+	return out
+}
+
+// wantField checks err is a FieldError naming field, whose message says want.
+func wantField(t *testing.T, name string, err error, field, want string) {
+	t.Helper()
+	var fe *FieldError
+	if !errors.As(err, &fe) || fe.Field != field || !strings.Contains(fe.Msg, want) {
+		t.Errorf("%s: got %v, want field %q saying …%s…", name, err, field, want)
+	}
+}
+
+func TestFSAccessRefusesMalformedCases(t *testing.T) {
+	const tree = `"tree": ["/a/", "/a/b.md"], `
+	for _, c := range []struct{ name, json, field, want string }{
+		{"no tree", `{"op": "read", "path": "/a"}`, "tree", "missing"},
+		{"unknown op", `{` + tree + `"op": "chmod", "path": "/a"}`, "op", "want one of level, list, read, write, mkdir, rm, commit"},
+		{"no op", `{` + tree + `"path": "/a"}`, "op", `"" is not an operation`},
+		{"no path", `{` + tree + `"op": "read"}`, "path", "missing"},
+		{"empty path", `{` + tree + `"op": "read", "path": ""}`, "path", "missing"},
+		{"bad level", `{` + tree + `"grants": {"/a": "write"}, "op": "read", "path": "/a"}`, `grants["/a"]`, `"write" is not a level`},
+		{"bad floor level", `{` + tree + `"floor": {"/a": "rw"}, "op": "read", "path": "/a"}`, `floor["/a"]`, "not a level"},
+		{"relative grant", `{` + tree + `"grants": {"a": "ro"}, "op": "read", "path": "/a"}`, `grants["a"]`, "not absolute"},
+		{"relative cwd", `{` + tree + `"cwd": "a", "op": "read", "path": "b.md"}`, "cwd", "not absolute"},
+		{"relative tree path", `{"tree": ["a.md"], "op": "read", "path": "/a"}`, "tree[0]", "not absolute"},
+		{"a file and a dir", `{"tree": ["/a", "/a/b"], "op": "read", "path": "/a"}`, "tree[1]", "below /a, a file"},
+		{"a mount on a file", `{"tree": ["/a"], "mounts": ["/a"], "op": "read", "path": "/a"}`, "mounts[0]", "a file"},
+		{"unknown field", `{` + tree + `"op": "read", "path": "/a", "user": "x"}`, "user", "unknown field"},
+		{"path not a string", `{` + tree + `"op": "read", "path": 3}`, "path", "want a string"},
+	} {
+		_, err := FSAccess.Decode(json.RawMessage(c.json))
+		wantField(t, c.name, err, c.field, c.want)
+	}
+}
+
+func TestFSAccessAnswerShapes(t *testing.T) {
+	for _, ok := range []string{`{"ok": true}`, `{"entries": []}`, `{"entries": ["a/", "b"]}`, `{"level": "none", "passage": false}`, `{"error": "x"}`} {
+		if _, err := FSAccess.DecodeAnswer(json.RawMessage(ok)); err != nil {
+			t.Errorf("%s: %v", ok, err)
+		}
+	}
+	for _, c := range []struct{ json, field, want string }{
+		{`{}`, "", "exactly one of"},
+		{`{"ok": true, "error": "x"}`, "", "exactly one of"},
+		{`{"ok": false}`, "ok", "is false"},
+		{`{"entries": null}`, "", "exactly one of"},
+		{`{"level": "ro"}`, "passage", "missing"},
+		{`{"passage": true}`, "level", "missing"},
+		{`{"level": "rw", "passage": true}`, "level", "not a level"},
+		{`{"ok": true, "note": 1}`, "note", "unknown field"},
+	} {
+		_, err := FSAccess.DecodeAnswer(json.RawMessage(c.json))
+		wantField(t, c.json, err, c.field, c.want)
+	}
+}
+
+// The answer marshals to exactly the expect's shape: [] for an empty listing, false written out.
+func TestFSAccessAnswerMarshalsToTheExpectShape(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`{"tree": ["/e/"], "grants": {"/": "ro"}, "op": "list", "path": "/e"}`, `{"entries":[]}`},
+		{`{"tree": ["/e/"], "grants": {"/": "ro"}, "op": "read", "path": "/e/.."}`, `{"entries":["e/"]}`},
+		{`{"tree": [], "op": "level", "path": "/x"}`, `{"level":"none","passage":false}`},
+		{`{"tree": ["/f"], "grants": {"/": "stage"}, "op": "write", "path": "f"}`, `{"ok":true}`},
+		{`{"tree": [], "grants": {"/": "stage"}, "op": "rm", "path": "/x/../y"}`, `{"error":"No such file or directory: /y"}`},
+	} {
+		dc, err := FSAccess.Decode(json.RawMessage(c.in))
+		if err != nil {
+			t.Fatalf("%s: %v", c.in, err)
+		}
+		a, err := FSAccess.Reference(dc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(a)
+		if string(b) != c.want {
+			t.Errorf("%s: %s, want %s", c.in, b, c.want)
+		}
+	}
+}
+
+// FuzzFSAccessCase: decoding any bytes never panics, and the reference never panics on a case
+// that decodes; its answer is a valid answer.
+func FuzzFSAccessCase(f *testing.F) {
+	for _, in := range specInputs(f, FSAccess) {
+		f.Add(in)
+	}
+	f.Add([]byte(`{"tree": ["/a/b/c", "/a/d/"], "mounts": ["/a/d"], "grants": {"/a": "stage", "/a/d/x": "commit"}, "floor": {"/a/b": "none"}, "cwd": "/a/d", "op": "rm", "path": "../b/../d/./x//y/"}`))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		dc, err := FSAccess.Decode(in)
+		if err != nil {
+			return
+		}
+		a, err := FSAccess.Reference(dc)
+		if err != nil {
+			t.Fatalf("a case that decodes has no answer: %v", err)
+		}
+		b, err := json.Marshal(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := FSAccess.DecodeAnswer(b); err != nil {
+			t.Fatalf("answer %s is not an answer: %v", b, err)
+		}
+	})
+}

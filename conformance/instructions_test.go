@@ -1,0 +1,76 @@
+package conformance
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+func TestInstructionsRefusesMalformedCases(t *testing.T) {
+	for _, c := range []struct{ name, json, field, want string }{
+		{"no files", `{"boundary": "/", "start": "/"}`, "files", "missing"},
+		{"no boundary", `{"files": [], "start": "/"}`, "boundary", "missing"},
+		{"no start", `{"files": [], "boundary": "/"}`, "start", "missing"},
+		{"relative start", `{"files": [], "boundary": "/", "start": "x"}`, "start", "not absolute"},
+		{"relative file", `{"files": ["AGENTS.md"], "boundary": "/", "start": "/"}`, "files[0]", "not absolute"},
+		{"a file and a dir", `{"files": ["/x", "/x/AGENTS.md"], "boundary": "/", "start": "/"}`, "files[1]", "below /x, a file"},
+		{"bad level", `{"files": [], "grants": {"/": "read"}, "boundary": "/", "start": "/"}`, `grants["/"]`, "not a level"},
+		{"unknown field", `{"files": [], "boundary": "/", "start": "/", "cwd": "/"}`, "cwd", "unknown field"},
+	} {
+		_, err := Instructions.Decode(json.RawMessage(c.json))
+		wantField(t, c.name, err, c.field, c.want)
+	}
+	for _, c := range []struct{ json, field, want string }{
+		{`null`, "", "[] when none"},
+		{`{"files": []}`, "(top)", "want a list"},
+		{`["AGENTS.md"]`, "[0]", "not an absolute path"},
+	} {
+		_, err := Instructions.DecodeAnswer(json.RawMessage(c.json))
+		wantField(t, c.json, err, c.field, c.want)
+	}
+}
+
+// An empty chain is [], and grants {} (given, empty) is not grants absent: nothing is readable.
+func TestInstructionsAnswerShapeAndGrants(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`{"files": ["/README.md"], "boundary": "/", "start": "/"}`, `[]`},
+		{`{"files": ["/AGENTS.md"], "boundary": "/", "start": "/"}`, `["/AGENTS.md"]`},
+		{`{"files": ["/AGENTS.md"], "grants": {}, "boundary": "/", "start": "/"}`, `[]`},
+	} {
+		dc, err := Instructions.Decode(json.RawMessage(c.in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := Instructions.Reference(dc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b, _ := json.Marshal(a); string(b) != c.want {
+			t.Errorf("%s: %s, want %s", c.in, b, c.want)
+		}
+	}
+}
+
+// FuzzInstructionsCase: decoding never panics, nor the reference on a case that decodes, and its
+// answer is a valid answer.
+func FuzzInstructionsCase(f *testing.F) {
+	for _, in := range specInputs(f, Instructions) {
+		f.Add(in)
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		dc, err := Instructions.Decode(in)
+		if err != nil {
+			return
+		}
+		a, err := Instructions.Reference(dc)
+		if err != nil {
+			t.Fatalf("a case that decodes has no answer: %v", err)
+		}
+		b, err := json.Marshal(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Instructions.DecodeAnswer(b); err != nil {
+			t.Fatalf("answer %s is not an answer: %v", b, err)
+		}
+	})
+}
