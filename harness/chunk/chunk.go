@@ -28,9 +28,11 @@ type span struct{ start, end int }
 var breaks = []string{"\n\n", "\n", ". "}
 
 // Normalize is the text a splitter cuts: CRLF read as LF (one pass, as Python's str.replace and
-// JavaScript's replace(/\r\n/g) do), then trimmed of Unicode white space.
+// JavaScript's replace(/\r\n/g) do), then trimmed of Unicode white space. Bytes that are not
+// UTF-8 (never in a case: JSON text is Unicode) are read as U+FFFD, so that every offset the
+// splitter meets is a character boundary.
 func Normalize(text string) string {
-	return strings.TrimSpace(strings.ReplaceAll(text, "\r\n", "\n"))
+	return strings.TrimSpace(strings.ReplaceAll(strings.ToValidUTF8(text, "\uFFFD"), "\r\n", "\n"))
 }
 
 // spans cuts the normalized text t into pieces: each window is the longest stretch of at most

@@ -4,14 +4,17 @@ import (
 	"fmt"
 	"sort"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Span is one token: bytes [Start, End) of the text given to the tokenizer. Bytes, not
 // characters, because a real tokenizer (byte-level BPE) may end a token inside a character.
 type Span struct{ Start, End int }
 
-// Tokenizer cuts a text into tokens: spans in order, none empty, none overlapping. Gaps (the
-// white space between words) belong to no token. An embedder's own tokenizer plugs in here.
+// Tokenizer cuts a text into tokens: spans in order, none empty, none overlapping, each beginning
+// and ending on a character boundary (an adapter for a byte-level tokenizer merges the tokens
+// that part a character, so that no piece ends inside one). Gaps (the white space between
+// words) may belong to no token. An embedder's own tokenizer plugs in here.
 type Tokenizer interface {
 	Tokens(text string) []Span
 }
@@ -56,17 +59,21 @@ func Tokens(text string, tok Tokenizer, size, overlap int) ([]string, error) {
 	size, overlap = limits(TokenRule(), size, overlap)
 	t := Normalize(text)
 	ts := tok.Tokens(t)
-	if err := checkSpans(ts, len(t)); err != nil {
+	if err := checkSpans(ts, t); err != nil {
 		return nil, err
 	}
 	return pieces(t, spans(t, tokens{ts, len(t)}, size, overlap), TokenRule().MinPiece), nil
 }
 
-func checkSpans(ts []Span, n int) error {
+func checkSpans(ts []Span, t string) error {
+	boundary := func(p int) bool { return p == len(t) || utf8.RuneStart(t[p]) }
 	prev := 0
 	for i, s := range ts {
-		if s.Start < prev || s.End <= s.Start || s.End > n {
-			return fmt.Errorf("chunk: token %d is bytes [%d, %d): tokens are non-empty, in order, not overlapping, inside the %d bytes of the text", i, s.Start, s.End, n)
+		if s.Start < prev || s.End <= s.Start || s.End > len(t) {
+			return fmt.Errorf("chunk: token %d is bytes [%d, %d): tokens are non-empty, in order, not overlapping, inside the %d bytes of the text", i, s.Start, s.End, len(t))
+		}
+		if !boundary(s.Start) || !boundary(s.End) {
+			return fmt.Errorf("chunk: token %d, bytes [%d, %d), parts a character: a tokenizer's spans begin and end on character boundaries", i, s.Start, s.End)
 		}
 		prev = s.End
 	}
