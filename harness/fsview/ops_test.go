@@ -249,3 +249,37 @@ func TestHiddenReadsAsMissing(t *testing.T) {
 		}
 	}
 }
+
+// A mount is a directory like any other for the view: at none with something granted below it
+// is a passage — denied and never listed — and what is granted below it can still be committed.
+func TestPassageAtAMount(t *testing.T) {
+	v := mustView(t, Config{
+		Tree:   []string{"/repo/README.md", "/repo/src/x.ts", "/home/n.md"},
+		Mounts: []string{"/repo"},
+		Grants: map[string]Level{"/home": Stage, "/repo/src": Commit},
+	})
+	mt := func(code Code, p string) any { return errText(code, p) }
+	for _, c := range []struct {
+		op   Op
+		path string
+		want any
+	}{
+		{OpList, "/repo", mt(AccessDenied, "/repo")},
+		{OpRead, "/repo/README.md", mt(AccessDenied, "/repo/README.md")},
+		{OpList, "/repo/src", []string{"x.ts"}},
+		{OpCommit, "/repo/src/x.ts", "ok"},
+		{OpCommit, "/repo", mt(AccessDenied, "/repo")},
+		{OpWrite, "/repo/new.md", mt(AccessDenied, "/repo/new.md")},
+		{OpRm, "/repo", mt(AccessDenied, "/repo")},
+		{OpMkdir, "/repo/src/lib", "ok"},
+		{OpList, "/", mt(AccessDenied, "/")},
+	} {
+		r, _ := v.Apply(c.op, c.path)
+		if got := outcome(r); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s %s = %#v, want %#v", c.op, c.path, got, c.want)
+		}
+	}
+	if !v.Passage("/repo") {
+		t.Error("/repo is not a passage")
+	}
+}
