@@ -1,0 +1,187 @@
+package conformance
+
+import (
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"strings"
+	"testing"
+
+	"github.com/LLeMbas/lembas-check/harness/spec"
+)
+
+// chunkInputs are the canonical inputs of an area's case file in a suite, as fuzz seeds.
+func chunkInputs(t testing.TB, fsys fs.FS, area Area) [][]byte {
+	t.Helper()
+	b, err := fs.ReadFile(fsys, area.Name+".json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases, err := ParseFile(area.Name+".json", b, area)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out [][]byte
+	for _, c := range cases {
+		out = append(out, c.Input)
+	}
+	return out
+}
+
+func ownCasesFS(t testing.TB) fs.FS {
+	t.Helper()
+	own, err := fs.Sub(ownCases, "cases")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return own
+}
+
+func chunkWantField(t *testing.T, name string, err error, field, want string) {
+	t.Helper()
+	var fe *FieldError
+	if !errors.As(err, &fe) || fe.Field != field || !strings.Contains(fe.Msg, want) {
+		t.Errorf("%s: got %v, want field %q saying …%s…", name, err, field, want)
+	}
+}
+
+func TestChunkAreasRefuseMalformedCases(t *testing.T) {
+	for _, c := range []struct {
+		area                    Area
+		name, json, field, want string
+	}{
+		{ChunkTokens, "no tokenizer", `{"size": 16, "overlap": 4, "text": "a"}`, "tokenizer", "missing"},
+		{ChunkTokens, "unknown tokenizer", `{"tokenizer": "bpe", "size": 16, "overlap": 4, "text": "a"}`, "tokenizer", `"bpe" is not a tokenizer lembas-check has; want one of words`},
+		{ChunkTokens, "tokenizer not a string", `{"tokenizer": 1, "size": 16, "overlap": 4, "text": "a"}`, "tokenizer", "want a string"},
+		{ChunkTokens, "no size", `{"tokenizer": "words", "overlap": 4, "text": "a"}`, "size", "missing"},
+		{ChunkTokens, "no overlap", `{"tokenizer": "words", "size": 16, "text": "a"}`, "overlap", "missing"},
+		{ChunkTokens, "negative overlap", `{"tokenizer": "words", "size": 16, "overlap": -1, "text": "a"}`, "overlap", "want 0 or more"},
+		{ChunkTokens, "no text", `{"tokenizer": "words", "size": 16, "overlap": 4}`, "text", "missing"},
+		{ChunkTokens, "null text", `{"tokenizer": "words", "size": 16, "overlap": 4, "text": null}`, "text", "missing"},
+		{ChunkTokens, "fractional size", `{"tokenizer": "words", "size": 16.5, "overlap": 4, "text": "a"}`, "size", "want an integer"},
+		{ChunkTokens, "unknown field", `{"tokenizer": "words", "size": 16, "overlap": 4, "text": "a", "model": "x"}`, "model", "unknown field"},
+		{Chunk, "no size", `{"overlap": 4, "text": "a"}`, "size", "missing"},
+		{Chunk, "size a string", `{"size": "200", "overlap": 4, "text": "a"}`, "size", "want an integer"},
+		{Chunk, "no overlap", `{"size": 200, "text": "a"}`, "overlap", "missing"},
+		{Chunk, "negative overlap", `{"size": 200, "overlap": -20, "text": "a"}`, "overlap", "want 0 or more"},
+		{Chunk, "no text", `{"size": 200, "overlap": 0}`, "text", "missing"},
+		{Chunk, "text a list", `{"size": 200, "overlap": 0, "text": ["a"]}`, "text", "want a string"},
+		{Chunk, "a tokenizer is not the character splitter's", `{"tokenizer": "words", "size": 200, "overlap": 0, "text": "a"}`, "tokenizer", "unknown field"},
+	} {
+		_, err := c.area.Decode(json.RawMessage(c.json))
+		chunkWantField(t, c.area.Name+": "+c.name, err, c.field, c.want)
+	}
+}
+
+func TestChunkAnswerShape(t *testing.T) {
+	for _, a := range []Area{Chunk, ChunkTokens} {
+		for _, c := range []struct{ name, json, field, want string }{
+			{"null", `null`, "", "is null; want the list of pieces ([] when there are none)"},
+			{"an object", `{"pieces": []}`, "(top)", "want a list"},
+			{"a string", `"one piece"`, "(top)", "want a list"},
+			{"a null piece", `["a", null]`, "[1]", "is null, want a string"},
+			{"a number piece", `["a", "b", 3]`, "[2]", "is number, want a string"},
+			{"a list piece", `[["a"]]`, "[0]", "is array, want a string"},
+		} {
+			_, err := a.DecodeAnswer(json.RawMessage(c.json))
+			chunkWantField(t, a.Name+": answer "+c.name, err, c.field, c.want)
+		}
+		for _, ok := range []string{`[]`, `["a"]`, `["a", "b\n\nc"]`} {
+			if _, err := a.DecodeAnswer(json.RawMessage(ok)); err != nil {
+				t.Errorf("%s: answer %s: %v", a.Name, ok, err)
+			}
+		}
+	}
+}
+
+// No pieces is [], never null: the answer marshals to the expect's shape.
+func TestChunkAnswersMarshalAsLists(t *testing.T) {
+	for _, c := range []struct {
+		area Area
+		in   string
+		want string
+	}{
+		{Chunk, `{"size": 200, "overlap": 0, "text": " \r\n "}`, `[]`},
+		{Chunk, `{"size": 200, "overlap": 0, "text": ""}`, `[]`},
+		{Chunk, `{"size": 200, "overlap": 0, "text": "one\r\npiece"}`, `["one\npiece"]`},
+		{ChunkTokens, `{"tokenizer": "words", "size": 16, "overlap": 4, "text": "\t"}`, `[]`},
+		{ChunkTokens, `{"tokenizer": "words", "size": 16, "overlap": 4, "text": " a b "}`, `["a b"]`},
+	} {
+		dc, err := c.area.Decode(json.RawMessage(c.in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := c.area.Reference(dc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b, _ := json.Marshal(got); string(b) != c.want {
+			t.Errorf("%s %s: %s, want %s", c.area.Name, c.in, b, c.want)
+		}
+	}
+}
+
+// cases/chunk.json stands for the spec's chunk.json: its about is the spec's (extra/chunk.json,
+// from the seed), then what lembas-check adds; every case says what rule it checks.
+func TestOwnChunkCasesAreWrittenFromTheSpecsAbout(t *testing.T) {
+	b, err := fs.ReadFile(ownCasesFS(t), "chunk.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f struct {
+		About string `json:"about"`
+		Cases []struct {
+			About string `json:"about"`
+		} `json:"cases"`
+	}
+	if err := json.Unmarshal(b, &f); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(f.About, spec.Text("chunk.about")+" — ") {
+		t.Errorf("cases/chunk.json's about does not begin with the spec's chunk.json about (extra/chunk.json)")
+	}
+	if len(f.Cases) < 12 {
+		t.Errorf("%d cases, want at least 12", len(f.Cases))
+	}
+	for i, c := range f.Cases {
+		if c.About == "" || !strings.Contains(c.About, `"`) {
+			t.Errorf("case %d: its about does not quote the rule it checks: %q", i, c.About)
+		}
+	}
+}
+
+// FuzzChunkCase and FuzzChunkTokensCase: decoding any bytes never panics, and the reference never
+// panics on a case that decodes; its answer is an answer.
+func FuzzChunkCase(f *testing.F) {
+	for _, in := range chunkInputs(f, ownCasesFS(f), Chunk) {
+		f.Add(in)
+	}
+	f.Add([]byte(`{"size": -9223372036854775808, "overlap": 9223372036854775807, "text": "a\r\n\r\nb. c\rd\u00e9\ud83d\ude00"}`))
+	f.Fuzz(func(t *testing.T, in []byte) { fuzzChunkArea(t, Chunk, in) })
+}
+
+func FuzzChunkTokensCase(f *testing.F) {
+	for _, in := range chunkInputs(f, spec.Conformance(), ChunkTokens) {
+		f.Add(in)
+	}
+	f.Add([]byte(`{"tokenizer": "words", "size": 9223372036854775807, "overlap": 0, "text": "\ud800 x"}`))
+	f.Fuzz(func(t *testing.T, in []byte) { fuzzChunkArea(t, ChunkTokens, in) })
+}
+
+func fuzzChunkArea(t *testing.T, a Area, in []byte) {
+	dc, err := a.Decode(in)
+	if err != nil {
+		return
+	}
+	got, err := a.Reference(dc)
+	if err != nil {
+		t.Fatalf("a case that decodes has no answer: %v", err)
+	}
+	b, err := json.Marshal(got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.DecodeAnswer(b); err != nil {
+		t.Fatalf("answer %s is not an answer: %v", b, err)
+	}
+}
