@@ -18,8 +18,8 @@ func TestExampleGoImplementation(t *testing.T) {
 			"jobs": func(caseJSON []byte) ([]byte, error) {
 				var c struct {
 					Kind, ID, Command, Unread, Agent, Description, Report, Reason, Error, Worktree, Text string
-					Exit                                                                              *int
-					Seconds, Steps, Tools                                                             int
+					Exit                                                                                 *int
+					Seconds, Steps, Tools                                                                int
 				}
 				if err := json.Unmarshal(caseJSON, &c); err != nil {
 					return nil, err

@@ -151,11 +151,14 @@ func indentJSON(raw []byte, prefix string) string {
 	if err != nil {
 		return string(raw)
 	}
-	b, err := json.MarshalIndent(v, prefix, "  ")
-	if err != nil {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent(prefix, "  ")
+	if err := enc.Encode(v); err != nil {
 		return string(raw)
 	}
-	return string(b)
+	return strings.TrimRight(b.String(), "\n")
 }
 
 func indent(s, prefix string) string {
@@ -215,6 +218,7 @@ type JSONFooter struct {
 // WriteJSON writes the report as JSON lines.
 func WriteJSON(w io.Writer, r *Report) error {
 	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
 	if err := enc.Encode(JSONHeader{Type: "header", Tool: r.Tool, Version: r.Version, Spec: r.Spec, Target: r.Target, Started: r.Started}); err != nil {
 		return err
 	}

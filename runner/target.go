@@ -4,6 +4,7 @@
 package runner
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -115,11 +116,23 @@ func (Builtin) Answer(_ context.Context, c conformance.Case) (out Outcome) {
 	if err != nil {
 		return Outcome{Verdict: Error, Message: err.Error()}
 	}
-	b, err := json.Marshal(got)
+	b, err := MarshalAnswer(got)
 	if err != nil {
 		return Outcome{Verdict: Error, Message: err.Error()}
 	}
 	return Outcome{Answer: b}
+}
+
+// MarshalAnswer writes an answer as JSON without HTML escaping: the spec's texts hold `<` and `>`
+// (<session-note>), and a report should show them as they are.
+func MarshalAnswer(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(b.Bytes(), "\n"), nil
 }
 
 // Close implements Target.

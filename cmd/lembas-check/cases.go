@@ -61,6 +61,7 @@ func cmdList(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
+		enc.SetEscapeHTML(false)
 		for _, c := range cases {
 			if err := enc.Encode(c); err != nil {
 				return errorf(stderr, "%v", err)

@@ -138,6 +138,16 @@ func LoopJSON() *Loop {
 // `close` and `empty` as the file lists them ("in the order context.note lists them", context.md
 // §10 rule 3). Read from the file's own key order, not restated here.
 func NoteOrder() []string {
+	noteOrderOnce.Do(func() { noteOrder = readNoteOrder() })
+	return append([]string(nil), noteOrder...)
+}
+
+var (
+	noteOrderOnce sync.Once
+	noteOrder     []string
+)
+
+func readNoteOrder() []string {
 	LoopJSON()
 	var raw struct {
 		Context struct {
