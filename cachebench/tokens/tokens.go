@@ -1,0 +1,230 @@
+// Package tokens turns a request into its prompt's tokens, in the fixed order a server reads them
+// — system prompt, tools, messages — and compares two prompts token by token.
+//
+// The default tokenizer is tiktoken's o200k_base, loaded from the BPE file compiled into the
+// binary (github.com/pkoukk/tiktoken-go-loader): nothing is downloaded. Each part of a prompt is
+// rendered (Text), framed by <|im_start|> and <|im_end|> and tokenized on its own, and its tokens
+// are kept by the SHA-256 of its exact bytes: a session resends its history on every request, so
+// only the new parts of each request are tokenized. That is what keeps auditing a session linear
+// in its new tokens rather than quadratic in its length. Server asks a llama.cpp server instead.
+package tokens
+
+import (
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"sync"
+
+	"github.com/LLeMbas/lembas-check/replay/chat"
+	"github.com/pkoukk/tiktoken-go"
+	tiktoken_loader "github.com/pkoukk/tiktoken-go-loader"
+)
+
+// Sum names a part by its kind and exact bytes.
+type Sum [sha256.Size]byte
+
+// Piece is one part of a prompt and its tokens. Tokens are shared between prompts: never change
+// them.
+type Piece struct {
+	Sum    Sum
+	Tokens []uint32
+}
+
+// Prompt is a request's prompt as pieces, in order; N is its length in tokens.
+type Prompt struct {
+	Pieces []Piece
+	N      int
+}
+
+// Flat is the prompt's tokens in one slice.
+func (p Prompt) Flat() []uint32 {
+	out := make([]uint32, 0, p.N)
+	for _, pc := range p.Pieces {
+		out = append(out, pc.Tokens...)
+	}
+	return out
+}
+
+// LCP is the length of the longest common token prefix of a and b. Equal leading pieces are
+// compared by their sums; from the first that differs, token by token, across piece boundaries.
+func LCP(a, b Prompt) int {
+	n, i := 0, 0
+	for i < len(a.Pieces) && i < len(b.Pieces) && a.Pieces[i].Sum == b.Pieces[i].Sum {
+		n += len(a.Pieces[i].Tokens)
+		i++
+	}
+	ca, cb := cursor{p: a.Pieces, i: i}, cursor{p: b.Pieces, i: i}
+	for {
+		x, okx := ca.next()
+		y, oky := cb.next()
+		if !okx || !oky || x != y {
+			return n
+		}
+		n++
+	}
+}
+
+// cursor walks a prompt's tokens from a piece on.
+type cursor struct {
+	p    []Piece
+	i, j int
+}
+
+func (c *cursor) next() (uint32, bool) {
+	for c.i < len(c.p) && c.j >= len(c.p[c.i].Tokens) {
+		c.i, c.j = c.i+1, 0
+	}
+	if c.i >= len(c.p) {
+		return 0, false
+	}
+	t := c.p[c.i].Tokens[c.j]
+	c.j++
+	return t, true
+}
+
+// Tokenizer makes a request's prompt.
+type Tokenizer interface {
+	// Prompt tokenizes the request r parsed from body.
+	Prompt(ctx context.Context, body []byte, r *chat.Request) (Prompt, error)
+	// Name says which tokenizer it is, for reports.
+	Name() string
+}
+
+// Encoding is the BPE the default tokenizer uses, and its ChatML frame tokens.
+const (
+	Encoding = "o200k_base"
+	imStart  = 200264
+	imEnd    = 200265
+)
+
+var (
+	encOnce sync.Once
+	enc     *tiktoken.Tiktoken
+	encErr  error
+)
+
+func encoding() (*tiktoken.Tiktoken, error) {
+	encOnce.Do(func() {
+		// The offline loader reads the BPE file compiled into the binary: no download, ever.
+		tiktoken.SetBpeLoader(tiktoken_loader.NewOfflineLoader())
+		enc, encErr = tiktoken.GetEncoding(Encoding)
+		if encErr != nil {
+			encErr = fmt.Errorf("tokenizer %s: %v", Encoding, encErr)
+		}
+	})
+	return enc, encErr
+}
+
+// Tiktoken is the default tokenizer, with its cache of parts already tokenized. Safe for
+// concurrent use.
+type Tiktoken struct {
+	enc *tiktoken.Tiktoken
+	mu  sync.Mutex
+	// Two generations bound the cache: when cur holds limit tokens it becomes old and a new cur
+	// starts; a part found in old moves back to cur. What a session still resends stays.
+	cur, old map[Sum][]uint32
+	curN     int
+	limit    int
+	// Encoded counts the tokens actually encoded (cache misses), for tests and benchmarks.
+	encoded int64
+}
+
+// DefaultCacheTokens bounds one generation of the part cache (4 bytes a token).
+const DefaultCacheTokens = 16 << 20
+
+// NewTiktoken makes a tokenizer with its own cache; the BPE tables are loaded once per process.
+func NewTiktoken() (*Tiktoken, error) {
+	e, err := encoding()
+	if err != nil {
+		return nil, err
+	}
+	return &Tiktoken{enc: e, cur: map[Sum][]uint32{}, old: map[Sum][]uint32{}, limit: DefaultCacheTokens}, nil
+}
+
+// Name implements Tokenizer.
+func (t *Tiktoken) Name() string { return "tiktoken " + Encoding }
+
+// Prompt implements Tokenizer; it never fails once the tokenizer is made.
+func (t *Tiktoken) Prompt(_ context.Context, _ []byte, r *chat.Request) (Prompt, error) {
+	return t.Of(r), nil
+}
+
+// Of tokenizes a parsed request, part by part, reusing the tokens of parts seen before.
+func (t *Tiktoken) Of(r *chat.Request) Prompt {
+	parts := r.Parts()
+	p := Prompt{Pieces: make([]Piece, len(parts))}
+	for i, part := range parts {
+		p.Pieces[i] = t.Piece(part)
+		p.N += len(p.Pieces[i].Tokens)
+	}
+	return p
+}
+
+// SumOf names a part by its kind and bytes.
+func SumOf(p chat.Part) Sum {
+	h := sha256.New()
+	h.Write([]byte{byte(p.Kind)})
+	h.Write(p.Raw)
+	var s Sum
+	h.Sum(s[:0])
+	return s
+}
+
+// Piece tokenizes one part, or finds it in the cache.
+func (t *Tiktoken) Piece(p chat.Part) Piece {
+	s := SumOf(p)
+	if toks, ok := t.lookup(s); ok {
+		return Piece{s, toks}
+	}
+	toks := t.Encode(p)
+	t.mu.Lock()
+	t.encoded += int64(len(toks))
+	t.store(s, toks)
+	t.mu.Unlock()
+	return Piece{s, toks}
+}
+
+func (t *Tiktoken) lookup(s Sum) ([]uint32, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if toks, ok := t.cur[s]; ok {
+		return toks, true
+	}
+	if toks, ok := t.old[s]; ok {
+		t.store(s, toks)
+		return toks, true
+	}
+	return nil, false
+}
+
+func (t *Tiktoken) store(s Sum, toks []uint32) {
+	if _, ok := t.cur[s]; ok {
+		return
+	}
+	if t.curN+len(toks) > t.limit && len(t.cur) > 0 {
+		t.old, t.cur, t.curN = t.cur, map[Sum][]uint32{}, 0
+	}
+	t.cur[s] = toks
+	t.curN += len(toks)
+}
+
+// Encode tokenizes one part without the cache: its text framed by <|im_start|> and <|im_end|>.
+func (t *Tiktoken) Encode(p chat.Part) []uint32 {
+	ids := t.enc.EncodeOrdinary(Text(p))
+	out := make([]uint32, 0, len(ids)+2)
+	out = append(out, imStart)
+	for _, id := range ids {
+		out = append(out, uint32(id))
+	}
+	return append(out, imEnd)
+}
+
+// Encoded is how many tokens this tokenizer has encoded (not found in its cache).
+func (t *Tiktoken) Encoded() int64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.encoded
+}
+
+// Count tokenizes a text on its own, with no frame (for the length of a reply).
+func (t *Tiktoken) Count(text string) int { return len(t.enc.EncodeOrdinary(text)) }

@@ -1,0 +1,252 @@
+package chat
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
+
+// A hand-written scanner, not encoding/json: the audit reads every request of a session, so the
+// whole session's bytes pass through here, and it needs only where each value starts and ends.
+// It checks structure (brackets, strings, commas, colons), not every detail of a literal or a
+// number; the reader has checked each line is JSON already.
+
+// syntaxError is malformed JSON at an offset.
+type syntaxError struct {
+	off int
+	msg string
+}
+
+func (e *syntaxError) Error() string { return fmt.Sprintf("offset %d: %s", e.off, e.msg) }
+
+func bad(off int, format string, args ...any) error {
+	return &syntaxError{off, fmt.Sprintf(format, args...)}
+}
+
+func skipWS(b []byte, i int) int {
+	for i < len(b) {
+		switch b[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// maxDepth bounds nesting, so a hostile body cannot exhaust the stack.
+const maxDepth = 10000
+
+// skipValue returns the end of the value starting at i (after leading whitespace is skipped by
+// the caller).
+func skipValue(b []byte, i, depth int) (int, error) {
+	if i >= len(b) {
+		return 0, bad(i, "unexpected end of JSON")
+	}
+	if depth > maxDepth {
+		return 0, bad(i, "nested more than %d deep", maxDepth)
+	}
+	switch c := b[i]; {
+	case c == '"':
+		return skipString(b, i)
+	case c == '{':
+		return skipObject(b, i, depth, nil)
+	case c == '[':
+		return skipArray(b, i, depth, nil)
+	case c == 't':
+		return literal(b, i, "true")
+	case c == 'f':
+		return literal(b, i, "false")
+	case c == 'n':
+		return literal(b, i, "null")
+	case c == '-' || c >= '0' && c <= '9':
+		j := i + 1
+		for j < len(b) && (b[j] >= '0' && b[j] <= '9' || b[j] == '.' || b[j] == 'e' || b[j] == 'E' || b[j] == '+' || b[j] == '-') {
+			j++
+		}
+		return j, nil
+	default:
+		return 0, bad(i, "unexpected %q", c)
+	}
+}
+
+func literal(b []byte, i int, lit string) (int, error) {
+	if !bytes.HasPrefix(b[i:], []byte(lit)) {
+		return 0, bad(i, "want %s", lit)
+	}
+	return i + len(lit), nil
+}
+
+// skipString returns the end of the string starting at b[i] == '"'.
+func skipString(b []byte, i int) (int, error) {
+	j := i + 1
+	for {
+		k := bytes.IndexByte(b[j:], '"')
+		if k < 0 {
+			return 0, bad(i, "unterminated string")
+		}
+		q := j + k
+		// The quote ends the string unless an odd number of backslashes escapes it.
+		n := 0
+		for p := q - 1; p > i && b[p] == '\\'; p-- {
+			n++
+		}
+		if n%2 == 0 {
+			return q + 1, nil
+		}
+		j = q + 1
+	}
+}
+
+// member is called for each member of an object: its key's raw bytes (with quotes) and its
+// value's span.
+type memberFunc func(key []byte, start, end int) error
+
+func skipObject(b []byte, i, depth int, f memberFunc) (int, error) {
+	i = skipWS(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return i + 1, nil
+	}
+	for {
+		if i >= len(b) || b[i] != '"' {
+			return 0, bad(i, "want a key")
+		}
+		ke, err := skipString(b, i)
+		if err != nil {
+			return 0, err
+		}
+		key := b[i:ke]
+		i = skipWS(b, ke)
+		if i >= len(b) || b[i] != ':' {
+			return 0, bad(i, "want ':'")
+		}
+		i = skipWS(b, i+1)
+		ve, err := skipValue(b, i, depth+1)
+		if err != nil {
+			return 0, err
+		}
+		if f != nil {
+			if err := f(key, i, ve); err != nil {
+				return 0, err
+			}
+		}
+		i = skipWS(b, ve)
+		if i >= len(b) {
+			return 0, bad(i, "unterminated object")
+		}
+		switch b[i] {
+		case ',':
+			i = skipWS(b, i+1)
+		case '}':
+			return i + 1, nil
+		default:
+			return 0, bad(i, "want ',' or '}'")
+		}
+	}
+}
+
+// elementFunc is called for each element of an array with its index and span.
+type elementFunc func(n, start, end int) error
+
+func skipArray(b []byte, i, depth int, f elementFunc) (int, error) {
+	i = skipWS(b, i+1)
+	if i < len(b) && b[i] == ']' {
+		return i + 1, nil
+	}
+	for n := 0; ; n++ {
+		ve, err := skipValue(b, i, depth+1)
+		if err != nil {
+			return 0, err
+		}
+		if f != nil {
+			if err := f(n, i, ve); err != nil {
+				return 0, err
+			}
+		}
+		i = skipWS(b, ve)
+		if i >= len(b) {
+			return 0, bad(i, "unterminated array")
+		}
+		switch b[i] {
+		case ',':
+			i = skipWS(b, i+1)
+		case ']':
+			return i + 1, nil
+		default:
+			return 0, bad(i, "want ',' or ']'")
+		}
+	}
+}
+
+// keyIs says whether a raw key (with its quotes) is name; a key with escapes is decoded first.
+func keyIs(raw []byte, name string) bool {
+	if len(raw) == len(name)+2 && string(raw[1:len(raw)-1]) == name {
+		return true
+	}
+	if bytes.IndexByte(raw, '\\') < 0 {
+		return false
+	}
+	var s string
+	return json.Unmarshal(raw, &s) == nil && s == name
+}
+
+// stringValue decodes a raw JSON string; ok is false for any other value.
+func stringValue(raw []byte) (string, bool) {
+	if len(raw) < 2 || raw[0] != '"' {
+		return "", false
+	}
+	if bytes.IndexByte(raw, '\\') < 0 {
+		return string(raw[1 : len(raw)-1]), true
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// Members lists an object's members in the order written: each key decoded and its value's raw
+// bytes. It is for the parts a caller looks into (a message, a tool), not for whole bodies.
+func Members(raw []byte) (keys []string, values [][]byte, err error) {
+	i := skipWS(raw, 0)
+	if i >= len(raw) || raw[i] != '{' {
+		return nil, nil, bad(i, "not an object")
+	}
+	end, err := skipObject(raw, i, 0, func(key []byte, s, e int) error {
+		k, ok := stringValue(key)
+		if !ok {
+			return bad(s, "bad key")
+		}
+		keys = append(keys, k)
+		values = append(values, raw[s:e])
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	if skipWS(raw, end) != len(raw) {
+		return nil, nil, bad(end, "more after the object")
+	}
+	return keys, values, nil
+}
+
+// Elements lists an array's elements' raw bytes.
+func Elements(raw []byte) ([][]byte, error) {
+	i := skipWS(raw, 0)
+	if i >= len(raw) || raw[i] != '[' {
+		return nil, bad(i, "not an array")
+	}
+	var out [][]byte
+	end, err := skipArray(raw, i, 0, func(_, s, e int) error {
+		out = append(out, raw[s:e])
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if skipWS(raw, end) != len(raw) {
+		return nil, bad(end, "more after the array")
+	}
+	return out, nil
+}
