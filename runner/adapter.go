@@ -1,0 +1,685 @@
+package runner
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+	"unicode/utf8"
+
+	"github.com/LLeMbas/lembas-check/conformance"
+	"github.com/google/shlex"
+)
+
+// The adapter protocol, version 1 (docs/protocol.md): a long-lived subprocess answering one JSON
+// line per request line on its stdin/stdout.
+const (
+	// Protocol is the protocol version this runner speaks.
+	Protocol = 1
+	// DefaultTimeout bounds the hello answer and each case's answer.
+	DefaultTimeout = 10 * time.Second
+	// MaxAnswerLine is the longest answer line read; a longer one is a protocol error.
+	MaxAnswerLine = 16 << 20
+	// DefaultGrace is how long a process has to exit after bye, or after closing its stdout.
+	DefaultGrace = time.Second
+
+	stderrKept   = 64 << 10
+	quoteRunes   = 200
+	crashesInRow = 3
+)
+
+// AdapterOptions tune an adapter target.
+type AdapterOptions struct {
+	// Jobs is how many adapter processes serve the run; each case goes to exactly one. Default 1.
+	Jobs int
+	// Timeout bounds the hello answer and each case's answer. Default DefaultTimeout.
+	Timeout time.Duration
+	// Grace is how long a process is given to exit on its own (after bye, or after it closed its
+	// stdout) before it is killed. Default DefaultGrace.
+	Grace time.Duration
+}
+
+// Adapter is an implementation run as a pool of long-lived adapter processes speaking the
+// protocol. A fault in one case (timeout, crash, protocol error) is that case's verdict and the
+// process is replaced; only a hello that fails at the start stops the run.
+type Adapter struct {
+	command string
+	argv    []string
+	opts    AdapterOptions
+
+	slots chan *slot
+	all   []*slot
+
+	mu       sync.Mutex
+	streak   map[string]int    // crashes in a row, by area
+	last     map[string]string // the last crash's message, by area
+	closed   bool
+	closeErr error
+}
+
+// slot is one place in the pool; p is nil while no process runs there (after a fault: the next
+// case on this slot starts one).
+type slot struct{ p *proc }
+
+// NewAdapter makes an adapter target from a command line, split as a shell splits words (quotes,
+// backslashes) but never run by a shell.
+func NewAdapter(command string, o AdapterOptions) (*Adapter, error) {
+	argv, err := shlex.Split(command)
+	if err != nil {
+		return nil, fmt.Errorf("adapter command %q: %v (it is split like shell words: check its quotes)", command, err)
+	}
+	if len(argv) == 0 {
+		return nil, fmt.Errorf("adapter command is empty: give the program to start, e.g. 'python3 test/adapter.py'")
+	}
+	if o.Jobs < 1 {
+		o.Jobs = 1
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultTimeout
+	}
+	if o.Grace <= 0 {
+		o.Grace = DefaultGrace
+	}
+	return &Adapter{command: command, argv: argv, opts: o, streak: map[string]int{}, last: map[string]string{}}, nil
+}
+
+// HelloError is an adapter that did not say hello as the protocol asks: the run cannot be made.
+type HelloError struct {
+	Command string
+	Msg     string
+	Stderr  string
+}
+
+func (e *HelloError) Error() string {
+	s := fmt.Sprintf("adapter %q: %s", e.Command, e.Msg)
+	if e.Stderr != "" {
+		s += "\nits stderr ends:\n" + indent(e.Stderr, "    ")
+	}
+	return strings.TrimRight(s, "\n")
+}
+
+// Start starts the pool: Jobs processes at once, each greeted with hello. Any that fails to answer
+// hello stops the run (a *HelloError) and the others are ended.
+func (a *Adapter) Start(ctx context.Context) (TargetInfo, error) {
+	n := a.opts.Jobs
+	procs := make([]*proc, n)
+	hellos := make([]helloAnswer, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() { procs[i], hellos[i], errs[i] = a.launch(ctx) })
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		for _, p := range procs {
+			if p != nil {
+				p.kill()
+			}
+		}
+		// One message is enough when every process failed the same way.
+		return TargetInfo{}, firstErr(errs)
+	}
+	a.slots = make(chan *slot, n)
+	for _, p := range procs {
+		s := &slot{p: p}
+		a.all = append(a.all, s)
+		a.slots <- s
+	}
+	h := hellos[0]
+	return TargetInfo{Kind: "adapter", Command: a.command, Implementation: h.Implementation, Areas: h.Areas}, nil
+}
+
+func firstErr(errs []error) error {
+	for _, e := range errs {
+		if e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+// Answer sends one case to one free process of the pool and turns what comes back into an Outcome.
+func (a *Adapter) Answer(ctx context.Context, c conformance.Case) Outcome {
+	if out, ok := a.unsent(c.Area); ok {
+		return out
+	}
+	var s *slot
+	select {
+	case s = <-a.slots:
+	case <-ctx.Done():
+		return interrupted(ctx)
+	}
+	out := a.answerOn(ctx, s, c)
+	a.slots <- s
+	a.tally(c.Area, out)
+	return out
+}
+
+func interrupted(ctx context.Context) Outcome {
+	return Outcome{Verdict: Skip, Message: "run interrupted: " + ctx.Err().Error()}
+}
+
+// unsent says whether the area's cases are no longer sent, after crashesInRow crashes in a row.
+func (a *Adapter) unsent(area string) (Outcome, bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.streak[area] < crashesInRow {
+		return Outcome{}, false
+	}
+	return Outcome{Verdict: Crashed, Message: fmt.Sprintf("not sent: the adapter crashed on %d cases of %s in a row (the last: %s)", a.streak[area], area, a.last[area])}, true
+}
+
+func (a *Adapter) tally(area string, out Outcome) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if out.Verdict == Crashed {
+		a.streak[area]++
+		a.last[area] = out.Message
+		return
+	}
+	if out.Verdict != Skip || !strings.HasPrefix(out.Message, "run interrupted") {
+		a.streak[area] = 0
+	}
+}
+
+func (a *Adapter) answerOn(ctx context.Context, s *slot, c conformance.Case) Outcome {
+	if ctx.Err() != nil {
+		return interrupted(ctx)
+	}
+	if s.p == nil {
+		p, _, err := a.launch(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return interrupted(ctx)
+			}
+			var he *HelloError
+			if errors.As(err, &he) {
+				return Outcome{Verdict: Crashed, Message: "restarted after a fault, the adapter " + he.Msg, Stderr: he.Stderr}
+			}
+			return Outcome{Verdict: Crashed, Message: err.Error()}
+		}
+		s.p = p
+	}
+	p := s.p
+	p.seq++
+	req, err := json.Marshal(runRequest{Cmd: "run", Seq: p.seq, Area: c.Area, Case: c.Input})
+	if err != nil {
+		return Outcome{Verdict: Error, Message: "the case cannot be sent: " + err.Error()}
+	}
+	line, err := p.exchange(ctx, append(req, '\n'), a.opts.Timeout)
+	if err != nil {
+		s.p = nil
+		return a.fault(ctx, p, line, err)
+	}
+	out, perr := parseAnswer(line, p.seq)
+	if perr != nil {
+		s.p = nil
+		p.kill()
+		return Outcome{Verdict: ProtocolError, Message: perr.Error() + ": " + quote(line), Stderr: p.stderr.String()}
+	}
+	return out
+}
+
+// fault ends a process that failed a case and says what became of the case.
+func (a *Adapter) fault(ctx context.Context, p *proc, partial []byte, err error) Outcome {
+	var long *lineTooLong
+	switch {
+	case ctx.Err() != nil:
+		p.kill()
+		return interrupted(ctx)
+	case errors.Is(err, errTimeout):
+		p.kill()
+		return Outcome{Verdict: Timeout, Message: fmt.Sprintf("no answer within %s: the adapter was ended and is restarted for the next case", a.opts.Timeout), Stderr: p.stderr.String()}
+	case errors.As(err, &long):
+		p.kill()
+		return Outcome{Verdict: ProtocolError, Message: fmt.Sprintf("an answer line over %d MiB (%s…)", MaxAnswerLine>>20, quote(long.head)), Stderr: p.stderr.String()}
+	default:
+		how := p.end(a.opts.Grace)
+		msg := "the adapter " + how
+		if len(partial) > 0 {
+			msg += ", in the middle of a line: " + quote(partial)
+		}
+		return Outcome{Verdict: Crashed, Message: msg, Stderr: p.stderr.String()}
+	}
+}
+
+// Close says bye to every process, gives each Grace to exit, and kills what is left. The error
+// names a process that did not exit cleanly after bye: the run stands, but the adapter has a bug.
+// Run closes its target; a later Close returns the first one's error, for the caller to show.
+func (a *Adapter) Close() error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.closed {
+		return a.closeErr
+	}
+	a.closed = true
+	errs := make([]error, len(a.all))
+	var wg sync.WaitGroup
+	for i, s := range a.all {
+		if s.p != nil {
+			wg.Go(func() { errs[i] = s.p.bye(a.opts.Grace) })
+		}
+	}
+	wg.Wait()
+	a.closeErr = errors.Join(errs...)
+	return a.closeErr
+}
+
+// launch starts one process and greets it.
+func (a *Adapter) launch(ctx context.Context) (*proc, helloAnswer, error) {
+	p, err := startProc(a.argv, a.opts.Grace)
+	if err != nil {
+		return nil, helloAnswer{}, &HelloError{Command: a.command, Msg: fmt.Sprintf("cannot be started: %v", err)}
+	}
+	hello := []byte(fmt.Sprintf(`{"cmd":"hello","protocol":%d,"harness_spec":%q}`+"\n", Protocol, specVersion()))
+	line, err := p.exchange(ctx, hello, a.opts.Timeout)
+	if err != nil {
+		fail := func(msg string) (*proc, helloAnswer, error) {
+			return nil, helloAnswer{}, &HelloError{Command: a.command, Msg: msg, Stderr: p.stderr.String()}
+		}
+		var long *lineTooLong
+		switch {
+		case ctx.Err() != nil:
+			p.kill()
+			return nil, helloAnswer{}, ctx.Err()
+		case errors.Is(err, errTimeout):
+			p.kill()
+			return fail(fmt.Sprintf("did not answer hello within %s. Update the adapter: it must answer the first line it reads, and flush stdout after each line", a.opts.Timeout))
+		case errors.As(err, &long):
+			p.kill()
+			return fail(fmt.Sprintf("answered hello with a line over %d MiB. Update the adapter", MaxAnswerLine>>20))
+		default:
+			how := p.end(a.opts.Grace)
+			return fail(how + " before answering hello. Check the command starts the adapter, and that the adapter reads JSON lines on stdin (docs/protocol.md)")
+		}
+	}
+	h, err := parseHello(line)
+	if err != nil {
+		p.kill()
+		return nil, helloAnswer{}, &HelloError{Command: a.command, Msg: err.Error(), Stderr: p.stderr.String()}
+	}
+	return p, h, nil
+}
+
+type runRequest struct {
+	Cmd  string          `json:"cmd"`
+	Seq  int64           `json:"seq"`
+	Area string          `json:"area"`
+	Case json.RawMessage `json:"case"`
+}
+
+type helloAnswer struct {
+	Implementation Implementation
+	Areas          []string
+}
+
+// parseHello checks a hello answer. Its error says what is wrong and which side to update.
+func parseHello(line []byte) (helloAnswer, error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(line, &m); err != nil || m == nil {
+		return helloAnswer{}, fmt.Errorf("answered hello with a line that is not a JSON object: %s. Update the adapter: everything it prints on stdout must be protocol lines (logs go to stderr)", quote(line))
+	}
+	var proto int
+	raw, ok := m["protocol"]
+	if !ok || json.Unmarshal(raw, &proto) != nil {
+		return helloAnswer{}, fmt.Errorf("answered hello without a protocol number: %s. Update the adapter to protocol %d (docs/protocol.md)", quote(line), Protocol)
+	}
+	var refusal string
+	if raw, ok := m["error"]; ok {
+		_ = json.Unmarshal(raw, &refusal)
+		if refusal == "" {
+			refusal = string(raw)
+		}
+	}
+	switch {
+	case proto > Protocol:
+		return helloAnswer{}, fmt.Errorf("speaks protocol %d, this lembas-check speaks %d. Update lembas-check (go install github.com/LLeMbas/lembas-check/cmd/lembas-check@latest)%s", proto, Protocol, said(refusal))
+	case proto < Protocol:
+		return helloAnswer{}, fmt.Errorf("speaks protocol %d, this lembas-check speaks %d. Update the adapter to protocol %d (docs/protocol.md)%s", proto, Protocol, Protocol, said(refusal))
+	case refusal != "":
+		return helloAnswer{}, fmt.Errorf("refused hello: %q", refusal)
+	}
+	var h helloAnswer
+	for k, raw := range m {
+		var err error
+		switch k {
+		case "protocol":
+		case "implementation":
+			err = json.Unmarshal(raw, &h.Implementation)
+			if err == nil && h.Implementation.Name == "" {
+				err = errors.New(`it has no "name"`)
+			}
+		case "areas":
+			err = json.Unmarshal(raw, &h.Areas)
+			if err == nil && h.Areas == nil {
+				err = errors.New("it is null")
+			}
+		default:
+			err = errors.New("the hello answer has protocol, implementation and areas only")
+		}
+		if err != nil {
+			return helloAnswer{}, fmt.Errorf("answered hello with a wrong %q (%v): %s. Update the adapter (docs/protocol.md)", k, err, quote(line))
+		}
+	}
+	for _, k := range []string{"implementation", "areas"} {
+		if _, ok := m[k]; !ok {
+			return helloAnswer{}, fmt.Errorf("answered hello without %q: %s. Update the adapter (docs/protocol.md)", k, quote(line))
+		}
+	}
+	sort.Strings(h.Areas)
+	return h, nil
+}
+
+func said(refusal string) string {
+	if refusal == "" {
+		return ""
+	}
+	return fmt.Sprintf("; it said: %q", refusal)
+}
+
+// parseAnswer checks an answer to the run request seq: exactly one of answer, skip or error.
+func parseAnswer(line []byte, seq int64) (Outcome, error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(line, &m); err != nil || m == nil {
+		return Outcome{}, errors.New("not a JSON object")
+	}
+	raw, ok := m["seq"]
+	if !ok {
+		return Outcome{}, errors.New(`no "seq"`)
+	}
+	var got int64
+	if err := json.Unmarshal(raw, &got); err != nil {
+		return Outcome{}, fmt.Errorf(`"seq" is %s, not an integer`, raw)
+	}
+	if got != seq {
+		return Outcome{}, fmt.Errorf("the answer has seq %d, the request had seq %d (one answer per request, in order)", got, seq)
+	}
+	var out Outcome
+	n := 0
+	for k, raw := range m {
+		switch k {
+		case "seq":
+			continue
+		case "answer":
+			out = Outcome{Answer: raw}
+		case "skip", "error":
+			var s string
+			if err := json.Unmarshal(raw, &s); err != nil {
+				return Outcome{}, fmt.Errorf("%q is %s, not a string", k, raw)
+			}
+			out = Outcome{Verdict: Skip, Message: s}
+			if k == "error" {
+				out.Verdict = Error
+			}
+		default:
+			return Outcome{}, fmt.Errorf("unknown key %q (an answer has seq and one of answer, skip, error)", k)
+		}
+		n++
+	}
+	if n != 1 {
+		return Outcome{}, fmt.Errorf("%d of answer, skip, error (want exactly one)", n)
+	}
+	return out, nil
+}
+
+// quote is a line as a message shows it: Go-quoted, cut at quoteRunes characters.
+func quote(b []byte) string {
+	if utf8.RuneCount(b) <= quoteRunes {
+		return fmt.Sprintf("%q", b)
+	}
+	r := []rune(string(b))
+	return fmt.Sprintf("%q… (%d bytes)", string(r[:quoteRunes]), len(b))
+}
+
+var (
+	errTimeout = errors.New("timeout")
+	errClosed  = errors.New("closed")
+)
+
+// lineTooLong is a line over the limit: its start, and whether its end ("\n") was read too (else
+// the rest is still unread).
+type lineTooLong struct {
+	head  []byte
+	ended bool
+}
+
+func (e *lineTooLong) Error() string { return "line too long" }
+
+// readLine reads one '\n'-terminated line of at most max bytes (without the newline). A line that
+// fits the reader's buffer is returned without a copy, valid until the next read. Past max it stops
+// and returns a *lineTooLong holding the line's start; at EOF it returns what it has and io.EOF.
+func readLine(rd *bufio.Reader, max int) ([]byte, error) {
+	var buf []byte
+	for {
+		chunk, err := rd.ReadSlice('\n')
+		body := chunk
+		if err == nil {
+			body = chunk[:len(chunk)-1]
+		}
+		if len(buf)+len(body) > max {
+			// Keep the start only, copied: enough to quote.
+			head := append([]byte(nil), buf[:min(len(buf), 4*quoteRunes)]...)
+			head = append(head, body[:min(len(body), 4*quoteRunes-len(head))]...)
+			return nil, &lineTooLong{head: head, ended: err == nil}
+		}
+		switch {
+		case err == nil && buf == nil:
+			return body, nil
+		case err == nil:
+			return append(buf, body...), nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			buf = append(buf, chunk...)
+		default:
+			return append(buf, chunk...), err
+		}
+	}
+}
+
+// proc is one running adapter process: its own process group, its stdin and stdout held by us as
+// non-blocking pipes (so each exchange has a deadline and no goroutine sits in a read), its
+// stderr's tail kept.
+type proc struct {
+	cmd    *exec.Cmd
+	pid    int
+	stdin  *os.File
+	stdout *os.File
+	rd     *bufio.Reader
+	stderr *tail
+	errR   *os.File
+	copied chan struct{} // the stderr copier ended
+	exited chan struct{} // the process was reaped (and its group killed)
+	seq    int64
+}
+
+func startProc(argv []string, grace time.Duration) (*proc, error) {
+	var files []*os.File
+	pipe := func() (r, w *os.File) {
+		r, w, err := os.Pipe()
+		if err != nil {
+			return nil, nil
+		}
+		files = append(files, r, w)
+		return r, w
+	}
+	inR, inW := pipe()
+	outR, outW := pipe()
+	errR, errW := pipe()
+	if errW == nil {
+		for _, f := range files {
+			f.Close()
+		}
+		return nil, errors.New("no pipes left (too many open files)")
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = append(os.Environ(), "LEMBAS_CHECK_PROTOCOL=1")
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	// Its own process group, so that ending it ends whatever it started too; and killed if
+	// lembas-check itself dies without a chance to clean up.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	err := cmd.Start()
+	inR.Close()
+	outW.Close()
+	errW.Close()
+	if err != nil {
+		inW.Close()
+		outR.Close()
+		errR.Close()
+		return nil, err
+	}
+	p := &proc{cmd: cmd, pid: cmd.Process.Pid, stdin: inW, stdout: outR, rd: bufio.NewReaderSize(outR, 64<<10),
+		stderr: &tail{max: stderrKept}, errR: errR, copied: make(chan struct{}), exited: make(chan struct{})}
+	go func() {
+		defer close(p.copied)
+		io.Copy(p.stderr, errR)
+	}()
+	go p.reap(grace)
+	return p, nil
+}
+
+// reap waits for the process, then kills what it left in its group, then lets the stderr copier
+// finish (bounded: a child that left the group may hold stderr open).
+func (p *proc) reap(grace time.Duration) {
+	_ = p.cmd.Wait()
+	// The group outlives its leader while members remain; its id cannot be reused until then.
+	syscall.Kill(-p.pid, syscall.SIGKILL)
+	select {
+	case <-p.copied:
+	case <-time.After(grace):
+		p.errR.Close()
+		<-p.copied
+	}
+	p.errR.Close()
+	close(p.exited)
+}
+
+// exchange writes one line and reads one line back, within timeout and while ctx lives.
+func (p *proc) exchange(ctx context.Context, line []byte, timeout time.Duration) ([]byte, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	deadline := time.Now().Add(timeout)
+	p.stdin.SetWriteDeadline(deadline)
+	p.stdout.SetReadDeadline(deadline)
+	stop := context.AfterFunc(ctx, func() {
+		now := time.Now()
+		p.stdin.SetWriteDeadline(now)
+		p.stdout.SetReadDeadline(now)
+	})
+	defer stop()
+	if _, err := p.stdin.Write(line); err != nil {
+		return nil, p.ioErr(ctx, err)
+	}
+	got, err := readLine(p.rd, MaxAnswerLine)
+	if err != nil {
+		return got, p.ioErr(ctx, err)
+	}
+	return got, nil
+}
+
+func (p *proc) ioErr(ctx context.Context, err error) error {
+	var long *lineTooLong
+	switch {
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return errTimeout
+	case errors.As(err, &long):
+		return err
+	}
+	return errClosed
+}
+
+// end waits up to grace for a process that closed its stdout to exit, kills it if it has not,
+// and says how it ended.
+func (p *proc) end(grace time.Duration) string {
+	select {
+	case <-p.exited:
+	case <-time.After(grace):
+		p.kill()
+		return fmt.Sprintf("closed its stdout but was still running %s later (ended by lembas-check)", grace)
+	}
+	p.closeFiles()
+	return "exited (" + p.cmd.ProcessState.String() + ")"
+}
+
+// kill ends the process and its group at once and waits until it is reaped.
+func (p *proc) kill() {
+	syscall.Kill(-p.pid, syscall.SIGKILL)
+	<-p.exited
+	p.closeFiles()
+}
+
+func (p *proc) closeFiles() {
+	p.stdin.Close()
+	p.stdout.Close()
+}
+
+// bye asks the process to exit, gives it grace, then kills it.
+func (p *proc) bye(grace time.Duration) error {
+	p.stdin.SetWriteDeadline(time.Now().Add(grace))
+	p.stdin.Write([]byte(`{"cmd":"bye"}` + "\n"))
+	p.stdin.Close()
+	select {
+	case <-p.exited:
+	case <-time.After(grace):
+		p.kill()
+		return fmt.Errorf("adapter process %d did not exit within %s of bye (ended by lembas-check): it must exit when it reads bye or its stdin closes", p.pid, grace)
+	}
+	p.closeFiles()
+	if st := p.cmd.ProcessState; !st.Success() {
+		msg := fmt.Sprintf("adapter process %d ended with %s after bye (want exit status 0)", p.pid, st)
+		if s := p.stderr.String(); s != "" {
+			msg += "; its stderr ends:\n" + indent(s, "    ")
+		}
+		return errors.New(strings.TrimRight(msg, "\n"))
+	}
+	return nil
+}
+
+// tail keeps the last max bytes written to it.
+type tail struct {
+	mu      sync.Mutex
+	max     int
+	buf     []byte
+	dropped bool
+}
+
+func (t *tail) Write(b []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, b...)
+	if over := len(t.buf) - t.max; over > 0 {
+		// Compact only when twice over, so a chatty adapter costs amortised O(1) per byte.
+		if len(t.buf) >= 2*t.max {
+			t.buf = append(t.buf[:0], t.buf[over:]...)
+		}
+		t.dropped = true
+	}
+	return len(b), nil
+}
+
+// String is the kept text; when the start was dropped, from the first whole line on, after "…".
+func (t *tail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	b := t.buf
+	if len(b) > t.max {
+		b = b[len(b)-t.max:]
+	}
+	if !t.dropped {
+		return string(b)
+	}
+	if i := strings.IndexByte(string(b), '\n'); i >= 0 && i < len(b)-1 {
+		b = b[i+1:]
+	}
+	return "…\n" + string(b)
+}

@@ -1,0 +1,176 @@
+package runner
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/LLeMbas/lembas-check/conformance"
+)
+
+// The test binary doubles as the faulty adapters the tests need: started with
+// LEMBAS_FAKE_ADAPTER=1, TestMain runs fakeAdapter(mode) instead of the tests. A mode names the
+// fault; with LEMBAS_FAKE_ONCE=<file> the fault happens on the first run request of the whole test
+// only (the file records it), and later requests (on restarted processes) are answered well.
+// LEMBAS_FAKE_LOG=<file> gets a line per start, child and request, so tests can count what was
+// sent where and check every pid is gone.
+
+func fakeMain() bool {
+	if os.Getenv("LEMBAS_FAKE_ADAPTER") != "1" || len(os.Args) < 2 {
+		return false
+	}
+	fakeAdapter(os.Args[1])
+	return true
+}
+
+func fakeLog(format string, args ...any) {
+	path := os.Getenv("LEMBAS_FAKE_LOG")
+	if path == "" {
+		return
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	fmt.Fprintf(f, "%d "+format+"\n", append([]any{os.Getpid()}, args...)...)
+}
+
+// faultNow says whether this request gets the fault: always, or once per test with LEMBAS_FAKE_ONCE.
+func faultNow() bool {
+	once := os.Getenv("LEMBAS_FAKE_ONCE")
+	if once == "" {
+		return true
+	}
+	f, err := os.OpenFile(once, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	if err != nil {
+		return false
+	}
+	f.Close()
+	return true
+}
+
+func forever() { time.Sleep(time.Hour) }
+
+func fakeAdapter(mode string) {
+	if mode == "sleeper" {
+		forever()
+		return
+	}
+	fakeLog("start %s protocol=%s", strings.Join(os.Args[2:], "|"), os.Getenv("LEMBAS_CHECK_PROTOCOL"))
+	if os.Getenv("LEMBAS_FAKE_CHILD") == "1" {
+		// A child in the adapter's process group, holding its stderr: it must die with it.
+		child := exec.Command(os.Args[0], "sleeper")
+		child.Stderr = os.Stderr
+		if err := child.Start(); err == nil {
+			fakeLog("child %d", child.Process.Pid)
+		}
+	}
+	sc := bufio.NewScanner(os.Stdin)
+	sc.Buffer(make([]byte, 64<<10), 64<<20)
+	out := bufio.NewWriter(os.Stdout)
+	say := func(s string) {
+		out.WriteString(s + "\n")
+		out.Flush()
+	}
+	info, _ := Builtin{}.Start(context.Background())
+	for n := 1; sc.Scan(); n++ {
+		var req request
+		json.Unmarshal(sc.Bytes(), &req)
+		switch req.Cmd {
+		case "hello":
+			fakeHello(mode, say)
+			continue
+		case "bye":
+			fakeLog("bye")
+			switch mode {
+			case "bye-ignore":
+				continue
+			case "bye-fail":
+				fmt.Fprintln(os.Stderr, "could not flush the cache")
+				os.Exit(4)
+			}
+			os.Exit(0)
+		}
+		fakeLog("run %d %s", *req.Seq, conformance.CaseID(req.Area, req.Case))
+		if !fakeRun(mode, *req.Seq, say) {
+			b, _ := handle(context.Background(), Builtin{}, info, sc.Bytes(), n)
+			say(string(b))
+		}
+	}
+	if mode == "bye-ignore" {
+		forever()
+	}
+}
+
+func fakeHello(mode string, say func(string)) {
+	switch mode {
+	case "hello-exit":
+		fmt.Fprintln(os.Stderr, "adapter: cannot read config.toml")
+		os.Exit(1)
+	case "hello-late":
+		forever()
+	case "hello-garbage":
+		say("Starting the adapter, version 1.2…")
+	case "hello-proto2":
+		say(`{"protocol": 2, "error": "this adapter speaks protocol 2"}`)
+	case "hello-proto0":
+		say(`{"protocol": 0, "implementation": {"name": "old"}, "areas": ["jobs"]}`)
+	case "hello-noareas":
+		say(`{"protocol": 1, "implementation": {"name": "fake"}}`)
+	default:
+		say(`{"protocol": 1, "implementation": {"name": "fake", "version": "0", "language": "go", "harness_spec": "3.1.0"}, "areas": ["chunk", "chunk_tokens", "context", "fs_access", "instructions", "jobs", "prefix"]}`)
+	}
+}
+
+// fakeRun answers a run request as the mode says; false means "answer it well".
+func fakeRun(mode string, seq int64, say func(string)) bool {
+	switch mode {
+	case "slow":
+		time.Sleep(30 * time.Millisecond)
+		return false
+	case "skip":
+		say(fmt.Sprintf(`{"seq": %d, "skip": "not in this build"}`, seq))
+		return true
+	case "error":
+		say(fmt.Sprintf(`{"seq": %d, "error": "TypeError: x is undefined"}`, seq))
+		return true
+	case "big-ok":
+		say(fmt.Sprintf(`{"seq": %d, "answer": {"text": "%s"}}`, seq, strings.Repeat("y", MaxAnswerLine-100)))
+		return true
+	}
+	if !faultNow() {
+		return false
+	}
+	switch mode {
+	case "hang":
+		forever()
+	case "crash":
+		fmt.Fprintln(os.Stderr, "Traceback: boom, cannot handle this case")
+		os.Exit(3)
+	case "close":
+		os.Stdout.Close()
+		forever()
+	case "partial":
+		os.Stdout.WriteString(fmt.Sprintf(`{"seq": %d, "ans`, seq))
+		os.Exit(1)
+	case "garbage":
+		say("panic: oh no")
+	case "long-garbage":
+		say(strings.Repeat("é", 1000))
+	case "wrong-seq":
+		say(fmt.Sprintf(`{"seq": %d, "answer": {"text": ""}}`, seq+1))
+	case "two-answers":
+		say(fmt.Sprintf(`{"seq": %d, "answer": {"text": ""}, "error": "and also this"}`, seq))
+	case "huge":
+		say(fmt.Sprintf(`{"seq": %d, "answer": {"text": "%s"}}`, seq, strings.Repeat("x", MaxAnswerLine)))
+	default:
+		return false
+	}
+	return true
+}
