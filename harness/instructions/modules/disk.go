@@ -1,0 +1,254 @@
+package modules
+
+import (
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+)
+
+// Disk is the file system a resolver reads, as a value: file contents and symbolic links by
+// absolute path, directories implied by what is below them. Links resolve as a kernel would
+// (component by component, a relative target against the link's folder), which is what the
+// seed's realpath checks need; nothing here reads a real disk.
+type Disk struct {
+	files map[string][]byte
+	links map[string]string
+	kids  map[string][]string // directory → names below it, sorted; nil when stale
+}
+
+// maxHops is how many links one resolution follows before it gives up, as Linux's MAXSYMLINKS.
+const maxHops = 40
+
+// DiskError is a Disk that cannot be: a path that is not absolute, or one entry below another
+// that is not a directory.
+type DiskError struct {
+	Path string
+	Msg  string
+}
+
+func (e *DiskError) Error() string { return e.Path + ": " + e.Msg }
+
+// NewDisk makes a disk of files (path → content) and links (path → target as written).
+func NewDisk(files map[string][]byte, links map[string]string) (*Disk, error) {
+	d := &Disk{files: map[string][]byte{}, links: map[string]string{}}
+	for p, b := range files {
+		if err := checkAbs(p); err != nil {
+			return nil, err
+		}
+		d.files[path.Clean(p)] = b
+	}
+	for p, t := range links {
+		if err := checkAbs(p); err != nil {
+			return nil, err
+		}
+		if t == "" {
+			return nil, &DiskError{p, "a link has a target"}
+		}
+		c := path.Clean(p)
+		if _, dup := d.files[c]; dup || c == "/" {
+			return nil, &DiskError{p, "is both a link and a file"}
+		}
+		d.links[c] = t
+	}
+	return d, d.check()
+}
+
+func checkAbs(p string) error {
+	if !strings.HasPrefix(p, "/") {
+		return &DiskError{p, "is not absolute"}
+	}
+	if path.Clean(p) == "/" {
+		return &DiskError{p, "is the root directory, not a file or a link"}
+	}
+	return nil
+}
+
+// check refuses an entry below a file or a link: neither holds entries.
+func (d *Disk) check() error {
+	leaf := func(p string) bool {
+		_, f := d.files[p]
+		_, l := d.links[p]
+		return f || l
+	}
+	for _, m := range []map[string]bool{keys(d.files), keys(d.links)} {
+		for p := range m {
+			for q := path.Dir(p); q != "/"; q = path.Dir(q) {
+				if leaf(q) {
+					return &DiskError{p, fmt.Sprintf("is below %s, which is not a directory", q)}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func keys[V any](m map[string]V) map[string]bool {
+	out := make(map[string]bool, len(m))
+	for k := range m {
+		out[k] = true
+	}
+	return out
+}
+
+// Set writes a file (nil content removes whatever is at p); SetLink makes a link ("" removes
+// it). A change that would put an entry below a file is refused and changes nothing.
+func (d *Disk) Set(p string, content []byte) error {
+	return d.change(p, func(c string) {
+		delete(d.links, c)
+		if content == nil {
+			delete(d.files, c)
+		} else {
+			d.files[c] = content
+		}
+	})
+}
+
+// SetLink makes p a link to target, or removes it when target is "".
+func (d *Disk) SetLink(p, target string) error {
+	return d.change(p, func(c string) {
+		delete(d.files, c)
+		if target == "" {
+			delete(d.links, c)
+		} else {
+			d.links[c] = target
+		}
+	})
+}
+
+func (d *Disk) change(p string, do func(string)) error {
+	if err := checkAbs(p); err != nil {
+		return err
+	}
+	c := path.Clean(p)
+	oldF, hadF := d.files[c]
+	oldL, hadL := d.links[c]
+	do(c)
+	if err := d.check(); err != nil {
+		delete(d.files, c)
+		delete(d.links, c)
+		if hadF {
+			d.files[c] = oldF
+		}
+		if hadL {
+			d.links[c] = oldL
+		}
+		return err
+	}
+	d.kids = nil
+	return nil
+}
+
+// Kind of what is at a path, a link not followed.
+type Kind int8
+
+const (
+	None Kind = iota
+	File
+	Dir
+	Link
+)
+
+// Lstat is what is at p itself.
+func (d *Disk) Lstat(p string) Kind {
+	if p == "/" {
+		return Dir
+	}
+	if _, ok := d.files[p]; ok {
+		return File
+	}
+	if _, ok := d.links[p]; ok {
+		return Link
+	}
+	if _, ok := d.index()[p]; ok {
+		return Dir
+	}
+	return None
+}
+
+// List is a directory's names, sorted.
+func (d *Disk) List(dir string) []string { return d.index()[dir] }
+
+func (d *Disk) index() map[string][]string {
+	if d.kids != nil {
+		return d.kids
+	}
+	set := map[string]map[string]bool{}
+	add := func(p string) {
+		for p != "/" {
+			dir := path.Dir(p)
+			if set[dir] == nil {
+				set[dir] = map[string]bool{}
+			}
+			set[dir][path.Base(p)] = true
+			p = dir
+		}
+	}
+	for p := range d.files {
+		add(p)
+	}
+	for p := range d.links {
+		add(p)
+	}
+	d.kids = make(map[string][]string, len(set))
+	for dir, names := range set {
+		list := make([]string, 0, len(names))
+		for n := range names {
+			list = append(list, n)
+		}
+		sort.Strings(list)
+		d.kids[dir] = list
+	}
+	return d.kids
+}
+
+// Real is where p really is: every link on the way followed, `..` taken after a link from
+// where the link led. Kind is what is there (None when nothing is: the rest of the path is
+// appended as written). ok is false when the links loop or go on past maxHops.
+func (d *Disk) Real(p string) (real string, kind Kind, ok bool) {
+	todo := strings.Split(strings.TrimPrefix(path.Clean(p), "/"), "/")
+	cur := "/"
+	hops := 0
+	for len(todo) > 0 {
+		name := todo[0]
+		todo = todo[1:]
+		switch name {
+		case "", ".":
+			continue
+		case "..":
+			cur = path.Dir(cur)
+			continue
+		}
+		next := path.Join(cur, name)
+		switch d.Lstat(next) {
+		case Link:
+			hops++
+			if hops > maxHops {
+				return next, None, false
+			}
+			target := d.links[next]
+			if strings.HasPrefix(target, "/") {
+				cur = "/"
+			}
+			todo = append(strings.Split(target, "/"), todo...)
+		case Dir:
+			cur = next
+		case File:
+			if len(todo) > 0 {
+				return path.Join(append([]string{next}, todo...)...), None, true
+			}
+			return next, File, true
+		default:
+			return path.Join(append([]string{next}, todo...)...), None, true
+		}
+	}
+	return cur, Dir, true
+}
+
+// Read is a file's content by its real path.
+func (d *Disk) Read(real string) []byte { return d.files[real] }
+
+// Within says p is dir or below it (both clean and absolute).
+func Within(dir, p string) bool {
+	return p == dir || dir == "/" || strings.HasPrefix(p, dir+"/")
+}

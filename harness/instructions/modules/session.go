@@ -1,0 +1,339 @@
+package modules
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"path"
+	"sort"
+	"strings"
+)
+
+// Diagnostic is a file the resolver refused, by its Project-relative path, with the code the
+// design declares for it: "" for a module refused for its frontmatter (the seed says "refused
+// with a diagnostic" and declares no code), and no path for an activation whose append failed.
+type Diagnostic struct {
+	Path string
+	Code string
+}
+
+// Loaded is a module as the system prompt or a record carries it.
+type Loaded struct {
+	RelPath string
+	SHA256  string
+	// Supersedes is the hash of the latest active version of the same path this one replaces,
+	// "" when the path was not present.
+	Supersedes string
+	// Envelope is what the model reads (for a record's modules; empty at spawn).
+	Envelope string
+	body     string
+}
+
+// Startup is what spawn puts in the system prompt: the root instruction file (its name, ""
+// for none) and then every unconditional rule module, by relative path.
+type Startup struct {
+	Root        string
+	Modules     []Loaded
+	Diagnostics []Diagnostic
+}
+
+// Activation is what one model request appends: one record of the modules not already present
+// in the active context, or none (Appended false) when nothing is new or the append failed.
+type Activation struct {
+	Appended    bool
+	Modules     []Loaded
+	Diagnostics []Diagnostic
+}
+
+// Session is one conversation's modules: a project on a disk, the paths touched since the last
+// request, and what the active context holds (relative path → the hash of its latest record).
+type Session struct {
+	root   string // as the envelope names it
+	disk   *Disk
+	queue  map[string]bool
+	active map[string]string
+}
+
+// New starts a session on the project at root (absolute) on disk.
+func New(root string, disk *Disk) *Session {
+	return &Session{root: path.Clean(root), disk: disk, queue: map[string]bool{}, active: map[string]string{}}
+}
+
+// Disk is the session's disk, which a step may change between requests.
+func (s *Session) Disk() *Disk { return s.disk }
+
+// Touch queues the paths a successful, authorized Read, Write or Edit reported (details.
+// fileAccess): nothing is resolved until the next request.
+func (s *Session) Touch(paths ...string) {
+	for _, p := range paths {
+		s.queue[p] = true
+	}
+}
+
+// Compact drops every instruction record from the active context, as compaction drops them
+// with the history it summarizes: the next trigger loads the module again.
+func (s *Session) Compact() { s.active = map[string]string{} }
+
+// Spawn is the startup: the root file by name priority, following a link wherever it leads ("the
+// root file, which follows a symlink"), then the unconditional rule modules. A root file above
+// the cap is refused, and no other name stands in for it.
+func (s *Session) Spawn() Startup {
+	t := SpecTexts()
+	var st Startup
+	for _, name := range t.Names {
+		real, kind, ok := s.disk.Real(path.Join(s.root, name))
+		if !ok || kind != File {
+			continue
+		}
+		if len(s.disk.Read(real)) > t.MaxBytes {
+			st.Diagnostics = append(st.Diagnostics, Diagnostic{Path: name, Code: t.Oversized})
+		} else {
+			st.Root = name
+		}
+		break
+	}
+	rules, diags := s.rules()
+	st.Diagnostics = append(st.Diagnostics, diags...)
+	for _, r := range rules {
+		if !r.mod.Conditional() {
+			st.Modules = append(st.Modules, Loaded{RelPath: r.rel, SHA256: r.sha})
+		}
+	}
+	sortDiagnostics(st.Diagnostics)
+	return st
+}
+
+// Request is the next model request: the queue is drained and resolved, and one record appended
+// of what is not already present. failAppend makes the append fail: nothing counts as loaded,
+// the code is logged and the touched paths go back into the queue.
+func (s *Session) Request(failAppend bool) Activation {
+	t := SpecTexts()
+	var rels []string
+	for p := range s.queue {
+		if rel, ok := s.rel(p); ok {
+			rels = append(rels, rel)
+		}
+	}
+	queued := s.queue
+	s.queue = map[string]bool{}
+	var a Activation
+	if len(rels) == 0 {
+		// Touching a file outside the Project root contributes nothing and is not diagnosed.
+		return a
+	}
+	mods, diags := s.resolve(rels)
+	a.Diagnostics = diags
+	for _, m := range mods {
+		if have, ok := s.active[m.RelPath]; ok {
+			if have == m.SHA256 {
+				continue
+			}
+			m.Supersedes = have
+		}
+		a.Modules = append(a.Modules, m)
+	}
+	for i, m := range a.Modules {
+		a.Modules[i].Envelope = t.envelope(path.Join(s.root, m.RelPath), m.body, m.Supersedes != "")
+	}
+	if len(a.Modules) > 0 && failAppend {
+		a.Diagnostics = append(a.Diagnostics, Diagnostic{Code: t.ActivationFailed})
+		a.Modules = nil
+		s.queue = queued
+		return a
+	}
+	for _, m := range a.Modules {
+		s.active[m.RelPath] = m.SHA256
+	}
+	a.Appended = len(a.Modules) > 0
+	return a
+}
+
+// rel is a touched absolute path relative to the root, if it is a file below the root; the
+// path is read by its text.
+func (s *Session) rel(p string) (string, bool) {
+	if !strings.HasPrefix(p, "/") {
+		return "", false
+	}
+	p = path.Clean(p)
+	if p == s.root || !Within(s.root, p) {
+		return "", false
+	}
+	if s.root == "/" {
+		return p[1:], true
+	}
+	return p[len(s.root)+1:], true
+}
+
+// resolve is the resolver's order for touched paths: nested instruction files shallow to deep,
+// then the conditional rules any of them matches, by relative path.
+func (s *Session) resolve(rels []string) ([]Loaded, []Diagnostic) {
+	t := SpecTexts()
+	rules, diags := s.rules()
+	var out []Loaded
+	// Nested files: the folders of each touched file from the first under the root down to its
+	// own, outside the .elowen tree; one file per folder, by name priority.
+	folders := map[string]bool{}
+	for _, rel := range rels {
+		parts := strings.Split(rel, "/")
+		for i := 1; i < len(parts); i++ {
+			dir := strings.Join(parts[:i], "/")
+			if dir == t.Tree || strings.HasPrefix(dir, t.Tree+"/") {
+				break
+			}
+			folders[dir] = true
+		}
+	}
+	dirs := make([]string, 0, len(folders))
+	for d := range folders {
+		dirs = append(dirs, d)
+	}
+	sort.Slice(dirs, func(i, j int) bool {
+		di, dj := strings.Count(dirs[i], "/"), strings.Count(dirs[j], "/")
+		if di != dj {
+			return di < dj
+		}
+		return dirs[i] < dirs[j]
+	})
+	for _, dir := range dirs {
+		l, d, ok := s.nested(dir)
+		if d != nil {
+			diags = append(diags, *d)
+		}
+		if ok {
+			out = append(out, l)
+		}
+	}
+	touched := NewPaths(rels)
+	for _, r := range rules {
+		if !r.mod.Conditional() {
+			continue
+		}
+		for _, g := range r.mod.Globs {
+			if g.MatchAny(touched) {
+				out = append(out, Loaded{RelPath: r.rel, SHA256: r.sha, body: string(r.mod.Body)})
+				break
+			}
+		}
+	}
+	sortDiagnostics(diags)
+	return out, diags
+}
+
+// nested is one folder's instruction file: the first name of the priority list that is there
+// as a file (a link followed only inside the root). A refused one is the folder's: no later
+// name stands in for it.
+func (s *Session) nested(dir string) (Loaded, *Diagnostic, bool) {
+	t := SpecTexts()
+	rootReal := s.base()
+	for _, name := range t.Names {
+		rel := dir + "/" + name
+		abs := path.Join(rootReal, rel)
+		switch s.disk.Lstat(abs) {
+		case File:
+		case Link:
+			real, kind, ok := s.disk.Real(abs)
+			if ok && !Within(rootReal, real) {
+				return Loaded{}, &Diagnostic{Path: rel, Code: t.Escape}, false
+			}
+			if !ok || kind != File {
+				continue
+			}
+		default:
+			continue
+		}
+		real, _, _ := s.disk.Real(abs)
+		b := s.disk.Read(real)
+		if len(b) > t.MaxBytes {
+			return Loaded{}, &Diagnostic{Path: rel, Code: t.Oversized}, false
+		}
+		body := strings.TrimPrefix(string(b), string(bom))
+		return Loaded{RelPath: rel, SHA256: sum(body), body: body}, nil, true
+	}
+	return Loaded{}, nil, false
+}
+
+// rule is one rule module found: its relative path, its hash and what it says.
+type rule struct {
+	rel string
+	sha string
+	mod Module
+}
+
+// rules walks the rules folder: a Markdown file is a module; a link is followed when it stays
+// inside the root's real path — a file is read, a folder stays unwalked — and refused with the
+// escape code when it leaves, whatever its name ("discovery reports before filtering Markdown
+// names"). A module above the cap, or with an invalid frontmatter, is refused whole. Rules come
+// by relative path.
+func (s *Session) rules() ([]rule, []Diagnostic) {
+	t := SpecTexts()
+	rootReal := s.base()
+	var out []rule
+	var diags []Diagnostic
+	var walk func(dir, rel string)
+	walk = func(dir, rel string) {
+		for _, name := range s.disk.List(dir) {
+			abs, r := path.Join(dir, name), rel+"/"+name
+			real := abs
+			switch s.disk.Lstat(abs) {
+			case Dir:
+				walk(abs, r)
+				continue
+			case Link:
+				to, kind, ok := s.disk.Real(abs)
+				if ok && !Within(rootReal, to) {
+					diags = append(diags, Diagnostic{Path: r, Code: t.Escape})
+					continue
+				}
+				if !ok || kind != File {
+					continue
+				}
+				real = to
+			}
+			if !t.RuleFiles.Match(r) {
+				continue
+			}
+			b := s.disk.Read(real)
+			if len(b) > t.MaxBytes {
+				diags = append(diags, Diagnostic{Path: r, Code: t.Oversized})
+				continue
+			}
+			m, err := Parse(b)
+			if err != nil {
+				diags = append(diags, Diagnostic{Path: r})
+				continue
+			}
+			out = append(out, rule{rel: r, sha: sum(string(m.Body)), mod: m})
+		}
+	}
+	dir := path.Join(rootReal, t.RulesDir)
+	if s.disk.Lstat(dir) == Dir {
+		walk(dir, t.RulesDir)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].rel < out[j].rel })
+	return out, diags
+}
+
+// base is the root's real path, where the resolver reads ("The resolver normalizes its host
+// root once with the same realpath helper used by the tool boundary").
+func (s *Session) base() string {
+	real, _, _ := s.disk.Real(s.root)
+	return real
+}
+
+func sum(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(h[:])
+}
+
+// sortDiagnostics orders by path, then code; a diagnostic without a path comes last.
+func sortDiagnostics(ds []Diagnostic) {
+	sort.SliceStable(ds, func(i, j int) bool {
+		a, b := ds[i], ds[j]
+		if (a.Path == "") != (b.Path == "") {
+			return b.Path == ""
+		}
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		return a.Code < b.Code
+	})
+}
