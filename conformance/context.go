@@ -169,11 +169,17 @@ func fieldWords(need, may []string) string {
 }
 
 // contextAnswer is the text each step inserts, in order; "" for reply and a compact with no reads.
-type contextAnswer []string
+// Pointers, so that a null in an expectation is refused rather than read as "".
+type contextAnswer []*string
 
 func (a contextAnswer) Validate() error {
 	if a == nil {
 		return Fieldf("", "the answer is a list of strings, one for each step")
+	}
+	for i, s := range a {
+		if s == nil {
+			return Fieldf(fmt.Sprintf("[%d]", i), "is null; each step's answer is a string (\"\" for reply and for a compact with no reads)")
+		}
 	}
 	return nil
 }
@@ -227,7 +233,7 @@ func answerContext(c contextCase) (contextAnswer, error) {
 		if err != nil {
 			return nil, fmt.Errorf("steps[%d] (%s %s): %v", i, st.Op, str(st.ID), err)
 		}
-		out = append(out, text)
+		out = append(out, &text)
 	}
 	return out, nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -362,6 +363,9 @@ func TestRecall(t *testing.T) {
 		if got := must(s.Recall(c.id, c.target, c.offset, c.limit)); got != c.want {
 			t.Errorf("%s: recall %s %d %d:\ngot  %q\nwant %q", c.id, c.target, c.offset, c.limit, got, c.want)
 		}
+	}
+	if got, want := must(s.Recall("#0099", "#0001", 2, math.MaxInt)), "[#0099 recall #0001 lines 2-5 of 5]\n2\n3\n4\n5"; got != want {
+		t.Errorf("a limit of MaxInt: %q, want %q", got, want)
 	}
 	if _, err := s.Recall("#0100", "#0001", 6, 0); err == nil {
 		t.Error("recall past the end: no error")

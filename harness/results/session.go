@@ -172,7 +172,7 @@ func (s *Session) Read(id, p, content string, offset, limit int) (string, error)
 	if offset > len(lines) {
 		return "", fmt.Errorf("offset %d is past the file's %d lines", offset, len(lines))
 	}
-	from, to := offset, min(offset-1+limit, len(lines))
+	from, to := offset, lastLine(offset, limit, len(lines))
 	var b strings.Builder
 	line := spec.Text("context.read.line")
 	for n := from; n <= to; n++ {
@@ -202,6 +202,15 @@ func (s *Session) Read(id, p, content string, offset, limit int) (string, error)
 	s.reads[key] = append(s.reads[key], r)
 	s.cover(abs, r)
 	return withBody(bracket, body), nil
+}
+
+// lastLine is the last of limit lines from offset in a text of n lines (offset ≤ n), without
+// overflowing on a limit near the largest int.
+func lastLine(offset, limit, n int) int {
+	if limit > n-offset {
+		return n
+	}
+	return offset - 1 + limit
 }
 
 // cover records a full read for the next compaction's table, superseding the file's older one.
@@ -306,7 +315,7 @@ func (s *Session) Recall(id, target string, offset, limit int) (string, error) {
 	if offset > len(lines) {
 		return "", fmt.Errorf("recall of %s from line %d: it has %d lines, and the spec gives no text for a recall past the end", target, offset, len(lines))
 	}
-	from, to := offset, min(offset-1+limit, len(lines))
+	from, to := offset, lastLine(offset, limit, len(lines))
 	body := strings.Join(lines[from-1:to], "\n")
 	if err := s.take(id, body); err != nil {
 		return "", err
