@@ -28,7 +28,9 @@ func contextCaseFiles(t testing.TB) map[string][]byte {
 	return out
 }
 
-func TestContextCasesLoad(t *testing.T) {
+// The context cases load and the reference answers them, apart from the other areas' files
+// (TestReference runs them all).
+func TestContextCases(t *testing.T) {
 	for name, b := range contextCaseFiles(t) {
 		cases, err := ParseFile(name, b, Context)
 		if err != nil {
@@ -40,6 +42,15 @@ func TestContextCasesLoad(t *testing.T) {
 		for _, c := range cases {
 			if name == "lembas-check" && !strings.Contains(c.About, "`") {
 				t.Errorf("%s: the case's about quotes no rule: %q", c.Where(), c.About)
+			}
+			got, err := Context.Reference(c.Decoded)
+			if err != nil {
+				t.Errorf("%s: %v", c.Where(), err)
+				continue
+			}
+			b, _ := json.Marshal(got)
+			if d := Diff(c.Expect, b); d != "" {
+				t.Errorf("%s (-want +got)\n%s", c.Where(), d)
 			}
 		}
 	}
