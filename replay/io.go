@@ -56,11 +56,16 @@ func NewWriter(w io.Writer, h Header) (*Writer, error) {
 }
 
 func (w *Writer) line(v any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
+	// Not json.Marshal: it rewrites <, > and & inside a RawMessage as \u003c…, which changes a
+	// stored body's bytes (every session note has < and >) so that it no longer hashes to
+	// body_sha256, and a blob's data no longer hashes to its name.
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
 		return err
 	}
-	b = append(b, '\n')
+	b := buf.Bytes() // Encode ends the line with '\n'
 	if _, err := w.w.Write(b); err != nil {
 		w.err = err
 		return err
