@@ -91,28 +91,29 @@ func keys[V any](m map[string]V) map[string]bool {
 	return out
 }
 
-// Set writes a file (nil content removes whatever is at p); SetLink makes a link ("" removes
-// it). A change that would put an entry below a file is refused and changes nothing.
+// Set writes a file in place of whatever is at p; nil content removes the file at p (a link
+// there stays). A change that would put an entry below a file is refused and changes nothing.
 func (d *Disk) Set(p string, content []byte) error {
 	return d.change(p, func(c string) {
-		delete(d.links, c)
 		if content == nil {
 			delete(d.files, c)
-		} else {
-			d.files[c] = content
+			return
 		}
+		delete(d.links, c)
+		d.files[c] = content
 	})
 }
 
-// SetLink makes p a link to target, or removes it when target is "".
+// SetLink makes p a link to target in place of whatever is there; "" removes the link at p (a
+// file there stays).
 func (d *Disk) SetLink(p, target string) error {
 	return d.change(p, func(c string) {
-		delete(d.files, c)
 		if target == "" {
 			delete(d.links, c)
-		} else {
-			d.links[c] = target
+			return
 		}
+		delete(d.files, c)
+		d.links[c] = target
 	})
 }
 
@@ -202,11 +203,11 @@ func (d *Disk) index() map[string][]string {
 	return d.kids
 }
 
-// Real is where p really is: every link on the way followed, `..` taken after a link from
-// where the link led. Kind is what is there (None when nothing is: the rest of the path is
+// Real is where the absolute path p really is: every link on the way followed, and `..` taken
+// from where the path has really led so far (after a link, from the link's target). Kind is what is there (None when nothing is: the rest of the path is
 // appended as written). ok is false when the links loop or go on past maxHops.
 func (d *Disk) Real(p string) (real string, kind Kind, ok bool) {
-	todo := strings.Split(strings.TrimPrefix(path.Clean(p), "/"), "/")
+	todo := strings.Split(p, "/")
 	cur := "/"
 	hops := 0
 	for len(todo) > 0 {

@@ -1,0 +1,99 @@
+package modules
+
+import "testing"
+
+func TestNewDiskRefuses(t *testing.T) {
+	for name, c := range map[string]struct {
+		files map[string][]byte
+		links map[string]string
+	}{
+		"relative file":      {files: map[string][]byte{"a.md": nil}},
+		"root as a file":     {files: map[string][]byte{"/": nil}},
+		"below a file":       {files: map[string][]byte{"/a": {}, "/a/b": {}}},
+		"below a link":       {files: map[string][]byte{"/a/b": {}}, links: map[string]string{"/a": "/x"}},
+		"a link and a file":  {files: map[string][]byte{"/a": {}}, links: map[string]string{"/a": "/x"}},
+		"empty link target":  {links: map[string]string{"/a": ""}},
+		"relative link path": {links: map[string]string{"a": "/x"}},
+	} {
+		if _, err := NewDisk(c.files, c.links); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}
+
+func TestReal(t *testing.T) {
+	d, err := NewDisk(map[string][]byte{
+		"/p/a.md": []byte("a"), "/p/docs/d.md": []byte("d"), "/out/o.md": []byte("o"), "/deep/x/y/f": []byte("f"),
+	}, map[string]string{
+		"/p/abs":    "/out/o.md",     // absolute
+		"/p/rel":    "docs/d.md",     // relative to its folder
+		"/p/up":     "../out",        // a folder, through ..
+		"/p/chain":  "rel",           // a link to a link
+		"/p/loop1":  "loop2",         // a loop
+		"/p/loop2":  "loop1",         //
+		"/p/dang":   "/nowhere/x.md", // dangling
+		"/p/y":      "/deep/x/y",     // then .. from where it leads
+		"/p/dotdot": "y/../../x/y/f",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		in, real string
+		kind     Kind
+		ok       bool
+	}{
+		{"/p/a.md", "/p/a.md", File, true},
+		{"/p", "/p", Dir, true},
+		{"/", "/", Dir, true},
+		{"/p/abs", "/out/o.md", File, true},
+		{"/p/rel", "/p/docs/d.md", File, true},
+		{"/p/up/o.md", "/out/o.md", File, true},
+		{"/p/up", "/out", Dir, true},
+		{"/p/chain", "/p/docs/d.md", File, true},
+		{"/p/loop1", "", None, false},
+		{"/p/dang", "/nowhere/x.md", None, true},
+		{"/p/missing/x", "/p/missing/x", None, true},
+		{"/p/a.md/x", "/p/a.md/x", None, true},
+		{"/p/y/..", "/deep/x", Dir, true},
+		{"/p/dotdot", "/deep/x/y/f", File, true},
+		{"/p/./docs//d.md", "/p/docs/d.md", File, true},
+		{"/../p/a.md", "/p/a.md", File, true},
+	} {
+		real, kind, ok := d.Real(c.in)
+		if ok != c.ok || kind != c.kind || (c.ok && real != c.real) {
+			t.Errorf("Real(%q) = %q, %v, %v; want %q, %v, %v", c.in, real, kind, ok, c.real, c.kind, c.ok)
+		}
+	}
+	if got := d.Lstat("/p/abs"); got != Link {
+		t.Errorf("Lstat of a link = %v", got)
+	}
+	if got := d.Lstat("/p/docs"); got != Dir {
+		t.Errorf("Lstat of an implied folder = %v", got)
+	}
+	if got := d.List("/p"); len(got) != 11 || got[0] != "a.md" {
+		t.Errorf("List(/p) = %q", got)
+	}
+}
+
+func TestDiskChanges(t *testing.T) {
+	d, _ := NewDisk(map[string][]byte{"/p/a": []byte("1")}, nil)
+	if err := d.Set("/p/a/b", []byte("x")); err == nil {
+		t.Error("a file below a file: no error")
+	}
+	if string(d.Read("/p/a")) != "1" || d.Lstat("/p/a/b") != None {
+		t.Error("a refused change changed the disk")
+	}
+	if err := d.SetLink("/p/l", "a"); err != nil || d.Lstat("/p/l") != Link {
+		t.Errorf("SetLink: %v", err)
+	}
+	if err := d.Set("/p/l", []byte("now a file")); err != nil || d.Lstat("/p/l") != File {
+		t.Errorf("a file over a link: %v, %v", err, d.Lstat("/p/l"))
+	}
+	if err := d.Set("/p/a", nil); err != nil || d.Lstat("/p/a") != None || len(d.List("/p")) != 1 {
+		t.Errorf("remove: %v, %v, %q", err, d.Lstat("/p/a"), d.List("/p"))
+	}
+	if err := d.SetLink("/p/l", ""); err != nil || d.Lstat("/p/l") != File {
+		t.Error("removing a link that is not there removed the file")
+	}
+}

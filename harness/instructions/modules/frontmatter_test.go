@@ -1,0 +1,106 @@
+package modules
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestParse(t *testing.T) {
+	for _, c := range []struct {
+		name, file string
+		body       string   // want, when valid
+		globs      []string // want, when valid
+		invalid    bool
+	}{
+		{name: "no frontmatter", file: "# Rules\nbody\n", body: "# Rules\nbody\n"},
+		{name: "empty", file: "---\n---\nbody\n", body: "body\n"},
+		{name: "white space and comments", file: "---\n  \n# nothing here\n---\nbody", body: "body"},
+		{name: "null document", file: "---\n~\n---\nbody\n", body: "body\n"},
+		{name: "empty mapping", file: "---\n{}\n---\nbody\n", body: "body\n"},
+		{name: "block list", file: "---\npaths:\n  - \"src/**\"\n  - lib/*.go\n---\nb\n", body: "b\n", globs: []string{"src/**", "lib/*.go"}},
+		{name: "flow list", file: "---\npaths: [\"src/**\", 'docs/?.md']\n---\nb\n", body: "b\n", globs: []string{"src/**", "docs/?.md"}},
+		{name: "quoted key", file: "---\n\"paths\": [\"a\"]\n---\n", body: "", globs: []string{"a"}},
+		{name: "anchor and alias", file: "---\npaths: [&g \"src/*\", *g]\n---\nb", body: "b", globs: []string{"src/*", "src/*"}},
+		{name: "BOM and CRLF fences", file: "\ufeff---\r\npaths:\r\n  - \"*.md\"\r\n---\r\nline\r\n", body: "line\r\n", globs: []string{"*.md"}},
+		{name: "BOM, no frontmatter", file: "\ufeffbody\n", body: "body\n"},
+		{name: "closing fence at the end, no newline", file: "---\npaths: [a]\n---", body: "", globs: []string{"a"}},
+		{name: "a later fence is body", file: "---\npaths: [a]\n---\nx\n---\ny\n", body: "x\n---\ny\n", globs: []string{"a"}},
+		{name: "first line not the fence alone", file: "--- \npaths: [a]\n---\nb\n", body: "--- \npaths: [a]\n---\nb\n"},
+		{name: "fence not on the first line", file: "\n---\npaths: [a]\n---\n", body: "\n---\npaths: [a]\n---\n"},
+		{name: "four dashes", file: "----\nx\n", body: "----\nx\n"},
+		{name: "explicit !!str tag", file: "---\npaths: [!!str 42]\n---\n", body: "", globs: []string{"42"}},
+		{name: "unterminated", file: "---\npaths: [a]\nbody\n", invalid: true},
+		{name: "fence alone", file: "---", invalid: true},
+		{name: "fence and newline alone", file: "---\n", invalid: true},
+		{name: "misspelled key", file: "---\npath: [a]\n---\n", invalid: true},
+		{name: "second key", file: "---\npaths: [a]\nowner: me\n---\n", invalid: true},
+		{name: "key twice", file: "---\npaths: [a]\npaths: [b]\n---\n", invalid: true},
+		{name: "merge key", file: "---\n<<: {paths: [a]}\n---\n", invalid: true},
+		{name: "not a mapping", file: "---\n- a\n---\n", invalid: true},
+		{name: "a scalar", file: "---\npaths\n---\n", invalid: true},
+		{name: "invalid YAML", file: "---\npaths: [a\n---\n", invalid: true},
+		{name: "unknown alias", file: "---\npaths:\n  - *.ts\n---\n", invalid: true},
+		{name: "tab indentation", file: "---\npaths:\n\t- a\n---\n", invalid: true},
+		{name: "paths null", file: "---\npaths:\n---\n", invalid: true},
+		{name: "paths a string", file: "---\npaths: a\n---\n", invalid: true},
+		{name: "paths a mapping", file: "---\npaths: {a: b}\n---\n", invalid: true},
+		{name: "paths empty", file: "---\npaths: []\n---\n", invalid: true},
+		{name: "empty string", file: "---\npaths: [\"\"]\n---\n", invalid: true},
+		{name: "a number", file: "---\npaths: [42]\n---\n", invalid: true},
+		{name: "a boolean", file: "---\npaths: [true]\n---\n", invalid: true},
+		{name: "null item", file: "---\npaths: [~]\n---\n", invalid: true},
+		{name: "nested list", file: "---\npaths: [[a]]\n---\n", invalid: true},
+		{name: "leading slash", file: "---\npaths: [/a]\n---\n", invalid: true},
+		{name: "backslash", file: "---\npaths: ['a\\b']\n---\n", invalid: true},
+		{name: "dot-dot segment", file: "---\npaths: [a/../b]\n---\n", invalid: true},
+		{name: "one bad among good", file: "---\npaths: [a, /b, c]\n---\n", invalid: true},
+	} {
+		m, err := Parse([]byte(c.file))
+		if c.invalid {
+			var ie *InvalidError
+			if !errors.As(err, &ie) {
+				t.Errorf("%s: want an InvalidError, got %v (globs %v)", c.name, err, m.Globs)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		var globs []string
+		for _, g := range m.Globs {
+			globs = append(globs, g.String())
+		}
+		if string(m.Body) != c.body || strings.Join(globs, "|") != strings.Join(c.globs, "|") || m.Conditional() != (len(c.globs) > 0) {
+			t.Errorf("%s: body %q globs %q, want %q %q", c.name, m.Body, globs, c.body, c.globs)
+		}
+	}
+}
+
+// FuzzParse: Parse never panics; a valid module's body is what follows the frontmatter (the
+// whole file without its BOM when there is none), and a conditional one has globs that compile.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"---\npaths:\n  - \"src/**\"\n---\nbody\n", "\ufeff---\r\n---\r\nx", "---\n[a, b]\n---\n", "# no front\n", "---\npaths: &a [*a]\n---\n"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, file []byte) {
+		m, err := Parse(file)
+		if err != nil {
+			return
+		}
+		rest := bytes.TrimPrefix(file, bom)
+		if !bytes.HasSuffix(rest, m.Body) {
+			t.Fatalf("body %q is not the end of the file %q", m.Body, file)
+		}
+		if !bytes.HasPrefix(rest, []byte(SpecTexts().Fence)) && !bytes.Equal(m.Body, rest) {
+			t.Fatalf("no frontmatter, yet the body %q is not the file %q", m.Body, rest)
+		}
+		for _, g := range m.Globs {
+			if _, err := CompileGlob(g.String()); err != nil {
+				t.Fatalf("a glob of a valid module does not compile: %v", err)
+			}
+		}
+	})
+}
