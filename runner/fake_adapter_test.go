@@ -108,6 +108,15 @@ func fakeAdapter(mode string) {
 	}
 }
 
+// areaNames are every area lembas-check has, in name order.
+func areaNames() []string {
+	var out []string
+	for _, a := range conformance.All() {
+		out = append(out, a.Name)
+	}
+	return out
+}
+
 func fakeHello(mode string, say func(string)) {
 	switch mode {
 	case "hello-exit":
@@ -123,8 +132,10 @@ func fakeHello(mode string, say func(string)) {
 		say(`{"protocol": 0, "implementation": {"name": "old"}, "areas": ["jobs"]}`)
 	case "hello-noareas":
 		say(`{"protocol": 1, "implementation": {"name": "fake"}}`)
+	case "hello-typo":
+		say(`{"protocol": 1, "implementation": {"name": "fake", "harness_spec": "3.0.0"}, "areas": ["jbos", "jobs"]}`)
 	default:
-		say(`{"protocol": 1, "implementation": {"name": "fake", "version": "0", "language": "go", "harness_spec": "3.1.0"}, "areas": ["chunk", "chunk_tokens", "context", "fs_access", "instructions", "jobs", "prefix"]}`)
+		say(`{"protocol": 1, "implementation": {"name": "fake", "version": "0", "language": "go", "harness_spec": "3.1.0"}, "areas": ["` + strings.Join(areaNames(), `", "`) + `"]}`)
 	}
 }
 
@@ -139,6 +150,9 @@ func fakeRun(mode string, seq int64, say func(string)) bool {
 		return true
 	case "error":
 		say(fmt.Sprintf(`{"seq": %d, "error": "TypeError: x is undefined"}`, seq))
+		return true
+	case "bad-shape":
+		say(fmt.Sprintf(`{"seq": %d, "answer": {"txt": "x"}}`, seq))
 		return true
 	case "big-ok":
 		say(fmt.Sprintf(`{"seq": %d, "answer": {"text": "%s"}}`, seq, strings.Repeat("y", MaxAnswerLine-100)))

@@ -142,7 +142,7 @@ func TestServe(t *testing.T) {
 		`{"cmd": "run", "seq": 4, "area": "jobs", "case": ` + job + `}`,
 	}, "\n"))
 	want := []string{
-		`{"protocol":1,"implementation":{"name":"lembas-check reference","version":"` + ToolVersion + `","language":"go","harness_spec":"3.1.0"},"areas":["chunk","chunk_tokens","context","fs_access","instructions","jobs","prefix"]}`,
+		`{"protocol":1,"implementation":{"name":"lembas-check reference","version":"` + ToolVersion + `","language":"go","harness_spec":"3.1.0"},"areas":["` + strings.Join(areaNames(), `","`) + `"]}`,
 		`{"seq":1,"answer":{"text":"[The main agent sent this while you were working — take it into account from here:]\nhi"}}`,
 		`{"seq":2,"skip":"area not implemented"}`,
 		`{"seq":3,"error":"kind: \"daemon\" is not a kind of job note; want command, subagent, message or to_subagent"}`,
@@ -177,7 +177,8 @@ func FuzzParseAnswer(f *testing.F) {
 	f.Fuzz(func(t *testing.T, line []byte) {
 		out, err := parseAnswer(line, 1)
 		if err != nil {
-			if q := quote(line); len([]rune(q)) > 3*quoteRunes+40 {
+			// 200 characters of the line, each escaped in at most 10 (\U0001f600), and a byte count.
+			if q := quote(line); len([]rune(q)) > 10*quoteRunes+40 {
 				t.Errorf("a quote of %d runes", len([]rune(q)))
 			}
 			return

@@ -1,0 +1,431 @@
+package runner
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/LLeMbas/lembas-check/conformance"
+)
+
+// DiffVerdict is what became of one case between two implementations.
+type DiffVerdict string
+
+// The verdicts of a diff.
+const (
+	// Agree: the same answer (or, when neither answered, the same verdict).
+	Agree DiffVerdict = "agree"
+	// Disagree: different answers; the spec's expectation says who is right.
+	Disagree DiffVerdict = "disagree"
+	// OnlyInA: only a has something to say: b's run lacks the case, or b skipped it.
+	OnlyInA DiffVerdict = "only in a"
+	OnlyInB DiffVerdict = "only in b"
+)
+
+// Side is one implementation of a diff, as given on the command line and as it introduced itself.
+type Side struct {
+	Label  string     `json:"label"`
+	Target TargetInfo `json:"target"`
+}
+
+// DiffCase is one case lined up between the two reports.
+type DiffCase struct {
+	Case    conformance.Case
+	Verdict DiffVerdict
+	// Right is, for a disagreement, whose answer the spec's expectation backs: "a", "b" or
+	// "neither".
+	Right string
+	// A and B are each side's result; nil for the side that lacks the case.
+	A, B *Result
+	// Diff is go-cmp's report between the two answers, (-a +b), when both answered.
+	Diff string
+	// Note says what else is odd: the two reports expecting different answers.
+	Note string
+}
+
+// Comparison is two reports lined up by case id.
+type Comparison struct {
+	A, B  Side
+	Cases []DiffCase
+}
+
+// Compare lines up two reports by case id, a's order first, then the cases only b has.
+func Compare(a, b *Report) *Comparison {
+	c := &Comparison{A: Side{Label: targetName(a.Target), Target: a.Target}, B: Side{Label: targetName(b.Target), Target: b.Target}}
+	inB := map[string]*Result{}
+	for i := range b.Results {
+		inB[b.Results[i].Case.ID] = &b.Results[i]
+	}
+	seen := map[string]bool{}
+	for i := range a.Results {
+		ra := &a.Results[i]
+		seen[ra.Case.ID] = true
+		c.Cases = append(c.Cases, compareOne(ra, inB[ra.Case.ID]))
+	}
+	for i := range b.Results {
+		if rb := &b.Results[i]; !seen[rb.Case.ID] {
+			c.Cases = append(c.Cases, compareOne(nil, rb))
+		}
+	}
+	return c
+}
+
+func answered(r *Result) bool { return r != nil && r.Answer != nil }
+
+// compareOne judges one case. A skip on one side makes the case "only in" the other: that side
+// gave nothing to compare (an area it does not implement is not a disagreement).
+func compareOne(a, b *Result) DiffCase {
+	d := DiffCase{A: a, B: b}
+	if a != nil {
+		d.Case = a.Case
+	} else {
+		d.Case = b.Case
+	}
+	if a != nil && b != nil && len(b.Case.Expect) > 0 && conformance.Diff(a.Case.Expect, b.Case.Expect) != "" {
+		d.Note = "the two reports expect different answers for this case (different suites?); a's expectation decides"
+	}
+	switch {
+	case b == nil:
+		d.Verdict = OnlyInA
+	case a == nil:
+		d.Verdict = OnlyInB
+	case a.Verdict == Skip && b.Verdict == Skip:
+		d.Verdict = Agree
+	case b.Verdict == Skip:
+		d.Verdict = OnlyInA
+	case a.Verdict == Skip:
+		d.Verdict = OnlyInB
+	case answered(a) && answered(b):
+		d.Diff = conformance.Diff(a.Answer, b.Answer)
+		d.Verdict = Agree
+		if d.Diff != "" {
+			d.Verdict = Disagree
+		}
+	case !answered(a) && !answered(b) && baseVerdict(a.Verdict) == baseVerdict(b.Verdict):
+		d.Verdict = Agree
+	default:
+		d.Verdict = Disagree
+	}
+	if d.Verdict == Disagree {
+		right := func(r *Result) bool { return answered(r) && conformance.Diff(d.Case.Expect, r.Answer) == "" }
+		switch {
+		case right(a):
+			d.Right = "a"
+		case right(b):
+			d.Right = "b"
+		default:
+			d.Right = "neither"
+		}
+	}
+	return d
+}
+
+// baseVerdict forgets an expectations file: an xfail that crashed is a crash.
+func baseVerdict(v Verdict) Verdict {
+	switch v {
+	case XFail:
+		return Fail
+	case XPass:
+		return Pass
+	}
+	return v
+}
+
+// Disagrees says whether any case disagrees.
+func (c *Comparison) Disagrees() bool {
+	for _, d := range c.Cases {
+		if d.Verdict == Disagree {
+			return true
+		}
+	}
+	return false
+}
+
+// DiffCounts tallies a diff's cases.
+type DiffCounts struct {
+	Cases    int `json:"cases"`
+	Agree    int `json:"agree"`
+	Disagree int `json:"disagree"`
+	ARight   int `json:"a_right"`
+	BRight   int `json:"b_right"`
+	Neither  int `json:"neither_right"`
+	OnlyInA  int `json:"only_in_a"`
+	OnlyInB  int `json:"only_in_b"`
+}
+
+// CountDiff tallies cases.
+func CountDiff(cases []DiffCase) DiffCounts {
+	var n DiffCounts
+	for _, d := range cases {
+		n.Cases++
+		switch d.Verdict {
+		case Agree:
+			n.Agree++
+		case Disagree:
+			n.Disagree++
+			switch d.Right {
+			case "a":
+				n.ARight++
+			case "b":
+				n.BRight++
+			default:
+				n.Neither++
+			}
+		case OnlyInA:
+			n.OnlyInA++
+		case OnlyInB:
+			n.OnlyInB++
+		}
+	}
+	return n
+}
+
+// ByArea groups the cases by area, areas in name order.
+func (c *Comparison) ByArea() ([]string, map[string][]DiffCase) {
+	m := map[string][]DiffCase{}
+	for _, d := range c.Cases {
+		m[d.Case.Area] = append(m[d.Case.Area], d)
+	}
+	names := make([]string, 0, len(m))
+	for a := range m {
+		names = append(names, a)
+	}
+	sort.Strings(names)
+	return names, m
+}
+
+// FilterReport keeps a saved report's cases of the named areas (all when empty) whose ids match
+// run (all when nil), as --area and --run choose the cases of a live run.
+func FilterReport(r *Report, areas []string, run *Glob) *Report {
+	want := map[string]bool{}
+	for _, a := range areas {
+		want[a] = true
+	}
+	out := *r
+	out.Results = nil
+	for _, x := range r.Results {
+		if (len(want) == 0 || want[x.Case.Area]) && run.Match(x.Case.ID) {
+			out.Results = append(out.Results, x)
+		}
+	}
+	return &out
+}
+
+// DiffFormats are the formats a diff can be written in.
+var DiffFormats = []string{"table", "json", "markdown", "html"}
+
+// WriteDiff writes a comparison in one of DiffFormats. verbose lists the cases only one side has
+// too (the table format).
+func WriteDiff(w io.Writer, c *Comparison, format string, verbose bool) error {
+	switch format {
+	case "table", "":
+		return WriteDiffTable(w, c, verbose)
+	case "json":
+		return WriteDiffJSON(w, c)
+	case "markdown":
+		return WriteDiffMarkdown(w, c)
+	case "html":
+		return WriteDiffHTML(w, c)
+	}
+	return fmt.Errorf("unknown format %q: want one of %s", format, strings.Join(DiffFormats, ", "))
+}
+
+func (s Side) String() string {
+	name := targetName(s.Target)
+	if s.Label == "" || s.Label == name {
+		return name
+	}
+	return s.Label + " — " + name
+}
+
+// title is a diff case's one-line verdict: "agree", "disagree: b is right", "only in a".
+func (d DiffCase) title() string {
+	if d.Verdict != Disagree {
+		return string(d.Verdict)
+	}
+	if d.Right == "neither" {
+		return "disagree: neither is right"
+	}
+	return "disagree: " + d.Right + " is right"
+}
+
+// WriteDiffTable writes what a person reads: a summary per area, then each disagreement with both
+// answers and their diff, then one line.
+func WriteDiffTable(w io.Writer, c *Comparison, verbose bool) error {
+	fmt.Fprintf(w, "a: %s\nb: %s\n", c.A, c.B)
+	t := newTable(w, 1)
+	t.Header("Area", "Cases", "Agree", "Disagree", "a right", "b right", "Neither", "Only in a", "Only in b")
+	names, by := c.ByArea()
+	for _, a := range names {
+		n := CountDiff(by[a])
+		if err := t.Append(a, n.Cases, n.Agree, n.Disagree, n.ARight, n.BRight, n.Neither, n.OnlyInA, n.OnlyInB); err != nil {
+			return err
+		}
+	}
+	n := CountDiff(c.Cases)
+	t.Footer("all", n.Cases, n.Agree, n.Disagree, n.ARight, n.BRight, n.Neither, n.OnlyInA, n.OnlyInB)
+	if err := t.Render(); err != nil {
+		return err
+	}
+	for _, d := range c.Cases {
+		switch {
+		case d.Verdict == Disagree:
+			writeDisagreement(w, d)
+		case verbose && d.Verdict != Agree:
+			fmt.Fprintf(w, "--- %s: %s%s\n", strings.ToUpper(string(d.Verdict)), d.Case.ID, onlyWhy(d))
+		}
+	}
+	fmt.Fprintln(w, summaryLine(c))
+	return nil
+}
+
+// onlyWhy says why a case is only on one side: the other's skip reason, or its absence.
+func onlyWhy(d DiffCase) string {
+	other, name := d.B, "b"
+	if d.Verdict == OnlyInB {
+		other, name = d.A, "a"
+	}
+	if other == nil {
+		return " (not in " + name + "'s run)"
+	}
+	return fmt.Sprintf(" (%s skipped it: %s)", name, other.Message)
+}
+
+func summaryLine(c *Comparison) string {
+	n := CountDiff(c.Cases)
+	status := "ok"
+	if n.Disagree > 0 {
+		status = "FAIL"
+	}
+	return fmt.Sprintf("%s\t%d cases: %d agree, %d disagree (a right %d, b right %d, neither %d), %d only in a, %d only in b",
+		status, n.Cases, n.Agree, n.Disagree, n.ARight, n.BRight, n.Neither, n.OnlyInA, n.OnlyInB)
+}
+
+func writeDisagreement(w io.Writer, d DiffCase) {
+	who := d.Right + " is right"
+	if d.Right == "neither" {
+		who = "neither is right"
+	}
+	fmt.Fprintf(w, "--- DISAGREE: %s (%s)\n", d.Case.ID, who)
+	fmt.Fprintf(w, "    %s\n", d.Case.Where())
+	if d.Case.About != "" {
+		fmt.Fprintf(w, "    %s\n", d.Case.About)
+	}
+	if d.Note != "" {
+		fmt.Fprintf(w, "    note: %s\n", d.Note)
+	}
+	fmt.Fprintf(w, "    case:   %s\n", indentJSON(d.Case.Input, "            "))
+	fmt.Fprintf(w, "    expect: %s\n", indentJSON(d.Case.Expect, "            "))
+	for _, s := range []struct {
+		name string
+		r    *Result
+	}{{"a", d.A}, {"b", d.B}} {
+		fmt.Fprintf(w, "    %s:      %s\n", s.name, sideText(s.r, "            "))
+	}
+	if d.Diff != "" {
+		fmt.Fprintf(w, "    diff (-a +b):\n%s", indent(d.Diff, "        "))
+	}
+}
+
+// sideText is one side's outcome: its answer, or its verdict and message.
+func sideText(r *Result, prefix string) string {
+	if r == nil {
+		return "(not in this run)"
+	}
+	s := string(baseVerdict(r.Verdict))
+	if r.Message != "" {
+		s += ": " + r.Message
+	}
+	if answered(r) {
+		s += "\n" + prefix + indentJSON(r.Answer, prefix)
+	}
+	if r.Stderr != "" {
+		s += "\n" + prefix + "stderr (tail):\n" + strings.TrimRight(indent(r.Stderr, prefix+"    "), "\n")
+	}
+	return s
+}
+
+// JSON lines: a header naming both sides, one line per case, a footer with the counts.
+
+// DiffJSONSide is one side's outcome in a JSON diff line.
+type DiffJSONSide struct {
+	Verdict Verdict         `json:"verdict"`
+	Answer  json.RawMessage `json:"answer,omitempty"`
+	Message string          `json:"message,omitempty"`
+}
+
+// DiffJSONCase is one case's line.
+type DiffJSONCase struct {
+	Type    string          `json:"type"` // "case"
+	ID      string          `json:"id"`
+	Area    string          `json:"area"`
+	File    string          `json:"file"`
+	Index   int             `json:"index"`
+	Verdict DiffVerdict     `json:"verdict"`
+	Right   string          `json:"right,omitempty"`
+	Note    string          `json:"note,omitempty"`
+	Case    json.RawMessage `json:"case,omitempty"`
+	Expect  json.RawMessage `json:"expect,omitempty"`
+	A       *DiffJSONSide   `json:"a"`
+	B       *DiffJSONSide   `json:"b"`
+	Diff    string          `json:"diff,omitempty"`
+}
+
+func jsonSide(r *Result) *DiffJSONSide {
+	if r == nil {
+		return nil
+	}
+	return &DiffJSONSide{Verdict: r.Verdict, Answer: r.Answer, Message: r.Message}
+}
+
+// WriteDiffJSON writes the comparison as JSON lines.
+func WriteDiffJSON(w io.Writer, c *Comparison) error {
+	enc := json.NewEncoder(w)
+	if err := enc.Encode(map[string]any{"type": "header", "tool": "lembas-check", "version": ToolVersion, "spec": specVersion(), "a": c.A, "b": c.B}); err != nil {
+		return err
+	}
+	for _, d := range c.Cases {
+		if err := enc.Encode(DiffJSONCase{Type: "case", ID: d.Case.ID, Area: d.Case.Area, File: d.Case.File, Index: d.Case.Index,
+			Verdict: d.Verdict, Right: d.Right, Note: d.Note, Case: d.Case.Input, Expect: d.Case.Expect,
+			A: jsonSide(d.A), B: jsonSide(d.B), Diff: d.Diff}); err != nil {
+			return err
+		}
+	}
+	return enc.Encode(struct {
+		Type string `json:"type"`
+		DiffCounts
+		Disagree bool `json:"disagrees"`
+	}{"footer", CountDiff(c.Cases), c.Disagrees()})
+}
+
+// WriteDiffMarkdown writes a summary that fits $GITHUB_STEP_SUMMARY: the per-area table, then each
+// disagreement folded in a <details>.
+func WriteDiffMarkdown(w io.Writer, c *Comparison) error {
+	icon := "✅"
+	if c.Disagrees() {
+		icon = "❌"
+	}
+	fmt.Fprintf(w, "## %s lembas-check diff\n\n- **a**: %s\n- **b**: %s\n\n", icon, mdEscape(c.A.String()), mdEscape(c.B.String()))
+	fmt.Fprintln(w, "| Area | Cases | Agree | Disagree | a right | b right | Neither | Only in a | Only in b |")
+	fmt.Fprintln(w, "|---|--:|--:|--:|--:|--:|--:|--:|--:|")
+	names, by := c.ByArea()
+	row := func(name string, n DiffCounts) {
+		fmt.Fprintf(w, "| %s | %d | %d | %d | %d | %d | %d | %d | %d |\n", name, n.Cases, n.Agree, n.Disagree, n.ARight, n.BRight, n.Neither, n.OnlyInA, n.OnlyInB)
+	}
+	for _, a := range names {
+		row(a, CountDiff(by[a]))
+	}
+	row("**all**", CountDiff(c.Cases))
+	fmt.Fprintln(w)
+	for _, d := range c.Cases {
+		if d.Verdict != Disagree {
+			continue
+		}
+		var b strings.Builder
+		writeDisagreement(&b, d)
+		fmt.Fprintf(w, "<details><summary><code>%s</code> — %s</summary>\n\n```\n%s```\n\n</details>\n\n", d.Case.ID, d.title(), strings.ReplaceAll(b.String(), "```", "`\u200b``"))
+	}
+	return nil
+}

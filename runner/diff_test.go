@@ -1,0 +1,226 @@
+package runner
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/LLeMbas/lembas-check/conformance"
+)
+
+// twoReports runs ten jobs cases through two scripted implementations that differ in every way a
+// diff tells apart; want is the verdict and the side found right, case by case.
+func twoReports(t *testing.T) (a, b *Report, want []string) {
+	t.Helper()
+	cases := jobsCases(t)
+	if len(cases) < 10 {
+		t.Fatalf("%d jobs cases, want 10", len(cases))
+	}
+	x := Outcome{Answer: json.RawMessage(`{"text": "x"}`)}
+	y := Outcome{Answer: json.RawMessage(`{"text": "</pre><script>alert(1)</script>"}`)}
+	ta := scripted{areas: []string{"jobs"}, answers: map[string]Outcome{
+		cases[2].ID: x,
+		cases[3].ID: x,
+		cases[6].ID: {Verdict: Crashed, Message: "exited (exit status 1)", Stderr: "Traceback\n"},
+		cases[7].ID: {Verdict: Timeout, Message: "no answer within 10s"},
+		cases[8].ID: {Verdict: Error, Message: "KeyError"},
+		cases[9].ID: {Verdict: Skip, Message: "not yet"},
+	}}
+	tb := scripted{areas: []string{"jobs"}, answers: map[string]Outcome{
+		cases[1].ID: y,
+		cases[3].ID: y,
+		cases[4].ID: {Verdict: Skip, Message: "area not implemented"},
+		cases[6].ID: {Verdict: Crashed, Message: "exited (exit status 2)"},
+		cases[7].ID: {Verdict: Crashed, Message: "exited (exit status 2)"},
+		cases[9].ID: {Verdict: Skip, Message: "no"},
+	}}
+	ctx := context.Background()
+	a, err := Run(ctx, ta, cases[:10], Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// b lacks case 5 and has a case a lacks (a made-up one).
+	bCases := append(append([]conformance.Case{}, cases[:5]...), cases[6:10]...)
+	extra := cases[0]
+	extra.ID, extra.Index = "jobs/ffffffff", 99
+	bCases = append(bCases, extra)
+	b, err = Run(ctx, tb, bCases, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = []string{"agree", "disagree a", "disagree b", "disagree neither", "only in a", "only in a", "agree", "disagree neither", "disagree b", "agree", "only in b"}
+	return a, b, want
+}
+
+func TestCompare(t *testing.T) {
+	a, b, want := twoReports(t)
+	c := Compare(a, b)
+	if len(c.Cases) != len(want) {
+		t.Fatalf("%d cases, want %d", len(c.Cases), len(want))
+	}
+	for i, d := range c.Cases {
+		got := string(d.Verdict)
+		if d.Right != "" {
+			got += " " + d.Right
+		}
+		if got != want[i] {
+			t.Errorf("case %d (%s): %s, want %s", i, d.Case.ID, got, want[i])
+		}
+	}
+	if d := c.Cases[1]; !strings.Contains(d.Diff, "-") || !strings.Contains(d.Diff, "alert(1)") {
+		t.Errorf("a disagreement of two answers has no diff: %q", d.Diff)
+	}
+	if c.Cases[10].Case.ID != "jobs/ffffffff" || c.Cases[10].A != nil {
+		t.Errorf("the case only b has: %+v", c.Cases[10])
+	}
+	n := CountDiff(c.Cases)
+	if n != (DiffCounts{Cases: 11, Agree: 3, Disagree: 5, ARight: 1, BRight: 2, Neither: 2, OnlyInA: 2, OnlyInB: 1}) {
+		t.Errorf("counts %+v", n)
+	}
+	if !c.Disagrees() {
+		t.Error("Disagrees is false")
+	}
+	if Compare(a, a).Disagrees() {
+		t.Error("a report disagrees with itself")
+	}
+}
+
+func TestCompareNotesDifferentExpectations(t *testing.T) {
+	a, _, _ := twoReports(t)
+	b := *a
+	b.Results = append([]Result{}, a.Results...)
+	b.Results[0].Case.Expect = json.RawMessage(`{"text": "another"}`)
+	if d := Compare(a, &b).Cases[0]; !strings.Contains(d.Note, "expect different answers") {
+		t.Errorf("note %q", d.Note)
+	}
+}
+
+func TestWriteDiffTable(t *testing.T) {
+	a, b, _ := twoReports(t)
+	c := Compare(a, b)
+	var out bytes.Buffer
+	if err := WriteDiff(&out, c, "table", true); err != nil {
+		t.Fatal(err)
+	}
+	s := out.String()
+	for _, w := range []string{
+		"a: scripted\nb: scripted\n",
+		"│ jobs │    11 │     3 │        5 │       1 │       2 │       2 │         2 │         1 │",
+		"--- DISAGREE: " + c.Cases[1].Case.ID + " (a is right)",
+		"--- DISAGREE: " + c.Cases[2].Case.ID + " (b is right)",
+		"--- DISAGREE: " + c.Cases[7].Case.ID + " (neither is right)\n",
+		"    a:      timeout: no answer within 10s\n    b:      crashed: exited (exit status 2)\n",
+		"    diff (-a +b):\n",
+		"--- ONLY IN A: " + c.Cases[4].Case.ID + " (b skipped it: area not implemented)",
+		"--- ONLY IN A: " + c.Cases[5].Case.ID + " (not in b's run)",
+		"--- ONLY IN B: jobs/ffffffff (not in a's run)",
+		"FAIL\t11 cases: 3 agree, 5 disagree (a right 1, b right 2, neither 2), 2 only in a, 1 only in b\n",
+	} {
+		if !strings.Contains(s, w) {
+			t.Errorf("the table does not say %q:\n%s", w, s)
+		}
+	}
+	out.Reset()
+	WriteDiffTable(&out, Compare(a, a), false)
+	if !strings.HasSuffix(out.String(), "ok\t10 cases: 10 agree, 0 disagree (a right 0, b right 0, neither 0), 0 only in a, 0 only in b\n") || strings.Contains(out.String(), "---") {
+		t.Errorf("a report against itself:\n%s", out.String())
+	}
+	if err := WriteDiff(&out, c, "junit", false); err == nil {
+		t.Error("an unknown diff format writes")
+	}
+}
+
+func TestWriteDiffJSON(t *testing.T) {
+	a, b, want := twoReports(t)
+	c := Compare(a, b)
+	var out bytes.Buffer
+	if err := WriteDiffJSON(&out, c); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(&out)
+	var lines []map[string]any
+	for sc.Scan() {
+		var m map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			t.Fatalf("not JSON: %s", sc.Text())
+		}
+		lines = append(lines, m)
+	}
+	if len(lines) != len(want)+2 || lines[0]["type"] != "header" || lines[len(lines)-1]["type"] != "footer" {
+		t.Fatalf("%d lines", len(lines))
+	}
+	if l := lines[3]; l["verdict"] != "disagree" || l["right"] != "b" || l["a"].(map[string]any)["answer"].(map[string]any)["text"] != "x" {
+		t.Errorf("case line %v", l)
+	}
+	if l := lines[len(lines)-2]; l["a"] != nil || l["verdict"] != "only in b" {
+		t.Errorf("the case only b has: %v", l)
+	}
+	if f := lines[len(lines)-1]; f["disagree"] != 5.0 || f["disagrees"] != true || f["only_in_a"] != 2.0 {
+		t.Errorf("footer %v", f)
+	}
+}
+
+func TestWriteDiffMarkdown(t *testing.T) {
+	a, b, _ := twoReports(t)
+	var out bytes.Buffer
+	if err := WriteDiffMarkdown(&out, Compare(a, b)); err != nil {
+		t.Fatal(err)
+	}
+	s := out.String()
+	if !strings.HasPrefix(s, "## ❌ lembas-check diff") || !strings.Contains(s, "| jobs | 11 | 3 | 5 | 1 | 2 | 2 | 2 | 1 |") || strings.Count(s, "<details>") != 5 || !strings.Contains(s, "— disagree: b is right</summary>") {
+		t.Errorf("markdown:\n%s", s)
+	}
+}
+
+// The HTML page is self-contained, has one cell per case in its area's row, each linking to its
+// case's panel, and escapes what the implementations said.
+func TestWriteDiffHTML(t *testing.T) {
+	a, b, _ := twoReports(t)
+	c := Compare(a, b)
+	var out bytes.Buffer
+	if err := WriteDiffHTML(&out, c); err != nil {
+		t.Fatal(err)
+	}
+	s := out.String()
+	if regexp.MustCompile(`(?i)(src|href)="(https?:)?//`).MatchString(s) || strings.Contains(s, "<link") || strings.Contains(s, "@import") {
+		t.Error("the page loads something from elsewhere")
+	}
+	if !strings.Contains(s, "<style>") || !strings.Contains(s, "<script>") {
+		t.Error("no inline CSS or JS")
+	}
+	if strings.Contains(s, "<script>alert(1)") || !strings.Contains(s, "&lt;script&gt;alert(1)") {
+		t.Error("an answer's text is not escaped")
+	}
+	cells := regexp.MustCompile(`<a class="cell ([a-z-]+)" href="#(case-[a-z_]+-[0-9a-f]{8})"`).FindAllStringSubmatch(s, -1)
+	if len(cells) != len(c.Cases) {
+		t.Fatalf("%d cells for %d cases", len(cells), len(c.Cases))
+	}
+	classes := map[string]int{}
+	for _, m := range cells {
+		classes[m[1]]++
+		if !strings.Contains(s, `<section class="case" id="`+m[2]+`">`) {
+			t.Errorf("cell %s opens nothing", m[2])
+		}
+	}
+	if classes["agree"] != 3 || classes["a-right"] != 1 || classes["b-right"] != 2 || classes["neither"] != 2 || classes["only-a"] != 2 || classes["only-b"] != 1 {
+		t.Errorf("cell colours %v", classes)
+	}
+	if !strings.Contains(s, `<span class="del">`) || !strings.Contains(s, `<span class="ins">`) {
+		t.Error("the diff is not coloured")
+	}
+}
+
+func TestFilterReport(t *testing.T) {
+	a, _, _ := twoReports(t)
+	g, _ := CompileGlob(a.Results[3].Case.ID)
+	if got := FilterReport(a, []string{"jobs"}, g); len(got.Results) != 1 || len(a.Results) != 10 {
+		t.Errorf("%d results", len(got.Results))
+	}
+	if got := FilterReport(a, []string{"prefix"}, nil); len(got.Results) != 0 {
+		t.Errorf("%d results", len(got.Results))
+	}
+}
