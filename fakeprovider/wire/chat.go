@@ -1,0 +1,476 @@
+package wire
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Dialect is whose shape a chat completion takes, and which names its usage fields carry.
+type Dialect string
+
+// The dialects. OpenAI: usage.prompt_tokens_details.cached_tokens. LlamaCpp: llama-server's
+// envelope and field order, plus `timings` (cache_n, prompt_n, …). DeepSeek:
+// prompt_cache_hit_tokens / prompt_cache_miss_tokens. Anthropic: input_tokens,
+// cache_read_input_tokens, cache_creation_input_tokens.
+const (
+	OpenAI    Dialect = "openai"
+	LlamaCpp  Dialect = "llamacpp"
+	DeepSeek  Dialect = "deepseek"
+	Anthropic Dialect = "anthropic"
+)
+
+// Dialects lists them, for flags and messages.
+var Dialects = []Dialect{OpenAI, LlamaCpp, Anthropic, DeepSeek}
+
+// ParseDialect reads a dialect's name.
+func ParseDialect(s string) (Dialect, error) {
+	for _, d := range Dialects {
+		if string(d) == s {
+			return d, nil
+		}
+	}
+	return "", fmt.Errorf("no usage dialect %q (there are openai, llamacpp, anthropic, deepseek)", s)
+}
+
+// ToolCall is one function call of an answer. Arguments is sent as written, valid JSON or not.
+type ToolCall struct {
+	ID, Name, Arguments string
+}
+
+// Answer is what the assistant says: reasoning, then text, then tool calls.
+type Answer struct {
+	Text, Reasoning string
+	ToolCalls       []ToolCall
+	// FinishReason defaults to "tool_calls" when there are tool calls, else "stop".
+	FinishReason string
+	// Chunk is how many characters (runes) a stream delta carries; 0 splits text before each
+	// word (as a tokenizer roughly would) and tool arguments every 8 characters.
+	Chunk int
+}
+
+// Finish is the answer's finish reason.
+func (a *Answer) Finish() string {
+	if a.FinishReason != "" {
+		return a.FinishReason
+	}
+	if len(a.ToolCalls) > 0 {
+		return "tool_calls"
+	}
+	return "stop"
+}
+
+// Usage is a request's token counts. PromptMS and PredictedMS feed llama.cpp's timings; zero
+// means modelled from the counts (llamaPromptMS and llamaPredictMS a token).
+type Usage struct {
+	Prompt, Cached, Completion, Reasoning int
+	PromptMS, PredictedMS                 float64
+}
+
+// Per-token times of the llama-server in testdata/llamacpp (CPU, small model), used when a reply
+// sets no delays of its own.
+const (
+	llamaPromptMS  = 0.26
+	llamaPredictMS = 3.3
+)
+
+// Meta is what every body and chunk of one completion repeats.
+type Meta struct {
+	ID      string
+	Created int64
+	Model   string
+	Dialect Dialect
+}
+
+// Fingerprints, so a recording shows which shape answered.
+const (
+	openaiFingerprint = "fp_lembascheck"
+	llamaFingerprint  = "b1-lembas-check"
+)
+
+// ChatBody is a non-streamed chat completion.
+func ChatBody(m Meta, a Answer, u Usage) []byte {
+	e := enc{b: make([]byte, 0, 512+len(a.Text)+len(a.Reasoning)), first: true}
+	e.obj()
+	if m.Dialect == LlamaCpp {
+		e.key("choices")
+		e.arr()
+		e.obj()
+		e.kstr("finish_reason", a.Finish())
+		e.kint("index", 0)
+		e.key("message")
+		message(&e, m.Dialect, a)
+		e.end()
+		e.endArr()
+		e.kint("created", m.Created)
+		e.kstr("model", m.Model)
+		e.kstr("system_fingerprint", llamaFingerprint)
+		e.kstr("object", "chat.completion")
+		e.key("usage")
+		usage(&e, m.Dialect, u)
+		e.kstr("id", m.ID)
+		e.key("timings")
+		timings(&e, u)
+		e.end()
+		return e.b
+	}
+	e.kstr("id", m.ID)
+	e.kstr("object", "chat.completion")
+	e.kint("created", m.Created)
+	e.kstr("model", m.Model)
+	e.key("choices")
+	e.arr()
+	e.obj()
+	e.kint("index", 0)
+	e.key("message")
+	message(&e, m.Dialect, a)
+	e.knull("logprobs")
+	e.kstr("finish_reason", a.Finish())
+	e.end()
+	e.endArr()
+	e.key("usage")
+	usage(&e, m.Dialect, u)
+	if m.Dialect == OpenAI {
+		e.kstr("service_tier", "default")
+	}
+	e.kstr("system_fingerprint", openaiFingerprint)
+	e.end()
+	return e.b
+}
+
+func message(e *enc, d Dialect, a Answer) {
+	e.obj()
+	e.kstr("role", "assistant")
+	if a.Text == "" && (len(a.ToolCalls) > 0 || d != LlamaCpp) {
+		e.knull("content")
+	} else {
+		e.kstr("content", a.Text)
+	}
+	if a.Reasoning != "" {
+		e.kstr("reasoning_content", a.Reasoning)
+	}
+	if len(a.ToolCalls) > 0 {
+		e.key("tool_calls")
+		e.arr()
+		for _, c := range a.ToolCalls {
+			e.obj()
+			e.kstr("id", c.ID)
+			e.kstr("type", "function")
+			e.key("function")
+			e.obj()
+			e.kstr("name", c.Name)
+			e.kstr("arguments", c.Arguments)
+			e.end()
+			e.end()
+		}
+		e.endArr()
+	}
+	if d != LlamaCpp {
+		e.knull("refusal")
+		e.key("annotations")
+		e.arr()
+		e.endArr()
+	}
+	e.end()
+}
+
+func usage(e *enc, d Dialect, u Usage) {
+	total := int64(u.Prompt + u.Completion)
+	e.obj()
+	switch d {
+	case LlamaCpp:
+		e.kint("completion_tokens", int64(u.Completion))
+		e.kint("prompt_tokens", int64(u.Prompt))
+		e.kint("total_tokens", total)
+		e.key("prompt_tokens_details")
+		e.obj()
+		e.kint("cached_tokens", int64(u.Cached))
+		e.end()
+	case DeepSeek:
+		e.kint("prompt_tokens", int64(u.Prompt))
+		e.kint("completion_tokens", int64(u.Completion))
+		e.kint("total_tokens", total)
+		e.key("prompt_tokens_details")
+		e.obj()
+		e.kint("cached_tokens", int64(u.Cached))
+		e.end()
+		e.kint("prompt_cache_hit_tokens", int64(u.Cached))
+		e.kint("prompt_cache_miss_tokens", int64(u.Prompt-u.Cached))
+		e.key("completion_tokens_details")
+		e.obj()
+		e.kint("reasoning_tokens", int64(u.Reasoning))
+		e.end()
+	case Anthropic:
+		// input + cache_read + cache_creation is the whole prompt, as Anthropic counts it; the
+		// simulator does not bill cache writes, so creation is 0 and input is what was not read.
+		e.kint("prompt_tokens", int64(u.Prompt))
+		e.kint("completion_tokens", int64(u.Completion))
+		e.kint("total_tokens", total)
+		e.kint("input_tokens", int64(u.Prompt-u.Cached))
+		e.kint("output_tokens", int64(u.Completion))
+		e.kint("cache_read_input_tokens", int64(u.Cached))
+		e.kint("cache_creation_input_tokens", 0)
+	default:
+		e.kint("prompt_tokens", int64(u.Prompt))
+		e.kint("completion_tokens", int64(u.Completion))
+		e.kint("total_tokens", total)
+		e.key("prompt_tokens_details")
+		e.obj()
+		e.kint("cached_tokens", int64(u.Cached))
+		e.kint("audio_tokens", 0)
+		e.end()
+		e.key("completion_tokens_details")
+		e.obj()
+		e.kint("reasoning_tokens", int64(u.Reasoning))
+		e.kint("audio_tokens", 0)
+		e.kint("accepted_prediction_tokens", 0)
+		e.kint("rejected_prediction_tokens", 0)
+		e.end()
+	}
+	e.end()
+}
+
+// timings is llama-server's: what came from the cache, what was processed now, and how fast.
+func timings(e *enc, u Usage) {
+	promptN := u.Prompt - u.Cached
+	promptMS := u.PromptMS
+	if promptMS == 0 {
+		promptMS = float64(promptN) * llamaPromptMS
+	}
+	predMS := u.PredictedMS
+	if predMS == 0 {
+		predMS = float64(u.Completion) * llamaPredictMS
+	}
+	e.obj()
+	e.kint("cache_n", int64(u.Cached))
+	e.kint("prompt_n", int64(promptN))
+	e.kfloat("prompt_ms", promptMS)
+	e.kfloat("prompt_per_token_ms", ratio(promptMS, float64(promptN)))
+	e.kfloat("prompt_per_second", ratio(1000*float64(promptN), promptMS))
+	e.kint("predicted_n", int64(u.Completion))
+	e.kfloat("predicted_ms", predMS)
+	e.kfloat("predicted_per_token_ms", ratio(predMS, float64(u.Completion)))
+	e.kfloat("predicted_per_second", ratio(1000*float64(u.Completion), predMS))
+	e.end()
+}
+
+func ratio(a, b float64) float64 {
+	if b == 0 {
+		return 0
+	}
+	return a / b
+}
+
+// ChatStream is a streamed chat completion as server-sent events, one element per event (each a
+// write of its own): the role, the reasoning and content deltas, the tool calls with their
+// arguments split over chunks, the finish reason, the usage chunk when asked for, and [DONE].
+func ChatStream(m Meta, a Answer, u Usage, includeUsage bool) [][]byte {
+	var out [][]byte
+	c := chunker{m: m, usageNull: includeUsage && m.Dialect != LlamaCpp}
+	calls := a.ToolCalls
+	// OpenAI opens a tool-call-only answer with the first call in the role chunk.
+	first := delta{role: true, contentNull: m.Dialect == LlamaCpp || (a.Text == "" && a.Reasoning == "" && len(calls) > 0)}
+	if m.Dialect != LlamaCpp && a.Text == "" && a.Reasoning == "" && len(calls) > 0 {
+		first.call, first.callIndex, first.header = &calls[0], 0, true
+	}
+	out = append(out, c.chunk(first, ""))
+	for _, p := range Pieces(a.Reasoning, a.Chunk, false) {
+		out = append(out, c.chunk(delta{reasoning: p, hasReasoning: true}, ""))
+	}
+	for _, p := range Pieces(a.Text, a.Chunk, false) {
+		out = append(out, c.chunk(delta{content: p, hasContent: true}, ""))
+	}
+	for i := range calls {
+		if !(i == 0 && first.call != nil) {
+			out = append(out, c.chunk(delta{call: &calls[i], callIndex: i, header: true}, ""))
+		}
+		for _, p := range Pieces(calls[i].Arguments, a.Chunk, true) {
+			out = append(out, c.chunk(delta{call: &calls[i], callIndex: i, args: p}, ""))
+		}
+	}
+	out = append(out, c.chunk(delta{}, a.Finish()))
+	if includeUsage {
+		out = append(out, c.usageChunk(u))
+	}
+	return append(out, []byte("data: [DONE]\n\n"))
+}
+
+type delta struct {
+	role, contentNull  bool
+	content, reasoning string
+	hasContent         bool
+	hasReasoning       bool
+	call               *ToolCall
+	callIndex          int
+	header             bool // the call's id and name, with empty arguments
+	args               string
+}
+
+type chunker struct {
+	m         Meta
+	usageNull bool
+}
+
+func (c *chunker) head(e *enc) {
+	e.kstr("id", c.m.ID)
+	e.kstr("object", "chat.completion.chunk")
+	e.kint("created", c.m.Created)
+	e.kstr("model", c.m.Model)
+	if c.m.Dialect == OpenAI {
+		e.kstr("service_tier", "default")
+	}
+	e.kstr("system_fingerprint", openaiFingerprint)
+}
+
+func (c *chunker) llamaTail(e *enc) {
+	e.kint("created", c.m.Created)
+	e.kstr("id", c.m.ID)
+	e.kstr("model", c.m.Model)
+	e.kstr("system_fingerprint", llamaFingerprint)
+	e.kstr("object", "chat.completion.chunk")
+}
+
+func (c *chunker) chunk(d delta, finish string) []byte {
+	e := enc{b: make([]byte, 0, 256+len(d.content)+len(d.reasoning)+len(d.args)), first: true}
+	e.b = append(e.b, "data: "...)
+	e.obj()
+	llama := c.m.Dialect == LlamaCpp
+	if !llama {
+		c.head(&e)
+	}
+	e.key("choices")
+	e.arr()
+	e.obj()
+	if llama {
+		e.kstrOrNull("finish_reason", finish)
+		e.kint("index", 0)
+	} else {
+		e.kint("index", 0)
+	}
+	e.key("delta")
+	e.obj()
+	if d.role {
+		e.kstr("role", "assistant")
+		if d.contentNull {
+			e.knull("content")
+		} else {
+			e.kstr("content", "")
+		}
+	}
+	if d.hasReasoning {
+		e.kstr("reasoning_content", d.reasoning)
+	}
+	if d.hasContent {
+		e.kstr("content", d.content)
+	}
+	if d.call != nil {
+		e.key("tool_calls")
+		e.arr()
+		e.obj()
+		e.kint("index", int64(d.callIndex))
+		if d.header {
+			e.kstr("id", d.call.ID)
+			e.kstr("type", "function")
+		}
+		e.key("function")
+		e.obj()
+		if d.header {
+			e.kstr("name", d.call.Name)
+		}
+		e.kstr("arguments", d.args)
+		e.end()
+		e.end()
+		e.endArr()
+	}
+	if d.role && !llama {
+		e.knull("refusal")
+	}
+	e.end()
+	if !llama {
+		e.knull("logprobs")
+		e.kstrOrNull("finish_reason", finish)
+	}
+	e.end()
+	e.endArr()
+	if llama {
+		c.llamaTail(&e)
+	} else if c.usageNull {
+		e.knull("usage")
+	}
+	e.end()
+	e.b = append(e.b, '\n', '\n')
+	return e.b
+}
+
+func (c *chunker) usageChunk(u Usage) []byte {
+	e := enc{b: make([]byte, 0, 512), first: true}
+	e.b = append(e.b, "data: "...)
+	e.obj()
+	if c.m.Dialect == LlamaCpp {
+		e.key("choices")
+		e.arr()
+		e.endArr()
+		c.llamaTail(&e)
+		e.key("usage")
+		usage(&e, c.m.Dialect, u)
+		e.key("timings")
+		timings(&e, u)
+	} else {
+		c.head(&e)
+		e.key("choices")
+		e.arr()
+		e.endArr()
+		e.key("usage")
+		usage(&e, c.m.Dialect, u)
+	}
+	e.end()
+	e.b = append(e.b, '\n', '\n')
+	return e.b
+}
+
+// Pieces cuts a text into stream deltas: n characters each, or with n = 0 before each word
+// (args: every 8 characters, arguments having few spaces). Joined, the pieces are the text.
+func Pieces(s string, n int, args bool) []string {
+	if s == "" {
+		return nil
+	}
+	if n <= 0 && args {
+		n = 8
+	}
+	var out []string
+	if n > 0 {
+		for len(s) > 0 {
+			i, k := 0, 0
+			for i < len(s) && k < n {
+				_, size := utf8.DecodeRuneInString(s[i:])
+				i += size
+				k++
+			}
+			out = append(out, s[:i])
+			s = s[i:]
+		}
+		return out
+	}
+	start := 0
+	prevSpace := true
+	for i, r := range s {
+		sp := unicode.IsSpace(r)
+		if sp && !prevSpace && i > start {
+			out = append(out, s[start:i])
+			start = i
+		}
+		prevSpace = sp
+	}
+	return append(out, s[start:])
+}
+
+// CountWords is a rough token count for texts with no tokenizer at hand: a token per word
+// piece, and one per 4 bytes of a long word.
+func CountWords(s string) int {
+	n := 0
+	for _, p := range strings.Fields(s) {
+		n += (len(p) + 3) / 4
+	}
+	return n
+}

@@ -1,0 +1,120 @@
+package wire
+
+import (
+	"math"
+	"strconv"
+	"unicode/utf8"
+)
+
+// enc appends JSON in the order it is told, so each server's field order is reproduced exactly
+// (encoding/json would sort map keys or follow one struct's order for every dialect).
+type enc struct {
+	b     []byte
+	first bool // the next value or key opens a container or follows a key: no comma
+}
+
+func (e *enc) sep() {
+	if !e.first {
+		e.b = append(e.b, ',')
+	}
+	e.first = false
+}
+
+func (e *enc) obj()    { e.sep(); e.b = append(e.b, '{'); e.first = true }
+func (e *enc) arr()    { e.sep(); e.b = append(e.b, '['); e.first = true }
+func (e *enc) end()    { e.b = append(e.b, '}'); e.first = false }
+func (e *enc) endArr() { e.b = append(e.b, ']'); e.first = false }
+
+func (e *enc) key(k string) {
+	e.sep()
+	e.b = appendString(e.b, k)
+	e.b = append(e.b, ':')
+	e.first = true
+}
+
+func (e *enc) str(v string) { e.sep(); e.b = appendString(e.b, v) }
+func (e *enc) null()        { e.sep(); e.b = append(e.b, "null"...) }
+func (e *enc) int(v int64)  { e.sep(); e.b = strconv.AppendInt(e.b, v, 10) }
+func (e *enc) bool(v bool)  { e.sep(); e.b = strconv.AppendBool(e.b, v) }
+func (e *enc) raw(v []byte) { e.sep(); e.b = append(e.b, v...) }
+func (e *enc) float(v float64) {
+	e.sep()
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		v = 0 // JSON has neither; a rate over zero tokens is reported as 0
+	}
+	f := byte('f')
+	if a := math.Abs(v); a != 0 && (a < 1e-6 || a >= 1e21) {
+		f = 'e'
+	}
+	e.b = strconv.AppendFloat(e.b, v, f, -1, 64)
+}
+
+func (e *enc) kstr(k, v string) { e.key(k); e.str(v) }
+func (e *enc) kint(k string, v int64) {
+	e.key(k)
+	e.int(v)
+}
+func (e *enc) kfloat(k string, v float64) { e.key(k); e.float(v) }
+func (e *enc) knull(k string)             { e.key(k); e.null() }
+func (e *enc) kbool(k string, v bool)     { e.key(k); e.bool(v) }
+
+// kstrOrNull writes null for an empty string.
+func (e *enc) kstrOrNull(k, v string) {
+	e.key(k)
+	if v == "" {
+		e.null()
+	} else {
+		e.str(v)
+	}
+}
+
+const hex = "0123456789abcdef"
+
+// appendString appends s as a JSON string; invalid UTF-8 becomes U+FFFD, as encoding/json does.
+func appendString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}

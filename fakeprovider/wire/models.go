@@ -1,0 +1,93 @@
+package wire
+
+// ModelsBody is GET /v1/models: OpenAI's list, or llama-server's (its `models` list beside
+// `data`, and `aliases`, `tags` and `meta` on each entry) in the llamacpp dialect. The meta
+// numbers are those of the model in testdata/llamacpp: a client reading n_ctx gets a plausible
+// context size.
+func ModelsBody(d Dialect, models []string, created int64) []byte {
+	e := enc{b: make([]byte, 0, 256*(1+len(models))), first: true}
+	e.obj()
+	if d != LlamaCpp {
+		e.kstr("object", "list")
+		e.key("data")
+		e.arr()
+		for _, m := range models {
+			e.obj()
+			e.kstr("id", m)
+			e.kstr("object", "model")
+			e.kint("created", created)
+			e.kstr("owned_by", "lembas-check")
+			e.end()
+		}
+		e.endArr()
+		e.end()
+		return e.b
+	}
+	e.key("models")
+	e.arr()
+	for _, m := range models {
+		e.obj()
+		e.kstr("name", m)
+		e.kstr("model", m)
+		for _, k := range []string{"modified_at", "size", "digest"} {
+			e.kstr(k, "")
+		}
+		e.kstr("type", "model")
+		e.kstr("description", "")
+		e.key("tags")
+		e.arr()
+		e.str("")
+		e.endArr()
+		e.key("capabilities")
+		e.arr()
+		e.str("completion")
+		e.endArr()
+		e.kstr("parameters", "")
+		e.key("details")
+		e.obj()
+		e.kstr("parent_model", "")
+		e.kstr("format", "gguf")
+		e.kstr("family", "")
+		e.key("families")
+		e.arr()
+		e.str("")
+		e.endArr()
+		e.kstr("parameter_size", "")
+		e.kstr("quantization_level", "")
+		e.end()
+		e.end()
+	}
+	e.endArr()
+	e.kstr("object", "list")
+	e.key("data")
+	e.arr()
+	for _, m := range models {
+		e.obj()
+		e.kstr("id", m)
+		e.key("aliases")
+		e.arr()
+		e.str(m)
+		e.endArr()
+		e.key("tags")
+		e.arr()
+		e.endArr()
+		e.kstr("object", "model")
+		e.kint("created", created)
+		e.kstr("owned_by", "llamacpp")
+		e.key("meta")
+		e.obj()
+		e.kbool("vocab_type", true)
+		e.kint("n_vocab", 32000)
+		e.kint("n_ctx", 4096)
+		e.kint("n_ctx_train", 4096)
+		e.kint("n_embd", 512)
+		e.kint("n_params", 60039680)
+		e.kint("size", 120096768)
+		e.kstr("ftype", "F16")
+		e.end()
+		e.end()
+	}
+	e.endArr()
+	e.end()
+	return e.b
+}

@@ -1,0 +1,182 @@
+package wire
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestDecodeChat(t *testing.T) {
+	body := `{"model":"m","stream":true,"stream_options":{"include_usage":true},
+	 "messages":[{"role":"system","content":"be brief"},
+	  {"role":"user","content":[{"type":"text","text":"read "},{"type":"image_url","image_url":{"url":"x"}},{"type":"text","text":"it"}]},
+	  {"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"read","arguments":"{}"}}]},
+	  {"role":"tool","tool_call_id":"c1","content":"hello"}],
+	 "tools":[{"type":"function","function":{"name":"read","parameters":{"type":"object","properties":{"path":{},"offset":{}}}}},
+	          {"type":"function","function":{"name":"bash"}},
+	          {"type":"web_search"}]}`
+	got, e := DecodeChat([]byte(body))
+	if e != nil {
+		t.Fatal(e)
+	}
+	want := &Request{API: APIChat, Model: "m", Stream: true, IncludeUsage: true, Messages: 4, LastIsToolResult: true, ToolResults: 1,
+		LastUserText: "read it", Tools: []Tool{{Name: "read", Props: []string{"offset", "path"}}, {Name: "bash"}}}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("(-want +got)\n%s", d)
+	}
+}
+
+func TestDecodeResponses(t *testing.T) {
+	for name, c := range map[string]struct {
+		body string
+		want *Request
+	}{
+		"string input": {`{"model":"m","input":"hi there"}`,
+			&Request{API: APIResponses, Model: "m", IncludeUsage: true, Messages: 1, LastUserText: "hi there"}},
+		"items": {`{"model":"m","stream":true,"instructions":"sys","input":[
+			{"role":"user","content":[{"type":"input_text","text":"go"}]},
+			{"type":"function_call","call_id":"c","name":"read_file","arguments":"{}"},
+			{"type":"function_call_output","call_id":"c","output":"text"}],
+			"tools":[{"type":"function","name":"read_file","parameters":{"properties":{"file_path":{}}}},{"type":"web_search_preview"}]}`,
+			&Request{API: APIResponses, Model: "m", Stream: true, IncludeUsage: true, Messages: 3, LastIsToolResult: true, ToolResults: 1,
+				LastUserText: "go", Tools: []Tool{{Name: "read_file", Props: []string{"file_path"}}}}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			got, e := DecodeResponses([]byte(c.body))
+			if e != nil {
+				t.Fatal(e)
+			}
+			if d := cmp.Diff(c.want, got); d != "" {
+				t.Errorf("(-want +got)\n%s", d)
+			}
+		})
+	}
+}
+
+// Bad requests get OpenAI's error shape, the status, the param and a message saying what to fix.
+func TestDecodeErrors(t *testing.T) {
+	for name, c := range map[string]struct {
+		body        string
+		param, code string
+		msg         string
+	}{
+		"empty":            {``, "", "invalid_json", "the body is empty"},
+		"cut":              {"{\"model\":\"m\",\n\"messages\":[", "", "invalid_json", "line 2, column 13"},
+		"bad char":         {`{"model":x}`, "", "invalid_json", "line 1, column 10"},
+		"not object":       {`[1,2]`, "", "invalid_json", "not an object"},
+		"null":             {`null`, "", "invalid_json", "null"},
+		"trailing":         {`{"model":"m","messages":[]} {}`, "", "invalid_json", "after top-level value"},
+		"no model":         {`{"messages":[{"role":"user","content":"x"}]}`, "model", "missing_required_parameter", "'model'"},
+		"model number":     {`{"model":5,"messages":[]}`, "model", "invalid_type", "expected a string, but got a number"},
+		"no messages":      {`{"model":"m"}`, "messages", "missing_required_parameter", "'messages'"},
+		"messages string":  {`{"model":"m","messages":"hi"}`, "messages", "invalid_type", "expected an array, but got a string"},
+		"messages empty":   {`{"model":"m","messages":[]}`, "messages", "empty_array", "empty array"},
+		"message no role":  {`{"model":"m","messages":[{"content":"x"}]}`, "messages[0].role", "missing_required_parameter", "messages[0].role"},
+		"content number":   {`{"model":"m","messages":[{"role":"user","content":5}]}`, "messages[0].content", "invalid_type", "a number"},
+		"stream string":    {`{"model":"m","stream":"yes","messages":[{"role":"user","content":"x"}]}`, "stream", "invalid_type", "a boolean"},
+		"tools object":     {`{"model":"m","messages":[{"role":"user","content":"x"}],"tools":{}}`, "tools", "invalid_type", "an object"},
+		"tool no name":     {`{"model":"m","messages":[{"role":"user","content":"x"}],"tools":[{"type":"function","function":{}}]}`, "tools[0].function.name", "missing_required_parameter", ""},
+		"tool no function": {`{"model":"m","messages":[{"role":"user","content":"x"}],"tools":[{"type":"function"}]}`, "tools[0].function", "missing_required_parameter", ""},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, e := DecodeChat([]byte(c.body))
+			if e == nil {
+				t.Fatal("no error")
+			}
+			if e.Status != 400 || e.Param != c.param || e.Code != c.code || !strings.Contains(e.Message, c.msg) {
+				t.Errorf("got %d param %q code %q %q; want 400 param %q code %q, message with %q", e.Status, e.Param, e.Code, e.Message, c.param, c.code, c.msg)
+			}
+			var body struct {
+				Error struct {
+					Message string  `json:"message"`
+					Type    string  `json:"type"`
+					Param   *string `json:"param"`
+					Code    *string `json:"code"`
+				} `json:"error"`
+			}
+			if err := json.Unmarshal(e.Body(), &body); err != nil {
+				t.Fatalf("error body is not JSON: %v\n%s", err, e.Body())
+			}
+			if body.Error.Message != e.Message || body.Error.Type != TypeInvalidRequest || (body.Error.Param == nil) != (c.param == "") {
+				t.Errorf("body %s", e.Body())
+			}
+		})
+	}
+}
+
+func TestDecodeResponsesErrors(t *testing.T) {
+	for body, param := range map[string]string{
+		`{"model":"m"}`:                                                           "input",
+		`{"model":"m","input":5}`:                                                 "input",
+		`{"model":"m","input":[5]}`:                                               "input[0]",
+		`{"model":"m","input":"x","tools":3}`:                                     "tools",
+		`{"model":"m","input":"x","tools":[{"type":"function"}]}`:                 "tools[0].name",
+		`{"model":"m","input":[{"role":"user","content":{"text":"not a list"}}]}`: "input[0].content",
+	} {
+		_, e := DecodeResponses([]byte(body))
+		if e == nil || e.Status != 400 || e.Param != param {
+			t.Errorf("%s: got %v, want 400 naming %s", body, e, param)
+		}
+	}
+}
+
+func TestLineCol(t *testing.T) {
+	b := []byte("ab\ncd\n\nef")
+	for off, want := range map[int64][2]int{0: {1, 1}, 2: {1, 3}, 3: {2, 1}, 7: {4, 1}, 9: {4, 3}, 100: {4, 3}, -1: {1, 1}} {
+		l, c := LineCol(b, off)
+		if l != want[0] || c != want[1] {
+			t.Errorf("offset %d: %d:%d, want %d:%d", off, l, c, want[0], want[1])
+		}
+	}
+}
+
+// FuzzDecodeChat: any body gives a request or a 400 with a JSON error body, never a panic; what
+// it decodes is consistent with the body.
+func FuzzDecodeChat(f *testing.F) {
+	f.Add([]byte(`{"model":"m","messages":[{"role":"user","content":"hi"}]}`))
+	f.Add([]byte(`{"model":"m","stream":true,"messages":[{"role":"tool","content":[{"type":"text","text":"x"}]}],"tools":[{"type":"function","function":{"name":"read","parameters":{"properties":{"path":{}}}}}]}`))
+	f.Add([]byte(`{"model":"m","messages":[{"role":"user","content":null}],"stream_options":null,"tools":null}`))
+	f.Add([]byte(`{"model":"m","messages":[`))
+	f.Add([]byte(`{"model":"\ud800","messages":[{"role":""}]}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		fuzzCheck(t, body, DecodeChat)
+	})
+}
+
+// FuzzDecodeResponses is FuzzDecodeChat for the Responses API.
+func FuzzDecodeResponses(f *testing.F) {
+	f.Add([]byte(`{"model":"m","input":"hi"}`))
+	f.Add([]byte(`{"model":"m","input":[{"role":"user","content":"x"},{"type":"function_call_output","call_id":"c","output":"o"}],"tools":[{"type":"function","name":"read"}]}`))
+	f.Add([]byte(`{"model":"m","input":[{}]}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		fuzzCheck(t, body, DecodeResponses)
+	})
+}
+
+func fuzzCheck(t *testing.T, body []byte, decode func([]byte) (*Request, *Error)) {
+	r, e := decode(body)
+	if e != nil {
+		if r != nil || e.Status != 400 || e.Message == "" {
+			t.Fatalf("error %+v with request %+v", e, r)
+		}
+		if !json.Valid(e.Body()) {
+			t.Fatalf("error body is not JSON: %s", e.Body())
+		}
+		return
+	}
+	if !json.Valid(body) {
+		t.Fatalf("accepted a body that is not JSON: %q", body)
+	}
+	if r.Messages < 1 || r.ToolResults > r.Messages || (r.LastIsToolResult && r.ToolResults == 0) {
+		t.Fatalf("inconsistent request %+v from %q", r, body)
+	}
+	for _, tl := range r.Tools {
+		for i := 1; i < len(tl.Props); i++ {
+			if tl.Props[i-1] > tl.Props[i] {
+				t.Fatalf("props not sorted: %v", tl.Props)
+			}
+		}
+	}
+}
