@@ -119,7 +119,7 @@ func (s modulesStep) validate(at string) error {
 	has := map[string]bool{"paths": s.Paths != nil, "files": s.Files != nil, "links": s.Links != nil, "append": s.Append != nil}
 	allowed := map[string][]string{modOpTouch: {"paths"}, modOpChange: {"files", "links"}, modOpRequest: {"append"}}[s.Op]
 	for _, f := range []string{"paths", "files", "links", "append"} {
-		if has[f] && !modulesHas(allowed, f) {
+		if has[f] && !ownHas(allowed, f) {
 			return Fieldf(at+"."+f, "a %s step has no %s", s.Op, f)
 		}
 	}
@@ -161,7 +161,7 @@ func (s modulesStep) validate(at string) error {
 	return nil
 }
 
-func modulesHas(list []string, s string) bool {
+func ownHas(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {
 			return true
