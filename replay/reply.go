@@ -1,0 +1,355 @@
+package replay
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Reply is what a model answered, read from a response in any of the shapes a server sends: an
+// OpenAI chat completion or its stream of chunks, an OpenAI Responses object or its events, an
+// Anthropic message or its events.
+type Reply struct {
+	// Text is the reply's text; ToolCalls the calls it made, in order.
+	Text      string     `json:"text"`
+	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
+	// Usage is the usage object as the server wrote it; when a stream sends usage in several events
+	// (Anthropic's message_start and message_delta), later keys override earlier ones.
+	Usage json.RawMessage `json:"usage,omitempty"`
+	// Timings is llama.cpp's `timings` object, when the server sent one.
+	Timings json.RawMessage `json:"timings,omitempty"`
+	// FirstTokenChunk is the index of the first chunk of a stream that carried text or a call,
+	// -1 when none did (or the response was not a stream).
+	FirstTokenChunk int `json:"-"`
+}
+
+// ToolCall is one call in a reply.
+type ToolCall struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
+}
+
+// Reply reads the model's answer from a recorded response.
+func (r *Response) Reply() (Reply, error) {
+	if r == nil {
+		return Reply{FirstTokenChunk: -1}, fmt.Errorf("no response was recorded")
+	}
+	if r.Stream {
+		var data [][]byte
+		for _, c := range r.Chunks {
+			data = append(data, []byte(c.Data))
+		}
+		return ParseStream(data)
+	}
+	if len(r.Body) == 0 {
+		return Reply{FirstTokenChunk: -1}, fmt.Errorf("the response has no JSON body")
+	}
+	return ParseReply(r.Body)
+}
+
+// ParseReply reads a whole (not streamed) JSON response.
+func ParseReply(body []byte) (Reply, error) {
+	x := Reply{FirstTokenChunk: -1}
+	var v struct {
+		Choices []struct {
+			Message struct {
+				Content   json.RawMessage `json:"content"`
+				ToolCalls []struct {
+					ID       string `json:"id"`
+					Function struct {
+						Name      string `json:"name"`
+						Arguments string `json:"arguments"`
+					} `json:"function"`
+				} `json:"tool_calls"`
+			} `json:"message"`
+		} `json:"choices"`
+		Output  []json.RawMessage `json:"output"`  // Responses
+		Content []json.RawMessage `json:"content"` // Anthropic
+		Usage   json.RawMessage   `json:"usage"`
+		Timings json.RawMessage   `json:"timings"`
+	}
+	if err := json.Unmarshal(body, &v); err != nil {
+		return x, fmt.Errorf("response body: %v", err)
+	}
+	x.Usage, x.Timings = nonNull(v.Usage), nonNull(v.Timings)
+	switch {
+	case len(v.Choices) > 0:
+		m := v.Choices[0].Message
+		x.Text = textOf(m.Content)
+		for _, c := range m.ToolCalls {
+			x.ToolCalls = append(x.ToolCalls, ToolCall{c.ID, c.Function.Name, c.Function.Arguments})
+		}
+	case v.Output != nil:
+		for _, item := range v.Output {
+			x.addResponsesItem(item)
+		}
+	case v.Content != nil:
+		for _, b := range v.Content {
+			x.addAnthropicBlock(b)
+		}
+	}
+	return x, nil
+}
+
+func nonNull(v json.RawMessage) json.RawMessage {
+	if len(v) == 0 || string(v) == "null" {
+		return nil
+	}
+	return v
+}
+
+// textOf is a content value's text: a string, or its text blocks joined.
+func textOf(c json.RawMessage) string {
+	var s string
+	if json.Unmarshal(c, &s) == nil {
+		return s
+	}
+	var blocks []struct {
+		Text string `json:"text"`
+	}
+	json.Unmarshal(c, &blocks)
+	var b strings.Builder
+	for _, bl := range blocks {
+		b.WriteString(bl.Text)
+	}
+	return b.String()
+}
+
+func (x *Reply) addResponsesItem(item json.RawMessage) {
+	var it struct {
+		Type      string          `json:"type"`
+		Content   json.RawMessage `json:"content"`
+		CallID    string          `json:"call_id"`
+		Name      string          `json:"name"`
+		Arguments string          `json:"arguments"`
+	}
+	if json.Unmarshal(item, &it) != nil {
+		return
+	}
+	switch it.Type {
+	case "message":
+		x.Text += textOf(it.Content)
+	case "function_call":
+		x.ToolCalls = append(x.ToolCalls, ToolCall{it.CallID, it.Name, it.Arguments})
+	}
+}
+
+func (x *Reply) addAnthropicBlock(b json.RawMessage) {
+	var bl struct {
+		Type  string          `json:"type"`
+		Text  string          `json:"text"`
+		ID    string          `json:"id"`
+		Name  string          `json:"name"`
+		Input json.RawMessage `json:"input"`
+	}
+	if json.Unmarshal(b, &bl) != nil {
+		return
+	}
+	switch bl.Type {
+	case "text":
+		x.Text += bl.Text
+	case "tool_use":
+		x.ToolCalls = append(x.ToolCalls, ToolCall{bl.ID, bl.Name, string(bl.Input)})
+	}
+}
+
+// Events cuts a server-sent-events stream into the data of each event, in order (the `data:`
+// lines of an event joined by newlines; `[DONE]` is left out).
+func Events(stream []byte) [][]byte {
+	var out [][]byte
+	var cur []string
+	flush := func() {
+		if len(cur) > 0 {
+			d := strings.Join(cur, "\n")
+			if d != "[DONE]" {
+				out = append(out, []byte(d))
+			}
+			cur = nil
+		}
+	}
+	sc := bufio.NewScanner(bytes.NewReader(stream))
+	sc.Buffer(make([]byte, 64<<10), 256<<20)
+	for sc.Scan() {
+		line := strings.TrimRight(sc.Text(), "\r")
+		switch {
+		case line == "":
+			flush()
+		case strings.HasPrefix(line, "data:"):
+			cur = append(cur, strings.TrimPrefix(strings.TrimPrefix(line, "data:"), " "))
+		}
+	}
+	flush()
+	return out
+}
+
+// ParseStream reads a streamed response from its chunks (each write as it came; an event may be
+// split across chunks). It keeps which chunk first carried text or a call.
+func ParseStream(chunks [][]byte) (Reply, error) {
+	x := Reply{FirstTokenChunk: -1}
+	// Chunk boundaries matter only for the first token; the events are read from the whole stream.
+	var whole []byte
+	ends := make([]int, len(chunks))
+	for i, c := range chunks {
+		whole = append(whole, c...)
+		ends[i] = len(whole)
+	}
+	calls := map[int]*ToolCall{}
+	usage := map[string]json.RawMessage{}
+	var order []int
+	evs := Events(whole)
+	textSeen := false
+	for _, ev := range evs {
+		var v struct {
+			Type    string `json:"type"`
+			Choices []struct {
+				Delta struct {
+					Content   *string `json:"content"`
+					ToolCalls []struct {
+						Index    int    `json:"index"`
+						ID       string `json:"id"`
+						Function struct {
+							Name      string `json:"name"`
+							Arguments string `json:"arguments"`
+						} `json:"function"`
+					} `json:"tool_calls"`
+				} `json:"delta"`
+			} `json:"choices"`
+			Usage   json.RawMessage `json:"usage"`
+			Timings json.RawMessage `json:"timings"`
+			// Responses events
+			Delta    json.RawMessage `json:"delta"`
+			Response json.RawMessage `json:"response"`
+			Item     json.RawMessage `json:"item"`
+			// Anthropic events
+			Message      json.RawMessage `json:"message"`
+			ContentBlock json.RawMessage `json:"content_block"`
+			Index        int             `json:"index"`
+		}
+		if err := json.Unmarshal(ev, &v); err != nil {
+			return x, fmt.Errorf("stream event %q: %v", cut(string(ev), 80), err)
+		}
+		merge(usage, v.Usage)
+		if t := nonNull(v.Timings); t != nil {
+			x.Timings = t
+		}
+		before := len(x.Text) + len(calls)
+		for _, c := range v.Choices {
+			if c.Delta.Content != nil {
+				x.Text += *c.Delta.Content
+			}
+			for _, tc := range c.Delta.ToolCalls {
+				call, ok := calls[tc.Index]
+				if !ok {
+					call = &ToolCall{}
+					calls[tc.Index] = call
+					order = append(order, tc.Index)
+				}
+				if tc.ID != "" {
+					call.ID = tc.ID
+				}
+				call.Name += tc.Function.Name
+				call.Arguments += tc.Function.Arguments
+			}
+		}
+		switch v.Type {
+		case "response.output_text.delta":
+			var s string
+			json.Unmarshal(v.Delta, &s)
+			x.Text += s
+		case "response.completed":
+			var r struct {
+				Usage json.RawMessage `json:"usage"`
+			}
+			json.Unmarshal(v.Response, &r)
+			merge(usage, r.Usage)
+		case "response.output_item.done":
+			var it struct {
+				Type string `json:"type"`
+			}
+			if json.Unmarshal(v.Item, &it) == nil && it.Type == "function_call" {
+				n := len(order) + 1000
+				calls[n] = &ToolCall{}
+				order = append(order, n)
+				var fc struct {
+					CallID    string `json:"call_id"`
+					Name      string `json:"name"`
+					Arguments string `json:"arguments"`
+				}
+				json.Unmarshal(v.Item, &fc)
+				*calls[n] = ToolCall{fc.CallID, fc.Name, fc.Arguments}
+			}
+		case "message_start":
+			var m struct {
+				Usage json.RawMessage `json:"usage"`
+			}
+			json.Unmarshal(v.Message, &m)
+			merge(usage, m.Usage)
+		case "content_block_start":
+			var bl struct {
+				Type, ID, Name string
+			}
+			if json.Unmarshal(v.ContentBlock, &bl) == nil && bl.Type == "tool_use" {
+				calls[v.Index] = &ToolCall{ID: bl.ID, Name: bl.Name}
+				order = append(order, v.Index)
+			}
+		case "content_block_delta":
+			var d struct {
+				Text        string `json:"text"`
+				PartialJSON string `json:"partial_json"`
+			}
+			json.Unmarshal(v.Delta, &d)
+			x.Text += d.Text
+			if c, ok := calls[v.Index]; ok {
+				c.Arguments += d.PartialJSON
+			}
+		}
+		if !textSeen && len(x.Text)+len(calls) > before {
+			textSeen = true
+			x.FirstTokenChunk = chunkOf(whole, ev, ends)
+		}
+	}
+	sort.SliceStable(order, func(i, j int) bool { return order[i] < order[j] })
+	for _, i := range order {
+		x.ToolCalls = append(x.ToolCalls, *calls[i])
+	}
+	if len(usage) > 0 {
+		x.Usage, _ = json.Marshal(usage)
+	}
+	return x, nil
+}
+
+// merge puts an object's keys into m, later over earlier.
+func merge(m map[string]json.RawMessage, obj json.RawMessage) {
+	var o map[string]json.RawMessage
+	if json.Unmarshal(obj, &o) == nil {
+		for k, v := range o {
+			m[k] = v
+		}
+	}
+}
+
+// chunkOf finds which chunk holds the end of an event's data.
+func chunkOf(whole, ev []byte, ends []int) int {
+	at := bytes.Index(whole, ev)
+	if at < 0 {
+		return -1
+	}
+	end := at + len(ev)
+	for i, e := range ends {
+		if end <= e {
+			return i
+		}
+	}
+	return len(ends) - 1
+}
+
+func cut(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
+}
