@@ -29,6 +29,7 @@ func commands() []command {
 		{"list", "list [flags] [--json]", "list the cases, with their ids", cmdList},
 		{"show", "show [flags] ID", "print one case with its expectation", cmdShow},
 		{"spec", "spec [verify DIR [--allow-extra]]", "print the vendored spec's version and pinned files, or compare a project's copy with them", cmdSpec},
+		{"audit", "audit REC [--format F] [--svg FILE] [--tokenizer URL] [--allow CAUSE]", "find where each request of a recorded session breaks the prefix, and what it costs; exit 1 on a break the spec does not allow", cmdAudit},
 		{"version", "version", "print lembas-check's version and the spec version it checks", cmdVersion},
 	}
 }

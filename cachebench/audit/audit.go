@@ -1,0 +1,561 @@
+// Package audit finds where each request of a recorded session stops being a continuation of an
+// earlier one, and what that costs a prefix cache. A request continues the earlier request whose
+// messages after the system prompt are the longest prefix of its own (the history grew); it is
+// compared with that one in the order a server reads a prompt — system prompt, tools, messages —
+// and the first byte that differs is named as a JSON path, shown, and classified (Cause). A
+// request that continues none starts a new conversation, which is not a break; a compaction is
+// recognised by its own marks (the compaction ask, then a history replaced by its summary).
+// docs/audit.md is the reference for the rules.
+//
+// Requests are read one at a time and tokenized incrementally (package tokens), so the audit's
+// cost grows with the new tokens of each request, not with the session's length squared.
+package audit
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/LLeMbas/lembas-check/cachebench/tokens"
+	"github.com/LLeMbas/lembas-check/harness/spec"
+	"github.com/LLeMbas/lembas-check/replay"
+	"github.com/LLeMbas/lembas-check/replay/chat"
+)
+
+// Request is the audit of one request.
+type Request struct {
+	Seq  int `json:"seq"`
+	Line int `json:"line"`
+	// Conversation numbers the conversations of the recording from 1, in the order they began.
+	Conversation int `json:"conversation"`
+	// Continues is the seq of the request this one is compared with (0: none).
+	Continues int    `json:"continues,omitempty"`
+	Model     string `json:"model,omitempty"`
+	Messages  int    `json:"messages"`
+	Cause     Cause  `json:"cause"`
+	Break     bool   `json:"break"`
+	// Fails: a break the spec does not allow, and the audit was not told to allow.
+	Fails bool `json:"fails"`
+	// Path is the JSON path, in this request's body, of the first byte that differs from the
+	// request it continues (in the previous request's body when the part was removed).
+	Path   string  `json:"path,omitempty"`
+	Change *Change `json:"change,omitempty"`
+	// Detail says what changed in words: which tool, which message, how much smaller.
+	Detail string `json:"detail,omitempty"`
+	// Clock shows a change that looks like a clock (a date or a time): "2026-11-05 → 2026-11-06".
+	Clock string `json:"clock,omitempty"`
+	// PromptTokens is the prompt's length; ReusableTokens the tokens it shares from the start with
+	// the request it continues (what a prefix cache holding that request could reuse); LostTokens
+	// those the request it continues had and this one reads again because of the break.
+	PromptTokens   int `json:"prompt_tokens"`
+	ReusableTokens int `json:"reusable_tokens"`
+	LostTokens     int `json:"lost_tokens"`
+}
+
+// Options tune an audit.
+type Options struct {
+	// Tokenizer counts tokens; nil: tiktoken o200k_base, offline.
+	Tokenizer tokens.Tokenizer
+	// Allow lists breaks that do not fail the audit (say, tools changed for an MCP server that
+	// connects late, which context.md §10 rule 4 allows once).
+	Allow []Cause
+}
+
+// Auditor audits a recording one request at a time. Not safe for concurrent use.
+type Auditor struct {
+	tok    tokens.Tokenizer
+	tik    *tokens.Tiktoken
+	allow  map[Cause]bool
+	reqs   []*past
+	full   map[tokens.Sum][]int // the chain of all of a request's messages → those requests
+	prefix map[tokens.Sum]int   // every prefix chain → the latest request that holds it
+	head   map[tokens.Sum]int   // a request's first part → the latest request starting with it
+	store  map[tokens.Sum][]byte
+	asks   []int // compaction asks not yet followed by their summary
+	convs  int
+	report Report
+}
+
+// past is what the audit keeps of a request already read: no body, only sums, and each distinct
+// part's bytes once (in store).
+type past struct {
+	seq      int
+	model    string
+	conv     int
+	parts    []ref
+	nsys     int
+	ntools   int
+	sysKey   tokens.Sum
+	toolKey  tokens.Sum
+	prompt   tokens.Prompt
+	ask      bool
+	replied  bool   // the recording holds the reply to it
+	summary  []byte // the reply's text as it reads inside JSON, for a compaction ask
+	messages int
+}
+
+type ref struct {
+	sum   tokens.Sum
+	kind  chat.Kind
+	field string
+	index int
+	size  int
+}
+
+func (r ref) path() string { return chat.Part{Kind: r.kind, Field: r.field, Index: r.index}.Path() }
+
+// New makes an auditor.
+func New(o Options) (*Auditor, error) {
+	a := &Auditor{tok: o.Tokenizer, allow: map[Cause]bool{}, full: map[tokens.Sum][]int{},
+		prefix: map[tokens.Sum]int{}, head: map[tokens.Sum]int{}, store: map[tokens.Sum][]byte{}}
+	if a.tok == nil {
+		t, err := tokens.NewTiktoken()
+		if err != nil {
+			return nil, err
+		}
+		a.tok = t
+	}
+	a.tik, _ = a.tok.(*tokens.Tiktoken)
+	for _, c := range o.Allow {
+		a.allow[c] = true
+	}
+	a.report.Tokenizer = a.tok.Name()
+	a.report.Totals.ByCause = map[Cause]*CauseTotal{}
+	return a, nil
+}
+
+// IsPrompt says whether an exchange is a request for a model's answer: a POST to a chat
+// completions, Responses or Anthropic messages path. Others (model lists, health checks) are not
+// audited.
+func IsPrompt(x replay.Exchange) bool {
+	if x.Method != "" && x.Method != "POST" {
+		return false
+	}
+	p := strings.TrimRight(x.Path, "/")
+	if i := strings.IndexByte(p, '?'); i >= 0 {
+		p = p[:i]
+	}
+	return strings.HasSuffix(p, "/chat/completions") || strings.HasSuffix(p, "/responses") || strings.HasSuffix(p, "/messages") || p == ""
+}
+
+// UnreadableError is a prompt request whose body the audit cannot read; the audit goes on.
+type UnreadableError struct{ Problem }
+
+func (e *UnreadableError) Error() string {
+	return fmt.Sprintf("line %d (request %d): the body is not a request the audit can read: %s", e.Line, e.Seq, e.Problem.Error)
+}
+
+// askProbe is how the compaction ask's first sentence reads inside a JSON string.
+var askProbe, headingProbe = func() ([]byte, []byte) {
+	ask := spec.Text("tasks.compact.ask")
+	if i := strings.Index(ask, ". "); i > 0 {
+		ask = ask[:i+1]
+	}
+	return jsonInner(ask), jsonInner(spec.LoopJSON().Context.Compaction.Heading)
+}()
+
+// jsonInner is a text as it reads inside a JSON string, without the quotes.
+func jsonInner(s string) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(s)
+	out := bytes.TrimSpace(b.Bytes())
+	return out[1 : len(out)-1]
+}
+
+// Add audits the next exchange of a recording. It returns nil for an exchange that is not a
+// prompt (IsPrompt), and an error naming the line for a request body it cannot read (the audit
+// goes on without it).
+func (a *Auditor) Add(ctx context.Context, e replay.Entry) (*Request, error) {
+	if !IsPrompt(e.Exchange) {
+		a.report.Totals.Other++
+		return nil, nil
+	}
+	r, err := chat.Parse(e.Body)
+	if err != nil {
+		pr := Problem{Seq: e.Exchange.Seq, Line: e.Line, Error: err.Error()}
+		a.report.Unreadable = append(a.report.Unreadable, pr)
+		return nil, &UnreadableError{pr}
+	}
+	prompt, err := a.tok.Prompt(ctx, e.Body, r)
+	if err != nil {
+		return nil, fmt.Errorf("line %d (request %d): tokenizing: %v", e.Line, e.Exchange.Seq, err)
+	}
+	cur := a.pastOf(e, r, prompt)
+	out := a.judge(cur, r)
+	out.Line = e.Line
+	a.remember(cur, r)
+	a.report.add(*out)
+	return out, nil
+}
+
+// pastOf makes what is kept of a request.
+func (a *Auditor) pastOf(e replay.Entry, r *chat.Request, prompt tokens.Prompt) *past {
+	parts := r.Parts()
+	cur := &past{seq: e.Exchange.Seq, model: r.Model, parts: make([]ref, len(parts)), nsys: len(r.System),
+		ntools: len(r.Tools), prompt: prompt, messages: len(r.Messages)}
+	sameSums := a.tik != nil && len(prompt.Pieces) == len(parts)
+	for i, p := range parts {
+		s := tokens.Sum{}
+		if sameSums {
+			s = prompt.Pieces[i].Sum
+		} else {
+			s = tokens.SumOf(p)
+		}
+		cur.parts[i] = ref{sum: s, kind: p.Kind, field: p.Field, index: p.Index, size: len(p.Raw)}
+	}
+	cur.sysKey = keyOf(cur.parts[:cur.nsys])
+	cur.toolKey = keyOf(cur.parts[cur.nsys : cur.nsys+cur.ntools])
+	if n := len(r.Messages); n > 0 {
+		last := r.Messages[n-1]
+		cur.ask = last.Role == "user" && bytes.Contains(last.Raw, askProbe)
+	}
+	if cur.ask && e.Exchange.Response != nil {
+		if reply, err := e.Exchange.Response.Reply(); err == nil && strings.TrimSpace(reply.Text) != "" {
+			cur.replied = true
+			cur.summary = jsonInner(cutRunes(strings.TrimSpace(reply.Text), 64))
+		}
+	}
+	return cur
+}
+
+func cutRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) > n {
+		return string(r[:n])
+	}
+	return s
+}
+
+func keyOf(rs []ref) tokens.Sum {
+	h := sha256.New()
+	for _, r := range rs {
+		h.Write(r.sum[:])
+	}
+	var s tokens.Sum
+	h.Sum(s[:0])
+	return s
+}
+
+// chains are the sums of a request's message prefixes: chains[k] covers its first k+1 messages.
+func chains(msgs []ref) []tokens.Sum {
+	out := make([]tokens.Sum, len(msgs))
+	var c tokens.Sum
+	var buf [2 * sha256.Size]byte
+	for i, m := range msgs {
+		copy(buf[:], c[:])
+		copy(buf[sha256.Size:], m.sum[:])
+		c = sha256.Sum256(buf[:])
+		out[i] = c
+	}
+	return out
+}
+
+func (p *past) msgs() []ref { return p.parts[p.nsys+p.ntools:] }
+
+// relation is how a request was tied to an earlier one.
+type relation int
+
+const (
+	relNone relation = iota
+	relGrew
+	relCompaction
+	relShares // shares a message prefix, then differs or stops
+)
+
+// judge finds the request cur continues and compares the two.
+func (a *Auditor) judge(cur *past, r *chat.Request) *Request {
+	out := &Request{Seq: cur.seq, Model: cur.model, Messages: cur.messages, PromptTokens: cur.prompt.N}
+	msgs := cur.msgs()
+	ch := chains(msgs)
+	parent, rel, common := -1, relNone, 0
+	// The longest earlier history that is a prefix of this one, from the same agent: it grew.
+	grew, kGrew := -1, 0
+	for k := len(ch); k >= 1 && grew < 0; k-- {
+		if idxs, ok := a.full[ch[k-1]]; ok {
+			if p := a.best(cur, r, idxs); p >= 0 {
+				grew, kGrew = p, k
+			}
+		}
+	}
+	// The earlier request sharing the longest run of first messages: when it shares more than the
+	// history that grew, this request is that one's history with a message rewritten (or cut back).
+	shares, kShares := -1, 0
+	for k := len(ch); k > kGrew && shares < 0; k-- {
+		if p, ok := a.prefix[ch[k-1]]; ok && a.related(cur, r, a.reqs[p]) {
+			shares, kShares = p, k
+		}
+	}
+	if grew < 0 || shares >= 0 {
+		for i := len(a.asks) - 1; i >= 0; i-- {
+			if a.compacted(cur, r, a.reqs[a.asks[i]]) {
+				parent, rel = a.asks[i], relCompaction
+				a.asks = append(a.asks[:i], a.asks[i+1:]...)
+				break
+			}
+		}
+	}
+	switch {
+	case parent >= 0:
+	case shares >= 0:
+		parent, rel, common = shares, relShares, kShares
+	case grew >= 0:
+		parent, rel, common = grew, relGrew, kGrew
+	}
+	if parent < 0 {
+		a.convs++
+		cur.conv = a.convs
+		out.Conversation, out.Cause = cur.conv, NewConversation
+		// A new conversation may still reuse a head it shares with an earlier request (the same
+		// system prompt and tools), on a server whose cache holds that request.
+		if len(cur.parts) > 0 {
+			if h, ok := a.head[cur.parts[0].sum]; ok {
+				out.ReusableTokens = tokens.LCP(cur.prompt, a.reqs[h].prompt)
+			}
+		}
+		return out
+	}
+	p := a.reqs[parent]
+	cur.conv = p.conv
+	out.Conversation, out.Continues = p.conv, p.seq
+	out.ReusableTokens = tokens.LCP(cur.prompt, p.prompt)
+	a.compare(out, cur, r, p, rel, common)
+	if out.Cause == ModelChanged {
+		out.ReusableTokens = 0 // another model's cache holds nothing of this prompt
+	}
+	if out.Cause != Extends && out.Cause != Rewound {
+		out.LostTokens = max(0, min(p.prompt.N, cur.prompt.N)-out.ReusableTokens)
+	}
+	out.Break = out.Cause.Break()
+	out.Fails = out.Cause.Fails() && !a.allow[out.Cause]
+	return out
+}
+
+// best picks, among earlier requests with the same history, the one cur continues: one from the
+// same agent (the same system prompt and tools, then related), the latest first.
+func (a *Auditor) best(cur *past, r *chat.Request, idxs []int) int {
+	for i := len(idxs) - 1; i >= 0; i-- {
+		p := a.reqs[idxs[i]]
+		if p.sysKey == cur.sysKey && p.toolKey == cur.toolKey {
+			return idxs[i]
+		}
+	}
+	for i := len(idxs) - 1; i >= 0; i-- {
+		if a.related(cur, r, a.reqs[idxs[i]]) {
+			return idxs[i]
+		}
+	}
+	return -1
+}
+
+// related says whether two requests can be one agent's: the same system prompt, the same
+// (non-empty) tools, or system prompts that are mostly the same bytes (one changed in a place, as
+// a date). A title request or a subagent that happens to begin with the same user message shares
+// neither, and starts a conversation of its own.
+func (a *Auditor) related(cur *past, r *chat.Request, p *past) bool {
+	if p.sysKey == cur.sysKey || p.ntools > 0 && p.toolKey == cur.toolKey {
+		return true
+	}
+	var now, then []byte
+	for _, s := range r.System {
+		now = append(now, s.Raw...)
+	}
+	for _, s := range p.parts[:p.nsys] {
+		then = append(then, a.store[s.sum]...)
+	}
+	longer := max(len(now), len(then))
+	if longer == 0 {
+		return true
+	}
+	cp := commonPrefix(now, then)
+	same := cp + commonSuffix(now, then, cp)
+	return 2*same >= longer
+}
+
+// compacted says whether cur is the history that follows a compaction ask: it carries the ask's
+// summary (when the recording holds the reply) or the compaction table's heading; with no reply
+// recorded, a shorter history from the same agent is taken for it.
+func (a *Auditor) compacted(cur *past, r *chat.Request, ask *past) bool {
+	for _, m := range r.Messages {
+		if len(ask.summary) > 0 && bytes.Contains(m.Raw, ask.summary) || bytes.Contains(m.Raw, headingProbe) {
+			return true
+		}
+	}
+	return !ask.replied && a.related(cur, r, ask) && cur.messages < ask.messages
+}
+
+// compare classifies how cur differs from p, and says where.
+func (a *Auditor) compare(out *Request, cur *past, r *chat.Request, p *past, rel relation, common int) {
+	if cur.model != "" && p.model != "" && cur.model != p.model {
+		out.Cause, out.Path = ModelChanged, "$.model"
+		out.Change = &Change{Old: p.model, New: cur.model}
+		out.Detail = fmt.Sprintf("from %s to %s", p.model, cur.model)
+		return
+	}
+	curParts := r.Parts()
+	type section struct {
+		cause     Cause
+		now, then []ref
+		nowParts  []chat.Part
+	}
+	secs := []section{
+		{SystemChanged, cur.parts[:cur.nsys], p.parts[:p.nsys], curParts[:cur.nsys]},
+		{ToolsChanged, cur.parts[cur.nsys : cur.nsys+cur.ntools], p.parts[p.nsys : p.nsys+p.ntools], curParts[cur.nsys : cur.nsys+cur.ntools]},
+		{MessageRewritten, cur.msgs(), p.msgs(), curParts[cur.nsys+cur.ntools:]},
+	}
+	var changed []Cause
+	first := -1
+	var at int
+	for si, s := range secs {
+		i := 0
+		for i < len(s.now) && i < len(s.then) && s.now[i].sum == s.then[i].sum {
+			i++
+		}
+		// Messages may grow (appended) or be cut back (rewound) without differing; the system
+		// prompt and the tools may not.
+		differs := i < len(s.now) || i < len(s.then)
+		if s.cause == MessageRewritten {
+			differs = i < len(s.now) && i < len(s.then)
+		}
+		if !differs {
+			continue
+		}
+		changed = append(changed, s.cause)
+		if first < 0 {
+			first, at = si, i
+		}
+	}
+	switch {
+	case rel == relCompaction:
+		out.Cause = Compaction
+		out.Detail = fmt.Sprintf("the history was replaced by the summary asked for in request %d", p.seq)
+	case first < 0 && rel == relShares && cur.messages < p.messages:
+		out.Cause = Rewound
+		out.Detail = fmt.Sprintf("the history was cut back from %d to %d messages (an undo or a rewind); all of it is cached", p.messages, cur.messages)
+		return
+	case first < 0:
+		out.Cause = Extends
+		return
+	default:
+		out.Cause = secs[first].cause
+	}
+	if first < 0 {
+		return
+	}
+	s := secs[first]
+	var curRaw, prevRaw []byte
+	var prevRef ref
+	if at < len(s.now) {
+		curRaw = s.nowParts[at].Raw
+	}
+	if at < len(s.then) {
+		prevRef = s.then[at]
+		prevRaw = a.store[prevRef.sum]
+	}
+	switch {
+	case curRaw != nil && prevRaw != nil:
+		off := commonPrefix(prevRaw, curRaw)
+		out.Path = s.nowParts[at].Path() + chat.PathAt(curRaw, off)
+		c := change(prevRaw, curRaw, off)
+		out.Change = &c
+	case curRaw != nil:
+		out.Path = s.nowParts[at].Path()
+		c := change(nil, curRaw, 0)
+		c.Old = ""
+		out.Change = &c
+	default:
+		out.Path = prevRef.path()
+		c := change(prevRaw, nil, 0)
+		c.New = ""
+		out.Change = &c
+		out.Detail = strings.TrimPrefix(out.Detail+fmt.Sprintf("; %s is in request %d's body, removed from this one", out.Path, p.seq), "; ")
+	}
+	var detail []string
+	if out.Detail != "" {
+		detail = append(detail, out.Detail)
+	}
+	switch s.cause {
+	case SystemChanged:
+		switch {
+		case curRaw == nil:
+			detail = append(detail, fmt.Sprintf("a system message of request %d was removed", p.seq))
+		case prevRaw == nil:
+			detail = append(detail, "a system message was added")
+		default:
+			detail = append(detail, fmt.Sprintf("the system prompt of request %d changed", p.seq))
+		}
+	case ToolsChanged:
+		var now, then [][]byte
+		for _, t := range s.nowParts {
+			now = append(now, t.Raw)
+		}
+		for _, t := range s.then {
+			then = append(then, a.store[t.sum])
+		}
+		detail = append(detail, "tools "+toolsDiff(then, now))
+	case MessageRewritten:
+		if rel == relCompaction {
+			break // the history was replaced as a whole: no one message to name
+		}
+		if curRaw != nil && prevRaw != nil {
+			d := fmt.Sprintf("%s (%s) was rewritten: %s → %s", s.nowParts[at].Path(), messageLabel(s.nowParts[at], prevRaw), size(len(prevRaw)), size(len(curRaw)))
+			if isToolResult(prevRaw) && len(curRaw) < len(prevRaw) {
+				d += ", an old tool result pruned in place"
+			}
+			detail = append(detail, d)
+		} else if curRaw != nil {
+			detail = append(detail, fmt.Sprintf("a message was inserted at %s", s.nowParts[at].Path()))
+		}
+	}
+	if out.Change != nil && rel != relCompaction && (s.cause == SystemChanged || s.cause == MessageRewritten) {
+		if c, ok := clockChange(*out.Change); ok {
+			out.Clock = c
+			detail = append(detail, "it looks like a clock: "+c)
+		}
+	}
+	if len(changed) > 1 {
+		var also []string
+		for _, c := range changed[1:] {
+			if c == MessageRewritten && rel == relCompaction {
+				continue
+			}
+			also = append(also, string(c))
+		}
+		if len(also) > 0 {
+			detail = append(detail, "also: "+strings.Join(also, ", "))
+		}
+	}
+	out.Detail = strings.Join(detail, "; ")
+}
+
+// remember keeps what later requests are compared with.
+func (a *Auditor) remember(cur *past, r *chat.Request) {
+	idx := len(a.reqs)
+	a.reqs = append(a.reqs, cur)
+	for i, p := range r.Parts() {
+		s := cur.parts[i].sum
+		if _, ok := a.store[s]; !ok {
+			a.store[s] = append([]byte(nil), p.Raw...)
+		}
+	}
+	ch := chains(cur.msgs())
+	if len(ch) > 0 {
+		a.full[ch[len(ch)-1]] = append(a.full[ch[len(ch)-1]], idx)
+	}
+	for _, c := range ch {
+		a.prefix[c] = idx
+	}
+	if len(cur.parts) > 0 {
+		a.head[cur.parts[0].sum] = idx
+	}
+	if cur.ask {
+		a.asks = append(a.asks, idx)
+		if len(a.asks) > 16 {
+			a.asks = a.asks[1:]
+		}
+	}
+}

@@ -1,0 +1,246 @@
+package audit
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/LLeMbas/lembas-check/replay/chat"
+)
+
+// commonPrefix is the length of the longest common prefix of a and b.
+func commonPrefix(a, b []byte) int {
+	n := min(len(a), len(b))
+	for i := 0; i < n; i++ {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return n
+}
+
+// commonSuffix is the length of the longest common suffix of a and b not reaching into their
+// first p bytes.
+func commonSuffix(a, b []byte, p int) int {
+	n := 0
+	for n < len(a)-p && n < len(b)-p && a[len(a)-1-n] == b[len(b)-1-n] {
+		n++
+	}
+	return n
+}
+
+// Change is where two values first differ: the middle that differs on each side, with a little
+// context before and after.
+type Change struct {
+	// Old and New are short excerpts: context, the differing middle in ⟦ ⟧, context.
+	Old string `json:"old"`
+	New string `json:"new"`
+	// OldMid and NewMid are the differing middles (cut to a few hundred bytes).
+	OldMid string `json:"-"`
+	NewMid string `json:"-"`
+	// Wide are the middles with some context, for the clock heuristic.
+	OldWide, NewWide string `json:"-"`
+}
+
+const (
+	ctxBytes  = 24
+	midBytes  = 60
+	wideBytes = 32
+)
+
+// change describes how cur differs from prev, from the first differing byte p.
+func change(prev, cur []byte, p int) Change {
+	s := commonSuffix(prev, cur, p)
+	om, nm := prev[p:len(prev)-s], cur[p:len(cur)-s]
+	return Change{
+		Old:     excerpt(prev, p, len(prev)-s),
+		New:     excerpt(cur, p, len(cur)-s),
+		OldMid:  clip(om, 400),
+		NewMid:  clip(nm, 400),
+		OldWide: window(prev, p-wideBytes, len(prev)-s+wideBytes),
+		NewWide: window(cur, p-wideBytes, len(cur)-s+wideBytes),
+	}
+}
+
+// excerpt shows b[from:to] marked, with context, every piece cut at a character boundary.
+func excerpt(b []byte, from, to int) string {
+	var sb strings.Builder
+	start := runeStart(b, max(0, from-ctxBytes))
+	if start > 0 {
+		sb.WriteString("…")
+	}
+	sb.Write(b[start:from])
+	sb.WriteString("⟦")
+	mid := b[from:to]
+	if len(mid) > midBytes {
+		cutAt := runeStart(mid, midBytes)
+		sb.Write(mid[:cutAt])
+		sb.WriteString("…")
+	} else {
+		sb.Write(mid)
+	}
+	sb.WriteString("⟧")
+	end := runeStart(b, min(len(b), to+ctxBytes))
+	sb.Write(b[to:max(to, end)])
+	if end < len(b) {
+		sb.WriteString("…")
+	}
+	return strings.ToValidUTF8(sb.String(), "�")
+}
+
+func window(b []byte, from, to int) string {
+	from, to = max(0, from), min(len(b), to)
+	if from >= to {
+		return ""
+	}
+	return string(b[runeStart(b, from):runeStart(b, to)])
+}
+
+func clip(b []byte, n int) string {
+	if len(b) > n {
+		return string(b[:runeStart(b, n)]) + "…"
+	}
+	return string(b)
+}
+
+// runeStart moves i back to the start of the character holding it.
+func runeStart(b []byte, i int) int {
+	if i >= len(b) {
+		return len(b)
+	}
+	for i > 0 && !utf8.RuneStart(b[i]) {
+		i--
+	}
+	return i
+}
+
+// clockRE finds what reads as a date or a time of day. A bare "10:21" is left out: it is as often
+// a file's line and column (main.go:10:21) as a time.
+var clockRE = regexp.MustCompile(`(?i)\b\d{4}-\d{2}-\d{2}(?:[T ]\d{1,2}:\d{2}(?::\d{2})?)?\b|\b\d{1,2}:\d{2}:\d{2}\b|\b\d{1,2}:\d{2}\s?[ap]\.?m\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b|\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|\b(?:january|february|march|april|june|july|august|september|october|november|december)\s+\d{1,2}\b|\b\d{1,2}\s+(?:january|february|march|april|may|june|july|august|september|october|november|december)\b|\b1\d{9}(?:\d{3})?\b`)
+
+// clockChange says whether a change looks like a clock — a date or a time that one side has and
+// the other has not, or has otherwise — and shows it ("2026-11-05 → 2026-11-06").
+func clockChange(c Change) (string, bool) {
+	o := clockRE.FindAllString(c.OldWide, -1)
+	n := clockRE.FindAllString(c.NewWide, -1)
+	on, nn := strings.Join(o, ", "), strings.Join(n, ", ")
+	if on == nn || len(n) == 0 && len(o) == 0 {
+		return "", false
+	}
+	switch {
+	case len(o) == 0:
+		return "added " + nn, true
+	case len(n) == 0:
+		return "removed " + on, true
+	}
+	return on + " → " + nn, true
+}
+
+// toolName is a tool's name: `function.name` (OpenAI chat), `name` (Responses, Anthropic).
+func toolName(raw []byte) string {
+	var t struct {
+		Name     string `json:"name"`
+		Function struct {
+			Name string `json:"name"`
+		} `json:"function"`
+	}
+	json.Unmarshal(raw, &t)
+	if t.Function.Name != "" {
+		return t.Function.Name
+	}
+	if t.Name != "" {
+		return t.Name
+	}
+	return "?"
+}
+
+// toolsDiff says which tools were added, removed, changed or moved between two lists.
+func toolsDiff(prev, cur [][]byte) string {
+	pn, cn := map[string][]byte{}, map[string][]byte{}
+	var porder, corder []string
+	for _, t := range prev {
+		n := toolName(t)
+		pn[n] = t
+		porder = append(porder, n)
+	}
+	for _, t := range cur {
+		n := toolName(t)
+		cn[n] = t
+		corder = append(corder, n)
+	}
+	var added, removed, changed []string
+	for _, n := range corder {
+		if p, ok := pn[n]; !ok {
+			added = append(added, n)
+		} else if string(p) != string(cn[n]) {
+			changed = append(changed, n)
+		}
+	}
+	for _, n := range porder {
+		if _, ok := cn[n]; !ok {
+			removed = append(removed, n)
+		}
+	}
+	var parts []string
+	if len(added) > 0 {
+		parts = append(parts, "added "+strings.Join(added, ", "))
+	}
+	if len(removed) > 0 {
+		parts = append(parts, "removed "+strings.Join(removed, ", "))
+	}
+	if len(changed) > 0 {
+		parts = append(parts, "changed "+strings.Join(changed, ", "))
+	}
+	if len(parts) == 0 {
+		return "the same tools in another order"
+	}
+	return strings.Join(parts, "; ")
+}
+
+// messageLabel names a message for a person: its role, and the call it answers.
+func messageLabel(p chat.Part, raw []byte) string {
+	var m struct {
+		Role       string `json:"role"`
+		Type       string `json:"type"`
+		ToolCallID string `json:"tool_call_id"`
+		CallID     string `json:"call_id"`
+	}
+	json.Unmarshal(raw, &m)
+	switch {
+	case m.Role == "tool" && m.ToolCallID != "":
+		return fmt.Sprintf("the tool result for %s", m.ToolCallID)
+	case m.Role == "tool", m.Type == "function_call_output":
+		return "a tool result"
+	case m.Role != "":
+		return "a " + m.Role + " message"
+	case m.Type != "":
+		return "a " + m.Type + " item"
+	}
+	return "a message"
+}
+
+// isToolResult says whether a message is a tool's result (OpenAI chat, Responses, Anthropic).
+func isToolResult(raw []byte) bool {
+	var m struct {
+		Role    string          `json:"role"`
+		Type    string          `json:"type"`
+		Content json.RawMessage `json:"content"`
+	}
+	json.Unmarshal(raw, &m)
+	if m.Role == "tool" || m.Type == "function_call_output" {
+		return true
+	}
+	return m.Role == "user" && strings.Contains(string(m.Content), `"tool_result"`)
+}
+
+func size(n int) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}

@@ -1,0 +1,129 @@
+package audit
+
+import (
+	"context"
+	"errors"
+	"io"
+
+	"github.com/LLeMbas/lembas-check/replay"
+)
+
+// Report is a whole recording's audit.
+type Report struct {
+	File      string    `json:"file,omitempty"`
+	Kind      string    `json:"kind,omitempty"`
+	Tokenizer string    `json:"tokenizer"`
+	Requests  []Request `json:"-"`
+	Totals    Totals    `json:"totals"`
+	// Unreadable lists prompt requests whose body could not be read; the audit went on without them.
+	Unreadable []Problem `json:"unreadable,omitempty"`
+	// Damage is the error that stopped the reader (a cut or corrupt line); what came before it
+	// was audited.
+	Damage string `json:"damage,omitempty"`
+}
+
+// Problem is a request the audit could not read.
+type Problem struct {
+	Seq   int    `json:"seq"`
+	Line  int    `json:"line"`
+	Error string `json:"error"`
+}
+
+// Totals sum a report.
+type Totals struct {
+	Requests      int `json:"requests"`
+	Conversations int `json:"conversations"`
+	// Other counts exchanges that are not prompts (model lists, health checks).
+	Other          int   `json:"other_exchanges"`
+	PromptTokens   int64 `json:"prompt_tokens"`
+	ReusableTokens int64 `json:"reusable_tokens"`
+	LostTokens     int64 `json:"lost_tokens"`
+	// ReusableShare is the share of prompt tokens a prefix cache could have reused; PossibleShare
+	// what it could have been without the breaks.
+	ReusableShare float64 `json:"reusable_share"`
+	PossibleShare float64 `json:"possible_share"`
+	// ByCause counts requests and lost tokens per cause.
+	ByCause map[Cause]*CauseTotal `json:"by_cause"`
+	Breaks  int                   `json:"breaks"`
+	Failing int                   `json:"failing"`
+}
+
+// CauseTotal is one cause's share of a report.
+type CauseTotal struct {
+	Requests   int   `json:"requests"`
+	LostTokens int64 `json:"lost_tokens"`
+}
+
+func (r *Report) add(q Request) {
+	r.Requests = append(r.Requests, q)
+	t := &r.Totals
+	t.Requests++
+	if q.Cause == NewConversation {
+		t.Conversations++
+	}
+	t.PromptTokens += int64(q.PromptTokens)
+	t.ReusableTokens += int64(q.ReusableTokens)
+	t.LostTokens += int64(q.LostTokens)
+	ct := t.ByCause[q.Cause]
+	if ct == nil {
+		ct = &CauseTotal{}
+		t.ByCause[q.Cause] = ct
+	}
+	ct.Requests++
+	ct.LostTokens += int64(q.LostTokens)
+	if q.Break {
+		t.Breaks++
+	}
+	if q.Fails {
+		t.Failing++
+	}
+	if t.PromptTokens > 0 {
+		t.ReusableShare = float64(t.ReusableTokens) / float64(t.PromptTokens)
+		t.PossibleShare = float64(t.ReusableTokens+t.LostTokens) / float64(t.PromptTokens)
+	}
+}
+
+// Failed says whether the audit found a break that fails it.
+func (r *Report) Failed() bool { return r.Totals.Failing > 0 }
+
+// Report is the audit so far.
+func (a *Auditor) Report() *Report { return &a.report }
+
+// Source is what Run reads from: a replay.Reader.
+type Source interface {
+	Next() (replay.Entry, error)
+}
+
+// Run audits every exchange of a recording. Unreadable requests are listed and skipped; damage in
+// the file stops the reading, and the report holds everything before it (Damage says where), and
+// the error is returned too. progress, when not nil, is called after each request.
+func Run(ctx context.Context, src Source, o Options, progress func(*Request)) (*Report, error) {
+	a, err := New(o)
+	if err != nil {
+		return nil, err
+	}
+	for {
+		if err := ctx.Err(); err != nil {
+			return a.Report(), err
+		}
+		e, err := src.Next()
+		if errors.Is(err, io.EOF) {
+			return a.Report(), nil
+		}
+		if err != nil {
+			a.report.Damage = err.Error()
+			return a.Report(), err
+		}
+		q, err := a.Add(ctx, e)
+		var unreadable *UnreadableError
+		if errors.As(err, &unreadable) {
+			continue // listed in the report
+		}
+		if err != nil {
+			return a.Report(), err // the tokenizer failed: a server that went away
+		}
+		if q != nil && progress != nil {
+			progress(q)
+		}
+	}
+}

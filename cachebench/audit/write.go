@@ -1,0 +1,227 @@
+package audit
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/tw"
+)
+
+// Formats a report can be written in.
+var Formats = []string{"table", "json", "markdown", "svg"}
+
+// Write writes a report in one of Formats. verbose lists every request in the table.
+func Write(w io.Writer, r *Report, format string, verbose bool) error {
+	switch format {
+	case "table", "":
+		return WriteTable(w, r, verbose)
+	case "json":
+		return WriteJSON(w, r)
+	case "markdown":
+		return WriteMarkdown(w, r)
+	case "svg":
+		return WriteSVG(w, r)
+	}
+	return fmt.Errorf("unknown format %q: want one of %s", format, strings.Join(Formats, ", "))
+}
+
+func newTable(w io.Writer, left int) *tablewriter.Table {
+	align := make([]tw.Align, 12)
+	for i := range align {
+		align[i] = tw.AlignRight
+		if i < left {
+			align[i] = tw.AlignLeft
+		}
+	}
+	cell := tw.CellConfig{Alignment: tw.CellAlignment{PerColumn: align}}
+	return tablewriter.NewTable(w, tablewriter.WithConfig(tablewriter.Config{Row: cell, Footer: cell}),
+		tablewriter.WithHeaderAutoFormat(tw.Off), tablewriter.WithFooterAutoFormat(tw.Off))
+}
+
+// num writes a count with thousands separated: 16,912.
+func num[T int | int64](n T) string {
+	s := fmt.Sprint(int64(n))
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	if neg {
+		s = "-" + s
+	}
+	return s
+}
+
+func pct(f float64) string { return fmt.Sprintf("%.1f %%", 100*f) }
+
+// breakBlock writes one break the way `go test` writes a failure.
+func breakBlock(w io.Writer, q Request) {
+	verdict := "BREAK"
+	if !q.Fails {
+		verdict = "ALLOWED"
+	}
+	fmt.Fprintf(w, "--- %s: request %d (line %d), conversation %d, continues request %d: %s\n", verdict, q.Seq, q.Line, q.Conversation, q.Continues, q.Cause)
+	fmt.Fprintf(w, "    at %s", q.Path)
+	if q.Detail != "" {
+		fmt.Fprintf(w, ": %s", q.Detail)
+	}
+	fmt.Fprintln(w)
+	if q.Change != nil {
+		if q.Change.Old != "" {
+			fmt.Fprintf(w, "    - %s\n", q.Change.Old)
+		}
+		if q.Change.New != "" {
+			fmt.Fprintf(w, "    + %s\n", q.Change.New)
+		}
+	}
+	fmt.Fprintf(w, "    %s tokens lost: %s of %s reusable\n", num(q.LostTokens), num(q.ReusableTokens), num(q.PromptTokens))
+}
+
+// Summary is the report's last line: ok or FAIL, then the totals in words.
+func Summary(r *Report) string {
+	t := r.Totals
+	status := "ok"
+	if r.Failed() {
+		status = "FAIL"
+	}
+	conv := "conversations"
+	if t.Conversations == 1 {
+		conv = "conversation"
+	}
+	s := fmt.Sprintf("%s\t%s\t%d requests, %d %s: %s prompt tokens, %s reusable", status, r.File, t.Requests, t.Conversations, conv, num(t.PromptTokens), pct(t.ReusableShare))
+	if t.LostTokens > 0 {
+		s += fmt.Sprintf(" (%s without the breaks)", pct(t.PossibleShare))
+	}
+	switch t.Failing {
+	case 0:
+	case 1:
+		s += "; 1 break fails the audit"
+	default:
+		s += fmt.Sprintf("; %d breaks fail the audit", t.Failing)
+	}
+	if r.Damage != "" {
+		s += "; the recording is damaged: " + r.Damage
+	}
+	return s
+}
+
+// WriteTable writes what a person reads: each break, a table per request with -v, the cost of each
+// cause, and one line.
+func WriteTable(w io.Writer, r *Report, verbose bool) error {
+	for _, q := range r.Requests {
+		if q.Break {
+			breakBlock(w, q)
+		}
+	}
+	for _, p := range r.Unreadable {
+		fmt.Fprintf(w, "--- SKIP: request %d (line %d): %s\n", p.Seq, p.Line, p.Error)
+	}
+	if verbose {
+		t := newTable(w, 0)
+		t.Header("Seq", "Line", "Conv", "Continues", "Cause", "Prompt", "Reusable", "Lost", "Path")
+		for _, q := range r.Requests {
+			cont := ""
+			if q.Continues > 0 {
+				cont = fmt.Sprint(q.Continues)
+			}
+			if err := t.Append(q.Seq, q.Line, q.Conversation, cont, string(q.Cause), num(q.PromptTokens), num(q.ReusableTokens), num(q.LostTokens), q.Path); err != nil {
+				return err
+			}
+		}
+		if err := t.Render(); err != nil {
+			return err
+		}
+	}
+	t := newTable(w, 1)
+	t.Header("Cause", "Requests", "Lost tokens", "Share of prompt")
+	for _, c := range Causes {
+		ct := r.Totals.ByCause[c]
+		if ct == nil {
+			continue
+		}
+		share := ""
+		if r.Totals.PromptTokens > 0 && ct.LostTokens > 0 {
+			share = pct(float64(ct.LostTokens) / float64(r.Totals.PromptTokens))
+		}
+		if err := t.Append(string(c), ct.Requests, num(ct.LostTokens), share); err != nil {
+			return err
+		}
+	}
+	t.Footer("all", r.Totals.Requests, num(r.Totals.LostTokens), "")
+	if err := t.Render(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, Summary(r))
+	return nil
+}
+
+// WriteJSON writes JSON lines: one {"type":"request",…} per request, then {"type":"totals",…}.
+func WriteJSON(w io.Writer, r *Report) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for _, q := range r.Requests {
+		if err := enc.Encode(struct {
+			Type string `json:"type"`
+			Request
+		}{"request", q}); err != nil {
+			return err
+		}
+	}
+	return enc.Encode(struct {
+		Type string `json:"type"`
+		*Report
+		Failed bool `json:"failed"`
+	}{"totals", r, r.Failed()})
+}
+
+// mdCell escapes a table cell of markdown.
+func mdCell(s string) string {
+	s = strings.ReplaceAll(s, "|", `\|`)
+	s = strings.ReplaceAll(s, "\n", " ")
+	return s
+}
+
+// WriteMarkdown writes the report for a pull request or a job summary.
+func WriteMarkdown(w io.Writer, r *Report) error {
+	t := r.Totals
+	status := "✅ no break the spec does not allow"
+	if r.Failed() {
+		status = fmt.Sprintf("❌ %d break(s) the spec does not allow", t.Failing)
+	}
+	fmt.Fprintf(w, "## Prefix audit: `%s`\n\n%s. %d requests in %d conversation(s), %s prompt tokens; a prefix cache could reuse **%s** of them (%s without the breaks). Tokenizer: %s.\n\n",
+		r.File, status, t.Requests, t.Conversations, num(t.PromptTokens), pct(t.ReusableShare), pct(t.PossibleShare), r.Tokenizer)
+	if r.Damage != "" {
+		fmt.Fprintf(w, "> The recording is damaged: %s\n\n", r.Damage)
+	}
+	fmt.Fprintln(w, "| Cause | Requests | Lost tokens |\n|---|---:|---:|")
+	for _, c := range Causes {
+		if ct := t.ByCause[c]; ct != nil {
+			fmt.Fprintf(w, "| %s | %d | %s |\n", c, ct.Requests, num(ct.LostTokens))
+		}
+	}
+	var breaks []Request
+	for _, q := range r.Requests {
+		if q.Break {
+			breaks = append(breaks, q)
+		}
+	}
+	if len(breaks) > 0 {
+		fmt.Fprintln(w, "\n### Breaks\n\n| Request | Line | Cause | Path | What | Lost tokens |\n|---:|---:|---|---|---|---:|")
+		for _, q := range breaks {
+			cause := string(q.Cause)
+			if !q.Fails {
+				cause += " (allowed)"
+			}
+			fmt.Fprintf(w, "| %d | %d | %s | `%s` | %s | %s |\n", q.Seq, q.Line, cause, q.Path, mdCell(q.Detail), num(q.LostTokens))
+		}
+	}
+	fmt.Fprintln(w, "\n<details><summary>Every request</summary>\n\n| Request | Conversation | Continues | Cause | Prompt | Reusable | Lost |\n|---:|---:|---:|---|---:|---:|---:|")
+	for _, q := range r.Requests {
+		fmt.Fprintf(w, "| %d | %d | %d | %s | %s | %s | %s |\n", q.Seq, q.Conversation, q.Continues, q.Cause, num(q.PromptTokens), num(q.ReusableTokens), num(q.LostTokens))
+	}
+	fmt.Fprintln(w, "\n</details>")
+	return nil
+}

@@ -1,0 +1,141 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/LLeMbas/lembas-check/cachebench/audit"
+	"github.com/LLeMbas/lembas-check/cachebench/progress"
+	"github.com/LLeMbas/lembas-check/cachebench/tokens"
+	"github.com/LLeMbas/lembas-check/replay"
+)
+
+// tokenizerFlag chooses the tokenizer of audit, bench and export: tiktoken offline by default, or
+// a llama.cpp server's own.
+func tokenizerFlag(fs *flag.FlagSet) *string {
+	return fs.String("tokenizer", "", "count tokens with a llama.cpp server's /apply-template and /tokenize at `URL` (default: tiktoken o200k_base, offline)")
+}
+
+func makeTokenizer(url string) (tokens.Tokenizer, error) {
+	if url == "" {
+		return tokens.NewTiktoken()
+	}
+	return tokens.NewServer(url), nil
+}
+
+// openRecording opens a recording or a request log, saying which file could not be read.
+func openRecording(path string) (*replay.Reader, io.Closer, error) {
+	r, f, err := replay.Open(path)
+	if err != nil {
+		var le *replay.LineError
+		if errors.As(err, &le) {
+			return nil, nil, err
+		}
+		return nil, nil, fmt.Errorf("%s: %v", path, err)
+	}
+	return r, f, nil
+}
+
+func cmdAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("audit", stderr)
+	format := fs.String("format", "table", "report format: table, json (JSON lines), markdown or svg")
+	out := fs.String("out", "", "write the report to `FILE` (the table's last line still goes to stdout)")
+	svg := fs.String("svg", "", "also draw the chart (cached share and lost tokens per request) to `FILE`")
+	verbose := fs.Bool("v", false, "list every request in the table, not only the breaks")
+	tok := tokenizerFlag(fs)
+	var allow listFlag
+	fs.Var(&allow, "allow", "breaks that do not fail the audit: `CAUSE,…` (system-prompt-changed, tools-changed, earlier-message-rewritten)")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return flagExit(err)
+	}
+	if len(pos) != 1 {
+		return errorf(stderr, "audit takes one recording or request log (got %d arguments)", len(pos))
+	}
+	var allowed []audit.Cause
+	for _, a := range allow {
+		c, ok := audit.ParseCause(a)
+		if !ok {
+			return errorf(stderr, "--allow %q: not a cause; want one of system-prompt-changed, tools-changed, earlier-message-rewritten, compaction, model-changed", a)
+		}
+		allowed = append(allowed, c)
+	}
+	tk, err := makeTokenizer(*tok)
+	if err != nil {
+		return errorf(stderr, "%v", err)
+	}
+	rd, f, err := openRecording(pos[0])
+	if err != nil {
+		return errorf(stderr, "%v", err)
+	}
+	defer f.Close()
+	bar := progress.New(stderr, "audit "+pos[0], 0)
+	bar.Start()
+	n := 0
+	rep, runErr := audit.Run(ctx, rd, audit.Options{Tokenizer: tk, Allow: allowed}, func(q *audit.Request) {
+		n++
+		bar.Set(n, fmt.Sprintf("request %d: %s", q.Seq, q.Cause))
+	})
+	bar.Stop()
+	if rep == nil {
+		return errorf(stderr, "%v", runErr)
+	}
+	rep.File, rep.Kind = pos[0], rd.Kind
+	var damaged *replay.LineError
+	if runErr != nil && !errors.As(runErr, &damaged) {
+		// Not damage in the file: the tokenizer server went away, or the run was interrupted.
+		return errorf(stderr, "audit %s: %v", pos[0], runErr)
+	}
+	for _, p := range rep.Unreadable {
+		fmt.Fprintf(stderr, "lembas-check: warning: %s:line %d (request %d): skipped, not a request the audit can read: %s\n", pos[0], p.Line, p.Seq, p.Error)
+	}
+	if code := writeAudit(rep, *format, *out, *svg, *verbose, stdout, stderr); code != 0 {
+		return code
+	}
+	if runErr != nil {
+		fmt.Fprintf(stderr, "lembas-check: %v\n", runErr)
+		return 2
+	}
+	if rep.Failed() {
+		return 1
+	}
+	return 0
+}
+
+func writeAudit(rep *audit.Report, format, out, svg string, verbose bool, stdout, stderr io.Writer) int {
+	if svg != "" {
+		if err := writeFile(svg, func(w io.Writer) error { return audit.WriteSVG(w, rep) }); err != nil {
+			return errorf(stderr, "--svg: %v", err)
+		}
+	}
+	if out == "" {
+		if err := audit.Write(stdout, rep, format, verbose); err != nil {
+			return errorf(stderr, "%v", err)
+		}
+		return 0
+	}
+	if err := writeFile(out, func(w io.Writer) error { return audit.Write(w, rep, format, verbose) }); err != nil {
+		return errorf(stderr, "--out: %v", err)
+	}
+	if format != "table" {
+		fmt.Fprintln(stdout, audit.Summary(rep))
+	}
+	return 0
+}
+
+// writeFile writes a file whole, saying so when it could not.
+func writeFile(path string, f func(io.Writer) error) error {
+	fh, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := f(fh); err != nil {
+		fh.Close()
+		return err
+	}
+	return fh.Close()
+}
