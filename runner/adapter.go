@@ -348,8 +348,14 @@ func parseHello(line []byte) (helloAnswer, error) {
 	case refusal != "":
 		return helloAnswer{}, fmt.Errorf("refused hello: %q", refusal)
 	}
+	for _, k := range []string{"implementation", "areas"} {
+		if _, ok := m[k]; !ok {
+			return helloAnswer{}, fmt.Errorf("answered hello without %q: %s. Update the adapter (docs/protocol.md)", k, quote(line))
+		}
+	}
 	var h helloAnswer
-	for k, raw := range m {
+	for _, k := range messageKeys(m) {
+		raw := m[k]
 		var err error
 		switch k {
 		case "protocol":
@@ -370,13 +376,18 @@ func parseHello(line []byte) (helloAnswer, error) {
 			return helloAnswer{}, fmt.Errorf("answered hello with a wrong %q (%v): %s. Update the adapter (docs/protocol.md)", k, err, quote(line))
 		}
 	}
-	for _, k := range []string{"implementation", "areas"} {
-		if _, ok := m[k]; !ok {
-			return helloAnswer{}, fmt.Errorf("answered hello without %q: %s. Update the adapter (docs/protocol.md)", k, quote(line))
-		}
-	}
 	sort.Strings(h.Areas)
 	return h, nil
+}
+
+// messageKeys orders a message's keys, so that of two faults the same one is always reported.
+func messageKeys(m map[string]json.RawMessage) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 func said(refusal string) string {
@@ -405,7 +416,8 @@ func parseAnswer(line []byte, seq int64) (Outcome, error) {
 	}
 	var out Outcome
 	n := 0
-	for k, raw := range m {
+	for _, k := range messageKeys(m) {
+		raw := m[k]
 		switch k {
 		case "seq":
 			continue

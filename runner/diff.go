@@ -232,9 +232,11 @@ func WriteDiff(w io.Writer, c *Comparison, format string, verbose bool) error {
 	return fmt.Errorf("unknown format %q: want one of %s", format, strings.Join(DiffFormats, ", "))
 }
 
+// String names a side: the implementation as it introduced itself, after what it was given as
+// when that says more (a report's path).
 func (s Side) String() string {
 	name := targetName(s.Target)
-	if s.Label == "" || s.Label == name {
+	if s.Label == "" || s.Label == name || s.Label == s.Target.Command || s.Label == s.Target.Kind {
 		return name
 	}
 	return s.Label + " — " + name

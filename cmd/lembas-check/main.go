@@ -30,6 +30,9 @@ func commands() []command {
 		{"show", "show [flags] ID", "print one case with its expectation", cmdShow},
 		{"spec", "spec [verify DIR [--allow-extra]]", "print the vendored spec's version and pinned files, or compare a project's copy with them", cmdSpec},
 		{"audit", "audit REC [--format F] [--svg FILE] [--tokenizer URL] [--allow CAUSE]", "find where each request of a recorded session breaks the prefix, and what it costs; exit 1 on a break the spec does not allow", cmdAudit},
+		{"diff", "diff --a X --b Y [flags]", "compare two implementations case by case: builtin, an adapter command, or a saved JSON report", cmdDiff},
+		{"smoke", "smoke --impl 'CMD ARGS'", "check an adapter itself: hello, areas, one trivial case per area, bye", cmdSmoke},
+		{"adapter", "adapter", "serve the builtin reference over the adapter protocol on stdin/stdout", cmdAdapter},
 		{"version", "version", "print lembas-check's version and the spec version it checks", cmdVersion},
 	}
 }

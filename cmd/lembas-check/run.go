@@ -33,12 +33,17 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("run", stderr)
 	cf := addCaseFlags(fs)
 	rf := addReportFlags(fs)
+	af := addAdapterFlags(fs)
+	impl := fs.String("impl", "", "run an implementation through its adapter: `'CMD ARGS'`, split like shell words (no shell runs it); see docs/protocol.md")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return flagExit(err)
 	}
 	if len(pos) > 0 {
 		return errorf(stderr, "run takes no arguments (got %q); cases are chosen with --area, --run and --suite", pos)
+	}
+	if err := af.check(); err != nil {
+		return errorf(stderr, "%v", err)
 	}
 	cases, err := cf.load()
 	if err != nil {
@@ -51,7 +56,15 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	target := runner.Target(runner.Builtin{})
-	rep, err := runner.Run(ctx, target, cases, runner.Options{Expect: expect})
+	if *impl != "" {
+		a, err := runner.NewAdapter(*impl, af.options())
+		if err != nil {
+			return errorf(stderr, "--impl: %v", err)
+		}
+		target = a
+	}
+	// A hello that fails is an error here: the run could not be made (exit 2).
+	rep, err := runCases(ctx, target, cases, runner.Options{Expect: expect, Workers: af.jobs}, "run", stderr)
 	if err != nil {
 		return errorf(stderr, "%v", err)
 	}

@@ -1,0 +1,94 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/LLeMbas/lembas-check/conformance"
+	"github.com/LLeMbas/lembas-check/runner"
+)
+
+// adapterFlags are the flags of the commands that start adapters: run, diff and smoke.
+type adapterFlags struct {
+	timeout time.Duration
+	jobs    int
+}
+
+func addAdapterFlags(fs *flag.FlagSet) *adapterFlags {
+	f := &adapterFlags{}
+	fs.DurationVar(&f.timeout, "timeout", runner.DefaultTimeout, "an adapter's time to answer hello, and each case")
+	fs.IntVar(&f.jobs, "jobs", 1, "run `N` adapter processes (or builtin workers) at once; each case goes to one")
+	return f
+}
+
+func (f *adapterFlags) options() runner.AdapterOptions {
+	return runner.AdapterOptions{Jobs: f.jobs, Timeout: f.timeout}
+}
+
+func (f *adapterFlags) check() error {
+	if f.jobs < 1 {
+		return fmt.Errorf("--jobs %d: want 1 or more", f.jobs)
+	}
+	if f.timeout <= 0 {
+		return fmt.Errorf("--timeout %s: want a positive duration, e.g. 10s", f.timeout)
+	}
+	return nil
+}
+
+// runCases runs the cases against a target with progress on stderr (after 2 s), and warns of an
+// adapter that did not exit cleanly after bye: the run stands, but the adapter has a bug.
+func runCases(ctx context.Context, t runner.Target, cases []conformance.Case, opts runner.Options, label string, stderr io.Writer) (*runner.Report, error) {
+	p := &runner.Progress{W: stderr, Label: label, Total: len(cases), Terminal: isTerminal(stderr)}
+	p.Start()
+	opts.OnResult = p.Add
+	rep, err := runner.Run(ctx, t, cases, opts)
+	p.Stop()
+	if err != nil {
+		return nil, err
+	}
+	if cerr := t.Close(); cerr != nil {
+		fmt.Fprintf(stderr, "lembas-check: warning: %v\n", cerr)
+	}
+	return rep, nil
+}
+
+// isTerminal says whether w is a terminal (a character device), where progress redraws in place.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// cmdAdapter serves the builtin reference over the adapter protocol on stdin and stdout, so the
+// adapter path can be checked end to end: `run --impl 'lembas-check adapter'` must give the
+// builtin's verdicts, and its transcript is the protocol's example (docs/protocol.md).
+func cmdAdapter(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("adapter", stderr)
+	pos, err := parse(fs, args)
+	if err != nil {
+		return flagExit(err)
+	}
+	if len(pos) > 0 {
+		return errorf(stderr, "adapter takes no arguments (got %q): it reads protocol lines on stdin", pos)
+	}
+	if isTerminal(os.Stdin) {
+		fmt.Fprintln(stderr, `lembas-check adapter: reading adapter protocol lines on stdin (docs/protocol.md), e.g. {"cmd": "hello", "protocol": 1}; Ctrl-D ends`)
+	}
+	// A read of stdin does not see ctx; an interrupt must still end the command.
+	stop := context.AfterFunc(ctx, func() {
+		fmt.Fprintln(stderr, "lembas-check adapter: interrupted")
+		os.Exit(2)
+	})
+	defer stop()
+	if err := runner.Serve(ctx, os.Stdin, stdout, runner.Builtin{}); err != nil {
+		return errorf(stderr, "adapter: %v", err)
+	}
+	return 0
+}
