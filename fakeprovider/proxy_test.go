@@ -1,0 +1,181 @@
+package fakeprovider_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/LLeMbas/lembas-check/fakeprovider"
+	"github.com/LLeMbas/lembas-check/replay"
+	"github.com/openai/openai-go/v3"
+)
+
+func proxyTo(t *testing.T, upstream string) (*fakeprovider.Server, string, *replay.Writer) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "rec.jsonl")
+	w, err := replay.Create(path, replay.Header{Source: "proxy", Upstream: upstream})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fakeprovider.NewWith(t, fakeprovider.Config{Upstream: upstream, Record: w}), path, w
+}
+
+// The proxy passes a stream through chunk by chunk, as the upstream sends it, and records each
+// chunk with its time; the credential reaches the upstream but not the file.
+func TestProxyStreamsThrough(t *testing.T) {
+	var mu sync.Mutex
+	var gotPath, gotAuth, gotBody string
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		gotPath, gotAuth, gotBody = r.URL.Path, r.Header.Get("Authorization"), string(b)
+		mu.Unlock()
+		w.Header().Set("Content-Type", "text/event-stream")
+		for i := 0; i < 4; i++ {
+			fmt.Fprintf(w, "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"%d\"}}]}\n\n", i)
+			w.(http.Flusher).Flush()
+			time.Sleep(40 * time.Millisecond)
+		}
+		io.WriteString(w, "data: [DONE]\n\n")
+	}))
+	defer up.Close()
+	srv, path, w := proxyTo(t, up.URL+"/v1")
+	start := time.Now()
+	req, _ := http.NewRequest(http.MethodPost, srv.BaseURL()+"/chat/completions", strings.NewReader(streamHello))
+	req.Header.Set("Authorization", "Bearer sk-real-upstream-key")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs, err := readEvents(resp.Body)
+	resp.Body.Close()
+	total := time.Since(start)
+	if err != nil || len(evs) != 5 {
+		t.Fatalf("%d events, %v", len(evs), err)
+	}
+	if evs[0].at > total-100*time.Millisecond {
+		t.Errorf("the first event came at %v of %v: the proxy held the stream back", evs[0].at, total)
+	}
+	mu.Lock()
+	if gotPath != "/v1/chat/completions" || gotAuth != "Bearer sk-real-upstream-key" || gotBody != streamHello {
+		t.Errorf("upstream got %s %q %q", gotPath, gotAuth, gotBody)
+	}
+	mu.Unlock()
+	es := readBack(t, srv, w, path)
+	raw, _ := os.ReadFile(path)
+	if bytes.Contains(raw, []byte("sk-real-upstream-key")) {
+		t.Error("the upstream key reached the recording")
+	}
+	if len(es) != 1 {
+		t.Fatalf("%d exchanges", len(es))
+	}
+	x := es[0].Exchange
+	if !x.Response.Stream || len(x.Response.Chunks) < 4 || string(es[0].Body) != streamHello {
+		t.Fatalf("recorded %+v", x)
+	}
+	var joined strings.Builder
+	for _, c := range x.Response.Chunks {
+		joined.WriteString(c.Data)
+	}
+	var sent strings.Builder
+	for _, e := range evs {
+		sent.WriteString(e.raw)
+	}
+	if joined.String() != sent.String() {
+		t.Errorf("recorded bytes differ from those passed on")
+	}
+	if span := x.Response.Chunks[len(x.Response.Chunks)-1].MS - x.Response.Chunks[0].MS; span < 100 {
+		t.Errorf("chunk offsets span %vms; the upstream took 160ms between its first and last", span)
+	}
+}
+
+// A gzip-compressed upstream answer is recorded readable.
+func TestProxyGzip(t *testing.T) {
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
+			io.WriteString(w, `{"plain":true}`)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Content-Encoding", "gzip")
+		zw := gzip.NewWriter(w)
+		io.WriteString(zw, `{"object":"list","data":[]}`)
+		zw.Close()
+	}))
+	defer up.Close()
+	srv, path, w := proxyTo(t, up.URL)
+	req, _ := http.NewRequest(http.MethodGet, srv.URL+"/v1/models", nil)
+	req.Header.Set("Accept-Encoding", "gzip")
+	resp, err := http.DefaultTransport.RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if string(b) != `{"object":"list","data":[]}` {
+		t.Errorf("client got %q (%v)", b, resp.Header)
+	}
+	es := readBack(t, srv, w, path)
+	if string(es[0].Exchange.Response.Body) != `{"object":"list","data":[]}` {
+		t.Errorf("recorded %s", es[0].Exchange.Response.Body)
+	}
+}
+
+func TestProxyUpstreamDown(t *testing.T) {
+	ln, _ := net.Listen("tcp", "127.0.0.1:0")
+	dead := "http://" + ln.Addr().String() + "/v1"
+	ln.Close()
+	srv, path, w := proxyTo(t, dead)
+	resp, b := post(t, srv.BaseURL()+"/chat/completions", hello)
+	e := decodeError(t, b)
+	if resp.StatusCode != 502 || *e.Error.Code != "upstream_unreachable" || !strings.Contains(e.Error.Message, dead) {
+		t.Errorf("%d %s", resp.StatusCode, b)
+	}
+	es := readBack(t, srv, w, path)
+	if len(es) != 1 || !strings.Contains(es[0].Exchange.Error, "the upstream "+dead+" could not be reached") {
+		t.Errorf("recorded %+v", es)
+	}
+	if _, err := fakeprovider.Start(fakeprovider.Config{Upstream: "ftp://x"}); err == nil || !strings.Contains(err.Error(), "want an http(s) base URL") {
+		t.Errorf("bad upstream: %v", err)
+	}
+}
+
+// The SDK works through the proxy in front of a fake, streaming; the proxy's recording is what
+// the fake sent.
+func TestProxyInFrontOfFake(t *testing.T) {
+	fake := fakeprovider.New(t, nil)
+	srv, path, w := proxyTo(t, fake.BaseURL())
+	client := sdkClient(srv)
+	params := chatParams()
+	stream := client.Chat.Completions.NewStreaming(context.Background(), params)
+	var acc openai.ChatCompletionAccumulator
+	for stream.Next() {
+		acc.AddChunk(stream.Current())
+	}
+	if stream.Err() != nil || len(acc.Choices) == 0 || len(acc.Choices[0].Message.ToolCalls) != 1 || acc.Choices[0].Message.ToolCalls[0].Function.Name != "read" {
+		t.Fatalf("%v %+v", stream.Err(), acc.Choices)
+	}
+	es := readBack(t, srv, w, path)
+	if len(es) != 1 || fake.Requests() != 1 {
+		t.Fatalf("%d exchanges, fake saw %d", len(es), fake.Requests())
+	}
+	// Chunks are the proxy's reads: events that came together are one chunk.
+	var joined strings.Builder
+	for _, c := range es[0].Exchange.Response.Chunks {
+		joined.WriteString(c.Data)
+	}
+	if !strings.HasPrefix(joined.String(), "data: {") || !strings.HasSuffix(joined.String(), "data: [DONE]\n\n") {
+		t.Errorf("recorded stream %q", joined.String())
+	}
+}
