@@ -49,8 +49,9 @@ type Part struct {
 	Index int
 	// Role is a message's role ("" when it has none, as a Responses function_call item).
 	Role string
-	// Raw is the part's exact bytes, a slice of the body.
+	// Raw is the part's exact bytes, a slice of the body; Off is where it starts in the body.
 	Raw []byte
+	Off int
 }
 
 // Path is the part's JSON path in the body: `$.messages[3]`, `$.instructions`.
@@ -92,19 +93,20 @@ func Parse(body []byte) (*Request, error) {
 	}
 	r := &Request{}
 	var messages, input, tools, instructions, system []byte
+	var offMessages, offInput, offTools, offInstructions, offSystem int
 	end, err := skipObject(body, i, 0, func(key []byte, s, e int) error {
 		v := body[s:e]
 		switch {
 		case keyIs(key, "messages"):
-			messages = v
+			messages, offMessages = v, s
 		case keyIs(key, "input"):
-			input = v
+			input, offInput = v, s
 		case keyIs(key, "tools"):
-			tools = v
+			tools, offTools = v, s
 		case keyIs(key, "instructions"):
-			instructions = v
+			instructions, offInstructions = v, s
 		case keyIs(key, "system"):
-			system = v
+			system, offSystem = v, s
 		case keyIs(key, "model"):
 			r.Model, _ = stringValue(v)
 		case keyIs(key, "stream"):
@@ -122,24 +124,24 @@ func Parse(body []byte) (*Request, error) {
 	case messages != nil && system != nil:
 		r.API = Anthropic
 		if !isNull(system) {
-			r.System = append(r.System, Part{Kind: System, Field: "system", Index: -1, Role: "system", Raw: system})
+			r.System = append(r.System, Part{Kind: System, Field: "system", Index: -1, Role: "system", Raw: system, Off: offSystem})
 		}
-		if err := r.addMessages(messages, "messages", false); err != nil {
+		if err := r.addMessages(messages, offMessages, "messages", false); err != nil {
 			return nil, err
 		}
 	case messages != nil:
 		r.API = ChatCompletions
-		if err := r.addMessages(messages, "messages", true); err != nil {
+		if err := r.addMessages(messages, offMessages, "messages", true); err != nil {
 			return nil, err
 		}
 	case input != nil:
 		r.API = Responses
 		if instructions != nil && !isNull(instructions) {
-			r.System = append(r.System, Part{Kind: System, Field: "instructions", Index: -1, Role: "system", Raw: instructions})
+			r.System = append(r.System, Part{Kind: System, Field: "instructions", Index: -1, Role: "system", Raw: instructions, Off: offInstructions})
 		}
 		if len(input) > 0 && input[0] == '"' {
-			r.Messages = append(r.Messages, Part{Kind: Message, Field: "input", Index: -1, Role: "user", Raw: input})
-		} else if err := r.addMessages(input, "input", true); err != nil {
+			r.Messages = append(r.Messages, Part{Kind: Message, Field: "input", Index: -1, Role: "user", Raw: input, Off: offInput})
+		} else if err := r.addMessages(input, offInput, "input", true); err != nil {
 			return nil, err
 		}
 	default:
@@ -150,7 +152,7 @@ func Parse(body []byte) (*Request, error) {
 			return nil, fmt.Errorf("\"tools\" must be an array")
 		}
 		if _, err := skipArray(tools, 0, 0, func(n, s, e int) error {
-			r.Tools = append(r.Tools, Part{Kind: Tool, Field: "tools", Index: n, Raw: tools[s:e]})
+			r.Tools = append(r.Tools, Part{Kind: Tool, Field: "tools", Index: n, Raw: tools[s:e], Off: offTools + s})
 			return nil
 		}); err != nil {
 			return nil, err
@@ -163,7 +165,7 @@ func isNull(v []byte) bool { return string(v) == "null" }
 
 // addMessages adds an array's elements; with leading, the system and developer messages that come
 // first are the system prompt. Each message is scanned once: its role is read on the way.
-func (r *Request) addMessages(arr []byte, field string, leading bool) error {
+func (r *Request) addMessages(arr []byte, off int, field string, leading bool) error {
 	if len(arr) == 0 || arr[0] != '[' {
 		return fmt.Errorf("%q must be an array", field)
 	}
@@ -189,7 +191,7 @@ func (r *Request) addMessages(arr []byte, field string, leading bool) error {
 		if err != nil {
 			return fmt.Errorf("%s[%d]: %v", field, n, err)
 		}
-		p := Part{Kind: Message, Field: field, Index: n, Role: role, Raw: arr[i:e]}
+		p := Part{Kind: Message, Field: field, Index: n, Role: role, Raw: arr[i:e], Off: off + i}
 		if inHead && (role == "system" || role == "developer") {
 			p.Kind = System
 			r.System = append(r.System, p)

@@ -82,6 +82,11 @@ func TestParseShapes(t *testing.T) {
 			if d := cmp.Diff(c.want, summary(r)); d != "" {
 				t.Errorf("parts (-want +got):\n%s", d)
 			}
+			for _, p := range r.Parts() {
+				if got := c.body[p.Off : p.Off+len(p.Raw)]; got != string(p.Raw) {
+					t.Errorf("%s: Off %d points at %q", p.Path(), p.Off, got)
+				}
+			}
 		})
 	}
 }
@@ -204,6 +209,9 @@ func FuzzParse(f *testing.F) {
 		for i := range parts {
 			if !bytes.Equal(parts[i].Raw, bytes.TrimSpace(want[i])) {
 				t.Fatalf("part %d (%s) = %q, encoding/json: %q", i, parts[i].Path(), parts[i].Raw, want[i])
+			}
+			if o := parts[i].Off; !bytes.Equal(body[o:o+len(parts[i].Raw)], parts[i].Raw) {
+				t.Fatalf("part %d: Off %d does not point at its bytes", i, o)
 			}
 			var v any
 			if json.Unmarshal(parts[i].Raw, &v) != nil {

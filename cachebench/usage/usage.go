@@ -1,0 +1,138 @@
+// Package usage reads what a server says it cached, in whichever dialect it speaks: OpenAI
+// (`usage.prompt_tokens_details.cached_tokens`, Responses' `input_tokens_details.cached_tokens`),
+// llama.cpp (`timings.cache_n`, `prompt_n`, `prompt_ms`), Anthropic (`cache_read_input_tokens`)
+// and DeepSeek (`prompt_cache_hit_tokens`). A field the server did not send is "not reported",
+// kept apart from a reported 0.
+package usage
+
+import (
+	"encoding/json"
+	"sort"
+
+	"github.com/LLeMbas/lembas-check/replay"
+)
+
+// Dialects, as reports name them.
+const (
+	OpenAI    = "openai"
+	LlamaCpp  = "llama.cpp"
+	Anthropic = "anthropic"
+	DeepSeek  = "deepseek"
+)
+
+// Usage is one answer's token accounting. A nil field was not reported.
+type Usage struct {
+	// PromptTokens is the whole prompt (Anthropic: input + cache read + cache write).
+	PromptTokens     *int `json:"prompt_tokens,omitempty"`
+	CompletionTokens *int `json:"completion_tokens,omitempty"`
+	// CachedTokens is the prompt tokens the server took from its cache, from the first dialect
+	// that reports it (OpenAI, llama.cpp, Anthropic, DeepSeek).
+	CachedTokens *int `json:"cached_tokens,omitempty"`
+	// Dialect names where CachedTokens came from; Reported every dialect's own figure.
+	Dialect  string         `json:"dialect,omitempty"`
+	Reported map[string]int `json:"reported,omitempty"`
+	// llama.cpp timings: the tokens read now and how long that took.
+	PromptN  *int     `json:"prompt_n,omitempty"`
+	PromptMS *float64 `json:"prompt_ms,omitempty"`
+	// CacheWriteTokens is Anthropic's cache_creation_input_tokens.
+	CacheWriteTokens *int `json:"cache_write_tokens,omitempty"`
+}
+
+type raw struct {
+	PromptTokens        *int `json:"prompt_tokens"`
+	CompletionTokens    *int `json:"completion_tokens"`
+	PromptTokensDetails *struct {
+		CachedTokens *int `json:"cached_tokens"`
+	} `json:"prompt_tokens_details"`
+	// Responses API and Anthropic
+	InputTokens        *int `json:"input_tokens"`
+	OutputTokens       *int `json:"output_tokens"`
+	InputTokensDetails *struct {
+		CachedTokens *int `json:"cached_tokens"`
+	} `json:"input_tokens_details"`
+	CacheRead  *int `json:"cache_read_input_tokens"`
+	CacheWrite *int `json:"cache_creation_input_tokens"`
+	// DeepSeek
+	HitTokens  *int `json:"prompt_cache_hit_tokens"`
+	MissTokens *int `json:"prompt_cache_miss_tokens"`
+}
+
+type timings struct {
+	CacheN   *int     `json:"cache_n"`
+	PromptN  *int     `json:"prompt_n"`
+	PromptMS *float64 `json:"prompt_ms"`
+}
+
+// Parse reads a usage object and llama.cpp's timings object (either may be nil).
+func Parse(usageJSON, timingsJSON json.RawMessage) Usage {
+	var u Usage
+	var r raw
+	if len(usageJSON) > 0 {
+		json.Unmarshal(usageJSON, &r)
+	}
+	var t timings
+	if len(timingsJSON) > 0 {
+		json.Unmarshal(timingsJSON, &t)
+	}
+	rep := map[string]int{}
+	var order []string
+	add := func(dialect string, v *int) {
+		if v != nil {
+			if _, ok := rep[dialect]; !ok {
+				order = append(order, dialect)
+			}
+			rep[dialect] = *v
+		}
+	}
+	if r.PromptTokensDetails != nil {
+		add(OpenAI, r.PromptTokensDetails.CachedTokens)
+	}
+	if r.InputTokensDetails != nil {
+		add(OpenAI, r.InputTokensDetails.CachedTokens)
+	}
+	add(LlamaCpp, t.CacheN)
+	add(Anthropic, r.CacheRead)
+	add(DeepSeek, r.HitTokens)
+	if len(order) > 0 {
+		v := rep[order[0]]
+		u.CachedTokens, u.Dialect = &v, order[0]
+		u.Reported = rep
+	}
+	u.PromptTokens, u.CompletionTokens = r.PromptTokens, r.CompletionTokens
+	if u.CompletionTokens == nil {
+		u.CompletionTokens = r.OutputTokens
+	}
+	if u.PromptTokens == nil && r.InputTokens != nil {
+		n := *r.InputTokens
+		if r.CacheRead != nil || r.CacheWrite != nil { // Anthropic counts the cached part apart
+			n += deref(r.CacheRead) + deref(r.CacheWrite)
+		}
+		u.PromptTokens = &n
+	}
+	if u.PromptTokens == nil && t.CacheN != nil && t.PromptN != nil {
+		n := *t.CacheN + *t.PromptN
+		u.PromptTokens = &n
+	}
+	u.PromptN, u.PromptMS, u.CacheWriteTokens = t.PromptN, t.PromptMS, r.CacheWrite
+	return u
+}
+
+func deref(p *int) int {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
+
+// FromReply reads a reply's usage.
+func FromReply(r replay.Reply) Usage { return Parse(r.Usage, r.Timings) }
+
+// Dialects lists the dialects a usage reported, sorted.
+func (u Usage) Dialects() []string {
+	var out []string
+	for d := range u.Reported {
+		out = append(out, d)
+	}
+	sort.Strings(out)
+	return out
+}

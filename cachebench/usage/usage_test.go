@@ -1,0 +1,155 @@
+package usage
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/LLeMbas/lembas-check/replay"
+)
+
+const fixtures = "../../testdata/llamacpp/"
+
+// Every file of the llama-server fixtures is the one SHA256SUMS pins, and every file there is
+// pinned.
+func TestFixturesMatchSHA256SUMS(t *testing.T) {
+	f, err := os.Open(fixtures + "SHA256SUMS")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	pinned := map[string]bool{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		if len(fields) != 2 {
+			t.Fatalf("SHA256SUMS: malformed line %q", sc.Text())
+		}
+		b, err := os.ReadFile(fixtures + fields[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := sha256.Sum256(b)
+		if got := hex.EncodeToString(sum[:]); got != fields[0] {
+			t.Errorf("%s: sha256 %s, SHA256SUMS pins %s", fields[1], got, fields[0])
+		}
+		pinned[fields[1]] = true
+	}
+	entries, _ := os.ReadDir(fixtures)
+	for _, e := range entries {
+		if e.Name() != "SHA256SUMS" && !pinned[e.Name()] {
+			t.Errorf("%s is not pinned in SHA256SUMS", e.Name())
+		}
+	}
+	if len(pinned) < 8 {
+		t.Errorf("only %d files pinned", len(pinned))
+	}
+}
+
+func readReply(t *testing.T, name string) replay.Reply {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(fixtures, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r replay.Reply
+	if strings.HasSuffix(name, ".sse") {
+		// Each event as its own write, as the server flushed them.
+		var chunks [][]byte
+		for _, ev := range strings.SplitAfter(string(b), "\n\n") {
+			if ev != "" {
+				chunks = append(chunks, []byte(ev))
+			}
+		}
+		r, err = replay.ParseStream(chunks)
+	} else {
+		r, err = replay.ParseReply(b)
+	}
+	if err != nil {
+		t.Fatal(name, err)
+	}
+	return r
+}
+
+func TestLlamaCppFixtures(t *testing.T) {
+	for _, c := range []struct {
+		file                     string
+		prompt, cached, promptN  int
+		promptMS                 float64
+		firstTokenChunk, textLen int
+	}{
+		{"01-cold-nonstream.json", 1008, 0, 1008, 266.702, -1, 45},
+		{"02-warm-nonstream.json", 1055, 1015, 40, 30.338, -1, 52},
+		{"03-warm-stream.sse", 1074, 1052, 22, 19.58, 1, 0},
+		{"04-broken-prefix-stream.sse", 1071, 10, 1061, 318.421, 1, 0},
+	} {
+		r := readReply(t, c.file)
+		u := FromReply(r)
+		if u.PromptTokens == nil || *u.PromptTokens != c.prompt || u.CachedTokens == nil || *u.CachedTokens != c.cached ||
+			u.PromptN == nil || *u.PromptN != c.promptN || u.PromptMS == nil || *u.PromptMS != c.promptMS {
+			t.Errorf("%s: %+v", c.file, u)
+			continue
+		}
+		// Both dialects a llama-server speaks, agreeing.
+		if u.Dialect != OpenAI || u.Reported[LlamaCpp] != c.cached || u.Reported[OpenAI] != c.cached {
+			t.Errorf("%s: dialect %s, reported %v", c.file, u.Dialect, u.Reported)
+		}
+		if r.FirstTokenChunk != c.firstTokenChunk {
+			t.Errorf("%s: first token in chunk %d, want %d", c.file, r.FirstTokenChunk, c.firstTokenChunk)
+		}
+		if c.textLen > 0 && len(r.Text) != c.textLen {
+			t.Errorf("%s: text %q", c.file, r.Text)
+		}
+	}
+}
+
+func TestDialects(t *testing.T) {
+	p := func(s string) json.RawMessage { return json.RawMessage(s) }
+	for name, c := range map[string]struct {
+		usage, timings string
+		prompt, cached *int
+		dialect        string
+	}{
+		"openai":           {`{"prompt_tokens":100,"completion_tokens":5,"prompt_tokens_details":{"cached_tokens":64}}`, "", ip(100), ip(64), OpenAI},
+		"openai, none":     {`{"prompt_tokens":100,"completion_tokens":5}`, "", ip(100), nil, ""},
+		"openai, zero":     {`{"prompt_tokens":100,"prompt_tokens_details":{"cached_tokens":0}}`, "", ip(100), ip(0), OpenAI},
+		"responses":        {`{"input_tokens":50,"output_tokens":3,"input_tokens_details":{"cached_tokens":32}}`, "", ip(50), ip(32), OpenAI},
+		"anthropic":        {`{"input_tokens":20,"cache_read_input_tokens":900,"cache_creation_input_tokens":80,"output_tokens":4}`, "", ip(1000), ip(900), Anthropic},
+		"deepseek":         {`{"prompt_tokens":70,"prompt_cache_hit_tokens":64,"prompt_cache_miss_tokens":6}`, "", ip(70), ip(64), DeepSeek},
+		"llama.cpp only":   {"", `{"cache_n":30,"prompt_n":10,"prompt_ms":5.5}`, ip(40), ip(30), LlamaCpp},
+		"nothing reported": {"", "", nil, nil, ""},
+	} {
+		u := Parse(p(c.usage), p(c.timings))
+		if !eq(u.PromptTokens, c.prompt) || !eq(u.CachedTokens, c.cached) || u.Dialect != c.dialect {
+			t.Errorf("%s: prompt %v cached %v dialect %q", name, show(u.PromptTokens), show(u.CachedTokens), u.Dialect)
+		}
+	}
+}
+
+func ip(n int) *int { return &n }
+
+func eq(a, b *int) bool { return a == nil && b == nil || a != nil && b != nil && *a == *b }
+
+func show(p *int) any {
+	if p == nil {
+		return "not reported"
+	}
+	return *p
+}
+
+// FuzzParse: any usage and timings, no panic; a cached figure always names its dialect.
+func FuzzParse(f *testing.F) {
+	f.Add([]byte(`{"prompt_tokens":1,"prompt_tokens_details":{"cached_tokens":1}}`), []byte(`{"cache_n":1}`))
+	f.Add([]byte(`{"input_tokens":1,"cache_read_input_tokens":2}`), []byte(`null`))
+	f.Fuzz(func(t *testing.T, u, tm []byte) {
+		got := Parse(u, tm)
+		if (got.CachedTokens != nil) != (got.Dialect != "") {
+			t.Fatalf("cached %v with dialect %q", got.CachedTokens, got.Dialect)
+		}
+	})
+}

@@ -1,0 +1,110 @@
+package replay
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestParseReplyShapes(t *testing.T) {
+	for name, c := range map[string]struct {
+		body string
+		want Reply
+	}{
+		"chat": {`{"choices":[{"message":{"role":"assistant","content":"hi","tool_calls":[{"id":"c1","type":"function","function":{"name":"read","arguments":"{}"}}]}}],"usage":{"prompt_tokens":3},"timings":{"cache_n":1}}`,
+			Reply{Text: "hi", ToolCalls: []ToolCall{{"c1", "read", "{}"}}, Usage: []byte(`{"prompt_tokens":3}`), Timings: []byte(`{"cache_n":1}`), FirstTokenChunk: -1}},
+		"responses": {`{"output":[{"type":"message","content":[{"type":"output_text","text":"a"},{"type":"output_text","text":"b"}]},{"type":"function_call","call_id":"x","name":"f","arguments":"{}"}],"usage":{"input_tokens":5}}`,
+			Reply{Text: "ab", ToolCalls: []ToolCall{{"x", "f", "{}"}}, Usage: []byte(`{"input_tokens":5}`), FirstTokenChunk: -1}},
+		"anthropic": {`{"content":[{"type":"text","text":"t"},{"type":"tool_use","id":"u","name":"g","input":{"a":1}}],"usage":{"input_tokens":2,"cache_read_input_tokens":7}}`,
+			Reply{Text: "t", ToolCalls: []ToolCall{{"u", "g", `{"a":1}`}}, Usage: []byte(`{"input_tokens":2,"cache_read_input_tokens":7}`), FirstTokenChunk: -1}},
+	} {
+		got, err := ParseReply([]byte(c.body))
+		if err != nil {
+			t.Fatal(name, err)
+		}
+		if d := cmp.Diff(c.want, got); d != "" {
+			t.Errorf("%s (-want +got):\n%s", name, d)
+		}
+	}
+	if _, err := ParseReply([]byte(`<html>`)); err == nil {
+		t.Error("HTML read as a reply")
+	}
+}
+
+func TestParseStreamShapes(t *testing.T) {
+	chat := []string{
+		"data: {\"choices\":[{\"delta\":{\"role\":\"assistant\",\"content\":null}}]}\n\n",
+		"data: {\"choices\":[{\"delta\":{\"content\":\"he\"}}]}\n\ndata: {\"choices\":[{\"delta\":{\"content\":\"llo\"}}]}\n\n",
+		"data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"c\",\"function\":{\"name\":\"re\",\"arguments\":\"{\\\"a\"}}]}}]}\n\n",
+		"data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"name\":\"ad\",\"arguments\":\"\\\":1}\"}}]}}]}\n\n",
+		"data: {\"choices\":[],\"usage\":{\"prompt_tokens\":9,\"prompt_tokens_details\":{\"cached_tokens\":4}},\"timings\":{\"cache_n\":4}}\n\ndata: [DONE]\n\n",
+	}
+	anth := []string{
+		"event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"usage\":{\"input_tokens\":3,\"cache_read_input_tokens\":100}}}\n\n",
+		"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"yo\"}}\n\n",
+		"event: message_delta\ndata: {\"type\":\"message_delta\",\"usage\":{\"output_tokens\":2}}\n\n",
+	}
+	resp := []string{
+		"event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\",\"delta\":\"ok\"}\n\n",
+		"event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{\"usage\":{\"input_tokens\":8,\"input_tokens_details\":{\"cached_tokens\":6}}}}\n\n",
+	}
+	for name, c := range map[string]struct {
+		chunks     []string
+		text       string
+		calls      []ToolCall
+		usage      string
+		firstToken int
+	}{
+		"chat":      {chat, "hello", []ToolCall{{"c", "read", `{"a":1}`}}, `{"prompt_tokens":9,"prompt_tokens_details":{"cached_tokens":4}}`, 1},
+		"anthropic": {anth, "yo", nil, `{"cache_read_input_tokens":100,"input_tokens":3,"output_tokens":2}`, 1},
+		"responses": {resp, "ok", nil, `{"input_tokens":8,"input_tokens_details":{"cached_tokens":6}}`, 0},
+	} {
+		var bs [][]byte
+		for _, s := range c.chunks {
+			bs = append(bs, []byte(s))
+		}
+		got, err := ParseStream(bs)
+		if err != nil {
+			t.Fatal(name, err)
+		}
+		if got.Text != c.text || !cmp.Equal(got.ToolCalls, c.calls) || string(got.Usage) != c.usage || got.FirstTokenChunk != c.firstToken {
+			t.Errorf("%s: %+v (usage %s)", name, got, got.Usage)
+		}
+	}
+	// An event split across two writes is read whole.
+	got, err := ParseStream([][]byte{[]byte("data: {\"choices\":[{\"delta\":{\"con"), []byte("tent\":\"x\"}}]}\n\n")})
+	if err != nil || got.Text != "x" || got.FirstTokenChunk != 1 {
+		t.Errorf("split event: %+v %v", got, err)
+	}
+	if _, err := ParseStream([][]byte{[]byte("data: {nope\n\n")}); err == nil || !strings.Contains(err.Error(), "stream event") {
+		t.Errorf("bad event: %v", err)
+	}
+}
+
+// FuzzParseStream and FuzzParseReply: any bytes, no panic; what they read back is consistent.
+func FuzzParseStream(f *testing.F) {
+	f.Add([]byte("data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\ndata: [DONE]\n\n"), 5)
+	f.Add([]byte("event: x\ndata: {\"type\":\"content_block_start\",\"index\":1,\"content_block\":{\"type\":\"tool_use\",\"id\":\"i\",\"name\":\"n\"}}\n\n"), 3)
+	f.Fuzz(func(t *testing.T, stream []byte, cut int) {
+		if cut < 0 || cut > len(stream) {
+			cut = len(stream) / 2
+		}
+		r, err := ParseStream([][]byte{stream[:cut], stream[cut:]})
+		if err == nil && r.FirstTokenChunk > 1 {
+			t.Fatalf("first token in chunk %d of 2", r.FirstTokenChunk)
+		}
+		Events(stream)
+	})
+}
+
+func FuzzParseReply(f *testing.F) {
+	f.Add([]byte(`{"choices":[{"message":{"content":[{"type":"text","text":"x"}]}}]}`))
+	f.Add([]byte(`{"output":[{"type":"function_call"}],"content":[1]}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		r, err := ParseReply(body)
+		if err != nil && (r.Text != "" || len(r.ToolCalls) > 0) {
+			t.Fatalf("an error with a reply: %+v", r)
+		}
+	})
+}

@@ -1,0 +1,173 @@
+package replay
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/LLeMbas/lembas-check/cachebench/simserver"
+)
+
+const recDir = "../testdata/recordings/"
+
+func simServer(t *testing.T, reply string) *httptest.Server {
+	t.Helper()
+	s := simserver.New(2, "sim")
+	s.Reply = reply
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func play(t *testing.T, p *Player, file string) ([]Sent, error) {
+	t.Helper()
+	r, f, err := Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var sent []Sent
+	p.OnSent = func(s Sent) { sent = append(sent, s) }
+	return sent, func() error { err := p.Play(context.Background(), r); return err }()
+}
+
+func TestFrozenSendsTheRecordedBytes(t *testing.T) {
+	srv := simServer(t, "")
+	entries, _, err := ReadAll(recDir + "interleaved.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sent []Sent
+	r, f, _ := Open(recDir + "interleaved.jsonl")
+	defer f.Close()
+	p := &Player{Sender: Sender{URL: srv.URL + "/v1"}, Mode: Frozen, OnSent: func(s Sent) { sent = append(sent, s) }}
+	if err := p.Play(context.Background(), r); err != nil {
+		t.Fatal(err)
+	}
+	if len(sent) != len(entries) {
+		t.Fatalf("%d sent of %d", len(sent), len(entries))
+	}
+	for i, s := range sent {
+		if !bytes.Equal(s.Body, entries[i].Body) || s.Status != 200 || s.Error != "" {
+			t.Errorf("request %d: status %d error %q, body changed: %v", s.Seq, s.Status, s.Error, !bytes.Equal(s.Body, entries[i].Body))
+		}
+		if s.Reply.Text != "ok" || s.FirstToken > s.Total || s.FirstToken <= 0 {
+			t.Errorf("request %d: reply %q, first token %v of %v", s.Seq, s.Reply.Text, s.FirstToken, s.Total)
+		}
+		if s.Stream != bytes.Contains(entries[i].Body, []byte(`"stream":true`)) {
+			t.Errorf("request %d: stream %v", s.Seq, s.Stream)
+		}
+	}
+	if !bytes.Contains(sent[2].Reply.Timings, []byte(`"cache_n":`)) || bytes.Contains(sent[2].Reply.Timings, []byte(`"cache_n":0,`)) {
+		t.Errorf("the main session's second request should be served from cache: %s", sent[2].Reply.Timings)
+	}
+}
+
+// Live mode puts the server's answers where the recorded ones were; the recorded tool results
+// keep answering the recorded call ids.
+func TestLiveFeedsTheServersAnswersBack(t *testing.T) {
+	srv := simServer(t, "LIVE ANSWER")
+	sent, err := play(t, &Player{Sender: Sender{URL: srv.URL}, Mode: Live}, recDir+"clean.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, _, _ := ReadAll(recDir + "clean.jsonl")
+	if !bytes.Equal(sent[0].Body, entries[0].Body) {
+		t.Error("the first request has no answer to replace, yet it changed")
+	}
+	for i := 1; i < len(sent); i++ {
+		b := string(sent[i].Body)
+		if strings.Count(b, `"content":"LIVE ANSWER"`) != i {
+			t.Errorf("request %d carries %d live answers, want %d:\n%s", i+1, strings.Count(b, "LIVE ANSWER"), i, b)
+		}
+	}
+	if b := string(sent[1].Body); !strings.Contains(b, `"tool_calls":[{"id":"call_1"`) || !strings.Contains(b, `"tool_call_id":"call_1"`) {
+		t.Errorf("the recorded call was not kept for its recorded result:\n%s", b)
+	}
+	if !strings.Contains(sent[1].Note, "recorded calls were kept") {
+		t.Errorf("note %q", sent[1].Note)
+	}
+}
+
+func TestTimedKeepsTheRecordedGaps(t *testing.T) {
+	srv := simServer(t, "")
+	var waits []time.Duration
+	p := &Player{Sender: Sender{URL: srv.URL}, Mode: Timed, Speed: 1000,
+		Sleep: func(_ context.Context, d time.Duration) error { waits = append(waits, d); return nil }}
+	sent, err := play(t, p, recDir+"clean.jsonl")
+	if err != nil || len(sent) != 6 {
+		t.Fatal(err, len(sent))
+	}
+	entries, _, _ := ReadAll(recDir + "clean.jsonl")
+	// The sleep is not real, so each wait is how far its request is from the first one, less the
+	// time the replay has taken: the last is close to the whole recorded span at 1000x.
+	span := entries[len(entries)-1].Exchange.Started.Sub(entries[0].Exchange.Started) / 1000
+	if len(waits) != 5 || waits[4] > span || waits[4] < span/2 {
+		t.Errorf("waits %v; the recording spans %v at 1000x", waits, span)
+	}
+}
+
+func TestServerFaults(t *testing.T) {
+	// A server that refuses the third request: reported, and the replay goes on.
+	n := 0
+	sim := simserver.New(1, "sim")
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n++
+		if n == 3 {
+			http.Error(w, `{"error":{"message":"context too long"}}`, 400)
+			return
+		}
+		sim.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	sent, err := play(t, &Player{Sender: Sender{URL: srv.URL}}, recDir+"clean.jsonl")
+	if err != nil || len(sent) != 6 {
+		t.Fatalf("%v, %d sent", err, len(sent))
+	}
+	if sent[2].Status != 400 || !strings.Contains(sent[2].Error, "context too long") || sent[3].Error != "" {
+		t.Errorf("refused request: %+v", sent[2])
+	}
+	// A server that is not there: the replay stops, naming the request.
+	srv.Close()
+	sent, err = play(t, &Player{Sender: Sender{URL: srv.URL, Client: &http.Client{Timeout: 2 * time.Second}}}, recDir+"clean.jsonl")
+	if !errors.Is(err, ErrUnreachable) || !strings.Contains(err.Error(), "request 1 (line 4)") || len(sent) != 0 {
+		t.Errorf("unreachable: %v, %d sent", err, len(sent))
+	}
+	// An unknown mode is refused before anything is sent.
+	if _, err := play(t, &Player{Sender: Sender{URL: srv.URL}, Mode: "fast"}, recDir+"clean.jsonl"); err == nil || !strings.Contains(err.Error(), "frozen, live, timed") {
+		t.Errorf("mode: %v", err)
+	}
+}
+
+func TestDamagedRecordingReplaysUpToTheDamage(t *testing.T) {
+	srv := simServer(t, "")
+	whole, _ := os.ReadFile(recDir + "clean.jsonl")
+	cut := filepath.Join(t.TempDir(), "cut.jsonl")
+	os.WriteFile(cut, whole[:len(whole)-100], 0o644)
+	sent, err := play(t, &Player{Sender: Sender{URL: srv.URL}}, cut)
+	var le *LineError
+	if !errors.As(err, &le) || !le.Cut || len(sent) != 5 {
+		t.Errorf("%v, %d sent", err, len(sent))
+	}
+}
+
+func TestEndpoint(t *testing.T) {
+	for base, want := range map[string]string{
+		"http://h:1":      "http://h:1/v1/chat/completions",
+		"http://h:1/":     "http://h:1/v1/chat/completions",
+		"http://h:1/v1":   "http://h:1/v1/chat/completions",
+		"http://h:1/v1/":  "http://h:1/v1/chat/completions",
+		"http://h:1/api/": "http://h:1/api/v1/chat/completions",
+	} {
+		if got := (&Sender{URL: base}).Endpoint("/v1/chat/completions"); got != want {
+			t.Errorf("%s: %s, want %s", base, got, want)
+		}
+	}
+}
