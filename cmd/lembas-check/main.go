@@ -33,6 +33,7 @@ func commands() []command {
 		{"diff", "diff --a X --b Y [flags]", "compare two implementations case by case: builtin, an adapter command, or a saved JSON report", cmdDiff},
 		{"smoke", "smoke --impl 'CMD ARGS'", "check an adapter itself: hello, areas, one trivial case per area, bye", cmdSmoke},
 		{"adapter", "adapter", "serve the builtin reference over the adapter protocol on stdin/stdout", cmdAdapter},
+		{"replay", "replay REC --server URL [--mode frozen|live|timed] [--record FILE]", "send a recording's requests to an OpenAI-compatible server again, timing each and reading its cached tokens", cmdReplay},
 		{"version", "version", "print lembas-check's version and the spec version it checks", cmdVersion},
 	}
 }

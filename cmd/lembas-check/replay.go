@@ -1,0 +1,220 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/LLeMbas/lembas-check/cachebench/audit"
+	"github.com/LLeMbas/lembas-check/cachebench/progress"
+	srvusage "github.com/LLeMbas/lembas-check/cachebench/usage"
+	"github.com/LLeMbas/lembas-check/replay"
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/tw"
+)
+
+// serverFlags are how bench and replay reach a server.
+type serverFlags struct {
+	url       string
+	apiKeyEnv string
+	timeout   time.Duration
+}
+
+func addServerFlags(fs *flag.FlagSet) *serverFlags {
+	s := &serverFlags{}
+	fs.StringVar(&s.url, "server", "", "the OpenAI-compatible server's base `URL` (http://127.0.0.1:8080)")
+	fs.StringVar(&s.apiKeyEnv, "api-key-env", "", "send `NAME`'s value, an environment variable, as a bearer token")
+	fs.DurationVar(&s.timeout, "timeout", 10*time.Minute, "give up on one request after `D` (a long prompt on a local model takes minutes)")
+	return s
+}
+
+func (s *serverFlags) sender() (replay.Sender, error) {
+	snd := replay.Sender{URL: s.url, Client: &http.Client{Timeout: s.timeout}, Header: http.Header{}}
+	if s.apiKeyEnv != "" {
+		key := os.Getenv(s.apiKeyEnv)
+		if key == "" {
+			return snd, fmt.Errorf("--api-key-env %s: the variable is empty or not set", s.apiKeyEnv)
+		}
+		snd.Header.Set("Authorization", "Bearer "+key)
+	}
+	return snd, nil
+}
+
+// countPrompts counts a recording's prompt requests quickly, for a progress bar's total.
+func countPrompts(path string) int {
+	r, f, err := replay.Open(path)
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	n := 0
+	for {
+		e, err := r.Next()
+		if err != nil {
+			return n
+		}
+		if audit.IsPrompt(e.Exchange) {
+			n++
+		}
+	}
+}
+
+func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("replay", stderr)
+	sf := addServerFlags(fs)
+	mode := fs.String("mode", replay.Frozen, "frozen (each request as recorded), live (the server's own answers fed back) or timed (as recorded, with the recorded gaps)")
+	speed := fs.Float64("speed", 1, "timed mode: replay `X` times as fast as recorded")
+	format := fs.String("format", "table", "table, or json (JSON lines, one per request)")
+	record := fs.String("record", "", "record what was sent and answered to `FILE` (a recording)")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return flagExit(err)
+	}
+	if len(pos) != 1 {
+		return errorf(stderr, "replay takes one recording or request log (got %d arguments)", len(pos))
+	}
+	if sf.url == "" {
+		return errorf(stderr, "replay needs --server URL")
+	}
+	if *format != "table" && *format != "json" {
+		return errorf(stderr, "--format %q: want table or json", *format)
+	}
+	snd, err := sf.sender()
+	if err != nil {
+		return errorf(stderr, "%v", err)
+	}
+	rd, f, err := openRecording(pos[0])
+	if err != nil {
+		return errorf(stderr, "%v", err)
+	}
+	defer f.Close()
+	var rec *replay.Writer
+	if *record != "" {
+		if rec, err = replay.Create(*record, replay.Header{Tool: "lembas-check replay", Source: "proxy", Upstream: sf.url, Script: pos[0]}); err != nil {
+			return errorf(stderr, "--record: %v", err)
+		}
+		defer rec.Close()
+	}
+	bar := progress.New(stderr, "replay "+*mode, countPrompts(pos[0]))
+	bar.Start()
+	var sent []replay.Sent
+	failed := 0
+	enc := json.NewEncoder(stdout)
+	enc.SetEscapeHTML(false)
+	p := &replay.Player{Sender: snd, Mode: *mode, Speed: *speed, Prompt: audit.IsPrompt, OnSent: func(s replay.Sent) {
+		if s.Error != "" {
+			failed++
+		}
+		u := srvusage.FromReply(s.Reply)
+		if *format == "json" {
+			enc.Encode(replayLine(s, u))
+		}
+		sent = append(sent, s)
+		bar.Set(len(sent), fmt.Sprintf("request %d: %s", s.Seq, cachedText(u)))
+		if rec != nil {
+			x := replay.Exchange{Seq: s.Seq, Started: time.Now().UTC(), Method: http.MethodPost, Path: "/v1/chat/completions",
+				Request: replay.Request{Headers: map[string][]string{"Content-Type": {"application/json"}}}, Response: &s.Response,
+				Timing: replay.Timing{FirstByteMS: float64(s.FirstToken.Microseconds()) / 1000, TotalMS: float64(s.Total.Microseconds()) / 1000}, Error: s.Error}
+			if err := rec.Write(x, s.Body); err != nil {
+				fmt.Fprintf(stderr, "lembas-check: --record: %v\n", err)
+			}
+		}
+	}}
+	playErr := p.Play(ctx, rd)
+	bar.Stop()
+	if *format == "table" {
+		writeReplayTable(stdout, sent)
+	}
+	fmt.Fprintf(stdout, "%s\t%s\t%s mode: %d requests sent, %d failed\n", okFail(failed == 0 && playErr == nil), pos[0], *mode, len(sent), failed)
+	if playErr != nil {
+		var le *replay.LineError
+		if errors.As(playErr, &le) {
+			fmt.Fprintf(stderr, "lembas-check: %v\n", playErr)
+		} else {
+			fmt.Fprintf(stderr, "lembas-check: replay %s: %v\n", pos[0], playErr)
+		}
+		return 2
+	}
+	if failed > 0 {
+		return 1
+	}
+	return 0
+}
+
+func okFail(ok bool) string {
+	if ok {
+		return "ok"
+	}
+	return "FAIL"
+}
+
+func cachedText(u srvusage.Usage) string {
+	if u.CachedTokens == nil {
+		return "cached: not reported"
+	}
+	return fmt.Sprintf("cached %d (%s)", *u.CachedTokens, u.Dialect)
+}
+
+func replayLine(s replay.Sent, u srvusage.Usage) any {
+	return struct {
+		replay.Sent
+		FirstTokenMS float64        `json:"first_token_ms"`
+		TotalMS      float64        `json:"total_ms"`
+		Usage        srvusage.Usage `json:"usage"`
+		FirstToken   any            `json:"first_token,omitempty"`
+		Total        any            `json:"total,omitempty"`
+	}{Sent: s, FirstTokenMS: msOf(s.FirstToken), TotalMS: msOf(s.Total), Usage: u}
+}
+
+func msOf(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+func intOr(p *int, none string) string {
+	if p == nil {
+		return none
+	}
+	return fmt.Sprint(*p)
+}
+
+func writeReplayTable(w io.Writer, sent []replay.Sent) {
+	t := benchTable(w, 0)
+	t.Header("Seq", "Line", "Status", "TTFT ms", "Total ms", "Prompt", "Cached", "Dialect", "Note")
+	for _, s := range sent {
+		u := srvusage.FromReply(s.Reply)
+		note := s.Note
+		if s.Error != "" {
+			note = strings.TrimSpace(s.Error + " " + note)
+		}
+		t.Append(s.Seq, s.Line, s.Status, fmt.Sprintf("%.1f", msOf(s.FirstToken)), fmt.Sprintf("%.1f", msOf(s.Total)),
+			intOr(u.PromptTokens, "—"), intOr(u.CachedTokens, "not reported"), u.Dialect, cutText(note, 60))
+	}
+	t.Render()
+}
+
+func cutText(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
+
+// benchTable is a tablewriter table with headers as written and every column but the first left
+// ones right-aligned (numbers), as runner's reports have them.
+func benchTable(w io.Writer, left int) *tablewriter.Table {
+	align := make([]tw.Align, 16)
+	for i := range align {
+		align[i] = tw.AlignRight
+		if i < left {
+			align[i] = tw.AlignLeft
+		}
+	}
+	cell := tw.CellConfig{Alignment: tw.CellAlignment{PerColumn: align}}
+	return tablewriter.NewTable(w, tablewriter.WithConfig(tablewriter.Config{Row: cell, Footer: cell}),
+		tablewriter.WithHeaderAutoFormat(tw.Off), tablewriter.WithFooterAutoFormat(tw.Off))
+}
