@@ -163,3 +163,7 @@ func (c *Cache) Info() []SlotInfo {
 	}
 	return out
 }
+
+// Count is the length in tokens of a text on its own (a reply's completion tokens), with the
+// simulator's tokenizer.
+func (c *Cache) Count(text string) int { return c.tok.Count(text) }
