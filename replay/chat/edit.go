@@ -27,3 +27,32 @@ func Splice(body []byte, edits []Edit) []byte {
 	}
 	return append(out, body[at:]...)
 }
+
+// Member finds a top-level member of an object: where its value starts and ends in raw.
+func Member(raw []byte, key string) (start, end int, ok bool) {
+	i := skipWS(raw, 0)
+	if i >= len(raw) || raw[i] != '{' {
+		return 0, 0, false
+	}
+	skipObject(raw, i, 0, func(k []byte, s, e int) error {
+		if !ok && keyIs(k, key) {
+			start, end, ok = s, e, true
+		}
+		return nil
+	})
+	return start, end, ok
+}
+
+// End is where an object's closing brace is, for a member added at its end; -1 if raw is not an
+// object.
+func End(raw []byte) int {
+	i := skipWS(raw, 0)
+	if i >= len(raw) || raw[i] != '{' {
+		return -1
+	}
+	e, err := skipObject(raw, i, 0, nil)
+	if err != nil {
+		return -1
+	}
+	return e - 1
+}

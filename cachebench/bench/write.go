@@ -1,0 +1,272 @@
+package bench
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/tw"
+)
+
+// Formats a bench can be written in.
+var Formats = []string{"table", "json", "markdown"}
+
+// Write writes a result; verbose adds the per-request table.
+func Write(w io.Writer, r *Result, format string, verbose bool) error {
+	switch format {
+	case "table", "":
+		return WriteTable(w, r, verbose)
+	case "json":
+		return WriteJSON(w, r)
+	case "markdown":
+		return WriteMarkdown(w, r)
+	}
+	return fmt.Errorf("unknown format %q: want one of %s", format, strings.Join(Formats, ", "))
+}
+
+func newTable(w io.Writer, left int) *tablewriter.Table {
+	align := make([]tw.Align, 16)
+	for i := range align {
+		align[i] = tw.AlignRight
+		if i < left {
+			align[i] = tw.AlignLeft
+		}
+	}
+	cell := tw.CellConfig{Alignment: tw.CellAlignment{PerColumn: align}}
+	return tablewriter.NewTable(w, tablewriter.WithConfig(tablewriter.Config{Row: cell, Footer: cell}),
+		tablewriter.WithHeaderAutoFormat(tw.Off), tablewriter.WithFooterAutoFormat(tw.Off))
+}
+
+func num(n int64) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+func ratio(a, b float64) string {
+	if a == 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%.2f×", b/a)
+}
+
+// line is one row of the summary: a label, each run's cell, and the ratio of each variant to the
+// baseline where it means something.
+type line struct {
+	label string
+	cell  func(Run) string
+	value func(Run) (float64, bool)
+}
+
+func summaryLines() []line {
+	f := func(v float64, ok bool) (float64, bool) { return v, ok }
+	return []line{
+		{"requests", func(r Run) string { return fmt.Sprint(r.Totals.Requests) }, nil},
+		{"errors", func(r Run) string { return fmt.Sprint(r.Totals.Errors) }, nil},
+		{"reported cached tokens", func(r Run) string {
+			if r.Totals.Reported < r.Totals.Requests {
+				return fmt.Sprintf("%d of %d", r.Totals.Reported, r.Totals.Requests)
+			}
+			return "all"
+		}, nil},
+		{"prompt tokens (server)", func(r Run) string { return num(r.Totals.Prompt) }, func(r Run) (float64, bool) { return f(float64(r.Totals.Prompt), true) }},
+		{"cached tokens (server)", func(r Run) string { return num(r.Totals.Cached) }, func(r Run) (float64, bool) { return f(float64(r.Totals.Cached), true) }},
+		{"cached share (server)", func(r Run) string {
+			if r.Totals.Prompt == 0 {
+				return "—"
+			}
+			return fmt.Sprintf("%.1f %%", 100*float64(r.Totals.Cached)/float64(r.Totals.Prompt))
+		}, nil},
+		{"reusable tokens (audit)", func(r Run) string { return num(r.Audit.ReusableTokens) }, func(r Run) (float64, bool) { return f(float64(r.Audit.ReusableTokens), true) }},
+		{"reusable share (audit)", func(r Run) string { return fmt.Sprintf("%.1f %%", 100*r.Audit.ReusableShare) }, nil},
+		{"efficiency (cached ÷ reusable)", func(r Run) string {
+			if e, ok := r.Totals.Efficiency(); ok {
+				return fmt.Sprintf("%.2f", e)
+			}
+			return "—"
+		}, nil},
+		{"prompt processing (server ms)", func(r Run) string { return fmt.Sprintf("%.1f", r.Totals.PromptMS) }, func(r Run) (float64, bool) { return r.Totals.PromptMS, true }},
+		{"time to first token (ms, sum)", func(r Run) string { return fmt.Sprintf("%.1f", r.Totals.TTFTMS) }, func(r Run) (float64, bool) { return r.Totals.TTFTMS, true }},
+		{"total time (ms, sum)", func(r Run) string { return fmt.Sprintf("%.1f", r.Totals.TotalMS) }, func(r Run) (float64, bool) { return r.Totals.TotalMS, true }},
+		{"cold cache", func(r Run) string { return r.Cold }, nil},
+	}
+}
+
+// WriteTable writes the runs side by side (and each request with verbose), then one line per
+// variant saying what the rule saves.
+func WriteTable(w io.Writer, r *Result, verbose bool) error {
+	if verbose && len(r.Runs) > 0 {
+		t := newTable(w, 0)
+		head := []any{"N", "Seq"}
+		for _, run := range r.Runs {
+			head = append(head, run.Name+" TTFT ms", "cached/prompt", "reusable", "cause")
+		}
+		t.Header(head...)
+		for i := range r.Runs[0].Rows {
+			cells := []any{r.Runs[0].Rows[i].N, r.Runs[0].Rows[i].Seq}
+			for _, run := range r.Runs {
+				if i >= len(run.Rows) {
+					cells = append(cells, "", "", "", "")
+					continue
+				}
+				row := run.Rows[i]
+				cached := "not reported"
+				if row.Usage.CachedTokens != nil {
+					cached = fmt.Sprint(*row.Usage.CachedTokens)
+				}
+				prompt := "—"
+				if row.Usage.PromptTokens != nil {
+					prompt = fmt.Sprint(*row.Usage.PromptTokens)
+				}
+				ttft := fmt.Sprintf("%.1f", ms(row.TTFT))
+				if row.Error != "" {
+					ttft = "error"
+				}
+				cells = append(cells, ttft, cached+"/"+prompt, row.Predicted, string(row.Cause))
+			}
+			if err := t.Append(cells...); err != nil {
+				return err
+			}
+		}
+		if err := t.Render(); err != nil {
+			return err
+		}
+	}
+	t := newTable(w, 1)
+	head := []any{""}
+	for _, run := range r.Runs {
+		head = append(head, run.Name)
+	}
+	for _, run := range r.Runs[min(1, len(r.Runs)):] {
+		head = append(head, run.Name+" ÷ baseline")
+	}
+	t.Header(head...)
+	for _, l := range summaryLines() {
+		cells := []any{l.label}
+		for _, run := range r.Runs {
+			cells = append(cells, l.cell(run))
+		}
+		for _, run := range r.Runs[min(1, len(r.Runs)):] {
+			c := ""
+			if l.value != nil {
+				a, _ := l.value(r.Runs[0])
+				b, _ := l.value(run)
+				c = ratio(a, b)
+			}
+			cells = append(cells, c)
+		}
+		if err := t.Append(cells...); err != nil {
+			return err
+		}
+	}
+	if err := t.Render(); err != nil {
+		return err
+	}
+	for _, s := range Summaries(r) {
+		fmt.Fprintln(w, s)
+	}
+	return nil
+}
+
+// Summaries are the result's last lines: the baseline, then what each variant costs.
+func Summaries(r *Result) []string {
+	var out []string
+	if len(r.Runs) == 0 {
+		return out
+	}
+	b := r.Runs[0]
+	status := func(run Run) string {
+		if run.Totals.Errors > 0 {
+			return "FAIL"
+		}
+		return "ok"
+	}
+	share := func(run Run) string {
+		if run.Totals.Prompt == 0 {
+			return "cached tokens not reported"
+		}
+		return fmt.Sprintf("%.1f %% cached", 100*float64(run.Totals.Cached)/float64(run.Totals.Prompt))
+	}
+	out = append(out, fmt.Sprintf("%s\t%s\tbaseline: %d requests, %s, %.1f ms reading prompts, %.1f ms in all", status(b), r.File, b.Totals.Requests, share(b), b.Totals.PromptMS, b.Totals.TotalMS))
+	for _, v := range r.Runs[1:] {
+		out = append(out, fmt.Sprintf("%s\t%s\t%s: %s (baseline %s); prompt reading %s, total time %s the baseline's", status(v), r.File, v.Name, share(v), share(b),
+			ratio(b.Totals.PromptMS, v.Totals.PromptMS), ratio(b.Totals.TotalMS, v.Totals.TotalMS)))
+	}
+	return out
+}
+
+// WriteJSON writes JSON lines: {"type":"row",…} per request of each run, then {"type":"run",…}
+// per run.
+func WriteJSON(w io.Writer, r *Result) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for _, run := range r.Runs {
+		for _, row := range run.Rows {
+			if err := enc.Encode(struct {
+				Type string `json:"type"`
+				Row
+			}{"row", row}); err != nil {
+				return err
+			}
+		}
+	}
+	for _, run := range r.Runs {
+		eff, ok := run.Totals.Efficiency()
+		var e *float64
+		if ok {
+			e = &eff
+		}
+		if err := enc.Encode(struct {
+			Type       string   `json:"type"`
+			File       string   `json:"file"`
+			Server     string   `json:"server"`
+			Tokenizer  string   `json:"tokenizer"`
+			Efficiency *float64 `json:"efficiency,omitempty"`
+			Run
+		}{"run", r.File, r.Server, r.Tokenizer, e, run}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WriteMarkdown writes the side-by-side summary as a markdown table.
+func WriteMarkdown(w io.Writer, r *Result) error {
+	fmt.Fprintf(w, "## Cache bench: `%s` against %s\n\nTokenizer for the predictions: %s.\n\n|  |", r.File, r.Server, r.Tokenizer)
+	for _, run := range r.Runs {
+		fmt.Fprintf(w, " %s |", run.Name)
+	}
+	for _, run := range r.Runs[min(1, len(r.Runs)):] {
+		fmt.Fprintf(w, " %s ÷ baseline |", run.Name)
+	}
+	fmt.Fprint(w, "\n|---|")
+	for range len(r.Runs) + max(0, len(r.Runs)-1) {
+		fmt.Fprint(w, "---:|")
+	}
+	fmt.Fprintln(w)
+	for _, l := range summaryLines() {
+		fmt.Fprintf(w, "| %s |", l.label)
+		for _, run := range r.Runs {
+			fmt.Fprintf(w, " %s |", strings.ReplaceAll(l.cell(run), "|", `\|`))
+		}
+		for _, run := range r.Runs[min(1, len(r.Runs)):] {
+			c := ""
+			if l.value != nil {
+				a, _ := l.value(r.Runs[0])
+				b, _ := l.value(run)
+				c = ratio(a, b)
+			}
+			fmt.Fprintf(w, " %s |", c)
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintln(w)
+	for _, s := range Summaries(r) {
+		fmt.Fprintf(w, "- %s\n", strings.ReplaceAll(s, "\t", " "))
+	}
+	return nil
+}

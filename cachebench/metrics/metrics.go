@@ -1,0 +1,78 @@
+// Package metrics exposes a bench as Prometheus metrics — served while it runs
+// (`--metrics-listen`) or written as a textfile for node_exporter's textfile collector
+// (`--metrics-textfile`) — labelled by run (baseline, or the variant).
+package metrics
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/LLeMbas/lembas-check/cachebench/bench"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// Metrics are one bench's.
+type Metrics struct {
+	Registry    *prometheus.Registry
+	requests    *prometheus.CounterVec
+	prompt      *prometheus.CounterVec
+	cached      *prometheus.CounterVec
+	notReported *prometheus.CounterVec
+	predicted   *prometheus.CounterVec
+	promptSecs  *prometheus.CounterVec
+	ttft        *prometheus.HistogramVec
+	total       *prometheus.HistogramVec
+	lastCached  *prometheus.GaugeVec
+}
+
+// New registers the bench's metrics in a registry of their own.
+func New() *Metrics {
+	m := &Metrics{Registry: prometheus.NewRegistry()}
+	run := []string{"run"}
+	m.requests = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "lembas_bench_requests_total", Help: "Requests replayed, by run and HTTP status."}, []string{"run", "status"})
+	m.prompt = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "lembas_bench_prompt_tokens_total", Help: "Prompt tokens the server reported."}, run)
+	m.cached = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "lembas_bench_cached_tokens_total", Help: "Prompt tokens the server reported taking from its cache."}, run)
+	m.notReported = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "lembas_bench_cache_not_reported_total", Help: "Answers that did not report cached tokens (not the same as 0)."}, run)
+	m.predicted = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "lembas_bench_predicted_reusable_tokens_total", Help: "Tokens the audit predicted a prefix cache could reuse."}, run)
+	m.promptSecs = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "lembas_bench_prompt_processing_seconds_total", Help: "Time the server reported reading prompts (llama.cpp timings.prompt_ms)."}, run)
+	buckets := prometheus.ExponentialBuckets(0.01, 2, 16)
+	m.ttft = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "lembas_bench_time_to_first_token_seconds", Help: "Time to the first token of each answer.", Buckets: buckets}, run)
+	m.total = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "lembas_bench_request_seconds", Help: "Time to the last byte of each answer.", Buckets: buckets}, run)
+	m.lastCached = prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "lembas_bench_last_cached_share", Help: "The last answer's cached tokens ÷ its prompt tokens."}, run)
+	m.Registry.MustRegister(m.requests, m.prompt, m.cached, m.notReported, m.predicted, m.promptSecs, m.ttft, m.total, m.lastCached)
+	return m
+}
+
+// Observe records one request of a run.
+func (m *Metrics) Observe(r bench.Row) {
+	m.requests.WithLabelValues(r.Run, strconv.Itoa(r.Status)).Inc()
+	m.predicted.WithLabelValues(r.Run).Add(float64(r.Predicted))
+	if r.Usage.PromptTokens != nil {
+		m.prompt.WithLabelValues(r.Run).Add(float64(*r.Usage.PromptTokens))
+	}
+	if r.Usage.CachedTokens != nil {
+		m.cached.WithLabelValues(r.Run).Add(float64(*r.Usage.CachedTokens))
+		if r.Usage.PromptTokens != nil && *r.Usage.PromptTokens > 0 {
+			m.lastCached.WithLabelValues(r.Run).Set(float64(*r.Usage.CachedTokens) / float64(*r.Usage.PromptTokens))
+		}
+	} else {
+		m.notReported.WithLabelValues(r.Run).Inc()
+	}
+	if r.Usage.PromptMS != nil {
+		m.promptSecs.WithLabelValues(r.Run).Add(*r.Usage.PromptMS / 1000)
+	}
+	m.ttft.WithLabelValues(r.Run).Observe(r.TTFT.Seconds())
+	m.total.WithLabelValues(r.Run).Observe(r.Total.Seconds())
+}
+
+// Handler serves the metrics (GET /metrics).
+func (m *Metrics) Handler() http.Handler {
+	return promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{})
+}
+
+// WriteTextfile writes the metrics for node_exporter's textfile collector (atomically, as
+// prometheus.WriteToTextfile does: a temporary file renamed into place).
+func (m *Metrics) WriteTextfile(path string) error {
+	return prometheus.WriteToTextfile(path, m.Registry)
+}
