@@ -34,6 +34,7 @@ func commands() []command {
 		{"smoke", "smoke --impl 'CMD ARGS'", "check an adapter itself: hello, areas, one trivial case per area, bye", cmdSmoke},
 		{"adapter", "adapter", "serve the builtin reference over the adapter protocol on stdin/stdout", cmdAdapter},
 		{"replay", "replay REC --server URL [--mode frozen|live|timed] [--record FILE]", "send a recording's requests to an OpenAI-compatible server again, timing each and reading its cached tokens", cmdReplay},
+		{"bench", "bench REC --server URL|--sim [--variant V] [--metrics-listen ADDR]", "replay a recording against a server (or the simulator) and measure cached tokens and times beside the audit's prediction; variants side by side", cmdBench},
 		{"version", "version", "print lembas-check's version and the spec version it checks", cmdVersion},
 	}
 }

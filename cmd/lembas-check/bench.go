@@ -1,0 +1,219 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/LLeMbas/lembas-check/cachebench/bench"
+	"github.com/LLeMbas/lembas-check/cachebench/metrics"
+	"github.com/LLeMbas/lembas-check/cachebench/progress"
+	"github.com/LLeMbas/lembas-check/cachebench/sim"
+	"github.com/LLeMbas/lembas-check/cachebench/tokens"
+	"github.com/LLeMbas/lembas-check/cachebench/variant"
+	"github.com/LLeMbas/lembas-check/fakeprovider"
+	"github.com/LLeMbas/lembas-check/fakeprovider/script"
+	"github.com/LLeMbas/lembas-check/fakeprovider/wire"
+	"github.com/LLeMbas/lembas-check/replay"
+	"github.com/LLeMbas/lembas-check/replay/chat"
+)
+
+// simCache is the fake provider's cache backed by the simulator.
+type simCache struct{ c *sim.Cache }
+
+func (s simCache) Serve(body []byte) (int, int, error) {
+	r, err := s.c.Serve(body)
+	return r.PromptTokens, r.CachedTokens, err
+}
+
+func (s simCache) Count(text string) int { return s.c.Count(text) }
+
+// recordingModels lists the models a recording's prompt requests name (the fake serves those).
+func recordingModels(open bench.Open) []string {
+	src, c, err := open()
+	if err != nil {
+		return nil
+	}
+	defer c.Close()
+	seen := map[string]bool{}
+	var out []string
+	for {
+		e, err := src.Next()
+		if err != nil {
+			return out
+		}
+		if m := modelOf(e.Body); m != "" && !seen[m] {
+			seen[m] = true
+			out = append(out, m)
+		}
+	}
+}
+
+func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("bench", stderr)
+	sf := addServerFlags(fs)
+	useSim := fs.Bool("sim", false, "bench against the fake provider in-process, its cached tokens from the cache simulator (no server needed: for CI)")
+	slots := fs.Int("slots", 1, "with --sim: the simulator's slots (as llama-server -np N)")
+	var variants listFlag
+	fs.Var(&variants, "variant", "also run the session rewritten: date-in-system[:N], prune-results, tool-churn[:N] (N: the request where it changes; default the middle)")
+	tok := fs.String("tokenizer", "", "predict with a llama.cpp server's tokenizer at `URL` (\"server\": the --server), default tiktoken o200k_base offline")
+	cold := fs.Bool("cold", true, "empty the server's slots before each run where it offers it (llama.cpp POST /slots/{id}?action=erase)")
+	format := fs.String("format", "table", "report format: table, json (JSON lines) or markdown")
+	out := fs.String("out", "", "write the report to `FILE` (the summary lines still go to stdout)")
+	verbose := fs.Bool("v", false, "list every request of every run side by side")
+	listen := fs.String("metrics-listen", "", "serve Prometheus metrics on `ADDR` (/metrics) while the bench runs")
+	textfile := fs.String("metrics-textfile", "", "write Prometheus metrics to `FILE` at the end (node_exporter's textfile collector)")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return flagExit(err)
+	}
+	if len(pos) != 1 {
+		return errorf(stderr, "bench takes one recording or request log (got %d arguments)", len(pos))
+	}
+	if (sf.url == "") == !*useSim {
+		return errorf(stderr, "bench needs --server URL, or --sim for the simulator (not both)")
+	}
+	var vs []variant.Variant
+	for _, s := range variants {
+		v, err := variant.Parse(s)
+		if err != nil {
+			return errorf(stderr, "--variant: %v", err)
+		}
+		vs = append(vs, v)
+	}
+	path := pos[0]
+	open := func() (replay.Source, io.Closer, error) {
+		r, f, err := openRecording(path)
+		return r, f, err
+	}
+	if _, c, err := open(); err != nil {
+		return errorf(stderr, "%v", err)
+	} else {
+		c.Close()
+	}
+	opts := bench.Options{Variants: vs, Cold: *cold}
+	if *useSim {
+		cache := sim.New(*slots)
+		fake, err := fakeprovider.Start(fakeprovider.Config{
+			Script:  &script.Script{Name: "bench --sim", Default: &script.Policy{Answer: "ok"}},
+			Models:  recordingModels(open),
+			Dialect: wire.LlamaCpp,
+			Cache:   simCache{cache},
+		})
+		if err != nil {
+			return errorf(stderr, "--sim: starting the fake provider: %v", err)
+		}
+		defer fake.Close()
+		sf.url = fake.BaseURL()
+		opts.Reset = func() string {
+			cache.EraseAll()
+			return fmt.Sprintf("simulator emptied (%d slot(s))", cache.Slots())
+		}
+	}
+	if opts.Sender, err = sf.sender(); err != nil {
+		return errorf(stderr, "%v", err)
+	}
+	switch *tok {
+	case "":
+		opts.Tokenizer, err = tokens.NewTiktoken()
+	case "server":
+		opts.Tokenizer = tokens.NewServer(sf.url)
+	default:
+		opts.Tokenizer = tokens.NewServer(*tok)
+	}
+	if err != nil {
+		return errorf(stderr, "%v", err)
+	}
+	m := metrics.New()
+	if *listen != "" {
+		ln, err := net.Listen("tcp", *listen)
+		if err != nil {
+			return errorf(stderr, "--metrics-listen: %v", err)
+		}
+		mux := http.NewServeMux()
+		mux.Handle("/metrics", m.Handler())
+		srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+		go srv.Serve(ln)
+		defer srv.Close()
+		fmt.Fprintf(stderr, "lembas-check: metrics on http://%s/metrics\n", ln.Addr())
+	}
+	var bar *progress.Bar
+	opts.OnRunStart = func(name string, n int) {
+		if bar != nil {
+			bar.Stop()
+		}
+		bar = progress.New(stderr, "bench "+name, n)
+		bar.Start()
+	}
+	opts.OnRow = func(r bench.Row) {
+		m.Observe(r)
+		note := "cached: not reported"
+		if r.Usage.CachedTokens != nil {
+			note = fmt.Sprintf("cached %d, predicted %d", *r.Usage.CachedTokens, r.Predicted)
+		}
+		bar.Set(r.N, note)
+	}
+	res, benchErr := bench.Bench(ctx, open, opts)
+	if bar != nil {
+		bar.Stop()
+	}
+	if *textfile != "" {
+		if err := m.WriteTextfile(*textfile); err != nil {
+			fmt.Fprintf(stderr, "lembas-check: --metrics-textfile: %v\n", err)
+		}
+	}
+	if res == nil {
+		return errorf(stderr, "bench %s: %v", path, benchErr)
+	}
+	res.File = path
+	if *useSim {
+		res.Server = "simulator via the fake provider (" + fmt.Sprint(*slots) + " slot(s))"
+	}
+	if code := writeBench(res, *format, *out, *verbose, stdout, stderr); code != 0 {
+		return code
+	}
+	if benchErr != nil {
+		var le *replay.LineError
+		if errors.As(benchErr, &le) {
+			fmt.Fprintf(stderr, "lembas-check: %v\n", benchErr)
+		} else {
+			fmt.Fprintf(stderr, "lembas-check: bench %s: %v\n", path, benchErr)
+		}
+		return 2
+	}
+	for _, run := range res.Runs {
+		if run.Totals.Errors > 0 {
+			return 1
+		}
+	}
+	return 0
+}
+
+func writeBench(res *bench.Result, format, out string, verbose bool, stdout, stderr io.Writer) int {
+	if out == "" {
+		if err := bench.Write(stdout, res, format, verbose); err != nil {
+			return errorf(stderr, "%v", err)
+		}
+		return 0
+	}
+	if err := writeFile(out, func(w io.Writer) error { return bench.Write(w, res, format, verbose) }); err != nil {
+		return errorf(stderr, "--out: %v", err)
+	}
+	for _, s := range bench.Summaries(res) {
+		fmt.Fprintln(stdout, s)
+	}
+	return 0
+}
+
+// modelOf is a request body's model.
+func modelOf(body []byte) string {
+	r, err := chat.Parse(body)
+	if err != nil {
+		return ""
+	}
+	return r.Model
+}
