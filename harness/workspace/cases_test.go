@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/LLeMbas/lembas-check/conformance"
+	"github.com/LLeMbas/lembas-check/harness/workspace"
 )
 
 // ownCases parses conformance/cases/workspace.json through the area, as the runner does.
@@ -39,7 +40,7 @@ func TestOwnCases(t *testing.T) {
 			if d := conformance.Diff(c.Expect, b); d != "" {
 				t.Errorf("%s %s\n(-want +got)\n%s", c.Where(), c.About, d)
 			}
-			if strings.Contains(string(b), os.TempDir()) || strings.Contains(string(b), "lembas-workspace-") {
+			if strings.Contains(string(b), os.TempDir()) || strings.Contains(string(b), workspace.TempPrefix) {
 				t.Errorf("an answer names the temporary directory: %s", b)
 			}
 		})

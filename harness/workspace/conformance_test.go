@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/LLeMbas/lembas-check/conformance"
+	"github.com/LLeMbas/lembas-check/harness/workspace"
 )
 
 func TestMalformedCasesNameTheirField(t *testing.T) {
@@ -73,7 +74,7 @@ func FuzzWorkspaceCase(f *testing.F) {
 		if _, err := conformance.Workspace.DecodeAnswer(b); err != nil {
 			t.Fatalf("the reference's answer %s is not an answer: %v", b, err)
 		}
-		if strings.Contains(string(b), "lembas-workspace-") {
+		if strings.Contains(string(b), workspace.TempPrefix) {
 			t.Fatalf("an answer names the temporary tree: %s", b)
 		}
 	})
@@ -83,14 +84,13 @@ func FuzzWorkspaceCase(f *testing.F) {
 }
 
 func leftovers(t testing.TB) int {
-	entries, err := os.ReadDir(os.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
 	n := 0
-	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), "lembas-workspace-") {
-			n++
+	for _, dir := range []string{os.TempDir(), "/dev/shm"} {
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			if strings.HasPrefix(e.Name(), workspace.TempPrefix) {
+				n++
+			}
 		}
 	}
 	return n

@@ -149,3 +149,12 @@ func TestWithin(t *testing.T) {
 		}
 	}
 }
+
+func TestTheTreeIsMadeUnderTMPDIRWhenItIsSet(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("TMPDIR", dir)
+	d := materialize(t, []string{"/a"}, nil)
+	if !strings.HasPrefix(d.top, dir+string(filepath.Separator)+TempPrefix) {
+		t.Errorf("the tree is at %s, not under TMPDIR %s", d.top, dir)
+	}
+}
