@@ -208,7 +208,7 @@ func waitExchanges(t *testing.T, path string, n int) {
 	}
 }
 
-func mustParse(t *testing.T, src string) *script.Script {
+func mustParse(t testing.TB, src string) *script.Script {
 	t.Helper()
 	s, err := script.Parse("test.yaml", []byte(src))
 	if err != nil {

@@ -84,6 +84,7 @@ func DecodeChat(body []byte) (*Request, *Error) {
 			Message: "Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead."}
 	}
 	r.Messages = len(msgs)
+	lastUser, lastUserAt := json.RawMessage(nil), 0
 	for i, m := range msgs {
 		var msg struct {
 			Role    *string         `json:"role"`
@@ -96,17 +97,24 @@ func DecodeChat(body []byte) (*Request, *Error) {
 		if msg.Role == nil {
 			return nil, missing(param + ".role")
 		}
-		text, ok := contentText(msg.Content)
-		if !ok {
+		// Only the kind is checked here; the text is read from the last user message alone.
+		if k := jsonKind(msg.Content); msg.Content != nil && k != "a string" && k != "an array" && k != "null" {
 			return nil, invalidType(param+".content", "a string or an array of content parts", msg.Content)
 		}
 		switch *msg.Role {
 		case "tool", "function":
 			r.ToolResults++
 		case "user":
-			r.LastUserText = text
+			lastUser, lastUserAt = msg.Content, i
 		}
 		r.LastIsToolResult = *msg.Role == "tool" || *msg.Role == "function"
+	}
+	if lastUser != nil {
+		text, ok := contentText(lastUser)
+		if !ok {
+			return nil, invalidType(fmt.Sprintf("messages[%d].content", lastUserAt), "a string or an array of content parts", lastUser)
+		}
+		r.LastUserText = text
 	}
 	tools, e := chatTools(top["tools"])
 	if e != nil {
