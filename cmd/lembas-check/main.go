@@ -35,6 +35,7 @@ func commands() []command {
 		{"adapter", "adapter", "serve the builtin reference over the adapter protocol on stdin/stdout", cmdAdapter},
 		{"replay", "replay REC --server URL [--mode frozen|live|timed] [--record FILE]", "send a recording's requests to an OpenAI-compatible server again, timing each and reading its cached tokens", cmdReplay},
 		{"bench", "bench REC --server URL|--sim [--variant V] [--metrics-listen ADDR]", "replay a recording against a server (or the simulator) and measure cached tokens and times beside the audit's prediction; variants side by side", cmdBench},
+		{"export", "export REC [--out FILE] [--block N]", "write a recording as a Mooncake-style trace (timestamps, lengths, prefix block hash ids; no text)", cmdExport},
 		{"version", "version", "print lembas-check's version and the spec version it checks", cmdVersion},
 	}
 }

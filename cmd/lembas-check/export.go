@@ -1,0 +1,68 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/LLeMbas/lembas-check/cachebench/export"
+	"github.com/LLeMbas/lembas-check/replay"
+)
+
+func cmdExport(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("export", stderr)
+	out := fs.String("out", "", "write the trace to `FILE` (default stdout)")
+	block := fs.Int("block", export.DefaultBlock, "tokens per hashed prefix block")
+	tok := tokenizerFlag(fs)
+	pos, err := parse(fs, args)
+	if err != nil {
+		return flagExit(err)
+	}
+	if len(pos) != 1 {
+		return errorf(stderr, "export takes one recording or request log (got %d arguments)", len(pos))
+	}
+	if *block < 1 {
+		return errorf(stderr, "--block %d: want a positive number of tokens", *block)
+	}
+	tk, err := makeTokenizer(*tok)
+	if err != nil {
+		return errorf(stderr, "%v", err)
+	}
+	rd, f, err := openRecording(pos[0])
+	if err != nil {
+		return errorf(stderr, "%v", err)
+	}
+	defer f.Close()
+	w := stdout
+	var fh *os.File
+	if *out != "" {
+		if fh, err = os.Create(*out); err != nil {
+			return errorf(stderr, "--out: %v", err)
+		}
+		w = fh
+	}
+	bw := bufio.NewWriter(w)
+	st, expErr := export.Write(ctx, rd, bw, export.Options{Tokenizer: tk, Block: *block})
+	if err := bw.Flush(); err != nil && expErr == nil {
+		expErr = err
+	}
+	if fh != nil {
+		if err := fh.Close(); err != nil && expErr == nil {
+			expErr = err
+		}
+	}
+	fmt.Fprintf(stderr, "lembas-check: exported %d requests, %d input tokens, %d distinct %d-token blocks\n", st.Requests, st.Input, st.Blocks, *block)
+	if expErr != nil {
+		var le *replay.LineError
+		if errors.As(expErr, &le) {
+			fmt.Fprintf(stderr, "lembas-check: %v\n", expErr)
+		} else {
+			fmt.Fprintf(stderr, "lembas-check: export %s: %v\n", pos[0], expErr)
+		}
+		return 2
+	}
+	return 0
+}
