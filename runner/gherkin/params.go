@@ -17,7 +17,7 @@ const quoted = `"(?:[^"\\]|\\.)*"`
 
 // paramType is one kind of hole.
 type paramType struct {
-	re   string                  // the hole's regexp, without a group
+	re   string                   // the hole's regexp, without a group
 	show func(name string) string // how the vocabulary shows it
 	read func(s string) (any, error)
 }

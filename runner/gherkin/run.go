@@ -66,7 +66,7 @@ type started struct {
 }
 
 func (s started) Start(context.Context) (runner.TargetInfo, error) { return s.info, nil }
-func (s started) Close() error                                      { return nil }
+func (s started) Close() error                                     { return nil }
 
 // RunScenarios hands each scenario's case to a started target (info is what its Start said) and
 // checks the answer with the scenario's Thens. A scenario of an area the target does not list is
