@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/LLeMbas/lembas-check/cachebench/sim"
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
 	"github.com/LLeMbas/lembas-check/fakeprovider/wire"
 	"github.com/LLeMbas/lembas-check/replay"
@@ -88,8 +89,8 @@ type Server struct {
 	personal personalization
 }
 
-// NewCache is the default prompt cache simulator with n slots.
-var NewCache = func(n int) Cache { return newByteCache(n) }
+// NewCache is the default prompt cache: the simulator with n slots.
+func NewCache(n int) Cache { return SimCache(sim.New(n)) }
 
 // newServer makes the server and its handler; it does not listen yet.
 func newServer(cfg Config) (*Server, error) {
