@@ -95,7 +95,9 @@ func (s *Session) Spawn() Startup {
 	st.Diagnostics = append(st.Diagnostics, diags...)
 	for _, r := range rules {
 		if !r.mod.Conditional() {
-			st.Modules = append(st.Modules, Loaded{RelPath: r.rel, SHA256: r.sha})
+			l := r.loaded()
+			l.body = ""
+			st.Modules = append(st.Modules, l)
 		}
 	}
 	sortDiagnostics(st.Diagnostics)
@@ -209,7 +211,7 @@ func (s *Session) resolve(rels []string) ([]Loaded, []Diagnostic) {
 		}
 		for _, g := range r.mod.Globs {
 			if g.MatchAny(touched) {
-				out = append(out, Loaded{RelPath: r.rel, SHA256: r.sha, body: string(r.mod.Body)})
+				out = append(out, r.loaded())
 				break
 			}
 		}
@@ -251,11 +253,16 @@ func (s *Session) nested(dir string) (Loaded, *Diagnostic, bool) {
 	return Loaded{}, nil, false
 }
 
-// rule is one rule module found: its relative path, its hash and what it says.
+// rule is one rule module found: its relative path and what it says. Its hash is taken only
+// when it is loaded: discovery reads every rule file at every trigger.
 type rule struct {
 	rel string
-	sha string
 	mod Module
+}
+
+func (r rule) loaded() Loaded {
+	body := string(r.mod.Body)
+	return Loaded{RelPath: r.rel, SHA256: sum(body), body: body}
 }
 
 // rules walks the rules folder: a Markdown file is a module; a link is followed when it stays
@@ -301,7 +308,7 @@ func (s *Session) rules() ([]rule, []Diagnostic) {
 				diags = append(diags, Diagnostic{Path: r})
 				continue
 			}
-			out = append(out, rule{rel: r, sha: sum(string(m.Body)), mod: m})
+			out = append(out, rule{rel: r, mod: m})
 		}
 	}
 	dir := path.Join(rootReal, t.RulesDir)
