@@ -1,0 +1,115 @@
+package bench
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/LLeMbas/lembas-check/cachebench/simserver"
+	"github.com/LLeMbas/lembas-check/cachebench/variant"
+	"github.com/LLeMbas/lembas-check/replay"
+)
+
+func opener(path string) Open {
+	return func() (replay.Source, io.Closer, error) {
+		r, f, err := replay.Open(path)
+		return r, f, err
+	}
+}
+
+const clean = "../../testdata/recordings/clean.jsonl"
+
+// Against the simulated llama-server, the baseline and a variant run in one go: the server's
+// cached tokens are what the audit predicted (the simulator tokenizes as the audit does), and the
+// variant shows the break it makes.
+func TestBaselineAndVariantSideBySide(t *testing.T) {
+	srv := httptest.NewServer(simserver.New(1, "qwen3-coder"))
+	defer srv.Close()
+	v, _ := variant.Parse("date-in-system")
+	var rows []Row
+	res, err := Bench(context.Background(), opener(clean), Options{Sender: replay.Sender{URL: srv.URL}, Variants: []variant.Variant{v}, Cold: true,
+		OnRow: func(r Row) { rows = append(rows, r) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Runs) != 2 || len(rows) != 12 || res.Runs[1].Name != "date-in-system:3" {
+		t.Fatalf("%d runs, %d rows", len(res.Runs), len(rows))
+	}
+	for _, run := range res.Runs {
+		if run.Cold != "erased 1 slot(s)" {
+			t.Errorf("%s: cold %q", run.Name, run.Cold)
+		}
+		if e, ok := run.Totals.Efficiency(); !ok || e != 1 {
+			t.Errorf("%s: efficiency %v %v", run.Name, e, ok)
+		}
+		for _, r := range run.Rows {
+			if r.Usage.CachedTokens == nil || *r.Usage.CachedTokens != r.Predicted || r.Error != "" {
+				t.Errorf("%s request %d: cached %v, predicted %d, error %q", run.Name, r.N, r.Usage.CachedTokens, r.Predicted, r.Error)
+			}
+		}
+	}
+	b, d := res.Runs[0].Rows[2], res.Runs[1].Rows[2]
+	if d.Cause != "system prompt changed" || *d.Usage.CachedTokens >= *b.Usage.CachedTokens/4 || *d.Usage.PromptMS <= *b.Usage.PromptMS {
+		t.Errorf("the date change: baseline %+v, variant %+v", b, d)
+	}
+	var out strings.Builder
+	if err := Write(&out, res, "table", true); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "date-in-system:3 ÷ baseline") || !strings.Contains(out.String(), "system prompt changed") {
+		t.Errorf("table:\n%s", out.String())
+	}
+	out.Reset()
+	if err := Write(&out, res, "json", false); err != nil || strings.Count(out.String(), `"type":"row"`) != 12 || strings.Count(out.String(), `"type":"run"`) != 2 {
+		t.Errorf("json: %v\n%s", err, out.String())
+	}
+}
+
+// A server without slots is benched all the same, saying the cache could not be emptied; one
+// that refuses requests has them counted as errors.
+func TestServerWithoutSlotsAndWithErrors(t *testing.T) {
+	sim := simserver.New(1, "m")
+	n := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/slots") {
+			http.NotFound(w, r)
+			return
+		}
+		n++
+		if n == 2 {
+			http.Error(w, `{"error":"busy"}`, 503)
+			return
+		}
+		sim.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	res, err := Bench(context.Background(), opener(clean), Options{Sender: replay.Sender{URL: srv.URL}, Cold: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := res.Runs[0]
+	if !strings.HasPrefix(run.Cold, "not offered (GET /slots: 404") || run.Totals.Errors != 1 || run.Rows[1].Status != 503 {
+		t.Errorf("cold %q, errors %d", run.Cold, run.Totals.Errors)
+	}
+}
+
+func TestSlotIDsOfTheFixture(t *testing.T) {
+	b, err := os.ReadFile("../../testdata/llamacpp/06-slots.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids, err := SlotIDs(b)
+	if err != nil || len(ids) != 1 || ids[0] != 0 {
+		t.Errorf("%v %v", ids, err)
+	}
+	if _, err := SlotIDs([]byte(`{"slots":1}`)); err == nil {
+		t.Error("an object read as slots")
+	}
+	if _, err := SlotIDs([]byte(`[{"n_ctx":1}]`)); err == nil {
+		t.Error("a slot with no id")
+	}
+}

@@ -1,0 +1,52 @@
+package metrics
+
+import (
+	"io"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/LLeMbas/lembas-check/cachebench/bench"
+	"github.com/LLeMbas/lembas-check/cachebench/usage"
+)
+
+func ip(n int) *int { return &n }
+
+func TestMetricsServedAndWritten(t *testing.T) {
+	m := New()
+	ms := 12.5
+	m.Observe(bench.Row{Run: "baseline", Status: 200, TTFT: 30 * time.Millisecond, Total: 90 * time.Millisecond, Predicted: 900,
+		Usage: usage.Usage{PromptTokens: ip(1000), CachedTokens: ip(900), PromptMS: &ms}})
+	m.Observe(bench.Row{Run: "date-in-system:3", Status: 200, Usage: usage.Usage{PromptTokens: ip(1000)}})
+	srv := httptest.NewServer(m.Handler())
+	defer srv.Close()
+	resp, err := srv.Client().Get(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	for _, want := range []string{
+		`lembas_bench_requests_total{run="baseline",status="200"} 1`,
+		`lembas_bench_cached_tokens_total{run="baseline"} 900`,
+		`lembas_bench_cache_not_reported_total{run="date-in-system:3"} 1`,
+		`lembas_bench_prompt_processing_seconds_total{run="baseline"} 0.0125`,
+		`lembas_bench_last_cached_share{run="baseline"} 0.9`,
+		`lembas_bench_time_to_first_token_seconds_count{run="baseline"} 1`,
+	} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("/metrics lacks %q", want)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "bench.prom")
+	if err := m.WriteTextfile(path); err != nil {
+		t.Fatal(err)
+	}
+	f, _ := os.ReadFile(path)
+	if !strings.Contains(string(f), `lembas_bench_predicted_reusable_tokens_total{run="baseline"} 900`) {
+		t.Errorf("textfile:\n%s", f)
+	}
+}

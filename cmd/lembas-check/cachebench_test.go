@@ -1,0 +1,148 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/LLeMbas/lembas-check/cachebench/simserver"
+)
+
+const recDir = "../../testdata/recordings/"
+
+func TestAuditCommand(t *testing.T) {
+	code, out, errs := runCLI(t, "audit", recDir+"clean.jsonl")
+	if code != 0 || !strings.Contains(out, "ok\t"+recDir+"clean.jsonl\t6 requests, 1 conversation") {
+		t.Errorf("clean: exit %d\n%s\n%s", code, out, errs)
+	}
+	code, out, _ = runCLI(t, "audit", recDir+"date-in-system.jsonl")
+	if code != 1 || !strings.Contains(out, "--- BREAK: request 4 (line 8)") || !strings.Contains(out, "FAIL\t") {
+		t.Errorf("date-in-system: exit %d\n%s", code, out)
+	}
+	// A break the project allows does not fail; an allowed kind of break never does.
+	if code, out, _ = runCLI(t, "audit", "--allow", "system-prompt-changed", recDir+"date-in-system.jsonl"); code != 0 || !strings.Contains(out, "--- ALLOWED: request 4") {
+		t.Errorf("--allow: exit %d\n%s", code, out)
+	}
+	if code, _, _ = runCLI(t, "audit", recDir+"compaction.jsonl"); code != 0 {
+		t.Errorf("compaction: exit %d", code)
+	}
+	// The request log of the same session: the same finding.
+	if code, out, _ = runCLI(t, "audit", recDir+"prune-results.requests.jsonl", "-v"); code != 1 || !strings.Contains(out, "$.messages[3].content") {
+		t.Errorf("request log: exit %d\n%s", code, out)
+	}
+}
+
+func TestAuditOutputs(t *testing.T) {
+	dir := t.TempDir()
+	svg, js := filepath.Join(dir, "a.svg"), filepath.Join(dir, "a.jsonl")
+	code, out, errs := runCLI(t, "audit", recDir+"tool-churn.jsonl", "--format", "json", "--out", js, "--svg", svg)
+	if code != 1 || !strings.HasPrefix(out, "FAIL\t") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	b, _ := os.ReadFile(js)
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	var q struct {
+		Cause, Path, Detail string
+	}
+	if len(lines) != 7 || json.Unmarshal([]byte(lines[3]), &q) != nil || q.Cause != "tools changed" || q.Path != "$.tools[3]" {
+		t.Errorf("json lines: %d, line 4 %+v", len(lines), q)
+	}
+	if s, err := os.ReadFile(svg); err != nil || !strings.HasPrefix(string(s), "<svg ") {
+		t.Errorf("svg: %v", err)
+	}
+}
+
+func TestAuditErrors(t *testing.T) {
+	for name, c := range map[string]struct {
+		args []string
+		want string
+	}{
+		"no file":         {[]string{"audit", "nope.jsonl"}, "nope.jsonl"},
+		"two files":       {[]string{"audit", "a", "b"}, "one recording"},
+		"bad allow":       {[]string{"audit", "--allow", "everything", recDir + "clean.jsonl"}, `--allow "everything"`},
+		"bad format":      {[]string{"audit", "--format", "pdf", recDir + "clean.jsonl"}, "want one of table, json, markdown, svg"},
+		"not a recording": {[]string{"audit", "main.go"}, "main.go:line 1"},
+	} {
+		code, _, errs := runCLI(t, c.args...)
+		if code != 2 || !strings.Contains(errs, c.want) {
+			t.Errorf("%s: exit %d, stderr %q, want it to say %q", name, code, errs, c.want)
+		}
+	}
+	// A recording cut mid-line: what came before is reported, the error names the line, exit 2.
+	whole, _ := os.ReadFile(recDir + "date-in-system.jsonl")
+	cut := filepath.Join(t.TempDir(), "cut.jsonl")
+	os.WriteFile(cut, whole[:len(whole)-40], 0o644)
+	lastLine := strings.Count(string(whole), "\n")
+	code, out, errs := runCLI(t, "audit", cut)
+	if code != 2 || !strings.Contains(errs, fmt.Sprintf("%s:line %d: the last line is cut short", cut, lastLine)) || !strings.Contains(out, "--- BREAK: request 4") {
+		t.Errorf("cut: exit %d\n%s\n%s", code, out, errs)
+	}
+}
+
+func TestBenchSim(t *testing.T) {
+	dir := t.TempDir()
+	prom := filepath.Join(dir, "bench.prom")
+	code, out, errs := runCLI(t, "bench", recDir+"clean.jsonl", "--sim", "--variant", "date-in-system", "--metrics-textfile", prom)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	for _, want := range []string{"date-in-system:3 ÷ baseline", "efficiency (cached ÷ reusable) │                          1.00", "ok\t" + recDir + "clean.jsonl\tdate-in-system:3: 66.1 % cached (baseline 78.0 % cached)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	b, err := os.ReadFile(prom)
+	if err != nil || !strings.Contains(string(b), `lembas_bench_cached_tokens_total{run="baseline"} 2059`) || !strings.Contains(string(b), `lembas_bench_cached_tokens_total{run="date-in-system:3"} 1784`) {
+		t.Errorf("metrics textfile: %v\n%s", err, b)
+	}
+}
+
+func TestBenchAndReplayAgainstAServer(t *testing.T) {
+	srv := httptest.NewServer(simserver.New(1, "qwen3-coder"))
+	defer srv.Close()
+	code, out, errs := runCLI(t, "bench", recDir+"prune-results.jsonl", "--server", srv.URL, "--format", "markdown")
+	if code != 0 || !strings.Contains(out, "| cold cache | erased 1 slot(s) |") || !strings.Contains(out, "| efficiency (cached ÷ reusable) | 1.00 |") {
+		t.Errorf("bench: exit %d\n%s\n%s", code, out, errs)
+	}
+	code, out, errs = runCLI(t, "replay", recDir+"interleaved.jsonl", "--server", srv.URL+"/v1", "--mode", "live")
+	if code != 0 || !strings.Contains(out, "ok\t"+recDir+"interleaved.jsonl\tlive mode: 9 requests sent, 0 failed") || !strings.Contains(out, "llama.cpp") && !strings.Contains(out, "openai") {
+		t.Errorf("replay: exit %d\n%s\n%s", code, out, errs)
+	}
+	code, out, _ = runCLI(t, "replay", recDir+"clean.jsonl", "--server", srv.URL, "--format", "json")
+	var line struct {
+		Seq   int
+		Usage struct {
+			CachedTokens *int `json:"cached_tokens"`
+		}
+	}
+	first := strings.SplitN(out, "\n", 2)[0]
+	if code != 0 || json.Unmarshal([]byte(first), &line) != nil || line.Seq != 1 || line.Usage.CachedTokens == nil {
+		t.Errorf("replay json: exit %d, %q", code, first)
+	}
+	srv.Close()
+	if code, _, errs = runCLI(t, "replay", recDir+"clean.jsonl", "--server", srv.URL); code != 2 || !strings.Contains(errs, "cannot be reached") {
+		t.Errorf("server gone: exit %d, %s", code, errs)
+	}
+	for _, args := range [][]string{{"bench", recDir + "clean.jsonl"}, {"bench", recDir + "clean.jsonl", "--sim", "--variant", "daily"}, {"replay", recDir + "clean.jsonl"}} {
+		if code, _, _ := runCLI(t, args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+}
+
+func TestExportCommand(t *testing.T) {
+	code, out, errs := runCLI(t, "export", recDir+"interleaved.jsonl")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	var rec struct {
+		Timestamp   int64 `json:"timestamp"`
+		InputLength int   `json:"input_length"`
+		HashIDs     []int `json:"hash_ids"`
+	}
+	if code != 0 || len(lines) != 9 || json.Unmarshal([]byte(lines[2]), &rec) != nil || rec.InputLength == 0 || len(rec.HashIDs) != 1 || !strings.Contains(errs, "exported 9 requests") {
+		t.Errorf("exit %d, %d lines, %+v\n%s", code, len(lines), rec, errs)
+	}
+}
