@@ -18,6 +18,8 @@ type view string
 
 const (
 	firstLine view = "first line"
+	lastLine  view = "last line"
+	lineCount view = "line count"
 	length    view = "length"
 )
 
@@ -93,6 +95,8 @@ func (s view) of(v any, here string) (any, error) {
 	switch s {
 	case firstLine:
 		return lines[0], nil
+	case lastLine:
+		return lines[len(lines)-1], nil
 	case lineCount:
 		return float64(len(lines)), nil
 	}

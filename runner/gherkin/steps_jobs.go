@@ -121,6 +121,3 @@ func init() {
 
 // lineView is a text's line n (from 1) as a view of a path.
 func lineView(n int) view { return view(fmt.Sprintf("line %d", n)) }
-
-// lineCount is a text's number of lines.
-const lineCount view = "line count"
