@@ -36,6 +36,8 @@ func commands() []command {
 		{"replay", "replay REC --server URL [--mode frozen|live|timed] [--record FILE]", "send a recording's requests to an OpenAI-compatible server again, timing each and reading its cached tokens", cmdReplay},
 		{"bench", "bench REC --server URL|--sim [--variant V] [--metrics-listen ADDR]", "replay a recording against a server (or the simulator) and measure cached tokens and times beside the audit's prediction; variants side by side", cmdBench},
 		{"export", "export REC [--out FILE] [--block N]", "write a recording as a Mooncake-style trace (timestamps, lengths, prefix block hash ids; no text)", cmdExport},
+		{"fake", "fake [--script FILE] [--listen ADDR] [--record FILE]", "serve an OpenAI-compatible fake model server (prints its URL first)", cmdFake},
+		{"record", "record --out FILE [--script FILE | --upstream URL] -- CMD", "run CMD against the fake (or a recording proxy) and record every exchange", cmdRecord},
 		{"version", "version", "print lembas-check's version and the spec version it checks", cmdVersion},
 	}
 }

@@ -1,0 +1,177 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/LLeMbas/lembas-check/fakeprovider"
+	"github.com/LLeMbas/lembas-check/replay"
+)
+
+// killGrace is how long a command that was asked to stop has before it is killed (a variable
+// for the tests).
+var killGrace = 5 * time.Second
+
+func cmdRecord(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("record", stderr)
+	ff := addFakeFlags(fs)
+	out := fs.String("out", "", "write the recording to `FILE` (required)")
+	var envs repeatFlag
+	fs.Var(&envs, "env", "set `NAME=VALUE` for the command, {url} in VALUE standing for the server's root URL (repeatable)")
+	timeout := fs.Duration("timeout", 0, "stop the command after this `DURATION` (0: no limit)")
+	// Everything after -- is the command, its flags untouched.
+	var argv []string
+	for i, a := range args {
+		if a == "--" {
+			args, argv = args[:i], args[i+1:]
+			break
+		}
+	}
+	pos, err := parse(fs, args)
+	if err != nil {
+		return flagExit(err)
+	}
+	if len(pos) > 0 {
+		return errorf(stderr, "record: put the command after --, as in: record --out rec.jsonl -- %s", strings.Join(pos, " "))
+	}
+	if len(argv) == 0 {
+		return errorf(stderr, "record: no command; give one after --, as in: record --out rec.jsonl -- pi -p \"…\"")
+	}
+	if *out == "" {
+		return errorf(stderr, "record: --out FILE is required")
+	}
+	env, err := commandEnv(envs)
+	if err != nil {
+		return errorf(stderr, "%v", err)
+	}
+	cfg, err := ff.config()
+	if err != nil {
+		return errorf(stderr, "%v", err)
+	}
+	cfg.Log = stderr
+	h := ff.header()
+	h.Command = argv
+	rec, err := replay.Create(*out, h)
+	if err != nil {
+		return errorf(stderr, "--out: %v", err)
+	}
+	cfg.Record = rec
+	srv, err := fakeprovider.Start(cfg)
+	if err != nil {
+		rec.Close()
+		return errorf(stderr, "%v", err)
+	}
+	status, runErr := runCommand(ctx, argv, env(srv), *timeout, stdout, stderr)
+	code := stopServer(srv, rec, *out, stderr)
+	var se *startError
+	switch {
+	case errors.As(runErr, &se):
+		fmt.Fprintf(stderr, "lembas-check: %v\n", runErr)
+		return 2
+	case runErr != nil:
+		fmt.Fprintf(stderr, "lembas-check: %s %v\n", argv[0], runErr)
+		return 1
+	case status != 0:
+		fmt.Fprintf(stderr, "lembas-check: %s exited with status %d\n", argv[0], status)
+		return 1
+	}
+	return code
+}
+
+// commandEnv checks the --env flags and returns what makes the command's environment once the
+// server's URL is known: the caller's, with OPENAI_BASE_URL and OPENAI_API_KEY pointed at it.
+func commandEnv(envs []string) (func(*fakeprovider.Server) []string, error) {
+	for _, e := range envs {
+		if name, _, ok := strings.Cut(e, "="); !ok || name == "" {
+			return nil, fmt.Errorf("--env %q: want NAME=VALUE, such as LEMBAS_SERVER={url}", e)
+		}
+	}
+	return func(srv *fakeprovider.Server) []string {
+		env := os.Environ()
+		env = append(env, "OPENAI_BASE_URL="+srv.BaseURL())
+		if srv.Upstream() == "" || os.Getenv("OPENAI_API_KEY") == "" {
+			// The fake takes any key; a real key is kept for a real upstream.
+			env = append(env, "OPENAI_API_KEY=lembas-check-fake")
+		}
+		for _, e := range envs {
+			env = append(env, strings.ReplaceAll(e, "{url}", srv.URL))
+		}
+		return env
+	}, nil
+}
+
+// runCommand runs the command to its end, forwarding SIGINT and SIGTERM to it, and stopping it
+// (SIGTERM, then SIGKILL after killGrace) when ctx is done or the timeout passes. It returns the
+// exit status, and why it was stopped (a *startError when it could not start).
+func runCommand(ctx context.Context, argv, env []string, timeout time.Duration, stdout, stderr io.Writer) (int, error) {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = env
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, stdout, stderr
+	// A grandchild holding the output pipes open must not keep us waiting.
+	cmd.WaitDelay = 2 * time.Second
+	if err := cmd.Start(); err != nil {
+		return 0, &startError{fmt.Errorf("starting %s: %v", argv[0], err)}
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	var deadline <-chan time.Time
+	if timeout > 0 {
+		t := time.NewTimer(timeout)
+		defer t.Stop()
+		deadline = t.C
+	}
+	var why error
+	stop := func(sig os.Signal) error {
+		_ = cmd.Process.Signal(sig)
+		select {
+		case err := <-done:
+			return err
+		case <-time.After(killGrace):
+			_ = cmd.Process.Kill()
+			return <-done
+		}
+	}
+	var err error
+	select {
+	case err = <-done:
+	case sig := <-sigs:
+		why = fmt.Errorf("was stopped by %v (forwarded)", sig)
+		err = stop(sig)
+	case <-ctx.Done():
+		sig := os.Signal(syscall.SIGTERM)
+		select {
+		case s := <-sigs:
+			sig = s
+		default:
+		}
+		why = fmt.Errorf("was stopped by %v (forwarded)", sig)
+		err = stop(sig)
+	case <-deadline:
+		why = fmt.Errorf("ran past --timeout %v and was stopped", timeout)
+		err = stop(syscall.SIGTERM)
+	}
+	status := 0
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		status = exit.ExitCode()
+		if ws, ok := exit.Sys().(syscall.WaitStatus); ok && ws.Signaled() && why == nil {
+			why = fmt.Errorf("was killed by %v", ws.Signal())
+		}
+	} else if err != nil && why == nil {
+		why = err
+	}
+	return status, why
+}
+
+type startError struct{ error }

@@ -1,0 +1,241 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/LLeMbas/lembas-check/fakeprovider"
+	"github.com/LLeMbas/lembas-check/replay"
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/shared"
+)
+
+// TestHelperAgent is not a test: run by `record` as its command (LEMBAS_AGENT set), it plays an
+// agent against OPENAI_BASE_URL with the official SDK, which reads OPENAI_BASE_URL and
+// OPENAI_API_KEY as any agent would.
+func TestHelperAgent(t *testing.T) {
+	mode := os.Getenv("LEMBAS_AGENT")
+	if mode == "" {
+		t.Skip("a helper process for the record tests")
+	}
+	ready := func() {
+		if p := os.Getenv("LEMBAS_AGENT_READY"); p != "" {
+			os.WriteFile(p, []byte("ready"), 0o644)
+		}
+	}
+	switch mode {
+	case "exit3":
+		os.Exit(3)
+	case "sleep":
+		ready()
+		time.Sleep(60 * time.Second)
+		os.Exit(0)
+	case "stubborn":
+		signal.Ignore(syscall.SIGTERM, syscall.SIGINT)
+		ready()
+		time.Sleep(60 * time.Second)
+		os.Exit(0)
+	case "chat":
+		os.Exit(helperChat())
+	}
+	fmt.Fprintf(os.Stderr, "unknown LEMBAS_AGENT %q\n", mode)
+	os.Exit(9)
+}
+
+func helperChat() int {
+	ctx := context.Background()
+	if u := os.Getenv("LEMBAS_URL"); u != "" {
+		resp, err := http.Get(u + "/.well-known/lembas.json")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 5
+		}
+		var d struct{ Protocol int }
+		json.NewDecoder(resp.Body).Decode(&d)
+		resp.Body.Close()
+		if d.Protocol != 3 {
+			return 6
+		}
+	}
+	client := openai.NewClient()
+	p := openai.ChatCompletionNewParams{
+		Model:    "fake-model",
+		Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("read the readme")},
+		Tools: []openai.ChatCompletionToolUnionParam{openai.ChatCompletionFunctionTool(shared.FunctionDefinitionParam{Name: "read_file",
+			Parameters: shared.FunctionParameters{"type": "object", "properties": map[string]any{"file_path": map[string]any{"type": "string"}}}})},
+	}
+	stream := client.Chat.Completions.NewStreaming(ctx, p)
+	var acc openai.ChatCompletionAccumulator
+	for stream.Next() {
+		acc.AddChunk(stream.Current())
+	}
+	if err := stream.Err(); err != nil || len(acc.Choices) == 0 || len(acc.Choices[0].Message.ToolCalls) != 1 {
+		fmt.Fprintln(os.Stderr, "first turn:", err)
+		return 7
+	}
+	call := acc.Choices[0].Message.ToolCalls[0]
+	p.Messages = append(p.Messages, acc.Choices[0].Message.ToParam(), openai.ToolMessage("# contents of "+call.Function.Arguments, call.ID))
+	last, err := client.Chat.Completions.New(ctx, p)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "second turn:", err)
+		return 8
+	}
+	fmt.Println("agent:", last.Choices[0].Message.Content)
+	return 0
+}
+
+// agent is the argv that runs the helper agent in a mode.
+func agent(t *testing.T, mode string) []string {
+	t.Setenv("LEMBAS_AGENT", mode)
+	t.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
+	return []string{os.Args[0], "-test.run=^TestHelperAgent$"}
+}
+
+func TestRecordAgent(t *testing.T) {
+	rec := filepath.Join(t.TempDir(), "rec.jsonl")
+	argv := agent(t, "chat")
+	code, out, errs := runCLI(t, append([]string{"record", "--out", rec, "--env", "LEMBAS_URL={url}", "--timeout", "60s", "--"}, argv...)...)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	if !strings.Contains(out, "agent: done") {
+		t.Errorf("the agent's output did not pass through: %q", out)
+	}
+	if !strings.Contains(errs, "lembas-check: recorded 3 exchanges (3 requests served, 0 with errors) in "+rec) {
+		t.Errorf("summary: %s", errs)
+	}
+	es, r, err := replay.ReadAll(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Header.Source != "fake" || strings.Join(r.Header.Command, " ") != strings.Join(argv, " ") {
+		t.Errorf("header %+v", r.Header)
+	}
+	var paths []string
+	for _, e := range es {
+		paths = append(paths, e.Exchange.Path)
+	}
+	if strings.Join(paths, " ") != "/.well-known/lembas.json /v1/chat/completions /v1/chat/completions" {
+		t.Errorf("paths %v", paths)
+	}
+	if !bytes.Contains(es[2].Body, []byte(`"content":"# contents of {\"file_path\":\"README.md\"}"`)) {
+		t.Errorf("the tool result is not in the second request: %s", es[2].Body)
+	}
+	raw, _ := os.ReadFile(rec)
+	if bytes.Contains(raw, []byte("lembas-check-fake")) {
+		t.Error("the API key the command was given reached the recording")
+	}
+}
+
+// With --upstream, a recording proxy stands in front of a real server; the caller's API key
+// goes to it and never into the file.
+func TestRecordUpstream(t *testing.T) {
+	up := fakeprovider.New(t, nil)
+	t.Setenv("OPENAI_API_KEY", "sk-upstream-secret")
+	rec := filepath.Join(t.TempDir(), "rec.jsonl")
+	code, _, errs := runCLI(t, append([]string{"record", "--out", rec, "--upstream", up.BaseURL(), "--"}, agent(t, "chat")...)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	es, r, err := replay.ReadAll(rec)
+	if err != nil || len(es) != 2 || up.Requests() != 2 || r.Header.Source != "proxy" || r.Header.Upstream != up.BaseURL() {
+		t.Fatalf("%d exchanges (upstream saw %d), header %+v, %v", len(es), up.Requests(), r.Header, err)
+	}
+	raw, _ := os.ReadFile(rec)
+	if bytes.Contains(raw, []byte("sk-upstream-secret")) {
+		t.Error("the upstream key reached the recording")
+	}
+}
+
+func TestRecordCommandFails(t *testing.T) {
+	rec := filepath.Join(t.TempDir(), "rec.jsonl")
+	code, _, errs := runCLI(t, append([]string{"record", "--out", rec, "--"}, agent(t, "exit3")...)...)
+	if code != 1 || !strings.Contains(errs, "exited with status 3") || !strings.Contains(errs, "recorded 0 exchanges") {
+		t.Errorf("exit %d: %s", code, errs)
+	}
+	if _, _, err := replay.ReadAll(rec); err != nil {
+		t.Errorf("the recording is not left whole: %v", err)
+	}
+}
+
+func TestRecordTimeout(t *testing.T) {
+	rec := filepath.Join(t.TempDir(), "rec.jsonl")
+	start := time.Now()
+	code, _, errs := runCLI(t, append([]string{"record", "--out", rec, "--timeout", "300ms", "--"}, agent(t, "sleep")...)...)
+	if code != 1 || !strings.Contains(errs, "ran past --timeout 300ms and was stopped") {
+		t.Errorf("exit %d: %s", code, errs)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("took %v", d)
+	}
+}
+
+// A command that ignores SIGTERM is killed after the grace period.
+func TestRecordKillsStubborn(t *testing.T) {
+	defer func(g time.Duration) { killGrace = g }(killGrace)
+	killGrace = 200 * time.Millisecond
+	rec := filepath.Join(t.TempDir(), "rec.jsonl")
+	ready := filepath.Join(t.TempDir(), "ready")
+	t.Setenv("LEMBAS_AGENT_READY", ready)
+	start := time.Now()
+	code, _, errs := runCLI(t, append([]string{"record", "--out", rec, "--timeout", "500ms", "--"}, agent(t, "stubborn")...)...)
+	if code != 1 || !strings.Contains(errs, "ran past --timeout") {
+		t.Errorf("exit %d: %s", code, errs)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("took %v", d)
+	}
+}
+
+// SIGINT sent to lembas-check goes on to the command.
+func TestRecordForwardsSignal(t *testing.T) {
+	rec := filepath.Join(t.TempDir(), "rec.jsonl")
+	ready := filepath.Join(t.TempDir(), "ready")
+	t.Setenv("LEMBAS_AGENT_READY", ready)
+	go func() {
+		for i := 0; i < 500; i++ {
+			if _, err := os.Stat(ready); err == nil {
+				syscall.Kill(os.Getpid(), syscall.SIGINT)
+				return
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}()
+	code, _, errs := runCLI(t, append([]string{"record", "--out", rec, "--"}, agent(t, "sleep")...)...)
+	if code != 1 || !strings.Contains(errs, "was stopped by interrupt (forwarded)") {
+		t.Errorf("exit %d: %s", code, errs)
+	}
+}
+
+func TestRecordBadUse(t *testing.T) {
+	dir := t.TempDir()
+	rec := filepath.Join(dir, "rec.jsonl")
+	for name, c := range map[string]struct {
+		args []string
+		want string
+	}{
+		"no command":   {[]string{"record", "--out", rec}, "record: no command; give one after --"},
+		"no --":        {[]string{"record", "--out", rec, "pi"}, "record: put the command after --"},
+		"no out":       {[]string{"record", "--", "true"}, "record: --out FILE is required"},
+		"bad env":      {[]string{"record", "--out", rec, "--env", "NOEQUALS", "--", "true"}, `--env "NOEQUALS": want NAME=VALUE`},
+		"not found":    {[]string{"record", "--out", rec, "--", filepath.Join(dir, "no-such-agent")}, "starting " + filepath.Join(dir, "no-such-agent")},
+		"both sources": {[]string{"record", "--out", rec, "--script", "a.yaml", "--upstream", "http://x", "--", "true"}, "give one"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			code, _, errs := runCLI(t, c.args...)
+			if code != 2 || !strings.Contains(errs, c.want) {
+				t.Errorf("exit %d, stderr %q; want 2 and %q", code, errs, c.want)
+			}
+		})
+	}
+}
