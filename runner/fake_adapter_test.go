@@ -71,6 +71,11 @@ func fakeAdapter(mode string) {
 			fakeLog("child %d", child.Process.Pid)
 		}
 	}
+	if mode == "good" {
+		// Exactly what `lembas-check adapter` runs.
+		Serve(context.Background(), os.Stdin, os.Stdout, Builtin{})
+		return
+	}
 	sc := bufio.NewScanner(os.Stdin)
 	sc.Buffer(make([]byte, 64<<10), 64<<20)
 	out := bufio.NewWriter(os.Stdout)

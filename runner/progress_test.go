@@ -3,10 +3,31 @@ package runner
 import (
 	"bytes"
 	"strings"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
 )
+
+// lockedBuffer is written by the printer's goroutine and read by the test.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+func (l *lockedBuffer) Len() int { return len(l.String()) }
 
 func TestProgressLine(t *testing.T) {
 	got := ProgressLine("run", 57, 114, Counts{Pass: 50, Fail: 3, Skip: 4}, 12300*time.Millisecond)
@@ -21,7 +42,7 @@ func TestProgressLine(t *testing.T) {
 // In a log: nothing for a run shorter than 2 s, then a line every 5 s.
 func TestProgressLog(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		var b bytes.Buffer
+		var b lockedBuffer
 		p := &Progress{W: &b, Label: "run", Total: 10}
 		p.Start()
 		p.Add(Result{Verdict: Pass})
@@ -42,7 +63,7 @@ func TestProgressLog(t *testing.T) {
 		}
 	})
 	synctest.Test(t, func(t *testing.T) {
-		var b bytes.Buffer
+		var b lockedBuffer
 		p := &Progress{W: &b, Total: 1}
 		p.Start()
 		time.Sleep(time.Second)
@@ -56,7 +77,7 @@ func TestProgressLog(t *testing.T) {
 // On a terminal: one line rewritten with \r, cleared at the end.
 func TestProgressTerminal(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		var b bytes.Buffer
+		var b lockedBuffer
 		p := &Progress{W: &b, Label: "run", Total: 3, Terminal: true}
 		p.Start()
 		time.Sleep(2500 * time.Millisecond)

@@ -28,7 +28,7 @@ func findings(checks []SmokeCheck) string {
 func TestSmokeGood(t *testing.T) {
 	checks := smoke(t, newFake(t, "good"))
 	s := findings(checks)
-	if len(checks) != 3+len(areaNames()) || strings.Contains(s, "FAIL") || !strings.HasPrefix(s, "ok hello fake 0 (go) speaks protocol 1\nok areas answers "+strings.Join(areaNames(), ", ")+"\n") || !strings.HasSuffix(s, "ok bye exited with status 0\n") {
+	if len(checks) != 3+len(areaNames()) || strings.Contains(s, "FAIL") || !strings.HasPrefix(s, "ok hello lembas-check reference "+ToolVersion+" (go) speaks protocol 1\nok areas answers "+strings.Join(areaNames(), ", ")+"\n") || !strings.HasSuffix(s, "ok bye exited with status 0\n") {
 		t.Errorf("%s", s)
 	}
 	if !strings.Contains(s, "ok jobs/") {

@@ -28,6 +28,8 @@ func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''
 // selfAdapter is the command line of `lembas-check adapter`, played by the test binary.
 func selfAdapter(t *testing.T) string {
 	t.Setenv("LEMBAS_CHECK_TEST_MAIN", "1")
+	// A -race build would sleep a second as it exits, and read as an adapter slow to exit after bye.
+	t.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
 	return shellQuote(os.Args[0]) + " adapter"
 }
 
@@ -108,8 +110,7 @@ func TestRunImplFaults(t *testing.T) {
 
 // A run through an adapter slower than 2 s says how far it is on stderr (a log: whole lines).
 func TestRunImplProgress(t *testing.T) {
-	impl := "sh -c " + shellQuote("sleep 3; exec "+shellQuote(os.Args[0])+" adapter")
-	t.Setenv("LEMBAS_CHECK_TEST_MAIN", "1")
+	impl := "sh -c " + shellQuote("sleep 3; exec "+selfAdapter(t))
 	code, _, errs := runCLI(t, "run", "--area", "jobs", "--impl", impl)
 	if code != 0 || !strings.Contains(errs, "lembas-check run: 0/10 cases, 2s\n") {
 		t.Errorf("exit %d, stderr %q", code, errs)
