@@ -156,7 +156,10 @@ func init() {
 		step(given, "the tools {strings:tools}", noArg, "the tools the case looks at, in order",
 			func(b *B, a *args) error { b.tools = a.list(0); return nil }),
 		step(given, "its instruction file {string:path} reads {text:text}", noArg, "an instruction text the prompt is made from (start.files)",
-			func(b *B, a *args) error { b.files[a.str(0)] = a.str(1); return b.setStart("files", copyTexts(b.files)) }),
+			func(b *B, a *args) error {
+				b.files[a.str(0)] = a.str(1)
+				return b.setStart("files", copyTexts(b.files))
+			}),
 		step(given, "the MCP server {string:name} instructs {text:text}", noArg, "an MCP server connected at the start, with its instructions (start.mcp)",
 			func(b *B, a *args) error { b.mcp[a.str(0)] = a.str(1); return b.setStart("mcp", copyTexts(b.mcp)) }),
 	}
