@@ -146,6 +146,10 @@ func DecodeResponses(body []byte) (*Request, *Error) {
 		if json.Unmarshal(raw, &items) != nil {
 			return nil, invalidType("input", "a string or an array of input items", raw)
 		}
+		if len(items) == 0 {
+			return nil, &Error{Status: 400, Type: TypeInvalidRequest, Param: "input", Code: "empty_array",
+				Message: "Invalid 'input': empty array. Give the input as a string or at least one item."}
+		}
 		r.Messages = len(items)
 		for i, it := range items {
 			var item struct {
