@@ -149,6 +149,9 @@ func firstErr(errs []error) error {
 
 // Answer sends one case to one free process of the pool and turns what comes back into an Outcome.
 func (a *Adapter) Answer(ctx context.Context, c conformance.Case) Outcome {
+	if a.slots == nil {
+		return Outcome{Verdict: Error, Message: "the adapter target was not started (call Start first)"}
+	}
 	if out, ok := a.unsent(c.Area); ok {
 		return out
 	}
