@@ -134,34 +134,10 @@ var fsOps = []struct{ op, words string }{
 
 func init() {
 	type B = fsAccessBuilder
-	steps := []stepDef{
-		step(given, "the tree:", tableArg, "the nodes, one path a row; a directory ends with /, parents are implied",
-			func(b *B, a *args) error {
-				t, err := pathRows(a)
-				b.fields["tree"] = t
-				return err
-			}, "path"),
-		step(given, "an empty tree", noArg, "no node but the root",
-			func(b *B, a *args) error { b.fields["tree"] = []string{}; return nil }),
-		step(given, "the mounts {strings:dirs}", noArg, "directories that are forge repositories",
-			func(b *B, a *args) error { b.fields["mounts"] = a.list(0); return nil }),
-		step(given, "the grants:", tableArg, "the session's grants (without this step everything is at none)",
-			func(b *B, a *args) error {
-				g, err := levelRows(a)
-				b.fields["grants"] = g
-				return err
-			}, "path", "level"),
-		step(given, "the floor:", tableArg, "the most each path may be, whatever the grants",
-			func(b *B, a *args) error {
-				g, err := levelRows(a)
-				b.fields["floor"] = g
-				return err
-			}, "path", "level"),
-		step(given, "the session starts in {string:dir}", noArg, "the start directory relative paths resolve against",
-			func(b *B, a *args) error { b.fields["cwd"] = a.str(0); return nil }),
+	steps := viewSteps(func(b *B) map[string]any { return b.fields })
+	steps = append(steps,
 		step(when, "the session does {word:op} on {string:path}", noArg, "any operation by its name (level, list, read, write, mkdir, rm, commit), for outlines",
-			func(b *B, a *args) error { return b.op(a.str(0), a.str(1)) }),
-	}
+			func(b *B, a *args) error { return b.op(a.str(0), a.str(1)) }))
 	for _, o := range fsOps {
 		steps = append(steps, step(when, "the session "+o.words+" {string:path}", noArg, "the "+o.op+" operation",
 			func(b *B, a *args) error { return b.op(o.op, a.str(0)) }))
@@ -195,4 +171,35 @@ func init() {
 			}),
 	)
 	register("fs_access", func() builder { return &B{fields: map[string]any{}} }, steps...)
+}
+
+// viewSteps are the Givens of a session's view of a tree (fs_access's fields: tree, mounts,
+// grants, floor, cwd), for any area whose case has them.
+func viewSteps[B any](fields func(*B) map[string]any) []stepDef {
+	return []stepDef{
+		step(given, "the tree:", tableArg, "the nodes, one path a row; a directory ends with /, parents are implied",
+			func(b *B, a *args) error {
+				t, err := pathRows(a)
+				fields(b)["tree"] = t
+				return err
+			}, "path"),
+		step(given, "an empty tree", noArg, "no node but the root",
+			func(b *B, a *args) error { fields(b)["tree"] = []string{}; return nil }),
+		step(given, "the mounts {strings:dirs}", noArg, "directories that are forge repositories",
+			func(b *B, a *args) error { fields(b)["mounts"] = a.list(0); return nil }),
+		step(given, "the grants:", tableArg, "the session's grants",
+			func(b *B, a *args) error {
+				g, err := levelRows(a)
+				fields(b)["grants"] = g
+				return err
+			}, "path", "level"),
+		step(given, "the floor:", tableArg, "the most each path may be, whatever the grants",
+			func(b *B, a *args) error {
+				g, err := levelRows(a)
+				fields(b)["floor"] = g
+				return err
+			}, "path", "level"),
+		step(given, "the session starts in {string:dir}", noArg, "the start directory relative paths resolve against",
+			func(b *B, a *args) error { fields(b)["cwd"] = a.str(0); return nil }),
+	}
 }
