@@ -130,19 +130,25 @@ function jobs(c) {
 }
 
 // ---- Areas ---------------------------------------------------------------------------------------
-// Every area of the spec, listed in hello so that each case is sent here; an area not wired yet
-// answers "skip", which lembas-check reports as skipped (not failed). Wire one by putting your
-// function in place of null.
+// Every area lembas-check checks, listed in hello so that each case is sent here; an area not
+// wired yet answers "skip", which lembas-check reports as skipped (not failed). Wire one by putting
+// your function in place of null; drop an area your project will never have, and its cases are
+// skipped without being sent.
 
 /** @type {Record<string, ((c: any) => unknown) | null>} */
 const AREAS = {
-  chunk: null,
+  // The spec's areas.
   chunk_tokens: null,
   context: null,
   fs_access: null,
   instructions: null,
   jobs,
   prefix: null,
+  // lembas-check's own, from the designs beside the spec (docs/areas.md).
+  chunk: null,
+  modules: null,
+  search: null,
+  workspace: null,
 };
 
 /** @param {string} area @param {unknown} c */
