@@ -267,7 +267,7 @@ func ratio(a, b float64) float64 {
 // arguments split over chunks, the finish reason, the usage chunk when asked for, and [DONE].
 func ChatStream(m Meta, a Answer, u Usage, includeUsage bool) [][]byte {
 	var out [][]byte
-	c := chunker{m: m, usageNull: includeUsage && m.Dialect != LlamaCpp}
+	c := newChunker(m, includeUsage && m.Dialect != LlamaCpp)
 	calls := a.ToolCalls
 	// OpenAI opens a tool-call-only answer with the first call in the role chunk.
 	first := delta{role: true, contentNull: m.Dialect == LlamaCpp || (a.Text == "" && a.Reasoning == "" && len(calls) > 0)}
@@ -310,9 +310,18 @@ type delta struct {
 type chunker struct {
 	m         Meta
 	usageNull bool
+	// head and tail are what every chunk with no finish reason has around its delta, rendered
+	// once per stream: a chunk is then head, delta, tail.
+	head, tail []byte
 }
 
-func (c *chunker) head(e *enc) {
+func newChunker(m Meta, usageNull bool) *chunker {
+	c := &chunker{m: m, usageNull: usageNull}
+	c.head, c.tail = c.frame("")
+	return c
+}
+
+func (c *chunker) envelope(e *enc) {
 	e.kstr("id", c.m.ID)
 	e.kstr("object", "chat.completion.chunk")
 	e.kint("created", c.m.Created)
@@ -331,24 +340,48 @@ func (c *chunker) llamaTail(e *enc) {
 	e.kstr("object", "chat.completion.chunk")
 }
 
-func (c *chunker) chunk(d delta, finish string) []byte {
-	e := enc{b: make([]byte, 0, 256+len(d.content)+len(d.reasoning)+len(d.args)), first: true}
+// frame renders a chunk's bytes before and after its delta object.
+func (c *chunker) frame(finish string) (head, tail []byte) {
+	llama := c.m.Dialect == LlamaCpp
+	e := enc{b: make([]byte, 0, 256), first: true}
 	e.b = append(e.b, "data: "...)
 	e.obj()
-	llama := c.m.Dialect == LlamaCpp
 	if !llama {
-		c.head(&e)
+		c.envelope(&e)
 	}
 	e.key("choices")
 	e.arr()
 	e.obj()
 	if llama {
 		e.kstrOrNull("finish_reason", finish)
-		e.kint("index", 0)
-	} else {
-		e.kint("index", 0)
 	}
+	e.kint("index", 0)
 	e.key("delta")
+	head = e.b
+	t := enc{b: make([]byte, 0, 256)}
+	if !llama {
+		t.knull("logprobs")
+		t.kstrOrNull("finish_reason", finish)
+	}
+	t.end()
+	t.endArr()
+	if llama {
+		c.llamaTail(&t)
+	} else if c.usageNull {
+		t.knull("usage")
+	}
+	t.end()
+	t.b = append(t.b, '\n', '\n')
+	return head, t.b
+}
+
+func (c *chunker) chunk(d delta, finish string) []byte {
+	head, tail := c.head, c.tail
+	if finish != "" {
+		head, tail = c.frame(finish)
+	}
+	e := enc{b: make([]byte, 0, len(head)+len(tail)+64+len(d.content)+len(d.reasoning)+len(d.args)), first: true}
+	e.b = append(e.b, head...)
 	e.obj()
 	if d.role {
 		e.kstr("role", "assistant")
@@ -383,24 +416,11 @@ func (c *chunker) chunk(d delta, finish string) []byte {
 		e.end()
 		e.endArr()
 	}
-	if d.role && !llama {
+	if d.role && c.m.Dialect != LlamaCpp {
 		e.knull("refusal")
 	}
 	e.end()
-	if !llama {
-		e.knull("logprobs")
-		e.kstrOrNull("finish_reason", finish)
-	}
-	e.end()
-	e.endArr()
-	if llama {
-		c.llamaTail(&e)
-	} else if c.usageNull {
-		e.knull("usage")
-	}
-	e.end()
-	e.b = append(e.b, '\n', '\n')
-	return e.b
+	return append(e.b, tail...)
 }
 
 func (c *chunker) usageChunk(u Usage) []byte {
@@ -417,7 +437,7 @@ func (c *chunker) usageChunk(u Usage) []byte {
 		e.key("timings")
 		timings(&e, u)
 	} else {
-		c.head(&e)
+		c.envelope(&e)
 		e.key("choices")
 		e.arr()
 		e.endArr()

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 )
 
 // API names the endpoint a request came to.
@@ -23,7 +24,8 @@ type Request struct {
 	Stream bool
 	// IncludeUsage is stream_options.include_usage: a usage chunk goes before [DONE].
 	IncludeUsage bool
-	Tools        []Tool
+	// Tools may be shared with other requests that sent the same list: read it, never change it.
+	Tools []Tool
 	// Messages counts the messages (chat) or input items (Responses).
 	Messages int
 	// LastIsToolResult: the last message is a tool result (role "tool", or a
@@ -75,9 +77,10 @@ func DecodeChat(body []byte) (*Request, *Error) {
 	if !ok {
 		return nil, missing("messages")
 	}
-	var msgs []json.RawMessage
+	// One pass for all messages; the element at fault is looked for only when it fails.
+	var msgs []chatMessage
 	if json.Unmarshal(raw, &msgs) != nil {
-		return nil, invalidType("messages", "an array", raw)
+		return nil, messagesError(raw)
 	}
 	if len(msgs) == 0 {
 		return nil, &Error{Status: 400, Type: TypeInvalidRequest, Param: "messages", Code: "empty_array",
@@ -85,21 +88,13 @@ func DecodeChat(body []byte) (*Request, *Error) {
 	}
 	r.Messages = len(msgs)
 	lastUser, lastUserAt := json.RawMessage(nil), 0
-	for i, m := range msgs {
-		var msg struct {
-			Role    *string         `json:"role"`
-			Content json.RawMessage `json:"content"`
-		}
-		param := fmt.Sprintf("messages[%d]", i)
-		if json.Unmarshal(m, &msg) != nil {
-			return nil, invalidType(param, "an object", m)
-		}
+	for i, msg := range msgs {
 		if msg.Role == nil {
-			return nil, missing(param + ".role")
+			return nil, missing(fmt.Sprintf("messages[%d].role", i))
 		}
 		// Only the kind is checked here; the text is read from the last user message alone.
 		if k := jsonKind(msg.Content); msg.Content != nil && k != "a string" && k != "an array" && k != "null" {
-			return nil, invalidType(param+".content", "a string or an array of content parts", msg.Content)
+			return nil, invalidType(fmt.Sprintf("messages[%d].content", i), "a string or an array of content parts", msg.Content)
 		}
 		switch *msg.Role {
 		case "tool", "function":
@@ -122,6 +117,35 @@ func DecodeChat(body []byte) (*Request, *Error) {
 	}
 	r.Tools = tools
 	return r, nil
+}
+
+type chatMessage struct {
+	Role    *string         `json:"role"`
+	Content json.RawMessage `json:"content"`
+}
+
+// messagesError says what is wrong with a `messages` value that did not decode.
+func messagesError(raw json.RawMessage) *Error {
+	var els []json.RawMessage
+	if json.Unmarshal(raw, &els) != nil {
+		return invalidType("messages", "an array", raw)
+	}
+	for i, m := range els {
+		var msg chatMessage
+		if json.Unmarshal(m, &msg) != nil {
+			if jsonKind(m) == "an object" {
+				return invalidType(fmt.Sprintf("messages[%d].role", i), "a string", roleOf(m))
+			}
+			return invalidType(fmt.Sprintf("messages[%d]", i), "an object", m)
+		}
+	}
+	return invalidType("messages", "an array of message objects", raw)
+}
+
+func roleOf(m json.RawMessage) json.RawMessage {
+	var o map[string]json.RawMessage
+	json.Unmarshal(m, &o)
+	return o["role"]
 }
 
 // DecodeResponses reads a Responses API request body.
@@ -245,11 +269,43 @@ func contentText(raw json.RawMessage) (string, bool) {
 	return b.String(), true
 }
 
+// toolMemo remembers the tools of tool lists already read: an agent sends the same list with
+// every request, and reading its schemas is much of a request's decoding. It is bounded; what it
+// holds never changes what DecodeChat returns.
+var toolMemo = struct {
+	sync.Mutex
+	m map[string][]Tool
+}{m: map[string][]Tool{}}
+
+const (
+	toolMemoEntries = 64
+	toolMemoBytes   = 256 << 10
+)
+
 // chatTools reads `tools` as chat completions has it: [{"type":"function","function":{…}}].
 func chatTools(raw json.RawMessage) ([]Tool, *Error) {
 	if len(raw) == 0 || isNull(raw) {
 		return nil, nil
 	}
+	toolMemo.Lock()
+	ts, ok := toolMemo.m[string(raw)]
+	toolMemo.Unlock()
+	if ok {
+		return ts, nil
+	}
+	ts, e := readChatTools(raw)
+	if e == nil && len(raw) <= toolMemoBytes {
+		toolMemo.Lock()
+		if len(toolMemo.m) >= toolMemoEntries {
+			clear(toolMemo.m)
+		}
+		toolMemo.m[string(raw)] = ts
+		toolMemo.Unlock()
+	}
+	return ts, e
+}
+
+func readChatTools(raw json.RawMessage) ([]Tool, *Error) {
 	var list []struct {
 		Type     string `json:"type"`
 		Function *struct {

@@ -2,6 +2,7 @@ package wire
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -178,5 +179,25 @@ func fuzzCheck(t *testing.T, body []byte, decode func([]byte) (*Request, *Error)
 				t.Fatalf("props not sorted: %v", tl.Props)
 			}
 		}
+	}
+}
+
+// A tool list read once is remembered by its exact bytes: the same list gives the same tools,
+// another list its own, and more lists than the memo holds still read right.
+func TestToolMemo(t *testing.T) {
+	body := func(name string) []byte {
+		return []byte(`{"model":"m","messages":[{"role":"user","content":"x"}],"tools":[{"type":"function","function":{"name":"` + name + `","parameters":{"properties":{"path":{}}}}}]}`)
+	}
+	for round := 0; round < 2; round++ {
+		for i := 0; i < toolMemoEntries+10; i++ {
+			name := fmt.Sprintf("tool%d", i)
+			r, e := DecodeChat(body(name))
+			if e != nil || len(r.Tools) != 1 || r.Tools[0].Name != name || r.Tools[0].Props[0] != "path" {
+				t.Fatalf("round %d, %s: %+v %v", round, name, r, e)
+			}
+		}
+	}
+	if len(toolMemo.m) > toolMemoEntries {
+		t.Errorf("the memo holds %d lists, over its bound %d", len(toolMemo.m), toolMemoEntries)
 	}
 }
