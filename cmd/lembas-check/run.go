@@ -35,7 +35,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	rf := addReportFlags(fs)
 	af := addAdapterFlags(fs)
 	impl := fs.String("impl", "", "run an implementation through its adapter: `'CMD ARGS'`, split like shell words (no shell runs it); see docs/protocol.md")
-	pos, err := parse(fs, args)
+	ff := addFeatureFlag(fs)
+	pos, err := parse(fs, joinFeatureArg(args))
 	if err != nil {
 		return flagExit(err)
 	}
@@ -45,7 +46,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err := af.check(); err != nil {
 		return errorf(stderr, "%v", err)
 	}
-	cases, err := cf.load()
+	cases, scenarios, err := loadWithFeatures(cf, ff)
 	if err != nil {
 		return errorf(stderr, "%v", err)
 	}
@@ -64,7 +65,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		target = a
 	}
 	// A hello that fails is an error here: the run could not be made (exit 2).
-	rep, err := runCases(ctx, target, cases, runner.Options{Expect: expect, Workers: af.jobs}, "run", stderr)
+	rep, err := runAll(ctx, target, cases, scenarios, runner.Options{Expect: expect, Workers: af.jobs}, "run", stderr)
 	if err != nil {
 		return errorf(stderr, "%v", err)
 	}
