@@ -512,6 +512,7 @@ type proc struct {
 	errR   *os.File
 	copied chan struct{} // the stderr copier ended
 	exited chan struct{} // the process was reaped (and its group killed)
+	grace  time.Duration
 	seq    int64
 }
 
@@ -551,7 +552,7 @@ func startProc(argv []string, grace time.Duration) (*proc, error) {
 		return nil, err
 	}
 	p := &proc{cmd: cmd, pid: cmd.Process.Pid, stdin: inW, stdout: outR, rd: bufio.NewReaderSize(outR, 64<<10),
-		stderr: &tail{max: stderrKept}, errR: errR, copied: make(chan struct{}), exited: make(chan struct{})}
+		stderr: &tail{max: stderrKept}, errR: errR, copied: make(chan struct{}), exited: make(chan struct{}), grace: grace}
 	go func() {
 		defer close(p.copied)
 		io.Copy(p.stderr, errR)
@@ -591,7 +592,17 @@ func (p *proc) exchange(ctx context.Context, line []byte, timeout time.Duration)
 	})
 	defer stop()
 	if _, err := p.stdin.Write(line); err != nil {
-		return nil, p.ioErr(ctx, err)
+		werr := p.ioErr(ctx, err)
+		if werr != errClosed {
+			return nil, werr
+		}
+		// It exited (or closed its stdin) before reading the request; a line it printed first,
+		// a banner or a version error, says more than "exited" does.
+		p.stdout.SetReadDeadline(time.Now().Add(min(timeout, p.grace)))
+		if got, err := readLine(p.rd, MaxAnswerLine); err == nil {
+			return got, nil
+		}
+		return nil, werr
 	}
 	got, err := readLine(p.rd, MaxAnswerLine)
 	if err != nil {

@@ -131,19 +131,24 @@ func TestLongLivedAdapterIsFaster(t *testing.T) {
 	}
 	command := shellQuote(lembasCheck(t)) + " adapter"
 	cases := allCases(t)
-	// The best of three for the short measurement, which a busy machine disturbs the most.
-	long := time.Duration(1<<63 - 1)
-	for range 3 {
+	// A timing on a shared machine: up to three attempts, each the best of three long-lived runs
+	// (the short measurement, which a busy machine disturbs the most) against one run of a
+	// process per case. A real regression (a process per case again) fails all three by far.
+	for attempt := 1; attempt <= 3; attempt++ {
+		long := time.Duration(1<<63 - 1)
+		for range 3 {
+			began := time.Now()
+			longLived(t, command, cases)
+			long = min(long, time.Since(began))
+		}
 		began := time.Now()
-		longLived(t, command, cases)
-		long = min(long, time.Since(began))
+		perCase(t, command, cases)
+		each := time.Since(began)
+		ratio := float64(each) / float64(long)
+		t.Logf("attempt %d, %d cases: long-lived %s, a process per case %s: %.0f× faster", attempt, len(cases), long, each, ratio)
+		if ratio >= 20 {
+			return
+		}
 	}
-	began := time.Now()
-	perCase(t, command, cases)
-	each := time.Since(began)
-	ratio := float64(each) / float64(long)
-	t.Logf("%d cases: long-lived %s, a process per case %s: %.0f× faster", len(cases), long, each, ratio)
-	if ratio < 20 {
-		t.Errorf("the long-lived adapter is only %.1f× faster than a process per case, want 20×", ratio)
-	}
+	t.Error("the long-lived adapter was under 20× faster than a process per case in each attempt")
 }

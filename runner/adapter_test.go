@@ -440,6 +440,7 @@ func TestAdapterHelloFaults(t *testing.T) {
 		{"hello-proto2", `speaks protocol 2, this lembas-check speaks 1. Update lembas-check`, ""},
 		{"hello-proto0", "speaks protocol 0, this lembas-check speaks 1. Update the adapter to protocol 1", ""},
 		{"hello-noareas", `answered hello without "areas"`, ""},
+		{"hello-banner-exit", `not a JSON object: "adapter v2 starting". Update the adapter`, ""},
 	} {
 		t.Run(c.mode, func(t *testing.T) {
 			f := newFake(t, c.mode)

@@ -63,6 +63,11 @@ func fakeAdapter(mode string) {
 		return
 	}
 	fakeLog("start %s protocol=%s", strings.Join(os.Args[2:], "|"), os.Getenv("LEMBAS_CHECK_PROTOCOL"))
+	if mode == "hello-banner-exit" {
+		// Prints and exits before reading a line: the runner's hello may meet a closed pipe.
+		fmt.Println("adapter v2 starting")
+		os.Exit(3)
+	}
 	if os.Getenv("LEMBAS_FAKE_CHILD") == "1" {
 		// A child in the adapter's process group, holding its stderr: it must die with it.
 		child := exec.Command(os.Args[0], "sleeper")
