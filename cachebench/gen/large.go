@@ -22,6 +22,10 @@ type LargeOptions struct {
 	Requests int
 	Tokens   int64
 	Seed     uint64
+	// Step, when set, is the tokens each request adds, and the session never compacts: it grows
+	// for its whole length (Tokens is then ignored), so its cumulative prompt tokens grow with the
+	// square of its length — what the benchmarks use to show how the audit's cost grows.
+	Step int
 }
 
 // tokensPerWord is how many o200k tokens a word of the generated text makes, measured on it.
@@ -65,8 +69,8 @@ func approx(nWords int) int { return int(float64(nWords) * tokensPerWord) }
 
 // WriteLarge writes a large recording of one long session, made for the benchmarks.
 func WriteLarge(w io.Writer, o LargeOptions) error {
-	if o.Requests < 2 {
-		return fmt.Errorf("a large session needs at least 2 requests")
+	if o.Requests < 2 || o.Tokens <= 0 && o.Step <= 0 {
+		return fmt.Errorf("a large session needs at least 2 requests, and Tokens or Step")
 	}
 	rng := rand.New(rand.NewPCG(o.Seed, 0x5eed))
 	rw, err := replay.NewWriter(w, replay.Header{Created: Start, Tool: "lembas-check cachebench/gen", Source: "fake",
@@ -87,7 +91,10 @@ func WriteLarge(w io.Writer, o LargeOptions) error {
 	avg := int(o.Tokens / int64(o.Requests))
 	limit := 2*avg - low // the sawtooth from low to limit averages avg
 	step := max(20, (limit-low)/60)
-	if limit <= low {
+	switch {
+	case o.Step > 0:
+		limit, step = 1<<62, o.Step
+	case limit <= low:
 		limit, step = 1<<62, max(20, 2*(avg-base)/o.Requests)
 	}
 	size := base
