@@ -95,14 +95,18 @@ func TestNoGoroutineLeak(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hungUp := 0
+	// Most notice the hang-up during the stall; one whose client left as its first chunk was
+	// flushed notices it there. Either way, after 1 chunk.
+	hungUp, other := 0, map[string]int{}
 	for _, e := range es {
-		if e.Exchange.Error == "the client hung up after 1 chunks, during the stall" {
+		if strings.HasPrefix(e.Exchange.Error, "the client hung up after 1 chunks") {
 			hungUp++
+		} else {
+			other[e.Exchange.Error]++
 		}
 	}
 	if len(es) != n || hungUp != n {
-		t.Errorf("recorded %d exchanges, %d of them hung up during the stall; want %d, all", len(es), hungUp, n)
+		t.Errorf("recorded %d exchanges, %d of them hung up after 1 chunk; want %d, all; others: %v", len(es), hungUp, n, other)
 	}
 }
 
