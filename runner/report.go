@@ -142,8 +142,25 @@ func writeFailure(w io.Writer, x Result) {
 		fmt.Fprintf(w, "    diff (-want +got):\n%s", indent(x.Diff, "        "))
 	}
 	if x.Stderr != "" {
-		fmt.Fprintf(w, "    stderr (tail):\n%s", indent(x.Stderr, "        "))
+		fmt.Fprintf(w, "    stderr (last lines; the JSON report keeps %d bytes):\n%s", len(x.Stderr), indent(lastLines(x.Stderr, stderrLines), "        "))
 	}
+}
+
+// stderrLines is how much of an adapter's stderr a person is shown with a failure.
+const stderrLines = 20
+
+// lastLines keeps the last n lines of s.
+func lastLines(s string, n int) string {
+	s = strings.TrimRight(s, "\n")
+	for i := len(s) - 1; i >= 0; i-- {
+		if s[i] == '\n' {
+			n--
+			if n == 0 {
+				return "…\n" + s[i+1:]
+			}
+		}
+	}
+	return s
 }
 
 func indentJSON(raw []byte, prefix string) string {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -324,5 +325,18 @@ func BenchmarkLoadSuites(b *testing.B) {
 		if _, err := conformance.Load(conformance.EmbeddedSuites(), conformance.All()); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+func TestAFailureShowsTheLastLinesOfStderr(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 100; i++ {
+		fmt.Fprintf(&b, "log line %d\n", i)
+	}
+	var out bytes.Buffer
+	writeFailure(&out, Result{Case: conformance.Case{ID: "jobs/1", Input: []byte(`{}`), Expect: []byte(`{}`)}, Verdict: Crashed, Stderr: b.String()})
+	s := out.String()
+	if strings.Contains(s, "log line 79\n") || !strings.Contains(s, "log line 80\n") || !strings.Contains(s, "log line 99") || !strings.Contains(s, "…") {
+		t.Fatalf("want the last 20 lines after an ellipsis:\n%s", s)
 	}
 }
