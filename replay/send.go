@@ -32,16 +32,17 @@ var Modes = []string{Frozen, Live, Timed}
 
 // Sent is one replayed request and what came back.
 type Sent struct {
-	Seq  int `json:"seq"`
-	Line int `json:"line"`
+	Seq  int    `json:"seq"`
+	Line int    `json:"line"`
+	Path string `json:"path"`
 	// Body is what was sent (the recording's bytes, or rewritten: live mode, a variant).
 	Body   []byte `json:"-"`
 	Status int    `json:"status"`
 	Stream bool   `json:"stream"`
 	// FirstToken is the time to the first text or call of a stream (for a whole answer, to its
 	// last byte); Total to the last byte.
-	FirstToken time.Duration `json:"first_token"`
-	Total      time.Duration `json:"total"`
+	FirstToken time.Duration `json:"-"`
+	Total      time.Duration `json:"-"`
 	// Response holds the bytes received: Body for a whole answer, Chunks (each read with its
 	// offset) for a stream.
 	Response Response `json:"-"`
@@ -229,7 +230,7 @@ func (p *Player) Play(ctx context.Context, src Source) error {
 			path = "/v1/chat/completions"
 		}
 		s, err := p.Sender.Send(ctx, path, body)
-		s.Seq, s.Line, s.Note = e.Exchange.Seq, e.Line, note
+		s.Seq, s.Line, s.Path, s.Note = e.Exchange.Seq, e.Line, path, note
 		if err != nil {
 			return fmt.Errorf("request %d (line %d): %w", s.Seq, s.Line, err)
 		}

@@ -146,3 +146,17 @@ func TestExportCommand(t *testing.T) {
 		t.Errorf("exit %d, %d lines, %+v\n%s", code, len(lines), rec, errs)
 	}
 }
+
+// replay --record writes what was sent and answered as a recording the audit reads again.
+func TestReplayRecord(t *testing.T) {
+	srv := httptest.NewServer(simserver.New(1, "qwen3-coder"))
+	defer srv.Close()
+	rec := filepath.Join(t.TempDir(), "again.jsonl")
+	if code, out, errs := runCLI(t, "replay", recDir+"prune-results.jsonl", "--server", srv.URL, "--record", rec); code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	code, out, _ := runCLI(t, "audit", rec)
+	if code != 1 || !strings.Contains(out, "--- BREAK: request 5") || !strings.Contains(out, "6 requests") {
+		t.Errorf("audit of the replay's recording: exit %d\n%s", code, out)
+	}
+}

@@ -119,7 +119,7 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		sent = append(sent, s)
 		bar.Set(len(sent), fmt.Sprintf("request %d: %s", s.Seq, cachedText(u)))
 		if rec != nil {
-			x := replay.Exchange{Seq: s.Seq, Started: time.Now().UTC(), Method: http.MethodPost, Path: "/v1/chat/completions",
+			x := replay.Exchange{Seq: s.Seq, Started: time.Now().UTC(), Method: http.MethodPost, Path: s.Path,
 				Request: replay.Request{Headers: map[string][]string{"Content-Type": {"application/json"}}}, Response: &s.Response,
 				Timing: replay.Timing{FirstByteMS: float64(s.FirstToken.Microseconds()) / 1000, TotalMS: float64(s.Total.Microseconds()) / 1000}, Error: s.Error}
 			if err := rec.Write(x, s.Body); err != nil {
@@ -168,8 +168,6 @@ func replayLine(s replay.Sent, u srvusage.Usage) any {
 		FirstTokenMS float64        `json:"first_token_ms"`
 		TotalMS      float64        `json:"total_ms"`
 		Usage        srvusage.Usage `json:"usage"`
-		FirstToken   any            `json:"first_token,omitempty"`
-		Total        any            `json:"total,omitempty"`
 	}{Sent: s, FirstTokenMS: msOf(s.FirstToken), TotalMS: msOf(s.Total), Usage: u}
 }
 
