@@ -194,7 +194,11 @@ func (v *vocabulary) closest(k kind, text string) string {
 		if k != anyKind && d.kind != k {
 			continue
 		}
-		dist := wordDistance(words, strings.Fields(d.show))
+		shown := strings.Fields(d.show)
+		if !sharesAWord(words, shown) {
+			continue
+		}
+		dist := wordDistance(words, shown)
 		if bestD < 0 || dist < bestD {
 			best, bestD = d.Shown(), dist
 		}
@@ -226,6 +230,22 @@ func wordDistance(a, b []string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
+}
+
+// sharesAWord says whether text has a word of the phrase that is not a hole: a phrase made
+// mostly of holes is near anything, and a guess needs a word in common.
+func sharesAWord(text, shown []string) bool {
+	for _, s := range shown {
+		if holeWord.MatchString(s) && strings.ToUpper(s) == s {
+			continue
+		}
+		for _, w := range text {
+			if w == s {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 var holeWord = regexp.MustCompile(`^"?[#{]?[A-Z_ …]+[}]?"?[,:.]?$`)
