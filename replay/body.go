@@ -8,6 +8,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"unicode/utf8"
+
+	"github.com/LLeMbas/lembas-check/replay/chat"
 )
 
 // blobKey is the one key of the object that stands for a blob in a stored body.
@@ -53,126 +55,69 @@ func sum(b []byte) string {
 	return hex.EncodeToString(s[:])
 }
 
-// span is a value's place in a JSON text.
-type span struct{ start, end int }
-
-// topLevel lists an object's keys with the spans of their values.
-func topLevel(raw []byte) ([]string, []span, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	t, err := dec.Token()
-	if err != nil {
-		return nil, nil, err
-	}
-	if d, ok := t.(json.Delim); !ok || d != '{' {
-		return nil, nil, fmt.Errorf("not a JSON object")
-	}
-	var keys []string
-	var spans []span
-	for dec.More() {
-		k, err := dec.Token()
-		if err != nil {
-			return nil, nil, err
-		}
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, nil, err
-		}
-		end := int(dec.InputOffset())
-		keys = append(keys, k.(string))
-		spans = append(spans, span{end - len(v), end})
-	}
-	if _, err := dec.Token(); err != nil {
-		return nil, nil, err
-	}
-	if _, err := dec.Token(); err == nil {
-		return nil, nil, fmt.Errorf("more than one JSON value")
-	}
-	return keys, spans, nil
-}
-
-// elements lists an array's element spans.
-func elements(raw []byte) ([]span, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	t, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	if d, ok := t.(json.Delim); !ok || d != '[' {
-		return nil, fmt.Errorf("not a JSON array")
-	}
-	var out []span
-	for dec.More() {
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, err
-		}
-		end := int(dec.InputOffset())
-		out = append(out, span{end - len(v), end})
-	}
-	return out, nil
-}
-
 // replacement is a span of the body and what takes its place.
 type replacement struct {
-	span
+	chat.Span
 	with []byte
 }
 
 // visit finds the values of a body that are blobs: f gets each with its kind and returns what
-// replaces it (nil: keep).
-func visit(raw []byte, f func(kind string, v []byte) []byte) ([]byte, error) {
-	keys, spans, err := topLevel(raw)
+// replaces it (nil: keep). Reading a recording puts blobs back into every body of a session, so
+// this scans with replay/chat's scanner and looks into a message only when it must: when
+// splitting (stored is false), for its role; when joining, only a short {"$blob": …} can be one.
+func visit(raw []byte, stored bool, f func(kind string, v []byte) []byte) ([]byte, error) {
+	keys, spans, err := chat.MemberSpans(raw)
 	if err != nil {
 		return nil, err
 	}
 	var reps []replacement
 	for i, k := range keys {
-		v := raw[spans[i].start:spans[i].end]
+		sp := spans[i]
+		v := raw[sp.Start:sp.End]
 		switch k {
 		case "tools":
 			if len(v) > 0 && v[0] == '[' || isBlobRef(v) {
 				if w := f("tools", v); w != nil {
-					reps = append(reps, replacement{spans[i], w})
+					reps = append(reps, replacement{sp, w})
 				}
 			}
 		case "instructions", "system":
 			if w := f("system", v); w != nil {
-				reps = append(reps, replacement{spans[i], w})
+				reps = append(reps, replacement{sp, w})
 			}
 		case "messages", "input":
-			els, err := elements(v)
+			els, err := chat.ElementSpans(v)
 			if err != nil {
 				continue // a string input (Responses API): nothing to store apart
 			}
 			for _, e := range els {
-				m := v[e.start:e.end]
-				if isBlobRef(m) || isSystemMessage(m) {
+				m := v[e.Start:e.End]
+				if isBlobRef(m) || !stored && isSystemMessage(m) {
 					if w := f("system", m); w != nil {
-						reps = append(reps, replacement{span{spans[i].start + e.start, spans[i].start + e.end}, w})
+						reps = append(reps, replacement{chat.Span{Start: sp.Start + e.Start, End: sp.Start + e.End}, w})
 					}
 				}
 			}
 		}
 	}
+	if len(reps) == 0 {
+		return bytes.Clone(raw), nil
+	}
 	var b bytes.Buffer
+	b.Grow(len(raw))
 	at := 0
 	for _, r := range reps {
-		b.Write(raw[at:r.start])
+		b.Write(raw[at:r.Start])
 		b.Write(r.with)
-		at = r.end
+		at = r.End
 	}
 	b.Write(raw[at:])
 	return b.Bytes(), nil
 }
 
 func isSystemMessage(m []byte) bool {
-	var msg struct {
-		Role string `json:"role"`
-	}
-	if json.Unmarshal(m, &msg) != nil {
-		return false
-	}
-	return msg.Role == "system" || msg.Role == "developer"
+	role, _ := chat.StringMember(m, "role")
+	return role == "system" || role == "developer"
 }
 
 func isBlobRef(v []byte) bool {
@@ -180,8 +125,11 @@ func isBlobRef(v []byte) bool {
 	return ok
 }
 
+// blobRefMax is longer than any {"$blob": "<64 hex>"}, spaced as it may be.
+const blobRefMax = 128
+
 func blobRef(v []byte) (string, bool) {
-	if len(v) == 0 || v[0] != '{' {
+	if len(v) == 0 || v[0] != '{' || len(v) > blobRefMax || !bytes.Contains(v, []byte(blobKey)) {
 		return "", false
 	}
 	var m map[string]json.RawMessage
@@ -198,7 +146,7 @@ func blobRef(v []byte) (string, bool) {
 func split(raw []byte) (json.RawMessage, []Blob, error) {
 	var blobs []Blob
 	seen := map[string]bool{}
-	body, err := visit(raw, func(kind string, v []byte) []byte {
+	body, err := visit(raw, false, func(kind string, v []byte) []byte {
 		if isBlobRef(v) {
 			return nil // a body that already holds a reference keeps it as it is
 		}
@@ -230,7 +178,7 @@ func split(raw []byte) (json.RawMessage, []Blob, error) {
 // JoinBody puts the blobs back into a stored body.
 func JoinBody(body json.RawMessage, blobs map[string]json.RawMessage) ([]byte, error) {
 	var missing string
-	out, err := visit(body, func(_ string, v []byte) []byte {
+	out, err := visit(body, true, func(_ string, v []byte) []byte {
 		h, ok := blobRef(v)
 		if !ok {
 			return nil

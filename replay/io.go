@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/LLeMbas/lembas-check/replay/chat"
 )
 
 // Writer appends to a recording. Each line goes out in one write as soon as its exchange is
@@ -357,13 +359,11 @@ func (r *Reader) next() (Entry, error) {
 			req, _ := SplitBody(b)
 			return Entry{Exchange: Exchange{Type: TypeExchange, Seq: n, Method: http.MethodPost, Path: pathOf(b), Request: req}, Body: append([]byte(nil), b...), Line: n}, nil
 		}
-		var probe struct {
-			Type string `json:"type"`
+		typ, err := lineType(b)
+		if err != nil {
+			return Entry{}, &LineError{Line: r.line, Err: err}
 		}
-		if err := json.Unmarshal(b, &probe); err != nil {
-			return Entry{}, &LineError{Line: r.line, Err: fmt.Errorf("not JSON: %v", err)}
-		}
-		switch probe.Type {
+		switch typ {
 		case TypeBlob:
 			var bl Blob
 			if err := json.Unmarshal(b, &bl); err != nil {
@@ -389,7 +389,7 @@ func (r *Reader) next() (Entry, error) {
 		case TypeHeader:
 			return Entry{}, &LineError{Line: r.line, Err: fmt.Errorf("a second header: two recordings joined into one file")}
 		default:
-			return Entry{}, &LineError{Line: r.line, Err: fmt.Errorf("unknown line type %q", probe.Type)}
+			return Entry{}, &LineError{Line: r.line, Err: fmt.Errorf("unknown line type %q", typ)}
 		}
 	}
 }
@@ -412,6 +412,25 @@ func short(h string) string {
 		return h[:12]
 	}
 	return h
+}
+
+// lineType is a line's "type". The writer puts it first, so the usual line is told by its first
+// bytes; any other is scanned. Decoding a whole line only to learn its type would read every
+// request of a session twice.
+func lineType(b []byte) (string, error) {
+	for _, t := range []string{TypeExchange, TypeBlob, TypeHeader} {
+		if bytes.HasPrefix(b, []byte(`{"type":"`+t+`"`)) {
+			return t, nil
+		}
+	}
+	t, ok := chat.StringMember(b, "type")
+	if !ok {
+		if !json.Valid(b) {
+			return "", fmt.Errorf("not JSON")
+		}
+		return "", fmt.Errorf("a line without a \"type\"")
+	}
+	return t, nil
 }
 
 // ReadAll reads every exchange of a file; with damage it returns what came before and the error.

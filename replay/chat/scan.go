@@ -250,3 +250,68 @@ func Elements(raw []byte) ([][]byte, error) {
 	}
 	return out, nil
 }
+
+// Span is where a value lies in the text it was found in: text[Start:End].
+type Span struct{ Start, End int }
+
+// MemberSpans lists an object's keys, decoded, and where each value lies: for a caller that
+// rewrites values in place (replay's blob store) without copying the body.
+func MemberSpans(raw []byte) (keys []string, spans []Span, err error) {
+	i := skipWS(raw, 0)
+	if i >= len(raw) || raw[i] != '{' {
+		return nil, nil, bad(i, "not an object")
+	}
+	end, err := skipObject(raw, i, 0, func(key []byte, s, e int) error {
+		k, ok := stringValue(key)
+		if !ok {
+			return bad(s, "bad key")
+		}
+		keys = append(keys, k)
+		spans = append(spans, Span{s, e})
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	if skipWS(raw, end) != len(raw) {
+		return nil, nil, bad(end, "more after the object")
+	}
+	return keys, spans, nil
+}
+
+// ElementSpans lists where an array's elements lie.
+func ElementSpans(raw []byte) ([]Span, error) {
+	i := skipWS(raw, 0)
+	if i >= len(raw) || raw[i] != '[' {
+		return nil, bad(i, "not an array")
+	}
+	var out []Span
+	end, err := skipArray(raw, i, 0, func(_, s, e int) error {
+		out = append(out, Span{s, e})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if skipWS(raw, end) != len(raw) {
+		return nil, bad(end, "more after the array")
+	}
+	return out, nil
+}
+
+// StringMember is the value of an object's member `name` when it is a string.
+func StringMember(raw []byte, name string) (string, bool) {
+	i := skipWS(raw, 0)
+	if i >= len(raw) || raw[i] != '{' {
+		return "", false
+	}
+	var out string
+	var found bool
+	_, err := skipObject(raw, i, 0, func(key []byte, s, e int) error {
+		if !found && keyIs(key, name) {
+			out, found = stringValue(raw[s:e])
+		}
+		return nil
+	})
+	return out, found && err == nil
+}
