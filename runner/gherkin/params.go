@@ -117,8 +117,8 @@ func ParseText(s string) (string, error) {
 		}
 		rest = rest[end+1:]
 		times := 1
-		if strings.HasPrefix(rest, " x ") {
-			digits := rest[3:]
+		if strings.HasPrefix(rest, " x") {
+			digits := strings.TrimPrefix(rest[2:], " ")
 			n := 0
 			for n < len(digits) && digits[n] >= '0' && digits[n] <= '9' {
 				n++
