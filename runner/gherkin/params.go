@@ -34,7 +34,7 @@ var paramTypes = map[string]paramType{
 		return n, nil
 	}},
 	// {text}: quoted strings joined by +, each repeated with x N: "a" x 150 + ". " + "b" x 60.
-	"text": {re: quoted + `(?: x [0-9]+)?(?: \+ ` + quoted + `(?: x [0-9]+)?)*`, show: func(n string) string { return `"` + n + `"` }, read: func(s string) (any, error) { return ParseText(s) }},
+	"text": {re: quoted + `(?: x ?[0-9]+)?(?: \+ ` + quoted + `(?: x ?[0-9]+)?)*`, show: func(n string) string { return `"` + n + `"…` }, read: func(s string) (any, error) { return ParseText(s) }},
 	// {strings}: a list of quoted strings: "a", "b" and "c".
 	"strings": {re: quoted + `(?:(?:, |,? and )` + quoted + `)*`, show: func(n string) string { return `"` + n + `", …` }, read: func(s string) (any, error) { return ParseList(s) }},
 	// {id}: a result id as the context area writes it.

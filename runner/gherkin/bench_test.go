@@ -1,0 +1,65 @@
+package gherkin
+
+import (
+	"context"
+	"testing"
+
+	"github.com/LLeMbas/lembas-check/conformance"
+	"github.com/LLeMbas/lembas-check/runner"
+)
+
+// Loading: the embedded features (parsed by godog, every step run to build its case) beside the
+// baseline, the embedded JSON suites (parsed and decoded). Per case, so the two compare.
+func BenchmarkLoad(b *testing.B) {
+	b.Run("features", func(b *testing.B) {
+		n := 0
+		for b.Loop() {
+			scs, err := Embedded()
+			if err != nil {
+				b.Fatal(err)
+			}
+			n = len(scs)
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/case")
+	})
+	b.Run("json-cases", func(b *testing.B) {
+		n := 0
+		for b.Loop() {
+			cases, err := conformance.Load(conformance.EmbeddedSuites(), conformance.All())
+			if err != nil {
+				b.Fatal(err)
+			}
+			n = len(cases)
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/case")
+	})
+}
+
+// Running against the builtin: every scenario (answer, then each Then checked) beside the
+// baseline, every JSON case (answer, then one diff of the whole expectation).
+func BenchmarkRun(b *testing.B) {
+	ctx := context.Background()
+	scs, err := Embedded()
+	if err != nil {
+		b.Fatal(err)
+	}
+	cases, err := conformance.Load(conformance.EmbeddedSuites(), conformance.All())
+	if err != nil {
+		b.Fatal(err)
+	}
+	info, _ := runner.Builtin{}.Start(ctx)
+	b.Run("scenarios", func(b *testing.B) {
+		for b.Loop() {
+			RunScenarios(ctx, runner.Builtin{}, info, scs, runner.Options{})
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(scs)), "ns/case")
+	})
+	b.Run("json-cases", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := runner.Run(ctx, runner.Builtin{}, cases, runner.Options{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(cases)), "ns/case")
+	})
+}
