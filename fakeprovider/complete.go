@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
@@ -22,7 +23,7 @@ func (s *Server) handleCompletion(api string) http.HandlerFunc {
 	}
 	return func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
-		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.maxBody))
+		body, err := s.readBody(w, r)
 		if err != nil {
 			var tooBig *http.MaxBytesError
 			if errors.As(err, &tooBig) {
@@ -92,7 +93,17 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, req *wire.Reques
 		one = wire.ResponsesBody(m, a, u)
 	case req.Stream:
 		m.ID = fmt.Sprintf("chatcmpl-fake%d", pick.N)
-		frames = wire.ChatStream(m, a, u, req.IncludeUsage)
+		// Rendered into a buffer used again by later streams: garbage is what makes the
+		// collector run, and its runs are what a client would feel.
+		bp := framePool.Get().(*[]byte)
+		var buf []byte
+		frames, buf = wire.AppendChatStream((*bp)[:0], m, a, u, req.IncludeUsage)
+		defer func() {
+			if cap(buf) <= maxPooledFrames {
+				*bp = buf[:0]
+				framePool.Put(bp)
+			}
+		}()
 	default:
 		m.ID = fmt.Sprintf("chatcmpl-fake%d", pick.N)
 		one = wire.ChatBody(m, a, u)
@@ -103,6 +114,33 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, req *wire.Reques
 		return
 	}
 	s.sendStream(w, r, frames, rep, pick)
+}
+
+// framePool holds the buffers streams are rendered into; one larger than maxPooledFrames (a
+// very long reply) is left to the collector rather than kept.
+var framePool = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
+
+const maxPooledFrames = 1 << 20
+
+// readBody reads a request body up to the limit (an error wrapping *http.MaxBytesError above
+// it), in one allocation when the client declared its length; with a recording the body was
+// already read, and is taken from there.
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	if n, ok := r.Context().Value(noteKey{}).(*note); ok && n.body != nil {
+		if int64(len(n.body)) > s.maxBody {
+			return nil, &http.MaxBytesError{Limit: s.maxBody}
+		}
+		return n.body, nil
+	}
+	rd := http.MaxBytesReader(w, r.Body, s.maxBody)
+	if n := r.ContentLength; n > 0 && n <= s.maxBody {
+		b := make([]byte, n)
+		if _, err := io.ReadFull(rd, b); err != nil {
+			return nil, err
+		}
+		return b, nil
+	}
+	return io.ReadAll(rd)
 }
 
 // usage asks the cache simulator for the prompt's tokens and counts the reply's.

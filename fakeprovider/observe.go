@@ -19,6 +19,8 @@ import (
 type note struct {
 	mu  sync.Mutex
 	err string
+	// body is the request body, when the recording read it first.
+	body []byte
 }
 
 type noteKey struct{}
@@ -57,10 +59,11 @@ func (s *Server) observe(next http.Handler) http.Handler {
 			// Read the body here, up to one byte over the limit, so the recording holds the
 			// bytes the handler saw; the handler reads them again from memory.
 			var err error
-			body, err = io.ReadAll(io.LimitReader(r.Body, s.maxBody+1))
+			body, err = readUpTo(r, s.maxBody+1)
 			if err != nil {
 				fail(r.Context(), "reading the request body: %v", err)
 			}
+			n.body = body
 			r.Body = io.NopCloser(bytes.NewReader(body))
 		}
 		defer func() {
@@ -82,6 +85,16 @@ func (s *Server) observe(next http.Handler) http.Handler {
 		}()
 		next.ServeHTTP(tw, r)
 	})
+}
+
+// readUpTo reads at most limit bytes of a body, in one allocation when its length is declared.
+func readUpTo(r *http.Request, limit int64) ([]byte, error) {
+	if n := r.ContentLength; n >= 0 && n < limit {
+		b := make([]byte, n)
+		_, err := io.ReadFull(r.Body, b)
+		return b, err
+	}
+	return io.ReadAll(io.LimitReader(r.Body, limit))
 }
 
 func (s *Server) record(r *http.Request, tw *trackWriter, n *note, seq int, start time.Time, body []byte) {

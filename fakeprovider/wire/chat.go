@@ -266,34 +266,43 @@ func ratio(a, b float64) float64 {
 // write of its own): the role, the reasoning and content deltas, the tool calls with their
 // arguments split over chunks, the finish reason, the usage chunk when asked for, and [DONE].
 func ChatStream(m Meta, a Answer, u Usage, includeUsage bool) [][]byte {
-	var out [][]byte
+	frames, _ := AppendChatStream(nil, m, a, u, includeUsage)
+	return frames
+}
+
+// AppendChatStream renders ChatStream's events into buf, one after another, and returns them as
+// slices of it, with buf as grown: a server can render a stream into a buffer it reuses.
+func AppendChatStream(buf []byte, m Meta, a Answer, u Usage, includeUsage bool) ([][]byte, []byte) {
 	c := newChunker(m, includeUsage && m.Dialect != LlamaCpp)
+	c.out = buf
 	calls := a.ToolCalls
 	// OpenAI opens a tool-call-only answer with the first call in the role chunk.
 	first := delta{role: true, contentNull: m.Dialect == LlamaCpp || (a.Text == "" && a.Reasoning == "" && len(calls) > 0)}
 	if m.Dialect != LlamaCpp && a.Text == "" && a.Reasoning == "" && len(calls) > 0 {
 		first.call, first.callIndex, first.header = &calls[0], 0, true
 	}
-	out = append(out, c.chunk(first, ""))
-	for _, p := range Pieces(a.Reasoning, a.Chunk, false) {
-		out = append(out, c.chunk(delta{reasoning: p, hasReasoning: true}, ""))
-	}
-	for _, p := range Pieces(a.Text, a.Chunk, false) {
-		out = append(out, c.chunk(delta{content: p, hasContent: true}, ""))
-	}
+	c.chunk(first, "")
+	eachPiece(a.Reasoning, a.Chunk, false, func(p string) { c.chunk(delta{reasoning: p, hasReasoning: true}, "") })
+	eachPiece(a.Text, a.Chunk, false, func(p string) { c.chunk(delta{content: p, hasContent: true}, "") })
 	for i := range calls {
 		if !(i == 0 && first.call != nil) {
-			out = append(out, c.chunk(delta{call: &calls[i], callIndex: i, header: true}, ""))
+			c.chunk(delta{call: &calls[i], callIndex: i, header: true}, "")
 		}
-		for _, p := range Pieces(calls[i].Arguments, a.Chunk, true) {
-			out = append(out, c.chunk(delta{call: &calls[i], callIndex: i, args: p}, ""))
-		}
+		eachPiece(calls[i].Arguments, a.Chunk, true, func(p string) { c.chunk(delta{call: &calls[i], callIndex: i, args: p}, "") })
 	}
-	out = append(out, c.chunk(delta{}, a.Finish()))
+	c.chunk(delta{}, a.Finish())
 	if includeUsage {
-		out = append(out, c.usageChunk(u))
+		c.usageChunk(u)
 	}
-	return append(out, []byte("data: [DONE]\n\n"))
+	c.out = append(c.out, "data: [DONE]\n\n"...)
+	c.ends = append(c.ends, len(c.out))
+	frames := make([][]byte, len(c.ends))
+	start := len(buf)
+	for i, end := range c.ends {
+		frames[i] = c.out[start:end:end]
+		start = end
+	}
+	return frames, c.out
 }
 
 type delta struct {
@@ -313,6 +322,9 @@ type chunker struct {
 	// head and tail are what every chunk with no finish reason has around its delta, rendered
 	// once per stream: a chunk is then head, delta, tail.
 	head, tail []byte
+	// out holds the chunks one after another; ends marks where each ends.
+	out  []byte
+	ends []int
 }
 
 func newChunker(m Meta, usageNull bool) *chunker {
@@ -375,13 +387,12 @@ func (c *chunker) frame(finish string) (head, tail []byte) {
 	return head, t.b
 }
 
-func (c *chunker) chunk(d delta, finish string) []byte {
+func (c *chunker) chunk(d delta, finish string) {
 	head, tail := c.head, c.tail
 	if finish != "" {
 		head, tail = c.frame(finish)
 	}
-	e := enc{b: make([]byte, 0, len(head)+len(tail)+64+len(d.content)+len(d.reasoning)+len(d.args)), first: true}
-	e.b = append(e.b, head...)
+	e := enc{b: append(c.out, head...), first: true}
 	e.obj()
 	if d.role {
 		e.kstr("role", "assistant")
@@ -420,12 +431,12 @@ func (c *chunker) chunk(d delta, finish string) []byte {
 		e.knull("refusal")
 	}
 	e.end()
-	return append(e.b, tail...)
+	c.out = append(e.b, tail...)
+	c.ends = append(c.ends, len(c.out))
 }
 
-func (c *chunker) usageChunk(u Usage) []byte {
-	e := enc{b: make([]byte, 0, 512), first: true}
-	e.b = append(e.b, "data: "...)
+func (c *chunker) usageChunk(u Usage) {
+	e := enc{b: append(c.out, "data: "...), first: true}
 	e.obj()
 	if c.m.Dialect == LlamaCpp {
 		e.key("choices")
@@ -445,20 +456,26 @@ func (c *chunker) usageChunk(u Usage) []byte {
 		usage(&e, c.m.Dialect, u)
 	}
 	e.end()
-	e.b = append(e.b, '\n', '\n')
-	return e.b
+	c.out = append(e.b, '\n', '\n')
+	c.ends = append(c.ends, len(c.out))
 }
 
 // Pieces cuts a text into stream deltas: n characters each, or with n = 0 before each word
 // (args: every 8 characters, arguments having few spaces). Joined, the pieces are the text.
 func Pieces(s string, n int, args bool) []string {
+	var out []string
+	eachPiece(s, n, args, func(p string) { out = append(out, p) })
+	return out
+}
+
+// eachPiece calls f with each of Pieces' pieces, in order.
+func eachPiece(s string, n int, args bool, f func(string)) {
 	if s == "" {
-		return nil
+		return
 	}
 	if n <= 0 && args {
 		n = 8
 	}
-	var out []string
 	if n > 0 {
 		for len(s) > 0 {
 			i, k := 0, 0
@@ -467,22 +484,22 @@ func Pieces(s string, n int, args bool) []string {
 				i += size
 				k++
 			}
-			out = append(out, s[:i])
+			f(s[:i])
 			s = s[i:]
 		}
-		return out
+		return
 	}
 	start := 0
 	prevSpace := true
 	for i, r := range s {
 		sp := unicode.IsSpace(r)
 		if sp && !prevSpace && i > start {
-			out = append(out, s[start:i])
+			f(s[start:i])
 			start = i
 		}
 		prevSpace = sp
 	}
-	return append(out, s[start:])
+	f(s[start:])
 }
 
 // CountWords is a rough token count for texts with no tokenizer at hand: a token per word

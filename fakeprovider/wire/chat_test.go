@@ -301,3 +301,21 @@ func TestParseDialect(t *testing.T) {
 		t.Errorf("unknown dialect: %v", err)
 	}
 }
+
+// AppendChatStream renders the same events into a buffer a server reuses, after what it holds.
+func TestAppendChatStream(t *testing.T) {
+	want := ChatStream(meta, full, Usage{Prompt: 3}, true)
+	buf := append(make([]byte, 0, 64), "keep"...)
+	got, out := AppendChatStream(buf, meta, full, Usage{Prompt: 3}, true)
+	if string(out[:4]) != "keep" {
+		t.Errorf("the buffer's own bytes were overwritten: %q", out[:4])
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("(-ChatStream +AppendChatStream)\n%s", d)
+	}
+	// A frame cannot grow into the next.
+	_ = append(got[0], 'X')
+	if got[1][0] != 'd' {
+		t.Error("appending to a frame overwrote the next")
+	}
+}

@@ -93,14 +93,14 @@ func DecodeChat(body []byte) (*Request, *Error) {
 			return nil, missing(fmt.Sprintf("messages[%d].role", i))
 		}
 		// Only the kind is checked here; the text is read from the last user message alone.
-		if k := jsonKind(msg.Content); msg.Content != nil && k != "a string" && k != "an array" && k != "null" {
-			return nil, invalidType(fmt.Sprintf("messages[%d].content", i), "a string or an array of content parts", msg.Content)
+		if k := jsonKind(json.RawMessage(msg.Content)); msg.Content != nil && k != "a string" && k != "an array" && k != "null" {
+			return nil, invalidType(fmt.Sprintf("messages[%d].content", i), "a string or an array of content parts", json.RawMessage(msg.Content))
 		}
 		switch *msg.Role {
 		case "tool", "function":
 			r.ToolResults++
 		case "user":
-			lastUser, lastUserAt = msg.Content, i
+			lastUser, lastUserAt = json.RawMessage(msg.Content), i
 		}
 		r.LastIsToolResult = *msg.Role == "tool" || *msg.Role == "function"
 	}
@@ -120,8 +120,8 @@ func DecodeChat(body []byte) (*Request, *Error) {
 }
 
 type chatMessage struct {
-	Role    *string         `json:"role"`
-	Content json.RawMessage `json:"content"`
+	Role    *string `json:"role"`
+	Content raw     `json:"content"`
 }
 
 // messagesError says what is wrong with a `messages` value that did not decode.
@@ -206,13 +206,23 @@ func DecodeResponses(body []byte) (*Request, *Error) {
 	return r, nil
 }
 
+// raw is a JSON value left undecoded, as json.RawMessage, but aliasing the body it came from
+// rather than copying it (json.Unmarshal hands an Unmarshaler a slice of its own input). The
+// body outlives every raw value: they are read within DecodeChat and DecodeResponses only.
+type raw []byte
+
+func (r *raw) UnmarshalJSON(b []byte) error {
+	*r = b
+	return nil
+}
+
 // object parses the body as one JSON object, keeping its members raw.
 func object(body []byte) (map[string]json.RawMessage, *Error) {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return nil, badJSON("the body is empty")
 	}
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(body, &top); err != nil {
+	var members map[string]raw
+	if err := json.Unmarshal(body, &members); err != nil {
 		if se, ok := err.(*json.SyntaxError); ok {
 			line, col := LineCol(body, ErrorOffset(body, se))
 			return nil, badJSON(fmt.Sprintf("%s at line %d, column %d", se.Error(), line, col))
@@ -222,8 +232,12 @@ func object(body []byte) (map[string]json.RawMessage, *Error) {
 		}
 		return nil, badJSON(err.Error())
 	}
-	if top == nil {
+	if members == nil {
 		return nil, badJSON("the body is JSON null, not an object")
+	}
+	top := make(map[string]json.RawMessage, len(members))
+	for k, v := range members {
+		top[k] = json.RawMessage(v)
 	}
 	return top, nil
 }
