@@ -184,3 +184,25 @@ func TestListensOnLoopback(t *testing.T) {
 		t.Error("unknown dialect accepted")
 	}
 }
+
+// Serve runs until its context is done, handing the running server to ready first.
+func TestServe(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	got := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- fakeprovider.Serve(ctx, fakeprovider.Config{}, func(s *fakeprovider.Server) { got <- s.URL })
+	}()
+	url := <-got
+	resp, b := post(t, url+"/v1/chat/completions", hello)
+	if resp.StatusCode != 200 {
+		t.Fatalf("%d %s", resp.StatusCode, b)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("Serve: %v", err)
+	}
+	if _, err := http.Get(url + "/v1/models"); err == nil {
+		t.Error("still serving after its context ended")
+	}
+}

@@ -165,6 +165,10 @@ func TestMalformedChunk(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A stream goes out with chunked transfer encoding, as an SSE stream.
+	if len(resp.TransferEncoding) != 1 || resp.TransferEncoding[0] != "chunked" || resp.Header.Get("Content-Type") != "text/event-stream; charset=utf-8" {
+		t.Errorf("transfer encoding %v, content type %q", resp.TransferEncoding, resp.Header.Get("Content-Type"))
+	}
 	evs, err := readEvents(resp.Body)
 	resp.Body.Close()
 	if err != nil || len(evs) != 6 {

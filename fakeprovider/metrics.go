@@ -52,10 +52,21 @@ func (m *metrics) handler() http.Handler {
 	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
 }
 
-// done counts a finished request. The route is the pattern that served it, so a client probing
-// random paths cannot grow the label set.
-func (m *metrics) done(r *http.Request, tw *trackWriter, d time.Duration) {
+// proxied are the paths a proxied request is labelled by; any other is "proxy other".
+var proxied = []string{"/v1/chat/completions", "/v1/responses", "/v1/models", "/v1/completions", "/v1/embeddings"}
+
+// done counts a finished request. The route is the pattern that served it (for the proxy, a known
+// API path), so a client probing random paths cannot grow the label set.
+func (m *metrics) done(r *http.Request, tw *trackWriter, d time.Duration, proxy bool) {
 	route := r.Pattern
+	if proxy && route == "/" {
+		route = "proxy other"
+		for _, p := range proxied {
+			if r.URL.Path == p {
+				route = "proxy " + r.Method + " " + p
+			}
+		}
+	}
 	if route == "" || route == "/" {
 		route = "other"
 	}

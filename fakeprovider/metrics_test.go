@@ -63,3 +63,15 @@ func TestMetrics(t *testing.T) {
 		t.Errorf("tokens: prompt %v cached %v (the second identical request should hit the cache)", m["lembas_fake_prompt_tokens_total"], m["lembas_fake_cached_tokens_total"])
 	}
 }
+
+// Proxied requests are counted by their API path.
+func TestProxyMetrics(t *testing.T) {
+	up := fakeprovider.New(t, nil)
+	srv := fakeprovider.NewWith(t, fakeprovider.Config{Upstream: up.BaseURL()})
+	post(t, srv.BaseURL()+"/chat/completions", hello)
+	http.Get(srv.URL + "/v1/strange")
+	m := scrape(t, srv)
+	if m[`lembas_fake_requests_total{route="proxy POST /v1/chat/completions",status="200"}`] != 1 || m[`lembas_fake_requests_total{route="proxy other",status="404"}`] != 1 {
+		t.Errorf("%v", m)
+	}
+}

@@ -75,7 +75,7 @@ func (s *Server) observe(next http.Handler) http.Handler {
 					fail(r.Context(), "lembas-check failed: %v", p)
 				}
 			}
-			s.metrics.done(r, tw, time.Since(start))
+			s.metrics.done(r, tw, time.Since(start), s.cfg.Upstream != "")
 			if s.rec != nil {
 				s.record(r, tw, n, seq, start, body)
 			}
