@@ -101,14 +101,24 @@ func loadWithFeatures(cf *caseFlags, ff *featureFlag) ([]conformance.Case, []ghe
 			return nil, nil, fmt.Errorf("--run %q: %v", cf.run, err)
 		}
 	}
-	want := map[string]bool{}
+	want, have := map[string]bool{}, map[string]bool{}
 	for _, a := range cf.areas {
 		want[a] = true
 	}
+	for _, c := range cases {
+		have[c.Area] = true
+	}
 	var out []gherkin.Scenario
 	for _, s := range scs {
+		have[s.Case.Area] = true
 		if (len(want) == 0 || want[s.Case.Area]) && g.Match(s.Case.ID) {
 			out = append(out, s)
+		}
+	}
+	// A typo in --area must not pass as "nothing failed".
+	for _, a := range cf.areas {
+		if !have[a] {
+			return nil, nil, fmt.Errorf("--area %s: no case or feature of that area (%s)", a, strings.Join(gherkin.Areas(), ", "))
 		}
 	}
 	return cases, out, nil

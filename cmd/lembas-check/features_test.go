@@ -139,3 +139,11 @@ func TestRunFeaturesThroughAdapter(t *testing.T) {
 		t.Errorf("the report does not name the adapter:\n%s", out)
 	}
 }
+
+// An --area no case or feature has is exit 2, with the features alone too.
+func TestRunFeaturesUnknownArea(t *testing.T) {
+	code, _, errs := runCLI(t, "run", "--no-embedded", "--features", "--area", "contxt")
+	if code != 2 || !strings.Contains(errs, "--area contxt") || !strings.Contains(errs, "context") {
+		t.Errorf("exit %d; stderr %s", code, errs)
+	}
+}

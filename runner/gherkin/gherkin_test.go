@@ -238,3 +238,14 @@ func TestWalkDocSeesEveryStep(t *testing.T) {
 		t.Errorf("walkDoc saw %d steps, want 3 (a background's and a rule's scenario's)", steps)
 	}
 }
+
+// A scenario without steps is that scenario's error, not a silent pass.
+func TestAScenarioWithoutSteps(t *testing.T) {
+	scs, err := Load(fstest.MapFS{"jobs.feature": {Data: []byte("Feature: f\n  Scenario: empty\n\n  Scenario: full\n    Given a message to the subagent:\n      \"\"\"\n      hi\n      \"\"\"\n    Then the note has 2 lines\n")}}, "dir")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(scs) != 2 || scs[0].Err == nil || !strings.Contains(scs[0].Err.Error(), "dir/jobs.feature:2: scenario \"empty\" has no steps") || scs[1].Err != nil {
+		t.Fatalf("%d scenarios: %v, %v", len(scs), scs[0].Err, scs[1].Err)
+	}
+}

@@ -66,7 +66,13 @@ func Load(fsys fs.FS, name string) ([]Scenario, error) {
 	ts := godog.TestSuite{Name: "lembas-check features", Options: opts}
 	feats, err := ts.RetrieveFeatures()
 	if err != nil {
-		return nil, &FeatureError{File: name, Msg: "not Gherkin: " + strings.TrimSpace(err.Error())}
+		msg := strings.TrimSpace(err.Error())
+		if strings.Contains(msg, "Parser errors") {
+			msg = "not Gherkin: " + msg
+		} else {
+			msg = "cannot read the features: " + msg
+		}
+		return nil, &FeatureError{File: name, Msg: msg}
 	}
 	if len(feats) == 0 {
 		return nil, &FeatureError{File: name, Msg: "no <area>.feature file with a scenario"}
@@ -113,7 +119,12 @@ func Load(fsys fs.FS, name string) ([]Scenario, error) {
 		m := idx.pickles[id]
 		st := done[id]
 		if st == nil {
-			out = append(out, Scenario{Case: m.caseShell(), Err: fmt.Errorf("%s: godog did not run this scenario", m.where())})
+			// godog runs no hook for a scenario without steps.
+			msg := "godog did not run this scenario"
+			if m.steps == 0 {
+				msg = fmt.Sprintf("scenario %q has no steps: Givens and Whens build its case, Thens say what the spec expects", m.name)
+			}
+			out = append(out, Scenario{Case: m.caseShell(), Err: fmt.Errorf("%s: %s", m.where(), msg)})
 			continue
 		}
 		out = append(out, st.finish())
@@ -126,6 +137,7 @@ type pickleMeta struct {
 	dir, uri, area, name string
 	line                 int // the scenario's line, or its Examples row's
 	index                int // the scenario's place in its file, from 0
+	steps                int
 	id                   string
 }
 
@@ -184,7 +196,7 @@ func index(feats []parsedFeature, dir string) (*featureIndex, error) {
 			if _, seen := order[sc.Id]; !seen {
 				order[sc.Id] = len(order)
 			}
-			m := pickleMeta{dir: dir, uri: uri, area: area, name: p.Name, line: int(sc.Location.Line), index: order[sc.Id]}
+			m := pickleMeta{dir: dir, uri: uri, area: area, name: p.Name, line: int(sc.Location.Line), index: order[sc.Id], steps: len(p.Steps)}
 			slug := Slug(sc.Name)
 			if slug == "" {
 				return nil, &FeatureError{File: fmt.Sprintf("%s:%d", file, m.line), Msg: "a scenario needs a name with a letter or digit: its id is made from it"}
