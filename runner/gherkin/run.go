@@ -11,34 +11,6 @@ import (
 	"github.com/LLeMbas/lembas-check/runner"
 )
 
-// Cases are the scenarios' cases, for selection with the JSON cases (runner.Select by --area and
-// --run) before a run.
-func Cases(scs []Scenario) []conformance.Case {
-	out := make([]conformance.Case, len(scs))
-	for i, s := range scs {
-		out[i] = s.Case
-	}
-	return out
-}
-
-// Pick keeps the scenarios whose case ids are among cases (what runner.Select kept).
-func Pick(scs []Scenario, cases []conformance.Case) []Scenario {
-	keep := map[string]bool{}
-	for _, c := range cases {
-		keep[c.ID] = true
-	}
-	var out []Scenario
-	for _, s := range scs {
-		if keep[s.Case.ID] {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-// IsScenario says whether a case id is a scenario's (`<area>/feature:<slug>`).
-func IsScenario(id string) bool { return strings.Contains(id, "/feature:") }
-
 // Run runs JSON cases and scenarios against one target, started once, in one report: the cases
 // first (runner.Run), then the scenarios. opts are the JSON run's (workers, expectations, the
 // per-result callback) and apply to both.
@@ -124,7 +96,7 @@ func runScenario(ctx context.Context, t runner.Target, sc Scenario, answers map[
 			r.Verdict = o.Verdict
 			break
 		}
-		file := sc.Case.File[:strings.LastIndexByte(sc.Case.File, ':')]
+		file, _, _ := strings.Cut(sc.Case.File, ":")
 		r.Diff = verifyAll(file, sc.Checks, o.Answer)
 		r.Verdict = runner.Pass
 		if r.Diff != "" {
