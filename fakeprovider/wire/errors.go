@@ -13,7 +13,6 @@ const (
 	TypeServer         = "server_error"
 	TypeAuthentication = "authentication_error"
 	TypePermission     = "permission_error"
-	TypeNotFound       = "not_found_error"
 )
 
 // Error is an HTTP error answered with OpenAI's body: {"error": {message, type, param, code}}.
