@@ -142,14 +142,15 @@ func writeFailure(w io.Writer, x Result) {
 		fmt.Fprintf(w, "    diff (-want +got):\n%s", indent(x.Diff, "        "))
 	}
 	if x.Stderr != "" {
-		fmt.Fprintf(w, "    stderr (last lines; the JSON report keeps %d bytes):\n%s", len(x.Stderr), indent(lastLines(x.Stderr, stderrLines), "        "))
+		fmt.Fprintf(w, "    stderr (tail):\n%s", indent(lastLines(x.Stderr, stderrLines), "        "))
 	}
 }
 
 // stderrLines is how much of an adapter's stderr a person is shown with a failure.
 const stderrLines = 20
 
-// lastLines keeps the last n lines of s.
+// lastLines keeps the last n lines of s, after a "…" line when it cut (the JSON report keeps
+// the whole tail the runner kept).
 func lastLines(s string, n int) string {
 	s = strings.TrimRight(s, "\n")
 	for i := len(s) - 1; i >= 0; i-- {
