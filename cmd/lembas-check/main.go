@@ -29,15 +29,15 @@ func commands() []command {
 		{"list", "list [flags] [--json]", "list the cases, with their ids", cmdList},
 		{"show", "show [flags] ID", "print one case with its expectation", cmdShow},
 		{"spec", "spec [verify DIR [--allow-extra]]", "print the vendored spec's version and pinned files, or compare a project's copy with them", cmdSpec},
-		{"audit", "audit REC [--format F] [--svg FILE] [--tokenizer URL] [--allow CAUSE]", "find where each request of a recorded session breaks the prefix, and what it costs; exit 1 on a break the spec does not allow", cmdAudit},
+		{"fake", "fake [--script FILE] [--listen ADDR] [--record FILE]", "serve an OpenAI-compatible fake model server (prints its URL first)", cmdFake},
+		{"record", "record --out FILE [--script FILE | --upstream URL] -- CMD", "run CMD against the fake (or a recording proxy) and record every exchange", cmdRecord},
 		{"diff", "diff --a X --b Y [flags]", "compare two implementations case by case: builtin, an adapter command, or a saved JSON report", cmdDiff},
 		{"smoke", "smoke --impl 'CMD ARGS'", "check an adapter itself: hello, areas, one trivial case per area, bye", cmdSmoke},
 		{"adapter", "adapter", "serve the builtin reference over the adapter protocol on stdin/stdout", cmdAdapter},
+		{"audit", "audit REC [--format F] [--svg FILE] [--tokenizer URL] [--allow CAUSE]", "find where each request of a recorded session breaks the prefix, and what it costs; exit 1 on a break the spec does not allow", cmdAudit},
 		{"replay", "replay REC --server URL [--mode frozen|live|timed] [--record FILE]", "send a recording's requests to an OpenAI-compatible server again, timing each and reading its cached tokens", cmdReplay},
 		{"bench", "bench REC --server URL|--sim [--variant V] [--metrics-listen ADDR]", "replay a recording against a server (or the simulator) and measure cached tokens and times beside the audit's prediction; variants side by side", cmdBench},
 		{"export", "export REC [--out FILE] [--block N]", "write a recording as a Mooncake-style trace (timestamps, lengths, prefix block hash ids; no text)", cmdExport},
-		{"fake", "fake [--script FILE] [--listen ADDR] [--record FILE]", "serve an OpenAI-compatible fake model server (prints its URL first)", cmdFake},
-		{"record", "record --out FILE [--script FILE | --upstream URL] -- CMD", "run CMD against the fake (or a recording proxy) and record every exchange", cmdRecord},
 		{"version", "version", "print lembas-check's version and the spec version it checks", cmdVersion},
 	}
 }
