@@ -227,7 +227,18 @@ type Reader struct {
 	blobs  map[string]json.RawMessage
 	first  []byte
 	err    error
+	// The reorder window: exchanges read but not yet given, the seq given next, and the error
+	// the file ended with, held until the window is empty.
+	pending []Entry
+	want    int
+	endErr  error
 }
+
+// reorderWindow is how many exchanges a reader holds to give them in the order they began. A line
+// is written when its exchange completes, so a stream that ends a moment before the next request
+// is answered can be written after it; only exchanges in flight together can swap, and an agent
+// has few of those at once.
+const reorderWindow = 64
 
 // maxLine bounds one line; a longer one is damage, not a request.
 const maxLine = 256 << 20
@@ -322,6 +333,8 @@ func (r *Reader) readLine() ([]byte, error) {
 
 // Next returns the next exchange, io.EOF at the end, or a *LineError at damage (after which the
 // reader stops: what follows a damaged line cannot be trusted to refer to blobs it has read).
+// Exchanges come in the order they began (seq), as far as a window of reorderWindow exchanges
+// can restore it; every exchange before damage is given before the error.
 func (r *Reader) Next() (Entry, error) {
 	if r.err != nil {
 		return Entry{}, r.err
@@ -338,6 +351,53 @@ func (r *Reader) Next() (Entry, error) {
 }
 
 func (r *Reader) next() (Entry, error) {
+	if r.Kind == KindRequestLog {
+		return r.nextLine()
+	}
+	if r.want == 0 {
+		r.want = 1
+	}
+	for {
+		for i, e := range r.pending {
+			if e.Exchange.Seq == r.want || e.Exchange.Seq <= 0 {
+				return r.give(i), nil
+			}
+		}
+		if r.endErr != nil || len(r.pending) >= reorderWindow {
+			if len(r.pending) == 0 {
+				return Entry{}, r.endErr
+			}
+			// A seq that never came (its exchange was in flight when the writer stopped): go on
+			// from the lowest one held.
+			low := 0
+			for i, e := range r.pending {
+				if e.Exchange.Seq < r.pending[low].Exchange.Seq {
+					low = i
+				}
+			}
+			return r.give(low), nil
+		}
+		e, err := r.nextLine()
+		if err != nil {
+			r.endErr = err
+			continue
+		}
+		r.pending = append(r.pending, e)
+	}
+}
+
+// give takes the i-th held exchange out of the window.
+func (r *Reader) give(i int) Entry {
+	e := r.pending[i]
+	r.pending = append(r.pending[:i], r.pending[i+1:]...)
+	if e.Exchange.Seq >= r.want {
+		r.want = e.Exchange.Seq + 1
+	}
+	return e
+}
+
+// nextLine reads lines up to the next exchange, in file order.
+func (r *Reader) nextLine() (Entry, error) {
 	for {
 		var b []byte
 		if r.first != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -207,4 +208,78 @@ func FuzzReader(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A stream's line can be written after the next request's (it completes a moment later): the
+// reader gives exchanges in the order they began.
+func TestExchangesComeInTheOrderTheyBegan(t *testing.T) {
+	var buf bytes.Buffer
+	w, _ := NewWriter(&buf, Header{Source: "fake"})
+	for _, seq := range []int{2, 1, 3, 5, 4} {
+		w.Write(Exchange{Seq: seq, Method: "POST", Path: "/v1/chat/completions"}, body(`{"role":"user","content":"q`+string(rune('0'+seq))+`"}`))
+	}
+	full := buf.String()
+	r, _ := NewReader(strings.NewReader(full))
+	var got []int
+	for {
+		e, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, e.Exchange.Seq)
+		if !bytes.Contains(e.Body, []byte(`"q`+string(rune('0'+e.Exchange.Seq))+`"`)) {
+			t.Fatalf("seq %d carries another body: %s", e.Exchange.Seq, e.Body)
+		}
+	}
+	if fmt.Sprint(got) != "[1 2 3 4 5]" {
+		t.Fatalf("order %v", got)
+	}
+	// Damage after a swapped pair: both are given, then the error.
+	cut := full[:len(full)-20]
+	r, _ = NewReader(strings.NewReader(cut))
+	got = nil
+	var last error
+	for {
+		e, err := r.Next()
+		if err != nil {
+			last = err
+			break
+		}
+		got = append(got, e.Exchange.Seq)
+	}
+	var le *LineError
+	if fmt.Sprint(got) != "[1 2 3 5]" || !errors.As(last, &le) || !le.Cut {
+		t.Fatalf("before the damage %v, then %v", got, last)
+	}
+}
+
+// A seq that never came (in flight when the writer stopped) does not hold the rest back for ever.
+func TestAMissingSeqIsPassedOver(t *testing.T) {
+	var buf bytes.Buffer
+	w, _ := NewWriter(&buf, Header{Source: "fake"})
+	for seq := 2; seq <= reorderWindow+10; seq++ {
+		w.Write(Exchange{Seq: seq, Method: "POST"}, body())
+	}
+	r, _ := NewReader(strings.NewReader(buf.String()))
+	n, prev := 0, 0
+	for {
+		e, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.Exchange.Seq <= prev {
+			t.Fatalf("seq %d after %d", e.Exchange.Seq, prev)
+		}
+		prev = e.Exchange.Seq
+		n++
+	}
+	if n != reorderWindow+9 {
+		t.Fatalf("%d exchanges", n)
+	}
 }

@@ -121,6 +121,7 @@ func TestRecordAgent(t *testing.T) {
 	if r.Header.Source != "fake" || strings.Join(r.Header.Command, " ") != strings.Join(argv, " ") {
 		t.Errorf("header %+v", r.Header)
 	}
+	// A stream's line may be written after the next request's; the reader gives them by seq.
 	var paths []string
 	for _, e := range es {
 		paths = append(paths, e.Exchange.Path)
