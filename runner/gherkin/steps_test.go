@@ -84,7 +84,7 @@ func TestUnknownStepListsTheVocabulary(t *testing.T) {
 		msg := v.unknown(when, "something nobody wrote")
 		last := -1
 		for _, k := range []kind{given, when, then} {
-			for _, d := range v.steps {
+			for _, d := range v.ready() {
 				if d.kind != k {
 					continue
 				}
@@ -110,7 +110,7 @@ func TestPhrasesAreUnambiguous(t *testing.T) {
 	samples := map[string]string{"string": `"a"`, "int": "1", "text": `"a"`, "strings": `"a", "b"`, "id": "#0001", "word": "read", "json": `{"a": 1}`}
 	for _, area := range Areas() {
 		v := vocabularies[area]
-		for _, d := range v.steps {
+		for _, d := range v.ready() {
 			example := holeRE.ReplaceAllStringFunc(d.phrase, func(h string) string {
 				return samples[holeRE.FindStringSubmatch(h)[1]]
 			})

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // kind is a step's keyword as Gherkin reads it (And and But take the one before them's).
@@ -55,12 +56,12 @@ type stepDef struct {
 
 // step defines a phrase whose handler works on the area's builder B.
 func step[B any](k kind, phrase string, arg argForm, doc string, fn func(b *B, a *args) error, columns ...string) stepDef {
-	re, types, show := compilePhrase(phrase)
-	return stepDef{kind: k, phrase: phrase, re: re, types: types, show: show, arg: arg, columns: columns, doc: doc,
+	// The phrase is compiled when its vocabulary is first used (vocabulary.ready).
+	return stepDef{kind: k, phrase: phrase, arg: arg, columns: columns, doc: doc,
 		run: func(st *state, a *args) error {
 			b, ok := st.builder.(*B)
 			if !ok {
-				return fmt.Errorf("step %q is not one of area %s's", show, st.vocab.area)
+				return fmt.Errorf("step %q is not one of area %s's", phrase, st.vocab.area)
 			}
 			return fn(b, a)
 		}}
@@ -136,7 +137,24 @@ func (a *args) expect(part path, want any) error {
 type vocabulary struct {
 	area       string
 	newBuilder func() builder
-	steps      []stepDef
+	raw        []stepDef
+	// steps are raw with their phrases compiled, on first use: compiling every area's phrases at
+	// init would cost every lembas-check start (an adapter's too) several milliseconds.
+	once  sync.Once
+	steps []stepDef
+}
+
+// ready compiles the vocabulary's phrases once.
+func (v *vocabulary) ready() []stepDef {
+	v.once.Do(func() {
+		v.steps = v.raw
+		for i := range v.steps {
+			if v.steps[i].re == nil {
+				v.steps[i].re, v.steps[i].types, v.steps[i].show = compilePhrase(v.steps[i].phrase)
+			}
+		}
+	})
+	return v.steps
 }
 
 // builder collects what an area's steps say; Case is the case they built.
@@ -147,6 +165,7 @@ type builder interface {
 // match finds the step a line names. A line that names a step of another keyword, or none, is an
 // error that says what the area knows.
 func (v *vocabulary) match(k kind, text string) (stepDef, []string, error) {
+	v.ready()
 	var other *stepDef
 	for i := range v.steps {
 		d := &v.steps[i]
@@ -170,6 +189,7 @@ func (v *vocabulary) match(k kind, text string) (stepDef, []string, error) {
 // unknown is the message for a line that names no step: the closest phrase, then the area's
 // whole vocabulary, so a person writing a scenario sees what to write instead.
 func (v *vocabulary) unknown(k kind, text string) string {
+	v.ready()
 	var b strings.Builder
 	fmt.Fprintf(&b, "no step of area %s reads like this", v.area)
 	if best := v.closest(k, text); best != "" {
@@ -188,6 +208,7 @@ func (v *vocabulary) unknown(k kind, text string) string {
 
 // closest is the phrase of kind k (any kind for *) nearest to text by edit distance over words.
 func (v *vocabulary) closest(k kind, text string) string {
+	v.ready()
 	best, bestD := "", -1
 	words := strings.Fields(text)
 	for _, d := range v.steps {
@@ -295,18 +316,7 @@ var vocabularies = map[string]*vocabulary{}
 
 // register adds an area's vocabulary (with the common steps) at init.
 func register(area string, newBuilder func() builder, steps ...stepDef) {
-	for i := range steps {
-		if steps[i].re == nil {
-			steps[i].re, steps[i].types, steps[i].show = compilePhrase(steps[i].phrase)
-		}
-	}
-	all := append(steps, common()...)
-	for i := range all {
-		if all[i].re == nil {
-			all[i].re, all[i].types, all[i].show = compilePhrase(all[i].phrase)
-		}
-	}
-	vocabularies[area] = &vocabulary{area: area, newBuilder: newBuilder, steps: all}
+	vocabularies[area] = &vocabulary{area: area, newBuilder: newBuilder, raw: append(steps, common()...)}
 }
 
 // Areas lists the areas that have a step vocabulary, sorted.
@@ -326,7 +336,7 @@ func Vocabulary(area string) []StepDoc {
 		return nil
 	}
 	var out []StepDoc
-	for _, d := range v.steps {
+	for _, d := range v.ready() {
 		out = append(out, StepDoc{Step: d.Shown(), Doc: d.doc})
 	}
 	return out
