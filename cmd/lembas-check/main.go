@@ -75,7 +75,7 @@ func usage(w io.Writer) {
 	cs := commands()
 	sort.Slice(cs, func(i, j int) bool { return cs[i].name < cs[j].name })
 	for _, c := range cs {
-		fmt.Fprintf(w, "  %-46s %s\n", c.usage, c.help)
+		fmt.Fprintf(w, "  %s\n      %s\n", c.usage, c.help)
 	}
 	fmt.Fprintln(w, "\n`lembas-check <command> -h` lists a command's flags. Exit status: 0 ok, 1 a failure found, 2 could not run.")
 }
