@@ -26,7 +26,7 @@ type caseFlags struct {
 
 func addCaseFlags(fs *flag.FlagSet) *caseFlags {
 	c := &caseFlags{}
-	fs.Var(&c.suites, "suite", "add a suite: a folder of `DIR/<area>.json` case files (repeatable)")
+	fs.Var(&c.suites, "suite", "add a suite: a `DIR` of <area>.json case files (repeatable)")
 	fs.BoolVar(&c.noEmbedded, "no-embedded", false, "leave out the embedded suites (the vendored spec's cases and lembas-check's own)")
 	fs.Var(&c.areas, "area", "run only these areas (`a,b`; repeatable)")
 	fs.StringVar(&c.run, "run", "", "run only cases whose id matches `GLOB` (* within a segment, ** across; several with ,)")
