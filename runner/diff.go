@@ -3,6 +3,7 @@ package runner
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/LLeMbas/lembas-check/internal/table"
 	"io"
 	"sort"
 	"strings"
@@ -257,7 +258,7 @@ func (d DiffCase) title() string {
 // answers and their diff, then one line.
 func WriteDiffTable(w io.Writer, c *Comparison, verbose bool) error {
 	fmt.Fprintf(w, "a: %s\nb: %s\n", c.A, c.B)
-	t := newTable(w, 1)
+	t := table.New(w, 1)
 	t.Header("Area", "Cases", "Agree", "Disagree", "a right", "b right", "Neither", "Only in a", "Only in b")
 	names, by := c.ByArea()
 	for _, a := range names {

@@ -5,14 +5,13 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
+	"github.com/LLeMbas/lembas-check/internal/table"
 	"io"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/LLeMbas/lembas-check/conformance"
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/tw"
 )
 
 // Formats a report can be written in.
@@ -51,21 +50,6 @@ func summarize(rs []Result) (pass, fail, xfail, skip int, d time.Duration) {
 	return
 }
 
-// newTable is a tablewriter table with headers as written and every column but the first
-// `left` ones right-aligned (numbers).
-func newTable(w io.Writer, left int) *tablewriter.Table {
-	align := make([]tw.Align, 12)
-	for i := range align {
-		align[i] = tw.AlignRight
-		if i < left {
-			align[i] = tw.AlignLeft
-		}
-	}
-	cell := tw.CellConfig{Alignment: tw.CellAlignment{PerColumn: align}}
-	return tablewriter.NewTable(w, tablewriter.WithConfig(tablewriter.Config{Row: cell, Footer: cell}),
-		tablewriter.WithHeaderAutoFormat(tw.Off), tablewriter.WithFooterAutoFormat(tw.Off))
-}
-
 // WriteTable writes what a person reads: each failure as `go test` shows one (the case, want, got
 // and the diff), then a summary per area, then one line.
 func WriteTable(w io.Writer, r *Report, verbose bool) error {
@@ -77,7 +61,7 @@ func WriteTable(w io.Writer, r *Report, verbose bool) error {
 			fmt.Fprintf(w, "--- %s: %s (%s)%s\n", strings.ToUpper(string(x.Verdict)), x.Case.ID, ms(x.Duration), suffix(x))
 		}
 	}
-	t := newTable(w, 1)
+	t := table.New(w, 1)
 	t.Header("Area", "Cases", "Pass", "Fail", "XFail", "Skip", "Time")
 	names, by := r.ByArea()
 	var tp, tf, tx, ts int

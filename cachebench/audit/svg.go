@@ -3,6 +3,7 @@ package audit
 import (
 	"encoding/xml"
 	"fmt"
+	"github.com/LLeMbas/lembas-check/internal/table"
 	"io"
 	"strings"
 )
@@ -43,7 +44,7 @@ func WriteSVG(w io.Writer, r *Report) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" font-family="sans-serif" font-size="12">`+"\n", width, height, width, height)
 	fmt.Fprintf(&b, `<rect width="100%%" height="100%%" fill="white"/>`+"\n")
-	title := fmt.Sprintf("%s — %d requests, %s prompt tokens, %s reusable", r.File, r.Totals.Requests, num(r.Totals.PromptTokens), pct(r.Totals.ReusableShare))
+	title := fmt.Sprintf("%s — %d requests, %s prompt tokens, %s reusable", r.File, r.Totals.Requests, table.Count(r.Totals.PromptTokens), pct(r.Totals.ReusableShare))
 	fmt.Fprintf(&b, `<text x="%.0f" y="20" font-size="14" font-weight="bold">%s</text>`+"\n", left, esc(title))
 	fmt.Fprintf(&b, `<text x="%.0f" y="38">cached share of each request's prompt (a prefix cache holding the request it continues)</text>`+"\n", left)
 	// Upper panel: shares.
@@ -59,7 +60,7 @@ func WriteSVG(w io.Writer, r *Report) error {
 			share = float64(q.ReusableTokens) / float64(q.PromptTokens)
 		}
 		h := panel * share
-		tip := fmt.Sprintf("request %d: %s prompt tokens, %s reusable (%s), %s lost; %s", q.Seq, num(q.PromptTokens), num(q.ReusableTokens), pct(share), num(q.LostTokens), q.Cause)
+		tip := fmt.Sprintf("request %d: %s prompt tokens, %s reusable (%s), %s lost; %s", q.Seq, table.Count(q.PromptTokens), table.Count(q.ReusableTokens), pct(share), table.Count(q.LostTokens), q.Cause)
 		fmt.Fprintf(&b, `<g><title>%s</title><rect x="%.2f" y="%.1f" width="%.2f" height="%.1f" fill="%s"/><rect x="%.2f" y="%.1f" width="%.2f" height="%.1f" fill="%s"/></g>`+"\n",
 			esc(tip), x, y0, bw, panel-h, colorRead, x, y0+panel-h, bw, h, colorReused)
 	}
@@ -75,7 +76,7 @@ func WriteSVG(w io.Writer, r *Report) error {
 		scale = panel / float64(maxLost)
 	}
 	fmt.Fprintf(&b, `<line x1="%.0f" x2="%.0f" y1="%.1f" y2="%.1f" stroke="#ccc"/><text x="%.0f" y="%.1f" text-anchor="end">0</text>`+"\n", left, left+plot, y1+panel, y1+panel, left-6, y1+panel+4)
-	fmt.Fprintf(&b, `<line x1="%.0f" x2="%.0f" y1="%.1f" y2="%.1f" stroke="#ccc"/><text x="%.0f" y="%.1f" text-anchor="end">%s</text>`+"\n", left, left+plot, y1, y1, left-6, y1+4, num(maxLost))
+	fmt.Fprintf(&b, `<line x1="%.0f" x2="%.0f" y1="%.1f" y2="%.1f" stroke="#ccc"/><text x="%.0f" y="%.1f" text-anchor="end">%s</text>`+"\n", left, left+plot, y1, y1, left-6, y1+4, table.Count(maxLost))
 	for i, q := range r.Requests {
 		if q.LostTokens == 0 {
 			continue
@@ -86,7 +87,7 @@ func WriteSVG(w io.Writer, r *Report) error {
 		if col == "" {
 			col = "#000"
 		}
-		tip := fmt.Sprintf("request %d: %s tokens lost, %s at %s", q.Seq, num(q.LostTokens), q.Cause, q.Path)
+		tip := fmt.Sprintf("request %d: %s tokens lost, %s at %s", q.Seq, table.Count(q.LostTokens), q.Cause, q.Path)
 		fmt.Fprintf(&b, `<g><title>%s</title><rect x="%.2f" y="%.1f" width="%.2f" height="%.1f" fill="%s"/></g>`+"\n", esc(tip), x, y1+panel-h, max(bw, 1.5), h, col)
 	}
 	// Axis: request numbers at the ends; legend.

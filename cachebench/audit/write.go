@@ -3,11 +3,9 @@ package audit
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/LLeMbas/lembas-check/internal/table"
 	"io"
 	"strings"
-
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/tw"
 )
 
 // Formats a report can be written in.
@@ -26,33 +24,6 @@ func Write(w io.Writer, r *Report, format string, verbose bool) error {
 		return WriteSVG(w, r)
 	}
 	return fmt.Errorf("unknown format %q: want one of %s", format, strings.Join(Formats, ", "))
-}
-
-func newTable(w io.Writer, left int) *tablewriter.Table {
-	align := make([]tw.Align, 12)
-	for i := range align {
-		align[i] = tw.AlignRight
-		if i < left {
-			align[i] = tw.AlignLeft
-		}
-	}
-	cell := tw.CellConfig{Alignment: tw.CellAlignment{PerColumn: align}}
-	return tablewriter.NewTable(w, tablewriter.WithConfig(tablewriter.Config{Row: cell, Footer: cell}),
-		tablewriter.WithHeaderAutoFormat(tw.Off), tablewriter.WithFooterAutoFormat(tw.Off))
-}
-
-// num writes a count with thousands separated: 16,912.
-func num[T int | int64](n T) string {
-	s := fmt.Sprint(int64(n))
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	if neg {
-		s = "-" + s
-	}
-	return s
 }
 
 func pct(f float64) string { return fmt.Sprintf("%.1f %%", 100*f) }
@@ -77,7 +48,7 @@ func breakBlock(w io.Writer, q Request) {
 			fmt.Fprintf(w, "    + %s\n", q.Change.New)
 		}
 	}
-	fmt.Fprintf(w, "    %s tokens lost: %s of %s reusable\n", num(q.LostTokens), num(q.ReusableTokens), num(q.PromptTokens))
+	fmt.Fprintf(w, "    %s tokens lost: %s of %s reusable\n", table.Count(q.LostTokens), table.Count(q.ReusableTokens), table.Count(q.PromptTokens))
 }
 
 // Summary is the report's last line: ok or FAIL, then the totals in words.
@@ -91,7 +62,7 @@ func Summary(r *Report) string {
 	if t.Conversations == 1 {
 		conv = "conversation"
 	}
-	s := fmt.Sprintf("%s\t%s\t%d requests, %d %s: %s prompt tokens, %s reusable", status, r.File, t.Requests, t.Conversations, conv, num(t.PromptTokens), pct(t.ReusableShare))
+	s := fmt.Sprintf("%s\t%s\t%d requests, %d %s: %s prompt tokens, %s reusable", status, r.File, t.Requests, t.Conversations, conv, table.Count(t.PromptTokens), pct(t.ReusableShare))
 	if t.LostTokens > 0 {
 		s += fmt.Sprintf(" (%s without the breaks)", pct(t.PossibleShare))
 	}
@@ -120,14 +91,14 @@ func WriteTable(w io.Writer, r *Report, verbose bool) error {
 		fmt.Fprintf(w, "--- SKIP: request %d (line %d): %s\n", p.Seq, p.Line, p.Error)
 	}
 	if verbose {
-		t := newTable(w, 0)
+		t := table.New(w, 0)
 		t.Header("Seq", "Line", "Conv", "Continues", "Cause", "Prompt", "Reusable", "Lost", "Path")
 		for _, q := range r.Requests {
 			cont := ""
 			if q.Continues > 0 {
 				cont = fmt.Sprint(q.Continues)
 			}
-			if err := t.Append(q.Seq, q.Line, q.Conversation, cont, string(q.Cause), num(q.PromptTokens), num(q.ReusableTokens), num(q.LostTokens), q.Path); err != nil {
+			if err := t.Append(q.Seq, q.Line, q.Conversation, cont, string(q.Cause), table.Count(q.PromptTokens), table.Count(q.ReusableTokens), table.Count(q.LostTokens), q.Path); err != nil {
 				return err
 			}
 		}
@@ -135,7 +106,7 @@ func WriteTable(w io.Writer, r *Report, verbose bool) error {
 			return err
 		}
 	}
-	t := newTable(w, 1)
+	t := table.New(w, 1)
 	t.Header("Cause", "Requests", "Lost tokens", "Share of prompt")
 	for _, c := range Causes {
 		ct := r.Totals.ByCause[c]
@@ -146,11 +117,11 @@ func WriteTable(w io.Writer, r *Report, verbose bool) error {
 		if r.Totals.PromptTokens > 0 && ct.LostTokens > 0 {
 			share = pct(float64(ct.LostTokens) / float64(r.Totals.PromptTokens))
 		}
-		if err := t.Append(string(c), ct.Requests, num(ct.LostTokens), share); err != nil {
+		if err := t.Append(string(c), ct.Requests, table.Count(ct.LostTokens), share); err != nil {
 			return err
 		}
 	}
-	t.Footer("all", r.Totals.Requests, num(r.Totals.LostTokens), "")
+	t.Footer("all", r.Totals.Requests, table.Count(r.Totals.LostTokens), "")
 	if err := t.Render(); err != nil {
 		return err
 	}
@@ -192,14 +163,14 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 		status = fmt.Sprintf("❌ %d break(s) the spec does not allow", t.Failing)
 	}
 	fmt.Fprintf(w, "## Prefix audit: `%s`\n\n%s. %d requests in %d conversation(s), %s prompt tokens; a prefix cache could reuse **%s** of them (%s without the breaks). Tokenizer: %s.\n\n",
-		r.File, status, t.Requests, t.Conversations, num(t.PromptTokens), pct(t.ReusableShare), pct(t.PossibleShare), r.Tokenizer)
+		r.File, status, t.Requests, t.Conversations, table.Count(t.PromptTokens), pct(t.ReusableShare), pct(t.PossibleShare), r.Tokenizer)
 	if r.Damage != "" {
 		fmt.Fprintf(w, "> The recording is damaged: %s\n\n", r.Damage)
 	}
 	fmt.Fprintln(w, "| Cause | Requests | Lost tokens |\n|---|---:|---:|")
 	for _, c := range Causes {
 		if ct := t.ByCause[c]; ct != nil {
-			fmt.Fprintf(w, "| %s | %d | %s |\n", c, ct.Requests, num(ct.LostTokens))
+			fmt.Fprintf(w, "| %s | %d | %s |\n", c, ct.Requests, table.Count(ct.LostTokens))
 		}
 	}
 	var breaks []Request
@@ -215,12 +186,12 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 			if !q.Fails {
 				cause += " (allowed)"
 			}
-			fmt.Fprintf(w, "| %d | %d | %s | `%s` | %s | %s |\n", q.Seq, q.Line, cause, q.Path, mdCell(q.Detail), num(q.LostTokens))
+			fmt.Fprintf(w, "| %d | %d | %s | `%s` | %s | %s |\n", q.Seq, q.Line, cause, q.Path, mdCell(q.Detail), table.Count(q.LostTokens))
 		}
 	}
 	fmt.Fprintln(w, "\n<details><summary>Every request</summary>\n\n| Request | Conversation | Continues | Cause | Prompt | Reusable | Lost |\n|---:|---:|---:|---|---:|---:|---:|")
 	for _, q := range r.Requests {
-		fmt.Fprintf(w, "| %d | %d | %d | %s | %s | %s | %s |\n", q.Seq, q.Conversation, q.Continues, q.Cause, num(q.PromptTokens), num(q.ReusableTokens), num(q.LostTokens))
+		fmt.Fprintf(w, "| %d | %d | %d | %s | %s | %s | %s |\n", q.Seq, q.Conversation, q.Continues, q.Cause, table.Count(q.PromptTokens), table.Count(q.ReusableTokens), table.Count(q.LostTokens))
 	}
 	fmt.Fprintln(w, "\n</details>")
 	return nil

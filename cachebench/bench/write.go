@@ -3,11 +3,9 @@ package bench
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/LLeMbas/lembas-check/internal/table"
 	"io"
 	"strings"
-
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/tw"
 )
 
 // Formats a bench can be written in.
@@ -24,27 +22,6 @@ func Write(w io.Writer, r *Result, format string, verbose bool) error {
 		return WriteMarkdown(w, r)
 	}
 	return fmt.Errorf("unknown format %q: want one of %s", format, strings.Join(Formats, ", "))
-}
-
-func newTable(w io.Writer, left int) *tablewriter.Table {
-	align := make([]tw.Align, 16)
-	for i := range align {
-		align[i] = tw.AlignRight
-		if i < left {
-			align[i] = tw.AlignLeft
-		}
-	}
-	cell := tw.CellConfig{Alignment: tw.CellAlignment{PerColumn: align}}
-	return tablewriter.NewTable(w, tablewriter.WithConfig(tablewriter.Config{Row: cell, Footer: cell}),
-		tablewriter.WithHeaderAutoFormat(tw.Off), tablewriter.WithFooterAutoFormat(tw.Off))
-}
-
-func num(n int64) string {
-	s := fmt.Sprint(n)
-	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }
 
 func ratio(a, b float64) string {
@@ -73,15 +50,15 @@ func summaryLines() []line {
 			}
 			return "all"
 		}, nil},
-		{"prompt tokens (server)", func(r Run) string { return num(r.Totals.Prompt) }, func(r Run) (float64, bool) { return f(float64(r.Totals.Prompt), true) }},
-		{"cached tokens (server)", func(r Run) string { return num(r.Totals.Cached) }, func(r Run) (float64, bool) { return f(float64(r.Totals.Cached), true) }},
+		{"prompt tokens (server)", func(r Run) string { return table.Count(r.Totals.Prompt) }, func(r Run) (float64, bool) { return f(float64(r.Totals.Prompt), true) }},
+		{"cached tokens (server)", func(r Run) string { return table.Count(r.Totals.Cached) }, func(r Run) (float64, bool) { return f(float64(r.Totals.Cached), true) }},
 		{"cached share (server)", func(r Run) string {
 			if r.Totals.Prompt == 0 {
 				return "—"
 			}
 			return fmt.Sprintf("%.1f %%", 100*float64(r.Totals.Cached)/float64(r.Totals.Prompt))
 		}, nil},
-		{"reusable tokens (audit)", func(r Run) string { return num(r.Audit.ReusableTokens) }, func(r Run) (float64, bool) { return f(float64(r.Audit.ReusableTokens), true) }},
+		{"reusable tokens (audit)", func(r Run) string { return table.Count(r.Audit.ReusableTokens) }, func(r Run) (float64, bool) { return f(float64(r.Audit.ReusableTokens), true) }},
 		{"reusable share (audit)", func(r Run) string { return fmt.Sprintf("%.1f %%", 100*r.Audit.ReusableShare) }, nil},
 		{"efficiency (cached ÷ reusable)", func(r Run) string {
 			if e, ok := r.Totals.Efficiency(); ok {
@@ -100,7 +77,7 @@ func summaryLines() []line {
 // variant saying what the rule saves.
 func WriteTable(w io.Writer, r *Result, verbose bool) error {
 	if verbose && len(r.Runs) > 0 {
-		t := newTable(w, 0)
+		t := table.New(w, 0)
 		head := []any{"N", "Seq"}
 		for _, run := range r.Runs {
 			head = append(head, run.Name+" TTFT ms", "cached/prompt", "reusable", "cause")
@@ -136,7 +113,7 @@ func WriteTable(w io.Writer, r *Result, verbose bool) error {
 			return err
 		}
 	}
-	t := newTable(w, 1)
+	t := table.New(w, 1)
 	head := []any{""}
 	for _, run := range r.Runs {
 		head = append(head, run.Name)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/LLeMbas/lembas-check/internal/table"
 	"io"
 	"net/http"
 	"os"
@@ -16,8 +17,6 @@ import (
 	"github.com/LLeMbas/lembas-check/cachebench/progress"
 	srvusage "github.com/LLeMbas/lembas-check/cachebench/usage"
 	"github.com/LLeMbas/lembas-check/replay"
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/tw"
 )
 
 // serverFlags are how bench and replay reach a server.
@@ -181,7 +180,7 @@ func intOr(p *int, none string) string {
 }
 
 func writeReplayTable(w io.Writer, sent []replay.Sent) {
-	t := benchTable(w, 0)
+	t := table.New(w, 0)
 	t.Header("Seq", "Line", "Status", "TTFT ms", "Total ms", "Prompt", "Cached", "Dialect", "Note")
 	for _, s := range sent {
 		u := srvusage.FromReply(s.Reply)
@@ -200,19 +199,4 @@ func cutText(s string, n int) string {
 		return string(r[:n-1]) + "…"
 	}
 	return s
-}
-
-// benchTable is a tablewriter table with headers as written and every column but the first left
-// ones right-aligned (numbers), as runner's reports have them.
-func benchTable(w io.Writer, left int) *tablewriter.Table {
-	align := make([]tw.Align, 16)
-	for i := range align {
-		align[i] = tw.AlignRight
-		if i < left {
-			align[i] = tw.AlignLeft
-		}
-	}
-	cell := tw.CellConfig{Alignment: tw.CellAlignment{PerColumn: align}}
-	return tablewriter.NewTable(w, tablewriter.WithConfig(tablewriter.Config{Row: cell, Footer: cell}),
-		tablewriter.WithHeaderAutoFormat(tw.Off), tablewriter.WithFooterAutoFormat(tw.Off))
 }

@@ -1,0 +1,38 @@
+// Package table makes the tables lembas-check shows people: tablewriter with headers as written
+// (no auto-capitalising), the first columns (labels) left-aligned and the rest (numbers)
+// right-aligned, and counts written with their thousands separated.
+package table
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/tw"
+)
+
+// maxColumns bounds the per-column alignment list; no report has more columns.
+const maxColumns = 32
+
+// New makes a table writing to w whose first `left` columns are left-aligned.
+func New(w io.Writer, left int) *tablewriter.Table {
+	align := make([]tw.Align, maxColumns)
+	for i := range align {
+		align[i] = tw.AlignRight
+		if i < left {
+			align[i] = tw.AlignLeft
+		}
+	}
+	cell := tw.CellConfig{Alignment: tw.CellAlignment{PerColumn: align}}
+	return tablewriter.NewTable(w, tablewriter.WithConfig(tablewriter.Config{Row: cell, Footer: cell}),
+		tablewriter.WithHeaderAutoFormat(tw.Off), tablewriter.WithFooterAutoFormat(tw.Off))
+}
+
+// Count writes a count with its thousands separated: 16,912; -1,000.
+func Count[T int | int64](n T) string {
+	s := fmt.Sprint(int64(n))
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}

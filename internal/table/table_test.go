@@ -1,0 +1,32 @@
+package table
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestCount(t *testing.T) {
+	for n, want := range map[int64]string{0: "0", 7: "7", 999: "999", 1000: "1,000", 16912: "16,912", 40270469: "40,270,469", -1000: "-1,000", -999: "-999", -123456: "-123,456"} {
+		if got := Count(n); got != want {
+			t.Errorf("Count(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+func TestNewAlignsLabelsLeftAndNumbersRight(t *testing.T) {
+	var b strings.Builder
+	tb := New(&b, 1)
+	tb.Header("Area", "Cases")
+	tb.Append("jobs", 10)
+	tb.Append("fs_access", 7)
+	if err := tb.Render(); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if !strings.Contains(out, " Area ") || strings.Contains(out, "AREA") {
+		t.Fatalf("header rewritten:\n%s", out)
+	}
+	if !strings.Contains(out, "│ jobs      │    10 │") || !strings.Contains(out, "│ fs_access │     7 │") {
+		t.Fatalf("want labels left, numbers right:\n%s", out)
+	}
+}
