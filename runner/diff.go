@@ -3,12 +3,12 @@ package runner
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/LLeMbas/lembas-check/internal/table"
 	"io"
 	"sort"
 	"strings"
 
 	"github.com/LLeMbas/lembas-check/conformance"
+	"github.com/LLeMbas/lembas-check/internal/table"
 )
 
 // DiffVerdict is what became of one case between two implementations.

@@ -5,13 +5,13 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
-	"github.com/LLeMbas/lembas-check/internal/table"
 	"io"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/LLeMbas/lembas-check/conformance"
+	"github.com/LLeMbas/lembas-check/internal/table"
 )
 
 // Formats a report can be written in.

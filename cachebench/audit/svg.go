@@ -3,9 +3,10 @@ package audit
 import (
 	"encoding/xml"
 	"fmt"
-	"github.com/LLeMbas/lembas-check/internal/table"
 	"io"
 	"strings"
+
+	"github.com/LLeMbas/lembas-check/internal/table"
 )
 
 // colors of the causes that lose tokens, and of what is reused.

@@ -3,9 +3,10 @@ package audit
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/LLeMbas/lembas-check/internal/table"
 	"io"
 	"strings"
+
+	"github.com/LLeMbas/lembas-check/internal/table"
 )
 
 // Formats a report can be written in.

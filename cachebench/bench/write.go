@@ -3,9 +3,10 @@ package bench
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/LLeMbas/lembas-check/internal/table"
 	"io"
 	"strings"
+
+	"github.com/LLeMbas/lembas-check/internal/table"
 )
 
 // Formats a bench can be written in.
