@@ -38,6 +38,24 @@ func EmbeddedSuites() []Suite {
 	}
 }
 
+// EmbeddedCases is the embedded suites' cases of one area: for an area's own tests and fuzz seeds.
+func EmbeddedCases(area string) ([]Case, error) {
+	all, err := Load(EmbeddedSuites(), All())
+	if err != nil {
+		return nil, err
+	}
+	var out []Case
+	for _, c := range all {
+		if c.Area == area {
+			out = append(out, c)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no embedded case of area %q", area)
+	}
+	return out, nil
+}
+
 // Case is one case of a suite, ready to hand to a target.
 type Case struct {
 	// ID is `<area>/<first 8 hex of the SHA-256 of the case's RFC 8785 form without "expect">`:

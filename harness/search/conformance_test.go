@@ -54,7 +54,11 @@ func TestAnswerShapes(t *testing.T) {
 // FuzzSearchCase: decoding never panics; a case that decodes never makes the reference panic,
 // and its answer is one the area accepts.
 func FuzzSearchCase(f *testing.F) {
-	for _, c := range ownCases(f) {
+	cases, err := conformance.EmbeddedCases("search")
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, c := range cases {
 		f.Add([]byte(c.Input))
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {

@@ -53,7 +53,11 @@ func TestAnswerShapes(t *testing.T) {
 // panic; its answer is an answer the area accepts, names no temporary path, and the reference
 // leaves no temporary tree behind.
 func FuzzWorkspaceCase(f *testing.F) {
-	for _, c := range ownCases(f) {
+	cases, err := conformance.EmbeddedCases("workspace")
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, c := range cases {
 		f.Add([]byte(c.Input))
 	}
 	f.Add([]byte(`{"tree":["/a/x"],"links":{"/a/l":"../../../../../..","/a/m":"/a/l/a/x"},"default":"/a","steps":[{"op":"new"},{"op":"read","path":"m"},{"op":"write","path":"l/etc/passwd"}]}`))

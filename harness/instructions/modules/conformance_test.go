@@ -69,7 +69,11 @@ func TestAnswerShapes(t *testing.T) {
 // makes the reference panic, and its answer marshals to a value the area accepts as an
 // expectation (the answer type decodes strictly what it writes).
 func FuzzModulesCase(f *testing.F) {
-	for _, c := range ownCases(f) {
+	cases, err := conformance.EmbeddedCases("modules")
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, c := range cases {
 		f.Add([]byte(c.Input))
 	}
 	f.Add([]byte(`{"root":"/","files":{"/.elowen/rules/a.md":"---\npaths: [x]\n---\n"},"links":{"/x":"/x"},"steps":[{"op":"touch","paths":["/x"]},{"op":"request"}]}`))
