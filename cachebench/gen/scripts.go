@@ -115,7 +115,8 @@ func play(rec *Recorder, br Breaks) error {
 	system := func(date string) {
 		text := systemPrompt
 		if br.DateInSystem {
-			text = "Today is " + date + ".\n\n" + systemPrompt
+			// The date where 3.0 put it, in the words of the 3.1 note (loop.json context.note.date).
+			text = spec.MustRender(spec.LoopJSON().Context.Note.Date, map[string]string{"date": date}) + "\n\n" + systemPrompt
 		}
 		s.System = []json.RawMessage{Msg("system", text)}
 	}

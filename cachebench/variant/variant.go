@@ -18,8 +18,15 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/LLeMbas/lembas-check/harness/spec"
 	"github.com/LLeMbas/lembas-check/replay/chat"
 )
+
+// clockLine is the date as the spec's session note says it (loop.json context.note.date), which
+// is what a harness of 3.0 put at the head of its system prompt instead.
+func clockLine(date string) string {
+	return spec.MustRender(spec.LoopJSON().Context.Note.Date, map[string]string{"date": date})
+}
 
 // Names of the variants.
 const (
@@ -99,7 +106,7 @@ func (v Variant) Rewrite(n int, body []byte) ([]byte, error) {
 		if n >= v.At {
 			date = DateAfter
 		}
-		return dateInSystem(body, r, "Today is "+date+".\n\n")
+		return dateInSystem(body, r, clockLine(date)+"\n\n")
 	case PruneResults:
 		return pruneResults(body, r), nil
 	case ToolChurn:
