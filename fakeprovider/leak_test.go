@@ -77,6 +77,11 @@ func TestNoGoroutineLeak(t *testing.T) {
 		t.Errorf("%d of %d clients got a first event", midStream.Load(), n)
 	}
 	tr.CloseIdleConnections()
+	// Every handler records its exchange once it has noticed its client left: wait for all of
+	// them before stopping the server. (Stopping earlier would wake a stall that is still
+	// waiting, and counting goroutines alone cannot tell it is there: another goroutine counted
+	// in `before` may have ended meanwhile.)
+	waitExchanges(t, path, n)
 	// The server's accept loop is the one goroutine it keeps while it runs.
 	waitGoroutines(t, before+1)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
