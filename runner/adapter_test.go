@@ -533,8 +533,22 @@ func TestAdapterInterrupted(t *testing.T) {
 	f := newFake(t, "hang")
 	t.Setenv("LEMBAS_FAKE_CHILD", "1")
 	a := f.adapter(AdapterOptions{})
-	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	// Interrupt once the adapter holds a case (a fixed deadline could fall before its hello on a
+	// loaded machine, which is another test).
+	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	go func() {
+		for ctx.Err() == nil {
+			for _, l := range f.lines() {
+				if len(l) >= 2 && l[1] == "run" {
+					time.Sleep(50 * time.Millisecond)
+					cancel()
+					return
+				}
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}()
 	began := time.Now()
 	rep, err := Run(ctx, a, jobsCases(t), Options{})
 	if err != nil {
