@@ -6,12 +6,14 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/LLeMbas/lembas-check/internal/progress"
 )
 
 // Progress shows how far a long run has gone, on stderr, once it has taken longer than After: on a
-// terminal one counter line rewritten in place with \r, otherwise (a CI log) a line every Every.
-// A run that ends before After prints nothing. Set the fields, then Start; pass Add as
-// Options.OnResult; Stop when the run ends.
+// terminal one counter line rewritten in place, otherwise (a CI log) a line every Every. A run
+// that ends before After prints nothing. Set the fields, then Start; pass Add as
+// Options.OnResult; Stop when the run ends (a terminal's line is cleared for the report).
 type Progress struct {
 	W        io.Writer
 	Label    string // what is running, e.g. "run" or "diff a"
@@ -24,47 +26,20 @@ type Progress struct {
 	mu      sync.Mutex
 	done    int
 	counts  Counts
-	start   time.Time
-	shown   bool
-	stop    chan struct{}
-	stopped sync.WaitGroup
+	printer *progress.Printer
 }
 
 // Start starts the clock and the printer.
 func (p *Progress) Start() {
-	if p.After <= 0 {
-		p.After = 2 * time.Second
-	}
-	if p.Every <= 0 {
-		p.Every = 5 * time.Second
-		if p.Terminal {
-			p.Every = 200 * time.Millisecond
-		}
-	}
 	p.counts = Counts{}
-	p.start = time.Now()
-	p.stop = make(chan struct{})
-	p.stopped.Go(p.loop)
+	p.printer = &progress.Printer{W: p.W, Terminal: p.Terminal, After: p.After, Every: p.Every, Line: p.line}
+	p.printer.Start()
 }
 
-func (p *Progress) loop() {
-	wait := time.NewTimer(p.After)
-	defer wait.Stop()
-	select {
-	case <-wait.C:
-	case <-p.stop:
-		return
-	}
-	tick := time.NewTicker(p.Every)
-	defer tick.Stop()
-	for {
-		p.draw()
-		select {
-		case <-tick.C:
-		case <-p.stop:
-			return
-		}
-	}
+func (p *Progress) line(elapsed time.Duration) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return ProgressLine(p.Label, p.done, p.Total, p.counts, elapsed)
 }
 
 // Add counts one finished case.
@@ -75,29 +50,10 @@ func (p *Progress) Add(r Result) {
 	p.mu.Unlock()
 }
 
-func (p *Progress) draw() {
-	p.mu.Lock()
-	line := ProgressLine(p.Label, p.done, p.Total, p.counts, time.Since(p.start))
-	p.shown = true
-	p.mu.Unlock()
-	if p.Terminal {
-		// \x1b[K clears what a longer previous line left.
-		fmt.Fprintf(p.W, "\r%s\x1b[K", line)
-		return
-	}
-	fmt.Fprintln(p.W, line)
-}
-
 // Stop ends the printer; on a terminal it clears the counter line so the report starts clean.
 func (p *Progress) Stop() {
-	if p.stop == nil {
-		return
-	}
-	close(p.stop)
-	p.stopped.Wait()
-	p.stop = nil
-	if p.Terminal && p.shown {
-		fmt.Fprint(p.W, "\r\x1b[K")
+	if p.printer != nil {
+		p.printer.Stop()
 	}
 }
 

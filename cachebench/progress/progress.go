@@ -6,13 +6,15 @@ package progress
 import (
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/LLeMbas/lembas-check/internal/progress"
 )
 
-// Bar is one job's progress. Set the fields or use New, then Start, Set as it goes, and Stop.
+// Bar is one job's progress. Set the fields or use New, then Start, Set as it goes, and Stop (the
+// bar's last state is drawn once more and kept).
 type Bar struct {
 	W        io.Writer
 	Label    string
@@ -25,63 +27,24 @@ type Bar struct {
 	mu      sync.Mutex
 	done    int
 	note    string
-	start   time.Time
-	shown   bool
-	stop    chan struct{}
-	stopped sync.WaitGroup
+	printer *progress.Printer
 }
 
 // New makes a bar writing to w, redrawn in place when w is a terminal.
 func New(w io.Writer, label string, total int) *Bar {
-	return &Bar{W: w, Label: label, Total: total, Terminal: IsTerminal(w)}
-}
-
-// IsTerminal says whether w is a terminal (a character device).
-func IsTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	return &Bar{W: w, Label: label, Total: total, Terminal: progress.IsTerminal(w)}
 }
 
 // Start starts the clock and the drawing.
 func (b *Bar) Start() {
-	if b.After <= 0 {
-		b.After = 2 * time.Second
-	}
-	if b.Every <= 0 {
-		b.Every = 5 * time.Second
-		if b.Terminal {
-			b.Every = 200 * time.Millisecond
-		}
-	}
-	b.start = time.Now()
-	b.stop = make(chan struct{})
-	b.stopped.Add(1)
-	go b.loop()
+	b.printer = &progress.Printer{W: b.W, Terminal: b.Terminal, After: b.After, Every: b.Every, Keep: true, Line: b.line}
+	b.printer.Start()
 }
 
-func (b *Bar) loop() {
-	defer b.stopped.Done()
-	wait := time.NewTimer(b.After)
-	defer wait.Stop()
-	select {
-	case <-wait.C:
-	case <-b.stop:
-		return
-	}
-	tick := time.NewTicker(b.Every)
-	defer tick.Stop()
-	for {
-		b.draw()
-		select {
-		case <-tick.C:
-		case <-b.stop:
-			return
-		}
-	}
+func (b *Bar) line(elapsed time.Duration) string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return Line(b.Label, b.done, b.Total, elapsed, b.note)
 }
 
 // Set records how far the job has got, with a short note (the last request's cached share…).
@@ -110,33 +73,9 @@ func Line(label string, done, total int, d time.Duration, note string) string {
 	return s.String()
 }
 
-func (b *Bar) draw() {
-	b.mu.Lock()
-	line := Line(b.Label, b.done, b.Total, time.Since(b.start), b.note)
-	b.shown = true
-	b.mu.Unlock()
-	if b.Terminal {
-		fmt.Fprintf(b.W, "\r%-100s", line)
-	} else {
-		fmt.Fprintln(b.W, line)
-	}
-}
-
 // Stop ends the drawing; a bar that showed is drawn a last time and its line ended.
 func (b *Bar) Stop() {
-	if b.stop == nil {
-		return
-	}
-	close(b.stop)
-	b.stopped.Wait()
-	b.stop = nil
-	b.mu.Lock()
-	shown := b.shown
-	b.mu.Unlock()
-	if shown {
-		b.draw()
-		if b.Terminal {
-			fmt.Fprintln(b.W)
-		}
+	if b.printer != nil {
+		b.printer.Stop()
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/LLeMbas/lembas-check/conformance"
+	"github.com/LLeMbas/lembas-check/internal/progress"
 	"github.com/LLeMbas/lembas-check/runner"
 )
 
@@ -42,7 +43,7 @@ func (f *adapterFlags) check() error {
 // runCases runs the cases against a target with progress on stderr (after 2 s), and warns of an
 // adapter that did not exit cleanly after bye: the run stands, but the adapter has a bug.
 func runCases(ctx context.Context, t runner.Target, cases []conformance.Case, opts runner.Options, label string, stderr io.Writer) (*runner.Report, error) {
-	p := &runner.Progress{W: stderr, Label: label, Total: len(cases), Terminal: isTerminal(stderr)}
+	p := &runner.Progress{W: stderr, Label: label, Total: len(cases), Terminal: progress.IsTerminal(stderr)}
 	p.Start()
 	opts.OnResult = p.Add
 	rep, err := runner.Run(ctx, t, cases, opts)
@@ -54,16 +55,6 @@ func runCases(ctx context.Context, t runner.Target, cases []conformance.Case, op
 		fmt.Fprintf(stderr, "lembas-check: warning: %v\n", cerr)
 	}
 	return rep, nil
-}
-
-// isTerminal says whether w is a terminal (a character device), where progress redraws in place.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 // cmdAdapter serves the builtin reference over the adapter protocol on stdin and stdout, so the
@@ -78,7 +69,7 @@ func cmdAdapter(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if len(pos) > 0 {
 		return errorf(stderr, "adapter takes no arguments (got %q): it reads protocol lines on stdin", pos)
 	}
-	if isTerminal(os.Stdin) {
+	if progress.IsTerminal(os.Stdin) {
 		fmt.Fprintln(stderr, `lembas-check adapter: reading adapter protocol lines on stdin (docs/protocol.md), e.g. {"cmd": "hello", "protocol": 1}; Ctrl-D ends`)
 	}
 	// A read of stdin does not see ctx; an interrupt must still end the command.

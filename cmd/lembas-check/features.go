@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/LLeMbas/lembas-check/conformance"
+	"github.com/LLeMbas/lembas-check/internal/progress"
 	"github.com/LLeMbas/lembas-check/runner"
 	"github.com/LLeMbas/lembas-check/runner/gherkin"
 )
@@ -130,7 +131,7 @@ func runAll(ctx context.Context, t runner.Target, cases []conformance.Case, scs 
 	if len(scs) == 0 {
 		return runCases(ctx, t, cases, opts, label, stderr)
 	}
-	p := &runner.Progress{W: stderr, Label: label, Total: len(cases) + len(scs), Terminal: isTerminal(stderr)}
+	p := &runner.Progress{W: stderr, Label: label, Total: len(cases) + len(scs), Terminal: progress.IsTerminal(stderr)}
 	p.Start()
 	opts.OnResult = p.Add
 	rep, err := gherkin.Run(ctx, t, cases, scs, opts)
