@@ -13,20 +13,58 @@ import (
 var FSAccess = Define("fs_access", "spec", "the file system one session sees: levels, passages, listings and the exact error texts (filesystem.md)", answerFSAccess)
 
 type fsAccessCase struct {
-	About  string            `json:"about,omitempty"`
+	About string `json:"about,omitempty"`
+	viewFields
+	Op   string  `json:"op"`
+	Path *string `json:"path"`
+}
+
+// viewFields are how a case describes a session's view (fs_access's fields; search's cases carry
+// the same): `tree` (a directory ends with /), `mounts`, `grants` and `floor` (path → level), and
+// the start directory `cwd`.
+type viewFields struct {
 	Tree   []string          `json:"tree"`
 	Mounts []string          `json:"mounts"`
 	Grants map[string]string `json:"grants"`
 	Floor  map[string]string `json:"floor"`
 	Cwd    *string           `json:"cwd"`
-	Op     string            `json:"op"`
-	Path   *string           `json:"path"`
+}
+
+// view makes the session's view. Grants absent are none (fs_access) unless absentGrants says
+// what they read as. A bad level or a view that cannot be made is a FieldError naming the case's
+// field.
+func (f viewFields) view(absentGrants map[string]fsview.Level) (*fsview.View, error) {
+	if f.Tree == nil {
+		return nil, Fieldf("tree", "missing: the nodes, a directory ending with / (a list, [] for an empty tree)")
+	}
+	cfg := fsview.Config{Tree: f.Tree, Mounts: f.Mounts, Grants: absentGrants}
+	var err error
+	if f.Grants != nil {
+		if cfg.Grants, err = levels("grants", f.Grants); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.Floor, err = levels("floor", f.Floor); err != nil {
+		return nil, err
+	}
+	if f.Cwd != nil {
+		if !strings.HasPrefix(*f.Cwd, "/") {
+			return nil, Fieldf("cwd", "%q is not absolute: the start directory begins with /", *f.Cwd)
+		}
+		cfg.Cwd = *f.Cwd
+	}
+	v, err := fsview.New(cfg)
+	if err != nil {
+		var ce *fsview.ConfigError
+		if errors.As(err, &ce) {
+			return nil, Fieldf(ce.Field, "%s", ce.Msg)
+		}
+		return nil, err
+	}
+	return v, nil
 }
 
 func (c fsAccessCase) Validate() error {
-	if c.Tree == nil {
-		return Fieldf("tree", "missing: the nodes, a directory ending with / (a list, [] for an empty tree)")
-	}
 	known := false
 	var ops []string
 	for _, op := range fsview.Ops() {
@@ -39,35 +77,8 @@ func (c fsAccessCase) Validate() error {
 	if c.Path == nil || *c.Path == "" {
 		return Fieldf("path", "missing: the path the operation is on (absolute, or relative to cwd)")
 	}
-	if c.Cwd != nil && !strings.HasPrefix(*c.Cwd, "/") {
-		return Fieldf("cwd", "%q is not absolute: the start directory begins with /", *c.Cwd)
-	}
-	_, err := c.config()
+	_, err := c.view(nil)
 	return err
-}
-
-// config turns the case into the view's inputs; a bad level or a view that cannot be made is a
-// FieldError naming the case's field.
-func (c fsAccessCase) config() (fsview.Config, error) {
-	cfg := fsview.Config{Tree: c.Tree, Mounts: c.Mounts}
-	var err error
-	if cfg.Grants, err = levels("grants", c.Grants); err != nil {
-		return cfg, err
-	}
-	if cfg.Floor, err = levels("floor", c.Floor); err != nil {
-		return cfg, err
-	}
-	if c.Cwd != nil {
-		cfg.Cwd = *c.Cwd
-	}
-	if _, err := fsview.New(cfg); err != nil {
-		var ce *fsview.ConfigError
-		if errors.As(err, &ce) {
-			return cfg, Fieldf(ce.Field, "%s", ce.Msg)
-		}
-		return cfg, err
-	}
-	return cfg, nil
 }
 
 // levels reads a path → level object; nil stays nil.
@@ -128,11 +139,7 @@ func (a fsAccessAnswer) Validate() error {
 }
 
 func answerFSAccess(c fsAccessCase) (fsAccessAnswer, error) {
-	cfg, err := c.config()
-	if err != nil {
-		return fsAccessAnswer{}, err
-	}
-	v, err := fsview.New(cfg)
+	v, err := c.view(nil)
 	if err != nil {
 		return fsAccessAnswer{}, err
 	}

@@ -3,7 +3,6 @@ package conformance
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/LLeMbas/lembas-check/harness/fsview"
 	"github.com/LLeMbas/lembas-check/harness/search"
@@ -13,15 +12,11 @@ import (
 var Search = Define("search", "lembas-check", "search: passages ranked by meaning and by words fused by rank, filtered by the session's view after scoring, in the result form (filesystem.md, A search)", answerSearch)
 
 type searchCase struct {
-	About    string            `json:"about,omitempty"`
-	Tree     []string          `json:"tree"`
-	Mounts   []string          `json:"mounts"`
-	Grants   map[string]string `json:"grants"`
-	Floor    map[string]string `json:"floor"`
-	Cwd      *string           `json:"cwd"`
-	Passages []searchPassage   `json:"passages"`
-	Path     *string           `json:"path"`
-	Limit    *int              `json:"limit"`
+	About string `json:"about,omitempty"`
+	viewFields
+	Passages []searchPassage `json:"passages"`
+	Path     *string         `json:"path"`
+	Limit    *int            `json:"limit"`
 }
 
 // searchPassage is an indexed passage and its two scores for the query: `meaning` (similarity,
@@ -36,9 +31,6 @@ type searchPassage struct {
 }
 
 func (c searchCase) Validate() error {
-	if c.Tree == nil {
-		return Fieldf("tree", "missing: the nodes, a directory ending with / (a list)")
-	}
 	v, err := c.view()
 	if err != nil {
 		return err
@@ -77,33 +69,10 @@ func (c searchCase) Validate() error {
 	return nil
 }
 
-// view is the session's view; grants absent are everything readable (/ at ro).
+// view is the session's view; grants absent are everything readable (/ at ro), as in
+// instructions.json.
 func (c searchCase) view() (*fsview.View, error) {
-	cfg := fsview.Config{Tree: c.Tree, Mounts: c.Mounts}
-	var err error
-	if c.Grants == nil {
-		cfg.Grants = map[string]fsview.Level{"/": fsview.RO}
-	} else if cfg.Grants, err = levels("grants", c.Grants); err != nil {
-		return nil, err
-	}
-	if cfg.Floor, err = levels("floor", c.Floor); err != nil {
-		return nil, err
-	}
-	if c.Cwd != nil {
-		if !strings.HasPrefix(*c.Cwd, "/") {
-			return nil, Fieldf("cwd", "%q is not absolute: the start directory begins with /", *c.Cwd)
-		}
-		cfg.Cwd = *c.Cwd
-	}
-	v, err := fsview.New(cfg)
-	if err != nil {
-		var ce *fsview.ConfigError
-		if errors.As(err, &ce) {
-			return nil, Fieldf(ce.Field, "%s", ce.Msg)
-		}
-		return nil, err
-	}
-	return v, nil
+	return c.viewFields.view(map[string]fsview.Level{"/": fsview.RO})
 }
 
 // searchAnswer is {results: [each "path:start-end\npassage"]} or {error}.
