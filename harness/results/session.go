@@ -138,19 +138,29 @@ func withBody(bracket, body string) string {
 	return bracket + "\n" + body
 }
 
-// Read inserts a read of path (as the call gave it), whose file holds content: lines offset to
-// offset+limit-1 (0: from line 1, the 2000-line window). It is a stub when the same file with the
-// same content was read in full, over lines that hold these, in a result still in the table.
-func (s *Session) Read(id, p, content string, offset, limit int) (string, error) {
-	ctx := spec.LoopJSON().Context
+// lines is the window a read or a recall shows: from offset (0: line 1), limit lines (0: the
+// 2000-line window).
+func (s *Session) lines(offset, limit int) (int, int, error) {
 	if offset < 0 || limit < 0 {
-		return "", fmt.Errorf("offset %d, limit %d: lines count from 1", offset, limit)
+		return 0, 0, fmt.Errorf("offset %d, limit %d: lines count from 1", offset, limit)
 	}
 	if offset == 0 {
 		offset = 1
 	}
 	if limit == 0 {
 		limit = s.window
+	}
+	return offset, limit, nil
+}
+
+// Read inserts a read of path (as the call gave it), whose file holds content: lines offset to
+// offset+limit-1 (0: from line 1, the 2000-line window). It is a stub when the same file with the
+// same content was read in full, over lines that hold these, in a result still in the table.
+func (s *Session) Read(id, p, content string, offset, limit int) (string, error) {
+	ctx := spec.LoopJSON().Context
+	offset, limit, err := s.lines(offset, limit)
+	if err != nil {
+		return "", err
 	}
 	sum := sha256.Sum256([]byte(content))
 	full := hex.EncodeToString(sum[:])
@@ -291,14 +301,9 @@ func canonicalJSON(raw json.RawMessage) (string, error) {
 // itself stored.
 func (s *Session) Recall(id, target string, offset, limit int) (string, error) {
 	ctx := spec.LoopJSON().Context
-	if offset < 0 || limit < 0 {
-		return "", fmt.Errorf("offset %d, limit %d: lines count from 1", offset, limit)
-	}
-	if offset == 0 {
-		offset = 1
-	}
-	if limit == 0 {
-		limit = s.window
+	offset, limit, err := s.lines(offset, limit)
+	if err != nil {
+		return "", err
 	}
 	if !strings.HasPrefix(target, "#") {
 		target = "#" + target
