@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/LLeMbas/lembas-check/harness/fsview"
+	"github.com/LLeMbas/lembas-check/harness/fsaccess"
 )
 
 // FSAccess is conformance/fs_access.json: one operation on a session's view of a tree.
@@ -33,11 +33,11 @@ type viewFields struct {
 // view makes the session's view. Grants absent are none (fs_access) unless absentGrants says
 // what they read as. A bad level or a view that cannot be made is a FieldError naming the case's
 // field.
-func (f viewFields) view(absentGrants map[string]fsview.Level) (*fsview.View, error) {
+func (f viewFields) view(absentGrants map[string]fsaccess.Level) (*fsaccess.View, error) {
 	if f.Tree == nil {
 		return nil, Fieldf("tree", "missing: the nodes, a directory ending with / (a list, [] for an empty tree)")
 	}
-	cfg := fsview.Config{Tree: f.Tree, Mounts: f.Mounts, Grants: absentGrants}
+	cfg := fsaccess.Config{Tree: f.Tree, Mounts: f.Mounts, Grants: absentGrants}
 	var err error
 	if f.Grants != nil {
 		if cfg.Grants, err = levels("grants", f.Grants); err != nil {
@@ -53,9 +53,9 @@ func (f viewFields) view(absentGrants map[string]fsview.Level) (*fsview.View, er
 		}
 		cfg.Cwd = *f.Cwd
 	}
-	v, err := fsview.New(cfg)
+	v, err := fsaccess.New(cfg)
 	if err != nil {
-		var ce *fsview.ConfigError
+		var ce *fsaccess.ConfigError
 		if errors.As(err, &ce) {
 			return nil, Fieldf(ce.Field, "%s", ce.Msg)
 		}
@@ -67,7 +67,7 @@ func (f viewFields) view(absentGrants map[string]fsview.Level) (*fsview.View, er
 func (c fsAccessCase) Validate() error {
 	known := false
 	var ops []string
-	for _, op := range fsview.Ops() {
+	for _, op := range fsaccess.Ops() {
 		ops = append(ops, string(op))
 		known = known || string(op) == c.Op
 	}
@@ -82,7 +82,7 @@ func (c fsAccessCase) Validate() error {
 }
 
 // levels reads a path → level object; nil stays nil.
-func levels(field string, in map[string]string) (map[string]fsview.Level, error) {
+func levels(field string, in map[string]string) (map[string]fsaccess.Level, error) {
 	if in == nil {
 		return nil, nil
 	}
@@ -91,9 +91,9 @@ func levels(field string, in map[string]string) (map[string]fsview.Level, error)
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	out := make(map[string]fsview.Level, len(in))
+	out := make(map[string]fsaccess.Level, len(in))
 	for _, k := range keys {
-		l, err := fsview.ParseLevel(in[k])
+		l, err := fsaccess.ParseLevel(in[k])
 		if err != nil {
 			return nil, Fieldf(fmt.Sprintf("%s[%q]", field, k), "%v", err)
 		}
@@ -129,7 +129,7 @@ func (a fsAccessAnswer) Validate() error {
 	case a.Passage != nil && a.Level == nil:
 		return Fieldf("level", "missing: a level answer is {\"level\": …, \"passage\": …}")
 	case a.Level != nil:
-		if _, err := fsview.ParseLevel(*a.Level); err != nil {
+		if _, err := fsaccess.ParseLevel(*a.Level); err != nil {
 			return Fieldf("level", "%v", err)
 		}
 	case a.Entries != nil && *a.Entries == nil:
@@ -143,7 +143,7 @@ func answerFSAccess(c fsAccessCase) (fsAccessAnswer, error) {
 	if err != nil {
 		return fsAccessAnswer{}, err
 	}
-	r, err := v.Apply(fsview.Op(c.Op), *c.Path)
+	r, err := v.Apply(fsaccess.Op(c.Op), *c.Path)
 	if err != nil {
 		return fsAccessAnswer{}, err
 	}
@@ -151,7 +151,7 @@ func answerFSAccess(c fsAccessCase) (fsAccessAnswer, error) {
 	case r.Err != nil:
 		text := r.Err.Error()
 		return fsAccessAnswer{Error: &text}, nil
-	case fsview.Op(c.Op) == fsview.OpLevel:
+	case fsaccess.Op(c.Op) == fsaccess.OpLevel:
 		level := r.Level.String()
 		return fsAccessAnswer{Level: &level, Passage: &r.Passage}, nil
 	case r.Entries != nil:

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/LLeMbas/lembas-check/harness/fsview"
+	"github.com/LLeMbas/lembas-check/harness/fsaccess"
 	"github.com/LLeMbas/lembas-check/harness/instructions"
 )
 
@@ -42,17 +42,17 @@ func (c instructionsCase) Validate() error {
 
 // view is the session's view of the files: the case's grants, or everything readable when the
 // case has none ("grants as in fs_access (absent: everything readable)").
-func (c instructionsCase) view() (*fsview.View, error) {
+func (c instructionsCase) view() (*fsaccess.View, error) {
 	grants, err := levels("grants", c.Grants)
 	if err != nil {
 		return nil, err
 	}
 	if c.Grants == nil {
-		grants = map[string]fsview.Level{"/": fsview.RO}
+		grants = map[string]fsaccess.Level{"/": fsaccess.RO}
 	}
-	v, err := fsview.New(fsview.Config{Tree: c.Files, Grants: grants})
+	v, err := fsaccess.New(fsaccess.Config{Tree: c.Files, Grants: grants})
 	if err != nil {
-		var ce *fsview.ConfigError
+		var ce *fsaccess.ConfigError
 		if errors.As(err, &ce) {
 			return nil, Fieldf(strings.Replace(ce.Field, "tree", "files", 1), "%s", ce.Msg)
 		}

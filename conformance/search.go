@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/LLeMbas/lembas-check/harness/fsview"
+	"github.com/LLeMbas/lembas-check/harness/fsaccess"
 	"github.com/LLeMbas/lembas-check/harness/search"
 )
 
@@ -41,7 +41,7 @@ func (c searchCase) Validate() error {
 	seen := map[string]int{}
 	for i, p := range c.Passages {
 		at := fmt.Sprintf("passages[%d]", i)
-		if k, ok := v.Node(p.Path); !ok || k != fsview.File || fsview.Resolve("/", p.Path) != p.Path {
+		if k, ok := v.Node(p.Path); !ok || k != fsaccess.File || fsaccess.Resolve("/", p.Path) != p.Path {
 			return Fieldf(at+".path", "%q is not a file of the tree, written absolute and resolved", p.Path)
 		}
 		if len(p.Lines) != 2 || p.Lines[0] < 1 || p.Lines[1] < p.Lines[0] {
@@ -71,8 +71,8 @@ func (c searchCase) Validate() error {
 
 // view is the session's view; grants absent are everything readable (/ at ro), as in
 // instructions.json.
-func (c searchCase) view() (*fsview.View, error) {
-	return c.viewFields.view(map[string]fsview.Level{"/": fsview.RO})
+func (c searchCase) view() (*fsaccess.View, error) {
+	return c.viewFields.view(map[string]fsaccess.Level{"/": fsaccess.RO})
 }
 
 // searchAnswer is {results: [each "path:start-end\npassage"]} or {error}.
@@ -105,7 +105,7 @@ func answerSearch(c searchCase) (searchAnswer, error) {
 		q.Limit = *c.Limit
 	}
 	found, err := search.Search(v, ps, q)
-	var fe *fsview.Error
+	var fe *fsaccess.Error
 	if errors.As(err, &fe) {
 		msg := fe.Error()
 		return searchAnswer{Error: &msg}, nil

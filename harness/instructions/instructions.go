@@ -1,7 +1,7 @@
 // Package instructions is the reference for the instruction files a session is given (harness
 // spec filesystem.md, *Instruction files, stacked*; conformance/instructions.json): the chain
 // from the boundary down to the start directory, and the "nearby" files handed later, both read
-// through a session's view (harness/fsview) so a file the session cannot read is never loaded.
+// through a session's view (harness/fsaccess) so a file the session cannot read is never loaded.
 // Pure: no clock, no I/O.
 package instructions
 
@@ -9,7 +9,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/LLeMbas/lembas-check/harness/fsview"
+	"github.com/LLeMbas/lembas-check/harness/fsaccess"
 	"github.com/LLeMbas/lembas-check/harness/spec"
 )
 
@@ -32,9 +32,9 @@ func nameList() []string {
 // StartDir is where the walk ends: start (resolved against the boundary), or the boundary when
 // start is outside it ("A start directory outside the boundary is read as the boundary").
 func StartDir(boundary, start string) string {
-	boundary = fsview.Resolve("/", boundary)
-	start = fsview.Resolve(boundary, start)
-	if !fsview.Within(boundary, start) {
+	boundary = fsaccess.Resolve("/", boundary)
+	start = fsaccess.Resolve(boundary, start)
+	if !fsaccess.Within(boundary, start) {
 		return boundary
 	}
 	return start
@@ -42,10 +42,10 @@ func StartDir(boundary, start string) string {
 
 // Walk is the directories from the boundary down to the start directory, outermost first.
 func Walk(boundary, start string) []string {
-	boundary = fsview.Resolve("/", boundary)
+	boundary = fsaccess.Resolve("/", boundary)
 	dirs := []string{StartDir(boundary, start)}
 	for d := dirs[0]; d != boundary; {
-		d = fsview.Parent(d)
+		d = fsaccess.Parent(d)
 		dirs = append(dirs, d)
 	}
 	for i, j := 0, len(dirs)-1; i < j; i, j = i+1, j-1 {
@@ -57,9 +57,9 @@ func Walk(boundary, start string) []string {
 // In is a directory's instruction file: the first of Names that is a file the session can read.
 // A file at none (in a passage, or taken away) does not count, and neither does a directory of
 // that name; the next name may still.
-func In(v *fsview.View, dir string) (string, bool) {
+func In(v *fsaccess.View, dir string) (string, bool) {
 	for _, name := range nameList() {
-		p := fsview.Join(fsview.Resolve("/", dir), name)
+		p := fsaccess.Join(fsaccess.Resolve("/", dir), name)
 		if v.ReadableFile(p) {
 			return p, true
 		}
@@ -69,7 +69,7 @@ func In(v *fsview.View, dir string) (string, bool) {
 
 // Chain is the instruction files a session starts with, outermost first: one per directory
 // from the boundary down to the start directory, where that directory has one. Never nil.
-func Chain(v *fsview.View, boundary, start string) []string {
+func Chain(v *fsaccess.View, boundary, start string) []string {
 	out := []string{}
 	for _, d := range Walk(boundary, start) {
 		if f, ok := In(v, d); ok {
@@ -81,7 +81,7 @@ func Chain(v *fsview.View, boundary, start string) []string {
 
 // Rel is an instruction file's path relative to the boundary, as the model is given it.
 func Rel(boundary, p string) string {
-	boundary, p = fsview.Resolve("/", boundary), fsview.Resolve("/", p)
+	boundary, p = fsaccess.Resolve("/", boundary), fsaccess.Resolve("/", p)
 	if boundary == "/" {
 		return p[1:]
 	}
@@ -95,20 +95,20 @@ func Rel(boundary, p string) string {
 // handed files added, and read itself when it is one of those directories' instruction file,
 // since the model has it then. A read that reads nothing (not a file the session can see, or
 // not below the start directory) hands nothing.
-func Nearby(v *fsview.View, boundary, start, read string, handed map[string]bool) (give []string, next map[string]bool) {
+func Nearby(v *fsaccess.View, boundary, start, read string, handed map[string]bool) (give []string, next map[string]bool) {
 	start = StartDir(boundary, start)
-	read = fsview.Resolve(start, read)
+	read = fsaccess.Resolve(start, read)
 	next = make(map[string]bool, len(handed)+2)
 	for f, ok := range handed {
 		if ok {
 			next[f] = true
 		}
 	}
-	if k, err := v.Stat(read); err != nil || k != fsview.File || read == start || !fsview.Within(start, read) {
+	if k, err := v.Stat(read); err != nil || k != fsaccess.File || read == start || !fsaccess.Within(start, read) {
 		return nil, next
 	}
 	var dirs []string
-	for d := fsview.Parent(read); d != start; d = fsview.Parent(d) {
+	for d := fsaccess.Parent(read); d != start; d = fsaccess.Parent(d) {
 		dirs = append(dirs, d)
 	}
 	for i := len(dirs) - 1; i >= 0; i-- {

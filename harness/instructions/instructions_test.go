@@ -9,16 +9,16 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/LLeMbas/lembas-check/harness/fsview"
+	"github.com/LLeMbas/lembas-check/harness/fsaccess"
 	"github.com/LLeMbas/lembas-check/harness/spec"
 )
 
-func view(t testing.TB, files []string, grants map[string]fsview.Level) *fsview.View {
+func view(t testing.TB, files []string, grants map[string]fsaccess.Level) *fsaccess.View {
 	t.Helper()
 	if grants == nil {
-		grants = map[string]fsview.Level{"/": fsview.RO}
+		grants = map[string]fsaccess.Level{"/": fsaccess.RO}
 	}
-	v, err := fsview.New(fsview.Config{Tree: files, Grants: grants})
+	v, err := fsaccess.New(fsaccess.Config{Tree: files, Grants: grants})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,12 +64,12 @@ func TestNamesAreFilesystemMDsSentence(t *testing.T) {
 			continue
 		}
 		for _, p := range c.Files {
-			dir := fsview.Parent(p)
-			if fsview.Base(p) != want[1] || !contains(c.Files, fsview.Join(dir, want[0])) {
+			dir := fsaccess.Parent(p)
+			if fsaccess.Base(p) != want[1] || !contains(c.Files, fsaccess.Join(dir, want[0])) {
 				continue
 			}
 			checked++
-			if !contains(c.Expect, fsview.Join(dir, want[0])) || contains(c.Expect, p) {
+			if !contains(c.Expect, fsaccess.Join(dir, want[0])) || contains(c.Expect, p) {
 				t.Errorf("case %d: in %s with both names, expect %q", i, dir, c.Expect)
 			}
 		}
@@ -93,7 +93,7 @@ func TestChain(t *testing.T) {
 	for _, c := range []struct {
 		name            string
 		files           []string
-		grants          map[string]fsview.Level
+		grants          map[string]fsaccess.Level
 		boundary, start string
 		want            []string
 	}{
@@ -104,9 +104,9 @@ func TestChain(t *testing.T) {
 		{"start beside the boundary", stack, nil, "/sec/repo", "/sec/repository", []string{"/sec/repo/CLAUDE.md"}},
 		{"a start that does not exist is walked by its text", stack, nil, "/", "/sec/nope/deeper", []string{"/AGENTS.md", "/sec/AGENTS.md"}},
 		{"a directory named AGENTS.md is not a file", []string{"/x/AGENTS.md/", "/x/CLAUDE.md"}, nil, "/", "/x", []string{"/x/CLAUDE.md"}},
-		{"nothing granted loads nothing", stack, map[string]fsview.Level{}, "/", "/sec/repo/src", []string{}},
-		{"a file granted on its own in a passage", stack, map[string]fsview.Level{"/sec/repo/CLAUDE.md": fsview.RO}, "/", "/sec/repo/src", []string{"/sec/repo/CLAUDE.md"}},
-		{"taken away below a granted directory: the walk goes on", stack, map[string]fsview.Level{"/": fsview.RO, "/sec": fsview.None, "/sec/repo": fsview.Stage}, "/", "/sec/repo/src", []string{"/AGENTS.md", "/sec/repo/CLAUDE.md", "/sec/repo/src/AGENTS.md"}},
+		{"nothing granted loads nothing", stack, map[string]fsaccess.Level{}, "/", "/sec/repo/src", []string{}},
+		{"a file granted on its own in a passage", stack, map[string]fsaccess.Level{"/sec/repo/CLAUDE.md": fsaccess.RO}, "/", "/sec/repo/src", []string{"/sec/repo/CLAUDE.md"}},
+		{"taken away below a granted directory: the walk goes on", stack, map[string]fsaccess.Level{"/": fsaccess.RO, "/sec": fsaccess.None, "/sec/repo": fsaccess.Stage}, "/", "/sec/repo/src", []string{"/AGENTS.md", "/sec/repo/CLAUDE.md", "/sec/repo/src/AGENTS.md"}},
 	} {
 		got := Chain(view(t, c.files, c.grants), c.boundary, c.start)
 		if !reflect.DeepEqual(got, c.want) {
@@ -117,10 +117,10 @@ func TestChain(t *testing.T) {
 
 // A floor lowers a grant like any other: a file floored to none is not loaded.
 func TestChainUnderAFloor(t *testing.T) {
-	v, err := fsview.New(fsview.Config{
+	v, err := fsaccess.New(fsaccess.Config{
 		Tree:   []string{"/AGENTS.md", "/sec/AGENTS.md", "/sec/CLAUDE.md"},
-		Grants: map[string]fsview.Level{"/": fsview.Commit},
-		Floor:  map[string]fsview.Level{"/sec/AGENTS.md": fsview.None},
+		Grants: map[string]fsaccess.Level{"/": fsaccess.Commit},
+		Floor:  map[string]fsaccess.Level{"/sec/AGENTS.md": fsaccess.None},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -151,7 +151,7 @@ func TestWalkAndRel(t *testing.T) {
 func TestNearby(t *testing.T) {
 	files := []string{"/AGENTS.md", "/p/AGENTS.md", "/p/a/CLAUDE.md", "/p/a/b/AGENTS.md", "/p/a/b/c.go", "/p/a/b/d.go",
 		"/p/x/y.go", "/p/h/AGENTS.md", "/p/h/z.go", "/other/AGENTS.md", "/other/o.go"}
-	v := view(t, files, map[string]fsview.Level{"/": fsview.Stage, "/p/h/AGENTS.md": fsview.None})
+	v := view(t, files, map[string]fsaccess.Level{"/": fsaccess.Stage, "/p/h/AGENTS.md": fsaccess.None})
 	handed := map[string]bool{}
 	for _, f := range Chain(v, "/", "/p") {
 		handed[f] = true
@@ -202,7 +202,7 @@ func BenchmarkChain(b *testing.B) {
 			files = append(files, dir+"/CLAUDE.md")
 		}
 	}
-	v := view(b, files, map[string]fsview.Level{"/": fsview.RO, "/d00/d01": fsview.None, "/d00/d01/d02/d03": fsview.Stage})
+	v := view(b, files, map[string]fsaccess.Level{"/": fsaccess.RO, "/d00/d01": fsaccess.None, "/d00/d01/d02/d03": fsaccess.Stage})
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if got := Chain(v, "/", dir); len(got) == 0 || !strings.HasSuffix(got[0], ".md") {

@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/LLeMbas/lembas-check/harness/fsview"
+	"github.com/LLeMbas/lembas-check/harness/fsaccess"
 	"github.com/LLeMbas/lembas-check/harness/spec"
 )
 
@@ -48,7 +48,7 @@ func Result(p Passage) string {
 // (equal scores share the better rank), ties by path, then lines. Hidden passages are dropped
 // before ranking — after scoring — so they change neither which results come nor how many. A
 // search rooted where a listing is refused is refused with the listing's error.
-func Search(v *fsview.View, ps []Passage, q Query) ([]Passage, error) {
+func Search(v *fsaccess.View, ps []Passage, q Query) ([]Passage, error) {
 	t := SpecTexts()
 	limit := q.Limit
 	if limit == 0 {
@@ -69,7 +69,7 @@ func Search(v *fsview.View, ps []Passage, q Query) ([]Passage, error) {
 	}
 	var kept []int
 	for i, p := range ps {
-		if fsview.Within(root, p.Path) && v.Visible(p.Path) {
+		if fsaccess.Within(root, p.Path) && v.Visible(p.Path) {
 			kept = append(kept, i)
 		}
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/LLeMbas/lembas-check/harness/fsview"
+	"github.com/LLeMbas/lembas-check/harness/fsaccess"
 	"github.com/LLeMbas/lembas-check/harness/spec"
 )
 
@@ -75,9 +75,9 @@ func TestFractionsAreExact(t *testing.T) {
 	}
 }
 
-func view(t testing.TB, tree []string, grants map[string]fsview.Level) *fsview.View {
+func view(t testing.TB, tree []string, grants map[string]fsaccess.Level) *fsaccess.View {
 	t.Helper()
-	v, err := fsview.New(fsview.Config{Tree: tree, Grants: grants})
+	v, err := fsaccess.New(fsaccess.Config{Tree: tree, Grants: grants})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func view(t testing.TB, tree []string, grants map[string]fsview.Level) *fsview.V
 }
 
 func TestSearchRules(t *testing.T) {
-	v := view(t, []string{"/a/x.md", "/a/y.md", "/b/z.md", "/h/s.md"}, map[string]fsview.Level{"/": fsview.RO, "/h": fsview.None})
+	v := view(t, []string{"/a/x.md", "/a/y.md", "/b/z.md", "/h/s.md"}, map[string]fsaccess.Level{"/": fsaccess.RO, "/h": fsaccess.None})
 	ps := []Passage{
 		{Path: "/a/x.md", Start: 1, End: 2, Text: "x", Meaning: f(0.4)},
 		{Path: "/a/y.md", Start: 1, End: 2, Text: "{{path}}", Words: f(1)},
@@ -131,7 +131,7 @@ func TestSearchRules(t *testing.T) {
 func TestHiddenPassagesChangeNothing(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	tree := []string{"/v/a.md", "/v/b.md", "/v/c.md", "/h/d.md", "/h/e.md"}
-	v := view(t, tree, map[string]fsview.Level{"/v": fsview.RO})
+	v := view(t, tree, map[string]fsaccess.Level{"/v": fsaccess.RO})
 	for round := range 500 {
 		var all, visible []Passage
 		for i := range 2 + rng.IntN(20) {
@@ -163,7 +163,7 @@ func FuzzSearch(f *testing.F) {
 	f.Add([]byte{3, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, uint8(3))
 	f.Add([]byte{0, 0, 0, 0, 255, 255, 255}, uint8(0))
 	tree := []string{"/v/a.md", "/v/b.md", "/h/c.md", "/v/s/d.md"}
-	v := view(f, tree, map[string]fsview.Level{"/v": fsview.RO, "/v/s": fsview.None})
+	v := view(f, tree, map[string]fsaccess.Level{"/v": fsaccess.RO, "/v/s": fsaccess.None})
 	f.Fuzz(func(t *testing.T, data []byte, limit uint8) {
 		var all, visible []Passage
 		for i := 0; i+2 < len(data); i += 3 {
@@ -215,7 +215,7 @@ func BenchmarkSearch(b *testing.B) {
 	for i := range 1000 {
 		tree = append(tree, fmt.Sprintf("/d%d/f%d.md", i%10, i))
 	}
-	v := view(b, tree, map[string]fsview.Level{"/": fsview.RO, "/d3": fsview.None})
+	v := view(b, tree, map[string]fsaccess.Level{"/": fsaccess.RO, "/d3": fsaccess.None})
 	rng := rand.New(rand.NewPCG(3, 4))
 	ps := make([]Passage, 10000)
 	for i := range ps {

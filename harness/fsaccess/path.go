@@ -1,4 +1,4 @@
-package fsview
+package fsaccess
 
 import "strings"
 

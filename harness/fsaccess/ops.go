@@ -1,4 +1,4 @@
-package fsview
+package fsaccess
 
 import (
 	"fmt"
@@ -16,7 +16,7 @@ type Error struct {
 func (e *Error) Error() string {
 	t, ok := SpecTexts().Errors[e.Code]
 	if !ok {
-		return fmt.Sprintf("fsview: %s has no text of its own", e.Code)
+		return fmt.Sprintf("fsaccess: %s has no text of its own", e.Code)
 	}
 	return t.Render(e.Path)
 }
@@ -70,7 +70,7 @@ func (v *View) Apply(op Op, p string) (Result, error) {
 	case OpCommit:
 		r.Err = v.commit(r.Path)
 	default:
-		return r, fmt.Errorf("fsview: no operation %q", op)
+		return r, fmt.Errorf("fsaccess: no operation %q", op)
 	}
 	if r.Err != nil {
 		r.Entries = nil

@@ -1,4 +1,4 @@
-// Package fsview is the reference for the file system as one session sees it (harness spec
+// Package fsaccess is the reference for the file system as one session sees it (harness spec
 // filesystem.md; conformance/fs_access.json): a tree of dirs, files and mounts, the session's
 // grants and floor, and what each operation answers — byte-exact, with the error texts and
 // listing marks parsed from the vendored filesystem.md. Paths are read by their text, as the
@@ -7,7 +7,7 @@
 // The rule everything follows: only what is at ro or above exists for the model, and a path it
 // cannot see is answered by what it already knows — its nearest ancestor that is visible or a
 // passage (at none, with something granted below).
-package fsview
+package fsaccess
 
 import (
 	"fmt"
