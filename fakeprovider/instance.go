@@ -122,7 +122,7 @@ func (s *Server) handlePersonalization(w http.ResponseWriter, r *http.Request) {
 		p.mu.Unlock()
 	}
 	p.mu.Lock()
-	b, _ := json.Marshal(p)
+	b, _ := wire.Marshal(p)
 	p.mu.Unlock()
 	writeJSON(w, http.StatusOK, b)
 }
@@ -136,7 +136,7 @@ func (s *Server) origin(r *http.Request) string {
 }
 
 func writeValue(w http.ResponseWriter, v any) {
-	b, err := json.Marshal(v)
+	b, err := wire.Marshal(v)
 	if err != nil {
 		writeError(w, &wire.Error{Status: http.StatusInternalServerError, Message: err.Error()})
 		return

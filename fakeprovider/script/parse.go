@@ -500,7 +500,7 @@ func (d *dec) toJSON(n *yaml.Node, what string) ([]byte, error) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			kb, _ := json.Marshal(k.Value)
+			kb, _ := wire.Marshal(k.Value)
 			b = append(append(b, kb...), ':')
 			vb, err := d.toJSON(n.Content[i+1], what+"."+k.Value)
 			if err != nil {
@@ -540,7 +540,7 @@ func (d *dec) toJSON(n *yaml.Node, what string) ([]byte, error) {
 		default:
 			v = n.Value // a string, or a date or other scalar kept as written
 		}
-		b, err := json.Marshal(v)
+		b, err := wire.Marshal(v)
 		if err != nil {
 			return nil, d.errf(n, "%s: %s cannot be written as JSON", what, kind(n))
 		}

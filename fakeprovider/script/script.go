@@ -5,7 +5,6 @@
 package script
 
 import (
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"sort"
@@ -304,6 +303,6 @@ func index(list []string, s string) int {
 }
 
 func readArgs(t ReadTool, path string) string {
-	b, _ := json.Marshal(map[string]string{t.Prop: path})
+	b, _ := wire.Marshal(map[string]string{t.Prop: path})
 	return string(b)
 }
