@@ -53,7 +53,7 @@ func longLived(tb testing.TB, command string, cases []conformance.Case) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	rep, err := Run(context.Background(), a, cases, Options{})
+	rep, err := runCases(context.Background(), a, cases, Options{})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func BenchmarkAdapterSuite(b *testing.B) {
 	})
 	b.Run("builtin-in-process", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := Run(context.Background(), Builtin{}, cases, Options{}); err != nil {
+			if _, err := runCases(context.Background(), Builtin{}, cases, Options{}); err != nil {
 				b.Fatal(err)
 			}
 		}

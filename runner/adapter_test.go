@@ -150,7 +150,7 @@ func alive(pid int) bool {
 
 func run(t *testing.T, a *Adapter, cases []conformance.Case, workers int) *Report {
 	t.Helper()
-	rep, err := Run(context.Background(), a, cases, Options{Workers: workers})
+	rep, err := runCases(context.Background(), a, cases, Options{Workers: workers})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +159,7 @@ func run(t *testing.T, a *Adapter, cases []conformance.Case, workers int) *Repor
 
 func builtinResults(t *testing.T, cases []conformance.Case) map[string]Result {
 	t.Helper()
-	rep, err := Run(context.Background(), Builtin{}, cases, Options{})
+	rep, err := runCases(context.Background(), Builtin{}, cases, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -446,7 +446,7 @@ func TestAdapterHelloFaults(t *testing.T) {
 			f := newFake(t, c.mode)
 			a := f.adapter(AdapterOptions{Jobs: 2, Timeout: 300 * time.Millisecond, Grace: 200 * time.Millisecond})
 			began := time.Now()
-			_, err := Run(context.Background(), a, jobsCases(t), Options{Workers: 2})
+			_, err := runCases(context.Background(), a, jobsCases(t), Options{Workers: 2})
 			var he *HelloError
 			if !errors.As(err, &he) || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("error %v, want a HelloError saying %q", err, c.want)
@@ -550,7 +550,7 @@ func TestAdapterInterrupted(t *testing.T) {
 		}
 	}()
 	began := time.Now()
-	rep, err := Run(ctx, a, jobsCases(t), Options{})
+	rep, err := runCases(ctx, a, jobsCases(t), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

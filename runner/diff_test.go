@@ -39,7 +39,7 @@ func twoReports(t *testing.T) (a, b *Report, want []string) {
 		cases[9].ID: {Verdict: Skip, Message: "no"},
 	}}
 	ctx := context.Background()
-	a, err := Run(ctx, ta, cases[:10], Options{})
+	a, err := runCases(ctx, ta, cases[:10], Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +48,7 @@ func twoReports(t *testing.T) (a, b *Report, want []string) {
 	extra := cases[0]
 	extra.ID, extra.Index = "jobs/ffffffff", 99
 	bCases = append(bCases, extra)
-	b, err = Run(ctx, tb, bCases, Options{})
+	b, err = runCases(ctx, tb, bCases, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,7 +28,7 @@ func TestTarget(t *testing.T, target Target, expect *Expectations) {
 	}
 	for _, c := range cases {
 		t.Run(c.ID, func(t *testing.T) {
-			r := runOne(ctx, target, c, answers, expect)
+			r := runOne(ctx, target, Item{Case: c}, answers, expect)
 			switch r.Verdict {
 			case Pass:
 			case Skip:

@@ -13,12 +13,37 @@ import (
 
 func specVersion() string { return spec.Version() }
 
+// Item is one piece of work for a target: a case to send and how its answer is judged. A JSON
+// case (judged by its "expect") and a Gherkin scenario (judged by its Thens) are both items, and
+// Run runs either the same way: one pool, one cancellation, one way to turn an outcome into a
+// verdict.
+type Item struct {
+	// Case is what the target is sent (Case.Input, of Case.Area) and what reports name (ID, File,
+	// About, and Expect shown as "want").
+	Case conformance.Case
+	// Check judges an answer: "" when it holds, else what differs, as the report shows it. Nil
+	// compares the answer with Case.Expect (conformance.Diff, -want +got).
+	Check func(answer json.RawMessage) string
+	// Err is why the item could not be made (a scenario with a step no vocabulary knows). Such
+	// an item is never sent; its verdict is error with Err's text as the message.
+	Err error
+}
+
+// CaseItems makes each case an item judged by its expectation.
+func CaseItems(cases []conformance.Case) []Item {
+	items := make([]Item, len(cases))
+	for i, c := range cases {
+		items[i] = Item{Case: c}
+	}
+	return items
+}
+
 // Result is one case's verdict.
 type Result struct {
 	Case    conformance.Case
 	Verdict Verdict
 	Answer  json.RawMessage
-	// Diff is go-cmp's (-want +got) report for a failed comparison.
+	// Diff is what the check found wrong: go-cmp's (-want +got) report for a JSON case.
 	Diff string
 	// Message is the skip reason, the implementation's error, or what broke in the protocol.
 	Message string
@@ -37,6 +62,9 @@ type Report struct {
 	Started  time.Time  `json:"started"`
 	Duration time.Duration
 	Results  []Result
+	// CloseErr is what the target's Close said, when it failed: an adapter process that did
+	// not exit cleanly after bye. The verdicts stand; the report shows it as a warning.
+	CloseErr string
 }
 
 // Counts tallies verdicts.
@@ -65,40 +93,38 @@ func (r *Report) Failed() bool {
 type Options struct {
 	// Expect lists known failures.
 	Expect *Expectations
-	// Workers is how many cases are in flight at once (an adapter target with --jobs N takes N).
+	// Workers is how many items are in flight at once (an adapter target with --jobs N takes N).
 	Workers int
-	// OnResult, when set, is called as each case ends (in completion order), for progress and -v.
+	// OnResult, when set, is called as each item ends (in completion order, one call at a time),
+	// for progress and -v.
 	OnResult func(Result)
 }
 
-// Run starts the target, hands it every case, and closes it. The error is for a run that could not
-// be made (a target that would not start); every fault of a single case is that case's verdict.
-func Run(ctx context.Context, t Target, cases []conformance.Case, opts Options) (*Report, error) {
+// Run hands every item to a started target — info is what its Start said — and returns the
+// report, results in the items' order. The caller owns the target's Start and Close, as with an
+// http.Server, so that two runs can share one started target and Close is called once:
+//
+//	info, err := t.Start(ctx) // err: the run could not be made
+//	rep := runner.Run(ctx, t, info, items, opts)
+//	rep.Closed(t.Close())
+//
+// Every fault of a single item is that item's verdict. When ctx ends no further item is sent.
+func Run(ctx context.Context, t Target, info TargetInfo, items []Item, opts Options) *Report {
 	start := time.Now()
-	info, err := t.Start(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer t.Close()
 	rep := &Report{Tool: "lembas-check", Version: ToolVersion, Spec: specVersion(), Target: info, Started: start}
 	answers := map[string]bool{}
 	for _, a := range info.Areas {
 		answers[a] = true
 	}
-	rep.Results = make([]Result, len(cases))
-	workers := opts.Workers
-	if workers < 1 {
-		workers = 1
-	}
+	rep.Results = make([]Result, len(items))
+	workers := max(opts.Workers, 1)
 	var mu sync.Mutex
 	next := make(chan int)
 	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+	for range workers {
+		wg.Go(func() {
 			for i := range next {
-				r := runOne(ctx, t, cases[i], answers, opts.Expect)
+				r := runOne(ctx, t, items[i], answers, opts.Expect)
 				rep.Results[i] = r
 				if opts.OnResult != nil {
 					mu.Lock()
@@ -106,41 +132,55 @@ func Run(ctx context.Context, t Target, cases []conformance.Case, opts Options) 
 					mu.Unlock()
 				}
 			}
-		}()
+		})
 	}
-	for i := range cases {
+	for i := range items {
 		select {
 		case next <- i:
+			continue
 		case <-ctx.Done():
 		}
-		if ctx.Err() != nil {
-			for j := i; j < len(cases); j++ {
-				rep.Results[j] = Result{Case: cases[j], Verdict: Skip, Message: "run interrupted: " + ctx.Err().Error()}
-			}
-			break
+		for j := i; j < len(items); j++ {
+			rep.Results[j] = Result{Case: items[j].Case, Verdict: Skip, Message: "run interrupted: " + ctx.Err().Error()}
 		}
+		break
 	}
 	close(next)
 	wg.Wait()
 	rep.Duration = time.Since(start)
-	return rep, nil
+	return rep
 }
 
-func runOne(ctx context.Context, t Target, c conformance.Case, answers map[string]bool, expect *Expectations) Result {
+// Closed records what the target's Close returned.
+func (r *Report) Closed(err error) {
+	if err != nil {
+		r.CloseErr = err.Error()
+	}
+}
+
+func runOne(ctx context.Context, t Target, it Item, answers map[string]bool, expect *Expectations) Result {
+	c := it.Case
 	r := Result{Case: c}
-	if !answers[c.Area] {
+	switch {
+	case it.Err != nil:
+		r.Verdict, r.Message = Error, it.Err.Error()
+	case !answers[c.Area]:
 		r.Verdict, r.Message = Skip, "area not implemented"
 		return r
-	}
-	began := time.Now()
-	out := t.Answer(ctx, c)
-	r.Duration = time.Since(began)
-	r.Answer, r.Message, r.Stderr = out.Answer, out.Message, out.Stderr
-	switch {
-	case out.Verdict != "":
-		r.Verdict = out.Verdict
 	default:
-		r.Diff = conformance.Diff(c.Expect, out.Answer)
+		began := time.Now()
+		out := t.Answer(ctx, c)
+		r.Duration = time.Since(began)
+		r.Answer, r.Message, r.Stderr = out.Answer, out.Message, out.Stderr
+		if out.Verdict != "" {
+			r.Verdict = out.Verdict
+			break
+		}
+		if it.Check != nil {
+			r.Diff = it.Check(out.Answer)
+		} else {
+			r.Diff = conformance.Diff(c.Expect, out.Answer)
+		}
 		r.Verdict = Pass
 		if r.Diff != "" {
 			r.Verdict = Fail

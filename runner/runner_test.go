@@ -129,7 +129,7 @@ func TestRunVerdicts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := Run(context.Background(), target, cases, Options{Expect: expect})
+	rep, err := runCases(context.Background(), target, cases, Options{Expect: expect})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +146,7 @@ func TestRunVerdicts(t *testing.T) {
 		t.Error("a run with a fail and an xpass did not fail")
 	}
 	other := scripted{areas: []string{"context"}}
-	rep, _ = Run(context.Background(), other, cases, Options{})
+	rep, _ = runCases(context.Background(), other, cases, Options{})
 	for _, r := range rep.Results {
 		if r.Verdict != Skip || r.Message != "area not implemented" {
 			t.Fatalf("a case of an area the target does not list: %s %q", r.Verdict, r.Message)
@@ -231,7 +231,7 @@ func TestFlippedExpectationFails(t *testing.T) {
 			continue
 		}
 		c.Expect = m
-		rep, err := Run(ctx, Builtin{}, []conformance.Case{c}, Options{})
+		rep, err := runCases(ctx, Builtin{}, []conformance.Case{c}, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -255,7 +255,7 @@ func TestFlippedExpectationFails(t *testing.T) {
 func TestReportFormats(t *testing.T) {
 	cases := jobsCases(t)[:3]
 	target := scripted{areas: []string{"jobs"}, answers: map[string]Outcome{cases[1].ID: {Answer: json.RawMessage(`{"text":"x"}`)}, cases[2].ID: {Verdict: Timeout, Message: "no answer in 10s", Stderr: "hung\n"}}}
-	rep, err := Run(context.Background(), target, cases, Options{})
+	rep, err := runCases(context.Background(), target, cases, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -313,7 +313,7 @@ func BenchmarkSuiteBuiltin(b *testing.B) {
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Run(ctx, Builtin{}, cases, Options{}); err != nil {
+		if _, err := runCases(ctx, Builtin{}, cases, Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}

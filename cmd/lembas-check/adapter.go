@@ -8,7 +8,6 @@ import (
 	"os"
 	"time"
 
-	"github.com/LLeMbas/lembas-check/conformance"
 	"github.com/LLeMbas/lembas-check/internal/progress"
 	"github.com/LLeMbas/lembas-check/runner"
 )
@@ -40,19 +39,24 @@ func (f *adapterFlags) check() error {
 	return nil
 }
 
-// runCases runs the cases against a target with progress on stderr (after 2 s), and warns of an
-// adapter that did not exit cleanly after bye: the run stands, but the adapter has a bug.
-func runCases(ctx context.Context, t runner.Target, cases []conformance.Case, opts runner.Options, label string, stderr io.Writer) (*runner.Report, error) {
-	p := &runner.Progress{W: stderr, Label: label, Total: len(cases), Terminal: progress.IsTerminal(stderr)}
+// runTarget starts the target, runs the items with progress on stderr (after 2 s), and closes it.
+// Close's error lands in the report; it is shown as a warning: the run stands, but an adapter that
+// did not exit cleanly after bye has a bug.
+func runTarget(ctx context.Context, t runner.Target, items []runner.Item, opts runner.Options, label string, stderr io.Writer) (*runner.Report, error) {
+	// Progress from before the start: a slow hello is part of the wait.
+	p := &runner.Progress{W: stderr, Label: label, Total: len(items), Terminal: progress.IsTerminal(stderr)}
 	p.Start()
-	opts.OnResult = p.Add
-	rep, err := runner.Run(ctx, t, cases, opts)
-	p.Stop()
+	info, err := t.Start(ctx)
 	if err != nil {
+		p.Stop()
 		return nil, err
 	}
-	if cerr := t.Close(); cerr != nil {
-		fmt.Fprintf(stderr, "lembas-check: warning: %v\n", cerr)
+	opts.OnResult = p.Add
+	rep := runner.Run(ctx, t, info, items, opts)
+	p.Stop()
+	rep.Closed(t.Close())
+	if rep.CloseErr != "" {
+		fmt.Fprintf(stderr, "lembas-check: warning: %s\n", rep.CloseErr)
 	}
 	return rep, nil
 }

@@ -86,7 +86,7 @@ func openSide(ctx context.Context, name, spec string, load func() ([]conformance
 	if err != nil {
 		return nil, err
 	}
-	return runCases(ctx, target, cases, runner.Options{Workers: af.jobs}, "diff "+name, stderr)
+	return runTarget(ctx, target, runner.CaseItems(cases), runner.Options{Workers: af.jobs}, "diff "+name, stderr)
 }
 
 // sideKind tells what a --a/--b value names: "builtin"; "report", a file that starts with "{" as

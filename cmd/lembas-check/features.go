@@ -1,15 +1,12 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 
 	"github.com/LLeMbas/lembas-check/conformance"
-	"github.com/LLeMbas/lembas-check/internal/progress"
 	"github.com/LLeMbas/lembas-check/runner"
 	"github.com/LLeMbas/lembas-check/runner/gherkin"
 )
@@ -123,24 +120,4 @@ func loadWithFeatures(cf *caseFlags, ff *featureFlag) ([]conformance.Case, []ghe
 		}
 	}
 	return cases, out, nil
-}
-
-// runAll runs the cases and the scenarios against one target (started once), with progress on
-// stderr as runCases shows it. Without scenarios it is runCases.
-func runAll(ctx context.Context, t runner.Target, cases []conformance.Case, scs []gherkin.Scenario, opts runner.Options, label string, stderr io.Writer) (*runner.Report, error) {
-	if len(scs) == 0 {
-		return runCases(ctx, t, cases, opts, label, stderr)
-	}
-	p := &runner.Progress{W: stderr, Label: label, Total: len(cases) + len(scs), Terminal: progress.IsTerminal(stderr)}
-	p.Start()
-	opts.OnResult = p.Add
-	rep, err := gherkin.Run(ctx, t, cases, scs, opts)
-	p.Stop()
-	if err != nil {
-		return nil, err
-	}
-	if cerr := t.Close(); cerr != nil {
-		fmt.Fprintf(stderr, "lembas-check: warning: %v\n", cerr)
-	}
-	return rep, nil
 }

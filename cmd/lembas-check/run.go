@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/LLeMbas/lembas-check/runner"
+	"github.com/LLeMbas/lembas-check/runner/gherkin"
 )
 
 // reportFlags are the flags that say how a report is written, shared by run and diff.
@@ -65,7 +66,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		target = a
 	}
 	// A hello that fails is an error here: the run could not be made (exit 2).
-	rep, err := runAll(ctx, target, cases, scenarios, runner.Options{Expect: expect, Workers: af.jobs}, "run", stderr)
+	items := append(runner.CaseItems(cases), gherkin.Items(scenarios)...)
+	rep, err := runTarget(ctx, target, items, runner.Options{Expect: expect, Workers: af.jobs}, "run", stderr)
 	if err != nil {
 		return errorf(stderr, "%v", err)
 	}

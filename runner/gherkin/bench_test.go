@@ -56,9 +56,7 @@ func BenchmarkRun(b *testing.B) {
 	})
 	b.Run("json-cases", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := runner.Run(ctx, runner.Builtin{}, cases, runner.Options{}); err != nil {
-				b.Fatal(err)
-			}
+			runner.Run(ctx, runner.Builtin{}, info, runner.CaseItems(cases), runner.Options{})
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(cases)), "ns/case")
 	})

@@ -43,10 +43,12 @@ func TestFeaturesPassThroughAdapter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := Run(context.Background(), a, nil, scs, runner.Options{Workers: 2})
+	ainfo, err := a.Start(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
+	rep := runner.Run(context.Background(), a, ainfo, Items(scs), runner.Options{Workers: 2})
+	rep.Closed(a.Close())
 	if rep.Target.Kind != "adapter" || len(rep.Results) != len(scs) {
 		t.Fatalf("target %+v, %d results for %d scenarios", rep.Target, len(rep.Results), len(scs))
 	}

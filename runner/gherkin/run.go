@@ -2,116 +2,41 @@ package gherkin
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
-	"github.com/LLeMbas/lembas-check/conformance"
 	"github.com/LLeMbas/lembas-check/runner"
 )
 
-// Run runs JSON cases and scenarios against one target, started once, in one report: the cases
-// first (runner.Run), then the scenarios. opts are the JSON run's (workers, expectations, the
-// per-result callback) and apply to both.
-func Run(ctx context.Context, t runner.Target, cases []conformance.Case, scs []Scenario, opts runner.Options) (*runner.Report, error) {
-	start := time.Now()
-	info, err := t.Start(ctx)
-	if err != nil {
-		return nil, err
+// Item is the scenario as the runner's work item: its case, judged by its Thens. One that could
+// not be made into a case (Err) is never sent; its verdict is error.
+func (sc Scenario) Item() runner.Item {
+	it := runner.Item{Case: sc.Case}
+	if sc.Err != nil {
+		it.Err = fmt.Errorf("the scenario cannot be run: %w", sc.Err)
+		return it
 	}
-	defer t.Close()
-	rep, err := runner.Run(ctx, started{t, info}, cases, opts)
-	if err != nil {
-		return nil, err
-	}
-	rep.Results = append(rep.Results, RunScenarios(ctx, t, info, scs, opts)...)
-	rep.Started, rep.Duration = start, time.Since(start)
-	return rep, nil
+	file, _, _ := strings.Cut(sc.Case.File, ":")
+	checks := sc.Checks
+	it.Check = func(answer json.RawMessage) string { return verifyAll(file, checks, answer) }
+	return it
 }
 
-// started is a target already started: runner.Run's Start and Close do nothing, so the cases and
-// the scenarios share one adapter pool.
-type started struct {
-	runner.Target
-	info runner.TargetInfo
+// Items makes each scenario a work item, for runner.Run.
+func Items(scs []Scenario) []runner.Item {
+	items := make([]runner.Item, len(scs))
+	for i, sc := range scs {
+		items[i] = sc.Item()
+	}
+	return items
 }
-
-func (s started) Start(context.Context) (runner.TargetInfo, error) { return s.info, nil }
-func (s started) Close() error                                     { return nil }
 
 // RunScenarios hands each scenario's case to a started target (info is what its Start said) and
-// checks the answer with the scenario's Thens. A scenario of an area the target does not list is
-// skipped unsent; one that could not be made into a case is an error; a target's own fault
-// (timeout, crash, protocol error, its error) is that verdict, as for a JSON case.
+// checks the answer with the scenario's Thens: runner.Run on Items(scs).
 func RunScenarios(ctx context.Context, t runner.Target, info runner.TargetInfo, scs []Scenario, opts runner.Options) []runner.Result {
-	answers := map[string]bool{}
-	for _, a := range info.Areas {
-		answers[a] = true
-	}
-	out := make([]runner.Result, len(scs))
-	workers := max(opts.Workers, 1)
-	var mu sync.Mutex
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for i := range next {
-				r := runScenario(ctx, t, scs[i], answers, opts.Expect)
-				out[i] = r
-				if opts.OnResult != nil {
-					mu.Lock()
-					opts.OnResult(r)
-					mu.Unlock()
-				}
-			}
-		})
-	}
-	for i := range scs {
-		if ctx.Err() != nil {
-			out[i] = runner.Result{Case: scs[i].Case, Verdict: runner.Skip, Message: "run interrupted: " + ctx.Err().Error()}
-			continue
-		}
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	return out
-}
-
-func runScenario(ctx context.Context, t runner.Target, sc Scenario, answers map[string]bool, expect *runner.Expectations) runner.Result {
-	r := runner.Result{Case: sc.Case}
-	switch {
-	case sc.Err != nil:
-		r.Verdict, r.Message = runner.Error, "the scenario cannot be run: "+sc.Err.Error()
-	case !answers[sc.Case.Area]:
-		r.Verdict, r.Message = runner.Skip, "area not implemented"
-		return r
-	default:
-		began := time.Now()
-		o := t.Answer(ctx, sc.Case)
-		r.Duration = time.Since(began)
-		r.Answer, r.Message, r.Stderr = o.Answer, o.Message, o.Stderr
-		if o.Verdict != "" {
-			r.Verdict = o.Verdict
-			break
-		}
-		file, _, _ := strings.Cut(sc.Case.File, ":")
-		r.Diff = verifyAll(file, sc.Checks, o.Answer)
-		r.Verdict = runner.Pass
-		if r.Diff != "" {
-			r.Verdict = runner.Fail
-		}
-	}
-	if reason, ok := expect.Reason(sc.Case.ID); ok {
-		r.Expected = reason
-		if r.Verdict == runner.Pass {
-			r.Verdict = runner.XPass
-		} else {
-			r.Verdict = runner.XFail
-		}
-	}
-	return r
+	return runner.Run(ctx, t, info, Items(scs), opts).Results
 }
 
 // TestTarget runs every embedded scenario against a target inside `go test`, one subtest per
