@@ -1,8 +1,12 @@
-// Package fsaccess is the reference for the file system as one session sees it (harness spec
-// filesystem.md; conformance/fs_access.json): a tree of dirs, files and mounts, the session's
-// grants and floor, and what each operation answers — byte-exact, with the error texts and
-// listing marks parsed from the vendored filesystem.md. Paths are read by their text, as the
+// Package fsaccess is the reference of area fs_access: the file system as one session sees it
+// (harness spec filesystem.md; conformance/fs_access.json): a tree of dirs, files and mounts, the
+// session's grants and floor, and what each operation answers — byte-exact, with the error texts
+// and listing marks parsed from the vendored filesystem.md. Paths are read by their text, as the
 // spec says; nothing here touches a real disk. Pure: no clock, no randomness, no I/O.
+//
+// It also holds the path rules every area shares: Resolve, Within, and Real, the one walker of a
+// tree with links (a device's), over whatever disk it is given — the areas modules and workspace
+// use it.
 //
 // The rule everything follows: only what is at ro or above exists for the model, and a path it
 // cannot see is answered by what it already knows — its nearest ancestor that is visible or a

@@ -16,6 +16,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/LLeMbas/lembas-check/harness/fsaccess"
 )
 
 // Limits a tree is held to, so a case cannot ask the disk for more than a case needs.
@@ -23,7 +25,6 @@ const (
 	maxEntries = 1000
 	maxName    = 255 // bytes, the common file system limit
 	maxDepth   = 32
-	maxHops    = 40 // links followed in one resolution, as Linux's MAXSYMLINKS
 )
 
 // TreeError is a tree that cannot be made, naming the entry as a case names it.
@@ -204,70 +205,46 @@ func (d *Disk) Close() error { return os.RemoveAll(d.top) }
 // host is where a case's path is on the real disk.
 func (d *Disk) host(p string) string { return filepath.Join(d.top, filepath.FromSlash(p)) }
 
-// Kind of what a resolution ends at.
-type Kind int8
+// ErrLoop is a resolution that met more than fsaccess.MaxLinks links.
+var ErrLoop = fsaccess.ErrLoop
 
-const (
-	Missing Kind = iota // nothing is there; the rest of the path is appended as written
-	File
-	Dir
-)
+// Real is where the case path p (absolute) really is, resolved on the disk by fsaccess.Real: a
+// link's target is read from the disk and followed, `..` goes up from where the path has really
+// led, and `..` at `/` stays there — the temporary directory is the top, never left. From the
+// first name that is not there, the rest is appended as written (`..` read by its text), as a
+// write to a new path needs. A `/` or `.` after a file changes nothing
+// (fsaccess.SlashIgnored: "a trailing `/` changes nothing"). The answer is a case path.
+func (d *Disk) Real(p string) (string, fsaccess.Entry, error) {
+	return fsaccess.Real(d, p, fsaccess.SlashIgnored)
+}
 
-// ErrLoop is a resolution that met more than maxHops links.
-var ErrLoop = errors.New("too many levels of symbolic links")
-
-// Real is where the case path p (absolute) really is, resolved on the disk one name at a time:
-// a link's target is read from the disk and followed (an absolute one from `/`, a relative one
-// from the link's folder), `..` goes up from where the path has really led, and `..` at `/`
-// stays there — the temporary directory is the top, never left. From the first name that is
-// not there, the rest is appended as written (`..` read by its text), as a write to a new path
-// needs. The answer is a case path.
-func (d *Disk) Real(p string) (string, Kind, error) {
-	todo := strings.Split(p, "/")
-	cur := "/" // always a directory that is there
-	hops := 0
-	for len(todo) > 0 {
-		name := todo[0]
-		todo = todo[1:]
-		switch name {
-		case "", ".":
-			continue
-		case "..":
-			cur = path.Dir(cur)
-			continue
-		}
-		next := path.Join(cur, name)
-		fi, err := os.Lstat(d.host(next))
-		if errors.Is(err, fs.ErrNotExist) {
-			return path.Join(append([]string{next}, todo...)...), Missing, nil
-		}
-		if err != nil {
-			return "", Missing, caseError(next, err)
-		}
-		switch {
-		case fi.Mode()&fs.ModeSymlink != 0:
-			if hops++; hops > maxHops {
-				return "", Missing, ErrLoop
-			}
-			target, err := os.Readlink(d.host(next))
-			if err != nil {
-				return "", Missing, caseError(next, err)
-			}
-			if filepath.IsAbs(target) {
-				target = d.unhost(target)
-				cur = "/"
-			}
-			todo = append(strings.Split(filepath.ToSlash(target), "/"), todo...)
-		case fi.IsDir():
-			cur = next
-		case hasNames(todo):
-			// A file with names below it: nothing is there.
-			return path.Join(append([]string{next}, todo...)...), Missing, nil
-		default:
-			return next, File, nil
-		}
+// Lstat is what is at the case path p itself (fsaccess.Links).
+func (d *Disk) Lstat(p string) (fsaccess.Entry, error) {
+	fi, err := os.Lstat(d.host(p))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fsaccess.NoEntry, nil
+	case err != nil:
+		return fsaccess.NoEntry, caseError(p, err)
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return fsaccess.LinkEntry, nil
+	case fi.IsDir():
+		return fsaccess.DirEntry, nil
 	}
-	return cur, Dir, nil
+	return fsaccess.FileEntry, nil
+}
+
+// Readlink is the target of the link at the case path p, an absolute one as a case path
+// (fsaccess.Links).
+func (d *Disk) Readlink(p string) (string, error) {
+	target, err := os.Readlink(d.host(p))
+	if err != nil {
+		return "", caseError(p, err)
+	}
+	if filepath.IsAbs(target) {
+		return d.unhost(target), nil
+	}
+	return filepath.ToSlash(target), nil
 }
 
 // caseError names the case path instead of the host path an os error carries.
@@ -279,25 +256,10 @@ func caseError(p string, err error) error {
 	return fmt.Errorf("%s: %w", p, err)
 }
 
-// hasNames says a name other than `.` is left.
-func hasNames(names []string) bool {
-	for _, n := range names {
-		if n != "" && n != "." {
-			return true
-		}
-	}
-	return false
-}
-
 // unhost turns a target Materialize wrote back into a case path.
 func (d *Disk) unhost(target string) string {
 	if rel, err := filepath.Rel(d.top, target); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return "/" + filepath.ToSlash(rel)
 	}
 	return filepath.ToSlash(target)
-}
-
-// Within says p is dir or below it (both clean and absolute).
-func Within(dir, p string) bool {
-	return p == dir || dir == "/" || strings.HasPrefix(p, dir+"/")
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/LLeMbas/lembas-check/harness/fsaccess"
 )
 
 func materialize(t testing.TB, tree []string, links map[string]string) *Disk {
@@ -71,7 +73,7 @@ func TestRealIsWhatTheKernelSays(t *testing.T) {
 	paths = append(paths, "/p/up/f", "/p/dir/g", "/p/dir/back/a", "/p/sub/back/sub/deep", "/p/dir/../a", "/p/up/../p/a")
 	for _, p := range paths {
 		real, kind, err := d.Real(p)
-		if err != nil || kind == Missing {
+		if err != nil || kind == fsaccess.NoEntry {
 			t.Errorf("Real(%q) = %q, %v, %v", p, real, kind, err)
 			continue
 		}
@@ -92,19 +94,19 @@ func TestRealOfWhatIsNotThere(t *testing.T) {
 	})
 	for _, c := range []struct {
 		in, real string
-		kind     Kind
+		kind     fsaccess.Entry
 		err      error
 	}{
-		{"/p/new/deep.txt", "/p/new/deep.txt", Missing, nil},
-		{"/p/out/new.txt", "/x/new.txt", Missing, nil},
-		{"/p/dang", "/y/z.txt", Missing, nil},
-		{"/p/a.txt/x", "/p/a.txt/x", Missing, nil},
-		{"/p/file/x", "/p/a.txt/x", Missing, nil},
-		{"/p/new/../a.txt", "/p/a.txt", Missing, nil}, // from the first missing name, .. by its text
-		{"/p/a.txt/.", "/p/a.txt", File, nil},
-		{"/..", "/", Dir, nil},
-		{"/p/sub/../../..", "/", Dir, nil},
-		{"/p/l1", "", Missing, ErrLoop},
+		{"/p/new/deep.txt", "/p/new/deep.txt", fsaccess.NoEntry, nil},
+		{"/p/out/new.txt", "/x/new.txt", fsaccess.NoEntry, nil},
+		{"/p/dang", "/y/z.txt", fsaccess.NoEntry, nil},
+		{"/p/a.txt/x", "/p/a.txt/x", fsaccess.NoEntry, nil},
+		{"/p/file/x", "/p/a.txt/x", fsaccess.NoEntry, nil},
+		{"/p/new/../a.txt", "/p/a.txt", fsaccess.NoEntry, nil}, // from the first missing name, .. by its text
+		{"/p/a.txt/.", "/p/a.txt", fsaccess.FileEntry, nil},
+		{"/..", "/", fsaccess.DirEntry, nil},
+		{"/p/sub/../../..", "/", fsaccess.DirEntry, nil},
+		{"/p/l1", "", fsaccess.NoEntry, ErrLoop},
 	} {
 		real, kind, err := d.Real(c.in)
 		if real != c.real || kind != c.kind || !errors.Is(err, c.err) {
@@ -144,7 +146,7 @@ func TestWithin(t *testing.T) {
 		dir, p string
 		want   bool
 	}{{"/a", "/a", true}, {"/a", "/a/b", true}, {"/a", "/ab", false}, {"/", "/x", true}, {"/a/b", "/a", false}} {
-		if got := Within(c.dir, c.p); got != c.want {
+		if got := fsaccess.Within(c.dir, c.p); got != c.want {
 			t.Errorf("Within(%q, %q) = %v", c.dir, c.p, got)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/LLeMbas/lembas-check/harness/fsaccess"
 	"github.com/LLeMbas/lembas-check/harness/spec"
 )
 
@@ -104,9 +105,9 @@ func (s *Server) root(cwd *string) (string, error) {
 		return c, nil
 	}
 	real, kind, err := s.disk.Real(c)
-	if err == nil && kind == Dir {
+	if err == nil && kind == fsaccess.DirEntry {
 		for _, r := range list {
-			if rr, k, err := s.disk.Real(r); err == nil && k == Dir && rr == real {
+			if rr, k, err := s.disk.Real(r); err == nil && k == fsaccess.DirEntry && rr == real {
 				return r, nil
 			}
 		}
@@ -142,7 +143,7 @@ func (s *Server) Load(cwd *string) (string, error) {
 	if c == stored {
 		return stored, nil
 	}
-	if real, kind, err := s.disk.Real(c); err == nil && kind == Dir {
+	if real, kind, err := s.disk.Real(c); err == nil && kind == fsaccess.DirEntry {
 		if sr, _, err := s.disk.Real(stored); err == nil && sr == real {
 			return stored, nil
 		}
@@ -204,10 +205,10 @@ func (s *Server) within(root, p string, write bool) (string, error) {
 	if err != nil {
 		return "", s.diskError(abs, err)
 	}
-	if !Within(rootReal, real) {
+	if !fsaccess.Within(rootReal, real) {
 		return "", refuse(Escape, "%s is %s, outside the root %s", p, real, root)
 	}
-	if kind == Missing && !write {
+	if kind == fsaccess.NoEntry && !write {
 		return "", refuse(NotFound, "%s is not there", abs)
 	}
 	return real, nil

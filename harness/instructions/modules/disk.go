@@ -5,6 +5,8 @@ import (
 	"path"
 	"sort"
 	"strings"
+
+	"github.com/LLeMbas/lembas-check/harness/fsaccess"
 )
 
 // Disk is the file system a resolver reads, as a value: file contents and symbolic links by
@@ -16,9 +18,6 @@ type Disk struct {
 	links map[string]string
 	kids  map[string][]string // directory → names below it, sorted; nil when stale
 }
-
-// maxHops is how many links one resolution follows before it gives up, as Linux's MAXSYMLINKS.
-const maxHops = 40
 
 // DiskError is a Disk that cannot be: a path that is not absolute, or one entry below another
 // that is not a directory.
@@ -140,31 +139,21 @@ func (d *Disk) change(p string, do func(string)) error {
 	return nil
 }
 
-// Kind of what is at a path, a link not followed.
-type Kind int8
-
-const (
-	None Kind = iota
-	File
-	Dir
-	Link
-)
-
 // Lstat is what is at p itself.
-func (d *Disk) Lstat(p string) Kind {
+func (d *Disk) Lstat(p string) fsaccess.Entry {
 	if p == "/" {
-		return Dir
+		return fsaccess.DirEntry
 	}
 	if _, ok := d.files[p]; ok {
-		return File
+		return fsaccess.FileEntry
 	}
 	if _, ok := d.links[p]; ok {
-		return Link
+		return fsaccess.LinkEntry
 	}
 	if _, ok := d.index()[p]; ok {
-		return Dir
+		return fsaccess.DirEntry
 	}
-	return None
+	return fsaccess.NoEntry
 }
 
 // List is a directory's names, sorted.
@@ -203,53 +192,20 @@ func (d *Disk) index() map[string][]string {
 	return d.kids
 }
 
-// Real is where the absolute path p really is: every link on the way followed, and `..` taken
-// from where the path has really led so far (after a link, from the link's target). Kind is what is there (None when nothing is: the rest of the path is
-// appended as written). ok is false when the links loop or go on past maxHops.
-func (d *Disk) Real(p string) (real string, kind Kind, ok bool) {
-	todo := strings.Split(p, "/")
-	cur := "/"
-	hops := 0
-	for len(todo) > 0 {
-		name := todo[0]
-		todo = todo[1:]
-		switch name {
-		case "", ".":
-			continue
-		case "..":
-			cur = path.Dir(cur)
-			continue
-		}
-		next := path.Join(cur, name)
-		switch d.Lstat(next) {
-		case Link:
-			hops++
-			if hops > maxHops {
-				return next, None, false
-			}
-			target := d.links[next]
-			if strings.HasPrefix(target, "/") {
-				cur = "/"
-			}
-			todo = append(strings.Split(target, "/"), todo...)
-		case Dir:
-			cur = next
-		case File:
-			if len(todo) > 0 {
-				return path.Join(append([]string{next}, todo...)...), None, true
-			}
-			return next, File, true
-		default:
-			return path.Join(append([]string{next}, todo...)...), None, true
-		}
-	}
-	return cur, Dir, true
+// Real is where the absolute path p really is, by fsaccess.Real: every link on the way followed,
+// `..` taken from where the path has really led so far. A path that goes on past a file, even
+// with a `/` alone, is nothing there (fsaccess.SlashNotADirectory: a module file must resolve as
+// realpath resolves it). ok is false when the links loop or go on past fsaccess.MaxLinks.
+func (d *Disk) Real(p string) (real string, kind fsaccess.Entry, ok bool) {
+	real, kind, err := fsaccess.Real(walked{d}, p, fsaccess.SlashNotADirectory)
+	return real, kind, err == nil
 }
+
+// walked is a Disk as the walker reads it: a disk held in memory always answers.
+type walked struct{ d *Disk }
+
+func (w walked) Lstat(p string) (fsaccess.Entry, error) { return w.d.Lstat(p), nil }
+func (w walked) Readlink(p string) (string, error)      { return w.d.links[p], nil }
 
 // Read is a file's content by its real path.
 func (d *Disk) Read(real string) []byte { return d.files[real] }
-
-// Within says p is dir or below it (both clean and absolute).
-func Within(dir, p string) bool {
-	return p == dir || dir == "/" || strings.HasPrefix(p, dir+"/")
-}

@@ -1,6 +1,10 @@
 package modules
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/LLeMbas/lembas-check/harness/fsaccess"
+)
 
 func TestNewDiskRefuses(t *testing.T) {
 	for name, c := range map[string]struct {
@@ -40,35 +44,35 @@ func TestReal(t *testing.T) {
 	}
 	for _, c := range []struct {
 		in, real string
-		kind     Kind
+		kind     fsaccess.Entry
 		ok       bool
 	}{
-		{"/p/a.md", "/p/a.md", File, true},
-		{"/p", "/p", Dir, true},
-		{"/", "/", Dir, true},
-		{"/p/abs", "/out/o.md", File, true},
-		{"/p/rel", "/p/docs/d.md", File, true},
-		{"/p/up/o.md", "/out/o.md", File, true},
-		{"/p/up", "/out", Dir, true},
-		{"/p/chain", "/p/docs/d.md", File, true},
-		{"/p/loop1", "", None, false},
-		{"/p/dang", "/nowhere/x.md", None, true},
-		{"/p/missing/x", "/p/missing/x", None, true},
-		{"/p/a.md/x", "/p/a.md/x", None, true},
-		{"/p/y/..", "/deep/x", Dir, true},
-		{"/p/dotdot", "/deep/x/y/f", File, true},
-		{"/p/./docs//d.md", "/p/docs/d.md", File, true},
-		{"/../p/a.md", "/p/a.md", File, true},
+		{"/p/a.md", "/p/a.md", fsaccess.FileEntry, true},
+		{"/p", "/p", fsaccess.DirEntry, true},
+		{"/", "/", fsaccess.DirEntry, true},
+		{"/p/abs", "/out/o.md", fsaccess.FileEntry, true},
+		{"/p/rel", "/p/docs/d.md", fsaccess.FileEntry, true},
+		{"/p/up/o.md", "/out/o.md", fsaccess.FileEntry, true},
+		{"/p/up", "/out", fsaccess.DirEntry, true},
+		{"/p/chain", "/p/docs/d.md", fsaccess.FileEntry, true},
+		{"/p/loop1", "", fsaccess.NoEntry, false},
+		{"/p/dang", "/nowhere/x.md", fsaccess.NoEntry, true},
+		{"/p/missing/x", "/p/missing/x", fsaccess.NoEntry, true},
+		{"/p/a.md/x", "/p/a.md/x", fsaccess.NoEntry, true},
+		{"/p/y/..", "/deep/x", fsaccess.DirEntry, true},
+		{"/p/dotdot", "/deep/x/y/f", fsaccess.FileEntry, true},
+		{"/p/./docs//d.md", "/p/docs/d.md", fsaccess.FileEntry, true},
+		{"/../p/a.md", "/p/a.md", fsaccess.FileEntry, true},
 	} {
 		real, kind, ok := d.Real(c.in)
 		if ok != c.ok || kind != c.kind || (c.ok && real != c.real) {
 			t.Errorf("Real(%q) = %q, %v, %v; want %q, %v, %v", c.in, real, kind, ok, c.real, c.kind, c.ok)
 		}
 	}
-	if got := d.Lstat("/p/abs"); got != Link {
+	if got := d.Lstat("/p/abs"); got != fsaccess.LinkEntry {
 		t.Errorf("Lstat of a link = %v", got)
 	}
-	if got := d.Lstat("/p/docs"); got != Dir {
+	if got := d.Lstat("/p/docs"); got != fsaccess.DirEntry {
 		t.Errorf("Lstat of an implied folder = %v", got)
 	}
 	if got := d.List("/p"); len(got) != 11 || got[0] != "a.md" {
@@ -81,19 +85,19 @@ func TestDiskChanges(t *testing.T) {
 	if err := d.Set("/p/a/b", []byte("x")); err == nil {
 		t.Error("a file below a file: no error")
 	}
-	if string(d.Read("/p/a")) != "1" || d.Lstat("/p/a/b") != None {
+	if string(d.Read("/p/a")) != "1" || d.Lstat("/p/a/b") != fsaccess.NoEntry {
 		t.Error("a refused change changed the disk")
 	}
-	if err := d.SetLink("/p/l", "a"); err != nil || d.Lstat("/p/l") != Link {
+	if err := d.SetLink("/p/l", "a"); err != nil || d.Lstat("/p/l") != fsaccess.LinkEntry {
 		t.Errorf("SetLink: %v", err)
 	}
-	if err := d.Set("/p/l", []byte("now a file")); err != nil || d.Lstat("/p/l") != File {
+	if err := d.Set("/p/l", []byte("now a file")); err != nil || d.Lstat("/p/l") != fsaccess.FileEntry {
 		t.Errorf("a file over a link: %v, %v", err, d.Lstat("/p/l"))
 	}
-	if err := d.Set("/p/a", nil); err != nil || d.Lstat("/p/a") != None || len(d.List("/p")) != 1 {
+	if err := d.Set("/p/a", nil); err != nil || d.Lstat("/p/a") != fsaccess.NoEntry || len(d.List("/p")) != 1 {
 		t.Errorf("remove: %v, %v, %q", err, d.Lstat("/p/a"), d.List("/p"))
 	}
-	if err := d.SetLink("/p/l", ""); err != nil || d.Lstat("/p/l") != File {
+	if err := d.SetLink("/p/l", ""); err != nil || d.Lstat("/p/l") != fsaccess.FileEntry {
 		t.Error("removing a link that is not there removed the file")
 	}
 }

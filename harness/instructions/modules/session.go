@@ -6,6 +6,8 @@ import (
 	"path"
 	"sort"
 	"strings"
+
+	"github.com/LLeMbas/lembas-check/harness/fsaccess"
 )
 
 // Diagnostic is a file the resolver refused, by its Project-relative path, with the code the
@@ -81,7 +83,7 @@ func (s *Session) Spawn() Startup {
 	var st Startup
 	for _, name := range t.Names {
 		real, kind, ok := s.disk.Real(path.Join(s.root, name))
-		if !ok || kind != File {
+		if !ok || kind != fsaccess.FileEntry {
 			continue
 		}
 		if len(s.disk.Read(real)) > t.MaxBytes {
@@ -156,7 +158,7 @@ func (s *Session) rel(p string) (string, bool) {
 		return "", false
 	}
 	p = path.Clean(p)
-	if p == s.root || !Within(s.root, p) {
+	if p == s.root || !fsaccess.Within(s.root, p) {
 		return "", false
 	}
 	if s.root == "/" {
@@ -230,13 +232,13 @@ func (s *Session) nested(dir string) (Loaded, *Diagnostic, bool) {
 		rel := dir + "/" + name
 		abs := path.Join(rootReal, rel)
 		switch s.disk.Lstat(abs) {
-		case File:
-		case Link:
+		case fsaccess.FileEntry:
+		case fsaccess.LinkEntry:
 			real, kind, ok := s.disk.Real(abs)
-			if ok && !Within(rootReal, real) {
+			if ok && !fsaccess.Within(rootReal, real) {
 				return Loaded{}, &Diagnostic{Path: rel, Code: t.Escape}, false
 			}
-			if !ok || kind != File {
+			if !ok || kind != fsaccess.FileEntry {
 				continue
 			}
 		default:
@@ -281,16 +283,16 @@ func (s *Session) rules() ([]rule, []Diagnostic) {
 			abs, r := path.Join(dir, name), rel+"/"+name
 			real := abs
 			switch s.disk.Lstat(abs) {
-			case Dir:
+			case fsaccess.DirEntry:
 				walk(abs, r)
 				continue
-			case Link:
+			case fsaccess.LinkEntry:
 				to, kind, ok := s.disk.Real(abs)
-				if ok && !Within(rootReal, to) {
+				if ok && !fsaccess.Within(rootReal, to) {
 					diags = append(diags, Diagnostic{Path: r, Code: t.Escape})
 					continue
 				}
-				if !ok || kind != File {
+				if !ok || kind != fsaccess.FileEntry {
 					continue
 				}
 				real = to
@@ -312,7 +314,7 @@ func (s *Session) rules() ([]rule, []Diagnostic) {
 		}
 	}
 	dir := path.Join(rootReal, t.RulesDir)
-	if s.disk.Lstat(dir) == Dir {
+	if s.disk.Lstat(dir) == fsaccess.DirEntry {
 		walk(dir, t.RulesDir)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].rel < out[j].rel })
