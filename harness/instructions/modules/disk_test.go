@@ -101,3 +101,18 @@ func TestDiskChanges(t *testing.T) {
 		t.Error("removing a link that is not there removed the file")
 	}
 }
+
+// A module file resolves as realpath resolves it: a `/` or `.` after a file is not a directory,
+// so nothing is there (fsaccess.SlashNotADirectory; harness/workspace reads the same paths as the
+// file).
+func TestRealSlashAfterAFileIsNothing(t *testing.T) {
+	d, err := NewDisk(map[string][]byte{"/p/a.md": []byte("a")}, map[string]string{"/p/l.md": "a.md/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"/p/a.md/", "/p/a.md/.", "/p/l.md"} {
+		if real, kind, ok := d.Real(p); kind != fsaccess.NoEntry || !ok {
+			t.Errorf("Real(%q) = %q, %v, %v; want nothing there", p, real, kind, ok)
+		}
+	}
+}
