@@ -3,7 +3,7 @@ package fakeprovider
 import (
 	"sync"
 
-	"github.com/LLeMbas/lembas-check/cachebench/sim"
+	"github.com/LLeMbas/lembas-check/cachesim"
 )
 
 // Cache is the prompt cache the fake reports cached tokens from: it serves a request body and
@@ -18,12 +18,12 @@ type Counter interface {
 	Count(text string) int
 }
 
-// SimCache is the cache simulator (cachebench/sim: llama-server's slots, least recently used
+// SimCache is the cache simulator (cachesim: llama-server's slots, least recently used
 // evicted, longest common token prefix, tiktoken's o200k_base from the binary) as a Cache.
-func SimCache(c *sim.Cache) Cache { return &simCache{c: c, counts: map[string]int{}} }
+func SimCache(c *cachesim.Cache) Cache { return &simCache{c: c, counts: map[string]int{}} }
 
 type simCache struct {
-	c *sim.Cache
+	c *cachesim.Cache
 	// counts remembers the token counts of replies: a script sends the same few texts again and
 	// again, and tokenizing them is the fake's largest cost after the network.
 	mu     sync.Mutex

@@ -21,7 +21,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/LLeMbas/lembas-check/cachebench/sim"
+	"github.com/LLeMbas/lembas-check/cachesim"
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
 	"github.com/LLeMbas/lembas-check/fakeprovider/wire"
 	"github.com/LLeMbas/lembas-check/replay"
@@ -90,7 +90,7 @@ type Server struct {
 }
 
 // NewCache is the default prompt cache: the simulator with n slots.
-func NewCache(n int) Cache { return SimCache(sim.New(n)) }
+func NewCache(n int) Cache { return SimCache(cachesim.New(n)) }
 
 // newServer makes the server and its handler; it does not listen yet.
 func newServer(cfg Config) (*Server, error) {

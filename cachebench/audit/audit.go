@@ -19,10 +19,10 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/LLeMbas/lembas-check/cachebench/tokens"
 	"github.com/LLeMbas/lembas-check/harness/spec"
 	"github.com/LLeMbas/lembas-check/replay"
 	"github.com/LLeMbas/lembas-check/replay/chat"
+	"github.com/LLeMbas/lembas-check/tokens"
 )
 
 // Request is the audit of one request.

@@ -9,10 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/LLeMbas/lembas-check/cachebench/sim"
-	"github.com/LLeMbas/lembas-check/cachebench/tokens"
+	"github.com/LLeMbas/lembas-check/cachesim"
 	"github.com/LLeMbas/lembas-check/replay"
 	"github.com/LLeMbas/lembas-check/replay/chat"
+	"github.com/LLeMbas/lembas-check/tokens"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -123,7 +123,7 @@ func TestSimulatorMatchesCommonPrefixesOnTheCleanRecording(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := sim.New(1)
+	c := cachesim.New(1)
 	var simSum, lcpSum int
 	var prev []uint32
 	for i, e := range entries {

@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/LLeMbas/lembas-check/cachebench/gen"
-	"github.com/LLeMbas/lembas-check/cachebench/tokens"
 	"github.com/LLeMbas/lembas-check/replay"
 	"github.com/LLeMbas/lembas-check/replay/chat"
+	"github.com/LLeMbas/lembas-check/tokens"
 )
 
 // The benchmarks audit generated sessions two ways, side by side in one run:

@@ -17,10 +17,9 @@ import (
 	"time"
 
 	"github.com/LLeMbas/lembas-check/cachebench/audit"
-	"github.com/LLeMbas/lembas-check/cachebench/tokens"
-	"github.com/LLeMbas/lembas-check/cachebench/usage"
-	"github.com/LLeMbas/lembas-check/cachebench/variant"
 	"github.com/LLeMbas/lembas-check/replay"
+	"github.com/LLeMbas/lembas-check/tokens"
+	"github.com/LLeMbas/lembas-check/usage"
 )
 
 // Row is one request of one run.
@@ -135,7 +134,7 @@ type Result struct {
 type Options struct {
 	Sender replay.Sender
 	// Variants to run after the baseline (each resolved against the session's length).
-	Variants []variant.Variant
+	Variants []Variant
 	// Tokenizer makes the audit's predictions; nil: tiktoken.
 	Tokenizer tokens.Tokenizer
 	// Cold erases the server's slots before each run where it offers that (llama.cpp
@@ -160,7 +159,7 @@ func Bench(ctx context.Context, open Open, o Options) (*Result, error) {
 		return nil, err
 	}
 	res := &Result{Server: o.Sender.URL}
-	runs := []*variant.Variant{nil}
+	runs := []*Variant{nil}
 	for i := range o.Variants {
 		v := o.Variants[i].Resolve(n)
 		runs = append(runs, &v)

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/LLeMbas/lembas-check/cachebench/simserver"
-	"github.com/LLeMbas/lembas-check/cachebench/variant"
 	"github.com/LLeMbas/lembas-check/replay"
 )
 
@@ -29,9 +28,9 @@ const clean = "../../testdata/recordings/clean.jsonl"
 func TestBaselineAndVariantSideBySide(t *testing.T) {
 	srv := httptest.NewServer(simserver.New(1, "qwen3-coder"))
 	defer srv.Close()
-	v, _ := variant.Parse("date-in-system")
+	v, _ := ParseVariant("date-in-system")
 	var rows []Row
-	res, err := Bench(context.Background(), opener(clean), Options{Sender: replay.Sender{URL: srv.URL}, Variants: []variant.Variant{v}, Cold: true,
+	res, err := Bench(context.Background(), opener(clean), Options{Sender: replay.Sender{URL: srv.URL}, Variants: []Variant{v}, Cold: true,
 		OnRow: func(r Row) { rows = append(rows, r) }})
 	if err != nil {
 		t.Fatal(err)

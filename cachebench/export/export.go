@@ -16,10 +16,10 @@ import (
 	"time"
 
 	"github.com/LLeMbas/lembas-check/cachebench/audit"
-	"github.com/LLeMbas/lembas-check/cachebench/tokens"
-	"github.com/LLeMbas/lembas-check/cachebench/usage"
 	"github.com/LLeMbas/lembas-check/replay"
 	"github.com/LLeMbas/lembas-check/replay/chat"
+	"github.com/LLeMbas/lembas-check/tokens"
+	"github.com/LLeMbas/lembas-check/usage"
 )
 
 // DefaultBlock is Mooncake's block size in tokens.

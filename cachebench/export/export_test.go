@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/LLeMbas/lembas-check/cachebench/tokens"
 	"github.com/LLeMbas/lembas-check/replay"
 	"github.com/LLeMbas/lembas-check/replay/chat"
+	"github.com/LLeMbas/lembas-check/tokens"
 )
 
 func export(t *testing.T, file string, block int) ([]Record, Stats, error) {

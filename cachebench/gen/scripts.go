@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/LLeMbas/lembas-check/cachebench/sim"
+	"github.com/LLeMbas/lembas-check/cachesim"
 	"github.com/LLeMbas/lembas-check/harness/prefix"
 	"github.com/LLeMbas/lembas-check/harness/spec"
 	"github.com/LLeMbas/lembas-check/replay"
@@ -100,7 +100,7 @@ func WriteScript(name string, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	rec := &Recorder{W: rw, Sim: sim.New(2), Clock: Start, Gap: 20 * time.Second}
+	rec := &Recorder{W: rw, Sim: cachesim.New(2), Clock: Start, Gap: 20 * time.Second}
 	return play(rec, br)
 }
 

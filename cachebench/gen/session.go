@@ -1,6 +1,6 @@
 // Package gen makes recordings by driving scripted sessions: a harness side that builds each
 // request as a harness would (keeping the 3.1 prefix rules, or breaking one of them on purpose),
-// a scripted model side that answers, and a simulated server (cachebench/sim) that reports the
+// a scripted model side that answers, and a simulated server (cachesim) that reports the
 // cached tokens in llama.cpp's fields. The recordings under testdata/recordings are made by it
 // (`go run ./cachebench/cmd/gen`), and so are the large ones the benchmarks audit.
 package gen
@@ -12,8 +12,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/LLeMbas/lembas-check/cachebench/sim"
 	"github.com/LLeMbas/lembas-check/cachebench/simserver"
+	"github.com/LLeMbas/lembas-check/cachesim"
 	"github.com/LLeMbas/lembas-check/replay"
 )
 
@@ -131,7 +131,7 @@ func Result(id, content string) json.RawMessage {
 type Recorder struct {
 	W *replay.Writer
 	// Sim reports cached tokens; nil: usage carries no cache fields.
-	Sim *sim.Cache
+	Sim *cachesim.Cache
 	// Clock is the time of the next request; Gap is added after each.
 	Clock time.Time
 	Gap   time.Duration
@@ -141,7 +141,7 @@ type Recorder struct {
 // Send records one exchange and returns the reply's assistant message.
 func (r *Recorder) Send(body []byte, reply Reply, stream bool) (json.RawMessage, error) {
 	r.n++
-	res := sim.Result{}
+	res := cachesim.Result{}
 	if r.Sim != nil {
 		var err error
 		if res, err = r.Sim.Serve(body); err != nil {

@@ -1,4 +1,4 @@
-// Package simserver is a small OpenAI-compatible server over the cache simulator (cachebench/sim),
+// Package simserver is a small OpenAI-compatible server over the cache simulator (cachesim),
 // answering as llama.cpp's llama-server does — the same fields, streamed or not — so that `bench
 // --sim` measures the whole path (replay, timing, usage parsing) in CI with no model. Its replies
 // are a fixed text; its timings are simulated from token counts (no sleeping), so a bench against
@@ -15,7 +15,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/LLeMbas/lembas-check/cachebench/sim"
+	"github.com/LLeMbas/lembas-check/cachesim"
 )
 
 // Costs of the simulated server, close to the fixtures' small CPU model
@@ -28,7 +28,7 @@ const (
 
 // Server answers chat completions from a simulated cache.
 type Server struct {
-	Cache *sim.Cache
+	Cache *cachesim.Cache
 	Model string
 	// Reply is the text every answer carries ("ok" when empty).
 	Reply string
@@ -39,7 +39,7 @@ type Server struct {
 
 // New makes a server over a cache of n slots.
 func New(slots int, model string) *Server {
-	return &Server{Cache: sim.New(slots), Model: model}
+	return &Server{Cache: cachesim.New(slots), Model: model}
 }
 
 // ServeHTTP implements http.Handler: POST /v1/chat/completions (and /chat/completions),
@@ -156,7 +156,7 @@ type Timings struct {
 func completionTokens(reply string) int { return max(1, len(strings.Fields(reply))) }
 
 // UsageOf fills usage and timings from what the simulator did.
-func UsageOf(res sim.Result, reply string) (Usage, Timings) {
+func UsageOf(res cachesim.Result, reply string) (Usage, Timings) {
 	n := completionTokens(reply)
 	var u Usage
 	u.CompletionTokens, u.PromptTokens, u.TotalTokens = n, res.PromptTokens, res.PromptTokens+n
@@ -177,7 +177,7 @@ type message struct {
 }
 
 // Completion is a whole chat.completion body, as llama-server writes one.
-func Completion(id string, created int64, model string, res sim.Result, reply string) []byte {
+func Completion(id string, created int64, model string, res cachesim.Result, reply string) []byte {
 	u, t := UsageOf(res, reply)
 	b, _ := json.Marshal(struct {
 		Choices []struct {
@@ -229,7 +229,7 @@ type chunk struct {
 // Chunks are the server-sent events of a streamed answer, as llama-server writes them: a role
 // chunk, one chunk per word, a finish chunk, a chunk with usage and timings and no choices, and
 // [DONE].
-func Chunks(id string, created int64, model string, res sim.Result, reply string) [][]byte {
+func Chunks(id string, created int64, model string, res cachesim.Result, reply string) [][]byte {
 	u, t := UsageOf(res, reply)
 	mk := func(c chunk) []byte {
 		c.Created, c.ID, c.Model, c.SystemFingerprint, c.Object = created, id, model, SystemFingerprint, "chat.completion.chunk"

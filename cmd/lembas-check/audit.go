@@ -9,9 +9,9 @@ import (
 	"os"
 
 	"github.com/LLeMbas/lembas-check/cachebench/audit"
-	"github.com/LLeMbas/lembas-check/cachebench/progress"
-	"github.com/LLeMbas/lembas-check/cachebench/tokens"
+	"github.com/LLeMbas/lembas-check/internal/progress"
 	"github.com/LLeMbas/lembas-check/replay"
+	"github.com/LLeMbas/lembas-check/tokens"
 )
 
 // tokenizerFlag chooses the tokenizer of audit, bench and export: tiktoken offline by default, or
@@ -73,7 +73,7 @@ func cmdAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return errorf(stderr, "%v", err)
 	}
 	defer f.Close()
-	bar := progress.New(stderr, "audit "+pos[0], 0)
+	bar := progress.NewBar(stderr, "audit "+pos[0], 0)
 	bar.Start()
 	n := 0
 	rep, runErr := audit.Run(ctx, rd, audit.Options{Tokenizer: tk, Allow: allowed}, func(q *audit.Request) {

@@ -10,20 +10,18 @@ import (
 	"time"
 
 	"github.com/LLeMbas/lembas-check/cachebench/bench"
-	"github.com/LLeMbas/lembas-check/cachebench/metrics"
-	"github.com/LLeMbas/lembas-check/cachebench/progress"
-	"github.com/LLeMbas/lembas-check/cachebench/sim"
-	"github.com/LLeMbas/lembas-check/cachebench/tokens"
-	"github.com/LLeMbas/lembas-check/cachebench/variant"
+	"github.com/LLeMbas/lembas-check/cachesim"
 	"github.com/LLeMbas/lembas-check/fakeprovider"
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
 	"github.com/LLeMbas/lembas-check/fakeprovider/wire"
+	"github.com/LLeMbas/lembas-check/internal/progress"
 	"github.com/LLeMbas/lembas-check/replay"
 	"github.com/LLeMbas/lembas-check/replay/chat"
+	"github.com/LLeMbas/lembas-check/tokens"
 )
 
 // simCache is the fake provider's cache backed by the simulator.
-type simCache struct{ c *sim.Cache }
+type simCache struct{ c *cachesim.Cache }
 
 func (s simCache) Serve(body []byte) (int, int, error) {
 	r, err := s.c.Serve(body)
@@ -77,9 +75,9 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if (sf.url == "") == !*useSim {
 		return errorf(stderr, "bench needs --server URL, or --sim for the simulator (not both)")
 	}
-	var vs []variant.Variant
+	var vs []bench.Variant
 	for _, s := range variants {
-		v, err := variant.Parse(s)
+		v, err := bench.ParseVariant(s)
 		if err != nil {
 			return errorf(stderr, "--variant: %v", err)
 		}
@@ -97,7 +95,7 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	opts := bench.Options{Variants: vs, Cold: *cold}
 	if *useSim {
-		cache := sim.New(*slots)
+		cache := cachesim.New(*slots)
 		fake, err := fakeprovider.Start(fakeprovider.Config{
 			Script:  &script.Script{Name: "bench --sim", Default: &script.Policy{Answer: "ok"}},
 			Models:  recordingModels(open),
@@ -128,7 +126,7 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if err != nil {
 		return errorf(stderr, "%v", err)
 	}
-	m := metrics.New()
+	m := bench.NewMetrics()
 	if *listen != "" {
 		ln, err := net.Listen("tcp", *listen)
 		if err != nil {
@@ -146,7 +144,7 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		if bar != nil {
 			bar.Stop()
 		}
-		bar = progress.New(stderr, "bench "+name, n)
+		bar = progress.NewBar(stderr, "bench "+name, n)
 		bar.Start()
 	}
 	opts.OnRow = func(r bench.Row) {

@@ -13,10 +13,10 @@ import (
 	"time"
 
 	"github.com/LLeMbas/lembas-check/cachebench/audit"
-	"github.com/LLeMbas/lembas-check/cachebench/progress"
-	srvusage "github.com/LLeMbas/lembas-check/cachebench/usage"
+	"github.com/LLeMbas/lembas-check/internal/progress"
 	"github.com/LLeMbas/lembas-check/internal/table"
 	"github.com/LLeMbas/lembas-check/replay"
+	srvusage "github.com/LLeMbas/lembas-check/usage"
 )
 
 // serverFlags are how bench and replay reach a server.
@@ -101,7 +101,7 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		}
 		defer rec.Close()
 	}
-	bar := progress.New(stderr, "replay "+*mode, countPrompts(pos[0]))
+	bar := progress.NewBar(stderr, "replay "+*mode, countPrompts(pos[0]))
 	bar.Start()
 	var sent []replay.Sent
 	failed := 0

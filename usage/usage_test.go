@@ -13,7 +13,7 @@ import (
 	"github.com/LLeMbas/lembas-check/replay"
 )
 
-const fixtures = "../../testdata/llamacpp/"
+const fixtures = "../testdata/llamacpp/"
 
 // Every file of the llama-server fixtures is the one SHA256SUMS pins, and every file there is
 // pinned.

@@ -1,6 +1,3 @@
-// Package progress draws a progress bar on stderr for the cache bench's long jobs (an audit of a
-// large recording, a bench against a slow server): on a terminal one line redrawn in place, in a
-// log a line every few seconds; a job that ends quickly prints nothing.
 package progress
 
 import (
@@ -9,12 +6,12 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/LLeMbas/lembas-check/internal/progress"
 )
 
-// Bar is one job's progress. Set the fields or use New, then Start, Set as it goes, and Stop (the
-// bar's last state is drawn once more and kept).
+// Bar is one job's progress as the cache bench draws it (an audit of a large recording, a bench
+// against a slow server): a label, a bar of done ÷ total, the time and a note, drawn by a Printer.
+// Set the fields or use NewBar, then Start, Set as it goes, and Stop (the bar's last state is
+// drawn once more and kept).
 type Bar struct {
 	W        io.Writer
 	Label    string
@@ -27,17 +24,17 @@ type Bar struct {
 	mu      sync.Mutex
 	done    int
 	note    string
-	printer *progress.Printer
+	printer *Printer
 }
 
-// New makes a bar writing to w, redrawn in place when w is a terminal.
-func New(w io.Writer, label string, total int) *Bar {
-	return &Bar{W: w, Label: label, Total: total, Terminal: progress.IsTerminal(w)}
+// NewBar makes a bar writing to w, redrawn in place when w is a terminal.
+func NewBar(w io.Writer, label string, total int) *Bar {
+	return &Bar{W: w, Label: label, Total: total, Terminal: IsTerminal(w)}
 }
 
 // Start starts the clock and the drawing.
 func (b *Bar) Start() {
-	b.printer = &progress.Printer{W: b.W, Terminal: b.Terminal, After: b.After, Every: b.Every, Keep: true, Line: b.line}
+	b.printer = &Printer{W: b.W, Terminal: b.Terminal, After: b.After, Every: b.Every, Keep: true, Line: b.line}
 	b.printer.Start()
 }
 

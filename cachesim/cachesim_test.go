@@ -1,4 +1,4 @@
-package sim
+package cachesim
 
 import (
 	"fmt"
@@ -6,8 +6,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/LLeMbas/lembas-check/cachebench/tokens"
 	"github.com/LLeMbas/lembas-check/replay/chat"
+	"github.com/LLeMbas/lembas-check/tokens"
 )
 
 func body(system string, msgs ...string) []byte {

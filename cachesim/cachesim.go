@@ -1,18 +1,18 @@
-// Package sim simulates a model server's prompt cache, as llama.cpp's llama-server keeps one with
+// Package cachesim simulates a model server's prompt cache, as llama.cpp's llama-server keeps one with
 // `-np N` slots: each slot holds the tokens of the last prompt it served; a request goes to the
 // idle slot whose prompt shares the longest common token prefix with it (when that prefix is more
 // than a fraction of the request, `--slot-prompt-similarity`), else to the least recently used
 // slot (an empty one first); the tokens of that common prefix are taken from the cache, the rest
 // are read; then the slot holds the new prompt. Prompts are rendered and tokenized as package
 // tokens says (docs/bench.md). The simulator knows nothing of time: it answers in tokens.
-package sim
+package cachesim
 
 import (
 	"fmt"
 	"sync"
 
-	"github.com/LLeMbas/lembas-check/cachebench/tokens"
 	"github.com/LLeMbas/lembas-check/replay/chat"
+	"github.com/LLeMbas/lembas-check/tokens"
 )
 
 // DefaultSimilarity is llama-server's default `--slot-prompt-similarity`.

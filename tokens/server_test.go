@@ -116,7 +116,7 @@ func TestServerTokenizerErrors(t *testing.T) {
 
 // The fixtures' shapes: /tokenize with pieces, and /apply-template's prompt.
 func TestFixtureShapes(t *testing.T) {
-	b, err := os.ReadFile("../../testdata/llamacpp/05-tokenize.json")
+	b, err := os.ReadFile("../testdata/llamacpp/05-tokenize.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +132,7 @@ func TestFixtureShapes(t *testing.T) {
 	if err != nil || plain[1] != 22172 {
 		t.Errorf("plain ids: %v %v", plain, err)
 	}
-	b, _ = os.ReadFile("../../testdata/llamacpp/07-apply-template.json")
+	b, _ = os.ReadFile("../testdata/llamacpp/07-apply-template.json")
 	var tmpl struct {
 		Prompt *string `json:"prompt"`
 	}

@@ -1,18 +1,16 @@
-// Package metrics exposes a bench as Prometheus metrics — served while it runs
-// (`--metrics-listen`) or written as a textfile for node_exporter's textfile collector
-// (`--metrics-textfile`) — labelled by run (baseline, or the variant).
-package metrics
+package bench
 
 import (
 	"net/http"
 	"strconv"
 
-	"github.com/LLeMbas/lembas-check/cachebench/bench"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
-// Metrics are one bench's.
+// Metrics are one bench's as Prometheus metrics — served while it runs (`--metrics-listen`) or
+// written as a textfile for node_exporter's textfile collector (`--metrics-textfile`) —
+// labelled by run (baseline, or the variant).
 type Metrics struct {
 	Registry    *prometheus.Registry
 	requests    *prometheus.CounterVec
@@ -26,8 +24,8 @@ type Metrics struct {
 	lastCached  *prometheus.GaugeVec
 }
 
-// New registers the bench's metrics in a registry of their own.
-func New() *Metrics {
+// NewMetrics registers the bench's metrics in a registry of their own.
+func NewMetrics() *Metrics {
 	m := &Metrics{Registry: prometheus.NewRegistry()}
 	run := []string{"run"}
 	m.requests = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "lembas_bench_requests_total", Help: "Requests replayed, by run and HTTP status."}, []string{"run", "status"})
@@ -45,7 +43,7 @@ func New() *Metrics {
 }
 
 // Observe records one request of a run.
-func (m *Metrics) Observe(r bench.Row) {
+func (m *Metrics) Observe(r Row) {
 	m.requests.WithLabelValues(r.Run, strconv.Itoa(r.Status)).Inc()
 	m.predicted.WithLabelValues(r.Run).Add(float64(r.Predicted))
 	if r.Usage.PromptTokens != nil {

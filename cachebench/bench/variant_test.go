@@ -1,4 +1,4 @@
-package variant
+package bench
 
 import (
 	"context"
@@ -59,7 +59,7 @@ func TestVariantsOfTheCleanSession(t *testing.T) {
 		"prune-results":    "earlier-message-rewritten@4 $.messages[3].content ",
 		"tool-churn:2":     "tools-changed@2 $.tools[3] ",
 	} {
-		v, err := Parse(spec)
+		v, err := ParseVariant(spec)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -109,15 +109,15 @@ func TestOtherShapes(t *testing.T) {
 	}
 }
 
-func TestParse(t *testing.T) {
+func TestParseVariant(t *testing.T) {
 	for s, want := range map[string]string{"date-in-system": "date-in-system", "tool-churn:7": "tool-churn:7", "prune-results": "prune-results"} {
-		v, err := Parse(s)
+		v, err := ParseVariant(s)
 		if err != nil || v.String() != want {
 			t.Errorf("%s: %v %v", s, v, err)
 		}
 	}
 	for _, bad := range []string{"date", "tool-churn:0", "tool-churn:x"} {
-		if _, err := Parse(bad); err == nil {
+		if _, err := ParseVariant(bad); err == nil {
 			t.Errorf("%s accepted", bad)
 		}
 	}
@@ -132,7 +132,7 @@ func FuzzRewrite(f *testing.F) {
 	f.Add([]byte(`{"instructions":null,"input":[{"type":"function_call_output","output":"o"},{"role":"user","content":"u"}]}`), uint8(1))
 	f.Add([]byte(`{"system":"s","messages":[{"role":"user","content":[{"type":"tool_result","content":"r"}]}]}`), uint8(2))
 	f.Fuzz(func(t *testing.T, body []byte, which uint8) {
-		v := Variant{Name: Names[int(which)%len(Names)], At: 1}
+		v := Variant{Name: VariantNames[int(which)%len(VariantNames)], At: 1}
 		out, err := v.Rewrite(1, body)
 		if err == nil && json.Valid(body) && !json.Valid(out) {
 			t.Fatalf("%s made invalid JSON:\n%s\n%s", v.Name, body, out)

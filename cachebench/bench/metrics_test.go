@@ -1,4 +1,4 @@
-package metrics
+package bench
 
 import (
 	"io"
@@ -9,18 +9,17 @@ import (
 	"testing"
 	"time"
 
-	"github.com/LLeMbas/lembas-check/cachebench/bench"
-	"github.com/LLeMbas/lembas-check/cachebench/usage"
+	"github.com/LLeMbas/lembas-check/usage"
 )
 
 func ip(n int) *int { return &n }
 
 func TestMetricsServedAndWritten(t *testing.T) {
-	m := New()
+	m := NewMetrics()
 	ms := 12.5
-	m.Observe(bench.Row{Run: "baseline", Status: 200, TTFT: 30 * time.Millisecond, Total: 90 * time.Millisecond, Predicted: 900,
+	m.Observe(Row{Run: "baseline", Status: 200, TTFT: 30 * time.Millisecond, Total: 90 * time.Millisecond, Predicted: 900,
 		Usage: usage.Usage{PromptTokens: ip(1000), CachedTokens: ip(900), PromptMS: &ms}})
-	m.Observe(bench.Row{Run: "date-in-system:3", Status: 200, Usage: usage.Usage{PromptTokens: ip(1000)}})
+	m.Observe(Row{Run: "date-in-system:3", Status: 200, Usage: usage.Usage{PromptTokens: ip(1000)}})
 	srv := httptest.NewServer(m.Handler())
 	defer srv.Close()
 	resp, err := srv.Client().Get(srv.URL)

@@ -1,15 +1,4 @@
-// Package variant rewrites a recorded session the way a harness breaking one of the 3.1 prefix
-// rules would have sent it, so the bench can show, side by side with the recording as it was,
-// what the rule saves:
-//
-//   - date-in-system: the date at the head of the system prompt, changing at a chosen request
-//     (the 3.0 behaviour context.md §10 rule 2 forbids);
-//   - prune-results: tool results of earlier turns shortened in place (compaction.prune of 1.x,
-//     which rule 5 forbids);
-//   - tool-churn: a tool added to the list at a chosen request (rule 4).
-//
-// A rewrite changes only the bytes it must; everything else of the body is kept as recorded.
-package variant
+package bench
 
 import (
 	"bytes"
@@ -35,26 +24,38 @@ const (
 	ToolChurn    = "tool-churn"
 )
 
-// Names lists them.
-var Names = []string{DateInSystem, PruneResults, ToolChurn}
+// VariantNames lists them.
+var VariantNames = []string{DateInSystem, PruneResults, ToolChurn}
 
-// Variant is one rewrite. At is the prompt request (from 1) where the change happens — the date
+// Variant is one rewrite of a recorded session, the way a harness breaking one of the 3.1 prefix
+// rules would have sent it, so the bench can show, side by side with the recording as it was,
+// what the rule saves:
+//
+//   - date-in-system: the date at the head of the system prompt, changing at a chosen request
+//     (the 3.0 behaviour context.md §10 rule 2 forbids);
+//   - prune-results: tool results of earlier turns shortened in place (compaction.prune of 1.x,
+//     which rule 5 forbids);
+//   - tool-churn: a tool added to the list at a chosen request (rule 4).
+//
+// A rewrite changes only the bytes it must; everything else of the body is kept as recorded.
+//
+// At is the prompt request (from 1) where the change happens — the date
 // changes, the tool appears; 0 means the middle of the session, set with Resolve.
 type Variant struct {
 	Name string
 	At   int
 }
 
-// Parse reads NAME or NAME:AT (date-in-system:12).
-func Parse(s string) (Variant, error) {
+// ParseVariant reads NAME or NAME:AT (date-in-system:12).
+func ParseVariant(s string) (Variant, error) {
 	name, at, hasAt := strings.Cut(s, ":")
 	v := Variant{Name: name}
 	found := false
-	for _, n := range Names {
+	for _, n := range VariantNames {
 		found = found || n == name
 	}
 	if !found {
-		return v, fmt.Errorf("no variant %q: want one of %s (NAME or NAME:REQUEST)", s, strings.Join(Names, ", "))
+		return v, fmt.Errorf("no variant %q: want one of %s (NAME or NAME:REQUEST)", s, strings.Join(VariantNames, ", "))
 	}
 	if hasAt {
 		n, err := strconv.Atoi(at)
