@@ -139,7 +139,9 @@ func (w *Writer) Close() error {
 var credentialHeaders = []string{"authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key", "openai-organization", "openai-project"}
 
 // CleanHeaders copies headers without the ones that carry credentials: the usual names, and any
-// whose name says key, token, secret or auth. It returns the names it left out.
+// whose name says key, token, secret, auth or password. It returns the names it left out. A
+// session or routing id (x-session-affinity, session-id) is no credential and is kept: it is
+// what a server's cache routing reads.
 func CleanHeaders(h http.Header) (map[string][]string, []string) {
 	out := map[string][]string{}
 	var redacted []string
@@ -161,7 +163,7 @@ func isCredential(lk string) bool {
 			return true
 		}
 	}
-	for _, w := range []string{"key", "token", "secret", "auth", "password", "session"} {
+	for _, w := range []string{"key", "token", "secret", "auth", "password"} {
 		if strings.Contains(lk, w) {
 			return true
 		}

@@ -116,9 +116,30 @@ func runeStart(b []byte, i int) int {
 	return i
 }
 
-// clockRE finds what reads as a date or a time of day. A bare "10:21" is left out: it is as often
-// a file's line and column (main.go:10:21) as a time.
-var clockRE = regexp.MustCompile(`(?i)\b\d{4}-\d{2}-\d{2}(?:[T ]\d{1,2}:\d{2}(?::\d{2})?)?\b|\b\d{1,2}:\d{2}:\d{2}\b|\b\d{1,2}:\d{2}\s?[ap]\.?m\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b|\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|\b(?:january|february|march|april|june|july|august|september|october|november|december)\s+\d{1,2}\b|\b\d{1,2}\s+(?:january|february|march|april|may|june|july|august|september|october|november|december)\b|\b1\d{9}(?:\d{3})?\b`)
+// clockRE finds what reads as a date or a time of day, in the forms harnesses write: ISO
+// (2026-11-30, with a time and a zone), JavaScript's Date.toDateString (Mon Nov 30 2026), US
+// (11/30/2026, Nov 30, 2026, Monday, November 30, 2026), day first (30 November 2026), a time
+// (23:59:10, 11:30 pm), a weekday, a Unix timestamp; every month, whole or abbreviated. Longer
+// forms come first, so a whole date is one match. A bare "10:21" is left out: it is as often a
+// file's line and column (main.go:10:21) as a time.
+var clockRE = regexp.MustCompile(`(?i)` + strings.Join([]string{
+	`\b\d{4}-\d{2}-\d{2}(?:[T ]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?\b`,
+	`\b(?:` + weekdayRE + `),?\s+(?:` + monthRE + `)\.?\s+\d{1,2}(?:st|nd|rd|th)?,?(?:\s+\d{4})?\b`,
+	`\b(?:` + weekdayRE + `),?\s+\d{1,2}(?:st|nd|rd|th)?\s+(?:` + monthRE + `)\.?(?:,?\s+\d{4})?\b`,
+	`\b(?:` + monthRE + `)\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?\b`,
+	`\b\d{1,2}(?:st|nd|rd|th)?\s+(?:` + monthRE + `)\.?(?:,?\s+\d{4})?\b`,
+	`\b\d{1,2}:\d{2}:\d{2}\b`,
+	`\b\d{1,2}:\d{2}\s?[ap]\.?m\b`,
+	`\b\d{1,2}/\d{1,2}/\d{2,4}\b`,
+	`\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b`,
+	`\b1\d{9}(?:\d{3})?\b`,
+}, "|"))
+
+// The months and weekdays as harnesses write them, whole or abbreviated ("Sept", "Thurs").
+const (
+	monthRE   = `january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec`
+	weekdayRE = `monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues|tue|wed|thurs|thu|fri|sat|sun`
+)
 
 // clockChange says whether a change looks like a clock — a date or a time that one side has and
 // the other has not, or has otherwise — and shows it ("2026-11-05 → 2026-11-06").

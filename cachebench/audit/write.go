@@ -156,6 +156,27 @@ func mdCell(s string) string {
 	return s
 }
 
+// changeLines are a change's two sides as a diff shows them.
+func changeLines(c *Change) string {
+	var b strings.Builder
+	if c.Old != "" {
+		b.WriteString("- " + c.Old + "\n")
+	}
+	if c.New != "" {
+		b.WriteString("+ " + c.New + "\n")
+	}
+	return b.String()
+}
+
+// mdFence puts text in a fenced code block whose fence is longer than any run of backticks in it.
+func mdFence(lang, text string) string {
+	fence := "```"
+	for strings.Contains(text, fence) {
+		fence += "`"
+	}
+	return fence + lang + "\n" + text + fence
+}
+
 // WriteMarkdown writes the report for a pull request or a job summary.
 func WriteMarkdown(w io.Writer, r *Report) error {
 	t := r.Totals
@@ -188,6 +209,13 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 				cause += " (allowed)"
 			}
 			fmt.Fprintf(w, "| %d | %d | %s | `%s` | %s | %s |\n", q.Seq, q.Line, cause, q.Path, mdCell(q.Detail), table.Count(q.LostTokens))
+		}
+		// The changed text, as the table shows it: what a reviewer needs to see the cause.
+		for _, q := range breaks {
+			if q.Change == nil || q.Change.Old == "" && q.Change.New == "" {
+				continue
+			}
+			fmt.Fprintf(w, "\nRequest %d, at `%s`:\n\n%s\n", q.Seq, q.Path, mdFence("diff", changeLines(q.Change)))
 		}
 	}
 	fmt.Fprintln(w, "\n<details><summary>Every request</summary>\n\n| Request | Conversation | Continues | Cause | Prompt | Reusable | Lost |\n|---:|---:|---:|---|---:|---:|---:|")

@@ -6,6 +6,7 @@ import (
 	"encoding/xml"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 )
 
@@ -80,8 +81,15 @@ func TestMarkdownAndSVG(t *testing.T) {
 	if err := Write(&md, rep, "markdown", false); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(md.String(), "| 4 | 8 | system prompt changed | `$.messages[0].content` |") {
-		t.Errorf("markdown:\n%s", md.String())
+	for _, want := range []string{
+		"| 4 | 8 | system prompt changed | `$.messages[0].content` |",
+		// The changed text, as the table shows it.
+		"Request 4, at `$.messages[0].content`:\n\n```diff\n- …ent\":\"Today is 2026-11-0⟦5⟧.",
+		"\n+ …ent\":\"Today is 2026-11-0⟦6⟧.",
+	} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md.String())
+		}
 	}
 	var svg bytes.Buffer
 	if err := Write(&svg, rep, "svg", false); err != nil {
@@ -123,6 +131,22 @@ func TestExcerptCutsAtCharacters(t *testing.T) {
 	}
 }
 
+// Every month's last day and the day after, in every form: each reads as a clock, whole.
+func TestClockHeuristicEveryMonthEveryForm(t *testing.T) {
+	forms := []string{"Mon Jan 02 2006", "Jan 2, 2006", "01/02/2006", "Monday, January 2, 2006", "2006-01-02", "2 January 2006", "January 2", "Jan. 2", "Monday, 2 January 2006"}
+	for m := time.January; m <= time.December; m++ {
+		last := time.Date(2026, m+1, 0, 12, 0, 0, 0, time.UTC) // the month's last day
+		next := last.AddDate(0, 0, 1)
+		for _, f := range forms {
+			o, n := last.Format(f), next.Format(f)
+			got, ok := clockChange(Change{OldWide: "It is " + o + ".", NewWide: "It is " + n + "."})
+			if want := o + " → " + n; !ok || got != want {
+				t.Errorf("%s: %q, want %q", f, got, want)
+			}
+		}
+	}
+}
+
 func TestClockHeuristic(t *testing.T) {
 	for _, c := range []struct {
 		old, new, want string
@@ -134,6 +158,15 @@ func TestClockHeuristic(t *testing.T) {
 		{"", "Date: November 6", "added November 6", true},
 		{"./main.go:10:21: undefined", "./main.go:11:3: undefined", "", false}, // a file position, not a time
 		{"You are careful.", "You are very careful.", "", false},
+		// The forms real harnesses write: opencode (JavaScript's toDateString), qwen-code, codex.
+		{"Today's date: Mon Nov 30 2026", "Today's date: Tue Dec 01 2026", "Mon Nov 30 2026 → Tue Dec 01 2026", true},
+		{"Today's date is Monday, November 30, 2026 (formatted", "Today's date is Tuesday, December 1, 2026 (formatted", "Monday, November 30, 2026 → Tuesday, December 1, 2026", true},
+		{"<current_date>2026-11-30</current_date>", "<current_date>2026-12-01</current_date>", "2026-11-30 → 2026-12-01", true},
+		{"as of Nov 30, 2026.", "as of Dec 1, 2026.", "Nov 30, 2026 → Dec 1, 2026", true},
+		{"on 11/30/2026 at 11:59 pm", "on 12/01/2026 at 12:00 am", "11/30/2026, 11:59 pm → 12/01/2026, 12:00 am", true},
+		{"now: 2026-11-30T23:59:50Z", "now: 2026-12-01T00:00:30Z", "2026-11-30T23:59:50Z → 2026-12-01T00:00:30Z", true},
+		{"Date: 31 May 2026", "Date: 1 June 2026", "31 May 2026 → 1 June 2026", true},
+		{"Date: May 31", "Date: June 1", "May 31 → June 1", true},
 	} {
 		got, ok := clockChange(Change{OldWide: c.old, NewWide: c.new})
 		if got != c.want || ok != c.ok {
