@@ -223,28 +223,39 @@ func (s *Session) resolve(rels []string) ([]Loaded, []Diagnostic) {
 }
 
 // nested is one folder's instruction file: the first name of the priority list that is there
-// as a file (a link followed only inside the root). A refused one is the folder's: no later
-// name stands in for it.
+// as a file, in the folder the touched path really leads to (folder links followed). A file
+// whose real path leaves the root — through its own link or a folder's — is refused with the
+// escape code. A refused one is the folder's: no later name stands in for it.
 func (s *Session) nested(dir string) (Loaded, *Diagnostic, bool) {
 	t := SpecTexts()
 	rootReal := s.base()
+	// The folder is where the touched path really leads: a folder link on the way is followed
+	// (the file must then "resolve inside realpath of the Project root").
+	folder, kind, ok := s.disk.Real(path.Join(rootReal, dir))
+	if !ok || kind != fsaccess.DirEntry {
+		return Loaded{}, nil, false
+	}
 	for _, name := range t.Names {
 		rel := dir + "/" + name
-		abs := path.Join(rootReal, rel)
-		switch s.disk.Lstat(abs) {
+		at := path.Join(folder, name)
+		real := at
+		switch s.disk.Lstat(at) {
 		case fsaccess.FileEntry:
 		case fsaccess.LinkEntry:
-			real, kind, ok := s.disk.Real(abs)
-			if ok && !fsaccess.Within(rootReal, real) {
+			to, kind, ok := s.disk.Real(at)
+			if ok && !fsaccess.Within(rootReal, to) {
 				return Loaded{}, &Diagnostic{Path: rel, Code: t.Escape}, false
 			}
 			if !ok || kind != fsaccess.FileEntry {
 				continue
 			}
+			real = to
 		default:
 			continue
 		}
-		real, _, _ := s.disk.Real(abs)
+		if !fsaccess.Within(rootReal, real) {
+			return Loaded{}, &Diagnostic{Path: rel, Code: t.Escape}, false
+		}
 		b := s.disk.Read(real)
 		if len(b) > t.MaxBytes {
 			return Loaded{}, &Diagnostic{Path: rel, Code: t.Oversized}, false
