@@ -2,7 +2,9 @@ package modules
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
 
 	"gopkg.in/yaml.v3"
 )
@@ -77,13 +79,28 @@ func parseFront(front []byte, key string) (globs []Glob, err error) {
 			globs, err = nil, invalid("the frontmatter is not YAML the parser can read")
 		}
 	}()
-	var doc yaml.Node
-	if err := yaml.Unmarshal(front, &doc); err != nil {
-		return nil, invalid("the frontmatter is not YAML: %v", err)
+	// Every document of the block is read: a second one (after `...`, or a `--- …` line that
+	// is not the closing fence) would otherwise go unseen, and an empty first one would make the
+	// module unconditional whatever the second says.
+	dec := yaml.NewDecoder(bytes.NewReader(front))
+	var docs []yaml.Node
+	for {
+		var doc yaml.Node
+		err := dec.Decode(&doc)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, invalid("the frontmatter is not YAML: %v", err)
+		}
+		if docs = append(docs, doc); len(docs) > 1 {
+			return nil, invalid("the frontmatter holds more than one YAML document")
+		}
 	}
-	if doc.Kind == 0 || len(doc.Content) == 0 {
+	if len(docs) == 0 || docs[0].Kind == 0 || len(docs[0].Content) == 0 {
 		return nil, nil
 	}
+	doc := docs[0]
 	root := doc.Content[0]
 	switch {
 	case root.Kind == yaml.ScalarNode && root.ShortTag() == "!!null":

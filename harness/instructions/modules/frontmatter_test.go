@@ -56,6 +56,11 @@ func TestParse(t *testing.T) {
 		{name: "backslash", file: "---\npaths: ['a\\b']\n---\n", invalid: true},
 		{name: "dot-dot segment", file: "---\npaths: [a/../b]\n---\n", invalid: true},
 		{name: "one bad among good", file: "---\npaths: [a, /b, c]\n---\n", invalid: true},
+		{name: "a second document after ---", file: "---\npaths: [a]\n--- # two\nowner: me\n---\n", invalid: true},
+		{name: "a bare document after ...", file: "---\npaths: [a]\n...\nowner: me\n---\n", invalid: true},
+		{name: "an empty first document", file: "---\n...\n--- \npaths: [a]\n---\n", invalid: true},
+		{name: "one document and its end marker", file: "---\npaths: [a]\n...\n---\nb", body: "b", globs: []string{"a"}},
+		{name: "null and its end marker", file: "---\n~\n...\n---\nb", body: "b"},
 	} {
 		m, err := Parse([]byte(c.file))
 		if c.invalid {
