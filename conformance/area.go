@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+
+	"github.com/LLeMbas/lembas-check/conformance/steps"
 )
 
 // Area is one conformance area, a plain value: adding an area is adding one Area to All.
@@ -27,6 +29,15 @@ type Area struct {
 	DecodeAnswer func(raw json.RawMessage) (any, error)
 	// Reference answers a decoded case with the reference implementation (harness/<area>).
 	Reference func(c any) (any, error)
+	// Steps is the area's Gherkin step vocabulary (conformance/steps): the phrases its feature,
+	// conformance/features/<name>.feature, is written in. nil: the area has no features yet.
+	Steps *steps.Vocabulary
+}
+
+// WithSteps is the area with its Gherkin step vocabulary.
+func (a Area) WithSteps(v *steps.Vocabulary) Area {
+	a.Steps = v
+	return a
 }
 
 // FieldError is a malformed case or answer: which field, and what is wrong with it.

@@ -8,12 +8,13 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/LLeMbas/lembas-check/conformance/steps"
 	"github.com/LLeMbas/lembas-check/harness/chunk"
 )
 
 // ChunkTokens is conformance/chunk_tokens.json: the pieces a file is cut into for search,
 // measured in tokens (filesystem.md, Indexing, by tokens).
-var ChunkTokens = Define("chunk_tokens", "spec", "the pieces a file is cut into for search, measured in a tokenizer's tokens (filesystem.md, Indexing, by tokens)", answerChunkTokens)
+var ChunkTokens = Define("chunk_tokens", "spec", "the pieces a file is cut into for search, measured in a tokenizer's tokens (filesystem.md, Indexing, by tokens)", answerChunkTokens).WithSteps(steps.ChunkTokens)
 
 type chunkTokensCase struct {
 	About     string  `json:"about,omitempty"`

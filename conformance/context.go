@@ -6,12 +6,13 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/LLeMbas/lembas-check/conformance/steps"
 	"github.com/LLeMbas/lembas-check/harness/results"
 	"github.com/LLeMbas/lembas-check/harness/spec"
 )
 
 // Context is conformance/context.json: what each step of a session inserts into the conversation.
-var Context = Define("context", "spec", "what each step of a session inserts: result ids, read brackets, stubs, the cap, recall, diffs, the compaction table (loop.json context)", answerContext)
+var Context = Define("context", "spec", "what each step of a session inserts: result ids, read brackets, stubs, the cap, recall, diffs, the compaction table (loop.json context)", answerContext).WithSteps(steps.Context)
 
 // contextCase is a session's steps in order. `limits` overrides loop.json's cap (all six numbers);
 // `cwd` (lembas-check's own cases only) is the start directory relative paths resolve against,

@@ -6,11 +6,12 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/LLeMbas/lembas-check/conformance/steps"
 	"github.com/LLeMbas/lembas-check/harness/fsaccess"
 )
 
 // FSAccess is conformance/fs_access.json: one operation on a session's view of a tree.
-var FSAccess = Define("fs_access", "spec", "the file system one session sees: levels, passages, listings and the exact error texts (filesystem.md)", answerFSAccess)
+var FSAccess = Define("fs_access", "spec", "the file system one session sees: levels, passages, listings and the exact error texts (filesystem.md)", answerFSAccess).WithSteps(steps.FSAccess)
 
 type fsAccessCase struct {
 	About string `json:"about,omitempty"`

@@ -5,12 +5,13 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/LLeMbas/lembas-check/conformance/steps"
 	"github.com/LLeMbas/lembas-check/harness/fsaccess"
 	"github.com/LLeMbas/lembas-check/harness/instructions"
 )
 
 // Instructions is conformance/instructions.json: the instruction files a session starts with.
-var Instructions = Define("instructions", "spec", "the instruction files a session starts with, stacked from the boundary down to the start directory (filesystem.md)", answerInstructions)
+var Instructions = Define("instructions", "spec", "the instruction files a session starts with, stacked from the boundary down to the start directory (filesystem.md)", answerInstructions).WithSteps(steps.Instructions)
 
 type instructionsCase struct {
 	About    string            `json:"about,omitempty"`

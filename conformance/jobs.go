@@ -4,11 +4,12 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/LLeMbas/lembas-check/conformance/steps"
 	"github.com/LLeMbas/lembas-check/harness/jobs"
 )
 
 // Jobs is conformance/jobs.json: the note composed from a job's record.
-var Jobs = Define("jobs", "spec", "the note a session is given about its background work (loop.json jobs.marks)", answerJobs)
+var Jobs = Define("jobs", "spec", "the note a session is given about its background work (loop.json jobs.marks)", answerJobs).WithSteps(steps.Jobs)
 
 type jobsCase struct {
 	About       string  `json:"about,omitempty"`

@@ -8,13 +8,14 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/LLeMbas/lembas-check/conformance/steps"
 	"github.com/LLeMbas/lembas-check/harness/prefix"
 	"github.com/LLeMbas/lembas-check/harness/spec"
 )
 
 // Prefix is conformance/prefix.json: one session's requests — the system prompt each sends (by
 // number), the tools it offers, the note on a user message — and what a call answers.
-var Prefix = Define("prefix", "spec", "what each request of a session sends: the system prompt, the tool list and the note (context.md §10)", answerPrefix)
+var Prefix = Define("prefix", "spec", "what each request of a session sends: the system prompt, the tool list and the note (context.md §10)", answerPrefix).WithSteps(steps.Prefix)
 
 // The ops a step may have, and what each answers.
 const (

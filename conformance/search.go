@@ -4,12 +4,13 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/LLeMbas/lembas-check/conformance/steps"
 	"github.com/LLeMbas/lembas-check/harness/fsaccess"
 	"github.com/LLeMbas/lembas-check/harness/search"
 )
 
 // Search is cases/search.json: `search` over a session's view (filesystem.md, A search).
-var Search = Define("search", "lembas-check", "search: passages ranked by meaning and by words fused by rank, filtered by the session's view after scoring, in the result form (filesystem.md, A search)", answerSearch)
+var Search = Define("search", "lembas-check", "search: passages ranked by meaning and by words fused by rank, filtered by the session's view after scoring, in the result form (filesystem.md, A search)", answerSearch).WithSteps(steps.Search)
 
 type searchCase struct {
 	About string `json:"about,omitempty"`

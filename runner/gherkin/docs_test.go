@@ -7,6 +7,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/LLeMbas/lembas-check/conformance"
 	"github.com/LLeMbas/lembas-check/runner"
 )
 
@@ -21,7 +22,8 @@ func TestDocsListEveryStep(t *testing.T) {
 		if !strings.Contains(doc, "`conformance/features/"+a+".feature`") {
 			t.Errorf("docs/features.md has no section for %s", a)
 		}
-		for _, d := range Vocabulary(a) {
+		area, _ := conformance.ByName(a)
+		for _, d := range area.Steps.Docs() {
 			if !strings.Contains(doc, "| `"+strings.ReplaceAll(d.Step, "|", `\|`)+"` | "+strings.ReplaceAll(d.Doc, "|", `\|`)+" |") {
 				t.Errorf("docs/features.md lacks the %s step %q (%s)", a, d.Step, d.Doc)
 			}
@@ -39,7 +41,7 @@ func TestDocsExamplesPass(t *testing.T) {
 	seen := 0
 	for _, sec := range sections[1:] {
 		area, _, _ := strings.Cut(sec, " ")
-		if _, ok := vocabularies[area]; !ok {
+		if a, ok := conformance.ByName(area); !ok || a.Steps == nil {
 			continue
 		}
 		start := strings.Index(sec, "```gherkin\n")
@@ -63,7 +65,7 @@ func TestDocsExamplesPass(t *testing.T) {
 		}
 		seen++
 	}
-	if seen != len(vocabularies) {
-		t.Errorf("%d examples for %d areas", seen, len(vocabularies))
+	if seen != len(Areas()) {
+		t.Errorf("%d examples for %d areas", seen, len(Areas()))
 	}
 }

@@ -91,7 +91,7 @@ func TestEveryAreaHasAFeature(t *testing.T) {
 		}
 	}
 	for _, a := range conformance.All() {
-		if _, ok := vocabularies[a.Name]; !ok {
+		if a.Steps == nil {
 			t.Errorf("area %s has no step vocabulary", a.Name)
 		}
 		if n := len(defs[a.Name]); n < 6 {
@@ -101,7 +101,7 @@ func TestEveryAreaHasAFeature(t *testing.T) {
 			t.Errorf("area %s: no Scenario Outline", a.Name)
 		}
 	}
-	for a := range vocabularies {
+	for _, a := range Areas() {
 		if _, ok := conformance.ByName(a); !ok {
 			t.Errorf("vocabulary %s is of no area in the registry", a)
 		}

@@ -13,18 +13,17 @@ package gherkin
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	pathpkg "path"
 	"regexp"
-	"sort"
 	"strings"
 	"sync"
 
 	"github.com/LLeMbas/lembas-check/conformance"
 	"github.com/LLeMbas/lembas-check/conformance/features"
+	"github.com/LLeMbas/lembas-check/conformance/steps"
 	"github.com/LLeMbas/lembas-check/runner"
 	"github.com/cucumber/godog"
 	messages "github.com/cucumber/messages/go/v34"
@@ -35,7 +34,7 @@ type Scenario struct {
 	// Case is what the target is sent: ID `<area>/feature:<slug>`, File `<dir>/<area>.feature:<line>`,
 	// About the scenario's name, Input the case the steps built, Expect the Thens (as JSON).
 	Case   conformance.Case
-	Checks []Check
+	Checks []steps.Check
 	// Err is why the scenario could not be made into a case (a step no vocabulary knows, a bad
 	// argument, a case the area refuses): the scenario's verdict is error, with this message.
 	Err error
@@ -92,9 +91,8 @@ func Load(fsys fs.FS, name string) ([]Scenario, error) {
 		sc.Before(func(ctx context.Context, p *godog.Scenario) (context.Context, error) {
 			m := idx.pickles[p.Id]
 			st.meta, st.lines = m, idx.lines
-			st.vocab = vocabularies[m.area]
-			st.builder = st.vocab.newBuilder()
-			st.extra = map[string]any{}
+			area, _ := conformance.ByName(m.area)
+			st.build = area.Steps.Begin(m.area)
 			return ctx, nil
 		})
 		sc.StepContext().Before(func(ctx context.Context, s *godog.Step) (context.Context, error) {
@@ -158,19 +156,15 @@ type featureIndex struct {
 // A file of no area, or two scenarios of one id, is a *FeatureError.
 func index(feats []parsedFeature, dir string) (*featureIndex, error) {
 	idx := &featureIndex{pickles: map[string]pickleMeta{}, lines: map[string]int{}}
-	var known []string
-	for a := range vocabularies {
-		known = append(known, a)
-	}
-	sort.Strings(known)
+	known := Areas()
 	byID := map[string]pickleMeta{}
 	for _, f := range feats {
 		uri := f.doc.Uri
 		file := dir + "/" + uri
 		area := strings.TrimSuffix(pathpkg.Base(uri), ".feature")
-		if _, ok := vocabularies[area]; !ok {
+		if a, ok := conformance.ByName(area); !ok || a.Steps == nil {
 			msg := fmt.Sprintf("no area %q with steps: a feature file is named <area>.feature, one of %s", area, strings.Join(known, ", "))
-			if _, inRegistry := conformance.ByName(area); inRegistry {
+			if ok {
 				msg = fmt.Sprintf("area %q has no step vocabulary yet (the areas with one: %s)", area, strings.Join(known, ", "))
 			}
 			return nil, &FeatureError{File: file, Msg: msg}
@@ -267,140 +261,87 @@ func Slug(name string) string {
 	return strings.Trim(nonSlug.ReplaceAllString(strings.ToLower(name), "-"), "-")
 }
 
-// state is one scenario as its steps build it.
-type state struct {
-	meta    pickleMeta
-	lines   map[string]int
-	vocab   *vocabulary
-	builder any // the area's builder: a builder, typed per area for its steps
-	extra   map[string]any
-
-	current  *godog.Step
-	stepLine int
-	phase    kind // the last keyword seen
-	whens    int
-	checks   []Check
-	err      error
+// Areas lists the areas that have a step vocabulary (their conformance.Area's Steps), sorted.
+func Areas() []string {
+	var out []string
+	for _, a := range conformance.All() {
+		if a.Steps != nil {
+			out = append(out, a.Name)
+		}
+	}
+	return out
 }
 
-func (st *state) stepText() string { return kindOfStep(st.current).String() + " " + st.current.Text }
+// state is one scenario as godog runs it.
+type state struct {
+	meta  pickleMeta
+	lines map[string]int
+	build *steps.Build
 
-func kindOfStep(s *godog.Step) kind {
+	current *godog.Step
+	err     error
+}
+
+func kindOfStep(s *godog.Step) steps.Kind {
 	switch s.Type {
 	case messages.PickleStepType_CONTEXT:
-		return given
+		return steps.Given
 	case messages.PickleStepType_ACTION:
-		return when
+		return steps.When
 	case messages.PickleStepType_OUTCOME:
-		return then
+		return steps.Then
 	}
-	return anyKind
+	return steps.Any
 }
 
 // dispatch runs the current step. Its error is kept (with the step's line) for the scenario's
 // verdict, and returned so godog skips the steps after it.
 func (st *state) dispatch() error {
 	s := st.current
-	st.stepLine = 0
+	line := 0
 	if len(s.AstNodeIds) > 0 {
-		st.stepLine = st.lines[s.AstNodeIds[0]]
+		line = st.lines[s.AstNodeIds[0]]
 	}
-	err := st.runStep(s)
+	var arg steps.Arg
+	if s.Argument != nil {
+		if d := s.Argument.DocString; d != nil {
+			arg.Doc, arg.Media = &d.Content, d.MediaType
+		}
+		if t := s.Argument.DataTable; t != nil {
+			arg.Table = make([][]string, 0, len(t.Rows))
+			for _, r := range t.Rows {
+				cells := make([]string, 0, len(r.Cells))
+				for _, c := range r.Cells {
+					cells = append(cells, c.Value)
+				}
+				arg.Table = append(arg.Table, cells)
+			}
+		}
+	}
+	k := kindOfStep(s)
+	err := st.build.Step(k, s.Text, line, arg)
 	if err != nil {
-		st.err = fmt.Errorf("%s:%d: %s: %w", st.meta.file(), st.stepLine, kindOfStep(s).String()+" "+s.Text, err)
+		st.err = fmt.Errorf("%s:%d: %s: %w", st.meta.file(), line, k.String()+" "+s.Text, err)
 	}
 	return err
-}
-
-func (st *state) runStep(s *godog.Step) error {
-	k := kindOfStep(s)
-	def, subs, err := st.vocab.match(k, s.Text)
-	if err != nil {
-		return err
-	}
-	if k == anyKind {
-		k = def.kind
-	}
-	// The case is sent once, after the last When: a Given or When after a Then has nothing to act on.
-	if st.phase == then && k != then {
-		return errors.New("a Given or When after a Then: the case is sent once, after the last When, so every Then comes last (write a second scenario for what follows)")
-	}
-	st.phase = k
-	if k == when {
-		st.whens++
-	}
-	a := &args{st: st}
-	for i, sub := range subs {
-		v, err := def.types[i].read(sub)
-		if err != nil {
-			return err
-		}
-		a.vals = append(a.vals, v)
-	}
-	var doc *messages.PickleDocString
-	var table *messages.PickleTable
-	if s.Argument != nil {
-		doc, table = s.Argument.DocString, s.Argument.DataTable
-	}
-	switch {
-	case def.arg == docArg && doc == nil:
-		return fmt.Errorf("this step takes a docstring (\"\"\" lines below it): %s", def.Shown())
-	case def.arg == tableArg && table == nil:
-		return fmt.Errorf("this step takes a table (| lines below it): %s", def.Shown())
-	case def.arg != docArg && doc != nil:
-		return fmt.Errorf("this step takes no docstring: %s", def.Shown())
-	case def.arg != tableArg && table != nil:
-		return fmt.Errorf("this step takes no table: %s", def.Shown())
-	}
-	if doc != nil {
-		a.doc, a.media = &doc.Content, doc.MediaType
-	}
-	if table != nil {
-		for i, r := range table.Rows {
-			var cells []string
-			for _, c := range r.Cells {
-				cells = append(cells, c.Value)
-			}
-			if i == 0 && isHeader(cells, def.columns) {
-				continue
-			}
-			a.table = append(a.table, cells)
-		}
-	}
-	return def.run(st, a)
-}
-
-func isHeader(cells, columns []string) bool {
-	if len(columns) == 0 || len(cells) != len(columns) {
-		return false
-	}
-	for i := range cells {
-		if !strings.EqualFold(strings.TrimSpace(cells[i]), columns[i]) {
-			return false
-		}
-	}
-	return true
 }
 
 // finish makes the built case: strictly decoded by its area, as a case file's would be.
 func (st *state) finish() Scenario {
 	m := st.meta
-	sc := Scenario{Case: m.caseShell(), Checks: st.checks}
+	sc := Scenario{Case: m.caseShell(), Checks: st.build.Checks()}
 	if st.err != nil {
 		sc.Err = st.err
 		return sc
 	}
-	if len(st.checks) == 0 {
+	if len(sc.Checks) == 0 {
 		sc.Err = fmt.Errorf("%s: scenario %q has no Then: a scenario says what the spec expects with at least one Then", m.where(), m.name)
 		return sc
 	}
-	obj, err := st.builder.(builder).Case()
+	obj, err := st.build.Case()
 	if err != nil {
 		sc.Err = fmt.Errorf("%s: scenario %q: %v", m.where(), m.name, err)
 		return sc
-	}
-	for k, v := range st.extra {
-		obj[k] = v
 	}
 	raw, err := runner.MarshalAnswer(obj)
 	if err == nil {
@@ -421,7 +362,7 @@ func (st *state) finish() Scenario {
 		return sc
 	}
 	sc.Case.Input, sc.Case.Decoded = raw, decoded
-	exp, err := runner.MarshalAnswer(st.checks)
+	exp, err := runner.MarshalAnswer(sc.Checks)
 	if err != nil {
 		sc.Err = err
 		return sc

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/LLeMbas/lembas-check/conformance"
+	"github.com/LLeMbas/lembas-check/conformance/steps"
 	"github.com/LLeMbas/lembas-check/runner"
 )
 
@@ -32,12 +33,12 @@ func TestParseText(t *testing.T) {
 		{`"\q"`, "", "not a quoted string"},
 		{`"a" x 1000000 + "b" x 1000000 + "c" x 1000000` + strings.Repeat(` + "0123456789abcdefghijklmnopqrstuvwxyz" x 1000000`, 2), "", "longer than 64 MiB"},
 	} {
-		got, err := ParseText(c.in)
+		got, err := steps.ParseText(c.in)
 		switch {
 		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
-			t.Errorf("ParseText(%s): err %v, want %q", c.in, err, c.err)
+			t.Errorf("steps.ParseText(%s): err %v, want %q", c.in, err, c.err)
 		case c.err == "" && (err != nil || got != c.want):
-			t.Errorf("ParseText(%s) = %q, %v; want %q", c.in, got, err, c.want)
+			t.Errorf("steps.ParseText(%s) = %q, %v; want %q", c.in, got, err, c.want)
 		}
 	}
 }
@@ -57,21 +58,13 @@ func TestParseList(t *testing.T) {
 		{`"a",`, nil, "want `, ` or ` and `"},
 		{`"a", `, nil, "want a quoted string"},
 	} {
-		got, err := ParseList(c.in)
+		got, err := steps.ParseList(c.in)
 		switch {
 		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
-			t.Errorf("ParseList(%s): err %v, want %q", c.in, err, c.err)
+			t.Errorf("steps.ParseList(%s): err %v, want %q", c.in, err, c.err)
 		case c.err == "" && (err != nil || !reflect.DeepEqual(got, c.want)):
-			t.Errorf("ParseList(%s) = %q, %v; want %q", c.in, got, err, c.want)
+			t.Errorf("steps.ParseList(%s) = %q, %v; want %q", c.in, got, err, c.want)
 		}
-	}
-}
-
-// A quoted string in a step may hold a raw line break, tab or CR: an Examples cell's \n is one.
-func TestUnquoteRawControls(t *testing.T) {
-	got, err := unquote("\"a\nb\tc\rd\"")
-	if err != nil || got != "a\nb\tc\rd" {
-		t.Errorf("unquote = %q, %v", got, err)
 	}
 }
 
@@ -91,15 +84,15 @@ func FuzzParseText(f *testing.F) {
 		// Anything: an error or a text, never a panic, never past the cap. (Counts of five digits
 		// and more are left to TestParseText: texts of megabytes would slow the fuzzer to a crawl.)
 		if !bigCount.MatchString(expr) {
-			if got, err := ParseText(expr); err == nil && len(got) > 64<<20 {
+			if got, err := steps.ParseText(expr); err == nil && len(got) > 64<<20 {
 				t.Fatalf("%d bytes", len(got))
 			}
 		}
 		// A quoted string, repeated, reads back as itself.
 		times := int(n % 50)
-		got, err := ParseText(quote(s) + " x " + itoa(times) + " + " + quote(s))
+		got, err := steps.ParseText(quote(s) + " x " + itoa(times) + " + " + quote(s))
 		if want := strings.Repeat(s, times+1); err != nil || got != want && utf8.ValidString(s) {
-			t.Fatalf("ParseText(%q x %d + itself) = %q, %v", s, times, got, err)
+			t.Fatalf("steps.ParseText(%q x %d + itself) = %q, %v", s, times, got, err)
 		}
 	})
 }
@@ -108,13 +101,13 @@ func FuzzParseList(f *testing.F) {
 	f.Add(`"a", "b" and "c"`, "a", "b")
 	f.Add(`"a" and`, "", ",")
 	f.Fuzz(func(t *testing.T, expr, a, b string) {
-		ParseList(expr)
+		steps.ParseList(expr)
 		if !utf8.ValidString(a) || !utf8.ValidString(b) {
 			return // JSON writes invalid UTF-8 as U+FFFD: not the same string back
 		}
-		got, err := ParseList(quote(a) + " and " + quote(b))
+		got, err := steps.ParseList(quote(a) + " and " + quote(b))
 		if err != nil || !reflect.DeepEqual(got, []string{a, b}) {
-			t.Fatalf("ParseList(%q and %q) = %q, %v", a, b, got, err)
+			t.Fatalf("steps.ParseList(%q and %q) = %q, %v", a, b, got, err)
 		}
 	})
 }

@@ -355,27 +355,13 @@ func specProblems(t *testing.T, scs []Scenario) (problems []string, checked map[
 		}
 		data := caseLines(s.Case.Input)
 		for _, c := range s.Checks {
-			for _, p := range a.problems(partKey(c.Part), c.Want, data) {
+			for _, p := range a.problems(c.Part.Key(), c.Want, data) {
 				problems = append(problems, fmt.Sprintf("%s:%d: %s: %s", strings.SplitN(s.Case.File, ":", 2)[0], c.Line, c.Step, p))
 			}
 			checked[s.Case.Area]++
 		}
 	}
 	return problems, checked
-}
-
-// partKey is the object key a check's part ends at (through a view of it), "" for none.
-func partKey(p path) string {
-	for i := len(p) - 1; i >= 0; i-- {
-		switch s := p[i].(type) {
-		case string:
-			return s
-		case view:
-			continue
-		}
-		return ""
-	}
-	return ""
 }
 
 // Every text the embedded features expect is the spec's, line by line, where the spec has texts

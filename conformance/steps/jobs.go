@@ -1,4 +1,4 @@
-package gherkin
+package steps
 
 import "fmt"
 
@@ -31,54 +31,57 @@ func (b *jobsBuilder) set(kind string, fields map[string]any) error {
 // noteLine is the note's line n (from 1), for a Then about one line.
 func noteLine(n int) path { return path{"text", lineView(n)} }
 
-func init() {
+// Jobs is the vocabulary of area jobs: the note a session is given about its background work.
+var Jobs = &Vocabulary{newBuilder: func() builder { return &jobsBuilder{fields: map[string]any{}} }, define: jobsSteps}
+
+func jobsSteps() []stepDef {
 	type B = jobsBuilder
-	register("jobs", func() builder { return &B{fields: map[string]any{}} },
-		step(given, "a background command {string:command} with the id {string:id}", noArg,
+	return []stepDef{
+		step(Given, "a background command {string:command} with the id {string:id}", noArg,
 			"a command job (kind command): its command and id",
 			func(b *B, a *args) error {
 				return b.set("command", map[string]any{"command": a.str(0), "id": a.str(1)})
 			}),
-		step(given, "it exited with {int:code}", noArg, "the command's exit code",
+		step(Given, "it exited with {int:code}", noArg, "the command's exit code",
 			func(b *B, a *args) error { b.fields["exit"] = a.num(0); return nil }),
-		step(given, "a signal stopped it", noArg, "the command was stopped by a signal (exit null)",
+		step(Given, "a signal stopped it", noArg, "the command was stopped by a signal (exit null)",
 			func(b *B, a *args) error { b.fields["exit"] = nil; return nil }),
-		step(given, "it ran for {int:seconds} seconds", noArg, "how long the job ran",
+		step(Given, "it ran for {int:seconds} seconds", noArg, "how long the job ran",
 			func(b *B, a *args) error { b.fields["seconds"] = a.num(0); return nil }),
-		step(given, "its unread output is {text:output}", noArg, "the output the model had not read",
+		step(Given, "its unread output is {text:output}", noArg, "the output the model had not read",
 			func(b *B, a *args) error { b.fields["unread"] = a.str(0); return nil }),
-		step(given, "its unread output is these lines:", docArg, "the output the model had not read: the docstring's lines, each ending with a line break",
+		step(Given, "its unread output is these lines:", docArg, "the output the model had not read: the docstring's lines, each ending with a line break",
 			func(b *B, a *args) error {
 				t, err := a.text()
 				b.fields["unread"] = t + "\n"
 				return err
 			}),
-		step(given, "it left no unread output", noArg, "unread is empty",
+		step(Given, "it left no unread output", noArg, "unread is empty",
 			func(b *B, a *args) error { b.fields["unread"] = ""; return nil }),
-		step(given, "a subagent {string:agent} with the id {string:id} asked to {string:description}", noArg,
+		step(Given, "a subagent {string:agent} with the id {string:id} asked to {string:description}", noArg,
 			"a subagent job (kind subagent): its agent, id and what it was asked",
 			func(b *B, a *args) error {
 				return b.set("subagent", map[string]any{"agent": a.str(0), "id": a.str(1), "description": a.str(2)})
 			}),
-		step(given, "it took {int:steps} steps and {int:tools} tool calls", noArg, "the subagent's step and tool-call counts",
+		step(Given, "it took {int:steps} steps and {int:tools} tool calls", noArg, "the subagent's step and tool-call counts",
 			func(b *B, a *args) error { b.fields["steps"], b.fields["tools"] = a.num(0), a.num(1); return nil }),
-		step(given, "it ended with the reason {string:reason}", noArg, "why the subagent ended: stop, stopped, steps, budget or error",
+		step(Given, "it ended with the reason {string:reason}", noArg, "why the subagent ended: stop, stopped, steps, budget or error",
 			func(b *B, a *args) error { b.fields["reason"] = a.str(0); return nil }),
-		step(given, "it failed with the error {string:error}", noArg, "reason error, with the error's text",
+		step(Given, "it failed with the error {string:error}", noArg, "reason error, with the error's text",
 			func(b *B, a *args) error { b.fields["reason"], b.fields["error"] = "error", a.str(0); return nil }),
-		step(given, "its report is {text:report}", noArg, "the subagent's report",
+		step(Given, "its report is {text:report}", noArg, "the subagent's report",
 			func(b *B, a *args) error { b.fields["report"] = a.str(0); return nil }),
-		step(given, "its report is:", docArg, "the subagent's report, as the docstring has it",
+		step(Given, "its report is:", docArg, "the subagent's report, as the docstring has it",
 			func(b *B, a *args) error {
 				t, err := a.text()
 				b.fields["report"] = t
 				return err
 			}),
-		step(given, "it returned no report", noArg, "the report is empty",
+		step(Given, "it returned no report", noArg, "the report is empty",
 			func(b *B, a *args) error { b.fields["report"] = ""; return nil }),
-		step(given, "its worktree summary is {string:summary}", noArg, "the worktree summary line",
+		step(Given, "its worktree summary is {string:summary}", noArg, "the worktree summary line",
 			func(b *B, a *args) error { b.fields["worktree"] = a.str(0); return nil }),
-		step(given, "a message from the subagent {string:agent} with the id {string:id} asked to {string:description}:", docArg,
+		step(Given, "a message from the subagent {string:agent} with the id {string:id} asked to {string:description}:", docArg,
 			"a message from a subagent (kind message); the docstring is its text",
 			func(b *B, a *args) error {
 				t, err := a.text()
@@ -87,7 +90,7 @@ func init() {
 				}
 				return b.set("message", map[string]any{"agent": a.str(0), "id": a.str(1), "description": a.str(2), "text": t})
 			}),
-		step(given, "a message to the subagent:", docArg, "a message the main agent sent a subagent (kind to_subagent)",
+		step(Given, "a message to the subagent:", docArg, "a message the main agent sent a subagent (kind to_subagent)",
 			func(b *B, a *args) error {
 				t, err := a.text()
 				if err != nil {
@@ -95,9 +98,9 @@ func init() {
 				}
 				return b.set("to_subagent", map[string]any{"text": t})
 			}),
-		step(when, "the job's note is made", noArg, "marks the end of the record (optional: the case is sent at the first Then)",
+		step(When, "the job's note is made", noArg, "marks the end of the record (optional: the case is sent at the first Then)",
 			func(b *B, a *args) error { return nil }),
-		step(then, "the note is:", docArg, "the whole note, mark included",
+		step(Then, "the note is:", docArg, "the whole note, mark included",
 			func(b *B, a *args) error {
 				t, err := a.text()
 				if err != nil {
@@ -105,19 +108,16 @@ func init() {
 				}
 				return a.expect(path{"text"}, t)
 			}),
-		step(then, "the note's first line is {text:line}", noArg, "the note's first line (its mark)",
+		step(Then, "the note's first line is {text:line}", noArg, "the note's first line (its mark)",
 			func(b *B, a *args) error { return a.expect(noteLine(1), a.str(0)) }),
-		step(then, "line {int:n} of the note is {text:line}", noArg, "one line of the note, counting from 1",
+		step(Then, "line {int:n} of the note is {text:line}", noArg, "one line of the note, counting from 1",
 			func(b *B, a *args) error {
 				if a.num(0) < 1 {
 					return fmt.Errorf("lines count from 1")
 				}
 				return a.expect(noteLine(a.num(0)), a.str(1))
 			}),
-		step(then, "the note has {int:n} lines", noArg, "how many lines the note has",
+		step(Then, "the note has {int:n} lines", noArg, "how many lines the note has",
 			func(b *B, a *args) error { return a.expect(path{"text", lineCount}, a.num(0)) }),
-	)
+	}
 }
-
-// lineView is a text's line n (from 1) as a view of a path.
-func lineView(n int) view { return view(fmt.Sprintf("line %d", n)) }

@@ -1,4 +1,4 @@
-package gherkin
+package steps
 
 import (
 	"encoding/json"
@@ -174,16 +174,14 @@ func numbers(n int) string {
 	return strings.Join(parts, "\n")
 }
 
-func docLines(a *args) (string, error) {
-	t, err := a.text()
-	return t + "\n", err
-}
+// Context is the vocabulary of area context: what each step of a session inserts.
+var Context = &Vocabulary{newBuilder: func() builder { return &contextBuilder{files: map[string]string{}, ids: map[string]int{}} }, define: contextSteps}
 
-func init() {
+func contextSteps() []stepDef {
 	type B = contextBuilder
 	limitNames := []string{"max_lines", "max_chars", "head_lines", "head_chars", "tail_lines", "tail_chars"}
-	register("context", func() builder { return &B{files: map[string]string{}, ids: map[string]int{}} },
-		step(given, "the cap:", tableArg, "the case's limits in place of loop.json's cap: all six, one a row",
+	return []stepDef{
+		step(Given, "the cap:", tableArg, "the case's limits in place of loop.json's cap: all six, one a row",
 			func(b *B, a *args) error {
 				rows, err := a.rows(2)
 				if err != nil {
@@ -204,40 +202,40 @@ func init() {
 				}
 				return nil
 			}, "limit", "value"),
-		step(given, "the session starts in {string:dir}", noArg, "the start directory relative paths resolve against (lembas-check's cwd field)",
+		step(Given, "the session starts in {string:dir}", noArg, "the start directory relative paths resolve against (lembas-check's cwd field)",
 			func(b *B, a *args) error { s := a.str(0); b.cwd = &s; return nil }),
-		step(given, "the file {string:path} holds {text:content}", noArg, "what the file holds (kept for the steps that read or change it)",
+		step(Given, "the file {string:path} holds {text:content}", noArg, "what the file holds (kept for the steps that read or change it)",
 			func(b *B, a *args) error { b.setContent(a.str(0), a.str(1)); return nil }),
-		step(given, "the file {string:path} holds these lines:", docArg, "what the file holds: the docstring's lines, each ending with a line break",
+		step(Given, "the file {string:path} holds these lines:", docArg, "what the file holds: the docstring's lines, each ending with a line break",
 			func(b *B, a *args) error {
 				t, err := docLines(a)
 				b.setContent(a.str(0), t)
 				return err
 			}),
-		step(given, "the file {string:path} holds the lines {string:word} 1 to {int:n}", noArg, `the lines "WORD 1" to "WORD N", each ending with a line break`,
+		step(Given, "the file {string:path} holds the lines {string:word} 1 to {int:n}", noArg, `the lines "WORD 1" to "WORD N", each ending with a line break`,
 			func(b *B, a *args) error { b.setContent(a.str(0), lines(a.str(1), a.num(2))); return nil }),
-		step(given, "the file {string:path} is empty", noArg, "the file holds nothing",
+		step(Given, "the file {string:path} is empty", noArg, "the file holds nothing",
 			func(b *B, a *args) error { b.setContent(a.str(0), ""); return nil }),
 
-		step(when, "the file {string:path} now holds {text:content}", noArg, "the file changed from outside the session (nothing is inserted)",
+		step(When, "the file {string:path} now holds {text:content}", noArg, "the file changed from outside the session (nothing is inserted)",
 			func(b *B, a *args) error { b.setContent(a.str(0), a.str(1)); return nil }),
-		step(when, "the file {string:path} now holds these lines:", docArg, "the file changed from outside: the docstring's lines, each ending with a line break",
+		step(When, "the file {string:path} now holds these lines:", docArg, "the file changed from outside: the docstring's lines, each ending with a line break",
 			func(b *B, a *args) error {
 				t, err := docLines(a)
 				b.setContent(a.str(0), t)
 				return err
 			}),
-		step(when, "{id} reads {string:path}", noArg, "a read of the whole file (default offset and limit)",
+		step(When, "{id} reads {string:path}", noArg, "a read of the whole file (default offset and limit)",
 			func(b *B, a *args) error { return b.read(a, a.str(0), a.str(1), 0, 0) }),
-		step(when, "{id} reads {string:path} from line {int:offset}", noArg, "a read from a line",
+		step(When, "{id} reads {string:path} from line {int:offset}", noArg, "a read from a line",
 			func(b *B, a *args) error { return b.read(a, a.str(0), a.str(1), a.num(2), 0) }),
-		step(when, "{id} reads {int:limit} lines of {string:path}", noArg, "a read of the first lines",
+		step(When, "{id} reads {int:limit} lines of {string:path}", noArg, "a read of the first lines",
 			func(b *B, a *args) error { return b.read(a, a.str(0), a.str(2), 0, a.num(1)) }),
-		step(when, "{id} reads {int:limit} lines of {string:path} from line {int:offset}", noArg, "a read of some lines from a line",
+		step(When, "{id} reads {int:limit} lines of {string:path} from line {int:offset}", noArg, "a read of some lines from a line",
 			func(b *B, a *args) error { return b.read(a, a.str(0), a.str(2), a.num(3), a.num(1)) }),
-		step(when, "{id} edits {string:path} to {text:content}", noArg, "an edit: the file's content before (from the Givens or an earlier step) and after",
+		step(When, "{id} edits {string:path} to {text:content}", noArg, "an edit: the file's content before (from the Givens or an earlier step) and after",
 			func(b *B, a *args) error { return b.write("edit", a.str(0), a.str(1), a.str(2), true) }),
-		step(when, "{id} edits {string:path} to these lines:", docArg, "an edit to the docstring's lines, each ending with a line break",
+		step(When, "{id} edits {string:path} to these lines:", docArg, "an edit to the docstring's lines, each ending with a line break",
 			func(b *B, a *args) error {
 				t, err := docLines(a)
 				if err != nil {
@@ -245,9 +243,9 @@ func init() {
 				}
 				return b.write("edit", a.str(0), a.str(1), t, true)
 			}),
-		step(when, "{id} writes the new file {string:path} with {text:content}", noArg, "a write of a file that did not exist",
+		step(When, "{id} writes the new file {string:path} with {text:content}", noArg, "a write of a file that did not exist",
 			func(b *B, a *args) error { return b.write("write", a.str(0), a.str(1), a.str(2), false) }),
-		step(when, "{id} writes the new file {string:path} with these lines:", docArg, "a write of a new file: the docstring's lines, each ending with a line break",
+		step(When, "{id} writes the new file {string:path} with these lines:", docArg, "a write of a new file: the docstring's lines, each ending with a line break",
 			func(b *B, a *args) error {
 				t, err := docLines(a)
 				if err != nil {
@@ -255,16 +253,16 @@ func init() {
 				}
 				return b.write("write", a.str(0), a.str(1), t, false)
 			}),
-		step(when, "{id} overwrites {string:path} with {text:content}", noArg, "a write over an existing file",
+		step(When, "{id} overwrites {string:path} with {text:content}", noArg, "a write over an existing file",
 			func(b *B, a *args) error { return b.write("write", a.str(0), a.str(1), a.str(2), true) }),
-		step(when, "{id} deletes {string:path}", noArg, "a file deleted (lembas-check's delete op)",
+		step(When, "{id} deletes {string:path}", noArg, "a file deleted (lembas-check's delete op)",
 			func(b *B, a *args) error {
 				delete(b.files, a.str(1))
 				return b.add(a.str(0), map[string]any{"op": "delete", "path": a.str(1)})
 			}),
-		step(when, "{id} is {string:tool} {json:args} answering {text:text}", noArg, "another tool's result: its name, arguments and text",
+		step(When, "{id} is {string:tool} {json:args} answering {text:text}", noArg, "another tool's result: its name, arguments and text",
 			func(b *B, a *args) error { return b.output(a.str(0), a.str(1), a.raw(2), a.str(3)) }),
-		step(when, "{id} is {string:tool} {json:args} answering:", docArg, "another tool's result, its text the docstring",
+		step(When, "{id} is {string:tool} {json:args} answering:", docArg, "another tool's result, its text the docstring",
 			func(b *B, a *args) error {
 				t, err := a.text()
 				if err != nil {
@@ -272,20 +270,20 @@ func init() {
 				}
 				return b.output(a.str(0), a.str(1), a.raw(2), t)
 			}),
-		step(when, "{id} is {string:tool} {json:args} answering the numbers 1 to {int:n}, one a line", noArg, `another tool's result: "1\n2\n…\nN"`,
+		step(When, "{id} is {string:tool} {json:args} answering the numbers 1 to {int:n}, one a line", noArg, `another tool's result: "1\n2\n…\nN"`,
 			func(b *B, a *args) error { return b.output(a.str(0), a.str(1), a.raw(2), numbers(a.num(3))) }),
-		step(when, "{id} recalls {string:target}", noArg, "a recall of a result (the # may be left out)",
+		step(When, "{id} recalls {string:target}", noArg, "a recall of a result (the # may be left out)",
 			func(b *B, a *args) error { return b.recall(a.str(0), a.str(1), 0, 0) }),
-		step(when, "{id} recalls {string:target} from line {int:offset}", noArg, "a recall from a line",
+		step(When, "{id} recalls {string:target} from line {int:offset}", noArg, "a recall from a line",
 			func(b *B, a *args) error { return b.recall(a.str(0), a.str(1), a.num(2), 0) }),
-		step(when, "{id} recalls {int:limit} lines of {string:target} from line {int:offset}", noArg, "a recall of some lines from a line",
+		step(When, "{id} recalls {int:limit} lines of {string:target} from line {int:offset}", noArg, "a recall of some lines from a line",
 			func(b *B, a *args) error { return b.recall(a.str(0), a.str(2), a.num(3), a.num(1)) }),
-		step(when, "a new reply begins", noArg, "a reply whose request does not carry the results so far (a chat's next reply)",
+		step(When, "a new reply begins", noArg, "a reply whose request does not carry the results so far (a chat's next reply)",
 			func(b *B, a *args) error { return b.add("", map[string]any{"op": "reply"}) }),
-		step(when, "the session is compacted", noArg, "the summary's table is added and the dedupe table emptied",
+		step(When, "the session is compacted", noArg, "the summary's table is added and the dedupe table emptied",
 			func(b *B, a *args) error { return b.add("", map[string]any{"op": "compact"}) }),
 
-		step(then, "{id} inserts:", docArg, "the whole text the result inserts",
+		step(Then, "{id} inserts:", docArg, "the whole text the result inserts",
 			func(b *B, a *args) error {
 				i, err := b.result(a.str(0))
 				if err != nil {
@@ -297,7 +295,7 @@ func init() {
 				}
 				return a.expect(path{i}, t)
 			}),
-		step(then, "{id} inserts {text:text}", noArg, "the whole text the result inserts, on one line",
+		step(Then, "{id} inserts {text:text}", noArg, "the whole text the result inserts, on one line",
 			func(b *B, a *args) error {
 				i, err := b.result(a.str(0))
 				if err != nil {
@@ -305,7 +303,7 @@ func init() {
 				}
 				return a.expect(path{i}, a.str(1))
 			}),
-		step(then, "the bracket of {id} is {text:line}", noArg, "the first line the result inserts (its bracket, and a stub's sentence)",
+		step(Then, "the bracket of {id} is {text:line}", noArg, "the first line the result inserts (its bracket, and a stub's sentence)",
 			func(b *B, a *args) error {
 				i, err := b.result(a.str(0))
 				if err != nil {
@@ -313,7 +311,7 @@ func init() {
 				}
 				return a.expect(path{i, firstLine}, a.str(1))
 			}),
-		step(then, "the last line of {id} is {text:line}", noArg, "the last line the result inserts",
+		step(Then, "the last line of {id} is {text:line}", noArg, "the last line the result inserts",
 			func(b *B, a *args) error {
 				i, err := b.result(a.str(0))
 				if err != nil {
@@ -321,7 +319,7 @@ func init() {
 				}
 				return a.expect(path{i, lastLine}, a.str(1))
 			}),
-		step(then, "{id} inserts {int:n} lines", noArg, "how many lines the result inserts",
+		step(Then, "{id} inserts {int:n} lines", noArg, "how many lines the result inserts",
 			func(b *B, a *args) error {
 				i, err := b.result(a.str(0))
 				if err != nil {
@@ -329,15 +327,15 @@ func init() {
 				}
 				return a.expect(path{i, lineCount}, a.num(1))
 			}),
-		step(then, "the compaction inserts:", docArg, "the text the scenario's one compaction inserts (its table)",
+		step(Then, "the compaction inserts:", docArg, "the text the scenario's one compaction inserts (its table)",
 			func(b *B, a *args) error { return compactionInserts(b, a, 0) }),
-		step(then, "compaction {int:n} inserts:", docArg, "the text the n-th compaction inserts",
+		step(Then, "compaction {int:n} inserts:", docArg, "the text the n-th compaction inserts",
 			func(b *B, a *args) error { return compactionInserts(b, a, a.num(0)) }),
-		step(then, "the compaction inserts nothing", noArg, `the one compaction inserts "" (no reads: no table)`,
+		step(Then, "the compaction inserts nothing", noArg, `the one compaction inserts "" (no reads: no table)`,
 			func(b *B, a *args) error { return compactionNothing(b, a, 0) }),
-		step(then, "compaction {int:n} inserts nothing", noArg, `the n-th compaction inserts ""`,
+		step(Then, "compaction {int:n} inserts nothing", noArg, `the n-th compaction inserts ""`,
 			func(b *B, a *args) error { return compactionNothing(b, a, a.num(0)) }),
-		step(then, "every reply inserts nothing", noArg, `each reply step inserts ""`,
+		step(Then, "every reply inserts nothing", noArg, `each reply step inserts ""`,
 			func(b *B, a *args) error {
 				n := 0
 				for i, s := range b.steps {
@@ -353,7 +351,7 @@ func init() {
 				}
 				return nil
 			}),
-	)
+	}
 }
 
 func compactionInserts(b *contextBuilder, a *args, n int) error {

@@ -1,4 +1,4 @@
-package gherkin
+package steps
 
 import (
 	"fmt"
@@ -134,40 +134,45 @@ func (b *prefixBuilder) fieldRows(a *args) (map[string]any, error) {
 	return out, nil
 }
 
-func init() {
+// Prefix is the vocabulary of area prefix: what each request of a session sends.
+var Prefix = &Vocabulary{newBuilder: func() builder {
+	return &prefixBuilder{start: map[string]any{}, files: map[string]string{}, mcp: map[string]string{}}
+}, define: prefixSteps}
+
+func prefixSteps() []stepDef {
 	type B = prefixBuilder
 	who := []struct{ words, by string }{{"the person", ""}, {"the model", "model"}}
 	steps := []stepDef{
-		step(given, "a session that starts on {string:date} in mode {string:mode}", noArg, "the session's date and permission mode as it begins",
+		step(Given, "a session that starts on {string:date} in mode {string:mode}", noArg, "the session's date and permission mode as it begins",
 			func(b *B, a *args) error {
 				if err := b.setStart("date", a.str(0)); err != nil {
 					return err
 				}
 				return b.setStart("mode", a.str(1))
 			}),
-		step(given, "it could meet {strings:requirements}", noArg, "start.could: what the session could ever meet (plan, display, page, forge)",
+		step(Given, "it could meet {strings:requirements}", noArg, "start.could: what the session could ever meet (plan, display, page, forge)",
 			func(b *B, a *args) error { return b.setStart("could", a.list(0)) }),
-		step(given, "it could meet nothing", noArg, "start.could is []",
+		step(Given, "it could meet nothing", noArg, "start.could is []",
 			func(b *B, a *args) error { return b.setStart("could", []string{}) }),
-		step(given, "it meets {strings:requirements} now", noArg, "start.met: what is met at the start besides plan (without this step: all it could)",
+		step(Given, "it meets {strings:requirements} now", noArg, "start.met: what is met at the start besides plan (without this step: all it could)",
 			func(b *B, a *args) error { return b.setStart("met", a.list(0)) }),
-		step(given, "it meets nothing now", noArg, "start.met is []",
+		step(Given, "it meets nothing now", noArg, "start.met is []",
 			func(b *B, a *args) error { return b.setStart("met", []string{}) }),
-		step(given, "the tools {strings:tools}", noArg, "the tools the case looks at, in order",
+		step(Given, "the tools {strings:tools}", noArg, "the tools the case looks at, in order",
 			func(b *B, a *args) error { b.tools = a.list(0); return nil }),
-		step(given, "its instruction file {string:path} reads {text:text}", noArg, "an instruction text the prompt is made from (start.files)",
+		step(Given, "its instruction file {string:path} reads {text:text}", noArg, "an instruction text the prompt is made from (start.files)",
 			func(b *B, a *args) error {
 				b.files[a.str(0)] = a.str(1)
 				return b.setStart("files", copyTexts(b.files))
 			}),
-		step(given, "the MCP server {string:name} instructs {text:text}", noArg, "an MCP server connected at the start, with its instructions (start.mcp)",
+		step(Given, "the MCP server {string:name} instructs {text:text}", noArg, "an MCP server connected at the start, with its instructions (start.mcp)",
 			func(b *B, a *args) error { b.mcp[a.str(0)] = a.str(1); return b.setStart("mcp", copyTexts(b.mcp)) }),
 	}
 	for _, f := range []string{"plan", "memory", "personality"} {
 		steps = append(steps,
-			step(given, "its "+f+" is {text:text}", noArg, "start."+f,
+			step(Given, "its "+f+" is {text:text}", noArg, "start."+f,
 				func(b *B, a *args) error { return b.setStart(f, a.str(0)) }),
-			step(given, "its "+f+" is:", docArg, "start."+f+", the docstring",
+			step(Given, "its "+f+" is:", docArg, "start."+f+", the docstring",
 				func(b *B, a *args) error {
 					t, err := a.text()
 					if err != nil {
@@ -177,32 +182,32 @@ func init() {
 				}))
 	}
 	steps = append(steps,
-		step(when, "the person sends a message", noArg, "a request carrying a user message (op user)",
+		step(When, "the person sends a message", noArg, "a request carrying a user message (op user)",
 			func(b *B, a *args) error { return b.add(map[string]any{"op": "user"}) }),
-		step(when, "a tool step is requested", noArg, "a request with no user message (op tool)",
+		step(When, "a tool step is requested", noArg, "a request with no user message (op tool)",
 			func(b *B, a *args) error { return b.add(map[string]any{"op": "tool"}) }),
-		step(when, "the summary is asked for", noArg, "the compaction request (op compact)",
+		step(When, "the summary is asked for", noArg, "the compaction request (op compact)",
 			func(b *B, a *args) error { return b.add(map[string]any{"op": "compact"}) }),
-		step(when, "the session wraps up", noArg, "the request after a step limit or a budget (op wrapup)",
+		step(When, "the session wraps up", noArg, "the request after a step limit or a budget (op wrapup)",
 			func(b *B, a *args) error { return b.add(map[string]any{"op": "wrapup"}) }),
-		step(when, "the session moves to another model", noArg, "op model",
+		step(When, "the session moves to another model", noArg, "op model",
 			func(b *B, a *args) error { return b.add(map[string]any{"op": "model"}) }),
-		step(when, "the model calls {string:tool}", noArg, "a call of a tool now (op call)",
+		step(When, "the model calls {string:tool}", noArg, "a call of a tool now (op call)",
 			func(b *B, a *args) error { return b.add(map[string]any{"op": "call", "tool": a.str(0)}) }),
-		step(when, "the date becomes {string:date}", noArg, "the clock moves on (set date)",
+		step(When, "the date becomes {string:date}", noArg, "the clock moves on (set date)",
 			func(b *B, a *args) error { return b.set("", map[string]any{"date": a.str(0)}) }),
-		step(when, "the session now meets {strings:requirements}", noArg, "set met: what is met now besides plan",
+		step(When, "the session now meets {strings:requirements}", noArg, "set met: what is met now besides plan",
 			func(b *B, a *args) error { return b.set("", map[string]any{"met": a.list(0)}) }),
-		step(when, "the session now meets nothing", noArg, "set met to []",
+		step(When, "the session now meets nothing", noArg, "set met to []",
 			func(b *B, a *args) error { return b.set("", map[string]any{"met": []string{}}) }),
-		step(when, "the person chooses the personality {text:text}", noArg, "set personality",
+		step(When, "the person chooses the personality {text:text}", noArg, "set personality",
 			func(b *B, a *args) error { return b.set("", map[string]any{"personality": a.str(0)}) }),
-		step(when, "the MCP server {string:name} connects, instructing {text:text}", noArg, "set mcp: the servers so far and this one",
+		step(When, "the MCP server {string:name} connects, instructing {text:text}", noArg, "set mcp: the servers so far and this one",
 			func(b *B, a *args) error {
 				b.mcp[a.str(0)] = a.str(1)
 				return b.set("", map[string]any{"mcp": copyTexts(b.mcp)})
 			}),
-		step(when, "the MCP server {string:name} goes away", noArg, "set mcp: the servers so far without this one",
+		step(When, "the MCP server {string:name} goes away", noArg, "set mcp: the servers so far without this one",
 			func(b *B, a *args) error {
 				delete(b.mcp, a.str(0))
 				return b.set("", map[string]any{"mcp": copyTexts(b.mcp)})
@@ -210,11 +215,11 @@ func init() {
 	)
 	for _, w := range who {
 		steps = append(steps,
-			step(when, w.words+" sets the mode to {string:mode}", noArg, "set mode"+byWords(w.by),
+			step(When, w.words+" sets the mode to {string:mode}", noArg, "set mode"+byWords(w.by),
 				func(b *B, a *args) error { return b.change(w.by, "mode", a.str(0)) }),
-			step(when, w.words+" changes the plan to {text:plan}", noArg, "set plan"+byWords(w.by),
+			step(When, w.words+" changes the plan to {text:plan}", noArg, "set plan"+byWords(w.by),
 				func(b *B, a *args) error { return b.change(w.by, "plan", a.str(0)) }),
-			step(when, w.words+" changes the plan to:", docArg, "set plan to the docstring"+byWords(w.by),
+			step(When, w.words+" changes the plan to:", docArg, "set plan to the docstring"+byWords(w.by),
 				func(b *B, a *args) error {
 					t, err := a.text()
 					if err != nil {
@@ -222,19 +227,19 @@ func init() {
 					}
 					return b.change(w.by, "plan", t)
 				}),
-			step(when, w.words+" changes the memory to {text:memory}", noArg, "set memory"+byWords(w.by),
+			step(When, w.words+" changes the memory to {text:memory}", noArg, "set memory"+byWords(w.by),
 				func(b *B, a *args) error { return b.change(w.by, "memory", a.str(0)) }),
-			step(when, w.words+" changes the instruction file {string:path} to {text:text}", noArg, "set files: the files so far, this one's text changed or added"+byWords(w.by),
+			step(When, w.words+" changes the instruction file {string:path} to {text:text}", noArg, "set files: the files so far, this one's text changed or added"+byWords(w.by),
 				func(b *B, a *args) error {
 					b.files[a.str(0)] = a.str(1)
 					return b.set(w.by, map[string]any{"files": copyTexts(b.files)})
 				}),
-			step(when, w.words+" removes the instruction file {string:path}", noArg, "set files: the files so far without this one"+byWords(w.by),
+			step(When, w.words+" removes the instruction file {string:path}", noArg, "set files: the files so far without this one"+byWords(w.by),
 				func(b *B, a *args) error {
 					delete(b.files, a.str(0))
 					return b.set(w.by, map[string]any{"files": copyTexts(b.files)})
 				}),
-			step(when, w.words+" changes at once:", tableArg, "one set step of several fields: date, mode, plan, memory, personality, `file PATH`, `mcp NAME`"+byWords(w.by),
+			step(When, w.words+" changes at once:", tableArg, "one set step of several fields: date, mode, plan, memory, personality, `file PATH`, `mcp NAME`"+byWords(w.by),
 				func(b *B, a *args) error {
 					f, err := b.fieldRows(a)
 					if err != nil {
@@ -245,7 +250,7 @@ func init() {
 		)
 	}
 	steps = append(steps,
-		step(then, "step {int:n} sends system prompt {int:system} with the tools {strings:tools}", noArg, "a request's system prompt number and tool list",
+		step(Then, "step {int:n} sends system prompt {int:system} with the tools {strings:tools}", noArg, "a request's system prompt number and tool list",
 			func(b *B, a *args) error {
 				i, err := b.request(a.num(0))
 				if err != nil {
@@ -256,7 +261,7 @@ func init() {
 				}
 				return a.expect(path{i, "tools"}, a.list(2))
 			}),
-		step(then, "step {int:n} sends system prompt {int:system}", noArg, "a request's system prompt number",
+		step(Then, "step {int:n} sends system prompt {int:system}", noArg, "a request's system prompt number",
 			func(b *B, a *args) error {
 				i, err := b.request(a.num(0))
 				if err != nil {
@@ -264,7 +269,7 @@ func init() {
 				}
 				return a.expect(path{i, "system"}, a.num(1))
 			}),
-		step(then, "step {int:n} offers the tools {strings:tools}", noArg, "a request's tool list",
+		step(Then, "step {int:n} offers the tools {strings:tools}", noArg, "a request's tool list",
 			func(b *B, a *args) error {
 				i, err := b.request(a.num(0))
 				if err != nil {
@@ -272,7 +277,7 @@ func init() {
 				}
 				return a.expect(path{i, "tools"}, a.list(1))
 			}),
-		step(then, "every request sends system prompt {int:system} with the tools {strings:tools}", noArg, "each request step's system prompt number and tool list",
+		step(Then, "every request sends system prompt {int:system} with the tools {strings:tools}", noArg, "each request step's system prompt number and tool list",
 			func(b *B, a *args) error {
 				n := 0
 				for i, s := range b.steps {
@@ -292,7 +297,7 @@ func init() {
 				}
 				return nil
 			}),
-		step(then, "step {int:n} carries the note:", docArg, "a request's note, whole",
+		step(Then, "step {int:n} carries the note:", docArg, "a request's note, whole",
 			func(b *B, a *args) error {
 				i, err := b.request(a.num(0))
 				if err != nil {
@@ -304,7 +309,7 @@ func init() {
 				}
 				return a.expect(path{i, "note"}, t)
 			}),
-		step(then, "step {int:n} carries no note", noArg, "a request's note is null",
+		step(Then, "step {int:n} carries no note", noArg, "a request's note is null",
 			func(b *B, a *args) error {
 				i, err := b.request(a.num(0))
 				if err != nil {
@@ -312,7 +317,7 @@ func init() {
 				}
 				return a.expect(path{i, "note"}, nil)
 			}),
-		step(then, "step {int:n} asks:", docArg, "the compaction request's ask, whole",
+		step(Then, "step {int:n} asks:", docArg, "the compaction request's ask, whole",
 			func(b *B, a *args) error {
 				i, err := b.request(a.num(0))
 				if err != nil {
@@ -324,7 +329,7 @@ func init() {
 				}
 				return a.expect(path{i, "ask"}, t)
 			}),
-		step(then, "step {int:n} answers {text:text}", noArg, "a call's answer: the tool's unavailable text",
+		step(Then, "step {int:n} answers {text:text}", noArg, "a call's answer: the tool's unavailable text",
 			func(b *B, a *args) error {
 				i, err := b.at(a.num(0))
 				if err != nil {
@@ -332,7 +337,7 @@ func init() {
 				}
 				return a.expect(path{i}, a.str(1))
 			}),
-		step(then, "step {int:n} answers:", docArg, "a call's answer, the docstring",
+		step(Then, "step {int:n} answers:", docArg, "a call's answer, the docstring",
 			func(b *B, a *args) error {
 				i, err := b.at(a.num(0))
 				if err != nil {
@@ -344,7 +349,7 @@ func init() {
 				}
 				return a.expect(path{i}, t)
 			}),
-		step(then, "step {int:n} runs", noArg, "a call runs: its answer is null",
+		step(Then, "step {int:n} runs", noArg, "a call runs: its answer is null",
 			func(b *B, a *args) error {
 				i, err := b.at(a.num(0))
 				if err != nil {
@@ -355,7 +360,7 @@ func init() {
 				}
 				return a.expect(path{i}, nil)
 			}),
-		step(then, "step {int:n} answers nothing", noArg, "a set or model step's answer is null",
+		step(Then, "step {int:n} answers nothing", noArg, "a set or model step's answer is null",
 			func(b *B, a *args) error {
 				i, err := b.at(a.num(0))
 				if err != nil {
@@ -364,9 +369,7 @@ func init() {
 				return a.expect(path{i}, nil)
 			}),
 	)
-	register("prefix", func() builder {
-		return &B{start: map[string]any{}, files: map[string]string{}, mcp: map[string]string{}}
-	}, steps...)
+	return steps
 }
 
 func byWords(by string) string {

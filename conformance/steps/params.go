@@ -1,4 +1,4 @@
-package gherkin
+package steps
 
 import (
 	"encoding/json"

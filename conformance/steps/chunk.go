@@ -1,4 +1,4 @@
-package gherkin
+package steps
 
 import "fmt"
 
@@ -28,20 +28,20 @@ func (b *chunkBuilder) Case() (map[string]any, error) {
 func chunkSteps(unit string) []stepDef {
 	type B = chunkBuilder
 	steps := []stepDef{
-		step(given, "pieces of at most {int:size} "+unit+", {int:overlap} repeated", noArg,
+		step(Given, "pieces of at most {int:size} "+unit+", {int:overlap} repeated", noArg,
 			"the case's size and overlap, as given (the implementation raises and holds them)",
 			func(b *B, a *args) error { b.fields["size"], b.fields["overlap"] = a.num(0), a.num(1); return nil }),
-		step(given, "the text {text:text}", noArg, "the text to cut, on one line",
+		step(Given, "the text {text:text}", noArg, "the text to cut, on one line",
 			func(b *B, a *args) error { b.fields["text"] = a.str(0); return nil }),
-		step(given, "the text:", docArg, "the text to cut: the docstring as it is (no final line break)",
+		step(Given, "the text:", docArg, "the text to cut: the docstring as it is (no final line break)",
 			func(b *B, a *args) error {
 				t, err := a.text()
 				b.fields["text"] = t
 				return err
 			}),
-		step(when, "the text is cut", noArg, "marks the end of the setup (optional: the case is sent at the first Then)",
+		step(When, "the text is cut", noArg, "marks the end of the setup (optional: the case is sent at the first Then)",
 			func(b *B, a *args) error { return nil }),
-		step(then, "the pieces are:", tableArg, "every piece in order, one a row (a cell writes a line break as \\n): the whole answer",
+		step(Then, "the pieces are:", tableArg, "every piece in order, one a row (a cell writes a line break as \\n): the whole answer",
 			func(b *B, a *args) error {
 				rows, err := a.rows(1)
 				if err != nil {
@@ -53,11 +53,11 @@ func chunkSteps(unit string) []stepDef {
 				}
 				return a.expect(nil, ps)
 			}, "piece"),
-		step(then, "there are no pieces", noArg, "the answer is []",
+		step(Then, "there are no pieces", noArg, "the answer is []",
 			func(b *B, a *args) error { return a.expect(nil, []string{}) }),
-		step(then, "the only piece is {text:piece}", noArg, "the answer is this one piece",
+		step(Then, "the only piece is {text:piece}", noArg, "the answer is this one piece",
 			func(b *B, a *args) error { return a.expect(nil, []string{a.str(0)}) }),
-		step(then, "the only piece is:", docArg, "the answer is the docstring as one piece",
+		step(Then, "the only piece is:", docArg, "the answer is the docstring as one piece",
 			func(b *B, a *args) error {
 				t, err := a.text()
 				if err != nil {
@@ -65,16 +65,16 @@ func chunkSteps(unit string) []stepDef {
 				}
 				return a.expect(nil, []string{t})
 			}),
-		step(then, "there are {int:n} pieces", noArg, "how many pieces",
+		step(Then, "there are {int:n} pieces", noArg, "how many pieces",
 			func(b *B, a *args) error { return a.expect(path{length}, a.num(0)) }),
-		step(then, "piece {int:n} is {text:piece}", noArg, "one piece, counting from 1",
+		step(Then, "piece {int:n} is {text:piece}", noArg, "one piece, counting from 1",
 			func(b *B, a *args) error {
 				if a.num(0) < 1 {
 					return fmt.Errorf("pieces count from 1")
 				}
 				return a.expect(path{a.num(0) - 1}, a.str(1))
 			}),
-		step(then, "piece {int:n} is:", docArg, "one piece, counting from 1: the docstring",
+		step(Then, "piece {int:n} is:", docArg, "one piece, counting from 1: the docstring",
 			func(b *B, a *args) error {
 				if a.num(0) < 1 {
 					return fmt.Errorf("pieces count from 1")
@@ -87,13 +87,20 @@ func chunkSteps(unit string) []stepDef {
 			}),
 	}
 	if unit == "tokens" {
-		steps = append([]stepDef{step(given, "the words tokenizer", noArg, "a token is a run of non-whitespace characters (the spec's stand-in)",
+		steps = append([]stepDef{step(Given, "the words tokenizer", noArg, "a token is a run of non-whitespace characters (the spec's stand-in)",
 			func(b *B, a *args) error { b.fields["tokenizer"] = "words"; return nil })}, steps...)
 	}
 	return steps
 }
 
-func init() {
-	register("chunk_tokens", func() builder { return &chunkBuilder{unit: "tokens", fields: map[string]any{}} }, chunkSteps("tokens")...)
-	register("chunk", func() builder { return &chunkBuilder{unit: "characters", fields: map[string]any{}} }, chunkSteps("characters")...)
+// Chunk is the vocabulary of area chunk, the character splitter.
+var Chunk = &Vocabulary{
+	newBuilder: func() builder { return &chunkBuilder{unit: "characters", fields: map[string]any{}} },
+	define:     func() []stepDef { return chunkSteps("characters") },
+}
+
+// ChunkTokens is the vocabulary of area chunk_tokens, the token splitter.
+var ChunkTokens = &Vocabulary{
+	newBuilder: func() builder { return &chunkBuilder{unit: "tokens", fields: map[string]any{}} },
+	define:     func() []stepDef { return chunkSteps("tokens") },
 }

@@ -1,31 +1,39 @@
-package gherkin
+// Package steps holds each area's Gherkin step vocabulary: the phrases a feature
+// (conformance/features/<area>.feature) is written in, and what each does — a Given or When sets
+// a field of the area's case or adds its op or steps, a Then says what the spec fixes of one part
+// of the answer. A vocabulary is a field of its conformance.Area (Area.Steps); runner/gherkin
+// parses the features and hands each step here.
+//
+// The steps never compute an answer: they only build the case and state what the spec says it
+// must be, so a scenario runs unchanged against the builtin reference and against an adapter.
+package steps
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
-	"sort"
 	"strings"
 	"sync"
 )
 
-// kind is a step's keyword as Gherkin reads it (And and But take the one before them's).
-type kind int
+// Kind is a step's keyword as Gherkin reads it (And and But take the one before them's).
+type Kind int
 
 const (
-	anyKind kind = iota // `*` steps: matched against every kind
-	given
-	when
-	then
+	Any Kind = iota // `*` steps: matched against every kind
+	Given
+	When
+	Then
 )
 
-func (k kind) String() string {
+func (k Kind) String() string {
 	switch k {
-	case given:
+	case Given:
 		return "Given"
-	case when:
+	case When:
 		return "When"
-	case then:
+	case Then:
 		return "Then"
 	}
 	return "*"
@@ -42,7 +50,7 @@ const (
 
 // stepDef is one phrase of an area's vocabulary and what it does to the scenario being built.
 type stepDef struct {
-	kind   kind
+	kind   Kind
 	phrase string
 	re     *regexp.Regexp
 	types  []paramType
@@ -51,17 +59,17 @@ type stepDef struct {
 	// columns names a table's columns; a first row that spells them is a header and is skipped.
 	columns []string
 	doc     string
-	run     func(st *state, a *args) error
+	run     func(b *Build, a *args) error
 }
 
 // step defines a phrase whose handler works on the area's builder B.
-func step[B any](k kind, phrase string, arg argForm, doc string, fn func(b *B, a *args) error, columns ...string) stepDef {
-	// The phrase is compiled when its vocabulary is first used (vocabulary.ready).
+func step[B any](k Kind, phrase string, arg argForm, doc string, fn func(b *B, a *args) error, columns ...string) stepDef {
+	// The phrase is compiled when its vocabulary is first used (Vocabulary.ready).
 	return stepDef{kind: k, phrase: phrase, arg: arg, columns: columns, doc: doc,
-		run: func(st *state, a *args) error {
-			b, ok := st.builder.(*B)
+		run: func(bd *Build, a *args) error {
+			b, ok := any(bd.builder).(*B)
 			if !ok {
-				return fmt.Errorf("step %q is not one of area %s's", phrase, st.vocab.area)
+				return fmt.Errorf("step %q is not one of area %s's", phrase, bd.area)
 			}
 			return fn(b, a)
 		}}
@@ -85,7 +93,7 @@ func (d stepDef) Shown() string {
 
 // args is one step's matched values and what it carries.
 type args struct {
-	st    *state
+	b     *Build
 	vals  []any
 	doc   *string
 	media string
@@ -129,29 +137,45 @@ func (a *args) expect(part path, want any) error {
 	if err != nil {
 		return err
 	}
-	a.st.checks = append(a.st.checks, Check{Step: a.st.stepText(), Line: a.st.stepLine, Part: part, Want: w})
+	a.b.checks = append(a.b.checks, Check{Step: a.b.stepText, Line: a.b.stepLine, Part: part, Want: w})
 	return nil
 }
 
-// vocabulary is one area's steps and how its case is built.
-type vocabulary struct {
-	area       string
+// docLines is the docstring as lines: each ends with a line break, the last included.
+func docLines(a *args) (string, error) {
+	t, err := a.text()
+	return t + "\n", err
+}
+
+// stepIndex is the answer's index of step n (from 1) of a scenario with count steps.
+func stepIndex(n, count int) (int, error) {
+	if n < 1 || n > count {
+		return 0, fmt.Errorf("the scenario has %d steps (one a When), no step %d", count, n)
+	}
+	return n - 1, nil
+}
+
+// lineView is a text's line n (from 1) as a view of a path.
+func lineView(n int) view { return view(fmt.Sprintf("line %d", n)) }
+
+// Vocabulary is one area's steps and how its case is built: the value of its conformance.Area's
+// Steps field. A package-level Vocabulary is plain data; its steps are defined and their phrases
+// compiled on first use, since doing it at init would cost every lembas-check start (an adapter's
+// too) several milliseconds.
+type Vocabulary struct {
 	newBuilder func() builder
-	raw        []stepDef
-	// steps are raw with their phrases compiled, on first use: compiling every area's phrases at
-	// init would cost every lembas-check start (an adapter's too) several milliseconds.
+	define     func() []stepDef // the area's own steps; every area also has common()'s
+
 	once  sync.Once
 	steps []stepDef
 }
 
-// ready compiles the vocabulary's phrases once.
-func (v *vocabulary) ready() []stepDef {
+// ready defines the vocabulary's steps and compiles their phrases, once.
+func (v *Vocabulary) ready() []stepDef {
 	v.once.Do(func() {
-		v.steps = v.raw
+		v.steps = append(v.define(), common()...)
 		for i := range v.steps {
-			if v.steps[i].re == nil {
-				v.steps[i].re, v.steps[i].types, v.steps[i].show = compilePhrase(v.steps[i].phrase)
-			}
+			v.steps[i].re, v.steps[i].types, v.steps[i].show = compilePhrase(v.steps[i].phrase)
 		}
 	})
 	return v.steps
@@ -164,7 +188,7 @@ type builder interface {
 
 // match finds the step a line names. A line that names a step of another keyword, or none, is an
 // error that says what the area knows.
-func (v *vocabulary) match(k kind, text string) (stepDef, []string, error) {
+func (v *Vocabulary) match(area string, k Kind, text string) (stepDef, []string, error) {
 	v.ready()
 	var other *stepDef
 	for i := range v.steps {
@@ -173,7 +197,7 @@ func (v *vocabulary) match(k kind, text string) (stepDef, []string, error) {
 		if m == nil {
 			continue
 		}
-		if k == anyKind || d.kind == k {
+		if k == Any || d.kind == k {
 			return *d, m[1:], nil
 		}
 		if other == nil {
@@ -183,20 +207,20 @@ func (v *vocabulary) match(k kind, text string) (stepDef, []string, error) {
 	if other != nil {
 		return stepDef{}, nil, &stepError{msg: fmt.Sprintf("%q is a %s step here: write `%s %s`", text, other.kind, other.kind, text)}
 	}
-	return stepDef{}, nil, &stepError{msg: v.unknown(k, text)}
+	return stepDef{}, nil, &stepError{msg: v.unknown(area, k, text)}
 }
 
 // unknown is the message for a line that names no step: the closest phrase, then the area's
 // whole vocabulary, so a person writing a scenario sees what to write instead.
-func (v *vocabulary) unknown(k kind, text string) string {
+func (v *Vocabulary) unknown(area string, k Kind, text string) string {
 	v.ready()
 	var b strings.Builder
-	fmt.Fprintf(&b, "no step of area %s reads like this", v.area)
+	fmt.Fprintf(&b, "no step of area %s reads like this", area)
 	if best := v.closest(k, text); best != "" {
 		fmt.Fprintf(&b, "\n  did you mean: %s", best)
 	}
-	fmt.Fprintf(&b, "\n  the steps of area %s (docs/features.md):", v.area)
-	for _, k := range []kind{given, when, then} {
+	fmt.Fprintf(&b, "\n  the steps of area %s (docs/features.md):", area)
+	for _, k := range []Kind{Given, When, Then} {
 		for _, d := range v.steps {
 			if d.kind == k {
 				fmt.Fprintf(&b, "\n    %s", d.Shown())
@@ -207,12 +231,12 @@ func (v *vocabulary) unknown(k kind, text string) string {
 }
 
 // closest is the phrase of kind k (any kind for *) nearest to text by edit distance over words.
-func (v *vocabulary) closest(k kind, text string) string {
+func (v *Vocabulary) closest(k Kind, text string) string {
 	v.ready()
 	best, bestD := "", -1
 	words := strings.Fields(text)
 	for _, d := range v.steps {
-		if k != anyKind && d.kind != k {
+		if k != Any && d.kind != k {
 			continue
 		}
 		shown := strings.Fields(d.show)
@@ -278,9 +302,9 @@ func sameWord(w, shown string) bool {
 // common are the steps every area has.
 func common() []stepDef {
 	return []stepDef{
-		{kind: given, phrase: "the case also has:", arg: docArg,
+		{kind: Given, phrase: "the case also has:", arg: docArg,
 			doc: "a JSON object whose fields are set on the case as it is sent, over what the other steps built — for a field no step sets",
-			run: func(st *state, a *args) error {
+			run: func(b *Build, a *args) error {
 				text, err := a.text()
 				if err != nil {
 					return err
@@ -290,13 +314,13 @@ func common() []stepDef {
 					return fmt.Errorf("the docstring is not a JSON object: %v", err)
 				}
 				for k, v := range m {
-					st.extra[k] = v
+					b.extra[k] = v
 				}
 				return nil
 			}},
-		{kind: then, phrase: "the answer is:", arg: docArg,
+		{kind: Then, phrase: "the answer is:", arg: docArg,
 			doc: "the whole answer, as JSON (key order and spacing do not count)",
-			run: func(st *state, a *args) error {
+			run: func(b *Build, a *args) error {
 				text, err := a.text()
 				if err != nil {
 					return err
@@ -310,31 +334,8 @@ func common() []stepDef {
 	}
 }
 
-// vocabularies is every area's vocabulary, by area name. An area of the registry without one has
-// no features yet: a feature file for it is refused with that message.
-var vocabularies = map[string]*vocabulary{}
-
-// register adds an area's vocabulary (with the common steps) at init.
-func register(area string, newBuilder func() builder, steps ...stepDef) {
-	vocabularies[area] = &vocabulary{area: area, newBuilder: newBuilder, raw: append(steps, common()...)}
-}
-
-// Areas lists the areas that have a step vocabulary, sorted.
-func Areas() []string {
-	var out []string
-	for a := range vocabularies {
-		out = append(out, a)
-	}
-	sort.Strings(out)
-	return out
-}
-
-// Vocabulary lists an area's steps as docs/features.md shows them, with what each does.
-func Vocabulary(area string) []StepDoc {
-	v, ok := vocabularies[area]
-	if !ok {
-		return nil
-	}
+// Docs lists the vocabulary's steps as docs/features.md shows them, with what each does.
+func (v *Vocabulary) Docs() []StepDoc {
 	var out []StepDoc
 	for _, d := range v.ready() {
 		out = append(out, StepDoc{Step: d.Shown(), Doc: d.doc})
@@ -349,3 +350,102 @@ type StepDoc struct{ Step, Doc string }
 type stepError struct{ msg string }
 
 func (e *stepError) Error() string { return e.msg }
+
+// Build is one scenario's case as its steps build it, step by step (Step), until Case.
+type Build struct {
+	area    string
+	v       *Vocabulary
+	builder builder // the area's builder, typed per area for its steps
+	extra   map[string]any
+	checks  []Check
+
+	phase    Kind // the last keyword seen
+	stepText string
+	stepLine int
+}
+
+// Begin starts a scenario of the area (its name, for messages) in this vocabulary.
+func (v *Vocabulary) Begin(area string) *Build {
+	return &Build{area: area, v: v, builder: v.newBuilder(), extra: map[string]any{}}
+}
+
+// Arg is what a step carries below its line: a docstring (Doc, with its media type) or a
+// table's rows (Table, non-nil), or neither.
+type Arg struct {
+	Doc   *string
+	Media string
+	Table [][]string
+}
+
+// Step runs one step of the scenario: k is its keyword (Any for `*`), text its line after the
+// keyword, line where it is (for the Thens' messages). Its error says what is wrong with the step
+// as written, in words the feature's author acts on.
+func (b *Build) Step(k Kind, text string, line int, arg Arg) error {
+	b.stepText, b.stepLine = k.String()+" "+text, line
+	def, subs, err := b.v.match(b.area, k, text)
+	if err != nil {
+		return err
+	}
+	if k == Any {
+		k = def.kind
+	}
+	// The case is sent once, after the last When: a Given or When after a Then has nothing to act on.
+	if b.phase == Then && k != Then {
+		return errors.New("a Given or When after a Then: the case is sent once, after the last When, so every Then comes last (write a second scenario for what follows)")
+	}
+	b.phase = k
+	a := &args{b: b}
+	for i, sub := range subs {
+		v, err := def.types[i].read(sub)
+		if err != nil {
+			return err
+		}
+		a.vals = append(a.vals, v)
+	}
+	switch {
+	case def.arg == docArg && arg.Doc == nil:
+		return fmt.Errorf("this step takes a docstring (\"\"\" lines below it): %s", def.Shown())
+	case def.arg == tableArg && arg.Table == nil:
+		return fmt.Errorf("this step takes a table (| lines below it): %s", def.Shown())
+	case def.arg != docArg && arg.Doc != nil:
+		return fmt.Errorf("this step takes no docstring: %s", def.Shown())
+	case def.arg != tableArg && arg.Table != nil:
+		return fmt.Errorf("this step takes no table: %s", def.Shown())
+	}
+	a.doc, a.media = arg.Doc, arg.Media
+	for i, cells := range arg.Table {
+		if i == 0 && isHeader(cells, def.columns) {
+			continue
+		}
+		a.table = append(a.table, cells)
+	}
+	return def.run(b, a)
+}
+
+func isHeader(cells, columns []string) bool {
+	if len(columns) == 0 || len(cells) != len(columns) {
+		return false
+	}
+	for i := range cells {
+		if !strings.EqualFold(strings.TrimSpace(cells[i]), columns[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// Checks are the scenario's Thens so far, in order.
+func (b *Build) Checks() []Check { return b.checks }
+
+// Case is the case the steps built, with `Given the case also has:`'s fields set over it; an
+// error says what the scenario has not said yet (no job, no tree, no steps).
+func (b *Build) Case() (map[string]any, error) {
+	obj, err := b.builder.Case()
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range b.extra {
+		obj[k] = v
+	}
+	return obj, nil
+}

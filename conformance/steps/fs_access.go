@@ -1,0 +1,85 @@
+package steps
+
+import (
+	"fmt"
+)
+
+// fs_access: one operation on a session's view of a tree. Givens lay out the tree, the mounts,
+// the grants, the floor and the start directory; one When is the operation; Thens say the answer.
+
+type fsAccessBuilder struct {
+	fields map[string]any
+}
+
+func (b *fsAccessBuilder) Case() (map[string]any, error) {
+	if _, ok := b.fields["tree"]; !ok {
+		return nil, fmt.Errorf("no tree: lay it out with `Given the tree:` (or `Given an empty tree`)")
+	}
+	if _, ok := b.fields["op"]; !ok {
+		return nil, fmt.Errorf("no operation: a When says it, e.g. `When the session reads \"/a.md\"`")
+	}
+	return b.fields, nil
+}
+
+func (b *fsAccessBuilder) op(op, p string) error {
+	if prev, ok := b.fields["op"]; ok {
+		return fmt.Errorf("this scenario already does %s: a case is one operation", prev)
+	}
+	b.fields["op"], b.fields["path"] = op, p
+	return nil
+}
+
+// fsOps are the operations a When may name, with the words it names them by.
+var fsOps = []struct{ op, words string }{
+	{"level", "asks for the level of"},
+	{"list", "lists"},
+	{"read", "reads"},
+	{"write", "writes"},
+	{"mkdir", "makes the directory"},
+	{"rm", "removes"},
+	{"commit", "commits"},
+}
+
+// FSAccess is the vocabulary of area fs_access: one operation on a session's view of a tree.
+var FSAccess = &Vocabulary{newBuilder: func() builder { return &fsAccessBuilder{fields: map[string]any{}} }, define: fsAccessSteps}
+
+func fsAccessSteps() []stepDef {
+	type B = fsAccessBuilder
+	steps := viewSteps(func(b *B) map[string]any { return b.fields })
+	steps = append(steps,
+		step(When, "the session does {word:op} on {string:path}", noArg, "any operation by its name (level, list, read, write, mkdir, rm, commit), for outlines",
+			func(b *B, a *args) error { return b.op(a.str(0), a.str(1)) }))
+	for _, o := range fsOps {
+		steps = append(steps, step(When, "the session "+o.words+" {string:path}", noArg, "the "+o.op+" operation",
+			func(b *B, a *args) error { return b.op(o.op, a.str(0)) }))
+	}
+	steps = append(steps,
+		step(Then, "it succeeds", noArg, `the answer is {"ok": true}`,
+			func(b *B, a *args) error { return a.expect(nil, map[string]any{"ok": true}) }),
+		step(Then, "it fails with {text:error}", noArg, `the answer is {"error": …}, the error's exact text`,
+			func(b *B, a *args) error { return a.expect(nil, map[string]any{"error": a.str(0)}) }),
+		step(Then, "the listing is:", tableArg, `the answer is {"entries": […]}, one entry a row, in order`,
+			func(b *B, a *args) error {
+				rows, err := a.rows(1)
+				entries := []string{}
+				for _, r := range rows {
+					entries = append(entries, r[0])
+				}
+				if err != nil {
+					return err
+				}
+				return a.expect(nil, map[string]any{"entries": entries})
+			}, "entry"),
+		step(Then, "the listing is empty", noArg, `the answer is {"entries": []}`,
+			func(b *B, a *args) error { return a.expect(nil, map[string]any{"entries": []string{}}) }),
+		step(Then, "the level is {string:level} and it is a passage", noArg, `the answer is {"level": …, "passage": true}`,
+			func(b *B, a *args) error {
+				return a.expect(nil, map[string]any{"level": a.str(0), "passage": true})
+			}),
+		step(Then, "the level is {string:level} and it is not a passage", noArg, `the answer is {"level": …, "passage": false}`,
+			func(b *B, a *args) error {
+				return a.expect(nil, map[string]any{"level": a.str(0), "passage": false})
+			}),
+	)
+	return steps
+}

@@ -1,0 +1,135 @@
+package steps
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// One of lembas-check's own areas (filesystem.md, A search).
+
+// search: one search over a session's view. Givens lay out the view (as fs_access's) and the
+// passages the index holds with their scores; the When is the search; Thens say the results.
+
+type searchBuilder struct {
+	fields   map[string]any
+	searched bool
+}
+
+func (b *searchBuilder) Case() (map[string]any, error) {
+	if _, ok := b.fields["tree"]; !ok {
+		return nil, fmt.Errorf("no tree: lay it out with `Given the tree:`")
+	}
+	if _, ok := b.fields["passages"]; !ok {
+		return nil, fmt.Errorf("no passages: say what the index holds with `Given the passages:` (or `Given no passages`)")
+	}
+	if !b.searched {
+		return nil, fmt.Errorf("no search: a When says it, e.g. `When the session searches everything`")
+	}
+	return b.fields, nil
+}
+
+func (b *searchBuilder) search(p *string, limit int) error {
+	if b.searched {
+		return fmt.Errorf("this scenario already searches: a case is one search")
+	}
+	b.searched = true
+	if p != nil {
+		b.fields["path"] = *p
+	}
+	if limit > 0 {
+		b.fields["limit"] = limit
+	}
+	return nil
+}
+
+// score reads a score cell: a number, or empty when that search did not return the passage.
+func score(cell string) (any, bool, error) {
+	cell = strings.TrimSpace(cell)
+	if cell == "" || cell == "-" {
+		return nil, false, nil
+	}
+	f, err := strconv.ParseFloat(cell, 64)
+	if err != nil {
+		return nil, false, fmt.Errorf("score %q is not a number (leave the cell empty when that search did not return the passage)", cell)
+	}
+	return f, true, nil
+}
+
+// result is a search result as the answer writes it: the passage's place, a line break, the text.
+func result(where, text string) string { return where + "\n" + text }
+
+// Search is the vocabulary of area search: rank fusion filtered by the view.
+var Search = &Vocabulary{newBuilder: func() builder { return &searchBuilder{fields: map[string]any{}} }, define: searchSteps}
+
+func searchSteps() []stepDef {
+	type B = searchBuilder
+	steps := viewSteps(func(b *B) map[string]any { return b.fields })
+	steps = append(steps,
+		step(Given, "the passages:", tableArg, "what the index holds for the query: path, lines (start-end), meaning and words scores (empty: not returned by that search), text (\\n for a line break)",
+			func(b *B, a *args) error {
+				rows, err := a.rows(5)
+				if err != nil {
+					return err
+				}
+				ps := []any{}
+				for i, r := range rows {
+					var start, end int
+					if _, err := fmt.Sscanf(strings.TrimSpace(r[1]), "%d-%d", &start, &end); err != nil {
+						return fmt.Errorf("row %d: lines %q: want START-END", i+1, r[1])
+					}
+					p := map[string]any{"path": strings.TrimSpace(r[0]), "lines": []int{start, end}, "text": r[4]}
+					for _, s := range []struct {
+						key, cell string
+					}{{"meaning", r[2]}, {"words", r[3]}} {
+						v, ok, err := score(s.cell)
+						if err != nil {
+							return fmt.Errorf("row %d: %v", i+1, err)
+						}
+						if ok {
+							p[s.key] = v
+						}
+					}
+					ps = append(ps, p)
+				}
+				b.fields["passages"] = ps
+				return nil
+			}, "path", "lines", "meaning", "words", "text"),
+		step(Given, "no passages", noArg, "the index holds nothing for the query",
+			func(b *B, a *args) error { b.fields["passages"] = []any{}; return nil }),
+		step(When, "the session searches everything", noArg, "a search without path or limit",
+			func(b *B, a *args) error { return b.search(nil, 0) }),
+		step(When, "the session searches everything for {int:limit} results", noArg, "a search without path, with a limit",
+			func(b *B, a *args) error { return b.search(nil, a.num(0)) }),
+		step(When, "the session searches {string:path}", noArg, "a search of one directory",
+			func(b *B, a *args) error { p := a.str(0); return b.search(&p, 0) }),
+		step(When, "the session searches {string:path} for {int:limit} results", noArg, "a search of one directory, with a limit",
+			func(b *B, a *args) error { p := a.str(0); return b.search(&p, a.num(1)) }),
+		step(Then, "the results are, best first:", tableArg, "every result in order: its path and line range (PATH:START-END), and the passage",
+			func(b *B, a *args) error {
+				rows, err := a.rows(2)
+				if err != nil {
+					return err
+				}
+				rs := []string{}
+				for _, r := range rows {
+					rs = append(rs, result(strings.TrimSpace(r[0]), r[1]))
+				}
+				return a.expect(nil, map[string]any{"results": rs})
+			}, "result", "passage"),
+		step(Then, "there are no results", noArg, `the answer is {"results": []}`,
+			func(b *B, a *args) error { return a.expect(nil, map[string]any{"results": []string{}}) }),
+		step(Then, "there are {int:n} results", noArg, "how many results",
+			func(b *B, a *args) error { return a.expect(path{"results", length}, a.num(0)) }),
+		step(Then, "result {int:n} is {string:where}", noArg, "the first line of one result (PATH:START-END), counting from 1",
+			func(b *B, a *args) error {
+				if a.num(0) < 1 {
+					return fmt.Errorf("results count from 1")
+				}
+				return a.expect(path{"results", a.num(0) - 1, firstLine}, a.str(1))
+			}),
+		step(Then, "it fails with {text:error}", noArg, `the answer is {"error": …}, the error's exact text`,
+			func(b *B, a *args) error { return a.expect(nil, map[string]any{"error": a.str(0)}) }),
+	)
+	return steps
+}
