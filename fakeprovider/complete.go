@@ -53,6 +53,9 @@ func (s *Server) handleCompletion(api string) http.HandlerFunc {
 			writeError(w, &wire.Error{Status: http.StatusInternalServerError, Type: wire.TypeServer, Code: code, Message: err.Error()})
 			return
 		}
+		if pick.Warning != "" {
+			s.logf("%s", pick.Warning)
+		}
 		s.answer(w, r, req, body, pick)
 	}
 }

@@ -5,6 +5,7 @@
 package script
 
 import (
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"sort"
@@ -28,11 +29,26 @@ type Script struct {
 	Default *Policy
 }
 
-// Policy is "call the offered file-read tool on Read while no tool result has come back, then
-// answer Answer".
+// Policy is "for the person's latest words, call the agent's file-read tool on Read, then on
+// each of Then, one call per tool result come back; then answer Answer".
 type Policy struct {
 	Read, Answer string
 	Line         int
+	// Then are more files to read after Read (a profile's policy: several calls per prompt).
+	Then []string
+	// Tools are the agent's own ways of reading a file (its profile's), tried in order before
+	// the read tool found by its name: for a tool whose path is nested (cline's read_files) or
+	// that only runs commands (codex's exec_command).
+	Tools []ToolShape
+	// Dir, when set, makes every path absolute under it, for agents that refuse relative ones.
+	Dir string
+}
+
+// ToolShape is one tool that reads a file: its name, and its arguments as JSON in which the
+// strings "{path}" and "{qpath}" (the path quoted for a POSIX shell) stand for the file.
+type ToolShape struct {
+	Name      string
+	Arguments json.RawMessage
 }
 
 // Default is what the fake serves without a script: read README.md, then say done.
@@ -115,6 +131,10 @@ type Picker struct {
 	n     int
 	next  int
 	fired []int
+	// streak counts the default policy's calls since its last answer: an agent that adds a user
+	// message after each tool result must still get its answer.
+	streak int
+	warned bool
 }
 
 // NewPicker starts a script from its first reply.
@@ -135,6 +155,9 @@ type Pick struct {
 	Answer wire.Answer
 	// Source says where the reply came from: "reply 3 (line 12)", "rule 1 (line 30)", "default".
 	Source string
+	// Warning, said once per script, is the default policy finding no tool it can use in a
+	// request that offers tools: the agent is answered at once instead of being driven.
+	Warning string
 }
 
 // RanOut is a request that came after the script's last reply, with no default policy.
@@ -188,7 +211,7 @@ func (p *Picker) Next(q *wire.Request) (Pick, error) {
 		if p.s.Default == nil {
 			return Pick{N: n}, &RanOut{Script: p.s.Name, N: n, Replies: len(p.s.Replies)}
 		}
-		return Pick{N: n, Reply: &Reply{}, Answer: p.s.Default.answer(q, n), Source: "default"}, nil
+		return p.policy(q, n), nil
 	}
 	a := wire.Answer{Text: rep.Text, Reasoning: rep.Reasoning, FinishReason: rep.FinishReason, Chunk: rep.Chunk}
 	for i, c := range rep.ToolCalls {
@@ -207,13 +230,65 @@ func (p *Picker) Next(q *wire.Request) (Pick, error) {
 	return Pick{N: n, Reply: rep, Answer: a, Source: source}, nil
 }
 
-func (d *Policy) answer(q *wire.Request, n int) wire.Answer {
-	if q.ToolResults == 0 {
-		if t, ok := FindReadTool(q.Tools); ok {
-			return wire.Answer{ToolCalls: []wire.ToolCall{{ID: callID(n, 0), Name: t.Name, Arguments: readArgs(t, d.Read)}}}
+// policy is the default policy's answer to request n.
+func (p *Picker) policy(q *wire.Request, n int) Pick {
+	d := p.s.Default
+	pick := Pick{N: n, Reply: &Reply{}, Source: "default", Answer: wire.Answer{Text: d.Answer}}
+	files := append([]string{d.Read}, d.Then...)
+	k := q.ResultsSinceUser
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if k >= len(files) || p.streak >= len(files) {
+		p.streak = 0
+		return pick
+	}
+	if c, ok := d.call(q.Tools, d.path(files[k])); ok {
+		c.ID = callID(n, 0)
+		p.streak++
+		pick.Answer = wire.Answer{ToolCalls: []wire.ToolCall{c}}
+		return pick
+	}
+	p.streak = 0
+	if len(q.Tools) > 0 && !p.warned {
+		p.warned = true
+		pick.Warning = fmt.Sprintf("request %d offers the tools %s, and the default policy can use none of them to read a file: the agent is answered %q at once, not driven through tool calls (give its read tool's shape in its profile, or a script)", n, strings.Join(toolNames(q.Tools), ", "), d.Answer)
+	}
+	return pick
+}
+
+// path is a file as the policy names it: under Dir when the agent wants absolute paths.
+func (d *Policy) path(f string) string {
+	if d.Dir == "" || strings.HasPrefix(f, "/") {
+		return f
+	}
+	return strings.TrimSuffix(d.Dir, "/") + "/" + f
+}
+
+// call is the call that reads file: with the first of the policy's shapes the request offers,
+// else with the read tool found by its name.
+func (d *Policy) call(tools []wire.Tool, file string) (wire.ToolCall, bool) {
+	for _, sh := range d.Tools {
+		for _, t := range tools {
+			if t.Name == sh.Name {
+				return wire.ToolCall{Name: sh.Name, Arguments: fillPath(sh.Arguments, file)}, true
+			}
 		}
 	}
-	return wire.Answer{Text: d.Answer}
+	if t, ok := FindReadTool(tools); ok {
+		return wire.ToolCall{Name: t.Name, Arguments: readArgs(t, file)}, true
+	}
+	return wire.ToolCall{}, false
+}
+
+// fillPath puts the file into a shape's arguments, every "{path}" and "{qpath}" in its strings,
+// keeping the rest as written (keys in their order).
+func fillPath(args json.RawMessage, file string) string {
+	esc := func(s string) string {
+		b, _ := wire.Marshal(s)
+		return string(b[1 : len(b)-1])
+	}
+	q := "'" + strings.ReplaceAll(file, "'", `'\''`) + "'"
+	return strings.NewReplacer("{path}", esc(file), "{qpath}", esc(q)).Replace(string(args))
 }
 
 // callID names a call by the request and its place, so a recording is the same from run to run.

@@ -53,7 +53,7 @@ func TestFindReadTool(t *testing.T) {
 }
 
 func req(toolResults int, last bool, user string, ts ...wire.Tool) *wire.Request {
-	return &wire.Request{Messages: 1 + toolResults, ToolResults: toolResults, LastIsToolResult: last, LastUserText: user, Tools: ts}
+	return &wire.Request{Messages: 1 + toolResults, ToolResults: toolResults, ResultsSinceUser: toolResults, LastIsToolResult: last, LastUserText: user, Tools: ts}
 }
 
 var piTools = tools("read:path,offset,limit", "bash:command")

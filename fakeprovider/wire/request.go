@@ -31,8 +31,9 @@ type Request struct {
 	// LastIsToolResult: the last message is a tool result (role "tool", or a
 	// function_call_output item).
 	LastIsToolResult bool
-	// ToolResults counts the tool results anywhere in the request.
-	ToolResults int
+	// ToolResults counts the tool results anywhere in the request; ResultsSinceUser those after
+	// the last user message (the calls made so far for the person's latest words).
+	ToolResults, ResultsSinceUser int
 	// LastUserText is the text of the last user message.
 	LastUserText string
 }
@@ -99,8 +100,10 @@ func DecodeChat(body []byte) (*Request, *Error) {
 		switch *msg.Role {
 		case "tool", "function":
 			r.ToolResults++
+			r.ResultsSinceUser++
 		case "user":
 			lastUser, lastUserAt = json.RawMessage(msg.Content), i
+			r.ResultsSinceUser = 0
 		}
 		r.LastIsToolResult = *msg.Role == "tool" || *msg.Role == "function"
 	}
@@ -187,6 +190,7 @@ func DecodeResponses(body []byte) (*Request, *Error) {
 			isResult := item.Type == "function_call_output" || item.Type == "custom_tool_call_output"
 			if isResult {
 				r.ToolResults++
+				r.ResultsSinceUser++
 			}
 			r.LastIsToolResult = isResult
 			if item.Role == "user" && (item.Type == "" || item.Type == "message") {
@@ -195,6 +199,7 @@ func DecodeResponses(body []byte) (*Request, *Error) {
 					return nil, invalidType(fmt.Sprintf("input[%d].content", i), "a string or an array of content parts", item.Content)
 				}
 				r.LastUserText = text
+				r.ResultsSinceUser = 0
 			}
 		}
 	}

@@ -22,7 +22,7 @@ func TestDecodeChat(t *testing.T) {
 	if e != nil {
 		t.Fatal(e)
 	}
-	want := &Request{API: APIChat, Model: "m", Stream: true, IncludeUsage: true, Messages: 4, LastIsToolResult: true, ToolResults: 1,
+	want := &Request{API: APIChat, Model: "m", Stream: true, IncludeUsage: true, Messages: 4, LastIsToolResult: true, ToolResults: 1, ResultsSinceUser: 1,
 		LastUserText: "read it", Tools: []Tool{{Name: "read", Props: []string{"offset", "path"}}, {Name: "bash"}}}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("(-want +got)\n%s", d)
@@ -41,7 +41,7 @@ func TestDecodeResponses(t *testing.T) {
 			{"type":"function_call","call_id":"c","name":"read_file","arguments":"{}"},
 			{"type":"function_call_output","call_id":"c","output":"text"}],
 			"tools":[{"type":"function","name":"read_file","parameters":{"properties":{"file_path":{}}}},{"type":"web_search_preview"}]}`,
-			&Request{API: APIResponses, Model: "m", Stream: true, IncludeUsage: true, Messages: 3, LastIsToolResult: true, ToolResults: 1,
+			&Request{API: APIResponses, Model: "m", Stream: true, IncludeUsage: true, Messages: 3, LastIsToolResult: true, ToolResults: 1, ResultsSinceUser: 1,
 				LastUserText: "go", Tools: []Tool{{Name: "read_file", Props: []string{"file_path"}}}}},
 	} {
 		t.Run(name, func(t *testing.T) {
