@@ -25,6 +25,7 @@ import (
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
 	"github.com/LLeMbas/lembas-check/fakeprovider/wire"
 	"github.com/LLeMbas/lembas-check/replay"
+	"github.com/LLeMbas/lembas-check/usage"
 )
 
 // DefaultModel is the model the fake serves when neither the script nor the flags name one.
@@ -41,8 +42,8 @@ type Config struct {
 	Upstream string
 	// Models are the model ids served (404 for any other): the script's, else DefaultModel.
 	Models []string
-	// Dialect shapes chat completions and their usage (wire.OpenAI by default).
-	Dialect wire.Dialect
+	// Dialect shapes chat completions and their usage (usage.OpenAI by default).
+	Dialect usage.Dialect
 	// Cache reports cached tokens; nil: NewCache(CacheSlots).
 	Cache      Cache
 	CacheSlots int
@@ -107,9 +108,9 @@ func newServer(cfg Config) (*Server, error) {
 		s.models = []string{DefaultModel}
 	}
 	if s.cfg.Dialect == "" {
-		s.cfg.Dialect = wire.OpenAI
+		s.cfg.Dialect = usage.OpenAI
 	}
-	if _, err := wire.ParseDialect(string(s.cfg.Dialect)); err != nil {
+	if _, err := usage.ParseDialect(string(s.cfg.Dialect)); err != nil {
 		return nil, err
 	}
 	s.cache = cfg.Cache

@@ -1,24 +1,53 @@
-// Package usage reads what a server says it cached, in whichever dialect it speaks: OpenAI
-// (`usage.prompt_tokens_details.cached_tokens`, Responses' `input_tokens_details.cached_tokens`),
-// llama.cpp (`timings.cache_n`, `prompt_n`, `prompt_ms`), Anthropic (`cache_read_input_tokens`)
-// and DeepSeek (`prompt_cache_hit_tokens`). A field the server did not send is "not reported",
-// kept apart from a reported 0.
+// Package usage names the dialects a server reports its token usage in, and reads what a server
+// says it cached, in whichever dialect it speaks: OpenAI (`usage.prompt_tokens_details.cached_tokens`,
+// Responses' `input_tokens_details.cached_tokens`), llama.cpp (`timings.cache_n`, `prompt_n`,
+// `prompt_ms`), Anthropic (`cache_read_input_tokens`) and DeepSeek (`prompt_cache_hit_tokens`). A
+// field the server did not send is "not reported", kept apart from a reported 0. The fake
+// provider writes the same dialects (fakeprovider/wire).
 package usage
 
 import (
 	"encoding/json"
+	"fmt"
 	"sort"
 
 	"github.com/LLeMbas/lembas-check/replay"
 )
 
-// Dialects, as reports name them.
+// Dialect is whose shape an answer takes and which names its usage fields carry. Reports, flags
+// and messages spell it as its value.
+type Dialect string
+
+// The dialects. OpenAI: usage.prompt_tokens_details.cached_tokens. LlamaCpp: llama-server's
+// envelope and field order, plus `timings` (cache_n, prompt_n, …). Anthropic: input_tokens,
+// cache_read_input_tokens, cache_creation_input_tokens. DeepSeek: prompt_cache_hit_tokens /
+// prompt_cache_miss_tokens.
 const (
-	OpenAI    = "openai"
-	LlamaCpp  = "llama.cpp"
-	Anthropic = "anthropic"
-	DeepSeek  = "deepseek"
+	OpenAI    Dialect = "openai"
+	LlamaCpp  Dialect = "llama.cpp"
+	Anthropic Dialect = "anthropic"
+	DeepSeek  Dialect = "deepseek"
 )
+
+// Dialects lists them, for flags and messages.
+var Dialects = []Dialect{OpenAI, LlamaCpp, Anthropic, DeepSeek}
+
+// aliases are other spellings taken where people type a dialect: `llamacpp` was the fake's
+// `--usage` spelling before there was one dialect type, and scripts and habits still use it.
+var aliases = map[string]Dialect{"llamacpp": LlamaCpp}
+
+// ParseDialect reads a dialect's name, or one of its other spellings.
+func ParseDialect(s string) (Dialect, error) {
+	for _, d := range Dialects {
+		if string(d) == s {
+			return d, nil
+		}
+	}
+	if d, ok := aliases[s]; ok {
+		return d, nil
+	}
+	return "", fmt.Errorf("no usage dialect %q (there are openai, llama.cpp (also spelled llamacpp), anthropic, deepseek)", s)
+}
 
 // Usage is one answer's token accounting. A nil field was not reported.
 type Usage struct {
@@ -29,8 +58,8 @@ type Usage struct {
 	// that reports it (OpenAI, llama.cpp, Anthropic, DeepSeek).
 	CachedTokens *int `json:"cached_tokens,omitempty"`
 	// Dialect names where CachedTokens came from; Reported every dialect's own figure.
-	Dialect  string         `json:"dialect,omitempty"`
-	Reported map[string]int `json:"reported,omitempty"`
+	Dialect  Dialect         `json:"dialect,omitempty"`
+	Reported map[Dialect]int `json:"reported,omitempty"`
 	// llama.cpp timings: the tokens read now and how long that took.
 	PromptN  *int     `json:"prompt_n,omitempty"`
 	PromptMS *float64 `json:"prompt_ms,omitempty"`
@@ -74,9 +103,9 @@ func Parse(usageJSON, timingsJSON json.RawMessage) Usage {
 	if len(timingsJSON) > 0 {
 		json.Unmarshal(timingsJSON, &t)
 	}
-	rep := map[string]int{}
-	var order []string
-	add := func(dialect string, v *int) {
+	rep := map[Dialect]int{}
+	var order []Dialect
+	add := func(dialect Dialect, v *int) {
 		if v != nil {
 			if _, ok := rep[dialect]; !ok {
 				order = append(order, dialect)
@@ -128,11 +157,11 @@ func deref(p *int) int {
 func FromReply(r replay.Reply) Usage { return Parse(r.Usage, r.Timings) }
 
 // Dialects lists the dialects a usage reported, sorted.
-func (u Usage) Dialects() []string {
-	var out []string
+func (u Usage) Dialects() []Dialect {
+	var out []Dialect
 	for d := range u.Reported {
 		out = append(out, d)
 	}
-	sort.Strings(out)
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
 	return out
 }

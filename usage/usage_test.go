@@ -113,7 +113,7 @@ func TestDialects(t *testing.T) {
 	for name, c := range map[string]struct {
 		usage, timings string
 		prompt, cached *int
-		dialect        string
+		dialect        Dialect
 	}{
 		"openai":           {`{"prompt_tokens":100,"completion_tokens":5,"prompt_tokens_details":{"cached_tokens":64}}`, "", ip(100), ip(64), OpenAI},
 		"openai, none":     {`{"prompt_tokens":100,"completion_tokens":5}`, "", ip(100), nil, ""},
@@ -152,4 +152,19 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("cached %v with dialect %q", got.CachedTokens, got.Dialect)
 		}
 	})
+}
+
+func TestParseDialect(t *testing.T) {
+	for _, d := range Dialects {
+		if got, err := ParseDialect(string(d)); err != nil || got != d {
+			t.Errorf("%s: %v %v", d, got, err)
+		}
+	}
+	if _, err := ParseDialect("vllm"); err == nil || !strings.Contains(err.Error(), "llamacpp") {
+		t.Errorf("unknown dialect: %v", err)
+	}
+	// The old spelling of llama.cpp is still taken where people type it (--usage llamacpp).
+	if got, err := ParseDialect("llamacpp"); err != nil || got != LlamaCpp {
+		t.Errorf("llamacpp: %v %v", got, err)
+	}
 }

@@ -13,11 +13,11 @@ import (
 	"github.com/LLeMbas/lembas-check/cachesim"
 	"github.com/LLeMbas/lembas-check/fakeprovider"
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
-	"github.com/LLeMbas/lembas-check/fakeprovider/wire"
 	"github.com/LLeMbas/lembas-check/internal/progress"
 	"github.com/LLeMbas/lembas-check/replay"
 	"github.com/LLeMbas/lembas-check/replay/chat"
 	"github.com/LLeMbas/lembas-check/tokens"
+	srvusage "github.com/LLeMbas/lembas-check/usage"
 )
 
 // simCache is the fake provider's cache backed by the simulator.
@@ -99,7 +99,7 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fake, err := fakeprovider.Start(fakeprovider.Config{
 			Script:  &script.Script{Name: "bench --sim", Default: &script.Policy{Answer: "ok"}},
 			Models:  recordingModels(open),
-			Dialect: wire.LlamaCpp,
+			Dialect: srvusage.LlamaCpp,
 			Cache:   simCache{cache},
 		})
 		if err != nil {

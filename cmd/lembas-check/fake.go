@@ -11,9 +11,9 @@ import (
 
 	"github.com/LLeMbas/lembas-check/fakeprovider"
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
-	"github.com/LLeMbas/lembas-check/fakeprovider/wire"
 	"github.com/LLeMbas/lembas-check/replay"
 	"github.com/LLeMbas/lembas-check/runner"
+	srvusage "github.com/LLeMbas/lembas-check/usage"
 )
 
 // fakeFlags are the flags that say what the fake provider serves, shared by fake and record.
@@ -32,7 +32,7 @@ func addFakeFlags(fs *flag.FlagSet) *fakeFlags {
 	fs.StringVar(&f.script, "script", "", "answer from the script `FILE` (YAML or JSON, docs/fakeprovider.md); without it: call the offered read tool on README.md, then answer done")
 	fs.StringVar(&f.upstream, "upstream", "", "be a recording proxy in front of this OpenAI-compatible base `URL` instead of answering")
 	fs.StringVar(&f.listen, "listen", "", "listen on `ADDR` (default 127.0.0.1:0; a port alone stays on loopback, name a host such as 0.0.0.0:8080 to be reached from elsewhere)")
-	fs.StringVar(&f.usage, "usage", "openai", "usage and body `DIALECT`: openai, llamacpp (with timings), anthropic or deepseek")
+	fs.StringVar(&f.usage, "usage", "openai", "usage and body `DIALECT`: openai, llama.cpp (with timings; also spelled llamacpp), anthropic or deepseek")
 	fs.IntVar(&f.cacheSlots, "cache-slots", 1, "prompt cache slots of the simulator (as llama-server -np `N`)")
 	fs.Var(&f.models, "model", "serve this model `ID` (repeatable; default: the script's models, else fake-model)")
 	fs.Int64Var(&f.maxBody, "max-body", fakeprovider.DefaultMaxBody, "largest request body taken, in `BYTES` (413 above)")
@@ -52,7 +52,7 @@ func (f *fakeFlags) config() (fakeprovider.Config, error) {
 		}
 		cfg.Script = s
 	}
-	d, err := wire.ParseDialect(f.usage)
+	d, err := srvusage.ParseDialect(f.usage)
 	if err != nil {
 		return cfg, fmt.Errorf("--usage: %v", err)
 	}

@@ -1,38 +1,15 @@
 package wire
 
 import (
-	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/LLeMbas/lembas-check/usage"
 )
 
-// Dialect is whose shape a chat completion takes, and which names its usage fields carry.
-type Dialect string
-
-// The dialects. OpenAI: usage.prompt_tokens_details.cached_tokens. LlamaCpp: llama-server's
-// envelope and field order, plus `timings` (cache_n, prompt_n, …). DeepSeek:
-// prompt_cache_hit_tokens / prompt_cache_miss_tokens. Anthropic: input_tokens,
-// cache_read_input_tokens, cache_creation_input_tokens.
-const (
-	OpenAI    Dialect = "openai"
-	LlamaCpp  Dialect = "llamacpp"
-	DeepSeek  Dialect = "deepseek"
-	Anthropic Dialect = "anthropic"
-)
-
-// Dialects lists them, for flags and messages.
-var Dialects = []Dialect{OpenAI, LlamaCpp, Anthropic, DeepSeek}
-
-// ParseDialect reads a dialect's name.
-func ParseDialect(s string) (Dialect, error) {
-	for _, d := range Dialects {
-		if string(d) == s {
-			return d, nil
-		}
-	}
-	return "", fmt.Errorf("no usage dialect %q (there are openai, llamacpp, anthropic, deepseek)", s)
-}
+// The dialects a chat completion takes the shape of are package usage's (usage.Dialect): one
+// type for the fake that writes them and the bench that reads them.
 
 // ToolCall is one function call of an answer. Arguments is sent as written, valid JSON or not.
 type ToolCall struct {
@@ -80,7 +57,7 @@ type Meta struct {
 	ID      string
 	Created int64
 	Model   string
-	Dialect Dialect
+	Dialect usage.Dialect
 }
 
 // Fingerprints, so a recording shows which shape answered.
@@ -93,7 +70,7 @@ const (
 func ChatBody(m Meta, a Answer, u Usage) []byte {
 	e := enc{b: make([]byte, 0, 512+len(a.Text)+len(a.Reasoning)), first: true}
 	e.obj()
-	if m.Dialect == LlamaCpp {
+	if m.Dialect == usage.LlamaCpp {
 		e.key("choices")
 		e.arr()
 		e.obj()
@@ -108,7 +85,7 @@ func ChatBody(m Meta, a Answer, u Usage) []byte {
 		e.kstr("system_fingerprint", llamaFingerprint)
 		e.kstr("object", "chat.completion")
 		e.key("usage")
-		usage(&e, m.Dialect, u)
+		usageObject(&e, m.Dialect, u)
 		e.kstr("id", m.ID)
 		e.key("timings")
 		timings(&e, u)
@@ -130,8 +107,8 @@ func ChatBody(m Meta, a Answer, u Usage) []byte {
 	e.end()
 	e.endArr()
 	e.key("usage")
-	usage(&e, m.Dialect, u)
-	if m.Dialect == OpenAI {
+	usageObject(&e, m.Dialect, u)
+	if m.Dialect == usage.OpenAI {
 		e.kstr("service_tier", "default")
 	}
 	e.kstr("system_fingerprint", openaiFingerprint)
@@ -139,10 +116,10 @@ func ChatBody(m Meta, a Answer, u Usage) []byte {
 	return e.b
 }
 
-func message(e *enc, d Dialect, a Answer) {
+func message(e *enc, d usage.Dialect, a Answer) {
 	e.obj()
 	e.kstr("role", "assistant")
-	if a.Text == "" && (len(a.ToolCalls) > 0 || d != LlamaCpp) {
+	if a.Text == "" && (len(a.ToolCalls) > 0 || d != usage.LlamaCpp) {
 		e.knull("content")
 	} else {
 		e.kstr("content", a.Text)
@@ -166,7 +143,7 @@ func message(e *enc, d Dialect, a Answer) {
 		}
 		e.endArr()
 	}
-	if d != LlamaCpp {
+	if d != usage.LlamaCpp {
 		e.knull("refusal")
 		e.key("annotations")
 		e.arr()
@@ -175,11 +152,11 @@ func message(e *enc, d Dialect, a Answer) {
 	e.end()
 }
 
-func usage(e *enc, d Dialect, u Usage) {
+func usageObject(e *enc, d usage.Dialect, u Usage) {
 	total := int64(u.Prompt + u.Completion)
 	e.obj()
 	switch d {
-	case LlamaCpp:
+	case usage.LlamaCpp:
 		e.kint("completion_tokens", int64(u.Completion))
 		e.kint("prompt_tokens", int64(u.Prompt))
 		e.kint("total_tokens", total)
@@ -187,7 +164,7 @@ func usage(e *enc, d Dialect, u Usage) {
 		e.obj()
 		e.kint("cached_tokens", int64(u.Cached))
 		e.end()
-	case DeepSeek:
+	case usage.DeepSeek:
 		e.kint("prompt_tokens", int64(u.Prompt))
 		e.kint("completion_tokens", int64(u.Completion))
 		e.kint("total_tokens", total)
@@ -201,7 +178,7 @@ func usage(e *enc, d Dialect, u Usage) {
 		e.obj()
 		e.kint("reasoning_tokens", int64(u.Reasoning))
 		e.end()
-	case Anthropic:
+	case usage.Anthropic:
 		// input + cache_read + cache_creation is the whole prompt, as Anthropic counts it; the
 		// simulator does not bill cache writes, so creation is 0 and input is what was not read.
 		e.kint("prompt_tokens", int64(u.Prompt))
@@ -273,12 +250,12 @@ func ChatStream(m Meta, a Answer, u Usage, includeUsage bool) [][]byte {
 // AppendChatStream renders ChatStream's events into buf, one after another, and returns them as
 // slices of it, with buf as grown: a server can render a stream into a buffer it reuses.
 func AppendChatStream(buf []byte, m Meta, a Answer, u Usage, includeUsage bool) ([][]byte, []byte) {
-	c := newChunker(m, includeUsage && m.Dialect != LlamaCpp)
+	c := newChunker(m, includeUsage && m.Dialect != usage.LlamaCpp)
 	c.out = buf
 	calls := a.ToolCalls
 	// OpenAI opens a tool-call-only answer with the first call in the role chunk.
-	first := delta{role: true, contentNull: m.Dialect == LlamaCpp || (a.Text == "" && a.Reasoning == "" && len(calls) > 0)}
-	if m.Dialect != LlamaCpp && a.Text == "" && a.Reasoning == "" && len(calls) > 0 {
+	first := delta{role: true, contentNull: m.Dialect == usage.LlamaCpp || (a.Text == "" && a.Reasoning == "" && len(calls) > 0)}
+	if m.Dialect != usage.LlamaCpp && a.Text == "" && a.Reasoning == "" && len(calls) > 0 {
 		first.call, first.callIndex, first.header = &calls[0], 0, true
 	}
 	c.chunk(first, "")
@@ -338,7 +315,7 @@ func (c *chunker) envelope(e *enc) {
 	e.kstr("object", "chat.completion.chunk")
 	e.kint("created", c.m.Created)
 	e.kstr("model", c.m.Model)
-	if c.m.Dialect == OpenAI {
+	if c.m.Dialect == usage.OpenAI {
 		e.kstr("service_tier", "default")
 	}
 	e.kstr("system_fingerprint", openaiFingerprint)
@@ -354,7 +331,7 @@ func (c *chunker) llamaTail(e *enc) {
 
 // frame renders a chunk's bytes before and after its delta object.
 func (c *chunker) frame(finish string) (head, tail []byte) {
-	llama := c.m.Dialect == LlamaCpp
+	llama := c.m.Dialect == usage.LlamaCpp
 	e := enc{b: make([]byte, 0, 256), first: true}
 	e.b = append(e.b, "data: "...)
 	e.obj()
@@ -427,7 +404,7 @@ func (c *chunker) chunk(d delta, finish string) {
 		e.end()
 		e.endArr()
 	}
-	if d.role && c.m.Dialect != LlamaCpp {
+	if d.role && c.m.Dialect != usage.LlamaCpp {
 		e.knull("refusal")
 	}
 	e.end()
@@ -438,13 +415,13 @@ func (c *chunker) chunk(d delta, finish string) {
 func (c *chunker) usageChunk(u Usage) {
 	e := enc{b: append(c.out, "data: "...), first: true}
 	e.obj()
-	if c.m.Dialect == LlamaCpp {
+	if c.m.Dialect == usage.LlamaCpp {
 		e.key("choices")
 		e.arr()
 		e.endArr()
 		c.llamaTail(&e)
 		e.key("usage")
-		usage(&e, c.m.Dialect, u)
+		usageObject(&e, c.m.Dialect, u)
 		e.key("timings")
 		timings(&e, u)
 	} else {
@@ -453,7 +430,7 @@ func (c *chunker) usageChunk(u Usage) {
 		e.arr()
 		e.endArr()
 		e.key("usage")
-		usage(&e, c.m.Dialect, u)
+		usageObject(&e, c.m.Dialect, u)
 	}
 	e.end()
 	c.out = append(e.b, '\n', '\n')

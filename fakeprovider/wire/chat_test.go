@@ -7,10 +7,11 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/LLeMbas/lembas-check/usage"
 	"github.com/google/go-cmp/cmp"
 )
 
-var meta = Meta{ID: "chatcmpl-x", Created: 1700000000, Model: "fake-model", Dialect: OpenAI}
+var meta = Meta{ID: "chatcmpl-x", Created: 1700000000, Model: "fake-model", Dialect: usage.OpenAI}
 
 var full = Answer{
 	Reasoning: "First, think.",
@@ -95,7 +96,7 @@ func accumulate(t *testing.T, frames [][]byte) (Answer, map[string]any, []map[st
 }
 
 func TestChatStreamRoundTrips(t *testing.T) {
-	for _, d := range Dialects {
+	for _, d := range usage.Dialects {
 		for name, a := range map[string]Answer{
 			"full":      full,
 			"text":      {Text: "just words, several of them"},
@@ -142,7 +143,7 @@ func TestChatStreamRoundTrips(t *testing.T) {
 }
 
 func TestChatBody(t *testing.T) {
-	for _, d := range Dialects {
+	for _, d := range usage.Dialects {
 		m := meta
 		m.Dialect = d
 		b := ChatBody(m, full, Usage{Prompt: 10, Cached: 4, Completion: 3})
@@ -173,11 +174,11 @@ func TestChatBody(t *testing.T) {
 			msg.ToolCalls[0].Type != "function" || got.Choices[0].FinishReason != "tool_calls" {
 			t.Errorf("%s: %s", d, b)
 		}
-		want := map[Dialect][]string{
-			OpenAI:    {"prompt_tokens_details", "completion_tokens_details"},
-			LlamaCpp:  {"prompt_tokens_details"},
-			DeepSeek:  {"prompt_cache_hit_tokens", "prompt_cache_miss_tokens"},
-			Anthropic: {"input_tokens", "cache_read_input_tokens", "cache_creation_input_tokens"},
+		want := map[usage.Dialect][]string{
+			usage.OpenAI:    {"prompt_tokens_details", "completion_tokens_details"},
+			usage.LlamaCpp:  {"prompt_tokens_details"},
+			usage.DeepSeek:  {"prompt_cache_hit_tokens", "prompt_cache_miss_tokens"},
+			usage.Anthropic: {"input_tokens", "cache_read_input_tokens", "cache_creation_input_tokens"},
 		}[d]
 		for _, k := range want {
 			if _, ok := got.Usage[k]; !ok {
@@ -190,7 +191,7 @@ func TestChatBody(t *testing.T) {
 // The dialects' cache fields say the same thing in their own words.
 func TestUsageDialects(t *testing.T) {
 	u := Usage{Prompt: 1074, Cached: 1052, Completion: 8}
-	get := func(d Dialect) map[string]any {
+	get := func(d usage.Dialect) map[string]any {
 		m := meta
 		m.Dialect = d
 		var v struct {
@@ -205,7 +206,7 @@ func TestUsageDialects(t *testing.T) {
 		}
 		return v.Usage
 	}
-	o, l, ds, an := get(OpenAI), get(LlamaCpp), get(DeepSeek), get(Anthropic)
+	o, l, ds, an := get(usage.OpenAI), get(usage.LlamaCpp), get(usage.DeepSeek), get(usage.Anthropic)
 	cached := func(m map[string]any) any { return m["prompt_tokens_details"].(map[string]any)["cached_tokens"] }
 	checks := []struct {
 		what      string
@@ -289,17 +290,6 @@ func FuzzAppendString(f *testing.F) {
 			t.Fatalf("%q reads back as %q, encoding/json gives %q", s, got, w)
 		}
 	})
-}
-
-func TestParseDialect(t *testing.T) {
-	for _, d := range Dialects {
-		if got, err := ParseDialect(string(d)); err != nil || got != d {
-			t.Errorf("%s: %v %v", d, got, err)
-		}
-	}
-	if _, err := ParseDialect("vllm"); err == nil || !strings.Contains(err.Error(), "llamacpp") {
-		t.Errorf("unknown dialect: %v", err)
-	}
 }
 
 // AppendChatStream renders the same events into a buffer a server reuses, after what it holds.

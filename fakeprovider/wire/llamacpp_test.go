@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/LLeMbas/lembas-check/usage"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -85,7 +86,7 @@ func sseData(t *testing.T, raw []byte) [][]byte {
 	return out
 }
 
-var llamaMeta = Meta{ID: "chatcmpl-abc", Created: 1796008312, Model: "models/small-llama-512x8.gguf", Dialect: LlamaCpp}
+var llamaMeta = Meta{ID: "chatcmpl-abc", Created: 1796008312, Model: "models/small-llama-512x8.gguf", Dialect: usage.LlamaCpp}
 
 func TestLlamaCppNonStreamShape(t *testing.T) {
 	for _, f := range []string{"01-cold-nonstream.json", "02-warm-nonstream.json"} {
@@ -158,7 +159,7 @@ func TestLlamaCppKeyOrder(t *testing.T) {
 
 func TestLlamaCppModelsShape(t *testing.T) {
 	want := shape(t, readFixture(t, "08-models.json"))
-	got := shape(t, ModelsBody(LlamaCpp, []string{"models/small-llama-512x8.gguf"}, 1796008312))
+	got := shape(t, ModelsBody(usage.LlamaCpp, []string{"models/small-llama-512x8.gguf"}, 1796008312))
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("(-llama-server +fake)\n%s", d)
 	}
@@ -169,7 +170,7 @@ func TestLlamaCppModelsShape(t *testing.T) {
 			ID, Object, OwnedBy string
 		} `json:"data"`
 	}
-	if err := json.Unmarshal(ModelsBody(OpenAI, []string{"a", "b"}, 1), &list); err != nil || list.Object != "list" || len(list.Data) != 2 || list.Data[1].ID != "b" {
+	if err := json.Unmarshal(ModelsBody(usage.OpenAI, []string{"a", "b"}, 1), &list); err != nil || list.Object != "list" || len(list.Data) != 2 || list.Data[1].ID != "b" {
 		t.Errorf("openai models: %+v %v", list, err)
 	}
 }

@@ -1,13 +1,15 @@
 package wire
 
+import "github.com/LLeMbas/lembas-check/usage"
+
 // ModelsBody is GET /v1/models: OpenAI's list, or llama-server's (its `models` list beside
-// `data`, and `aliases`, `tags` and `meta` on each entry) in the llamacpp dialect. The meta
+// `data`, and `aliases`, `tags` and `meta` on each entry) in the llama.cpp dialect. The meta
 // numbers are those of the model in testdata/llamacpp: a client reading n_ctx gets a plausible
 // context size.
-func ModelsBody(d Dialect, models []string, created int64) []byte {
+func ModelsBody(d usage.Dialect, models []string, created int64) []byte {
 	e := enc{b: make([]byte, 0, 256*(1+len(models))), first: true}
 	e.obj()
-	if d != LlamaCpp {
+	if d != usage.LlamaCpp {
 		e.kstr("object", "list")
 		e.key("data")
 		e.arr()
