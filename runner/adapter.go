@@ -17,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/LLeMbas/lembas-check/conformance"
+	"github.com/LLeMbas/lembas-check/internal/table"
 	"github.com/google/shlex"
 )
 
@@ -102,7 +103,7 @@ type HelloError struct {
 func (e *HelloError) Error() string {
 	s := fmt.Sprintf("adapter %q: %s", e.Command, e.Msg)
 	if e.Stderr != "" {
-		s += "\nits stderr ends:\n" + indent(e.Stderr, "    ")
+		s += "\nits stderr ends:\n" + table.Indent(e.Stderr, "    ")
 	}
 	return strings.TrimRight(s, "\n")
 }
@@ -664,7 +665,7 @@ func (p *proc) bye(grace time.Duration) error {
 	if st := p.cmd.ProcessState; !st.Success() {
 		msg := fmt.Sprintf("adapter process %d ended with %s after bye (want exit status 0)", p.pid, st)
 		if s := p.stderr.String(); s != "" {
-			msg += "; its stderr ends:\n" + indent(s, "    ")
+			msg += "; its stderr ends:\n" + table.Indent(s, "    ")
 		}
 		return errors.New(strings.TrimRight(msg, "\n"))
 	}

@@ -36,7 +36,7 @@ func TestTarget(t *testing.T, target Target, expect *Expectations) {
 			case XFail:
 				t.Logf("expected failure: %s", r.Expected)
 			default:
-				t.Error(failureText(r))
+				t.Error(r.Failure())
 			}
 		})
 	}

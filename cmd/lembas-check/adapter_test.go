@@ -12,6 +12,7 @@ import (
 
 	"github.com/LLeMbas/lembas-check/conformance"
 	"github.com/LLeMbas/lembas-check/runner"
+	"github.com/LLeMbas/lembas-check/runner/report"
 )
 
 // With LEMBAS_CHECK_TEST_MAIN=1 the test binary is lembas-check itself, so a test can start
@@ -40,7 +41,7 @@ func loadReport(t *testing.T, path string) *runner.Report {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	rep, err := runner.ReadJSON(f)
+	rep, err := report.ReadJSON(f)
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}

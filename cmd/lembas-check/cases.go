@@ -14,6 +14,7 @@ import (
 	"github.com/LLeMbas/lembas-check/conformance"
 	"github.com/LLeMbas/lembas-check/harness/spec"
 	"github.com/LLeMbas/lembas-check/runner"
+	"github.com/LLeMbas/lembas-check/runner/selection"
 )
 
 // caseFlags are the flags that choose cases, shared by run, list, show, diff and smoke.
@@ -39,13 +40,13 @@ func (c *caseFlags) load() ([]conformance.Case, error) {
 	if err != nil {
 		return nil, err
 	}
-	var g *runner.Glob
+	var g *selection.Glob
 	if c.run != "" {
-		if g, err = runner.CompileGlob(c.run); err != nil {
+		if g, err = selection.CompileGlob(c.run); err != nil {
 			return nil, fmt.Errorf("--run %q: %v", c.run, err)
 		}
 	}
-	return runner.Select(cases, c.areas, g)
+	return selection.Select(cases, c.areas, g)
 }
 
 func cmdList(_ context.Context, args []string, stdout, stderr io.Writer) int {

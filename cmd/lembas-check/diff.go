@@ -12,6 +12,8 @@ import (
 
 	"github.com/LLeMbas/lembas-check/conformance"
 	"github.com/LLeMbas/lembas-check/runner"
+	"github.com/LLeMbas/lembas-check/runner/report"
+	"github.com/LLeMbas/lembas-check/runner/selection"
 )
 
 func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -30,8 +32,8 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(pos) > 0 || *b == "" {
 		return errorf(stderr, "usage: lembas-check diff --a X --b Y (each builtin, an adapter command, or a JSON report saved by `run --format json`)")
 	}
-	if !slices.Contains(runner.DiffFormats, *format) {
-		return errorf(stderr, "--format %q: want one of %s", *format, strings.Join(runner.DiffFormats, ", "))
+	if !slices.Contains(report.DiffFormats, *format) {
+		return errorf(stderr, "--format %q: want one of %s", *format, strings.Join(report.DiffFormats, ", "))
 	}
 	if err := af.check(); err != nil {
 		return errorf(stderr, "%v", err)
@@ -53,7 +55,7 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		reports[i] = rep
 	}
-	c := runner.Compare(reports[0], reports[1])
+	c := report.Compare(reports[0], reports[1])
 	c.A.Label, c.B.Label = *a, *b
 	if code := writeDiff(c, *format, *out, *verbose, stdout, stderr); code != 0 {
 		return code
@@ -121,7 +123,7 @@ func readReport(path string, cf *caseFlags, stderr io.Writer) (*runner.Report, e
 		return nil, err
 	}
 	defer f.Close()
-	rep, err := runner.ReadJSON(bufio.NewReader(f))
+	rep, err := report.ReadJSON(bufio.NewReader(f))
 	if err != nil {
 		if rep == nil {
 			return nil, fmt.Errorf("%s: %v", path, err)
@@ -129,20 +131,20 @@ func readReport(path string, cf *caseFlags, stderr io.Writer) (*runner.Report, e
 		// A report cut short still holds every case it got to: compare those, and say so.
 		fmt.Fprintf(stderr, "lembas-check: warning: %s: %v\n", path, err)
 	}
-	var g *runner.Glob
+	var g *selection.Glob
 	if cf.run != "" {
-		if g, err = runner.CompileGlob(cf.run); err != nil {
+		if g, err = selection.CompileGlob(cf.run); err != nil {
 			return nil, fmt.Errorf("--run %q: %v", cf.run, err)
 		}
 	}
-	return runner.FilterReport(rep, cf.areas, g), nil
+	return report.FilterReport(rep, cf.areas, g), nil
 }
 
 // writeDiff writes the comparison in the chosen format to --out or stdout; with --out, the table to
 // stdout as well.
-func writeDiff(c *runner.Comparison, format, out string, verbose bool, stdout, stderr io.Writer) int {
+func writeDiff(c *report.Comparison, format, out string, verbose bool, stdout, stderr io.Writer) int {
 	if out == "" {
-		if err := runner.WriteDiff(stdout, c, format, verbose); err != nil {
+		if err := report.WriteDiff(stdout, c, format, verbose); err != nil {
 			return errorf(stderr, "%v", err)
 		}
 		return 0
@@ -151,7 +153,7 @@ func writeDiff(c *runner.Comparison, format, out string, verbose bool, stdout, s
 	if err != nil {
 		return errorf(stderr, "--out: %v", err)
 	}
-	if err := runner.WriteDiff(f, c, format, verbose); err != nil {
+	if err := report.WriteDiff(f, c, format, verbose); err != nil {
 		f.Close()
 		return errorf(stderr, "%v", err)
 	}
@@ -159,7 +161,7 @@ func writeDiff(c *runner.Comparison, format, out string, verbose bool, stdout, s
 		return errorf(stderr, "--out: %v", err)
 	}
 	if format != "table" {
-		if err := runner.WriteDiffTable(stdout, c, verbose); err != nil {
+		if err := report.WriteDiffTable(stdout, c, verbose); err != nil {
 			return errorf(stderr, "%v", err)
 		}
 	}

@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/LLeMbas/lembas-check/conformance"
-	"github.com/LLeMbas/lembas-check/runner"
 	"github.com/LLeMbas/lembas-check/runner/gherkin"
+	"github.com/LLeMbas/lembas-check/runner/selection"
 )
 
 // featureFlag is `--features [DIR]`: alone, the features embedded in the binary; with a folder,
@@ -93,9 +93,9 @@ func loadWithFeatures(cf *caseFlags, ff *featureFlag) ([]conformance.Case, []ghe
 	if err != nil {
 		return nil, nil, fmt.Errorf("--features: %v", err)
 	}
-	var g *runner.Glob
+	var g *selection.Glob
 	if cf.run != "" {
-		if g, err = runner.CompileGlob(cf.run); err != nil {
+		if g, err = selection.CompileGlob(cf.run); err != nil {
 			return nil, nil, fmt.Errorf("--run %q: %v", cf.run, err)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/LLeMbas/lembas-check/runner"
 	"github.com/LLeMbas/lembas-check/runner/gherkin"
+	"github.com/LLeMbas/lembas-check/runner/report"
 )
 
 // reportFlags are the flags that say how a report is written, shared by run and diff.
@@ -87,7 +88,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // --out, the table summary to stdout as well.
 func writeReport(rep *runner.Report, rf *reportFlags, stdout, stderr io.Writer) int {
 	if rf.out == "" {
-		if err := runner.Write(stdout, rep, rf.format, rf.verbose); err != nil {
+		if err := report.Write(stdout, rep, rf.format, rf.verbose); err != nil {
 			return errorf(stderr, "%v", err)
 		}
 		return 0
@@ -96,7 +97,7 @@ func writeReport(rep *runner.Report, rf *reportFlags, stdout, stderr io.Writer) 
 	if err != nil {
 		return errorf(stderr, "--out: %v", err)
 	}
-	if err := runner.Write(f, rep, rf.format, rf.verbose); err != nil {
+	if err := report.Write(f, rep, rf.format, rf.verbose); err != nil {
 		f.Close()
 		return errorf(stderr, "%v", err)
 	}
@@ -104,7 +105,7 @@ func writeReport(rep *runner.Report, rf *reportFlags, stdout, stderr io.Writer) 
 		return errorf(stderr, "--out: %v", err)
 	}
 	if rf.format != "table" {
-		if err := runner.WriteTable(stdout, rep, rf.verbose); err != nil {
+		if err := report.WriteTable(stdout, rep, rf.verbose); err != nil {
 			return errorf(stderr, "%v", err)
 		}
 	}

@@ -1,6 +1,8 @@
-package runner
+package report
 
 import (
+	"github.com/LLeMbas/lembas-check/internal/table"
+	"github.com/LLeMbas/lembas-check/runner"
 	"html/template"
 	"io"
 	"strings"
@@ -57,13 +59,13 @@ func cellClass(d DiffCase) string {
 	return d.Right + "-right"
 }
 
-func htmlSideOf(name string, r *Result) htmlSide {
+func htmlSideOf(name string, r *runner.Result) htmlSide {
 	if r == nil {
 		return htmlSide{Name: name, Verdict: "not in this run"}
 	}
 	s := htmlSide{Name: name, Verdict: string(baseVerdict(r.Verdict)), Message: r.Message, Stderr: r.Stderr}
 	if answered(r) {
-		s.Answer = indentJSON(r.Answer, "")
+		s.Answer = table.JSON(r.Answer, "")
 	}
 	return s
 }
@@ -93,7 +95,7 @@ func WriteDiffHTML(w io.Writer, c *Comparison) error {
 			cell := htmlCell{ID: d.Case.ID, Anchor: "case-" + strings.ReplaceAll(d.Case.ID, "/", "-"), Class: cellClass(d), Title: d.title()}
 			area.Cells = append(area.Cells, cell)
 			hc := htmlCase{htmlCell: cell, Where: d.Case.Where(), About: d.Case.About, Note: d.Note,
-				Input: indentJSON(d.Case.Input, ""), Expect: indentJSON(d.Case.Expect, ""),
+				Input: table.JSON(d.Case.Input, ""), Expect: table.JSON(d.Case.Expect, ""),
 				Sides: []htmlSide{htmlSideOf("a", d.A), htmlSideOf("b", d.B)}}
 			if d.Diff != "" {
 				hc.Diff = diffLines(d.Diff)

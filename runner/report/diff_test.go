@@ -1,4 +1,4 @@
-package runner
+package report
 
 import (
 	"bufio"
@@ -10,36 +10,38 @@ import (
 	"testing"
 
 	"github.com/LLeMbas/lembas-check/conformance"
+	"github.com/LLeMbas/lembas-check/runner"
+	"github.com/LLeMbas/lembas-check/runner/selection"
 )
 
 // twoReports runs ten jobs cases through two scripted implementations that differ in every way a
 // diff tells apart; want is the verdict and the side found right, case by case.
-func twoReports(t *testing.T) (a, b *Report, want []string) {
+func twoReports(t *testing.T) (a, b *runner.Report, want []string) {
 	t.Helper()
 	cases := jobsCases(t)
 	if len(cases) < 10 {
 		t.Fatalf("%d jobs cases, want 10", len(cases))
 	}
-	x := Outcome{Answer: json.RawMessage(`{"text": "x"}`)}
-	y := Outcome{Answer: json.RawMessage(`{"text": "</pre><script>alert(1)</script>"}`)}
-	ta := scripted{areas: []string{"jobs"}, answers: map[string]Outcome{
+	x := runner.Outcome{Answer: json.RawMessage(`{"text": "x"}`)}
+	y := runner.Outcome{Answer: json.RawMessage(`{"text": "</pre><script>alert(1)</script>"}`)}
+	ta := scripted{areas: []string{"jobs"}, answers: map[string]runner.Outcome{
 		cases[2].ID: x,
 		cases[3].ID: x,
-		cases[6].ID: {Verdict: Crashed, Message: "exited (exit status 1)", Stderr: "Traceback\n"},
-		cases[7].ID: {Verdict: Timeout, Message: "no answer within 10s"},
-		cases[8].ID: {Verdict: Error, Message: "KeyError"},
-		cases[9].ID: {Verdict: Skip, Message: "not yet"},
+		cases[6].ID: {Verdict: runner.Crashed, Message: "exited (exit status 1)", Stderr: "Traceback\n"},
+		cases[7].ID: {Verdict: runner.Timeout, Message: "no answer within 10s"},
+		cases[8].ID: {Verdict: runner.Error, Message: "KeyError"},
+		cases[9].ID: {Verdict: runner.Skip, Message: "not yet"},
 	}}
-	tb := scripted{areas: []string{"jobs"}, answers: map[string]Outcome{
+	tb := scripted{areas: []string{"jobs"}, answers: map[string]runner.Outcome{
 		cases[1].ID: y,
 		cases[3].ID: y,
-		cases[4].ID: {Verdict: Skip, Message: "area not implemented"},
-		cases[6].ID: {Verdict: Crashed, Message: "exited (exit status 2)"},
-		cases[7].ID: {Verdict: Crashed, Message: "exited (exit status 2)"},
-		cases[9].ID: {Verdict: Skip, Message: "no"},
+		cases[4].ID: {Verdict: runner.Skip, Message: "area not implemented"},
+		cases[6].ID: {Verdict: runner.Crashed, Message: "exited (exit status 2)"},
+		cases[7].ID: {Verdict: runner.Crashed, Message: "exited (exit status 2)"},
+		cases[9].ID: {Verdict: runner.Skip, Message: "no"},
 	}}
 	ctx := context.Background()
-	a, err := runCases(ctx, ta, cases[:10], Options{})
+	a, err := runCases(ctx, ta, cases[:10], runner.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +50,7 @@ func twoReports(t *testing.T) (a, b *Report, want []string) {
 	extra := cases[0]
 	extra.ID, extra.Index = "jobs/ffffffff", 99
 	bCases = append(bCases, extra)
-	b, err = runCases(ctx, tb, bCases, Options{})
+	b, err = runCases(ctx, tb, bCases, runner.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +94,7 @@ func TestCompare(t *testing.T) {
 func TestCompareNotesDifferentExpectations(t *testing.T) {
 	a, _, _ := twoReports(t)
 	b := *a
-	b.Results = append([]Result{}, a.Results...)
+	b.Results = append([]runner.Result{}, a.Results...)
 	b.Results[0].Case.Expect = json.RawMessage(`{"text": "another"}`)
 	if d := Compare(a, &b).Cases[0]; !strings.Contains(d.Note, "expect different answers") {
 		t.Errorf("note %q", d.Note)
@@ -216,7 +218,7 @@ func TestWriteDiffHTML(t *testing.T) {
 
 func TestFilterReport(t *testing.T) {
 	a, _, _ := twoReports(t)
-	g, _ := CompileGlob(a.Results[3].Case.ID)
+	g, _ := selection.CompileGlob(a.Results[3].Case.ID)
 	if got := FilterReport(a, []string{"jobs"}, g); len(got.Results) != 1 || len(a.Results) != 10 {
 		t.Errorf("%d results", len(got.Results))
 	}

@@ -1,4 +1,4 @@
-package runner
+package report
 
 import (
 	"encoding/json"
@@ -8,7 +8,10 @@ import (
 	"strings"
 
 	"github.com/LLeMbas/lembas-check/conformance"
+	"github.com/LLeMbas/lembas-check/harness/spec"
 	"github.com/LLeMbas/lembas-check/internal/table"
+	"github.com/LLeMbas/lembas-check/runner"
+	"github.com/LLeMbas/lembas-check/runner/selection"
 )
 
 // DiffVerdict is what became of one case between two implementations.
@@ -27,8 +30,8 @@ const (
 
 // Side is one implementation of a diff, as given on the command line and as it introduced itself.
 type Side struct {
-	Label  string     `json:"label"`
-	Target TargetInfo `json:"target"`
+	Label  string            `json:"label"`
+	Target runner.TargetInfo `json:"target"`
 }
 
 // DiffCase is one case lined up between the two reports.
@@ -39,7 +42,7 @@ type DiffCase struct {
 	// "neither".
 	Right string
 	// A and B are each side's result; nil for the side that lacks the case.
-	A, B *Result
+	A, B *runner.Result
 	// Diff is go-cmp's report between the two answers, (-a +b), when both answered.
 	Diff string
 	// Note says what else is odd: the two reports expecting different answers.
@@ -53,9 +56,9 @@ type Comparison struct {
 }
 
 // Compare lines up two reports by case id, a's order first, then the cases only b has.
-func Compare(a, b *Report) *Comparison {
-	c := &Comparison{A: Side{Label: targetName(a.Target), Target: a.Target}, B: Side{Label: targetName(b.Target), Target: b.Target}}
-	inB := map[string]*Result{}
+func Compare(a, b *runner.Report) *Comparison {
+	c := &Comparison{A: Side{Label: a.Target.Name(), Target: a.Target}, B: Side{Label: b.Target.Name(), Target: b.Target}}
+	inB := map[string]*runner.Result{}
 	for i := range b.Results {
 		inB[b.Results[i].Case.ID] = &b.Results[i]
 	}
@@ -73,11 +76,11 @@ func Compare(a, b *Report) *Comparison {
 	return c
 }
 
-func answered(r *Result) bool { return r != nil && r.Answer != nil }
+func answered(r *runner.Result) bool { return r != nil && r.Answer != nil }
 
 // compareOne judges one case. A skip on one side makes the case "only in" the other: that side
 // gave nothing to compare (an area it does not implement is not a disagreement).
-func compareOne(a, b *Result) DiffCase {
+func compareOne(a, b *runner.Result) DiffCase {
 	d := DiffCase{A: a, B: b}
 	if a != nil {
 		d.Case = a.Case
@@ -92,11 +95,11 @@ func compareOne(a, b *Result) DiffCase {
 		d.Verdict = OnlyInA
 	case a == nil:
 		d.Verdict = OnlyInB
-	case a.Verdict == Skip && b.Verdict == Skip:
+	case a.Verdict == runner.Skip && b.Verdict == runner.Skip:
 		d.Verdict = Agree
-	case b.Verdict == Skip:
+	case b.Verdict == runner.Skip:
 		d.Verdict = OnlyInA
-	case a.Verdict == Skip:
+	case a.Verdict == runner.Skip:
 		d.Verdict = OnlyInB
 	case answered(a) && answered(b):
 		d.Diff = conformance.Diff(a.Answer, b.Answer)
@@ -110,7 +113,7 @@ func compareOne(a, b *Result) DiffCase {
 		d.Verdict = Disagree
 	}
 	if d.Verdict == Disagree {
-		right := func(r *Result) bool { return answered(r) && conformance.Diff(d.Case.Expect, r.Answer) == "" }
+		right := func(r *runner.Result) bool { return answered(r) && conformance.Diff(d.Case.Expect, r.Answer) == "" }
 		switch {
 		case right(a):
 			d.Right = "a"
@@ -124,12 +127,12 @@ func compareOne(a, b *Result) DiffCase {
 }
 
 // baseVerdict forgets an expectations file: an xfail that crashed is a crash.
-func baseVerdict(v Verdict) Verdict {
+func baseVerdict(v runner.Verdict) runner.Verdict {
 	switch v {
-	case XFail:
-		return Fail
-	case XPass:
-		return Pass
+	case runner.XFail:
+		return runner.Fail
+	case runner.XPass:
+		return runner.Pass
 	}
 	return v
 }
@@ -199,7 +202,7 @@ func (c *Comparison) ByArea() ([]string, map[string][]DiffCase) {
 
 // FilterReport keeps a saved report's cases of the named areas (all when empty) whose ids match
 // run (all when nil), as --area and --run choose the cases of a live run.
-func FilterReport(r *Report, areas []string, run *Glob) *Report {
+func FilterReport(r *runner.Report, areas []string, run *selection.Glob) *runner.Report {
 	want := map[string]bool{}
 	for _, a := range areas {
 		want[a] = true
@@ -236,7 +239,7 @@ func WriteDiff(w io.Writer, c *Comparison, format string, verbose bool) error {
 // String names a side: the implementation as it introduced itself, after what it was given as
 // when that says more (a report's path).
 func (s Side) String() string {
-	name := targetName(s.Target)
+	name := s.Target.Name()
 	if s.Label == "" || s.Label == name || s.Label == s.Target.Command || s.Label == s.Target.Kind {
 		return name
 	}
@@ -319,21 +322,21 @@ func writeDisagreement(w io.Writer, d DiffCase) {
 	if d.Note != "" {
 		fmt.Fprintf(w, "    note: %s\n", d.Note)
 	}
-	fmt.Fprintf(w, "    case:   %s\n", indentJSON(d.Case.Input, "            "))
-	fmt.Fprintf(w, "    expect: %s\n", indentJSON(d.Case.Expect, "            "))
+	fmt.Fprintf(w, "    case:   %s\n", table.JSON(d.Case.Input, "            "))
+	fmt.Fprintf(w, "    expect: %s\n", table.JSON(d.Case.Expect, "            "))
 	for _, s := range []struct {
 		name string
-		r    *Result
+		r    *runner.Result
 	}{{"a", d.A}, {"b", d.B}} {
 		fmt.Fprintf(w, "    %s:      %s\n", s.name, sideText(s.r, "            "))
 	}
 	if d.Diff != "" {
-		fmt.Fprintf(w, "    diff (-a +b):\n%s", indent(d.Diff, "        "))
+		fmt.Fprintf(w, "    diff (-a +b):\n%s", table.Indent(d.Diff, "        "))
 	}
 }
 
 // sideText is one side's outcome: its answer, or its verdict and message.
-func sideText(r *Result, prefix string) string {
+func sideText(r *runner.Result, prefix string) string {
 	if r == nil {
 		return "(not in this run)"
 	}
@@ -342,10 +345,10 @@ func sideText(r *Result, prefix string) string {
 		s += ": " + r.Message
 	}
 	if answered(r) {
-		s += "\n" + prefix + indentJSON(r.Answer, prefix)
+		s += "\n" + prefix + table.JSON(r.Answer, prefix)
 	}
 	if r.Stderr != "" {
-		s += "\n" + prefix + "stderr (tail):\n" + strings.TrimRight(indent(r.Stderr, prefix+"    "), "\n")
+		s += "\n" + prefix + "stderr (tail):\n" + strings.TrimRight(table.Indent(r.Stderr, prefix+"    "), "\n")
 	}
 	return s
 }
@@ -354,7 +357,7 @@ func sideText(r *Result, prefix string) string {
 
 // DiffJSONSide is one side's outcome in a JSON diff line.
 type DiffJSONSide struct {
-	Verdict Verdict         `json:"verdict"`
+	Verdict runner.Verdict  `json:"verdict"`
 	Answer  json.RawMessage `json:"answer,omitempty"`
 	Message string          `json:"message,omitempty"`
 }
@@ -376,7 +379,7 @@ type DiffJSONCase struct {
 	Diff    string          `json:"diff,omitempty"`
 }
 
-func jsonSide(r *Result) *DiffJSONSide {
+func jsonSide(r *runner.Result) *DiffJSONSide {
 	if r == nil {
 		return nil
 	}
@@ -386,7 +389,7 @@ func jsonSide(r *Result) *DiffJSONSide {
 // WriteDiffJSON writes the comparison as JSON lines.
 func WriteDiffJSON(w io.Writer, c *Comparison) error {
 	enc := json.NewEncoder(w)
-	if err := enc.Encode(map[string]any{"type": "header", "tool": "lembas-check", "version": ToolVersion, "spec": specVersion(), "a": c.A, "b": c.B}); err != nil {
+	if err := enc.Encode(map[string]any{"type": "header", "tool": "lembas-check", "version": runner.ToolVersion, "spec": spec.Version(), "a": c.A, "b": c.B}); err != nil {
 		return err
 	}
 	for _, d := range c.Cases {

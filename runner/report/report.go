@@ -1,4 +1,8 @@
-package runner
+// Package report writes what a run and a diff found, for people (tables, markdown, an HTML page)
+// and machines (JSON lines, JUnit XML); reads a saved JSON report back; and lines two reports up
+// case by case (Compare). It imports runner for the report's types; runner and its targets never
+// import it, so a target cannot depend on how it is reported.
+package report
 
 import (
 	"bufio"
@@ -12,13 +16,14 @@ import (
 
 	"github.com/LLeMbas/lembas-check/conformance"
 	"github.com/LLeMbas/lembas-check/internal/table"
+	"github.com/LLeMbas/lembas-check/runner"
 )
 
 // Formats a report can be written in.
 var Formats = []string{"table", "json", "junit", "markdown"}
 
 // Write writes a report in one of Formats. verbose adds passing cases to the table format.
-func Write(w io.Writer, r *Report, format string, verbose bool) error {
+func Write(w io.Writer, r *runner.Report, format string, verbose bool) error {
 	switch format {
 	case "table", "":
 		return WriteTable(w, r, verbose)
@@ -33,15 +38,15 @@ func Write(w io.Writer, r *Report, format string, verbose bool) error {
 }
 
 // Verdict groups of the summary table.
-func summarize(rs []Result) (pass, fail, xfail, skip int, d time.Duration) {
+func summarize(rs []runner.Result) (pass, fail, xfail, skip int, d time.Duration) {
 	for _, x := range rs {
 		d += x.Duration
 		switch x.Verdict {
-		case Pass:
+		case runner.Pass:
 			pass++
-		case Skip:
+		case runner.Skip:
 			skip++
-		case XFail:
+		case runner.XFail:
 			xfail++
 		default:
 			fail++
@@ -52,11 +57,11 @@ func summarize(rs []Result) (pass, fail, xfail, skip int, d time.Duration) {
 
 // WriteTable writes what a person reads: each failure as `go test` shows one (the case, want, got
 // and the diff), then a summary per area, then one line.
-func WriteTable(w io.Writer, r *Report, verbose bool) error {
+func WriteTable(w io.Writer, r *runner.Report, verbose bool) error {
 	for _, x := range r.Results {
 		switch {
 		case x.Verdict.Failed():
-			writeFailure(w, x)
+			io.WriteString(w, x.Failure())
 		case verbose:
 			fmt.Fprintf(w, "--- %s: %s (%s)%s\n", strings.ToUpper(string(x.Verdict)), x.Case.ID, ms(x.Duration), suffix(x))
 		}
@@ -80,96 +85,18 @@ func WriteTable(w io.Writer, r *Report, verbose bool) error {
 	if r.Failed() {
 		status = "FAIL"
 	}
-	fmt.Fprintf(w, "%s\t%s\t%d cases: %d pass, %d fail, %d xfail, %d skip\t%s\n", status, targetName(r.Target), len(r.Results), tp, tf, tx, ts, ms(r.Duration))
+	fmt.Fprintf(w, "%s\t%s\t%d cases: %d pass, %d fail, %d xfail, %d skip\t%s\n", status, r.Target.Name(), len(r.Results), tp, tf, tx, ts, ms(r.Duration))
 	return nil
 }
 
-func suffix(x Result) string {
+func suffix(x runner.Result) string {
 	switch {
-	case x.Verdict == Skip && x.Message != "":
+	case x.Verdict == runner.Skip && x.Message != "":
 		return ": " + x.Message
 	case x.Expected != "":
 		return ": expected to fail: " + x.Expected
 	}
 	return ""
-}
-
-func targetName(t TargetInfo) string {
-	name := t.Implementation.Name
-	if t.Implementation.Version != "" {
-		name += " " + t.Implementation.Version
-	}
-	if t.Command != "" {
-		name += " (" + t.Command + ")"
-	}
-	return name
-}
-
-func writeFailure(w io.Writer, x Result) {
-	fmt.Fprintf(w, "--- %s: %s (%s)\n", strings.ToUpper(string(x.Verdict)), x.Case.ID, ms(x.Duration))
-	fmt.Fprintf(w, "    %s\n", x.Case.Where())
-	if x.Case.About != "" {
-		fmt.Fprintf(w, "    %s\n", x.Case.About)
-	}
-	if x.Expected != "" {
-		fmt.Fprintf(w, "    listed as a known failure (%s) but it passes: take it off the expectations file\n", x.Expected)
-	}
-	fmt.Fprintf(w, "    case:   %s\n", indentJSON(x.Case.Input, "            "))
-	fmt.Fprintf(w, "    want:   %s\n", indentJSON(x.Case.Expect, "            "))
-	if x.Answer != nil {
-		fmt.Fprintf(w, "    got:    %s\n", indentJSON(x.Answer, "            "))
-	}
-	if x.Message != "" {
-		fmt.Fprintf(w, "    %s: %s\n", x.Verdict, x.Message)
-	}
-	if x.Diff != "" {
-		fmt.Fprintf(w, "    diff (-want +got):\n%s", indent(x.Diff, "        "))
-	}
-	if x.Stderr != "" {
-		fmt.Fprintf(w, "    stderr (tail):\n%s", indent(lastLines(x.Stderr, stderrLines), "        "))
-	}
-}
-
-// stderrLines is how much of an adapter's stderr a person is shown with a failure.
-const stderrLines = 20
-
-// lastLines keeps the last n lines of s, after a "…" line when it cut (the JSON report keeps
-// the whole tail the runner kept).
-func lastLines(s string, n int) string {
-	s = strings.TrimRight(s, "\n")
-	for i := len(s) - 1; i >= 0; i-- {
-		if s[i] == '\n' {
-			n--
-			if n == 0 {
-				return "…\n" + s[i+1:]
-			}
-		}
-	}
-	return s
-}
-
-func indentJSON(raw []byte, prefix string) string {
-	v, err := conformance.Value(raw)
-	if err != nil {
-		return string(raw)
-	}
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent(prefix, "  ")
-	if err := enc.Encode(v); err != nil {
-		return string(raw)
-	}
-	return strings.TrimRight(b.String(), "\n")
-}
-
-func indent(s, prefix string) string {
-	var b strings.Builder
-	for _, l := range strings.SplitAfter(strings.TrimRight(s, "\n"), "\n") {
-		b.WriteString(prefix + l)
-	}
-	b.WriteString("\n")
-	return b.String()
 }
 
 func ms(d time.Duration) string {
@@ -181,12 +108,12 @@ func ms(d time.Duration) string {
 
 // JSONHeader is the first line of a JSON report.
 type JSONHeader struct {
-	Type    string     `json:"type"` // "header"
-	Tool    string     `json:"tool"`
-	Version string     `json:"version"`
-	Spec    string     `json:"spec"`
-	Target  TargetInfo `json:"target"`
-	Started time.Time  `json:"started"`
+	Type    string            `json:"type"` // "header"
+	Tool    string            `json:"tool"`
+	Version string            `json:"version"`
+	Spec    string            `json:"spec"`
+	Target  runner.TargetInfo `json:"target"`
+	Started time.Time         `json:"started"`
 }
 
 // JSONCase is one case's line.
@@ -197,7 +124,7 @@ type JSONCase struct {
 	Index    int             `json:"index"`
 	File     string          `json:"file"`
 	About    string          `json:"about,omitempty"`
-	Verdict  Verdict         `json:"verdict"`
+	Verdict  runner.Verdict  `json:"verdict"`
 	Case     json.RawMessage `json:"case,omitempty"`
 	Expect   json.RawMessage `json:"expect"`
 	Answer   json.RawMessage `json:"answer"`
@@ -218,7 +145,7 @@ type JSONFooter struct {
 }
 
 // WriteJSON writes the report as JSON lines.
-func WriteJSON(w io.Writer, r *Report) error {
+func WriteJSON(w io.Writer, r *runner.Report) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(JSONHeader{Type: "header", Tool: r.Tool, Version: r.Version, Spec: r.Spec, Target: r.Target, Started: r.Started}); err != nil {
@@ -247,10 +174,10 @@ func WriteJSON(w io.Writer, r *Report) error {
 func msf(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // ReadJSON reads a report written by WriteJSON. A line cut short or not JSON is an error naming it.
-func ReadJSON(rd io.Reader) (*Report, error) {
+func ReadJSON(rd io.Reader) (*runner.Report, error) {
 	sc := bufio.NewScanner(rd)
 	sc.Buffer(make([]byte, 64*1024), 64<<20)
-	rep := &Report{}
+	rep := &runner.Report{}
 	sawHeader, sawFooter := false, false
 	for n := 1; sc.Scan(); n++ {
 		line := sc.Bytes()
@@ -277,10 +204,10 @@ func ReadJSON(rd io.Reader) (*Report, error) {
 				return nil, fmt.Errorf("line %d: %v", n, err)
 			}
 			answer := c.Answer
-			if string(answer) == "null" && c.Verdict != Pass && c.Verdict != Fail && c.Verdict != XFail && c.Verdict != XPass {
+			if string(answer) == "null" && c.Verdict != runner.Pass && c.Verdict != runner.Fail && c.Verdict != runner.XFail && c.Verdict != runner.XPass {
 				answer = nil
 			}
-			rep.Results = append(rep.Results, Result{
+			rep.Results = append(rep.Results, runner.Result{
 				Case:    conformance.Case{ID: c.ID, Area: c.Area, Index: c.Index, File: c.File, About: c.About, Input: c.Case, Expect: c.Expect},
 				Verdict: c.Verdict, Answer: answer, Diff: c.Diff, Message: c.Message, Expected: c.Expected, Stderr: c.Stderr,
 				Duration: time.Duration(c.MS * float64(time.Millisecond)),
@@ -352,24 +279,24 @@ type junitSkipped struct {
 }
 
 // WriteJUnit writes JUnit XML.
-func WriteJUnit(w io.Writer, r *Report) error {
+func WriteJUnit(w io.Writer, r *runner.Report) error {
 	names, by := r.ByArea()
-	out := junitSuites{Name: "lembas-check " + targetName(r.Target), Time: secs(r.Duration)}
+	out := junitSuites{Name: "lembas-check " + r.Target.Name(), Time: secs(r.Duration)}
 	for _, a := range names {
 		s := junitSuite{Name: a}
 		var d time.Duration
 		for _, x := range by[a] {
 			d += x.Duration
 			c := junitCase{Name: x.Case.ID, Classname: "lembas-check." + a, Time: secs(x.Duration)}
-			body := failureText(x)
+			body := x.Failure()
 			switch x.Verdict {
-			case Pass:
-			case Skip:
+			case runner.Pass:
+			case runner.Skip:
 				c.Skipped = &junitSkipped{Message: x.Message}
 				s.Skipped++
-			case XFail:
+			case runner.XFail:
 				c.SystemOut = "expected failure (" + x.Expected + ")\n" + body
-			case Fail, XPass:
+			case runner.Fail, runner.XPass:
 				c.Failure = &junitFailure{Message: firstLine(x), Type: string(x.Verdict), Body: body}
 				s.Fail++
 			default:
@@ -397,9 +324,9 @@ func WriteJUnit(w io.Writer, r *Report) error {
 	return err
 }
 
-func firstLine(x Result) string {
+func firstLine(x runner.Result) string {
 	switch {
-	case x.Verdict == XPass:
+	case x.Verdict == runner.XPass:
 		return "listed as a known failure but passes: " + x.Expected
 	case x.Message != "":
 		return string(x.Verdict) + ": " + x.Message
@@ -407,23 +334,17 @@ func firstLine(x Result) string {
 	return x.Case.Where() + ": the answer differs from the expectation"
 }
 
-func failureText(x Result) string {
-	var b strings.Builder
-	writeFailure(&b, x)
-	return b.String()
-}
-
 func secs(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }
 
 // WriteMarkdown writes a summary that fits $GITHUB_STEP_SUMMARY: the per-area table, then each
 // failure folded in a <details>.
-func WriteMarkdown(w io.Writer, r *Report) error {
+func WriteMarkdown(w io.Writer, r *runner.Report) error {
 	icon := "✅"
 	if r.Failed() {
 		icon = "❌"
 	}
-	fmt.Fprintf(w, "## %s lembas-check: %s against harness spec %s\n\n", icon, targetName(r.Target), r.Spec)
-	fmt.Fprintln(w, "| Area | Cases | Pass | Fail | XFail | Skip | Time |")
+	fmt.Fprintf(w, "## %s lembas-check: %s against harness spec %s\n\n", icon, r.Target.Name(), r.Spec)
+	fmt.Fprintln(w, "| Area | Cases | runner.Pass | runner.Fail | runner.XFail | runner.Skip | Time |")
 	fmt.Fprintln(w, "|---|--:|--:|--:|--:|--:|--:|")
 	names, by := r.ByArea()
 	for _, a := range names {
@@ -432,7 +353,7 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 	}
 	p, f, x, s, _ := summarize(r.Results)
 	fmt.Fprintf(w, "| **all** | **%d** | **%d** | **%d** | **%d** | **%d** | %s |\n\n", len(r.Results), p, f, x, s, ms(r.Duration))
-	var failed []Result
+	var failed []runner.Result
 	for _, x := range r.Results {
 		if x.Verdict.Failed() {
 			failed = append(failed, x)
@@ -440,7 +361,7 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 	}
 	sort.SliceStable(failed, func(i, j int) bool { return failed[i].Case.ID < failed[j].Case.ID })
 	for _, x := range failed {
-		fmt.Fprintf(w, "<details><summary><code>%s</code> — %s</summary>\n\n```\n%s```\n\n</details>\n\n", x.Case.ID, mdEscape(firstLine(x)), strings.ReplaceAll(failureText(x), "```", "`\u200b``"))
+		fmt.Fprintf(w, "<details><summary><code>%s</code> — %s</summary>\n\n```\n%s```\n\n</details>\n\n", x.Case.ID, mdEscape(firstLine(x)), strings.ReplaceAll(x.Failure(), "```", "`\u200b``"))
 	}
 	return nil
 }

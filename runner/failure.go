@@ -1,0 +1,78 @@
+package runner
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/LLeMbas/lembas-check/internal/table"
+)
+
+// Name is how reports name the target: the implementation, its version, and the command for an
+// adapter.
+func (t TargetInfo) Name() string {
+	name := t.Implementation.Name
+	if t.Implementation.Version != "" {
+		name += " " + t.Implementation.Version
+	}
+	if t.Command != "" {
+		name += " (" + t.Command + ")"
+	}
+	return name
+}
+
+// Failure is the result as `go test` shows a failure: the verdict and the case, where it is, want,
+// got, the diff and the tail of the adapter's stderr. Reports and TestTarget show it.
+func (x Result) Failure() string {
+	var b strings.Builder
+	writeFailure(&b, x)
+	return b.String()
+}
+
+func writeFailure(w io.Writer, x Result) {
+	fmt.Fprintf(w, "--- %s: %s (%s)\n", strings.ToUpper(string(x.Verdict)), x.Case.ID, ms(x.Duration))
+	fmt.Fprintf(w, "    %s\n", x.Case.Where())
+	if x.Case.About != "" {
+		fmt.Fprintf(w, "    %s\n", x.Case.About)
+	}
+	if x.Expected != "" {
+		fmt.Fprintf(w, "    listed as a known failure (%s) but it passes: take it off the expectations file\n", x.Expected)
+	}
+	fmt.Fprintf(w, "    case:   %s\n", table.JSON(x.Case.Input, "            "))
+	fmt.Fprintf(w, "    want:   %s\n", table.JSON(x.Case.Expect, "            "))
+	if x.Answer != nil {
+		fmt.Fprintf(w, "    got:    %s\n", table.JSON(x.Answer, "            "))
+	}
+	if x.Message != "" {
+		fmt.Fprintf(w, "    %s: %s\n", x.Verdict, x.Message)
+	}
+	if x.Diff != "" {
+		fmt.Fprintf(w, "    diff (-want +got):\n%s", table.Indent(x.Diff, "        "))
+	}
+	if x.Stderr != "" {
+		fmt.Fprintf(w, "    stderr (tail):\n%s", table.Indent(lastLines(x.Stderr, stderrLines), "        "))
+	}
+}
+
+// stderrLines is how much of an adapter's stderr a person is shown with a failure.
+const stderrLines = 20
+
+// lastLines keeps the last n lines of s, after a "…" line when it cut (the JSON report keeps
+// the whole tail the runner kept).
+func lastLines(s string, n int) string {
+	s = strings.TrimRight(s, "\n")
+	for i := len(s) - 1; i >= 0; i-- {
+		if s[i] == '\n' {
+			n--
+			if n == 0 {
+				return "…\n" + s[i+1:]
+			}
+		}
+	}
+	return s
+}
+
+func ms(d time.Duration) string {
+	return fmt.Sprintf("%.1fms", float64(d.Microseconds())/1000)
+}
