@@ -27,6 +27,8 @@ func cmdRecord(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	var envs repeatFlag
 	fs.Var(&envs, "env", "set `NAME=VALUE` for the command, {url} in VALUE standing for the server's root URL (repeatable)")
 	timeout := fs.Duration("timeout", 0, "stop the command after this `DURATION` (0: no limit)")
+	agent := fs.String("agent", "", "run the agent of this profile (`NAME` or a profile FILE, docs/live.md) on the words after --, in a temporary HOME")
+	dir := fs.String("dir", "", "with --agent: run it in `DIR` (default: a fresh directory holding a small project)")
 	// Everything after -- is the command, its flags untouched.
 	var argv []string
 	for i, a := range args {
@@ -42,11 +44,17 @@ func cmdRecord(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if len(pos) > 0 {
 		return errorf(stderr, "record: put the command after --, as in: record --out rec.jsonl -- %s", strings.Join(pos, " "))
 	}
-	if len(argv) == 0 {
+	if len(argv) == 0 && *agent == "" {
 		return errorf(stderr, "record: no command; give one after --, as in: record --out rec.jsonl -- pi -p \"…\"")
+	}
+	if len(argv) == 0 {
+		return errorf(stderr, "record: --agent %s: give the prompt after --, as in: record --agent %s --out rec.jsonl -- \"Read README.md\"", *agent, *agent)
 	}
 	if *out == "" {
 		return errorf(stderr, "record: --out FILE is required")
+	}
+	if *dir != "" && *agent == "" {
+		return errorf(stderr, "record: --dir goes with --agent")
 	}
 	env, err := commandEnv(envs)
 	if err != nil {
@@ -55,6 +63,17 @@ func cmdRecord(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	cfg, err := ff.config()
 	if err != nil {
 		return errorf(stderr, "%v", err)
+	}
+	var ag *agentRun
+	if *agent != "" {
+		if ag, err = prepareAgent(*agent, *dir, strings.Join(argv, " ")); err != nil {
+			return errorf(stderr, "record: %v", err)
+		}
+		defer ag.cleanup()
+		if cfg.Script == nil && cfg.Upstream == "" {
+			cfg.Script = ag.script()
+		}
+		argv = ag.argv
 	}
 	cfg.Log = stderr
 	h := ff.header()
@@ -69,7 +88,15 @@ func cmdRecord(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		rec.Close()
 		return errorf(stderr, "%v", err)
 	}
-	status, runErr := runCommand(ctx, argv, env(srv), *timeout, stdout, stderr)
+	cmdEnv, cmdDir := env(srv), ""
+	if ag != nil {
+		if cmdEnv, err = ag.ready(ctx, srv, envs, stderr); err != nil {
+			stopServer(srv, rec, *out, stderr)
+			return errorf(stderr, "record: %v", err)
+		}
+		argv, cmdDir = ag.argv, ag.dir
+	}
+	status, runErr := runCommand(ctx, argv, cmdEnv, cmdDir, *timeout, stdout, stderr)
 	code := stopServer(srv, rec, *out, stderr)
 	var se *startError
 	switch {
@@ -111,9 +138,9 @@ func commandEnv(envs []string) (func(*fakeprovider.Server) []string, error) {
 // runCommand runs the command to its end, forwarding SIGINT and SIGTERM to it, and stopping it
 // (SIGTERM, then SIGKILL after killGrace) when ctx is done or the timeout passes. It returns the
 // exit status, and why it was stopped (a *startError when it could not start).
-func runCommand(ctx context.Context, argv, env []string, timeout time.Duration, stdout, stderr io.Writer) (int, error) {
+func runCommand(ctx context.Context, argv, env []string, dir string, timeout time.Duration, stdout, stderr io.Writer) (int, error) {
 	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Env = env
+	cmd.Env, cmd.Dir = env, dir
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, stdout, stderr
 	// A grandchild holding the output pipes open must not keep us waiting.
 	cmd.WaitDelay = 2 * time.Second

@@ -1,0 +1,286 @@
+// Package agents holds the agent profiles: for each real agent harness lembas-check drives
+// (opencode, pi, qwen-code, cline, codex, …), the npm package and version it was proved on, how to
+// point it at the fake provider (environment and config files written into a temporary HOME), its
+// one-shot and ACP commands, its tools as the fake's default policy needs them, and whether its
+// clock can be moved. One JSON file per agent (<name>.json here, docs/live.md); a profile of one's
+// own is read with Parse.
+package agents
+
+import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/LLeMbas/lembas-check/fakeprovider/script"
+)
+
+//go:embed *.json
+var files embed.FS
+
+// Profile is one agent's profile.
+type Profile struct {
+	Name  string `json:"name"`
+	About string `json:"about"`
+	// Package and Version are the npm package and the version the profile was proved on.
+	Package string `json:"package"`
+	Version string `json:"version"`
+	// Bin is the program's name (node_modules/.bin/<bin>).
+	Bin string `json:"bin"`
+	// API is the model API the agent speaks to the fake: "chat completions" or "responses".
+	API string `json:"api"`
+	// Env is added to the agent's environment, each value with the variables of Vars filled in.
+	Env map[string]string `json:"env,omitempty"`
+	// Files are written under the temporary HOME before the agent starts: a path relative to
+	// HOME, and its content — a string (written as it is) or a JSON value (written as JSON) —
+	// with the variables filled in.
+	Files map[string]json.RawMessage `json:"files,omitempty"`
+	// Setup are commands run once, in order, before the agent (cline's `auth`).
+	Setup [][]string `json:"setup,omitempty"`
+	// Oneshot runs one prompt and exits; ACP speaks the Agent Client Protocol on stdio. Either
+	// may be absent.
+	Oneshot *Command `json:"oneshot,omitempty"`
+	ACP     *Command `json:"acp,omitempty"`
+	// Tools are how the default policy drives the agent.
+	Tools Tools `json:"tools"`
+	// Clock is "libfaketime" when a moved clock reaches the agent, or why it does not.
+	Clock string `json:"clock"`
+	// Notes are what a person pointing the agent at a server by hand must know (docs/live.md).
+	Notes []string `json:"notes,omitempty"`
+	// File is where the profile came from.
+	File string `json:"-"`
+}
+
+// Command is how the agent is run: its arguments after the program, with the variables filled
+// in ({prompt} for the person's words).
+type Command struct {
+	Args []string `json:"args"`
+	// Continue are the arguments that carry on the previous session with a new prompt (one-shot
+	// only); absent: the agent cannot, and each prompt is a new session.
+	Continue []string `json:"continue,omitempty"`
+}
+
+// Tools is what the default policy needs of the agent's tools.
+type Tools struct {
+	// Read are the agent's ways of reading a file, tried in order before the read tool the
+	// policy finds by its name: a tool name and its arguments with {path} or {qpath}.
+	Read []script.ToolShape `json:"read,omitempty"`
+	// Paths is "absolute" for an agent that refuses relative paths, else "relative".
+	Paths string `json:"paths"`
+}
+
+// ClockMoves says whether libfaketime reaches the agent.
+func (p *Profile) ClockMoves() bool { return p.Clock == "libfaketime" }
+
+// Names lists the built-in profiles, sorted.
+func Names() []string {
+	es, _ := files.ReadDir(".")
+	var out []string
+	for _, e := range es {
+		out = append(out, strings.TrimSuffix(e.Name(), ".json"))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Builtin is a built-in profile by name.
+func Builtin(name string) (*Profile, error) {
+	b, err := files.ReadFile(name + ".json")
+	if err != nil {
+		return nil, fmt.Errorf("no agent profile %q (built in: %s; or give a profile file, docs/live.md)", name, strings.Join(Names(), ", "))
+	}
+	return Parse(b, "agents/"+name+".json")
+}
+
+// Load is a built-in profile by name, or a profile file by its path (one ending in .json).
+func Load(name string) (*Profile, error) {
+	if strings.HasSuffix(name, ".json") {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			return nil, err
+		}
+		return Parse(b, name)
+	}
+	return Builtin(name)
+}
+
+// Parse reads a profile strictly: an unknown field or a missing one is an error naming the file.
+func Parse(b []byte, file string) (*Profile, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	var p Profile
+	if err := dec.Decode(&p); err != nil {
+		return nil, fmt.Errorf("%s: %v", file, err)
+	}
+	p.File = file
+	var miss []string
+	for _, f := range []struct{ name, v string }{{"name", p.Name}, {"bin", p.Bin}, {"api", p.API}, {"clock", p.Clock}} {
+		if f.v == "" {
+			miss = append(miss, f.name)
+		}
+	}
+	if len(miss) > 0 {
+		return nil, fmt.Errorf("%s: missing %s", file, strings.Join(miss, ", "))
+	}
+	if p.Oneshot == nil && p.ACP == nil {
+		return nil, fmt.Errorf("%s: neither oneshot nor acp: say how the agent is run", file)
+	}
+	switch p.Tools.Paths {
+	case "", "relative", "absolute":
+	default:
+		return nil, fmt.Errorf("%s: tools.paths %q: want relative or absolute", file, p.Tools.Paths)
+	}
+	switch p.API {
+	case "chat completions", "responses":
+	default:
+		return nil, fmt.Errorf("%s: api %q: want \"chat completions\" or \"responses\"", file, p.API)
+	}
+	for name, c := range p.Files {
+		if filepath.IsAbs(name) || strings.HasPrefix(path.Clean(name), "..") {
+			return nil, fmt.Errorf("%s: files: %q must be a path inside HOME", file, name)
+		}
+		var s string
+		if len(c) == 0 || c[0] == '"' && json.Unmarshal(c, &s) != nil {
+			return nil, fmt.Errorf("%s: files: %q: want a string or a JSON value", file, name)
+		}
+	}
+	for _, sh := range p.Tools.Read {
+		if sh.Name == "" || !json.Valid(sh.Arguments) {
+			return nil, fmt.Errorf("%s: tools.read: each shape needs a name and its arguments as JSON", file)
+		}
+	}
+	return &p, nil
+}
+
+// EnvName is the variable that names the agent's program: LEMBAS_<NAME> (LEMBAS_QWEN_CODE).
+func (p *Profile) EnvName() string {
+	return "LEMBAS_" + strings.ToUpper(strings.NewReplacer("-", "_", ".", "_").Replace(p.Name))
+}
+
+// Find is the agent's program: $LEMBAS_<NAME>, else $LEMBAS_AGENTS/<name or bin>/node_modules/.bin/<bin>,
+// else <bin> on PATH. The error says how to install it.
+func (p *Profile) Find() (string, error) {
+	if v := os.Getenv(p.EnvName()); v != "" {
+		if _, err := os.Stat(v); err != nil {
+			return "", fmt.Errorf("%s=%s: %v", p.EnvName(), v, err)
+		}
+		return v, nil
+	}
+	if dir := os.Getenv("LEMBAS_AGENTS"); dir != "" {
+		for _, d := range []string{p.Name, p.Bin} {
+			c := filepath.Join(dir, d, "node_modules", ".bin", p.Bin)
+			if _, err := os.Stat(c); err == nil {
+				return c, nil
+			}
+		}
+	}
+	if c, err := exec.LookPath(p.Bin); err == nil {
+		return c, nil
+	}
+	return "", &NotInstalled{Profile: p}
+}
+
+// NotInstalled is an agent whose program is nowhere to be found.
+type NotInstalled struct{ Profile *Profile }
+
+func (e *NotInstalled) Error() string {
+	p := e.Profile
+	return fmt.Sprintf("%s is not installed: npm install --prefix DIR/%s %s@%s, then LEMBAS_AGENTS=DIR (or %s=DIR/%s/node_modules/.bin/%s, or %s on PATH)",
+		p.Name, p.Name, p.Package, p.Version, p.EnvName(), p.Name, p.Bin, p.Bin)
+}
+
+// Vars are what a profile's templates are filled with.
+type Vars struct {
+	// Bin is the agent's program; Home the temporary HOME; Dir the session directory.
+	Bin, Home, Dir string
+	// URL is the fake's root (http://127.0.0.1:PORT); BaseURL the OpenAI base URL (URL + "/v1").
+	URL, BaseURL string
+	Model, Key   string
+	Prompt       string
+}
+
+func (v Vars) replacer(escape func(string) string) *strings.Replacer {
+	return strings.NewReplacer("{bin}", escape(v.Bin), "{home}", escape(v.Home), "{dir}", escape(v.Dir),
+		"{url}", escape(v.URL), "{base_url}", escape(v.BaseURL), "{model}", escape(v.Model), "{key}", escape(v.Key), "{prompt}", escape(v.Prompt))
+}
+
+// Fill fills one template.
+func (v Vars) Fill(s string) string { return v.replacer(func(s string) string { return s }).Replace(s) }
+
+// FillAll fills each argument.
+func (v Vars) FillAll(args []string) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = v.Fill(a)
+	}
+	return out
+}
+
+// Prepare writes the profile's files into v.Home and returns the environment the agent runs
+// with: the caller's, with HOME and the XDG directories inside v.Home (so nothing of the real
+// ones is read or written), PWD the session directory, the OpenAI variables pointed at the fake,
+// and the profile's own.
+func (p *Profile) Prepare(v Vars, base []string) ([]string, error) {
+	jsonEsc := func(s string) string {
+		b, _ := json.Marshal(s)
+		return string(b[1 : len(b)-1])
+	}
+	names := make([]string, 0, len(p.Files))
+	for n := range p.Files {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		c := p.Files[n]
+		var text string
+		if json.Unmarshal(c, &text) == nil {
+			text = v.Fill(text)
+		} else {
+			text = v.replacer(jsonEsc).Replace(string(c)) + "\n"
+		}
+		f := filepath.Join(v.Home, filepath.FromSlash(n))
+		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(f, []byte(text), 0o600); err != nil {
+			return nil, err
+		}
+	}
+	env := append([]string(nil), base...)
+	set := func(k, val string) { env = append(env, k+"="+val) }
+	set("HOME", v.Home)
+	set("USERPROFILE", v.Home)
+	set("XDG_CONFIG_HOME", filepath.Join(v.Home, ".config"))
+	set("XDG_DATA_HOME", filepath.Join(v.Home, ".local", "share"))
+	set("XDG_STATE_HOME", filepath.Join(v.Home, ".local", "state"))
+	set("XDG_CACHE_HOME", filepath.Join(v.Home, ".cache"))
+	// Some agents (opencode) take their working directory from PWD rather than getcwd.
+	set("PWD", v.Dir)
+	set("OPENAI_BASE_URL", v.BaseURL)
+	set("OPENAI_API_KEY", v.Key)
+	keys := make([]string, 0, len(p.Env))
+	for k := range p.Env {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		set(k, v.Fill(p.Env[k]))
+	}
+	return env, nil
+}
+
+// Policy is the fake's default policy for the agent in session directory dir: README.md, then
+// NOTES.md, in the agent's own tool shapes, absolute under dir when it wants absolute paths.
+func (p *Profile) Policy(dir string) *script.Policy {
+	pol := &script.Policy{Read: "README.md", Then: []string{"NOTES.md"}, Answer: "done", Tools: p.Tools.Read}
+	if p.Tools.Paths == "absolute" {
+		pol.Dir = dir
+	}
+	return pol
+}

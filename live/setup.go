@@ -1,0 +1,101 @@
+// Package live drives a real agent harness through a session — prompts, the clock crossing
+// midnight, a mode change, a model change, a compaction — with the fake provider as its model
+// server, over ACP or one prompt at a time, and judges what it sent by the spec's prefix rules
+// (context.md §10). docs/live.md documents the scenarios, the agent profiles and the verdicts.
+package live
+
+import (
+	"context"
+	"embed"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/LLeMbas/lembas-check/agents"
+)
+
+//go:embed project
+var project embed.FS
+
+// Seed writes the small project every session starts in (README.md, NOTES.md) into dir.
+func Seed(dir string) error {
+	return fs.WalkDir(project, "project", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := project.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dir, strings.TrimPrefix(p, "project/")), b, 0o644)
+	})
+}
+
+// Agent is an agent ready to run: its profile, its program, a temporary HOME with the
+// profile's files written, the session directory, and the environment it runs with.
+type Agent struct {
+	Profile *agents.Profile
+	Vars    agents.Vars
+	Env     []string
+}
+
+// Model is the model id the fake serves an agent.
+const Model = "fake-model"
+
+// Key is the API key an agent is given for the fake, which takes any.
+const Key = "lembas-check-fake"
+
+// Prepare readies the agent of profile p (its program bin) to run in dir against the fake at
+// url, with home as its HOME.
+func Prepare(p *agents.Profile, bin, home, dir, url string) (*Agent, error) {
+	v := agents.Vars{Bin: bin, Home: home, Dir: dir, URL: url, BaseURL: url + "/v1", Model: Model, Key: Key}
+	env, err := p.Prepare(v, os.Environ())
+	if err != nil {
+		return nil, fmt.Errorf("%s: writing its files into %s: %v", p.Name, home, err)
+	}
+	return &Agent{Profile: p, Vars: v, Env: env}, nil
+}
+
+// Setup runs the profile's setup commands (cline's auth), each to its end, output to w.
+func (a *Agent) Setup(ctx context.Context, w io.Writer) error {
+	for _, s := range a.Profile.Setup {
+		argv := a.Vars.FillAll(s)
+		cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+		cmd.Env, cmd.Dir, cmd.Stdout, cmd.Stderr = a.Env, a.Vars.Dir, w, w
+		if err := cmd.Run(); err != nil {
+			return fmt.Errorf("%s: setup %s: %v", a.Profile.Name, strings.Join(argv, " "), err)
+		}
+	}
+	return nil
+}
+
+// Oneshot is the command that runs one prompt; cont carries on the previous session. ok is
+// false when the profile cannot (no one-shot command, or no way to continue).
+func (a *Agent) Oneshot(prompt string, cont bool) (argv []string, ok bool) {
+	o := a.Profile.Oneshot
+	if o == nil {
+		return nil, false
+	}
+	args := o.Args
+	if cont {
+		if o.Continue == nil {
+			return nil, false
+		}
+		args = o.Continue
+	}
+	v := a.Vars
+	v.Prompt = prompt
+	return append([]string{a.Vars.Bin}, v.FillAll(args)...), true
+}
+
+// ACP is the command that speaks ACP on stdio, if the profile has one.
+func (a *Agent) ACP() ([]string, bool) {
+	if a.Profile.ACP == nil {
+		return nil, false
+	}
+	return append([]string{a.Vars.Bin}, a.Vars.FillAll(a.Profile.ACP.Args)...), true
+}
