@@ -44,7 +44,7 @@ func TestSmokeFindings(t *testing.T) {
 		"bye-ignore":   {"FAIL bye", "did not exit within 200ms of bye"},
 		"bad-shape":    {"FAIL jobs/", `the answer is not a jobs answer (txt: unknown field)`},
 		"skip":         {"warn jobs/", `skipped it ("not in this build") though hello lists jobs`},
-		"hello-typo":   {`warn areas lembas-check has no area "jbos"`, "warn harness_spec it implements harness spec 3.0.0", "answers jobs; the others (chunk, chunk_tokens, context, fs_access, instructions, ", ") are skipped unsent"},
+		"hello-typo":   {`warn areas lembas-check has no area "jbos"`, "warn harness_spec it implements harness spec 3.0.0", "answers jobs; the others (chunk, chunk_tokens, context, fs_access, index, instructions, ", ") are skipped unsent"},
 		"garbage":      {"FAIL chunk/", `protocol error: not a JSON object: "panic: oh no"`},
 	} {
 		t.Run(mode, func(t *testing.T) {

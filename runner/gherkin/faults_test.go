@@ -129,6 +129,21 @@ func faults() []fault {
 				return strings.Replace(s, ` supersedes="earlier version"`, "", 1)
 			})
 		}},
+		{"index", "the index is keyed by content hash, a file in many places embedded once (filesystem.md): each path embedded", func(t *testing.T, c []byte) any {
+			v := builtinJSON(t, "index", c).(map[string]any)
+			held := v["index"].(map[string]any)
+			var paths []string
+			for p := range held {
+				paths = append(paths, p)
+			}
+			slices.Sort(paths)
+			embedded := []any{}
+			for _, p := range paths {
+				embedded = append(embedded, held[p])
+			}
+			v["embedded"] = embedded
+			return v
+		}},
 		{"workspace", "what lands outside the root is an escape (seeds/002): served instead", func(t *testing.T, c []byte) any {
 			v := builtinJSON(t, "workspace", c).([]any)
 			for _, x := range v {

@@ -1,0 +1,180 @@
+package conformance
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/LLeMbas/lembas-check/conformance/steps"
+	"github.com/LLeMbas/lembas-check/harness/index"
+)
+
+// Index is cases/index.json: what search's index embeds, and holds per path, as a tree is
+// written, moved, copied, mounted and committed (filesystem.md, Indexing, by tokens).
+var Index = Define("index", "lembas-check", "search's index: built when a file is written, keyed by content hash (a file in many places, or unchanged across commits and branches, embedded once; a move costs nothing), a mount's default branch and its new commits (filesystem.md, Indexing, by tokens)", answerIndex).WithSteps(steps.Index)
+
+// The ops a step may have, and the fields each takes (required, then optional).
+var indexOps = map[string]struct{ need, may []string }{
+	"write":        {need: []string{"path", "content"}},
+	"rm":           {need: []string{"path"}},
+	"mv":           {need: []string{"from", "to"}},
+	"copy":         {need: []string{"from", "to"}},
+	"mount":        {need: []string{"path", "files"}},
+	"commit":       {need: []string{"path"}, may: []string{"paths"}},
+	"forge_commit": {need: []string{"path", "files"}},
+}
+
+const indexOpNames = "write, rm, mv, copy, mount, commit or forge_commit"
+
+type indexCase struct {
+	About string      `json:"about,omitempty"`
+	Steps []indexStep `json:"steps"`
+}
+
+type indexStep struct {
+	Op      string             `json:"op"`
+	Path    *string            `json:"path"`
+	Content *string            `json:"content"`
+	From    *string            `json:"from"`
+	To      *string            `json:"to"`
+	Files   map[string]*string `json:"files"`
+	Paths   []string           `json:"paths"`
+}
+
+func (s indexStep) present() map[string]bool {
+	return map[string]bool{"path": s.Path != nil, "content": s.Content != nil, "from": s.From != nil, "to": s.To != nil, "files": s.Files != nil, "paths": s.Paths != nil}
+}
+
+func (c indexCase) Validate() error {
+	if len(c.Steps) == 0 {
+		return Fieldf("steps", "missing or empty: the tree's steps, each {op: %s}", indexOpNames)
+	}
+	for i, s := range c.Steps {
+		at := func(f string) string { return fmt.Sprintf("steps[%d].%s", i, f) }
+		op, ok := indexOps[s.Op]
+		if !ok {
+			return Fieldf(at("op"), "%q is not an op; want %s", s.Op, indexOpNames)
+		}
+		has := s.present()
+		for _, f := range op.need {
+			if !has[f] {
+				return Fieldf(at(f), "missing: a %s step takes %s", s.Op, fieldWords(op.need, op.may))
+			}
+			delete(has, f)
+		}
+		for _, f := range op.may {
+			delete(has, f)
+		}
+		for _, f := range []string{"path", "content", "from", "to", "files", "paths"} {
+			if has[f] {
+				return Fieldf(at(f), "a %s step has no %s; it takes %s", s.Op, f, fieldWords(op.need, op.may))
+			}
+		}
+		if s.Op == "mount" {
+			for _, rel := range modulesKeys(s.Files) {
+				if s.Files[rel] == nil {
+					return Fieldf(fmt.Sprintf("%s[%q]", at("files"), rel), "is null: a mounted branch's file has content (null removes a file only in a forge_commit)")
+				}
+			}
+		}
+		if s.Op == "commit" && s.Paths != nil && len(s.Paths) == 0 {
+			return Fieldf(at("paths"), "empty: leave it out to commit every staged change")
+		}
+	}
+	_, err := runIndex(c)
+	return err
+}
+
+// runIndex takes the case's steps on a new index; a step the tree cannot take is a FieldError
+// naming it.
+func runIndex(c indexCase) (*index.Index, error) {
+	x := index.New()
+	for i, s := range c.Steps {
+		var err error
+		switch s.Op {
+		case "write":
+			err = x.Write(*s.Path, *s.Content)
+		case "rm":
+			err = x.Rm(*s.Path)
+		case "mv":
+			err = x.Mv(*s.From, *s.To)
+		case "copy":
+			err = x.Copy(*s.From, *s.To)
+		case "mount":
+			files := map[string]string{}
+			for rel, c := range s.Files {
+				files[rel] = *c
+			}
+			err = x.Mount(*s.Path, files)
+		case "commit":
+			err = x.Commit(*s.Path, s.Paths)
+		case "forge_commit":
+			err = x.ForgeCommit(*s.Path, s.Files)
+		}
+		var ie *index.Error
+		if errors.As(err, &ie) {
+			return nil, Fieldf(fmt.Sprintf("steps[%d]", i), "the tree cannot take this %s: %s", s.Op, ie.Msg)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return x, nil
+}
+
+// indexAnswer is what was embedded (content hashes, in order) and what the index holds (path →
+// content hash) after the last step.
+type indexAnswer struct {
+	Embedded []*string          `json:"embedded"`
+	Index    map[string]*string `json:"index"`
+}
+
+func (a indexAnswer) Validate() error {
+	if a.Embedded == nil {
+		return Fieldf("embedded", "missing: the content hashes embedded, in order ([] for none)")
+	}
+	if a.Index == nil {
+		return Fieldf("index", "missing: what the index holds, path → content hash ({} for nothing)")
+	}
+	for i, h := range a.Embedded {
+		if h == nil || !isHash(*h) {
+			return Fieldf(fmt.Sprintf("embedded[%d]", i), "want a content hash: 64 lowercase hex digits (SHA-256)")
+		}
+	}
+	for _, p := range modulesKeys(a.Index) {
+		if h := a.Index[p]; h == nil || !isHash(*h) {
+			return Fieldf(fmt.Sprintf("index[%q]", p), "want a content hash: 64 lowercase hex digits (SHA-256)")
+		}
+		if !strings.HasPrefix(p, "/") {
+			return Fieldf(fmt.Sprintf("index[%q]", p), "want an absolute path")
+		}
+	}
+	return nil
+}
+
+func isHash(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for _, r := range s {
+		if (r < '0' || r > '9') && (r < 'a' || r > 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+func answerIndex(c indexCase) (indexAnswer, error) {
+	x, err := runIndex(c)
+	if err != nil {
+		return indexAnswer{}, err
+	}
+	a := indexAnswer{Embedded: []*string{}, Index: map[string]*string{}}
+	for _, h := range x.Embedded() {
+		a.Embedded = append(a.Embedded, &h)
+	}
+	for p, h := range x.Held() {
+		a.Index[p] = &h
+	}
+	return a, nil
+}

@@ -1,0 +1,76 @@
+package index_test
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/LLeMbas/lembas-check/conformance"
+)
+
+func TestMalformedCasesNameTheirField(t *testing.T) {
+	for _, c := range []struct{ json, field, want string }{
+		{`{}`, "steps", "missing"},
+		{`{"steps":[]}`, "steps", "missing"},
+		{`{"steps":[{"op":"touch"}]}`, "steps[0].op", "not an op"},
+		{`{"steps":[{"op":"write","path":"/a"}]}`, "steps[0].content", "missing"},
+		{`{"steps":[{"op":"write","path":"/a","content":"x","to":"/b"}]}`, "steps[0].to", "has no to"},
+		{`{"steps":[{"op":"mv","from":"/a"}]}`, "steps[0].to", "missing"},
+		{`{"steps":[{"op":"mount","path":"/r","files":{"a":null}}]}`, `steps[0].files["a"]`, "is null"},
+		{`{"steps":[{"op":"mount","path":"/r","files":{"a":"x"}},{"op":"commit","path":"/r","paths":[]}]}`, "steps[1].paths", "empty"},
+		{`{"steps":[{"op":"write","path":"a","content":"x"}]}`, "steps[0]", "not absolute"},
+		{`{"steps":[{"op":"write","path":"/a","content":"x"},{"op":"mv","from":"/a","to":"/a"}]}`, "steps[1]", "already there"},
+		{`{"steps":[{"op":"commit","path":"/a"}]}`, "steps[0]", "nothing to commit"},
+		{`{"steps":[{"op":"rm","path":"/a"}],"expect":[]}`, "expect", "unknown field"},
+	} {
+		_, err := conformance.Index.Decode(json.RawMessage(c.json))
+		var fe *conformance.FieldError
+		if !errors.As(err, &fe) || fe.Field != c.field || !strings.Contains(fe.Msg, c.want) {
+			t.Errorf("%s: got %v, want an error on %s saying …%s…", c.json, err, c.field, c.want)
+		}
+	}
+}
+
+func TestAnswerShapes(t *testing.T) {
+	h := strings.Repeat("0a", 32)
+	if _, err := conformance.Index.DecodeAnswer(json.RawMessage(`{"embedded":["` + h + `"],"index":{"/a":"` + h + `"}}`)); err != nil {
+		t.Fatalf("a good answer: %v", err)
+	}
+	for _, bad := range []string{`{"embedded":[]}`, `{"index":{}}`, `{"embedded":null,"index":{}}`, `{"embedded":["abc"],"index":{}}`,
+		`{"embedded":[null],"index":{}}`, `{"embedded":[],"index":{"a":"` + h + `"}}`, `{"embedded":[],"index":{"/a":null}}`,
+		`{"embedded":["` + strings.ToUpper(h) + `"],"index":{}}`, `{"embedded":[],"index":{},"held":{}}`, `[]`} {
+		if _, err := conformance.Index.DecodeAnswer(json.RawMessage(bad)); err == nil {
+			t.Errorf("%s: decoded as an answer", bad)
+		}
+	}
+}
+
+// FuzzIndexCase: decoding never panics; a case that decodes is answered, with an answer the
+// area accepts.
+func FuzzIndexCase(f *testing.F) {
+	cases, err := conformance.EmbeddedCases("index")
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, c := range cases {
+		f.Add([]byte(c.Input))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		c, err := conformance.Index.Decode(raw)
+		if err != nil {
+			return
+		}
+		got, err := conformance.Index.Reference(c)
+		if err != nil {
+			t.Fatalf("a case that decodes is not answered: %v", err)
+		}
+		b, err := json.Marshal(got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := conformance.Index.DecodeAnswer(b); err != nil {
+			t.Fatalf("the reference's answer %s is not an answer: %v", b, err)
+		}
+	})
+}
