@@ -173,18 +173,21 @@ func TestIDs(t *testing.T) {
 	}
 }
 
+// featureErrors are folders that cannot be used at all: their files, and what the error must say.
+var featureErrors = map[string]struct {
+	files map[string]string
+	want  []string
+}{
+	"not Gherkin":   {map[string]string{"jobs.feature": "Scenario: no feature\n  Given x\n"}, []string{"dir: not Gherkin", "jobs.feature", "(1:1)"}},
+	"no area":       {map[string]string{"jobz.feature": "Feature: f\n  Scenario: s\n    Then x\n"}, []string{"dir/jobz.feature", `no area "jobz"`, "fs_access"}},
+	"empty":         {map[string]string{"README.md": "no features here\n"}, []string{"dir", "no <area>.feature"}},
+	"duplicate ids": {map[string]string{"jobs.feature": "Feature: f\n  Scenario: same name\n    Then the note has 1 lines\n  Scenario: Same  name!\n    Then the note has 1 lines\n"}, []string{"dir/jobs.feature:4", "jobs/feature:same-name", "line 2"}},
+	"nameless":      {map[string]string{"jobs.feature": "Feature: f\n  Scenario: —\n    Then the note has 1 lines\n"}, []string{"dir/jobs.feature:2", "needs a name"}},
+}
+
 // Files that cannot be used at all are a *FeatureError naming the file (and the line).
 func TestFeatureErrors(t *testing.T) {
-	for name, c := range map[string]struct {
-		files map[string]string
-		want  []string
-	}{
-		"not Gherkin":   {map[string]string{"jobs.feature": "Scenario: no feature\n  Given x\n"}, []string{"dir: not Gherkin", "jobs.feature", "(1:1)"}},
-		"no area":       {map[string]string{"jobz.feature": "Feature: f\n  Scenario: s\n    Then x\n"}, []string{"dir/jobz.feature", `no area "jobz"`, "fs_access"}},
-		"empty":         {map[string]string{"README.md": "no features here\n"}, []string{"dir", "no <area>.feature"}},
-		"duplicate ids": {map[string]string{"jobs.feature": "Feature: f\n  Scenario: same name\n    Then the note has 1 lines\n  Scenario: Same  name!\n    Then the note has 1 lines\n"}, []string{"dir/jobs.feature:4", "jobs/feature:same-name", "line 2"}},
-		"nameless":      {map[string]string{"jobs.feature": "Feature: f\n  Scenario: —\n    Then the note has 1 lines\n"}, []string{"dir/jobs.feature:2", "needs a name"}},
-	} {
+	for name, c := range featureErrors {
 		t.Run(name, func(t *testing.T) {
 			fsys := fstest.MapFS{}
 			for n, b := range c.files {

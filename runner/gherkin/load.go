@@ -5,27 +5,26 @@
 // steps never compute an answer: a scenario runs unchanged against the builtin reference and
 // against an adapter.
 //
-// godog parses the features and calls the steps; this package's one step definition is a
-// catch-all that looks the line up in its area's vocabulary, so a line no step knows fails with
-// that vocabulary rather than with godog's snippet.
+// cucumber's Gherkin parser (github.com/cucumber/gherkin/go) reads the features into pickles;
+// this package runs each pickle's steps through its area's vocabulary (conformance.Area's Steps,
+// package conformance/steps), so a line no step knows fails with that vocabulary. godog is not
+// used: linking it ran `go env GOTOOLDIR` at every lembas-check start (docs/design.md).
 package gherkin
 
 import (
-	"context"
+	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"io/fs"
 	pathpkg "path"
 	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/LLeMbas/lembas-check/conformance"
 	"github.com/LLeMbas/lembas-check/conformance/features"
 	"github.com/LLeMbas/lembas-check/conformance/steps"
 	"github.com/LLeMbas/lembas-check/runner"
-	"github.com/cucumber/godog"
+	gherkin "github.com/cucumber/gherkin/go/v42"
 	messages "github.com/cucumber/messages/go/v34"
 )
 
@@ -52,18 +51,54 @@ func (e *FeatureError) Error() string { return e.File + ": " + e.Msg }
 // Embedded loads the features embedded in the binary (conformance/features).
 func Embedded() ([]Scenario, error) { return Load(features.FS, "features") }
 
-// godogMu serialises godog runs: a run's formatter and storage are set up per run, but nothing in
-// godog promises two runs may overlap.
-var godogMu sync.Mutex
-
 // Load makes every scenario of the `<area>.feature` files in fsys (walked from its root) into a
 // case. name is how messages and File name the folder ("features", or the directory given).
 func Load(fsys fs.FS, name string) ([]Scenario, error) {
-	godogMu.Lock()
-	defer godogMu.Unlock()
-	opts := &godog.Options{FS: fsys, Paths: []string{"."}, Output: io.Discard, Format: "progress", Strict: true, NoColors: true, Concurrency: 1}
-	ts := godog.TestSuite{Name: "lembas-check features", Options: opts}
-	feats, err := ts.RetrieveFeatures()
+	feats, err := parseFeatures(fsys, name)
+	if err != nil {
+		return nil, err
+	}
+	idx, err := index(feats, name)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Scenario, 0, len(idx.order))
+	for _, f := range feats {
+		for _, p := range f.pickles {
+			out = append(out, buildScenario(idx.pickles[p.Id], idx.lines, p.Steps))
+		}
+	}
+	return out, nil
+}
+
+// parseFeatures parses every .feature file under fsys's root, in lexical order, into its
+// document and pickles (a scenario each, an Outline a scenario per Examples row), with
+// cucumber's own parser. A file without a scenario is left out, as godog leaves it out.
+func parseFeatures(fsys fs.FS, name string) ([]parsedFeature, error) {
+	newID := (&messages.Incrementing{}).NewId
+	var feats []parsedFeature
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() || !strings.HasSuffix(p, ".feature") {
+			return nil
+		}
+		src, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return err
+		}
+		doc, err := gherkin.ParseGherkinDocument(bytes.NewReader(src), newID)
+		if err != nil {
+			return fmt.Errorf("%s - %v", p, err)
+		}
+		doc.Uri = p
+		pickles := gherkin.Pickles(*doc, p, newID)
+		if doc.Feature != nil && len(pickles) > 0 {
+			feats = append(feats, parsedFeature{doc: doc, pickles: pickles})
+		}
+		return nil
+	})
 	if err != nil {
 		msg := strings.TrimSpace(err.Error())
 		if strings.Contains(msg, "Parser errors") {
@@ -76,58 +111,74 @@ func Load(fsys fs.FS, name string) ([]Scenario, error) {
 	if len(feats) == 0 {
 		return nil, &FeatureError{File: name, Msg: "no <area>.feature file with a scenario"}
 	}
-	parsed := make([]parsedFeature, 0, len(feats))
-	for _, f := range feats {
-		parsed = append(parsed, parsedFeature{doc: f.GherkinDocument, pickles: f.Pickles})
+	return feats, nil
+}
+
+// buildScenario runs a pickle's steps, in order, through its area's vocabulary and makes the
+// case they built. The first step that fails is the scenario's error; the steps after it are not
+// run.
+func buildScenario(m pickleMeta, lines map[string]int, pickleSteps []*messages.PickleStep) (sc Scenario) {
+	if len(pickleSteps) == 0 {
+		return Scenario{Case: m.caseShell(), Err: fmt.Errorf("%s: scenario %q has no steps: Givens and Whens build its case, Thens say what the spec expects", m.where(), m.name)}
 	}
-	idx, err := index(parsed, name)
-	if err != nil {
-		return nil, err
-	}
-	done := map[string]*state{}
-	var mu sync.Mutex
-	ts.ScenarioInitializer = func(sc *godog.ScenarioContext) {
-		st := &state{}
-		sc.Before(func(ctx context.Context, p *godog.Scenario) (context.Context, error) {
-			m := idx.pickles[p.Id]
-			st.meta, st.lines = m, idx.lines
-			area, _ := conformance.ByName(m.area)
-			st.build = area.Steps.Begin(m.area)
-			return ctx, nil
-		})
-		sc.StepContext().Before(func(ctx context.Context, s *godog.Step) (context.Context, error) {
-			st.current = s
-			return ctx, nil
-		})
-		sc.Step(`(?s)^(.*)$`, func(ctx context.Context, _ string) error { return st.dispatch() })
-		sc.After(func(ctx context.Context, p *godog.Scenario, err error) (context.Context, error) {
-			if st.err == nil && err != nil {
-				// Not a step's own error (those are kept in st.err): godog's, e.g. a panic.
-				st.err = err
-			}
-			mu.Lock()
-			done[p.Id] = st
-			mu.Unlock()
-			return ctx, nil
-		})
-	}
-	ts.Run()
-	out := make([]Scenario, 0, len(idx.order))
-	for _, id := range idx.order {
-		m := idx.pickles[id]
-		st := done[id]
-		if st == nil {
-			// godog runs no hook for a scenario without steps.
-			msg := "godog did not run this scenario"
-			if m.steps == 0 {
-				msg = fmt.Sprintf("scenario %q has no steps: Givens and Whens build its case, Thens say what the spec expects", m.name)
-			}
-			out = append(out, Scenario{Case: m.caseShell(), Err: fmt.Errorf("%s: %s", m.where(), msg)})
-			continue
+	area, _ := conformance.ByName(m.area) // index has checked it has a vocabulary
+	b := area.Steps.Begin(m.area)
+	defer func() {
+		// A step's panic is a bug of the vocabulary, not of the feature: it is this scenario's
+		// error, and the other scenarios still run.
+		if r := recover(); r != nil {
+			sc = Scenario{Case: m.caseShell(), Checks: b.Checks(), Err: fmt.Errorf("%s: a step panicked: %v", m.where(), r)}
 		}
-		out = append(out, st.finish())
+	}()
+	for _, s := range pickleSteps {
+		if err := runStep(b, m, lines, s); err != nil {
+			return Scenario{Case: m.caseShell(), Checks: b.Checks(), Err: err}
+		}
 	}
-	return out, nil
+	return finish(m, b)
+}
+
+// runStep hands one step, with its docstring or table, to the scenario's build. Its error names
+// the file, the step's line and the step as written.
+func runStep(b *steps.Build, m pickleMeta, lines map[string]int, s *messages.PickleStep) error {
+	line := 0
+	if len(s.AstNodeIds) > 0 {
+		line = lines[s.AstNodeIds[0]]
+	}
+	var arg steps.Arg
+	if s.Argument != nil {
+		if d := s.Argument.DocString; d != nil {
+			arg.Doc, arg.Media = &d.Content, d.MediaType
+		}
+		if t := s.Argument.DataTable; t != nil {
+			arg.Table = make([][]string, 0, len(t.Rows))
+			for _, r := range t.Rows {
+				cells := make([]string, 0, len(r.Cells))
+				for _, c := range r.Cells {
+					cells = append(cells, c.Value)
+				}
+				arg.Table = append(arg.Table, cells)
+			}
+		}
+	}
+	k := kindOf(s.Type)
+	if err := b.Step(k, s.Text, line, arg); err != nil {
+		return fmt.Errorf("%s:%d: %s: %w", m.file(), line, k.String()+" "+s.Text, err)
+	}
+	return nil
+}
+
+// kindOf is a pickle step's keyword (And and But already carry the one before them's).
+func kindOf(t messages.PickleStepType) steps.Kind {
+	switch t {
+	case messages.PickleStepType_CONTEXT:
+		return steps.Given
+	case messages.PickleStepType_ACTION:
+		return steps.When
+	case messages.PickleStepType_OUTCOME:
+		return steps.Then
+	}
+	return steps.Any
 }
 
 // pickleMeta is what the runner knows of one pickle before its steps run.
@@ -135,7 +186,6 @@ type pickleMeta struct {
 	dir, uri, area, name string
 	line                 int // the scenario's line, or its Examples row's
 	index                int // the scenario's place in its file, from 0
-	steps                int
 	id                   string
 }
 
@@ -190,7 +240,7 @@ func index(feats []parsedFeature, dir string) (*featureIndex, error) {
 			if _, seen := order[sc.Id]; !seen {
 				order[sc.Id] = len(order)
 			}
-			m := pickleMeta{dir: dir, uri: uri, area: area, name: p.Name, line: int(sc.Location.Line), index: order[sc.Id], steps: len(p.Steps)}
+			m := pickleMeta{dir: dir, uri: uri, area: area, name: p.Name, line: int(sc.Location.Line), index: order[sc.Id]}
 			slug := Slug(sc.Name)
 			if slug == "" {
 				return nil, &FeatureError{File: fmt.Sprintf("%s:%d", file, m.line), Msg: "a scenario needs a name with a letter or digit: its id is made from it"}
@@ -212,7 +262,7 @@ func index(feats []parsedFeature, dir string) (*featureIndex, error) {
 	return idx, nil
 }
 
-// parsedFeature is what godog's RetrieveFeatures gives for one file (its type is internal to godog).
+// parsedFeature is one parsed file: its document and its pickles.
 type parsedFeature struct {
 	doc     *messages.GherkinDocument
 	pickles []*messages.Pickle
@@ -272,73 +322,14 @@ func Areas() []string {
 	return out
 }
 
-// state is one scenario as godog runs it.
-type state struct {
-	meta  pickleMeta
-	lines map[string]int
-	build *steps.Build
-
-	current *godog.Step
-	err     error
-}
-
-func kindOfStep(s *godog.Step) steps.Kind {
-	switch s.Type {
-	case messages.PickleStepType_CONTEXT:
-		return steps.Given
-	case messages.PickleStepType_ACTION:
-		return steps.When
-	case messages.PickleStepType_OUTCOME:
-		return steps.Then
-	}
-	return steps.Any
-}
-
-// dispatch runs the current step. Its error is kept (with the step's line) for the scenario's
-// verdict, and returned so godog skips the steps after it.
-func (st *state) dispatch() error {
-	s := st.current
-	line := 0
-	if len(s.AstNodeIds) > 0 {
-		line = st.lines[s.AstNodeIds[0]]
-	}
-	var arg steps.Arg
-	if s.Argument != nil {
-		if d := s.Argument.DocString; d != nil {
-			arg.Doc, arg.Media = &d.Content, d.MediaType
-		}
-		if t := s.Argument.DataTable; t != nil {
-			arg.Table = make([][]string, 0, len(t.Rows))
-			for _, r := range t.Rows {
-				cells := make([]string, 0, len(r.Cells))
-				for _, c := range r.Cells {
-					cells = append(cells, c.Value)
-				}
-				arg.Table = append(arg.Table, cells)
-			}
-		}
-	}
-	k := kindOfStep(s)
-	err := st.build.Step(k, s.Text, line, arg)
-	if err != nil {
-		st.err = fmt.Errorf("%s:%d: %s: %w", st.meta.file(), line, k.String()+" "+s.Text, err)
-	}
-	return err
-}
-
 // finish makes the built case: strictly decoded by its area, as a case file's would be.
-func (st *state) finish() Scenario {
-	m := st.meta
-	sc := Scenario{Case: m.caseShell(), Checks: st.build.Checks()}
-	if st.err != nil {
-		sc.Err = st.err
-		return sc
-	}
+func finish(m pickleMeta, b *steps.Build) Scenario {
+	sc := Scenario{Case: m.caseShell(), Checks: b.Checks()}
 	if len(sc.Checks) == 0 {
 		sc.Err = fmt.Errorf("%s: scenario %q has no Then: a scenario says what the spec expects with at least one Then", m.where(), m.name)
 		return sc
 	}
-	obj, err := st.build.Case()
+	obj, err := b.Case()
 	if err != nil {
 		sc.Err = fmt.Errorf("%s: scenario %q: %v", m.where(), m.name, err)
 		return sc
