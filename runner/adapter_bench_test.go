@@ -110,6 +110,23 @@ func BenchmarkAdapterSuite(b *testing.B) {
 		}
 		perCaseMetric(b)
 	})
+	// With nothing on PATH (no go: how an adapter runs on a machine without a Go toolchain, and
+	// how lembas-check starts when an agent's PATH is bare), the adapter processes' start-up has
+	// no tool to look for.
+	b.Run("long-lived-empty-PATH", func(b *testing.B) {
+		b.Setenv("PATH", "")
+		for b.Loop() {
+			longLived(b, command, cases)
+		}
+		perCaseMetric(b)
+	})
+	b.Run("process-per-case-empty-PATH", func(b *testing.B) {
+		b.Setenv("PATH", "")
+		for b.Loop() {
+			perCase(b, command, cases)
+		}
+		perCaseMetric(b)
+	})
 	b.Run("builtin-in-process", func(b *testing.B) {
 		for b.Loop() {
 			if _, err := runCases(context.Background(), Builtin{}, cases, Options{}); err != nil {

@@ -21,7 +21,11 @@ func TestMain(m *testing.M) {
 	if os.Getenv("LEMBAS_CHECK_TEST_MAIN") == "1" {
 		os.Exit(dispatch(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir) // the binaries startup_test.go built
+	}
+	os.Exit(code)
 }
 
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

@@ -2,26 +2,34 @@ package gherkin
 
 import (
 	"context"
+	"io/fs"
 	"testing"
 
 	"github.com/LLeMbas/lembas-check/conformance"
+	"github.com/LLeMbas/lembas-check/conformance/features"
 	"github.com/LLeMbas/lembas-check/runner"
 )
 
-// Loading: the embedded features (parsed by godog, every step run to build its case) beside the
-// baseline, the embedded JSON suites (parsed and decoded). Per case, so the two compare.
+// Loading: the embedded features (parsed by cucumber's parser, every step run to build its case)
+// beside two baselines: the same through godog, as Load did until lembas-check stopped linking
+// it, and the embedded JSON suites (parsed and decoded). Per case, so the three compare.
 func BenchmarkLoad(b *testing.B) {
-	b.Run("features", func(b *testing.B) {
-		n := 0
-		for b.Loop() {
-			scs, err := Embedded()
-			if err != nil {
-				b.Fatal(err)
+	for _, c := range []struct {
+		name string
+		load func(fs.FS, string) ([]Scenario, error)
+	}{{"features", Load}, {"features-godog", loadWithGodog}} {
+		b.Run(c.name, func(b *testing.B) {
+			n := 0
+			for b.Loop() {
+				scs, err := c.load(features.FS, "features")
+				if err != nil {
+					b.Fatal(err)
+				}
+				n = len(scs)
 			}
-			n = len(scs)
-		}
-		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/case")
-	})
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/case")
+		})
+	}
 	b.Run("json-cases", func(b *testing.B) {
 		n := 0
 		for b.Loop() {

@@ -1,0 +1,298 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// lembas-check starts with nothing around it: no program on PATH, a HOME it may not write. No
+// command starts a process it was not asked to start, or writes under HOME, as it starts or as
+// it works (until 2026-12 linking godog ran `go env GOTOOLDIR` at every start, and under `record`
+// go wrote $HOME/.config/go/telemetry into the agent's temporary HOME).
+
+var (
+	builtMu sync.Mutex
+	built   = map[string]string{} // variant → the binary's path
+	binDir  string
+)
+
+// godogLinked is the baseline of BenchmarkStartup: lembas-check with godog linked in again, as it
+// was until the features were parsed with cucumber's parser directly. It is added to the package
+// at build time only (go build -overlay), never written into the tree.
+const godogLinked = "package main\n\nimport _ \"github.com/cucumber/godog\"\n"
+
+// buildLembasCheck builds the real binary once per test binary: variant "" is cmd/lembas-check as
+// it is, "godog" the same with godogLinked added. TestMain removes the folder.
+func buildLembasCheck(tb testing.TB, variant string) string {
+	tb.Helper()
+	if testing.Short() {
+		tb.Skip("builds lembas-check")
+	}
+	builtMu.Lock()
+	defer builtMu.Unlock()
+	if p, ok := built[variant]; ok {
+		return p
+	}
+	if binDir == "" {
+		d, err := os.MkdirTemp("", "lembas-check-startup-")
+		if err != nil {
+			tb.Fatal(err)
+		}
+		binDir = d
+	}
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
+	}
+	out := filepath.Join(binDir, "lembas-check"+variant)
+	if runtime.GOOS == "windows" {
+		out += ".exe"
+	}
+	args := []string{"build", "-o", out}
+	if variant == "godog" {
+		here, err := os.Getwd()
+		if err != nil {
+			tb.Fatal(err)
+		}
+		src := filepath.Join(binDir, "godog_linked.go")
+		if err := os.WriteFile(src, []byte(godogLinked), 0o644); err != nil {
+			tb.Fatal(err)
+		}
+		overlay, _ := json.Marshal(map[string]any{"Replace": map[string]string{filepath.Join(here, "zz_godog_linked.go"): src}})
+		ov := filepath.Join(binDir, "overlay.json")
+		if err := os.WriteFile(ov, overlay, 0o644); err != nil {
+			tb.Fatal(err)
+		}
+		args = append(args, "-overlay", ov)
+	}
+	cmd := exec.Command(goTool, append(args, ".")...)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		tb.Fatalf("go build %s: %v\n%s", variant, err, b)
+	}
+	built[variant] = out
+	return out
+}
+
+// bare is the environment of a start with nothing around: PATH as given, HOME an empty folder no
+// one may write, TMPDIR the test's own; nothing else (no XDG_CONFIG_HOME, no GOPATH, no GOROOT).
+func bare(path, home, tmp string, extra ...string) []string {
+	env := []string{"PATH=" + path, "HOME=" + home, "TMPDIR=" + tmp, "USERPROFILE=" + home, "TEMP=" + tmp, "TMP=" + tmp}
+	if runtime.GOOS == "windows" {
+		// Windows cannot start a process without SYSTEMROOT.
+		env = append(env, "SYSTEMROOT="+os.Getenv("SYSTEMROOT"))
+	}
+	return append(env, extra...)
+}
+
+// trapPATH is a PATH of one folder holding a `go` that, if run, says so in the file it returns:
+// a start that looks for the Go tool runs it, and the test sees who did.
+func trapPATH(t *testing.T) (string, string) {
+	dir, marker := t.TempDir(), filepath.Join(t.TempDir(), "ran")
+	script := fmt.Sprintf("#!/bin/sh\necho \"go $*\" >> '%s'\n", marker)
+	if err := os.WriteFile(filepath.Join(dir, "go"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir, marker
+}
+
+// call is one command as the test runs it: a name for the subtest, its arguments, its stdin,
+// extra environment.
+type call struct {
+	name  string
+	args  []string
+	stdin string
+	env   []string
+}
+
+func TestStartsWithNothingAround(t *testing.T) {
+	bin := buildLembasCheck(t, "")
+	recs, err := filepath.Abs("../../testdata/recordings/clean.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	adapter := shellQuote(bin) + " adapter"
+	firstCase := func() string {
+		out, err := exec.Command(bin, "list", "--json").Output()
+		if err != nil {
+			t.Fatalf("list: %v", err)
+		}
+		line, _, _ := strings.Cut(string(out), "\n")
+		var c struct{ ID string }
+		if err := json.Unmarshal([]byte(line), &c); err != nil || c.ID == "" {
+			t.Fatalf("list --json: %q: %v", line, err)
+		}
+		return c.ID
+	}()
+	calls := []call{
+		{name: "version", args: []string{"version"}},
+		{name: "help", args: []string{"help"}},
+		{name: "list", args: []string{"list"}},
+		{name: "show", args: []string{"show", firstCase}},
+		{name: "spec", args: []string{"spec"}},
+		{name: "run", args: []string{"run"}},
+		{name: "run features", args: []string{"run", "--features"}},
+		{name: "run features through the adapter", args: []string{"run", "--features", "--impl", adapter, "--jobs", "2"}},
+		{name: "diff", args: []string{"diff", "--a", "builtin", "--b", adapter}},
+		{name: "smoke", args: []string{"smoke", "--impl", adapter}},
+		{name: "adapter", args: []string{"adapter"}, stdin: `{"cmd":"hello","protocol":1,"harness_spec":"3.1.0"}` + "\n" + `{"cmd":"bye"}` + "\n"},
+		{name: "audit", args: []string{"audit", recs}},
+		{name: "bench", args: []string{"bench", recs, "--sim"}},
+		{name: "export", args: []string{"export", recs, "--out", "trace.jsonl"}},
+		// The test binary's TestHelperAgent plays the agent (record_test.go).
+		{name: "record", args: []string{"record", "--out", "rec.jsonl", "--timeout", "60s", "--", os.Args[0], "-test.run=^TestHelperAgent$"}, env: []string{"LEMBAS_AGENT=chat"}},
+		// fake and replay: run together (fakeAndReplay).
+		{name: "fake and replay", args: []string{"fake"}},
+	}
+	paths := map[string]func(t *testing.T) (string, string){
+		"empty PATH": func(*testing.T) (string, string) { return "", "" },
+	}
+	if runtime.GOOS != "windows" {
+		paths["a go on PATH that tells"] = trapPATH
+	}
+	for name, mk := range paths {
+		t.Run(name, func(t *testing.T) {
+			path, marker := mk(t)
+			for _, c := range calls {
+				t.Run(c.name, func(t *testing.T) {
+					home, work, tmp := t.TempDir(), t.TempDir(), t.TempDir()
+					if err := os.Chmod(home, 0o555); err != nil {
+						t.Fatal(err)
+					}
+					t.Cleanup(func() { os.Chmod(home, 0o755) })
+					env := bare(path, home, tmp, c.env...)
+					var code int
+					var out, errs string
+					if c.args[0] == "fake" {
+						code, out, errs = fakeAndReplay(t, bin, env, work, recs)
+					} else {
+						code, out, errs = runBinary(t, bin, env, work, c.stdin, c.args...)
+					}
+					if code != 0 {
+						t.Errorf("%s: exit %d\nstdout:\n%s\nstderr:\n%s", strings.Join(c.args, " "), code, out, errs)
+					}
+					if entries, err := os.ReadDir(home); err != nil || len(entries) > 0 {
+						var names []string
+						filepath.WalkDir(home, func(p string, _ os.DirEntry, _ error) error {
+							names = append(names, p)
+							return nil
+						})
+						t.Errorf("%s wrote under HOME: %v (%v)", c.args[0], names, err)
+					}
+					if marker != "" {
+						if ran, err := os.ReadFile(marker); err == nil {
+							t.Errorf("%s ran a program from PATH nobody asked for: %s", c.args[0], ran)
+							os.Remove(marker)
+						}
+					}
+				})
+			}
+		})
+	}
+}
+
+// runBinary runs the built lembas-check in dir with env, feeding stdin, and gives its exit status
+// and output. A run that outlasts two minutes is killed and fails the test.
+func runBinary(t *testing.T, bin string, env []string, dir, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env, cmd.Dir, cmd.Stdin = env, dir, strings.NewReader(stdin)
+	var out, errs bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(2 * time.Minute):
+		cmd.Process.Kill()
+		<-done
+		t.Fatalf("%s: still running after 2 minutes", strings.Join(args, " "))
+	}
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return exit.ExitCode(), out.String(), errs.String()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return 0, out.String(), errs.String()
+}
+
+// fakeAndReplay starts `fake` on a loopback port, replays a recording against it with `replay`
+// (both with env), and stops the fake. The exit status is replay's, or the fake's if it failed.
+func fakeAndReplay(t *testing.T, bin string, env []string, dir, rec string) (int, string, string) {
+	t.Helper()
+	fake := exec.Command(bin, "fake", "--listen", "127.0.0.1:0", "--model", "qwen3-coder")
+	fake.Env, fake.Dir = env, dir
+	var ferr bytes.Buffer
+	fake.Stderr = &ferr
+	stdout, err := fake.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fake.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		fake.Process.Kill()
+		fake.Wait()
+	}()
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		return 2, "", "fake: " + err.Error() + "\n" + ferr.String()
+	}
+	code, out, errs := runBinary(t, bin, env, dir, "", "replay", rec, "--server", strings.TrimSpace(line))
+	return code, out, errs
+}
+
+// Start-up, the binary as it is beside the same binary with godog linked in (the baseline): one
+// `version` a run, with the Go tool on PATH and with PATH empty; and `run --features`, the whole
+// command (the JSON cases and the scenarios against the builtin), the time a CI job pays.
+func BenchmarkStartup(b *testing.B) {
+	home := b.TempDir()
+	goDir := filepath.Dir(must(exec.LookPath("go")))
+	for _, c := range []struct {
+		name, variant, path string
+		args                []string
+	}{
+		{"version", "", goDir, []string{"version"}},
+		{"version/godog-linked", "godog", goDir, []string{"version"}},
+		{"version/empty-PATH", "", "", []string{"version"}},
+		{"version/empty-PATH/godog-linked", "godog", "", []string{"version"}},
+		{"run-features", "", goDir, []string{"run", "--features"}},
+		{"run-features/godog-linked", "godog", goDir, []string{"run", "--features"}},
+	} {
+		bin := buildLembasCheck(b, c.variant)
+		b.Run(c.name, func(b *testing.B) {
+			// TMPDIR unset, as on most machines: the workspace cases' trees go to memory (/dev/shm).
+			env := []string{"PATH=" + c.path, "HOME=" + home}
+			for b.Loop() {
+				cmd := exec.Command(bin, c.args...)
+				cmd.Env = env
+				if out, err := cmd.CombinedOutput(); err != nil {
+					b.Fatalf("%v\n%s", err, out)
+				}
+			}
+		})
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
