@@ -36,7 +36,18 @@ type Cache struct {
 	mu         sync.Mutex
 	slots      []slot
 	clock      int64
+	// counts remembers the token counts of replies (Count): a fake provider's script sends the
+	// same few texts again and again, and tokenizing them is its largest cost after the network.
+	countMu sync.Mutex
+	counts  map[string]int
 }
+
+// Count's memo bounds: texts longer than this are counted each time; past this many, nothing is
+// added.
+const (
+	memoText    = 64 << 10
+	memoEntries = 4096
+)
 
 type slot struct {
 	prompt tokens.Prompt
@@ -79,7 +90,7 @@ func NewWith(n int, o Options) (*Cache, error) {
 	if sim == 0 {
 		sim = DefaultSimilarity
 	}
-	return &Cache{tok: tok, similarity: sim, slots: make([]slot, n)}, nil
+	return &Cache{tok: tok, similarity: sim, slots: make([]slot, n), counts: map[string]int{}}, nil
 }
 
 // Slots is the number of slots.
@@ -166,4 +177,23 @@ func (c *Cache) Info() []SlotInfo {
 
 // Count is the length in tokens of a text on its own (a reply's completion tokens), with the
 // simulator's tokenizer.
-func (c *Cache) Count(text string) int { return c.tok.Count(text) }
+func (c *Cache) Count(text string) int {
+	if text == "" {
+		return 0
+	}
+	c.countMu.Lock()
+	n, ok := c.counts[text]
+	c.countMu.Unlock()
+	if ok {
+		return n
+	}
+	n = c.tok.Count(text)
+	if len(text) <= memoText {
+		c.countMu.Lock()
+		if len(c.counts) < memoEntries {
+			c.counts[text] = n
+		}
+		c.countMu.Unlock()
+	}
+	return n
+}

@@ -148,15 +148,13 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error
 
 // usage asks the cache simulator for the prompt's tokens and counts the reply's.
 func (s *Server) usage(ctx context.Context, body []byte, a wire.Answer) wire.Usage {
-	prompt, cached, err := s.cache.Serve(body)
+	r, err := s.cache.Serve(body)
+	prompt, cached := r.PromptTokens, r.CachedTokens
 	if err != nil {
 		fail(ctx, "the cache simulator could not read the request (%v); usage counts its words instead", err)
 		prompt, cached = wire.CountWords(string(body)), 0
 	}
-	count := wire.CountWords
-	if s.counter != nil {
-		count = s.counter.Count
-	}
+	count := s.cache.Count
 	u := wire.Usage{Prompt: prompt, Cached: cached, Reasoning: count(a.Reasoning)}
 	u.Completion = count(a.Text) + u.Reasoning
 	for _, c := range a.ToolCalls {

@@ -44,8 +44,8 @@ type Config struct {
 	Models []string
 	// Dialect shapes chat completions and their usage (usage.OpenAI by default).
 	Dialect usage.Dialect
-	// Cache reports cached tokens; nil: NewCache(CacheSlots).
-	Cache      Cache
+	// Cache reports cached tokens and counts a reply's; nil: a simulator of CacheSlots slots.
+	Cache      *cachesim.Cache
 	CacheSlots int
 	// Record, when set, gets every exchange as it completes.
 	Record *replay.Writer
@@ -67,8 +67,7 @@ type Server struct {
 	cfg      Config
 	picker   *script.Picker
 	models   []string
-	cache    Cache
-	counter  Counter
+	cache    *cachesim.Cache
 	maxBody  int64
 	now      func() time.Time
 	rec      *replay.Writer
@@ -89,9 +88,6 @@ type Server struct {
 
 	personal personalization
 }
-
-// NewCache is the default prompt cache: the simulator with n slots.
-func NewCache(n int) Cache { return SimCache(cachesim.New(n)) }
 
 // newServer makes the server and its handler; it does not listen yet.
 func newServer(cfg Config) (*Server, error) {
@@ -115,10 +111,7 @@ func newServer(cfg Config) (*Server, error) {
 	}
 	s.cache = cfg.Cache
 	if s.cache == nil {
-		s.cache = NewCache(max(cfg.CacheSlots, 1))
-	}
-	if c, ok := s.cache.(Counter); ok {
-		s.counter = c
+		s.cache = cachesim.New(cfg.CacheSlots)
 	}
 	s.maxBody = cfg.MaxBody
 	if s.maxBody <= 0 {
@@ -279,6 +272,10 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /v1/usage", s.handleUsage)
 	mux.HandleFunc("GET /v1/me/personalization", s.handlePersonalization)
 	mux.HandleFunc("PUT /v1/me/personalization", s.handlePersonalization)
+	if s.cfg.Dialect == usage.LlamaCpp {
+		mux.HandleFunc("GET /slots", s.handleSlots)
+		mux.HandleFunc("POST /slots/{id}", s.handleSlotAction)
+	}
 	mux.HandleFunc("/", s.handleUnknown(mux))
 }
 

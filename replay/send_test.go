@@ -1,4 +1,4 @@
-package replay
+package replay_test
 
 import (
 	"bytes"
@@ -12,42 +12,47 @@ import (
 	"testing"
 	"time"
 
-	"github.com/LLeMbas/lembas-check/cachebench/simserver"
+	"github.com/LLeMbas/lembas-check/fakeprovider"
+	"github.com/LLeMbas/lembas-check/fakeprovider/script"
+	"github.com/LLeMbas/lembas-check/replay"
+	"github.com/LLeMbas/lembas-check/usage"
 )
 
 const recDir = "../testdata/recordings/"
 
-func simServer(t *testing.T, reply string) *httptest.Server {
+// simServer is the fake provider as a simulated llama-server (the llama.cpp dialect, two slots of
+// the cache simulator) answering every request with reply ("ok" when empty).
+func simServer(t *testing.T, reply string) *fakeprovider.Server {
 	t.Helper()
-	s := simserver.New(2, "sim")
-	s.Reply = reply
-	srv := httptest.NewServer(s)
-	t.Cleanup(srv.Close)
-	return srv
+	if reply == "" {
+		reply = "ok"
+	}
+	return fakeprovider.NewWith(t, fakeprovider.Config{Script: &script.Script{Name: "reply", Rules: []script.Rule{{Reply: script.Reply{Text: reply}}}},
+		Models: []string{"qwen3-coder"}, Dialect: usage.LlamaCpp, CacheSlots: 2})
 }
 
-func play(t *testing.T, p *Player, file string) ([]Sent, error) {
+func play(t *testing.T, p *replay.Player, file string) ([]replay.Sent, error) {
 	t.Helper()
-	r, f, err := Open(file)
+	r, f, err := replay.Open(file)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	var sent []Sent
-	p.OnSent = func(s Sent) { sent = append(sent, s) }
+	var sent []replay.Sent
+	p.OnSent = func(s replay.Sent) { sent = append(sent, s) }
 	return sent, func() error { err := p.Play(context.Background(), r); return err }()
 }
 
 func TestFrozenSendsTheRecordedBytes(t *testing.T) {
 	srv := simServer(t, "")
-	entries, _, err := ReadAll(recDir + "interleaved.jsonl")
+	entries, _, err := replay.ReadAll(recDir + "interleaved.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var sent []Sent
-	r, f, _ := Open(recDir + "interleaved.jsonl")
+	var sent []replay.Sent
+	r, f, _ := replay.Open(recDir + "interleaved.jsonl")
 	defer f.Close()
-	p := &Player{Sender: Sender{URL: srv.URL + "/v1"}, Mode: Frozen, OnSent: func(s Sent) { sent = append(sent, s) }}
+	p := &replay.Player{Sender: replay.Sender{URL: srv.URL + "/v1"}, Mode: replay.Frozen, OnSent: func(s replay.Sent) { sent = append(sent, s) }}
 	if err := p.Play(context.Background(), r); err != nil {
 		t.Fatal(err)
 	}
@@ -74,11 +79,11 @@ func TestFrozenSendsTheRecordedBytes(t *testing.T) {
 // keep answering the recorded call ids.
 func TestLiveFeedsTheServersAnswersBack(t *testing.T) {
 	srv := simServer(t, "LIVE ANSWER")
-	sent, err := play(t, &Player{Sender: Sender{URL: srv.URL}, Mode: Live}, recDir+"clean.jsonl")
+	sent, err := play(t, &replay.Player{Sender: replay.Sender{URL: srv.URL}, Mode: replay.Live}, recDir+"clean.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
-	entries, _, _ := ReadAll(recDir + "clean.jsonl")
+	entries, _, _ := replay.ReadAll(recDir + "clean.jsonl")
 	if !bytes.Equal(sent[0].Body, entries[0].Body) {
 		t.Error("the first request has no answer to replace, yet it changed")
 	}
@@ -99,13 +104,13 @@ func TestLiveFeedsTheServersAnswersBack(t *testing.T) {
 func TestTimedKeepsTheRecordedGaps(t *testing.T) {
 	srv := simServer(t, "")
 	var waits []time.Duration
-	p := &Player{Sender: Sender{URL: srv.URL}, Mode: Timed, Speed: 1000,
+	p := &replay.Player{Sender: replay.Sender{URL: srv.URL}, Mode: replay.Timed, Speed: 1000,
 		Sleep: func(_ context.Context, d time.Duration) error { waits = append(waits, d); return nil }}
 	sent, err := play(t, p, recDir+"clean.jsonl")
 	if err != nil || len(sent) != 6 {
 		t.Fatal(err, len(sent))
 	}
-	entries, _, _ := ReadAll(recDir + "clean.jsonl")
+	entries, _, _ := replay.ReadAll(recDir + "clean.jsonl")
 	// The sleep is not real, so each wait is how far its request is from the first one, less the
 	// time the replay has taken: the last is close to the whole recorded span at 1000x.
 	span := entries[len(entries)-1].Exchange.Started.Sub(entries[0].Exchange.Started) / 1000
@@ -117,7 +122,7 @@ func TestTimedKeepsTheRecordedGaps(t *testing.T) {
 func TestServerFaults(t *testing.T) {
 	// A server that refuses the third request: reported, and the replay goes on.
 	n := 0
-	sim := simserver.New(1, "sim")
+	sim := simServer(t, "").Handler()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n++
 		if n == 3 {
@@ -127,7 +132,7 @@ func TestServerFaults(t *testing.T) {
 		sim.ServeHTTP(w, r)
 	}))
 	defer srv.Close()
-	sent, err := play(t, &Player{Sender: Sender{URL: srv.URL}}, recDir+"clean.jsonl")
+	sent, err := play(t, &replay.Player{Sender: replay.Sender{URL: srv.URL}}, recDir+"clean.jsonl")
 	if err != nil || len(sent) != 6 {
 		t.Fatalf("%v, %d sent", err, len(sent))
 	}
@@ -136,12 +141,12 @@ func TestServerFaults(t *testing.T) {
 	}
 	// A server that is not there: the replay stops, naming the request.
 	srv.Close()
-	sent, err = play(t, &Player{Sender: Sender{URL: srv.URL, Client: &http.Client{Timeout: 2 * time.Second}}}, recDir+"clean.jsonl")
-	if !errors.Is(err, ErrUnreachable) || !strings.Contains(err.Error(), "request 1 (line 4)") || len(sent) != 0 {
+	sent, err = play(t, &replay.Player{Sender: replay.Sender{URL: srv.URL, Client: &http.Client{Timeout: 2 * time.Second}}}, recDir+"clean.jsonl")
+	if !errors.Is(err, replay.ErrUnreachable) || !strings.Contains(err.Error(), "request 1 (line 4)") || len(sent) != 0 {
 		t.Errorf("unreachable: %v, %d sent", err, len(sent))
 	}
 	// An unknown mode is refused before anything is sent.
-	if _, err := play(t, &Player{Sender: Sender{URL: srv.URL}, Mode: "fast"}, recDir+"clean.jsonl"); err == nil || !strings.Contains(err.Error(), "frozen, live, timed") {
+	if _, err := play(t, &replay.Player{Sender: replay.Sender{URL: srv.URL}, Mode: "fast"}, recDir+"clean.jsonl"); err == nil || !strings.Contains(err.Error(), "frozen, live, timed") {
 		t.Errorf("mode: %v", err)
 	}
 }
@@ -151,8 +156,8 @@ func TestDamagedRecordingReplaysUpToTheDamage(t *testing.T) {
 	whole, _ := os.ReadFile(recDir + "clean.jsonl")
 	cut := filepath.Join(t.TempDir(), "cut.jsonl")
 	os.WriteFile(cut, whole[:len(whole)-100], 0o644)
-	sent, err := play(t, &Player{Sender: Sender{URL: srv.URL}}, cut)
-	var le *LineError
+	sent, err := play(t, &replay.Player{Sender: replay.Sender{URL: srv.URL}}, cut)
+	var le *replay.LineError
 	if !errors.As(err, &le) || !le.Cut || len(sent) != 5 {
 		t.Errorf("%v, %d sent", err, len(sent))
 	}
@@ -166,7 +171,7 @@ func TestEndpoint(t *testing.T) {
 		"http://h:1/v1/":  "http://h:1/v1/chat/completions",
 		"http://h:1/api/": "http://h:1/api/v1/chat/completions",
 	} {
-		if got := (&Sender{URL: base}).Endpoint("/v1/chat/completions"); got != want {
+		if got := (&replay.Sender{URL: base}).Endpoint("/v1/chat/completions"); got != want {
 			t.Errorf("%s: %s, want %s", base, got, want)
 		}
 	}

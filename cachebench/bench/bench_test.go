@@ -9,9 +9,18 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/LLeMbas/lembas-check/cachebench/simserver"
+	"github.com/LLeMbas/lembas-check/fakeprovider"
+	"github.com/LLeMbas/lembas-check/fakeprovider/script"
 	"github.com/LLeMbas/lembas-check/replay"
+	"github.com/LLeMbas/lembas-check/usage"
 )
+
+// llamaFake is the fake provider as a simulated llama-server: the llama.cpp dialect, cached
+// tokens from the simulator (one slot), one fixed answer.
+func llamaFake(t *testing.T, models ...string) *fakeprovider.Server {
+	return fakeprovider.NewWith(t, fakeprovider.Config{Script: &script.Script{Name: "ok", Rules: []script.Rule{{Reply: script.Reply{Text: "ok"}}}},
+		Models: models, Dialect: usage.LlamaCpp})
+}
 
 func opener(path string) Open {
 	return func() (replay.Source, io.Closer, error) {
@@ -22,12 +31,11 @@ func opener(path string) Open {
 
 const clean = "../../testdata/recordings/clean.jsonl"
 
-// Against the simulated llama-server, the baseline and a variant run in one go: the server's
+// Against the fake as a simulated llama-server, the baseline and a variant run in one go: the server's
 // cached tokens are what the audit predicted (the simulator tokenizes as the audit does), and the
 // variant shows the break it makes.
 func TestBaselineAndVariantSideBySide(t *testing.T) {
-	srv := httptest.NewServer(simserver.New(1, "qwen3-coder"))
-	defer srv.Close()
+	srv := llamaFake(t, "qwen3-coder")
 	v, _ := ParseVariant("date-in-system")
 	var rows []Row
 	res, err := Bench(context.Background(), opener(clean), Options{Sender: replay.Sender{URL: srv.URL}, Variants: []Variant{v}, Cold: true,
@@ -71,7 +79,7 @@ func TestBaselineAndVariantSideBySide(t *testing.T) {
 // A server without slots is benched all the same, saying the cache could not be emptied; one
 // that refuses requests has them counted as errors.
 func TestServerWithoutSlotsAndWithErrors(t *testing.T) {
-	sim := simserver.New(1, "m")
+	sim := llamaFake(t, "qwen3-coder").Handler()
 	n := 0
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasPrefix(r.URL.Path, "/slots") {

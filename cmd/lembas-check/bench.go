@@ -20,16 +20,6 @@ import (
 	srvusage "github.com/LLeMbas/lembas-check/usage"
 )
 
-// simCache is the fake provider's cache backed by the simulator.
-type simCache struct{ c *cachesim.Cache }
-
-func (s simCache) Serve(body []byte) (int, int, error) {
-	r, err := s.c.Serve(body)
-	return r.PromptTokens, r.CachedTokens, err
-}
-
-func (s simCache) Count(text string) int { return s.c.Count(text) }
-
 // recordingModels lists the models a recording's prompt requests name (the fake serves those).
 func recordingModels(open bench.Open) []string {
 	src, c, err := open()
@@ -100,7 +90,7 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			Script:  &script.Script{Name: "bench --sim", Default: &script.Policy{Answer: "ok"}},
 			Models:  recordingModels(open),
 			Dialect: srvusage.LlamaCpp,
-			Cache:   simCache{cache},
+			Cache:   cache,
 		})
 		if err != nil {
 			return errorf(stderr, "--sim: starting the fake provider: %v", err)

@@ -3,16 +3,24 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/LLeMbas/lembas-check/cachebench/simserver"
+	"github.com/LLeMbas/lembas-check/fakeprovider"
+	"github.com/LLeMbas/lembas-check/fakeprovider/script"
+	srvusage "github.com/LLeMbas/lembas-check/usage"
 )
 
 const recDir = "../../testdata/recordings/"
+
+// llamaFake is the fake provider as a simulated llama-server (the llama.cpp dialect, one slot of
+// the simulator, one fixed answer) serving the recordings' model.
+func llamaFake(t *testing.T) *fakeprovider.Server {
+	return fakeprovider.NewWith(t, fakeprovider.Config{Script: &script.Script{Name: "ok", Rules: []script.Rule{{Reply: script.Reply{Text: "ok"}}}},
+		Models: []string{"qwen3-coder"}, Dialect: srvusage.LlamaCpp})
+}
 
 func TestAuditCommand(t *testing.T) {
 	code, out, errs := runCLI(t, "audit", recDir+"clean.jsonl")
@@ -102,8 +110,7 @@ func TestBenchSim(t *testing.T) {
 }
 
 func TestBenchAndReplayAgainstAServer(t *testing.T) {
-	srv := httptest.NewServer(simserver.New(1, "qwen3-coder"))
-	defer srv.Close()
+	srv := llamaFake(t)
 	code, out, errs := runCLI(t, "bench", recDir+"prune-results.jsonl", "--server", srv.URL, "--format", "markdown")
 	if code != 0 || !strings.Contains(out, "| cold cache | erased 1 slot(s) |") || !strings.Contains(out, "| efficiency (cached ÷ reusable) | 1.00 |") {
 		t.Errorf("bench: exit %d\n%s\n%s", code, out, errs)
@@ -149,8 +156,7 @@ func TestExportCommand(t *testing.T) {
 
 // replay --record writes what was sent and answered as a recording the audit reads again.
 func TestReplayRecord(t *testing.T) {
-	srv := httptest.NewServer(simserver.New(1, "qwen3-coder"))
-	defer srv.Close()
+	srv := llamaFake(t)
 	rec := filepath.Join(t.TempDir(), "again.jsonl")
 	if code, out, errs := runCLI(t, "replay", recDir+"prune-results.jsonl", "--server", srv.URL, "--record", rec); code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
