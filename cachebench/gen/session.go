@@ -1,8 +1,10 @@
 // Package gen makes recordings by driving scripted sessions: a harness side that builds each
 // request as a harness would (keeping the 3.1 prefix rules, or breaking one of them on purpose),
 // a scripted model side that answers, and a simulated server (cachesim) that reports the
-// cached tokens in llama.cpp's fields. The recordings under testdata/recordings are made by it
-// (`go run ./cachebench/cmd/gen`), and so are the large ones the benchmarks audit.
+// cached tokens in llama.cpp's fields. The answers are written by the fake provider's wire
+// (fakeprovider/wire, the llama.cpp dialect), as the fake would send them. The recordings under
+// testdata/recordings are made by it (`go run ./cachebench/cmd/gen`), and so are the large ones
+// the benchmarks audit.
 package gen
 
 import (
@@ -12,9 +14,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/LLeMbas/lembas-check/cachebench/simserver"
 	"github.com/LLeMbas/lembas-check/cachesim"
+	"github.com/LLeMbas/lembas-check/fakeprovider/wire"
 	"github.com/LLeMbas/lembas-check/replay"
+	"github.com/LLeMbas/lembas-check/usage"
 )
 
 // Session is the harness side of one conversation: what its next request sends.
@@ -130,13 +133,20 @@ func Result(id, content string) json.RawMessage {
 // the harness built it, the scripted reply, the usage the simulator reports.
 type Recorder struct {
 	W *replay.Writer
-	// Sim reports cached tokens; nil: usage carries no cache fields.
+	// Sim reports the prompt and cached tokens; nil: both are 0.
 	Sim *cachesim.Cache
 	// Clock is the time of the next request; Gap is added after each.
 	Clock time.Time
 	Gap   time.Duration
 	n     int
 }
+
+// Costs of the simulated server, close to the fixtures' small CPU model
+// (testdata/llamacpp/01-cold-nonstream.json: 1008 tokens read in 267 ms).
+const (
+	promptMSPerToken    = 0.265
+	predictedMSPerToken = 3.26
+)
 
 // Send records one exchange and returns the reply's assistant message.
 func (r *Recorder) Send(body []byte, reply Reply, stream bool) (json.RawMessage, error) {
@@ -148,26 +158,31 @@ func (r *Recorder) Send(body []byte, reply Reply, stream bool) (json.RawMessage,
 			return nil, err
 		}
 	}
-	id := fmt.Sprintf("chatcmpl-gen%06d", r.n)
-	model := modelOf(body)
-	created := r.Clock.Unix()
-	u, t := simserver.UsageOf(res, reply.Text+strings.Repeat(" call", len(reply.Calls)))
+	m := wire.Meta{ID: fmt.Sprintf("chatcmpl-gen%06d", r.n), Created: r.Clock.Unix(), Model: modelOf(body), Dialect: usage.LlamaCpp}
+	a := wire.Answer{Text: reply.Text}
+	for _, c := range reply.Calls {
+		a.ToolCalls = append(a.ToolCalls, wire.ToolCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments})
+	}
+	// A completion counts its words (a call as one), at least one; its times are simulated from
+	// the token counts (no sleeping).
+	n := max(1, len(strings.Fields(reply.Text))+len(reply.Calls))
+	u := wire.Usage{Prompt: res.PromptTokens, Cached: res.CachedTokens, Completion: n,
+		PromptMS: float64(res.PromptTokens-res.CachedTokens) * promptMSPerToken, PredictedMS: float64(n) * predictedMSPerToken}
 	x := replay.Exchange{Seq: r.n, Started: r.Clock, Method: "POST", Path: "/v1/chat/completions",
 		Request: replay.Request{Headers: map[string][]string{"Content-Type": {"application/json"}}}}
-	// Simulated times, from the token counts (no sleeping).
-	first := 20 + t.PromptMS
-	total := first + t.PredictedMS
+	first := 20 + u.PromptMS
+	total := first + u.PredictedMS
 	x.Timing = replay.Timing{FirstByteMS: round(first), TotalMS: round(total)}
 	if stream {
 		x.Response = &replay.Response{Status: 200, Stream: true, Headers: map[string][]string{"Content-Type": {"text/event-stream"}}}
-		evs := streamEvents(id, created, model, reply, u, t)
+		evs := wire.ChatStream(m, a, u, true)
 		for i, ev := range evs {
 			ms := first + (total-first)*float64(i)/float64(max(1, len(evs)-1))
 			x.Response.Chunks = append(x.Response.Chunks, replay.Chunk{MS: round(ms), Data: string(ev)})
 		}
 	} else {
 		x.Response = &replay.Response{Status: 200, Headers: map[string][]string{"Content-Type": {"application/json"}},
-			Body: completion(id, created, model, reply, u, t)}
+			Body: wire.ChatBody(m, a, u)}
 		x.Timing.FirstByteMS = x.Timing.TotalMS
 	}
 	if err := r.W.Write(x, body); err != nil {
@@ -185,49 +200,4 @@ func modelOf(body []byte) string {
 	}
 	json.Unmarshal(body, &v)
 	return v.Model
-}
-
-func completion(id string, created int64, model string, reply Reply, u simserver.Usage, t simserver.Timings) json.RawMessage {
-	finish := "stop"
-	if len(reply.Calls) > 0 {
-		finish = "tool_calls"
-	}
-	b, _ := json.Marshal(map[string]any{
-		"choices": []any{map[string]any{"finish_reason": finish, "index": 0, "message": json.RawMessage(reply.Message())}},
-		"created": created, "model": model, "system_fingerprint": simserver.SystemFingerprint,
-		"object": "chat.completion", "usage": u, "id": id, "timings": t,
-	})
-	return b
-}
-
-func streamEvents(id string, created int64, model string, reply Reply, u simserver.Usage, t simserver.Timings) [][]byte {
-	ev := func(choices any, extra map[string]any) []byte {
-		m := map[string]any{"choices": choices, "created": created, "id": id, "model": model,
-			"system_fingerprint": simserver.SystemFingerprint, "object": "chat.completion.chunk"}
-		for k, v := range extra {
-			m[k] = v
-		}
-		b, _ := json.Marshal(m)
-		return []byte("data: " + string(b) + "\n\n")
-	}
-	delta := func(d any, finish any) any {
-		return []any{map[string]any{"finish_reason": finish, "index": 0, "delta": d}}
-	}
-	out := [][]byte{ev(delta(map[string]any{"role": "assistant", "content": nil}, nil), nil)}
-	for _, w := range strings.SplitAfter(reply.Text, " ") {
-		if w != "" {
-			out = append(out, ev(delta(map[string]any{"content": w}, nil), nil))
-		}
-	}
-	for i, c := range reply.Calls {
-		out = append(out, ev(delta(map[string]any{"tool_calls": []any{map[string]any{"index": i, "id": c.ID, "type": "function",
-			"function": map[string]any{"name": c.Name, "arguments": c.Arguments}}}}, nil), nil))
-	}
-	finish := "stop"
-	if len(reply.Calls) > 0 {
-		finish = "tool_calls"
-	}
-	out = append(out, ev(delta(map[string]any{}, finish), nil))
-	out = append(out, ev([]any{}, map[string]any{"usage": u, "timings": t}))
-	return append(out, []byte("data: [DONE]\n\n"))
 }
