@@ -3,6 +3,7 @@ module github.com/LLeMbas/lembas-check
 go 1.26.0
 
 require (
+	github.com/coder/acp-go-sdk v0.13.0
 	github.com/cucumber/gherkin/go/v42 v42.0.0
 	github.com/cucumber/godog v0.16.0
 	github.com/cucumber/messages/go/v34 v34.2.0
