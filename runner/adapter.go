@@ -169,7 +169,7 @@ func (a *Adapter) Answer(ctx context.Context, c conformance.Case) Outcome {
 }
 
 func interrupted(ctx context.Context) Outcome {
-	return Outcome{Verdict: Skip, Message: "run interrupted: " + ctx.Err().Error()}
+	return Outcome{Verdict: Interrupted, Message: "run interrupted: " + ctx.Err().Error()}
 }
 
 // unsent says whether the area's cases are no longer sent, after crashesInRow crashes in a row.
@@ -190,7 +190,7 @@ func (a *Adapter) tally(area string, out Outcome) {
 		a.last[area] = out.Message
 		return
 	}
-	if out.Verdict != Skip || !strings.HasPrefix(out.Message, "run interrupted") {
+	if out.Verdict != Interrupted {
 		a.streak[area] = 0
 	}
 }

@@ -60,7 +60,7 @@ func (p *Progress) Stop() {
 // ProgressLine is one progress line: "lembas-check run: 57/114 cases, 12s: 50 pass, 3 fail, 4 skip".
 func ProgressLine(label string, done, total int, c Counts, elapsed time.Duration) string {
 	var parts []string
-	for _, v := range []Verdict{Pass, Fail, XFail, XPass, Skip, Error, Timeout, Crashed, ProtocolError} {
+	for _, v := range []Verdict{Pass, Fail, XFail, XPass, Skip, Error, Timeout, Crashed, ProtocolError, Interrupted} {
 		if c[v] > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", c[v], v))
 		}

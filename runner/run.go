@@ -141,7 +141,7 @@ func Run(ctx context.Context, t Target, info TargetInfo, items []Item, opts Opti
 		case <-ctx.Done():
 		}
 		for j := i; j < len(items); j++ {
-			rep.Results[j] = Result{Case: items[j].Case, Verdict: Skip, Message: "run interrupted: " + ctx.Err().Error()}
+			rep.Results[j] = Result{Case: items[j].Case, Verdict: Interrupted, Message: "run interrupted: " + ctx.Err().Error()}
 		}
 		break
 	}
@@ -186,7 +186,7 @@ func runOne(ctx context.Context, t Target, it Item, answers map[string]bool, exp
 			r.Verdict = Fail
 		}
 	}
-	if reason, ok := expect.Reason(c.ID); ok && r.Verdict != Skip {
+	if reason, ok := expect.Reason(c.ID); ok && r.Verdict != Skip && r.Verdict != Interrupted {
 		r.Expected = reason
 		if r.Verdict == Pass {
 			r.Verdict = XPass

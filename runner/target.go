@@ -29,6 +29,9 @@ const (
 	ProtocolError Verdict = "protocol error"
 	XFail         Verdict = "xfail"
 	XPass         Verdict = "xpass"
+	// Interrupted is a case the run did not finish (Ctrl-C, SIGTERM): not passed, and the run
+	// that has one is unfinished.
+	Interrupted Verdict = "interrupted"
 )
 
 // Failed says whether a verdict fails the run.
@@ -63,7 +66,7 @@ type TargetInfo struct {
 // Outcome is a target's answer to one case: an answer, or why there is none.
 type Outcome struct {
 	Answer json.RawMessage
-	// Verdict is empty when Answer is set; else Skip, Error, Timeout, Crashed or ProtocolError.
+	// Verdict is empty when Answer is set; else Skip, Error, Timeout, Crashed, ProtocolError or Interrupted.
 	Verdict Verdict
 	// Message is the skip reason, the implementation's error, or what broke.
 	Message string

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -122,6 +123,20 @@ func TestRunImplProgress(t *testing.T) {
 	}
 }
 
+// lineID is the id of the case on line n of a saved JSON report.
+func lineID(t *testing.T, path string, n int) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c struct{ ID string }
+	if err := json.Unmarshal([]byte(strings.Split(string(b), "\n")[n-1]), &c); err != nil || c.ID == "" {
+		t.Fatalf("line %d of %s: %v", n, path, err)
+	}
+	return c.ID
+}
+
 func TestDiffCommand(t *testing.T) {
 	dir := t.TempDir()
 	saved := filepath.Join(dir, "builtin.json")
@@ -149,10 +164,19 @@ func TestDiffCommand(t *testing.T) {
 	if code != 1 || !bytes.HasPrefix(page, []byte("<!doctype html>")) || !strings.Contains(out, "Disagree") {
 		t.Errorf("--format html: exit %d, %d bytes\n%s", code, len(page), out)
 	}
-	// --run filters a saved report as it chooses the cases of a live run.
-	code, out, _ = runCLI(t, "diff", "--a", saved, "--b", changed, "--run", "jobs/ffff*")
-	if code != 0 || !strings.Contains(out, "ok\t0 cases") {
-		t.Errorf("--run: exit %d\n%s", code, out)
+	// --run filters a saved report as it chooses the cases of a live run, and one that keeps
+	// nothing is exit 2 naming it (issue 10 saw "ok 0 cases", exit 0, for this and for --area jbos).
+	code, out, errs = runCLI(t, "diff", "--a", saved, "--b", changed, "--run", "jobs/ffff*")
+	if code != 2 || !strings.Contains(errs, "--run 'jobs/ffff*' matches none") || strings.Contains(out, "ok\t") {
+		t.Errorf("--run: exit %d\n%s%s", code, out, errs)
+	}
+	code, out, errs = runCLI(t, "diff", "--a", saved, "--b", changed, "--area", "jbos")
+	if code != 2 || !strings.Contains(errs, "--area jbos") || strings.Contains(out, "ok\t") {
+		t.Errorf("--area jbos: exit %d\n%s%s", code, out, errs)
+	}
+	code, out, _ = runCLI(t, "diff", "--a", saved, "--b", changed, "--run", lineID(t, saved, 3))
+	if code != 0 || !strings.Contains(out, "ok\t1 cases") {
+		t.Errorf("--run one case: exit %d\n%s", code, out)
 	}
 	notReport := filepath.Join(dir, "notes.txt")
 	os.WriteFile(notReport, []byte("hello\n"), 0o644)

@@ -34,19 +34,27 @@ func addCaseFlags(fs *flag.FlagSet) *caseFlags {
 	return c
 }
 
-// load loads and selects the cases the flags name.
+// selection is the one selection the flags make, for cases, scenarios and saved reports alike.
+func (c *caseFlags) selection() (selection.Selection, error) {
+	return selection.New(c.areas, c.run)
+}
+
+// load loads the suites the flags name, every case of them (the selection is applied after).
 func (c *caseFlags) load() ([]conformance.Case, error) {
-	cases, err := runner.LoadCases(runner.SuiteOptions{Dirs: c.suites, NoEmbedded: c.noEmbedded})
+	return runner.LoadCases(runner.SuiteOptions{Dirs: c.suites, NoEmbedded: c.noEmbedded})
+}
+
+// selected loads the suites and applies the selection.
+func (c *caseFlags) selected() ([]conformance.Case, error) {
+	sel, err := c.selection()
 	if err != nil {
 		return nil, err
 	}
-	var g *selection.Glob
-	if c.run != "" {
-		if g, err = selection.CompileGlob(c.run); err != nil {
-			return nil, fmt.Errorf("--run %q: %v", c.run, err)
-		}
+	cases, err := c.load()
+	if err != nil {
+		return nil, err
 	}
-	return selection.Select(cases, c.areas, g)
+	return selection.Cases(sel, cases)
 }
 
 func cmdList(_ context.Context, args []string, stdout, stderr io.Writer) int {
@@ -56,7 +64,7 @@ func cmdList(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	if _, err := parse(fs, args); err != nil {
 		return flagExit(err)
 	}
-	cases, err := cf.load()
+	cases, err := cf.selected()
 	if err != nil {
 		return errorf(stderr, "%v", err)
 	}
@@ -98,7 +106,7 @@ func cmdShow(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(pos) != 1 {
 		return errorf(stderr, "show takes one case id (or the start of one); `lembas-check list` lists them")
 	}
-	cases, err := cf.load()
+	cases, err := cf.selected()
 	if err != nil {
 		return errorf(stderr, "%v", err)
 	}

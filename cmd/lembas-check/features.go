@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/LLeMbas/lembas-check/conformance"
+	"github.com/LLeMbas/lembas-check/runner"
 	"github.com/LLeMbas/lembas-check/runner/gherkin"
 	"github.com/LLeMbas/lembas-check/runner/selection"
 )
@@ -62,62 +63,50 @@ func joinFeatureArg(args []string) []string {
 	return out
 }
 
-// loadWithFeatures loads the JSON cases the case flags name and, with --features, the scenarios,
-// chosen by the same --area and --run. `--no-embedded --features` with no --suite runs the
-// features alone.
-func loadWithFeatures(cf *caseFlags, ff *featureFlag) ([]conformance.Case, []gherkin.Scenario, error) {
-	var cases []conformance.Case
+// loadItems loads what a run sends: the JSON cases of the suites and, with --features, the
+// scenarios, then keeps those the selection holds (one selection for both). `--no-embedded
+// --features` with no --suite runs the features alone.
+func loadItems(cf *caseFlags, ff *featureFlag) ([]runner.Item, error) {
+	sel, err := cf.selection()
+	if err != nil {
+		return nil, err
+	}
+	var items []runner.Item
 	if !ff.set || !cf.noEmbedded || len(cf.suites) > 0 {
-		var err error
-		if cases, err = cf.load(); err != nil {
-			return nil, nil, err
+		cases, err := cf.load()
+		if err != nil {
+			return nil, err
 		}
+		items = runner.CaseItems(cases)
 	}
-	if !ff.set {
-		return cases, nil, nil
+	if ff.set {
+		scs, err := loadFeatures(ff.dir)
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, gherkin.Items(scs)...)
 	}
+	return selection.Apply(sel, items, func(it runner.Item) conformance.Case { return it.Case })
+}
+
+// loadFeatures loads the embedded features, or a folder's.
+func loadFeatures(dir string) ([]gherkin.Scenario, error) {
 	var scs []gherkin.Scenario
 	var err error
-	if ff.dir == "" {
+	if dir == "" {
 		scs, err = gherkin.Embedded()
 	} else {
-		st, serr := os.Stat(ff.dir)
+		st, serr := os.Stat(dir)
 		switch {
 		case serr != nil:
-			return nil, nil, fmt.Errorf("--features %s: %v", ff.dir, serr)
+			return nil, fmt.Errorf("--features %s: %v", dir, serr)
 		case !st.IsDir():
-			return nil, nil, fmt.Errorf("--features %s: not a directory (give the folder holding <area>.feature files)", ff.dir)
+			return nil, fmt.Errorf("--features %s: not a directory (give the folder holding <area>.feature files)", dir)
 		}
-		scs, err = gherkin.Load(os.DirFS(ff.dir), strings.TrimRight(ff.dir, "/"))
+		scs, err = gherkin.Load(os.DirFS(dir), strings.TrimRight(dir, "/"))
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("--features: %v", err)
+		return nil, fmt.Errorf("--features: %v", err)
 	}
-	var g *selection.Glob
-	if cf.run != "" {
-		if g, err = selection.CompileGlob(cf.run); err != nil {
-			return nil, nil, fmt.Errorf("--run %q: %v", cf.run, err)
-		}
-	}
-	want, have := map[string]bool{}, map[string]bool{}
-	for _, a := range cf.areas {
-		want[a] = true
-	}
-	for _, c := range cases {
-		have[c.Area] = true
-	}
-	var out []gherkin.Scenario
-	for _, s := range scs {
-		have[s.Case.Area] = true
-		if (len(want) == 0 || want[s.Case.Area]) && g.Match(s.Case.ID) {
-			out = append(out, s)
-		}
-	}
-	// A typo in --area must not pass as "nothing failed".
-	for _, a := range cf.areas {
-		if !have[a] {
-			return nil, nil, fmt.Errorf("--area %s: no case or feature of that area (%s)", a, strings.Join(gherkin.Areas(), ", "))
-		}
-	}
-	return cases, out, nil
+	return scs, nil
 }

@@ -137,6 +137,33 @@ func (l *listFlag) Set(s string) error {
 	return nil
 }
 
+// commandFlag is a flag naming a command or an implementation (--impl, --a, --b): given, it must
+// say something. An empty or blank value is a usage error, not the default: `--impl "$IMPL"` with
+// the variable unset must not run the builtin reference and pass.
+type commandFlag struct{ value *string }
+
+func (c commandFlag) String() string {
+	if c.value == nil {
+		return ""
+	}
+	return *c.value
+}
+
+func (c commandFlag) Set(s string) error {
+	if strings.TrimSpace(s) == "" {
+		return errors.New("empty: give a command ('CMD ARGS'); is the variable that should hold it set?")
+	}
+	*c.value = s
+	return nil
+}
+
+func addCommandFlag(fs *flag.FlagSet, name, value, usage string) *string {
+	p := new(string)
+	*p = value
+	fs.Var(commandFlag{p}, name, usage)
+	return p
+}
+
 // repeatFlag is a flag that may be given several times (paths may hold commas).
 type repeatFlag []string
 

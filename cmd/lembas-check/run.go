@@ -4,10 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 
+	"github.com/LLeMbas/lembas-check/internal/format"
 	"github.com/LLeMbas/lembas-check/runner"
-	"github.com/LLeMbas/lembas-check/runner/gherkin"
 	"github.com/LLeMbas/lembas-check/runner/report"
 )
 
@@ -24,7 +23,7 @@ func addReportFlags(fs interface {
 	BoolVar(*bool, string, bool, string)
 }) *reportFlags {
 	r := &reportFlags{}
-	fs.StringVar(&r.format, "format", "table", "report format: table, json (JSON lines), junit (JUnit XML) or markdown")
+	fs.StringVar(&r.format, "format", "table", "report format: "+report.Formats.Help())
 	fs.StringVar(&r.out, "out", "", "write the report to `FILE` (the table summary still goes to stdout)")
 	fs.BoolVar(&r.verbose, "v", false, "list every case, not only failures")
 	fs.StringVar(&r.expect, "expect", "", "known failures: `FILE` of id (or glob) and reason per line, or a JSON object id → reason")
@@ -36,7 +35,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cf := addCaseFlags(fs)
 	rf := addReportFlags(fs)
 	af := addAdapterFlags(fs)
-	impl := fs.String("impl", "", "run an implementation through its adapter: `'CMD ARGS'`, split like shell words (no shell runs it); see docs/protocol.md")
+	impl := addCommandFlag(fs, "impl", "", "run an implementation through its adapter: `'CMD ARGS'`, split like shell words (no shell runs it); see docs/protocol.md")
 	ff := addFeatureFlag(fs)
 	pos, err := parse(fs, joinFeatureArg(args))
 	if err != nil {
@@ -48,7 +47,10 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err := af.check(); err != nil {
 		return errorf(stderr, "%v", err)
 	}
-	cases, scenarios, err := loadWithFeatures(cf, ff)
+	if _, err := report.Formats.Lookup(rf.format); err != nil {
+		return errorf(stderr, "%v", err)
+	}
+	items, err := loadItems(cf, ff)
 	if err != nil {
 		return errorf(stderr, "%v", err)
 	}
@@ -67,7 +69,6 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		target = a
 	}
 	// A hello that fails is an error here: the run could not be made (exit 2).
-	items := append(runner.CaseItems(cases), gherkin.Items(scenarios)...)
 	rep, err := runTarget(ctx, target, items, runner.Options{Expect: expect, Workers: af.jobs}, "run", stderr)
 	if err != nil {
 		return errorf(stderr, "%v", err)
@@ -75,39 +76,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	for _, p := range expect.Unused() {
 		fmt.Fprintf(stderr, "lembas-check: warning: --expect %s: %s matched no case of this run\n", rf.expect, p)
 	}
-	if code := writeReport(rep, rf, stdout, stderr); code != 0 {
-		return code
-	}
-	if rep.Failed() {
-		return 1
-	}
-	return 0
-}
-
-// writeReport writes the report as the flags say: the chosen format to --out or stdout; with
-// --out, the table summary to stdout as well.
-func writeReport(rep *runner.Report, rf *reportFlags, stdout, stderr io.Writer) int {
-	if rf.out == "" {
-		if err := report.Write(stdout, rep, rf.format, rf.verbose); err != nil {
-			return errorf(stderr, "%v", err)
-		}
-		return 0
-	}
-	f, err := os.Create(rf.out)
-	if err != nil {
-		return errorf(stderr, "--out: %v", err)
-	}
-	if err := report.Write(f, rep, rf.format, rf.verbose); err != nil {
-		f.Close()
+	out := format.Output{Format: rf.format, Out: rf.out, Verbose: rf.verbose}
+	if err := format.Write(report.Formats, out, rep, stdout, func(w io.Writer, r *runner.Report) error { return report.WriteTable(w, r, rf.verbose) }); err != nil {
 		return errorf(stderr, "%v", err)
 	}
-	if err := f.Close(); err != nil {
-		return errorf(stderr, "--out: %v", err)
-	}
-	if rf.format != "table" {
-		if err := report.WriteTable(stdout, rep, rf.verbose); err != nil {
-			return errorf(stderr, "%v", err)
-		}
-	}
-	return 0
+	return report.Status(rep).Code()
 }

@@ -24,7 +24,7 @@ func cmdSmoke(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if err := af.check(); err != nil {
 		return errorf(stderr, "%v", err)
 	}
-	cases, err := cf.load()
+	cases, err := cf.selected()
 	if err != nil {
 		return errorf(stderr, "%v", err)
 	}

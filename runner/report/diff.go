@@ -9,6 +9,7 @@ import (
 
 	"github.com/LLeMbas/lembas-check/conformance"
 	"github.com/LLeMbas/lembas-check/harness/spec"
+	"github.com/LLeMbas/lembas-check/internal/format"
 	"github.com/LLeMbas/lembas-check/internal/table"
 	"github.com/LLeMbas/lembas-check/runner"
 	"github.com/LLeMbas/lembas-check/runner/selection"
@@ -78,6 +79,12 @@ func Compare(a, b *runner.Report) *Comparison {
 
 func answered(r *runner.Result) bool { return r != nil && r.Answer != nil }
 
+// gaveNothing says whether a side has nothing to compare: it skipped the case, or its run was
+// interrupted before the case ended.
+func gaveNothing(r *runner.Result) bool {
+	return r.Verdict == runner.Skip || r.Verdict == runner.Interrupted
+}
+
 // compareOne judges one case. A skip on one side makes the case "only in" the other: that side
 // gave nothing to compare (an area it does not implement is not a disagreement).
 func compareOne(a, b *runner.Result) DiffCase {
@@ -97,9 +104,9 @@ func compareOne(a, b *runner.Result) DiffCase {
 		d.Verdict = OnlyInB
 	case a.Verdict == runner.Skip && b.Verdict == runner.Skip:
 		d.Verdict = Agree
-	case b.Verdict == runner.Skip:
+	case gaveNothing(b):
 		d.Verdict = OnlyInA
-	case a.Verdict == runner.Skip:
+	case gaveNothing(a):
 		d.Verdict = OnlyInB
 	case answered(a) && answered(b):
 		d.Diff = conformance.Diff(a.Answer, b.Answer)
@@ -200,40 +207,73 @@ func (c *Comparison) ByArea() ([]string, map[string][]DiffCase) {
 	return names, m
 }
 
-// FilterReport keeps a saved report's cases of the named areas (all when empty) whose ids match
-// run (all when nil), as --area and --run choose the cases of a live run.
-func FilterReport(r *runner.Report, areas []string, run *selection.Glob) *runner.Report {
-	want := map[string]bool{}
-	for _, a := range areas {
-		want[a] = true
+// Select keeps a saved report's results that the selection holds, as --area and --run choose the
+// cases of a live run; a selection that holds none of them is an error naming it.
+func Select(s selection.Selection, r *runner.Report) (*runner.Report, error) {
+	kept, err := selection.Apply(s, r.Results, func(x runner.Result) conformance.Case { return x.Case })
+	if err != nil {
+		return nil, err
 	}
 	out := *r
-	out.Results = nil
-	for _, x := range r.Results {
-		if (len(want) == 0 || want[x.Case.Area]) && run.Match(x.Case.ID) {
-			out.Results = append(out.Results, x)
-		}
-	}
-	return &out
+	out.Results = kept
+	return &out, nil
 }
 
-// DiffFormats are the formats a diff can be written in.
-var DiffFormats = []string{"table", "json", "markdown", "html"}
+// DiffFormats are the formats a diff is written in, the table first.
+var DiffFormats = format.Formats[*Comparison]{
+	{Name: "table", Write: WriteDiffTable},
+	{Name: "json", About: "JSON lines", Write: func(w io.Writer, c *Comparison, _ bool) error { return WriteDiffJSON(w, c) }},
+	{Name: "markdown", About: "for $GITHUB_STEP_SUMMARY", Write: func(w io.Writer, c *Comparison, _ bool) error { return WriteDiffMarkdown(w, c) }},
+	{Name: "html", About: "one self-contained page", Write: func(w io.Writer, c *Comparison, _ bool) error { return WriteDiffHTML(w, c) }},
+}
 
 // WriteDiff writes a comparison in one of DiffFormats. verbose lists the cases only one side has
 // too (the table format).
-func WriteDiff(w io.Writer, c *Comparison, format string, verbose bool) error {
-	switch format {
-	case "table", "":
-		return WriteDiffTable(w, c, verbose)
-	case "json":
-		return WriteDiffJSON(w, c)
-	case "markdown":
-		return WriteDiffMarkdown(w, c)
-	case "html":
-		return WriteDiffHTML(w, c)
+func WriteDiff(w io.Writer, c *Comparison, name string, verbose bool) error {
+	f, err := DiffFormats.Lookup(name)
+	if err != nil {
+		return err
 	}
-	return fmt.Errorf("unknown format %q: want one of %s", format, strings.Join(DiffFormats, ", "))
+	return f.Write(w, c, verbose)
+}
+
+// DiffStatus is how a diff ended: unfinished when a side's run was interrupted or no case was
+// compared at all (each was on one side only), failed on a disagreement, else ok.
+func DiffStatus(c *Comparison) format.Status {
+	n := CountDiff(c.Cases)
+	switch {
+	case c.interrupted() > 0 || n.Agree+n.Disagree == 0:
+		return format.Unfinished
+	case n.Disagree > 0:
+		return format.Failed
+	}
+	return format.OK
+}
+
+// interrupted counts the cases a side's run did not finish.
+func (c *Comparison) interrupted() int {
+	n := 0
+	for _, d := range c.Cases {
+		for _, r := range []*runner.Result{d.A, d.B} {
+			if r != nil && r.Verdict == runner.Interrupted {
+				n++
+				break
+			}
+		}
+	}
+	return n
+}
+
+// diffWhy says what an unfinished diff needs said.
+func diffWhy(c *Comparison) string {
+	n := CountDiff(c.Cases)
+	switch {
+	case c.interrupted() > 0:
+		return fmt.Sprintf("interrupted: %d cases were not finished on one side or both", c.interrupted())
+	case n.Agree+n.Disagree == 0:
+		return "no case was compared: none was answered on both sides"
+	}
+	return ""
 }
 
 // String names a side: the implementation as it introduced itself, after what it was given as
@@ -301,12 +341,12 @@ func onlyWhy(d DiffCase) string {
 
 func summaryLine(c *Comparison) string {
 	n := CountDiff(c.Cases)
-	status := "ok"
-	if n.Disagree > 0 {
-		status = "FAIL"
+	s := fmt.Sprintf("%s\t%d cases: %d agree, %d disagree (a right %d, b right %d, neither %d), %d only in a, %d only in b",
+		DiffStatus(c).Word(), n.Cases, n.Agree, n.Disagree, n.ARight, n.BRight, n.Neither, n.OnlyInA, n.OnlyInB)
+	if reason := diffWhy(c); reason != "" {
+		s += "\t" + reason
 	}
-	return fmt.Sprintf("%s\t%d cases: %d agree, %d disagree (a right %d, b right %d, neither %d), %d only in a, %d only in b",
-		status, n.Cases, n.Agree, n.Disagree, n.ARight, n.BRight, n.Neither, n.OnlyInA, n.OnlyInB)
+	return s
 }
 
 func writeDisagreement(w io.Writer, d DiffCase) {
@@ -409,11 +449,10 @@ func WriteDiffJSON(w io.Writer, c *Comparison) error {
 // WriteDiffMarkdown writes a summary that fits $GITHUB_STEP_SUMMARY: the per-area table, then each
 // disagreement folded in a <details>.
 func WriteDiffMarkdown(w io.Writer, c *Comparison) error {
-	icon := "✅"
-	if c.Disagrees() {
-		icon = "❌"
+	fmt.Fprintf(w, "## %s lembas-check diff\n\n- **a**: %s\n- **b**: %s\n\n", DiffStatus(c).Icon(), mdEscape(c.A.String()), mdEscape(c.B.String()))
+	if reason := diffWhy(c); reason != "" {
+		fmt.Fprintf(w, "**%s**\n\n", mdEscape(reason))
 	}
-	fmt.Fprintf(w, "## %s lembas-check diff\n\n- **a**: %s\n- **b**: %s\n\n", icon, mdEscape(c.A.String()), mdEscape(c.B.String()))
 	fmt.Fprintln(w, "| Area | Cases | Agree | Disagree | a right | b right | Neither | Only in a | Only in b |")
 	fmt.Fprintln(w, "|---|--:|--:|--:|--:|--:|--:|--:|--:|")
 	names, by := c.ByArea()

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"github.com/LLeMbas/lembas-check/internal/format"
 	"github.com/LLeMbas/lembas-check/internal/table"
 	"github.com/LLeMbas/lembas-check/runner"
 	"html/template"
@@ -87,7 +88,7 @@ func diffLines(diff string) []htmlLine {
 
 // WriteDiffHTML writes the comparison as one self-contained HTML page.
 func WriteDiffHTML(w io.Writer, c *Comparison) error {
-	page := htmlPage{A: c.A.String(), B: c.B.String(), Summary: strings.SplitN(summaryLine(c), "\t", 2)[1], Failed: c.Disagrees(), Total: CountDiff(c.Cases)}
+	page := htmlPage{A: c.A.String(), B: c.B.String(), Summary: strings.SplitN(summaryLine(c), "\t", 2)[1], Failed: DiffStatus(c) != format.OK, Total: CountDiff(c.Cases)}
 	names, by := c.ByArea()
 	for _, a := range names {
 		area := htmlArea{Name: a, Counts: CountDiff(by[a])}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/LLeMbas/lembas-check/conformance"
+	"github.com/LLeMbas/lembas-check/internal/format"
 	"github.com/LLeMbas/lembas-check/runner"
 	"github.com/LLeMbas/lembas-check/runner/selection"
 )
@@ -216,13 +217,55 @@ func TestWriteDiffHTML(t *testing.T) {
 	}
 }
 
-func TestFilterReport(t *testing.T) {
+func TestSelectReport(t *testing.T) {
 	a, _, _ := twoReports(t)
-	g, _ := selection.CompileGlob(a.Results[3].Case.ID)
-	if got := FilterReport(a, []string{"jobs"}, g); len(got.Results) != 1 || len(a.Results) != 10 {
-		t.Errorf("%d results", len(got.Results))
+	one, _ := selection.New([]string{"jobs"}, a.Results[3].Case.ID)
+	if got, err := Select(one, a); err != nil || len(got.Results) != 1 || len(a.Results) != 10 {
+		t.Errorf("%v (%v)", got, err)
 	}
-	if got := FilterReport(a, []string{"prefix"}, nil); len(got.Results) != 0 {
-		t.Errorf("%d results", len(got.Results))
+	// An area the report lacks is an error, not an empty report (issue 10: `diff` of two saved
+	// reports with --area jbos said ok, 0 cases).
+	prefix, _ := selection.New([]string{"prefix"}, "")
+	if got, err := Select(prefix, a); err == nil || !strings.Contains(err.Error(), "--area prefix") {
+		t.Errorf("%v (%v)", got, err)
+	}
+}
+
+// A diff is ok only when something was compared and all of it agreed: one with a side's run
+// interrupted, or with no case on both sides, is unfinished, its summary and icon saying so.
+func TestDiffStatus(t *testing.T) {
+	a, b, _ := twoReports(t)
+	stopped := *a
+	stopped.Results = append([]runner.Result{}, a.Results...)
+	stopped.Results[0].Verdict, stopped.Results[0].Answer = runner.Interrupted, nil
+	onlyA := *a
+	onlyA.Results = a.Results[:2]
+	onlyB := *a
+	onlyB.Results = a.Results[2:4]
+	for _, c := range []struct {
+		name string
+		c    *Comparison
+		want format.Status
+	}{
+		{"the same", Compare(a, a), format.OK},
+		{"disagreeing", Compare(a, b), format.Failed},
+		{"interrupted", Compare(&stopped, a), format.Unfinished},
+		{"nothing on both sides", Compare(&onlyA, &onlyB), format.Unfinished},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := DiffStatus(c.c); got != c.want {
+				t.Fatalf("DiffStatus %v, want %v", got, c.want)
+			}
+			var tb, md bytes.Buffer
+			WriteDiffTable(&tb, c.c, false)
+			WriteDiffMarkdown(&md, c.c)
+			lines := strings.Split(strings.TrimSpace(tb.String()), "\n")
+			if word, _, _ := strings.Cut(lines[len(lines)-1], "\t"); word != c.want.Word() {
+				t.Errorf("summary %q", lines[len(lines)-1])
+			}
+			if !strings.HasPrefix(md.String(), "## "+c.want.Icon()) {
+				t.Errorf("markdown %q", md.String()[:30])
+			}
+		})
 	}
 }

@@ -15,78 +15,147 @@ import (
 	"time"
 
 	"github.com/LLeMbas/lembas-check/conformance"
+	"github.com/LLeMbas/lembas-check/internal/format"
 	"github.com/LLeMbas/lembas-check/internal/table"
 	"github.com/LLeMbas/lembas-check/runner"
 )
 
-// Formats a report can be written in.
-var Formats = []string{"table", "json", "junit", "markdown"}
-
-// Write writes a report in one of Formats. verbose adds passing cases to the table format.
-func Write(w io.Writer, r *runner.Report, format string, verbose bool) error {
-	switch format {
-	case "table", "":
-		return WriteTable(w, r, verbose)
-	case "json":
-		return WriteJSON(w, r)
-	case "junit":
-		return WriteJUnit(w, r)
-	case "markdown":
-		return WriteMarkdown(w, r)
-	}
-	return fmt.Errorf("unknown format %q: want one of %s", format, strings.Join(Formats, ", "))
+// Formats are the formats a run's report is written in, the table first.
+var Formats = format.Formats[*runner.Report]{
+	{Name: "table", Write: WriteTable},
+	{Name: "json", About: "JSON lines", Write: func(w io.Writer, r *runner.Report, _ bool) error { return WriteJSON(w, r) }},
+	{Name: "junit", About: "JUnit XML", Write: func(w io.Writer, r *runner.Report, _ bool) error { return WriteJUnit(w, r) }},
+	{Name: "markdown", About: "for $GITHUB_STEP_SUMMARY", Write: func(w io.Writer, r *runner.Report, _ bool) error { return WriteMarkdown(w, r) }},
 }
 
-// Verdict groups of the summary table.
-func summarize(rs []runner.Result) (pass, fail, xfail, skip int, d time.Duration) {
+// Write writes a report in one of Formats. verbose adds passing cases to the table format.
+func Write(w io.Writer, r *runner.Report, name string, verbose bool) error {
+	f, err := Formats.Lookup(name)
+	if err != nil {
+		return err
+	}
+	return f.Write(w, r, verbose)
+}
+
+// Status is how the run ended: unfinished when a case was interrupted or no case was checked at
+// all (every one skipped: a gate that checked nothing does not pass), failed when a verdict fails
+// the run, else ok.
+func Status(r *runner.Report) format.Status {
+	n := count(r.Results)
+	switch {
+	case n.interrupted > 0 || n.checked() == 0:
+		return format.Unfinished
+	case r.Failed():
+		return format.Failed
+	}
+	return format.OK
+}
+
+// why says what a status that is not plain needs said: the run interrupted, nothing checked.
+func why(r *runner.Report) string {
+	n := count(r.Results)
+	switch {
+	case n.interrupted > 0:
+		return fmt.Sprintf("the run was interrupted: %d of %d cases were not finished", n.interrupted, len(r.Results))
+	case len(r.Results) == 0:
+		return "no case was run"
+	case n.checked() == 0:
+		return "no case was checked: the target skipped every one"
+	}
+	return ""
+}
+
+// tally counts a run's verdicts in the columns of its summary.
+type tally struct {
+	pass, fail, xfail, skip, interrupted int
+	d                                    time.Duration
+}
+
+func (t tally) checked() int { return t.pass + t.fail + t.xfail }
+
+func count(rs []runner.Result) tally {
+	var t tally
 	for _, x := range rs {
-		d += x.Duration
+		t.d += x.Duration
 		switch x.Verdict {
 		case runner.Pass:
-			pass++
+			t.pass++
 		case runner.Skip:
-			skip++
+			t.skip++
 		case runner.XFail:
-			xfail++
+			t.xfail++
+		case runner.Interrupted:
+			t.interrupted++
 		default:
-			fail++
+			t.fail++
 		}
 	}
-	return
+	return t
+}
+
+// row is a tally as a table's cells, with an Interrupted column only when the run was.
+func (t tally) row(cases int, interrupted bool) []any {
+	row := []any{cases, t.pass, t.fail, t.xfail, t.skip}
+	if interrupted {
+		row = append(row, t.interrupted)
+	}
+	return row
 }
 
 // WriteTable writes what a person reads: each failure as `go test` shows one (the case, want, got
-// and the diff), then a summary per area, then one line.
+// and the diff), then a summary per area, then one line (Summary).
 func WriteTable(w io.Writer, r *runner.Report, verbose bool) error {
 	for _, x := range r.Results {
 		switch {
+		case x.Verdict == runner.Interrupted:
+			if verbose {
+				fmt.Fprintf(w, "--- INTERRUPTED: %s: %s\n", x.Case.ID, x.Message)
+			}
 		case x.Verdict.Failed():
 			io.WriteString(w, x.Failure())
 		case verbose:
 			fmt.Fprintf(w, "--- %s: %s (%s)%s\n", strings.ToUpper(string(x.Verdict)), x.Case.ID, ms(x.Duration), suffix(x))
 		}
 	}
+	all := count(r.Results)
+	stopped := all.interrupted > 0
 	t := table.New(w, 1)
-	t.Header("Area", "Cases", "Pass", "Fail", "XFail", "Skip", "Time")
+	header := []any{"Area", "Cases", "Pass", "Fail", "XFail", "Skip"}
+	if stopped {
+		header = append(header, "Interrupted")
+	}
+	t.Header(append(header, "Time")...)
 	names, by := r.ByArea()
-	var tp, tf, tx, ts int
 	for _, a := range names {
-		p, f, x, s, d := summarize(by[a])
-		tp, tf, tx, ts = tp+p, tf+f, tx+x, ts+s
-		if err := t.Append(a, len(by[a]), p, f, x, s, ms(d)); err != nil {
+		n := count(by[a])
+		if err := t.Append(append(append([]any{a}, n.row(len(by[a]), stopped)...), ms(n.d))...); err != nil {
 			return err
 		}
 	}
-	t.Footer("all", len(r.Results), tp, tf, tx, ts, ms(r.Duration))
+	t.Footer(append(append([]any{"all"}, all.row(len(r.Results), stopped)...), ms(r.Duration))...)
 	if err := t.Render(); err != nil {
 		return err
 	}
-	status := "ok"
-	if r.Failed() {
-		status = "FAIL"
+	if r.CloseErr != "" {
+		fmt.Fprintf(w, "warning: %s\n", r.CloseErr)
 	}
-	fmt.Fprintf(w, "%s\t%s\t%d cases: %d pass, %d fail, %d xfail, %d skip\t%s\n", status, r.Target.Name(), len(r.Results), tp, tf, tx, ts, ms(r.Duration))
-	return nil
+	return WriteSummary(w, r)
+}
+
+// WriteSummary writes the run's last line: the status word, the target, the counts, the time, and
+// why when the run is unfinished.
+func WriteSummary(w io.Writer, r *runner.Report) error {
+	n := count(r.Results)
+	s := fmt.Sprintf("%s\t%s\t%d cases: %d pass, %d fail, %d xfail, %d skip", Status(r).Word(), r.Target.Name(), len(r.Results), n.pass, n.fail, n.xfail, n.skip)
+	if n.interrupted > 0 {
+		s += fmt.Sprintf(", %d interrupted", n.interrupted)
+	}
+	s += "\t" + ms(r.Duration)
+	if reason := why(r); reason != "" {
+		s += "\t" + reason
+	}
+	_, err := fmt.Fprintln(w, s)
+	return err
 }
 
 func suffix(x runner.Result) string {
@@ -141,7 +210,11 @@ type JSONFooter struct {
 	Counts map[string]int `json:"counts"`
 	Cases  int            `json:"cases"`
 	Failed bool           `json:"failed"`
-	MS     float64        `json:"ms"`
+	// Status is the summary's first word: "ok" (exit 0), "FAIL" (1) or "ERROR" (2).
+	Status string  `json:"status"`
+	MS     float64 `json:"ms"`
+	// CloseErr is what closing the target said when it failed (an adapter slow to exit).
+	CloseErr string `json:"close_error,omitempty"`
 }
 
 // WriteJSON writes the report as JSON lines.
@@ -168,7 +241,7 @@ func WriteJSON(w io.Writer, r *runner.Report) error {
 	for v, n := range r.Counts() {
 		counts[string(v)] = n
 	}
-	return enc.Encode(JSONFooter{Type: "footer", Counts: counts, Cases: len(r.Results), Failed: r.Failed(), MS: msf(r.Duration)})
+	return enc.Encode(JSONFooter{Type: "footer", Counts: counts, Cases: len(r.Results), Failed: r.Failed(), Status: Status(r).Word(), MS: msf(r.Duration), CloseErr: r.CloseErr})
 }
 
 func msf(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
@@ -218,6 +291,7 @@ func ReadJSON(rd io.Reader) (*runner.Report, error) {
 				return nil, fmt.Errorf("line %d: %v", n, err)
 			}
 			rep.Duration = time.Duration(f.MS * float64(time.Millisecond))
+			rep.CloseErr = f.CloseErr
 			sawFooter = true
 		default:
 			return nil, fmt.Errorf("line %d: unknown line type %q", n, probe.Type)
@@ -242,6 +316,7 @@ type junitSuites struct {
 	Name    string       `xml:"name,attr"`
 	Tests   int          `xml:"tests,attr"`
 	Fail    int          `xml:"failures,attr"`
+	Errors  int          `xml:"errors,attr"`
 	Skipped int          `xml:"skipped,attr"`
 	Time    string       `xml:"time,attr"`
 	Suites  []junitSuite `xml:"testsuite"`
@@ -310,7 +385,8 @@ func WriteJUnit(w io.Writer, r *runner.Report) error {
 		}
 		s.Tests, s.Time = len(by[a]), secs(d)
 		out.Tests += s.Tests
-		out.Fail += s.Fail + s.Errors
+		out.Fail += s.Fail
+		out.Errors += s.Errors
 		out.Skipped += s.Skipped
 		out.Suites = append(out.Suites, s)
 	}
@@ -339,20 +415,41 @@ func secs(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }
 // WriteMarkdown writes a summary that fits $GITHUB_STEP_SUMMARY: the per-area table, then each
 // failure folded in a <details>.
 func WriteMarkdown(w io.Writer, r *runner.Report) error {
-	icon := "✅"
-	if r.Failed() {
-		icon = "❌"
+	fmt.Fprintf(w, "## %s lembas-check: %s against harness spec %s\n\n", Status(r).Icon(), r.Target.Name(), r.Spec)
+	if reason := why(r); reason != "" {
+		fmt.Fprintf(w, "**%s**\n\n", mdEscape(reason))
 	}
-	fmt.Fprintf(w, "## %s lembas-check: %s against harness spec %s\n\n", icon, r.Target.Name(), r.Spec)
-	fmt.Fprintln(w, "| Area | Cases | runner.Pass | runner.Fail | runner.XFail | runner.Skip | Time |")
-	fmt.Fprintln(w, "|---|--:|--:|--:|--:|--:|--:|")
+	if r.CloseErr != "" {
+		fmt.Fprintf(w, "warning: %s\n\n", mdEscape(r.CloseErr))
+	}
+	all := count(r.Results)
+	stopped := all.interrupted > 0
+	cols := "| Area | Cases | Pass | Fail | XFail | Skip |"
+	if stopped {
+		cols += " Interrupted |"
+	}
+	fmt.Fprintln(w, cols+" Time |")
+	fmt.Fprintln(w, "|---"+strings.Repeat("|--:", strings.Count(cols, "|")-1)+"|")
+	mdRow := func(name string, n tally, cases int, d time.Duration, bold bool) {
+		var b strings.Builder
+		b.WriteString("| " + name + " |")
+		for _, v := range n.row(cases, stopped) {
+			if bold {
+				fmt.Fprintf(&b, " **%v** |", v)
+			} else {
+				fmt.Fprintf(&b, " %v |", v)
+			}
+		}
+		fmt.Fprintf(&b, " %s |", ms(d))
+		fmt.Fprintln(w, b.String())
+	}
 	names, by := r.ByArea()
 	for _, a := range names {
-		p, f, x, s, d := summarize(by[a])
-		fmt.Fprintf(w, "| %s | %d | %d | %d | %d | %d | %s |\n", a, len(by[a]), p, f, x, s, ms(d))
+		n := count(by[a])
+		mdRow(a, n, len(by[a]), n.d, false)
 	}
-	p, f, x, s, _ := summarize(r.Results)
-	fmt.Fprintf(w, "| **all** | **%d** | **%d** | **%d** | **%d** | **%d** | %s |\n\n", len(r.Results), p, f, x, s, ms(r.Duration))
+	mdRow("**all**", all, len(r.Results), r.Duration, true)
+	fmt.Fprintln(w)
 	var failed []runner.Result
 	for _, x := range r.Results {
 		if x.Verdict.Failed() {

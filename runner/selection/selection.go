@@ -57,40 +57,106 @@ func (g *Glob) Match(id string) bool { return g == nil || g.re.MatchString(id) }
 
 func (g *Glob) String() string { return g.pattern }
 
-// Select keeps the cases of the named areas (all when empty) whose ids match run (all when nil).
-// An area name that no loaded case has is an error: a typo must not pass as "nothing failed".
-func Select(cases []conformance.Case, areas []string, run *Glob) ([]conformance.Case, error) {
-	want := map[string]bool{}
+// Selection is which cases a command works on, from --area and --run: built once from the flags
+// (New is the one place --run is compiled) and applied alike to JSON cases, Gherkin scenarios and a
+// saved report's results (Apply). The zero value selects everything.
+type Selection struct {
+	areas []string // sorted, each once
+	run   *Glob
+}
+
+// New makes a selection of the named areas (all when none) and of the ids matching the glob run
+// (all when ""). A run that is not a glob is an error naming --run.
+func New(areas []string, run string) (Selection, error) {
+	var s Selection
+	seen := map[string]bool{}
 	for _, a := range areas {
-		if a = strings.TrimSpace(a); a != "" {
-			want[a] = true
+		if a = strings.TrimSpace(a); a != "" && !seen[a] {
+			seen[a] = true
+			s.areas = append(s.areas, a)
 		}
 	}
-	have := map[string]bool{}
-	var out []conformance.Case
-	for _, c := range cases {
-		have[c.Area] = true
-		if len(want) > 0 && !want[c.Area] {
-			continue
+	sort.Strings(s.areas)
+	if run != "" {
+		g, err := CompileGlob(run)
+		if err != nil {
+			return Selection{}, fmt.Errorf("--run %q: %v", run, err)
 		}
-		if run.Match(c.ID) {
-			out = append(out, c)
+		s.run = g
+	}
+	return s, nil
+}
+
+// Match says whether the selection holds a case.
+func (s Selection) Match(c conformance.Case) bool {
+	if len(s.areas) > 0 {
+		i := sort.SearchStrings(s.areas, c.Area)
+		if i == len(s.areas) || s.areas[i] != c.Area {
+			return false
 		}
 	}
+	return s.run.Match(c.ID)
+}
+
+// String is the selection as its flags say it: "--area jobs --run 'jobs/1*'", or "every case".
+func (s Selection) String() string {
+	var parts []string
+	if len(s.areas) > 0 {
+		parts = append(parts, "--area "+strings.Join(s.areas, ","))
+	}
+	if s.run != nil {
+		parts = append(parts, "--run "+quote(s.run.String()))
+	}
+	if len(parts) == 0 {
+		return "every case"
+	}
+	return strings.Join(parts, " ")
+}
+
+// quote writes a glob as a shell would take it back.
+func quote(s string) string {
+	if strings.ContainsAny(s, "*?, '\"") {
+		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	}
+	return s
+}
+
+// Apply keeps the xs whose case (caseOf) the selection holds, in their order. A selection that
+// holds nothing is an error naming it, and so is an --area none of xs has even when another area
+// matches: a typo must not pass as "nothing failed". So is an empty xs.
+func Apply[T any](s Selection, xs []T, caseOf func(T) conformance.Case) ([]T, error) {
+	have := map[string]int{}
+	var out []T
+	for _, x := range xs {
+		c := caseOf(x)
+		have[c.Area]++
+		if s.Match(c) {
+			out = append(out, x)
+		}
+	}
+	known := make([]string, 0, len(have))
+	for a := range have {
+		known = append(known, a)
+	}
+	sort.Strings(known)
 	var unknown []string
-	for a := range want {
-		if !have[a] {
+	for _, a := range s.areas {
+		if have[a] == 0 {
 			unknown = append(unknown, a)
 		}
 	}
-	if len(unknown) > 0 {
-		sort.Strings(unknown)
-		var known []string
-		for a := range have {
-			known = append(known, a)
-		}
-		sort.Strings(known)
-		return nil, fmt.Errorf("--area %s: no such area among the loaded cases (%s)", strings.Join(unknown, ","), strings.Join(known, ", "))
+	switch {
+	case len(xs) == 0:
+		return nil, fmt.Errorf("no case to work on (%s selected)", s)
+	case len(unknown) > 0:
+		return nil, fmt.Errorf("--area %s: no case of that area (the areas are %s)", strings.Join(unknown, ","), strings.Join(known, ", "))
+	case len(out) == 0:
+		return nil, fmt.Errorf("%s matches none of the %d cases (of %s)", s, len(xs), strings.Join(known, ", "))
 	}
 	return out, nil
+}
+
+// Cases applies a selection to cases.
+func Cases(s Selection, cases []conformance.Case) ([]conformance.Case, error) {
+	return Apply(s, cases, func(c conformance.Case) conformance.Case { return c })
 }

@@ -42,7 +42,8 @@ func jobsCases(t *testing.T) []conformance.Case {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := Select(cases, []string{"jobs"}, nil)
+	jobs, _ := New([]string{"jobs"}, "")
+	out, err := Cases(jobs, cases)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,12 +52,45 @@ func jobsCases(t *testing.T) []conformance.Case {
 
 func TestSelectRefusesAnAreaNoCaseHas(t *testing.T) {
 	cases := jobsCases(t)
-	if _, err := Select(cases, []string{"jobs", "jbos"}, nil); err == nil || !strings.Contains(err.Error(), "jbos") {
+	typo, _ := New([]string{"jobs", "jbos"}, "")
+	if _, err := Cases(typo, cases); err == nil || !strings.Contains(err.Error(), "jbos") {
 		t.Fatalf("want an error naming jbos, got %v", err)
 	}
-	g, _ := CompileGlob(cases[0].ID)
-	got, err := Select(cases, nil, g)
+	one, _ := New(nil, cases[0].ID)
+	got, err := Cases(one, cases)
 	if err != nil || len(got) != 1 || got[0].ID != cases[0].ID {
 		t.Fatalf("--run %s selected %d cases (%v)", cases[0].ID, len(got), err)
+	}
+}
+
+// A selection that holds nothing is an error naming it: issue 10 saw `run --run 'nomatch/*'` end
+// in "ok … 0 cases" with exit 0.
+func TestApplyRefusesAnEmptySelection(t *testing.T) {
+	cases := jobsCases(t)
+	for _, c := range []struct {
+		areas []string
+		run   string
+		xs    []conformance.Case
+		want  string
+	}{
+		{nil, "nomatch/*", cases, "--run 'nomatch/*' matches none of the 10 cases (of jobs)"},
+		{[]string{"jobs"}, "jobs/zz*", cases, "--area jobs --run 'jobs/zz*' matches none"},
+		{[]string{"jobs"}, "", nil, "no case to work on (--area jobs selected)"},
+		{nil, "", nil, "no case to work on (every case selected)"},
+	} {
+		s, err := New(c.areas, c.run)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Cases(s, c.xs); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", s, err, c.want)
+		}
+	}
+	if _, err := New(nil, " , "); err == nil || !strings.Contains(err.Error(), "--run") {
+		t.Errorf("a --run that is no glob: %v", err)
+	}
+	all, _ := New(nil, "")
+	if got, err := Cases(all, cases); err != nil || len(got) != len(cases) {
+		t.Errorf("the zero selection: %d of %d (%v)", len(got), len(cases), err)
 	}
 }

@@ -1,0 +1,181 @@
+// Package format holds what every report of lembas-check shares: the one rule for how a command
+// ends (Status: the summary's first word, markdown's icon and the exit status, from one value), the
+// registry of the formats a report can be written in (one lookup, one list for -h), and writing a
+// report to the file a flag names.
+package format
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+)
+
+// Status is how a command ended. Its summary's first word, its markdown icon and its exit status
+// all come from it, so that they cannot disagree: `ok` and ✅ only with exit 0.
+type Status int
+
+const (
+	// OK: everything asked was checked, and held.
+	OK Status = iota
+	// Failed: a failure was found (a case failed, a break the spec does not allow, a
+	// disagreement).
+	Failed
+	// Unfinished: the job could not be made or was not finished (interrupted, a damaged input, a
+	// server that went away, nothing to check): what was not checked is not passed.
+	Unfinished
+)
+
+// Code is the exit status: 0, 1 or 2.
+func (s Status) Code() int { return int(s) }
+
+// Word is the summary's first word: "ok", "FAIL" or "ERROR".
+func (s Status) Word() string {
+	switch s {
+	case OK:
+		return "ok"
+	case Failed:
+		return "FAIL"
+	}
+	return "ERROR"
+}
+
+// Icon is the status in markdown: ✅, ❌ or ⚠️.
+func (s Status) Icon() string {
+	switch s {
+	case OK:
+		return "✅"
+	case Failed:
+		return "❌"
+	}
+	return "⚠️"
+}
+
+// Worst is the worse of two statuses: a job both failed and unfinished is unfinished.
+func Worst(a, b Status) Status { return max(a, b) }
+
+// Format is one way to write a report of type T.
+type Format[T any] struct {
+	Name string
+	// About says what the format is, for -h: "JSON lines".
+	About string
+	// Write writes the report; verbose lists every item, not only the failures (the table).
+	Write func(w io.Writer, report T, verbose bool) error
+}
+
+// Formats is one kind of report's formats, the first the default: the one place a --format name
+// is looked up.
+type Formats[T any] []Format[T]
+
+// Lookup finds a format by name ("" is the first).
+func (fs Formats[T]) Lookup(name string) (Format[T], error) {
+	if name == "" && len(fs) > 0 {
+		return fs[0], nil
+	}
+	for _, f := range fs {
+		if f.Name == name {
+			return f, nil
+		}
+	}
+	return Format[T]{}, fmt.Errorf("--format %q: want %s", name, fs.Help())
+}
+
+// Names lists the formats' names.
+func (fs Formats[T]) Names() []string {
+	out := make([]string, len(fs))
+	for i, f := range fs {
+		out[i] = f.Name
+	}
+	return out
+}
+
+// Help lists the formats for a flag's help: "table, json (JSON lines) or markdown".
+func (fs Formats[T]) Help() string {
+	parts := make([]string, len(fs))
+	for i, f := range fs {
+		parts[i] = f.Name
+		if f.About != "" {
+			parts[i] += " (" + f.About + ")"
+		}
+	}
+	if len(parts) < 2 {
+		return strings.Join(parts, "")
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " or " + parts[len(parts)-1]
+}
+
+// Output says where a report goes: Format (a name of the report's Formats) to the file Out, or
+// to stdout when Out is "".
+type Output struct {
+	Format  string
+	Out     string
+	Verbose bool
+}
+
+// Write writes a report as o says. With Out, summary (the people's view: a table, a last line)
+// still goes to stdout, unless the format is the first (the table itself). A file that cannot be
+// written is a *FileError naming --out.
+func Write[T any](fs Formats[T], o Output, report T, stdout io.Writer, summary func(io.Writer, T) error) error {
+	f, err := fs.Lookup(o.Format)
+	if err != nil {
+		return err
+	}
+	if o.Out == "" {
+		return f.Write(stdout, report, o.Verbose)
+	}
+	if err := WriteFile("--out", o.Out, func(w io.Writer) error { return f.Write(w, report, o.Verbose) }); err != nil {
+		return err
+	}
+	if f.Name != fs[0].Name && summary != nil {
+		return summary(stdout, report)
+	}
+	return nil
+}
+
+// FileError is a file a flag names that could not be written (or read).
+type FileError struct {
+	Flag, Path string
+	Err        error
+}
+
+func (e *FileError) Error() string { return fmt.Sprintf("%s %s: %v", e.Flag, e.Path, e.Err) }
+
+func (e *FileError) Unwrap() error { return e.Err }
+
+// WriteFile writes the file path whole with write. Any error — the folder is missing, a write
+// failed, a temporary file of an atomic writer could not be made — is a *FileError naming the flag
+// and path, never another file's name.
+func WriteFile(flag, path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return FileErr(flag, path, err)
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return FileErr(flag, path, err)
+	}
+	if err := f.Close(); err != nil {
+		return FileErr(flag, path, err)
+	}
+	return nil
+}
+
+// FileErr names the flag and path of a file an operation failed on, keeping only the cause of an
+// *fs.PathError (whose path may be a temporary file's).
+func FileErr(flag, path string, err error) error {
+	var fe *FileError
+	if errors.As(err, &fe) {
+		return err
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		err = le.Err
+	}
+	return &FileError{Flag: flag, Path: path, Err: err}
+}
