@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -20,7 +19,7 @@ import (
 // `<test binary> adapter` as an adapter without building the command first.
 func TestMain(m *testing.M) {
 	if os.Getenv("LEMBAS_CHECK_TEST_MAIN") == "1" {
-		os.Exit(dispatch(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
+		os.Exit(runMain(os.Args[1:]))
 	}
 	code := m.Run()
 	if binDir != "" {

@@ -42,11 +42,14 @@ func commands() []command {
 	}
 }
 
-func main() {
+func main() { os.Exit(runMain(os.Args[1:])) }
+
+// runMain runs a command as the process does: Ctrl-C (SIGINT) and SIGTERM end its context, and
+// the command ends what it started, writes what it has, and says it was interrupted (exit 2).
+func runMain(args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := dispatch(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
-	os.Exit(code)
+	defer stop()
+	return dispatch(ctx, args, os.Stdout, os.Stderr)
 }
 
 func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) int {

@@ -1,0 +1,177 @@
+package main
+
+import (
+	"context"
+	"encoding/xml"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// hangingAdapter is an adapter command that says hello for the jobs area, then, on its first case,
+// touches mark and never answers (nor reads bye).
+func hangingAdapter(t *testing.T) (impl, mark string) {
+	t.Helper()
+	dir := t.TempDir()
+	mark = filepath.Join(dir, "holding-a-case")
+	script := filepath.Join(dir, "hang.sh")
+	body := `read l
+echo '{"protocol":1,"implementation":{"name":"hang"},"areas":["jobs"]}'
+read l
+: > "$1"
+exec sleep 600
+`
+	if err := os.WriteFile(script, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return "sh " + shellQuote(script) + " " + shellQuote(mark), mark
+}
+
+// waitFor waits until path exists or done is closed.
+func waitFor(path string, done <-chan struct{}) bool {
+	for {
+		if _, err := os.Stat(path); err == nil {
+			return true
+		}
+		select {
+		case <-done:
+			return false
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+}
+
+// junitCounts reads a JUnit file's root counts.
+func junitCounts(t *testing.T, path string) (tests, failures, errors int) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var root struct {
+		Tests    int `xml:"tests,attr"`
+		Failures int `xml:"failures,attr"`
+		Errors   int `xml:"errors,attr"`
+	}
+	if err := xml.Unmarshal(b, &root); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return root.Tests, root.Failures, root.Errors
+}
+
+// lastLine is the last non-empty line of out.
+func lastLine(out string) string {
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	return lines[len(lines)-1]
+}
+
+// An interrupted run (issue 10: a hanging adapter, then Ctrl-C, gave exit 0, "ok … 0 pass, 186
+// skip" and a JUnit file with failures="0") exits 2, its summary says ERROR and how many cases were
+// interrupted, and its reports are whole, with those cases as errors.
+func TestRunInterrupted(t *testing.T) {
+	impl, mark := hangingAdapter(t)
+	junit := filepath.Join(t.TempDir(), "r.xml")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		if waitFor(mark, ctx.Done()) {
+			cancel()
+		}
+	}()
+	var out, errb strings.Builder
+	code := dispatch(ctx, []string{"run", "--impl", impl, "--area", "jobs", "--format", "junit", "--out", junit}, &out, &errb)
+	<-watched
+	last := lastLine(out.String())
+	if code != 2 || !strings.HasPrefix(last, "ERROR\t") || !strings.Contains(last, "10 interrupted") {
+		t.Fatalf("exit %d, summary %q\n%s", code, last, errb.String())
+	}
+	tests, failures, errors := junitCounts(t, junit)
+	if tests != 10 || failures+errors != 10 {
+		t.Errorf("JUnit: tests=%d failures=%d errors=%d", tests, failures, errors)
+	}
+}
+
+// The same through the process's own signal handling, for SIGINT and SIGTERM: the binary (here the
+// test binary playing it) exits 2 with its report written.
+func TestRunInterruptedBySignal(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			impl, mark := hangingAdapter(t)
+			junit := filepath.Join(t.TempDir(), "r.xml")
+			cmd := exec.Command(os.Args[0], "run", "--impl", impl, "--area", "jobs", "--format", "junit", "--out", junit)
+			cmd.Env = append(os.Environ(), "LEMBAS_CHECK_TEST_MAIN=1")
+			var out, errb strings.Builder
+			cmd.Stdout, cmd.Stderr = &out, &errb
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			exited := make(chan struct{})
+			go func() { cmd.Wait(); close(exited) }()
+			if !waitFor(mark, exited) {
+				t.Fatalf("the run ended before the adapter held a case: %s%s", out.String(), errb.String())
+			}
+			cmd.Process.Signal(sig)
+			<-exited
+			last := lastLine(out.String())
+			if code := cmd.ProcessState.ExitCode(); code != 2 || !strings.HasPrefix(last, "ERROR\t") || !strings.Contains(last, "interrupted") {
+				t.Fatalf("exit %d, summary %q\n%s", code, last, errb.String())
+			}
+			if tests, failures, errors := junitCounts(t, junit); tests != 10 || failures+errors != 10 {
+				t.Errorf("JUnit: tests=%d failures=%d errors=%d", tests, failures, errors)
+			}
+		})
+	}
+}
+
+// An empty or blank --impl, --a or --b is a usage error (issue 10: `run --impl ''` ran the builtin
+// reference and passed, so an empty CI variable passed CI).
+func TestEmptyCommandFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"run", "--impl", ""},
+		{"run", "--impl", "  "},
+		{"run", "--impl="},
+		{"diff", "--a", "", "--b", "builtin"},
+		{"diff", "--b", " "},
+		{"smoke", "--impl", ""},
+	} {
+		code, out, errs := runCLI(t, args...)
+		if code != 2 || strings.Contains(out, "ok\t") || !strings.Contains(errs, "empty") {
+			t.Errorf("%q: exit %d\n%s%s", args, code, out, errs)
+		}
+	}
+}
+
+// A selection that matches nothing is exit 2 naming it, in every command that selects (issue 10:
+// `run --run 'nomatch/*'` said "ok … 0 cases", exit 0).
+func TestSelectionMatchingNothing(t *testing.T) {
+	saved := filepath.Join(t.TempDir(), "jobs.json")
+	if code, _, errs := runCLI(t, "run", "--area", "jobs", "--format", "json", "--out", saved); code != 0 {
+		t.Fatalf("run: %d %s", code, errs)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--run", "nomatch/*"}, "--run 'nomatch/*' matches none"},
+		{[]string{"run", "--features", "--run", "nomatch/*"}, "--run 'nomatch/*' matches none"},
+		{[]string{"run", "--no-embedded", "--features", "--area", "jobz"}, "--area jobz"},
+		{[]string{"list", "--run", "nomatch/*"}, "--run 'nomatch/*' matches none"},
+		{[]string{"list", "--area", "jbos"}, "--area jbos"},
+		{[]string{"show", "--area", "jbos", "jobs/"}, "--area jbos"},
+		{[]string{"diff", "--b", "builtin", "--run", "nomatch/*"}, "--run 'nomatch/*' matches none"},
+		{[]string{"diff", "--a", saved, "--b", saved, "--area", "jbos"}, "--area jbos"},
+		{[]string{"diff", "--a", saved, "--b", "builtin", "--area", "context"}, "--area context"},
+		{[]string{"smoke", "--impl", "true", "--run", "nomatch/*"}, "--run 'nomatch/*' matches none"},
+	} {
+		code, out, errs := runCLI(t, c.args...)
+		if code != 2 || strings.Contains(out, "ok\t") || !strings.Contains(errs, c.want) {
+			t.Errorf("%q: exit %d, want 2 and %q\n%s%s", c.args, code, c.want, out, errs)
+		}
+	}
+}
