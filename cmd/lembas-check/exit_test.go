@@ -129,7 +129,7 @@ func TestRunInterruptedBySignal(t *testing.T) {
 	}
 }
 
-// An empty or blank --impl, --a or --b is a usage error (issue 10: `run --impl ''` ran the builtin
+// An empty or blank --impl, --a or --b is a usage error (issue 10: `run --impl ”` ran the builtin
 // reference and passed, so an empty CI variable passed CI).
 func TestEmptyCommandFlags(t *testing.T) {
 	for _, args := range [][]string{
