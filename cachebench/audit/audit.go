@@ -18,6 +18,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/LLeMbas/lembas-check/harness/spec"
 	"github.com/LLeMbas/lembas-check/replay"
@@ -148,14 +149,18 @@ func (e *UnreadableError) Error() string {
 	return fmt.Sprintf("line %d (request %d): the body is not a request the audit can read: %s", e.Line, e.Seq, e.Problem.Error)
 }
 
-// askProbe is how the compaction ask's first sentence reads inside a JSON string.
-var askProbe, headingProbe = func() ([]byte, []byte) {
-	ask := spec.Text("tasks.compact.ask")
-	if i := strings.Index(ask, ". "); i > 0 {
-		ask = ask[:i+1]
+// probes are how the compaction ask's first sentence and the compaction table's heading read
+// inside a JSON string: found on first use, as reading loop.json at init cost every start.
+var probes = sync.OnceValues(func() (ask, heading []byte) {
+	a := spec.Text("tasks.compact.ask")
+	if i := strings.Index(a, ". "); i > 0 {
+		a = a[:i+1]
 	}
-	return jsonInner(ask), jsonInner(spec.LoopJSON().Context.Compaction.Heading)
-}()
+	return jsonInner(a), jsonInner(spec.LoopJSON().Context.Compaction.Heading)
+})
+
+func askProbe() []byte     { a, _ := probes(); return a }
+func headingProbe() []byte { _, h := probes(); return h }
 
 // jsonInner is a text as it reads inside a JSON string, without the quotes.
 func jsonInner(s string) []byte {
@@ -212,7 +217,7 @@ func (a *Auditor) pastOf(e replay.Entry, r *chat.Request, prompt tokens.Prompt) 
 	cur.toolKey = keyOf(cur.parts[cur.nsys : cur.nsys+cur.ntools])
 	if n := len(r.Messages); n > 0 {
 		last := r.Messages[n-1]
-		cur.ask = last.Role == "user" && bytes.Contains(last.Raw, askProbe)
+		cur.ask = last.Role == "user" && bytes.Contains(last.Raw, askProbe())
 	}
 	if cur.ask && e.Exchange.Response != nil {
 		if reply, err := e.Exchange.Response.Reply(); err == nil && strings.TrimSpace(reply.Text) != "" {
@@ -381,7 +386,7 @@ func (a *Auditor) related(cur *past, r *chat.Request, p *past) bool {
 // recorded, a shorter history from the same agent is taken for it.
 func (a *Auditor) compacted(cur *past, r *chat.Request, ask *past) bool {
 	for _, m := range r.Messages {
-		if len(ask.summary) > 0 && bytes.Contains(m.Raw, ask.summary) || bytes.Contains(m.Raw, headingProbe) {
+		if len(ask.summary) > 0 && bytes.Contains(m.Raw, ask.summary) || bytes.Contains(m.Raw, headingProbe()) {
 			return true
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/LLeMbas/lembas-check/replay/chat"
@@ -121,19 +122,22 @@ func runeStart(b []byte, i int) int {
 // (11/30/2026, Nov 30, 2026, Monday, November 30, 2026), day first (30 November 2026), a time
 // (23:59:10, 11:30 pm), a weekday, a Unix timestamp; every month, whole or abbreviated. Longer
 // forms come first, so a whole date is one match. A bare "10:21" is left out: it is as often a
-// file's line and column (main.go:10:21) as a time.
-var clockRE = regexp.MustCompile(`(?i)` + strings.Join([]string{
-	`\b\d{4}-\d{2}-\d{2}(?:[T ]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?\b`,
-	`\b(?:` + weekdayRE + `),?\s+(?:` + monthRE + `)\.?\s+\d{1,2}(?:st|nd|rd|th)?,?(?:\s+\d{4})?\b`,
-	`\b(?:` + weekdayRE + `),?\s+\d{1,2}(?:st|nd|rd|th)?\s+(?:` + monthRE + `)\.?(?:,?\s+\d{4})?\b`,
-	`\b(?:` + monthRE + `)\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?\b`,
-	`\b\d{1,2}(?:st|nd|rd|th)?\s+(?:` + monthRE + `)\.?(?:,?\s+\d{4})?\b`,
-	`\b\d{1,2}:\d{2}:\d{2}\b`,
-	`\b\d{1,2}:\d{2}\s?[ap]\.?m\b`,
-	`\b\d{1,2}/\d{1,2}/\d{2,4}\b`,
-	`\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b`,
-	`\b1\d{9}(?:\d{3})?\b`,
-}, "|"))
+// file's line and column (main.go:10:21) as a time. Compiled on first use: at init it cost every
+// lembas-check start most of a millisecond.
+var clockRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)` + strings.Join([]string{
+		`\b\d{4}-\d{2}-\d{2}(?:[T ]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?\b`,
+		`\b(?:` + weekdayRE + `),?\s+(?:` + monthRE + `)\.?\s+\d{1,2}(?:st|nd|rd|th)?,?(?:\s+\d{4})?\b`,
+		`\b(?:` + weekdayRE + `),?\s+\d{1,2}(?:st|nd|rd|th)?\s+(?:` + monthRE + `)\.?(?:,?\s+\d{4})?\b`,
+		`\b(?:` + monthRE + `)\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?\b`,
+		`\b\d{1,2}(?:st|nd|rd|th)?\s+(?:` + monthRE + `)\.?(?:,?\s+\d{4})?\b`,
+		`\b\d{1,2}:\d{2}:\d{2}\b`,
+		`\b\d{1,2}:\d{2}\s?[ap]\.?m\b`,
+		`\b\d{1,2}/\d{1,2}/\d{2,4}\b`,
+		`\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b`,
+		`\b1\d{9}(?:\d{3})?\b`,
+	}, "|"))
+})
 
 // The months and weekdays as harnesses write them, whole or abbreviated ("Sept", "Thurs").
 const (
@@ -144,8 +148,8 @@ const (
 // clockChange says whether a change looks like a clock — a date or a time that one side has and
 // the other has not, or has otherwise — and shows it ("2026-11-05 → 2026-11-06").
 func clockChange(c Change) (string, bool) {
-	o := clockRE.FindAllString(c.OldWide, -1)
-	n := clockRE.FindAllString(c.NewWide, -1)
+	o := clockRE().FindAllString(c.OldWide, -1)
+	n := clockRE().FindAllString(c.NewWide, -1)
 	on, nn := strings.Join(o, ", "), strings.Join(n, ", ")
 	if on == nn || len(n) == 0 && len(o) == 0 {
 		return "", false

@@ -201,6 +201,42 @@ func TestStartsWithNothingAround(t *testing.T) {
 	}
 }
 
+// No package of lembas-check does work as the binary starts: a regexp to compile, a template to
+// parse, a spec file to read wait for their first use (sync.OnceValue), so `version`, and an
+// adapter process per case, pay nothing for the commands they do not run. Allocations are what
+// is counted (deterministic for a build; a wall-clock bound would depend on the machine): a
+// package's init may make a few plain values, not more.
+func TestInitDoesNoWork(t *testing.T) {
+	const maxAllocs, maxBytes = 128, 32 << 10
+	bin := buildLembasCheck(t, "")
+	cmd := exec.Command(bin, "version")
+	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	seen := 0
+	for _, line := range strings.Split(string(out), "\n") {
+		// init github.com/LLeMbas/lembas-check/runner @5.5 ms, 0.13 ms clock, 39544 bytes, 826 allocs
+		var pkg string
+		var at, clock float64
+		var bytes, allocs int
+		if _, err := fmt.Sscanf(line, "init %s @%f ms, %f ms clock, %d bytes, %d allocs", &pkg, &at, &clock, &bytes, &allocs); err != nil {
+			continue
+		}
+		if !strings.HasPrefix(pkg, "github.com/LLeMbas/lembas-check/") {
+			continue
+		}
+		seen++
+		if allocs > maxAllocs || bytes > maxBytes {
+			t.Errorf("%s works at init: %d allocations, %d bytes (at most %d, %d): make what its package-level vars compute (a regexp, a template, a spec text) on first use, with sync.OnceValue", pkg, allocs, bytes, maxAllocs, maxBytes)
+		}
+	}
+	if seen == 0 {
+		t.Fatalf("GODEBUG=inittrace=1 named no package of lembas-check:\n%s", out)
+	}
+}
+
 // runBinary runs the built lembas-check in dir with env, feeding stdin, and gives its exit status
 // and output. A run that outlasts two minutes is killed and fails the test.
 func runBinary(t *testing.T, bin string, env []string, dir, stdin string, args ...string) (int, string, string) {

@@ -37,4 +37,4 @@ func (v *Vocabulary) Unknown(area string, k Kind, text string) string {
 }
 
 // HoleRE finds a phrase's holes.
-var HoleRE *regexp.Regexp = holeRE
+var HoleRE *regexp.Regexp = holeRE()

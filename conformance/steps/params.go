@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // A step's phrase is written with typed holes, as Cucumber expressions are: `{id} reads
@@ -51,7 +52,8 @@ var paramTypes = map[string]paramType{
 	}},
 }
 
-var holeRE = regexp.MustCompile(`\{([a-z]+)(?::([a-z_ ]+))?\}`)
+// holeRE finds a phrase's holes; compiled with the first vocabulary, not at init.
+var holeRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{([a-z]+)(?::([a-z_ ]+))?\}`) })
 
 // compilePhrase turns a phrase into its anchored regexp, its hole types in order, and the form
 // the vocabulary shows. A phrase with an unknown hole type is a programming error: it panics.
@@ -60,7 +62,7 @@ func compilePhrase(phrase string) (*regexp.Regexp, []paramType, string) {
 	var types []paramType
 	re.WriteString("^")
 	last := 0
-	for _, m := range holeRE.FindAllStringSubmatchIndex(phrase, -1) {
+	for _, m := range holeRE().FindAllStringSubmatchIndex(phrase, -1) {
 		lit := phrase[last:m[0]]
 		re.WriteString(regexp.QuoteMeta(lit))
 		show.WriteString(lit)

@@ -281,7 +281,7 @@ func wordDistance(a, b []string) int {
 // mostly of holes is near anything, and a guess needs a word in common.
 func sharesAWord(text, shown []string) bool {
 	for _, s := range shown {
-		if holeWord.MatchString(s) && strings.ToUpper(s) == s {
+		if holeWord().MatchString(s) && strings.ToUpper(s) == s {
 			continue
 		}
 		for _, w := range text {
@@ -293,10 +293,10 @@ func sharesAWord(text, shown []string) bool {
 	return false
 }
 
-var holeWord = regexp.MustCompile(`^"?[#{]?[A-Z_ …]+[}]?"?[,:.]?$`)
+var holeWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^"?[#{]?[A-Z_ …]+[}]?"?[,:.]?$`) })
 
 func sameWord(w, shown string) bool {
-	return w == shown || holeWord.MatchString(shown) && strings.ToUpper(shown) == shown
+	return w == shown || holeWord().MatchString(shown) && strings.ToUpper(shown) == shown
 }
 
 // common are the steps every area has.

@@ -20,11 +20,6 @@ type Rule struct {
 	MinPiece int
 }
 
-var (
-	raisedTo = regexp.MustCompile(`\(raised to (\d+) when smaller\)`)
-	dropped  = regexp.MustCompile(`pieces under (\d+) characters dropped`)
-)
-
 // TokenRule is the token splitter's numbers, from conformance/chunk_tokens.json's about.
 var TokenRule = sync.OnceValue(func() Rule {
 	b, err := fs.ReadFile(spec.Conformance(), "chunk_tokens.json")
@@ -59,5 +54,8 @@ func ruleOf(where, about string) Rule {
 		}
 		return n
 	}
+	// Compiled here, on first use of a rule, not at every lembas-check start.
+	raisedTo := regexp.MustCompile(`\(raised to (\d+) when smaller\)`)
+	dropped := regexp.MustCompile(`pieces under (\d+) characters dropped`)
 	return Rule{MinSize: num(raisedTo), MinPiece: num(dropped)}
 }

@@ -54,9 +54,6 @@ func SpecTexts() Texts {
 	return texts
 }
 
-// exampleHead is the example result's first line: a path, a colon, a line range.
-var exampleHead = regexp.MustCompile(`^(/[^:\s]+)(:)([0-9]+)(-)([0-9]+)$`)
-
 // ParseTexts reads the fenced example under filesystem.md's "## A search" (its first line the
 // path and line range, its second the passage) and the limit parameter of tools/search.json.
 func ParseTexts(md, tool []byte) (Texts, error) {
@@ -81,7 +78,8 @@ func ParseTexts(md, tool []byte) (Texts, error) {
 	if len(block) != 2 {
 		return t, fmt.Errorf("filesystem.md: the example under \"## A search\" has %d lines, want 2 (the head, the passage)", len(block))
 	}
-	m := exampleHead.FindStringSubmatch(block[0])
+	// The example result's first line: a path, a colon, a line range.
+	m := regexp.MustCompile(`^(/[^:\s]+)(:)([0-9]+)(-)([0-9]+)$`).FindStringSubmatch(block[0])
 	if m == nil {
 		return t, fmt.Errorf("filesystem.md: the example's head %q is not <path>:<start>-<end>", block[0])
 	}

@@ -7,6 +7,7 @@ import (
 	"html/template"
 	"io"
 	"strings"
+	"sync"
 )
 
 // The HTML diff is one self-contained file (inline CSS and a few lines of JS, nothing fetched): a
@@ -105,10 +106,12 @@ func WriteDiffHTML(w io.Writer, c *Comparison) error {
 		}
 		page.Areas = append(page.Areas, area)
 	}
-	return diffPage.Execute(w, page)
+	return diffPage().Execute(w, page)
 }
 
-var diffPage = template.Must(template.New("diff").Parse(`<!doctype html>
+// diffPage is parsed on first use, not at every start.
+var diffPage = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("diff").Parse(`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -180,3 +183,4 @@ table.sum th:first-child,table.sum td:first-child{text-align:left}
 </body>
 </html>
 `))
+})
