@@ -3,11 +3,13 @@ package fakeprovider
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -17,10 +19,6 @@ import (
 
 // handleCompletion answers POST /v1/chat/completions or /v1/responses from the script.
 func (s *Server) handleCompletion(api string) http.HandlerFunc {
-	decode := wire.DecodeChat
-	if api == wire.APIResponses {
-		decode = wire.DecodeResponses
-	}
 	return func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
 		body, err := s.readBody(w, r)
@@ -33,35 +31,155 @@ func (s *Server) handleCompletion(api string) http.HandlerFunc {
 			fail(ctx, "the client hung up while sending its request: %v", err)
 			return
 		}
-		req, e := decode(body)
+		t, e := s.prepare(ctx, api, body, nil)
 		if e != nil {
 			writeError(w, e)
 			return
 		}
-		if !s.serves(req.Model) {
-			writeError(w, wire.UnknownModel(req.Model, s.models))
-			return
-		}
-		pick, err := s.picker.Next(req)
-		if err != nil {
-			fail(ctx, "%v", err)
-			code := "script_ran_out"
-			var nr *script.NoReadTool
-			if errors.As(err, &nr) {
-				code = "no_read_tool"
-			}
-			writeError(w, &wire.Error{Status: http.StatusInternalServerError, Type: wire.TypeServer, Code: code, Message: err.Error()})
-			return
-		}
-		if pick.Warning != "" {
-			s.logf("%s", pick.Warning)
-		}
-		s.answer(w, r, req, body, pick)
+		s.answer(w, r, t)
 	}
 }
 
-func (s *Server) answer(w http.ResponseWriter, r *http.Request, req *wire.Request, body []byte, pick script.Pick) {
+// turn is one request for a model's answer, made ready: the request as the model sees it (the
+// turns it continues put before its input), the body the cache simulator reads, and the answer
+// picked and kept to the request's settings.
+type turn struct {
+	req    *wire.Request
+	body   []byte
+	pick   script.Pick
+	answer wire.Answer
+	// own counts the request's own input items (the last of req.Input).
+	own int
+	// conn is the WebSocket connection the turn came over (nil: HTTP).
+	conn *wsConn
+}
+
+// prepare decodes a request, puts the turns it continues before it, and picks its answer. An
+// error is the API's answer instead.
+func (s *Server) prepare(ctx context.Context, api string, body []byte, conn *wsConn) (*turn, *wire.Error) {
+	decode := wire.DecodeChat
+	if api == wire.APIResponses {
+		decode = wire.DecodeResponses
+	}
+	req, e := decode(body)
+	if e != nil {
+		return nil, e
+	}
+	if !s.serves(req.Model) {
+		return nil, wire.UnknownModel(req.Model, s.models)
+	}
+	if s.cfg.Strict {
+		if e := wire.Validate(req); e != nil {
+			return nil, e
+		}
+	}
+	t := &turn{req: req, body: body, conn: conn, own: len(req.Input)}
+	if api == wire.APIResponses {
+		if e := s.continueTurn(t); e != nil {
+			return nil, e
+		}
+	}
+	pick, err := s.picker.Next(req)
+	if err != nil {
+		fail(ctx, "%v", err)
+		code := "script_ran_out"
+		var nr *script.NoReadTool
+		if errors.As(err, &nr) {
+			code = "no_read_tool"
+		}
+		return nil, &wire.Error{Status: http.StatusInternalServerError, Type: wire.TypeServer, Code: code, Message: err.Error()}
+	}
+	if pick.Warning != "" {
+		s.logf("%s", pick.Warning)
+	}
+	t.pick = pick
+	a, notes := s.picker.Obey(req, pick, s.count)
+	if req.Params.Logprobs && a.Text != "" {
+		a.Logprobs = &wire.Logprobs{Tokens: s.tokens(a.Text), Top: req.Params.TopLogprobs}
+	}
+	t.answer = a
+	if len(notes) > 0 {
+		note(ctx, "%s", strings.Join(notes, "; "))
+	}
+	return t, nil
+}
+
+// continueTurn puts the turns a Responses request continues before its input: those of its
+// previous_response_id (kept by the server, or by the WebSocket connection for store: false) or
+// of its conversation.
+func (s *Server) continueTurn(t *turn) *wire.Error {
+	req := t.req
+	if req.PreviousResponseID != "" && req.Conversation != "" {
+		return &wire.Error{Status: http.StatusBadRequest, Type: wire.TypeInvalidRequest, Param: "previous_response_id", Code: "invalid_value",
+			Message: "Mutually exclusive parameters: Ensure you are only providing one of: 'previous_response_id' or 'conversation'."}
+	}
+	var chain []json.RawMessage
+	switch {
+	case req.PreviousResponseID != "":
+		prev := t.conn.lastResponse(req.PreviousResponseID)
+		if prev == nil {
+			prev = s.state.response(req.PreviousResponseID)
+		}
+		if prev == nil {
+			return previousNotFound(req.PreviousResponseID)
+		}
+		chain = prev.chain
+	case req.Conversation != "":
+		s.state.mu.Lock()
+		c := s.state.convs[req.Conversation]
+		if c != nil {
+			chain = append([]json.RawMessage(nil), c.items...)
+		}
+		s.state.mu.Unlock()
+		if c == nil {
+			return notFound("Conversation", req.Conversation)
+		}
+	}
+	if req.PreviousResponseID != "" || s.cfg.Strict {
+		if e := unansweredCalls(chain, req.Input); e != nil {
+			return e
+		}
+	}
+	if chain == nil {
+		return nil
+	}
+	if e := req.Continue(chain); e != nil {
+		return e
+	}
+	t.body = wire.WithInput(req.Top, req.Input)
+	return nil
+}
+
+// keep stores a Responses answer: for GET and later turns when store is true, for the
+// connection's next turn over a WebSocket, and in its conversation.
+func (s *Server) keep(t *turn, m wire.Meta, body []byte) {
+	req := t.req
+	own := req.Input[len(req.Input)-t.own:]
+	out := wire.ResponseItems(m, t.answer)
+	st := &stored{id: wire.ResponseID(m), body: body, input: s.state.withIDs(own)}
+	st.chain = append(append([]json.RawMessage(nil), req.Input...), out...)
+	if req.Store {
+		s.state.put(st)
+	}
+	t.conn.remember(st)
+	if req.Conversation != "" {
+		s.state.mu.Lock()
+		if c := s.state.convs[req.Conversation]; c != nil {
+			c.items = append(c.items, st.input...)
+			c.items = append(c.items, out...)
+		}
+		s.state.mu.Unlock()
+	}
+}
+
+func (s *Server) count(text string) int { return s.cache.Count(text) }
+
+// tokens cuts a text into the pieces its log probabilities are given for.
+func (s *Server) tokens(text string) []string { return wire.Pieces(text, 0, false) }
+
+func (s *Server) answer(w http.ResponseWriter, r *http.Request, t *turn) {
 	ctx := r.Context()
+	req, pick := t.req, t.pick
 	rep, f := pick.Reply, pick.Reply.Fault
 	keep := time.Duration(0)
 	if req.Stream {
@@ -78,8 +196,8 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, req *wire.Reques
 		writeError(w, faultError(f, req.Model, pick.Source))
 		return
 	}
-	a := pick.Answer
-	u := s.usage(ctx, body, a)
+	a := t.answer
+	u := s.usage(ctx, t.body, req, a)
 	if req.Stream {
 		u.PromptMS = ms(rep.Delay)
 		u.PredictedMS = ms(rep.Interval) * float64(len(wire.Pieces(a.Text, a.Chunk, false)))
@@ -88,12 +206,13 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, req *wire.Reques
 	var frames [][]byte
 	var one []byte
 	switch {
-	case req.API == wire.APIResponses && req.Stream:
-		m.ID = fmt.Sprintf("fake%d", pick.N)
-		frames = wire.ResponsesStream(m, a, u)
 	case req.API == wire.APIResponses:
 		m.ID = fmt.Sprintf("fake%d", pick.N)
-		one = wire.ResponsesBody(m, a, u)
+		one = wire.ResponsesBody(m, req, a, u)
+		s.keep(t, m, one)
+		if req.Stream {
+			frames = wire.ResponsesStream(m, req, a, u)
+		}
 	case req.Stream:
 		m.ID = fmt.Sprintf("chatcmpl-fake%d", pick.N)
 		// Rendered into a buffer used again by later streams: garbage is what makes the
@@ -129,7 +248,7 @@ const maxPooledFrames = 1 << 20
 // it), in one allocation when the client declared its length; with a recording the body was
 // already read, and is taken from there.
 func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
-	if n, ok := r.Context().Value(noteKey{}).(*note); ok && n.body != nil {
+	if n, ok := r.Context().Value(noteKey{}).(*exchangeNote); ok && n.body != nil {
 		if int64(len(n.body)) > s.maxBody {
 			return nil, &http.MaxBytesError{Limit: s.maxBody}
 		}
@@ -146,19 +265,28 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error
 	return io.ReadAll(rd)
 }
 
-// usage asks the cache simulator for the prompt's tokens and counts the reply's.
-func (s *Server) usage(ctx context.Context, body []byte, a wire.Answer) wire.Usage {
+// Tokens an image or a file input counts in the prompt: what OpenAI bills a low-detail image.
+// The simulator reads text only; a file is counted the same, whatever its size.
+const mediaTokens = 85
+
+// usage asks the cache simulator for the prompt's tokens and counts the reply's (each choice's).
+func (s *Server) usage(ctx context.Context, body []byte, req *wire.Request, a wire.Answer) wire.Usage {
 	r, err := s.cache.Serve(body)
 	prompt, cached := r.PromptTokens, r.CachedTokens
 	if err != nil {
 		fail(ctx, "the cache simulator could not read the request (%v); usage counts its words instead", err)
 		prompt, cached = wire.CountWords(string(body)), 0
 	}
-	count := s.cache.Count
+	prompt += mediaTokens * (req.Params.Images + req.Params.Files)
+	count := s.count
 	u := wire.Usage{Prompt: prompt, Cached: cached, Reasoning: count(a.Reasoning)}
 	u.Completion = count(a.Text) + u.Reasoning
 	for _, c := range a.ToolCalls {
 		u.Completion += count(c.Name) + count(c.Arguments)
+	}
+	if a.Choices > 1 {
+		u.Completion *= a.Choices
+		u.Reasoning *= a.Choices
 	}
 	s.metrics.tokens(prompt, cached, u.Completion)
 	s.tokensIn.Add(int64(prompt))

@@ -16,18 +16,29 @@ import (
 )
 
 // note carries what a handler knows about an exchange to the middleware that records it.
-type note struct {
-	mu  sync.Mutex
-	err string
+type exchangeNote struct {
+	mu   sync.Mutex
+	err  string
+	note string
 	// body is the request body, when the recording read it first.
 	body []byte
 }
 
 type noteKey struct{}
 
+// note says what the fake changed in its answer to keep to the request, for the recording's
+// `note`.
+func note(ctx context.Context, format string, args ...any) {
+	if n, ok := ctx.Value(noteKey{}).(*exchangeNote); ok {
+		n.mu.Lock()
+		n.note = fmt.Sprintf(format, args...)
+		n.mu.Unlock()
+	}
+}
+
 // fail says what went wrong on lembas-check's side, for the recording's `error`.
 func fail(ctx context.Context, format string, args ...any) {
-	if n, ok := ctx.Value(noteKey{}).(*note); ok {
+	if n, ok := ctx.Value(noteKey{}).(*exchangeNote); ok {
 		n.mu.Lock()
 		if n.err == "" {
 			n.err = fmt.Sprintf(format, args...)
@@ -48,7 +59,7 @@ func (s *Server) observe(next http.Handler) http.Handler {
 		s.requests.Add(1)
 		start := time.Now()
 		tw := &trackWriter{rw: w, start: start, keep: s.rec != nil}
-		n := &note{}
+		n := &exchangeNote{}
 		r = r.WithContext(context.WithValue(r.Context(), noteKey{}, n))
 		var body []byte
 		var seq int
@@ -97,7 +108,7 @@ func readUpTo(r *http.Request, limit int64) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(r.Body, limit))
 }
 
-func (s *Server) record(r *http.Request, tw *trackWriter, n *note, seq int, start time.Time, body []byte) {
+func (s *Server) record(r *http.Request, tw *trackWriter, n *exchangeNote, seq int, start time.Time, body []byte) {
 	x := replay.Exchange{Seq: seq, Started: start.UTC(), Method: r.Method, Path: r.URL.Path}
 	if r.URL.RawQuery != "" {
 		x.Path += "?" + r.URL.RawQuery
@@ -129,7 +140,7 @@ func (s *Server) record(r *http.Request, tw *trackWriter, n *note, seq int, star
 		x.Timing = replay.Timing{TotalMS: ms(time.Since(start))}
 	}
 	n.mu.Lock()
-	x.Error = n.err
+	x.Error, x.Note = n.err, n.note
 	n.mu.Unlock()
 	if x.Error == "" && tw.err != nil {
 		x.Error = fmt.Sprintf("the client hung up after %d chunks (%v)", tw.chunks, tw.err)

@@ -57,6 +57,9 @@ type Config struct {
 	Now func() time.Time
 	// Log gets problems on lembas-check's side (a recording that cannot be written); nil: none.
 	Log io.Writer
+	// Strict answers requests the API would refuse with its 400s (wire.Validate); otherwise
+	// the fake checks only what it reads.
+	Strict bool
 }
 
 // Server is a running fake provider (or recording proxy).
@@ -87,6 +90,8 @@ type Server struct {
 	recFailed atomic.Bool
 
 	personal personalization
+	state    *state
+	wsConns  atomic.Int64
 }
 
 // newServer makes the server and its handler; it does not listen yet.
@@ -122,6 +127,7 @@ func newServer(cfg Config) (*Server, error) {
 		s.now = time.Now
 	}
 	s.personal = personalization{Available: true}
+	s.state = newState()
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", s.metrics.handler())
 	if cfg.Upstream != "" {
@@ -266,6 +272,21 @@ func (s *Server) routes(mux *http.ServeMux) {
 		mux.HandleFunc("GET "+p+"/models", s.handleModels)
 		mux.HandleFunc("POST "+p+"/chat/completions", s.handleCompletion(wire.APIChat))
 		mux.HandleFunc("POST "+p+"/responses", s.handleCompletion(wire.APIResponses))
+		mux.HandleFunc("GET "+p+"/responses", s.handleWebSocket)
+		mux.HandleFunc("GET "+p+"/responses/{id}", s.handleGetResponse)
+		mux.HandleFunc("DELETE "+p+"/responses/{id}", s.handleDeleteResponse)
+		mux.HandleFunc("GET "+p+"/responses/{id}/input_items", s.handleInputItems)
+		mux.HandleFunc("POST "+p+"/responses/{id}/cancel", s.handleCancel)
+		mux.HandleFunc("POST "+p+"/responses/compact", s.handleCompact)
+		mux.HandleFunc("POST "+p+"/responses/input_tokens", s.handleInputTokens)
+		mux.HandleFunc("POST "+p+"/conversations", s.handleCreateConversation)
+		mux.HandleFunc("GET "+p+"/conversations/{id}", s.handleConversation)
+		mux.HandleFunc("POST "+p+"/conversations/{id}", s.handleConversation)
+		mux.HandleFunc("DELETE "+p+"/conversations/{id}", s.handleConversation)
+		mux.HandleFunc("GET "+p+"/conversations/{id}/items", s.handleConversationItems)
+		mux.HandleFunc("POST "+p+"/conversations/{id}/items", s.handleConversationItems)
+		mux.HandleFunc("GET "+p+"/conversations/{id}/items/{item}", s.handleConversationItem)
+		mux.HandleFunc("DELETE "+p+"/conversations/{id}/items/{item}", s.handleConversationItem)
 	}
 	mux.HandleFunc("GET /.well-known/lembas.json", s.handleDiscovery)
 	mux.HandleFunc("GET /api/v1/instance", s.handleInstance)
@@ -298,7 +319,7 @@ func writeJSON(w http.ResponseWriter, status int, b []byte) {
 func (s *Server) handleUnknown(mux *http.ServeMux) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		var allow []string
-		for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut} {
+		for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete} {
 			probe := &http.Request{Method: m, URL: &url.URL{Path: r.URL.Path}, Host: r.Host}
 			if _, pat := mux.Handler(probe); pat != "" && pat != "/" {
 				allow = append(allow, m)
@@ -311,7 +332,7 @@ func (s *Server) handleUnknown(mux *http.ServeMux) http.HandlerFunc {
 			return
 		}
 		writeError(w, &wire.Error{Status: http.StatusNotFound, Type: wire.TypeInvalidRequest, Code: "unknown_url",
-			Message: fmt.Sprintf("Unknown request URL: %s %s. This fake serves /v1/models, /v1/chat/completions, /v1/responses and the LLeMbas instance endpoints (docs/fakeprovider.md).", r.Method, r.URL.Path)})
+			Message: fmt.Sprintf("Unknown request URL: %s %s. This fake serves /v1/models, /v1/chat/completions, /v1/responses (and its state: /v1/responses/{id}, /v1/conversations), the Responses WebSocket mode and the LLeMbas instance endpoints (docs/fakeprovider.md).", r.Method, r.URL.Path)})
 	}
 }
 

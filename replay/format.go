@@ -70,6 +70,14 @@ type Exchange struct {
 	// Error says what went wrong on lembas-check's side (a script that ran out, an upstream that
 	// could not be reached, a client that hung up mid-stream).
 	Error string `json:"error,omitempty"`
+	// Note says what the fake changed in a scripted answer to keep to the request (a call left
+	// out for tool_choice none, a call made for tool_choice required).
+	Note string `json:"note,omitempty"`
+	// Transport is "websocket" for a turn of the Responses API's WebSocket mode (its request
+	// is the response.create message, its response the messages sent back); "" is HTTP.
+	Transport string `json:"transport,omitempty"`
+	// Conn numbers the WebSocket connection a turn came over, from 1 (0 for HTTP).
+	Conn int `json:"conn,omitempty"`
 }
 
 // Request is a request as received.
@@ -93,8 +101,10 @@ type Request struct {
 type Response struct {
 	Status  int                 `json:"status"`
 	Headers map[string][]string `json:"headers,omitempty"`
-	// Stream is true for a server-sent-events response, whose bytes are Chunks.
-	Stream bool `json:"stream,omitempty"`
+	// Stream is true for a server-sent-events response, whose bytes are Chunks; with
+	// WebSocket, each chunk is one WebSocket message (a JSON event), not SSE bytes.
+	Stream    bool `json:"stream,omitempty"`
+	WebSocket bool `json:"websocket,omitempty"`
 	// Body is a non-streamed JSON body; BodyText one that is not JSON.
 	Body     json.RawMessage `json:"body,omitempty"`
 	BodyText *string         `json:"body_text,omitempty"`

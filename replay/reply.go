@@ -41,6 +41,11 @@ func (r *Response) Reply() (Reply, error) {
 	if r.Stream {
 		var data [][]byte
 		for _, c := range r.Chunks {
+			if r.WebSocket {
+				// One JSON event a message: the same events as an SSE stream's data.
+				data = append(data, []byte("data: "+c.Data+"\n\n"))
+				continue
+			}
 			data = append(data, []byte(c.Data))
 		}
 		return ParseStream(data)
@@ -126,6 +131,7 @@ func (x *Reply) addResponsesItem(item json.RawMessage) {
 		CallID    string          `json:"call_id"`
 		Name      string          `json:"name"`
 		Arguments string          `json:"arguments"`
+		Input     string          `json:"input"`
 	}
 	if json.Unmarshal(item, &it) != nil {
 		return
@@ -135,6 +141,8 @@ func (x *Reply) addResponsesItem(item json.RawMessage) {
 		x.Text += textOf(it.Content)
 	case "function_call":
 		x.ToolCalls = append(x.ToolCalls, ToolCall{it.CallID, it.Name, it.Arguments})
+	case "custom_tool_call":
+		x.ToolCalls = append(x.ToolCalls, ToolCall{it.CallID, it.Name, it.Input})
 	}
 }
 
@@ -260,7 +268,7 @@ func ParseStream(chunks [][]byte) (Reply, error) {
 			var s string
 			json.Unmarshal(v.Delta, &s)
 			x.Text += s
-		case "response.completed":
+		case "response.completed", "response.incomplete":
 			var r struct {
 				Usage json.RawMessage `json:"usage"`
 			}
@@ -270,7 +278,7 @@ func ParseStream(chunks [][]byte) (Reply, error) {
 			var it struct {
 				Type string `json:"type"`
 			}
-			if json.Unmarshal(v.Item, &it) == nil && it.Type == "function_call" {
+			if json.Unmarshal(v.Item, &it) == nil && (it.Type == "function_call" || it.Type == "custom_tool_call") {
 				n := len(order) + 1000
 				calls[n] = &ToolCall{}
 				order = append(order, n)
@@ -278,8 +286,12 @@ func ParseStream(chunks [][]byte) (Reply, error) {
 					CallID    string `json:"call_id"`
 					Name      string `json:"name"`
 					Arguments string `json:"arguments"`
+					Input     string `json:"input"`
 				}
 				json.Unmarshal(v.Item, &fc)
+				if it.Type == "custom_tool_call" {
+					fc.Arguments = fc.Input
+				}
 				*calls[n] = ToolCall{fc.CallID, fc.Name, fc.Arguments}
 			}
 		case "message_start":

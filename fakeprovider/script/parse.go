@@ -228,7 +228,7 @@ func (d *dec) script(n *yaml.Node) (*Script, error) {
 		s.Replies, err = d.replies(n, "replies")
 		return s, err
 	}
-	_, m, err := d.fields(n, "script", "models", "replies", "rules", "default")
+	_, m, err := d.fields(n, "script", "models", "replies", "rules", "default", "compaction")
 	if err != nil {
 		return nil, err
 	}
@@ -268,6 +268,11 @@ func (d *dec) script(n *yaml.Node) (*Script, error) {
 	}
 	if v, ok := m["default"]; ok {
 		if s.Default, err = d.policy(v); err != nil {
+			return nil, err
+		}
+	}
+	if v, ok := m["compaction"]; ok {
+		if s.Compaction, err = d.str(v, "compaction"); err != nil {
 			return nil, err
 		}
 	}

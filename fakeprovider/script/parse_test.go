@@ -113,7 +113,7 @@ func TestParseErrors(t *testing.T) {
 	for name, c := range map[string]struct{ src, want string }{
 		"empty":             {"", "s.yaml: the script is empty"},
 		"comment only":      {"# nothing\n", "the script is empty"},
-		"unknown top key":   {"replies: []\ncolour: red\n", "s.yaml:2:1: script: unknown key \"colour\" (known: models, replies, rules, default)"},
+		"unknown top key":   {"replies: []\ncolour: red\n", "s.yaml:2:1: script: unknown key \"colour\" (known: models, replies, rules, default, compaction)"},
 		"unknown reply key": {"replies:\n  - text: hi\n    txet: ho\n", "s.yaml:3:5: replies[0]: unknown key \"txet\""},
 		"text not string":   {"replies:\n  - text: 42\n", "s.yaml:2:11: replies[0].text: want a string, got int 42 (quote it"},
 		"duplicate key":     {"replies:\n  - text: a\n    text: b\n", "s.yaml:3:5: replies[0]: key \"text\" given twice"},

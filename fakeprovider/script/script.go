@@ -27,6 +27,8 @@ type Script struct {
 	// Default answers once the replies are used up (and no rule matched); nil: a request then
 	// gets a 500 saying the script ran out.
 	Default *Policy
+	// Compaction is the summary POST /v1/responses/compact gives back ("": a default).
+	Compaction string
 }
 
 // Policy is "for the person's latest words, call the agent's file-read tool on Read, then on

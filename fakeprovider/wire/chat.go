@@ -11,9 +11,11 @@ import (
 // The dialects a chat completion takes the shape of are package usage's (usage.Dialect): one
 // type for the fake that writes them and the bench that reads them.
 
-// ToolCall is one function call of an answer. Arguments is sent as written, valid JSON or not.
+// ToolCall is one call of an answer. Arguments is sent as written, valid JSON or not; for a call
+// of a custom tool (Custom), it is the tool's free-form input.
 type ToolCall struct {
 	ID, Name, Arguments string
+	Custom              bool
 }
 
 // Answer is what the assistant says: reasoning, then text, then tool calls.
@@ -25,6 +27,16 @@ type Answer struct {
 	// Chunk is how many characters (runes) a stream delta carries; 0 splits text before each
 	// word (as a tokenizer roughly would) and tool arguments every 8 characters.
 	Chunk int
+	// Choices is how many choices a chat completion carries, each this answer (0: one).
+	Choices int
+	// Logprobs, when set, are the log probabilities sent with the text.
+	Logprobs *Logprobs
+}
+
+// Logprobs are the text's tokens, each sent with a log probability and Top alternatives.
+type Logprobs struct {
+	Tokens []string
+	Top    int
 }
 
 // Finish is the answer's finish reason.
@@ -73,12 +85,14 @@ func ChatBody(m Meta, a Answer, u Usage) []byte {
 	if m.Dialect == usage.LlamaCpp {
 		e.key("choices")
 		e.arr()
-		e.obj()
-		e.kstr("finish_reason", a.Finish())
-		e.kint("index", 0)
-		e.key("message")
-		message(&e, m.Dialect, a)
-		e.end()
+		for i := 0; i < max(a.Choices, 1); i++ {
+			e.obj()
+			e.kstr("finish_reason", a.Finish())
+			e.kint("index", int64(i))
+			e.key("message")
+			message(&e, m.Dialect, a)
+			e.end()
+		}
 		e.endArr()
 		e.kint("created", m.Created)
 		e.kstr("model", m.Model)
@@ -98,13 +112,16 @@ func ChatBody(m Meta, a Answer, u Usage) []byte {
 	e.kstr("model", m.Model)
 	e.key("choices")
 	e.arr()
-	e.obj()
-	e.kint("index", 0)
-	e.key("message")
-	message(&e, m.Dialect, a)
-	e.knull("logprobs")
-	e.kstr("finish_reason", a.Finish())
-	e.end()
+	for i := 0; i < max(a.Choices, 1); i++ {
+		e.obj()
+		e.kint("index", int64(i))
+		e.key("message")
+		message(&e, m.Dialect, a)
+		e.key("logprobs")
+		chatLogprobs(&e, a.Logprobs)
+		e.kstr("finish_reason", a.Finish())
+		e.end()
+	}
 	e.endArr()
 	e.key("usage")
 	usageObject(&e, m.Dialect, u)
@@ -133,12 +150,21 @@ func message(e *enc, d usage.Dialect, a Answer) {
 		for _, c := range a.ToolCalls {
 			e.obj()
 			e.kstr("id", c.ID)
-			e.kstr("type", "function")
-			e.key("function")
-			e.obj()
-			e.kstr("name", c.Name)
-			e.kstr("arguments", c.Arguments)
-			e.end()
+			if c.Custom {
+				e.kstr("type", "custom")
+				e.key("custom")
+				e.obj()
+				e.kstr("name", c.Name)
+				e.kstr("input", c.Arguments)
+				e.end()
+			} else {
+				e.kstr("type", "function")
+				e.key("function")
+				e.obj()
+				e.kstr("name", c.Name)
+				e.kstr("arguments", c.Arguments)
+				e.end()
+			}
 			e.end()
 		}
 		e.endArr()
@@ -208,6 +234,20 @@ func usageObject(e *enc, d usage.Dialect, u Usage) {
 	e.end()
 }
 
+// chatLogprobs writes a choice's logprobs: null when not asked for, else {"content": [...],
+// "refusal": null}.
+func chatLogprobs(e *enc, lp *Logprobs) {
+	if lp == nil {
+		e.null()
+		return
+	}
+	e.obj()
+	e.key("content")
+	logprobList(e, lp)
+	e.knull("refusal")
+	e.end()
+}
+
 // timings is llama-server's: what came from the cache, what was processed now, and how fast.
 func timings(e *enc, u Usage) {
 	promptN := u.Prompt - u.Cached
@@ -253,21 +293,30 @@ func AppendChatStream(buf []byte, m Meta, a Answer, u Usage, includeUsage bool) 
 	c := newChunker(m, includeUsage && m.Dialect != usage.LlamaCpp)
 	c.out = buf
 	calls := a.ToolCalls
-	// OpenAI opens a tool-call-only answer with the first call in the role chunk.
-	first := delta{role: true, contentNull: m.Dialect == usage.LlamaCpp || (a.Text == "" && a.Reasoning == "" && len(calls) > 0)}
-	if m.Dialect != usage.LlamaCpp && a.Text == "" && a.Reasoning == "" && len(calls) > 0 {
-		first.call, first.callIndex, first.header = &calls[0], 0, true
-	}
-	c.chunk(first, "")
-	eachPiece(a.Reasoning, a.Chunk, false, func(p string) { c.chunk(delta{reasoning: p, hasReasoning: true}, "") })
-	eachPiece(a.Text, a.Chunk, false, func(p string) { c.chunk(delta{content: p, hasContent: true}, "") })
-	for i := range calls {
-		if !(i == 0 && first.call != nil) {
-			c.chunk(delta{call: &calls[i], callIndex: i, header: true}, "")
+	for choice := 0; choice < max(a.Choices, 1); choice++ {
+		c.setChoice(choice)
+		// OpenAI opens a tool-call-only answer with the first call in the role chunk.
+		first := delta{role: true, contentNull: m.Dialect == usage.LlamaCpp || (a.Text == "" && a.Reasoning == "" && len(calls) > 0)}
+		if m.Dialect != usage.LlamaCpp && a.Text == "" && a.Reasoning == "" && len(calls) > 0 {
+			first.call, first.callIndex, first.header = &calls[0], 0, true
 		}
-		eachPiece(calls[i].Arguments, a.Chunk, true, func(p string) { c.chunk(delta{call: &calls[i], callIndex: i, args: p}, "") })
+		c.chunk(first, "")
+		eachPiece(a.Reasoning, a.Chunk, false, func(p string) { c.chunk(delta{reasoning: p, hasReasoning: true}, "") })
+		if a.Logprobs != nil {
+			for i, p := range textPieces(a) {
+				c.chunk(delta{content: p, hasContent: true, lp: a.Logprobs.one(i)}, "")
+			}
+		} else {
+			eachPiece(a.Text, a.Chunk, false, func(p string) { c.chunk(delta{content: p, hasContent: true}, "") })
+		}
+		for i := range calls {
+			if !(i == 0 && first.call != nil) {
+				c.chunk(delta{call: &calls[i], callIndex: i, header: true}, "")
+			}
+			eachPiece(calls[i].Arguments, a.Chunk, true, func(p string) { c.chunk(delta{call: &calls[i], callIndex: i, args: p}, "") })
+		}
+		c.chunk(delta{}, a.Finish())
 	}
-	c.chunk(delta{}, a.Finish())
 	if includeUsage {
 		c.usageChunk(u)
 	}
@@ -291,11 +340,13 @@ type delta struct {
 	callIndex          int
 	header             bool // the call's id and name, with empty arguments
 	args               string
+	lp                 *Logprobs // the content's log probabilities
 }
 
 type chunker struct {
 	m         Meta
 	usageNull bool
+	choice    int
 	// head and tail are what every chunk with no finish reason has around its delta, rendered
 	// once per stream: a chunk is then head, delta, tail.
 	head, tail []byte
@@ -306,8 +357,16 @@ type chunker struct {
 
 func newChunker(m Meta, usageNull bool) *chunker {
 	c := &chunker{m: m, usageNull: usageNull}
-	c.head, c.tail = c.frame("")
+	c.head, c.tail = c.frame("", nil)
 	return c
+}
+
+// setChoice makes the chunks that follow those of choice i.
+func (c *chunker) setChoice(i int) {
+	if i != c.choice {
+		c.choice = i
+		c.head, c.tail = c.frame("", nil)
+	}
 }
 
 func (c *chunker) envelope(e *enc) {
@@ -330,7 +389,7 @@ func (c *chunker) llamaTail(e *enc) {
 }
 
 // frame renders a chunk's bytes before and after its delta object.
-func (c *chunker) frame(finish string) (head, tail []byte) {
+func (c *chunker) frame(finish string, lp *Logprobs) (head, tail []byte) {
 	llama := c.m.Dialect == usage.LlamaCpp
 	e := enc{b: make([]byte, 0, 256), first: true}
 	e.b = append(e.b, "data: "...)
@@ -344,12 +403,13 @@ func (c *chunker) frame(finish string) (head, tail []byte) {
 	if llama {
 		e.kstrOrNull("finish_reason", finish)
 	}
-	e.kint("index", 0)
+	e.kint("index", int64(c.choice))
 	e.key("delta")
 	head = e.b
 	t := enc{b: make([]byte, 0, 256)}
 	if !llama {
-		t.knull("logprobs")
+		t.key("logprobs")
+		chatLogprobs(&t, lp)
 		t.kstrOrNull("finish_reason", finish)
 	}
 	t.end()
@@ -366,8 +426,8 @@ func (c *chunker) frame(finish string) (head, tail []byte) {
 
 func (c *chunker) chunk(d delta, finish string) {
 	head, tail := c.head, c.tail
-	if finish != "" {
-		head, tail = c.frame(finish)
+	if finish != "" || d.lp != nil {
+		head, tail = c.frame(finish, d.lp)
 	}
 	e := enc{b: append(c.out, head...), first: true}
 	e.obj()
@@ -390,16 +450,20 @@ func (c *chunker) chunk(d delta, finish string) {
 		e.arr()
 		e.obj()
 		e.kint("index", int64(d.callIndex))
+		kind, field := "function", "arguments"
+		if d.call.Custom {
+			kind, field = "custom", "input"
+		}
 		if d.header {
 			e.kstr("id", d.call.ID)
-			e.kstr("type", "function")
+			e.kstr("type", kind)
 		}
-		e.key("function")
+		e.key(kind)
 		e.obj()
 		if d.header {
 			e.kstr("name", d.call.Name)
 		}
-		e.kstr("arguments", d.args)
+		e.kstr(field, d.args)
 		e.end()
 		e.end()
 		e.endArr()

@@ -36,12 +36,40 @@ type Request struct {
 	ToolResults, ResultsSinceUser int
 	// LastUserText is the text of the last user message.
 	LastUserText string
+	// Params are the settings the answer honours.
+	Params Params
+
+	// The Responses API's own: the body's members as sent (for the response to echo), the
+	// input items (a string input as one user message), and where the response continues and
+	// is kept.
+	Top                map[string]json.RawMessage
+	Input              []json.RawMessage
+	PreviousResponseID string
+	Conversation       string
+	// Store is `store`: the API's default is true.
+	Store bool
 }
 
-// Tool is one offered function tool: its name and its parameters' property names.
+// Tool is one offered tool: a function, with its parameters' property names and schema, or a
+// custom tool, which takes free-form text (Grammar, when set, constrains it: Syntax is "lark"
+// or "regex").
 type Tool struct {
-	Name  string
-	Props []string
+	Name    string
+	Props   []string
+	Schema  json.RawMessage `json:",omitempty"`
+	Custom  bool            `json:",omitempty"`
+	Syntax  string          `json:",omitempty"`
+	Grammar string          `json:",omitempty"`
+}
+
+// Tool finds an offered tool by name.
+func (r *Request) Tool(name string) (Tool, bool) {
+	for _, t := range r.Tools {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return Tool{}, false
 }
 
 // Offers says whether a tool of that name is offered.
@@ -97,6 +125,7 @@ func DecodeChat(body []byte) (*Request, *Error) {
 		if k := jsonKind(json.RawMessage(msg.Content)); msg.Content != nil && k != "a string" && k != "an array" && k != "null" {
 			return nil, invalidType(fmt.Sprintf("messages[%d].content", i), "a string or an array of content parts", json.RawMessage(msg.Content))
 		}
+		countMedia(msg.Content, &r.Params)
 		switch *msg.Role {
 		case "tool", "function":
 			r.ToolResults++
@@ -119,12 +148,36 @@ func DecodeChat(body []byte) (*Request, *Error) {
 		return nil, e
 	}
 	r.Tools = tools
+	if e := chatParams(top, &r.Params); e != nil {
+		return nil, e
+	}
 	return r, nil
 }
 
 type chatMessage struct {
 	Role    *string `json:"role"`
 	Content raw     `json:"content"`
+}
+
+// countMedia counts the image and file parts of a content array.
+func countMedia(content []byte, p *Params) {
+	if len(content) == 0 || content[0] != '[' || !bytes.Contains(content, []byte(`"type"`)) {
+		return
+	}
+	var parts []struct {
+		Type string `json:"type"`
+	}
+	if json.Unmarshal(content, &parts) != nil {
+		return
+	}
+	for _, pt := range parts {
+		switch pt.Type {
+		case "image_url", "input_image":
+			p.Images++
+		case "file", "input_file", "input_audio":
+			p.Files++
+		}
+	}
 }
 
 // messagesError says what is wrong with a `messages` value that did not decode.
@@ -157,7 +210,7 @@ func DecodeResponses(body []byte) (*Request, *Error) {
 	if e != nil {
 		return nil, e
 	}
-	r := &Request{API: APIResponses, IncludeUsage: true}
+	r := &Request{API: APIResponses, IncludeUsage: true, Top: top, Store: true}
 	if e := modelAndStream(top, r); e != nil {
 		return nil, e
 	}
@@ -167,48 +220,89 @@ func DecodeResponses(body []byte) (*Request, *Error) {
 	}
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
-		r.Messages, r.LastUserText = 1, s
+		item, _ := Marshal(map[string]any{"type": "message", "role": "user", "content": s})
+		r.Input = []json.RawMessage{item}
 	} else {
-		var items []json.RawMessage
-		if json.Unmarshal(raw, &items) != nil {
+		if json.Unmarshal(raw, &r.Input) != nil {
 			return nil, invalidType("input", "a string or an array of input items", raw)
 		}
-		if len(items) == 0 {
+		if len(r.Input) == 0 && absent(top["previous_response_id"]) && absent(top["conversation"]) {
 			return nil, &Error{Status: 400, Type: TypeInvalidRequest, Param: "input", Code: "empty_array",
 				Message: "Invalid 'input': empty array. Give the input as a string or at least one item."}
 		}
-		r.Messages = len(items)
-		for i, it := range items {
-			var item struct {
-				Type    string          `json:"type"`
-				Role    string          `json:"role"`
-				Content json.RawMessage `json:"content"`
-			}
-			if json.Unmarshal(it, &item) != nil {
-				return nil, invalidType(fmt.Sprintf("input[%d]", i), "an object", it)
-			}
-			isResult := item.Type == "function_call_output" || item.Type == "custom_tool_call_output"
-			if isResult {
-				r.ToolResults++
-				r.ResultsSinceUser++
-			}
-			r.LastIsToolResult = isResult
-			if item.Role == "user" && (item.Type == "" || item.Type == "message") {
-				text, ok := contentText(item.Content)
-				if !ok {
-					return nil, invalidType(fmt.Sprintf("input[%d].content", i), "a string or an array of content parts", item.Content)
-				}
-				r.LastUserText = text
-				r.ResultsSinceUser = 0
-			}
+	}
+	for k, p := range map[string]*string{"previous_response_id": &r.PreviousResponseID} {
+		if raw, ok := top[k]; ok && !isNull(raw) && json.Unmarshal(raw, p) != nil {
+			return nil, invalidType(k, "a string", raw)
 		}
+	}
+	if raw, ok := top["conversation"]; ok && !isNull(raw) {
+		var c struct {
+			ID string `json:"id"`
+		}
+		if json.Unmarshal(raw, &r.Conversation) != nil && (json.Unmarshal(raw, &c) != nil || c.ID == "") {
+			return nil, invalidType("conversation", "a string or an object with an id", raw)
+		}
+		if r.Conversation == "" {
+			r.Conversation = c.ID
+		}
+	}
+	if raw, ok := top["store"]; ok && !isNull(raw) && json.Unmarshal(raw, &r.Store) != nil {
+		return nil, invalidType("store", "a boolean", raw)
+	}
+	if e := r.readInput(); e != nil {
+		return nil, e
 	}
 	tools, e := responsesTools(top["tools"])
 	if e != nil {
 		return nil, e
 	}
 	r.Tools = tools
+	if e := responsesParams(top, &r.Params); e != nil {
+		return nil, e
+	}
 	return r, nil
+}
+
+// Continue puts earlier items (a previous response's input and output, or a conversation's)
+// before the request's own input, as the model sees them.
+func (r *Request) Continue(earlier []json.RawMessage) *Error {
+	r.Input = append(append([]json.RawMessage(nil), earlier...), r.Input...)
+	r.Params.Images, r.Params.Files = 0, 0
+	return r.readInput()
+}
+
+// readInput reads what a script looks at from the input items.
+func (r *Request) readInput() *Error {
+	r.Messages, r.ToolResults, r.ResultsSinceUser, r.LastIsToolResult, r.LastUserText = len(r.Input), 0, 0, false, ""
+	for i, it := range r.Input {
+		var item struct {
+			Type    string          `json:"type"`
+			Role    string          `json:"role"`
+			Content json.RawMessage `json:"content"`
+		}
+		if json.Unmarshal(it, &item) != nil {
+			return invalidType(fmt.Sprintf("input[%d]", i), "an object", it)
+		}
+		isResult := item.Type == "function_call_output" || item.Type == "custom_tool_call_output"
+		if isResult {
+			r.ToolResults++
+			r.ResultsSinceUser++
+		}
+		r.LastIsToolResult = isResult
+		if item.Type == "" || item.Type == "message" {
+			countMedia(item.Content, &r.Params)
+		}
+		if item.Role == "user" && (item.Type == "" || item.Type == "message") {
+			text, ok := contentText(item.Content)
+			if !ok {
+				return invalidType(fmt.Sprintf("input[%d].content", i), "a string or an array of content parts", item.Content)
+			}
+			r.LastUserText = text
+			r.ResultsSinceUser = 0
+		}
+	}
+	return nil
 }
 
 // raw is a JSON value left undecoded, as json.RawMessage, but aliasing the body it came from
@@ -331,12 +425,27 @@ func readChatTools(raw json.RawMessage) ([]Tool, *Error) {
 			Name       *string         `json:"name"`
 			Parameters json.RawMessage `json:"parameters"`
 		} `json:"function"`
+		Custom *struct {
+			Name   *string      `json:"name"`
+			Format customFormat `json:"format"`
+		} `json:"custom"`
 	}
 	if json.Unmarshal(raw, &list) != nil {
 		return nil, invalidType("tools", "an array of tool objects", raw)
 	}
 	out := make([]Tool, 0, len(list))
 	for i, t := range list {
+		if t.Type == "custom" {
+			if t.Custom == nil {
+				return nil, missing(fmt.Sprintf("tools[%d].custom", i))
+			}
+			if t.Custom.Name == nil {
+				return nil, missing(fmt.Sprintf("tools[%d].custom.name", i))
+			}
+			syntax, def := t.Custom.Format.grammar()
+			out = append(out, Tool{Name: *t.Custom.Name, Custom: true, Syntax: syntax, Grammar: def})
+			continue
+		}
 		if t.Function == nil {
 			if t.Type != "function" && t.Type != "" {
 				continue // a built-in tool of some server: nothing a script can call by name
@@ -346,9 +455,38 @@ func readChatTools(raw json.RawMessage) ([]Tool, *Error) {
 		if t.Function.Name == nil {
 			return nil, missing(fmt.Sprintf("tools[%d].function.name", i))
 		}
-		out = append(out, Tool{Name: *t.Function.Name, Props: props(t.Function.Parameters)})
+		out = append(out, Tool{Name: *t.Function.Name, Props: props(t.Function.Parameters), Schema: schemaOf(t.Function.Parameters)})
 	}
 	return out, nil
+}
+
+// customFormat is a custom tool's format: {"type": "text"}, or a grammar — chat nests it
+// ({"type": "grammar", "grammar": {"syntax", "definition"}}), Responses does not.
+type customFormat struct {
+	Type       string `json:"type"`
+	Syntax     string `json:"syntax"`
+	Definition string `json:"definition"`
+	Grammar    *struct {
+		Syntax     string `json:"syntax"`
+		Definition string `json:"definition"`
+	} `json:"grammar"`
+}
+
+func (f customFormat) grammar() (syntax, definition string) {
+	if f.Type != "grammar" {
+		return "", ""
+	}
+	if f.Grammar != nil {
+		return f.Grammar.Syntax, f.Grammar.Definition
+	}
+	return f.Syntax, f.Definition
+}
+
+func schemaOf(raw json.RawMessage) json.RawMessage {
+	if len(raw) == 0 || isNull(raw) {
+		return nil
+	}
+	return raw
 }
 
 // responsesTools reads `tools` as the Responses API has it: [{"type":"function","name":…}].
@@ -360,6 +498,7 @@ func responsesTools(raw json.RawMessage) ([]Tool, *Error) {
 		Type       string          `json:"type"`
 		Name       *string         `json:"name"`
 		Parameters json.RawMessage `json:"parameters"`
+		Format     customFormat    `json:"format"`
 	}
 	if json.Unmarshal(raw, &list) != nil {
 		return nil, invalidType("tools", "an array of tool objects", raw)
@@ -372,7 +511,12 @@ func responsesTools(raw json.RawMessage) ([]Tool, *Error) {
 		if t.Name == nil {
 			return nil, missing(fmt.Sprintf("tools[%d].name", i))
 		}
-		out = append(out, Tool{Name: *t.Name, Props: props(t.Parameters)})
+		if t.Type == "custom" {
+			syntax, def := t.Format.grammar()
+			out = append(out, Tool{Name: *t.Name, Custom: true, Syntax: syntax, Grammar: def})
+			continue
+		}
+		out = append(out, Tool{Name: *t.Name, Props: props(t.Parameters), Schema: schemaOf(t.Parameters)})
 	}
 	return out, nil
 }
@@ -402,6 +546,9 @@ func sortStrings(s []string) {
 }
 
 func isNull(raw json.RawMessage) bool { return string(bytes.TrimSpace(raw)) == "null" }
+
+// absent: not sent, or sent as null.
+func absent(raw json.RawMessage) bool { return len(raw) == 0 || isNull(raw) }
 
 // LineCol turns a byte offset into a 1-based line and column.
 func LineCol(b []byte, off int64) (int, int) {
@@ -450,4 +597,47 @@ func jsonKind(raw json.RawMessage) string {
 		return "null"
 	}
 	return "a number"
+}
+
+// WithMember is a JSON object with a member put first (value is raw JSON); a value that is not
+// an object is returned as it is.
+func WithMember(obj json.RawMessage, key string, value string) json.RawMessage {
+	t := bytes.TrimSpace(obj)
+	if len(t) < 2 || t[0] != '{' {
+		return obj
+	}
+	out := appendString(append(make([]byte, 0, len(t)+len(key)+len(value)+4), '{'), key)
+	out = append(append(out, ':'), value...)
+	rest := bytes.TrimSpace(t[1:])
+	if len(rest) > 0 && rest[0] != '}' {
+		out = append(out, ',')
+	}
+	return append(out, rest...)
+}
+
+// WithInput is a Responses request body as the model sees it: its input replaced by the items
+// given (the earlier turns it continues, then its own), and the members that named where those
+// came from (previous_response_id, conversation) left out. The cache simulator reads it.
+func WithInput(top map[string]json.RawMessage, items []json.RawMessage) []byte {
+	keys := make([]string, 0, len(top))
+	for k := range top {
+		if k != "previous_response_id" && k != "conversation" && k != "input" && k != "type" {
+			keys = append(keys, k)
+		}
+	}
+	sortStrings(keys)
+	e := enc{first: true}
+	e.obj()
+	for _, k := range keys {
+		e.key(k)
+		e.raw(compact(top[k]))
+	}
+	e.key("input")
+	e.arr()
+	for _, it := range items {
+		e.raw(compact(it))
+	}
+	e.endArr()
+	e.end()
+	return e.b
 }

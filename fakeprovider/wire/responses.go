@@ -1,31 +1,89 @@
 package wire
 
-import "strconv"
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+)
 
 // The Responses API (POST /v1/responses). Its usage has one shape whatever the dialect:
 // input_tokens, input_tokens_details.cached_tokens, output_tokens, total_tokens.
 
-// ResponsesBody is a non-streamed response object.
-func ResponsesBody(m Meta, a Answer, u Usage) []byte {
-	e := enc{b: make([]byte, 0, 1024+len(a.Text)+len(a.Reasoning)), first: true}
-	response(&e, m, a, &u, "completed")
+// ResponsesBody is a non-streamed response object. q is the request, whose settings the
+// response echoes (nil: the API's defaults).
+func ResponsesBody(m Meta, q *Request, a Answer, u Usage) []byte {
+	e := enc{b: make([]byte, 0, 1536+len(a.Text)+len(a.Reasoning)), first: true}
+	response(&e, m, q, a, &u, Status(a))
 	return e.b
 }
 
+// Status is a finished response's status: "incomplete" when the answer was cut by its token
+// bound, else "completed".
+func Status(a Answer) string {
+	if a.FinishReason == "length" {
+		return "incomplete"
+	}
+	return "completed"
+}
+
+// ResponseItems are a finished answer's output items, as ResponsesBody lists them: what a
+// stored response continues with.
+func ResponseItems(m Meta, a Answer) []json.RawMessage {
+	var out []json.RawMessage
+	eachItem(m, a, func(render func(e *enc, done bool)) {
+		e := enc{first: true}
+		render(&e, true)
+		out = append(out, e.b)
+	})
+	return out
+}
+
+// eachItem calls f with each output item of the answer, in order: its reasoning, its message,
+// its calls.
+func eachItem(m Meta, a Answer, f func(render func(e *enc, done bool))) {
+	st := itemStatus(a)
+	if a.Reasoning != "" {
+		f(func(e *enc, done bool) { reasoningItem(e, itemID("rs", m, 0), a.Reasoning, done) })
+	}
+	if a.Text != "" {
+		f(func(e *enc, done bool) { messageItem(e, itemID("msg", m, 0), a, done, st) })
+	}
+	for i, c := range a.ToolCalls {
+		f(func(e *enc, done bool) { callItem(e, callItemID(m, c, i), c, done) })
+	}
+}
+
 // ResponsesStream is a streamed response as named server-sent events: response.created,
-// response.in_progress, then each output item (reasoning summary, message text, function call)
-// added, its deltas, done, and response.completed with the usage.
-func ResponsesStream(m Meta, a Answer, u Usage) [][]byte {
-	s := rstream{m: m}
+// response.in_progress, then each output item (reasoning summary, message text, function or
+// custom tool call) added, its deltas, done, and response.completed (response.incomplete for
+// an answer cut short) with the usage.
+func ResponsesStream(m Meta, q *Request, a Answer, u Usage) [][]byte {
+	var out [][]byte
+	ResponsesEvents(m, q, a, u, func(typ string, data []byte) {
+		b := make([]byte, 0, len(typ)+len(data)+16)
+		b = append(b, "event: "...)
+		b = append(b, typ...)
+		b = append(b, "\ndata: "...)
+		b = append(b, data...)
+		out = append(out, append(b, '\n', '\n'))
+	})
+	return out
+}
+
+// ResponsesEvents gives each streaming event of a response, its type and its JSON, in order:
+// the events of ResponsesStream, which the WebSocket mode sends as frames of their own.
+func ResponsesEvents(m Meta, q *Request, a Answer, u Usage, emit func(typ string, data []byte)) {
+	s := rstream{emit: emit}
 	s.event("response.created", func(e *enc) {
 		e.key("response")
-		response(e, m, a, nil, "in_progress")
+		response(e, m, q, a, nil, "in_progress")
 	})
 	s.event("response.in_progress", func(e *enc) {
 		e.key("response")
-		response(e, m, a, nil, "in_progress")
+		response(e, m, q, a, nil, "in_progress")
 	})
 	out := 0
+	st := itemStatus(a)
 	if a.Reasoning != "" {
 		id := itemID("rs", m, 0)
 		s.event("response.output_item.added", func(e *enc) {
@@ -73,24 +131,24 @@ func ResponsesStream(m Meta, a Answer, u Usage) [][]byte {
 		s.event("response.output_item.added", func(e *enc) {
 			e.kint("output_index", int64(out))
 			e.key("item")
-			messageItem(e, id, "", false)
+			messageItem(e, id, a, false, "")
 		})
 		s.event("response.content_part.added", func(e *enc) {
 			e.kstr("item_id", id)
 			e.kint("output_index", int64(out))
 			e.kint("content_index", 0)
 			e.key("part")
-			outputText(e, "")
+			outputText(e, Answer{})
 		})
-		for _, p := range Pieces(a.Text, a.Chunk, false) {
+		for i, p := range textPieces(a) {
+			lp := a.Logprobs.one(i)
 			s.event("response.output_text.delta", func(e *enc) {
 				e.kstr("item_id", id)
 				e.kint("output_index", int64(out))
 				e.kint("content_index", 0)
 				e.kstr("delta", p)
 				e.key("logprobs")
-				e.arr()
-				e.endArr()
+				logprobList(e, lp)
 			})
 		}
 		s.event("response.output_text.done", func(e *enc) {
@@ -99,42 +157,48 @@ func ResponsesStream(m Meta, a Answer, u Usage) [][]byte {
 			e.kint("content_index", 0)
 			e.kstr("text", a.Text)
 			e.key("logprobs")
-			e.arr()
-			e.endArr()
+			logprobList(e, a.Logprobs)
 		})
 		s.event("response.content_part.done", func(e *enc) {
 			e.kstr("item_id", id)
 			e.kint("output_index", int64(out))
 			e.kint("content_index", 0)
 			e.key("part")
-			outputText(e, a.Text)
+			outputText(e, a)
 		})
 		s.event("response.output_item.done", func(e *enc) {
 			e.kint("output_index", int64(out))
 			e.key("item")
-			messageItem(e, id, a.Text, true)
+			messageItem(e, id, a, true, st)
 		})
 		out++
 	}
 	for i := range a.ToolCalls {
 		c := a.ToolCalls[i]
-		id := itemID("fc", m, i)
+		id := callItemID(m, c, i)
 		s.event("response.output_item.added", func(e *enc) {
 			e.kint("output_index", int64(out))
 			e.key("item")
-			callItem(e, id, ToolCall{ID: c.ID, Name: c.Name}, false)
+			callItem(e, id, ToolCall{ID: c.ID, Name: c.Name, Custom: c.Custom}, false)
 		})
+		delta, done, field := "response.function_call_arguments.delta", "response.function_call_arguments.done", "arguments"
+		if c.Custom {
+			delta, done, field = "response.custom_tool_call_input.delta", "response.custom_tool_call_input.done", "input"
+		}
 		for _, p := range Pieces(c.Arguments, a.Chunk, true) {
-			s.event("response.function_call_arguments.delta", func(e *enc) {
+			s.event(delta, func(e *enc) {
 				e.kstr("item_id", id)
 				e.kint("output_index", int64(out))
 				e.kstr("delta", p)
 			})
 		}
-		s.event("response.function_call_arguments.done", func(e *enc) {
+		s.event(done, func(e *enc) {
 			e.kstr("item_id", id)
 			e.kint("output_index", int64(out))
-			e.kstr("arguments", c.Arguments)
+			if !c.Custom {
+				e.kstr("name", c.Name)
+			}
+			e.kstr(field, c.Arguments)
 		})
 		s.event("response.output_item.done", func(e *enc) {
 			e.kint("output_index", int64(out))
@@ -143,87 +207,165 @@ func ResponsesStream(m Meta, a Answer, u Usage) [][]byte {
 		})
 		out++
 	}
-	s.event("response.completed", func(e *enc) {
+	final := "response.completed"
+	if Status(a) == "incomplete" {
+		final = "response.incomplete"
+	}
+	s.event(final, func(e *enc) {
 		e.key("response")
-		response(e, m, a, &u, "completed")
+		response(e, m, q, a, &u, Status(a))
 	})
-	return s.out
 }
 
 type rstream struct {
-	m   Meta
-	seq int64
-	out [][]byte
+	seq  int64
+	emit func(typ string, data []byte)
 }
 
 func (s *rstream) event(typ string, body func(e *enc)) {
 	e := enc{b: make([]byte, 0, 256), first: true}
-	e.b = append(e.b, "event: "...)
-	e.b = append(e.b, typ...)
-	e.b = append(e.b, "\ndata: "...)
 	e.obj()
 	e.kstr("type", typ)
 	e.kint("sequence_number", s.seq)
 	body(&e)
 	e.end()
-	e.b = append(e.b, '\n', '\n')
 	s.seq++
-	s.out = append(s.out, e.b)
+	s.emit(typ, e.b)
 }
 
 func itemID(prefix string, m Meta, i int) string {
 	return prefix + "_" + m.ID + "_" + strconv.Itoa(i)
 }
 
+func callItemID(m Meta, c ToolCall, i int) string {
+	if c.Custom {
+		return itemID("ctc", m, i)
+	}
+	return itemID("fc", m, i)
+}
+
+// itemStatus is the status of the answer's last item once done: incomplete when cut short.
+func itemStatus(a Answer) string {
+	if Status(a) == "incomplete" {
+		return "incomplete"
+	}
+	return "completed"
+}
+
+// ResponseID is the id of the response a completion of this Meta is.
+func ResponseID(m Meta) string { return "resp_" + m.ID }
+
 // response writes the response object; usage nil while it is in progress (output empty then).
-func response(e *enc, m Meta, a Answer, u *Usage, status string) {
+// Its members come in the order the API sends them; each setting is the request's, else the
+// API's default.
+func response(e *enc, m Meta, q *Request, a Answer, u *Usage, status string) {
+	top := map[string]json.RawMessage{}
+	if q != nil && q.Top != nil {
+		top = q.Top
+	}
+	echo := func(k, def string) {
+		e.key(k)
+		if raw, ok := top[k]; ok && !isNull(raw) {
+			e.raw(compact(raw))
+		} else {
+			e.raw([]byte(def))
+		}
+	}
 	e.obj()
-	e.kstr("id", "resp_"+m.ID)
+	e.kstr("id", ResponseID(m))
 	e.kstr("object", "response")
 	e.kint("created_at", m.Created)
 	e.kstr("status", status)
 	e.kbool("background", false)
+	if u != nil {
+		e.kint("completed_at", m.Created)
+	} else {
+		e.knull("completed_at")
+	}
+	if c := conversationOf(q); c != "" {
+		e.key("conversation")
+		e.obj()
+		e.kstr("id", c)
+		e.end()
+	}
 	e.knull("error")
-	e.knull("incomplete_details")
-	e.knull("instructions")
-	e.knull("max_output_tokens")
+	echo("frequency_penalty", "0.0")
+	if u != nil && status == "incomplete" {
+		e.key("incomplete_details")
+		e.obj()
+		e.kstr("reason", "max_output_tokens")
+		e.end()
+	} else {
+		e.knull("incomplete_details")
+	}
+	echo("instructions", "null")
+	echo("max_output_tokens", "null")
+	echo("max_tool_calls", "null")
 	e.kstr("model", m.Model)
 	e.key("output")
 	e.arr()
 	if u != nil {
-		if a.Reasoning != "" {
-			reasoningItem(e, itemID("rs", m, 0), a.Reasoning, true)
-		}
-		if a.Text != "" {
-			messageItem(e, itemID("msg", m, 0), a.Text, true)
-		}
-		for i, c := range a.ToolCalls {
-			callItem(e, itemID("fc", m, i), c, true)
-		}
+		eachItem(m, a, func(render func(e *enc, done bool)) { render(e, true) })
 	}
 	e.endArr()
-	e.kbool("parallel_tool_calls", true)
-	e.knull("previous_response_id")
+	echo("parallel_tool_calls", "true")
+	echo("presence_penalty", "0.0")
+	echo("previous_response_id", "null")
+	echo("prompt_cache_key", "null")
 	e.key("reasoning")
 	e.obj()
-	e.knull("effort")
-	e.knull("summary")
+	var r struct {
+		Effort  json.RawMessage `json:"effort"`
+		Summary json.RawMessage `json:"summary"`
+	}
+	json.Unmarshal(top["reasoning"], &r)
+	for _, f := range []struct {
+		k string
+		v json.RawMessage
+	}{{"effort", r.Effort}, {"summary", r.Summary}} {
+		e.key(f.k)
+		if len(f.v) > 0 {
+			e.raw(compact(f.v))
+		} else {
+			e.null()
+		}
+	}
 	e.end()
-	e.kbool("store", false)
-	e.kfloat("temperature", 1)
+	echo("safety_identifier", "null")
+	e.key("service_tier")
+	if raw, ok := top["service_tier"]; ok && !isNull(raw) && string(compact(raw)) != `"auto"` {
+		e.raw(compact(raw))
+	} else {
+		e.str("default")
+	}
+	e.kbool("store", q == nil || q.Store)
+	echo("temperature", "1.0")
 	e.key("text")
 	e.obj()
+	var t struct {
+		Format    json.RawMessage `json:"format"`
+		Verbosity json.RawMessage `json:"verbosity"`
+	}
+	json.Unmarshal(top["text"], &t)
 	e.key("format")
-	e.obj()
-	e.kstr("type", "text")
+	if len(t.Format) > 0 && !isNull(t.Format) {
+		e.raw(compact(t.Format))
+	} else {
+		e.raw([]byte(`{"type":"text"}`))
+	}
+	e.key("verbosity")
+	if len(t.Verbosity) > 0 && !isNull(t.Verbosity) {
+		e.raw(compact(t.Verbosity))
+	} else {
+		e.str("medium")
+	}
 	e.end()
-	e.end()
-	e.kstr("tool_choice", "auto")
+	echo("tool_choice", `"auto"`)
 	e.key("tools")
-	e.arr()
-	e.endArr()
-	e.kfloat("top_p", 1)
-	e.kstr("truncation", "disabled")
+	echoTools(e, top["tools"])
+	echo("top_logprobs", "0")
+	echo("top_p", "1.0")
+	echo("truncation", `"disabled"`)
 	if u == nil {
 		e.knull("usage")
 	} else {
@@ -242,10 +384,76 @@ func response(e *enc, m Meta, a Answer, u *Usage, status string) {
 		e.kint("total_tokens", int64(u.Prompt+u.Completion))
 		e.end()
 	}
-	e.key("metadata")
-	e.obj()
+	echo("user", "null")
+	echo("metadata", "{}")
 	e.end()
-	e.end()
+}
+
+func conversationOf(q *Request) string {
+	if q == nil {
+		return ""
+	}
+	return q.Conversation
+}
+
+// echoTools writes the request's tools as the API gives them back: a function with its
+// description, parameters and strict (null, null and true when not sent), a custom tool with
+// its format ({"type": "text"} when not sent); any other tool as sent.
+func echoTools(e *enc, raw json.RawMessage) {
+	e.arr()
+	var list []json.RawMessage
+	if json.Unmarshal(raw, &list) == nil {
+		for _, t := range list {
+			var m map[string]json.RawMessage
+			if json.Unmarshal(t, &m) != nil {
+				continue
+			}
+			field := func(k, def string) {
+				e.key(k)
+				if v, ok := m[k]; ok {
+					e.raw(compact(v))
+				} else {
+					e.raw([]byte(def))
+				}
+			}
+			switch string(m["type"]) {
+			case `"function"`:
+				e.obj()
+				e.kstr("type", "function")
+				field("description", "null")
+				field("name", `""`)
+				field("parameters", "null")
+				field("strict", "true")
+				e.end()
+			case `"custom"`:
+				e.obj()
+				e.kstr("type", "custom")
+				if _, ok := m["description"]; ok {
+					field("description", "null")
+				}
+				field("format", `{"type":"text"}`)
+				field("name", `""`)
+				e.end()
+			default:
+				e.raw(compact(t))
+			}
+		}
+	}
+	e.endArr()
+}
+
+// compact is a raw JSON value without insignificant space (what encoding/json would write,
+// but with <, > and & as they are).
+func compact(raw json.RawMessage) []byte {
+	raw = bytes.TrimSpace(raw)
+	if !bytes.ContainsAny(raw, " \t\r\n") {
+		return raw
+	}
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return raw
+	}
+	return b.Bytes()
 }
 
 func status(done bool) string {
@@ -276,37 +484,51 @@ func summaryPart(e *enc, text string) {
 	e.end()
 }
 
-func messageItem(e *enc, id, text string, done bool) {
+// messageItem writes the assistant's message; st is its status once done (completed, or
+// incomplete when the answer was cut short).
+func messageItem(e *enc, id string, a Answer, done bool, st string) {
 	e.obj()
 	e.kstr("id", id)
 	e.kstr("type", "message")
-	e.kstr("status", status(done))
-	e.kstr("role", "assistant")
+	if done {
+		e.kstr("status", st)
+	} else {
+		e.kstr("status", "in_progress")
+	}
 	e.key("content")
 	e.arr()
 	if done {
-		outputText(e, text)
+		outputText(e, a)
 	}
 	e.endArr()
+	e.kstr("role", "assistant")
 	e.end()
 }
 
-func outputText(e *enc, text string) {
+func outputText(e *enc, a Answer) {
 	e.obj()
 	e.kstr("type", "output_text")
 	e.key("annotations")
 	e.arr()
 	e.endArr()
 	e.key("logprobs")
-	e.arr()
-	e.endArr()
-	e.kstr("text", text)
+	logprobList(e, a.Logprobs)
+	e.kstr("text", a.Text)
 	e.end()
 }
 
 func callItem(e *enc, id string, c ToolCall, done bool) {
 	e.obj()
 	e.kstr("id", id)
+	if c.Custom {
+		e.kstr("type", "custom_tool_call")
+		e.kstr("status", status(done))
+		e.kstr("call_id", c.ID)
+		e.kstr("input", c.Arguments)
+		e.kstr("name", c.Name)
+		e.end()
+		return
+	}
 	e.kstr("type", "function_call")
 	e.kstr("status", status(done))
 	e.kstr("arguments", c.Arguments)
@@ -314,3 +536,7 @@ func callItem(e *enc, id string, c ToolCall, done bool) {
 	e.kstr("name", c.Name)
 	e.end()
 }
+
+// CompactionContent is a compaction item's encrypted_content: opaque to the client, as the API's
+// is, but the summary in the clear after a prefix, so a recording can be read.
+func CompactionContent(summary string) string { return "lembas-fake-compaction:" + summary }
