@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/LLeMbas/lembas-check/usage"
 )
 
 // Reply is what a model answered, read from a response in any of the shapes a server sends: an
@@ -25,6 +27,9 @@ type Reply struct {
 	// -1 when none did (or the response was not a stream).
 	FirstTokenChunk int `json:"-"`
 }
+
+// TokenUsage is the reply's token usage, read in whichever dialect the server reported it.
+func (r Reply) TokenUsage() usage.Usage { return usage.Parse(r.Usage, r.Timings) }
 
 // ToolCall is one call in a reply.
 type ToolCall struct {

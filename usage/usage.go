@@ -10,8 +10,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
-
-	"github.com/LLeMbas/lembas-check/replay"
 )
 
 // Dialect is whose shape an answer takes and which names its usage fields carry. Reports, flags
@@ -152,9 +150,6 @@ func deref(p *int) int {
 	}
 	return *p
 }
-
-// FromReply reads a reply's usage.
-func FromReply(r replay.Reply) Usage { return Parse(r.Usage, r.Timings) }
 
 // Dialects lists the dialects a usage reported, sorted.
 func (u Usage) Dialects() []Dialect {

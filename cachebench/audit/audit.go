@@ -16,7 +16,9 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"sync"
 
@@ -140,6 +142,24 @@ func IsPrompt(x replay.Exchange) bool {
 		p = p[:i]
 	}
 	return strings.HasSuffix(p, "/chat/completions") || strings.HasSuffix(p, "/responses") || strings.HasSuffix(p, "/messages") || p == ""
+}
+
+// CountPrompts counts a recording's prompt requests (IsPrompt) to its end, for a bench's number of
+// requests or a progress bar's total.
+func CountPrompts(src replay.Source) (int, error) {
+	n := 0
+	for {
+		e, err := src.Next()
+		if errors.Is(err, io.EOF) {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+		if IsPrompt(e.Exchange) {
+			n++
+		}
+	}
 }
 
 // UnreadableError is a prompt request whose body the audit cannot read; the audit goes on.

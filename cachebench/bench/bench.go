@@ -9,7 +9,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -195,19 +194,7 @@ func countPrompts(open Open) (int, error) {
 		return 0, err
 	}
 	defer c.Close()
-	n := 0
-	for {
-		e, err := src.Next()
-		if errors.Is(err, io.EOF) {
-			return n, nil
-		}
-		if err != nil {
-			return n, err
-		}
-		if audit.IsPrompt(e.Exchange) {
-			n++
-		}
-	}
+	return audit.CountPrompts(src)
 }
 
 // rewriting numbers a recording's prompt requests and rewrites each (a variant).
@@ -276,7 +263,7 @@ func benchRun(ctx context.Context, open Open, o Options, name string, total int,
 	}, OnSent: func(s replay.Sent) {
 		q := bySeq[s.Seq]
 		row := Row{Run: name, N: n, Seq: s.Seq, Line: s.Line, Status: s.Status, Error: s.Error, TTFT: s.FirstToken, Total: s.Total,
-			Usage: usage.FromReply(s.Reply), Predicted: q.ReusableTokens, PredictedPrompt: q.PromptTokens, Cause: q.Cause}
+			Usage: s.Reply.TokenUsage(), Predicted: q.ReusableTokens, PredictedPrompt: q.PromptTokens, Cause: q.Cause}
 		run.Rows = append(run.Rows, row)
 		run.Totals.add(row)
 		if o.OnRow != nil {

@@ -19,7 +19,6 @@ import (
 	"github.com/LLeMbas/lembas-check/replay"
 	"github.com/LLeMbas/lembas-check/replay/chat"
 	"github.com/LLeMbas/lembas-check/tokens"
-	"github.com/LLeMbas/lembas-check/usage"
 )
 
 // DefaultBlock is Mooncake's block size in tokens.
@@ -138,7 +137,7 @@ func outputLength(resp *replay.Response, tik *tokens.Tiktoken) int {
 	if err != nil {
 		return 0
 	}
-	if u := usage.FromReply(reply); u.CompletionTokens != nil {
+	if u := reply.TokenUsage(); u.CompletionTokens != nil {
 		return *u.CompletionTokens
 	}
 	if tik == nil {

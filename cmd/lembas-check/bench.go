@@ -10,36 +10,10 @@ import (
 	"time"
 
 	"github.com/LLeMbas/lembas-check/cachebench/bench"
-	"github.com/LLeMbas/lembas-check/cachesim"
-	"github.com/LLeMbas/lembas-check/fakeprovider"
-	"github.com/LLeMbas/lembas-check/fakeprovider/script"
 	"github.com/LLeMbas/lembas-check/internal/progress"
 	"github.com/LLeMbas/lembas-check/replay"
-	"github.com/LLeMbas/lembas-check/replay/chat"
 	"github.com/LLeMbas/lembas-check/tokens"
-	srvusage "github.com/LLeMbas/lembas-check/usage"
 )
-
-// recordingModels lists the models a recording's prompt requests name (the fake serves those).
-func recordingModels(open bench.Open) []string {
-	src, c, err := open()
-	if err != nil {
-		return nil
-	}
-	defer c.Close()
-	seen := map[string]bool{}
-	var out []string
-	for {
-		e, err := src.Next()
-		if err != nil {
-			return out
-		}
-		if m := modelOf(e.Body); m != "" && !seen[m] {
-			seen[m] = true
-			out = append(out, m)
-		}
-	}
-}
 
 func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("bench", stderr)
@@ -84,23 +58,14 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		c.Close()
 	}
 	opts := bench.Options{Variants: vs, Cold: *cold}
+	var sim *bench.Sim
 	if *useSim {
-		cache := cachesim.New(*slots)
-		fake, err := fakeprovider.Start(fakeprovider.Config{
-			Script:  &script.Script{Name: "bench --sim", Default: &script.Policy{Answer: "ok"}},
-			Models:  recordingModels(open),
-			Dialect: srvusage.LlamaCpp,
-			Cache:   cache,
-		})
-		if err != nil {
-			return errorf(stderr, "--sim: starting the fake provider: %v", err)
+		if sim, err = bench.StartSim(open, *slots); err != nil {
+			return errorf(stderr, "--sim: %v", err)
 		}
-		defer fake.Close()
-		sf.url = fake.BaseURL()
-		opts.Reset = func() string {
-			cache.EraseAll()
-			return fmt.Sprintf("simulator emptied (%d slot(s))", cache.Slots())
-		}
+		defer sim.Close()
+		sf.url = sim.BaseURL()
+		opts.Reset = sim.Reset
 	}
 	if opts.Sender, err = sf.sender(); err != nil {
 		return errorf(stderr, "%v", err)
@@ -158,8 +123,8 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return errorf(stderr, "bench %s: %v", path, benchErr)
 	}
 	res.File = path
-	if *useSim {
-		res.Server = "simulator via the fake provider (" + fmt.Sprint(*slots) + " slot(s))"
+	if sim != nil {
+		res.Server = sim.Name()
 	}
 	if code := writeBench(res, *format, *out, *verbose, stdout, stderr); code != 0 {
 		return code
@@ -195,13 +160,4 @@ func writeBench(res *bench.Result, format, out string, verbose bool, stdout, std
 		fmt.Fprintln(stdout, s)
 	}
 	return 0
-}
-
-// modelOf is a request body's model.
-func modelOf(body []byte) string {
-	r, err := chat.Parse(body)
-	if err != nil {
-		return ""
-	}
-	return r.Model
 }

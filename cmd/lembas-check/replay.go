@@ -9,14 +9,11 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/LLeMbas/lembas-check/cachebench/audit"
 	"github.com/LLeMbas/lembas-check/internal/progress"
-	"github.com/LLeMbas/lembas-check/internal/table"
 	"github.com/LLeMbas/lembas-check/replay"
-	srvusage "github.com/LLeMbas/lembas-check/usage"
 )
 
 // serverFlags are how bench and replay reach a server.
@@ -46,23 +43,16 @@ func (s *serverFlags) sender() (replay.Sender, error) {
 	return snd, nil
 }
 
-// countPrompts counts a recording's prompt requests quickly, for a progress bar's total.
+// countPrompts counts a recording's prompt requests quickly, for a progress bar's total (0 when
+// it cannot be read: the replay then says why).
 func countPrompts(path string) int {
 	r, f, err := replay.Open(path)
 	if err != nil {
 		return 0
 	}
 	defer f.Close()
-	n := 0
-	for {
-		e, err := r.Next()
-		if err != nil {
-			return n
-		}
-		if audit.IsPrompt(e.Exchange) {
-			n++
-		}
-	}
+	n, _ := audit.CountPrompts(r)
+	return n
 }
 
 func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -111,17 +101,14 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		if s.Error != "" {
 			failed++
 		}
-		u := srvusage.FromReply(s.Reply)
+		line := replay.LineOf(s)
 		if *format == "json" {
-			enc.Encode(replayLine(s, u))
+			enc.Encode(line)
 		}
 		sent = append(sent, s)
-		bar.Set(len(sent), fmt.Sprintf("request %d: %s", s.Seq, cachedText(u)))
+		bar.Set(len(sent), fmt.Sprintf("request %d: %s", s.Seq, replay.CachedNote(line.Usage)))
 		if rec != nil {
-			x := replay.Exchange{Seq: s.Seq, Started: time.Now().UTC(), Method: http.MethodPost, Path: s.Path,
-				Request: replay.Request{Headers: map[string][]string{"Content-Type": {"application/json"}}}, Response: &s.Response,
-				Timing: replay.Timing{FirstByteMS: float64(s.FirstToken.Microseconds()) / 1000, TotalMS: float64(s.Total.Microseconds()) / 1000}, Error: s.Error}
-			if err := rec.Write(x, s.Body); err != nil {
+			if err := rec.Write(s.Exchange(time.Now().UTC()), s.Body); err != nil {
 				fmt.Fprintf(stderr, "lembas-check: --record: %v\n", err)
 			}
 		}
@@ -129,7 +116,7 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	playErr := p.Play(ctx, rd)
 	bar.Stop()
 	if *format == "table" {
-		writeReplayTable(stdout, sent)
+		replay.WriteTable(stdout, sent)
 	}
 	fmt.Fprintf(stdout, "%s\t%s\t%s mode: %d requests sent, %d failed\n", okFail(failed == 0 && playErr == nil), pos[0], *mode, len(sent), failed)
 	if playErr != nil {
@@ -152,51 +139,4 @@ func okFail(ok bool) string {
 		return "ok"
 	}
 	return "FAIL"
-}
-
-func cachedText(u srvusage.Usage) string {
-	if u.CachedTokens == nil {
-		return "cached: not reported"
-	}
-	return fmt.Sprintf("cached %d (%s)", *u.CachedTokens, u.Dialect)
-}
-
-func replayLine(s replay.Sent, u srvusage.Usage) any {
-	return struct {
-		replay.Sent
-		FirstTokenMS float64        `json:"first_token_ms"`
-		TotalMS      float64        `json:"total_ms"`
-		Usage        srvusage.Usage `json:"usage"`
-	}{Sent: s, FirstTokenMS: msOf(s.FirstToken), TotalMS: msOf(s.Total), Usage: u}
-}
-
-func msOf(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-
-func intOr(p *int, none string) string {
-	if p == nil {
-		return none
-	}
-	return fmt.Sprint(*p)
-}
-
-func writeReplayTable(w io.Writer, sent []replay.Sent) {
-	t := table.New(w, 0)
-	t.Header("Seq", "Line", "Status", "TTFT ms", "Total ms", "Prompt", "Cached", "Dialect", "Note")
-	for _, s := range sent {
-		u := srvusage.FromReply(s.Reply)
-		note := s.Note
-		if s.Error != "" {
-			note = strings.TrimSpace(s.Error + " " + note)
-		}
-		t.Append(s.Seq, s.Line, s.Status, fmt.Sprintf("%.1f", msOf(s.FirstToken)), fmt.Sprintf("%.1f", msOf(s.Total)),
-			intOr(u.PromptTokens, "—"), intOr(u.CachedTokens, "not reported"), u.Dialect, cutText(note, 60))
-	}
-	t.Render()
-}
-
-func cutText(s string, n int) string {
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
 }

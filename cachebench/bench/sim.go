@@ -1,0 +1,66 @@
+package bench
+
+import (
+	"fmt"
+
+	"github.com/LLeMbas/lembas-check/cachesim"
+	"github.com/LLeMbas/lembas-check/fakeprovider"
+	"github.com/LLeMbas/lembas-check/fakeprovider/script"
+	"github.com/LLeMbas/lembas-check/replay/chat"
+	"github.com/LLeMbas/lembas-check/usage"
+)
+
+// Sim is what `bench --sim` benches against: the fake provider, in-process on loopback, as a
+// simulated llama-server — the llama.cpp dialect, its cache the simulator, serving the models the
+// recording names — so the whole path runs with no model.
+type Sim struct {
+	*fakeprovider.Server
+	Cache *cachesim.Cache
+}
+
+// StartSim starts a simulator of slots slots for the recording open opens.
+func StartSim(open Open, slots int) (*Sim, error) {
+	cache := cachesim.New(slots)
+	srv, err := fakeprovider.Start(fakeprovider.Config{
+		Script:  &script.Script{Name: "bench --sim", Default: &script.Policy{Answer: "ok"}},
+		Models:  recordingModels(open),
+		Dialect: usage.LlamaCpp,
+		Cache:   cache,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("starting the fake provider: %w", err)
+	}
+	return &Sim{Server: srv, Cache: cache}, nil
+}
+
+// Reset empties the simulator before a run (Options.Reset) and says so.
+func (s *Sim) Reset() string {
+	s.Cache.EraseAll()
+	return fmt.Sprintf("simulator emptied (%d slot(s))", s.Cache.Slots())
+}
+
+// Name is the server as a report names it.
+func (s *Sim) Name() string {
+	return fmt.Sprintf("simulator via the fake provider (%d slot(s))", s.Cache.Slots())
+}
+
+// recordingModels lists the models a recording's requests name (the simulator serves those).
+func recordingModels(open Open) []string {
+	src, c, err := open()
+	if err != nil {
+		return nil
+	}
+	defer c.Close()
+	seen := map[string]bool{}
+	var out []string
+	for {
+		e, err := src.Next()
+		if err != nil {
+			return out
+		}
+		if r, err := chat.Parse(e.Body); err == nil && r.Model != "" && !seen[r.Model] {
+			seen[r.Model] = true
+			out = append(out, r.Model)
+		}
+	}
+}

@@ -1,0 +1,47 @@
+package bench
+
+import (
+	"context"
+	"testing"
+
+	"github.com/LLeMbas/lembas-check/replay"
+)
+
+// The simulator serves every model a recording names and is emptied before each run.
+func TestStartSimServesTheRecordingsModels(t *testing.T) {
+	open := opener("../../testdata/recordings/model-change.jsonl")
+	sim, err := StartSim(open, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sim.Close()
+	res, err := Bench(context.Background(), open, Options{Sender: replay.Sender{URL: sim.BaseURL()}, Reset: sim.Reset})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := res.Runs[0]
+	if sim.Name() != "simulator via the fake provider (2 slot(s))" || run.Cold != "simulator emptied (2 slot(s))" || run.Totals.Errors != 0 || run.Totals.Requests != 6 {
+		t.Errorf("%s: cold %q, %d errors of %d requests", sim.Name(), run.Cold, run.Totals.Errors, run.Totals.Requests)
+	}
+}
+
+// The simulator tokenizes as the audit does, so on one conversation it caches exactly what the
+// audit predicts, in the baseline and in a variant.
+func TestStartSimCachesWhatTheAuditPredicts(t *testing.T) {
+	open := opener(clean)
+	sim, err := StartSim(open, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sim.Close()
+	v, _ := ParseVariant("tool-churn")
+	res, err := Bench(context.Background(), open, Options{Sender: replay.Sender{URL: sim.BaseURL()}, Reset: sim.Reset, Variants: []Variant{v}})
+	if err != nil || len(res.Runs) != 2 {
+		t.Fatalf("%v, %+v", err, res)
+	}
+	for _, run := range res.Runs {
+		if e, ok := run.Totals.Efficiency(); !ok || e != 1 || run.Totals.Errors != 0 {
+			t.Errorf("%s: efficiency %v %v, %d errors", run.Name, e, ok, run.Totals.Errors)
+		}
+	}
+}
