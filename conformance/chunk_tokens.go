@@ -16,20 +16,30 @@ import (
 // measured in tokens (filesystem.md, Indexing, by tokens).
 var ChunkTokens = Define("chunk_tokens", "spec", "the pieces a file is cut into for search, measured in a tokenizer's tokens (filesystem.md, Indexing, by tokens)", answerChunkTokens).WithSteps(steps.ChunkTokens)
 
+// chunkTokensCase is the spec's case; `tokenizer: "estimate"` and `limit` are lembas-check's own
+// (cases/chunk_tokens.json): the stand-in count where no tokenizer is given, and the most tokens
+// the embedder takes, a piece above it being split (filesystem.md, Indexing, by tokens).
 type chunkTokensCase struct {
 	About     string  `json:"about,omitempty"`
 	Tokenizer *string `json:"tokenizer"`
 	Size      *int    `json:"size"`
 	Overlap   *int    `json:"overlap"`
 	Text      *string `json:"text"`
+	Limit     *int    `json:"limit"`
 }
+
+// noTokenizer is the tokenizer a case names for filesystem.md's stand-in count.
+const noTokenizer = "estimate"
 
 func (c chunkTokensCase) Validate() error {
 	if c.Tokenizer == nil {
 		return Fieldf("tokenizer", "missing: a chunk_tokens case names its tokenizer, one of %s", tokenizerNames())
 	}
-	if _, ok := chunk.Tokenizers[*c.Tokenizer]; !ok {
+	if _, ok := chunk.Tokenizers[*c.Tokenizer]; !ok && *c.Tokenizer != noTokenizer {
 		return Fieldf("tokenizer", "%q is not a tokenizer lembas-check has; want one of %s", *c.Tokenizer, tokenizerNames())
+	}
+	if c.Limit != nil && *c.Limit < 1 {
+		return Fieldf("limit", "is %d; the embedder takes at least 1 token (leave limit out for an embedder that refuses nothing)", *c.Limit)
 	}
 	return validateSplit(c.Size, c.Overlap, c.Text, "tokens")
 }
@@ -55,7 +65,7 @@ func tokenizerNames() string {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	return strings.Join(names, ", ")
+	return strings.Join(names, ", ") + ", or " + noTokenizer + " (no tokenizer: the stand-in count, ceil(UTF-8 bytes / " + strconv.Itoa(chunk.EstimateBytes()) + "))"
 }
 
 // piecesAnswer is both splitters' answer: the pieces in order, [] when there are none (never
@@ -110,6 +120,17 @@ func jsonKind(v json.RawMessage) string {
 }
 
 func answerChunkTokens(c chunkTokensCase) (piecesAnswer, error) {
-	out, err := chunk.Tokens(*c.Text, chunk.Tokenizers[*c.Tokenizer], *c.Size, *c.Overlap)
+	if *c.Tokenizer == noTokenizer {
+		out := chunk.Estimated(*c.Text, *c.Size, *c.Overlap)
+		if c.Limit != nil {
+			out = chunk.SplitRefusedEstimated(out, *c.Limit)
+		}
+		return piecesAnswer(out), nil
+	}
+	tok := chunk.Tokenizers[*c.Tokenizer]
+	out, err := chunk.Tokens(*c.Text, tok, *c.Size, *c.Overlap)
+	if err == nil && c.Limit != nil {
+		out, err = chunk.SplitRefused(out, tok, *c.Limit)
+	}
 	return piecesAnswer(out), err
 }

@@ -1,8 +1,10 @@
-// Package chunk is the reference for the splitters that cut a text into the pieces indexed for
-// search: by tokens (filesystem.md "Indexing, by tokens", conformance/chunk_tokens.json) and by
-// characters (conformance/chunk.json). filesystem.md says "The cut rules are the character
-// splitter's (conformance/chunk.json) measured in tokens", so both are one loop over a measure
-// that counts either characters (Unicode code points) or a tokenizer's tokens. Pure: no I/O.
+// Package chunk is the reference of areas chunk_tokens and chunk: the splitters that cut a text
+// into the pieces indexed for search, by tokens (filesystem.md "Indexing, by tokens",
+// conformance/chunk_tokens.json) and by characters (conformance/chunk.json). filesystem.md says
+// "The cut rules are the character splitter's (conformance/chunk.json) measured in tokens", so
+// both are one loop over a measure that counts characters (Unicode code points), a tokenizer's
+// tokens, or — where no tokenizer is given — the stand-in count ceil(UTF-8 bytes / 2)
+// (Estimated). SplitRefused splits a piece the embedder refuses for its length. Pure: no I/O.
 package chunk
 
 import (
