@@ -47,28 +47,38 @@ type contextStep struct {
 	Args    json.RawMessage `json:"args"`
 	Text    *string         `json:"text"`
 	Target  *string         `json:"target"`
+	Files   []contextFile   `json:"files"`
+}
+
+// contextFile is one file of an apply_patch step: before absent, the patch creates it; after
+// absent, it deletes it.
+type contextFile struct {
+	Path   *string `json:"path"`
+	Before *string `json:"before"`
+	After  *string `json:"after"`
 }
 
 // contextOps is each op's required and optional fields. `delete` is lembas-check's own: the
 // spec's step ops have none, but context.md §5 gives a deleted file's text.
 var contextOps = map[string]struct{ need, may []string }{
-	"read":    {need: []string{"id", "path", "content"}, may: []string{"offset", "limit"}},
-	"edit":    {need: []string{"id", "path", "after"}, may: []string{"before"}},
-	"write":   {need: []string{"id", "path", "after"}, may: []string{"before"}},
-	"delete":  {need: []string{"id", "path"}},
-	"output":  {need: []string{"id", "tool", "args", "text"}},
-	"recall":  {need: []string{"id", "target"}, may: []string{"offset", "limit"}},
-	"reply":   {},
-	"compact": {},
+	"read":        {need: []string{"id", "path", "content"}, may: []string{"offset", "limit"}},
+	"edit":        {need: []string{"id", "path", "after"}, may: []string{"before"}},
+	"write":       {need: []string{"id", "path", "after"}, may: []string{"before"}},
+	"delete":      {need: []string{"id", "path"}},
+	"apply_patch": {need: []string{"id", "files"}},
+	"output":      {need: []string{"id", "tool", "args", "text"}},
+	"recall":      {need: []string{"id", "target"}, may: []string{"offset", "limit"}},
+	"reply":       {},
+	"compact":     {},
 }
 
-const contextOpNames = "read, edit, write, delete, output, recall, reply or compact"
+const contextOpNames = "read, edit, write, delete, apply_patch, output, recall, reply or compact"
 
 func (s contextStep) present() map[string]bool {
 	return map[string]bool{
 		"id": s.ID != nil, "path": s.Path != nil, "content": s.Content != nil, "offset": s.Offset != nil,
 		"limit": s.Limit != nil, "before": s.Before != nil, "after": s.After != nil, "tool": s.Tool != nil,
-		"args": s.Args != nil, "text": s.Text != nil, "target": s.Target != nil,
+		"args": s.Args != nil, "text": s.Text != nil, "target": s.Target != nil, "files": s.Files != nil,
 	}
 }
 
@@ -109,7 +119,7 @@ func (c contextCase) Validate() error {
 		for _, f := range op.may {
 			delete(has, f)
 		}
-		for _, f := range []string{"id", "path", "content", "offset", "limit", "before", "after", "tool", "args", "text", "target"} {
+		for _, f := range []string{"id", "path", "content", "offset", "limit", "before", "after", "tool", "args", "text", "target", "files"} {
 			if has[f] {
 				return Fieldf(at(f), "a %s step has no %s; it takes %s", s.Op, f, fieldWords(op.need, op.may))
 			}
@@ -143,8 +153,22 @@ func (c contextCase) Validate() error {
 				return Fieldf(at("offset"), "%d is past the file's %d lines: the read tool refuses that, and its refusal is not this area's", *s.Offset, n)
 			}
 		}
+		if s.Op == "apply_patch" {
+			if len(s.Files) == 0 {
+				return Fieldf(at("files"), "empty: a patch changes at least one file, each {path, before, after}")
+			}
+			for j, f := range s.Files {
+				fat := fmt.Sprintf("steps[%d].files[%d]", i, j)
+				if f.Path == nil || *f.Path == "" {
+					return Fieldf(fat+".path", "missing: the file's path, as the patch names it")
+				}
+				if f.Before == nil && f.After == nil {
+					return Fieldf(fat, "neither before nor after: a file the patch creates has after, one it deletes before, one it changes both")
+				}
+			}
+		}
 		if s.Op == "output" {
-			if *s.Tool == "read" || *s.Tool == "edit" || *s.Tool == "write" || *s.Tool == "recall" {
+			if *s.Tool == "read" || *s.Tool == "edit" || *s.Tool == "write" || *s.Tool == "recall" || *s.Tool == "apply_patch" {
 				return Fieldf(at("tool"), "%q has its own step: use op %q", *s.Tool, *s.Tool)
 			}
 			if t := bytes.TrimSpace(s.Args); len(t) == 0 || t[0] != '{' {
@@ -220,6 +244,12 @@ func answerContext(c contextCase) (contextAnswer, error) {
 			text, err = s.Write(*st.ID, *st.Path, st.Before, *st.After)
 		case "delete":
 			text, err = s.Delete(*st.ID, *st.Path)
+		case "apply_patch":
+			files := make([]results.PatchFile, len(st.Files))
+			for j, f := range st.Files {
+				files[j] = results.PatchFile{Path: *f.Path, Before: f.Before, After: f.After}
+			}
+			text, err = s.Patch(*st.ID, files)
 		case "output":
 			text, err = s.Output(*st.ID, *st.Tool, st.Args, *st.Text)
 		case "recall":

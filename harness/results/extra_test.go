@@ -70,6 +70,13 @@ func TestExtraTextsAreTheirSources(t *testing.T) {
 	if d := render(spec.Text("context.deleted"), vars{"id": "#0024", "path": "old.md"}); !strings.Contains(md, "A deleted file is `"+d+"`") || !strings.Contains(md, "\n"+strings.Replace(d, "#0024 ", "", 1)+"\n") {
 		t.Errorf("context.md §5 does not give %q (and its apply_patch form)", d)
 	}
+	// The apply_patch example of context.md §5: the id alone, then each file's own bracket.
+	patch := "\n[#0025]\n" + render(spec.Text("context.patch.file"), vars{"path": "src/a.ts", "sha": "7d0a91c3"}) + "\n@@ -1,2 +1,2 @@\n" +
+		render(spec.Text("context.patch.file"), vars{"path": "docs/new.md", "sha": "52b6e3a0"}) + " " + render(ctx.Created, vars{"n": "14"}) + "\n" +
+		render(spec.Text("context.patch.deleted"), vars{"path": "old.md"}) + "\n"
+	if !strings.Contains(md, patch) {
+		t.Errorf("context.patch.file and context.patch.deleted do not give context.md §5's apply_patch example:\n%s", patch)
+	}
 	w := spec.Text("context.window")
 	var recall struct {
 		Parameters struct {

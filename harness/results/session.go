@@ -259,6 +259,53 @@ func (s *Session) Delete(id, p string) (string, error) {
 	return render(spec.Text("context.deleted"), vars{"id": id, "path": p}), nil
 }
 
+// PatchFile is one file an apply_patch changes: Before absent, it creates the file; After
+// absent, it deletes it; both, it changes it.
+type PatchFile struct {
+	Path          string
+	Before, After *string
+}
+
+// Patch inserts an apply_patch. Over one file it answers as that file's edit, write or deletion.
+// Over several it answers the id alone, then each file in its own bracket with its change, in
+// the patch's order (context.md §5): a change's diff under `[path sha …]`, a created file's
+// sentence, a deleted file's bracket. What follows the id is capped as one output (its elided line
+// naming the patch's id), and stored whole.
+func (s *Session) Patch(id string, files []PatchFile) (string, error) {
+	if len(files) == 0 {
+		return "", fmt.Errorf("a patch changes at least one file")
+	}
+	for i, f := range files {
+		if f.Before == nil && f.After == nil {
+			return "", fmt.Errorf("file %d (%s) is neither created, changed nor deleted", i, f.Path)
+		}
+	}
+	if f := files[0]; len(files) == 1 && f.After == nil {
+		return s.Delete(id, f.Path)
+	} else if len(files) == 1 {
+		return s.Write(id, f.Path, f.Before, *f.After)
+	}
+	ctx := spec.LoopJSON().Context
+	parts := make([]string, len(files))
+	for i, f := range files {
+		switch {
+		case f.After == nil:
+			parts[i] = render(spec.Text("context.patch.deleted"), vars{"path": f.Path})
+		case f.Before == nil:
+			parts[i] = render(spec.Text("context.patch.file"), vars{"path": f.Path, "sha": s.short(Sum(*f.After))}) + " " +
+				render(ctx.Created, vars{"n": strconv.Itoa(countLines(*f.After))})
+		default:
+			parts[i] = withBody(render(spec.Text("context.patch.file"), vars{"path": f.Path, "sha": s.short(Sum(*f.After))}),
+				unidiff.Unified(*f.Before, *f.After, s.context))
+		}
+	}
+	body := strings.Join(parts, "\n")
+	if err := s.take(id, body); err != nil {
+		return "", err
+	}
+	return withBody(render(ctx.Header, vars{"id": id}), Cap(body, s.cap, id)), nil
+}
+
 // Output inserts any other tool's result: capped, or for a dedupe.by_result tool a stub when the
 // same call (arguments compared as JSON with sorted keys) gave the same text in a result still in
 // the table.

@@ -155,6 +155,33 @@ case("A repeated search names the full result, never a stub; other arguments or 
       "[#a004]\nsrc/a.ts:3: // TODO",
       "[#a005] Same result as #a001."])
 
-out = {"about": "lembas-check's own context cases (the spec's conformance/context.json format; `delete` steps and `cwd` are lembas-check's additions): rules context.md and loop.json `context` state that the spec's 12 cases do not reach — several hunks, the ends of a file and its last line break in a diff, stub ranges, the cap when head_chars binds, recall of capped output and of stubs, the compaction table over its rows, one file under several spellings, deleted files, ids past #ffff, repeated searches. Each case's about quotes its rule.", "cases": cases}
+# K: apply_patch
+a0 = "const a = 1\nexport { a }\n"; a1 = "const a = 2\nexport { a }\n"
+new14 = "".join(f"line {i}\n" for i in range(1, 15))
+case("An apply_patch over several files answers the id alone, then each file in its own bracket with its change, in the patch's order: a changed file's diff under `[path sha …]` (the new content's hash), a created file's sentence, a deleted file's bracket (context.md §5: `An apply_patch over several files answers the id alone, then each file in its own bracket with its change, in the patch's order`).",
+     [{"op": "apply_patch", "id": "#0025", "files": [{"path": "src/a.ts", "before": a0, "after": a1}, {"path": "docs/new.md", "after": new14}, {"path": "old.md", "before": "gone\n"}]}],
+     [f"[#0025]\n[src/a.ts sha {sha(a1)}]\n@@ -1,2 +1,2 @@\n-const a = 1\n+const a = 2\n export {{ a }}\n[docs/new.md sha {sha(new14)}] Created, 14 lines.\n[old.md deleted]"])
+
+case("An apply_patch over one file answers as that file's edit, write or deletion does, its bracket carrying the id; a file of a patch over several that the patch leaves as it was is its bracket alone; recall shows the whole patch result, which is stored (context.md §5: `An apply_patch over several files answers the id alone, then each file in its own bracket`; §1 `Every result is stored with the session, in full`). lembas-check reading for one file, which the spec gives no form of its own.",
+     [{"op": "apply_patch", "id": "#0f21", "files": [{"path": "src/a.ts", "before": a0, "after": a1}]},
+      {"op": "apply_patch", "id": "#0f22", "files": [{"path": "b.md", "after": "b\n"}]},
+      {"op": "apply_patch", "id": "#0f23", "files": [{"path": "b.md", "before": "b\n"}]},
+      {"op": "apply_patch", "id": "#0f24", "files": [{"path": "same.md", "before": "s\n", "after": "s\n"}, {"path": "c.md", "before": "c\n", "after": "C\n"}]},
+      {"op": "recall", "id": "#0f25", "target": "#0f24"}],
+     [f"[#0f21 src/a.ts sha {sha(a1)}]\n@@ -1,2 +1,2 @@\n-const a = 1\n+const a = 2\n export {{ a }}",
+      f"[#0f22 b.md sha {sha('b' + chr(10))}] Created, 1 lines.",
+      "[#0f23 b.md deleted]",
+      f"[#0f24]\n[same.md sha {sha('s' + chr(10))}]\n[c.md sha {sha('C' + chr(10))}]\n@@ -1 +1 @@\n-c\n+C",
+      f"[#0f25 recall #0f24 lines 1-5 of 5]\n[same.md sha {sha('s' + chr(10))}]\n[c.md sha {sha('C' + chr(10))}]\n@@ -1 +1 @@\n-c\n+C"])
+
+x0 = "x\nb\nc\n"; x1 = "y\nb\nc\n"
+case("An apply_patch's result is capped like any output, the first line kept: what follows the id is one output, its elided line naming the patch's id, and recall shows it whole (context.md §5: `The diff is capped like any output, the first line kept`). lembas-check reading: the files' brackets and changes are capped together, as one result.",
+     [{"op": "apply_patch", "id": "#0f31", "files": [{"path": "a.txt", "before": x0, "after": x1}, {"path": "b.txt", "after": "new\n"}]},
+      {"op": "recall", "id": "#0f32", "target": "#0f31"}],
+     [f"[#0f31]\n[a.txt sha {sha(x1)}]\n@@ -1,3 +1,3 @@\n[3 lines elided, full output #0f31]\n c\n[b.txt sha {sha('new' + chr(10))}] Created, 1 lines.",
+      f"[#0f32 recall #0f31 lines 1-7 of 7]\n[a.txt sha {sha(x1)}]\n@@ -1,3 +1,3 @@\n-x\n+y\n b\n c\n[b.txt sha {sha('new' + chr(10))}] Created, 1 lines."],
+     limits={"max_lines": 5, "max_chars": 1000, "head_lines": 2, "head_chars": 1000, "tail_lines": 2, "tail_chars": 1000})
+
+out = {"about": "lembas-check's own context cases (the spec's conformance/context.json format; `delete` steps and `cwd` are lembas-check's additions): rules context.md and loop.json `context` state that the spec's 12 cases do not reach — several hunks, the ends of a file and its last line break in a diff, stub ranges, the cap when head_chars binds, recall of capped output and of stubs, the compaction table over its rows, one file under several spellings, deleted files, ids past #ffff, repeated searches, apply_patch over one and several files (`apply_patch` steps are lembas-check's too). Each case's about quotes its rule.", "cases": cases}
 open("conformance/cases/context.json", "w").write(json.dumps(out, indent=2, ensure_ascii=False) + "\n")
 print(len(cases))
