@@ -3,6 +3,7 @@ package fakeprovider_test
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -287,5 +288,152 @@ replies:
 	}
 	if streamed.Cached == 0 {
 		t.Errorf("the repeated request found nothing cached: %+v", done.Usage)
+	}
+}
+
+// Custom tools (free-form and grammar) round-trip through the SDK in both APIs, streamed and
+// not: a custom_tool_call item with its input, a chat tool call of type custom.
+func TestSDKCustomTools(t *testing.T) {
+	patch := "*** Begin Patch\n*** Add File: a.txt\n+<hello> & bye\n*** End Patch"
+	s, err := script.Parse("c.yaml", []byte(`
+rules:
+  - when: {tool_result: false}
+    reply: {tool_calls: [{id: call_p, name: apply_patch, input: "`+strings.ReplaceAll(patch, "\n", `\n`)+`"}], chunk: 5}
+  - when: {tool_result: true}
+    reply: {text: "patched"}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := fakeprovider.New(t, s)
+	client := sdkClient(srv)
+	ctx := context.Background()
+	grammar := shared.CustomToolInputFormatUnionParam{OfGrammar: &shared.CustomToolInputFormatGrammarParam{Definition: "start: /(.|\\n)+/", Syntax: "lark"}}
+	rp := responses.ResponseNewParams{Model: "fake-model", Input: responses.ResponseNewParamsInputUnion{OfString: openai.String("Add a.txt")},
+		Tools: []responses.ToolUnionParam{{OfCustom: &responses.CustomToolParam{Name: "apply_patch", Format: grammar}}}}
+	r, err := client.Responses.New(ctx, rp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Output) != 1 || r.Output[0].Type != "custom_tool_call" || r.Output[0].AsCustomToolCall().Input != patch || r.Output[0].CallID != "call_p" {
+		t.Fatalf("output %s", r.RawJSON())
+	}
+	stream := client.Responses.NewStreaming(ctx, rp)
+	var deltas string
+	var done string
+	for stream.Next() {
+		ev := stream.Current()
+		switch ev.Type {
+		case "response.custom_tool_call_input.delta":
+			deltas += ev.Delta
+		case "response.custom_tool_call_input.done":
+			done = ev.Input
+		}
+	}
+	if stream.Err() != nil || deltas != patch || done != patch {
+		t.Errorf("stream: %v %q %q", stream.Err(), deltas, done)
+	}
+	// Chat: a custom tool and its call.
+	cp := openai.ChatCompletionNewParams{Model: "fake-model", Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("Add a.txt")},
+		Tools: []openai.ChatCompletionToolUnionParam{openai.ChatCompletionCustomTool(openai.ChatCompletionCustomToolCustomParam{Name: "apply_patch"})}}
+	c, err := client.Chat.Completions.New(ctx, cp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tc := c.Choices[0].Message.ToolCalls
+	if len(tc) != 1 || tc[0].Type != "custom" || tc[0].AsCustom().Custom.Input != patch || tc[0].AsCustom().Custom.Name != "apply_patch" {
+		t.Fatalf("chat: %s", c.RawJSON())
+	}
+	cs := client.Chat.Completions.NewStreaming(ctx, cp)
+	var input string
+	for cs.Next() {
+		for _, ch := range cs.Current().Choices {
+			for _, d := range ch.Delta.ToolCalls {
+				if f, ok := d.JSON.ExtraFields["custom"]; ok {
+					var v struct {
+						Input string `json:"input"`
+					}
+					json.Unmarshal([]byte(f.Raw()), &v)
+					input += v.Input
+				}
+			}
+		}
+	}
+	if cs.Err() != nil || input != patch {
+		t.Errorf("chat stream: %v %q", cs.Err(), input)
+	}
+}
+
+// The parameters a model honours, through the SDK: max_tokens ends with length (Responses:
+// incomplete), stop cuts, n gives choices, logprobs are well formed, a json_schema answer
+// validates, tool_choice none never calls.
+func TestSDKParams(t *testing.T) {
+	s, _ := script.Parse("p.yaml", []byte("default: {}\n"))
+	srv := fakeprovider.New(t, s)
+	client := sdkClient(srv)
+	ctx := context.Background()
+	long := script.Default()
+	long.Replies = []script.Reply{{Text: "alpha beta gamma delta epsilon zeta eta theta"}, {Text: "alpha beta gamma delta epsilon zeta eta theta"}}
+	srvLong := fakeprovider.New(t, long)
+	lc := sdkClient(srvLong)
+	p := chatParams()
+	p.Tools = nil
+	p.MaxTokens = openai.Int(3)
+	p.N = openai.Int(2)
+	p.Logprobs = openai.Bool(true)
+	p.TopLogprobs = openai.Int(2)
+	c, err := lc.Chat.Completions.New(ctx, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Choices) != 2 || c.Choices[1].Index != 1 || c.Choices[0].FinishReason != "length" || c.Choices[0].Message.Content == "" ||
+		strings.Count(c.Choices[0].Message.Content, " ") > 2 {
+		t.Fatalf("n, max_tokens: %s", c.RawJSON())
+	}
+	lp := c.Choices[0].Logprobs.Content
+	var joined string
+	for _, tok := range lp {
+		joined += tok.Token
+		if tok.Logprob > 0 || len(tok.TopLogprobs) != 2 || tok.TopLogprobs[0].Token != tok.Token || tok.TopLogprobs[1].Logprob >= tok.TopLogprobs[0].Logprob || len(tok.Bytes) != len(tok.Token) {
+			t.Errorf("logprob %+v", tok)
+		}
+	}
+	if joined != c.Choices[0].Message.Content {
+		t.Errorf("logprob tokens %q do not make the text %q", joined, c.Choices[0].Message.Content)
+	}
+	if c.Usage.CompletionTokens != 2*3 {
+		t.Errorf("usage counts each choice: %d", c.Usage.CompletionTokens)
+	}
+	r, err := lc.Responses.New(ctx, responses.ResponseNewParams{Model: "fake-model", Input: responses.ResponseNewParamsInputUnion{OfString: openai.String("hi")}, MaxOutputTokens: openai.Int(2)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != "incomplete" || r.IncompleteDetails.Reason != "max_output_tokens" || r.Output[0].Status != "incomplete" {
+		t.Errorf("max_output_tokens: %s", r.RawJSON())
+	}
+	// tool_choice none with a read tool offered: the default policy answers.
+	p = chatParams()
+	p.ToolChoice = openai.ChatCompletionToolChoiceOptionUnionParam{OfAuto: openai.String("none")}
+	c, err = client.Chat.Completions.New(ctx, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Choices[0].Message.ToolCalls) != 0 || c.Choices[0].Message.Content != "done" {
+		t.Errorf("tool_choice none: %s", c.RawJSON())
+	}
+	// A json_schema answer made from the schema.
+	schema := map[string]any{"type": "object", "properties": map[string]any{"a": map[string]any{"type": "integer"}, "b": map[string]any{"type": "string"}},
+		"required": []string{"a", "b"}, "additionalProperties": false}
+	r, err = client.Responses.New(ctx, responses.ResponseNewParams{Model: "fake-model", Input: responses.ResponseNewParamsInputUnion{OfString: openai.String("hi")},
+		Text: responses.ResponseTextConfigParam{Format: responses.ResponseFormatTextConfigUnionParam{OfJSONSchema: &responses.ResponseFormatTextJSONSchemaConfigParam{Name: "s", Schema: schema}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v struct {
+		A *int    `json:"a"`
+		B *string `json:"b"`
+	}
+	if json.Unmarshal([]byte(r.OutputText()), &v) != nil || v.A == nil || v.B == nil {
+		t.Errorf("json_schema: %q", r.OutputText())
 	}
 }

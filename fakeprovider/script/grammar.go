@@ -107,6 +107,12 @@ var larkCommon = map[string]string{
 	"ESCAPED_STRING": `""`, "_STRING_INNER": "", "SH_COMMENT": "#", "CPP_COMMENT": "//", "C_COMMENT": "/**/",
 }
 
+// Bounds on the work a grammar can ask for: repetitions of one item, and the text's length.
+const (
+	maxRepeat = 1000
+	maxInput  = 64 << 10
+)
+
 type larkItem struct {
 	lit   string // a literal, when name == ""
 	name  string
@@ -161,11 +167,11 @@ func altsShortest(alts [][]larkItem, best map[string]string) (string, bool) {
 				ok = false
 				break
 			}
-			for i := 0; i < it.min; i++ {
+			for i := 0; i < it.min && b.Len() <= maxInput; i++ {
 				b.WriteString(s)
 			}
 		}
-		if ok && (!found || b.Len() < len(out)) {
+		if ok && b.Len() <= maxInput && (!found || b.Len() < len(out)) {
 			out, found = b.String(), true
 		}
 	}
@@ -366,7 +372,7 @@ func (p *larkParser) item() (larkItem, bool) {
 			}
 			n := 0
 			for _, d := range p.s[j:p.i] {
-				n = n*10 + int(d-'0')
+				n = min(n*10+int(d-'0'), maxRepeat)
 			}
 			it.min = n
 			if strings.HasPrefix(p.s[p.i:], "..") {

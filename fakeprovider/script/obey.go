@@ -51,8 +51,11 @@ func (p *Picker) Obey(q *wire.Request, pick Pick, count func(string) int) (wire.
 		calls = calls[:1]
 	}
 	dropped := len(a.ToolCalls) > 0 && len(calls) == 0
+	if dropped && a.Text == "" && a.Reasoning == "" {
+		a.Text = answer
+	}
 	if len(calls) == 0 && params.ToolChoice.Must() {
-		if c, ok := requiredCall(q, n, read); ok {
+		if c, ok := requiredCall(q, n, p.s.Default, read); ok {
 			calls = append(calls, c)
 			notes = append(notes, fmt.Sprintf("called %s: tool_choice %s requires a call", c.Name, choiceText(params.ToolChoice)))
 			if policy {
@@ -63,9 +66,6 @@ func (p *Picker) Obey(q *wire.Request, pick Pick, count func(string) int) (wire.
 	a.ToolCalls = calls
 	if a.FinishReason == "tool_calls" && len(calls) == 0 {
 		a.FinishReason = ""
-	}
-	if dropped && a.Text == "" && a.Reasoning == "" {
-		a.Text = answer
 	}
 	switch params.Format.Type {
 	case wire.FormatJSONSchema:
@@ -100,8 +100,9 @@ func choiceText(c wire.ToolChoice) string {
 	return c.Mode
 }
 
-// requiredCall is the call made when one is required and the answer had none.
-func requiredCall(q *wire.Request, n int, read string) (wire.ToolCall, bool) {
+// requiredCall is the call made when one is required and the answer had none: the file-read
+// call the policy d (nil: none) would make, else a call of the first tool it may make.
+func requiredCall(q *wire.Request, n int, d *Policy, read string) (wire.ToolCall, bool) {
 	c := q.Params.ToolChoice
 	var may []wire.Tool
 	for _, t := range q.Tools {
@@ -116,11 +117,12 @@ func requiredCall(q *wire.Request, n int, read string) (wire.ToolCall, bool) {
 	if len(may) == 0 {
 		return wire.ToolCall{}, false
 	}
-	if read == "" {
-		read = "README.md"
+	if d == nil {
+		d = &Policy{}
 	}
-	if rt, ok := FindReadTool(may); ok {
-		return wire.ToolCall{ID: callID(n, 0), Name: rt.Name, Arguments: readArgs(rt, read)}, true
+	if c, ok := d.call(may, d.path(read)); ok {
+		c.ID = callID(n, 0)
+		return c, true
 	}
 	t := may[0]
 	if t.Custom {
@@ -162,7 +164,7 @@ func limit(a wire.Answer, max int, count func(string) int) wire.Answer {
 			return s
 		}
 		cut = true
-		s = prefixWithin(s, left, count)
+		s = strings.TrimRight(prefixWithin(s, left, count), " ")
 		left = 0
 		return s
 	}

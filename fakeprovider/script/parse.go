@@ -452,9 +452,14 @@ func (d *dec) reply(n *yaml.Node, what string) (Reply, error) {
 }
 
 func (d *dec) call(n *yaml.Node, what string) (wire.ToolCall, error) {
-	_, m, err := d.fields(n, what, "id", "name", "arguments")
+	_, m, err := d.fields(n, what, "id", "name", "arguments", "input")
 	if err != nil {
 		return wire.ToolCall{}, err
+	}
+	if _, both := m["input"]; both {
+		if _, args := m["arguments"]; args {
+			return wire.ToolCall{}, d.errf(n, "%s: a call has arguments (a function tool) or input (a custom tool), not both", what)
+		}
 	}
 	var c wire.ToolCall
 	v, ok := m["name"]
@@ -468,6 +473,12 @@ func (d *dec) call(n *yaml.Node, what string) (wire.ToolCall, error) {
 		if c.ID, err = d.str(v, what+".id"); err != nil {
 			return c, err
 		}
+	}
+	if v, ok := m["input"]; ok {
+		// A custom tool's free-form text, sent as written.
+		c.Custom = true
+		c.Arguments, err = d.str(v, what+".input")
+		return c, err
 	}
 	c.Arguments = "{}"
 	if v, ok := m["arguments"]; ok {
