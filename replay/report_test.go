@@ -75,22 +75,7 @@ func TestSentExchangeRecordsAgain(t *testing.T) {
 		Chunks: []Chunk{{MS: 1.5, Data: "data: {\"choices\":[]}\n\n"}, {MS: 12, Data: "data: [DONE]\n\n"}}}
 	s.Error = "the stream ended early"
 	started := time.Date(2026, 11, 5, 12, 0, 0, 0, time.UTC)
-	var buf bytes.Buffer
-	w, err := NewWriter(&buf, Header{Tool: "lembas-check replay", Source: "proxy"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Write(s.Exchange(started), s.Body); err != nil {
-		t.Fatal(err)
-	}
-	r, err := NewReader(&buf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := r.Next()
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := writeAndReadBack(t, s.Exchange(started), s.Body)
 	x := e.Exchange
 	if !bytes.Equal(e.Body, s.Body) || x.Seq != 1 || x.Method != "POST" || x.Path != s.Path || !x.Started.Equal(started) || x.Error != s.Error ||
 		x.Timing.FirstByteMS != 1.5 || x.Timing.TotalMS != 12 {

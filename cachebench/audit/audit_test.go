@@ -14,6 +14,7 @@ import (
 	"github.com/LLeMbas/lembas-check/replay"
 	"github.com/LLeMbas/lembas-check/replay/chat"
 	"github.com/LLeMbas/lembas-check/tokens"
+	"github.com/LLeMbas/lembas-check/tokens/tokenstest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -336,7 +337,7 @@ func TestOtherExchangesAndUnreadableBodies(t *testing.T) {
 // With a llama.cpp server's tokenizer (an httptest server answering /apply-template and
 // /tokenize as llama-server does), the audit finds the same break, counted in its tokens.
 func TestAuditWithAServerTokenizer(t *testing.T) {
-	srv := fakeLlama(t)
+	srv := tokenstest.LlamaServer(t)
 	rep, err := auditFile(t, recordings+"date-in-system.jsonl", Options{Tokenizer: tokens.NewServer(srv.URL)})
 	if err != nil {
 		t.Fatal(err)

@@ -98,16 +98,27 @@ type totals struct {
 	encoded          int64
 }
 
-func incremental(b testing.TB, path string) totals {
+func newTiktoken(b testing.TB) *tokens.Tiktoken {
 	tk, err := tokens.NewTiktoken()
 	if err != nil {
 		b.Fatal(err)
 	}
+	return tk
+}
+
+// openSession opens a recording for one pass over it; done closes it.
+func openSession(b testing.TB, path string) (r *replay.Reader, done func()) {
 	r, f, err := replay.Open(path)
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer f.Close()
+	return r, func() { f.Close() }
+}
+
+func incremental(b testing.TB, path string) totals {
+	tk := newTiktoken(b)
+	r, done := openSession(b, path)
+	defer done()
 	rep, err := Run(context.Background(), r, Options{Tokenizer: tk}, nil)
 	if err != nil {
 		b.Fatal(err)
@@ -118,11 +129,8 @@ func incremental(b testing.TB, path string) totals {
 // readOnly only reads the recording (every exchange, its body put back together and checked
 // against its SHA-256): what any audit of the file must pay before its own work.
 func readOnly(b testing.TB, path string) totals {
-	r, f, err := replay.Open(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
+	r, done := openSession(b, path)
+	defer done()
 	var t totals
 	for {
 		if _, err := r.Next(); err != nil {
@@ -135,15 +143,9 @@ func readOnly(b testing.TB, path string) totals {
 
 // naive re-renders and re-tokenizes every request's whole prompt, with no cache.
 func naive(b testing.TB, path string) totals {
-	tk, err := tokens.NewTiktoken()
-	if err != nil {
-		b.Fatal(err)
-	}
-	r, f, err := replay.Open(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
+	tk := newTiktoken(b)
+	r, done := openSession(b, path)
+	defer done()
 	var t totals
 	var prev []uint32
 	for {

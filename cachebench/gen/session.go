@@ -61,13 +61,10 @@ func (s *Session) Body() []byte {
 	return b.Bytes()
 }
 
-// str is a JSON string, with <, > and & kept as they are.
+// str is a JSON string, with <, > and & kept as they are (as the fake's wire writes them).
 func str(s string) []byte {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.Encode(s)
-	return bytes.TrimRight(b.Bytes(), "\n")
+	b, _ := wire.Marshal(s)
+	return b
 }
 
 // Msg is a message with a text content.
