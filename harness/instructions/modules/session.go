@@ -158,13 +158,18 @@ func (s *Session) rel(p string) (string, bool) {
 		return "", false
 	}
 	p = path.Clean(p)
-	if p == s.root || !fsaccess.Within(s.root, p) {
-		return "", false
+	// The root as the session names it, then its real path: "the same realpath helper used by
+	// the tool boundary" may report where the touched file really is.
+	for _, root := range []string{s.root, s.base()} {
+		if p == root || !fsaccess.Within(root, p) {
+			continue
+		}
+		if root == "/" {
+			return p[1:], true
+		}
+		return p[len(root)+1:], true
 	}
-	if s.root == "/" {
-		return p[1:], true
-	}
-	return p[len(s.root)+1:], true
+	return "", false
 }
 
 // resolve is the resolver's order for touched paths: nested instruction files shallow to deep,
@@ -324,8 +329,13 @@ func (s *Session) rules() ([]rule, []Diagnostic) {
 			out = append(out, rule{rel: r, mod: m})
 		}
 	}
-	dir := path.Join(rootReal, t.RulesDir)
-	if s.disk.Lstat(dir) == fsaccess.DirEntry {
+	// The rules folder is where its path leads, a link on the way followed like any path opened;
+	// one leading out of the Project is refused at the folder's own path.
+	dir, kind, ok := s.disk.Real(path.Join(rootReal, t.RulesDir))
+	switch {
+	case ok && !fsaccess.Within(rootReal, dir):
+		diags = append(diags, Diagnostic{Path: t.RulesDir, Code: t.Escape})
+	case ok && kind == fsaccess.DirEntry:
 		walk(dir, t.RulesDir)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].rel < out[j].rel })
@@ -335,7 +345,10 @@ func (s *Session) rules() ([]rule, []Diagnostic) {
 // base is the root's real path, where the resolver reads ("The resolver normalizes its host
 // root once with the same realpath helper used by the tool boundary").
 func (s *Session) base() string {
-	real, _, _ := s.disk.Real(s.root)
+	real, kind, ok := s.disk.Real(s.root)
+	if !ok || kind != fsaccess.DirEntry {
+		return s.root // a root that leads nowhere (a loop, nothing there) holds nothing to read
+	}
 	return real
 }
 

@@ -208,3 +208,17 @@ func BenchmarkRequest(b *testing.B) {
 		}
 	}
 }
+
+// A root that leads nowhere — a link loop, or nothing there — holds nothing, and a touched path
+// is read against it by its text only.
+func TestARootThatLeadsNowhere(t *testing.T) {
+	s := New("/project", disk(t, map[string]string{"/elsewhere/.elowen/rules/r.md": "---\npaths: [\"**\"]\n---\nr\n"},
+		map[string]string{"/project": "/loop", "/loop": "/project"}))
+	if st := s.Spawn(); st.Root != "" || len(st.Modules) != 0 || len(st.Diagnostics) != 0 {
+		t.Errorf("spawn: %+v", st)
+	}
+	s.Touch("/elsewhere/x", "/project/x")
+	if a := s.Request(false); a.Appended || len(a.Diagnostics) != 0 {
+		t.Errorf("request: %+v", a)
+	}
+}
