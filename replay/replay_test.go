@@ -127,6 +127,22 @@ func TestACutLastLineIsReportedAfterEverythingBefore(t *testing.T) {
 	}
 }
 
+// readEntries reads a recording to its end; any error but the end fails the test.
+func readEntries(t *testing.T, r *Reader) []Entry {
+	t.Helper()
+	var out []Entry
+	for {
+		e, err := r.Next()
+		if err == io.EOF {
+			return out
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, e)
+	}
+}
+
 func TestRequestLogsAreToldApartByContent(t *testing.T) {
 	log := string(body(`{"role":"user","content":"a"}`)) + "\n\n" + string(body(`{"role":"user","content":"b"}`)) + "\n"
 	r, err := NewReader(strings.NewReader(log))
@@ -134,14 +150,7 @@ func TestRequestLogsAreToldApartByContent(t *testing.T) {
 		t.Fatalf("kind %q, %v", r.Kind, err)
 	}
 	var got []int
-	for {
-		e, err := r.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, e := range readEntries(t, r) {
 		got = append(got, e.Line)
 		if e.Exchange.Path != "/v1/chat/completions" || !json.Valid(e.Body) {
 			t.Fatalf("entry %+v", e)
@@ -221,14 +230,7 @@ func TestExchangesComeInTheOrderTheyBegan(t *testing.T) {
 	full := buf.String()
 	r, _ := NewReader(strings.NewReader(full))
 	var got []int
-	for {
-		e, err := r.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, e := range readEntries(t, r) {
 		got = append(got, e.Exchange.Seq)
 		if !bytes.Contains(e.Body, []byte(`"q`+string(rune('0'+e.Exchange.Seq))+`"`)) {
 			t.Fatalf("seq %d carries another body: %s", e.Exchange.Seq, e.Body)
@@ -265,14 +267,7 @@ func TestAMissingSeqIsPassedOver(t *testing.T) {
 	}
 	r, _ := NewReader(strings.NewReader(buf.String()))
 	n, prev := 0, 0
-	for {
-		e, err := r.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, e := range readEntries(t, r) {
 		if e.Exchange.Seq <= prev {
 			t.Fatalf("seq %d after %d", e.Exchange.Seq, prev)
 		}

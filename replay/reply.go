@@ -31,6 +31,15 @@ type Reply struct {
 // TokenUsage is the reply's token usage, read in whichever dialect the server reported it.
 func (r Reply) TokenUsage() usage.Usage { return usage.Parse(r.Usage, r.Timings) }
 
+// usageIn is an object's `usage` member (a Responses response's, an Anthropic message's).
+func usageIn(obj json.RawMessage) json.RawMessage {
+	var o struct {
+		Usage json.RawMessage `json:"usage"`
+	}
+	json.Unmarshal(obj, &o)
+	return o.Usage
+}
+
 // ToolCall is one call in a reply.
 type ToolCall struct {
 	ID        string `json:"id"`
@@ -274,11 +283,7 @@ func ParseStream(chunks [][]byte) (Reply, error) {
 			json.Unmarshal(v.Delta, &s)
 			x.Text += s
 		case "response.completed", "response.incomplete":
-			var r struct {
-				Usage json.RawMessage `json:"usage"`
-			}
-			json.Unmarshal(v.Response, &r)
-			merge(usage, r.Usage)
+			merge(usage, usageIn(v.Response))
 		case "response.output_item.done":
 			var it struct {
 				Type string `json:"type"`
@@ -300,11 +305,7 @@ func ParseStream(chunks [][]byte) (Reply, error) {
 				*calls[n] = ToolCall{fc.CallID, fc.Name, fc.Arguments}
 			}
 		case "message_start":
-			var m struct {
-				Usage json.RawMessage `json:"usage"`
-			}
-			json.Unmarshal(v.Message, &m)
-			merge(usage, m.Usage)
+			merge(usage, usageIn(v.Message))
 		case "content_block_start":
 			var bl struct {
 				Type, ID, Name string

@@ -40,6 +40,19 @@ func openRecording(path string) (*replay.Reader, io.Closer, error) {
 	return r, f, nil
 }
 
+// openCounted opens a recording and the tokenizer to count it with (audit, export).
+func openCounted(tokenizerURL, path string) (tokens.Tokenizer, *replay.Reader, io.Closer, error) {
+	tk, err := makeTokenizer(tokenizerURL)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	rd, f, err := openRecording(path)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return tk, rd, f, nil
+}
+
 func cmdAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("audit", stderr)
 	format := fs.String("format", "table", "report format: table, json (JSON lines), markdown or svg")
@@ -64,11 +77,7 @@ func cmdAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 		allowed = append(allowed, c)
 	}
-	tk, err := makeTokenizer(*tok)
-	if err != nil {
-		return errorf(stderr, "%v", err)
-	}
-	rd, f, err := openRecording(pos[0])
+	tk, rd, f, err := openCounted(*tok, pos[0])
 	if err != nil {
 		return errorf(stderr, "%v", err)
 	}

@@ -27,11 +27,7 @@ func cmdExport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if *block < 1 {
 		return errorf(stderr, "--block %d: want a positive number of tokens", *block)
 	}
-	tk, err := makeTokenizer(*tok)
-	if err != nil {
-		return errorf(stderr, "%v", err)
-	}
-	rd, f, err := openRecording(pos[0])
+	tk, rd, f, err := openCounted(*tok, pos[0])
 	if err != nil {
 		return errorf(stderr, "%v", err)
 	}
