@@ -17,8 +17,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/LLeMbas/lembas-check/conformance"
+	"github.com/LLeMbas/lembas-check/internal/cmdline"
 	"github.com/LLeMbas/lembas-check/internal/table"
-	"github.com/google/shlex"
 )
 
 // The adapter protocol, version 1 (docs/protocol.md): a long-lived subprocess answering one JSON
@@ -71,12 +71,12 @@ type Adapter struct {
 // case on this slot starts one).
 type slot struct{ p *proc }
 
-// NewAdapter makes an adapter target from a command line, split as a shell splits words (quotes,
-// backslashes) but never run by a shell.
+// NewAdapter makes an adapter target from a command line, split by cmdline.Split (as a shell
+// splits words, $VAR expanded from lembas-check's environment) but never run by a shell.
 func NewAdapter(command string, o AdapterOptions) (*Adapter, error) {
-	argv, err := shlex.Split(command)
+	argv, err := cmdline.Split(command)
 	if err != nil {
-		return nil, fmt.Errorf("adapter command %q: %v (it is split like shell words: check its quotes)", command, err)
+		return nil, fmt.Errorf("adapter %v", err)
 	}
 	if len(argv) == 0 {
 		return nil, fmt.Errorf("adapter command is empty: give the program to start, e.g. 'python3 test/adapter.py'")

@@ -29,7 +29,7 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// shellQuote quotes one word for shlex.Split.
+// shellQuote quotes one word for cmdline.Split.
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 // fake is the command line of a fake adapter in mode, with its log file.

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/LLeMbas/lembas-check/fakeprovider/wire"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // Error is a mistake in a script, at a line and column.
