@@ -6,25 +6,49 @@ import (
 	"io"
 	"strings"
 
+	"github.com/LLeMbas/lembas-check/internal/format"
 	"github.com/LLeMbas/lembas-check/internal/table"
 )
 
-// Formats a report can be written in.
-var Formats = []string{"table", "json", "markdown", "svg"}
+// Formats are the formats an audit is written in, the table first.
+var Formats = format.Formats[*Report]{
+	{Name: "table", Write: WriteTable},
+	{Name: "json", About: "JSON lines", Write: func(w io.Writer, r *Report, _ bool) error { return WriteJSON(w, r) }},
+	{Name: "markdown", Write: func(w io.Writer, r *Report, _ bool) error { return WriteMarkdown(w, r) }},
+	{Name: "svg", About: "the chart", Write: func(w io.Writer, r *Report, _ bool) error { return WriteSVG(w, r) }},
+}
 
 // Write writes a report in one of Formats. verbose lists every request in the table.
-func Write(w io.Writer, r *Report, format string, verbose bool) error {
-	switch format {
-	case "table", "":
-		return WriteTable(w, r, verbose)
-	case "json":
-		return WriteJSON(w, r)
-	case "markdown":
-		return WriteMarkdown(w, r)
-	case "svg":
-		return WriteSVG(w, r)
+func Write(w io.Writer, r *Report, name string, verbose bool) error {
+	f, err := Formats.Lookup(name)
+	if err != nil {
+		return err
 	}
-	return fmt.Errorf("unknown format %q: want one of %s", format, strings.Join(Formats, ", "))
+	return f.Write(w, r, verbose)
+}
+
+// Status is how the audit ended: unfinished when the recording is damaged (what follows the damage
+// was not audited) or holds no request to audit (the agent never reached the fake), failed on a
+// break the spec does not allow, else ok.
+func Status(r *Report) format.Status {
+	switch {
+	case r.Damage != "" || r.Totals.Requests == 0:
+		return format.Unfinished
+	case r.Failed():
+		return format.Failed
+	}
+	return format.OK
+}
+
+// NoRequest says what a report with no request to audit lacks.
+func NoRequest(r *Report) string {
+	if r.Totals.Requests > 0 {
+		return ""
+	}
+	if len(r.Unreadable) > 0 {
+		return "no request the audit can read"
+	}
+	return "no request: did the agent reach the fake?"
 }
 
 func pct(f float64) string { return fmt.Sprintf("%.1f %%", 100*f) }
@@ -52,13 +76,10 @@ func breakBlock(w io.Writer, q Request) {
 	fmt.Fprintf(w, "    %s tokens lost: %s of %s reusable\n", table.Count(q.LostTokens), table.Count(q.ReusableTokens), table.Count(q.PromptTokens))
 }
 
-// Summary is the report's last line: ok or FAIL, then the totals in words.
+// Summary is the report's last line: its Status's word, then the totals in words.
 func Summary(r *Report) string {
 	t := r.Totals
-	status := "ok"
-	if r.Failed() {
-		status = "FAIL"
-	}
+	status := Status(r).Word()
 	conv := "conversations"
 	if t.Conversations == 1 {
 		conv = "conversation"
@@ -76,6 +97,9 @@ func Summary(r *Report) string {
 	}
 	if r.Damage != "" {
 		s += "; the recording is damaged: " + r.Damage
+	}
+	if why := NoRequest(r); why != "" {
+		s += "; " + why
 	}
 	return s
 }
@@ -146,7 +170,9 @@ func WriteJSON(w io.Writer, r *Report) error {
 		Type string `json:"type"`
 		*Report
 		Failed bool `json:"failed"`
-	}{"totals", r, r.Failed()})
+		// Status is the summary's first word: ok, FAIL or ERROR.
+		Status string `json:"status"`
+	}{"totals", r, r.Failed(), Status(r).Word()})
 }
 
 // mdCell escapes a table cell of markdown.
@@ -181,8 +207,14 @@ func mdFence(lang, text string) string {
 func WriteMarkdown(w io.Writer, r *Report) error {
 	t := r.Totals
 	status := "✅ no break the spec does not allow"
-	if r.Failed() {
+	switch Status(r) {
+	case format.Failed:
 		status = fmt.Sprintf("❌ %d break(s) the spec does not allow", t.Failing)
+	case format.Unfinished:
+		status = "⚠️ not audited whole"
+		if why := NoRequest(r); why != "" {
+			status = "⚠️ " + why
+		}
 	}
 	fmt.Fprintf(w, "## Prefix audit: `%s`\n\n%s. %d requests in %d conversation(s), %s prompt tokens; a prefix cache could reuse **%s** of them (%s without the breaks). Tokenizer: %s.\n\n",
 		r.File, status, t.Requests, t.Conversations, table.Count(t.PromptTokens), pct(t.ReusableShare), pct(t.PossibleShare), r.Tokenizer)

@@ -127,6 +127,9 @@ type Result struct {
 	Server    string `json:"server"`
 	Tokenizer string `json:"tokenizer"`
 	Runs      []Run  `json:"runs"`
+	// Stopped is the error that cut the bench short (a damaged recording, a server gone, an
+	// interrupt); the runs hold what was measured before it.
+	Stopped string `json:"stopped,omitempty"`
 }
 
 // Options say how to bench.
@@ -177,6 +180,7 @@ func Bench(ctx context.Context, open Open, o Options) (*Result, error) {
 			}
 		}
 		if err != nil {
+			res.Stopped = err.Error()
 			return res, err
 		}
 	}

@@ -6,23 +6,49 @@ import (
 	"io"
 	"strings"
 
+	"github.com/LLeMbas/lembas-check/internal/format"
 	"github.com/LLeMbas/lembas-check/internal/table"
 )
 
-// Formats a bench can be written in.
-var Formats = []string{"table", "json", "markdown"}
+// Formats are the formats a bench is written in, the table first.
+var Formats = format.Formats[*Result]{
+	{Name: "table", Write: WriteTable},
+	{Name: "json", About: "JSON lines", Write: func(w io.Writer, r *Result, _ bool) error { return WriteJSON(w, r) }},
+	{Name: "markdown", Write: func(w io.Writer, r *Result, _ bool) error { return WriteMarkdown(w, r) }},
+}
 
 // Write writes a result; verbose adds the per-request table.
-func Write(w io.Writer, r *Result, format string, verbose bool) error {
-	switch format {
-	case "table", "":
-		return WriteTable(w, r, verbose)
-	case "json":
-		return WriteJSON(w, r)
-	case "markdown":
-		return WriteMarkdown(w, r)
+func Write(w io.Writer, r *Result, name string, verbose bool) error {
+	f, err := Formats.Lookup(name)
+	if err != nil {
+		return err
 	}
-	return fmt.Errorf("unknown format %q: want one of %s", format, strings.Join(Formats, ", "))
+	return f.Write(w, r, verbose)
+}
+
+// Status is how the bench ended: unfinished when it was cut short (Stopped) or sent no request
+// (an empty recording: the agent never reached the fake), failed when a request failed, else ok.
+func Status(r *Result) format.Status {
+	if r.Stopped != "" || len(r.Runs) == 0 || r.Runs[0].Totals.Requests == 0 {
+		return format.Unfinished
+	}
+	for _, run := range r.Runs {
+		if run.Totals.Errors > 0 {
+			return format.Failed
+		}
+	}
+	return format.OK
+}
+
+// why says what an unfinished bench needs said.
+func why(r *Result) string {
+	switch {
+	case r.Stopped != "":
+		return "not finished: " + r.Stopped
+	case len(r.Runs) == 0 || r.Runs[0].Totals.Requests == 0:
+		return "no request: did the agent reach the fake?"
+	}
+	return ""
 }
 
 func ratio(a, b float64) string {
@@ -152,16 +178,20 @@ func WriteTable(w io.Writer, r *Result, verbose bool) error {
 
 // Summaries are the result's last lines: the baseline, then what each variant costs.
 func Summaries(r *Result) []string {
-	var out []string
+	// Every line starts with the bench's one status, so no line says ok when the exit status does
+	// not; a run's own failed requests are counted in its line.
+	word := Status(r).Word()
 	if len(r.Runs) == 0 {
-		return out
+		return []string{word + "\t" + r.File + "\t" + why(r)}
 	}
+	var out []string
 	b := r.Runs[0]
 	status := func(run Run) string {
+		s := word
 		if run.Totals.Errors > 0 {
-			return "FAIL"
+			s += fmt.Sprintf("\t%d of %d requests failed;", run.Totals.Errors, run.Totals.Requests)
 		}
-		return "ok"
+		return s
 	}
 	share := func(run Run) string {
 		if run.Totals.Prompt == 0 {
@@ -173,6 +203,9 @@ func Summaries(r *Result) []string {
 	for _, v := range r.Runs[1:] {
 		out = append(out, fmt.Sprintf("%s\t%s\t%s: %s (baseline %s); prompt reading %s, total time %s the baseline's", status(v), r.File, v.Name, share(v), share(b),
 			ratio(b.Totals.PromptMS, v.Totals.PromptMS), ratio(b.Totals.TotalMS, v.Totals.TotalMS)))
+	}
+	if reason := why(r); reason != "" {
+		out[len(out)-1] += "; " + reason
 	}
 	return out
 }
@@ -216,7 +249,7 @@ func WriteJSON(w io.Writer, r *Result) error {
 
 // WriteMarkdown writes the side-by-side summary as a markdown table.
 func WriteMarkdown(w io.Writer, r *Result) error {
-	fmt.Fprintf(w, "## Cache bench: `%s` against %s\n\nTokenizer for the predictions: %s.\n\n|  |", r.File, r.Server, r.Tokenizer)
+	fmt.Fprintf(w, "## %s Cache bench: `%s` against %s\n\nTokenizer for the predictions: %s.\n\n|  |", Status(r).Icon(), r.File, r.Server, r.Tokenizer)
 	for _, run := range r.Runs {
 		fmt.Fprintf(w, " %s |", run.Name)
 	}

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/LLeMbas/lembas-check/internal/format"
 	"io"
-	"os"
 
 	"github.com/LLeMbas/lembas-check/cachebench/audit"
 	"github.com/LLeMbas/lembas-check/internal/progress"
@@ -55,7 +55,7 @@ func openCounted(tokenizerURL, path string) (tokens.Tokenizer, *replay.Reader, i
 
 func cmdAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("audit", stderr)
-	format := fs.String("format", "table", "report format: table, json (JSON lines), markdown or svg")
+	form := fs.String("format", "table", "report format: "+audit.Formats.Help())
 	out := fs.String("out", "", "write the report to `FILE` (the table's last line still goes to stdout)")
 	svg := fs.String("svg", "", "also draw the chart (cached share and lost tokens per request) to `FILE`")
 	verbose := fs.Bool("v", false, "list every request in the table, not only the breaks")
@@ -68,6 +68,9 @@ func cmdAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	if len(pos) != 1 {
 		return errorf(stderr, "audit takes one recording or request log (got %d arguments)", len(pos))
+	}
+	if _, err := audit.Formats.Lookup(*form); err != nil {
+		return errorf(stderr, "%v", err)
 	}
 	var allowed []audit.Cause
 	for _, a := range allow {
@@ -102,49 +105,17 @@ func cmdAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	for _, p := range rep.Unreadable {
 		fmt.Fprintf(stderr, "lembas-check: warning: %s:line %d (request %d): skipped, not a request the audit can read: %s\n", pos[0], p.Line, p.Seq, p.Error)
 	}
-	if code := writeAudit(rep, *format, *out, *svg, *verbose, stdout, stderr); code != 0 {
-		return code
+	if *svg != "" {
+		if err := format.WriteFile("--svg", *svg, func(w io.Writer) error { return audit.WriteSVG(w, rep) }); err != nil {
+			return errorf(stderr, "%v", err)
+		}
+	}
+	o := format.Output{Format: *form, Out: *out, Verbose: *verbose}
+	if err := format.Write(audit.Formats, o, rep, stdout, func(w io.Writer, r *audit.Report) error { _, err := fmt.Fprintln(w, audit.Summary(r)); return err }); err != nil {
+		return errorf(stderr, "%v", err)
 	}
 	if runErr != nil {
 		fmt.Fprintf(stderr, "lembas-check: %v\n", runErr)
-		return 2
 	}
-	if rep.Failed() {
-		return 1
-	}
-	return 0
-}
-
-func writeAudit(rep *audit.Report, format, out, svg string, verbose bool, stdout, stderr io.Writer) int {
-	if svg != "" {
-		if err := writeFile(svg, func(w io.Writer) error { return audit.WriteSVG(w, rep) }); err != nil {
-			return errorf(stderr, "--svg: %v", err)
-		}
-	}
-	if out == "" {
-		if err := audit.Write(stdout, rep, format, verbose); err != nil {
-			return errorf(stderr, "%v", err)
-		}
-		return 0
-	}
-	if err := writeFile(out, func(w io.Writer) error { return audit.Write(w, rep, format, verbose) }); err != nil {
-		return errorf(stderr, "--out: %v", err)
-	}
-	if format != "table" {
-		fmt.Fprintln(stdout, audit.Summary(rep))
-	}
-	return 0
-}
-
-// writeFile writes a file whole, saying so when it could not.
-func writeFile(path string, f func(io.Writer) error) error {
-	fh, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := f(fh); err != nil {
-		fh.Close()
-		return err
-	}
-	return fh.Close()
+	return audit.Status(rep).Code()
 }

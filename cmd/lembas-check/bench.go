@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/LLeMbas/lembas-check/internal/format"
 	"io"
 	"net"
 	"net/http"
@@ -24,7 +25,7 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs.Var(&variants, "variant", "also run the session rewritten: date-in-system[:N], prune-results, tool-churn[:N] (N: the request where it changes; default the middle)")
 	tok := fs.String("tokenizer", "", "predict with a llama.cpp server's tokenizer at `URL` (\"server\": the --server), default tiktoken o200k_base offline")
 	cold := fs.Bool("cold", true, "empty the server's slots before each run where it offers it (llama.cpp POST /slots/{id}?action=erase)")
-	format := fs.String("format", "table", "report format: table, json (JSON lines) or markdown")
+	form := fs.String("format", "table", "report format: "+bench.Formats.Help())
 	out := fs.String("out", "", "write the report to `FILE` (the summary lines still go to stdout)")
 	verbose := fs.Bool("v", false, "list every request of every run side by side")
 	listen := fs.String("metrics-listen", "", "serve Prometheus metrics on `ADDR` (/metrics) while the bench runs")
@@ -38,6 +39,9 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	if (sf.url == "") == !*useSim {
 		return errorf(stderr, "bench needs --server URL, or --sim for the simulator (not both)")
+	}
+	if _, err := bench.Formats.Lookup(*form); err != nil {
+		return errorf(stderr, "%v", err)
 	}
 	var vs []bench.Variant
 	for _, s := range variants {
@@ -114,20 +118,27 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if bar != nil {
 		bar.Stop()
 	}
+	var textErr error
 	if *textfile != "" {
-		if err := m.WriteTextfile(*textfile); err != nil {
-			fmt.Fprintf(stderr, "lembas-check: --metrics-textfile: %v\n", err)
-		}
+		textErr = format.FileErr("--metrics-textfile", *textfile, m.WriteTextfile(*textfile))
 	}
 	if res == nil {
+		if textErr != nil {
+			fmt.Fprintf(stderr, "lembas-check: %v\n", textErr)
+		}
 		return errorf(stderr, "bench %s: %v", path, benchErr)
+	}
+	if textErr != nil && res.Stopped == "" {
+		// The bench is not done until its metrics are written: its summary must not say ok.
+		res.Stopped = textErr.Error()
 	}
 	res.File = path
 	if sim != nil {
 		res.Server = sim.Name()
 	}
-	if code := writeBench(res, *format, *out, *verbose, stdout, stderr); code != 0 {
-		return code
+	o := format.Output{Format: *form, Out: *out, Verbose: *verbose}
+	if err := format.Write(bench.Formats, o, res, stdout, writeSummaries); err != nil {
+		return errorf(stderr, "%v", err)
 	}
 	if benchErr != nil {
 		var le *replay.LineError
@@ -136,28 +147,18 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		} else {
 			fmt.Fprintf(stderr, "lembas-check: bench %s: %v\n", path, benchErr)
 		}
-		return 2
 	}
-	for _, run := range res.Runs {
-		if run.Totals.Errors > 0 {
-			return 1
-		}
+	if textErr != nil {
+		return errorf(stderr, "%v", textErr)
 	}
-	return 0
+	return bench.Status(res).Code()
 }
 
-func writeBench(res *bench.Result, format, out string, verbose bool, stdout, stderr io.Writer) int {
-	if out == "" {
-		if err := bench.Write(stdout, res, format, verbose); err != nil {
-			return errorf(stderr, "%v", err)
-		}
-		return 0
-	}
-	if err := writeFile(out, func(w io.Writer) error { return bench.Write(w, res, format, verbose) }); err != nil {
-		return errorf(stderr, "--out: %v", err)
-	}
+func writeSummaries(w io.Writer, res *bench.Result) error {
 	for _, s := range bench.Summaries(res) {
-		fmt.Fprintln(stdout, s)
+		if _, err := fmt.Fprintln(w, s); err != nil {
+			return err
+		}
 	}
-	return 0
+	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/LLeMbas/lembas-check/internal/format"
 	"io"
 	"os"
 
@@ -36,7 +37,7 @@ func cmdExport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	var fh *os.File
 	if *out != "" {
 		if fh, err = os.Create(*out); err != nil {
-			return errorf(stderr, "--out: %v", err)
+			return errorf(stderr, "%v", format.FileErr("--out", *out, err))
 		}
 		w = fh
 	}
@@ -47,7 +48,7 @@ func cmdExport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	if fh != nil {
 		if err := fh.Close(); err != nil && expErr == nil {
-			expErr = err
+			expErr = format.FileErr("--out", *out, err)
 		}
 	}
 	fmt.Fprintf(stderr, "lembas-check: exported %d requests, %d input tokens, %d distinct %d-token blocks\n", st.Requests, st.Input, st.Blocks, *block)
@@ -59,6 +60,9 @@ func cmdExport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 			fmt.Fprintf(stderr, "lembas-check: export %s: %v\n", pos[0], expErr)
 		}
 		return 2
+	}
+	if st.Requests == 0 {
+		return errorf(stderr, "export %s: no request: did the agent reach the fake?", pos[0])
 	}
 	return 0
 }

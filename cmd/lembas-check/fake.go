@@ -115,37 +115,39 @@ func cmdFake(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "lembas-check fake: %s on %s (OpenAI base URL %s); stop with Ctrl-C\n", what, srv.URL, srv.BaseURL())
 	<-ctx.Done()
-	code := stopServer(srv, rec, *record, stderr)
+	code, _ := stopServer(srv, rec, *record, stderr)
 	return code
 }
 
 // stopServer shuts the server down, closes the recording and prints a one-line summary of it.
-func stopServer(srv *fakeprovider.Server, rec *replay.Writer, path string, stderr io.Writer) int {
+// stopServer stops the server and closes its recording, saying what it holds. The status is 2 when
+// the recording could not be finished; exchanges is how many it holds.
+func stopServer(srv *fakeprovider.Server, rec *replay.Writer, path string, stderr io.Writer) (code, exchanges int) {
 	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	code := 0
+	code = 0
 	if err := srv.Shutdown(sctx); err != nil {
 		fmt.Fprintf(stderr, "lembas-check: stopping the server: %v\n", err)
-		code = 1
+		code = 2
 	}
 	if rec == nil {
-		return code
+		return code, srv.Requests()
 	}
 	if err := rec.Close(); err != nil {
 		fmt.Fprintf(stderr, "lembas-check: closing %s: %v\n", path, err)
-		code = 1
+		code = 2
 	}
 	sum, err := summarize(path)
 	if err != nil {
 		fmt.Fprintf(stderr, "lembas-check: reading %s back: %v\n", path, err)
-		return 1
+		return 2, 0
 	}
 	fmt.Fprintf(stderr, "lembas-check: recorded %d exchanges (%d requests served, %d with errors) in %s, %d bytes\n",
 		sum.exchanges, srv.Requests(), sum.errors, path, sum.bytes)
 	for _, e := range sum.firstErrors {
 		fmt.Fprintf(stderr, "lembas-check:   %s\n", e)
 	}
-	return code
+	return code, sum.exchanges
 }
 
 type recSummary struct {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/LLeMbas/lembas-check/internal/format"
 	"io"
 	"os"
 	"os/exec"
@@ -80,7 +81,7 @@ func cmdRecord(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	h.Command = argv
 	rec, err := replay.Create(*out, h)
 	if err != nil {
-		return errorf(stderr, "--out: %v", err)
+		return errorf(stderr, "%v", format.FileErr("--out", *out, err))
 	}
 	cfg.Record = rec
 	srv, err := fakeprovider.Start(cfg)
@@ -97,7 +98,7 @@ func cmdRecord(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		argv, cmdDir = ag.argv, ag.dir
 	}
 	status, runErr := runCommand(ctx, argv, cmdEnv, cmdDir, *timeout, stdout, stderr)
-	code := stopServer(srv, rec, *out, stderr)
+	code, exchanges := stopServer(srv, rec, *out, stderr)
 	var se *startError
 	switch {
 	case errors.As(runErr, &se):
@@ -109,6 +110,8 @@ func cmdRecord(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	case status != 0:
 		fmt.Fprintf(stderr, "lembas-check: %s exited with status %d\n", argv[0], status)
 		return 1
+	case code == 0 && exchanges == 0:
+		return errorf(stderr, "record: %s holds no request: did the agent reach the fake? (it served %s; an agent that reads its URL from another variable needs --env NAME={url})", *out, srv.BaseURL())
 	}
 	return code
 }

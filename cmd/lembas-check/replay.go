@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/LLeMbas/lembas-check/internal/format"
 	"io"
 	"net/http"
 	"os"
@@ -60,7 +61,7 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	sf := addServerFlags(fs)
 	mode := fs.String("mode", replay.Frozen, "frozen (each request as recorded), live (the server's own answers fed back) or timed (as recorded, with the recorded gaps)")
 	speed := fs.Float64("speed", 1, "timed mode: replay `X` times as fast as recorded")
-	format := fs.String("format", "table", "table, or json (JSON lines, one per request)")
+	form := fs.String("format", "table", "table, or json (JSON lines, one per request)")
 	record := fs.String("record", "", "record what was sent and answered to `FILE` (a recording)")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -72,8 +73,8 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if sf.url == "" {
 		return errorf(stderr, "replay needs --server URL")
 	}
-	if *format != "table" && *format != "json" {
-		return errorf(stderr, "--format %q: want table or json", *format)
+	if *form != "table" && *form != "json" {
+		return errorf(stderr, "--format %q: want table or json", *form)
 	}
 	snd, err := sf.sender()
 	if err != nil {
@@ -87,7 +88,7 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	var rec *replay.Writer
 	if *record != "" {
 		if rec, err = replay.Create(*record, replay.Header{Tool: "lembas-check replay", Source: "proxy", Upstream: sf.url, Script: pos[0]}); err != nil {
-			return errorf(stderr, "--record: %v", err)
+			return errorf(stderr, "%v", format.FileErr("--record", *record, err))
 		}
 		defer rec.Close()
 	}
@@ -102,7 +103,7 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 			failed++
 		}
 		line := replay.LineOf(s)
-		if *format == "json" {
+		if *form == "json" {
 			enc.Encode(line)
 		}
 		sent = append(sent, s)
@@ -115,10 +116,21 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}}
 	playErr := p.Play(ctx, rd)
 	bar.Stop()
-	if *format == "table" {
+	if *form == "table" {
 		replay.WriteTable(stdout, sent)
 	}
-	fmt.Fprintf(stdout, "%s\t%s\t%s mode: %d requests sent, %d failed\n", okFail(failed == 0 && playErr == nil), pos[0], *mode, len(sent), failed)
+	status := format.OK
+	switch {
+	case playErr != nil || len(sent) == 0:
+		status = format.Unfinished
+	case failed > 0:
+		status = format.Failed
+	}
+	line := fmt.Sprintf("%s\t%s\t%s mode: %d requests sent, %d failed", status.Word(), pos[0], *mode, len(sent), failed)
+	if len(sent) == 0 && playErr == nil {
+		line += "; no request: did the agent reach the fake?"
+	}
+	fmt.Fprintln(stdout, line)
 	if playErr != nil {
 		var le *replay.LineError
 		if errors.As(playErr, &le) {
@@ -126,17 +138,6 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		} else {
 			fmt.Fprintf(stderr, "lembas-check: replay %s: %v\n", pos[0], playErr)
 		}
-		return 2
 	}
-	if failed > 0 {
-		return 1
-	}
-	return 0
-}
-
-func okFail(ok bool) string {
-	if ok {
-		return "ok"
-	}
-	return "FAIL"
+	return status.Code()
 }

@@ -79,7 +79,7 @@ func (fs Formats[T]) Lookup(name string) (Format[T], error) {
 			return f, nil
 		}
 	}
-	return Format[T]{}, fmt.Errorf("--format %q: want %s", name, fs.Help())
+	return Format[T]{}, fmt.Errorf("--format %q: want one of %s", name, strings.Join(fs.Names(), ", "))
 }
 
 // Names lists the formats' names.
@@ -163,8 +163,11 @@ func WriteFile(flag, path string, write func(io.Writer) error) error {
 }
 
 // FileErr names the flag and path of a file an operation failed on, keeping only the cause of an
-// *fs.PathError (whose path may be a temporary file's).
+// *fs.PathError (whose path may be a temporary file's). A nil err is nil.
 func FileErr(flag, path string, err error) error {
+	if err == nil {
+		return nil
+	}
 	var fe *FileError
 	if errors.As(err, &fe) {
 		return err

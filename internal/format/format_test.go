@@ -32,7 +32,7 @@ func TestFormats(t *testing.T) {
 	if f, err := fs.Lookup(""); err != nil || f.Name != "table" {
 		t.Errorf("the default: %v %v", f.Name, err)
 	}
-	if _, err := fs.Lookup("yaml"); err == nil || err.Error() != `--format "yaml": want table, json (JSON lines) or svg` {
+	if _, err := fs.Lookup("yaml"); err == nil || err.Error() != `--format "yaml": want one of table, json, svg` {
 		t.Errorf("an unknown format: %v", err)
 	}
 	var out strings.Builder
@@ -54,6 +54,9 @@ func TestFileErrorsNameTheFlagAndPath(t *testing.T) {
 	var fe *FileError
 	if !errors.As(err, &fe) || err.Error() != "--out "+missing+": no such file or directory" {
 		t.Errorf("WriteFile: %v", err)
+	}
+	if FileErr("--out", "x", nil) != nil {
+		t.Error("FileErr of nil is not nil")
 	}
 	tmp := &fs.PathError{Op: "open", Path: "/nonexistent/.x.prom.tmp123", Err: fs.ErrNotExist}
 	if got := FileErr("--metrics-textfile", "/nonexistent/x.prom", tmp).Error(); got != "--metrics-textfile /nonexistent/x.prom: file does not exist" {
