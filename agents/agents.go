@@ -64,6 +64,12 @@ type Command struct {
 	// Continue are the arguments that carry on the previous session with a new prompt (one-shot
 	// only); absent: the agent cannot, and each prompt is a new session.
 	Continue []string `json:"continue,omitempty"`
+	// Model, for ACP, is the model the session is moved to right after session/new (an agent
+	// that opens its sessions on a model of its own, as cline does).
+	Model string `json:"model,omitempty"`
+	// Compact, for ACP, is the prompt that makes the agent compact its session (a slash command
+	// such as /compact), for an agent that has no _lembas/session/compact.
+	Compact string `json:"compact,omitempty"`
 }
 
 // Tools is what the default policy needs of the agent's tools.

@@ -1,0 +1,462 @@
+package live
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/LLeMbas/lembas-check/acp"
+	"github.com/LLeMbas/lembas-check/cachebench/audit"
+	"github.com/LLeMbas/lembas-check/conformance"
+	"github.com/LLeMbas/lembas-check/replay"
+	"github.com/LLeMbas/lembas-check/replay/chat"
+	"github.com/LLeMbas/lembas-check/runner"
+)
+
+// The prefix rules a live session is judged by (context.md §10), by the id each verdict carries.
+const (
+	RuleSession      = "session"           // the scenario ran to its end, each step made
+	RuleSystemPrompt = "system-prompt"     // rule 1: the same bytes on every request but after a compaction or a model change
+	RuleNoClock      = "no-clock"          // rule 2: no date or time in the system prompt
+	RuleTools        = "tools"             // rule 4: the same tool list all session
+	RuleRewritten    = "nothing-rewritten" // rule 5: nothing sent earlier is rewritten
+	RuleDateNote     = "date-note"         // rules 2, 3: the date after the person's words, again once it changed
+	RuleModeNote     = "mode-note"         // rule 3: a mode change after the person's words on the next message
+)
+
+// Rules are the rules in the order a report gives them, with what each checks.
+var Rules = []struct{ ID, About string }{
+	{RuleSession, "the scenario ran to its end: the agent answered every step it offers a way to make"},
+	{RuleSystemPrompt, "context.md §10 rule 1: the system prompt is the same bytes on every request, but after a compaction or a model change"},
+	{RuleNoClock, "context.md §10 rule 2: nothing in the system prompt is a clock (no date, no time)"},
+	{RuleTools, "context.md §10 rule 4: the tool list is the same for the whole session"},
+	{RuleRewritten, "context.md §10 rule 5: nothing already sent is rewritten"},
+	{RuleDateNote, "context.md §10 rules 2 and 3: the date reaches the model after the person's words — on the first message, and on the next one after it changed"},
+	{RuleModeNote, "context.md §10 rule 3: a mode the person changed reaches the model after their words on the next message, not in the system prompt or the tools"},
+}
+
+// Judgement is a run judged: one result per rule, in the runner's terms, and the facts the field
+// report lists.
+type Judgement struct {
+	Results []runner.Result
+	Audit   *audit.Report
+	// Where the date and the working directory were found in the first request.
+	DateAt, DirAt string
+	// Break is the first break that fails the audit, if any.
+	Break *audit.Request
+	// Prompts is the number of prompt requests recorded.
+	Prompts int
+}
+
+type request struct {
+	seq  int
+	body []byte
+	r    *chat.Request
+}
+
+// Judge reads a run's recording and judges it by each rule.
+func Judge(ctx context.Context, run *Run) (*Judgement, error) {
+	es, _, err := replay.ReadAll(run.Recording)
+	if err != nil && len(es) == 0 {
+		return nil, fmt.Errorf("reading %s: %v", run.Recording, err)
+	}
+	rd, f, err := replay.Open(run.Recording)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	rep, err := audit.Run(ctx, rd, audit.Options{}, nil)
+	if err != nil && rep == nil {
+		return nil, err
+	}
+	var reqs []request
+	for _, e := range es {
+		if !audit.IsPrompt(e.Exchange) {
+			continue
+		}
+		r, err := chat.Parse(e.Body)
+		if err != nil {
+			continue
+		}
+		reqs = append(reqs, request{seq: e.Exchange.Seq, body: e.Body, r: r})
+	}
+	j := &Judgement{Audit: rep, Prompts: len(reqs)}
+	main := mainConversation(rep)
+	j.DateAt, j.DirAt = where(reqs, main, run)
+	for i := range rep.Requests {
+		if q := &rep.Requests[i]; q.Fails {
+			j.Break = q
+			break
+		}
+	}
+	add := func(rule string, v runner.Verdict, msg, diff string) {
+		j.Results = append(j.Results, result(run, rule, v, msg, diff))
+	}
+	add(judgeSession(run, j.Prompts))
+	add(judgeCause(run, rep, audit.SystemChanged, "the system prompt held: the same bytes on every request"))
+	add(judgeNoClock(run, reqs, main))
+	add(judgeCause(run, rep, audit.ToolsChanged, "the tool list held: the same on every request"))
+	add(judgeCause(run, rep, audit.MessageRewritten, "nothing sent was rewritten: each request extends the one before"))
+	add(judgeDate(run, reqs, main))
+	add(judgeMode(run, reqs, rep))
+	return j, nil
+}
+
+// mainConversation is the conversation with the most requests: the session, not its title
+// requests.
+func mainConversation(rep *audit.Report) map[int]bool {
+	count := map[int]int{}
+	for _, q := range rep.Requests {
+		count[q.Conversation]++
+	}
+	best := 0
+	for c, n := range count {
+		if n > count[best] || n == count[best] && c < best {
+			best = c
+		}
+	}
+	out := map[int]bool{}
+	for _, q := range rep.Requests {
+		if q.Conversation == best {
+			out[q.Seq] = true
+		}
+	}
+	return out
+}
+
+func result(run *Run, rule string, v runner.Verdict, msg, diff string) runner.Result {
+	about := ""
+	for _, r := range Rules {
+		if r.ID == rule {
+			about = r.About
+		}
+	}
+	input, _ := json.Marshal(map[string]string{"agent": run.Profile.Name, "driven": run.Driven, "scenario": run.Scenario.Name, "rule": rule})
+	expect, _ := json.Marshal(about)
+	return runner.Result{
+		Case: runnerCase(run, rule, about, input, expect),
+		// A rule that holds has nothing more to say; one that does not, or could not be
+		// checked, says why.
+		Verdict: v, Message: msg, Diff: diff,
+	}
+}
+
+// judgeSession: the scenario ran to its end, the policy drove the agent, every step was made
+// or said why it could not be.
+func judgeSession(run *Run, prompts int) (string, runner.Verdict, string, string) {
+	var f *acp.Fault
+	if errors.As(run.Fault, &f) {
+		v := runner.Crashed
+		switch f.Kind {
+		case acp.Hung:
+			v = runner.Timeout
+		case acp.Malformed, acp.Outside:
+			v = runner.ProtocolError
+		}
+		return RuleSession, v, fmt.Sprintf("%s: %s at %s: %s", run.Profile.Name, f.Kind, stepAt(run), strings.TrimPrefix(run.Fault.Error(), string(f.Kind)+": ")), ""
+	}
+	if run.Fault != nil {
+		return RuleSession, runner.Error, fmt.Sprintf("at %s: %v", stepAt(run), run.Fault), ""
+	}
+	if len(run.Warnings) > 0 {
+		return RuleSession, runner.Fail, "the fake could not drive the agent: " + strings.Join(run.Warnings, "; "), ""
+	}
+	if prompts == 0 {
+		return RuleSession, runner.Fail, "the agent sent the fake no request", ""
+	}
+	var skipped []string
+	for i, s := range run.Steps {
+		if s.Skipped != "" {
+			skipped = append(skipped, fmt.Sprintf("step %d (%s): %s", i+1, s.Step, s.Skipped))
+		}
+	}
+	msg := fmt.Sprintf("%d steps, %d requests, driven %s", len(run.Steps), prompts, run.Driven)
+	if len(skipped) > 0 {
+		msg += "; not made: " + strings.Join(skipped, "; ")
+	}
+	return RuleSession, runner.Pass, msg, ""
+}
+
+func stepAt(run *Run) string {
+	if n := len(run.Steps); n > 0 {
+		return fmt.Sprintf("step %d (%s)", n, run.Steps[n-1].Step)
+	}
+	return "the start"
+}
+
+// judgeCause: no request of the recording breaks the prefix with this cause.
+func judgeCause(run *Run, rep *audit.Report, c audit.Cause, held string) (string, runner.Verdict, string, string) {
+	rule := map[audit.Cause]string{audit.SystemChanged: RuleSystemPrompt, audit.ToolsChanged: RuleTools, audit.MessageRewritten: RuleRewritten}[c]
+	for _, q := range rep.Requests {
+		if q.Cause != c || !q.Fails {
+			continue
+		}
+		msg := fmt.Sprintf("request %d (continuing request %d): %s at %s", q.Seq, q.Continues, q.Cause, q.Path)
+		if q.Clock != "" {
+			msg += fmt.Sprintf("; a clock: %s", q.Clock)
+		} else if q.Detail != "" {
+			msg += "; " + q.Detail
+		}
+		msg += fmt.Sprintf("; %d tokens read again", q.LostTokens)
+		diff := ""
+		if q.Change != nil {
+			diff = "- " + q.Change.Old + "\n+ " + q.Change.New + "\n"
+		}
+		return rule, runner.Fail, msg, diff
+	}
+	allowed := ""
+	for _, q := range rep.Requests {
+		if q.Cause.Allowed() && c == audit.SystemChanged {
+			allowed = fmt.Sprintf(" (changed only where allowed: request %d, %s)", q.Seq, q.Cause)
+		}
+	}
+	return rule, runner.Pass, held + allowed, ""
+}
+
+// systemText is a request's system prompt, as its bytes (JSON, escapes and all).
+func systemText(r *chat.Request) []byte {
+	var b bytes.Buffer
+	for _, p := range r.System {
+		b.Write(p.Raw)
+	}
+	return b.Bytes()
+}
+
+// dateForms are the ways harnesses write a day (JavaScript's toDateString, US, ISO, day first).
+var dateForms = []string{"2006-01-02", "Jan 02 2006", "Jan 2 2006", "January 2, 2006", "Jan 2, 2006", "01/02/2006", "1/2/2006", "2 January 2006", "02 Jan 2006"}
+
+// dateIn finds day t in b, in any of the forms; it returns the form's text or "".
+func dateIn(b []byte, t time.Time) string {
+	for _, f := range dateForms {
+		if s := t.Format(f); bytes.Contains(b, []byte(s)) {
+			return s
+		}
+	}
+	return ""
+}
+
+// days are the days the agent's clock read during the session: the scenario's steps'.
+func days(run *Run) []time.Time {
+	seen := map[string]bool{}
+	var out []time.Time
+	for _, s := range run.Steps {
+		d := s.At.UTC().Truncate(24 * time.Hour)
+		if k := d.Format("2006-01-02"); !seen[k] && !s.At.IsZero() {
+			seen[k] = true
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// judgeNoClock: no request's system prompt holds a day the agent's clock read.
+func judgeNoClock(run *Run, reqs []request, main map[int]bool) (string, runner.Verdict, string, string) {
+	for _, q := range reqs {
+		if !main[q.seq] {
+			continue
+		}
+		for _, d := range days(run) {
+			if s := dateIn(systemText(q.r), d); s != "" {
+				return RuleNoClock, runner.Fail, fmt.Sprintf("request %d: the system prompt holds the date %q", q.seq, s), ""
+			}
+		}
+	}
+	return RuleNoClock, runner.Pass, "no date in the system prompt", ""
+}
+
+// where says where the first request of the session carries the date and the working
+// directory: "system prompt", "first user message", "a user message", "tools", or "not sent".
+func where(reqs []request, main map[int]bool, run *Run) (date, dir string) {
+	date, dir = "not sent", "not sent"
+	for _, q := range reqs {
+		if !main[q.seq] {
+			continue
+		}
+		find := func(match func([]byte) bool) string {
+			if match(systemText(q.r)) {
+				return "system prompt"
+			}
+			for _, t := range q.r.Tools {
+				if match(t.Raw) {
+					return "tools"
+				}
+			}
+			first := true
+			for _, m := range q.r.Messages {
+				if m.Role != "user" && m.Role != "" {
+					continue
+				}
+				if match(m.Raw) {
+					if first {
+						return "first user message"
+					}
+					return "a user message"
+				}
+				first = false
+			}
+			return "not sent"
+		}
+		if ds := days(run); len(ds) > 0 {
+			date = find(func(b []byte) bool { return dateIn(b, ds[0]) != "" })
+		}
+		dirJSON, _ := json.Marshal(run.Dir)
+		dir = find(func(b []byte) bool { return bytes.Contains(b, dirJSON[1:len(dirJSON)-1]) })
+		return date, dir
+	}
+	return date, dir
+}
+
+// tail is what a request added to the one before it in the session: its new messages, without
+// the person's words.
+func tailOf(prev, cur *chat.Request, prompt string) []byte {
+	var b bytes.Buffer
+	for i := len(prev.Messages); i < len(cur.Messages); i++ {
+		b.Write(cur.Messages[i].Raw)
+	}
+	words, _ := json.Marshal(prompt)
+	return bytes.ReplaceAll(b.Bytes(), words[1:len(words)-1], nil)
+}
+
+// firstOf is the first request of the session made during step i, and the last one before it.
+func firstOf(run *Run, i int, reqs []request, main map[int]bool) (prev, first *request) {
+	s := run.Steps[i]
+	for k := range reqs {
+		q := &reqs[k]
+		if !main[q.seq] {
+			continue
+		}
+		if q.seq < s.First {
+			prev = q
+		} else if q.seq <= s.Last && first == nil {
+			first = q
+		}
+	}
+	return prev, first
+}
+
+// judgeDate: with the clock set, the first message carries the date, and after it changed the
+// next prompt's request carries the new one after the person's words (not in the system prompt).
+func judgeDate(run *Run, reqs []request, main map[int]bool) (string, runner.Verdict, string, string) {
+	if !run.Clock.Set {
+		return RuleDateNote, runner.Skip, "the scenario does not set the clock", ""
+	}
+	if !run.Clock.Controlled {
+		return RuleDateNote, runner.Skip, "clock " + run.Clock.Why, ""
+	}
+	var said []string
+	lastDay := ""
+	for i, s := range run.Steps {
+		if s.Step.Prompt == "" || s.Skipped != "" {
+			continue
+		}
+		day := s.At.UTC().Format("2006-01-02")
+		if day == lastDay {
+			continue
+		}
+		first := lastDay == ""
+		lastDay = day
+		prev, q := firstOf(run, i, reqs, main)
+		if q == nil {
+			return RuleDateNote, runner.Fail, fmt.Sprintf("step %d (%s) sent no request", i+1, s.Step), ""
+		}
+		d := s.At.UTC()
+		if first {
+			if got := dateIn(q.body, d); got == "" {
+				return RuleDateNote, runner.Skip, fmt.Sprintf("request %d does not carry the date (%s) at all: the agent does not tell the model the date", q.seq, day), ""
+			} else if dateIn(systemText(q.r), d) != "" {
+				said = append(said, fmt.Sprintf("request %d has %q in the system prompt", q.seq, got))
+				continue
+			} else {
+				said = append(said, fmt.Sprintf("request %d has %q after the system prompt", q.seq, got))
+			}
+			continue
+		}
+		if prev == nil {
+			continue
+		}
+		if got := dateIn(systemText(q.r), d); got != "" {
+			return RuleDateNote, runner.Fail, fmt.Sprintf("request %d: the new date %q is in the system prompt, not after the person's words", q.seq, got), ""
+		}
+		if got := dateIn(tailOf(prev.r, q.r, s.Step.Prompt), d); got != "" {
+			said = append(said, fmt.Sprintf("request %d has the new date %q after the person's words", q.seq, got))
+			continue
+		}
+		return RuleDateNote, runner.Fail, fmt.Sprintf("request %d, the first after the clock reached %s: the new date is not sent (the model still reads the day before)", q.seq, day), ""
+	}
+	if len(said) == 0 {
+		return RuleDateNote, runner.Skip, "no prompt was sent", ""
+	}
+	return RuleDateNote, runner.Pass, strings.Join(said, "; "), ""
+}
+
+// judgeMode: after a mode change, the next prompt's request keeps the system prompt and the tools,
+// and says the mode after the person's words.
+func judgeMode(run *Run, reqs []request, rep *audit.Report) (string, runner.Verdict, string, string) {
+	main := mainConversation(rep)
+	mode := ""
+	for i, s := range run.Steps {
+		if s.Step.Mode != "" {
+			if s.Skipped != "" {
+				return RuleModeNote, runner.Skip, "the mode change was not made: " + s.Skipped, ""
+			}
+			mode = s.Step.Mode
+			continue
+		}
+		if mode == "" || s.Step.Prompt == "" || s.Skipped != "" {
+			continue
+		}
+		prev, q := firstOf(run, i, reqs, main)
+		if q == nil || prev == nil {
+			return RuleModeNote, runner.Fail, fmt.Sprintf("step %d (%s) after the mode change sent no request", i+1, s.Step), ""
+		}
+		if !bytes.Equal(systemText(prev.r), systemText(q.r)) {
+			return RuleModeNote, runner.Fail, fmt.Sprintf("request %d: the mode change went into the system prompt", q.seq), ""
+		}
+		if !sameTools(prev.r, q.r) {
+			return RuleModeNote, runner.Fail, fmt.Sprintf("request %d: the mode change changed the tools", q.seq), ""
+		}
+		if bytes.Contains(bytes.ToLower(tailOf(prev.r, q.r, s.Step.Prompt)), []byte(strings.ToLower(mode))) {
+			return RuleModeNote, runner.Pass, fmt.Sprintf("request %d says the mode %s after the person's words; the system prompt and the tools held", q.seq, mode), ""
+		}
+		return RuleModeNote, runner.Skip, fmt.Sprintf("request %d: the system prompt and the tools held, and the agent does not tell the model the mode is now %s", q.seq, mode), ""
+	}
+	return RuleModeNote, runner.Skip, "the scenario changes no mode", ""
+}
+
+func sameTools(a, b *chat.Request) bool {
+	if len(a.Tools) != len(b.Tools) {
+		return false
+	}
+	for i := range a.Tools {
+		if !bytes.Equal(a.Tools[i].Raw, b.Tools[i].Raw) {
+			return false
+		}
+	}
+	return true
+}
+
+// Failed says whether a verdict fails the run.
+func (j *Judgement) Failed() bool {
+	for _, r := range j.Results {
+		if r.Verdict.Failed() {
+			return true
+		}
+	}
+	return false
+}
+
+// runnerCase is a rule of a scenario as the runner's reports show a case: id
+// live/<scenario>/<rule>, area live, the scenario's file, the rule as what is expected.
+func runnerCase(run *Run, rule, about string, input, expect []byte) conformance.Case {
+	idx := 0
+	for i, r := range Rules {
+		if r.ID == rule {
+			idx = i
+		}
+	}
+	return conformance.Case{ID: "live/" + run.Scenario.Name + "/" + rule, Area: "live", Index: idx, File: run.Scenario.File, About: about, Input: input, Expect: expect}
+}

@@ -1,0 +1,109 @@
+package live
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/LLeMbas/lembas-check/agents"
+	"github.com/LLeMbas/lembas-check/runner"
+)
+
+func TestBuiltinScenariosRead(t *testing.T) {
+	for _, want := range []string{"compaction", "midnight", "mode", "two-prompts"} {
+		sc, err := LoadScenario(want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sc.Name != want || len(sc.Steps) < 2 {
+			t.Errorf("%s: %+v", want, sc)
+		}
+	}
+	mid, _ := LoadScenario("midnight")
+	if mid.Clock == nil || mid.Steps[1].SetClock == nil || mid.Steps[1].SetClock.Day() != 1 {
+		t.Errorf("midnight: %+v", mid)
+	}
+}
+
+func TestParseScenarioNamesTheLine(t *testing.T) {
+	for _, c := range []struct{ yaml, want string }{
+		{"name: x\nsteps:\n  - promt: hi\n", `s.yaml:3:5: unknown step "promt"`},
+		{"name: x\nsteps:\n  - prompt: hi\n    mode: plan\n", "s.yaml:3:5: a step is one of"},
+		{"name: x\nclock: tomorrow\nsteps:\n  - prompt: hi\n", `s.yaml:2:8: clock: "tomorrow" is not a time`},
+		{"name: x\nsteps:\n  - prompt: hi\n  - clock: +2m\n", "s.yaml:4: the clock is moved but the scenario sets no clock"},
+		{"name: x\nsteps:\n  - mode: plan\n", "no prompt"},
+		{"name: x\nstep: []\n", `unknown key "step"`},
+	} {
+		if _, err := ParseScenario([]byte(c.yaml), "s.yaml"); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v, want %q", c.yaml, err, c.want)
+		}
+	}
+}
+
+// The timestamp file holds the offset from the real time, signed, as libfaketime reads it; a
+// move adds to the agent's time, not to the real one.
+func TestClockWritesTheOffset(t *testing.T) {
+	dir := t.TempDir()
+	real := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	c := &Clock{file: filepath.Join(dir, "faketime"), now: func() time.Time { return real }}
+	if err := c.Set(time.Date(2026, 11, 30, 23, 58, 0, 0, time.UTC)); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(c.file); string(b) != "-32520\n" {
+		t.Errorf("file %q", b)
+	}
+	real = real.Add(time.Minute)
+	if err := c.Move(2 * time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(c.file); string(b) != "-32400\n" || !c.Now().Equal(time.Date(2026, 12, 1, 0, 1, 0, 0, time.UTC)) {
+		t.Errorf("after the move: file %q, now %v", b, c.Now())
+	}
+	if Static("/bin/sh") {
+		t.Error("/bin/sh is dynamically linked here")
+	}
+}
+
+// A faulty agent ends the scenario with the verdict that names what it did.
+func TestFaultyAgents(t *testing.T) {
+	if _, err := os.Stat("/bin/sh"); err != nil {
+		t.Skip("no /bin/sh")
+	}
+	sc, _ := LoadScenario("two-prompts")
+	for _, c := range []struct {
+		name, script string
+		acp          bool
+		verdict      runner.Verdict
+		msg          string
+	}{
+		{"garbage on stdout", "echo Loading...", true, runner.ProtocolError, `faulty: malformed message at the start: line 1 of its output is not JSON: "Loading..."`},
+		{"exits at once", "exit 3", true, runner.Crashed, "died"},
+		{"one-shot, exit 1", "echo oops >&2; exit 1", false, runner.Crashed, "sh exit status 1"},
+	} {
+		p, err := agents.Parse([]byte(`{"name":"faulty","bin":"sh","api":"chat completions","clock":"libfaketime",
+			"oneshot":{"args":["-c",`+quoteJSON(c.script)+`,"{prompt}"],"continue":["-c",`+quoteJSON(c.script)+`,"{prompt}"]},
+			"acp":{"args":["-c",`+quoteJSON(c.script)+`]}}`), "faulty.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Drive(context.Background(), Options{Profile: p, Bin: "/bin/sh", ACP: c.acp, Scenario: sc, Work: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		j, err := Judge(context.Background(), r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := j.Results[0]
+		if s.Case.ID != "live/two-prompts/session" || s.Verdict != c.verdict || !strings.Contains(s.Message, c.msg) {
+			t.Errorf("%s: %s %s: %s", c.name, s.Case.ID, s.Verdict, s.Message)
+		}
+	}
+}
+
+func quoteJSON(s string) string {
+	return `"` + strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\\`), `"`, `\"`) + `"`
+}

@@ -1,0 +1,119 @@
+package live
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/LLeMbas/lembas-check/agents"
+	"github.com/LLeMbas/lembas-check/runner"
+)
+
+// drive runs a built-in scenario on a real agent from npm (found through LEMBAS_AGENTS or
+// LEMBAS_<NAME>; .ci/run installs them), skipping when it is not installed, and judges it.
+func drive(t *testing.T, name, scenario string, overACP bool) (*Run, map[string]runner.Result) {
+	t.Helper()
+	t.Parallel()
+	p, err := agents.Builtin(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin, err := p.Find()
+	var ni *agents.NotInstalled
+	if errors.As(err, &ni) {
+		t.Skip(err)
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := LoadScenario(scenario)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Drive(context.Background(), Options{Profile: p, Bin: bin, ACP: overACP, Scenario: sc, Work: t.TempDir(), Tool: "lembas-check test", Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := Judge(context.Background(), r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]runner.Result{}
+	for _, x := range j.Results {
+		out[strings.TrimPrefix(x.Case.ID, "live/"+scenario+"/")] = x
+	}
+	if s := out[RuleSession]; s.Verdict != runner.Pass {
+		t.Fatalf("the session did not run: %s %s\nstderr: %s", s.Verdict, s.Message, r.Stderr)
+	}
+	if j.Prompts < 6 {
+		t.Errorf("%d requests for two prompts, want 3 or more each", j.Prompts)
+	}
+	return r, out
+}
+
+func want(t *testing.T, got map[string]runner.Result, rule string, v runner.Verdict, in ...string) {
+	t.Helper()
+	x := got[rule]
+	if x.Verdict != v {
+		t.Errorf("%s: %s (%s), want %s", rule, x.Verdict, x.Message, v)
+	}
+	for _, s := range in {
+		if !strings.Contains(x.Message, s) {
+			t.Errorf("%s: %q lacks %q", rule, x.Message, s)
+		}
+	}
+}
+
+// opencode 1.18.33 writes the date into its system prompt as JavaScript's toDateString: across
+// midnight the prefix breaks there, and the verdict names the request, the path and the date,
+// as a clock.
+func TestOpencodeCrossingMidnight(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a real agent")
+	}
+	_, got := drive(t, "opencode", "midnight", false)
+	want(t, got, RuleSystemPrompt, runner.Fail, "system prompt changed at $.messages[0].content", "a clock: Mon Nov 30 2026 → Tue Dec 01 2026")
+	want(t, got, RuleNoClock, runner.Fail, `the system prompt holds the date "Nov 30 2026"`)
+	want(t, got, RuleTools, runner.Pass)
+}
+
+// qwen-code over ACP (the client against a real ACP agent: it reads through fs/read_text_file):
+// the date lives in its first user message, so the prefix holds across midnight — but the new
+// date never reaches the model.
+func TestQwenCodeOverACPCrossingMidnight(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a real agent")
+	}
+	r, got := drive(t, "qwen-code", "midnight", true)
+	for _, rule := range []string{RuleSystemPrompt, RuleNoClock, RuleTools, RuleRewritten} {
+		want(t, got, rule, runner.Pass)
+	}
+	want(t, got, RuleDateNote, runner.Fail, "the new date is not sent")
+	if r.Transcript == "" {
+		t.Error("no ACP transcript")
+	}
+}
+
+// codex is a static binary: its clock is not moved, and the report says so instead of judging a
+// date it never saw change; it is driven with its own tool (exec_command).
+func TestCodexClockNotControlled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a real agent")
+	}
+	r, got := drive(t, "codex", "midnight", false)
+	want(t, got, RuleDateNote, runner.Skip, "clock not controlled: codex is a static binary")
+	want(t, got, RuleSystemPrompt, runner.Pass)
+	if r.Clock.Controlled {
+		t.Error("the clock says it was controlled")
+	}
+}
+
+// opencode over ACP: a mode change (its mode config option) rewrites a tool's description.
+func TestOpencodeOverACPModeChange(t *testing.T) {
+	if testing.Short() || os.Getenv("LEMBAS_LIVE_ALL") == "" {
+		t.Skip("a real agent; LEMBAS_LIVE_ALL=1 runs it")
+	}
+	_, got := drive(t, "opencode", "mode", true)
+	want(t, got, RuleModeNote, runner.Fail, "the mode change changed the tools")
+}

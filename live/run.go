@@ -1,0 +1,411 @@
+package live
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/LLeMbas/lembas-check/acp"
+	"github.com/LLeMbas/lembas-check/agents"
+	"github.com/LLeMbas/lembas-check/fakeprovider"
+	"github.com/LLeMbas/lembas-check/fakeprovider/script"
+	"github.com/LLeMbas/lembas-check/replay"
+)
+
+// Options say what to drive and how.
+type Options struct {
+	Profile *agents.Profile
+	// Bin is the agent's program (Profile.Find, or the command given).
+	Bin string
+	// ACP drives the agent over ACP; otherwise one prompt at a time (the profile's one-shot
+	// command, carrying the session on with its continue command).
+	ACP      bool
+	Scenario *Scenario
+	// Work is a directory the run may use (HOME, the session directory, the ACP transcript);
+	// made and removed when empty.
+	Work string
+	// Record is the recording's path (default: in Work).
+	Record string
+	// StepTimeout bounds one prompt (default 5 min); every other call has a minute.
+	StepTimeout time.Duration
+	// Log gets a line per step as it starts, for a person watching; nil: none.
+	Log io.Writer
+	// Tool is lembas-check's name and version, for the recording and initialize.
+	Tool, Version string
+}
+
+// Run is what happened: the steps as made, and the recording of what the agent sent.
+type Run struct {
+	Scenario *Scenario
+	Profile  *agents.Profile
+	// Driven is "acp" or "one-shot".
+	Driven string
+	// AgentName and AgentVersion are what the agent said of itself (ACP initialize), else the
+	// profile's.
+	AgentName, AgentVersion string
+	Dir, Home               string
+	Recording               string
+	// Transcript is the ACP transcript's path ("" for one-shot).
+	Transcript string
+	Steps      []StepRun
+	// Fault is what ended the scenario early: the agent died, hung, spoke garbage, reached
+	// outside its directory, or exited non-zero; nil when it ran to its end.
+	Fault error
+	// Clock says whether the agent's clock was moved, and why not.
+	Clock ClockInfo
+	// Warnings are the fake's (a policy that found no tool to use).
+	Warnings []string
+	// Stderr is the tail of what the agent wrote on stderr.
+	Stderr string
+}
+
+// StepRun is one step as made.
+type StepRun struct {
+	Step Step
+	// First and Last are the seqs of the requests the agent sent during the step (Last < First:
+	// none).
+	First, Last int
+	// Skipped says why the step could not be made (the agent offers no way to); Err what went
+	// wrong making it.
+	Skipped, Err string
+	// At is the agent's clock when the step began.
+	At time.Time
+	// Said is what the agent answered a prompt with.
+	Said string
+}
+
+// ClockInfo says whether the clock reached the agent.
+type ClockInfo struct {
+	// Set: the scenario sets a clock; Controlled: the agent's clock was moved with it.
+	Set, Controlled bool
+	// Why it was not.
+	Why string
+}
+
+// Drive runs a scenario against an agent with the fake as its model. An error means the run
+// could not be made at all (the server or the recording could not be started); what the agent
+// did wrong is in the Run.
+func Drive(ctx context.Context, o Options) (*Run, error) {
+	sc, p := o.Scenario, o.Profile
+	if o.StepTimeout == 0 {
+		o.StepTimeout = 5 * time.Minute
+	}
+	work := o.Work
+	if work == "" {
+		var err error
+		if work, err = os.MkdirTemp("", "lembas-live-"); err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(work)
+	}
+	r := &Run{Scenario: sc, Profile: p, Driven: "one-shot", AgentName: p.Name, AgentVersion: p.Version,
+		Home: filepath.Join(work, "home"), Dir: filepath.Join(work, "session"), Recording: o.Record}
+	if o.ACP {
+		r.Driven = "acp"
+	}
+	for _, d := range []string{r.Home, r.Dir} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return nil, err
+		}
+	}
+	if err := Seed(r.Dir); err != nil {
+		return nil, err
+	}
+	if r.Recording == "" {
+		r.Recording = filepath.Join(work, sc.Name+".jsonl")
+	}
+	rec, err := replay.Create(r.Recording, replay.Header{Tool: o.Tool, Source: "fake", Script: "live " + sc.Name + " (" + p.Name + ")"})
+	if err != nil {
+		return nil, err
+	}
+	warn := &lines{}
+	srv, err := fakeprovider.Start(fakeprovider.Config{
+		Script: &script.Script{Name: "(the " + p.Name + " profile's policy)", Default: p.Policy(r.Dir)},
+		Record: rec, Log: warn,
+	})
+	if err != nil {
+		rec.Close()
+		return nil, err
+	}
+	defer func() {
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		srv.Shutdown(sctx)
+		rec.Close()
+		r.Warnings = warn.all()
+	}()
+
+	ag, err := Prepare(p, o.Bin, r.Home, r.Dir, srv.URL)
+	if err != nil {
+		return nil, err
+	}
+	var stderr tail
+	if err := ag.Setup(ctx, &stderr); err != nil {
+		r.Fault, r.Stderr = err, stderr.String()
+		return r, nil
+	}
+	var clock *Clock
+	if sc.Clock != nil {
+		r.Clock.Set = true
+		switch lib, err := FindLibfaketime(); {
+		case !p.ClockMoves():
+			r.Clock.Why = p.Clock
+		case Static(o.Bin):
+			r.Clock.Why = "not controlled: " + o.Bin + " is a static binary, which libfaketime's LD_PRELOAD does not reach"
+		case err != nil:
+			r.Clock.Why = "not controlled: " + err.Error()
+		default:
+			if clock, err = NewClock(lib, r.Home, *sc.Clock); err != nil {
+				return nil, err
+			}
+			r.Clock.Controlled = true
+			ag.Env = append(ag.Env, clock.Env()...)
+		}
+	}
+	now := func() time.Time {
+		if clock != nil {
+			return clock.Now()
+		}
+		return time.Now().UTC()
+	}
+	d := &driver{o: o, r: r, ag: ag, srv: srv, clock: clock, now: now, stderr: &stderr}
+	if o.ACP {
+		d.acp(ctx, filepath.Join(work, "acp.log"))
+	} else {
+		d.oneshot(ctx)
+	}
+	r.Stderr = stderr.String()
+	return r, nil
+}
+
+type driver struct {
+	o      Options
+	r      *Run
+	ag     *Agent
+	srv    *fakeprovider.Server
+	clock  *Clock
+	now    func() time.Time
+	stderr *tail
+}
+
+func (d *driver) logf(format string, args ...any) {
+	if d.o.Log != nil {
+		fmt.Fprintf(d.o.Log, format+"\n", args...)
+	}
+}
+
+// each runs the steps in order, each with the requests it caused, until one faults.
+func (d *driver) each(ctx context.Context, do func(StepRun) (StepRun, error)) {
+	for i, s := range d.r.Scenario.Steps {
+		d.logf("lembas-check live: %s, step %d of %d: %s", d.r.Profile.Name, i+1, len(d.r.Scenario.Steps), s)
+		sr := StepRun{Step: s, First: d.srv.Requests() + 1, At: d.now()}
+		var err error
+		switch {
+		case s.SetClock != nil || s.MoveClock != 0:
+			if d.clock != nil {
+				if s.SetClock != nil {
+					err = d.clock.Set(*s.SetClock)
+				} else {
+					err = d.clock.Move(s.MoveClock)
+				}
+			} else {
+				sr.Skipped = "clock " + d.r.Clock.Why
+				if !d.r.Clock.Set {
+					sr.Skipped = "the scenario sets no clock"
+				}
+			}
+		case s.Wait > 0:
+			select {
+			case <-time.After(s.Wait):
+			case <-ctx.Done():
+				err = ctx.Err()
+			}
+		default:
+			sr, err = do(sr)
+		}
+		sr.Last = d.srv.Requests()
+		if err != nil {
+			var u *acp.Unsupported
+			if errors.As(err, &u) {
+				sr.Skipped = err.Error()
+				err = nil
+			} else {
+				sr.Err = err.Error()
+			}
+		}
+		d.r.Steps = append(d.r.Steps, sr)
+		if err != nil {
+			d.r.Fault = err
+			return
+		}
+	}
+}
+
+// acp drives the agent over ACP, one process for the whole scenario.
+func (d *driver) acp(ctx context.Context, transcript string) {
+	argv, ok := d.ag.ACP()
+	if !ok {
+		d.r.Fault = fmt.Errorf("the %s profile has no ACP command: drive it one-shot", d.r.Profile.Name)
+		return
+	}
+	tf, err := os.Create(transcript)
+	if err != nil {
+		d.r.Fault = err
+		return
+	}
+	defer tf.Close()
+	d.r.Transcript = transcript
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env, cmd.Dir, cmd.Stderr = d.ag.Env, d.r.Dir, d.stderr
+	stdin, _ := cmd.StdinPipe()
+	// A pipe of our own, not StdoutPipe: Wait would close that one as the agent exits, before
+	// its last lines (what it said as it died) are read.
+	stdout, w, err := os.Pipe()
+	if err != nil {
+		d.r.Fault = err
+		return
+	}
+	defer stdout.Close()
+	cmd.Stdout = w
+	proc, err := start(cmd)
+	w.Close()
+	if err != nil {
+		d.r.Fault = fmt.Errorf("starting %s: %v", argv[0], err)
+		return
+	}
+	c := acp.New(stdin, stdout, acp.Options{Dir: d.r.Dir, Lembas: true, PromptTimeout: d.o.StepTimeout, Transcript: tf})
+	defer func() {
+		stdin.Close()
+		// An agent that does not exit when its input closes (codex-acp) is stopped.
+		select {
+		case <-proc.done:
+		case <-time.After(2 * time.Second):
+		}
+		end := proc.stop()
+		if f := new(acp.Fault); errors.As(d.r.Fault, &f) && f.Kind == acp.Died {
+			d.r.Fault = fmt.Errorf("%w (%s)", d.r.Fault, exitText(end))
+		}
+	}()
+	info, err := c.Initialize(ctx, d.o.Version)
+	if err != nil {
+		d.r.Fault = err
+		return
+	}
+	if info.Name != "" {
+		d.r.AgentName, d.r.AgentVersion = info.Name, info.Version
+	}
+	s, err := c.NewSession(ctx)
+	if err != nil {
+		d.r.Fault = err
+		return
+	}
+	if m := d.r.Profile.ACP.Model; m != "" {
+		if err := c.SetModel(ctx, s, d.ag.Vars.Fill(m)); err != nil {
+			d.r.Fault = fmt.Errorf("setting the session's model, as the %s profile says: %v", d.r.Profile.Name, err)
+			return
+		}
+	}
+	d.each(ctx, func(sr StepRun) (StepRun, error) {
+		var err error
+		switch st := sr.Step; {
+		case st.Prompt != "":
+			_, sr.Said, err = c.Prompt(ctx, s.ID, st.Prompt)
+		case st.Mode != "":
+			if !contains(s.Modes, st.Mode) && len(s.Modes) > 0 {
+				return sr, &acp.Unsupported{What: "mode " + st.Mode, Why: "the agent offers the modes " + strings.Join(s.Modes, ", ")}
+			}
+			err = c.SetMode(ctx, s, st.Mode)
+		case st.Model != "":
+			err = c.SetModel(ctx, s, st.Model)
+		case st.Compact:
+			_, err = c.Compact(ctx, s)
+			var u *acp.Unsupported
+			if cmd := d.r.Profile.ACP.Compact; cmd != "" && errors.As(err, &u) {
+				_, sr.Said, err = c.Prompt(ctx, s.ID, cmd)
+			}
+		}
+		return sr, err
+	})
+}
+
+// oneshot drives the agent one prompt at a time: the first starts the session, each later one
+// carries it on.
+func (d *driver) oneshot(ctx context.Context) {
+	prompts := 0
+	d.each(ctx, func(sr StepRun) (StepRun, error) {
+		st := sr.Step
+		if st.Prompt == "" {
+			return sr, &acp.Unsupported{What: st.String(), Why: "one-shot, there is no way to make it between two prompts (drive the agent with --acp)"}
+		}
+		argv, ok := d.ag.Oneshot(st.Prompt, prompts > 0)
+		if !ok {
+			return sr, &acp.Unsupported{What: "a second prompt", Why: "the " + d.r.Profile.Name + " profile has no way to carry a session on one-shot (drive it with --acp)"}
+		}
+		prompts++
+		cmd := exec.Command(argv[0], argv[1:]...)
+		var out bytes.Buffer
+		cmd.Env, cmd.Dir, cmd.Stdout, cmd.Stderr = d.ag.Env, d.r.Dir, &out, d.stderr
+		proc, err := start(cmd)
+		if err != nil {
+			return sr, fmt.Errorf("starting %s: %v", argv[0], err)
+		}
+		t := time.NewTimer(d.o.StepTimeout)
+		defer t.Stop()
+		select {
+		case <-proc.done:
+		case <-t.C:
+			proc.stop()
+			return sr, &acp.Fault{Kind: acp.Hung, Detail: fmt.Sprintf("the prompt did not end within %v", d.o.StepTimeout)}
+		case <-ctx.Done():
+			proc.stop()
+			return sr, ctx.Err()
+		}
+		proc.stop()
+		sr.Said = strings.TrimSpace(out.String())
+		if proc.err != nil {
+			return sr, &acp.Fault{Kind: acp.Died, Detail: fmt.Sprintf("%s %s", filepath.Base(argv[0]), exitText(proc.err))}
+		}
+		return sr, nil
+	})
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// lines keeps what the fake logs: a policy's warning that it found no tool to use.
+type lines struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lines) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lines) all() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []string
+	for _, s := range strings.Split(strings.TrimSpace(l.b.String()), "\n") {
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
