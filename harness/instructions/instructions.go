@@ -1,8 +1,8 @@
-// Package instructions is the reference for the instruction files a session is given (harness
-// spec filesystem.md, *Instruction files, stacked*; conformance/instructions.json): the chain
-// from the boundary down to the start directory, and the "nearby" files handed later, both read
-// through a session's view (harness/fsaccess) so a file the session cannot read is never loaded.
-// Pure: no clock, no I/O.
+// Package instructions is the reference of area instructions: the instruction files a session is
+// given (harness spec filesystem.md, *Instruction files, stacked*; conformance/instructions.json):
+// the chain from the boundary down to the start directory, and the "nearby" files handed later,
+// both read through a session's view (harness/fsaccess) so a file the session cannot read is never
+// loaded. Pure: no clock, no I/O.
 package instructions
 
 import (

@@ -1,7 +1,7 @@
-// Package jobs is the reference for the notes a session is given about its background work
-// (harness spec loop.json `jobs`, conformance/jobs.json): a finished command, a finished
-// subagent, a message from a subagent, and one to a subagent. Every note begins with its mark,
-// said rather than hidden, so a model does not refuse it as an injection. Pure: no clock, no I/O.
+// Package jobs is the reference of area jobs: the notes a session is given about its background
+// work (harness spec loop.json `jobs`, conformance/jobs.json): a finished command, a finished
+// subagent, a message from a subagent, and one to a subagent. Every note begins with its mark, said
+// rather than hidden, so a model does not refuse it as an injection. Pure: no clock, no I/O.
 package jobs
 
 import (

@@ -1,9 +1,9 @@
-// Package prefix is the reference for what each request of a session sends ahead of the
-// conversation (harness spec context.md §10, conformance/prefix.json): the system prompt, made
-// once and numbered; the tool list, fixed as the session starts; and the note on a user message,
-// saying what changed since the model last knew it. A server reuses what it has read only as far
-// as two requests are the same from the first byte, so everything here exists to keep that prefix
-// still. A Session is a pure state machine: the date is given, never read from a clock; no I/O.
+// Package prefix is the reference of area prefix: what each request of a session sends ahead of the
+// conversation (harness spec context.md §10, conformance/prefix.json): the system prompt, made once
+// and numbered; the tool list, fixed as the session starts; and the note on a user message, saying
+// what changed since the model last knew it. A server reuses what it has read only as far as two
+// requests are the same from the first byte, so everything here exists to keep that prefix still. A
+// Session is a pure state machine: the date is given, never read from a clock; no I/O.
 package prefix
 
 import (

@@ -1,8 +1,9 @@
-// Package results is the reference for context hygiene (harness spec context.md §1–§7, loop.json
-// `context`): a session's store of tool results and its dedupe table, as a pure state machine.
-// Each step inserts one result and answers the text the model is given for it; nothing answered
-// is changed afterwards ("Every measure acts when a result is inserted"). No clock, no I/O: a
-// read is given the file's content, an edit its content before and after.
+// Package results is the reference of area context (a package is not named context, which is the
+// standard library's): context hygiene (harness spec context.md §1–§7, loop.json `context`): a
+// session's store of tool results and its dedupe table, as a pure state machine. Each step inserts
+// one result and answers the text the model is given for it; nothing answered is changed afterwards
+// ("Every measure acts when a result is inserted"). No clock, no I/O: a read is given the file's
+// content, an edit its content before and after.
 package results
 
 import (

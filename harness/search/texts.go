@@ -1,9 +1,9 @@
-// Package search is the reference for `search` over a session's files (harness spec
+// Package search is the reference of area search: `search` over a session's files (harness spec
 // filesystem.md, *A search*): passages ranked by meaning and by words, the two rankings fused by
 // rank, and only what the session's view allows kept — after scoring, so a hidden file changes
-// neither the results nor how many there are. The scores are inputs, as an index would give
-// them for a query; what is checked is the fusion, the view filter, the limit and the result's
-// form. Pure: no clock, no randomness, no I/O.
+// neither the results nor how many there are. The scores are inputs, as an index would give them
+// for a query; what is checked is the fusion, the view filter, the limit and the result's form.
+// Pure: no clock, no randomness, no I/O.
 package search
 
 import (

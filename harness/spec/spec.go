@@ -1,7 +1,8 @@
-// Package spec holds harness spec 3.1.0 as lembas-check vendors it: the spec's own files, embedded
-// and pinned by SHA-256 (MANIFEST.sha256), and extra/*.json — the texts the spec fixes that no
-// whole vendored file carries, each with where it was copied from. Every text a reference implementation
-// says comes from here; none is typed in Go source.
+// Package spec holds harness spec 3.1.0 as lembas-check vendors it (no area of its own: every
+// area's texts and numbers come from it): the spec's own files, embedded and pinned by SHA-256
+// (MANIFEST.sha256), and extra/*.json — the texts the spec fixes that no whole vendored file
+// carries, each with where it was copied from. Every text a reference implementation says comes
+// from here; none is typed in Go source.
 package spec
 
 import (

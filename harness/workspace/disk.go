@@ -1,10 +1,10 @@
-// Package workspace is the reference for per-session workspace roots, the design of seeds/002
-// ("Session Workspaces"): an allowlist of roots (the serve default and those registered), the
-// "/" sentinel that means the default at session/new and the stored root at session/load, a
-// root fixed at creation, and containment — a path the session uses must really be inside its
-// root, symlinks followed. It is the one harness package that touches a real disk: a case's
-// tree is made in a temporary directory, links and all, resolved there, and removed; answers
-// name paths as the case does, never the temporary directory.
+// Package workspace is the reference of area workspace: per-session workspace roots, the design
+// of seeds/002 ("Session Workspaces"): an allowlist of roots (the serve default and those
+// registered), the "/" sentinel that means the default at session/new and the stored root at
+// session/load, a root fixed at creation, and containment — a path the session uses must really
+// be inside its root, symlinks followed (by fsaccess.Real). It is the one harness package that
+// touches a real disk: a case's tree is made in a temporary directory, links and all, resolved
+// there, and removed; answers name paths as the case does, never the temporary directory.
 package workspace
 
 import (

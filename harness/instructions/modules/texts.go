@@ -1,9 +1,10 @@
-// Package modules is the reference for rule modules loaded by the path an agent touches, the
-// design of seeds/004 ("Project instruction modules"): Markdown files under .elowen/rules whose
-// frontmatter `paths` globs pick them, and nested AGENTS.md files of the touched folders, sent
-// once per version in an envelope just before the next model request. It checks frontmatter,
-// the glob dialect, order, dedupe by relative path and SHA-256, `supersedes`, the size cap and
-// symlink refusal. The disk is a value (Disk), so the package stays pure: no clock, no I/O.
+// Package modules is the reference of area modules: rule modules loaded by the path an agent
+// touches, the design of seeds/004 ("Project instruction modules"): Markdown files under
+// .elowen/rules whose frontmatter `paths` globs pick them, and nested AGENTS.md files of the
+// touched folders, sent once per version in an envelope just before the next model request. It
+// checks frontmatter, the glob dialect, order, dedupe by relative path and SHA-256,
+// `supersedes`, the size cap and symlink refusal. The disk is a value (Disk), walked by
+// fsaccess.Real, so the package stays pure: no clock, no I/O.
 package modules
 
 import (

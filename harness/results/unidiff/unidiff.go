@@ -1,6 +1,7 @@
-// Package unidiff is the diff an edit answers with (harness spec context.md §5: "the unified diff
-// of the change (three lines of context, hunks only — the path is in the bracket)"): the hunks of a
-// minimal line diff (Myers), written in the unified format POSIX `diff -u` and git use. Pure.
+// Package unidiff, part of area context's reference, is the diff an edit answers with (harness spec
+// context.md §5: "the unified diff of the change (three lines of context, hunks only — the path is
+// in the bracket)"): the hunks of a minimal line diff (Myers), written in the unified format POSIX
+// `diff -u` and git use. Pure.
 package unidiff
 
 import (
