@@ -19,15 +19,45 @@ import (
 //
 // Reasoning a message carries is left out, as most chat templates drop it from earlier turns.
 func Text(p chat.Part) string {
+	raw := p.Content()
 	switch p.Kind {
 	case chat.Tool:
-		return "tool\n" + string(p.Raw)
+		return "tool\n" + string(raw)
 	case chat.System:
-		if p.Index < 0 { // a top-level instructions or system value
-			return "system\n" + contentText(p.Raw)
+		if p.Index < 0 { // a top-level instructions, system or systemInstruction value
+			return "system\n" + contentText(raw)
+		}
+		if p.Field == "system" { // one of Anthropic's system blocks
+			return "system\n" + contentText(wrap(raw))
 		}
 	}
-	return messageText(p.Raw)
+	return messageText(raw)
+}
+
+// BlockText is what block i of a part reads as (Anthropic's content blocks, each a piece of its
+// own for the prompt cache's block boundaries): a tool's block is the tool, a system block its
+// text, a message's blocks their text, the first after the message's role.
+func BlockText(p chat.Part, i int) string {
+	c := p.BlockContent(i)
+	switch p.Kind {
+	case chat.Tool:
+		return "tool\n" + string(c)
+	case chat.System:
+		return "system\n" + contentText(wrap(c))
+	}
+	t := contentText(wrap(c))
+	if i == 0 {
+		return p.Role + "\n" + t
+	}
+	return t
+}
+
+// wrap makes one block (an object) an array of blocks, as contentText reads them; a string stays.
+func wrap(c []byte) []byte {
+	if len(c) > 0 && c[0] == '{' {
+		return append(append([]byte{'['}, c...), ']')
+	}
+	return c
 }
 
 type message struct {
@@ -39,6 +69,8 @@ type message struct {
 	Arguments  json.RawMessage `json:"arguments"`
 	Output     json.RawMessage `json:"output"`
 	FunctionID string          `json:"call_id"`
+	// Gemini's contents carry parts, not content.
+	Parts json.RawMessage `json:"parts"`
 }
 
 type toolCall struct {
@@ -72,6 +104,10 @@ func messageText(raw []byte) string {
 		b.WriteString(contentText(m.Output))
 		return b.String()
 	}
+	if len(m.Parts) > 0 {
+		b.WriteString(geminiParts(m.Parts))
+		return b.String()
+	}
 	b.WriteString(contentText(m.Content))
 	for _, c := range m.ToolCalls {
 		b.WriteByte('\n')
@@ -101,11 +137,50 @@ type block struct {
 	Content json.RawMessage `json:"content"`
 }
 
-// contentText is the text of a content value: a string, or an array of blocks.
+// geminiParts is the text of Gemini's parts: each text, each function call as a tool call, each
+// function response as its JSON, one a line.
+func geminiParts(raw json.RawMessage) string {
+	var parts []struct {
+		Text         *string `json:"text"`
+		FunctionCall *struct {
+			Name string          `json:"name"`
+			Args json.RawMessage `json:"args"`
+		} `json:"functionCall"`
+		FunctionResponse json.RawMessage `json:"functionResponse"`
+	}
+	if json.Unmarshal(raw, &parts) != nil {
+		return string(raw)
+	}
+	var out []string
+	for _, p := range parts {
+		switch {
+		case p.Text != nil:
+			out = append(out, *p.Text)
+		case p.FunctionCall != nil:
+			var b strings.Builder
+			writeCall(&b, p.FunctionCall.Name, p.FunctionCall.Args)
+			out = append(out, b.String())
+		case p.FunctionResponse != nil:
+			out = append(out, string(p.FunctionResponse))
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// contentText is the text of a content value: a string, an array of blocks, or Gemini's
+// {"parts": […]} (a systemInstruction).
 func contentText(raw json.RawMessage) string {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
 		return ""
+	}
+	if raw[0] == '{' {
+		var g struct {
+			Parts json.RawMessage `json:"parts"`
+		}
+		if json.Unmarshal(raw, &g) == nil && len(g.Parts) > 0 {
+			return geminiParts(g.Parts)
+		}
 	}
 	var s string
 	if json.Unmarshal(raw, &s) == nil {

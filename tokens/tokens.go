@@ -149,25 +149,69 @@ func (t *Tiktoken) Prompt(_ context.Context, _ []byte, r *chat.Request) (Prompt,
 	return t.Of(r), nil
 }
 
-// Of tokenizes a parsed request, part by part, reusing the tokens of parts seen before.
+// Of tokenizes a parsed request, part by part, reusing the tokens of parts seen before. A part
+// with content blocks (Anthropic's) is a piece per block, framed as one: Anthropic's cache is
+// written and looked up at block boundaries.
 func (t *Tiktoken) Of(r *chat.Request) Prompt {
 	parts := r.Parts()
-	p := Prompt{Pieces: make([]Piece, len(parts))}
-	for i, part := range parts {
-		p.Pieces[i] = t.Piece(part)
-		p.N += len(p.Pieces[i].Tokens)
+	p := Prompt{Pieces: make([]Piece, 0, len(parts))}
+	for _, part := range parts {
+		if len(part.Blocks) == 0 {
+			p.Pieces = append(p.Pieces, t.Piece(part))
+		} else {
+			p.Pieces = t.blockPieces(p.Pieces, part)
+		}
+	}
+	for _, pc := range p.Pieces {
+		p.N += len(pc.Tokens)
 	}
 	return p
 }
 
-// SumOf names a part by its kind and bytes.
+// SumOf names a part by its kind and bytes (without Anthropic's cache_control members, which are
+// no part of the prompt).
 func SumOf(p chat.Part) Sum {
 	h := sha256.New()
 	h.Write([]byte{byte(p.Kind)})
-	h.Write(p.Raw)
+	h.Write(p.Content())
 	var s Sum
 	h.Sum(s[:0])
 	return s
+}
+
+// blockPieces appends a piece per content block of a part.
+func (t *Tiktoken) blockPieces(out []Piece, p chat.Part) []Piece {
+	for i := range p.Blocks {
+		h := sha256.New()
+		h.Write([]byte{byte(p.Kind), byte(min(i, 1))})
+		if i == 0 {
+			h.Write([]byte(p.Role))
+		}
+		h.Write([]byte{0})
+		h.Write(p.BlockContent(i))
+		var s Sum
+		h.Sum(s[:0])
+		toks, ok := t.lookup(s)
+		if !ok {
+			ids := t.enc.EncodeOrdinary(BlockText(p, i))
+			toks = make([]uint32, 0, len(ids)+2)
+			if i == 0 {
+				toks = append(toks, imStart)
+			}
+			for _, id := range ids {
+				toks = append(toks, uint32(id))
+			}
+			if i == len(p.Blocks)-1 {
+				toks = append(toks, imEnd)
+			}
+			t.mu.Lock()
+			t.encoded += int64(len(toks))
+			t.store(s, toks)
+			t.mu.Unlock()
+		}
+		out = append(out, Piece{s, toks})
+	}
+	return out
 }
 
 // Piece tokenizes one part, or finds it in the cache.

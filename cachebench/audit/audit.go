@@ -91,6 +91,8 @@ type past struct {
 	parts    []ref
 	nsys     int
 	ntools   int
+	// toolsFirst: the provider reads the tools before the system prompt (Anthropic).
+	toolsFirst bool
 	sysKey   tokens.Sum
 	toolKey  tokens.Sum
 	prompt   tokens.Prompt
@@ -141,7 +143,7 @@ func IsPrompt(x replay.Exchange) bool {
 	if i := strings.IndexByte(p, '?'); i >= 0 {
 		p = p[:i]
 	}
-	return strings.HasSuffix(p, "/chat/completions") || strings.HasSuffix(p, "/responses") || strings.HasSuffix(p, "/messages") || p == ""
+	return chat.APIOf(p) != "" || p == ""
 }
 
 // CountPrompts counts a recording's prompt requests (IsPrompt) to its end, for a bench's number of
@@ -200,7 +202,7 @@ func (a *Auditor) Add(ctx context.Context, e replay.Entry) (*Request, error) {
 		a.report.Totals.Other++
 		return nil, nil
 	}
-	r, err := chat.Parse(e.Body)
+	r, err := chat.ParsePath(e.Exchange.Path, e.Body)
 	if err != nil {
 		pr := Problem{Seq: e.Exchange.Seq, Line: e.Line, Error: err.Error()}
 		a.report.Unreadable = append(a.report.Unreadable, pr)
@@ -222,7 +224,7 @@ func (a *Auditor) Add(ctx context.Context, e replay.Entry) (*Request, error) {
 func (a *Auditor) pastOf(e replay.Entry, r *chat.Request, prompt tokens.Prompt) *past {
 	parts := r.Parts()
 	cur := &past{seq: e.Exchange.Seq, model: r.Model, parts: make([]ref, len(parts)), nsys: len(r.System),
-		ntools: len(r.Tools), prompt: prompt, messages: len(r.Messages)}
+		ntools: len(r.Tools), toolsFirst: r.ToolsFirst(), prompt: prompt, messages: len(r.Messages)}
 	sameSums := a.tik != nil && len(prompt.Pieces) == len(parts)
 	for i, p := range parts {
 		s := tokens.Sum{}
@@ -233,8 +235,8 @@ func (a *Auditor) pastOf(e replay.Entry, r *chat.Request, prompt tokens.Prompt) 
 		}
 		cur.parts[i] = ref{sum: s, kind: p.Kind, field: p.Field, index: p.Index, size: len(p.Raw)}
 	}
-	cur.sysKey = keyOf(cur.parts[:cur.nsys])
-	cur.toolKey = keyOf(cur.parts[cur.nsys : cur.nsys+cur.ntools])
+	cur.sysKey = keyOf(cur.sys())
+	cur.toolKey = keyOf(cur.tools())
 	if n := len(r.Messages); n > 0 {
 		last := r.Messages[n-1]
 		cur.ask = last.Role == "user" && bytes.Contains(last.Raw, askProbe())
@@ -281,6 +283,22 @@ func chains(msgs []ref) []tokens.Sum {
 }
 
 func (p *past) msgs() []ref { return p.parts[p.nsys+p.ntools:] }
+
+// sys and tools are the request's system prompt and tools, in whichever order its provider
+// reads them.
+func (p *past) sys() []ref {
+	if p.toolsFirst {
+		return p.parts[p.ntools : p.ntools+p.nsys]
+	}
+	return p.parts[:p.nsys]
+}
+
+func (p *past) tools() []ref {
+	if p.toolsFirst {
+		return p.parts[:p.ntools]
+	}
+	return p.parts[p.nsys : p.nsys+p.ntools]
+}
 
 // relation is how a request was tied to an earlier one.
 type relation int
@@ -387,9 +405,9 @@ func (a *Auditor) related(cur *past, r *chat.Request, p *past) bool {
 	}
 	var now, then []byte
 	for _, s := range r.System {
-		now = append(now, s.Raw...)
+		now = append(now, s.Content()...)
 	}
-	for _, s := range p.parts[:p.nsys] {
+	for _, s := range p.sys() {
 		then = append(then, a.store[s.sum]...)
 	}
 	longer := max(len(now), len(then))
@@ -421,16 +439,18 @@ func (a *Auditor) compare(out *Request, cur *past, r *chat.Request, p *past, rel
 		out.Detail = fmt.Sprintf("from %s to %s", p.model, cur.model)
 		return
 	}
-	curParts := r.Parts()
 	type section struct {
 		cause     Cause
 		now, then []ref
 		nowParts  []chat.Part
 	}
 	secs := []section{
-		{SystemChanged, cur.parts[:cur.nsys], p.parts[:p.nsys], curParts[:cur.nsys]},
-		{ToolsChanged, cur.parts[cur.nsys : cur.nsys+cur.ntools], p.parts[p.nsys : p.nsys+p.ntools], curParts[cur.nsys : cur.nsys+cur.ntools]},
-		{MessageRewritten, cur.msgs(), p.msgs(), curParts[cur.nsys+cur.ntools:]},
+		{SystemChanged, cur.sys(), p.sys(), r.System},
+		{ToolsChanged, cur.tools(), p.tools(), r.Tools},
+		{MessageRewritten, cur.msgs(), p.msgs(), r.Messages},
+	}
+	if cur.toolsFirst {
+		secs[0], secs[1] = secs[1], secs[0]
 	}
 	var changed []Cause
 	first := -1
@@ -475,7 +495,7 @@ func (a *Auditor) compare(out *Request, cur *past, r *chat.Request, p *past, rel
 	var curRaw, prevRaw []byte
 	var prevRef ref
 	if at < len(s.now) {
-		curRaw = s.nowParts[at].Raw
+		curRaw = s.nowParts[at].Content()
 	}
 	if at < len(s.then) {
 		prevRef = s.then[at]
@@ -516,7 +536,7 @@ func (a *Auditor) compare(out *Request, cur *past, r *chat.Request, p *past, rel
 	case ToolsChanged:
 		var now, then [][]byte
 		for _, t := range s.nowParts {
-			now = append(now, t.Raw)
+			now = append(now, t.Content())
 		}
 		for _, t := range s.then {
 			then = append(then, a.store[t.sum])
@@ -564,7 +584,7 @@ func (a *Auditor) remember(cur *past, r *chat.Request) {
 	for i, p := range r.Parts() {
 		s := cur.parts[i].sum
 		if _, ok := a.store[s]; !ok {
-			a.store[s] = append([]byte(nil), p.Raw...)
+			a.store[s] = append([]byte(nil), p.Content()...)
 		}
 	}
 	ch := chains(cur.msgs())

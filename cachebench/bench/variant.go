@@ -157,9 +157,14 @@ func dateInSystem(body []byte, r *chat.Request, head string) ([]byte, error) {
 			if with, ok := prefixText(p.Raw, head); ok {
 				return chat.Splice(body, []chat.Edit{chat.Replace(p, with)}), nil
 			}
-		} else if st, en, ok := chat.Member(p.Raw, "content"); ok {
-			if with, ok := prefixText(p.Raw[st:en], head); ok {
-				return chat.Splice(body, []chat.Edit{{Off: p.Off + st, Len: en - st, With: with}}), nil
+		} else {
+			// a message's content, or the text of one of Anthropic's system blocks
+			for _, key := range []string{"content", "text"} {
+				if st, en, ok := chat.Member(p.Raw, key); ok {
+					if with, ok := prefixText(p.Raw[st:en], head); ok {
+						return chat.Splice(body, []chat.Edit{{Off: p.Off + st, Len: en - st, With: with}}), nil
+					}
+				}
 			}
 		}
 		return nil, fmt.Errorf("the system prompt at %s has no text to put a date before", p.Path())

@@ -1,14 +1,18 @@
 // Package chat finds the parts a model's prompt is made of in a request body — the system prompt,
 // the tools, the messages — as the exact bytes of each, without decoding the rest. It reads the
-// three shapes a harness sends: OpenAI chat completions (`messages`, leading system or developer
-// messages being the system prompt), OpenAI Responses (`instructions`, `input`) and Anthropic
-// messages (`system`, `messages`). Its order — system prompt, tools, messages — is the order in
-// which a server reads a prompt, and so the order in which the audit compares two requests.
+// four shapes a harness sends: OpenAI chat completions (`messages`, leading system or developer
+// messages being the system prompt), OpenAI Responses (`instructions`, `input`), Anthropic
+// Messages (`tools`, `system` blocks, `messages`, with their `cache_control` breakpoints) and
+// Gemini (`systemInstruction`, `tools`' function declarations, `contents`). Parts come in the
+// order the provider reads a prompt — system prompt, tools, messages; Anthropic's is tools,
+// system, messages — and so in the order the audit compares two requests.
 package chat
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // API names the shape of a request body.
@@ -16,6 +20,7 @@ const (
 	ChatCompletions = "chat.completions"
 	Responses       = "responses"
 	Anthropic       = "anthropic"
+	Gemini          = "gemini"
 )
 
 // Kind is the kind of a part.
@@ -52,6 +57,12 @@ type Part struct {
 	// Raw is the part's exact bytes, a slice of the body; Off is where it starts in the body.
 	Raw []byte
 	Off int
+	// Blocks are the part's content blocks as Anthropic's cache counts them (a tool, a system
+	// block, each block of a message's content), with their breakpoints; nil in other shapes.
+	Blocks []Block
+	// marks are the cache_control members in Raw, each with the comma that sets it apart:
+	// not part of the prompt, so Content leaves them out.
+	marks []Span
 }
 
 // Path is the part's JSON path in the body: `$.messages[3]`, `$.instructions`.
@@ -74,29 +85,131 @@ type Request struct {
 	Tools  []Part
 	// Messages are the messages after the system prompt (Responses: the input items), in order.
 	Messages []Part
+	// AutoCache is the TTL of a top-level cache_control (Anthropic's automatic caching: a
+	// breakpoint on the last block), "" when there is none.
+	AutoCache string
+	// Keys are the parameters that key a provider's cache beside the prompt's bytes (tool
+	// choice, thinking, reasoning effort, prompt_cache_key), as sent.
+	Keys []Param
 }
 
-// Parts lists every part in the prompt's order: system prompt, tools, messages.
+// Param is one parameter of a request as sent: its JSON path and its exact bytes.
+type Param struct {
+	Path  string
+	Value []byte
+}
+
+// ToolsFirst says whether the provider reads the tools before the system prompt (Anthropic).
+func (r *Request) ToolsFirst() bool { return r.API == Anthropic }
+
+// Parts lists every part in the prompt's order: system prompt, tools, messages (Anthropic:
+// tools, system prompt, messages).
 func (r *Request) Parts() []Part {
 	out := make([]Part, 0, len(r.System)+len(r.Tools)+len(r.Messages))
-	out = append(out, r.System...)
-	out = append(out, r.Tools...)
+	if r.ToolsFirst() {
+		out = append(out, r.Tools...)
+		out = append(out, r.System...)
+	} else {
+		out = append(out, r.System...)
+		out = append(out, r.Tools...)
+	}
 	return append(out, r.Messages...)
 }
 
-// Parse cuts a request body into its parts. The body must be a JSON object with `messages` or
-// `input`; an error says what is wrong and where.
-func Parse(body []byte) (*Request, error) {
+// APIOf is the shape a request to this path has ("" when the path does not say): the audit and
+// the simulators know where a recorded request went, and need not guess from its body.
+func APIOf(path string) string {
+	if i := strings.IndexByte(path, '?'); i >= 0 {
+		path = path[:i]
+	}
+	path = strings.TrimRight(path, "/")
+	switch {
+	case strings.HasSuffix(path, "/chat/completions"):
+		return ChatCompletions
+	case strings.HasSuffix(path, "/responses"):
+		return Responses
+	case strings.HasSuffix(path, "/messages"):
+		return Anthropic
+	case strings.HasSuffix(path, ":generateContent"), strings.HasSuffix(path, ":streamGenerateContent"):
+		return Gemini
+	}
+	return ""
+}
+
+// ModelOfPath is the model a Gemini path names (/v1beta/models/gemini-2.5-pro:generateContent).
+func ModelOfPath(path string) string {
+	if i := strings.IndexByte(path, '?'); i >= 0 {
+		path = path[:i]
+	}
+	i := strings.LastIndex(path, "/models/")
+	if i < 0 {
+		return ""
+	}
+	m := path[i+len("/models/"):]
+	if j := strings.LastIndexByte(m, ':'); j >= 0 {
+		m = m[:j]
+	}
+	return m
+}
+
+// Parse cuts a request body into its parts, telling its shape from its content. The body must
+// be a JSON object with `messages`, `input` or `contents`; an error says what is wrong and where.
+func Parse(body []byte) (*Request, error) { return ParseAs(body, "") }
+
+// ParsePath cuts a request sent to path, in the shape the path says (APIOf), with a Gemini
+// request's model and streaming taken from the path, where Gemini puts them.
+func ParsePath(path string, body []byte) (*Request, error) {
+	api := APIOf(path)
+	r, err := ParseAs(body, api)
+	if err == nil && api == Gemini {
+		r.Model = ModelOfPath(path)
+		r.Stream = strings.Contains(path, ":streamGenerateContent")
+	}
+	return r, err
+}
+
+// ParseAs cuts a request body of a known shape (one of the API names; "": tell it from the
+// content).
+func ParseAs(body []byte, api string) (*Request, error) {
 	i := skipWS(body, 0)
 	if i >= len(body) || body[i] != '{' {
 		return nil, fmt.Errorf("a request body must be a JSON object")
 	}
 	r := &Request{}
-	var messages, input, tools, instructions, system []byte
-	var offMessages, offInput, offTools, offInstructions, offSystem int
+	var messages, input, tools, instructions, system, contents, sysInstruction []byte
+	var offMessages, offInput, offTools, offInstructions, offSystem, offContents, offSysInstruction int
+	anthropic := false // a member only Anthropic's Messages API has
+	var keys []Param
 	end, err := skipObject(body, i, 0, func(key []byte, s, e int) error {
 		v := body[s:e]
 		switch {
+		case keyIs(key, "contents"):
+			contents, offContents = v, s
+		case keyIs(key, "systemInstruction"), keyIs(key, "system_instruction"):
+			sysInstruction, offSysInstruction = v, s
+		case keyIs(key, "cache_control"):
+			anthropic = true
+			r.AutoCache = ttlOf(v)
+		case keyIs(key, "anthropic_version"), keyIs(key, "stop_sequences"), keyIs(key, "top_k"), keyIs(key, "context_management"):
+			anthropic = true
+		case keyIs(key, "thinking"):
+			anthropic = true
+			keys = append(keys, Param{"$.thinking", v})
+		case keyIs(key, "output_config"):
+			anthropic = true
+			if s, e, ok := Member(v, "effort"); ok {
+				keys = append(keys, Param{"$.output_config.effort", v[s:e]})
+			}
+		case keyIs(key, "tool_choice"):
+			keys = append(keys, Param{"$.tool_choice", v})
+		case keyIs(key, "prompt_cache_key"):
+			keys = append(keys, Param{"$.prompt_cache_key", v})
+		case keyIs(key, "reasoning_effort"):
+			keys = append(keys, Param{"$.reasoning_effort", v})
+		case keyIs(key, "reasoning"):
+			if s, e, ok := Member(v, "effort"); ok {
+				keys = append(keys, Param{"$.reasoning.effort", v[s:e]})
+			}
 		case keyIs(key, "messages"):
 			messages, offMessages = v, s
 		case keyIs(key, "input"):
@@ -120,21 +233,39 @@ func Parse(body []byte) (*Request, error) {
 	if skipWS(body, end) != len(body) {
 		return nil, bad(end, "more after the request object")
 	}
-	switch {
-	case messages != nil && system != nil:
-		r.API = Anthropic
-		if !isNull(system) {
-			r.System = append(r.System, Part{Kind: System, Field: "system", Index: -1, Role: "system", Raw: system, Off: offSystem})
+	if api == "" {
+		switch {
+		case contents != nil && messages == nil && input == nil:
+			api = Gemini
+		case messages != nil && (system != nil || anthropic || anthropicTools(tools) || bytes.Contains(messages, []byte(`"tool_use"`))):
+			api = Anthropic
+		case messages != nil:
+			api = ChatCompletions
+		case input != nil:
+			api = Responses
 		}
-		if err := r.addMessages(messages, offMessages, "messages", false); err != nil {
+	}
+	r.Keys = keys
+	switch {
+	case api == Gemini:
+		r.API = Gemini
+		r.Keys = nil
+		if err := r.gemini(contents, offContents, sysInstruction, offSysInstruction, tools, offTools); err != nil {
 			return nil, err
 		}
-	case messages != nil:
+		return r, nil
+	case api == Anthropic && messages != nil:
+		r.API = Anthropic
+		if err := r.anthropic(messages, offMessages, system, offSystem, tools, offTools); err != nil {
+			return nil, err
+		}
+		return r, nil
+	case messages != nil && api != Responses:
 		r.API = ChatCompletions
 		if err := r.addMessages(messages, offMessages, "messages", true); err != nil {
 			return nil, err
 		}
-	case input != nil:
+	case input != nil && api != Anthropic && api != Gemini:
 		r.API = Responses
 		if instructions != nil && !isNull(instructions) {
 			r.System = append(r.System, Part{Kind: System, Field: "instructions", Index: -1, Role: "system", Raw: instructions, Off: offInstructions})
@@ -145,7 +276,7 @@ func Parse(body []byte) (*Request, error) {
 			return nil, err
 		}
 	default:
-		return nil, fmt.Errorf("a request body needs \"messages\" (chat completions, Anthropic) or \"input\" (Responses)")
+		return nil, fmt.Errorf("a request body needs \"messages\" (chat completions, Anthropic), \"input\" (Responses) or \"contents\" (Gemini)")
 	}
 	if tools != nil && !isNull(tools) {
 		if len(tools) == 0 || tools[0] != '[' {

@@ -61,8 +61,38 @@ func TestParseShapes(t *testing.T) {
 			body: `{"model":"claude","system":[{"type":"text","text":"S"}],"messages":[{"role":"user","content":"x"}],"tools":[]}`,
 			api:  Anthropic, model: "claude",
 			want: []got{
-				{"system", "$.system", "system", `[{"type":"text","text":"S"}]`},
+				{"system", "$.system[0]", "system", `{"type":"text","text":"S"}`},
 				{"message", "$.messages[0]", "user", `{"role":"user","content":"x"}`},
+			},
+		},
+		"anthropic: tools come first, a string system, a system message inside messages": {
+			body: `{"model":"claude","max_tokens":9,"system":"S","tools":[{"name":"Read","input_schema":{}}],"messages":[{"role":"user","content":"x"},{"role":"system","content":"late"}]}`,
+			api:  Anthropic, model: "claude",
+			want: []got{
+				{"tool", "$.tools[0]", "", `{"name":"Read","input_schema":{}}`},
+				{"system", "$.system", "system", `"S"`},
+				{"message", "$.messages[0]", "user", `{"role":"user","content":"x"}`},
+				{"message", "$.messages[1]", "system", `{"role":"system","content":"late"}`},
+			},
+		},
+		"anthropic without system, told by its tools": {
+			body: `{"model":"claude","tools":[{"name":"Read","input_schema":{}}],"messages":[{"role":"user","content":"x"}]}`,
+			api:  Anthropic, model: "claude",
+			want: []got{
+				{"tool", "$.tools[0]", "", `{"name":"Read","input_schema":{}}`},
+				{"message", "$.messages[0]", "user", `{"role":"user","content":"x"}`},
+			},
+		},
+		"gemini": {
+			body: `{"contents":[{"role":"user","parts":[{"text":"hi"}]},{"role":"model","parts":[{"functionCall":{"name":"read_file","args":{}}}]}],"systemInstruction":{"parts":[{"text":"S"}]},"tools":[{"functionDeclarations":[{"name":"a"},{"name":"b"}]},{"googleSearch":{}}]}`,
+			api:  Gemini,
+			want: []got{
+				{"system", "$.systemInstruction", "system", `{"parts":[{"text":"S"}]}`},
+				{"tool", "$.tools[0].functionDeclarations[0]", "", `{"name":"a"}`},
+				{"tool", "$.tools[0].functionDeclarations[1]", "", `{"name":"b"}`},
+				{"tool", "$.tools[1]", "", `{"googleSearch":{}}`},
+				{"message", "$.contents[0]", "user", `{"role":"user","parts":[{"text":"hi"}]}`},
+				{"message", "$.contents[1]", "model", `{"role":"model","parts":[{"functionCall":{"name":"read_file","args":{}}}]}`},
 			},
 		},
 		"whitespace and escapes kept": {

@@ -1,0 +1,186 @@
+package chat
+
+import "fmt"
+
+// Block is one content block of a part, as Anthropic's prompt cache counts blocks: its span in
+// the part's Raw, and its breakpoint (the TTL of its cache_control, "5m" or "1h"; "" for none).
+type Block struct {
+	Span
+	TTL string
+}
+
+// Marked says whether the block carries a cache_control breakpoint.
+func (b Block) Marked() bool { return b.TTL != "" }
+
+// Breakpoints counts the blocks with cache_control in a request, the top-level one included: the
+// API refuses more than four.
+func (r *Request) Breakpoints() int {
+	n := 0
+	for _, p := range r.Parts() {
+		for _, b := range p.Blocks {
+			if b.Marked() {
+				n++
+			}
+		}
+	}
+	if r.AutoCache != "" {
+		n++
+	}
+	return n
+}
+
+// Content is the part's bytes without its cache_control members: what the provider reads as the
+// prompt, so a breakpoint that moves does not change the part.
+func (p Part) Content() []byte { return cut(p.Raw, 0, len(p.Raw), p.marks) }
+
+// BlockContent is block i's bytes without its cache_control member.
+func (p Part) BlockContent(i int) []byte {
+	b := p.Blocks[i]
+	return cut(p.Raw, b.Start, b.End, p.marks)
+}
+
+// cut is raw[from:to] less the spans in marks (sorted, not overlapping).
+func cut(raw []byte, from, to int, marks []Span) []byte {
+	var in []Span
+	for _, m := range marks {
+		if m.Start >= from && m.End <= to {
+			in = append(in, m)
+		}
+	}
+	if len(in) == 0 {
+		return raw[from:to]
+	}
+	out := make([]byte, 0, to-from)
+	at := from
+	for _, m := range in {
+		out = append(out, raw[at:m.Start]...)
+		at = m.End
+	}
+	return append(out, raw[at:to]...)
+}
+
+// ttlOf reads a cache_control value: {"type":"ephemeral"} is "5m", with "ttl":"1h" it is "1h".
+func ttlOf(v []byte) string {
+	if isNull(v) {
+		return ""
+	}
+	if t, ok := StringMember(v, "ttl"); ok && t != "" {
+		return t
+	}
+	return "5m"
+}
+
+// anthropicTools says whether a tools array is Anthropic's ({"name", "input_schema"}), looking at
+// its first element only.
+func anthropicTools(tools []byte) bool {
+	els, err := ElementSpans(tools)
+	if err != nil || len(els) == 0 {
+		return false
+	}
+	first := tools[els[0].Start:els[0].End]
+	if _, _, ok := Member(first, "input_schema"); ok {
+		return true
+	}
+	_, _, fn := Member(first, "function")
+	t, _ := StringMember(first, "type")
+	return !fn && t != "" && t != "function" && t != "custom"
+}
+
+// anthropic cuts an Anthropic Messages body: each tool, each system block (or the system string),
+// each message, every one with its content blocks and breakpoints.
+func (r *Request) anthropic(messages []byte, offMessages int, system []byte, offSystem int, tools []byte, offTools int) error {
+	if tools != nil && !isNull(tools) {
+		if len(tools) == 0 || tools[0] != '[' {
+			return fmt.Errorf("\"tools\" must be an array")
+		}
+		if _, err := skipArray(tools, 0, 0, func(n, s, e int) error {
+			p := Part{Kind: Tool, Field: "tools", Index: n, Raw: tools[s:e], Off: offTools + s}
+			p.Blocks = []Block{{Span: Span{0, e - s}}}
+			p.markObject(0)
+			r.Tools = append(r.Tools, p)
+			return nil
+		}); err != nil {
+			return err
+		}
+	}
+	switch {
+	case system == nil || isNull(system):
+	case system[0] == '"':
+		p := Part{Kind: System, Field: "system", Index: -1, Role: "system", Raw: system, Off: offSystem}
+		p.Blocks = []Block{{Span: Span{0, len(system)}}}
+		r.System = append(r.System, p)
+	case system[0] == '[':
+		if _, err := skipArray(system, 0, 0, func(n, s, e int) error {
+			p := Part{Kind: System, Field: "system", Index: n, Role: "system", Raw: system[s:e], Off: offSystem + s}
+			p.Blocks = []Block{{Span: Span{0, e - s}}}
+			p.markObject(0)
+			r.System = append(r.System, p)
+			return nil
+		}); err != nil {
+			return fmt.Errorf("system: %v", err)
+		}
+	default:
+		return fmt.Errorf("\"system\" must be a string or an array of text blocks")
+	}
+	if err := r.addMessages(messages, offMessages, "messages", false); err != nil {
+		return err
+	}
+	for i := range r.Messages {
+		if err := r.Messages[i].messageBlocks(); err != nil {
+			return fmt.Errorf("%s: %v", r.Messages[i].Path(), err)
+		}
+	}
+	return nil
+}
+
+// markObject reads the cache_control of the block object at Blocks[i] (an object's own member,
+// not one nested deeper) and keeps the member's span, with its comma, to be left out of Content.
+func (p *Part) markObject(i int) {
+	b := &p.Blocks[i]
+	raw := p.Raw[b.Start:b.End]
+	j := skipWS(raw, 0)
+	if j >= len(raw) || raw[j] != '{' {
+		return
+	}
+	prevEnd := -1 // end of the previous member's value
+	skipObject(raw, j, 0, func(key []byte, s, e int) error {
+		if keyIs(key, "cache_control") {
+			b.TTL = ttlOf(raw[s:e])
+			// key is a slice of raw (skipObject's callback gets raw[i:ke]): its start is i.
+			start, end := cap(raw)-cap(key), e
+			if prevEnd >= 0 {
+				start = prevEnd // from the end of the previous value: its comma goes too
+			} else if k := skipWS(raw, e); k < len(raw) && raw[k] == ',' {
+				end = skipWS(raw, k+1) // the first member: the comma after it goes
+			}
+			if b.TTL != "" {
+				p.marks = append(p.marks, Span{b.Start + start, b.Start + end})
+			}
+		}
+		prevEnd = e
+		return nil
+	})
+}
+
+// messageBlocks finds a message's content blocks: the string content as one block, or each
+// element of the content array, with its breakpoint.
+func (p *Part) messageBlocks() error {
+	s, e, ok := Member(p.Raw, "content")
+	if !ok {
+		return nil
+	}
+	v := p.Raw[s:e]
+	if len(v) == 0 || v[0] != '[' {
+		p.Blocks = []Block{{Span: Span{s, e}}}
+		return nil
+	}
+	spans, err := ElementSpans(v)
+	if err != nil {
+		return err
+	}
+	for _, sp := range spans {
+		p.Blocks = append(p.Blocks, Block{Span: Span{s + sp.Start, s + sp.End}})
+		p.markObject(len(p.Blocks) - 1)
+	}
+	return nil
+}
