@@ -226,3 +226,32 @@ func TestBreakpointsKeys(t *testing.T) {
 		t.Fatalf("miss %+v", second.Miss)
 	}
 }
+
+func TestImplicit(t *testing.T) {
+	c, err := NewImplicit(ProviderOpenAI, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := func(key, extra string) []byte {
+		b, _ := json.Marshal(map[string]any{"model": "gpt-5", "prompt_cache_key": key, "messages": []any{
+			block{"role": "system", "content": long(1500, "rules")}, block{"role": "user", "content": "q " + extra}}})
+		return b
+	}
+	s1, _ := c.Serve("/v1/chat/completions", req("a", "1"), t0)
+	s2, _ := c.Serve("/v1/chat/completions", req("a", "2"), t0.Add(time.Minute))
+	if s1.Read != 0 || s2.Read < 1024 || (s2.Read-1024)%128 != 0 || s2.Miss != nil {
+		t.Fatalf("%+v %+v: want the shared system prompt read in steps of 128 past 1024", s1, s2)
+	}
+	s3, _ := c.Serve("/v1/chat/completions", req("b", "3"), t0.Add(2*time.Minute))
+	if s3.Read != 0 || s3.Miss == nil || s3.Miss.Reason != ReasonKey || s3.Miss.Path != "$.prompt_cache_key" {
+		t.Fatalf("%+v %+v: another prompt_cache_key", s3, s3.Miss)
+	}
+	s4, _ := c.Serve("/v1/chat/completions", req("b", "4"), t0.Add(20*time.Minute))
+	if s4.Read != 0 || s4.Miss == nil || s4.Miss.Reason != ReasonExpired || s4.Miss.Idle != 18*time.Minute {
+		t.Fatalf("%+v %+v: idle past five minutes", s4, s4.Miss)
+	}
+	g, _ := NewImplicit(ProviderGemini, time.Hour, nil)
+	if g.TTL != time.Hour || g.Minimum("gemini-2.5-pro") != 2048 || g.Minimum("gemini-3-pro-preview") != 4096 {
+		t.Fatalf("gemini rules %v %d", g.TTL, g.Minimum("gemini-2.5-pro"))
+	}
+}
