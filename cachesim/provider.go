@@ -76,7 +76,9 @@ func AnthropicMinimum(model string) int {
 }
 
 // GeminiMinimum is the shortest prompt Gemini's implicit cache reads for the model.
-func GeminiMinimum(model string) int { return lookupMinimum(geminiMinimums, model, DefaultGeminiMinimum) }
+func GeminiMinimum(model string) int {
+	return lookupMinimum(geminiMinimums, model, DefaultGeminiMinimum)
+}
 
 // ParseTTL reads a cache_control ttl ("5m", "1h"); any other is the default five minutes, as the
 // API takes only those two.

@@ -85,21 +85,21 @@ type Auditor struct {
 // past is what the audit keeps of a request already read: no body, only sums, and each distinct
 // part's bytes once (in store).
 type past struct {
-	seq      int
-	model    string
-	conv     int
-	parts    []ref
-	nsys     int
-	ntools   int
+	seq    int
+	model  string
+	conv   int
+	parts  []ref
+	nsys   int
+	ntools int
 	// toolsFirst: the provider reads the tools before the system prompt (Anthropic).
 	toolsFirst bool
-	sysKey   tokens.Sum
-	toolKey  tokens.Sum
-	prompt   tokens.Prompt
-	ask      bool
-	replied  bool   // the recording holds the reply to it
-	summary  []byte // the reply's text as it reads inside JSON, for a compaction ask
-	messages int
+	sysKey     tokens.Sum
+	toolKey    tokens.Sum
+	prompt     tokens.Prompt
+	ask        bool
+	replied    bool   // the recording holds the reply to it
+	summary    []byte // the reply's text as it reads inside JSON, for a compaction ask
+	messages   int
 }
 
 type ref struct {
