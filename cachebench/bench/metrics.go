@@ -1,8 +1,10 @@
 package bench
 
 import (
+	"net"
 	"net/http"
 	"strconv"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -67,6 +69,19 @@ func (m *Metrics) Observe(r Row) {
 // Handler serves the metrics (GET /metrics).
 func (m *Metrics) Handler() http.Handler {
 	return promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{})
+}
+
+// Listen serves the metrics on addr (GET /metrics) until stop is called, and says where.
+func (m *Metrics) Listen(addr string) (url string, stop func(), err error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return "", nil, err
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", m.Handler())
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go srv.Serve(ln)
+	return "http://" + ln.Addr().String() + "/metrics", func() { srv.Close() }, nil
 }
 
 // WriteTextfile writes the metrics for node_exporter's textfile collector (atomically, as

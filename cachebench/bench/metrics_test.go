@@ -2,6 +2,7 @@ package bench
 
 import (
 	"io"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -47,5 +48,32 @@ func TestMetricsServedAndWritten(t *testing.T) {
 	f, _ := os.ReadFile(path)
 	if !strings.Contains(string(f), `lembas_bench_predicted_reusable_tokens_total{run="baseline"} 900`) {
 		t.Errorf("textfile:\n%s", f)
+	}
+}
+
+// --metrics-listen: the metrics are served at the URL Listen gives until it is stopped; an address
+// that cannot be listened on is an error.
+func TestMetricsListen(t *testing.T) {
+	m := NewMetrics()
+	m.Observe(Row{Run: "baseline", Status: 200})
+	url, stop, err := m.Listen("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.HasSuffix(url, "/metrics") || !strings.Contains(string(b), `lembas_bench_requests_total{run="baseline",status="200"} 1`) {
+		t.Errorf("%s:\n%s", url, b)
+	}
+	stop()
+	if _, err := http.Get(url); err == nil {
+		t.Error("still served after stop")
+	}
+	if _, _, err := m.Listen("127.0.0.1:not-a-port"); err == nil {
+		t.Error("a bad address was listened on")
 	}
 }

@@ -6,9 +6,6 @@ import (
 	"fmt"
 	"github.com/LLeMbas/lembas-check/internal/format"
 	"io"
-	"net"
-	"net/http"
-	"time"
 
 	"github.com/LLeMbas/lembas-check/cachebench/bench"
 	"github.com/LLeMbas/lembas-check/internal/progress"
@@ -87,16 +84,12 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	m := bench.NewMetrics()
 	if *listen != "" {
-		ln, err := net.Listen("tcp", *listen)
+		url, stop, err := m.Listen(*listen)
 		if err != nil {
 			return errorf(stderr, "--metrics-listen: %v", err)
 		}
-		mux := http.NewServeMux()
-		mux.Handle("/metrics", m.Handler())
-		srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-		go srv.Serve(ln)
-		defer srv.Close()
-		fmt.Fprintf(stderr, "lembas-check: metrics on http://%s/metrics\n", ln.Addr())
+		defer stop()
+		fmt.Fprintf(stderr, "lembas-check: metrics on %s\n", url)
 	}
 	var bar *progress.Bar
 	opts.OnRunStart = func(name string, n int) {
