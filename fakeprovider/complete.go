@@ -69,7 +69,7 @@ func (s *Server) prepare(ctx context.Context, api string, body []byte, conn *wsC
 		return nil, wire.UnknownModel(req.Model, s.models)
 	}
 	if s.cfg.Strict {
-		if e := wire.Validate(req); e != nil {
+		if e := wire.Validate(req, conn != nil); e != nil {
 			return nil, e
 		}
 	}

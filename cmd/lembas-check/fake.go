@@ -25,10 +25,14 @@ type fakeFlags struct {
 	cacheSlots int
 	models     repeatFlag
 	maxBody    int64
+	strict     bool
 }
 
-func addFakeFlags(fs *flag.FlagSet) *fakeFlags {
+// addFakeFlags adds the fake's flags; strict is --strict's default (docs/fakeprovider.md says
+// why record and live check requests and fake does not).
+func addFakeFlags(fs *flag.FlagSet, strict bool) *fakeFlags {
 	f := &fakeFlags{}
+	fs.BoolVar(&f.strict, "strict", strict, "answer requests the OpenAI API would refuse with its 400 errors (unknown parameters, values out of range, roles, tool messages, tool_choice); --strict=false checks only what the fake reads")
 	fs.StringVar(&f.script, "script", "", "answer from the script `FILE` (YAML or JSON, docs/fakeprovider.md); without it: call the offered read tool on README.md, then answer done")
 	fs.StringVar(&f.upstream, "upstream", "", "be a recording proxy in front of this OpenAI-compatible base `URL` instead of answering")
 	fs.StringVar(&f.listen, "listen", "", "listen on `ADDR` (default 127.0.0.1:0; a port alone stays on loopback, name a host such as 0.0.0.0:8080 to be reached from elsewhere)")
@@ -60,7 +64,7 @@ func (f *fakeFlags) config() (fakeprovider.Config, error) {
 		return cfg, fmt.Errorf("--cache-slots %d: want 1 or more", f.cacheSlots)
 	}
 	cfg.Upstream, cfg.Listen, cfg.Dialect, cfg.CacheSlots = f.upstream, f.listen, d, f.cacheSlots
-	cfg.Models, cfg.MaxBody = f.models, f.maxBody
+	cfg.Models, cfg.MaxBody, cfg.Strict = f.models, f.maxBody, f.strict
 	return cfg, nil
 }
 
@@ -77,7 +81,7 @@ func (f *fakeFlags) header() replay.Header {
 
 func cmdFake(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("fake", stderr)
-	ff := addFakeFlags(fs)
+	ff := addFakeFlags(fs, false)
 	record := fs.String("record", "", "append every exchange to the recording `FILE` (docs/recording.md)")
 	pos, err := parse(fs, args)
 	if err != nil {

@@ -23,7 +23,7 @@ var killGrace = 5 * time.Second
 
 func cmdRecord(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("record", stderr)
-	ff := addFakeFlags(fs)
+	ff := addFakeFlags(fs, true)
 	out := fs.String("out", "", "write the recording to `FILE` (required)")
 	var envs repeatFlag
 	fs.Var(&envs, "env", "set `NAME=VALUE` for the command, {url} in VALUE standing for the server's root URL (repeatable)")

@@ -39,10 +39,10 @@ type Request struct {
 	// Params are the settings the answer honours.
 	Params Params
 
-	// The Responses API's own: the body's members as sent (for the response to echo), the
-	// input items (a string input as one user message), and where the response continues and
-	// is kept.
-	Top                map[string]json.RawMessage
+	// Top are the body's members as sent (for a response to echo, and strict validation).
+	Top map[string]json.RawMessage
+	// The Responses API's own: the input items (a string input as one user message), and where
+	// the response continues and is kept.
 	Input              []json.RawMessage
 	PreviousResponseID string
 	Conversation       string
@@ -89,7 +89,7 @@ func DecodeChat(body []byte) (*Request, *Error) {
 	if e != nil {
 		return nil, e
 	}
-	r := &Request{API: APIChat}
+	r := &Request{API: APIChat, Top: top}
 	if e := modelAndStream(top, r); e != nil {
 		return nil, e
 	}
