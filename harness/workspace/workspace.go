@@ -3,6 +3,7 @@ package workspace
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/LLeMbas/lembas-check/harness/fsaccess"
@@ -64,20 +65,11 @@ func (s *Server) allowlist() []string {
 	out := []string{path.Clean(s.cfg.Default)}
 	for _, r := range s.cfg.Roots {
 		c := path.Clean(r)
-		if !contains(out, c) {
+		if !slices.Contains(out, c) {
 			out = append(out, c)
 		}
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // Options is the workspace-root picker: the allowlisted roots, or nil when no root is
@@ -101,7 +93,7 @@ func (s *Server) root(cwd *string) (string, error) {
 		return "", refuse(NotAbsolute, "%q: a session's cwd is an absolute path", *cwd)
 	}
 	c := path.Clean(*cwd)
-	if contains(list, c) {
+	if slices.Contains(list, c) {
 		return c, nil
 	}
 	real, kind, err := s.disk.Real(c)

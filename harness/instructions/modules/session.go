@@ -185,7 +185,7 @@ func (s *Session) resolve(rels []string) ([]Loaded, []Diagnostic) {
 		parts := strings.Split(rel, "/")
 		for i := 1; i < len(parts); i++ {
 			dir := strings.Join(parts[:i], "/")
-			if dir == t.Tree || strings.HasPrefix(dir, t.Tree+"/") {
+			if fsaccess.Within(t.Tree, dir) {
 				break
 			}
 			folders[dir] = true

@@ -104,8 +104,8 @@ func TestTextsAreTheCasesOwn(t *testing.T) {
 			}
 		}
 	}
-	if envelopes == 0 || marked != 2 {
-		t.Errorf("the cases hold %d envelopes, %d marked %s; want some, and 2 marked", envelopes, marked, tx.Supersedes)
+	if envelopes == 0 || marked == 0 {
+		t.Errorf("the cases hold %d envelopes, %d marked %s; want some, and some marked", envelopes, marked, tx.Supersedes)
 	}
 	for _, code := range []string{tx.Escape, tx.Oversized, tx.ActivationFailed} {
 		if !codes[code] {
