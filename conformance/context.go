@@ -109,20 +109,8 @@ func (c contextCase) Validate() error {
 		if !ok {
 			return Fieldf(at("op"), "%q is not a step; want %s", s.Op, contextOpNames)
 		}
-		has := s.present()
-		for _, f := range op.need {
-			if !has[f] {
-				return Fieldf(at(f), "missing: a %s step takes %s", s.Op, fieldWords(op.need, op.may))
-			}
-			delete(has, f)
-		}
-		for _, f := range op.may {
-			delete(has, f)
-		}
-		for _, f := range []string{"id", "path", "content", "offset", "limit", "before", "after", "tool", "args", "text", "target", "files"} {
-			if has[f] {
-				return Fieldf(at(f), "a %s step has no %s; it takes %s", s.Op, f, fieldWords(op.need, op.may))
-			}
+		if err := opFields(at, s.Op, op.need, op.may, s.present(), []string{"id", "path", "content", "offset", "limit", "before", "after", "tool", "args", "text", "target", "files"}); err != nil {
+			return err
 		}
 		if s.ID != nil {
 			if _, ok := results.ParseID(*s.ID); !ok {
@@ -177,6 +165,28 @@ func (c contextCase) Validate() error {
 		}
 		if s.Target != nil && strings.TrimPrefix(*s.Target, "#") == "" {
 			return Fieldf(at("target"), "empty: recall names a result id (the # may be left out)")
+		}
+	}
+	return nil
+}
+
+// opFields checks a step's fields against what its op takes: each of need present, nothing but
+// need and may (has: which fields the step gives; all: every field a step may have, in the order
+// an error looks for them).
+func opFields(at func(string) string, op string, need, may []string, has map[string]bool, all []string) error {
+	takes := map[string]bool{}
+	for _, f := range need {
+		if !has[f] {
+			return Fieldf(at(f), "missing: a %s step takes %s", op, fieldWords(need, may))
+		}
+		takes[f] = true
+	}
+	for _, f := range may {
+		takes[f] = true
+	}
+	for _, f := range all {
+		if has[f] && !takes[f] {
+			return Fieldf(at(f), "a %s step has no %s; it takes %s", op, f, fieldWords(need, may))
 		}
 	}
 	return nil

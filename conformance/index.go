@@ -55,20 +55,8 @@ func (c indexCase) Validate() error {
 		if !ok {
 			return Fieldf(at("op"), "%q is not an op; want %s", s.Op, indexOpNames)
 		}
-		has := s.present()
-		for _, f := range op.need {
-			if !has[f] {
-				return Fieldf(at(f), "missing: a %s step takes %s", s.Op, fieldWords(op.need, op.may))
-			}
-			delete(has, f)
-		}
-		for _, f := range op.may {
-			delete(has, f)
-		}
-		for _, f := range []string{"path", "content", "from", "to", "files", "paths"} {
-			if has[f] {
-				return Fieldf(at(f), "a %s step has no %s; it takes %s", s.Op, f, fieldWords(op.need, op.may))
-			}
+		if err := opFields(at, s.Op, op.need, op.may, s.present(), []string{"path", "content", "from", "to", "files", "paths"}); err != nil {
+			return err
 		}
 		if s.Op == "mount" {
 			for _, rel := range modulesKeys(s.Files) {
