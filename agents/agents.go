@@ -290,3 +290,17 @@ func (p *Profile) Policy(dir string) *script.Policy {
 	}
 	return pol
 }
+
+// ForCommand is the profile of an agent given as a command line rather than by name: it is run
+// as given over ACP, or one-shot with the prompt as its last argument (where no argument says
+// {prompt}); the fake's policy finds its read tool by name; its clock is taken to be movable.
+func ForCommand(argv []string) *Profile {
+	name := filepath.Base(argv[0])
+	args := append([]string(nil), argv[1:]...)
+	one := args
+	if !strings.Contains(strings.Join(args, "\x00"), "{prompt}") {
+		one = append(append([]string(nil), args...), "{prompt}")
+	}
+	return &Profile{Name: name, About: "the command " + strings.Join(argv, " "), Bin: argv[0], API: "chat completions",
+		Oneshot: &Command{Args: one}, ACP: &Command{Args: args}, Tools: Tools{Paths: "relative"}, Clock: "libfaketime", File: "(command line)"}
+}

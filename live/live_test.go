@@ -107,3 +107,12 @@ func TestFaultyAgents(t *testing.T) {
 func quoteJSON(s string) string {
 	return `"` + strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\\`), `"`, `\"`) + `"`
 }
+
+func mustProfile(t *testing.T, name string) *agents.Profile {
+	t.Helper()
+	p, err := agents.Builtin(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}

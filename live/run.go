@@ -29,11 +29,12 @@ type Options struct {
 	// command, carrying the session on with its continue command).
 	ACP      bool
 	Scenario *Scenario
-	// Work is a directory the run may use (HOME, the session directory, the ACP transcript);
-	// made and removed when empty.
+	// Work is a directory the run may use (HOME, the session directory, the ACP transcript, the
+	// recording unless Record says elsewhere); made and removed when empty, so give Record then.
 	Work string
-	// Record is the recording's path (default: in Work).
-	Record string
+	// Record is the recording's path, Transcript the ACP transcript's (default: in Work, which
+	// goes when Work was made here).
+	Record, Transcript string
 	// StepTimeout bounds one prompt (default 5 min); every other call has a minute.
 	StepTimeout time.Duration
 	// Log gets a line per step as it starts, for a person watching; nil: none.
@@ -178,7 +179,11 @@ func Drive(ctx context.Context, o Options) (*Run, error) {
 	}
 	d := &driver{o: o, r: r, ag: ag, srv: srv, clock: clock, now: now, stderr: &stderr}
 	if o.ACP {
-		d.acp(ctx, filepath.Join(work, "acp.log"))
+		tr := o.Transcript
+		if tr == "" {
+			tr = filepath.Join(work, "acp.log")
+		}
+		d.acp(ctx, tr)
 	} else {
 		d.oneshot(ctx)
 	}
@@ -235,7 +240,7 @@ func (d *driver) each(ctx context.Context, do func(StepRun) (StepRun, error)) {
 		if err != nil {
 			var u *acp.Unsupported
 			if errors.As(err, &u) {
-				sr.Skipped = err.Error()
+				sr.Skipped = u.Why
 				err = nil
 			} else {
 				sr.Err = err.Error()

@@ -186,14 +186,7 @@ func runOne(ctx context.Context, t Target, it Item, answers map[string]bool, exp
 			r.Verdict = Fail
 		}
 	}
-	if reason, ok := expect.Reason(c.ID); ok && r.Verdict != Skip && r.Verdict != Interrupted {
-		r.Expected = reason
-		if r.Verdict == Pass {
-			r.Verdict = XPass
-		} else {
-			r.Verdict = XFail
-		}
-	}
+	expect.Apply(&r)
 	return r
 }
 

@@ -31,6 +31,7 @@ func commands() []command {
 		{"spec", "spec [verify DIR [--allow-extra]]", "print the vendored spec's version and pinned files, or compare a project's copy with them", cmdSpec},
 		{"fake", "fake [--script FILE] [--listen ADDR] [--record FILE]", "serve an OpenAI-compatible fake model server (prints its URL first)", cmdFake},
 		{"record", "record --out FILE [--script FILE | --upstream URL] -- CMD", "run CMD against the fake (or a recording proxy) and record every exchange", cmdRecord},
+		{"live", "live --agent NAME|FILE|'CMD' [--acp|--oneshot] [--scenario S]… [--record DIR] [flags]", "drive a real agent through scenarios (midnight, a mode change, two prompts, a compaction) with the fake as its model, and judge what it sent by the prefix rules", cmdLive},
 		{"diff", "diff --a X --b Y [flags]", "compare two implementations case by case: builtin, an adapter command, or a saved JSON report", cmdDiff},
 		{"smoke", "smoke --impl 'CMD ARGS'", "check an adapter itself: hello, areas, one trivial case per area, bye", cmdSmoke},
 		{"adapter", "adapter", "serve the builtin reference over the adapter protocol on stdin/stdout", cmdAdapter},
