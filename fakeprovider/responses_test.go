@@ -312,7 +312,12 @@ rules:
 			}
 		}
 	}
-	types, r1, _ := turn(conn, `{"type":"response.create","model":"fake-model","store":false,"input":"Reply with exactly: first"}`)
+	// codex's warm-up: generate false, no input; answered with no output, using up no reply.
+	_, w0, _ := turn(conn, `{"type":"response.create","model":"fake-model","input":[],"generate":false,"stream":true}`)
+	if string(w0["output"]) != "[]" {
+		t.Errorf("warm-up: %s", w0["output"])
+	}
+	types, r1, _ := turn(conn, `{"type":"response.create","model":"fake-model","store":false,"previous_response_id":`+string(w0["id"])+`,"input":"Reply with exactly: first"}`)
 	if types[0] != "response.created" || len(types) < 8 || !strings.Contains(string(r1["output"]), `"first"`) {
 		t.Errorf("turn 1: %v %s", types, r1["output"])
 	}
@@ -353,12 +358,12 @@ rules:
 			t.Errorf("turn %d has no connection number", x.Exchange.Seq)
 		}
 	}
-	if turns != 3 {
-		t.Errorf("%d WebSocket turns recorded, want 3", turns)
+	if turns != 4 {
+		t.Errorf("%d WebSocket turns recorded, want 4", turns)
 	}
 	var first *replay.Entry
 	for i := range es {
-		if es[i].Exchange.Transport == "websocket" {
+		if es[i].Exchange.Transport == "websocket" && !strings.Contains(string(es[i].Body), `"generate":false`) {
 			first = &es[i]
 			break
 		}

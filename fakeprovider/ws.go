@@ -3,7 +3,9 @@ package fakeprovider
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"sync"
 	"time"
@@ -90,7 +92,8 @@ func (s *Server) handleWebSocket(w http.ResponseWriter, r *http.Request) {
 	for {
 		typ, msg, err := c.Read(ctx)
 		if err != nil {
-			if st := websocket.CloseStatus(err); st != -1 || ctx.Err() != nil {
+			// A close frame, or the connection simply closed (codex ends so): the session is over.
+			if st := websocket.CloseStatus(err); st != -1 || ctx.Err() != nil || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 				c.CloseNow()
 				return
 			}

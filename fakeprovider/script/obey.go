@@ -37,8 +37,11 @@ func (p *Picker) Obey(q *wire.Request, pick Pick, count func(string) int) (wire.
 	var notes []string
 	var calls []wire.ToolCall
 	for _, c := range a.ToolCalls {
-		if t, ok := q.Tool(c.Name); ok && t.Custom {
-			c.Custom = true
+		if t, ok := q.Tool(c.Name); ok {
+			c.Custom = c.Custom || t.Custom
+			if c.Namespace == "" {
+				c.Namespace = t.Namespace
+			}
 		}
 		if !params.ToolChoice.May(c.Name) {
 			notes = append(notes, fmt.Sprintf("left out the call of %s: tool_choice %s does not allow it", c.Name, choiceText(params.ToolChoice)))
@@ -126,9 +129,9 @@ func requiredCall(q *wire.Request, n int, d *Policy, read string) (wire.ToolCall
 	}
 	t := may[0]
 	if t.Custom {
-		return wire.ToolCall{ID: callID(n, 0), Name: t.Name, Arguments: GrammarInput(t.Syntax, t.Grammar), Custom: true}, true
+		return wire.ToolCall{ID: callID(n, 0), Name: t.Name, Arguments: GrammarInput(t.Syntax, t.Grammar), Custom: true, Namespace: t.Namespace}, true
 	}
-	return wire.ToolCall{ID: callID(n, 0), Name: t.Name, Arguments: string(Instance(t.Schema))}, true
+	return wire.ToolCall{ID: callID(n, 0), Name: t.Name, Arguments: string(Instance(t.Schema)), Namespace: t.Namespace}, true
 }
 
 // stopAt cuts a text before the first of the stop sequences it holds.

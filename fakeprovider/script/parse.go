@@ -452,7 +452,7 @@ func (d *dec) reply(n *yaml.Node, what string) (Reply, error) {
 }
 
 func (d *dec) call(n *yaml.Node, what string) (wire.ToolCall, error) {
-	_, m, err := d.fields(n, what, "id", "name", "arguments", "input")
+	_, m, err := d.fields(n, what, "id", "name", "arguments", "input", "namespace")
 	if err != nil {
 		return wire.ToolCall{}, err
 	}
@@ -471,6 +471,11 @@ func (d *dec) call(n *yaml.Node, what string) (wire.ToolCall, error) {
 	}
 	if v, ok := m["id"]; ok {
 		if c.ID, err = d.str(v, what+".id"); err != nil {
+			return c, err
+		}
+	}
+	if v, ok := m["namespace"]; ok {
+		if c.Namespace, err = d.str(v, what+".namespace"); err != nil {
 			return c, err
 		}
 	}

@@ -16,6 +16,8 @@ import (
 type ToolCall struct {
 	ID, Name, Arguments string
 	Custom              bool
+	// Namespace is the namespace of the tool called (Responses), "" for none.
+	Namespace string
 }
 
 // Answer is what the assistant says: reasoning, then text, then tool calls.

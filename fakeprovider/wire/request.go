@@ -54,12 +54,14 @@ type Request struct {
 // custom tool, which takes free-form text (Grammar, when set, constrains it: Syntax is "lark"
 // or "regex").
 type Tool struct {
-	Name    string
-	Props   []string
-	Schema  json.RawMessage `json:",omitempty"`
-	Custom  bool            `json:",omitempty"`
-	Syntax  string          `json:",omitempty"`
-	Grammar string          `json:",omitempty"`
+	Name string
+	// Namespace is the namespace the tool was offered in (Responses), "" for none.
+	Namespace string `json:",omitempty"`
+	Props     []string
+	Schema    json.RawMessage `json:",omitempty"`
+	Custom    bool            `json:",omitempty"`
+	Syntax    string          `json:",omitempty"`
+	Grammar   string          `json:",omitempty"`
 }
 
 // Tool finds an offered tool by name.
@@ -226,7 +228,8 @@ func DecodeResponses(body []byte) (*Request, *Error) {
 		if json.Unmarshal(raw, &r.Input) != nil {
 			return nil, invalidType("input", "a string or an array of input items", raw)
 		}
-		if len(r.Input) == 0 && absent(top["previous_response_id"]) && absent(top["conversation"]) {
+		// A WebSocket warm-up (generate: false, as codex sends first) has nothing to answer.
+		if len(r.Input) == 0 && absent(top["previous_response_id"]) && absent(top["conversation"]) && string(bytes.TrimSpace(top["generate"])) != "false" {
 			return nil, &Error{Status: 400, Type: TypeInvalidRequest, Param: "input", Code: "empty_array",
 				Message: "Invalid 'input': empty array. Give the input as a string or at least one item."}
 		}
@@ -253,11 +256,9 @@ func DecodeResponses(body []byte) (*Request, *Error) {
 	if e := r.readInput(); e != nil {
 		return nil, e
 	}
-	tools, e := responsesTools(top["tools"])
-	if e != nil {
+	if e := r.readTools(); e != nil {
 		return nil, e
 	}
-	r.Tools = tools
 	if e := responsesParams(top, &r.Params); e != nil {
 		return nil, e
 	}
@@ -269,7 +270,38 @@ func DecodeResponses(body []byte) (*Request, *Error) {
 func (r *Request) Continue(earlier []json.RawMessage) *Error {
 	r.Input = append(append([]json.RawMessage(nil), earlier...), r.Input...)
 	r.Params.Images, r.Params.Files = 0, 0
-	return r.readInput()
+	if e := r.readInput(); e != nil {
+		return e
+	}
+	return r.readTools()
+}
+
+// readTools reads the tools offered: the body's `tools`, and those of the input's
+// additional_tools items (codex sends its tools so, at their place in the history).
+func (r *Request) readTools() *Error {
+	tools, e := responsesTools(r.Top["tools"])
+	if e != nil {
+		return e
+	}
+	for i, it := range r.Input {
+		if !bytes.Contains(it, []byte(`"additional_tools"`)) {
+			continue
+		}
+		var at struct {
+			Type  string          `json:"type"`
+			Tools json.RawMessage `json:"tools"`
+		}
+		if json.Unmarshal(it, &at) != nil || at.Type != "additional_tools" {
+			continue
+		}
+		more, e := responsesToolList(at.Tools, fmt.Sprintf("input[%d].tools", i), "")
+		if e != nil {
+			return e
+		}
+		tools = append(tools, more...)
+	}
+	r.Tools = tools
+	return nil
 }
 
 // readInput reads what a script looks at from the input items.
@@ -491,6 +523,12 @@ func schemaOf(raw json.RawMessage) json.RawMessage {
 
 // responsesTools reads `tools` as the Responses API has it: [{"type":"function","name":…}].
 func responsesTools(raw json.RawMessage) ([]Tool, *Error) {
+	return responsesToolList(raw, "tools", "")
+}
+
+// responsesToolList reads a Responses tool list at param; a namespace's tools are read with
+// their namespace (codex puts its tools in namespaces, and calls them by namespace and name).
+func responsesToolList(raw json.RawMessage, param, namespace string) ([]Tool, *Error) {
 	if len(raw) == 0 || isNull(raw) {
 		return nil, nil
 	}
@@ -499,24 +537,33 @@ func responsesTools(raw json.RawMessage) ([]Tool, *Error) {
 		Name       *string         `json:"name"`
 		Parameters json.RawMessage `json:"parameters"`
 		Format     customFormat    `json:"format"`
+		Tools      json.RawMessage `json:"tools"`
 	}
 	if json.Unmarshal(raw, &list) != nil {
-		return nil, invalidType("tools", "an array of tool objects", raw)
+		return nil, invalidType(param, "an array of tool objects", raw)
 	}
 	out := make([]Tool, 0, len(list))
 	for i, t := range list {
+		if t.Type == "namespace" && t.Name != nil && namespace == "" {
+			inner, e := responsesToolList(t.Tools, fmt.Sprintf("%s[%d].tools", param, i), *t.Name)
+			if e != nil {
+				return nil, e
+			}
+			out = append(out, inner...)
+			continue
+		}
 		if t.Type != "function" && t.Type != "custom" {
 			continue
 		}
 		if t.Name == nil {
-			return nil, missing(fmt.Sprintf("tools[%d].name", i))
+			return nil, missing(fmt.Sprintf("%s[%d].name", param, i))
 		}
 		if t.Type == "custom" {
 			syntax, def := t.Format.grammar()
-			out = append(out, Tool{Name: *t.Name, Custom: true, Syntax: syntax, Grammar: def})
+			out = append(out, Tool{Name: *t.Name, Namespace: namespace, Custom: true, Syntax: syntax, Grammar: def})
 			continue
 		}
-		out = append(out, Tool{Name: *t.Name, Props: props(t.Parameters), Schema: schemaOf(t.Parameters)})
+		out = append(out, Tool{Name: *t.Name, Namespace: namespace, Props: props(t.Parameters), Schema: schemaOf(t.Parameters)})
 	}
 	return out, nil
 }

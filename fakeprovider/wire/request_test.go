@@ -203,3 +203,29 @@ func TestToolMemo(t *testing.T) {
 		t.Errorf("the memo holds %d lists, over its bound %d", len(toolMemo.m), toolMemoEntries)
 	}
 }
+
+// codex's tools: in an additional_tools input item, in namespaces; a continuation sees them in
+// the turns it continues.
+func TestResponsesNamespacedTools(t *testing.T) {
+	first := `{"type":"additional_tools","role":"developer","tools":[{"type":"namespace","name":"functions","tools":[{"type":"custom","name":"exec","format":{"type":"grammar","syntax":"lark","definition":"start: /.+/"}},{"type":"function","name":"wait","parameters":{"properties":{"cell_id":{}}}}]}]}`
+	r, e := DecodeResponses([]byte(`{"model":"m","input":[` + first + `,{"role":"user","content":"hi"}],"tools":[{"type":"function","name":"top"}]}`))
+	if e != nil {
+		t.Fatal(e)
+	}
+	want := []Tool{{Name: "top", Props: []string{}}, {Name: "exec", Namespace: "functions", Custom: true, Syntax: "lark", Grammar: "start: /.+/"},
+		{Name: "wait", Namespace: "functions", Props: []string{"cell_id"}, Schema: json.RawMessage(`{"properties":{"cell_id":{}}}`)}}
+	if d := cmp.Diff(want, r.Tools, cmpopts.EquateEmpty()); d != "" {
+		t.Errorf("(-want +got)\n%s", d)
+	}
+	next, e := DecodeResponses([]byte(`{"model":"m","previous_response_id":"resp_1","input":[{"type":"custom_tool_call_output","call_id":"c","output":"ok"}]}`))
+	if e != nil || len(next.Tools) != 0 {
+		t.Fatalf("%v %v", e, next.Tools)
+	}
+	if e := next.Continue([]json.RawMessage{json.RawMessage(first)}); e != nil || len(next.Tools) != 2 || !next.LastIsToolResult {
+		t.Errorf("continued: %v %+v", e, next)
+	}
+	// A warm-up may have no input.
+	if _, e := DecodeResponses([]byte(`{"type":"response.create","model":"m","input":[],"generate":false}`)); e != nil {
+		t.Errorf("warm-up: %v", e)
+	}
+}

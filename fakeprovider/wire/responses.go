@@ -179,7 +179,7 @@ func ResponsesEvents(m Meta, q *Request, a Answer, u Usage, emit func(typ string
 		s.event("response.output_item.added", func(e *enc) {
 			e.kint("output_index", int64(out))
 			e.key("item")
-			callItem(e, id, ToolCall{ID: c.ID, Name: c.Name, Custom: c.Custom}, false)
+			callItem(e, id, ToolCall{ID: c.ID, Name: c.Name, Custom: c.Custom, Namespace: c.Namespace}, false)
 		})
 		delta, done, field := "response.function_call_arguments.delta", "response.function_call_arguments.done", "arguments"
 		if c.Custom {
@@ -526,6 +526,9 @@ func callItem(e *enc, id string, c ToolCall, done bool) {
 		e.kstr("call_id", c.ID)
 		e.kstr("input", c.Arguments)
 		e.kstr("name", c.Name)
+		if c.Namespace != "" {
+			e.kstr("namespace", c.Namespace)
+		}
 		e.end()
 		return
 	}
@@ -534,6 +537,9 @@ func callItem(e *enc, id string, c ToolCall, done bool) {
 	e.kstr("arguments", c.Arguments)
 	e.kstr("call_id", c.ID)
 	e.kstr("name", c.Name)
+	if c.Namespace != "" {
+		e.kstr("namespace", c.Namespace)
+	}
 	e.end()
 }
 

@@ -24,7 +24,7 @@ func Validate(r *Request, ws bool) *Error {
 // vocabulary is what strict mode checks names against: the parameters each API takes (the
 // official SDK's request types), roles, content parts, item and tool types. Made on first use.
 type vocabulary struct {
-	chatKnown, responsesKnown, wsOnly, httpOnly          map[string]bool
+	chatKnown, responsesKnown, wsOnly                    map[string]bool
 	chatParts, responsesParts, responsesItems, toolTypes map[string]bool
 	functionName                                         *regexp.Regexp
 }
@@ -41,10 +41,9 @@ var vocab = sync.OnceValue(func() *vocabulary {
 			"prompt_cache_key", "prompt_cache_options", "prompt_cache_retention", "reasoning", "safety_identifier", "service_tier", "store", "stream",
 			"stream_options", "temperature", "text", "tool_choice", "tools", "top_logprobs", "top_p", "truncation", "user"),
 		wsOnly:         set("type", "generate", "stream_id"),
-		httpOnly:       set("stream", "stream_options", "background"),
 		chatParts:      set("text", "image_url", "input_audio", "file", "refusal"),
 		responsesParts: set("input_text", "input_image", "input_file", "input_audio", "output_text", "refusal", "summary_text", "reasoning_text", "text"),
-		responsesItems: set("message", "function_call", "function_call_output", "custom_tool_call", "custom_tool_call_output", "reasoning", "compaction",
+		responsesItems: set("message", "additional_tools", "function_call", "function_call_output", "custom_tool_call", "custom_tool_call_output", "reasoning", "compaction",
 			"item_reference", "web_search_call", "file_search_call", "computer_call", "computer_call_output", "local_shell_call", "local_shell_call_output",
 			"shell_call", "shell_call_output", "apply_patch_call", "apply_patch_call_output", "mcp_list_tools", "mcp_approval_request",
 			"mcp_approval_response", "mcp_call", "image_generation_call", "code_interpreter_call", "tool_search_call", "tool_search_output"),
@@ -348,10 +347,6 @@ func toolName(name, param string, seen map[string]bool) *Error {
 func validateResponses(r *Request, ws bool) *Error {
 	top := r.Top
 	for _, k := range sortedKeys(top) {
-		if ws && vocab().httpOnly[k] {
-			return &Error{Status: 400, Type: TypeInvalidRequest, Param: k, Code: "invalid_value",
-				Message: fmt.Sprintf("Invalid parameter '%s': it is not sent over a WebSocket, where every response streams.", k)}
-		}
 		if !vocab().responsesKnown[k] && !(ws && vocab().wsOnly[k]) {
 			return &Error{Status: 400, Type: TypeInvalidRequest, Param: k, Code: "unknown_parameter", Message: fmt.Sprintf("Unknown parameter: '%s'.", k)}
 		}
