@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -245,5 +246,29 @@ func TestAFailureShowsTheLastLinesOfStderr(t *testing.T) {
 	s := out.String()
 	if strings.Contains(s, "log line 79\n") || !strings.Contains(s, "log line 80\n") || !strings.Contains(s, "log line 99") || !strings.Contains(s, "…") {
 		t.Fatalf("want the last 20 lines after an ellipsis:\n%s", s)
+	}
+}
+
+// The version comes from the build: the module version when there is one, else the revision.
+func TestBuildVersion(t *testing.T) {
+	bi := func(v string, settings ...debug.BuildSetting) *debug.BuildInfo {
+		return &debug.BuildInfo{Main: debug.Module{Version: v}, Settings: settings}
+	}
+	rev := debug.BuildSetting{Key: "vcs.revision", Value: "0123456789abcdef0123"}
+	for _, c := range []struct {
+		bi   *debug.BuildInfo
+		ok   bool
+		want string
+	}{
+		{bi("v1.2.0"), true, "v1.2.0"},
+		{bi("v0.0.0-20261201093735-fe9bc63a39a3+dirty", rev), true, "v0.0.0-20261201093735-fe9bc63a39a3+dirty"},
+		{bi("(devel)", rev), true, "devel-0123456789ab"},
+		{bi("(devel)", rev, debug.BuildSetting{Key: "vcs.modified", Value: "true"}), true, "devel-0123456789ab+dirty"},
+		{bi(""), true, "devel"},
+		{nil, false, "devel"},
+	} {
+		if got := buildVersion(c.bi, c.ok); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.bi, got, c.want)
+		}
 	}
 }

@@ -8,12 +8,43 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"runtime/debug"
 
 	"github.com/LLeMbas/lembas-check/conformance"
 )
 
-// ToolVersion is lembas-check's own version, written into every report.
-const ToolVersion = "0.1.0"
+// ToolVersion is lembas-check's own version, written into every report: the module version it was
+// built as (`go install …@v1.2.0`, or the pseudo-version `go build` stamps in a clone), else the
+// VCS revision it was built from, else "devel" (a test binary).
+var ToolVersion = buildVersion(debug.ReadBuildInfo())
+
+func buildVersion(bi *debug.BuildInfo, ok bool) string {
+	if !ok {
+		return "devel"
+	}
+	if v := bi.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	var rev, modified string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			modified = s.Value
+		}
+	}
+	if rev == "" {
+		return "devel"
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if modified == "true" {
+		rev += "+dirty"
+	}
+	return "devel-" + rev
+}
 
 // Verdict is what became of one case.
 type Verdict string

@@ -55,7 +55,7 @@ func openCounted(tokenizerURL, path string) (tokens.Tokenizer, *replay.Reader, i
 
 func cmdAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("audit", stderr)
-	form := fs.String("format", "table", "report format: "+audit.Formats.Help())
+	form := fs.String("format", "table", "report `FORMAT`: "+audit.Formats.Help())
 	out := fs.String("out", "", "write the report to `FILE` (the table's last line still goes to stdout)")
 	svg := fs.String("svg", "", "also draw the chart (cached share and lost tokens per request) to `FILE`")
 	verbose := fs.Bool("v", false, "list every request in the table, not only the breaks")

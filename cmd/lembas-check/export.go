@@ -16,7 +16,7 @@ import (
 func cmdExport(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("export", stderr)
 	out := fs.String("out", "", "write the trace to `FILE` (default stdout)")
-	block := fs.Int("block", export.DefaultBlock, "tokens per hashed prefix block")
+	block := fs.Int("block", export.DefaultBlock, "`N` tokens per hashed prefix block")
 	tok := tokenizerFlag(fs)
 	pos, err := parse(fs, args)
 	if err != nil {

@@ -28,7 +28,7 @@ func addServerFlags(fs *flag.FlagSet) *serverFlags {
 	s := &serverFlags{}
 	fs.StringVar(&s.url, "server", "", "the OpenAI-compatible server's base `URL` (http://127.0.0.1:8080)")
 	fs.StringVar(&s.apiKeyEnv, "api-key-env", "", "send `NAME`'s value, an environment variable, as a bearer token")
-	fs.DurationVar(&s.timeout, "timeout", 10*time.Minute, "give up on one request after `D` (a long prompt on a local model takes minutes)")
+	fs.DurationVar(&s.timeout, "timeout", 10*time.Minute, "give up on one request after `DURATION` (a long prompt on a local model takes minutes)")
 	return s
 }
 
@@ -59,9 +59,9 @@ func countPrompts(path string) int {
 func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("replay", stderr)
 	sf := addServerFlags(fs)
-	mode := fs.String("mode", replay.Frozen, "frozen (each request as recorded), live (the server's own answers fed back) or timed (as recorded, with the recorded gaps)")
+	mode := fs.String("mode", replay.Frozen, "`MODE`: frozen (each request as recorded), live (the server's own answers fed back) or timed (as recorded, with the recorded gaps)")
 	speed := fs.Float64("speed", 1, "timed mode: replay `X` times as fast as recorded")
-	form := fs.String("format", "table", "table, or json (JSON lines, one per request)")
+	form := fs.String("format", "table", "report `FORMAT`: table, or json (JSON lines, one per request)")
 	record := fs.String("record", "", "record what was sent and answered to `FILE` (a recording)")
 	pos, err := parse(fs, args)
 	if err != nil {

@@ -23,7 +23,7 @@ func addReportFlags(fs interface {
 	BoolVar(*bool, string, bool, string)
 }) *reportFlags {
 	r := &reportFlags{}
-	fs.StringVar(&r.format, "format", "table", "report format: "+report.Formats.Help())
+	fs.StringVar(&r.format, "format", "table", "report `FORMAT`: "+report.Formats.Help())
 	fs.StringVar(&r.out, "out", "", "write the report to `FILE` (the table summary still goes to stdout)")
 	fs.BoolVar(&r.verbose, "v", false, "list every case, not only failures")
 	fs.StringVar(&r.expect, "expect", "", "known failures: `FILE` of id (or glob) and reason per line, or a JSON object id → reason")

@@ -160,3 +160,28 @@ func Apply[T any](s Selection, xs []T, caseOf func(T) conformance.Case) ([]T, er
 func Cases(s Selection, cases []conformance.Case) ([]conformance.Case, error) {
 	return Apply(s, cases, func(c conformance.Case) conformance.Case { return c })
 }
+
+// Find is the case whose id is id, or else the one case whose id starts with it. None, or several,
+// is an error saying so.
+func Find(cases []conformance.Case, id string) (conformance.Case, error) {
+	var found []conformance.Case
+	for _, c := range cases {
+		if c.ID == id {
+			return c, nil
+		}
+		if strings.HasPrefix(c.ID, id) {
+			found = append(found, c)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return conformance.Case{}, fmt.Errorf("no case %q; `lembas-check list` lists them", id)
+	case 1:
+		return found[0], nil
+	}
+	ids := make([]string, len(found))
+	for i, c := range found {
+		ids[i] = c.ID
+	}
+	return conformance.Case{}, fmt.Errorf("%q names %d cases: %s", id, len(found), strings.Join(ids, ", "))
+}

@@ -1,0 +1,41 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"text/tabwriter"
+
+	"github.com/LLeMbas/lembas-check/harness/spec"
+	"github.com/LLeMbas/lembas-check/internal/format"
+)
+
+// SpecFormats are the formats `lembas-check spec` writes the vendored spec's manifest in.
+var SpecFormats = format.Formats[[]spec.Entry]{
+	{Name: "table", Write: writeManifestTable},
+	{Name: "json", About: "the version and each pinned file", Write: func(w io.Writer, m []spec.Entry, _ bool) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(map[string]any{"version": spec.Version(), "files": m})
+	}},
+}
+
+func writeManifestTable(w io.Writer, m []spec.Entry, _ bool) error {
+	fmt.Fprintf(w, "harness spec %s, vendored in harness/spec (pinned by harness/spec/MANIFEST.sha256)\n\n", spec.Version())
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "SHA-256\tBYTES\tFILE")
+	for _, e := range m {
+		fmt.Fprintf(tw, "%s\t%d\t%s\n", e.SHA256, e.Size, e.Path)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "\ntexts the spec fixes that no whole file carries, with their sources:")
+	extra := spec.ExtraFiles()
+	for _, name := range slices.Sorted(maps.Keys(extra)) {
+		fmt.Fprintf(w, "  %s  %d bytes  %s\n", spec.Sum(extra[name])[:16], len(extra[name]), name)
+	}
+	return nil
+}
