@@ -197,3 +197,6 @@ func (c *Cache) Count(text string) int {
 	}
 	return n
 }
+
+// Tokenizer is the simulator's tokenizer, for the provider rule sets that serve beside it.
+func (c *Cache) Tokenizer() *tokens.Tiktoken { return c.tok }

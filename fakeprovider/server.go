@@ -71,6 +71,8 @@ type Server struct {
 	picker   *script.Picker
 	models   []string
 	cache    *cachesim.Cache
+	// providers are the prompt caches of the Anthropic and Gemini endpoints (providers.go).
+	providers providerCaches
 	maxBody  int64
 	now      func() time.Time
 	rec      *replay.Writer
@@ -117,6 +119,9 @@ func newServer(cfg Config) (*Server, error) {
 	s.cache = cfg.Cache
 	if s.cache == nil {
 		s.cache = cachesim.New(cfg.CacheSlots)
+	}
+	if err := s.providers.init(s.cache.Tokenizer()); err != nil {
+		return nil, err
 	}
 	s.maxBody = cfg.MaxBody
 	if s.maxBody <= 0 {
@@ -288,6 +293,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 		mux.HandleFunc("GET "+p+"/conversations/{id}/items/{item}", s.handleConversationItem)
 		mux.HandleFunc("DELETE "+p+"/conversations/{id}/items/{item}", s.handleConversationItem)
 	}
+	s.providerRoutes(mux) // Anthropic's Messages and Gemini (providers.go)
 	mux.HandleFunc("GET /.well-known/lembas.json", s.handleDiscovery)
 	mux.HandleFunc("GET /api/v1/instance", s.handleInstance)
 	mux.HandleFunc("GET /v1/usage", s.handleUsage)
@@ -337,6 +343,10 @@ func (s *Server) handleUnknown(mux *http.ServeMux) http.HandlerFunc {
 }
 
 func (s *Server) handleModels(w http.ResponseWriter, r *http.Request) {
+	if r.Header.Get("anthropic-version") != "" { // the Messages API's clients
+		writeJSON(w, http.StatusOK, wire.AnthropicModelsBody(s.models, s.now().UTC().Format(time.RFC3339)))
+		return
+	}
 	writeJSON(w, http.StatusOK, wire.ModelsBody(s.cfg.Dialect, s.models, s.now().Unix()))
 }
 
