@@ -67,23 +67,23 @@ type Server struct {
 	// URL is the server's root, http://127.0.0.1:PORT; the OpenAI base URL is URL + "/v1".
 	URL string
 
-	cfg      Config
-	picker   *script.Picker
-	models   []string
-	cache    *cachesim.Cache
+	cfg    Config
+	picker *script.Picker
+	models []string
+	cache  *cachesim.Cache
 	// providers are the prompt caches of the Anthropic and Gemini endpoints (providers.go).
 	providers providerCaches
-	maxBody  int64
-	now      func() time.Time
-	rec      *replay.Writer
-	metrics  *metrics
-	handler  http.Handler
-	srv      *http.Server
-	ln       net.Listener
-	stop     chan struct{}
-	stopOnce sync.Once
-	inflight sync.WaitGroup
-	served   chan struct{}
+	maxBody   int64
+	now       func() time.Time
+	rec       *replay.Writer
+	metrics   *metrics
+	handler   http.Handler
+	srv       *http.Server
+	ln        net.Listener
+	stop      chan struct{}
+	stopOnce  sync.Once
+	inflight  sync.WaitGroup
+	served    chan struct{}
 
 	requests  atomic.Int64
 	tokensIn  atomic.Int64
