@@ -149,13 +149,8 @@ func cmdSpec(_ context.Context, args []string, stdout, stderr io.Writer) int {
 		return errorf(stderr, "spec verify %s: not a directory (give the folder holding the spec's VERSION, loop.json, conformance/ …)", dir)
 	}
 	problems := spec.Compare(os.DirFS(dir), spec.Manifest(), spec.CompareOptions{AllowExtra: *allowExtra})
-	if len(problems) == 0 {
-		fmt.Fprintf(stdout, "ok\t%s matches harness spec %s as lembas-check pins it (%d files)\n", dir, spec.Version(), len(spec.Manifest()))
-		return 0
+	if err := report.WriteSpecCompare(stdout, dir, problems); err != nil {
+		return errorf(stderr, "%v", err)
 	}
-	for _, p := range problems {
-		fmt.Fprintln(stdout, p.String())
-	}
-	fmt.Fprintf(stdout, "FAIL\t%s: %d files differ from harness spec %s as lembas-check pins it\n", dir, len(problems), spec.Version())
-	return 1
+	return report.SpecCompareStatus(problems).Code()
 }

@@ -2,26 +2,9 @@ package main
 
 import (
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 )
-
-// `--features DIR` takes the folder as the next word; `--features` alone stays the embedded ones.
-func TestJoinFeatureArg(t *testing.T) {
-	for _, c := range []struct{ in, want []string }{
-		{[]string{"--features"}, []string{"--features"}},
-		{[]string{"--features", "dir"}, []string{"--features=dir"}},
-		{[]string{"-features", "dir", "--area", "jobs"}, []string{"-features=dir", "--area", "jobs"}},
-		{[]string{"--features", "--area", "jobs"}, []string{"--features", "--area", "jobs"}},
-		{[]string{"--features=dir"}, []string{"--features=dir"}},
-		{[]string{"--", "--features", "dir"}, []string{"--", "--features", "dir"}},
-	} {
-		if got := joinFeatureArg(c.in); !reflect.DeepEqual(got, c.want) {
-			t.Errorf("joinFeatureArg(%q) = %q, want %q", c.in, got, c.want)
-		}
-	}
-}
 
 // The embedded features run beside the JSON cases in one report, chosen by --area and --run.
 func TestRunFeaturesEmbedded(t *testing.T) {

@@ -37,7 +37,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	af := addAdapterFlags(fs)
 	impl := addCommandFlag(fs, "impl", "", "run an implementation through its adapter: `'CMD ARGS'`, split like shell words (no shell runs it); see docs/protocol.md")
 	ff := addFeatureFlag(fs)
-	pos, err := parse(fs, joinFeatureArg(args))
+	pos, err := parse(fs, args)
 	if err != nil {
 		return flagExit(err)
 	}

@@ -2,11 +2,10 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
-	"strings"
 
 	"github.com/LLeMbas/lembas-check/runner"
+	"github.com/LLeMbas/lembas-check/runner/report"
 )
 
 func cmdSmoke(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -32,29 +31,9 @@ func cmdSmoke(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if err != nil {
 		return errorf(stderr, "--impl: %v", err)
 	}
-	failed := 0
-	for _, c := range runner.Smoke(ctx, a, cases) {
-		detail := strings.ReplaceAll(c.Detail, "\n", "\n"+strings.Repeat(" ", 29))
-		fmt.Fprintf(stdout, "%-5s %-22s %s\n", c.Status, c.Step, detail)
-		if c.Stderr != "" {
-			fmt.Fprintf(stdout, "%28s stderr (tail):\n%s", "", indentLines(c.Stderr, strings.Repeat(" ", 33)))
-		}
-		if c.Status == runner.SmokeFail {
-			failed++
-		}
+	checks := runner.Smoke(ctx, a, cases)
+	if err := report.WriteSmoke(stdout, *impl, checks); err != nil {
+		return errorf(stderr, "%v", err)
 	}
-	if failed > 0 {
-		fmt.Fprintf(stdout, "FAIL\t%s: %d problem(s), each marked FAIL above\n", *impl, failed)
-		return 1
-	}
-	fmt.Fprintf(stdout, "ok\t%s speaks the adapter protocol; `lembas-check run --impl …` runs the suite through it\n", *impl)
-	return 0
-}
-
-func indentLines(s, prefix string) string {
-	var b strings.Builder
-	for _, l := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
-		b.WriteString(prefix + l + "\n")
-	}
-	return b.String()
+	return report.SmokeStatus(checks).Code()
 }

@@ -111,7 +111,7 @@ func writeUsage(w io.Writer, program string, c Command, fs *flag.FlagSet) {
 		if isBool(f) && len(f.Name) == 1 {
 			line = "  -" + f.Name // -v, as `go test -v`
 		}
-		if !isBool(f) {
+		if _, opt := f.Value.(*Optional); !isBool(f) || opt {
 			line += " " + placeholder(name)
 		}
 		fmt.Fprintln(w, line)
@@ -151,6 +151,7 @@ func Parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	out := fs.Output()
 	fs.SetOutput(io.Discard)
 	defer fs.SetOutput(out)
+	args = joinOptional(fs, args)
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -268,4 +269,52 @@ func CommandVar(fs *flag.FlagSet, name, value, usage string) *string {
 	*p = value
 	fs.Var(command{p}, name, usage)
 	return p
+}
+
+// Optional is a flag that may stand alone (`--features`: Given, no Value) or take the next word as
+// its value (`--features DIR`, as --suite DIR does), when that word is not a flag.
+type Optional struct {
+	Given bool
+	Value string
+}
+
+func (o *Optional) String() string {
+	if o == nil {
+		return ""
+	}
+	return o.Value
+}
+
+// Set marks the flag given, with its value when it has one.
+func (o *Optional) Set(s string) error {
+	o.Given = true
+	if s != "true" {
+		o.Value = s
+	}
+	return nil
+}
+
+// IsBoolFlag lets the flag stand alone.
+func (o *Optional) IsBoolFlag() bool { return true }
+
+// joinOptional reads `--name VALUE` as `--name=VALUE` for an Optional flag when the next word is
+// not a flag, so its value may follow it as another flag's does. Nothing after `--` is touched.
+func joinOptional(fs *flag.FlagSet, args []string) []string {
+	out := make([]string, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		name := strings.TrimLeft(a, "-")
+		if f := fs.Lookup(name); f != nil && strings.HasPrefix(a, "-") && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
+			if _, ok := f.Value.(*Optional); ok {
+				out = append(out, a+"="+args[i+1])
+				i++
+				continue
+			}
+		}
+		out = append(out, a)
+	}
+	return out
 }

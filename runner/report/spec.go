@@ -39,3 +39,26 @@ func writeManifestTable(w io.Writer, m []spec.Entry, _ bool) error {
 	}
 	return nil
 }
+
+// SpecCompareStatus is how `spec verify` ended: ok when the copy matches the pins, else failed.
+func SpecCompareStatus(problems []spec.Problem) format.Status {
+	if len(problems) == 0 {
+		return format.OK
+	}
+	return format.Failed
+}
+
+// WriteSpecCompare writes how a project's copy of the spec (dir) differs from the pinned files:
+// each difference, then the summary line.
+func WriteSpecCompare(w io.Writer, dir string, problems []spec.Problem) error {
+	st := SpecCompareStatus(problems)
+	if st == format.OK {
+		_, err := fmt.Fprintf(w, "%s\t%s matches harness spec %s as lembas-check pins it (%d files)\n", st.Word(), dir, spec.Version(), len(spec.Manifest()))
+		return err
+	}
+	for _, p := range problems {
+		fmt.Fprintln(w, p.String())
+	}
+	_, err := fmt.Fprintf(w, "%s\t%s: %d files differ from harness spec %s as lembas-check pins it\n", st.Word(), dir, len(problems), spec.Version())
+	return err
+}
