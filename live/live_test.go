@@ -82,6 +82,7 @@ func TestFaultyAgents(t *testing.T) {
 		{"garbage on stdout", "echo Loading...", true, runner.ProtocolError, `faulty: malformed message at the start: line 1 of its output is not JSON: "Loading..."`},
 		{"exits at once", "exit 3", true, runner.Crashed, "died"},
 		{"one-shot, exit 1", "echo oops >&2; exit 1", false, runner.Crashed, "sh exit status 1"},
+		{"silent", "exec sleep 60", true, runner.Timeout, "faulty: timeout at the start: initialize had no answer within 200ms"},
 	} {
 		p, err := agents.Parse([]byte(`{"name":"faulty","bin":"sh","api":"chat completions","clock":"libfaketime",
 			"oneshot":{"args":["-c",`+quoteJSON(c.script)+`,"{prompt}"],"continue":["-c",`+quoteJSON(c.script)+`,"{prompt}"]},
@@ -89,7 +90,9 @@ func TestFaultyAgents(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := Drive(context.Background(), Options{Profile: p, Bin: "/bin/sh", ACP: c.acp, Scenario: sc, Work: t.TempDir()})
+		// A short step timeout, so that the silent agent is given up on soon (the verdict, not the
+		// time it took, is what is checked).
+		r, err := Drive(context.Background(), Options{Profile: p, Bin: "/bin/sh", ACP: c.acp, Scenario: sc, Work: t.TempDir(), StepTimeout: 200 * time.Millisecond})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -35,7 +35,8 @@ type Options struct {
 	// Record is the recording's path, Transcript the ACP transcript's (default: in Work, which
 	// goes when Work was made here).
 	Record, Transcript string
-	// StepTimeout bounds one prompt (default 5 min); every other call has a minute.
+	// StepTimeout bounds one prompt (default 5 min); every other call has a minute, or
+	// StepTimeout when that is shorter.
 	StepTimeout time.Duration
 	// Log gets a line per step as it starts, for a person watching; nil: none.
 	Log io.Writer
@@ -286,7 +287,7 @@ func (d *driver) acp(ctx context.Context, transcript string) {
 		d.r.Fault = fmt.Errorf("starting %s: %v", argv[0], err)
 		return
 	}
-	c := acp.New(stdin, stdout, acp.Options{Dir: d.r.Dir, Lembas: true, PromptTimeout: d.o.StepTimeout, Transcript: tf})
+	c := acp.New(stdin, stdout, acp.Options{Dir: d.r.Dir, Lembas: true, Timeout: min(time.Minute, d.o.StepTimeout), PromptTimeout: d.o.StepTimeout, Transcript: tf})
 	defer func() {
 		stdin.Close()
 		// An agent that does not exit when its input closes (codex-acp) is stopped.
