@@ -172,6 +172,18 @@ func (s *Server) keep(t *turn, m wire.Meta, body []byte) {
 	}
 }
 
+// compaction is the summary of the compaction item a Responses answer starts with when its
+// prompt reached context_management's threshold, else "".
+func (s *Server) compaction(req *wire.Request, u wire.Usage) string {
+	if req.Params.CompactAt == 0 || u.Prompt < req.Params.CompactAt {
+		return ""
+	}
+	if c := s.picker.Script().Compaction; c != "" {
+		return c
+	}
+	return DefaultCompaction
+}
+
 func (s *Server) count(text string) int { return s.cache.Count(text) }
 
 // tokens cuts a text into the pieces its log probabilities are given for.
@@ -198,6 +210,8 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, t *turn) {
 	}
 	a := t.answer
 	u := s.usage(ctx, t.body, req, a)
+	a.Compaction = s.compaction(req, u)
+	t.answer = a
 	if req.Stream {
 		u.PromptMS = ms(rep.Delay)
 		u.PredictedMS = ms(rep.Interval) * float64(len(wire.Pieces(a.Text, a.Chunk, false)))

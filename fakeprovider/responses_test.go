@@ -373,3 +373,31 @@ rules:
 		t.Errorf("the first recorded turn reads back as %+v (%v)", rep, err)
 	}
 }
+
+// context_management's compaction threshold reached: the output starts with a compaction
+// item; input_matches sees the turns a request continues.
+func TestAutoCompactionAndInputMatches(t *testing.T) {
+	srv := fakeprovider.New(t, mustScript(t, `
+rules:
+  - when: {input_matches: "code is 2468", user_matches: "What is the code"}
+    reply: {text: "2468"}
+default: {}
+`))
+	_, b := post(t, srv.BaseURL()+"/responses", `{"model":"fake-model","input":"Remember the code is 2468."}`)
+	id := string(object(t, b)["id"])
+	_, b = post(t, srv.BaseURL()+"/responses", `{"model":"fake-model","previous_response_id":`+id+`,"context_management":[{"type":"compaction","compact_threshold":1}],"input":"OK?"}`)
+	var r struct {
+		ID     string `json:"id"`
+		Output []struct {
+			Type string `json:"type"`
+		} `json:"output"`
+	}
+	json.Unmarshal(b, &r)
+	if len(r.Output) < 2 || r.Output[0].Type != "compaction" {
+		t.Fatalf("output %s", b)
+	}
+	_, b = post(t, srv.BaseURL()+"/responses", `{"model":"fake-model","previous_response_id":"`+r.ID+`","input":"What is the code?"}`)
+	if !strings.Contains(string(b), `"text":"2468"`) {
+		t.Errorf("the rule did not see the earlier turns: %s", b)
+	}
+}

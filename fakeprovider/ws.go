@@ -242,6 +242,8 @@ func (x *wsTurn) answer(ctx context.Context, t *turn) {
 	}
 	a := t.answer
 	u := s.usage(ctx, t.body, req, a)
+	a.Compaction = s.compaction(req, u)
+	t.answer = a
 	m := wire.Meta{Created: s.now().Unix(), Model: req.Model, Dialect: s.cfg.Dialect, ID: fmt.Sprintf("fake%d", pick.N)}
 	if pick.Source == "warm-up" {
 		m.ID, u = fmt.Sprintf("fakewarm%d", pick.N), wire.Usage{}

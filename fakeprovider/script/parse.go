@@ -328,14 +328,14 @@ func (d *dec) rule(n *yaml.Node, what string) (Rule, error) {
 	r := Rule{Line: n.Line}
 	w, ok := m["when"]
 	if !ok {
-		return Rule{}, d.errf(n, "%s: a rule needs `when` (tool_result, tool_offered, user_matches)", what)
+		return Rule{}, d.errf(n, "%s: a rule needs `when` (tool_result, tool_offered, user_matches, input_matches)", what)
 	}
-	_, c, err := d.fields(w, what+".when", "tool_result", "tool_offered", "user_matches")
+	_, c, err := d.fields(w, what+".when", "tool_result", "tool_offered", "user_matches", "input_matches")
 	if err != nil {
 		return Rule{}, err
 	}
 	if len(c) == 0 {
-		return Rule{}, d.errf(w, "%s.when: give at least one condition (tool_result, tool_offered, user_matches)", what)
+		return Rule{}, d.errf(w, "%s.when: give at least one condition (tool_result, tool_offered, user_matches, input_matches)", what)
 	}
 	if v, ok := c["tool_result"]; ok {
 		b, err := d.bool(v, what+".when.tool_result")
@@ -349,13 +349,20 @@ func (d *dec) rule(n *yaml.Node, what string) (Rule, error) {
 			return Rule{}, err
 		}
 	}
-	if v, ok := c["user_matches"]; ok {
-		pat, err := d.str(v, what+".when.user_matches")
+	for _, k := range []struct {
+		key string
+		re  **regexp.Regexp
+	}{{"user_matches", &r.UserMatches}, {"input_matches", &r.InputMatches}} {
+		v, ok := c[k.key]
+		if !ok {
+			continue
+		}
+		pat, err := d.str(v, what+".when."+k.key)
 		if err != nil {
 			return Rule{}, err
 		}
-		if r.UserMatches, err = regexp.Compile(pat); err != nil {
-			return Rule{}, d.errf(v, "%s.when.user_matches: %v", what, err)
+		if *k.re, err = regexp.Compile(pat); err != nil {
+			return Rule{}, d.errf(v, "%s.when.%s: %v", what, k.key, err)
 		}
 	}
 	if v, ok := m["times"]; ok {

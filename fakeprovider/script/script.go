@@ -107,6 +107,9 @@ type Rule struct {
 	ToolOffered string
 	// UserMatches: the last user message's text matches.
 	UserMatches *regexp.Regexp
+	// InputMatches: the text of the whole input matches (every message, the turns a Responses
+	// request continues included).
+	InputMatches *regexp.Regexp
 	// Times is how often the rule may fire; 0: every time it matches.
 	Times int
 	Reply Reply
@@ -121,6 +124,9 @@ func (r *Rule) Matches(q *wire.Request) bool {
 		return false
 	}
 	if r.UserMatches != nil && !r.UserMatches.MatchString(q.LastUserText) {
+		return false
+	}
+	if r.InputMatches != nil && !r.InputMatches.MatchString(q.Text()) {
 		return false
 	}
 	return true

@@ -33,6 +33,9 @@ type Answer struct {
 	Choices int
 	// Logprobs, when set, are the log probabilities sent with the text.
 	Logprobs *Logprobs
+	// Compaction, when set, is the summary of a compaction item put first in a Responses
+	// output (context_management's threshold was reached).
+	Compaction string
 }
 
 // Logprobs are the text's tokens, each sent with a log probability and Top alternatives.

@@ -28,6 +28,9 @@ type Params struct {
 	Format Format
 	// Images and Files count the image and file inputs.
 	Images, Files int
+	// CompactAt is context_management's compaction threshold (Responses): a prompt of at least
+	// that many tokens gets a compaction item first in the output. 0: none.
+	CompactAt int
 }
 
 // ToolChoice is what a request lets the model do with its tools.
@@ -162,6 +165,20 @@ func responsesParams(top map[string]json.RawMessage, p *Params) *Error {
 			return e
 		}
 		p.MaxTokens, p.MaxParam = n, "max_output_tokens"
+	}
+	if raw, ok := top["context_management"]; ok && !isNull(raw) {
+		var cm []struct {
+			Type      string `json:"type"`
+			Threshold *int   `json:"compact_threshold"`
+		}
+		if json.Unmarshal(raw, &cm) != nil {
+			return invalidType("context_management", "an array of objects", raw)
+		}
+		for _, c := range cm {
+			if c.Type == "compaction" && c.Threshold != nil {
+				p.CompactAt = max(*c.Threshold, 1)
+			}
+		}
 	}
 	if raw, ok := top["include"]; ok && !isNull(raw) {
 		var inc []string

@@ -276,6 +276,33 @@ func (r *Request) Continue(earlier []json.RawMessage) *Error {
 	return r.readTools()
 }
 
+// Text is all the text the model is given, each message's or item's on a line of its own: the
+// messages' content (chat), or the input items' content and tool outputs (Responses, with the
+// turns it continues). For rules that look at the whole conversation.
+func (r *Request) Text() string {
+	var items []json.RawMessage
+	if r.API == APIChat {
+		json.Unmarshal(r.Top["messages"], &items)
+	} else {
+		items = r.Input
+	}
+	var b strings.Builder
+	for _, it := range items {
+		var m struct {
+			Content json.RawMessage `json:"content"`
+			Output  json.RawMessage `json:"output"`
+		}
+		json.Unmarshal(it, &m)
+		for _, c := range []json.RawMessage{m.Content, m.Output} {
+			if t, ok := contentText(c); ok && t != "" {
+				b.WriteString(t)
+				b.WriteByte('\n')
+			}
+		}
+	}
+	return b.String()
+}
+
 // readTools reads the tools offered: the body's `tools`, and those of the input's
 // additional_tools items (codex sends its tools so, at their place in the history).
 func (r *Request) readTools() *Error {

@@ -42,6 +42,9 @@ func ResponseItems(m Meta, a Answer) []json.RawMessage {
 // its calls.
 func eachItem(m Meta, a Answer, f func(render func(e *enc, done bool))) {
 	st := itemStatus(a)
+	if a.Compaction != "" {
+		f(func(e *enc, done bool) { compactionItem(e, itemID("cmp", m, 0), a.Compaction) })
+	}
 	if a.Reasoning != "" {
 		f(func(e *enc, done bool) { reasoningItem(e, itemID("rs", m, 0), a.Reasoning, done) })
 	}
@@ -84,6 +87,17 @@ func ResponsesEvents(m Meta, q *Request, a Answer, u Usage, emit func(typ string
 	})
 	out := 0
 	st := itemStatus(a)
+	if a.Compaction != "" {
+		id := itemID("cmp", m, 0)
+		for _, typ := range []string{"response.output_item.added", "response.output_item.done"} {
+			s.event(typ, func(e *enc) {
+				e.kint("output_index", int64(out))
+				e.key("item")
+				compactionItem(e, id, a.Compaction)
+			})
+		}
+		out++
+	}
 	if a.Reasoning != "" {
 		id := itemID("rs", m, 0)
 		s.event("response.output_item.added", func(e *enc) {
@@ -474,6 +488,15 @@ func reasoningItem(e *enc, id, text string, done bool) {
 		summaryPart(e, text)
 	}
 	e.endArr()
+	e.end()
+}
+
+// compactionItem is {id, type: "compaction", encrypted_content}.
+func compactionItem(e *enc, id, summary string) {
+	e.obj()
+	e.kstr("id", id)
+	e.kstr("type", "compaction")
+	e.kstr("encrypted_content", CompactionContent(summary))
 	e.end()
 }
 
