@@ -107,10 +107,9 @@ func New(w io.Writer, r io.Reader, o Options) *Client {
 	}
 	c := &Client{o: o, faulted: make(chan struct{}), text: map[string]*strings.Builder{}, modes: map[string]string{}}
 	c.in = &guard{r: r, transcript: o.Transcript, onFault: c.setFault}
-	var out io.Writer = w
-	if o.Transcript != nil {
-		out = &tee{w: w, t: o.Transcript}
-	}
+	// What the client sends goes through tee: into the transcript, and a write that fails (the
+	// agent exited, its input is closed) is the agent's death, not an error of the call.
+	out := &tee{w: w, t: o.Transcript, onFault: c.setFault}
 	c.conn = sdk.NewClientSideConnection(handler{c}, out, c.in)
 	// The SDK's own diagnostics (a line it could not use) are the guard's to report.
 	c.conn.SetLogger(slog.New(slog.NewTextHandler(io.Discard, nil)))

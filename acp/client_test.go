@@ -365,3 +365,16 @@ func TestCallError(t *testing.T) {
 		t.Errorf("%v", err)
 	}
 }
+
+// An agent whose input is closed (it exited) is dead at the next call, whatever the SDK answers.
+func TestWriteToAGoneAgent(t *testing.T) {
+	toAgent, fromClient := io.Pipe()
+	fromAgent, _ := io.Pipe()
+	toAgent.Close()
+	c := New(fromClient, fromAgent, Options{Dir: t.TempDir()})
+	_, err := c.Initialize(context.Background(), "test")
+	var f *Fault
+	if !errors.As(err, &f) || f.Kind != Died || !strings.Contains(f.Detail, "input is closed") {
+		t.Errorf("%v", err)
+	}
+}

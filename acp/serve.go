@@ -264,18 +264,28 @@ func quote(b []byte) string {
 	return fmt.Sprintf("%q", b)
 }
 
-// tee copies what the client sends into the transcript.
-type tee struct{ w, t io.Writer }
+// tee copies what the client sends into the transcript (when there is one), and says a write
+// that fails is the agent's fault: it is gone.
+type tee struct {
+	w, t    io.Writer
+	onFault func(*Fault)
+}
 
 func (t *tee) Write(p []byte) (int, error) {
-	var b bytes.Buffer
-	for _, l := range bytes.SplitAfter(p, []byte("\n")) {
-		if len(bytes.TrimSpace(l)) > 0 {
-			b.WriteString("> ")
-			b.Write(bytes.TrimRight(l, "\n"))
-			b.WriteByte('\n')
+	if t.t != nil {
+		var b bytes.Buffer
+		for _, l := range bytes.SplitAfter(p, []byte("\n")) {
+			if len(bytes.TrimSpace(l)) > 0 {
+				b.WriteString("> ")
+				b.Write(bytes.TrimRight(l, "\n"))
+				b.WriteByte('\n')
+			}
 		}
+		t.t.Write(b.Bytes())
 	}
-	t.t.Write(b.Bytes())
-	return t.w.Write(p)
+	n, err := t.w.Write(p)
+	if err != nil {
+		t.onFault(&Fault{Kind: Died, Detail: fmt.Sprintf("the agent's input is closed (it exited?): %v", err)})
+	}
+	return n, err
 }
