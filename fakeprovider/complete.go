@@ -79,7 +79,7 @@ func (s *Server) prepare(ctx context.Context, api string, body []byte, conn *wsC
 			return nil, e
 		}
 	}
-	pick, err := s.picker.Next(req)
+	pick, err := s.pick(req, body)
 	if err != nil {
 		fail(ctx, "%v", err)
 		code := "script_ran_out"
@@ -102,6 +102,20 @@ func (s *Server) prepare(ctx context.Context, api string, body []byte, conn *wsC
 		note(ctx, "%s", strings.Join(notes, "; "))
 	}
 	return t, nil
+}
+
+// pick is the reply to a request: Config.Turn's, else the script's.
+func (s *Server) pick(req *wire.Request, body []byte) (script.Pick, error) {
+	if s.cfg.Turn != nil {
+		rep, err := s.cfg.Turn(req, body)
+		if err != nil {
+			return script.Pick{}, err
+		}
+		if rep != nil {
+			return s.picker.Serve(req, rep, "turn")
+		}
+	}
+	return s.picker.Next(req)
 }
 
 // continueTurn puts the turns a Responses request continues before its input: those of its

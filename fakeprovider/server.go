@@ -60,6 +60,10 @@ type Config struct {
 	// Strict answers requests the API would refuse with its 400s (wire.Validate); otherwise
 	// the fake checks only what it reads.
 	Strict bool
+	// Turn, when set, chooses each reply before the script does, from the request as decoded
+	// and its body as sent (the live target plays the model so that a harness makes exactly a
+	// case's calls): a nil reply leaves the request to the script; an error answers 500 with it.
+	Turn func(q *wire.Request, body []byte) (*script.Reply, error)
 }
 
 // Server is a running fake provider (or recording proxy).

@@ -221,6 +221,21 @@ func (p *Picker) Next(q *wire.Request) (Pick, error) {
 		}
 		return p.policy(q, n), nil
 	}
+	return p.serve(q, n, rep, source)
+}
+
+// Serve answers q with rep, a reply its caller chose itself (fakeprovider.Config.Turn: a Go
+// program playing the model turn by turn), as Next answers with one it picked: calls without an
+// id get one, a `read` becomes a call of the offered read tool.
+func (p *Picker) Serve(q *wire.Request, rep *Reply, source string) (Pick, error) {
+	p.mu.Lock()
+	p.n++
+	n := p.n
+	p.mu.Unlock()
+	return p.serve(q, n, rep, source)
+}
+
+func (p *Picker) serve(q *wire.Request, n int, rep *Reply, source string) (Pick, error) {
 	a := wire.Answer{Text: rep.Text, Reasoning: rep.Reasoning, FinishReason: rep.FinishReason, Chunk: rep.Chunk}
 	for i, c := range rep.ToolCalls {
 		if c.ID == "" {

@@ -1,0 +1,60 @@
+package fakeprovider_test
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/LLeMbas/lembas-check/fakeprovider"
+	"github.com/LLeMbas/lembas-check/fakeprovider/script"
+	"github.com/LLeMbas/lembas-check/fakeprovider/wire"
+)
+
+// Config.Turn answers before the script: its call goes out with its own id, a nil reply leaves
+// the request to the script, and an error is the 500 the client gets.
+func TestTurn(t *testing.T) {
+	var bodies []string
+	srv := fakeprovider.NewWith(t, fakeprovider.Config{Turn: func(q *wire.Request, body []byte) (*script.Reply, error) {
+		bodies = append(bodies, string(body))
+		switch q.LastUserText {
+		case "call":
+			return &script.Reply{ToolCalls: []wire.ToolCall{{ID: "call_b003", Name: "read", Arguments: `{"path":"a.md"}`}}}, nil
+		case "fail":
+			return nil, errors.New("no step left")
+		}
+		return nil, nil
+	}})
+	req := func(words string) string {
+		return `{"model":"fake-model","messages":[{"role":"user","content":"` + words + `"}],"tools":[{"type":"function","function":{"name":"read","parameters":{"type":"object","properties":{"path":{"type":"string"}}}}}]}`
+	}
+	resp, got := post(t, srv.BaseURL()+"/chat/completions", req("call"))
+	var c struct {
+		Choices []struct {
+			Message struct {
+				ToolCalls []struct {
+					ID       string `json:"id"`
+					Function struct{ Name, Arguments string }
+				} `json:"tool_calls"`
+			}
+		}
+	}
+	if err := json.Unmarshal(got, &c); err != nil || resp.StatusCode != 200 || len(c.Choices) != 1 || len(c.Choices[0].Message.ToolCalls) != 1 {
+		t.Fatalf("%d %s", resp.StatusCode, got)
+	}
+	if tc := c.Choices[0].Message.ToolCalls[0]; tc.ID != "call_b003" || tc.Function.Name != "read" || tc.Function.Arguments != `{"path":"a.md"}` {
+		t.Errorf("the call went out as %+v", tc)
+	}
+	// Left to the script: the default policy reads README.md.
+	_, got = post(t, srv.BaseURL()+"/chat/completions", req("go on"))
+	if !strings.Contains(string(got), "README.md") {
+		t.Errorf("a nil reply was not left to the script: %s", got)
+	}
+	resp, got = post(t, srv.BaseURL()+"/chat/completions", req("fail"))
+	if resp.StatusCode != 500 || !strings.Contains(string(got), "no step left") {
+		t.Errorf("an error gave %d %s", resp.StatusCode, got)
+	}
+	if len(bodies) != 3 || bodies[0] != req("call") {
+		t.Errorf("Turn saw %q", bodies)
+	}
+}
