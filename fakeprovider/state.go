@@ -80,15 +80,20 @@ func (st *state) withID(it json.RawMessage) json.RawMessage {
 	var m struct {
 		ID   *string `json:"id"`
 		Type string  `json:"type"`
+		Role string  `json:"role"`
 	}
-	if json.Unmarshal(it, &m) != nil || m.ID != nil {
+	if json.Unmarshal(it, &m) != nil {
 		return it
 	}
-	prefix := "item"
-	if m.Type == "" || m.Type == "message" {
-		prefix = "msg"
+	id := ""
+	if m.ID == nil {
+		prefix := "item"
+		if m.Type == "" || m.Type == "message" {
+			prefix = "msg"
+		}
+		id = st.nextID(prefix)
 	}
-	return wire.WithMember(it, "id", strconv.Quote(st.nextID(prefix)))
+	return wire.StoredItem(it, id)
 }
 
 func notFound(what, id string) *wire.Error {

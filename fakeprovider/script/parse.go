@@ -328,14 +328,14 @@ func (d *dec) rule(n *yaml.Node, what string) (Rule, error) {
 	r := Rule{Line: n.Line}
 	w, ok := m["when"]
 	if !ok {
-		return Rule{}, d.errf(n, "%s: a rule needs `when` (tool_result, tool_offered, user_matches, input_matches)", what)
+		return Rule{}, d.errf(n, "%s: a rule needs `when` (tool_result, tool_results, tool_offered, user_matches, input_matches)", what)
 	}
-	_, c, err := d.fields(w, what+".when", "tool_result", "tool_offered", "user_matches", "input_matches")
+	_, c, err := d.fields(w, what+".when", "tool_result", "tool_results", "tool_offered", "user_matches", "input_matches")
 	if err != nil {
 		return Rule{}, err
 	}
 	if len(c) == 0 {
-		return Rule{}, d.errf(w, "%s.when: give at least one condition (tool_result, tool_offered, user_matches, input_matches)", what)
+		return Rule{}, d.errf(w, "%s.when: give at least one condition (tool_result, tool_results, tool_offered, user_matches, input_matches)", what)
 	}
 	if v, ok := c["tool_result"]; ok {
 		b, err := d.bool(v, what+".when.tool_result")
@@ -343,6 +343,13 @@ func (d *dec) rule(n *yaml.Node, what string) (Rule, error) {
 			return Rule{}, err
 		}
 		r.ToolResult = &b
+	}
+	if v, ok := c["tool_results"]; ok {
+		n, err := d.int(v, what+".when.tool_results", 0)
+		if err != nil {
+			return Rule{}, err
+		}
+		r.ToolResults = &n
 	}
 	if v, ok := c["tool_offered"]; ok {
 		if r.ToolOffered, err = d.str(v, what+".when.tool_offered"); err != nil {

@@ -103,6 +103,8 @@ type Rule struct {
 	Line int
 	// ToolResult: the last message is (true) or is not (false) a tool result.
 	ToolResult *bool
+	// ToolResults: the request holds exactly this many tool results (the agent's Nth round).
+	ToolResults *int
 	// ToolOffered: a tool of this name is offered.
 	ToolOffered string
 	// UserMatches: the last user message's text matches.
@@ -118,6 +120,9 @@ type Rule struct {
 // Matches says whether a request meets the rule's conditions.
 func (r *Rule) Matches(q *wire.Request) bool {
 	if r.ToolResult != nil && *r.ToolResult != q.LastIsToolResult {
+		return false
+	}
+	if r.ToolResults != nil && *r.ToolResults != q.ToolResults {
 		return false
 	}
 	if r.ToolOffered != "" && !q.Offers(r.ToolOffered) {

@@ -180,3 +180,41 @@ func TestPickerConcurrent(t *testing.T) {
 		t.Errorf("%d replies served", len(seen))
 	}
 }
+
+// tool_results counts the rounds of an agent's tool calls; input_matches reads every message.
+func TestRuleRoundsAndInput(t *testing.T) {
+	s, err := Parse("r.yaml", []byte(`
+rules:
+  - when: {tool_results: 0}
+    reply: {text: first}
+  - when: {tool_results: 2, input_matches: "(?m)^secret$"}
+    reply: {text: third}
+  - when: {tool_results: 2}
+    reply: {text: third-no-secret}
+default: {}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := NewPicker(s)
+	body := func(n int, extra string) *wire.Request {
+		msgs := `{"role":"user","content":"go"}` + extra
+		for i := 0; i < n; i++ {
+			msgs += `,{"role":"tool","tool_call_id":"c","content":"r"}`
+		}
+		q, e := wire.DecodeChat([]byte(`{"model":"m","messages":[` + msgs + `]}`))
+		if e != nil {
+			t.Fatal(e)
+		}
+		return q
+	}
+	for _, c := range []struct {
+		q    *wire.Request
+		want string
+	}{{body(0, ""), "first"}, {body(1, ""), "done"}, {body(2, `,{"role":"user","content":"secret"}`), "third"}, {body(2, ""), "third-no-secret"}} {
+		pk, _ := p.Next(c.q)
+		if pk.Answer.Text != c.want {
+			t.Errorf("%d results: %q, want %q", c.q.ToolResults, pk.Answer.Text, c.want)
+		}
+	}
+}

@@ -569,3 +569,66 @@ func callItem(e *enc, id string, c ToolCall, done bool) {
 // CompactionContent is a compaction item's encrypted_content: opaque to the client, as the API's
 // is, but the summary in the clear after a prefix, so a recording can be read.
 func CompactionContent(summary string) string { return "lembas-fake-compaction:" + summary }
+
+// StoredItem is an input item as the API gives it back once kept (input_items, conversation
+// items, a compaction's output): with its id (id, or its own), and a message in full — type,
+// status, content as parts (a string becomes one input_text part, output_text for the
+// assistant), role. Other items get only their id.
+func StoredItem(item json.RawMessage, id string) json.RawMessage {
+	var m struct {
+		ID      *string         `json:"id"`
+		Type    string          `json:"type"`
+		Role    string          `json:"role"`
+		Status  string          `json:"status"`
+		Content json.RawMessage `json:"content"`
+	}
+	if json.Unmarshal(item, &m) != nil {
+		return item
+	}
+	if m.ID != nil {
+		id = *m.ID
+	}
+	if (m.Type != "" && m.Type != "message") || m.Role == "" {
+		if m.ID != nil {
+			return item
+		}
+		return WithMember(item, "id", string(appendString(nil, id)))
+	}
+	e := enc{first: true}
+	e.obj()
+	e.kstr("id", id)
+	e.kstr("type", "message")
+	st := m.Status
+	if st == "" {
+		st = "completed"
+	}
+	e.kstr("status", st)
+	e.key("content")
+	var s string
+	if json.Unmarshal(m.Content, &s) == nil {
+		e.arr()
+		e.obj()
+		if m.Role == "assistant" {
+			e.kstr("type", "output_text")
+			e.key("annotations")
+			e.arr()
+			e.endArr()
+			e.key("logprobs")
+			e.arr()
+			e.endArr()
+		} else {
+			e.kstr("type", "input_text")
+		}
+		e.kstr("text", s)
+		e.end()
+		e.endArr()
+	} else if len(m.Content) > 0 {
+		e.raw(compact(m.Content))
+	} else {
+		e.arr()
+		e.endArr()
+	}
+	e.kstr("role", m.Role)
+	e.end()
+	return e.b
+}
