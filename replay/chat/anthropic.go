@@ -29,20 +29,32 @@ func (r *Request) Breakpoints() int {
 	return n
 }
 
-// Content is the part's bytes without its cache_control members: what the provider reads as the
-// prompt, so a breakpoint that moves does not change the part.
+// Content is the part's bytes as the provider reads them: without its cache_control members, so
+// a breakpoint that moves does not change the part, and (Anthropic) a content of one plain text
+// block written as the string it stands for, as the API takes either.
 func (p Part) Content() []byte { return cut(p.Raw, 0, len(p.Raw), p.marks) }
 
-// BlockContent is block i's bytes without its cache_control member.
+// BlockContent is block i's bytes as the provider reads them: without its cache_control member,
+// a plain text block as its text's string.
 func (p Part) BlockContent(i int) []byte {
 	b := p.Blocks[i]
+	if t, ok := plainText(cut(p.Raw, b.Start, b.End, p.marks)); ok {
+		return t
+	}
 	return cut(p.Raw, b.Start, b.End, p.marks)
 }
 
-// cut is raw[from:to] less the spans in marks (sorted, not overlapping).
-func cut(raw []byte, from, to int, marks []Span) []byte {
-	var in []Span
-	for _, m := range marks {
+// edit puts With in place of raw[Start:End]; With nil cuts the span out.
+type edit struct {
+	Span
+	With []byte
+}
+
+// cut is raw[from:to] with the edits inside it applied (sorted by start; an edit inside an
+// earlier one is covered by it).
+func cut(raw []byte, from, to int, edits []edit) []byte {
+	var in []edit
+	for _, m := range edits {
 		if m.Start >= from && m.End <= to {
 			in = append(in, m)
 		}
@@ -53,10 +65,36 @@ func cut(raw []byte, from, to int, marks []Span) []byte {
 	out := make([]byte, 0, to-from)
 	at := from
 	for _, m := range in {
+		if m.Start < at {
+			continue // inside the edit before it
+		}
 		out = append(out, raw[at:m.Start]...)
+		out = append(out, m.With...)
 		at = m.End
 	}
 	return append(out, raw[at:to]...)
+}
+
+// plainText is a block {"type":"text","text":T} (no other member) as T's raw string.
+func plainText(block []byte) ([]byte, bool) {
+	keys, vals, err := Members(block)
+	if err != nil || len(keys) != 2 {
+		return nil, false
+	}
+	var text []byte
+	typ := ""
+	for i, k := range keys {
+		switch k {
+		case "type":
+			typ, _ = stringValue(vals[i])
+		case "text":
+			text = vals[i]
+		}
+	}
+	if typ != "text" || len(text) == 0 || text[0] != '"' {
+		return nil, false
+	}
+	return text, true
 }
 
 // ttlOf reads a cache_control value: {"type":"ephemeral"} is "5m", with "ttl":"1h" it is "1h".
@@ -154,7 +192,7 @@ func (p *Part) markObject(i int) {
 				end = skipWS(raw, k+1) // the first member: the comma after it goes
 			}
 			if b.TTL != "" {
-				p.marks = append(p.marks, Span{b.Start + start, b.Start + end})
+				p.marks = append(p.marks, edit{Span: Span{b.Start + start, b.Start + end}})
 			}
 		}
 		prevEnd = e
@@ -181,6 +219,14 @@ func (p *Part) messageBlocks() error {
 	for _, sp := range spans {
 		p.Blocks = append(p.Blocks, Block{Span: Span{s + sp.Start, s + sp.End}})
 		p.markObject(len(p.Blocks) - 1)
+	}
+	// One plain text block is the string it stands for: the content reads as that string.
+	if len(p.Blocks) == 1 {
+		b := p.Blocks[0]
+		if t, ok := plainText(cut(p.Raw, b.Start, b.End, p.marks)); ok {
+			// before the block's own mark, which it covers (cut skips a covered edit)
+			p.marks = append([]edit{{Span: Span{s, e}, With: t}}, p.marks...)
+		}
 	}
 	return nil
 }

@@ -74,3 +74,16 @@ func TestAPIOfPath(t *testing.T) {
 		t.Errorf("%+v %v", r, err)
 	}
 }
+
+func TestAnthropicOneTextBlockIsItsString(t *testing.T) {
+	// Claude Code sends a system message as a block with a breakpoint on turn 1 and as a string
+	// on turn 2: the API reads the two alike.
+	a, _ := ParseAs([]byte(`{"model":"c","max_tokens":1,"messages":[{"role":"system","content":[{"type":"text","text":"Today is X.","cache_control":{"type":"ephemeral"}}]}]}`), Anthropic)
+	b, _ := ParseAs([]byte(`{"model":"c","max_tokens":1,"messages":[{"role":"system","content":"Today is X."}]}`), Anthropic)
+	if string(a.Messages[0].Content()) != string(b.Messages[0].Content()) || string(a.Messages[0].BlockContent(0)) != string(b.Messages[0].BlockContent(0)) {
+		t.Errorf("%s / %s differ", a.Messages[0].Content(), b.Messages[0].Content())
+	}
+	if !a.Messages[0].Blocks[0].Marked() || b.Messages[0].Blocks[0].Marked() {
+		t.Error("the breakpoint is still seen")
+	}
+}

@@ -62,7 +62,7 @@ type Part struct {
 	Blocks []Block
 	// marks are the cache_control members in Raw, each with the comma that sets it apart:
 	// not part of the prompt, so Content leaves them out.
-	marks []Span
+	marks []edit
 }
 
 // Path is the part's JSON path in the body: `$.messages[3]`, `$.instructions`.
