@@ -118,13 +118,17 @@ func (b *Breakpoints) Serve(body []byte, at time.Time) (Served, error) {
 	return b.ServeRequest(r, b.tok.Of(r), at)
 }
 
+// HeaderBeta is the anthropic-beta header as a key (the fake and the audit add it to a request's
+// Keys): the features it turns on change what the model is given.
+const HeaderBeta = "header anthropic-beta"
+
 // keyed is the messages-level keys of a request: what Anthropic's table of invalidations says
 // changes the messages cache but keeps the tools and system ones.
 func keyed(r *chat.Request) []chat.Param {
 	var out []chat.Param
 	for _, k := range r.Keys {
 		switch k.Path {
-		case "$.tool_choice", "$.thinking", "$.output_config.effort":
+		case "$.tool_choice", "$.thinking", "$.output_config.effort", HeaderBeta:
 			out = append(out, k)
 		}
 	}

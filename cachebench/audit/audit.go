@@ -21,8 +21,11 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"time"
 
+	"github.com/LLeMbas/lembas-check/cachesim"
 	"github.com/LLeMbas/lembas-check/harness/spec"
+	"github.com/LLeMbas/lembas-check/prices"
 	"github.com/LLeMbas/lembas-check/replay"
 	"github.com/LLeMbas/lembas-check/replay/chat"
 	"github.com/LLeMbas/lembas-check/tokens"
@@ -56,6 +59,15 @@ type Request struct {
 	PromptTokens   int `json:"prompt_tokens"`
 	ReusableTokens int `json:"reusable_tokens"`
 	LostTokens     int `json:"lost_tokens"`
+	// Provider names the cache rules the request was also judged by (provider.go): reusable is
+	// then what that cache reads.
+	Provider string `json:"provider,omitempty"`
+	// Cost is what the request cost with the cache it had, LostCost what its lost tokens cost
+	// over reading them from the cache, in the price table's currency (nil: no price for the
+	// model).
+	Cost     *float64 `json:"cost,omitempty"`
+	LostCost *float64 `json:"lost_cost,omitempty"`
+	usage    cachesim.Served
 }
 
 // Options tune an audit.
@@ -65,6 +77,14 @@ type Options struct {
 	// Allow lists breaks that do not fail the audit (say, tools changed for an MCP server that
 	// connects late, which context.md §10 rule 4 allows once).
 	Allow []Cause
+	// Provider names the cache rules of chat-completions and Responses requests
+	// (cachesim.ProviderOpenAI; "" judges their bytes alone); Anthropic and Gemini requests always
+	// follow their own provider's. TTL sets a provider's TTL (openai, gemini) instead of its
+	// default.
+	Provider string
+	TTL      map[string]time.Duration
+	// Prices, when set, puts money on what each request and break cost (prices.go).
+	Prices *prices.Table
 }
 
 // Auditor audits a recording one request at a time. Not safe for concurrent use.
@@ -80,6 +100,9 @@ type Auditor struct {
 	asks   []int // compaction asks not yet followed by their summary
 	convs  int
 	report Report
+	// caches are the providers' simulated caches (provider.go).
+	caches caches
+	prices *prices.Table
 }
 
 // past is what the audit keeps of a request already read: no body, only sums, and each distinct
@@ -128,6 +151,10 @@ func New(o Options) (*Auditor, error) {
 		a.allow[c] = true
 	}
 	a.report.Tokenizer = a.tok.Name()
+	if err := a.caches.init(o, a.tik); err != nil {
+		return nil, err
+	}
+	a.prices = o.Prices
 	a.report.Totals.ByCause = map[Cause]*CauseTotal{}
 	return a, nil
 }
@@ -215,6 +242,10 @@ func (a *Auditor) Add(ctx context.Context, e replay.Entry) (*Request, error) {
 	cur := a.pastOf(e, r, prompt)
 	out := a.judge(cur, r)
 	out.Line = e.Line
+	if err := a.beyondBytes(e, r, cur, out); err != nil {
+		return nil, err
+	}
+	a.price(e, r, out)
 	a.remember(cur, r)
 	a.report.add(*out)
 	return out, nil

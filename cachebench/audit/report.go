@@ -20,6 +20,10 @@ type Report struct {
 	// Damage is the error that stopped the reader (a cut or corrupt line); what came before it
 	// was audited.
 	Damage string `json:"damage,omitempty"`
+	// Currency and Prices say the money's currency and the price table it came from, when any
+	// request had a price.
+	Currency string `json:"currency,omitempty"`
+	Prices   string `json:"prices,omitempty"`
 }
 
 // Problem is a request the audit could not read.
@@ -46,12 +50,19 @@ type Totals struct {
 	ByCause map[Cause]*CauseTotal `json:"by_cause"`
 	Breaks  int                   `json:"breaks"`
 	Failing int                   `json:"failing"`
+	// Cost is what the priced requests cost; Kept what they would have cost had every lost token
+	// been read from the cache (a session that kept its prefix); LostCost the difference.
+	Cost     float64 `json:"cost,omitempty"`
+	Kept     float64 `json:"cost_kept,omitempty"`
+	LostCost float64 `json:"lost_cost,omitempty"`
+	Priced   int     `json:"priced_requests,omitempty"`
 }
 
 // CauseTotal is one cause's share of a report.
 type CauseTotal struct {
-	Requests   int   `json:"requests"`
-	LostTokens int64 `json:"lost_tokens"`
+	Requests   int     `json:"requests"`
+	LostTokens int64   `json:"lost_tokens"`
+	LostCost   float64 `json:"lost_cost,omitempty"`
 }
 
 func (r *Report) add(q Request) {
@@ -71,6 +82,13 @@ func (r *Report) add(q Request) {
 	}
 	ct.Requests++
 	ct.LostTokens += int64(q.LostTokens)
+	if q.Cost != nil {
+		t.Priced++
+		t.Cost += *q.Cost
+		t.LostCost += *q.LostCost
+		t.Kept = t.Cost - t.LostCost
+		ct.LostCost += *q.LostCost
+	}
 	if q.Break {
 		t.Breaks++
 	}

@@ -11,11 +11,17 @@ import (
 
 // colors of the causes that lose tokens, and of what is reused.
 var causeColor = map[Cause]string{
-	SystemChanged:    "#d62728",
-	ToolsChanged:     "#ff7f0e",
-	MessageRewritten: "#9467bd",
-	Compaction:       "#1f77b4",
-	ModelChanged:     "#7f7f7f",
+	SystemChanged:      "#d62728",
+	ToolsChanged:       "#ff7f0e",
+	MessageRewritten:   "#9467bd",
+	Compaction:         "#1f77b4",
+	ModelChanged:       "#7f7f7f",
+	IdlePastTTL:        "#8c564b",
+	KeyChanged:         "#e377c2",
+	BreakpointsMoved:   "#bcbd22",
+	TooManyBreakpoints: "#7f7f7f",
+	UnderMinimum:       "#17becf",
+	AcrossSessions:     "#aec7e8",
 }
 
 const (

@@ -53,6 +53,14 @@ func NoRequest(r *Report) string {
 
 func pct(f float64) string { return fmt.Sprintf("%.1f %%", 100*f) }
 
+// money writes an amount in the report's currency.
+func money(r *Report, v float64) string {
+	if r.Currency == "USD" {
+		return fmt.Sprintf("$%.4f", v)
+	}
+	return fmt.Sprintf("%.4f %s", v, r.Currency)
+}
+
 // breakBlock writes one break the way `go test` writes a failure.
 func breakBlock(w io.Writer, q Request) {
 	verdict := "BREAK"
@@ -87,6 +95,9 @@ func Summary(r *Report) string {
 	s := fmt.Sprintf("%s\t%s\t%d requests, %d %s: %s prompt tokens, %s reusable", status, r.File, t.Requests, t.Conversations, conv, table.Count(t.PromptTokens), pct(t.ReusableShare))
 	if t.LostTokens > 0 {
 		s += fmt.Sprintf(" (%s without the breaks)", pct(t.PossibleShare))
+	}
+	if t.Priced > 0 {
+		s += fmt.Sprintf("; cost %s, %s with the prefix kept (%s lost)", money(r, t.Cost), money(r, t.Kept), money(r, t.LostCost))
 	}
 	switch t.Failing {
 	case 0:
@@ -132,7 +143,12 @@ func WriteTable(w io.Writer, r *Report, verbose bool) error {
 		}
 	}
 	t := table.New(w, 1)
-	t.Header("Cause", "Requests", "Lost tokens", "Share of prompt")
+	priced := r.Totals.Priced > 0
+	head := []any{"Cause", "Requests", "Lost tokens", "Share of prompt"}
+	if priced {
+		head = append(head, "Lost "+r.Currency)
+	}
+	t.Header(head...)
 	for _, c := range Causes {
 		ct := r.Totals.ByCause[c]
 		if ct == nil {
@@ -142,11 +158,19 @@ func WriteTable(w io.Writer, r *Report, verbose bool) error {
 		if r.Totals.PromptTokens > 0 && ct.LostTokens > 0 {
 			share = pct(float64(ct.LostTokens) / float64(r.Totals.PromptTokens))
 		}
-		if err := t.Append(string(c), ct.Requests, table.Count(ct.LostTokens), share); err != nil {
+		row := []any{string(c), ct.Requests, table.Count(ct.LostTokens), share}
+		if priced {
+			row = append(row, money(r, ct.LostCost))
+		}
+		if err := t.Append(row...); err != nil {
 			return err
 		}
 	}
-	t.Footer("all", r.Totals.Requests, table.Count(r.Totals.LostTokens), "")
+	foot := []any{"all", r.Totals.Requests, table.Count(r.Totals.LostTokens), ""}
+	if priced {
+		foot = append(foot, money(r, r.Totals.LostCost))
+	}
+	t.Footer(foot...)
 	if err := t.Render(); err != nil {
 		return err
 	}
@@ -221,10 +245,19 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 	if r.Damage != "" {
 		fmt.Fprintf(w, "> The recording is damaged: %s\n\n", r.Damage)
 	}
-	fmt.Fprintln(w, "| Cause | Requests | Lost tokens |\n|---|---:|---:|")
+	if t.Priced > 0 {
+		fmt.Fprintf(w, "Cost at %s prices (%s): **%s**; with the prefix kept: %s; lost to the breaks: **%s**.\n\n", r.Currency, r.Prices, money(r, t.Cost), money(r, t.Kept), money(r, t.LostCost))
+		fmt.Fprintln(w, "| Cause | Requests | Lost tokens | Lost "+r.Currency+" |\n|---|---:|---:|---:|")
+	} else {
+		fmt.Fprintln(w, "| Cause | Requests | Lost tokens |\n|---|---:|---:|")
+	}
 	for _, c := range Causes {
 		if ct := t.ByCause[c]; ct != nil {
-			fmt.Fprintf(w, "| %s | %d | %s |\n", c, ct.Requests, table.Count(ct.LostTokens))
+			if t.Priced > 0 {
+				fmt.Fprintf(w, "| %s | %d | %s | %s |\n", c, ct.Requests, table.Count(ct.LostTokens), money(r, ct.LostCost))
+			} else {
+				fmt.Fprintf(w, "| %s | %d | %s |\n", c, ct.Requests, table.Count(ct.LostTokens))
+			}
 		}
 	}
 	var breaks []Request

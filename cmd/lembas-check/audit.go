@@ -62,6 +62,10 @@ func cmdAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	tok := tokenizerFlag(fs)
 	var allow listFlag
 	fs.Var(&allow, "allow", "breaks that do not fail the audit: `CAUSE,…` (system-prompt-changed, tools-changed, earlier-message-rewritten)")
+	pf := addPriceFlags(fs)
+	provider := fs.String("provider", "", "judge chat-completions and Responses requests by this provider's cache rules too: `NAME` (openai; Anthropic and Gemini requests always follow their own)")
+	var ttls listFlag
+	fs.Var(&ttls, "ttl", "a provider's cache TTL instead of its default: `PROVIDER=DURATION,…` (openai=10m, gemini=1h)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return flagExit(err)
@@ -80,6 +84,14 @@ func cmdAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 		allowed = append(allowed, c)
 	}
+	ttl, err := parseTTLs(ttls)
+	if err != nil {
+		return errorf(stderr, "%v", err)
+	}
+	table, err := pf.table()
+	if err != nil {
+		return errorf(stderr, "%v", err)
+	}
 	tk, rd, f, err := openCounted(*tok, pos[0])
 	if err != nil {
 		return errorf(stderr, "%v", err)
@@ -88,7 +100,7 @@ func cmdAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	bar := progress.NewBar(stderr, "audit "+pos[0], 0)
 	bar.Start()
 	n := 0
-	rep, runErr := audit.Run(ctx, rd, audit.Options{Tokenizer: tk, Allow: allowed}, func(q *audit.Request) {
+	rep, runErr := audit.Run(ctx, rd, audit.Options{Tokenizer: tk, Allow: allowed, Provider: *provider, TTL: ttl, Prices: table}, func(q *audit.Request) {
 		n++
 		bar.Set(n, fmt.Sprintf("request %d: %s", q.Seq, q.Cause))
 	})

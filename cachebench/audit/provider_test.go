@@ -1,0 +1,190 @@
+package audit
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/LLeMbas/lembas-check/prices"
+	"github.com/LLeMbas/lembas-check/replay"
+)
+
+// Scripted Anthropic sessions whose bytes hold the prefix but whose cache does not: each gets its
+// cause beyond bytes, with its tokens and, with a price table, its money.
+
+var t0 = time.Date(2026, 11, 30, 23, 40, 0, 0, time.UTC)
+
+type msg struct {
+	role, text string
+	mark       bool
+}
+
+// messages builds an Anthropic body: a long marked system prompt (over Sonnet's 1,024 tokens),
+// the messages, and extra top-level members.
+func messages(t *testing.T, sysMark bool, msgs []msg, extra map[string]any) []byte {
+	t.Helper()
+	sys := map[string]any{"type": "text", "text": strings.Repeat("You are a careful coding agent. ", 300)}
+	if sysMark {
+		sys["cache_control"] = map[string]string{"type": "ephemeral"}
+	}
+	var ms []any
+	for _, m := range msgs {
+		b := map[string]any{"type": "text", "text": m.text}
+		if m.mark {
+			b["cache_control"] = map[string]string{"type": "ephemeral"}
+		}
+		ms = append(ms, map[string]any{"role": m.role, "content": []any{b}})
+	}
+	v := map[string]any{"model": "claude-sonnet-4-5", "max_tokens": 100, "system": []any{sys}, "messages": ms}
+	for k, x := range extra {
+		v[k] = x
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func turns(n int, markLast bool) []msg {
+	var out []msg
+	for i := 0; i < n; i++ {
+		role := "user"
+		if i%2 == 1 {
+			role = "assistant"
+		}
+		out = append(out, msg{role: role, text: strings.Repeat("turn text ", 20) + string(rune('a'+i)), mark: markLast && i == n-1})
+	}
+	return out
+}
+
+func auditTimed(t *testing.T, o Options, at []time.Time, bodies ...[]byte) *Report {
+	t.Helper()
+	a, err := New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, b := range bodies {
+		x := replay.Exchange{Seq: i + 1, Method: "POST", Path: "/v1/messages", Started: at[i]}
+		if _, err := a.Add(context.Background(), replay.Entry{Exchange: x, Body: b, Line: i + 2}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return a.Report()
+}
+
+func TestCausesBeyondBytes(t *testing.T) {
+	minute := func(m float64) time.Time { return t0.Add(time.Duration(m * float64(time.Minute))) }
+	for name, c := range map[string]struct {
+		bodies []func(t *testing.T) []byte
+		at     []time.Time
+		want   Cause
+		path   string
+		detail string
+		small  bool // only the messages are lost, the system entry is read
+	}{
+		"idle past the TTL": {
+			bodies: []func(*testing.T) []byte{
+				func(t *testing.T) []byte { return messages(t, true, turns(1, true), nil) },
+				func(t *testing.T) []byte { return messages(t, true, turns(3, true), nil) },
+			},
+			at: []time.Time{minute(0), minute(7)}, want: IdlePastTTL, detail: "7m0s since the cached prefix was last used; it lives 5m0s",
+		},
+		"an effort change": {
+			bodies: []func(*testing.T) []byte{
+				func(t *testing.T) []byte {
+					return messages(t, true, turns(1, true), map[string]any{"output_config": map[string]string{"effort": "high"}})
+				},
+				func(t *testing.T) []byte {
+					return messages(t, true, turns(3, true), map[string]any{"output_config": map[string]string{"effort": "low"}})
+				},
+			},
+			at: []time.Time{minute(0), minute(1)}, want: KeyChanged, path: "$.output_config.effort", detail: `"high" → "low"`, small: true,
+		},
+		"a breakpoint moved past the lookback": {
+			bodies: []func(*testing.T) []byte{
+				func(t *testing.T) []byte { return messages(t, false, turns(1, true), nil) },
+				func(t *testing.T) []byte { return messages(t, false, turns(25, true), nil) },
+			},
+			at: []time.Time{minute(0), minute(1)}, want: BreakpointsMoved, detail: "no breakpoint of this one is at them or within 20 blocks",
+		},
+		"under the minimum": {
+			bodies: []func(*testing.T) []byte{
+				func(t *testing.T) []byte {
+					return messages(t, true, turns(1, true), map[string]any{"model": "claude-haiku-4-5"})
+				},
+				func(t *testing.T) []byte {
+					return messages(t, true, turns(3, true), map[string]any{"model": "claude-haiku-4-5"})
+				},
+			},
+			at: []time.Time{minute(0), minute(1)}, want: UnderMinimum, detail: "under the model's minimum cacheable length of 4096",
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			var bs [][]byte
+			for _, b := range c.bodies {
+				bs = append(bs, b(t))
+			}
+			r := auditTimed(t, Options{Prices: prices.Builtin()}, c.at, bs...)
+			q := r.Requests[1]
+			if q.Cause != c.want || q.Path != c.path || !strings.Contains(q.Detail, c.detail) || q.Fails || !q.Break || q.Provider != "anthropic" {
+				t.Fatalf("%+v, want %s at %q saying %q", q, c.want, c.path, c.detail)
+			}
+			if c.small && (q.LostTokens == 0 || q.ReusableTokens < 1000) {
+				t.Errorf("lost %d reusable %d: the system entry is read, the messages' lost", q.LostTokens, q.ReusableTokens)
+			} else if !c.small && (q.LostTokens < 1000 || q.ReusableTokens >= q.LostTokens) {
+				t.Errorf("lost %d reusable %d: the system prompt's tokens are lost", q.LostTokens, q.ReusableTokens)
+			}
+			if r.Failed() {
+				t.Error("a cause beyond bytes fails the audit")
+			}
+			if q.LostCost == nil || *q.LostCost <= 0 || r.Totals.LostCost != *q.LostCost || r.Totals.Kept >= r.Totals.Cost {
+				t.Errorf("money: request %v, totals %+v", q.LostCost, r.Totals)
+			}
+			for _, f := range []string{"table", "json", "markdown"} {
+				var b bytes.Buffer
+				fm, _ := Formats.Lookup(f)
+				if err := fm.Write(&b, r, true); err != nil {
+					t.Fatal(err)
+				}
+				money := "$"
+				if f == "json" {
+					money = `"lost_cost":`
+				}
+				if !strings.Contains(b.String(), string(c.want)) || !strings.Contains(b.String(), money) {
+					t.Errorf("%s names no %s or no money:\n%s", f, c.want, b.String())
+				}
+			}
+		})
+	}
+}
+
+func TestTooManyBreakpointsAndAcrossSessions(t *testing.T) {
+	four := turns(4, false)
+	for i := range four {
+		four[i].mark = true
+	}
+	r := auditTimed(t, Options{}, []time.Time{t0, t0.Add(time.Minute)},
+		messages(t, true, turns(1, true), nil), messages(t, true, append(four, msg{"user", "x", false}), nil))
+	if q := r.Requests[1]; q.Cause != TooManyBreakpoints || !strings.Contains(q.Detail, "Found 5") {
+		t.Fatalf("%+v", q)
+	}
+	// Two sessions of one agent: the same tools, an unmarked billing block that differs before the
+	// first breakpoint. The bytes share the tools; the cache reads none of it.
+	session := func(bill, prompt string) []byte {
+		v := map[string]any{"model": "claude-sonnet-4-5", "max_tokens": 10,
+			"tools":    []any{map[string]any{"name": "Read", "description": strings.Repeat("Reads a file. ", 400), "input_schema": map[string]any{"type": "object"}}},
+			"system":   []any{map[string]any{"type": "text", "text": "x-anthropic-billing-header: cc_version=2.1.332." + bill}, map[string]any{"type": "text", "text": "You are Claude Code.", "cache_control": map[string]string{"type": "ephemeral"}}},
+			"messages": []any{map[string]any{"role": "user", "content": prompt}}}
+		b, _ := json.Marshal(v)
+		return b
+	}
+	r = auditTimed(t, Options{}, []time.Time{t0, t0.Add(time.Minute)}, session("a1b", "fix the build"), session("f00", "write the docs"))
+	q := r.Requests[1]
+	if q.Cause != AcrossSessions || q.Path != "$.system[0].text" || q.LostTokens < 1000 || q.ReusableTokens != 0 || q.Change == nil || !strings.Contains(q.Change.New, "f00") {
+		t.Fatalf("%+v %+v", q, q.Change)
+	}
+}
