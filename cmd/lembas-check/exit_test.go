@@ -175,3 +175,30 @@ func TestSelectionMatchingNothing(t *testing.T) {
 		}
 	}
 }
+
+// A report or metrics file that cannot be written is exit 2 with a message naming the flag and the
+// path, and no temporary file (issue 10: `bench --metrics-textfile /nonexistent/x.prom` exited 0
+// and named a temporary file).
+func TestUnwritableFilesNameTheirFlag(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "nonexistent")
+	rec := recDir + "clean.jsonl"
+	for _, c := range []struct {
+		args []string
+		flag string
+		path string
+	}{
+		{[]string{"bench", rec, "--sim", "--metrics-textfile", missing + "/x.prom"}, "--metrics-textfile", missing + "/x.prom"},
+		{[]string{"bench", rec, "--sim", "--format", "json", "--out", missing + "/b.json"}, "--out", missing + "/b.json"},
+		{[]string{"run", "--area", "jobs", "--format", "junit", "--out", missing + "/r.xml"}, "--out", missing + "/r.xml"},
+		{[]string{"diff", "--b", "builtin", "--area", "jobs", "--format", "html", "--out", missing + "/d.html"}, "--out", missing + "/d.html"},
+		{[]string{"audit", rec, "--svg", missing + "/a.svg"}, "--svg", missing + "/a.svg"},
+		{[]string{"export", rec, "--out", missing + "/t.jsonl"}, "--out", missing + "/t.jsonl"},
+		{[]string{"record", "--out", missing + "/rec.jsonl", "--", "true"}, "--out", missing + "/rec.jsonl"},
+	} {
+		code, out, errs := runCLI(t, c.args...)
+		want := "lembas-check: " + c.flag + " " + c.path + ": "
+		if code != 2 || !strings.Contains(errs, want) || strings.Contains(errs, ".tmp") || strings.Contains(out, "ok\t") {
+			t.Errorf("%q: exit %d, stderr %q, want 2 and %q", c.args, code, errs, want)
+		}
+	}
+}
