@@ -49,7 +49,7 @@ func buildVersion(bi *debug.BuildInfo, ok bool) string {
 // Verdict is what became of one case.
 type Verdict string
 
-// The verdicts of ../shared/design/adapter-protocol.md.
+// The verdicts of the adapter protocol (docs/protocol.md), and interrupted.
 const (
 	Pass          Verdict = "pass"
 	Fail          Verdict = "fail"
