@@ -372,6 +372,17 @@ rules:
 	if err != nil || rep.Text != "first" {
 		t.Errorf("the first recorded turn reads back as %+v (%v)", rep, err)
 	}
+	// The continuation on the same connection reads back whole: the earlier turn before it.
+	var cont *replay.Entry
+	for i := range es {
+		if strings.Contains(string(es[i].Body), "code word") {
+			cont = &es[i]
+		}
+	}
+	if cont == nil || cont.Prompt == nil || !strings.Contains(string(cont.Prompt), "Reply with exactly: first") ||
+		!strings.Contains(string(cont.Prompt), `"text":"first"`) || strings.Contains(string(cont.Prompt), "previous_response_id") {
+		t.Errorf("the continuation's prompt: %s", cont.Prompt)
+	}
 }
 
 // context_management's compaction threshold reached: the output starts with a compaction

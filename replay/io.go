@@ -186,6 +186,10 @@ type Entry struct {
 	Exchange Exchange
 	// Body is the request body exactly as received.
 	Body []byte
+	// Prompt, set only for a Responses request that continues a response recorded earlier
+	// (previous_response_id), is the request as the model saw it: the earlier turns put before
+	// its input. Nil: Body is the prompt.
+	Prompt []byte
 	// Line is the exchange's line number in the file.
 	Line int
 }
@@ -234,6 +238,7 @@ type Reader struct {
 	pending []Entry
 	want    int
 	endErr  error
+	chains  chains
 }
 
 // reorderWindow is how many exchanges a reader holds to give them in the order they began. A line
@@ -395,6 +400,7 @@ func (r *Reader) give(i int) Entry {
 	if e.Exchange.Seq >= r.want {
 		r.want = e.Exchange.Seq + 1
 	}
+	e.Prompt = r.chains.prompt(&e)
 	return e
 }
 

@@ -229,13 +229,18 @@ func (a *Auditor) Add(ctx context.Context, e replay.Entry) (*Request, error) {
 		a.report.Totals.Other++
 		return nil, nil
 	}
-	r, err := chat.ParsePath(e.Exchange.Path, e.Body)
+	// The prompt as the model saw it: a Responses continuation with its earlier turns.
+	body := e.Prompt
+	if body == nil {
+		body = e.Body
+	}
+	r, err := chat.ParsePath(e.Exchange.Path, body)
 	if err != nil {
 		pr := Problem{Seq: e.Exchange.Seq, Line: e.Line, Error: err.Error()}
 		a.report.Unreadable = append(a.report.Unreadable, pr)
 		return nil, &UnreadableError{pr}
 	}
-	prompt, err := a.tok.Prompt(ctx, e.Body, r)
+	prompt, err := a.tok.Prompt(ctx, body, r)
 	if err != nil {
 		return nil, fmt.Errorf("line %d (request %d): tokenizing: %v", e.Line, e.Exchange.Seq, err)
 	}
