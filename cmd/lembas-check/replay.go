@@ -56,12 +56,27 @@ func countPrompts(path string) int {
 	return n
 }
 
+// replayFormats are the formats a replay's report is written in.
+var replayFormats = format.Formats[[]replay.Sent]{
+	{Name: "table", Write: func(w io.Writer, sent []replay.Sent, _ bool) error { replay.WriteTable(w, sent); return nil }},
+	{Name: "json", About: "JSON lines, one per request", Write: func(w io.Writer, sent []replay.Sent, _ bool) error {
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		for _, s := range sent {
+			if err := enc.Encode(replay.LineOf(s)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}},
+}
+
 func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("replay", stderr)
 	sf := addServerFlags(fs)
 	mode := fs.String("mode", replay.Frozen, "`MODE`: frozen (each request as recorded), live (the server's own answers fed back) or timed (as recorded, with the recorded gaps)")
 	speed := fs.Float64("speed", 1, "timed mode: replay `X` times as fast as recorded")
-	form := fs.String("format", "table", "report `FORMAT`: table, or json (JSON lines, one per request)")
+	form := fs.String("format", "table", "report `FORMAT`: "+replayFormats.Help())
 	record := fs.String("record", "", "record what was sent and answered to `FILE` (a recording)")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -73,8 +88,9 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if sf.url == "" {
 		return errorf(stderr, "replay needs --server URL")
 	}
-	if *form != "table" && *form != "json" {
-		return errorf(stderr, "--format %q: want table or json", *form)
+	write, err := replayFormats.Lookup(*form)
+	if err != nil {
+		return errorf(stderr, "%v", err)
 	}
 	snd, err := sf.sender()
 	if err != nil {
@@ -96,18 +112,12 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	bar.Start()
 	var sent []replay.Sent
 	failed := 0
-	enc := json.NewEncoder(stdout)
-	enc.SetEscapeHTML(false)
 	p := &replay.Player{Sender: snd, Mode: *mode, Speed: *speed, Prompt: audit.IsPrompt, OnSent: func(s replay.Sent) {
 		if s.Error != "" {
 			failed++
 		}
-		line := replay.LineOf(s)
-		if *form == "json" {
-			enc.Encode(line)
-		}
 		sent = append(sent, s)
-		bar.Set(len(sent), fmt.Sprintf("request %d: %s", s.Seq, replay.CachedNote(line.Usage)))
+		bar.Set(len(sent), fmt.Sprintf("request %d: %s", s.Seq, replay.CachedNote(replay.LineOf(s).Usage)))
 		if rec != nil {
 			if err := rec.Write(s.Exchange(time.Now().UTC()), s.Body); err != nil {
 				fmt.Fprintf(stderr, "lembas-check: --record: %v\n", err)
@@ -116,8 +126,8 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}}
 	playErr := p.Play(ctx, rd)
 	bar.Stop()
-	if *form == "table" {
-		replay.WriteTable(stdout, sent)
+	if err := write.Write(stdout, sent, false); err != nil {
+		return errorf(stderr, "%v", err)
 	}
 	status := format.OK
 	switch {
