@@ -45,6 +45,7 @@ type Client struct {
 	o    Options
 	conn *sdk.ClientSideConnection
 	in   *guard
+	out  *tee
 
 	faultOnce sync.Once
 	fault     error
@@ -106,13 +107,14 @@ func New(w io.Writer, r io.Reader, o Options) *Client {
 		o.Transcript = &locked{w: o.Transcript}
 	}
 	c := &Client{o: o, faulted: make(chan struct{}), text: map[string]*strings.Builder{}, modes: map[string]string{}}
-	c.in = &guard{r: r, transcript: o.Transcript, onFault: c.setFault}
+	c.in = &guard{r: r, transcript: o.Transcript, onFault: c.setFault, ready: make(chan struct{})}
 	// What the client sends goes through tee: into the transcript, and a write that fails (the
 	// agent exited, its input is closed) is the agent's death, not an error of the call.
-	out := &tee{w: w, t: o.Transcript, onFault: c.setFault}
-	c.conn = sdk.NewClientSideConnection(handler{c}, out, c.in)
+	c.out = &tee{w: w, t: o.Transcript}
+	c.conn = sdk.NewClientSideConnection(handler{c}, c.out, c.in)
 	// The SDK's own diagnostics (a line it could not use) are the guard's to report.
 	c.conn.SetLogger(slog.New(slog.NewTextHandler(io.Discard, nil)))
+	close(c.in.ready)
 	return c
 }
 
@@ -182,6 +184,19 @@ func (c *Client) call(ctx context.Context, method string, d time.Duration, f fun
 	}
 	if ferr := c.Fault(); ferr != nil {
 		return ferr
+	}
+	if werr := c.out.failed(); werr != nil {
+		// Its input is closed: it is gone, or going. What it wrote before it went (a line that
+		// is no message) is the better verdict, so its output is read to the end first.
+		select {
+		case <-c.conn.Done():
+		case <-cctx.Done():
+		}
+		if ferr := c.Fault(); ferr != nil {
+			return ferr
+		}
+		c.setFault(&Fault{Kind: Died, Detail: fmt.Sprintf("the agent's input is closed (it exited?): %v", werr)})
+		return c.fault
 	}
 	select {
 	case <-c.conn.Done():

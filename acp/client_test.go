@@ -369,8 +369,9 @@ func TestCallError(t *testing.T) {
 // An agent whose input is closed (it exited) is dead at the next call, whatever the SDK answers.
 func TestWriteToAGoneAgent(t *testing.T) {
 	toAgent, fromClient := io.Pipe()
-	fromAgent, _ := io.Pipe()
-	toAgent.Close()
+	fromAgent, agentOut := io.Pipe()
+	toAgent.Close() // it exited: its input and its output are closed
+	agentOut.Close()
 	c := New(fromClient, fromAgent, Options{Dir: t.TempDir()})
 	_, err := c.Initialize(context.Background(), "test")
 	var f *Fault

@@ -187,6 +187,9 @@ type guard struct {
 	r          io.Reader
 	transcript io.Writer
 	onFault    func(*Fault)
+	// ready is closed once the client has set the SDK's logger: the SDK's SetLogger is not safe
+	// beside its reading goroutine, so nothing is read before it.
+	ready chan struct{}
 
 	once sync.Once
 	sc   *bufio.Scanner
@@ -199,6 +202,7 @@ type guard struct {
 const maxLine = 10 << 20
 
 func (g *guard) Read(p []byte) (int, error) {
+	<-g.ready
 	g.once.Do(func() {
 		g.sc = bufio.NewScanner(g.r)
 		g.sc.Buffer(make([]byte, 0, 64<<10), maxLine)
@@ -264,11 +268,12 @@ func quote(b []byte) string {
 	return fmt.Sprintf("%q", b)
 }
 
-// tee copies what the client sends into the transcript (when there is one), and says a write
-// that fails is the agent's fault: it is gone.
+// tee copies what the client sends into the transcript (when there is one), and remembers a
+// write that failed: the agent's input is closed.
 type tee struct {
-	w, t    io.Writer
-	onFault func(*Fault)
+	w, t   io.Writer
+	mu     sync.Mutex
+	broken error
 }
 
 func (t *tee) Write(p []byte) (int, error) {
@@ -285,7 +290,15 @@ func (t *tee) Write(p []byte) (int, error) {
 	}
 	n, err := t.w.Write(p)
 	if err != nil {
-		t.onFault(&Fault{Kind: Died, Detail: fmt.Sprintf("the agent's input is closed (it exited?): %v", err)})
+		t.mu.Lock()
+		t.broken = err
+		t.mu.Unlock()
 	}
 	return n, err
+}
+
+func (t *tee) failed() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.broken
 }

@@ -7,50 +7,34 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/LLeMbas/lembas-check/internal/proc"
 )
 
-// process is an agent the runner started. Every agent is started by start and ended by stop,
-// the one place that will move to the process supervisor (issue 10) when it lands.
-type process struct {
-	cmd  *exec.Cmd
-	done chan struct{}
-	err  error
-}
+// process is an agent the runner started, under the one process supervisor (internal/proc):
+// its own group (a job object on Windows), TERM then KILL after grace, and what it left behind
+// ended and named.
+type process struct{ p *proc.Process }
 
 // grace is how long an agent asked to stop has before it is killed.
 var grace = 5 * time.Second
 
-// start starts cmd in a process group of its own, so that stop ends what it started too.
 func start(cmd *exec.Cmd) (*process, error) {
-	ownGroup(cmd)
-	cmd.WaitDelay = 2 * time.Second
-	if err := cmd.Start(); err != nil {
+	p, err := proc.Start(cmd, proc.Options{Grace: grace})
+	if err != nil {
 		return nil, err
 	}
-	p := &process{cmd: cmd, done: make(chan struct{})}
-	go func() {
-		p.err = cmd.Wait()
-		close(p.done)
-	}()
-	return p, nil
+	return &process{p}, nil
 }
 
-// stop ends the agent and its group: TERM, then KILL after grace. It returns how it ended.
-func (p *process) stop() error {
-	select {
-	case <-p.done:
-		p.signalGroup(syscall.SIGKILL) // what it left behind
-		return p.err
-	default:
-	}
-	p.signalGroup(syscall.SIGTERM)
-	select {
-	case <-p.done:
-	case <-time.After(grace):
-	}
-	p.signalGroup(syscall.SIGKILL)
-	<-p.done
-	return p.err
+// exited is closed once the agent itself has exited.
+func (p *process) exited() <-chan struct{} { return p.p.Exited() }
+
+// stop ends the agent and its group: TERM, then KILL after grace. It returns how it ended, and
+// names what it had left running.
+func (p *process) stop() (left string, err error) {
+	err = p.p.Stop(syscall.SIGTERM)
+	return proc.Summary(p.p.Left(), "the agent"), err
 }
 
 // exitText says how a process ended, for a verdict: "exit status 1", "killed by signal 9".

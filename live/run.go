@@ -292,12 +292,15 @@ func (d *driver) acp(ctx context.Context, transcript string) {
 		stdin.Close()
 		// An agent that does not exit when its input closes (codex-acp) is stopped.
 		select {
-		case <-proc.done:
+		case <-proc.exited():
 		case <-time.After(2 * time.Second):
 		}
-		end := proc.stop()
+		left, end := proc.stop()
 		if f := new(acp.Fault); errors.As(d.r.Fault, &f) && f.Kind == acp.Died {
 			d.r.Fault = fmt.Errorf("%w (%s)", d.r.Fault, exitText(end))
+		}
+		if left != "" {
+			d.logf("lembas-check live: %s", left)
 		}
 	}()
 	info, err := c.Initialize(ctx, d.o.Version)
@@ -366,7 +369,7 @@ func (d *driver) oneshot(ctx context.Context) {
 		t := time.NewTimer(d.o.StepTimeout)
 		defer t.Stop()
 		select {
-		case <-proc.done:
+		case <-proc.exited():
 		case <-t.C:
 			proc.stop()
 			return sr, &acp.Fault{Kind: acp.Hung, Detail: fmt.Sprintf("the prompt did not end within %v", d.o.StepTimeout)}
@@ -374,10 +377,13 @@ func (d *driver) oneshot(ctx context.Context) {
 			proc.stop()
 			return sr, ctx.Err()
 		}
-		proc.stop()
+		left, err := proc.stop()
+		if left != "" {
+			d.logf("lembas-check live: %s", left)
+		}
 		sr.Said = strings.TrimSpace(out.String())
-		if proc.err != nil {
-			return sr, &acp.Fault{Kind: acp.Died, Detail: fmt.Sprintf("%s %s", filepath.Base(argv[0]), exitText(proc.err))}
+		if err != nil {
+			return sr, &acp.Fault{Kind: acp.Died, Detail: fmt.Sprintf("%s %s", filepath.Base(argv[0]), exitText(err))}
 		}
 		return sr, nil
 	})
