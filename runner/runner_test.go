@@ -15,17 +15,11 @@ import (
 
 func jobsCases(t *testing.T) []conformance.Case {
 	t.Helper()
-	cases, err := conformance.Load(conformance.EmbeddedSuites(), conformance.All())
+	cases, err := conformance.EmbeddedCases("jobs")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []conformance.Case
-	for _, c := range cases {
-		if c.Area == "jobs" {
-			out = append(out, c)
-		}
-	}
-	return out
+	return cases
 }
 
 func TestParseExpectations(t *testing.T) {
