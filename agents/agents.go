@@ -33,7 +33,8 @@ type Profile struct {
 	Version string `json:"version"`
 	// Bin is the program's name (node_modules/.bin/<bin>).
 	Bin string `json:"bin"`
-	// API is the model API the agent speaks to the fake: "chat completions" or "responses".
+	// API is the model API the agent speaks to the fake: "chat completions", "responses",
+	// "anthropic messages" or "gemini".
 	API string `json:"api"`
 	// Env is added to the agent's environment, each value with the variables of Vars filled in.
 	Env map[string]string `json:"env,omitempty"`
@@ -143,9 +144,9 @@ func Parse(b []byte, file string) (*Profile, error) {
 		return nil, fmt.Errorf("%s: tools.paths %q: want relative or absolute", file, p.Tools.Paths)
 	}
 	switch p.API {
-	case "chat completions", "responses":
+	case "chat completions", "responses", "anthropic messages", "gemini":
 	default:
-		return nil, fmt.Errorf("%s: api %q: want \"chat completions\" or \"responses\"", file, p.API)
+		return nil, fmt.Errorf("%s: api %q: want \"chat completions\", \"responses\", \"anthropic messages\" or \"gemini\"", file, p.API)
 	}
 	for name, c := range p.Files {
 		if filepath.IsAbs(name) || strings.HasPrefix(path.Clean(name), "..") {

@@ -78,7 +78,7 @@ func Judge(ctx context.Context, run *Run) (*Judgement, error) {
 		if !audit.IsPrompt(e.Exchange) {
 			continue
 		}
-		r, err := chat.Parse(e.Body)
+		r, err := chat.ParsePath(e.Exchange.Path, e.Body)
 		if err != nil {
 			continue
 		}
@@ -287,6 +287,9 @@ func where(reqs []request, main map[int]bool, run *Run) (date, dir string) {
 			}
 			first := true
 			for _, m := range q.r.Messages {
+				if m.Role == "system" && match(m.Raw) { // Claude Code's date message
+					return "a system message"
+				}
 				if m.Role != "user" && m.Role != "" {
 					continue
 				}

@@ -81,7 +81,8 @@ func DecodeGemini(body []byte, model string, stream bool) (*Request, *Error) {
 	if g := top["generationConfig"]; !absent(g) && json.Unmarshal(g, &gc) == nil && gc.MimeType == "application/json" {
 		switch {
 		case !absent(gc.JSONSchema):
-			r.Params.Format = Format{Type: FormatJSONSchema, Schema: gc.JSONSchema}
+			// Gemini CLI's router writes its JSON schema with OpenAPI's capital types.
+			r.Params.Format = Format{Type: FormatJSONSchema, Schema: lowerTypes(gc.JSONSchema)}
 		case !absent(gc.Schema):
 			r.Params.Format = Format{Type: FormatJSONSchema, Schema: lowerTypes(gc.Schema)}
 		default:
