@@ -67,7 +67,12 @@ type Request struct {
 	// model).
 	Cost     *float64 `json:"cost,omitempty"`
 	LostCost *float64 `json:"lost_cost,omitempty"`
-	usage    cachesim.Served
+	// Breakpoints are the JSON paths of the request's cache_control blocks (Anthropic), with
+	// their TTL: "$.system[1] (5m)".
+	Breakpoints []string `json:"breakpoints,omitempty"`
+	// DateAt is where the request first carries a date, as a JSON path ("" when none).
+	DateAt string `json:"date_at,omitempty"`
+	usage  cachesim.Served
 }
 
 // Options tune an audit.
@@ -247,6 +252,7 @@ func (a *Auditor) Add(ctx context.Context, e replay.Entry) (*Request, error) {
 	cur := a.pastOf(e, r, prompt)
 	out := a.judge(cur, r)
 	out.Line = e.Line
+	out.Breakpoints, out.DateAt = marks(r), dateAt(r)
 	if err := a.beyondBytes(e, r, cur, out); err != nil {
 		return nil, err
 	}

@@ -125,18 +125,28 @@ func runeStart(b []byte, i int) int {
 // file's line and column (main.go:10:21) as a time. Compiled on first use: at init it cost every
 // lembas-check start most of a millisecond.
 var clockRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)` + strings.Join([]string{
-		`\b\d{4}-\d{2}-\d{2}(?:[T ]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?\b`,
-		`\b(?:` + weekdayRE + `),?\s+(?:` + monthRE + `)\.?\s+\d{1,2}(?:st|nd|rd|th)?,?(?:\s+\d{4})?\b`,
-		`\b(?:` + weekdayRE + `),?\s+\d{1,2}(?:st|nd|rd|th)?\s+(?:` + monthRE + `)\.?(?:,?\s+\d{4})?\b`,
-		`\b(?:` + monthRE + `)\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?\b`,
-		`\b\d{1,2}(?:st|nd|rd|th)?\s+(?:` + monthRE + `)\.?(?:,?\s+\d{4})?\b`,
+	return regexp.MustCompile(`(?i)` + strings.Join(append(append([]string(nil), dateForms...),
 		`\b\d{1,2}:\d{2}:\d{2}\b`,
 		`\b\d{1,2}:\d{2}\s?[ap]\.?m\b`,
-		`\b\d{1,2}/\d{1,2}/\d{2,4}\b`,
 		`\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b`,
 		`\b1\d{9}(?:\d{3})?\b`,
-	}, "|"))
+	), "|"))
+})
+
+// dateForms are clockRE's whole dates: ISO, a weekday and a month, a month and a day, a day and
+// a month, US numbers.
+var dateForms = []string{
+	`\b\d{4}-\d{2}-\d{2}(?:[T ]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?\b`,
+	`\b(?:` + weekdayRE + `),?\s+(?:` + monthRE + `)\.?\s+\d{1,2}(?:st|nd|rd|th)?,?(?:\s+\d{4})?\b`,
+	`\b(?:` + weekdayRE + `),?\s+\d{1,2}(?:st|nd|rd|th)?\s+(?:` + monthRE + `)\.?(?:,?\s+\d{4})?\b`,
+	`\b(?:` + monthRE + `)\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?\b`,
+	`\b\d{1,2}(?:st|nd|rd|th)?\s+(?:` + monthRE + `)\.?(?:,?\s+\d{4})?\b`,
+	`\b\d{1,2}/\d{1,2}/\d{2,4}\b`,
+}
+
+// dateRE finds a whole date with a year (where a request carries its date).
+var dateRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)` + strings.Join([]string{dateForms[0], dateForms[1], dateForms[5]}, "|"))
 })
 
 // The months and weekdays as harnesses write them, whole or abbreviated ("Sept", "Thurs").

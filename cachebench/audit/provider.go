@@ -230,3 +230,29 @@ func outputTokens(e replay.Entry) int {
 	}
 	return 0
 }
+
+// marks lists a request's breakpoints: each cache_control block's path and TTL.
+func marks(r *chat.Request) []string {
+	var out []string
+	for _, p := range r.Parts() {
+		for i, b := range p.Blocks {
+			if b.Marked() {
+				out = append(out, fmt.Sprintf("%s (%s)", p.BlockPath(i), b.TTL))
+			}
+		}
+	}
+	if r.AutoCache != "" {
+		out = append(out, fmt.Sprintf("$.cache_control (%s, on the last block)", r.AutoCache))
+	}
+	return out
+}
+
+// dateAt is the JSON path of the first date a request carries, in the provider's order.
+func dateAt(r *chat.Request) string {
+	for _, p := range r.Parts() {
+		if loc := dateRE().FindIndex(p.Raw); loc != nil {
+			return p.Path() + chat.PathAt(p.Raw, loc[0])
+		}
+	}
+	return ""
+}

@@ -142,6 +142,11 @@ func WriteTable(w io.Writer, r *Report, verbose bool) error {
 			return err
 		}
 	}
+	if verbose {
+		for _, l := range placeLines(r) {
+			fmt.Fprintln(w, l)
+		}
+	}
 	t := table.New(w, 1)
 	priced := r.Totals.Priced > 0
 	head := []any{"Cause", "Requests", "Lost tokens", "Share of prompt"}
@@ -283,10 +288,44 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 			fmt.Fprintf(w, "\nRequest %d, at `%s`:\n\n%s\n", q.Seq, q.Path, mdFence("diff", changeLines(q.Change)))
 		}
 	}
+	if lines := placeLines(r); len(lines) > 0 {
+		fmt.Fprint(w, "\n### Breakpoints and the date\n\n")
+		for _, l := range lines {
+			fmt.Fprintln(w, "- "+l)
+		}
+	}
 	fmt.Fprintln(w, "\n<details><summary>Every request</summary>\n\n| Request | Conversation | Continues | Cause | Prompt | Reusable | Lost |\n|---:|---:|---:|---|---:|---:|---:|")
 	for _, q := range r.Requests {
 		fmt.Fprintf(w, "| %d | %d | %d | %s | %s | %s | %s |\n", q.Seq, q.Conversation, q.Continues, q.Cause, table.Count(q.PromptTokens), table.Count(q.ReusableTokens), table.Count(q.LostTokens))
 	}
 	fmt.Fprintln(w, "\n</details>")
 	return nil
+}
+
+// placeLines say where each conversation's requests carry their breakpoints and the date: for
+// its first request, and for each request where either moved.
+func placeLines(r *Report) []string {
+	type last struct{ marks, date string }
+	seen := map[int]*last{}
+	var out []string
+	for _, q := range r.Requests {
+		marks := strings.Join(q.Breakpoints, ", ")
+		l := seen[q.Conversation]
+		if l != nil && l.marks == marks && l.date == q.DateAt {
+			continue
+		}
+		seen[q.Conversation] = &last{marks, q.DateAt}
+		if marks == "" && q.DateAt == "" {
+			continue
+		}
+		var parts []string
+		if marks != "" {
+			parts = append(parts, "breakpoints "+marks)
+		}
+		if q.DateAt != "" {
+			parts = append(parts, "the date at "+q.DateAt)
+		}
+		out = append(out, fmt.Sprintf("request %d (conversation %d): %s", q.Seq, q.Conversation, strings.Join(parts, "; ")))
+	}
+	return out
 }

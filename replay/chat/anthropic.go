@@ -1,6 +1,9 @@
 package chat
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+)
 
 // Block is one content block of a part, as Anthropic's prompt cache counts blocks: its span in
 // the part's Raw, and its breakpoint (the TTL of its cache_control, "5m" or "1h"; "" for none).
@@ -229,4 +232,17 @@ func (p *Part) messageBlocks() error {
 		}
 	}
 	return nil
+}
+
+// BlockPath is block i's JSON path in the body: a message's content block ($.messages[3].content[1],
+// or $.messages[3].content for a string), else the part's own path.
+func (p Part) BlockPath(i int) string {
+	if p.Kind != Message {
+		return p.Path()
+	}
+	b := p.Blocks[i]
+	if b.Start < len(p.Raw) && p.Raw[b.Start] == '{' {
+		return p.Path() + ".content[" + strconv.Itoa(i) + "]"
+	}
+	return p.Path() + ".content"
 }
