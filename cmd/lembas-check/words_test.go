@@ -98,6 +98,8 @@ func TestFirstWordAgreesWithExitStatus(t *testing.T) {
 		{"record a command that never reaches the fake", []string{"record", "--out", rec, "--", "true"}, 2},
 		{"record --out unwritable", []string{"record", "--out", missing, "--", "true"}, 2},
 		{"fake a bad flag", []string{"fake", "--bogus"}, 2},
+		{"live no agent", []string{"live"}, 2},
+		{"live an empty agent", []string{"live", "--agent", ""}, 2},
 		{"version", []string{"version"}, 0},
 		{"no such command", []string{"nope"}, 2},
 	} {
