@@ -65,6 +65,10 @@ type Options struct {
 	// Grace is how long the process, and what it left behind, have between the signal asking them
 	// to stop and KILL. Zero means DefaultGrace.
 	Grace time.Duration
+	// Terminal gives the process the terminal while it runs, when its stdin is the terminal
+	// lembas-check runs in the foreground of (Unix): an interactive command in a group of its
+	// own could not read it otherwise. Ctrl-C then goes to the process's group directly.
+	Terminal bool
 
 	// after is the clock the grace period is measured on (time.After unless a test says).
 	after func(time.Duration) <-chan time.Time
@@ -78,6 +82,7 @@ type Process struct {
 	grace time.Duration
 	after func(time.Duration) <-chan time.Time
 	sys   sysState
+	tty   int // the terminal it was given (-1: none), taken back when it exits
 
 	exited chan struct{} // the process itself has exited (it may not be reaped yet)
 	done   chan struct{} // it is reaped, and everything it left is ended
@@ -164,11 +169,11 @@ func Start(cmd *exec.Cmd, o Options) (*Process, error) {
 		owners = prev + " " + mark
 	}
 	cmd.Env = append(env[:len(env):len(env)], OwnersVar+"="+owners)
-	prepare(cmd)
+	tty := prepare(cmd, o.Terminal)
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	p := &Process{cmd: cmd, pid: cmd.Process.Pid, mark: mark, grace: o.Grace, after: o.after,
+	p := &Process{cmd: cmd, pid: cmd.Process.Pid, mark: mark, grace: o.Grace, after: o.after, tty: tty,
 		exited: make(chan struct{}), done: make(chan struct{})}
 	attach(p)
 	live[p.pid] = p
@@ -184,6 +189,9 @@ func (p *Process) watch() {
 	early := waitExited(p)
 	if !early {
 		err = p.cmd.Wait()
+	}
+	if p.tty >= 0 {
+		takeTerminal(p.tty)
 	}
 	close(p.exited)
 	left := p.endLeft()
@@ -338,6 +346,11 @@ func sweep(grace time.Duration, after func(time.Duration) <-chan time.Time) []Le
 		grace = DefaultGrace
 	}
 	mu.Lock()
+	if started == 0 {
+		// Nothing was started here: nothing can have come back (and no /proc walk is paid).
+		mu.Unlock()
+		return nil
+	}
 	left := strays()
 	mu.Unlock()
 	if len(left) == 0 {

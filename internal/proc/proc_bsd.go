@@ -12,7 +12,10 @@ import (
 
 type sysState struct{}
 
-func prepare(cmd *exec.Cmd) { cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} }
+func prepare(cmd *exec.Cmd, term bool) int {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	return foreground(cmd, term)
+}
 
 func attach(*Process)  {}
 func release(*Process) {}

@@ -15,9 +15,10 @@ import (
 
 type sysState struct{}
 
-func prepare(cmd *exec.Cmd) {
+func prepare(cmd *exec.Cmd, term bool) int {
 	// Its own group; and killed if lembas-check dies without a chance to end it.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	return foreground(cmd, term)
 }
 
 func attach(*Process)  {}

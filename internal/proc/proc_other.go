@@ -10,9 +10,11 @@ import (
 
 type sysState struct{}
 
-func prepare(*exec.Cmd) {}
-func attach(*Process)   {}
-func release(*Process)  {}
+func prepare(*exec.Cmd, bool) int { return -1 }
+
+func takeTerminal(int) {}
+func attach(*Process)  {}
+func release(*Process) {}
 
 func setup() {}
 

@@ -15,10 +15,14 @@ import (
 // last handle to it ends them all.
 type sysState struct{ job windows.Handle }
 
-func prepare(cmd *exec.Cmd) {
-	// A process group of its own, the only thing CTRL_BREAK can be sent to.
+func prepare(cmd *exec.Cmd, _ bool) int {
+	// A process group of its own, the only thing CTRL_BREAK can be sent to. A console is
+	// shared, not handed over: Terminal needs nothing here.
 	cmd.SysProcAttr = &syscall.SysProcAttr{CreationFlags: syscall.CREATE_NEW_PROCESS_GROUP}
+	return -1
 }
+
+func takeTerminal(int) {}
 
 var (
 	jobMu  sync.Mutex
