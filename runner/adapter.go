@@ -18,6 +18,7 @@ import (
 
 	"github.com/LLeMbas/lembas-check/conformance"
 	"github.com/LLeMbas/lembas-check/internal/cmdline"
+	supervisor "github.com/LLeMbas/lembas-check/internal/proc"
 	"github.com/LLeMbas/lembas-check/internal/table"
 )
 
@@ -500,11 +501,12 @@ func readLine(rd *bufio.Reader, max int) ([]byte, error) {
 	}
 }
 
-// proc is one running adapter process: its own process group, its stdin and stdout held by us as
+// proc is one running adapter process, started by the supervisor (internal/proc: its own
+// process group, and whatever it starts ended with it): its stdin and stdout held by us as
 // non-blocking pipes (so each exchange has a deadline and no goroutine sits in a read), its
 // stderr's tail kept.
 type proc struct {
-	cmd    *exec.Cmd
+	sv     *supervisor.Process
 	pid    int
 	stdin  *os.File
 	stdout *os.File
@@ -512,7 +514,7 @@ type proc struct {
 	stderr *tail
 	errR   *os.File
 	copied chan struct{} // the stderr copier ended
-	exited chan struct{} // the process was reaped (and its group killed)
+	exited chan struct{} // the process was reaped, what it left ended, its stderr read
 	grace  time.Duration
 	seq    int64
 }
@@ -539,10 +541,7 @@ func startProc(argv []string, grace time.Duration) (*proc, error) {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = append(os.Environ(), "LEMBAS_CHECK_PROTOCOL=1")
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	// Its own process group, so that ending it ends whatever it started too; and killed if
-	// lembas-check itself dies without a chance to clean up.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	err := cmd.Start()
+	sv, err := supervisor.Start(cmd, supervisor.Options{Grace: grace})
 	inR.Close()
 	outW.Close()
 	errW.Close()
@@ -552,7 +551,7 @@ func startProc(argv []string, grace time.Duration) (*proc, error) {
 		errR.Close()
 		return nil, err
 	}
-	p := &proc{cmd: cmd, pid: cmd.Process.Pid, stdin: inW, stdout: outR, rd: bufio.NewReaderSize(outR, 64<<10),
+	p := &proc{sv: sv, pid: sv.Pid(), stdin: inW, stdout: outR, rd: bufio.NewReaderSize(outR, 64<<10),
 		stderr: &tail{max: stderrKept}, errR: errR, copied: make(chan struct{}), exited: make(chan struct{}), grace: grace}
 	go func() {
 		defer close(p.copied)
@@ -562,12 +561,10 @@ func startProc(argv []string, grace time.Duration) (*proc, error) {
 	return p, nil
 }
 
-// reap waits for the process, then kills what it left in its group, then lets the stderr copier
-// finish (bounded: a child that left the group may hold stderr open).
+// reap waits for the process to be reaped and what it left to be ended, then lets the stderr
+// copier finish (bounded: a process that escaped the supervisor may hold stderr open).
 func (p *proc) reap(grace time.Duration) {
-	_ = p.cmd.Wait()
-	// The group outlives its leader while members remain; its id cannot be reused until then.
-	syscall.Kill(-p.pid, syscall.SIGKILL)
+	<-p.sv.Done()
 	select {
 	case <-p.copied:
 	case <-time.After(grace):
@@ -635,12 +632,13 @@ func (p *proc) end(grace time.Duration) string {
 		return fmt.Sprintf("closed its stdout but was still running %s later (ended by lembas-check)", grace)
 	}
 	p.closeFiles()
-	return "exited (" + p.cmd.ProcessState.String() + ")"
+	return "exited (" + p.sv.State().String() + ")"
 }
 
-// kill ends the process and its group at once and waits until it is reaped.
+// kill ends the process and its group (TERM, then KILL after the grace period) and waits until
+// it is reaped.
 func (p *proc) kill() {
-	syscall.Kill(-p.pid, syscall.SIGKILL)
+	p.sv.Stop(syscall.SIGTERM)
 	<-p.exited
 	p.closeFiles()
 }
@@ -662,12 +660,15 @@ func (p *proc) bye(grace time.Duration) error {
 		return fmt.Errorf("adapter process %d did not exit within %s of bye (ended by lembas-check): it must exit when it reads bye or its stdin closes", p.pid, grace)
 	}
 	p.closeFiles()
-	if st := p.cmd.ProcessState; !st.Success() {
+	if st := p.sv.State(); !st.Success() {
 		msg := fmt.Sprintf("adapter process %d ended with %s after bye (want exit status 0)", p.pid, st)
 		if s := p.stderr.String(); s != "" {
 			msg += "; its stderr ends:\n" + table.Indent(s, "    ")
 		}
 		return errors.New(strings.TrimRight(msg, "\n"))
+	}
+	if left := p.sv.Left(); len(left) > 0 {
+		return fmt.Errorf("adapter process %d exited after bye but left processes running: %s (an adapter must end what it starts)", p.pid, supervisor.Summary(left, "it"))
 	}
 	return nil
 }
