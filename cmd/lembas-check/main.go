@@ -10,9 +10,11 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/LLeMbas/lembas-check/harness/spec"
 	"github.com/LLeMbas/lembas-check/internal/cli"
+	"github.com/LLeMbas/lembas-check/internal/proc"
 	"github.com/LLeMbas/lembas-check/runner"
 )
 
@@ -50,7 +52,13 @@ func main() { os.Exit(runMain(os.Args[1:])) }
 func runMain(args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return dispatch(ctx, args, os.Stdout, os.Stderr)
+	code := dispatch(ctx, args, os.Stdout, os.Stderr)
+	// Nothing outlives lembas-check: what a process it started left (and its own end missed) is
+	// ended here, and named.
+	if s := proc.Summary(proc.Sweep(2*time.Second), "a command"); s != "" {
+		fmt.Fprintf(os.Stderr, "lembas-check: %s\n", s)
+	}
+	return code
 }
 
 func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) int {

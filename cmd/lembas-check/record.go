@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/LLeMbas/lembas-check/fakeprovider"
+	"github.com/LLeMbas/lembas-check/internal/proc"
 	"github.com/LLeMbas/lembas-check/replay"
 )
 
@@ -138,20 +139,19 @@ func commandEnv(envs []string) (func(*fakeprovider.Server) []string, error) {
 	}, nil
 }
 
-// runCommand runs the command to its end, forwarding SIGINT and SIGTERM to it, and stopping it
-// (SIGTERM, then SIGKILL after killGrace) when ctx is done or the timeout passes. It returns the
-// exit status, and why it was stopped (a *startError when it could not start).
+// runCommand runs the command to its end under the supervisor (internal/proc: a process group of
+// its own, given the terminal when it is ours), forwarding SIGINT and SIGTERM to its group, and
+// stopping it (SIGTERM, then SIGKILL after killGrace) when ctx is done or the timeout passes.
+// Whatever it left running is ended, and named on stderr. It returns the exit status, and why it
+// was stopped (a *startError when it could not start).
 func runCommand(ctx context.Context, argv, env []string, dir string, timeout time.Duration, stdout, stderr io.Writer) (int, error) {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env, cmd.Dir = env, dir
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, stdout, stderr
-	// A grandchild holding the output pipes open must not keep us waiting.
-	cmd.WaitDelay = 2 * time.Second
-	if err := cmd.Start(); err != nil {
+	p, err := proc.Start(cmd, proc.Options{Grace: killGrace, Terminal: true})
+	if err != nil {
 		return 0, &startError{fmt.Errorf("starting %s: %v", argv[0], err)}
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
@@ -162,22 +162,12 @@ func runCommand(ctx context.Context, argv, env []string, dir string, timeout tim
 		deadline = t.C
 	}
 	var why error
-	stop := func(sig os.Signal) error {
-		_ = cmd.Process.Signal(sig)
-		select {
-		case err := <-done:
-			return err
-		case <-time.After(killGrace):
-			_ = cmd.Process.Kill()
-			return <-done
-		}
-	}
-	var err error
 	select {
-	case err = <-done:
+	case <-p.Done():
+		err = p.Wait()
 	case sig := <-sigs:
 		why = fmt.Errorf("was stopped by %v (forwarded)", sig)
-		err = stop(sig)
+		err = p.Stop(sig)
 	case <-ctx.Done():
 		sig := os.Signal(syscall.SIGTERM)
 		select {
@@ -186,10 +176,19 @@ func runCommand(ctx context.Context, argv, env []string, dir string, timeout tim
 		default:
 		}
 		why = fmt.Errorf("was stopped by %v (forwarded)", sig)
-		err = stop(sig)
+		err = p.Stop(sig)
 	case <-deadline:
 		why = fmt.Errorf("ran past --timeout %v and was stopped", timeout)
-		err = stop(syscall.SIGTERM)
+		err = p.Stop(syscall.SIGTERM)
+	}
+	// The command's end is the end of everything record started: what it left, and what left
+	// its group and cleared its environment (proc.Sweep), is ended.
+	left := append(p.Left(), proc.Sweep(killGrace)...)
+	if s := proc.Summary(left, "the command"); s != "" {
+		fmt.Fprintf(stderr, "lembas-check: %s\n", s)
+	}
+	if l := proc.Limits(); l != "" {
+		fmt.Fprintf(stderr, "lembas-check: note: %s\n", l)
 	}
 	status := 0
 	var exit *exec.ExitError
