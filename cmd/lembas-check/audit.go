@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"github.com/LLeMbas/lembas-check/internal/format"
 	"io"
+	"io/fs"
 
 	"github.com/LLeMbas/lembas-check/cachebench/audit"
 	"github.com/LLeMbas/lembas-check/internal/progress"
@@ -34,6 +35,10 @@ func openRecording(path string) (*replay.Reader, io.Closer, error) {
 		var le *replay.LineError
 		if errors.As(err, &le) {
 			return nil, nil, err
+		}
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
 		}
 		return nil, nil, fmt.Errorf("%s: %v", path, err)
 	}

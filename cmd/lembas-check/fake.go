@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/LLeMbas/lembas-check/internal/format"
 	"io"
 	"os"
 	"time"
@@ -52,7 +53,7 @@ func (f *fakeFlags) config() (fakeprovider.Config, error) {
 	if f.script != "" {
 		s, err := script.Load(f.script)
 		if err != nil {
-			return cfg, err
+			return cfg, format.FileErr("--script", f.script, err)
 		}
 		cfg.Script = s
 	}

@@ -78,7 +78,8 @@ func TestFlagMessages(t *testing.T) {
 		{[]string{"run", "--jobs", "two"}, "--jobs two: want a whole number"},
 		{[]string{"run", "--bogus"}, "flag provided but not defined: -bogus"},
 		{[]string{"diff", "--b", "nosuch.json"}, "--b nosuch.json: no such file, and not a command on PATH"},
-		{[]string{"run", "--expect", "nosuch.txt"}, "--expect open nosuch.txt"},
+		{[]string{"run", "--expect", "nosuch.txt"}, "--expect nosuch.txt: no such file"},
+		{[]string{"fake", "--script", "nosuch.yaml"}, "--script nosuch.yaml: no such file"},
 		{[]string{"run", "--suite", "nosuch"}, "--suite nosuch"},
 		{[]string{"list", "--format", "yaml"}, `--format "yaml": want one of table, json`},
 	} {

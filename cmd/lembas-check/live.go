@@ -48,7 +48,7 @@ func cmdLive(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var expect *runner.Expectations
 	if rf.expect != "" {
 		if expect, err = runner.LoadExpectations(rf.expect); err != nil {
-			return errorf(stderr, "--expect %v", err)
+			return errorf(stderr, "%v", format.FileErr("--expect", rf.expect, err))
 		}
 	}
 	if _, err := report.Formats.Lookup(rf.format); err != nil {

@@ -57,7 +57,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var expect *runner.Expectations
 	if rf.expect != "" {
 		if expect, err = runner.LoadExpectations(rf.expect); err != nil {
-			return errorf(stderr, "--expect %v", err)
+			return errorf(stderr, "%v", format.FileErr("--expect", rf.expect, err))
 		}
 	}
 	target := runner.Target(runner.Builtin{})

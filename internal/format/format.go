@@ -162,8 +162,9 @@ func WriteFile(flag, path string, write func(io.Writer) error) error {
 	return nil
 }
 
-// FileErr names the flag and path of a file an operation failed on, keeping only the cause of an
-// *fs.PathError (whose path may be a temporary file's). A nil err is nil.
+// FileErr names the flag and path of a file an operation on it failed, reading or writing: the
+// cause of an *fs.PathError only (its path may be a temporary file's), and the path said once. A
+// nil err is nil.
 func FileErr(flag, path string, err error) error {
 	if err == nil {
 		return nil
@@ -179,6 +180,10 @@ func FileErr(flag, path string, err error) error {
 	var le *os.LinkError
 	if errors.As(err, &le) {
 		err = le.Err
+	}
+	if rest, ok := strings.CutPrefix(err.Error(), path+":"); ok {
+		// The error names the path already (a parse error's "FILE:3: …"): name it once.
+		err = errors.New(strings.TrimSpace(rest))
 	}
 	return &FileError{Flag: flag, Path: path, Err: err}
 }

@@ -55,6 +55,9 @@ func TestFileErrorsNameTheFlagAndPath(t *testing.T) {
 	if !errors.As(err, &fe) || err.Error() != "--out "+missing+": no such file or directory" {
 		t.Errorf("WriteFile: %v", err)
 	}
+	if got := FileErr("--expect", "k.txt", errors.New("k.txt: line 3: no reason")).Error(); got != "--expect k.txt: line 3: no reason" {
+		t.Errorf("a parse error naming its file: %s", got)
+	}
 	if FileErr("--out", "x", nil) != nil {
 		t.Error("FileErr of nil is not nil")
 	}
