@@ -206,3 +206,18 @@ func TestServe(t *testing.T) {
 		t.Error("still serving after its context ended")
 	}
 }
+
+// Strict mode answers what the API refuses with its 400 and param; without it the fake takes it.
+func TestStrictServer(t *testing.T) {
+	body := `{"model":"fake-model","temperature":"hot","messages":[{"role":"wizard","content":"hi"}]}`
+	strict := fakeprovider.NewWith(t, fakeprovider.Config{Strict: true})
+	resp, b := post(t, strict.BaseURL()+"/chat/completions", body)
+	e := decodeError(t, b)
+	if resp.StatusCode != 400 || e.Error.Param == nil || *e.Error.Param != "temperature" {
+		t.Errorf("strict: %d %s", resp.StatusCode, b)
+	}
+	lenient := fakeprovider.New(t, nil)
+	if resp, b := post(t, lenient.BaseURL()+"/chat/completions", body); resp.StatusCode != 200 {
+		t.Errorf("lenient: %d %s", resp.StatusCode, b)
+	}
+}

@@ -172,6 +172,12 @@ func fuzzCheck(t *testing.T, body []byte, decode func([]byte) (*Request, *Error)
 	if !json.Valid(body) {
 		t.Fatalf("accepted a body that is not JSON: %q", body)
 	}
+	// Strict mode reads whatever was decoded: a 400 or nothing, never a panic.
+	for _, ws := range []bool{false, true} {
+		if e := Validate(r, ws); e != nil && (e.Status != 400 || e.Message == "" || !json.Valid(e.Body())) {
+			t.Fatalf("strict: %+v", e)
+		}
+	}
 	if r.Messages < 1 || r.ToolResults > r.Messages || (r.LastIsToolResult && r.ToolResults == 0) {
 		t.Fatalf("inconsistent request %+v from %q", r, body)
 	}
