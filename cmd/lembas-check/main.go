@@ -52,6 +52,8 @@ func main() { os.Exit(runMain(os.Args[1:])) }
 func runMain(args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// The first signal asks for an orderly end; a second one is not caught, and ends the process.
+	context.AfterFunc(ctx, stop)
 	code := dispatch(ctx, args, os.Stdout, os.Stderr)
 	// Nothing outlives lembas-check: what a process it started left (and its own end missed) is
 	// ended here, and named.
