@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/LLeMbas/lembas-check/cachebench/audit"
+	"github.com/LLeMbas/lembas-check/prices"
 	"github.com/LLeMbas/lembas-check/replay"
 	"github.com/LLeMbas/lembas-check/tokens"
 	"github.com/LLeMbas/lembas-check/usage"
@@ -39,6 +40,8 @@ type Row struct {
 	Predicted       int         `json:"predicted_reusable_tokens"`
 	PredictedPrompt int         `json:"predicted_prompt_tokens"`
 	Cause           audit.Cause `json:"cause"`
+	// Cost is what the server's usage of this request cost (nil: no price for the model).
+	Cost *float64 `json:"cost,omitempty"`
 }
 
 // Efficiency is reported cached ÷ predicted reusable; ok is false when the server did not
@@ -75,6 +78,8 @@ type Run struct {
 	Cold   string       `json:"cold"`
 	Audit  audit.Totals `json:"audit"`
 	Totals Totals       `json:"totals"`
+	// Currency is the money's, with Options.Prices.
+	Currency string `json:"currency,omitempty"`
 }
 
 // Totals sum a run.
@@ -89,6 +94,8 @@ type Totals struct {
 	Predicted int64   `json:"predicted_reusable_tokens"`
 	TTFTMS    float64 `json:"ttft_ms"`
 	TotalMS   float64 `json:"total_ms"`
+	// Cost sums the priced requests' Cost.
+	Cost float64 `json:"cost,omitempty"`
 	// PromptMS sums llama.cpp's prompt_ms (reading the prompt), where reported.
 	PromptMS float64 `json:"prompt_ms"`
 }
@@ -111,6 +118,9 @@ func (t *Totals) add(r Row) {
 	}
 	t.TTFTMS += ms(r.TTFT)
 	t.TotalMS += ms(r.Total)
+	if r.Cost != nil {
+		t.Cost += *r.Cost
+	}
 }
 
 // Efficiency is the run's cached tokens ÷ predicted reusable, over the requests that reported.
@@ -148,6 +158,9 @@ type Options struct {
 	OnRow func(Row)
 	// OnRunStart is called as each run starts with its name and number of requests.
 	OnRunStart func(name string, n int)
+	// Prices, when set, puts money on each run: what the server's usage cost, what the audit
+	// predicts, and what the breaks lost (cost.go).
+	Prices *prices.Table
 }
 
 // Open opens the recording again for each pass (audit, then replay, for each run): the file is
@@ -174,6 +187,9 @@ func Bench(ctx context.Context, open Open, o Options) (*Result, error) {
 		}
 		run, err := benchRun(ctx, open, o, name, n, rewrite)
 		if run != nil {
+			if o.Prices != nil {
+				run.Currency = o.Prices.Currency
+			}
 			res.Runs = append(res.Runs, run.Run)
 			if res.Tokenizer == "" {
 				res.Tokenizer = run.tokenizer
@@ -231,7 +247,7 @@ func benchRun(ctx context.Context, open Open, o Options, name string, total int,
 	if err != nil {
 		return nil, err
 	}
-	rep, err := audit.Run(ctx, &rewriting{src: src, rewrite: rewrite}, audit.Options{Tokenizer: o.Tokenizer}, nil)
+	rep, err := audit.Run(ctx, &rewriting{src: src, rewrite: rewrite}, audit.Options{Tokenizer: o.Tokenizer, Prices: o.Prices}, nil)
 	c.Close()
 	if err != nil {
 		return nil, fmt.Errorf("%s: predicting: %w", name, err)
@@ -268,6 +284,7 @@ func benchRun(ctx context.Context, open Open, o Options, name string, total int,
 		q := bySeq[s.Seq]
 		row := Row{Run: name, N: n, Seq: s.Seq, Line: s.Line, Status: s.Status, Error: s.Error, TTFT: s.FirstToken, Total: s.Total,
 			Usage: s.Reply.TokenUsage(), Predicted: q.ReusableTokens, PredictedPrompt: q.PromptTokens, Cause: q.Cause}
+		row.Cost = cost(o.Prices, q.Model, row.Usage)
 		run.Rows = append(run.Rows, row)
 		run.Totals.add(row)
 		if o.OnRow != nil {

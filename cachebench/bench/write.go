@@ -97,6 +97,9 @@ func summaryLines() []line {
 		{"time to first token (ms, sum)", func(r Run) string { return fmt.Sprintf("%.1f", r.Totals.TTFTMS) }, func(r Run) (float64, bool) { return r.Totals.TTFTMS, true }},
 		{"total time (ms, sum)", func(r Run) string { return fmt.Sprintf("%.1f", r.Totals.TotalMS) }, func(r Run) (float64, bool) { return r.Totals.TotalMS, true }},
 		{"cold cache", func(r Run) string { return r.Cold }, nil},
+		{"cost (server's usage)", func(r Run) string { return money(r.Totals.Cost, r.Audit.Priced, r.Currency) }, func(r Run) (float64, bool) { return r.Totals.Cost, r.Audit.Priced > 0 }},
+		{"cost, prefix kept (audit)", func(r Run) string { return money(r.Audit.Kept, r.Audit.Priced, r.Currency) }, nil},
+		{"lost to the breaks (audit)", func(r Run) string { return money(r.Audit.LostCost, r.Audit.Priced, r.Currency) }, nil},
 	}
 }
 

@@ -28,6 +28,7 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	verbose := fs.Bool("v", false, "list every request of every run side by side")
 	listen := fs.String("metrics-listen", "", "serve Prometheus metrics on `ADDR` (/metrics) while the bench runs")
 	textfile := fs.String("metrics-textfile", "", "write Prometheus metrics to `FILE` at the end (node_exporter's textfile collector)")
+	pf := addPriceFlags(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return flagExit(err)
@@ -59,7 +60,11 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	} else {
 		c.Close()
 	}
-	opts := bench.Options{Variants: vs, Cold: *cold}
+	table, err := pf.table()
+	if err != nil {
+		return errorf(stderr, "%v", err)
+	}
+	opts := bench.Options{Variants: vs, Cold: *cold, Prices: table}
 	var sim *bench.Sim
 	if *useSim {
 		if sim, err = bench.StartSim(open, *slots); err != nil {
