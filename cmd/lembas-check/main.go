@@ -34,6 +34,7 @@ func program() cli.Program {
 			{Synopsis: "live --agent NAME|FILE|'CMD' [flags]", Help: "drive a real agent through scenarios (midnight, a mode change, two prompts, a compaction) with the fake as its model, and judge what it sent by the prefix rules", Run: cmdLive},
 			{Synopsis: "diff --b Y [--a X] [flags]", Help: "compare two implementations case by case: builtin, an adapter command, or a saved JSON report", Run: cmdDiff},
 			{Synopsis: "smoke --impl CMD [flags]", Help: "check an adapter itself: hello, areas, one trivial case per area, bye", Run: cmdSmoke},
+			{Synopsis: "agent [flags]", Help: "serve lembas-check's reference agent over ACP on stdin/stdout, its model $OPENAI_BASE_URL (the live target's proof: run --live 'lembas-check agent')", Run: cmdAgent},
 			{Synopsis: "adapter", Help: "serve the builtin reference over the adapter protocol on stdin/stdout", Run: cmdAdapter},
 			{Synopsis: "audit REC [flags]", Help: "find where each request of a recorded session breaks the prefix, and what it costs; exit 1 on a break the spec does not allow", Run: cmdAudit},
 			{Synopsis: "replay REC --server URL [flags]", Help: "send a recording's requests to an OpenAI-compatible server again, timing each and reading its cached tokens", Run: cmdReplay},

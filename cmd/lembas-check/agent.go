@@ -1,0 +1,42 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/LLeMbas/lembas-check/refagent"
+	"github.com/LLeMbas/lembas-check/runner"
+)
+
+// cmdAgent serves lembas-check's reference agent over ACP on stdin and stdout, its model the
+// OpenAI-compatible endpoint OPENAI_BASE_URL names: `run --live 'lembas-check agent'` is the live
+// target's proof, and a harness can be held against it request by request.
+func cmdAgent(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("agent", stderr)
+	base := fs.String("base-url", os.Getenv("OPENAI_BASE_URL"), "the model's OpenAI-compatible base `URL` (…/v1); default $OPENAI_BASE_URL")
+	model := fs.String("model", os.Getenv("OPENAI_MODEL"), "the `MODEL` a session starts on; default $OPENAI_MODEL, else fake-model")
+	var breaks listFlag
+	fs.Var(&breaks, "break", "break a rule on purpose, for testing a live target: `FAULT,…` of "+strings.Join(refagent.Breaks, ", "))
+	pos, err := parse(fs, args)
+	if err != nil {
+		return flagExit(err)
+	}
+	if len(pos) > 0 {
+		return errorf(stderr, "agent takes no arguments (got %q): it speaks ACP on stdin and stdout", pos)
+	}
+	o := refagent.Options{BaseURL: *base, Key: os.Getenv("OPENAI_API_KEY"), Model: *model, Version: runner.ToolVersion, Break: breaks}
+	if _, err := refagent.New(o); err != nil {
+		return errorf(stderr, "agent: %v", err)
+	}
+	if err := refagent.Serve(ctx, os.Stdin, stdout, o); err != nil {
+		return errorf(stderr, "agent: %v", err)
+	}
+	if ctx.Err() != nil {
+		fmt.Fprintln(stderr, "lembas-check agent: interrupted")
+		return 2
+	}
+	return 0
+}

@@ -1,0 +1,330 @@
+package refagent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/LLeMbas/lembas-check/harness/instructions"
+	"github.com/LLeMbas/lembas-check/harness/prefix"
+	"github.com/LLeMbas/lembas-check/harness/results"
+	"github.com/LLeMbas/lembas-check/harness/spec"
+)
+
+// Modes are the permission modes a session offers, as conformance/prefix.json's cases name them
+// (the seed's permission/modes.json shows them only in part); a session starts in the first.
+var Modes = []string{"manual", "edit", "auto", prefix.PlanMode}
+
+// approvedMode is where an approved plan leaves a session: its work is edits (prefix.json's
+// second case: plan mode, plan_submit, then the mode "edit" by the approval).
+const approvedMode = "edit"
+
+// errBusy is a request that needs the session still while a turn runs (acp.md: -32602 "while it works").
+var errBusy = errors.New("the session is working on a turn")
+
+// session is one ACP session: the prefix (harness/prefix: the system prompt made once and
+// numbered, the fixed tools, the note), the tool results (harness/results: ids, stubs, caps,
+// diffs, recall, compaction's table), the conversation as sent, and the files it works in.
+type session struct {
+	id    string
+	a     *Agent
+	disk  disk
+	show  bool // the client has a screen: `display` can be met, show is offered
+	mu    sync.Mutex
+	busy  bool
+	model string
+	mode  string
+	plan  string
+	files map[string]string // the instruction chain: path relative to the boundary → text
+	order []string          // the chain's paths, outermost first
+
+	started bool // the first turn made the prompt; before it, a mode change is the start's
+	prefix  *prefix.Session
+	results *results.Session
+	offered []string
+	tools   json.RawMessage
+	system  string
+	history []message
+	n       uint64 // results given so far
+	cancel  context.CancelFunc
+}
+
+// chain reads the instruction files from the boundary down to the start directory.
+func (s *session) chain() (map[string]string, []string) {
+	files := map[string]string{}
+	var order []string
+	v, err := s.disk.view()
+	if err != nil {
+		return files, nil
+	}
+	cwd, _ := s.disk.inView(s.disk.abs("."))
+	for _, vp := range instructions.Chain(v, "/", cwd) {
+		b, err := os.ReadFile(s.disk.real(vp))
+		if err != nil {
+			continue
+		}
+		rel := instructions.Rel("/", vp)
+		files[rel] = string(b)
+		order = append(order, rel)
+	}
+	return files, order
+}
+
+// start makes the session's prompt and tool list at its first turn. Called with mu held.
+func (s *session) start() error {
+	s.files, s.order = s.chain()
+	could := []string{prefix.PlanMode}
+	if s.show {
+		could = append(could, "display")
+	}
+	p, err := prefix.New(prefix.Start{Date: s.a.date(), Mode: s.mode, Files: s.files, Could: could}, toolNames())
+	if err != nil {
+		return err
+	}
+	r, err := results.New(results.Options{WorkDir: filepath.ToSlash(s.disk.cwd)})
+	if err != nil {
+		return err
+	}
+	s.prefix, s.results = p, r
+	s.offered = p.Tools()
+	s.tools = toolsBody(s.offered)
+	s.system = s.makeSystem()
+	s.started = true
+	return nil
+}
+
+// makeSystem is the system prompt, made from what the session is now: it is made at the start,
+// after a compaction and at a move to another model, and never holds a clock (context.md §10
+// rules 1 and 2). Called with mu held.
+func (s *session) makeSystem() string {
+	var b strings.Builder
+	b.WriteString("You are lembas-check's reference agent: a harness that keeps harness spec " + spec.Version() + ", for checking other harnesses against it.\n\n")
+	if ctx, err := spec.ReadFile("prompts/blocks/context.md"); err == nil && slices.Contains(s.offered, "recall") {
+		b.WriteString(withoutComment(string(ctx)))
+		b.WriteString("\n\n")
+	}
+	b.WriteString("# Permission mode\n")
+	if t, err := prefix.ModeText(s.mode); err == nil {
+		b.WriteString(strings.SplitN(t, "\n", 2)[0])
+	} else {
+		b.WriteString("The permission mode at the start is " + s.mode + ".")
+	}
+	b.WriteString("\n")
+	if s.plan != "" {
+		b.WriteString("\n# Plan\n" + s.plan + "\n")
+	}
+	for _, rel := range s.order {
+		if t := s.files[rel]; t != "" {
+			b.WriteString("\n# Instructions from " + rel + "\n" + strings.TrimRight(t, "\n") + "\n")
+		}
+	}
+	b.WriteString("\n# Files\nRelative paths start at `" + s.disk.cwd + "`.\n")
+	return b.String()
+}
+
+// withoutComment drops a prompt file's leading HTML comment (what it is for, not what it says).
+func withoutComment(s string) string {
+	if strings.HasPrefix(s, "<!--") {
+		if i := strings.Index(s, "-->"); i >= 0 {
+			s = s[i+3:]
+		}
+	}
+	return strings.TrimSpace(s)
+}
+
+// body is the next request: the prompt, every message as it was sent, the tools. Called with mu held.
+func (s *session) body(extra ...message) ([]byte, error) {
+	system := s.system
+	if s.a.broken(BreakDateInSystem) {
+		system += "\n" + spec.MustRender(spec.LoopJSON().Context.Note.Date, map[string]string{"date": s.a.date()})
+	}
+	msgs := append([]message{text("system", system)}, s.history...)
+	msgs = append(msgs, extra...)
+	return marshal(struct {
+		Model    string          `json:"model"`
+		Messages []message       `json:"messages"`
+		Tools    json.RawMessage `json:"tools,omitempty"`
+		Stream   bool            `json:"stream"`
+	}{s.model, msgs, s.tools, false})
+}
+
+// observe is what changed that the person or the clock did, looked at as a user message starts a
+// turn: the date, and the instruction files on disk. Called with mu held.
+func (s *session) observe() error {
+	if d := s.a.date(); d != s.prefix.Date() {
+		if err := s.prefix.Set(prefix.Change{Date: &d}); err != nil {
+			return err
+		}
+	}
+	return s.filesChanged(false)
+}
+
+// filesChanged reads the instruction chain again and tells the prefix what changed, as the
+// model's own doing when its tool wrote it. Called with mu held.
+func (s *session) filesChanged(byModel bool) error {
+	files, order := s.chain()
+	if maps(files, s.files) {
+		return nil
+	}
+	s.files, s.order = files, order
+	return s.prefix.Set(prefix.Change{Files: files, ByModel: byModel})
+}
+
+func maps(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}
+
+// turn runs one prompt: the person's words with the note after them, then the model's calls, one
+// request after each round of results, until it answers without a call.
+func (s *session) turn(ctx context.Context, words string) (string, error) {
+	s.mu.Lock()
+	if s.busy {
+		s.mu.Unlock()
+		return "", errBusy
+	}
+	s.busy = true
+	ctx, s.cancel = context.WithCancel(ctx)
+	defer func() {
+		s.mu.Lock()
+		s.busy, s.cancel = false, nil
+		s.mu.Unlock()
+	}()
+	if !s.started {
+		if err := s.start(); err != nil {
+			s.mu.Unlock()
+			return "", err
+		}
+	} else if err := s.observe(); err != nil {
+		s.mu.Unlock()
+		return "", err
+	}
+	req, err := s.prefix.User()
+	if err != nil {
+		s.mu.Unlock()
+		return "", err
+	}
+	content := words
+	if req.Note != "" {
+		if s.a.broken(BreakNoteFirst) {
+			content = req.Note + "\n\n" + words
+		} else {
+			content = words + "\n\n" + req.Note
+		}
+	}
+	s.history = append(s.history, text("user", content))
+	s.mu.Unlock()
+	for {
+		s.mu.Lock()
+		body, err := s.body()
+		s.mu.Unlock()
+		if err != nil {
+			return "", err
+		}
+		r, err := s.a.model.complete(ctx, body)
+		if err != nil {
+			return "", err
+		}
+		s.mu.Lock()
+		s.history = append(s.history, r.Message)
+		s.mu.Unlock()
+		if len(r.Calls) == 0 {
+			return r.Text, nil
+		}
+		for _, c := range r.Calls {
+			out := s.run(ctx, c)
+			s.mu.Lock()
+			s.history = append(s.history, message{Role: "tool", Content: &out, ToolCallID: c.ID})
+			s.mu.Unlock()
+		}
+		s.mu.Lock()
+		_, err = s.prefix.Step()
+		s.mu.Unlock()
+		if err != nil {
+			return "", err
+		}
+	}
+}
+
+// compact asks the model for a summary as the next turn of the same conversation (context.md
+// §7), then starts the history again from it, with the table of the reads it covers after it.
+func (s *session) compact(ctx context.Context) (string, error) {
+	s.mu.Lock()
+	if s.busy {
+		s.mu.Unlock()
+		return "", errBusy
+	}
+	if !s.started {
+		s.mu.Unlock()
+		return "", errors.New("nothing to compact: the session has had no turn")
+	}
+	s.busy = true
+	defer func() {
+		s.mu.Lock()
+		s.busy = false
+		s.mu.Unlock()
+	}()
+	c := s.prefix.Compact()
+	body, err := s.body(text("user", c.Ask))
+	s.mu.Unlock()
+	if err != nil {
+		return "", err
+	}
+	r, err := s.a.model.complete(ctx, body)
+	if err != nil {
+		return "", err
+	}
+	// A call in the summary's reply is not run; its text before the call is the summary.
+	summary := strings.TrimSpace(r.Text)
+	if summary == "" {
+		return "", errors.New("the model answered the compaction with no summary")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	first := summary
+	if table := s.results.Compact(); table != "" {
+		first += "\n\n" + table
+	}
+	s.history = []message{text("user", first)}
+	s.system = s.makeSystem()
+	return summary, nil
+}
+
+// moveModel is the session moving to another model: the prompt is made again.
+func (s *session) moveModel(model string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.model = model
+	if s.started {
+		s.prefix.Model()
+		s.system = s.makeSystem()
+	}
+}
+
+// setMode is the person's mode change: before the first turn it is the mode the session starts
+// in; after, the next user message says it.
+func (s *session) setMode(mode string) error {
+	if !slices.Contains(Modes, mode) {
+		return fmt.Errorf("no mode %q (this agent offers %s)", mode, strings.Join(Modes, ", "))
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.mode = mode
+	if !s.started {
+		return nil
+	}
+	return s.prefix.Set(prefix.Change{Mode: &mode})
+}
