@@ -34,7 +34,9 @@ func boundaryOf(cwd string) string {
 }
 
 // abs is a path as the call gave it, made absolute against the start directory by its text.
-func (d *disk) abs(p string) string { return fsaccess.Resolve(filepath.ToSlash(d.cwd), filepath.ToSlash(p)) }
+func (d *disk) abs(p string) string {
+	return fsaccess.Resolve(filepath.ToSlash(d.cwd), filepath.ToSlash(p))
+}
 
 // inView is an absolute path in the view's terms ("/" is the boundary), and whether it is inside.
 func (d *disk) inView(abs string) (string, bool) {

@@ -45,9 +45,9 @@ type args struct {
 		Content *string `json:"content"`
 		Delete  bool    `json:"delete"`
 	} `json:"files"`
-	Command string `json:"command"`
-	Cwd     string `json:"cwd"`
-	ID      string `json:"id"`
+	Command string  `json:"command"`
+	Cwd     string  `json:"cwd"`
+	ID      string  `json:"id"`
 	Plan    *string `json:"plan"`
 }
 
