@@ -34,8 +34,9 @@ type Options struct {
 	Timeout, PromptTimeout time.Duration
 	// Reject answers every permission request with its reject option instead of allowing once.
 	Reject bool
-	// Lembas says _meta.lembas {protocol: 3} in initialize, as a LLeMbas client does.
-	Lembas bool
+	// Lembas says _meta.lembas {protocol: 3} in initialize, as a LLeMbas client does; with Show,
+	// also show: true (the client has a screen, so `display` can be met: acp.md, initialize).
+	Lembas, Show bool
 	// Transcript, when set, gets every line each way: "> " sent, "< " received.
 	Transcript io.Writer
 }
@@ -241,7 +242,11 @@ func (c *Client) Initialize(ctx context.Context, version string) (Info, error) {
 		},
 	}
 	if c.o.Lembas {
-		req.ClientCapabilities.Meta = map[string]any{"lembas": map[string]any{"protocol": Protocol()}}
+		l := map[string]any{"protocol": Protocol()}
+		if c.o.Show {
+			l["show"] = true
+		}
+		req.ClientCapabilities.Meta = map[string]any{"lembas": l}
 	}
 	var resp sdk.InitializeResponse
 	err := c.call(ctx, "initialize", c.o.Timeout, func(ctx context.Context) (err error) {
@@ -285,9 +290,15 @@ func Protocol() int {
 
 // NewSession opens a session in the client's directory.
 func (c *Client) NewSession(ctx context.Context) (Session, error) {
+	return c.NewSessionIn(ctx, c.o.Dir)
+}
+
+// NewSessionIn opens a session whose working directory is cwd, a directory inside the client's
+// (where its file requests are served): the live target opens one per case on one agent.
+func (c *Client) NewSessionIn(ctx context.Context, cwd string) (Session, error) {
 	var resp sdk.NewSessionResponse
 	err := c.call(ctx, "session/new", c.o.Timeout, func(ctx context.Context) (err error) {
-		resp, err = c.conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: c.o.Dir, McpServers: []sdk.McpServer{}})
+		resp, err = c.conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: cwd, McpServers: []sdk.McpServer{}})
 		return err
 	})
 	if err != nil {

@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
+	"github.com/LLeMbas/lembas-check/internal/cmdline"
 )
 
 //go:embed *.json
@@ -80,10 +81,21 @@ type Tools struct {
 	Read []script.ToolShape `json:"read,omitempty"`
 	// Paths is "absolute" for an agent that refuses relative paths, else "relative".
 	Paths string `json:"paths"`
+	// Calls are the agent's tools as the live target (run --live) calls them to make a case's
+	// steps, by operation (livetarget.Ops: read, write, edit, delete, list, mkdir, shell,
+	// recall, patch): the tool's name and its arguments, in which a string that is a
+	// placeholder ("{path}", "{offset}", …) stands for the value (docs/live.md).
+	Calls map[string]script.ToolShape `json:"calls,omitempty"`
 }
 
-// ClockMoves says whether libfaketime reaches the agent.
-func (p *Profile) ClockMoves() bool { return p.Clock == "libfaketime" }
+// ClockFile is the clock of an agent that reads libfaketime's timestamp file itself, so that
+// its clock moves with no preload: the reference agent, a Go program, which LD_PRELOAD does not
+// reach (the runtime reads the time without libc).
+const ClockFile = "reads FAKETIME_TIMESTAMP_FILE"
+
+// ClockMoves says whether a moved clock reaches the agent: through libfaketime, or the
+// timestamp file it reads itself.
+func (p *Profile) ClockMoves() bool { return p.Clock == "libfaketime" || p.Clock == ClockFile }
 
 // Names lists the built-in profiles, sorted.
 func Names() []string {
@@ -157,6 +169,11 @@ func Parse(b []byte, file string) (*Profile, error) {
 			return nil, fmt.Errorf("%s: files: %q: want a string or a JSON value", file, name)
 		}
 	}
+	for op, sh := range p.Tools.Calls {
+		if sh.Name == "" || !json.Valid(sh.Arguments) {
+			return nil, fmt.Errorf("%s: tools.calls.%s: a call needs a name and its arguments as JSON", file, op)
+		}
+	}
 	for _, sh := range p.Tools.Read {
 		if sh.Name == "" || !json.Valid(sh.Arguments) {
 			return nil, fmt.Errorf("%s: tools.read: each shape needs a name and its arguments as JSON", file)
@@ -170,9 +187,13 @@ func (p *Profile) EnvName() string {
 	return "LEMBAS_" + strings.ToUpper(strings.NewReplacer("-", "_", ".", "_").Replace(p.Name))
 }
 
-// Find is the agent's program: $LEMBAS_<NAME>, else $LEMBAS_AGENTS/<name or bin>/node_modules/.bin/<bin>,
+// Find is the agent's program: lembas-check's own executable for a profile whose program is
+// lembas-check (the reference agent), else $LEMBAS_<NAME>, else $LEMBAS_AGENTS/<name or bin>/node_modules/.bin/<bin>,
 // else <bin> on PATH. The error says how to install it.
 func (p *Profile) Find() (string, error) {
+	if p.Bin == Self {
+		return os.Executable()
+	}
 	if v := os.Getenv(p.EnvName()); v != "" {
 		if _, err := os.Stat(v); err != nil {
 			return "", fmt.Errorf("%s=%s: %v", p.EnvName(), v, err)
@@ -304,4 +325,77 @@ func ForCommand(argv []string) *Profile {
 	}
 	return &Profile{Name: name, About: "the command " + strings.Join(argv, " "), Bin: argv[0], API: "chat completions",
 		Oneshot: &Command{Args: one}, ACP: &Command{Args: args}, Tools: Tools{Paths: "relative"}, Clock: "libfaketime", File: "(command line)"}
+}
+
+// Self is the program name that stands for lembas-check itself: 'lembas-check agent' runs this
+// lembas-check's reference agent, whether or not a lembas-check is on PATH.
+const Self = "lembas-check"
+
+// Resolve is an agent as a person names it — a profile (NAME, or a FILE.json), or a command
+// 'CMD ARGS' — with its program. A command takes the profile named by profile, else the built-in
+// profile whose program it runs ('lembas-check agent': lembas-check's), else one made for it
+// (ForCommand); a profile given a command is run as the command says.
+func Resolve(agent, profile string) (*Profile, string, error) {
+	if profile == "" {
+		for _, n := range Names() {
+			if n == agent {
+				p, err := Builtin(n)
+				if err != nil {
+					return nil, "", err
+				}
+				bin, err := p.Find()
+				return p, bin, err
+			}
+		}
+		if strings.HasSuffix(agent, ".json") {
+			p, err := Load(agent)
+			if err != nil {
+				return nil, "", err
+			}
+			bin, err := p.Find()
+			return p, bin, err
+		}
+	}
+	argv, err := cmdline.Split(agent)
+	if err != nil || len(argv) == 0 {
+		return nil, "", fmt.Errorf("%q is no profile (%s) and no command: %v", agent, strings.Join(Names(), ", "), err)
+	}
+	var p *Profile
+	switch {
+	case profile != "":
+		if p, err = Load(profile); err != nil {
+			return nil, "", err
+		}
+	default:
+		for _, n := range Names() {
+			if b, err := Builtin(n); err == nil && b.Bin == filepath.Base(argv[0]) {
+				p = b
+			}
+		}
+	}
+	if p == nil {
+		return ForCommand(argv), argv[0], nil
+	}
+	q := *p
+	q.Bin = argv[0]
+	args := argv[1:]
+	if p.ACP != nil {
+		c := *p.ACP
+		c.Args = args
+		q.ACP = &c
+	}
+	if p.Oneshot != nil {
+		c := *p.Oneshot
+		c.Args, c.Continue = append(append([]string(nil), args...), "{prompt}"), nil
+		q.Oneshot = &c
+	}
+	bin := argv[0]
+	if bin == Self {
+		if bin, err = os.Executable(); err != nil {
+			return nil, "", err
+		}
+	} else if b, err := exec.LookPath(bin); err == nil {
+		bin = b
+	}
+	return &q, bin, nil
 }

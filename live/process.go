@@ -52,14 +52,15 @@ func exitText(err error) string {
 	return err.Error()
 }
 
-// tail keeps the last bytes written to it: an agent's stderr, shown with a verdict.
-type tail struct {
+// Tail keeps the last bytes written to it: an agent's stderr, shown with a verdict (the live
+// scenarios' and the live target's).
+type Tail struct {
 	mu  sync.Mutex
 	b   []byte
 	max int
 }
 
-func (t *tail) Write(p []byte) (int, error) {
+func (t *Tail) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.b = append(t.b, p...)
@@ -69,7 +70,7 @@ func (t *tail) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func (t *tail) String() string {
+func (t *Tail) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return strings.ToValidUTF8(string(t.b), "�")

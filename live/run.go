@@ -152,7 +152,7 @@ func Drive(ctx context.Context, o Options) (*Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	var stderr tail
+	var stderr Tail
 	if err := ag.Setup(ctx, &stderr); err != nil {
 		r.Fault, r.Stderr = err, stderr.String()
 		return r, nil
@@ -202,7 +202,7 @@ type driver struct {
 	srv    *fakeprovider.Server
 	clock  *Clock
 	now    func() time.Time
-	stderr *tail
+	stderr *Tail
 }
 
 func (d *driver) logf(format string, args ...any) {

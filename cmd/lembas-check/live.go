@@ -11,7 +11,6 @@ import (
 
 	"github.com/LLeMbas/lembas-check/agents"
 	"github.com/LLeMbas/lembas-check/harness/spec"
-	"github.com/LLeMbas/lembas-check/internal/cmdline"
 	"github.com/LLeMbas/lembas-check/internal/format"
 	"github.com/LLeMbas/lembas-check/live"
 	"github.com/LLeMbas/lembas-check/runner"
@@ -139,31 +138,7 @@ func cmdLive(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 }
 
 // liveAgent is --agent's profile and program: a profile by name or file, else a command.
-func liveAgent(s string) (*agents.Profile, string, error) {
-	for _, n := range agents.Names() {
-		if n == s {
-			p, err := agents.Builtin(n)
-			if err != nil {
-				return nil, "", err
-			}
-			bin, err := p.Find()
-			return p, bin, err
-		}
-	}
-	if strings.HasSuffix(s, ".json") {
-		p, err := agents.Load(s)
-		if err != nil {
-			return nil, "", err
-		}
-		bin, err := p.Find()
-		return p, bin, err
-	}
-	argv, err := cmdline.Split(s)
-	if err != nil || len(argv) == 0 {
-		return nil, "", fmt.Errorf("--agent %q is no profile (%s) and no command: %v", s, strings.Join(agents.Names(), ", "), err)
-	}
-	return agents.ForCommand(argv), argv[0], nil
-}
+func liveAgent(s string) (*agents.Profile, string, error) { return agents.Resolve(s, "") }
 
 // fieldReport drives each profiled agent through the field report's scenarios — over ACP where
 // its profile has an ACP command — and writes one row per agent. An agent not installed is a row

@@ -2,8 +2,13 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
+	"time"
+
+	"github.com/LLeMbas/lembas-check/agents"
+	"github.com/LLeMbas/lembas-check/livetarget"
 
 	"github.com/LLeMbas/lembas-check/internal/format"
 	"github.com/LLeMbas/lembas-check/runner"
@@ -37,6 +42,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	af := addAdapterFlags(fs)
 	impl := addCommandFlag(fs, "impl", "", "run an implementation through its adapter: `'CMD ARGS'`, split like shell words (no shell runs it); see docs/protocol.md")
 	ff := addFeatureFlag(fs)
+	lf := addLiveFlags(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return flagExit(err)
@@ -61,6 +67,19 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	target := runner.Target(runner.Builtin{})
+	workers := af.jobs
+	switch {
+	case lf.agent != "" && *impl != "":
+		return errorf(stderr, "--live and --impl: give one target")
+	case lf.agent != "":
+		t, err := lf.target(fs)
+		if err != nil {
+			return errorf(stderr, "--live: %v", err)
+		}
+		target, workers = t, 1
+	case lf.profile != "":
+		return errorf(stderr, "--profile names the profile of --live's harness: give --live too")
+	}
 	if *impl != "" {
 		a, err := runner.NewAdapter(*impl, af.options())
 		if err != nil {
@@ -69,7 +88,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		target = a
 	}
 	// A hello that fails is an error here: the run could not be made (exit 2).
-	rep, err := runTarget(ctx, target, items, runner.Options{Expect: expect, Workers: af.jobs}, "run", stderr)
+	rep, err := runTarget(ctx, target, items, runner.Options{Expect: expect, Workers: workers}, "run", stderr)
 	if err != nil {
 		return errorf(stderr, "%v", err)
 	}
@@ -81,4 +100,36 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return errorf(stderr, "%v", err)
 	}
 	return report.Status(rep).Code()
+}
+
+// liveFlags choose a live harness as run's target (docs/live.md).
+type liveFlags struct {
+	agent, profile string
+	oneshot        bool
+	keep           string
+}
+
+func addLiveFlags(fs *flag.FlagSet) *liveFlags {
+	l := &liveFlags{}
+	fs.StringVar(&l.agent, "live", "", "run the cases against a live harness, the fake as its model: an agent profile `NAME`, a profile FILE (.json), or 'CMD ARGS' ('lembas-check agent': the reference agent); see docs/live.md")
+	fs.StringVar(&l.profile, "profile", "", "the agent profile `NAME` (or FILE) of --live's command: how to point it at the fake, its tools' calls")
+	fs.BoolVar(&l.oneshot, "oneshot", false, "drive --live's harness one prompt at a time, even where its profile has an ACP command")
+	fs.StringVar(&l.keep, "keep", "", "keep what --live's harness sent the fake (requests.jsonl) and the ACP transcript in `DIR`")
+	return l
+}
+
+// target is the live target the flags name; --timeout bounds each case when given (else
+// livetarget.DefaultTimeout: a case is a session, not one answer).
+func (l *liveFlags) target(fs *flag.FlagSet) (*livetarget.Target, error) {
+	p, bin, err := agents.Resolve(l.agent, l.profile)
+	if err != nil {
+		return nil, err
+	}
+	o := livetarget.Options{Profile: p, Bin: bin, OneShot: l.oneshot, Keep: l.keep, Version: runner.ToolVersion}
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "timeout" {
+			o.Timeout = f.Value.(flag.Getter).Get().(time.Duration)
+		}
+	})
+	return livetarget.New(o), nil
 }

@@ -1,0 +1,303 @@
+package livetarget
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/LLeMbas/lembas-check/agents"
+	"github.com/LLeMbas/lembas-check/conformance"
+	"github.com/LLeMbas/lembas-check/fakeprovider/script"
+	"github.com/LLeMbas/lembas-check/harness/fsaccess"
+	"github.com/LLeMbas/lembas-check/harness/instructions"
+	"github.com/LLeMbas/lembas-check/runner"
+)
+
+// oneLevel says whether a case reads the same on a harness whose whole boundary is one access
+// level (a CLI: stage in its directory, nothing outside, no floor, no mount, its root a
+// repository's): the reference answers the case as it is and with its access replaced by that
+// (edit changes the case's object), and the case is expressible only when the two answers agree.
+// ans is the answer on one level, for the reason of a skip.
+func oneLevel(c conformance.Case, edit func(map[string]json.RawMessage)) (same bool, ans string, err error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(c.Input, &m); err != nil {
+		return false, "", err
+	}
+	asIs, err := reference(c.Area, c.Input)
+	if err != nil {
+		return false, "", err
+	}
+	edit(m)
+	b, err := json.Marshal(m)
+	if err != nil {
+		return false, "", err
+	}
+	one, err := reference(c.Area, b)
+	if err != nil {
+		return false, "", fmt.Errorf("the case on one level: %v", err)
+	}
+	return conformance.Diff(asIs, one) == "", string(one), nil
+}
+
+// reference is the reference's answer to a case.
+func reference(area string, input []byte) ([]byte, error) {
+	a, _ := conformance.ByName(area)
+	d, err := a.Decode(input)
+	if err != nil {
+		return nil, err
+	}
+	got, err := a.Reference(d)
+	if err != nil {
+		return nil, err
+	}
+	return runner.MarshalAnswer(got)
+}
+
+// gitTree is the marker gitMarker writes at the root, as an fs_access tree lists it.
+var gitTree = []string{"/.git/HEAD", "/.git/config", "/.git/objects/", "/.git/refs/heads/"}
+
+// marker is the content the live target gives a file of a case's tree, to know it when a
+// result shows it.
+func marker(p string) string {
+	h := sha256.Sum256([]byte(p))
+	return "lembas-check marker " + hex.EncodeToString(h[:6]) + "\n"
+}
+
+// written is what a write step writes.
+const written = "lembas-check wrote this\n"
+
+// planFS plays an fs_access case on a harness of one access level: the case's tree on disk, one
+// call of the op's tool. Only the ops a harness has a tool for, and only the cases whose answer
+// does not hang on grants, a floor or mounts, are expressible (docs/live.md).
+func planFS(p *agents.Profile, c conformance.Case) (*plan, error) {
+	var cs struct {
+		Tree   []string `json:"tree"`
+		Mounts []string `json:"mounts"`
+		Cwd    string   `json:"cwd"`
+		Op     string   `json:"op"`
+		Path   string   `json:"path"`
+	}
+	if err := json.Unmarshal(c.Input, &cs); err != nil {
+		return nil, err
+	}
+	op := map[string]string{"read": "read", "list": "list", "write": "write", "mkdir": "mkdir", "rm": "delete"}[cs.Op]
+	if op == "" {
+		return nil, skipf("a harness of one access level has no call for %s (level tells levels apart; commit needs a mount)", cs.Op)
+	}
+	same, ans, err := oneLevel(c, func(m map[string]json.RawMessage) {
+		delete(m, "floor")
+		delete(m, "mounts")
+		m["grants"] = json.RawMessage(`{"/":"stage"}`)
+		var tree []string
+		json.Unmarshal(m["tree"], &tree)
+		m["tree"], _ = json.Marshal(append(tree, gitTree...))
+	})
+	if err != nil {
+		return nil, err
+	}
+	if !same {
+		return nil, skipf("on a harness of one access level (its directory at stage, no floor, no mount, a repository's root) the reference answers %s: the case needs its grants, floor or mounts to tell", ans)
+	}
+	cwd := cs.Cwd
+	if cwd == "" {
+		cwd = "/"
+	}
+	if climbs(cwd, cs.Path) {
+		return nil, skipf("%s climbs above /, which from a session directory leaves it", cs.Path)
+	}
+	pl := &plan{cwd: fsaccess.Resolve("/", cwd), files: map[string]string{}}
+	gitMarker(pl.files, "/")
+	for _, t := range cs.Tree {
+		if strings.HasSuffix(t, "/") {
+			pl.files[t] = ""
+		} else {
+			pl.files[t] = marker(fsaccess.Resolve("/", t))
+		}
+	}
+	for _, m := range cs.Mounts {
+		pl.files[strings.TrimSuffix(m, "/")+"/"] = ""
+	}
+	if pl.cwd != "/" {
+		pl.files[pl.cwd+"/"] = ""
+	}
+	id := callPrefix + "fs"
+	if _, err := makeCall(p, op, id, vals{}); err != nil {
+		return nil, err
+	}
+	first := &slot{replyFn: func(e *env, _ *request) script.Reply {
+		v := vals{"path": e.callPath(cs.Path)}
+		if op == "write" {
+			v["content"] = written
+		}
+		call, err := makeCall(p, op, id, v)
+		if err != nil {
+			return text("(lembas-check could not make the call: " + err.Error() + ")")
+		}
+		return callReply(call)
+	}}
+	after := &slot{reply: text("done")}
+	pl.turns = []*turn{{words: "lembas-check: one file operation", slots: []*slot{first, after}}}
+	target := fsaccess.Resolve(pl.cwd, cs.Path)
+	pl.answer = func(e *env) (any, error) {
+		r, ok := after.req.result(id)
+		if !ok {
+			return map[string]any{"error": "(the request after the call carries no result for it)"}, nil
+		}
+		body := e.casePaths(strings.TrimSpace(withoutBracket(r)))
+		if isFSError(body) {
+			return map[string]any{"error": body}, nil
+		}
+		real := e.root + target
+		if target == "/" {
+			real = e.root
+		}
+		st, statErr := os.Stat(real)
+		ok = false
+		switch cs.Op {
+		case "list":
+			return map[string]any{"entries": entries(body)}, nil
+		case "read":
+			if statErr == nil && st.IsDir() {
+				return map[string]any{"entries": entries(body)}, nil
+			}
+			ok = statErr == nil && strings.Contains(r, strings.TrimSuffix(marker(target), "\n"))
+		case "write":
+			b, err := os.ReadFile(real)
+			ok = err == nil && string(b) == written
+		case "mkdir":
+			ok = statErr == nil && st.IsDir()
+		case "rm":
+			ok = os.IsNotExist(statErr)
+		}
+		if ok {
+			return map[string]any{"ok": true}, nil
+		}
+		return map[string]any{"error": body}, nil
+	}
+	return pl, nil
+}
+
+// climbs says whether p, read from cwd, goes above / on the way (the view clamps it there; a
+// path under a session directory would leave it).
+func climbs(cwd, p string) bool {
+	depth := 0
+	if !strings.HasPrefix(p, "/") {
+		depth = strings.Count(strings.Trim(fsaccess.Resolve("/", cwd), "/"), "/") + 1
+		if fsaccess.Resolve("/", cwd) == "/" {
+			depth = 0
+		}
+	}
+	for _, seg := range strings.Split(p, "/") {
+		switch seg {
+		case "", ".":
+		case "..":
+			depth--
+			if depth < 0 {
+				return true
+			}
+		default:
+			depth++
+		}
+	}
+	return false
+}
+
+// withoutBracket is a result after its id's bracket.
+func withoutBracket(r string) string {
+	if !strings.HasPrefix(r, "[#") {
+		return r
+	}
+	i := strings.Index(r, "]")
+	if i < 0 {
+		return r
+	}
+	return strings.TrimPrefix(strings.TrimPrefix(r[i+1:], "\n"), " ")
+}
+
+// isFSError says whether a text is one of filesystem.md's errors.
+func isFSError(s string) bool {
+	for _, t := range fsaccess.SpecTexts().Errors {
+		if len(s) > len(t.Before)+len(t.After) && strings.HasPrefix(s, t.Before) && strings.HasSuffix(s, t.After) {
+			return true
+		}
+	}
+	return false
+}
+
+// entries are a listing's lines; none for an empty one.
+func entries(body string) []string {
+	if body == "" {
+		return []string{}
+	}
+	return strings.Split(body, "\n")
+}
+
+// planInstructions plays an instructions case: its files on disk (each holding a marker), the
+// boundary a repository's root, the session started in the start directory, one prompt. The
+// answer is the files whose markers the first request carries, in the order it carries them.
+func planInstructions(p *agents.Profile, c conformance.Case) (*plan, error) {
+	var cs struct {
+		Files    []string        `json:"files"`
+		Boundary string          `json:"boundary"`
+		Start    string          `json:"start"`
+		Grants   json.RawMessage `json:"grants"`
+	}
+	if err := json.Unmarshal(c.Input, &cs); err != nil {
+		return nil, err
+	}
+	if cs.Grants != nil {
+		same, ans, err := oneLevel(c, func(m map[string]json.RawMessage) { delete(m, "grants") })
+		if err != nil {
+			return nil, err
+		}
+		if !same {
+			return nil, skipf("with everything readable (a harness of one access level) the reference answers %s: the case needs its grants to tell", ans)
+		}
+	}
+	boundary := fsaccess.Resolve("/", cs.Boundary)
+	start := fsaccess.Resolve(boundary, cs.Start)
+	if instructions.StartDir(boundary, start) != start {
+		return nil, skipf("the start directory %s is outside the boundary %s: a harness finds its boundary from where it starts", start, boundary)
+	}
+	pl := &plan{cwd: start, files: map[string]string{}}
+	gitMarker(pl.files, boundary)
+	var files []string
+	for _, f := range cs.Files {
+		if strings.HasSuffix(f, "/") {
+			pl.files[f] = ""
+			continue
+		}
+		f = fsaccess.Resolve("/", f)
+		pl.files[f] = marker(f)
+		files = append(files, f)
+	}
+	if start != "/" {
+		pl.files[start+"/"] = ""
+	}
+	first := &slot{reply: text("done")}
+	pl.turns = []*turn{{words: "lembas-check: what are your instructions?", slots: []*slot{first}}}
+	pl.answer = func(e *env) (any, error) {
+		all := first.req.all()
+		type at struct {
+			i int
+			f string
+		}
+		var found []at
+		for _, f := range files {
+			if i := strings.Index(all, strings.TrimSuffix(marker(f), "\n")); i >= 0 {
+				found = append(found, at{i, f})
+			}
+		}
+		sort.Slice(found, func(a, b int) bool { return found[a].i < found[b].i })
+		out := []string{}
+		for _, x := range found {
+			out = append(out, x.f)
+		}
+		return out, nil
+	}
+	return pl, nil
+}

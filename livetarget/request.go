@@ -1,0 +1,164 @@
+package livetarget
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/LLeMbas/lembas-check/replay/chat"
+)
+
+// request is what the live target reads of a request a harness sent the fake: its system prompt
+// (the exact bytes, and as text), its tools' names, and its messages as text — the same for chat
+// completions and the Responses API.
+type request struct {
+	api    string
+	system string // the system prompt's text, its parts joined by a blank line
+	raw    string // its exact bytes, for telling one prompt from another
+	tools  []string
+	msgs   []msg
+}
+
+// msg is one message: its role ("tool" for a tool result), its text, and for a tool result the
+// call it answers, for an assistant message the calls it makes.
+type msg struct {
+	role, text, callID string
+	calls              []string
+}
+
+func parseRequest(body []byte) (*request, error) {
+	r, err := chat.Parse(body)
+	if err != nil {
+		return nil, err
+	}
+	q := &request{api: r.API}
+	var sys, raw []string
+	for _, p := range r.System {
+		raw = append(raw, string(p.Content()))
+		sys = append(sys, partText(p.Content()))
+	}
+	q.system, q.raw = strings.Join(sys, "\n\n"), strings.Join(raw, "\x00")
+	for _, p := range r.Tools {
+		var t struct {
+			Name     string `json:"name"`
+			Function struct {
+				Name string `json:"name"`
+			} `json:"function"`
+		}
+		json.Unmarshal(p.Raw, &t)
+		if t.Name == "" {
+			t.Name = t.Function.Name
+		}
+		q.tools = append(q.tools, t.Name)
+	}
+	for _, p := range r.Messages {
+		q.msgs = append(q.msgs, readMsg(p))
+	}
+	return q, nil
+}
+
+// partText is a system part's text: a JSON string, a message's content, or Responses' instructions.
+func partText(raw []byte) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var m struct {
+		Content json.RawMessage `json:"content"`
+	}
+	json.Unmarshal(raw, &m)
+	return contentText(m.Content)
+}
+
+// contentText is a content member as text: a string, or its text parts joined.
+func contentText(c json.RawMessage) string {
+	var s string
+	if json.Unmarshal(c, &s) == nil {
+		return s
+	}
+	var parts []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	json.Unmarshal(c, &parts)
+	var out []string
+	for _, p := range parts {
+		if p.Text != "" {
+			out = append(out, p.Text)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+func readMsg(p chat.Part) msg {
+	if p.Field == "input" && p.Index < 0 { // Responses: input given as one string
+		var s string
+		json.Unmarshal(p.Raw, &s)
+		return msg{role: "user", text: s}
+	}
+	var m struct {
+		Type       string          `json:"type"`
+		Role       string          `json:"role"`
+		Content    json.RawMessage `json:"content"`
+		Output     json.RawMessage `json:"output"`
+		ToolCallID string          `json:"tool_call_id"`
+		CallID     string          `json:"call_id"`
+		ToolCalls  []struct {
+			ID string `json:"id"`
+		} `json:"tool_calls"`
+	}
+	json.Unmarshal(p.Raw, &m)
+	switch m.Type {
+	case "function_call_output", "custom_tool_call_output":
+		return msg{role: "tool", text: contentText(m.Output), callID: m.CallID}
+	case "function_call", "custom_tool_call":
+		return msg{role: "assistant", calls: []string{m.CallID}}
+	}
+	out := msg{role: m.Role, text: contentText(m.Content), callID: m.ToolCallID}
+	for _, c := range m.ToolCalls {
+		out.calls = append(out.calls, c.ID)
+	}
+	return out
+}
+
+// result is the text of the tool result answering call, and whether the request carries one.
+func (q *request) result(call string) (string, bool) {
+	for _, m := range q.msgs {
+		if m.role == "tool" && m.callID == call {
+			return m.text, true
+		}
+	}
+	return "", false
+}
+
+// lastUser is the text of the request's last user message.
+func (q *request) lastUser() (string, bool) {
+	for i := len(q.msgs) - 1; i >= 0; i-- {
+		if q.msgs[i].role == "user" {
+			return q.msgs[i].text, true
+		}
+	}
+	return "", false
+}
+
+// afterCalls is the text of the user messages after the last assistant message: what a harness
+// added to a tool step's request besides the results ("" for none).
+func (q *request) afterCalls() string {
+	var out []string
+	for i := len(q.msgs) - 1; i >= 0 && q.msgs[i].role != "assistant"; i-- {
+		if q.msgs[i].role == "user" {
+			out = append([]string{q.msgs[i].text}, out...)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// all is the request's whole text, system prompt first, for finding what it carries.
+func (q *request) all() string {
+	var b strings.Builder
+	b.WriteString(q.system)
+	for _, m := range q.msgs {
+		b.WriteString("\n")
+		b.WriteString(m.text)
+	}
+	return b.String()
+}

@@ -1,0 +1,656 @@
+// Package livetarget is the live target (`run --live AGENT`): a runner.Target that answers
+// conformance cases with a real harness — driven over ACP, or one prompt at a time — with the
+// fake provider as its model. For each case it can express it prepares a fresh session directory,
+// scripts the fake so that the model makes exactly the calls the case's steps make, plays the
+// person's steps (prompts, the clock, the mode, a model move, a compaction, files changed on
+// disk), and reads the answer out of what the harness sent the fake. A case the harness or its
+// profile cannot express is skipped with the reason. docs/live.md says what each area can
+// express and how each answer is read.
+package livetarget
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/LLeMbas/lembas-check/acp"
+	"github.com/LLeMbas/lembas-check/agents"
+	"github.com/LLeMbas/lembas-check/conformance"
+	"github.com/LLeMbas/lembas-check/fakeprovider"
+	"github.com/LLeMbas/lembas-check/fakeprovider/script"
+	"github.com/LLeMbas/lembas-check/fakeprovider/wire"
+	"github.com/LLeMbas/lembas-check/internal/proc"
+	"github.com/LLeMbas/lembas-check/live"
+	"github.com/LLeMbas/lembas-check/replay"
+	"github.com/LLeMbas/lembas-check/runner"
+)
+
+// Areas are the areas the live target answers; cases of others are skipped unsent.
+var Areas = []string{"context", "fs_access", "instructions", "prefix"}
+
+// DefaultTimeout bounds one case: the harness's start when it must be (re)started, the session,
+// every turn.
+const DefaultTimeout = 2 * time.Minute
+
+// crashesInRow end the run: after so many crashes in a row no further case is sent.
+const crashesInRow = 3
+
+// Options say which harness and how.
+type Options struct {
+	Profile *agents.Profile
+	// Bin is the harness's program.
+	Bin string
+	// OneShot drives it one prompt at a time even where its profile has an ACP command.
+	OneShot bool
+	// Timeout bounds one case (DefaultTimeout when 0).
+	Timeout time.Duration
+	// Keep, when set, is a directory that keeps what the run sent and got: every request the
+	// harness sent the fake (requests.jsonl, the recording format) and the ACP transcript.
+	Keep string
+	// Version is lembas-check's, said to the harness.
+	Version string
+}
+
+// Target is a live harness as a runner.Target. Cases run one at a time: the fake plays the model
+// for the case being played.
+type Target struct {
+	o       Options
+	work    string
+	home    string
+	srv     *fakeprovider.Server
+	rec     *replay.Writer
+	ag      *live.Agent
+	clock   *live.Clock
+	clockNo string // why the clock is not controlled ("" when it is)
+	env     []string
+	trans   io.Writer
+
+	mu      sync.Mutex
+	playing *playing
+	agent   *agentProc
+	seq     int
+	streak  int
+	last    string
+}
+
+// New makes a live target; Start starts it.
+func New(o Options) *Target {
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultTimeout
+	}
+	return &Target{o: o}
+}
+
+// models are the models the fake serves: the harness's, and those a case moves it to.
+var models = []string{live.Model, live.Model + "-2", live.Model + "-3", live.Model + "-4"}
+
+// Start makes the run's directory and HOME, starts the fake, writes the profile's files, runs its
+// setup, and — over ACP — starts the harness and reads who it is. An error means the run could
+// not be made.
+func (t *Target) Start(ctx context.Context) (runner.TargetInfo, error) {
+	p := t.o.Profile
+	if !t.o.OneShot && p.ACP == nil && p.Oneshot == nil {
+		return runner.TargetInfo{}, fmt.Errorf("the %s profile says neither how to run it over ACP nor one-shot", p.Name)
+	}
+	if p.ACP == nil {
+		t.o.OneShot = true
+	}
+	var err error
+	if t.work, err = os.MkdirTemp("", "lembas-live-"); err != nil {
+		return runner.TargetInfo{}, err
+	}
+	// Every case's directories are made here; EvalSymlinks so that the harness's paths (it may
+	// resolve its cwd) and the case's agree (/tmp is a link on macOS).
+	if t.work, err = filepath.EvalSymlinks(t.work); err != nil {
+		return runner.TargetInfo{}, err
+	}
+	t.home = filepath.Join(t.work, "home")
+	if err := os.MkdirAll(t.home, 0o755); err != nil {
+		return runner.TargetInfo{}, err
+	}
+	cfg := fakeprovider.Config{Turn: t.turn, Models: models, Log: io.Discard}
+	if t.o.Keep != "" {
+		if err := os.MkdirAll(t.o.Keep, 0o755); err != nil {
+			return runner.TargetInfo{}, err
+		}
+		if t.rec, err = replay.Create(filepath.Join(t.o.Keep, "requests.jsonl"), replay.Header{Tool: "lembas-check " + t.o.Version, Source: "fake", Script: "run --live " + p.Name}); err != nil {
+			return runner.TargetInfo{}, err
+		}
+		cfg.Record = t.rec
+		f, err := os.Create(filepath.Join(t.o.Keep, "acp.log"))
+		if err != nil {
+			return runner.TargetInfo{}, err
+		}
+		t.trans = f
+	}
+	if t.srv, err = fakeprovider.Start(cfg); err != nil {
+		return runner.TargetInfo{}, err
+	}
+	if t.ag, err = live.Prepare(p, t.o.Bin, t.home, t.work, t.srv.URL); err != nil {
+		return runner.TargetInfo{}, err
+	}
+	t.env = t.ag.Env
+	if err := t.startClock(); err != nil {
+		return runner.TargetInfo{}, err
+	}
+	var setup live.Tail
+	if err := t.ag.Setup(ctx, &setup); err != nil {
+		return runner.TargetInfo{}, fmt.Errorf("%v\n%s", err, setup.String())
+	}
+	info := runner.TargetInfo{Kind: "live", Implementation: runner.Implementation{Name: p.Name, Version: p.Version}, Areas: Areas}
+	if t.o.OneShot {
+		argv, _ := t.ag.Oneshot("{prompt}", false)
+		info.Command = strings.Join(argv, " ") + " (one-shot)"
+		return info, nil
+	}
+	argv, _ := t.ag.ACP()
+	info.Command = strings.Join(argv, " ") + " (acp)"
+	a, err := t.startAgent(ctx, false)
+	if err != nil {
+		return runner.TargetInfo{}, fmt.Errorf("%s over ACP: %v", p.Name, err)
+	}
+	t.agent = a
+	if a.info.Name != "" {
+		info.Implementation.Name, info.Implementation.Version = a.info.Name, a.info.Version
+	}
+	return info, nil
+}
+
+// startClock sets up the harness's clock where its profile says a moved clock reaches it.
+func (t *Target) startClock() error {
+	p := t.o.Profile
+	lib := ""
+	switch {
+	case !p.ClockMoves():
+		t.clockNo = p.Clock
+		return nil
+	case p.Clock == "libfaketime" && live.Static(t.o.Bin):
+		t.clockNo = "not controlled: " + t.o.Bin + " is a static binary, which libfaketime's LD_PRELOAD does not reach"
+		return nil
+	case p.Clock == "libfaketime":
+		var err error
+		if lib, err = live.FindLibfaketime(); err != nil {
+			t.clockNo = "not controlled: " + err.Error()
+			return nil
+		}
+	}
+	c, err := live.NewClock(lib, t.home, time.Now())
+	if err != nil {
+		return err
+	}
+	t.clock = c
+	for _, kv := range c.Env() {
+		if k, v, _ := strings.Cut(kv, "="); v == "" && (k == "LD_PRELOAD" || k == "DYLD_INSERT_LIBRARIES") {
+			continue // a harness that reads the timestamp file itself needs no preload
+		}
+		t.env = append(t.env, kv)
+	}
+	return nil
+}
+
+// Close ends the harness and the fake and removes the run's directory.
+func (t *Target) Close() error {
+	t.mu.Lock()
+	a := t.agent
+	t.agent = nil
+	t.mu.Unlock()
+	var errs []error
+	if a != nil {
+		errs = append(errs, a.stop())
+	}
+	if t.srv != nil {
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		t.srv.Shutdown(sctx)
+		cancel()
+	}
+	if t.rec != nil {
+		t.rec.Close()
+	}
+	if c, ok := t.trans.(io.Closer); ok {
+		c.Close()
+	}
+	if t.work != "" {
+		os.RemoveAll(t.work)
+	}
+	return errors.Join(errs...)
+}
+
+// turn is the fake's Turn hook: the case being played answers, else (a request between cases)
+// the harness is told done.
+func (t *Target) turn(q *wire.Request, body []byte) (*script.Reply, error) {
+	t.mu.Lock()
+	p := t.playing
+	t.mu.Unlock()
+	if p == nil {
+		return &script.Reply{Text: "done"}, nil
+	}
+	return p.serve(q, body), nil
+}
+
+func (t *Target) setPlaying(p *playing) {
+	t.mu.Lock()
+	t.playing = p
+	t.mu.Unlock()
+}
+
+// Answer plays one case and reads its answer.
+func (t *Target) Answer(ctx context.Context, c conformance.Case) runner.Outcome {
+	t.mu.Lock()
+	if t.streak >= crashesInRow {
+		msg := fmt.Sprintf("not sent: the harness crashed on %d cases in a row (the last: %s)", t.streak, t.last)
+		t.mu.Unlock()
+		return runner.Outcome{Verdict: runner.Crashed, Message: msg}
+	}
+	t.seq++
+	seq := t.seq
+	t.mu.Unlock()
+	pl, err := planCase(t.o.Profile, c)
+	if err != nil {
+		var s *skip
+		if errors.As(err, &s) {
+			return runner.Outcome{Verdict: runner.Skip, Message: s.why}
+		}
+		return runner.Outcome{Verdict: runner.Error, Message: err.Error()}
+	}
+	if pl.clock && t.clock == nil {
+		return runner.Outcome{Verdict: runner.Skip, Message: "the case sets the date, and the harness's clock is " + t.clockNo}
+	}
+	out := t.play(ctx, pl, seq)
+	t.mu.Lock()
+	switch out.Verdict {
+	case runner.Crashed:
+		t.streak++
+		t.last = out.Message
+	case runner.Interrupted:
+	default:
+		t.streak = 0
+	}
+	t.mu.Unlock()
+	return out
+}
+
+// play makes the case's directories, opens a session, plays the turns, reads the answer, and
+// removes the directories.
+func (t *Target) play(ctx context.Context, pl *plan, seq int) runner.Outcome {
+	e := &env{t: t, seq: seq, ids: map[string]string{},
+		root: filepath.Join(t.work, fmt.Sprintf("case-%d", seq)), out: filepath.Join(t.work, fmt.Sprintf("out-%d", seq))}
+	defer os.RemoveAll(e.root)
+	defer os.RemoveAll(e.out)
+	for _, d := range []string{e.root, e.out} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return runner.Outcome{Verdict: runner.Error, Message: err.Error()}
+		}
+	}
+	if err := writeFiles(e.root, pl.files); err != nil {
+		return runner.Outcome{Verdict: runner.Error, Message: "making the case's files: " + err.Error()}
+	}
+	cctx, cancel := context.WithTimeout(ctx, t.o.Timeout)
+	defer cancel()
+	h, err := t.harness(cctx, pl, e)
+	if err == nil {
+		e.h = h
+		err = t.turns(cctx, pl, e)
+	}
+	if err != nil {
+		return t.fault(ctx, cctx, err)
+	}
+	ans, err := pl.answer(e)
+	if err != nil {
+		return runner.Outcome{Verdict: runner.Error, Message: err.Error()}
+	}
+	b, err := runner.MarshalAnswer(ans)
+	if err != nil {
+		return runner.Outcome{Verdict: runner.Error, Message: err.Error()}
+	}
+	return runner.Outcome{Answer: b}
+}
+
+// writeFiles writes a plan's files under root: a path ending in "/" is a directory.
+func writeFiles(root string, files map[string]string) error {
+	for p, content := range files {
+		real := filepath.Join(root, filepath.FromSlash(p))
+		if strings.HasSuffix(p, "/") {
+			if err := os.MkdirAll(real, 0o755); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(real), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(real, []byte(content), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// turns plays each turn: what comes before it, then its prompt or compaction, while the fake
+// serves its requests; a turn that ends before every request came is the harness's fault.
+func (t *Target) turns(ctx context.Context, pl *plan, e *env) error {
+	for i, tn := range pl.turns {
+		for _, a := range tn.before {
+			if err := a.do(ctx, e); err != nil {
+				return fmt.Errorf("%s: %w", a.what, err)
+			}
+		}
+		p := &playing{e: e, ctx: ctx, slots: tn.slots, compact: tn.compact}
+		t.setPlaying(p)
+		var err error
+		if tn.compact {
+			err = e.h.Compact(ctx)
+		} else {
+			err = e.h.Prompt(ctx, tn.words)
+		}
+		t.setPlaying(nil)
+		if err != nil {
+			return err
+		}
+		if len(p.errs) > 0 {
+			return errors.New(p.errs[0])
+		}
+		if n := p.served(); n < len(tn.slots) {
+			what := fmt.Sprintf("the prompt %q", tn.words)
+			if tn.compact {
+				what = "the compaction"
+			}
+			return &short{msg: fmt.Sprintf("turn %d (%s) ended after %d of the %d requests the case needs: the harness stopped calling the model", i+1, what, n, len(tn.slots))}
+		}
+	}
+	return nil
+}
+
+// short is a turn the harness ended before the case's requests came.
+type short struct{ msg string }
+
+func (s *short) Error() string { return s.msg }
+
+// fault is the case's verdict for what went wrong; a harness that faulted is ended, and the next
+// case starts another.
+func (t *Target) fault(ctx, cctx context.Context, err error) runner.Outcome {
+	var u *acp.Unsupported
+	if errors.As(err, &u) {
+		return runner.Outcome{Verdict: runner.Skip, Message: u.Error()}
+	}
+	stderr := t.dropAgent()
+	var f *acp.Fault
+	switch {
+	case ctx.Err() != nil:
+		return runner.Outcome{Verdict: runner.Interrupted, Message: "run interrupted: " + ctx.Err().Error()}
+	case errors.As(err, &f) && f.Kind == acp.Died:
+		return runner.Outcome{Verdict: runner.Crashed, Message: "the harness " + f.Detail, Stderr: stderr}
+	case errors.As(err, &f) && f.Kind == acp.Hung, cctx.Err() != nil:
+		return runner.Outcome{Verdict: runner.Timeout, Message: fmt.Sprintf("the case did not end within %s (%v): the harness was ended and is started again for the next case", t.o.Timeout, err), Stderr: stderr}
+	case errors.As(err, &f) && f.Kind == acp.Malformed:
+		return runner.Outcome{Verdict: runner.ProtocolError, Message: f.Error(), Stderr: stderr}
+	}
+	return runner.Outcome{Verdict: runner.Error, Message: err.Error(), Stderr: stderr}
+}
+
+// dropAgent ends the harness process after a fault and returns the tail of its stderr.
+func (t *Target) dropAgent() string {
+	t.mu.Lock()
+	a := t.agent
+	t.agent = nil
+	t.mu.Unlock()
+	if a == nil {
+		return ""
+	}
+	a.p.Kill()
+	a.close()
+	return a.stderr.String()
+}
+
+// harness opens the case's session: over ACP on the harness process (started again when it
+// is not running, or runs with another screen), or one-shot.
+func (t *Target) harness(ctx context.Context, pl *plan, e *env) (harness, error) {
+	cwd := e.root + pl.cwd
+	if pl.cwd == "/" {
+		cwd = e.root
+	}
+	if t.o.OneShot {
+		return &oneshot{t: t, dir: cwd}, nil
+	}
+	t.mu.Lock()
+	a := t.agent
+	t.mu.Unlock()
+	if a != nil && (a.show != pl.show || a.exited()) {
+		a.stop()
+		a = nil
+	}
+	if a == nil {
+		var err error
+		if a, err = t.startAgent(ctx, pl.show); err != nil {
+			return nil, err
+		}
+		t.mu.Lock()
+		t.agent = a
+		t.mu.Unlock()
+	}
+	s, err := a.c.NewSessionIn(ctx, filepath.Clean(cwd))
+	if err != nil {
+		return nil, err
+	}
+	h := &acpHarness{c: a.c, s: s, p: t.o.Profile}
+	if m := t.o.Profile.ACP.Model; m != "" {
+		if err := a.c.SetModel(ctx, s, t.ag.Vars.Fill(m)); err != nil {
+			return nil, fmt.Errorf("setting the session's model, as the %s profile says: %w", t.o.Profile.Name, err)
+		}
+	}
+	return h, nil
+}
+
+// harness is a session as the person drives it.
+type harness interface {
+	Prompt(ctx context.Context, words string) error
+	Compact(ctx context.Context) error
+	SetMode(ctx context.Context, mode string) error
+	SetModel(ctx context.Context, model string) error
+	// Mode is the session's mode as the harness last said it ("" where it says none).
+	Mode() string
+}
+
+type acpHarness struct {
+	c *acp.Client
+	s acp.Session
+	p *agents.Profile
+}
+
+func (h *acpHarness) Prompt(ctx context.Context, words string) error {
+	_, _, err := h.c.Prompt(ctx, h.s.ID, words)
+	return err
+}
+
+func (h *acpHarness) Compact(ctx context.Context) error {
+	_, err := h.c.Compact(ctx, h.s)
+	var u *acp.Unsupported
+	if cmd := h.p.ACP.Compact; cmd != "" && errors.As(err, &u) {
+		_, _, err = h.c.Prompt(ctx, h.s.ID, cmd)
+	}
+	return err
+}
+
+func (h *acpHarness) SetMode(ctx context.Context, mode string) error {
+	if h.c.Mode(h.s.ID) == mode {
+		return nil
+	}
+	if len(h.s.Modes) > 0 && !contains(h.s.Modes, mode) {
+		return &acp.Unsupported{What: "mode " + mode, Why: "the harness offers the modes " + strings.Join(h.s.Modes, ", ")}
+	}
+	return h.c.SetMode(ctx, h.s, mode)
+}
+
+func (h *acpHarness) SetModel(ctx context.Context, model string) error {
+	return h.c.SetModel(ctx, h.s, model)
+}
+func (h *acpHarness) Mode() string { return h.c.Mode(h.s.ID) }
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// oneshot is a harness run once per prompt, the first starting the session and each later one
+// carrying it on with the profile's continue command.
+type oneshot struct {
+	t       *Target
+	dir     string
+	prompts int
+}
+
+func (o *oneshot) Prompt(ctx context.Context, words string) error {
+	argv, ok := o.t.ag.Oneshot(words, o.prompts > 0)
+	if !ok {
+		return &acp.Unsupported{What: "a second prompt", Why: "the " + o.t.o.Profile.Name + " profile has no way to carry a session on one-shot"}
+	}
+	o.prompts++
+	cmd := exec.Command(argv[0], argv[1:]...)
+	var stderr live.Tail
+	cmd.Env, cmd.Dir, cmd.Stdout, cmd.Stderr = o.t.env, o.dir, io.Discard, &stderr
+	p, err := proc.Start(cmd, proc.Options{Grace: 2 * time.Second})
+	if err != nil {
+		return fmt.Errorf("starting %s: %v", argv[0], err)
+	}
+	select {
+	case <-p.Done():
+	case <-ctx.Done():
+		p.Kill()
+		return ctx.Err()
+	}
+	if st := p.State(); st != nil && !st.Success() {
+		return &acp.Fault{Kind: acp.Died, Detail: fmt.Sprintf("%s %s; its stderr ends:\n%s", filepath.Base(argv[0]), st, stderr.String())}
+	}
+	return nil
+}
+
+func (o *oneshot) Compact(context.Context) error {
+	return &acp.Unsupported{What: "a compaction", Why: "one-shot, there is no way to make it between two prompts"}
+}
+
+func (o *oneshot) SetMode(context.Context, string) error {
+	return &acp.Unsupported{What: "a mode change", Why: "one-shot, there is no way to make it between two prompts"}
+}
+
+func (o *oneshot) SetModel(context.Context, string) error {
+	return &acp.Unsupported{What: "a model change", Why: "one-shot, there is no way to make it between two prompts"}
+}
+
+func (o *oneshot) Mode() string { return "" }
+
+// agentProc is the harness process serving ACP, reused from case to case.
+type agentProc struct {
+	p      *proc.Process
+	c      *acp.Client
+	in     *os.File
+	out    *os.File
+	stderr *live.Tail
+	show   bool
+	info   acp.Info
+}
+
+// startAgent starts the harness over ACP and greets it.
+func (t *Target) startAgent(ctx context.Context, show bool) (*agentProc, error) {
+	argv, _ := t.ag.ACP()
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env, cmd.Dir = t.env, t.work
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	// A pipe of our own for stdout, so that what the harness said as it died is still read.
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		return nil, err
+	}
+	a := &agentProc{in: inW, out: outR, stderr: &live.Tail{}, show: show}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, a.stderr
+	a.p, err = proc.Start(cmd, proc.Options{Grace: 2 * time.Second})
+	inR.Close()
+	outW.Close()
+	if err != nil {
+		inW.Close()
+		outR.Close()
+		return nil, fmt.Errorf("starting %s: %v", argv[0], err)
+	}
+	a.c = acp.New(inW, outR, acp.Options{Dir: t.work, Lembas: true, Show: show, Timeout: t.o.Timeout, PromptTimeout: t.o.Timeout, Transcript: t.trans})
+	if a.info, err = a.c.Initialize(ctx, t.o.Version); err != nil {
+		a.p.Kill()
+		a.close()
+		return nil, fmt.Errorf("%v; its stderr ends:\n%s", err, a.stderr.String())
+	}
+	return a, nil
+}
+
+func (a *agentProc) exited() bool {
+	select {
+	case <-a.p.Exited():
+		return true
+	default:
+		return false
+	}
+}
+
+func (a *agentProc) close() {
+	a.in.Close()
+	a.out.Close()
+}
+
+// stop closes the harness's input and gives it two seconds to exit, then ends it (an agent that
+// does not exit when its input closes, as codex-acp, is stopped), with all it started.
+func (a *agentProc) stop() error {
+	a.in.Close()
+	select {
+	case <-a.p.Done():
+	case <-time.After(2 * time.Second):
+		a.p.Stop(syscall.SIGTERM)
+	}
+	a.out.Close()
+	if left := a.p.Left(); len(left) > 0 {
+		return errors.New(proc.Summary(left, "the harness"))
+	}
+	return nil
+}
+
+// skip is a case the live target cannot express on this harness, and why.
+type skip struct{ why string }
+
+func (s *skip) Error() string { return s.why }
+
+func skipf(format string, args ...any) error { return &skip{why: fmt.Sprintf(format, args...)} }
+
+// planCase makes a case's plan, or says why it cannot be played.
+func planCase(p *agents.Profile, c conformance.Case) (*plan, error) {
+	var mk func(*agents.Profile, conformance.Case) (*plan, error)
+	switch c.Area {
+	case "context":
+		mk = planContext
+	case "fs_access":
+		mk = planFS
+	case "instructions":
+		mk = planInstructions
+	case "prefix":
+		mk = planPrefix
+	default:
+		return nil, skipf("the live target does not play %s cases", c.Area)
+	}
+	pl, err := mk(p, c)
+	var nc *noCall
+	if errors.As(err, &nc) {
+		return nil, &skip{why: nc.Error()}
+	}
+	return pl, err
+}
