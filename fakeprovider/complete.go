@@ -413,6 +413,21 @@ var keepAlive = []byte(": keep-alive\n\n")
 // keep period when keep > 0. It returns false when the client went away; the server stopping
 // ends the wait early and returns true, so in-flight streams finish quickly.
 func (s *Server) pause(ctx context.Context, w http.ResponseWriter, d, keep time.Duration, forever bool) bool {
+	return s.wait(ctx, d, keep, forever, func() bool {
+		if w.Header().Get("Content-Type") == "" {
+			w.Header().Set("Content-Type", "text/event-stream; charset=utf-8")
+			w.Header().Set("Cache-Control", "no-cache")
+		}
+		if _, err := w.Write(keepAlive); err != nil {
+			return false
+		}
+		return http.NewResponseController(w).Flush() == nil
+	})
+}
+
+// wait is pause for any transport: alive is called every keep period (an SSE comment, a
+// WebSocket ping) and says whether the client is still there.
+func (s *Server) wait(ctx context.Context, d, keep time.Duration, forever bool, alive func() bool) bool {
 	if d <= 0 && !forever {
 		return ctx.Err() == nil
 	}
@@ -437,14 +452,7 @@ func (s *Server) pause(ctx context.Context, w http.ResponseWriter, d, keep time.
 		case <-timeout:
 			return true
 		case <-tick:
-			if w.Header().Get("Content-Type") == "" {
-				w.Header().Set("Content-Type", "text/event-stream; charset=utf-8")
-				w.Header().Set("Cache-Control", "no-cache")
-			}
-			if _, err := w.Write(keepAlive); err != nil {
-				return false
-			}
-			if http.NewResponseController(w).Flush() != nil {
+			if !alive() {
 				return false
 			}
 		}

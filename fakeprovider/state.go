@@ -159,7 +159,7 @@ func (s *Server) handleDeleteResponse(w http.ResponseWriter, r *http.Request) {
 		writeError(w, notFound("Response", id))
 		return
 	}
-	writeValue(w, orderedObject{{"id", id}, {"object", "response.deleted"}, {"deleted", true}})
+	writeValue(w, wire.Obj("id", id, "object", "response.deleted", "deleted", true))
 }
 
 // handleInputItems is GET /v1/responses/{id}/input_items.
@@ -229,7 +229,7 @@ func writeList(w http.ResponseWriter, r *http.Request, items []json.RawMessage, 
 	if len(list) > 0 {
 		first, last = itemID(list[0]), itemID(list[len(list)-1])
 	}
-	writeValue(w, orderedObject{{"object", "list"}, {"data", list}, {"first_id", first}, {"last_id", last}, {"has_more", more}})
+	writeValue(w, wire.Obj("object", "list", "data", list, "first_id", first, "last_id", last, "has_more", more))
 }
 
 func itemID(it json.RawMessage) string {
@@ -244,12 +244,12 @@ func itemID(it json.RawMessage) string {
 // /v1/conversations/{id}; GET and POST /v1/conversations/{id}/items; GET and DELETE
 // /v1/conversations/{id}/items/{item_id}.
 
-func convObject(c *conversation) orderedObject {
+func convObject(c *conversation) wire.Object {
 	md := c.metadata
 	if md == nil {
 		md = json.RawMessage("{}")
 	}
-	return orderedObject{{"id", c.id}, {"object", "conversation"}, {"created_at", c.created}, {"metadata", md}}
+	return wire.Obj("id", c.id, "object", "conversation", "created_at", c.created, "metadata", md)
 }
 
 func (s *Server) handleCreateConversation(w http.ResponseWriter, r *http.Request) {
@@ -328,7 +328,7 @@ func (s *Server) handleConversation(w http.ResponseWriter, r *http.Request) {
 		s.state.mu.Lock()
 		delete(s.state.convs, c.id)
 		s.state.mu.Unlock()
-		writeValue(w, orderedObject{{"id", c.id}, {"object", "conversation.deleted"}, {"deleted", true}})
+		writeValue(w, wire.Obj("id", c.id, "object", "conversation.deleted", "deleted", true))
 		return
 	}
 	s.state.mu.Lock()
@@ -359,7 +359,7 @@ func (s *Server) handleConversationItems(w http.ResponseWriter, r *http.Request)
 		c.items = append(c.items, added...)
 		s.state.mu.Unlock()
 		first, last := itemID(added[0]), itemID(added[len(added)-1])
-		writeValue(w, orderedObject{{"object", "list"}, {"data", added}, {"first_id", first}, {"last_id", last}, {"has_more", false}})
+		writeValue(w, wire.Obj("object", "list", "data", added, "first_id", first, "last_id", last, "has_more", false))
 		return
 	}
 	s.state.mu.Lock()
@@ -392,28 +392,6 @@ func (s *Server) handleConversationItem(w http.ResponseWriter, r *http.Request) 
 		return
 	}
 	writeError(w, notFound("Item", id))
-}
-
-// orderedObject is a JSON object written in the order given.
-type orderedObject []struct {
-	k string
-	v any
-}
-
-func (o orderedObject) MarshalJSON() ([]byte, error) {
-	b := []byte{'{'}
-	for i, f := range o {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		k, _ := wire.Marshal(f.k)
-		v, err := wire.Marshal(f.v)
-		if err != nil {
-			return nil, err
-		}
-		b = append(append(append(b, k...), ':'), v...)
-	}
-	return append(b, '}'), nil
 }
 
 // handleCompact is POST /v1/responses/compact: the input window compacted, as the API gives it
@@ -454,12 +432,10 @@ func (s *Server) handleCompact(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	id := s.state.nextID("cmp")
-	item, _ := wire.Marshal(orderedObject{{"id", id}, {"type", "compaction"}, {"encrypted_content", wire.CompactionContent(summary)}})
+	item, _ := wire.Marshal(wire.Obj("id", id, "type", "compaction", "encrypted_content", wire.CompactionContent(summary)))
 	out = append(out, item)
 	u := s.usage(r.Context(), t.body, req, wire.Answer{Text: summary})
-	writeValue(w, orderedObject{{"id", id}, {"object", "response.compaction"}, {"created_at", s.now().Unix()}, {"output", out},
-		{"usage", orderedObject{{"input_tokens", u.Prompt}, {"input_tokens_details", orderedObject{{"cached_tokens", u.Cached}}},
-			{"output_tokens", u.Completion}, {"output_tokens_details", orderedObject{{"reasoning_tokens", 0}}}, {"total_tokens", u.Prompt + u.Completion}}}})
+	writeValue(w, wire.Obj("id", id, "object", "response.compaction", "created_at", s.now().Unix(), "output", out, "usage", wire.Obj("input_tokens", u.Prompt, "input_tokens_details", wire.Obj("cached_tokens", u.Cached), "output_tokens", u.Completion, "output_tokens_details", wire.Obj("reasoning_tokens", 0), "total_tokens", u.Prompt+u.Completion)))
 }
 
 // DefaultCompaction is the summary of a compaction when the script gives none.
@@ -484,5 +460,5 @@ func (s *Server) handleInputTokens(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	n := s.count(string(t.body)) + mediaTokens*(req.Params.Images+req.Params.Files)
-	writeValue(w, orderedObject{{"object", "response.input_tokens"}, {"input_tokens", n}})
+	writeValue(w, wire.Obj("object", "response.input_tokens", "input_tokens", n))
 }

@@ -158,7 +158,7 @@ func (x *wsTurn) failWith(e *wire.Error) {
 		Error json.RawMessage `json:"error"`
 	}
 	json.Unmarshal(e.Body(), &body)
-	b, _ := wire.Marshal(orderedObject{{"type", "error"}, {"status", e.Status}, {"error", body.Error}})
+	b, _ := wire.Marshal(wire.Obj("type", "error", "status", e.Status, "error", body.Error))
 	x.send(context.Background(), b)
 }
 
@@ -274,40 +274,19 @@ func (x *wsTurn) answer(ctx context.Context, t *turn) {
 	}
 }
 
-// wait pauses d (or, forever, until the client or the server goes), pinging every keep period.
+// wait pauses as the server's wait does, pinging every keep period.
 func (x *wsTurn) wait(ctx context.Context, d, keep time.Duration, forever bool) bool {
-	if d <= 0 && !forever {
-		return true
-	}
-	var timeout <-chan time.Time
-	if !forever {
-		t := time.NewTimer(d)
-		defer t.Stop()
-		timeout = t.C
-	}
-	var tick <-chan time.Time
-	if keep > 0 {
-		tk := time.NewTicker(keep)
-		defer tk.Stop()
-		tick = tk.C
-	}
-	for {
-		select {
-		case <-ctx.Done():
-			x.closed = true
+	ok := x.s.wait(ctx, d, keep, forever, func() bool {
+		if err := x.c.Ping(ctx); err != nil {
+			x.err = fmt.Sprintf("the client went away during a pause (%v)", err)
 			return false
-		case <-x.s.stop:
-			return true
-		case <-timeout:
-			return true
-		case <-tick:
-			if err := x.c.Ping(ctx); err != nil {
-				x.err = fmt.Sprintf("the client went away during a pause (%v)", err)
-				x.closed = true
-				return false
-			}
 		}
+		return true
+	})
+	if !ok {
+		x.closed = true
 	}
+	return ok
 }
 
 func (x *wsTurn) record(msg []byte) {

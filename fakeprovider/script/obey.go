@@ -325,7 +325,7 @@ func instance(s any, root map[string]any, depth int) any {
 		return out
 	}
 	props, _ := m["properties"].(map[string]any)
-	obj := orderedMap{}
+	obj := wire.Object{}
 	required, hasRequired := m["required"].([]any)
 	names := []string{}
 	if hasRequired {
@@ -341,33 +341,9 @@ func instance(s any, root map[string]any, depth int) any {
 		sortStrings(names)
 	}
 	for _, k := range names {
-		obj = append(obj, kv{k, instance(props[k], root, depth+1)})
+		obj = append(obj, wire.Member{Key: k, Value: instance(props[k], root, depth+1)})
 	}
 	return obj
-}
-
-type kv struct {
-	k string
-	v any
-}
-
-// orderedMap is an object whose members are written in the order of `required`.
-type orderedMap []kv
-
-func (o orderedMap) MarshalJSON() ([]byte, error) {
-	b := []byte{'{'}
-	for i, f := range o {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		k, _ := wire.Marshal(f.k)
-		v, err := wire.Marshal(f.v)
-		if err != nil {
-			return nil, err
-		}
-		b = append(append(append(b, k...), ':'), v...)
-	}
-	return append(b, '}'), nil
 }
 
 func sortStrings(s []string) {

@@ -132,3 +132,37 @@ func Marshal(v any) ([]byte, error) {
 	}
 	return bytes.TrimSuffix(b.Bytes(), []byte{'\n'}), nil
 }
+
+// Object is a JSON object whose members are written in the order given (as the API orders
+// them), without HTML escaping.
+type Object []Member
+
+// Member is one member of an Object.
+type Member struct {
+	Key   string
+	Value any
+}
+
+// Obj is an Object of keys and values in turn: Obj("id", id, "deleted", true).
+func Obj(kv ...any) Object {
+	o := make(Object, 0, len(kv)/2)
+	for i := 0; i+1 < len(kv); i += 2 {
+		o = append(o, Member{Key: kv[i].(string), Value: kv[i+1]})
+	}
+	return o
+}
+
+func (o Object) MarshalJSON() ([]byte, error) {
+	e := enc{first: true}
+	e.obj()
+	for _, m := range o {
+		v, err := Marshal(m.Value)
+		if err != nil {
+			return nil, err
+		}
+		e.key(m.Key)
+		e.raw(v)
+	}
+	e.end()
+	return e.b, nil
+}
