@@ -9,7 +9,9 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptrace"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/LLeMbas/lembas-check/replay/chat"
@@ -52,6 +54,9 @@ type Sent struct {
 	Error string `json:"error,omitempty"`
 	// Note says what live mode did to this request.
 	Note string `json:"note,omitempty"`
+	// Retried: the server had closed the reused connection the request was first sent on,
+	// before answering, and it was sent again on a new one.
+	Retried bool `json:"retried,omitempty"`
 }
 
 // Sender sends requests to an OpenAI-compatible server.
@@ -76,25 +81,48 @@ func (s *Sender) Endpoint(path string) string {
 var ErrUnreachable = errors.New("the server cannot be reached")
 
 // Send posts one body and reads the whole answer, timing the first token and the last byte.
+//
+// A connection the server may have closed is never reused blindly. llama-server ends the
+// connection after a streamed answer although it says Keep-Alive, and Go's client would send the
+// next request on it and read EOF. So a request that asks for a stream is sent with
+// `Connection: close`, and a request whose reused connection ends before any byte of an answer
+// came back is sent once more, on a new connection (Sent.Retried says so).
 func (s *Sender) Send(ctx context.Context, path string, body []byte) (Sent, error) {
 	out := Sent{Body: body}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.Endpoint(path), bytes.NewReader(body))
-	if err != nil {
-		return out, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	for k, v := range s.Header {
-		req.Header[k] = v
-	}
 	c := s.Client
 	if c == nil {
 		c = http.DefaultClient
 	}
-	start := time.Now()
-	resp, err := c.Do(req)
-	if err != nil {
+	stream := asksStream(body)
+	var resp *http.Response
+	var start time.Time
+	var err error
+	for attempt := 0; ; attempt++ {
+		var req *http.Request
+		req, err = http.NewRequestWithContext(ctx, http.MethodPost, s.Endpoint(path), bytes.NewReader(body))
+		if err != nil {
+			return out, err
+		}
+		req.Header.Set("Content-Type", "application/json")
+		for k, v := range s.Header {
+			req.Header[k] = v
+		}
+		req.Close = stream
+		reused := false
+		req = req.WithContext(httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
+			GotConn: func(i httptrace.GotConnInfo) { reused = i.Reused },
+		}))
+		start = time.Now()
+		resp, err = c.Do(req)
+		if err == nil {
+			break
+		}
 		if ctx.Err() != nil {
 			return out, ctx.Err()
+		}
+		if attempt == 0 && reused && closedBeforeAnswer(err) {
+			out.Retried = true
+			continue
 		}
 		return out, fmt.Errorf("%w: %v", ErrUnreachable, err)
 	}
@@ -148,6 +176,18 @@ func (s *Sender) Send(ctx context.Context, path string, body []byte) (Sent, erro
 		out.Error = err.Error()
 	}
 	return out, nil
+}
+
+// asksStream says whether a body asks for a streamed answer (`"stream": true`).
+func asksStream(body []byte) bool {
+	st, en, ok := chat.Member(body, "stream")
+	return ok && string(bytes.TrimSpace(body[st:en])) == "true"
+}
+
+// closedBeforeAnswer says whether a request failed because its connection ended before any byte
+// of an answer: the server had closed it (EOF, a reset). Such a request was not answered.
+func closedBeforeAnswer(err error) bool {
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE)
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
