@@ -206,6 +206,9 @@ type Player struct {
 	// Rewrite, when set, changes each request body before it is sent (a variant); it gets the
 	// exchange's seq. It runs before live mode's substitutions.
 	Rewrite func(seq int, body []byte) ([]byte, error)
+	// Adjust is applied to every request last, after Rewrite and live mode: the answer's length,
+	// a stream's usage.
+	Adjust Adjust
 	// Prompt says which exchanges to send; nil sends every POST.
 	Prompt func(Exchange) bool
 	// OnSent is called after each request, in order.
@@ -268,6 +271,9 @@ func (p *Player) Play(ctx context.Context, src Source) error {
 		path := e.Exchange.Path
 		if path == "" {
 			path = "/v1/chat/completions"
+		}
+		if body, err = p.Adjust.Apply(path, body); err != nil {
+			return fmt.Errorf("line %d (request %d): %v", e.Line, e.Exchange.Seq, err)
 		}
 		s, err := p.Sender.Send(ctx, path, body)
 		s.Seq, s.Line, s.Path, s.Note = e.Exchange.Seq, e.Line, path, note

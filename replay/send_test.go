@@ -176,3 +176,22 @@ func TestEndpoint(t *testing.T) {
 		}
 	}
 }
+
+// Every replayed request goes out with the answer's length capped and a stream's usage asked
+// for; the prompt's bytes are the recording's.
+func TestPlayerAdjustsEveryRequest(t *testing.T) {
+	srv := simServer(t, "")
+	p := &replay.Player{Sender: replay.Sender{URL: srv.URL}, Adjust: replay.Adjust{MaxTokens: 16, AskUsage: true}}
+	sent, err := play(t, p, recDir+"interleaved.jsonl")
+	if err != nil || len(sent) != 9 {
+		t.Fatalf("%d sent: %v", len(sent), err)
+	}
+	for _, s := range sent {
+		if !bytes.Contains(s.Body, []byte(`"max_tokens":16`)) || s.Stream && !bytes.Contains(s.Body, []byte(`"include_usage":true`)) {
+			t.Errorf("request %d sent as %s", s.Seq, s.Body)
+		}
+		if s.Stream && s.Reply.Usage == nil {
+			t.Errorf("request %d: a stream without usage", s.Seq)
+		}
+	}
+}

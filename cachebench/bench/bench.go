@@ -145,6 +145,8 @@ type Result struct {
 // Options say how to bench.
 type Options struct {
 	Sender replay.Sender
+	// Adjust is applied to every request sent (the answer's length, a stream's usage).
+	Adjust replay.Adjust
 	// Variants to run after the baseline (each resolved against the session's length).
 	Variants []Variant
 	// Tokenizer makes the audit's predictions; nil: tiktoken.
@@ -274,7 +276,7 @@ func benchRun(ctx context.Context, open Open, o Options, name string, total int,
 	}
 	defer c.Close()
 	n := 0
-	p := &replay.Player{Sender: o.Sender, Mode: replay.Frozen, Prompt: audit.IsPrompt, Rewrite: func(_ int, b []byte) ([]byte, error) {
+	p := &replay.Player{Sender: o.Sender, Mode: replay.Frozen, Prompt: audit.IsPrompt, Adjust: o.Adjust, Rewrite: func(_ int, b []byte) ([]byte, error) {
 		n++
 		if rewrite == nil {
 			return b, nil

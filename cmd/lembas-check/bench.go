@@ -64,7 +64,7 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if err != nil {
 		return errorf(stderr, "%v", err)
 	}
-	opts := bench.Options{Variants: vs, Cold: *cold, Prices: table}
+	opts := bench.Options{Variants: vs, Cold: *cold, Prices: table, Adjust: sf.adjust()}
 	var sim *bench.Sim
 	if *useSim {
 		if sim, err = bench.StartSim(open, *slots); err != nil {

@@ -22,6 +22,7 @@ type serverFlags struct {
 	url       string
 	apiKeyEnv string
 	timeout   time.Duration
+	maxTokens int
 }
 
 func addServerFlags(fs *flag.FlagSet) *serverFlags {
@@ -29,11 +30,21 @@ func addServerFlags(fs *flag.FlagSet) *serverFlags {
 	fs.StringVar(&s.url, "server", "", "the OpenAI-compatible server's base `URL` (http://127.0.0.1:8080)")
 	fs.StringVar(&s.apiKeyEnv, "api-key-env", "", "send `NAME`'s value, an environment variable, as a bearer token")
 	fs.DurationVar(&s.timeout, "timeout", 10*time.Minute, "give up on one request after `DURATION` (a long prompt on a local model takes minutes)")
+	fs.IntVar(&s.maxTokens, "max-tokens", replay.DefaultMaxTokens, "let the server generate at most `N` tokens per request, so runs are comparable (0: as recorded)")
 	return s
+}
+
+// adjust is what every replayed request gets besides its recorded bytes: the answer's length,
+// and a stream's usage asked for.
+func (s *serverFlags) adjust() replay.Adjust {
+	return replay.Adjust{MaxTokens: s.maxTokens, AskUsage: true}
 }
 
 func (s *serverFlags) sender() (replay.Sender, error) {
 	snd := replay.Sender{URL: s.url, Client: &http.Client{Timeout: s.timeout}, Header: http.Header{}}
+	if s.maxTokens < 0 {
+		return snd, fmt.Errorf("--max-tokens %d: want 0 (as recorded) or more", s.maxTokens)
+	}
 	if s.apiKeyEnv != "" {
 		key := os.Getenv(s.apiKeyEnv)
 		if key == "" {
@@ -112,7 +123,7 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	bar.Start()
 	var sent []replay.Sent
 	failed := 0
-	p := &replay.Player{Sender: snd, Mode: *mode, Speed: *speed, Prompt: audit.IsPrompt, OnSent: func(s replay.Sent) {
+	p := &replay.Player{Sender: snd, Mode: *mode, Speed: *speed, Prompt: audit.IsPrompt, Adjust: sf.adjust(), OnSent: func(s replay.Sent) {
 		if s.Error != "" {
 			failed++
 		}

@@ -1,6 +1,9 @@
 package chat
 
-import "sort"
+import (
+	"encoding/json"
+	"sort"
+)
 
 // Edit replaces the bytes [Off, Off+Len) of a body with With (Len 0 inserts).
 type Edit struct {
@@ -55,4 +58,34 @@ func End(raw []byte) int {
 		return -1
 	}
 	return e - 1
+}
+
+// Set gives an object's top-level member key the JSON value: in place when the object has it,
+// else added at its end. Every other byte is kept. ok is false when raw is not an object.
+func Set(raw []byte, key string, value []byte) (out []byte, ok bool) {
+	if st, en, found := Member(raw, key); found {
+		return Splice(raw, []Edit{{Off: st, Len: en - st, With: value}}), true
+	}
+	end := End(raw)
+	if end < 0 {
+		return raw, false
+	}
+	sep := ","
+	if i := lastNonSpace(raw[:end]); i >= 0 && raw[i] == '{' {
+		sep = ""
+	}
+	k, _ := json.Marshal(key)
+	with := append(append([]byte(sep), k...), ':')
+	return Splice(raw, []Edit{{Off: end, With: append(with, value...)}}), true
+}
+
+func lastNonSpace(b []byte) int {
+	for i := len(b) - 1; i >= 0; i-- {
+		switch b[i] {
+		case ' ', '\t', '\n', '\r':
+		default:
+			return i
+		}
+	}
+	return -1
 }
