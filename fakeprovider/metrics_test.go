@@ -1,8 +1,10 @@
 package fakeprovider_test
 
 import (
+	"context"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"strconv"
 	"strings"
@@ -11,15 +13,18 @@ import (
 	"github.com/LLeMbas/lembas-check/fakeprovider"
 )
 
-// scrape reads /metrics into "name{labels}" → value.
+// scrape reads /metrics into "name{labels}" → value, once every request sent has been counted.
+// A request is counted as its handler returns, which can be after the client has its response
+// (the test then read a count one short, 6 runs in 30): shutting the server down waits for every
+// handler, and the metrics are then read from its handler directly.
 func scrape(t *testing.T, srv *fakeprovider.Server) map[string]float64 {
 	t.Helper()
-	resp, err := http.Get(srv.URL + "/metrics")
-	if err != nil {
+	if err := srv.Shutdown(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
+	rec := httptest.NewRecorder()
+	srv.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+	b := rec.Body.Bytes()
 	out := map[string]float64{}
 	line := regexp.MustCompile(`^(.+) (\S+)$`)
 	for _, l := range strings.Split(string(b), "\n") {
@@ -69,7 +74,9 @@ func TestProxyMetrics(t *testing.T) {
 	up := fakeprovider.New(t, nil)
 	srv := fakeprovider.NewWith(t, fakeprovider.Config{Upstream: up.BaseURL()})
 	post(t, srv.BaseURL()+"/chat/completions", hello)
-	http.Get(srv.URL + "/v1/strange")
+	if resp, err := http.Get(srv.URL + "/v1/strange"); err == nil {
+		resp.Body.Close()
+	}
 	m := scrape(t, srv)
 	if m[`lembas_fake_requests_total{route="proxy POST /v1/chat/completions",status="200"}`] != 1 || m[`lembas_fake_requests_total{route="proxy other",status="404"}`] != 1 {
 		t.Errorf("%v", m)
