@@ -215,6 +215,9 @@ type Player struct {
 	OnSent func(Sent)
 	// Sleep waits in timed mode (time.Sleep-like, but stopping with ctx); nil uses a timer.
 	Sleep func(ctx context.Context, d time.Duration) error
+	// Now is the clock timed mode measures the replay on; nil is time.Now. A test gives a fake
+	// one with Sleep, so that the waits do not depend on the machine's speed.
+	Now func() time.Time
 
 	live map[[32]byte]json.RawMessage // recorded prefix chain → the server's own answer
 }
@@ -233,8 +236,12 @@ func (p *Player) Play(ctx context.Context, src Source) error {
 	if speed <= 0 {
 		speed = 1
 	}
+	now := p.Now
+	if now == nil {
+		now = time.Now
+	}
 	var first time.Time
-	began := time.Now()
+	began := now()
 	for {
 		e, err := src.Next()
 		if errors.Is(err, io.EOF) {
@@ -251,7 +258,7 @@ func (p *Player) Play(ctx context.Context, src Source) error {
 				first = e.Exchange.Started
 			}
 			due := time.Duration(float64(e.Exchange.Started.Sub(first)) / speed)
-			if wait := due - time.Since(began); wait > 0 {
+			if wait := due - now().Sub(began); wait > 0 {
 				if err := p.sleep(ctx, wait); err != nil {
 					return err
 				}

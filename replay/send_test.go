@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -103,19 +104,34 @@ func TestLiveFeedsTheServersAnswersBack(t *testing.T) {
 
 func TestTimedKeepsTheRecordedGaps(t *testing.T) {
 	srv := simServer(t, "")
+	// A clock that moves only when the player sleeps: each wait is then the recorded gap at
+	// 1000x, whatever the machine's speed (with the real clock a busy machine, its replay slower
+	// than the gaps, skipped waits: 1 run in 20).
+	clock := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
 	var waits []time.Duration
 	p := &replay.Player{Sender: replay.Sender{URL: srv.URL}, Mode: replay.Timed, Speed: 1000,
-		Sleep: func(_ context.Context, d time.Duration) error { waits = append(waits, d); return nil }}
+		Now: func() time.Time { return clock },
+		Sleep: func(_ context.Context, d time.Duration) error {
+			waits = append(waits, d)
+			clock = clock.Add(d)
+			return nil
+		}}
 	sent, err := play(t, p, recDir+"clean.jsonl")
 	if err != nil || len(sent) != 6 {
 		t.Fatal(err, len(sent))
 	}
 	entries, _, _ := replay.ReadAll(recDir + "clean.jsonl")
-	// The sleep is not real, so each wait is how far its request is from the first one, less the
-	// time the replay has taken: the last is close to the whole recorded span at 1000x.
-	span := entries[len(entries)-1].Exchange.Started.Sub(entries[0].Exchange.Started) / 1000
-	if len(waits) != 5 || waits[4] > span || waits[4] < span/2 {
-		t.Errorf("waits %v; the recording spans %v at 1000x", waits, span)
+	var want []time.Duration
+	due := func(i int) time.Duration {
+		return time.Duration(float64(entries[i].Exchange.Started.Sub(entries[0].Exchange.Started)) / 1000)
+	}
+	for i := 1; i < len(entries); i++ {
+		if gap := due(i) - due(i-1); gap > 0 {
+			want = append(want, gap)
+		}
+	}
+	if len(want) != 5 || !slices.Equal(waits, want) {
+		t.Errorf("waits %v, want %v (the recorded gaps at 1000x)", waits, want)
 	}
 }
 
