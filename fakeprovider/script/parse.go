@@ -57,6 +57,9 @@ func Parse(name string, data []byte) (*Script, error) {
 	if doc.Kind == 0 || len(doc.Content) == 0 {
 		return nil, &Error{File: name, Msg: "the script is empty: give replies, rules or a default (docs/fakeprovider.md)"}
 	}
+	if expanded(doc.Content[0], map[*yaml.Node]int{}) > maxNodes {
+		return nil, &Error{File: name, Line: 1, Col: 1, Msg: "the script is too large once its aliases are expanded"}
+	}
 	d := &dec{file: name}
 	s, err := d.script(doc.Content[0])
 	if err != nil {
@@ -86,6 +89,27 @@ type dec struct {
 
 func (d *dec) errf(n *yaml.Node, format string, args ...any) error {
 	return &Error{File: d.file, Line: n.Line, Col: n.Column, Msg: fmt.Sprintf(format, args...)}
+}
+
+// expanded counts the nodes n stands for once its aliases are expanded, stopping past maxNodes.
+// An anchor's count is kept, so that aliases repeating one another cost the script's size, not
+// its expansion: the decoder's own count (resolve) would first walk a million nodes.
+func expanded(n *yaml.Node, memo map[*yaml.Node]int) int {
+	if n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	if c, ok := memo[n]; ok {
+		return c
+	}
+	memo[n] = maxNodes + 1 // an alias inside its own anchor counts as too many
+	c := 1
+	for _, k := range n.Content {
+		if c += expanded(k, memo); c > maxNodes {
+			break
+		}
+	}
+	memo[n] = c
+	return c
 }
 
 // resolve follows an alias, counting the nodes read so repeated aliases cannot blow up.
