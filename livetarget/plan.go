@@ -2,6 +2,7 @@ package livetarget
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -162,6 +163,16 @@ func (p *playing) fail(format string, args ...any) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.errs = append(p.errs, fmt.Sprintf(format, args...))
+}
+
+// err is the first thing that went wrong serving the turn.
+func (p *playing) err() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.errs) == 0 {
+		return nil
+	}
+	return errors.New(p.errs[0])
 }
 
 // served says how many of the turn's requests came.

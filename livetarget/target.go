@@ -354,8 +354,8 @@ func (t *Target) turns(ctx context.Context, pl *plan, e *env) error {
 		if err != nil {
 			return err
 		}
-		if len(p.errs) > 0 {
-			return errors.New(p.errs[0])
+		if err := p.err(); err != nil {
+			return err
 		}
 		if n := p.served(); n < len(tn.slots) {
 			what := fmt.Sprintf("the prompt %q", tn.words)
@@ -380,13 +380,17 @@ func (t *Target) fault(ctx, cctx context.Context, err error) runner.Outcome {
 	if errors.As(err, &u) {
 		return runner.Outcome{Verdict: runner.Skip, Message: u.Error()}
 	}
-	stderr := t.dropAgent()
+	stderr, ended := t.dropAgent()
 	var f *acp.Fault
 	switch {
 	case ctx.Err() != nil:
 		return runner.Outcome{Verdict: runner.Interrupted, Message: "run interrupted: " + ctx.Err().Error()}
 	case errors.As(err, &f) && f.Kind == acp.Died:
-		return runner.Outcome{Verdict: runner.Crashed, Message: "the harness " + f.Detail, Stderr: stderr}
+		msg := "the harness died: " + f.Detail
+		if ended != "" {
+			msg += " (" + ended + ")"
+		}
+		return runner.Outcome{Verdict: runner.Crashed, Message: msg, Stderr: stderr}
 	case errors.As(err, &f) && f.Kind == acp.Hung, cctx.Err() != nil:
 		return runner.Outcome{Verdict: runner.Timeout, Message: fmt.Sprintf("the case did not end within %s (%v): the harness was ended and is started again for the next case", t.o.Timeout, err), Stderr: stderr}
 	case errors.As(err, &f) && f.Kind == acp.Malformed:
@@ -395,18 +399,24 @@ func (t *Target) fault(ctx, cctx context.Context, err error) runner.Outcome {
 	return runner.Outcome{Verdict: runner.Error, Message: err.Error(), Stderr: stderr}
 }
 
-// dropAgent ends the harness process after a fault and returns the tail of its stderr.
-func (t *Target) dropAgent() string {
+// dropAgent ends the harness process after a fault and returns the tail of its stderr, and how
+// it ended when it had ended by itself ("" when it was still running).
+func (t *Target) dropAgent() (stderr, ended string) {
 	t.mu.Lock()
 	a := t.agent
 	t.agent = nil
 	t.mu.Unlock()
 	if a == nil {
-		return ""
+		return "", ""
+	}
+	if a.exited() {
+		// It died: what it said as it went is still coming in.
+		<-a.p.Done()
+		ended = a.p.State().String()
 	}
 	a.p.Kill()
 	a.close()
-	return a.stderr.String()
+	return a.stderr.String(), ended
 }
 
 // harness opens the case's session: over ACP on the harness process (started again when it

@@ -1,0 +1,369 @@
+package livetarget
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/LLeMbas/lembas-check/agents"
+	"github.com/LLeMbas/lembas-check/conformance"
+	"github.com/LLeMbas/lembas-check/refagent"
+	"github.com/LLeMbas/lembas-check/runner"
+	"github.com/LLeMbas/lembas-check/runner/gherkin"
+)
+
+// The test binary is the harness too: with LIVETARGET_TEST_AGENT set it is the reference agent
+// (refagent, its fault from LIVETARGET_TEST_BREAK), or a faulty one in front of it.
+func TestMain(m *testing.M) {
+	mode := os.Getenv("LIVETARGET_TEST_AGENT")
+	if mode == "" {
+		os.Exit(m.Run())
+	}
+	os.Exit(testAgent(mode))
+}
+
+func testAgent(mode string) int {
+	o := refagent.Options{BaseURL: os.Getenv("OPENAI_BASE_URL"), Key: os.Getenv("OPENAI_API_KEY"), Model: os.Getenv("OPENAI_MODEL"), Version: "test"}
+	if b := os.Getenv("LIVETARGET_TEST_BREAK"); b != "" {
+		o.Break = strings.Split(b, ",")
+	}
+	if mode == "dies" {
+		fmt.Fprintln(os.Stderr, "the test agent dies at its start")
+		return 3
+	}
+	if pids := os.Getenv("LIVETARGET_TEST_PIDS"); pids != "" {
+		// It leaves a child running, which must not outlive the run.
+		child := exec.Command("sleep", "300")
+		child.Start()
+		f, _ := os.OpenFile(pids, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		fmt.Fprintf(f, "%d\n%d\n", os.Getpid(), child.Process.Pid)
+		f.Close()
+	}
+	in := io.Reader(os.Stdin)
+	if mode != "reference" {
+		r, w := io.Pipe()
+		go func() {
+			sc := bufio.NewScanner(os.Stdin)
+			sc.Buffer(nil, 16<<20)
+			for sc.Scan() {
+				if strings.Contains(sc.Text(), `"method":"session/prompt"`) {
+					switch mode {
+					case "crash":
+						fmt.Fprintln(os.Stderr, "the test agent crashes on a prompt")
+						os.Exit(2)
+					case "hang":
+						select {}
+					case "garbage":
+						fmt.Println("Starting the agent, version 1.2…")
+						continue
+					}
+				}
+				w.Write(append(sc.Bytes(), '\n'))
+			}
+			w.Close()
+		}()
+		in = r
+	}
+	refagent.Serve(context.Background(), in, os.Stdout, o)
+	return 0
+}
+
+// profile is the reference agent's profile with the test binary as its program.
+func profile(t *testing.T, mode string, env ...string) *agents.Profile {
+	t.Helper()
+	p, err := agents.Builtin("lembas-check")
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := *p
+	q.Bin = exe
+	q.ACP = &agents.Command{Args: []string{}}
+	q.Env = map[string]string{"LIVETARGET_TEST_AGENT": mode, "OPENAI_MODEL": "{model}"}
+	for i := 0; i+1 < len(env); i += 2 {
+		q.Env[env[i]] = env[i+1]
+	}
+	return &q
+}
+
+// run runs items through a live target and returns the report, closed.
+func run(t *testing.T, p *agents.Profile, items []runner.Item, timeout time.Duration) *runner.Report {
+	t.Helper()
+	tg := New(Options{Profile: p, Bin: p.Bin, Timeout: timeout, Version: "test"})
+	ctx := context.Background()
+	info, err := tg.Start(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := runner.Run(ctx, tg, info, items, runner.Options{Workers: 1})
+	rep.Closed(tg.Close())
+	if rep.CloseErr != "" {
+		t.Errorf("closing: %s", rep.CloseErr)
+	}
+	return rep
+}
+
+func liveCases(t *testing.T) []conformance.Case {
+	t.Helper()
+	cases, err := runner.LoadCases(runner.SuiteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []conformance.Case
+	for _, c := range cases {
+		if slices.Contains(Areas, c.Area) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+var referenceReport *runner.Report
+
+// referenceRun is every case of the live target's areas, on the reference agent (run once).
+func referenceRun(t *testing.T) *runner.Report {
+	t.Helper()
+	if referenceReport == nil {
+		referenceReport = run(t, profile(t, "reference"), runner.CaseItems(liveCases(t)), time.Minute)
+	}
+	return referenceReport
+}
+
+// The reference agent passes every case the live target can express; each other case is
+// skipped, with its reason; and every area has cases it expresses.
+func TestReferenceAgentPasses(t *testing.T) {
+	rep := referenceRun(t)
+	passed := map[string]int{}
+	for _, r := range rep.Results {
+		switch r.Verdict {
+		case runner.Pass:
+			passed[r.Case.Area]++
+		case runner.Skip:
+			if r.Message == "" {
+				t.Errorf("%s is skipped with no reason", r.Case.ID)
+			}
+		default:
+			t.Errorf("%s: %s: %s%s", r.Case.ID, r.Verdict, r.Message, r.Diff)
+		}
+	}
+	for _, a := range Areas {
+		if passed[a] == 0 {
+			t.Errorf("no %s case passed: the live target expresses none", a)
+		}
+	}
+}
+
+// The Gherkin scenarios go through the live target the same way.
+func TestReferenceAgentPassesTheScenarios(t *testing.T) {
+	scs, err := gherkin.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var items []runner.Item
+	for _, it := range gherkin.Items(scs) {
+		if slices.Contains(Areas, it.Case.Area) {
+			items = append(items, it)
+		}
+	}
+	rep := run(t, profile(t, "reference"), items, time.Minute)
+	n := 0
+	for _, r := range rep.Results {
+		switch r.Verdict {
+		case runner.Pass:
+			n++
+		case runner.Skip:
+		default:
+			t.Errorf("%s: %s: %s%s", r.Case.ID, r.Verdict, r.Message, r.Diff)
+		}
+	}
+	if n == 0 {
+		t.Error("no scenario passed")
+	}
+}
+
+// A reference agent broken on purpose fails exactly the expressible cases whose rule its fault
+// breaks — each known from the case itself — with a diff that shows it, and passes the rest.
+func TestBrokenAgentFailsTheCasesItsRuleGuards(t *testing.T) {
+	ref := referenceRun(t)
+	expressed := map[string]bool{}
+	var items []runner.Item
+	for _, r := range ref.Results {
+		if r.Verdict == runner.Pass {
+			expressed[r.Case.ID] = true
+			items = append(items, runner.Item{Case: r.Case})
+		}
+	}
+	stubbed := func(c conformance.Case) bool {
+		var want []string
+		json.Unmarshal(c.Expect, &want)
+		for _, s := range want {
+			if strings.Contains(s, "Unchanged since #") || strings.Contains(s, "Same result as #") {
+				return true
+			}
+		}
+		return false
+	}
+	stepOf := func(c conformance.Case, field string) bool {
+		var cs struct {
+			Steps []map[string]json.RawMessage `json:"steps"`
+		}
+		json.Unmarshal(c.Input, &cs)
+		for _, s := range cs.Steps {
+			if _, ok := s[field]; ok && string(s["op"]) == `"set"` {
+				return true
+			}
+		}
+		return false
+	}
+	noted := func(c conformance.Case) bool {
+		var want []struct {
+			Note *string `json:"note"`
+		}
+		json.Unmarshal(c.Expect, &want)
+		for _, w := range want {
+			if w.Note != nil {
+				return true
+			}
+		}
+		return false
+	}
+	for _, tc := range []struct {
+		fault  string
+		guards func(conformance.Case) bool
+		shows  string
+	}{
+		{refagent.BreakNoStub, func(c conformance.Case) bool { return c.Area == "context" && stubbed(c) }, "Unchanged since"},
+		{refagent.BreakDateInSystem, func(c conformance.Case) bool { return c.Area == "prefix" && stepOf(c, "date") }, `"system"`},
+		{refagent.BreakNoteFirst, func(c conformance.Case) bool { return c.Area == "prefix" && noted(c) }, "session-note"},
+	} {
+		t.Run(tc.fault, func(t *testing.T) {
+			rep := run(t, profile(t, "reference", "LIVETARGET_TEST_BREAK", tc.fault), items, time.Minute)
+			fails := 0
+			for _, r := range rep.Results {
+				want := runner.Pass
+				if tc.guards(r.Case) {
+					want = runner.Fail
+				}
+				if r.Verdict != want {
+					t.Errorf("%s: %s, want %s (%s)", r.Case.ID, r.Verdict, want, r.Message)
+					continue
+				}
+				if r.Verdict == runner.Fail {
+					fails++
+					if !diffLine.MatchString(r.Diff) || !strings.Contains(r.Diff, tc.shows) {
+						t.Errorf("%s: the diff does not show the fault:\n%s", r.Case.ID, r.Diff)
+					}
+				}
+			}
+			if fails == 0 {
+				t.Errorf("no case failed: the live target does not catch %s", tc.fault)
+			}
+		})
+	}
+}
+
+// diffLine is a line of go-cmp's report that says what differs.
+var diffLine = regexp.MustCompile(`(?m)^\s*[-+]\s`)
+
+// expressible are a few cases the live target plays, for the fault tests.
+func expressible(t *testing.T, n int) []runner.Item {
+	t.Helper()
+	var items []runner.Item
+	for _, r := range referenceRun(t).Results {
+		if r.Verdict == runner.Pass && r.Case.Area == "context" && len(items) < n {
+			items = append(items, runner.Item{Case: r.Case})
+		}
+	}
+	return items
+}
+
+// A harness that crashes on every prompt: each case is crashed, with what it said on stderr,
+// and it is started again; after three crashes in a row no case is sent.
+func TestCrashingHarness(t *testing.T) {
+	rep := run(t, profile(t, "crash"), expressible(t, 5), time.Minute)
+	for i, r := range rep.Results {
+		if r.Verdict != runner.Crashed {
+			t.Errorf("case %d: %s, want crashed (%s)", i+1, r.Verdict, r.Message)
+		}
+		switch {
+		case i < crashesInRow && (!strings.Contains(r.Message, "died") || !strings.Contains(r.Stderr, "crashes on a prompt")):
+			t.Errorf("case %d: message %q, stderr %q", i+1, r.Message, r.Stderr)
+		case i >= crashesInRow && !strings.Contains(r.Message, "not sent"):
+			t.Errorf("case %d was sent after %d crashes in a row: %s", i+1, crashesInRow, r.Message)
+		}
+	}
+}
+
+// A harness that hangs on a prompt, and leaves a child running: the case times out, the
+// harness is ended with what it started, and the next case has a new one; after the run
+// nothing it started is left.
+func TestHangingHarness(t *testing.T) {
+	pids := filepath.Join(t.TempDir(), "pids")
+	rep := run(t, profile(t, "hang", "LIVETARGET_TEST_PIDS", pids), expressible(t, 2), 2*time.Second)
+	for i, r := range rep.Results {
+		if r.Verdict != runner.Timeout {
+			t.Errorf("case %d: %s, want timeout (%s)", i+1, r.Verdict, r.Message)
+		}
+	}
+	b, _ := os.ReadFile(pids)
+	lines := strings.Fields(string(b))
+	// The start's harness serves the first case; each timeout ends the one it hit, and the next
+	// case starts another.
+	if len(lines) != 2*len(rep.Results) {
+		t.Errorf("%d harness processes started, want %d", len(lines)/2, len(rep.Results))
+	}
+	for _, l := range lines {
+		pid, _ := strconv.Atoi(l)
+		if alive(pid) {
+			t.Errorf("process %d outlived the run", pid)
+		}
+	}
+}
+
+// alive says whether a process runs (a zombie does not).
+func alive(pid int) bool {
+	if syscall.Kill(pid, 0) != nil {
+		return false
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return true
+	}
+	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
+	return len(f) == 0 || f[0] != "Z"
+}
+
+// A harness that prints what is not JSON-RPC: a protocol error naming the line.
+func TestGarbageHarness(t *testing.T) {
+	rep := run(t, profile(t, "garbage"), expressible(t, 1), time.Minute)
+	if r := rep.Results[0]; r.Verdict != runner.ProtocolError || !strings.Contains(r.Message, "Starting the agent") {
+		t.Errorf("%s: %s", r.Verdict, r.Message)
+	}
+}
+
+// A harness that dies before it can say who it is: the run cannot be made, and the error says
+// what it printed.
+func TestHarnessThatDiesAtStart(t *testing.T) {
+	p := profile(t, "dies")
+	tg := New(Options{Profile: p, Bin: p.Bin, Version: "test"})
+	_, err := tg.Start(context.Background())
+	tg.Close()
+	if err == nil || !strings.Contains(err.Error(), "dies at its start") {
+		t.Errorf("Start: %v", err)
+	}
+}
