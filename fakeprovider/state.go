@@ -398,25 +398,11 @@ func (s *Server) handleConversationItem(w http.ResponseWriter, r *http.Request) 
 // back — the user's messages kept, the rest replaced by one compaction item whose
 // encrypted_content carries the summary (the script's `compaction`, else a default).
 func (s *Server) handleCompact(w http.ResponseWriter, r *http.Request) {
-	body, err := s.readBody(w, r)
-	if err != nil {
-		writeError(w, wire.TooLarge(s.maxBody))
+	t := s.readTurn(w, r)
+	if t == nil {
 		return
 	}
-	req, e := wire.DecodeResponses(body)
-	if e != nil {
-		writeError(w, e)
-		return
-	}
-	if !s.serves(req.Model) {
-		writeError(w, wire.UnknownModel(req.Model, s.models))
-		return
-	}
-	t := &turn{req: req, body: body, own: len(req.Input)}
-	if e := s.continueTurn(t); e != nil {
-		writeError(w, e)
-		return
-	}
+	req := t.req
 	summary := s.picker.Script().Compaction
 	if summary == "" {
 		summary = DefaultCompaction
@@ -444,21 +430,35 @@ const DefaultCompaction = "A summary of the conversation so far, made by lembas-
 // handleInputTokens is POST /v1/responses/input_tokens: the prompt's tokens, counted as the
 // usage would count them.
 func (s *Server) handleInputTokens(w http.ResponseWriter, r *http.Request) {
+	t := s.readTurn(w, r)
+	if t == nil {
+		return
+	}
+	req := t.req
+	n := s.count(string(t.body)) + mediaTokens*(req.Params.Images+req.Params.Files)
+	writeValue(w, wire.Obj("object", "response.input_tokens", "input_tokens", n))
+}
+
+// readTurn reads a Responses request that is not answered by the script (compact, input_tokens):
+// decoded, its model served, the turns it continues put before it. nil: the error was answered.
+func (s *Server) readTurn(w http.ResponseWriter, r *http.Request) *turn {
 	body, err := s.readBody(w, r)
 	if err != nil {
 		writeError(w, wire.TooLarge(s.maxBody))
-		return
+		return nil
 	}
 	req, e := wire.DecodeResponses(body)
+	if e == nil && !s.serves(req.Model) {
+		e = wire.UnknownModel(req.Model, s.models)
+	}
 	if e != nil {
 		writeError(w, e)
-		return
+		return nil
 	}
 	t := &turn{req: req, body: body, own: len(req.Input)}
 	if e := s.continueTurn(t); e != nil {
 		writeError(w, e)
-		return
+		return nil
 	}
-	n := s.count(string(t.body)) + mediaTokens*(req.Params.Images+req.Params.Files)
-	writeValue(w, wire.Obj("object", "response.input_tokens", "input_tokens", n))
+	return t
 }
