@@ -11,6 +11,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/LLeMbas/lembas-check/replay/chat"
@@ -239,7 +240,13 @@ type Reader struct {
 	want    int
 	endErr  error
 	chains  chains
+	// offset counts the bytes read, for progress by bytes (Offset).
+	offset atomic.Int64
 }
+
+// Offset is how many bytes of the file the reader has read: how far it has got, for a progress
+// line. Safe to call from another goroutine.
+func (r *Reader) Offset() int64 { return r.offset.Load() }
 
 // reorderWindow is how many exchanges a reader holds to give them in the order they began. A line
 // is written when its exchange completes, so a stream that ends a moment before the next request
@@ -313,6 +320,7 @@ func (r *Reader) readLine() ([]byte, error) {
 	for {
 		chunk, err := r.br.ReadSlice('\n')
 		buf = append(buf, chunk...)
+		r.offset.Add(int64(len(chunk)))
 		if len(buf) > maxLine {
 			r.line++
 			return nil, &LineError{Line: r.line, Err: fmt.Errorf("a line over %d MiB", maxLine>>20)}

@@ -278,3 +278,27 @@ func TestAMissingSeqIsPassedOver(t *testing.T) {
 		t.Fatalf("%d exchanges", n)
 	}
 }
+
+// Offset says how far into its file a reader has got, for a progress line by bytes (issue 16:
+// the audit's showed a count with no total): all of it at the end.
+func TestReaderOffset(t *testing.T) {
+	const path = "../testdata/recordings/clean.jsonl"
+	r, f, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	st, _ := f.Stat()
+	first := r.Offset()
+	if first <= 0 || first >= st.Size() {
+		t.Errorf("after the header: offset %d of %d", first, st.Size())
+	}
+	for {
+		if _, err := r.Next(); err != nil {
+			break
+		}
+	}
+	if r.Offset() != st.Size() {
+		t.Errorf("at the end: offset %d of %d", r.Offset(), st.Size())
+	}
+}

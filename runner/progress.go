@@ -10,10 +10,10 @@ import (
 	"github.com/LLeMbas/lembas-check/internal/progress"
 )
 
-// Progress shows how far a long run has gone, on stderr, once it has taken longer than After: on a
-// terminal one counter line rewritten in place, otherwise (a CI log) a line every Every. A run
-// that ends before After prints nothing. Set the fields, then Start; pass Add as
-// Options.OnResult; Stop when the run ends (a terminal's line is cleared for the report).
+// Progress shows how far a long run has gone, on stderr, in the progress line every command
+// draws (internal/progress): the cases done of the total, the rate, the time left and the
+// verdicts so far. Set the fields, then Start; pass Add as Options.OnResult; Stop when the run
+// ends.
 type Progress struct {
 	W        io.Writer
 	Label    string // what is running, e.g. "run" or "diff a"
@@ -23,51 +23,43 @@ type Progress struct {
 	// redrawn (default 200ms on a terminal, 5s otherwise).
 	After, Every time.Duration
 
-	mu      sync.Mutex
-	done    int
-	counts  Counts
-	printer *progress.Printer
+	mu     sync.Mutex
+	done   int
+	counts Counts
+	bar    *progress.Bar
 }
 
-// Start starts the clock and the printer.
+// Start starts the clock and the line.
 func (p *Progress) Start() {
 	p.counts = Counts{}
-	p.printer = &progress.Printer{W: p.W, Terminal: p.Terminal, After: p.After, Every: p.Every, Line: p.line}
-	p.printer.Start()
-}
-
-func (p *Progress) line(elapsed time.Duration) string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return ProgressLine(p.Label, p.done, p.Total, p.counts, elapsed)
+	p.bar = &progress.Bar{W: p.W, Label: "lembas-check " + p.Label, Terminal: p.Terminal, After: p.After, Every: p.Every}
+	p.bar.Phase("", int64(p.Total), "cases")
+	p.bar.Start()
 }
 
 // Add counts one finished case.
 func (p *Progress) Add(r Result) {
 	p.mu.Lock()
+	defer p.mu.Unlock()
 	p.done++
 	p.counts[r.Verdict]++
-	p.mu.Unlock()
+	p.bar.Set(int64(p.done), VerdictCounts(p.counts))
 }
 
-// Stop ends the printer; on a terminal it clears the counter line so the report starts clean.
+// Stop ends the line: drawn a last time, when it showed, its clock stopped.
 func (p *Progress) Stop() {
-	if p.printer != nil {
-		p.printer.Stop()
+	if p.bar != nil {
+		p.bar.Stop()
 	}
 }
 
-// ProgressLine is one progress line: "lembas-check run: 57/114 cases, 12s: 50 pass, 3 fail, 4 skip".
-func ProgressLine(label string, done, total int, c Counts, elapsed time.Duration) string {
+// VerdictCounts says the verdicts so far: "50 pass, 3 fail, 4 skip".
+func VerdictCounts(c Counts) string {
 	var parts []string
 	for _, v := range []Verdict{Pass, Fail, XFail, XPass, Skip, Error, Timeout, Crashed, ProtocolError, Interrupted} {
 		if c[v] > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", c[v], v))
 		}
 	}
-	s := fmt.Sprintf("lembas-check %s: %d/%d cases, %s", label, done, total, elapsed.Round(time.Second))
-	if len(parts) > 0 {
-		s += ": " + strings.Join(parts, ", ")
-	}
-	return s
+	return strings.Join(parts, ", ")
 }

@@ -158,8 +158,9 @@ type Options struct {
 	Reset func() string
 	// OnRow is called after each request (progress, metrics).
 	OnRow func(Row)
-	// OnRunStart is called as each run starts with its name and number of requests.
-	OnRunStart func(name string, n int)
+	// OnPhase is called as each step starts, for progress: "reading" the recording (run ""), then
+	// for each run "tokenizing" (the audit's prediction) and "replaying" its requests.
+	OnPhase func(run, step string, requests int)
 	// Prices, when set, puts money on each run: what the server's usage cost, what the audit
 	// predicts, and what the breaks lost (cost.go).
 	Prices *prices.Table
@@ -171,6 +172,7 @@ type Open func() (replay.Source, io.Closer, error)
 
 // Bench runs the baseline and each variant.
 func Bench(ctx context.Context, open Open, o Options) (*Result, error) {
+	o.phase("", "reading", 0)
 	n, err := countPrompts(open)
 	if err != nil {
 		return nil, err
@@ -203,6 +205,12 @@ func Bench(ctx context.Context, open Open, o Options) (*Result, error) {
 		}
 	}
 	return res, nil
+}
+
+func (o Options) phase(run, step string, requests int) {
+	if o.OnPhase != nil {
+		o.OnPhase(run, step, requests)
+	}
 }
 
 type runResult struct {
@@ -245,6 +253,7 @@ func (r *rewriting) Next() (replay.Entry, error) {
 func benchRun(ctx context.Context, open Open, o Options, name string, total int, rewrite func(int, []byte) ([]byte, error)) (*runResult, error) {
 	run := &runResult{Run: Run{Name: name}}
 	// The prediction: the audit of the session as this run sends it.
+	o.phase(name, "tokenizing", 0)
 	src, c, err := open()
 	if err != nil {
 		return nil, err
@@ -267,9 +276,7 @@ func benchRun(ctx context.Context, open Open, o Options, name string, total int,
 	default:
 		run.Cold = "not asked for (the cache may hold earlier requests)"
 	}
-	if o.OnRunStart != nil {
-		o.OnRunStart(name, total)
-	}
+	o.phase(name, "replaying", total)
 	src, c, err = open()
 	if err != nil {
 		return run, err

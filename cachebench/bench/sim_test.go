@@ -2,6 +2,8 @@ package bench
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/LLeMbas/lembas-check/replay"
@@ -43,5 +45,30 @@ func TestStartSimCachesWhatTheAuditPredicts(t *testing.T) {
 		if e, ok := run.Totals.Efficiency(); !ok || e != 1 || run.Totals.Errors != 0 {
 			t.Errorf("%s: efficiency %v %v, %d errors", run.Name, e, ok, run.Totals.Errors)
 		}
+	}
+}
+
+// Every step of a bench is announced as it starts, so progress shows from the start (issue 16:
+// nothing was shown while the recording was read and tokenized, ~16 s for 2,000 requests).
+func TestBenchAnnouncesEachStep(t *testing.T) {
+	open := opener(clean)
+	sim, err := StartSim(open, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sim.Close()
+	v, _ := ParseVariant("tool-churn")
+	var steps []string
+	rows := 0
+	_, err = Bench(context.Background(), open, Options{Sender: replay.Sender{URL: sim.BaseURL()}, Reset: sim.Reset, Variants: []Variant{v},
+		OnPhase: func(run, step string, n int) { steps = append(steps, fmt.Sprintf("%s %s %d (after %d rows)", run, step, n, rows)) },
+		OnRow:   func(Row) { rows++ }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{" reading 0 (after 0 rows)", "baseline tokenizing 0 (after 0 rows)", "baseline replaying 6 (after 0 rows)",
+		"tool-churn:3 tokenizing 0 (after 6 rows)", "tool-churn:3 replaying 6 (after 6 rows)"}
+	if strings.Join(steps, "\n") != strings.Join(want, "\n") {
+		t.Errorf("steps\n%s\nwant\n%s", strings.Join(steps, "\n"), strings.Join(want, "\n"))
 	}
 }

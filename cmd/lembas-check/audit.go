@@ -8,6 +8,7 @@ import (
 	"github.com/LLeMbas/lembas-check/internal/format"
 	"io"
 	"io/fs"
+	"os"
 
 	"github.com/LLeMbas/lembas-check/cachebench/audit"
 	"github.com/LLeMbas/lembas-check/internal/progress"
@@ -43,6 +44,15 @@ func openRecording(path string) (*replay.Reader, io.Closer, error) {
 		return nil, nil, fmt.Errorf("%s: %v", path, err)
 	}
 	return r, f, nil
+}
+
+// fileSize is a file's size for a progress line by bytes; 0 (not known) when it cannot be told.
+func fileSize(path string) int64 {
+	st, err := os.Stat(path)
+	if err != nil || !st.Mode().IsRegular() {
+		return 0
+	}
+	return st.Size()
 }
 
 // openCounted opens a recording and the tokenizer to count it with (audit, export).
@@ -102,12 +112,12 @@ func cmdAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return errorf(stderr, "%v", err)
 	}
 	defer f.Close()
-	bar := progress.NewBar(stderr, "audit "+pos[0], 0)
+	bar := progress.New(stderr, "lembas-check audit "+pos[0])
+	bar.Phase("tokenizing", fileSize(pos[0]), progress.Bytes)
+	bar.Poll(rd.Offset)
 	bar.Start()
-	n := 0
 	rep, runErr := audit.Run(ctx, rd, audit.Options{Tokenizer: tk, Allow: allowed, Provider: *provider, TTL: ttl, Prices: table}, func(q *audit.Request) {
-		n++
-		bar.Set(n, fmt.Sprintf("request %d: %s", q.Seq, q.Cause))
+		bar.Note(fmt.Sprintf("request %d: %s", q.Seq, q.Cause))
 	})
 	bar.Stop()
 	if rep == nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/LLeMbas/lembas-check/internal/format"
 	"io"
+	"sync/atomic"
 
 	"github.com/LLeMbas/lembas-check/cachebench/bench"
 	"github.com/LLeMbas/lembas-check/internal/progress"
@@ -51,8 +52,13 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		vs = append(vs, v)
 	}
 	path := pos[0]
+	// reading is the reader the bench reads now, for the progress line's bytes.
+	var reading atomic.Pointer[replay.Reader]
 	open := func() (replay.Source, io.Closer, error) {
 		r, f, err := openRecording(path)
+		if err == nil {
+			reading.Store(r)
+		}
 		return r, f, err
 	}
 	if _, c, err := open(); err != nil {
@@ -97,13 +103,24 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		defer stop()
 		fmt.Fprintf(stderr, "lembas-check: metrics on %s\n", url)
 	}
-	var bar *progress.Bar
-	opts.OnRunStart = func(name string, n int) {
-		if bar != nil {
-			bar.Stop()
+	bar := progress.New(stderr, "lembas-check bench "+path)
+	size := fileSize(path)
+	opts.OnPhase = func(run, step string, requests int) {
+		if run != "" {
+			step = run + ": " + step
 		}
-		bar = progress.NewBar(stderr, "bench "+name, n)
-		bar.Start()
+		if requests > 0 {
+			bar.Phase(step, int64(requests), "requests")
+			return
+		}
+		bar.Phase(step, size, progress.Bytes)
+		reading.Store(nil) // the step's own reader is opened next
+		bar.Poll(func() int64 {
+			if r := reading.Load(); r != nil {
+				return r.Offset()
+			}
+			return 0
+		})
 	}
 	opts.OnRow = func(r bench.Row) {
 		m.Observe(r)
@@ -111,12 +128,11 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		if r.Usage.CachedTokens != nil {
 			note = fmt.Sprintf("cached %d, predicted %d", *r.Usage.CachedTokens, r.Predicted)
 		}
-		bar.Set(r.N, note)
+		bar.Set(int64(r.N), note)
 	}
+	bar.Start()
 	res, benchErr := bench.Bench(ctx, open, opts)
-	if bar != nil {
-		bar.Stop()
-	}
+	bar.Stop()
 	var textErr error
 	if *textfile != "" {
 		textErr = format.FileErr("--metrics-textfile", *textfile, m.WriteTextfile(*textfile))

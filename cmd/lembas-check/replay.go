@@ -119,7 +119,8 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		}
 		defer rec.Close()
 	}
-	bar := progress.NewBar(stderr, "replay "+*mode, countPrompts(pos[0]))
+	bar := progress.New(stderr, "lembas-check replay "+pos[0])
+	bar.Phase(*mode, int64(countPrompts(pos[0])), "requests")
 	bar.Start()
 	var sent []replay.Sent
 	failed := 0
@@ -128,7 +129,7 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 			failed++
 		}
 		sent = append(sent, s)
-		bar.Set(len(sent), fmt.Sprintf("request %d: %s", s.Seq, replay.CachedNote(replay.LineOf(s).Usage)))
+		bar.Set(int64(len(sent)), fmt.Sprintf("request %d: %s", s.Seq, replay.CachedNote(replay.LineOf(s).Usage)))
 		if rec != nil {
 			if err := rec.Write(s.Exchange(time.Now().UTC()), s.Body); err != nil {
 				fmt.Fprintf(stderr, "lembas-check: --record: %v\n", err)

@@ -1,47 +1,41 @@
-// Package progress prints how far a long job has gone, on stderr: nothing for a job that ends
-// within After; then, on a terminal, one line rewritten in place every Every, and in a log (CI)
-// a line every Every. What the line says is the caller's (runner's case counts, the cache
-// bench's bar); when and where it is drawn is this package's.
+// Package progress shows how far a long job has gone, on stderr, in one style for every command
+// (run, diff, audit, bench, replay): nothing for a job that ends within After; then, on a
+// terminal, one line rewritten in place every Every, and in a log (CI) a line every Every. A job
+// in phases (reading, tokenizing, replaying) ends each phase's line with its last state and starts
+// the next below it; a job that ends draws its line a last time, its clock stopped.
+//
+// The clock is the time package's, so that tests run it under testing/synctest.
 package progress
 
 import (
 	"fmt"
 	"io"
-	"os"
 	"sync"
 	"time"
+
+	"github.com/LLeMbas/lembas-check/internal/term"
 )
 
-// Printer draws Line(elapsed) from Start to Stop. Set the fields, then Start; Stop when the job
-// ends. Line is called with the Printer's lock not held, from its own goroutine: it must be safe
-// beside the caller's updates.
+// Printer draws Line from Start to Stop. Set the fields, then Start; Stop when the job ends.
+// Line is called from the Printer's goroutine and from the caller's (Next, Stop): it must be safe
+// beside the caller's updates. final says the line is drawn a last time (no ETA: it is done).
 type Printer struct {
 	W        io.Writer
 	Terminal bool
 	// After is how long a job runs before anything shows (default 2s); Every how often the line
 	// is drawn (default 200ms on a terminal, 5s otherwise).
 	After, Every time.Duration
-	Line         func(elapsed time.Duration) string
-	// Keep draws the line a last time at Stop and ends it (a bar whose last state is worth
-	// keeping); without it a terminal's line is cleared, so what follows starts clean.
-	Keep bool
+	Line         func(final bool) string
 
+	// mu orders the drawing: the loop's redraws, Next's and Stop's.
 	mu      sync.Mutex
-	start   time.Time
 	shown   bool
 	stop    chan struct{}
 	stopped sync.WaitGroup
 }
 
-// IsTerminal says whether w is a terminal (a character device), where a line is redrawn in place.
-func IsTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
+// IsTerminal says whether w is a terminal, where a line is redrawn in place.
+func IsTerminal(w io.Writer) bool { return term.IsTerminal(w) }
 
 // Start starts the clock and the drawing.
 func (p *Printer) Start() {
@@ -54,7 +48,6 @@ func (p *Printer) Start() {
 			p.Every = 200 * time.Millisecond
 		}
 	}
-	p.start = time.Now()
 	p.stop = make(chan struct{})
 	p.stopped.Go(p.loop)
 }
@@ -70,7 +63,9 @@ func (p *Printer) loop() {
 	tick := time.NewTicker(p.Every)
 	defer tick.Stop()
 	for {
-		p.draw()
+		p.mu.Lock()
+		p.draw(false)
+		p.mu.Unlock()
 		select {
 		case <-tick.C:
 		case <-p.stop:
@@ -79,11 +74,10 @@ func (p *Printer) loop() {
 	}
 }
 
-func (p *Printer) draw() {
-	line := p.Line(time.Since(p.start))
-	p.mu.Lock()
+// draw writes the line; p.mu is held.
+func (p *Printer) draw(final bool) {
+	line := p.Line(final)
 	p.shown = true
-	p.mu.Unlock()
 	if p.Terminal {
 		// \x1b[K clears what a longer previous line left.
 		fmt.Fprintf(p.W, "\r%s\x1b[K", line)
@@ -92,26 +86,37 @@ func (p *Printer) draw() {
 	fmt.Fprintln(p.W, line)
 }
 
-// Stop ends the drawing. A line that showed is cleared on a terminal, or, with Keep, drawn a last
-// time and ended.
+// end draws the line a last time and ends it, when it showed; p.mu is held.
+func (p *Printer) end() {
+	if !p.shown {
+		return
+	}
+	p.draw(true)
+	if p.Terminal {
+		fmt.Fprintln(p.W)
+	}
+}
+
+// Next ends the line of the step that is done (drawn a last time, when it showed) and runs
+// update, which moves the state on to the next step, before anything else is drawn.
+func (p *Printer) Next(update func()) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.stop != nil {
+		p.end()
+	}
+	update()
+}
+
+// Stop ends the drawing. A line that showed is drawn a last time and ended.
 func (p *Printer) Stop() {
 	if p.stop == nil {
 		return
 	}
 	close(p.stop)
 	p.stopped.Wait()
-	p.stop = nil
 	p.mu.Lock()
-	shown := p.shown
-	p.mu.Unlock()
-	switch {
-	case !shown:
-	case p.Keep:
-		p.draw()
-		if p.Terminal {
-			fmt.Fprintln(p.W)
-		}
-	case p.Terminal:
-		fmt.Fprint(p.W, "\r\x1b[K")
-	}
+	defer p.mu.Unlock()
+	p.stop = nil
+	p.end()
 }

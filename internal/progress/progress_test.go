@@ -27,14 +27,25 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
-func line(d time.Duration) string { return fmt.Sprintf("at %s", d.Round(time.Second)) }
+// clock makes a Printer's line say how long it has run.
+func clock() func(bool) string {
+	start := time.Now()
+	return func(final bool) string {
+		s := fmt.Sprintf("at %s", time.Since(start).Round(time.Second))
+		if final {
+			s += " (final)"
+		}
+		return s
+	}
+}
 
 func TestAQuickJobPrintsNothing(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var b lockedBuffer
-		p := &Printer{W: &b, Terminal: true, Keep: true, Line: line}
+		p := &Printer{W: &b, Terminal: true, Line: clock()}
 		p.Start()
 		time.Sleep(1900 * time.Millisecond)
+		p.Next(func() {})
 		p.Stop()
 		if b.String() != "" {
 			t.Fatalf("printed %q", b.String())
@@ -42,38 +53,57 @@ func TestAQuickJobPrintsNothing(t *testing.T) {
 	})
 }
 
-func TestOnATerminalTheLineIsRewrittenThenClearedOrKept(t *testing.T) {
-	for _, keep := range []bool{false, true} {
-		synctest.Test(t, func(t *testing.T) {
-			var b lockedBuffer
-			p := &Printer{W: &b, Terminal: true, Every: time.Second, Keep: keep, Line: line}
-			p.Start()
-			time.Sleep(3500 * time.Millisecond)
-			synctest.Wait()
-			p.Stop()
-			want := "\rat 2s\x1b[K\rat 3s\x1b[K"
-			if keep {
-				want += "\rat 4s\x1b[K\n"
-			} else {
-				want += "\r\x1b[K"
-			}
-			if got := b.String(); got != want {
-				t.Errorf("keep %v: %q, want %q", keep, got, want)
-			}
-		})
-	}
+func TestOnATerminalTheLineIsRewrittenThenKept(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var b lockedBuffer
+		p := &Printer{W: &b, Terminal: true, Every: time.Second, Line: clock()}
+		p.Start()
+		time.Sleep(3500 * time.Millisecond)
+		synctest.Wait()
+		p.Stop()
+		want := "\rat 2s\x1b[K\rat 3s\x1b[K\rat 4s (final)\x1b[K\n"
+		if got := b.String(); got != want {
+			t.Errorf("%q, want %q", got, want)
+		}
+	})
 }
 
 func TestInALogALineEveryFiveSeconds(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var b lockedBuffer
-		p := &Printer{W: &b, Line: line}
+		p := &Printer{W: &b, Line: clock()}
 		p.Start()
 		time.Sleep(12500 * time.Millisecond)
 		synctest.Wait()
 		p.Stop()
-		if got := strings.Split(strings.TrimSpace(b.String()), "\n"); fmt.Sprint(got) != "[at 2s at 7s at 12s]" {
+		if got := strings.Split(strings.TrimSpace(b.String()), "\n"); fmt.Sprint(got) != "[at 2s at 7s at 12s at 13s (final)]" {
 			t.Errorf("%q", got)
+		}
+	})
+}
+
+// Next ends the step's line before the next step draws: on a terminal it is kept and the next
+// starts below it.
+func TestNextKeepsTheLineOfTheStepDone(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var b lockedBuffer
+		step := "reading"
+		p := &Printer{W: &b, Terminal: true, Every: time.Second, Line: func(final bool) string {
+			if final {
+				return step + " done"
+			}
+			return step
+		}}
+		p.Start()
+		time.Sleep(2500 * time.Millisecond)
+		synctest.Wait()
+		p.Next(func() { step = "replaying" })
+		time.Sleep(time.Second)
+		synctest.Wait()
+		p.Stop()
+		want := "\rreading\x1b[K\rreading done\x1b[K\n\rreplaying\x1b[K\rreplaying done\x1b[K\n"
+		if got := b.String(); got != want {
+			t.Errorf("%q, want %q", got, want)
 		}
 	})
 }

@@ -30,3 +30,18 @@ func TestNewAlignsLabelsLeftAndNumbersRight(t *testing.T) {
 		t.Fatalf("want labels left, numbers right:\n%s", out)
 	}
 }
+
+// An answer reads as text: a string's newlines as lines, not "\n" escapes (issue 16).
+func TestText(t *testing.T) {
+	got := Text([]byte(`{"text":"line one\nline two\n","ids":["a","-e"],"n":3,"empty":"","obj":{},"k":"true","s":" x"}`))
+	want := "text: |\n  line one\n  line two\nids:\n  - a\n  - -e\nn: 3\nempty: \"\"\nobj: {}\nk: \"true\"\ns: \" x\""
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	if got := Text([]byte(`"a\nb"`)); got != "|-\n  a\n  b" {
+		t.Errorf("%q", got)
+	}
+	if got := Text([]byte(`not json`)); got != "not json" {
+		t.Errorf("%q", got)
+	}
+}

@@ -1,0 +1,81 @@
+// Package term says what the terminal lembas-check writes to can do — redraw a line in place
+// (progress), show colour (reports) — and paints a report's words: ok and pass green, FAIL red,
+// ERROR and skips yellow, a diff's removed lines red and added lines green. Colour is shown only on
+// a terminal, never when NO_COLOR is set (no-color.org) or TERM is "dumb"; a report written to a
+// file or a pipe, or in another format, is never painted.
+package term
+
+import (
+	"io"
+	"os"
+
+	"github.com/mattn/go-isatty"
+)
+
+// IsTerminal says whether w is a terminal, where a line can be redrawn in place.
+func IsTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	return isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd())
+}
+
+// Writer is output that takes colour: a report's writer paints its words only when it is given
+// one. Colour makes it for a terminal.
+type Writer struct{ io.Writer }
+
+// Colour is w as a Writer when w is a terminal that should show colour (getenv reads the
+// environment: os.Getenv), else w itself.
+func Colour(w io.Writer, getenv func(string) string) io.Writer {
+	if !IsTerminal(w) || getenv("NO_COLOR") != "" || getenv("TERM") == "dumb" {
+		return w
+	}
+	return Writer{w}
+}
+
+// A Hue is one of the few colours a report uses.
+type Hue string
+
+// The hues, as SGR parameters.
+const (
+	Green  Hue = "32"
+	Red    Hue = "31"
+	Yellow Hue = "33"
+	Bold   Hue = "1"
+)
+
+// Paint is s in hue when w takes colour, else s as it is.
+func Paint(w io.Writer, h Hue, s string) string {
+	if _, ok := w.(Writer); !ok || s == "" {
+		return s
+	}
+	return "\x1b[" + string(h) + "m" + s + "\x1b[0m"
+}
+
+// Word is a summary's or a heading's status word painted by what it says: ok, PASS and XFAIL green;
+// FAIL, XPASS, BREAK, DISAGREE and the verdicts of a case that went wrong red; ERROR, SKIP,
+// ALLOWED, INTERRUPTED and ONLY IN yellow.
+func Word(w io.Writer, word string) string {
+	switch word {
+	case "ok", "PASS", "XFAIL", "AGREE":
+		return Paint(w, Green, word)
+	case "ERROR", "SKIP", "ALLOWED", "INTERRUPTED", "ONLY IN A", "ONLY IN B", "SKIPPED BY BOTH":
+		return Paint(w, Yellow, word)
+	}
+	return Paint(w, Red, word)
+}
+
+// Diff is a diff line painted by its mark (its first byte): "-" red, "+" green.
+func Diff(w io.Writer, line string) string {
+	if line == "" {
+		return line
+	}
+	switch line[0] {
+	case '-':
+		return Paint(w, Red, line)
+	case '+':
+		return Paint(w, Green, line)
+	}
+	return line
+}

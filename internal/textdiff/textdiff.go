@@ -1,0 +1,215 @@
+// Package textdiff holds the line diffs reports show a person: go-cmp's report read line by line
+// (its mark in the first column, the non-breaking spaces it writes after the mark made plain), and
+// a line diff of two texts, unified or side by side.
+package textdiff
+
+import "strings"
+
+// Op is what a diff line does: the same on both sides, removed, or added.
+type Op byte
+
+// The ops, as a unified diff marks them.
+const (
+	Same Op = ' '
+	Del  Op = '-'
+	Ins  Op = '+'
+)
+
+// Line is one line of a diff: its op and its text, mark included.
+type Line struct {
+	Op   Op
+	Text string
+}
+
+// nbsp is what go-cmp writes, at random per process, after its mark instead of a space, so that
+// nobody parses its output: pasted into a test, markdown or a JUnit body it is not the space it
+// looks like.
+const nbsp = "\u00a0"
+
+// Cmp reads a go-cmp report (cmp.Diff's text). The op comes from the first column alone: an
+// unchanged line whose text starts with "-" stays unchanged. go-cmp's non-breaking spaces in the
+// indent become spaces; inside a value go-cmp quotes them (\u00a0), so none is lost.
+func Cmp(report string) []Line {
+	report = strings.TrimRight(report, "\n")
+	if report == "" {
+		return nil
+	}
+	var out []Line
+	for _, l := range strings.Split(report, "\n") {
+		op := Same
+		if l != "" && (l[0] == '-' || l[0] == '+') {
+			op = Op(l[0])
+		}
+		out = append(out, Line{Op: op, Text: plainIndent(l)})
+	}
+	return out
+}
+
+// plainIndent replaces the non-breaking spaces of a line's indent (before its first other
+// character) with spaces.
+func plainIndent(l string) string {
+	i := 0
+	for i < len(l) {
+		switch {
+		case l[i] == ' ' || l[i] == '\t' || i == 0 && (l[0] == '-' || l[0] == '+'):
+			i++
+		case strings.HasPrefix(l[i:], nbsp):
+			l = l[:i] + " " + l[i+len(nbsp):]
+			i++
+		default:
+			return l
+		}
+	}
+	return l
+}
+
+// Plain is a go-cmp report with its indent's non-breaking spaces made spaces: the text to store
+// and show.
+func Plain(report string) string {
+	if !strings.Contains(report, nbsp) {
+		return report
+	}
+	lines := Cmp(report)
+	var b strings.Builder
+	for _, l := range lines {
+		b.WriteString(l.Text + "\n")
+	}
+	if !strings.HasSuffix(report, "\n") {
+		return strings.TrimSuffix(b.String(), "\n")
+	}
+	return b.String()
+}
+
+// maxCells bounds the work of a line diff (a × b lines); past it the two texts are shown as
+// removed whole and added whole, which is still true.
+const maxCells = 4 << 20
+
+// Lines is the line diff that turns a into b: the longest common subsequence kept, the rest
+// removed (from a) and added (from b), each run of removals before its additions. Text is the
+// line without a mark.
+func Lines(a, b []string) []Line {
+	// Trim the common head and tail: most answers differ in a few lines.
+	head := 0
+	for head < len(a) && head < len(b) && a[head] == b[head] {
+		head++
+	}
+	tail := 0
+	for tail < len(a)-head && tail < len(b)-head && a[len(a)-1-tail] == b[len(b)-1-tail] {
+		tail++
+	}
+	var out []Line
+	for _, s := range a[:head] {
+		out = append(out, Line{Same, s})
+	}
+	out = append(out, middle(a[head:len(a)-tail], b[head:len(b)-tail])...)
+	for _, s := range a[len(a)-tail:] {
+		out = append(out, Line{Same, s})
+	}
+	return out
+}
+
+func middle(a, b []string) []Line {
+	n, m := len(a), len(b)
+	var out []Line
+	if n == 0 || m == 0 || n*m > maxCells {
+		for _, s := range a {
+			out = append(out, Line{Del, s})
+		}
+		for _, s := range b {
+			out = append(out, Line{Ins, s})
+		}
+		return out
+	}
+	// lcs[i][j] is the longest common subsequence of a[i:] and b[j:].
+	lcs := make([][]int32, n+1)
+	for i := range lcs {
+		lcs[i] = make([]int32, m+1)
+	}
+	for i := n - 1; i >= 0; i-- {
+		for j := m - 1; j >= 0; j-- {
+			if a[i] == b[j] {
+				lcs[i][j] = lcs[i+1][j+1] + 1
+			} else {
+				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+			}
+		}
+	}
+	i, j := 0, 0
+	for i < n || j < m {
+		switch {
+		case i < n && j < m && a[i] == b[j]:
+			out = append(out, Line{Same, a[i]})
+			i, j = i+1, j+1
+		case j == m || i < n && lcs[i+1][j] >= lcs[i][j+1]:
+			out = append(out, Line{Del, a[i]})
+			i++
+		default:
+			out = append(out, Line{Ins, b[j]})
+			j++
+		}
+	}
+	return out
+}
+
+// Unified is a line diff as text, each line marked "-", "+" or " " in its first column.
+func Unified(lines []Line) string {
+	var b strings.Builder
+	for _, l := range lines {
+		b.WriteByte(byte(l.Op))
+		b.WriteString(" " + l.Text + "\n")
+	}
+	return b.String()
+}
+
+// Row is one row of a side-by-side diff: a line of a, a line of b, or both. A removal and the
+// addition that takes its place share a row.
+type Row struct {
+	A, B       string
+	HasA, HasB bool
+	// Op is Same when the row's lines are equal, else Del, Ins, or (both sides present and
+	// different) Del|Ins's marker '~'.
+	Op Op
+}
+
+// Changed marks a row whose two lines differ.
+const Changed Op = '~'
+
+// SideBySide pairs a line diff's removals with the additions that follow them, row by row.
+func SideBySide(lines []Line) []Row {
+	var rows []Row
+	for i := 0; i < len(lines); {
+		if lines[i].Op == Same {
+			rows = append(rows, Row{A: lines[i].Text, B: lines[i].Text, HasA: true, HasB: true, Op: Same})
+			i++
+			continue
+		}
+		var dels, ins []string
+		for i < len(lines) && lines[i].Op == Del {
+			dels = append(dels, lines[i].Text)
+			i++
+		}
+		for i < len(lines) && lines[i].Op == Ins {
+			ins = append(ins, lines[i].Text)
+			i++
+		}
+		for k := range max(len(dels), len(ins)) {
+			r := Row{}
+			if k < len(dels) {
+				r.A, r.HasA = dels[k], true
+			}
+			if k < len(ins) {
+				r.B, r.HasB = ins[k], true
+			}
+			switch {
+			case r.HasA && r.HasB:
+				r.Op = Changed
+			case r.HasA:
+				r.Op = Del
+			default:
+				r.Op = Ins
+			}
+			rows = append(rows, r)
+		}
+	}
+	return rows
+}

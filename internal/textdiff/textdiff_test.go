@@ -1,0 +1,75 @@
+package textdiff
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// The op is the first column's: an unchanged line whose text starts with "-" is unchanged
+// (issue 16: `-e` in context/bf19ebb5 was coloured as removed, the leading spaces trimmed first).
+func TestCmpReadsTheFirstColumn(t *testing.T) {
+	report := "  []string{\n-\u00a0\t\"a\",\n+ \t\"b\",\n  \t\"-e\",\n  \t\"+x\",\n  }\n"
+	got := Cmp(report)
+	want := []Line{{Same, "  []string{"}, {Del, "- \t\"a\","}, {Ins, "+ \t\"b\","}, {Same, "  \t\"-e\","}, {Same, "  \t\"+x\","}, {Same, "  }"}}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Error(d)
+	}
+}
+
+// go-cmp's non-breaking spaces do not reach the text a person copies (issue 16); a value's own
+// are quoted by go-cmp and stay.
+func TestPlainHasNoNonBreakingSpaces(t *testing.T) {
+	for _, report := range []string{
+		"  map[string]any{\n-\u00a0\t\"text\": string(\"x\"),\n+\u00a0\t\"text\": string(\"y\"),\n \u00a0}\n",
+		cmp.Diff(map[string]any{"text": "x\u00a0y"}, map[string]any{"text": "z"}),
+	} {
+		got := Plain(report)
+		if strings.Contains(got, "\u00a0") {
+			t.Errorf("%q", got)
+		}
+		if strings.Count(got, "\n") != strings.Count(report, "\n") {
+			t.Errorf("lines lost: %q", got)
+		}
+	}
+	if got := Plain("x\n"); got != "x\n" {
+		t.Errorf("%q", got)
+	}
+}
+
+func TestLines(t *testing.T) {
+	a := strings.Split("one two three four five", " ")
+	b := strings.Split("one 2 three five six", " ")
+	got := Unified(Lines(a, b))
+	want := "  one\n- two\n+ 2\n  three\n- four\n  five\n+ six\n"
+	if got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+	rows := SideBySide(Lines(a, b))
+	if len(rows) != 6 || rows[1] != (Row{A: "two", B: "2", HasA: true, HasB: true, Op: Changed}) || rows[3] != (Row{A: "four", HasA: true, Op: Del}) || rows[5] != (Row{B: "six", HasB: true, Op: Ins}) {
+		t.Errorf("%+v", rows)
+	}
+	if got := Unified(Lines(nil, []string{"x"})); got != "+ x\n" {
+		t.Errorf("%q", got)
+	}
+}
+
+func FuzzLines(f *testing.F) {
+	f.Add("a\nb\nc", "a\nc\nd")
+	f.Fuzz(func(t *testing.T, x, y string) {
+		a, b := strings.Split(x, "\n"), strings.Split(y, "\n")
+		var ra, rb []string
+		for _, l := range Lines(a, b) {
+			if l.Op != Ins {
+				ra = append(ra, l.Text)
+			}
+			if l.Op != Del {
+				rb = append(rb, l.Text)
+			}
+		}
+		if strings.Join(ra, "\n") != x || strings.Join(rb, "\n") != y {
+			t.Fatalf("the diff does not give back its two sides")
+		}
+	})
+}
