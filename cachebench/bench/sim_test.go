@@ -61,8 +61,10 @@ func TestBenchAnnouncesEachStep(t *testing.T) {
 	var steps []string
 	rows := 0
 	_, err = Bench(context.Background(), open, Options{Sender: replay.Sender{URL: sim.BaseURL()}, Reset: sim.Reset, Variants: []Variant{v},
-		OnPhase: func(run, step string, n int) { steps = append(steps, fmt.Sprintf("%s %s %d (after %d rows)", run, step, n, rows)) },
-		OnRow:   func(Row) { rows++ }})
+		OnPhase: func(run, step string, n int) {
+			steps = append(steps, fmt.Sprintf("%s %s %d (after %d rows)", run, step, n, rows))
+		},
+		OnRow: func(Row) { rows++ }})
 	if err != nil {
 		t.Fatal(err)
 	}
