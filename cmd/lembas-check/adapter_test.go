@@ -117,7 +117,7 @@ func TestRunImplFaults(t *testing.T) {
 func TestRunImplProgress(t *testing.T) {
 	impl := "sh -c " + shellQuote("sleep 3; exec "+selfAdapter(t))
 	code, _, errs := runCLI(t, "run", "--area", "jobs", "--impl", impl)
-	if code != 0 || !strings.Contains(errs, "lembas-check run: 0/10 cases, 2s\n") {
+	if code != 0 || !strings.Contains(errs, "lembas-check run: [....................] 0/10 cases   0 % · 2s\n") {
 		t.Errorf("exit %d, stderr %q", code, errs)
 	}
 }
