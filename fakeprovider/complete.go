@@ -57,28 +57,11 @@ type turn struct {
 // prepare decodes a request, puts the turns it continues before it, and picks its answer. An
 // error is the API's answer instead.
 func (s *Server) prepare(ctx context.Context, api string, body []byte, conn *wsConn) (*turn, *wire.Error) {
-	decode := wire.DecodeChat
-	if api == wire.APIResponses {
-		decode = wire.DecodeResponses
-	}
-	req, e := decode(body)
+	t, e := s.decodeTurn(api, body, conn, s.cfg.Strict)
 	if e != nil {
 		return nil, e
 	}
-	if !s.serves(req.Model) {
-		return nil, wire.UnknownModel(req.Model, s.models)
-	}
-	if s.cfg.Strict {
-		if e := wire.Validate(req, conn != nil); e != nil {
-			return nil, e
-		}
-	}
-	t := &turn{req: req, body: body, conn: conn, own: len(req.Input)}
-	if api == wire.APIResponses {
-		if e := s.continueTurn(t); e != nil {
-			return nil, e
-		}
-	}
+	req := t.req
 	pick, err := s.pick(req, body)
 	if err != nil {
 		fail(ctx, "%v", err)
@@ -116,6 +99,34 @@ func (s *Server) pick(req *wire.Request, body []byte) (script.Pick, error) {
 		}
 	}
 	return s.picker.Next(req)
+}
+
+// decodeTurn decodes a request whose model the server serves (checked as the API checks it when
+// strict), with the turns a Responses request continues put before its input.
+func (s *Server) decodeTurn(api string, body []byte, conn *wsConn, strict bool) (*turn, *wire.Error) {
+	decode := wire.DecodeChat
+	if api == wire.APIResponses {
+		decode = wire.DecodeResponses
+	}
+	req, e := decode(body)
+	if e != nil {
+		return nil, e
+	}
+	if !s.serves(req.Model) {
+		return nil, wire.UnknownModel(req.Model, s.models)
+	}
+	if strict {
+		if e := wire.Validate(req, conn != nil); e != nil {
+			return nil, e
+		}
+	}
+	t := &turn{req: req, body: body, conn: conn, own: len(req.Input)}
+	if api == wire.APIResponses {
+		if e := s.continueTurn(t); e != nil {
+			return nil, e
+		}
+	}
+	return t, nil
 }
 
 // continueTurn puts the turns a Responses request continues before its input: those of its

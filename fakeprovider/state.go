@@ -447,16 +447,8 @@ func (s *Server) readTurn(w http.ResponseWriter, r *http.Request) *turn {
 		writeError(w, wire.TooLarge(s.maxBody))
 		return nil
 	}
-	req, e := wire.DecodeResponses(body)
-	if e == nil && !s.serves(req.Model) {
-		e = wire.UnknownModel(req.Model, s.models)
-	}
+	t, e := s.decodeTurn(wire.APIResponses, body, nil, false)
 	if e != nil {
-		writeError(w, e)
-		return nil
-	}
-	t := &turn{req: req, body: body, own: len(req.Input)}
-	if e := s.continueTurn(t); e != nil {
 		writeError(w, e)
 		return nil
 	}

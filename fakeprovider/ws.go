@@ -211,15 +211,8 @@ func describe(msg []byte, typ string) string {
 
 // warmup makes a turn with an empty answer, for response.create with generate: false.
 func (s *Server) warmup(msg []byte, conn *wsConn) (*turn, *wire.Error) {
-	req, e := wire.DecodeResponses(msg)
+	t, e := s.decodeTurn(wire.APIResponses, msg, conn, s.cfg.Strict)
 	if e != nil {
-		return nil, e
-	}
-	if !s.serves(req.Model) {
-		return nil, wire.UnknownModel(req.Model, s.models)
-	}
-	t := &turn{req: req, body: msg, conn: conn, own: len(req.Input)}
-	if e := s.continueTurn(t); e != nil {
 		return nil, e
 	}
 	t.pick = script.Pick{N: int(s.state.warmups.Add(1)), Reply: &script.Reply{}, Source: "warm-up"}
