@@ -414,6 +414,11 @@ func judgeMode(run *Run, reqs []request, rep *audit.Report) (string, runner.Verd
 		}
 		prev, q := firstOf(run, i, reqs, main)
 		if q == nil || prev == nil {
+			for _, r := range reqs { // sent, but not as the session's next request (Gemini CLI's plan mode)
+				if r.seq >= s.First && r.seq <= s.Last {
+					return RuleModeNote, runner.Fail, fmt.Sprintf("request %d, after the mode change, continues none of the session's requests: its system prompt and tools are so changed that the audit takes it for a new conversation, and a prefix cache reuses nothing of it", r.seq), ""
+				}
+			}
 			return RuleModeNote, runner.Fail, fmt.Sprintf("step %d (%s) after the mode change sent no request", i+1, s.Step), ""
 		}
 		if !bytes.Equal(systemText(prev.r), systemText(q.r)) {
