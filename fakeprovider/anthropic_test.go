@@ -175,3 +175,24 @@ func TestAnthropicSDKErrors(t *testing.T) {
 		t.Fatalf("default policy: %+v %v", m, err)
 	}
 }
+
+// A scripted error in the middle of a stream is Anthropic's `event: error`, which the SDK raises.
+func TestAnthropicSDKErrorMidStream(t *testing.T) {
+	s, err := script.Parse("s.yaml", []byte("models: [claude-sonnet-4-5]\nreplies:\n  - {text: \"a long answer cut short\", chunk: 2, fault: {status: 529, error_after: 4}}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := fakeprovider.NewWith(t, fakeprovider.Config{Script: s})
+	c := anthropicClient(srv)
+	st := c.Messages.NewStreaming(context.Background(), anthropicParams(anthropic.NewUserMessage(anthropic.NewTextBlock("hi"))))
+	n := 0
+	for st.Next() {
+		n++
+	}
+	if err := st.Err(); err == nil || !strings.Contains(err.Error(), "overloaded_error") || n == 0 {
+		t.Fatalf("after %d events: %v, want overloaded_error", n, err)
+	}
+	if _, err := script.Parse("s.yaml", []byte("- {text: x, fault: {error_after: 2}}\n")); err == nil || !strings.Contains(err.Error(), "error_after: give the error's status too") {
+		t.Errorf("error_after without a status: %v", err)
+	}
+}

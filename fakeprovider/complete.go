@@ -226,7 +226,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, t *turn) {
 		fail(ctx, "the client hung up before the first byte")
 		return
 	}
-	if f != nil && f.Status != 0 {
+	if f != nil && f.Status != 0 && !(req.Stream && f.ErrorAfter > 0) {
 		if f.RetryAfter != "" {
 			w.Header().Set("Retry-After", f.RetryAfter)
 		}
@@ -377,6 +377,9 @@ func (s *Server) sendStream(w http.ResponseWriter, r *http.Request, frames [][]b
 	h.Set("Content-Type", "text/event-stream; charset=utf-8")
 	h.Set("Cache-Control", "no-cache")
 	rc := http.NewResponseController(w)
+	if f != nil && f.Status != 0 && f.ErrorAfter > 0 { // the API's error in the middle of the stream
+		frames = append(frames[:min(f.ErrorAfter, len(frames)):min(f.ErrorAfter, len(frames))], streamError(r, faultError(f, "the stream", pick.Source)))
+	}
 	for i, fr := range frames {
 		if f != nil && f.Drop && i == f.DropAfter {
 			rc.Flush()

@@ -137,7 +137,7 @@ func (s *Server) handleMessages(w http.ResponseWriter, r *http.Request) {
 		fail(ctx, "the client hung up before the first byte")
 		return
 	}
-	if f != nil && f.Status != 0 {
+	if f != nil && f.Status != 0 && !(req.Stream && f.ErrorAfter > 0) {
 		if f.RetryAfter != "" {
 			w.Header().Set("Retry-After", f.RetryAfter)
 		}
@@ -242,7 +242,7 @@ func (s *Server) handleGemini(w http.ResponseWriter, r *http.Request) {
 		fail(ctx, "the client hung up before the first byte")
 		return
 	}
-	if f != nil && f.Status != 0 {
+	if f != nil && f.Status != 0 && !(stream && f.ErrorAfter > 0) {
 		if f.RetryAfter != "" {
 			w.Header().Set("Retry-After", f.RetryAfter)
 		}
@@ -263,4 +263,20 @@ func (s *Server) handleGemini(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.sendStream(w, r, wire.GeminiStream(m, a, u), rep, pick)
+}
+
+// streamError is an error as each API sends one in the middle of a stream: Anthropic's
+// `event: error`, Gemini's and chat completions' error object as a data event, the Responses API's
+// `error` event.
+func streamError(r *http.Request, e *wire.Error) []byte {
+	switch chat.APIOf(r.URL.Path) {
+	case chat.Anthropic:
+		return e.AnthropicErrorEvent()
+	case chat.Gemini:
+		return append(append([]byte("data: "), e.GeminiBody()...), "\r\n\r\n"...)
+	case chat.Responses:
+		b, _ := wire.Marshal(map[string]any{"type": "error", "code": e.Code, "message": e.Message, "param": nil})
+		return append(append([]byte("event: error\ndata: "), b...), "\n\n"...)
+	}
+	return append(append([]byte("data: "), e.Body()...), "\n\n"...)
 }

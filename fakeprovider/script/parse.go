@@ -472,8 +472,8 @@ func (d *dec) reply(n *yaml.Node, what string) (Reply, error) {
 		}
 	}
 	says := r.Text != "" || r.Reasoning != "" || len(r.ToolCalls) > 0 || r.Read != ""
-	if r.Fault != nil && r.Fault.Status != 0 && (says || r.FinishReason != "") {
-		return Reply{}, d.errf(n, "%s: a fault with a status answers with an error body only; move the reply to its own entry", what)
+	if r.Fault != nil && r.Fault.Status != 0 && r.Fault.ErrorAfter == 0 && (says || r.FinishReason != "") {
+		return Reply{}, d.errf(n, "%s: a fault with a status answers with an error body only (or, with error_after, cuts the reply's stream with it); move the reply to its own entry", what)
 	}
 	if !says && r.Fault == nil {
 		if _, hasText := m["text"]; !hasText {
@@ -609,7 +609,7 @@ func (d *dec) toJSON(n *yaml.Node, what string) ([]byte, error) {
 }
 
 func (d *dec) fault(n *yaml.Node, what string) (*Fault, error) {
-	_, m, err := d.fields(n, what, "status", "message", "type", "param", "code", "retry_after", "drop_after", "malformed_at", "stall", "stall_after")
+	_, m, err := d.fields(n, what, "status", "message", "type", "param", "code", "retry_after", "drop_after", "malformed_at", "stall", "stall_after", "error_after")
 	if err != nil {
 		return nil, err
 	}
@@ -681,6 +681,14 @@ func (d *dec) fault(n *yaml.Node, what string) (*Fault, error) {
 			return nil, d.errf(v, "%s.stall_after: give stall too", what)
 		}
 		if f.StallAfter, err = d.int(v, what+".stall_after", 0); err != nil {
+			return nil, err
+		}
+	}
+	if v, ok := m["error_after"]; ok {
+		if f.Status == 0 {
+			return nil, d.errf(v, "%s.error_after: give the error's status too (529 for an overloaded API)", what)
+		}
+		if f.ErrorAfter, err = d.int(v, what+".error_after", 1); err != nil {
 			return nil, err
 		}
 	}

@@ -93,6 +93,10 @@ type Fault struct {
 	Stall        time.Duration
 	StallForever bool
 	StallAfter   int
+	// ErrorAfter, with Status, sends that many events of a stream, then the error as the API
+	// sends one in the middle of a stream (Anthropic's `event: error`); 0: the error instead of
+	// the answer. A non-streamed request gets the error at once.
+	ErrorAfter int
 }
 
 // Stalls says whether the fault stalls the stream.
