@@ -141,7 +141,7 @@ func providerOf(r *chat.Request, def string) string {
 // missCause names what the cache said of its miss.
 func missCause(m *cachesim.Miss) (Cause, string, string) {
 	if m == nil {
-		return BreakpointsMoved, "no breakpoint of this request caches the prefix it shares with the last one", ""
+		return BreakpointsMoved, "no breakpoint covers the prefix this request shares with the last one: what comes after the last one's last breakpoint was never cached", ""
 	}
 	switch m.Reason {
 	case cachesim.ReasonExpired:
