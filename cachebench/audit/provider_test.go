@@ -184,6 +184,9 @@ func TestTooManyBreakpointsAndAcrossSessions(t *testing.T) {
 	}
 	r = auditTimed(t, Options{}, []time.Time{t0, t0.Add(time.Minute)}, session("a1b", "fix the build"), session("f00", "write the docs"))
 	q := r.Requests[1]
+	if r.Totals.Conversations != 2 {
+		t.Errorf("%d conversations, want 2", r.Totals.Conversations)
+	}
 	if q.Cause != AcrossSessions || q.Path != "$.system[0].text" || q.LostTokens < 1000 || q.ReusableTokens != 0 || q.Change == nil || !strings.Contains(q.Change.New, "f00") {
 		t.Fatalf("%+v %+v", q, q.Change)
 	}

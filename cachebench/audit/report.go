@@ -69,7 +69,7 @@ func (r *Report) add(q Request) {
 	r.Requests = append(r.Requests, q)
 	t := &r.Totals
 	t.Requests++
-	if q.Cause == NewConversation {
+	if q.Cause == NewConversation || q.Cause == AcrossSessions {
 		t.Conversations++
 	}
 	t.PromptTokens += int64(q.PromptTokens)

@@ -67,7 +67,11 @@ func breakBlock(w io.Writer, q Request) {
 	if !q.Fails {
 		verdict = "ALLOWED"
 	}
-	fmt.Fprintf(w, "--- %s: request %d (line %d), conversation %d, continues request %d: %s\n", verdict, q.Seq, q.Line, q.Conversation, q.Continues, q.Cause)
+	if q.Continues == 0 {
+		fmt.Fprintf(w, "--- %s: request %d (line %d), conversation %d, a new one: %s\n", verdict, q.Seq, q.Line, q.Conversation, q.Cause)
+	} else {
+		fmt.Fprintf(w, "--- %s: request %d (line %d), conversation %d, continues request %d: %s\n", verdict, q.Seq, q.Line, q.Conversation, q.Continues, q.Cause)
+	}
 	fmt.Fprintf(w, "    at %s", q.Path)
 	if q.Detail != "" {
 		fmt.Fprintf(w, ": %s", q.Detail)
