@@ -2,10 +2,16 @@ package live
 
 import (
 	"context"
+	"errors"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/LLeMbas/lembas-check/agents"
 	"github.com/LLeMbas/lembas-check/cachebench/audit"
+	"github.com/LLeMbas/lembas-check/fakeprovider"
 	"github.com/LLeMbas/lembas-check/replay"
 	"github.com/LLeMbas/lembas-check/runner"
 )
@@ -70,4 +76,74 @@ func TestClaudeCodeACPToolsChangeAtMidnight(t *testing.T) {
 	_, got := drive(t, "claude-code-acp", "midnight", true)
 	want(t, got, RuleTools, runner.Fail, "tools changed at $.tools[", "WebSearch")
 	want(t, got, RuleSystemPrompt, runner.Pass)
+}
+
+// Two Claude Code sessions in one recording: their 12 tools are the same bytes, but the billing
+// block before the first breakpoint differs with each session's first prompt, so Anthropic's cache
+// reads none of what they share: across sessions, at $.system[0].text.
+func TestClaudeCodeAcrossSessions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a real agent")
+	}
+	p, err := agents.Builtin("claude-code")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin, err := p.Find()
+	var ni *agents.NotInstalled
+	if errors.As(err, &ni) {
+		t.Skip(err)
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	dir, home := t.TempDir(), t.TempDir()
+	if err := Seed(dir); err != nil {
+		t.Fatal(err)
+	}
+	rec := filepath.Join(t.TempDir(), "two.jsonl")
+	w, err := replay.Create(rec, replay.Header{Source: "fake"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := fakeprovider.Start(fakeprovider.Config{Record: w, Models: []string{Model}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := Prepare(p, bin, home, dir, srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, prompt := range []string{"Read README.md", "What does NOTES.md say?"} {
+		argv, _ := a.Oneshot(prompt, false)
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+		cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+		cmd.Env, cmd.Dir = a.Env, dir
+		out, err := cmd.CombinedOutput()
+		cancel()
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", prompt, err, out)
+		}
+	}
+	srv.Close()
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	rd, f, err := replay.Open(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rep, err := audit.Run(context.Background(), rd, audit.Options{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var across *audit.Request
+	for i := range rep.Requests {
+		if rep.Requests[i].Cause == audit.AcrossSessions {
+			across = &rep.Requests[i]
+		}
+	}
+	if across == nil || across.Path != "$.system[0].text" || across.LostTokens < 1000 || !strings.Contains(across.Change.New, "cc_version=") || rep.Totals.Conversations != 2 {
+		t.Fatalf("across sessions: %+v (totals %+v)", across, rep.Totals)
+	}
 }
