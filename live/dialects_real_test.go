@@ -34,15 +34,7 @@ func TestClaudeCodeCrossingMidnight(t *testing.T) {
 	for _, rule := range []string{RuleSystemPrompt, RuleNoClock, RuleTools, RuleRewritten, RuleDateNote} {
 		want(t, got, rule, runner.Pass)
 	}
-	rd, f, err := replay.Open(r.Recording)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rep, err := audit.Run(context.Background(), rd, audit.Options{}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep := auditOf(t, r.Recording)
 	first := rep.Requests[0]
 	marks := strings.Join(first.Breakpoints, ", ")
 	if !strings.Contains(marks, "$.system[1] (5m)") || !strings.Contains(marks, "$.system[2] (5m)") || !strings.HasPrefix(first.DateAt, "$.messages[") || first.Provider != "anthropic" {
@@ -85,17 +77,7 @@ func TestClaudeCodeAcrossSessions(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a real agent")
 	}
-	p, err := agents.Builtin("claude-code")
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin, err := p.Find()
-	var ni *agents.NotInstalled
-	if errors.As(err, &ni) {
-		t.Skip(err)
-	} else if err != nil {
-		t.Fatal(err)
-	}
+	p, bin := installed(t, "claude-code")
 	dir, home := t.TempDir(), t.TempDir()
 	if err := Seed(dir); err != nil {
 		t.Fatal(err)
@@ -128,15 +110,7 @@ func TestClaudeCodeAcrossSessions(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	rd, f, err := replay.Open(rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rep, err := audit.Run(context.Background(), rd, audit.Options{}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep := auditOf(t, rec)
 	var across *audit.Request
 	for i := range rep.Requests {
 		if rep.Requests[i].Cause == audit.AcrossSessions {
@@ -146,4 +120,36 @@ func TestClaudeCodeAcrossSessions(t *testing.T) {
 	if across == nil || across.Path != "$.system[0].text" || across.LostTokens < 1000 || !strings.Contains(across.Change.New, "cc_version=") || rep.Totals.Conversations != 2 {
 		t.Fatalf("across sessions: %+v (totals %+v)", across, rep.Totals)
 	}
+}
+
+// installed is a built-in profile and its program, or a skip saying how to install it.
+func installed(t *testing.T, name string) (*agents.Profile, string) {
+	t.Helper()
+	p, err := agents.Builtin(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin, err := p.Find()
+	var ni *agents.NotInstalled
+	if errors.As(err, &ni) {
+		t.Skip(err)
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return p, bin
+}
+
+// auditOf audits a recording.
+func auditOf(t *testing.T, path string) *audit.Report {
+	t.Helper()
+	rd, f, err := replay.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rep, err := audit.Run(context.Background(), rd, audit.Options{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
 }

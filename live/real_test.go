@@ -2,12 +2,10 @@ package live
 
 import (
 	"context"
-	"errors"
 	"os"
 	"strings"
 	"testing"
 
-	"github.com/LLeMbas/lembas-check/agents"
 	"github.com/LLeMbas/lembas-check/runner"
 )
 
@@ -16,17 +14,7 @@ import (
 func drive(t *testing.T, name, scenario string, overACP bool) (*Run, map[string]runner.Result) {
 	t.Helper()
 	t.Parallel()
-	p, err := agents.Builtin(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin, err := p.Find()
-	var ni *agents.NotInstalled
-	if errors.As(err, &ni) {
-		t.Skip(err)
-	} else if err != nil {
-		t.Fatal(err)
-	}
+	p, bin := installed(t, name)
 	sc, err := LoadScenario(scenario)
 	if err != nil {
 		t.Fatal(err)
