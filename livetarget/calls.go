@@ -45,7 +45,8 @@ func (e *noCall) Error() string {
 
 // fill puts the values into a shape's arguments: a string that is exactly "{name}" becomes the
 // value as JSON (a number stays a number; unset, the member goes), and "{name}" inside a longer
-// string its text ({qname}: quoted for a POSIX shell).
+// string its text ({qname}: quoted for a POSIX shell). The values: path, content, old, new,
+// command, id, files, and a read's window as offset (from 1), offset0 (from 0), limit, last.
 func fill(shape json.RawMessage, v vals) (string, error) {
 	var tmpl any
 	dec := json.NewDecoder(bytes.NewReader(shape))

@@ -100,6 +100,7 @@ func planContext(p *agents.Profile, c conformance.Case) (*plan, error) {
 			sum := fmt.Sprintf("lembas-check summary %d: the session so far, for the case's step %d.", i+1, i+1)
 			turns = append(turns, cur, &turn{compact: true, slots: []*slot{{reply: text(sum)}}})
 			cur = newTurn()
+			cur.slots[0].remade, cur.slots[0].reset = 1, true
 			at[i], summary[i] = cur.slots[0], sum
 			continue
 		}
@@ -168,14 +169,7 @@ func contextCall(p *agents.Profile, i int, st contextStep, cwd string) ([]action
 		before = append(before, put(st.Path, st.Content))
 		op = "read"
 		v = func(e *env) vals {
-			x := vals{"path": e.callPath(st.Path)}
-			if st.Offset > 0 {
-				x["offset"] = st.Offset
-			}
-			if st.Limit > 0 {
-				x["limit"] = st.Limit
-			}
-			return x
+			return readVals(e.callPath(st.Path), st.Offset, st.Limit)
 		}
 	case "write", "edit":
 		before = append(before, put(st.Path, st.Before))
@@ -258,6 +252,20 @@ func contextCall(p *agents.Profile, i int, st contextStep, cwd string) ([]action
 		return callReply(c)
 	}
 	return before, fn, nil
+}
+
+// readVals are a read's values: its path, and where a window is asked for, the first line
+// (offset, from 1; offset0, from 0) and the count (limit) or the last line (last).
+func readVals(path string, offset, limit int) vals {
+	x := vals{"path": path}
+	if offset > 0 {
+		x["offset"], x["offset0"] = offset, offset-1
+	}
+	if limit > 0 {
+		x["limit"] = limit
+		x["last"] = max(offset, 1) + limit - 1
+	}
+	return x
 }
 
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

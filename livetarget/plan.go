@@ -52,6 +52,10 @@ type slot struct {
 	body    []byte
 	req     *request
 	came    bool
+	// remade is how often the prompt was made again before this request (a compaction, a move
+	// to another model); reset, that a compaction replaced the history before it.
+	remade int
+	reset  bool
 }
 
 // action is one thing the person, the disk or the clock does.
@@ -67,6 +71,7 @@ type env struct {
 	root string // the case's "/" on disk
 	out  string // outside the root: files a shell call prints
 	seq  int    // the case's number in the run
+	cwd  string // the session's start directory, a case path
 	// ids are the harness's ids of the results it gave the case's steps, by the case's id.
 	mu  sync.Mutex
 	ids map[string]string
@@ -82,10 +87,15 @@ func (e *env) real(p, cwd string) string {
 }
 
 // callPath is a case path as the model's call gives it: an absolute one under the root (the
-// harness sees the case's / as its session's), a relative one as it is.
+// harness sees the case's / as its session's), a relative one as it is — but for a harness that
+// takes absolute paths only (its profile's tools.paths), from the root too.
+// The path keeps its spelling (., .., //): resolving it is the harness's to do.
 func (e *env) callPath(p string) string {
-	if strings.HasPrefix(p, "/") {
+	switch {
+	case strings.HasPrefix(p, "/"):
 		return e.root + p
+	case e.t.o.Profile.Tools.Paths == "absolute":
+		return e.root + strings.TrimSuffix(e.cwd, "/") + "/" + p
 	}
 	return p
 }

@@ -93,8 +93,7 @@ func planPrefix(p *agents.Profile, c conformance.Case) (*plan, error) {
 		slot              *slot
 	}
 	reads := make([]read, len(cs.Steps))
-	var seq []*slot           // every request of the session, in order
-	remade := map[*slot]int{} // prompts made again (a compaction, a model move) before a request
+	var seq []*slot // every request of the session, in order
 	var cur *turn
 	var last *slot // the request whose reply is not decided yet, while a turn runs
 	pending := []action{
@@ -111,9 +110,10 @@ func planPrefix(p *agents.Profile, c conformance.Case) (*plan, error) {
 	}
 	moves, remakes, users, calls := 0, 0, 0, 0
 	mode := st.Mode
+	reset := false // a compaction replaced the history before the next request
 	add := func(s *slot) {
-		remade[s] = remakes
-		remakes = 0
+		s.remade, s.reset = remakes, reset
+		remakes, reset = 0, false
 		seq = append(seq, s)
 	}
 	end := func() {
@@ -184,7 +184,6 @@ func planPrefix(p *agents.Profile, c conformance.Case) (*plan, error) {
 					if i == 0 || prev.kind != "call" || prev.tool != "plan_submit" || mode != prefix.PlanMode {
 						return nil, skipf("step %d: the model sets the mode only by plan_submit's approval, and the step before it is no such call", i+1)
 					}
-					prev.slot.before = append(prev.slot.before, action{what: "the approval's mode", do: approved(v)})
 					mode = v
 				case by == "model":
 					return nil, skipf("step %d: the model's own %s change has no call the live target makes", i+1, f)
@@ -202,6 +201,7 @@ func planPrefix(p *agents.Profile, c conformance.Case) (*plan, error) {
 			pending = nil
 			add(s)
 			remakes++
+			reset = true
 			reads[i] = read{kind: op, slot: s}
 		case "model":
 			moves++
@@ -227,9 +227,9 @@ func planPrefix(p *agents.Profile, c conformance.Case) (*plan, error) {
 			}
 			switch {
 			case n == 0:
-				n = 1 + remade[s]
-			case remade[s] > 0:
-				n += remade[s]
+				n = 1 + s.remade
+			case s.remade > 0:
+				n += s.remade
 			case s.req.raw != prev:
 				n++
 			}
@@ -301,24 +301,6 @@ func setDate(d string) func(context.Context, *env) error {
 			return fmt.Errorf("the date %q is not YYYY-MM-DD", d)
 		}
 		return e.t.clock.Set(t.Add(12 * time.Hour))
-	}
-}
-
-// approved checks that plan_submit's approval left the session in the case's mode, as the
-// harness says it (ACP's current_mode_update, which may come a moment after the call's result).
-func approved(mode string) func(context.Context, *env) error {
-	return func(ctx context.Context, e *env) error {
-		for range 40 {
-			if e.h.Mode() == mode {
-				return nil
-			}
-			select {
-			case <-ctx.Done():
-				return ctx.Err()
-			case <-time.After(50 * time.Millisecond):
-			}
-		}
-		return fmt.Errorf("after plan_submit's approval the harness says the mode is %q; the case has the approval set %q", e.h.Mode(), mode)
 	}
 }
 

@@ -15,7 +15,9 @@ type request struct {
 	system string // the system prompt's text, its parts joined by a blank line
 	raw    string // its exact bytes, for telling one prompt from another
 	tools  []string
-	msgs   []msg
+	// rawTools is the tools' exact bytes.
+	rawTools string
+	msgs     []msg
 }
 
 // msg is one message: its role ("tool" for a tool result), its text, and for a tool result the
@@ -37,7 +39,9 @@ func parseRequest(body []byte) (*request, error) {
 		sys = append(sys, partText(p.Content()))
 	}
 	q.system, q.raw = strings.Join(sys, "\n\n"), strings.Join(raw, "\x00")
+	var rawTools []string
 	for _, p := range r.Tools {
+		rawTools = append(rawTools, string(p.Content()))
 		var t struct {
 			Name     string `json:"name"`
 			Function struct {
@@ -50,6 +54,7 @@ func parseRequest(body []byte) (*request, error) {
 		}
 		q.tools = append(q.tools, t.Name)
 	}
+	q.rawTools = strings.Join(rawTools, "\x00")
 	for _, p := range r.Messages {
 		q.msgs = append(q.msgs, readMsg(p))
 	}

@@ -79,6 +79,7 @@ type Target struct {
 	seq     int
 	streak  int
 	last    string
+	kept    []Kept
 }
 
 // New makes a live target; Start starts it.
@@ -265,6 +266,9 @@ func (t *Target) Answer(ctx context.Context, c conformance.Case) runner.Outcome 
 	}
 	out := t.play(ctx, pl, seq)
 	t.mu.Lock()
+	if k := kept(c.ID, c.Area, pl); k.Requests > 0 {
+		t.kept = append(t.kept, k)
+	}
 	switch out.Verdict {
 	case runner.Crashed:
 		t.streak++
@@ -280,7 +284,7 @@ func (t *Target) Answer(ctx context.Context, c conformance.Case) runner.Outcome 
 // play makes the case's directories, opens a session, plays the turns, reads the answer, and
 // removes the directories.
 func (t *Target) play(ctx context.Context, pl *plan, seq int) runner.Outcome {
-	e := &env{t: t, seq: seq, ids: map[string]string{},
+	e := &env{t: t, seq: seq, cwd: pl.cwd, ids: map[string]string{},
 		root: filepath.Join(t.work, fmt.Sprintf("case-%d", seq)), out: filepath.Join(t.work, fmt.Sprintf("out-%d", seq))}
 	defer os.RemoveAll(e.root)
 	defer os.RemoveAll(e.out)
@@ -449,8 +453,9 @@ func (t *Target) harness(ctx context.Context, pl *plan, e *env) (harness, error)
 	if err != nil {
 		return nil, err
 	}
-	h := &acpHarness{c: a.c, s: s, p: t.o.Profile}
+	h := &acpHarness{c: a.c, s: s, p: t.o.Profile, lembas: a.info.Lembas, model: live.Model}
 	if m := t.o.Profile.ACP.Model; m != "" {
+		h.model = t.ag.Vars.Fill(m)
 		if err := a.c.SetModel(ctx, s, t.ag.Vars.Fill(m)); err != nil {
 			return nil, fmt.Errorf("setting the session's model, as the %s profile says: %w", t.o.Profile.Name, err)
 		}
@@ -469,9 +474,11 @@ type harness interface {
 }
 
 type acpHarness struct {
-	c *acp.Client
-	s acp.Session
-	p *agents.Profile
+	c      *acp.Client
+	s      acp.Session
+	p      *agents.Profile
+	lembas bool   // the harness is a LLeMbas one: it has _lembas/configure
+	model  string // the model the session is on, as far as the live target moved it
 }
 
 func (h *acpHarness) Prompt(ctx context.Context, words string) error {
@@ -498,8 +505,19 @@ func (h *acpHarness) SetMode(ctx context.Context, mode string) error {
 	return h.c.SetMode(ctx, h.s, mode)
 }
 
+// SetModel moves the session to model: a LLeMbas harness (_lembas/configure) to the one the
+// case names, any other to a model it offers that the fake serves and the session is not on.
 func (h *acpHarness) SetModel(ctx context.Context, model string) error {
-	return h.c.SetModel(ctx, h.s, model)
+	if h.lembas || len(h.s.Models) == 0 {
+		return h.c.SetModel(ctx, h.s, model)
+	}
+	for _, m := range h.s.Models {
+		if m != h.model && contains(models, m) {
+			h.model = m
+			return h.c.SetModel(ctx, h.s, m)
+		}
+	}
+	return &acp.Unsupported{What: "a model change", Why: "the harness offers no other model the fake serves (it offers " + strings.Join(h.s.Models, ", ") + ")"}
 }
 func (h *acpHarness) Mode() string { return h.c.Mode(h.s.ID) }
 

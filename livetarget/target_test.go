@@ -104,6 +104,13 @@ func profile(t *testing.T, mode string, env ...string) *agents.Profile {
 // run runs items through a live target and returns the report, closed.
 func run(t *testing.T, p *agents.Profile, items []runner.Item, timeout time.Duration) *runner.Report {
 	t.Helper()
+	rep, _ := runKept(t, p, items, timeout)
+	return rep
+}
+
+// runKept is run, with what the cases said of the universal rules.
+func runKept(t *testing.T, p *agents.Profile, items []runner.Item, timeout time.Duration) (*runner.Report, []Kept) {
+	t.Helper()
 	tg := New(Options{Profile: p, Bin: p.Bin, Timeout: timeout, Version: "test"})
 	ctx := context.Background()
 	info, err := tg.Start(ctx)
@@ -115,7 +122,7 @@ func run(t *testing.T, p *agents.Profile, items []runner.Item, timeout time.Dura
 	if rep.CloseErr != "" {
 		t.Errorf("closing: %s", rep.CloseErr)
 	}
-	return rep
+	return rep, tg.Kept()
 }
 
 func liveCases(t *testing.T) []conformance.Case {
@@ -133,13 +140,16 @@ func liveCases(t *testing.T) []conformance.Case {
 	return out
 }
 
-var referenceReport *runner.Report
+var (
+	referenceReport *runner.Report
+	referenceKept   []Kept
+)
 
 // referenceRun is every case of the live target's areas, on the reference agent (run once).
 func referenceRun(t *testing.T) *runner.Report {
 	t.Helper()
 	if referenceReport == nil {
-		referenceReport = run(t, profile(t, "reference"), runner.CaseItems(liveCases(t)), time.Minute)
+		referenceReport, referenceKept = runKept(t, profile(t, "reference"), runner.CaseItems(liveCases(t)), time.Minute)
 	}
 	return referenceReport
 }
@@ -165,6 +175,48 @@ func TestReferenceAgentPasses(t *testing.T) {
 		if passed[a] == 0 {
 			t.Errorf("no %s case passed: the live target expresses none", a)
 		}
+	}
+}
+
+// The reference agent keeps the universal rules in every case it plays; an agent that puts the
+// date in its system prompt breaks the prompt's rule exactly where the date changes.
+func TestUniversalRules(t *testing.T) {
+	rep := referenceRun(t)
+	played := 0
+	for _, r := range rep.Results {
+		if r.Verdict == runner.Pass {
+			played++
+		}
+	}
+	if len(referenceKept) != played {
+		t.Errorf("%d cases said what they kept, %d were played", len(referenceKept), played)
+	}
+	var dated []runner.Item
+	for _, k := range referenceKept {
+		if len(k.Broke) > 0 {
+			t.Errorf("%s: the reference agent broke %v", k.ID, k.Broke)
+		}
+	}
+	for _, r := range rep.Results {
+		if r.Verdict == runner.Pass && r.Case.Area == "prefix" {
+			dated = append(dated, runner.Item{Case: r.Case})
+		}
+	}
+	_, kept := runKept(t, profile(t, "reference", "LIVETARGET_TEST_BREAK", refagent.BreakDateInSystem), dated, time.Minute)
+	broke := 0
+	for _, k := range kept {
+		if msg := k.Broke[RulePrompt]; msg != "" {
+			broke++
+			if !strings.Contains(msg, "another system prompt") {
+				t.Errorf("%s: %q", k.ID, msg)
+			}
+		}
+		if k.Broke[RuleTools] != "" || k.Broke[RuleRewritten] != "" {
+			t.Errorf("%s: a date in the system prompt broke %v", k.ID, k.Broke)
+		}
+	}
+	if broke == 0 {
+		t.Error("a date in the system prompt broke the prompt's rule in no case")
 	}
 }
 
@@ -277,8 +329,9 @@ func TestBrokenAgentFailsTheCasesItsRuleGuards(t *testing.T) {
 	}
 }
 
-// diffLine is a line of go-cmp's report that says what differs.
-var diffLine = regexp.MustCompile(`(?m)^\s*[-+]\s`)
+// diffLine is a line of go-cmp's report that says what differs (go-cmp puts a no-break space
+// after the mark at random, so that its output is not parsed as stable).
+var diffLine = regexp.MustCompile(`(?m)^\s*[-+][\s\x{00a0}]`)
 
 // expressible are a few cases the live target plays, for the fault tests.
 func expressible(t *testing.T, n int) []runner.Item {
