@@ -67,6 +67,18 @@ func TestWriteReadRoundTripStoresBlobsOnce(t *testing.T) {
 	}
 }
 
+// Gemini's systemInstruction is stored once, as Anthropic's system and Responses' instructions are.
+func TestGeminiSystemInstructionIsABlob(t *testing.T) {
+	raw := `{"contents":[{"role":"user","parts":[{"text":"hi"}]}],"systemInstruction":{"parts":[{"text":"You are Gemini CLI."}]}}`
+	req, blobs := SplitBody([]byte(raw))
+	if len(blobs) != 1 || blobs[0].Kind != "system" || bytes.Contains(req.Body, []byte("Gemini CLI")) {
+		t.Fatalf("blobs %+v, body %s", blobs, req.Body)
+	}
+	if got, err := req.Exact(blobMap(blobs)); err != nil || string(got) != raw {
+		t.Fatalf("%s %v", got, err)
+	}
+}
+
 func TestExactBytesOfBodiesThatAreNotCompact(t *testing.T) {
 	for _, raw := range []string{
 		"{\n  \"model\": \"m\",\n  \"messages\": [\n    {\"role\": \"system\", \"content\": \"x\"}\n  ]\n}",
@@ -74,6 +86,7 @@ func TestExactBytesOfBodiesThatAreNotCompact(t *testing.T) {
 		`not json at all`,
 		"\xff\xfe binary",
 		`{"input":"hello","instructions":"Be brief.","tools":[]}`,
+		`{"contents":[{"role":"user","parts":[{"text":"hi"}]}],"systemInstruction":{"parts":[{"text":"S"}]},"tools":[{"functionDeclarations":[]}]}`,
 	} {
 		req, blobs := SplitBody([]byte(raw))
 		got, err := req.Exact(blobMap(blobs))
