@@ -191,3 +191,35 @@ func TestTooManyBreakpointsAndAcrossSessions(t *testing.T) {
 		t.Fatalf("%+v %+v", q, q.Change)
 	}
 }
+
+// Chat completions judged by OpenAI's rules (--provider openai): idle past its TTL is a cause, and
+// --ttl sets the TTL; without a provider the same bytes are only bytes.
+func TestOpenAIRulesIdle(t *testing.T) {
+	sys := strings.Repeat("You are a careful coding agent. ", 300)
+	b1, b2 := body(sys, "", user("fix it")), body(sys, "", user("fix it"), asst("ok"), user("more"))
+	run := func(o Options) *Request {
+		a, err := New(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, b := range [][]byte{b1, b2} {
+			x := replay.Exchange{Seq: i + 1, Method: "POST", Path: "/v1/chat/completions", Started: t0.Add(time.Duration(i) * 7 * time.Minute)}
+			if _, err := a.Add(context.Background(), replay.Entry{Exchange: x, Body: b, Line: i + 2}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return &a.Report().Requests[1]
+	}
+	if q := run(Options{Provider: "openai"}); q.Cause != IdlePastTTL || q.Provider != "openai" || !strings.Contains(q.Detail, "7m0s since") {
+		t.Errorf("openai, 5 min: %+v", q)
+	}
+	if q := run(Options{Provider: "openai", TTL: map[string]time.Duration{"openai": 10 * time.Minute}}); q.Cause != Extends || q.ReusableTokens < 1024 {
+		t.Errorf("openai, 10 min: %+v", q)
+	}
+	if q := run(Options{}); q.Cause != Extends || q.Provider != "" {
+		t.Errorf("no provider: %+v", q)
+	}
+	if _, err := New(Options{Provider: "mistral"}); err == nil || !strings.Contains(err.Error(), `no provider "mistral"`) {
+		t.Errorf("unknown provider: %v", err)
+	}
+}
