@@ -117,7 +117,7 @@ func (a *Auditor) beyondBytes(e replay.Entry, r *chat.Request, cur *past, out *R
 		out.LostTokens += bytes - sv.Read
 		return nil
 	}
-	if sv.Miss == nil && out.Provider != cachesim.ProviderAnthropic && out.Cause != NewConversation {
+	if sv.Miss == nil && out.Provider != cachesim.ProviderAnthropic {
 		return nil // an automatic cache read in steps (OpenAI's 128 tokens): nothing to name
 	}
 	lost := bytes - sv.Read
