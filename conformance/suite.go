@@ -63,8 +63,10 @@ type Case struct {
 	ID    string `json:"id"`
 	Area  string `json:"area"`
 	Index int    `json:"index"`
-	// File names the suite and file the case came from.
+	// File names the suite and file the case came from; Line is the line the case starts on in it
+	// (0: not known).
 	File  string `json:"file"`
+	Line  int    `json:"line,omitempty"`
 	About string `json:"about,omitempty"`
 	// Input is the case without "expect", canonical (RFC 8785): what a target is sent.
 	Input json.RawMessage `json:"case"`
@@ -171,6 +173,7 @@ func ParseFile(file string, b []byte, area Area) ([]Case, error) {
 		}
 		return nil, &LoadError{File: file, Index: -1, Field: fe.Field, Msg: fe.Msg + ` (a case file is {"about": "…", "cases": [ … ]})`}
 	}
+	lines := caseLines(b)
 	var out []Case
 	for i, raw := range f.Cases {
 		c, err := ParseCase(area, raw)
@@ -182,9 +185,53 @@ func ParseFile(file string, b []byte, area Area) ([]Case, error) {
 			return nil, le
 		}
 		c.Index, c.File = i, file
+		if i < len(lines) {
+			c.Line = lines[i]
+		}
 		out = append(out, c)
 	}
 	return out, nil
+}
+
+// caseLines is the line each case of a well-formed case file starts on, for reports that point
+// at it (JUnit's line); nil when the file cannot be walked.
+func caseLines(b []byte) []int {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		if key != "cases" {
+			var skip json.RawMessage
+			if dec.Decode(&skip) != nil {
+				return nil
+			}
+			continue
+		}
+		if t, err := dec.Token(); err != nil || t != json.Delim('[') {
+			return nil
+		}
+		var lines []int
+		for dec.More() {
+			// The next value starts after the separator and space past the decoder's offset.
+			off := dec.InputOffset()
+			for off < int64(len(b)) && strings.IndexByte(" \t\r\n,", b[off]) >= 0 {
+				off++
+			}
+			line, _ := lineCol(b, off)
+			lines = append(lines, line)
+			var skip json.RawMessage
+			if dec.Decode(&skip) != nil {
+				return nil
+			}
+		}
+		return lines
+	}
+	return nil
 }
 
 // ParseCase splits one case object into its input and expectation, checks both with the area and

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/LLeMbas/lembas-check/internal/table"
+	"github.com/LLeMbas/lembas-check/internal/term"
+	"github.com/LLeMbas/lembas-check/internal/textdiff"
 )
 
 // Name is how reports name the target: the implementation, its version, and the command for an
@@ -26,12 +28,14 @@ func (t TargetInfo) Name() string {
 // got, the diff and the tail of the adapter's stderr. Reports and TestTarget show it.
 func (x Result) Failure() string {
 	var b strings.Builder
-	writeFailure(&b, x)
+	x.WriteFailure(&b)
 	return b.String()
 }
 
-func writeFailure(w io.Writer, x Result) {
-	fmt.Fprintf(w, "--- %s: %s (%s)\n", strings.ToUpper(string(x.Verdict)), x.Case.ID, ms(x.Duration))
+// WriteFailure writes Failure to w, its verdict and diff lines in colour when w takes it
+// (internal/term).
+func (x Result) WriteFailure(w io.Writer) {
+	fmt.Fprintf(w, "%s %s (%s)\n", term.Word(w, "--- "+strings.ToUpper(string(x.Verdict))+":"), x.Case.ID, ms(x.Duration))
 	fmt.Fprintf(w, "    %s\n", x.Case.Where())
 	if x.Case.About != "" {
 		fmt.Fprintf(w, "    %s\n", x.Case.About)
@@ -48,7 +52,11 @@ func writeFailure(w io.Writer, x Result) {
 		fmt.Fprintf(w, "    %s: %s\n", x.Verdict, x.Message)
 	}
 	if x.Diff != "" {
-		fmt.Fprintf(w, "    diff (-want +got):\n%s", table.Indent(x.Diff, "        "))
+		// go-cmp's report, read by its first column and without its non-breaking spaces.
+		fmt.Fprintf(w, "    diff (-want +got):\n")
+		for _, l := range textdiff.Cmp(x.Diff) {
+			fmt.Fprintf(w, "        %s\n", term.Diff(w, l.Text))
+		}
 	}
 	if x.Stderr != "" {
 		fmt.Fprintf(w, "    stderr (tail):\n%s", table.Indent(lastLines(x.Stderr, stderrLines), "        "))

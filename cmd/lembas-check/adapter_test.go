@@ -154,7 +154,7 @@ func TestDiffCommand(t *testing.T) {
 	changed := filepath.Join(dir, "changed.json")
 	os.WriteFile(changed, []byte(strings.Join(lines, "\n")), 0o644)
 	code, out, errs := runCLI(t, "diff", "--a", saved, "--b", changed)
-	if code != 1 || !strings.Contains(out, "--- DISAGREE: jobs/") || !strings.Contains(out, "(a is right)") || !strings.Contains(out, "diff (-a +b)") {
+	if code != 1 || !strings.Contains(out, "--- DISAGREE: jobs/") || !strings.Contains(out, " — the spec backs a\n") || !strings.Contains(out, "diff (-a +b)") {
 		t.Errorf("exit %d\n%s\n%s", code, out, errs)
 	}
 	html := filepath.Join(dir, "diff.html")

@@ -11,6 +11,8 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+
+	"github.com/LLeMbas/lembas-check/internal/term"
 )
 
 // Status is how a command ended. Its summary's first word, its markdown icon and its exit status
@@ -115,13 +117,16 @@ type Output struct {
 }
 
 // Write writes a report as o says. With Out, summary (the people's view: a table, a last line)
-// still goes to stdout, unless the format is the first (the table itself). A file that cannot be
+// still goes to stdout, unless the format is the first (the table itself). On a terminal, stdout
+// is a term.Writer, so the table and summary may show colour. A file that cannot be
 // written is a *FileError naming --out.
 func Write[T any](fs Formats[T], o Output, report T, stdout io.Writer, summary func(io.Writer, T) error) error {
 	f, err := fs.Lookup(o.Format)
 	if err != nil {
 		return err
 	}
+	// What goes to a terminal may be painted (internal/term: not with NO_COLOR, never in a file).
+	stdout = term.Colour(stdout, os.Getenv)
 	if o.Out == "" {
 		return f.Write(stdout, report, o.Verbose)
 	}

@@ -6,11 +6,14 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/LLeMbas/lembas-check/conformance"
 	"github.com/LLeMbas/lembas-check/harness/spec"
 	"github.com/LLeMbas/lembas-check/internal/format"
 	"github.com/LLeMbas/lembas-check/internal/table"
+	"github.com/LLeMbas/lembas-check/internal/term"
+	"github.com/LLeMbas/lembas-check/internal/textdiff"
 	"github.com/LLeMbas/lembas-check/runner"
 	"github.com/LLeMbas/lembas-check/runner/selection"
 )
@@ -27,6 +30,9 @@ const (
 	// OnlyInA: only a has something to say: b's run lacks the case, or b skipped it.
 	OnlyInA DiffVerdict = "only in a"
 	OnlyInB DiffVerdict = "only in b"
+	// SkippedByBoth: neither side checked the case (both skipped it, or one skipped it and the
+	// other's run lacks it): nothing was compared, so it does not count as agreeing.
+	SkippedByBoth DiffVerdict = "skipped by both"
 )
 
 // Side is one implementation of a diff, as given on the command line and as it introduced itself.
@@ -97,13 +103,14 @@ func compareOne(a, b *runner.Result) DiffCase {
 	if a != nil && b != nil && len(b.Case.Expect) > 0 && conformance.Diff(a.Case.Expect, b.Case.Expect) != "" {
 		d.Note = "the two reports expect different answers for this case (different suites?); a's expectation decides"
 	}
+	skipped := func(r *runner.Result) bool { return r == nil || r.Verdict == runner.Skip }
 	switch {
+	case skipped(a) && skipped(b):
+		d.Verdict = SkippedByBoth
 	case b == nil:
 		d.Verdict = OnlyInA
 	case a == nil:
 		d.Verdict = OnlyInB
-	case a.Verdict == runner.Skip && b.Verdict == runner.Skip:
-		d.Verdict = Agree
 	case gaveNothing(b):
 		d.Verdict = OnlyInA
 	case gaveNothing(a):
@@ -119,6 +126,7 @@ func compareOne(a, b *runner.Result) DiffCase {
 	default:
 		d.Verdict = Disagree
 	}
+	d.Diff = textdiff.Plain(d.Diff)
 	if d.Verdict == Disagree {
 		right := func(r *runner.Result) bool { return answered(r) && conformance.Diff(d.Case.Expect, r.Answer) == "" }
 		switch {
@@ -164,6 +172,7 @@ type DiffCounts struct {
 	Neither  int `json:"neither_right"`
 	OnlyInA  int `json:"only_in_a"`
 	OnlyInB  int `json:"only_in_b"`
+	Skipped  int `json:"skipped_by_both"`
 }
 
 // CountDiff tallies cases.
@@ -188,6 +197,8 @@ func CountDiff(cases []DiffCase) DiffCounts {
 			n.OnlyInA++
 		case OnlyInB:
 			n.OnlyInB++
+		case SkippedByBoth:
+			n.Skipped++
 		}
 	}
 	return n
@@ -286,75 +297,240 @@ func (s Side) String() string {
 	return s.Label + " — " + name
 }
 
-// title is a diff case's one-line verdict: "agree", "disagree: b is right", "only in a".
-func (d DiffCase) title() string {
-	if d.Verdict != Disagree {
-		return string(d.Verdict)
+// Short names a side in lists and verdicts: the implementation and its version, without its
+// command ("LLeMbas server 3.1.0"), or what it was given as when it gave no name.
+func (s Side) Short() string {
+	name := s.Target.Implementation.Name
+	if v := s.Target.Implementation.Version; v != "" {
+		name += " " + v
 	}
-	if d.Right == "neither" {
-		return "disagree: neither is right"
+	if name == "" {
+		return s.Label
 	}
-	return "disagree: " + d.Right + " is right"
+	return name
 }
 
-// WriteDiffTable writes what a person reads: a summary per area, then each disagreement with both
-// answers and their diff, then one line.
+// side is the named side ("a" or "b") of the comparison.
+func (c *Comparison) side(who string) Side {
+	if who == "b" {
+		return c.B
+	}
+	return c.A
+}
+
+// name is a side as lists and verdicts say it: "scripted (b)"; both the same name, only the
+// letter says which.
+func (c *Comparison) name(who string) string {
+	if c.A.Short() == c.B.Short() {
+		return who
+	}
+	return c.side(who).Short() + " (" + who + ")"
+}
+
+// Backs says whom the spec's expectation backs in a disagreement: "scripted (b)", or "neither".
+func (c *Comparison) Backs(d DiffCase) string {
+	if d.Right == "neither" || d.Right == "" {
+		return "neither"
+	}
+	return c.name(d.Right)
+}
+
+// title is a diff case's one-line verdict: "agree", "disagree: the spec backs scripted (b)",
+// "only in lembas-check reference 0.1.0 (a)".
+func (c *Comparison) title(d DiffCase) string {
+	switch d.Verdict {
+	case Disagree:
+		return "disagree: the spec backs " + c.Backs(d)
+	case OnlyInA:
+		return "only in " + c.name("a")
+	case OnlyInB:
+		return "only in " + c.name("b")
+	}
+	return string(d.Verdict)
+}
+
+// says is what one side did with a case in a few words: "the expected answer", "another
+// answer", "crashed: exited (exit status 1)", "not in its run".
+func says(r *runner.Result, expect []byte) string {
+	switch {
+	case r == nil:
+		return "not in its run"
+	case answered(r) && conformance.Diff(expect, r.Answer) == "":
+		return "the expected answer"
+	case answered(r):
+		return "another answer"
+	}
+	s := string(baseVerdict(r.Verdict))
+	if r.Message != "" {
+		s += ": " + oneLine(r.Message, 60)
+	}
+	return s
+}
+
+// OnlyGroup is a set of one area's cases that are on one side only, or neither, for one reason.
+type OnlyGroup struct {
+	Area    string
+	Verdict DiffVerdict
+	// Why is the reason in words: "b skipped them: area not implemented", "not in b's run".
+	Why string
+	IDs []string
+}
+
+// OnlyReasons groups, per area, the cases only one side checked (or neither) by why: the other's
+// skip message, its absence from the other's run, an interrupt.
+func (c *Comparison) OnlyReasons() []OnlyGroup {
+	var out []OnlyGroup
+	at := map[string]int{}
+	names, by := c.ByArea()
+	for _, area := range names {
+		for _, d := range by[area] {
+			why := ""
+			switch d.Verdict {
+			case OnlyInA:
+				why = c.lacks("b", d.B)
+			case OnlyInB:
+				why = c.lacks("a", d.A)
+			case SkippedByBoth:
+				why = c.lacks("a", d.A) + "; " + c.lacks("b", d.B)
+			default:
+				continue
+			}
+			key := area + "\x00" + string(d.Verdict) + "\x00" + why
+			i, ok := at[key]
+			if !ok {
+				i = len(out)
+				at[key] = i
+				out = append(out, OnlyGroup{Area: area, Verdict: d.Verdict, Why: why})
+			}
+			out[i].IDs = append(out[i].IDs, d.Case.ID)
+		}
+	}
+	return out
+}
+
+// lacks says why a side has nothing for a case.
+func (c *Comparison) lacks(who string, r *runner.Result) string {
+	switch {
+	case r == nil:
+		return "not in " + c.name(who) + "'s run"
+	case r.Verdict == runner.Skip && r.Message != "":
+		return c.name(who) + " skipped: " + r.Message
+	case r.Verdict == runner.Skip:
+		return c.name(who) + " skipped"
+	case r.Verdict == runner.Interrupted:
+		return c.name(who) + "'s run was interrupted"
+	}
+	return c.name(who) + ": " + string(r.Verdict)
+}
+
+// Disagreements are the cases that disagree, in the comparison's order.
+func (c *Comparison) Disagreements() []DiffCase {
+	var out []DiffCase
+	for _, d := range c.Cases {
+		if d.Verdict == Disagree {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// textLines is an answer as text (table.Text), line by line.
+func textLines(raw []byte) []string {
+	return strings.Split(table.Text(raw), "\n")
+}
+
+// AnswerDiff is the line diff of the two answers as text (-a +b); nil unless both answered.
+func (d DiffCase) AnswerDiff() []textdiff.Line {
+	if !answered(d.A) || !answered(d.B) {
+		return nil
+	}
+	return textdiff.Lines(textLines(d.A.Answer), textLines(d.B.Answer))
+}
+
+// countsHeader and countsRow are the per-area counts as every format shows them.
+var countsHeader = []string{"Area", "Cases", "Agree", "Disagree", "a right", "b right", "Neither", "Only in a", "Only in b", "Skipped by both"}
+
+func countsRow(n DiffCounts) []any {
+	return []any{n.Cases, n.Agree, n.Disagree, n.ARight, n.BRight, n.Neither, n.OnlyInA, n.OnlyInB, n.Skipped}
+}
+
+// WriteDiffTable writes what a person reads: both sides, a summary per area, the list of
+// disagreements with whom the spec backs, why cases are on one side only, then each
+// disagreement with both answers as text and their diff, then one line.
 func WriteDiffTable(w io.Writer, c *Comparison, verbose bool) error {
 	fmt.Fprintf(w, "a: %s\nb: %s\n", c.A, c.B)
 	t := table.New(w, 1)
-	t.Header("Area", "Cases", "Agree", "Disagree", "a right", "b right", "Neither", "Only in a", "Only in b")
+	head := make([]any, len(countsHeader))
+	for i, h := range countsHeader {
+		head[i] = h
+	}
+	t.Header(head...)
 	names, by := c.ByArea()
 	for _, a := range names {
-		n := CountDiff(by[a])
-		if err := t.Append(a, n.Cases, n.Agree, n.Disagree, n.ARight, n.BRight, n.Neither, n.OnlyInA, n.OnlyInB); err != nil {
+		if err := t.Append(append([]any{a}, countsRow(CountDiff(by[a]))...)...); err != nil {
 			return err
 		}
 	}
-	n := CountDiff(c.Cases)
-	t.Footer("all", n.Cases, n.Agree, n.Disagree, n.ARight, n.BRight, n.Neither, n.OnlyInA, n.OnlyInB)
+	t.Footer(append([]any{"all"}, countsRow(CountDiff(c.Cases))...)...)
 	if err := t.Render(); err != nil {
 		return err
 	}
-	for _, d := range c.Cases {
-		switch {
-		case d.Verdict == Disagree:
-			writeDisagreement(w, d)
-		case verbose && d.Verdict != Agree:
-			fmt.Fprintf(w, "--- %s: %s%s\n", strings.ToUpper(string(d.Verdict)), d.Case.ID, onlyWhy(d))
+	if ds := c.Disagreements(); len(ds) > 0 {
+		fmt.Fprintf(w, "\n%s\n", disagreeHeading(c, ds))
+		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		fmt.Fprintf(tw, "  CASE\tSPEC BACKS\t%s\t%s\tABOUT\n", strings.ToUpper(c.name("a")), strings.ToUpper(c.name("b")))
+		for _, d := range ds {
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", d.Case.ID, c.Backs(d), says(d.A, d.Case.Expect), says(d.B, d.Case.Expect), oneLine(d.Case.About, 60))
+		}
+		tw.Flush()
+	}
+	if groups := c.OnlyReasons(); len(groups) > 0 {
+		fmt.Fprintln(w, "\nChecked by one side only, or neither:")
+		for _, g := range groups {
+			line := fmt.Sprintf("  %s: %d %s — %s", g.Area, len(g.IDs), g.Verdict, g.Why)
+			if verbose {
+				line += ": " + strings.Join(g.IDs, ", ")
+			}
+			fmt.Fprintln(w, line)
 		}
 	}
-	fmt.Fprintln(w, summaryLine(c))
+	for _, d := range c.Disagreements() {
+		fmt.Fprintln(w)
+		writeDisagreement(w, c, d)
+	}
+	fmt.Fprintln(w, paintSummary(w, summaryLine(c)))
 	return nil
 }
 
-// onlyWhy says why a case is only on one side: the other's skip reason, or its absence.
-func onlyWhy(d DiffCase) string {
-	other, name := d.B, "b"
-	if d.Verdict == OnlyInB {
-		other, name = d.A, "a"
+// disagreeHeading counts the disagreements by whom the spec backs.
+func disagreeHeading(c *Comparison, ds []DiffCase) string {
+	n := CountDiff(ds)
+	return fmt.Sprintf("%d disagreement(s): the spec backs %s in %d, %s in %d, neither in %d", n.Disagree, c.name("a"), n.ARight, c.name("b"), n.BRight, n.Neither)
+}
+
+// paintSummary paints a summary line's status word, when w takes colour.
+func paintSummary(w io.Writer, line string) string {
+	word, rest, ok := strings.Cut(line, "\t")
+	if !ok {
+		return line
 	}
-	if other == nil {
-		return " (not in " + name + "'s run)"
-	}
-	return fmt.Sprintf(" (%s skipped it: %s)", name, other.Message)
+	return term.Word(w, word) + "\t" + rest
 }
 
 func summaryLine(c *Comparison) string {
 	n := CountDiff(c.Cases)
-	s := fmt.Sprintf("%s\t%d cases: %d agree, %d disagree (a right %d, b right %d, neither %d), %d only in a, %d only in b",
-		DiffStatus(c).Word(), n.Cases, n.Agree, n.Disagree, n.ARight, n.BRight, n.Neither, n.OnlyInA, n.OnlyInB)
+	s := fmt.Sprintf("%s\t%d cases: %d agree, %d disagree (a right %d, b right %d, neither %d), %d only in a, %d only in b, %d skipped by both",
+		DiffStatus(c).Word(), n.Cases, n.Agree, n.Disagree, n.ARight, n.BRight, n.Neither, n.OnlyInA, n.OnlyInB, n.Skipped)
 	if reason := diffWhy(c); reason != "" {
 		s += "\t" + reason
 	}
 	return s
 }
 
-func writeDisagreement(w io.Writer, d DiffCase) {
-	who := d.Right + " is right"
-	if d.Right == "neither" {
-		who = "neither is right"
-	}
-	fmt.Fprintf(w, "--- DISAGREE: %s (%s)\n", d.Case.ID, who)
+// writeDisagreement writes one disagreement as `go test` writes a failure: the case, what it is
+// about, the case and its expectation, each side's outcome, and the line diff of their answers.
+func writeDisagreement(w io.Writer, c *Comparison, d DiffCase) {
+	fmt.Fprintf(w, "%s %s — the spec backs %s\n", term.Word(w, "--- DISAGREE:"), d.Case.ID, c.Backs(d))
 	fmt.Fprintf(w, "    %s\n", d.Case.Where())
 	if d.Case.About != "" {
 		fmt.Fprintf(w, "    %s\n", d.Case.About)
@@ -362,33 +538,37 @@ func writeDisagreement(w io.Writer, d DiffCase) {
 	if d.Note != "" {
 		fmt.Fprintf(w, "    note: %s\n", d.Note)
 	}
-	fmt.Fprintf(w, "    case:   %s\n", table.JSON(d.Case.Input, "            "))
-	fmt.Fprintf(w, "    expect: %s\n", table.JSON(d.Case.Expect, "            "))
-	for _, s := range []struct {
-		name string
-		r    *runner.Result
-	}{{"a", d.A}, {"b", d.B}} {
-		fmt.Fprintf(w, "    %s:      %s\n", s.name, sideText(s.r, "            "))
+	fmt.Fprintf(w, "    case:\n%s", table.Indent(table.Text(d.Case.Input), "        "))
+	fmt.Fprintf(w, "    expect:\n%s", table.Indent(table.Text(d.Case.Expect), "        "))
+	for _, who := range []string{"a", "b"} {
+		r := d.A
+		if who == "b" {
+			r = d.B
+		}
+		fmt.Fprintf(w, "    %s: %s\n", c.name(who), sideText(r))
+		if answered(r) {
+			fmt.Fprint(w, table.Indent(table.Text(r.Answer), "        "))
+		}
+		if r != nil && r.Stderr != "" {
+			fmt.Fprintf(w, "        stderr (tail):\n%s", table.Indent(r.Stderr, "            "))
+		}
 	}
-	if d.Diff != "" {
-		fmt.Fprintf(w, "    diff (-a +b):\n%s", table.Indent(d.Diff, "        "))
+	if lines := d.AnswerDiff(); lines != nil {
+		fmt.Fprintf(w, "    diff (-a +b):\n")
+		for _, l := range lines {
+			fmt.Fprintf(w, "        %s\n", term.Diff(w, string(l.Op)+" "+l.Text))
+		}
 	}
 }
 
-// sideText is one side's outcome: its answer, or its verdict and message.
-func sideText(r *runner.Result, prefix string) string {
+// sideText is one side's outcome: its verdict and message.
+func sideText(r *runner.Result) string {
 	if r == nil {
 		return "(not in this run)"
 	}
 	s := string(baseVerdict(r.Verdict))
 	if r.Message != "" {
 		s += ": " + r.Message
-	}
-	if answered(r) {
-		s += "\n" + prefix + table.JSON(r.Answer, prefix)
-	}
-	if r.Stderr != "" {
-		s += "\n" + prefix + "stderr (tail):\n" + strings.TrimRight(table.Indent(r.Stderr, prefix+"    "), "\n")
 	}
 	return s
 }
@@ -446,31 +626,59 @@ func WriteDiffJSON(w io.Writer, c *Comparison) error {
 	}{"footer", CountDiff(c.Cases), c.Disagrees()})
 }
 
-// WriteDiffMarkdown writes a summary that fits $GITHUB_STEP_SUMMARY: the per-area table, then each
-// disagreement folded in a <details>.
+// WriteDiffMarkdown writes a summary that fits $GITHUB_STEP_SUMMARY, saying what the table says:
+// both sides, the per-area counts, the disagreements with whom the spec backs, why cases are on
+// one side only, then each disagreement folded in a <details>.
 func WriteDiffMarkdown(w io.Writer, c *Comparison) error {
 	fmt.Fprintf(w, "## %s lembas-check diff\n\n- **a**: %s\n- **b**: %s\n\n", DiffStatus(c).Icon(), mdEscape(c.A.String()), mdEscape(c.B.String()))
 	if reason := diffWhy(c); reason != "" {
 		fmt.Fprintf(w, "**%s**\n\n", mdEscape(reason))
 	}
-	fmt.Fprintln(w, "| Area | Cases | Agree | Disagree | a right | b right | Neither | Only in a | Only in b |")
-	fmt.Fprintln(w, "|---|--:|--:|--:|--:|--:|--:|--:|--:|")
-	names, by := c.ByArea()
+	fmt.Fprintln(w, "| "+strings.Join(countsHeader, " | ")+" |")
+	fmt.Fprintln(w, "|---"+strings.Repeat("|--:", len(countsHeader)-1)+"|")
 	row := func(name string, n DiffCounts) {
-		fmt.Fprintf(w, "| %s | %d | %d | %d | %d | %d | %d | %d | %d |\n", name, n.Cases, n.Agree, n.Disagree, n.ARight, n.BRight, n.Neither, n.OnlyInA, n.OnlyInB)
+		var b strings.Builder
+		b.WriteString("| " + name + " |")
+		for _, v := range countsRow(n) {
+			fmt.Fprintf(&b, " %v |", v)
+		}
+		fmt.Fprintln(w, b.String())
 	}
+	names, by := c.ByArea()
 	for _, a := range names {
 		row(a, CountDiff(by[a]))
 	}
 	row("**all**", CountDiff(c.Cases))
 	fmt.Fprintln(w)
-	for _, d := range c.Cases {
-		if d.Verdict != Disagree {
-			continue
+	if ds := c.Disagreements(); len(ds) > 0 {
+		fmt.Fprintf(w, "### %s\n\n", mdEscape(disagreeHeading(c, ds)))
+		fmt.Fprintf(w, "| Case | Spec backs | %s | %s | About |\n|---|---|---|---|---|\n", mdEscape(c.name("a")), mdEscape(c.name("b")))
+		for _, d := range ds {
+			fmt.Fprintf(w, "| `%s` | %s | %s | %s | %s |\n", d.Case.ID, mdEscape(c.Backs(d)), mdEscape(says(d.A, d.Case.Expect)), mdEscape(says(d.B, d.Case.Expect)), mdEscape(oneLine(d.Case.About, 100)))
 		}
+		fmt.Fprintln(w)
+	}
+	if groups := c.OnlyReasons(); len(groups) > 0 {
+		fmt.Fprintln(w, "### Checked by one side only, or neither")
+		fmt.Fprintln(w)
+		for _, g := range groups {
+			fmt.Fprintf(w, "- **%s**: %d %s — %s\n", g.Area, len(g.IDs), g.Verdict, mdEscape(g.Why))
+		}
+		fmt.Fprintln(w)
+	}
+	for _, d := range c.Disagreements() {
 		var b strings.Builder
-		writeDisagreement(&b, d)
-		fmt.Fprintf(w, "<details><summary><code>%s</code> — %s</summary>\n\n```\n%s```\n\n</details>\n\n", d.Case.ID, d.title(), strings.ReplaceAll(b.String(), "```", "`\u200b``"))
+		writeDisagreement(&b, c, d)
+		fmt.Fprintf(w, "<details><summary><code>%s</code> — %s</summary>\n\n%s\n\n</details>\n\n", d.Case.ID, mdEscape(c.title(d)), mdFence(b.String()))
 	}
 	return nil
+}
+
+// mdFence puts text in a fenced block whose fence no run of backticks in it closes.
+func mdFence(text string) string {
+	fence := "```"
+	for strings.Contains(text, fence) {
+		fence += "`"
+	}
+	return fence + "\n" + strings.TrimRight(text, "\n") + "\n" + fence
 }

@@ -1,21 +1,25 @@
 package report
 
 import (
-	"github.com/LLeMbas/lembas-check/internal/format"
-	"github.com/LLeMbas/lembas-check/internal/table"
-	"github.com/LLeMbas/lembas-check/runner"
 	"html/template"
 	"io"
 	"strings"
 	"sync"
+
+	"github.com/LLeMbas/lembas-check/internal/format"
+	"github.com/LLeMbas/lembas-check/internal/table"
+	"github.com/LLeMbas/lembas-check/internal/textdiff"
+	"github.com/LLeMbas/lembas-check/runner"
 )
 
-// The HTML diff is one self-contained file (inline CSS and a few lines of JS, nothing fetched): a
-// matrix of areas × cases coloured by verdict; each cell links to its case's panel (both answers,
-// their diff), which CSS :target opens even with scripts off.
+// The HTML diff is one self-contained file (inline CSS and a few lines of JS, nothing fetched)
+// that answers "where do they disagree, and who is right" first: the verdict, a filter per kind of
+// outcome with its count, the list of disagreements with whom the spec backs; then the matrix of
+// areas × cases, each cell opening its case's panel (CSS :target, so scripts may be off), and per
+// area why cases are on one side only. Answers are shown as text, the two side by side.
 
 type htmlCell struct {
-	ID, Anchor, Class, Title string
+	ID, Anchor, Kind, Mark, Title string
 }
 
 type htmlArea struct {
@@ -25,86 +29,134 @@ type htmlArea struct {
 }
 
 type htmlSide struct {
-	Name, Verdict, Message, Answer, Stderr string
+	Who, Name, Verdict, Message, Answer, Stderr string
 }
 
-type htmlLine struct{ Class, Text string }
+type htmlRow struct {
+	Op   string // same, del, ins, changed
+	A, B string
+}
 
 type htmlCase struct {
 	htmlCell
 	Where, About, Note, Input, Expect string
 	Sides                             []htmlSide
-	Diff                              []htmlLine
+	Rows                              []htmlRow
+}
+
+type htmlListItem struct {
+	Anchor, ID, Area, About, Where, A, B, Backs, BacksKind string
+}
+
+type htmlOnly struct {
+	Area, Verdict, Why string
+	N                  int
 }
 
 type htmlPage struct {
-	A, B    string
-	Summary string
-	Failed  bool
-	Areas   []htmlArea
-	Total   DiffCounts
-	Cases   []htmlCase
+	A, B           string // the sides in full
+	AName, BName   string // as the list names them
+	Status, Word   string
+	Summary, Lead  string
+	Total          DiffCounts
+	OnlyInOne      int
+	Disagreements  []htmlListItem
+	Areas          []htmlArea
+	Only           []htmlOnly
+	Cases          []htmlCase
+	CountsHeader   []string
+	AreaCountsRows [][]any
 }
 
-func cellClass(d DiffCase) string {
+// cellKind is the filter a case falls under, and mark the letter its cell shows: for a
+// disagreement, whom the spec backs; for a case on one side, that side.
+func cellKind(d DiffCase) (kind, mark string) {
 	switch d.Verdict {
 	case Agree:
-		return "agree"
+		return "agree", ""
 	case OnlyInA:
-		return "only-a"
+		return "only", "a"
 	case OnlyInB:
-		return "only-b"
+		return "only", "b"
+	case SkippedByBoth:
+		return "skipped", ""
 	}
 	if d.Right == "neither" {
-		return "neither"
+		return "disagree", "–"
 	}
-	return d.Right + "-right"
+	return "disagree", d.Right
 }
 
-func htmlSideOf(name string, r *runner.Result) htmlSide {
+func htmlSideOf(c *Comparison, who string, r *runner.Result) htmlSide {
+	s := htmlSide{Who: who, Name: c.side(who).Short()}
 	if r == nil {
-		return htmlSide{Name: name, Verdict: "not in this run"}
+		s.Verdict = "not in this run"
+		return s
 	}
-	s := htmlSide{Name: name, Verdict: string(baseVerdict(r.Verdict)), Message: r.Message, Stderr: r.Stderr}
+	s.Verdict, s.Message, s.Stderr = string(baseVerdict(r.Verdict)), r.Message, r.Stderr
 	if answered(r) {
-		s.Answer = table.JSON(r.Answer, "")
+		s.Answer = table.Text(r.Answer)
 	}
 	return s
 }
 
-func diffLines(diff string) []htmlLine {
-	var out []htmlLine
-	for _, l := range strings.Split(strings.TrimRight(diff, "\n"), "\n") {
-		class := ""
-		switch t := strings.TrimLeft(l, " \t"); {
-		case strings.HasPrefix(t, "-"):
-			class = "del"
-		case strings.HasPrefix(t, "+"):
-			class = "ins"
-		}
-		out = append(out, htmlLine{Class: class, Text: l})
+func htmlRows(lines []textdiff.Line) []htmlRow {
+	var out []htmlRow
+	for _, r := range textdiff.SideBySide(lines) {
+		op := map[textdiff.Op]string{textdiff.Same: "same", textdiff.Del: "del", textdiff.Ins: "ins", textdiff.Changed: "changed"}[r.Op]
+		out = append(out, htmlRow{Op: op, A: r.A, B: r.B})
 	}
 	return out
 }
 
+func anchor(id string) string { return "case-" + strings.ReplaceAll(id, "/", "-") }
+
 // WriteDiffHTML writes the comparison as one self-contained HTML page.
 func WriteDiffHTML(w io.Writer, c *Comparison) error {
-	page := htmlPage{A: c.A.String(), B: c.B.String(), Summary: strings.SplitN(summaryLine(c), "\t", 2)[1], Failed: DiffStatus(c) != format.OK, Total: CountDiff(c.Cases)}
+	st := DiffStatus(c)
+	total := CountDiff(c.Cases)
+	page := htmlPage{A: c.A.String(), B: c.B.String(), AName: c.name("a"), BName: c.name("b"),
+		Status: map[format.Status]string{format.OK: "ok", format.Failed: "fail", format.Unfinished: "error"}[st], Word: st.Word(),
+		Summary: strings.SplitN(summaryLine(c), "\t", 2)[1], Total: total, OnlyInOne: total.OnlyInA + total.OnlyInB, CountsHeader: countsHeader}
+	ds := c.Disagreements()
+	switch {
+	case st == format.Unfinished:
+		page.Lead = diffWhy(c)
+	case len(ds) > 0:
+		page.Lead = disagreeHeading(c, ds)
+	default:
+		page.Lead = "no disagreement: every case both checked has the same answer"
+	}
+	for _, d := range ds {
+		kind := "backs-" + d.Right
+		page.Disagreements = append(page.Disagreements, htmlListItem{Anchor: anchor(d.Case.ID), ID: d.Case.ID, Area: d.Case.Area, About: d.Case.About, Where: d.Case.Where(),
+			A: says(d.A, d.Case.Expect), B: says(d.B, d.Case.Expect), Backs: c.Backs(d), BacksKind: kind})
+	}
 	names, by := c.ByArea()
 	for _, a := range names {
 		area := htmlArea{Name: a, Counts: CountDiff(by[a])}
+		page.AreaCountsRows = append(page.AreaCountsRows, append([]any{a}, countsRow(area.Counts)...))
 		for _, d := range by[a] {
-			cell := htmlCell{ID: d.Case.ID, Anchor: "case-" + strings.ReplaceAll(d.Case.ID, "/", "-"), Class: cellClass(d), Title: d.title()}
+			kind, mark := cellKind(d)
+			cell := htmlCell{ID: d.Case.ID, Anchor: anchor(d.Case.ID), Kind: kind, Mark: mark, Title: d.Case.ID + ": " + c.title(d)}
+			if d.Case.About != "" {
+				cell.Title += " — " + oneLine(d.Case.About, 100)
+			}
 			area.Cells = append(area.Cells, cell)
 			hc := htmlCase{htmlCell: cell, Where: d.Case.Where(), About: d.Case.About, Note: d.Note,
-				Input: table.JSON(d.Case.Input, ""), Expect: table.JSON(d.Case.Expect, ""),
-				Sides: []htmlSide{htmlSideOf("a", d.A), htmlSideOf("b", d.B)}}
-			if d.Diff != "" {
-				hc.Diff = diffLines(d.Diff)
+				Input: table.Text(d.Case.Input), Expect: table.Text(d.Case.Expect),
+				Sides: []htmlSide{htmlSideOf(c, "a", d.A), htmlSideOf(c, "b", d.B)}}
+			hc.Title = c.title(d)
+			if lines := d.AnswerDiff(); lines != nil && d.Verdict == Disagree {
+				hc.Rows = htmlRows(lines)
 			}
 			page.Cases = append(page.Cases, hc)
 		}
 		page.Areas = append(page.Areas, area)
+	}
+	page.AreaCountsRows = append(page.AreaCountsRows, append([]any{"all"}, countsRow(total)...))
+	for _, g := range c.OnlyReasons() {
+		page.Only = append(page.Only, htmlOnly{Area: g.Area, Verdict: string(g.Verdict), Why: g.Why, N: len(g.IDs)})
 	}
 	return diffPage().Execute(w, page)
 }
@@ -116,57 +168,105 @@ var diffPage = sync.OnceValue(func() *template.Template {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>lembas-check diff: {{.A}} vs {{.B}}</title>
+<title>{{.Word}} · lembas-check diff: {{.AName}} vs {{.BName}}</title>
 <style>
-body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:2em auto;max-width:72em;padding:0 1em;color:#1f2328}
-h1{font-size:1.4em}h3{font-size:1.05em;margin:.2em 0}h4{margin:.8em 0 .2em;font-size:.9em}
+:root{--agree:#1a7f37;--disagree:#cf222e;--only:#8c959f;--line:#d0d7de;--muted:#59636e}
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:1.5em auto;max-width:76em;padding:0 1em;color:#1f2328}
+h1{font-size:1.3em;margin:0 0 .3em}h2{font-size:1.1em;margin:1.6em 0 .5em}h3{font-size:1.05em;margin:.2em 0}h4{margin:.8em 0 .2em;font-size:.9em}
 code,pre{font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 pre{background:#f6f8fa;border-radius:4px;padding:6px 8px;overflow:auto;white-space:pre-wrap;margin:0}
-table.sum{border-collapse:collapse;margin:1em 0}
-table.sum th,table.sum td{border:1px solid #d0d7de;padding:2px 8px;text-align:right}
-table.sum th:first-child,table.sum td:first-child{text-align:left}
-.status{font-weight:600}.status.fail{color:#cf222e}.status.ok{color:#1a7f37}
-.legend span{display:inline-flex;align-items:center;gap:4px;margin-right:14px}
-.matrix{display:grid;grid-template-columns:max-content 1fr;gap:6px 14px;align-items:center;margin:1em 0}
-.matrix small{color:#656d76}
+.verdict{font-size:1.15em;font-weight:600;padding:.5em .8em;border-radius:6px;margin:.6em 0}
+.verdict.fail{background:#ffebe9;color:var(--disagree)}.verdict.ok{background:#dafbe1;color:var(--agree)}.verdict.error{background:#fff8c5;color:#7d4e00}
+.verdict small{display:block;font-weight:400;color:#1f2328;font-size:.8em}
+.sides{display:grid;grid-template-columns:max-content 1fr;gap:2px 10px;margin:.4em 0}
+.sides dt{font-weight:600}.sides dd{margin:0}
+.filters{display:flex;flex-wrap:wrap;gap:8px;margin:1em 0}
+.filters input{position:absolute;opacity:0}
+.filters label{display:inline-flex;align-items:center;gap:6px;border:1px solid var(--line);border-radius:20px;padding:3px 12px;cursor:pointer;user-select:none}
+.filters label b{font-variant-numeric:tabular-nums}
+.filters input:checked+label{border-color:#1f2328;box-shadow:0 0 0 1px #1f2328;background:#f6f8fa}
+.filters input:focus-visible+label{outline:2px solid #0969da}
+.swatch{display:inline-block;width:12px;height:12px;border-radius:3px}
+table{border-collapse:collapse}
+th,td{border:1px solid var(--line);padding:3px 8px;vertical-align:top}
+table.counts td,table.counts th{text-align:right}table.counts td:first-child,table.counts th:first-child{text-align:left}
+table.list{width:100%}table.list th{text-align:left;background:#f6f8fa}
+table.list td:first-child{white-space:nowrap}table.list th.side{width:12em}
+.clamp{display:-webkit-box;-webkit-line-clamp:2;-webkit-box-orient:vertical;overflow:hidden}
+.backs-a,.backs-b{font-weight:600}.backs-neither{color:var(--disagree);font-weight:600}
+.matrix{display:grid;grid-template-columns:max-content 1fr;gap:8px 14px;align-items:start;margin:1em 0}
+.matrix small{color:var(--muted)}
 .cells{display:flex;flex-wrap:wrap;gap:3px}
-.cell{display:inline-block;width:14px;height:14px;border-radius:3px;border:1px solid rgba(31,35,40,.2)}
-.cell:hover{transform:scale(1.3)}
+.cell{display:inline-flex;align-items:center;justify-content:center;width:18px;height:18px;border-radius:3px;box-sizing:border-box;font:bold 11px/1 ui-monospace,monospace;color:#fff;text-decoration:none}
+.cell:hover{transform:scale(1.25)}
 .cell.sel{outline:2px solid #1f2328;outline-offset:1px}
-.agree{background:#2da44e}.a-right{background:#0969da}.b-right{background:#bf8700}.neither{background:#cf222e}
-.only-a{background:#8c959f}.only-b{background:#d0d7de}
-.case{display:none;border:1px solid #d0d7de;border-radius:6px;padding:10px 14px;margin:1em 0}
+.agree{background:var(--agree)}.disagree{background:var(--disagree)}.only{background:var(--only)}
+.skipped{background:#fff;border:1px dashed var(--only);color:var(--muted)}
+body:has(#f-agree:checked) .cell:not(.agree),body:has(#f-disagree:checked) .cell:not(.disagree),
+body:has(#f-only:checked) .cell:not(.only),body:has(#f-skipped:checked) .cell:not(.skipped){opacity:.12}
+.legend{color:var(--muted);margin:.3em 0}
+.case{display:none;border:1px solid var(--line);border-radius:6px;padding:10px 14px;margin:1em 0}
 .case:target{display:block}
-.sides{display:grid;grid-template-columns:1fr 1fr;gap:12px}
-.del{color:#cf222e}.ins{color:#1a7f37}
-.hint{color:#656d76}
+.two{display:grid;grid-template-columns:1fr 1fr;gap:12px}
+table.sbs{width:100%;table-layout:fixed;font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
+table.sbs td{white-space:pre-wrap;word-break:break-word;border:none;border-left:1px solid var(--line);padding:0 6px}
+table.sbs th{text-align:left;font:600 13px system-ui,sans-serif}
+tr.del td.a,tr.changed td.a{background:#ffebe9}tr.ins td.b,tr.changed td.b{background:#dafbe1}
+.hint,.why{color:var(--muted)}
 </style>
 </head>
 <body>
 <h1>lembas-check diff</h1>
-<p><b>a</b>: {{.A}}<br><b>b</b>: {{.B}}</p>
-<p class="status {{if .Failed}}fail{{else}}ok{{end}}">{{.Summary}}</p>
-<table class="sum">
-<tr><th>Area</th><th>Cases</th><th>Agree</th><th>Disagree</th><th>a right</th><th>b right</th><th>Neither</th><th>Only in a</th><th>Only in b</th></tr>
-{{range .Areas}}<tr><td>{{.Name}}</td><td>{{.Counts.Cases}}</td><td>{{.Counts.Agree}}</td><td>{{.Counts.Disagree}}</td><td>{{.Counts.ARight}}</td><td>{{.Counts.BRight}}</td><td>{{.Counts.Neither}}</td><td>{{.Counts.OnlyInA}}</td><td>{{.Counts.OnlyInB}}</td></tr>
-{{end}}<tr><th>all</th><th>{{.Total.Cases}}</th><th>{{.Total.Agree}}</th><th>{{.Total.Disagree}}</th><th>{{.Total.ARight}}</th><th>{{.Total.BRight}}</th><th>{{.Total.Neither}}</th><th>{{.Total.OnlyInA}}</th><th>{{.Total.OnlyInB}}</th></tr>
-</table>
-<p class="legend"><span><i class="cell agree"></i>agree</span><span><i class="cell a-right"></i>disagree, a is right</span><span><i class="cell b-right"></i>disagree, b is right</span><span><i class="cell neither"></i>disagree, neither is right</span><span><i class="cell only-a"></i>only in a</span><span><i class="cell only-b"></i>only in b</span></p>
+<dl class="sides"><dt>a</dt><dd>{{.A}}</dd><dt>b</dt><dd>{{.B}}</dd></dl>
+<p class="verdict {{.Status}}" id="verdict">{{.Word}}: {{.Lead}}<small>{{.Summary}}</small></p>
+
+<div class="filters" id="filters" role="radiogroup" aria-label="show">
+<input type="radio" name="f" id="f-all" checked><label for="f-all">all <b>{{.Total.Cases}}</b></label>
+<input type="radio" name="f" id="f-agree"><label for="f-agree"><i class="swatch agree"></i>agree <b>{{.Total.Agree}}</b></label>
+<input type="radio" name="f" id="f-disagree"><label for="f-disagree"><i class="swatch disagree"></i>disagree <b>{{.Total.Disagree}}</b></label>
+<input type="radio" name="f" id="f-only"><label for="f-only"><i class="swatch only"></i>only in one <b>{{.OnlyInOne}}</b></label>
+<input type="radio" name="f" id="f-skipped"><label for="f-skipped"><i class="swatch skipped"></i>skipped by both <b>{{.Total.Skipped}}</b></label>
+</div>
+
+<section id="disagreements">
+<h2>{{len .Disagreements}} disagreement(s)</h2>
+{{if .Disagreements}}<table class="list">
+<tr><th>Case</th><th>About</th><th class="side">{{.AName}}</th><th class="side">{{.BName}}</th><th class="side">The spec backs</th></tr>
+{{range .Disagreements}}<tr><td><a href="#{{.Anchor}}"><code>{{.ID}}</code></a></td><td title="{{.About}}">{{if .About}}<span class="clamp">{{.About}}</span>{{else}}<span class="hint">{{.Where}}</span>{{end}}</td><td>{{.A}}</td><td>{{.B}}</td><td class="{{.BacksKind}}">{{.Backs}}</td></tr>
+{{end}}</table>{{else}}<p class="hint">None: no case both sides checked has different answers.</p>{{end}}
+</section>
+
+<section id="matrix">
+<h2>Every case</h2>
+<p class="legend">A cell per case, by area; a disagreement's letter is the side the spec backs (– neither), a one-sided case's the side that checked it. Click a cell to open its case.</p>
 <div class="matrix">
 {{range .Areas}}<div><b>{{.Name}}</b> <small>{{.Counts.Cases}}</small></div>
-<div class="cells">{{range .Cells}}<a class="cell {{.Class}}" href="#{{.Anchor}}" title="{{.ID}}: {{.Title}}" aria-label="{{.ID}}: {{.Title}}"></a>{{end}}</div>
+<div class="cells">{{range .Cells}}<a class="cell {{.Kind}}" href="#{{.Anchor}}" title="{{.Title}}" aria-label="{{.Title}}">{{.Mark}}</a>{{end}}</div>
 {{end}}</div>
-<p class="hint">Click a cell to open its case.</p>
+</section>
+
+<section id="areas">
+<h2>Per area</h2>
+<table class="counts">
+<tr>{{range .CountsHeader}}<th>{{.}}</th>{{end}}</tr>
+{{range .AreaCountsRows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
+{{end}}</table>
+{{if .Only}}<h3 style="margin-top:1em">Checked by one side only, or neither</h3>
+<ul id="only">{{range .Only}}<li><b>{{.Area}}</b>: {{.N}} {{.Verdict}} — <span class="why">{{.Why}}</span></li>{{end}}</ul>{{end}}
+</section>
+
+<section id="cases">
 {{range .Cases}}<section class="case" id="{{.Anchor}}">
 <h3><code>{{.ID}}</code> — {{.Title}}</h3>
 <div>{{.Where}}{{if .About}}<br>{{.About}}{{end}}{{if .Note}}<br><b>note:</b> {{.Note}}{{end}}</div>
-<h4>case</h4><pre>{{.Input}}</pre>
-<h4>expect</h4><pre>{{.Expect}}</pre>
-<div class="sides">{{range $s := .Sides}}<div><h4>{{$s.Name}}: {{$s.Verdict}}{{if $s.Message}}: {{$s.Message}}{{end}}</h4>{{if $s.Answer}}<pre>{{$s.Answer}}</pre>{{end}}{{if $s.Stderr}}<h4>stderr (tail)</h4><pre>{{$s.Stderr}}</pre>{{end}}</div>{{end}}</div>
-{{if .Diff}}<h4>diff (-a +b)</h4><pre>{{range .Diff}}<span class="{{.Class}}">{{.Text}}</span>
-{{end}}</pre>{{end}}
+<div class="two"><div><h4>case</h4><pre>{{.Input}}</pre></div><div><h4>expect</h4><pre>{{.Expect}}</pre></div></div>
+{{$rows := .Rows}}{{if $rows}}<h4>the answers, a beside b</h4>
+<table class="sbs"><tr>{{range .Sides}}<th>{{.Who}}: {{.Name}} — {{.Verdict}}{{if .Message}}: {{.Message}}{{end}}</th>{{end}}</tr>
+{{range $rows}}<tr class="{{.Op}}"><td class="a">{{.A}}</td><td class="b">{{.B}}</td></tr>
+{{end}}</table>{{end}}
+<div class="two">{{range .Sides}}<div>{{if not $rows}}<h4>{{.Who}}: {{.Name}} — {{.Verdict}}{{if .Message}}: {{.Message}}{{end}}</h4>{{if .Answer}}<pre>{{.Answer}}</pre>{{end}}{{end}}{{if .Stderr}}<h4>{{.Who}}: stderr (tail)</h4><pre>{{.Stderr}}</pre>{{end}}</div>{{end}}</div>
 </section>
-{{end}}
+{{end}}</section>
 <script>
 // Marks the cell of the case that is open (the case itself opens through CSS :target).
 (function () {

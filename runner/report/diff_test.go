@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -55,7 +56,7 @@ func twoReports(t *testing.T) (a, b *runner.Report, want []string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want = []string{"agree", "disagree a", "disagree b", "disagree neither", "only in a", "only in a", "agree", "disagree neither", "disagree b", "agree", "only in b"}
+	want = []string{"agree", "disagree a", "disagree b", "disagree neither", "only in a", "only in a", "agree", "disagree neither", "disagree b", "skipped by both", "only in b"}
 	return a, b, want
 }
 
@@ -81,7 +82,7 @@ func TestCompare(t *testing.T) {
 		t.Errorf("the case only b has: %+v", c.Cases[10])
 	}
 	n := CountDiff(c.Cases)
-	if n != (DiffCounts{Cases: 11, Agree: 3, Disagree: 5, ARight: 1, BRight: 2, Neither: 2, OnlyInA: 2, OnlyInB: 1}) {
+	if n != (DiffCounts{Cases: 11, Agree: 2, Disagree: 5, ARight: 1, BRight: 2, Neither: 2, OnlyInA: 2, OnlyInB: 1, Skipped: 1}) {
 		t.Errorf("counts %+v", n)
 	}
 	if !c.Disagrees() {
@@ -105,35 +106,69 @@ func TestCompareNotesDifferentExpectations(t *testing.T) {
 func TestWriteDiffTable(t *testing.T) {
 	a, b, _ := twoReports(t)
 	c := Compare(a, b)
+	c.B.Target.Implementation.Name = "other"
 	var out bytes.Buffer
 	if err := WriteDiff(&out, c, "table", true); err != nil {
 		t.Fatal(err)
 	}
 	s := out.String()
 	for _, w := range []string{
-		"a: scripted\nb: scripted\n",
-		"│ jobs │    11 │     3 │        5 │       1 │       2 │       2 │         2 │         1 │",
-		"--- DISAGREE: " + c.Cases[1].Case.ID + " (a is right)",
-		"--- DISAGREE: " + c.Cases[2].Case.ID + " (b is right)",
-		"--- DISAGREE: " + c.Cases[7].Case.ID + " (neither is right)\n",
-		"    a:      timeout: no answer within 10s\n    b:      crashed: exited (exit status 2)\n",
+		"a: scripted\nb: scripted — other\n",
+		"│ jobs │    11 │     2 │        5 │       1 │       2 │       2 │         2 │         1 │               1 │",
+		"5 disagreement(s): the spec backs scripted (a) in 1, other (b) in 2, neither in 2\n",
+		"  CASE           SPEC BACKS    SCRIPTED (A)                   OTHER (B)                        ABOUT\n",
+		"  " + c.Cases[2].Case.ID + "  other (b)     another answer                 the expected answer",
+		"--- DISAGREE: " + c.Cases[1].Case.ID + " — the spec backs scripted (a)\n",
+		"--- DISAGREE: " + c.Cases[7].Case.ID + " — the spec backs neither\n",
+		"    scripted (a): timeout: no answer within 10s\n    other (b): crashed: exited (exit status 2)\n",
 		"    diff (-a +b):\n",
-		"--- ONLY IN A: " + c.Cases[4].Case.ID + " (b skipped it: area not implemented)",
-		"--- ONLY IN A: " + c.Cases[5].Case.ID + " (not in b's run)",
-		"--- ONLY IN B: jobs/ffffffff (not in a's run)",
-		"FAIL\t11 cases: 3 agree, 5 disagree (a right 1, b right 2, neither 2), 2 only in a, 1 only in b\n",
+		"  jobs: 1 only in a — other (b) skipped: area not implemented: " + c.Cases[4].Case.ID + "\n",
+		"  jobs: 1 only in a — not in other (b)'s run: " + c.Cases[5].Case.ID + "\n",
+		"  jobs: 1 skipped by both — scripted (a) skipped: not yet; other (b) skipped: no: " + c.Cases[9].Case.ID + "\n",
+		"  jobs: 1 only in b — not in scripted (a)'s run: jobs/ffffffff\n",
+		"FAIL\t11 cases: 2 agree, 5 disagree (a right 1, b right 2, neither 2), 2 only in a, 1 only in b, 1 skipped by both\n",
 	} {
 		if !strings.Contains(s, w) {
 			t.Errorf("the table does not say %q:\n%s", w, s)
 		}
 	}
+	// Answers read as text: the job's two-line command is two lines, not a "\n" escape (issue 16).
+	if strings.Contains(s, `\n`) || !strings.Contains(s, "        command: |-\n          make build\n          make test\n") {
+		t.Errorf("answers are not shown as text:\n%s", s)
+	}
 	out.Reset()
 	WriteDiffTable(&out, Compare(a, a), false)
-	if !strings.HasSuffix(out.String(), "ok\t10 cases: 10 agree, 0 disagree (a right 0, b right 0, neither 0), 0 only in a, 0 only in b\n") || strings.Contains(out.String(), "---") {
+	if !strings.HasSuffix(out.String(), "ok\t10 cases: 9 agree, 0 disagree (a right 0, b right 0, neither 0), 0 only in a, 0 only in b, 1 skipped by both\n") || strings.Contains(out.String(), "---") {
 		t.Errorf("a report against itself:\n%s", out.String())
 	}
 	if err := WriteDiff(&out, c, "junit", false); err == nil {
 		t.Error("an unknown diff format writes")
+	}
+}
+
+// Cases both sides skipped are not "agree" (issue 16: two adapters implementing only jobs showed
+// "186 agree", all green, though 176 were checked by neither): they have their own count, and a
+// diff in which nothing was compared is not ok.
+func TestSkippedByBothIsNotAgreement(t *testing.T) {
+	cases := jobsCases(t)[:4]
+	skip := scripted{areas: []string{}, answers: map[string]runner.Outcome{}}
+	for _, c := range cases {
+		skip.answers[c.ID] = runner.Outcome{Verdict: runner.Skip, Message: "area not implemented"}
+	}
+	ctx := context.Background()
+	a, _ := runCases(ctx, skip, cases, runner.Options{})
+	b, _ := runCases(ctx, skip, cases[:3], runner.Options{})
+	c := Compare(a, b)
+	if n := CountDiff(c.Cases); n.Agree != 0 || n.Skipped != 4 {
+		t.Errorf("counts %+v", n)
+	}
+	if DiffStatus(c) != format.Unfinished {
+		t.Errorf("status %v", DiffStatus(c))
+	}
+	var page bytes.Buffer
+	WriteDiffHTML(&page, c)
+	if n := strings.Count(page.String(), `class="cell skipped"`); n != 4 || strings.Contains(page.String(), `class="cell agree"`) {
+		t.Errorf("%d skipped cells", n)
 	}
 }
 
@@ -174,7 +209,20 @@ func TestWriteDiffMarkdown(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := out.String()
-	if !strings.HasPrefix(s, "## ❌ lembas-check diff") || !strings.Contains(s, "| jobs | 11 | 3 | 5 | 1 | 2 | 2 | 2 | 1 |") || strings.Count(s, "<details>") != 5 || !strings.Contains(s, "— disagree: b is right</summary>") {
+	// The markdown says what the table says: the counts, the list, the reasons, each disagreement.
+	for _, w := range []string{
+		"## ❌ lembas-check diff",
+		"| jobs | 11 | 2 | 5 | 1 | 2 | 2 | 2 | 1 | 1 |",
+		"### 5 disagreement(s): the spec backs a in 1, b in 2, neither in 2",
+		"| Case | Spec backs | a | b | About |",
+		"- **jobs**: 1 skipped by both — a skipped: not yet; b skipped: no",
+		"— disagree: the spec backs b</summary>",
+	} {
+		if !strings.Contains(s, w) {
+			t.Errorf("markdown does not say %q:\n%s", w, s)
+		}
+	}
+	if strings.Count(s, "<details>") != 5 {
 		t.Errorf("markdown:\n%s", s)
 	}
 }
@@ -198,22 +246,50 @@ func TestWriteDiffHTML(t *testing.T) {
 	if strings.Contains(s, "<script>alert(1)") || !strings.Contains(s, "&lt;script&gt;alert(1)") {
 		t.Error("an answer's text is not escaped")
 	}
-	cells := regexp.MustCompile(`<a class="cell ([a-z-]+)" href="#(case-[a-z_]+-[0-9a-f]{8})"`).FindAllStringSubmatch(s, -1)
+	cells := regexp.MustCompile(`<a class="cell ([a-z]+)" href="#(case-[a-z_]+-[0-9a-f]{8})"[^>]*>([ab–]?)</a>`).FindAllStringSubmatch(s, -1)
 	if len(cells) != len(c.Cases) {
 		t.Fatalf("%d cells for %d cases", len(cells), len(c.Cases))
 	}
 	classes := map[string]int{}
 	for _, m := range cells {
-		classes[m[1]]++
+		classes[m[1]+m[3]]++
 		if !strings.Contains(s, `<section class="case" id="`+m[2]+`">`) {
 			t.Errorf("cell %s opens nothing", m[2])
 		}
 	}
-	if classes["agree"] != 3 || classes["a-right"] != 1 || classes["b-right"] != 2 || classes["neither"] != 2 || classes["only-a"] != 2 || classes["only-b"] != 1 {
-		t.Errorf("cell colours %v", classes)
+	if fmt.Sprint(classes) != "map[agree:2 disagreea:1 disagreeb:2 disagree–:2 onlya:2 onlyb:1 skipped:1]" {
+		t.Errorf("cells %v", classes)
 	}
-	if !strings.Contains(s, `<span class="del">`) || !strings.Contains(s, `<span class="ins">`) {
-		t.Error("the diff is not coloured")
+	// The disagreements are listed first, each with whom the spec backs (issue 16: they were found
+	// by hovering cells); a filter per kind, with its count.
+	list := s[strings.Index(s, `<section id="disagreements">`):strings.Index(s, `<section id="matrix">`)]
+	if n := strings.Count(list, "<tr><td><a href=\"#case-"); n != 5 || !strings.Contains(list, `<td class="backs-b">b</td>`) || !strings.Contains(list, `<td class="backs-neither">neither</td>`) {
+		t.Errorf("%d disagreements listed:\n%s", n, list)
+	}
+	for _, f := range []string{`for="f-agree"><i class="swatch agree"></i>agree <b>2</b>`, `disagree <b>5</b>`, `only in one <b>3</b>`, `skipped by both <b>1</b>`} {
+		if !strings.Contains(s, f) {
+			t.Errorf("no filter %q", f)
+		}
+	}
+	// Why a case is on one side only is on the page, not inside each case.
+	if !strings.Contains(s, "<li><b>jobs</b>: 1 only in a — <span class=\"why\">b skipped: area not implemented</span></li>") {
+		t.Error("the reasons for cases on one side are not listed")
+	}
+	if !strings.Contains(s, `<tr class="changed"><td class="a">`) || !strings.Contains(s, `<td class="b">text: &lt;/pre&gt;&lt;script&gt;alert(1)&lt;/script&gt;</td>`) {
+		t.Error("the answers are not side by side")
+	}
+}
+
+// A line of an answer that starts with "-" and is the same on both sides is not marked removed
+// (issue 16: the page trimmed the indent before looking for the mark).
+func TestDiffHTMLReadsTheMarkFromTheFirstColumn(t *testing.T) {
+	a, b, _ := twoReports(t)
+	a.Results[1].Answer = json.RawMessage(`{"text":"-e\nsame\nx"}`)
+	b.Results[1].Answer = json.RawMessage(`{"text":"-e\nsame\ny"}`)
+	var out bytes.Buffer
+	WriteDiffHTML(&out, Compare(a, b))
+	if !strings.Contains(out.String(), `<tr class="same"><td class="a">  -e</td><td class="b">  -e</td></tr>`) {
+		t.Errorf("the unchanged -e line:\n%s", out.String())
 	}
 }
 

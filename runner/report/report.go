@@ -17,6 +17,8 @@ import (
 	"github.com/LLeMbas/lembas-check/conformance"
 	"github.com/LLeMbas/lembas-check/internal/format"
 	"github.com/LLeMbas/lembas-check/internal/table"
+	"github.com/LLeMbas/lembas-check/internal/term"
+	"github.com/LLeMbas/lembas-check/internal/textdiff"
 	"github.com/LLeMbas/lembas-check/runner"
 )
 
@@ -112,9 +114,9 @@ func WriteTable(w io.Writer, r *runner.Report, verbose bool) error {
 				fmt.Fprintf(w, "--- INTERRUPTED: %s: %s\n", x.Case.ID, x.Message)
 			}
 		case x.Verdict.Failed():
-			io.WriteString(w, x.Failure())
+			x.WriteFailure(w)
 		case verbose:
-			fmt.Fprintf(w, "--- %s: %s (%s)%s\n", strings.ToUpper(string(x.Verdict)), x.Case.ID, ms(x.Duration), suffix(x))
+			fmt.Fprintf(w, "%s %s (%s)%s\n", term.Word(w, "--- "+strings.ToUpper(string(x.Verdict))+":"), x.Case.ID, ms(x.Duration), suffix(x))
 		}
 	}
 	all := count(r.Results)
@@ -154,7 +156,7 @@ func WriteSummary(w io.Writer, r *runner.Report) error {
 	if reason := why(r); reason != "" {
 		s += "\t" + reason
 	}
-	_, err := fmt.Fprintln(w, s)
+	_, err := fmt.Fprintln(w, paintSummary(w, s))
 	return err
 }
 
@@ -192,6 +194,7 @@ type JSONCase struct {
 	Area     string          `json:"area"`
 	Index    int             `json:"index"`
 	File     string          `json:"file"`
+	Line     int             `json:"line,omitempty"`
 	About    string          `json:"about,omitempty"`
 	Verdict  runner.Verdict  `json:"verdict"`
 	Case     json.RawMessage `json:"case,omitempty"`
@@ -230,8 +233,8 @@ func WriteJSON(w io.Writer, r *runner.Report) error {
 			answer = json.RawMessage("null")
 		}
 		if err := enc.Encode(JSONCase{
-			Type: "case", ID: x.Case.ID, Area: x.Case.Area, Index: x.Case.Index, File: x.Case.File, About: x.Case.About,
-			Verdict: x.Verdict, Case: x.Case.Input, Expect: x.Case.Expect, Answer: answer, Diff: x.Diff,
+			Type: "case", ID: x.Case.ID, Area: x.Case.Area, Index: x.Case.Index, File: x.Case.File, Line: x.Case.Line, About: x.Case.About,
+			Verdict: x.Verdict, Case: x.Case.Input, Expect: x.Case.Expect, Answer: answer, Diff: textdiff.Plain(x.Diff),
 			Message: x.Message, Expected: x.Expected, Stderr: x.Stderr, MS: msf(x.Duration),
 		}); err != nil {
 			return err
@@ -281,7 +284,7 @@ func ReadJSON(rd io.Reader) (*runner.Report, error) {
 				answer = nil
 			}
 			rep.Results = append(rep.Results, runner.Result{
-				Case:    conformance.Case{ID: c.ID, Area: c.Area, Index: c.Index, File: c.File, About: c.About, Input: c.Case, Expect: c.Expect},
+				Case:    conformance.Case{ID: c.ID, Area: c.Area, Index: c.Index, File: c.File, Line: c.Line, About: c.About, Input: c.Case, Expect: c.Expect},
 				Verdict: c.Verdict, Answer: answer, Diff: c.Diff, Message: c.Message, Expected: c.Expected, Stderr: c.Stderr,
 				Duration: time.Duration(c.MS * float64(time.Millisecond)),
 			})
@@ -335,6 +338,8 @@ type junitSuite struct {
 type junitCase struct {
 	Name      string        `xml:"name,attr"`
 	Classname string        `xml:"classname,attr"`
+	File      string        `xml:"file,attr,omitempty"`
+	Line      int           `xml:"line,attr,omitempty"`
 	Time      string        `xml:"time,attr"`
 	Failure   *junitFailure `xml:"failure,omitempty"`
 	Error     *junitFailure `xml:"error,omitempty"`
@@ -356,13 +361,13 @@ type junitSkipped struct {
 // WriteJUnit writes JUnit XML.
 func WriteJUnit(w io.Writer, r *runner.Report) error {
 	names, by := r.ByArea()
-	out := junitSuites{Name: "lembas-check " + r.Target.Name(), Time: secs(r.Duration)}
+	out := junitSuites{Name: runName(r), Time: secs(r.Duration)}
 	for _, a := range names {
 		s := junitSuite{Name: a}
 		var d time.Duration
 		for _, x := range by[a] {
 			d += x.Duration
-			c := junitCase{Name: x.Case.ID, Classname: "lembas-check." + a, Time: secs(x.Duration)}
+			c := junitCase{Name: caseName(x.Case), Classname: "lembas-check." + a, File: caseFile(x.Case), Line: x.Case.Line, Time: secs(x.Duration)}
 			body := x.Failure()
 			switch x.Verdict {
 			case runner.Pass:
@@ -400,6 +405,34 @@ func WriteJUnit(w io.Writer, r *runner.Report) error {
 	return err
 }
 
+// caseName is how a CI's test view names a case: its id and, when it has one, the start of what it
+// is about ("chunk/134b9ada: A text that fits is one piece, CRLF read as LF…").
+func caseName(c conformance.Case) string {
+	if c.About == "" {
+		return c.ID
+	}
+	return c.ID + ": " + oneLine(c.About, 72)
+}
+
+// caseFile is the file a case came from, without the line a scenario's name carries (JUnit has a
+// line of its own).
+func caseFile(c conformance.Case) string {
+	if c.Line > 0 {
+		return strings.TrimSuffix(c.File, fmt.Sprintf(":%d", c.Line))
+	}
+	return c.File
+}
+
+// runName names a run in a heading: what was checked against which spec, the tool named once
+// ("lembas-check reference 0.1.0", not "lembas-check: lembas-check reference 0.1.0").
+func runName(r *runner.Report) string {
+	name := r.Target.Name()
+	if !strings.HasPrefix(name, "lembas-check") {
+		name = "lembas-check: " + name
+	}
+	return name + " against harness spec " + r.Spec
+}
+
 func firstLine(x runner.Result) string {
 	switch {
 	case x.Verdict == runner.XPass:
@@ -415,7 +448,7 @@ func secs(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }
 // WriteMarkdown writes a summary that fits $GITHUB_STEP_SUMMARY: the per-area table, then each
 // failure folded in a <details>.
 func WriteMarkdown(w io.Writer, r *runner.Report) error {
-	fmt.Fprintf(w, "## %s lembas-check: %s against harness spec %s\n\n", Status(r).Icon(), r.Target.Name(), r.Spec)
+	fmt.Fprintf(w, "## %s %s\n\n", Status(r).Icon(), mdEscape(runName(r)))
 	if reason := why(r); reason != "" {
 		fmt.Fprintf(w, "**%s**\n\n", mdEscape(reason))
 	}
@@ -458,7 +491,11 @@ func WriteMarkdown(w io.Writer, r *runner.Report) error {
 	}
 	sort.SliceStable(failed, func(i, j int) bool { return failed[i].Case.ID < failed[j].Case.ID })
 	for _, x := range failed {
-		fmt.Fprintf(w, "<details><summary><code>%s</code> — %s</summary>\n\n```\n%s```\n\n</details>\n\n", x.Case.ID, mdEscape(firstLine(x)), strings.ReplaceAll(x.Failure(), "```", "`\u200b``"))
+		about := ""
+		if x.Case.About != "" {
+			about = " " + mdEscape(oneLine(x.Case.About, 100)) + " —"
+		}
+		fmt.Fprintf(w, "<details><summary><code>%s</code>%s %s</summary>\n\n%s\n\n</details>\n\n", x.Case.ID, about, mdEscape(firstLine(x)), mdFence(x.Failure()))
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/LLeMbas/lembas-check/conformance"
 	"github.com/LLeMbas/lembas-check/internal/format"
+	"github.com/LLeMbas/lembas-check/internal/term"
 	"github.com/LLeMbas/lembas-check/runner"
 )
 
@@ -163,5 +164,94 @@ func TestStatusWordsAgree(t *testing.T) {
 				t.Errorf("JUnit root failures=%d errors=%d, suites %d and %d", parsed.Fail, parsed.Errors, sf, se)
 			}
 		})
+	}
+}
+
+// What a CI shows (issue 16): JUnit names carry the id and the start of the case's about, with the
+// file and line; markdown's summaries carry the about; the heading names the tool once; go-cmp's
+// non-breaking spaces reach no report a person copies from.
+func TestNamesACIShows(t *testing.T) {
+	cases, err := conformance.EmbeddedCases("chunk")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := cases[0]
+	diff := "  []string{\n-\u00a0\t\"A short note\",\n+\u00a0\t\"a short note\",\n  }\n"
+	rep := &runner.Report{Spec: "3.1.0", Target: runner.TargetInfo{Kind: "builtin", Implementation: runner.Implementation{Name: "lembas-check reference", Version: "0.1.0"}},
+		Results: []runner.Result{{Case: c, Verdict: runner.Fail, Answer: json.RawMessage(`["a short note"]`), Diff: diff}}}
+
+	var ju bytes.Buffer
+	WriteJUnit(&ju, rep)
+	var parsed junitSuites
+	if err := xml.Unmarshal(ju.Bytes(), &parsed); err != nil {
+		t.Fatal(err)
+	}
+	got := parsed.Suites[0].Cases[0]
+	if want := c.ID + ": " + oneLine(c.About, 72); got.Name != want || !strings.HasPrefix(got.Name, "chunk/134b9ada: A text that fits is one piece") {
+		t.Errorf("JUnit name %q, want %q", got.Name, want)
+	}
+	if got.File != c.File || got.Line != c.Line || got.Line < 2 {
+		t.Errorf("JUnit file %q line %d", got.File, got.Line)
+	}
+	if parsed.Name != "lembas-check reference 0.1.0 against harness spec 3.1.0" {
+		t.Errorf("JUnit suites %q", parsed.Name)
+	}
+
+	var md bytes.Buffer
+	WriteMarkdown(&md, rep)
+	if !strings.HasPrefix(md.String(), "## ❌ lembas-check reference 0.1.0 against harness spec 3.1.0\n") {
+		t.Errorf("markdown heading %q", strings.SplitN(md.String(), "\n", 2)[0])
+	}
+	if !strings.Contains(md.String(), "<summary><code>"+c.ID+"</code> A text that fits is one piece") {
+		t.Errorf("markdown summary without the about:\n%s", md.String())
+	}
+
+	var tb, js bytes.Buffer
+	WriteTable(&tb, rep, false)
+	WriteJSON(&js, rep)
+	for name, out := range map[string]string{"table": tb.String(), "markdown": md.String(), "JUnit": ju.String(), "JSON": js.String()} {
+		if strings.Contains(out, "\u00a0") || strings.Contains(out, `\u00a0`) {
+			t.Errorf("%s carries go-cmp's non-breaking spaces", name)
+		}
+		if !strings.Contains(out, "- ") {
+			t.Errorf("%s lost the diff's marks", name)
+		}
+	}
+
+	// An implementation not named lembas-check is named after the tool.
+	rep.Target.Implementation.Name = "LLeMbas server"
+	if got := runName(rep); got != "lembas-check: LLeMbas server 0.1.0 against harness spec 3.1.0" {
+		t.Errorf("%q", got)
+	}
+	// A scenario's file carries its line; JUnit gives the two apart.
+	if got := caseFile(conformance.Case{File: "features/jobs.feature:12", Line: 12}); got != "features/jobs.feature" {
+		t.Errorf("%q", got)
+	}
+	// The line survives a saved report.
+	back, err := ReadJSON(&js)
+	if err != nil || back.Results[0].Case.Line != c.Line {
+		t.Errorf("read back line %d (%v)", back.Results[0].Case.Line, err)
+	}
+}
+
+// Colour only where it is asked for: a term.Writer (a terminal without NO_COLOR) gets the verdict
+// and diff lines painted; any other writer none.
+func TestTableColour(t *testing.T) {
+	cases := jobsCases(t)[:2]
+	rep := &runner.Report{Target: runner.TargetInfo{Implementation: runner.Implementation{Name: "x"}}, Results: []runner.Result{
+		{Case: cases[0], Verdict: runner.Pass},
+		{Case: cases[1], Verdict: runner.Fail, Diff: "  {\n-\t\"a\",\n+\t\"b\",\n  \t\"-e\",\n  }\n"}}}
+	var plain bytes.Buffer
+	WriteTable(&plain, rep, false)
+	if strings.Contains(plain.String(), "\x1b[") {
+		t.Errorf("colour in a plain writer:\n%q", plain.String())
+	}
+	var b bytes.Buffer
+	WriteTable(term.Writer{Writer: &b}, rep, false)
+	s := b.String()
+	for _, want := range []string{"\x1b[31m--- FAIL:\x1b[0m", "\x1b[31m-\t\"a\",\x1b[0m", "\x1b[32m+\t\"b\",\x1b[0m", "\n          \t\"-e\",\n", "\x1b[31mFAIL\x1b[0m\tx\t"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("no %q in\n%q", want, s)
+		}
 	}
 }

@@ -1,0 +1,53 @@
+//go:build unix
+
+package term
+
+import (
+	"bytes"
+	"os"
+	"testing"
+
+	"github.com/creack/pty"
+)
+
+// A terminal (a pty) takes colour unless NO_COLOR is set or TERM is dumb; a pipe, a file or a
+// buffer never does.
+func TestColourOnlyOnATerminal(t *testing.T) {
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Skipf("SKIP: no pty: %v", err)
+	}
+	defer ptmx.Close()
+	defer tty.Close()
+	env := func(kv map[string]string) func(string) string { return func(k string) string { return kv[k] } }
+	if !IsTerminal(tty) {
+		t.Fatal("a pty is not a terminal")
+	}
+	if _, ok := Colour(tty, env(nil)).(Writer); !ok {
+		t.Error("no colour on a terminal")
+	}
+	for _, e := range []map[string]string{{"NO_COLOR": "1"}, {"TERM": "dumb"}} {
+		if _, ok := Colour(tty, env(e)).(Writer); ok {
+			t.Errorf("colour with %v", e)
+		}
+	}
+	r, w, _ := os.Pipe()
+	defer r.Close()
+	defer w.Close()
+	devnull, _ := os.Open(os.DevNull)
+	defer devnull.Close()
+	for _, out := range []any{w, devnull, &bytes.Buffer{}} {
+		if _, ok := Colour(out.(interface{ Write([]byte) (int, error) }), env(nil)).(Writer); ok {
+			t.Errorf("colour on %T", out)
+		}
+	}
+	if got := Paint(&bytes.Buffer{}, Red, "FAIL"); got != "FAIL" {
+		t.Errorf("%q", got)
+	}
+	if got := Diff(Writer{&bytes.Buffer{}}, "+ x"); got != "\x1b[32m+ x\x1b[0m" {
+		t.Errorf("%q", got)
+	}
+	if got := Word(Writer{&bytes.Buffer{}}, "ok"); got != "\x1b[32mok\x1b[0m" {
+		t.Errorf("%q", got)
+	}
+}

@@ -1,0 +1,248 @@
+package report
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/LLeMbas/lembas-check/conformance"
+	"github.com/LLeMbas/lembas-check/internal/browser"
+	"github.com/LLeMbas/lembas-check/runner"
+)
+
+var updateDocs = flag.Bool("update-docs", false, "write the screenshots docs/ shows (docs/img) from the browser check")
+
+// altered is the reference changed the ways two real implementations differ from it and from
+// each other: areas not wired, a few answers of their own, a crash.
+type altered struct {
+	name, version string
+	skip          map[string]bool
+	answer        func(c conformance.Case, o runner.Outcome) runner.Outcome
+}
+
+func (t altered) Start(ctx context.Context) (runner.TargetInfo, error) {
+	info, _ := runner.Builtin{}.Start(ctx)
+	info.Kind, info.Implementation.Name, info.Implementation.Version, info.Areas = "adapter", t.name, t.version, nil
+	for _, a := range conformance.All() {
+		if !t.skip[a.Name] {
+			info.Areas = append(info.Areas, a.Name)
+		}
+	}
+	return info, nil
+}
+
+func (t altered) Answer(ctx context.Context, c conformance.Case) runner.Outcome {
+	return t.answer(c, runner.Builtin{}.Answer(ctx, c))
+}
+
+func (altered) Close() error { return nil }
+
+// rewrite changes every string of an answer with f.
+func rewrite(o runner.Outcome, f func(string) string) runner.Outcome {
+	var v any
+	if json.Unmarshal(o.Answer, &v) != nil {
+		return o
+	}
+	var walk func(any) any
+	walk = func(v any) any {
+		switch x := v.(type) {
+		case string:
+			return f(x)
+		case []any:
+			for i := range x {
+				x[i] = walk(x[i])
+			}
+		case map[string]any:
+			for k := range x {
+				x[k] = walk(x[k])
+			}
+		}
+		return v
+	}
+	o.Answer, _ = json.Marshal(walk(v))
+	return o
+}
+
+func replace(old, new string) func(string) string {
+	return func(s string) string { return strings.Replace(s, old, new, 1) }
+}
+
+// cliAndServer runs the embedded suite through two altered references, as a diff of a CLI and a
+// server would see them: each gets a few cases wrong its own way, both one case, and each leaves
+// areas unwired.
+func cliAndServer(t *testing.T) (cli, server *runner.Report) {
+	t.Helper()
+	cases, err := conformance.Load(conformance.EmbeddedSuites(), conformance.All())
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs := jobsCases(t)
+	const hunks, crlf, dated, roots = "context/edc805c8", "chunk/134b9ada", "prefix/2c36ee95", "workspace/69ad438c"
+	cliT := altered{name: "LLeMbas CLI", version: "2.4.0", skip: map[string]bool{"index": true, "search": true}, answer: func(c conformance.Case, o runner.Outcome) runner.Outcome {
+		switch c.ID {
+		case hunks:
+			return rewrite(o, replace("@@ -15,6 +15,6 @@", "@@ -15,7 +15,7 @@"))
+		case jobs[0].ID:
+			return rewrite(o, replace("\nOutput you had not read:\n", "\nUnread output:\n"))
+		case dated:
+			return rewrite(o, replace("Today is", "The date is"))
+		case roots:
+			return runner.Outcome{Verdict: runner.Crashed, Message: "exited (exit status 1)", Stderr: "TypeError: cannot read properties of undefined (reading 'root')\n    at newSession (src/workspace.ts:88:21)\n"}
+		}
+		return o
+	}}
+	serverT := altered{name: "LLeMbas server", version: "3.1.0", skip: map[string]bool{"modules": true}, answer: func(c conformance.Case, o runner.Outcome) runner.Outcome {
+		switch c.ID {
+		case crlf:
+			return rewrite(o, replace("CRLF\n", "CRLF\r\n"))
+		case jobs[1].ID:
+			return rewrite(o, replace(" you started", ""))
+		case dated:
+			return rewrite(o, replace("2026-11-04", "4 November 2026"))
+		}
+		return o
+	}}
+	ctx := context.Background()
+	if cli, err = runCases(ctx, cliT, cases, runner.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if server, err = runCases(ctx, serverT, cases, runner.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	return cli, server
+}
+
+// probe runs in the page once it has loaded, as a person would use it, and writes what it found
+// into the DOM for --dump-dom: the verdict, the disagreements listed, what the "disagree" filter
+// leaves visible, and the case a listed disagreement opens.
+const probe = `<script>
+(function () {
+  var out = {};
+  var v = document.getElementById("verdict");
+  out.verdict = v ? v.innerText : "";
+  out.listed = document.querySelectorAll("#disagreements table.list tr td:first-child a").length;
+  out.backs = Array.prototype.map.call(document.querySelectorAll("#disagreements td:last-child"), function (td) { return td.innerText; });
+  out.filters = Array.prototype.map.call(document.querySelectorAll("#filters label"), function (l) { return l.innerText; });
+  function seen(sel) {
+    var c = document.querySelector(sel);
+    return c ? parseFloat(getComputedStyle(c).opacity) : -1;
+  }
+  document.querySelector('label[for="f-disagree"]').click();
+  out.filtered = {agree: seen(".cell.agree"), disagree: seen(".cell.disagree"), only: seen(".cell.only")};
+  document.querySelector('label[for="f-all"]').click();
+  out.unfiltered = seen(".cell.agree");
+  var first = document.querySelector("#disagreements table.list a");
+  if (first) {
+    location.hash = first.getAttribute("href");
+    var panel = document.querySelector(location.hash);
+    out.opened = panel && getComputedStyle(panel).display !== "none" ? panel.querySelector("h3").innerText : "";
+    out.sideBySide = panel ? panel.querySelectorAll("table.sbs tr.changed, table.sbs tr.del, table.sbs tr.ins").length : 0;
+  }
+  out.only = Array.prototype.map.call(document.querySelectorAll("#only li"), function (li) { return li.innerText; });
+  var pre = document.createElement("pre");
+  pre.id = "probe";
+  pre.textContent = JSON.stringify(out);
+  document.body.appendChild(pre);
+})();
+</script>`
+
+type probeResult struct {
+	Verdict    string
+	Listed     int
+	Backs      []string
+	Filters    []string
+	Filtered   struct{ Agree, Disagree, Only float64 }
+	Unfiltered float64
+	Opened     string
+	SideBySide int
+	Only       []string
+}
+
+func chromium(t *testing.T) browser.Chromium {
+	t.Helper()
+	c, err := browser.Find()
+	if err != nil {
+		t.Skipf("SKIP: no browser to check the page in: %v", err)
+	}
+	return c
+}
+
+// openPage writes the page, loads it with the probe in Chromium and reads what the probe found.
+func openPage(t *testing.T, c browser.Chromium, page string) probeResult {
+	t.Helper()
+	dir := t.TempDir()
+	probed := filepath.Join(dir, "probed.html")
+	if err := os.WriteFile(probed, []byte(strings.Replace(page, "</body>", probe+"\n</body>", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	url, _ := browser.FileURL(probed, "")
+	dom, err := c.DOM(context.Background(), url, 1280, 900)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?s)<pre id="probe">(.*?)</pre>`).FindStringSubmatch(dom)
+	if m == nil {
+		t.Fatalf("the probe did not run; the DOM:\n%.2000s", dom)
+	}
+	var r probeResult
+	if err := json.Unmarshal([]byte(strings.NewReplacer("&quot;", `"`, "&amp;", "&", "&lt;", "<", "&gt;", ">").Replace(m[1])), &r); err != nil {
+		t.Fatalf("%v: %s", err, m[1])
+	}
+	return r
+}
+
+// The diff page as a person sees it in a browser: for two implementations that disagree, the
+// verdict says so first, the disagreements are listed with whom the spec backs, the "disagree"
+// filter leaves only those cells clear, a listed case opens with the answers side by side, and the
+// cases on one side only say why; for two that agree, the verdict says ok and nothing is listed.
+func TestDiffPageInABrowser(t *testing.T) {
+	c := chromium(t)
+	cli, server := cliAndServer(t)
+	cmp := Compare(cli, server)
+	var page strings.Builder
+	if err := WriteDiffHTML(&page, cmp); err != nil {
+		t.Fatal(err)
+	}
+	r := openPage(t, c, page.String())
+	if !strings.HasPrefix(r.Verdict, "FAIL: 6 disagreement(s): the spec backs LLeMbas CLI 2.4.0 (a) in 2, LLeMbas server 3.1.0 (b) in 3, neither in 1\n") {
+		t.Errorf("verdict %q", r.Verdict)
+	}
+	if r.Listed != 6 || strings.Count(strings.Join(r.Backs, "|"), "LLeMbas server 3.1.0 (b)") != 3 || strings.Count(strings.Join(r.Backs, "|"), "neither") != 1 {
+		t.Errorf("%d listed, backs %q", r.Listed, r.Backs)
+	}
+	if strings.Join(r.Filters, " | ") != "all\n267 | agree\n170 | disagree\n6 | only in one\n91 | skipped by both\n0" {
+		t.Errorf("filters %q", r.Filters)
+	}
+	if r.Filtered.Disagree != 1 || r.Filtered.Agree > 0.5 || r.Filtered.Only > 0.5 || r.Unfiltered != 1 {
+		t.Errorf("the disagree filter: %+v, then all: %v", r.Filtered, r.Unfiltered)
+	}
+	if !strings.Contains(r.Opened, "disagree: the spec backs") || r.SideBySide == 0 {
+		t.Errorf("the first listed case opens %q with %d changed rows", r.Opened, r.SideBySide)
+	}
+	if len(r.Only) != 3 || !strings.Contains(strings.Join(r.Only, "\n"), "index: 21 only in b — LLeMbas CLI 2.4.0 (a) skipped: area not implemented") {
+		t.Errorf("why one side only: %q", r.Only)
+	}
+
+	var same strings.Builder
+	WriteDiffHTML(&same, Compare(server, server))
+	r = openPage(t, c, same.String())
+	if !strings.HasPrefix(r.Verdict, "ok: no disagreement") || r.Listed != 0 || r.Unfiltered != 1 || len(r.Only) != 1 {
+		t.Errorf("a report against itself: %+v", r)
+	}
+
+	shot := filepath.Join(t.TempDir(), "diff.html")
+	os.WriteFile(shot, []byte(page.String()), 0o644)
+	png := filepath.Join(t.TempDir(), "diff.png")
+	if *updateDocs {
+		png = "../../docs/img/diff.png"
+	}
+	url, _ := browser.FileURL(shot, "")
+	if err := c.Screenshot(context.Background(), url, png, 1280, 1100); err != nil {
+		t.Fatal(err)
+	}
+}
