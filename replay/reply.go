@@ -90,11 +90,17 @@ func ParseReply(body []byte) (Reply, error) {
 		Content []json.RawMessage `json:"content"` // Anthropic
 		Usage   json.RawMessage   `json:"usage"`
 		Timings json.RawMessage   `json:"timings"`
+		// Gemini
+		Candidates    []geminiCandidate `json:"candidates"`
+		UsageMetadata json.RawMessage   `json:"usageMetadata"`
 	}
 	if err := json.Unmarshal(body, &v); err != nil {
 		return x, fmt.Errorf("response body: %v", err)
 	}
 	x.Usage, x.Timings = nonNull(v.Usage), nonNull(v.Timings)
+	if x.Usage == nil {
+		x.Usage = nonNull(v.UsageMetadata)
+	}
 	switch {
 	case len(v.Choices) > 0:
 		m := v.Choices[0].Message
@@ -110,8 +116,42 @@ func ParseReply(body []byte) (Reply, error) {
 		for _, b := range v.Content {
 			x.addAnthropicBlock(b)
 		}
+	case len(v.Candidates) > 0:
+		for _, p := range v.Candidates[0].Content.Parts {
+			x.addGeminiPart(p)
+		}
 	}
 	return x, nil
+}
+
+// geminiCandidate is a Gemini answer's candidate: its parts.
+type geminiCandidate struct {
+	Content struct {
+		Parts []json.RawMessage `json:"parts"`
+	} `json:"content"`
+}
+
+// addGeminiPart adds a Gemini part: its text (a thought's is left out, as reasoning is), or a
+// function call, its args as the call's arguments.
+func (x *Reply) addGeminiPart(p json.RawMessage) {
+	var pt struct {
+		Text         *string `json:"text"`
+		Thought      bool    `json:"thought"`
+		FunctionCall *struct {
+			ID   string          `json:"id"`
+			Name string          `json:"name"`
+			Args json.RawMessage `json:"args"`
+		} `json:"functionCall"`
+	}
+	if json.Unmarshal(p, &pt) != nil {
+		return
+	}
+	switch {
+	case pt.FunctionCall != nil:
+		x.ToolCalls = append(x.ToolCalls, ToolCall{pt.FunctionCall.ID, pt.FunctionCall.Name, string(pt.FunctionCall.Args)})
+	case pt.Text != nil && !pt.Thought:
+		x.Text += *pt.Text
+	}
 }
 
 func nonNull(v json.RawMessage) json.RawMessage {
@@ -250,15 +290,31 @@ func ParseStream(chunks [][]byte) (Reply, error) {
 			Message      json.RawMessage `json:"message"`
 			ContentBlock json.RawMessage `json:"content_block"`
 			Index        int             `json:"index"`
+			// Gemini: each event a whole response
+			Candidates    []geminiCandidate `json:"candidates"`
+			UsageMetadata json.RawMessage   `json:"usageMetadata"`
 		}
 		if err := json.Unmarshal(ev, &v); err != nil {
 			return x, fmt.Errorf("stream event %q: %v", cut(string(ev), 80), err)
 		}
 		merge(usage, v.Usage)
+		merge(usage, v.UsageMetadata)
 		if t := nonNull(v.Timings); t != nil {
 			x.Timings = t
 		}
 		before := len(x.Text) + len(calls)
+		if len(v.Candidates) > 0 {
+			calls0 := len(x.ToolCalls)
+			for _, p := range v.Candidates[0].Content.Parts {
+				x.addGeminiPart(p)
+			}
+			for _, c := range x.ToolCalls[calls0:] { // kept in order with the others
+				n := len(order) + 2000
+				calls[n] = &ToolCall{c.ID, c.Name, c.Arguments}
+				order = append(order, n)
+			}
+			x.ToolCalls = x.ToolCalls[:calls0]
+		}
 		for _, c := range v.Choices {
 			if c.Delta.Content != nil {
 				x.Text += *c.Delta.Content

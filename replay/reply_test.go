@@ -49,6 +49,11 @@ func TestParseStreamShapes(t *testing.T) {
 		"event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\",\"delta\":\"ok\"}\n\n",
 		"event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{\"usage\":{\"input_tokens\":8,\"input_tokens_details\":{\"cached_tokens\":6}}}}\n\n",
 	}
+	gem := []string{
+		"data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"hmm\",\"thought\":true}],\"role\":\"model\"},\"index\":0}]}\r\n\r\n",
+		"data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"ok\"}],\"role\":\"model\"},\"index\":0}]}\r\n\r\n",
+		"data: {\"candidates\":[{\"content\":{\"parts\":[{\"functionCall\":{\"name\":\"read_file\",\"args\":{\"file_path\":\"a\"}}}],\"role\":\"model\"},\"finishReason\":\"STOP\",\"index\":0}],\"usageMetadata\":{\"promptTokenCount\":9,\"cachedContentTokenCount\":4}}\r\n\r\n",
+	}
 	for name, c := range map[string]struct {
 		chunks     []string
 		text       string
@@ -56,6 +61,7 @@ func TestParseStreamShapes(t *testing.T) {
 		usage      string
 		firstToken int
 	}{
+		"gemini":    {gem, "ok", []ToolCall{{"", "read_file", `{"file_path":"a"}`}}, `{"cachedContentTokenCount":4,"promptTokenCount":9}`, 1},
 		"chat":      {chat, "hello", []ToolCall{{"c", "read", `{"a":1}`}}, `{"prompt_tokens":9,"prompt_tokens_details":{"cached_tokens":4}}`, 1},
 		"anthropic": {anth, "yo", nil, `{"cache_read_input_tokens":100,"input_tokens":3,"output_tokens":2}`, 1},
 		"responses": {resp, "ok", nil, `{"input_tokens":8,"input_tokens_details":{"cached_tokens":6}}`, 0},

@@ -68,11 +68,15 @@ type Sender struct {
 	Header http.Header
 }
 
-// Endpoint joins the base URL and a recorded path, not doubling a /v1 both have.
+// Endpoint joins the base URL and a recorded path, not doubling a /v1 both have; a Gemini path
+// (/v1beta/models/…) names its own version in place of the base's /v1.
 func (s *Sender) Endpoint(path string) string {
 	base := strings.TrimRight(s.URL, "/")
-	if strings.HasSuffix(base, "/v1") && strings.HasPrefix(path, "/v1/") {
+	switch {
+	case strings.HasSuffix(base, "/v1") && strings.HasPrefix(path, "/v1/"):
 		path = strings.TrimPrefix(path, "/v1")
+	case strings.HasSuffix(base, "/v1") && strings.HasPrefix(path, "/v1beta/"):
+		base = strings.TrimSuffix(base, "/v1")
 	}
 	return base + path
 }

@@ -191,6 +191,12 @@ func TestEndpoint(t *testing.T) {
 			t.Errorf("%s: %s, want %s", base, got, want)
 		}
 	}
+	const gemini = "/v1beta/models/m:streamGenerateContent?alt=sse"
+	for _, base := range []string{"http://h:1", "http://h:1/v1"} {
+		if got := (&replay.Sender{URL: base}).Endpoint(gemini); got != "http://h:1"+gemini {
+			t.Errorf("%s: %s", base, got)
+		}
+	}
 }
 
 // Every replayed request goes out with the answer's length capped and a stream's usage asked

@@ -19,15 +19,19 @@ type Dialect string
 // The dialects. OpenAI: usage.prompt_tokens_details.cached_tokens. LlamaCpp: llama-server's
 // envelope and field order, plus `timings` (cache_n, prompt_n, …). Anthropic: input_tokens,
 // cache_read_input_tokens, cache_creation_input_tokens. DeepSeek: prompt_cache_hit_tokens /
-// prompt_cache_miss_tokens.
+// prompt_cache_miss_tokens. Gemini: usageMetadata's promptTokenCount, cachedContentTokenCount (left
+// out when 0), candidatesTokenCount.
 const (
 	OpenAI    Dialect = "openai"
 	LlamaCpp  Dialect = "llama.cpp"
 	Anthropic Dialect = "anthropic"
 	DeepSeek  Dialect = "deepseek"
+	// Gemini is read, not a shape of chat completions: the fake writes it on Gemini's own
+	// endpoints, so it is not among Dialects.
+	Gemini Dialect = "gemini"
 )
 
-// Dialects lists them, for flags and messages.
+// Dialects lists the shapes chat completions can take, for flags and messages.
 var Dialects = []Dialect{OpenAI, LlamaCpp, Anthropic, DeepSeek}
 
 // aliases are other spellings taken where people type a dialect: `llamacpp` was the fake's
@@ -81,6 +85,10 @@ type raw struct {
 	CacheWrite *int `json:"cache_creation_input_tokens"`
 	// DeepSeek
 	HitTokens  *int `json:"prompt_cache_hit_tokens"`
+	// Gemini's usageMetadata
+	PromptTokenCount        *int `json:"promptTokenCount"`
+	CandidatesTokenCount    *int `json:"candidatesTokenCount"`
+	CachedContentTokenCount *int `json:"cachedContentTokenCount"`
 	MissTokens *int `json:"prompt_cache_miss_tokens"`
 }
 
@@ -120,12 +128,25 @@ func Parse(usageJSON, timingsJSON json.RawMessage) Usage {
 	add(LlamaCpp, t.CacheN)
 	add(Anthropic, r.CacheRead)
 	add(DeepSeek, r.HitTokens)
+	if r.PromptTokenCount != nil { // Gemini leaves cachedContentTokenCount out when it is 0
+		zero := 0
+		if r.CachedContentTokenCount == nil {
+			r.CachedContentTokenCount = &zero
+		}
+		add(Gemini, r.CachedContentTokenCount)
+	}
 	if len(order) > 0 {
 		v := rep[order[0]]
 		u.CachedTokens, u.Dialect = &v, order[0]
 		u.Reported = rep
 	}
 	u.PromptTokens, u.CompletionTokens = r.PromptTokens, r.CompletionTokens
+	if u.PromptTokens == nil {
+		u.PromptTokens = r.PromptTokenCount
+	}
+	if u.CompletionTokens == nil {
+		u.CompletionTokens = r.CandidatesTokenCount
+	}
 	if u.CompletionTokens == nil {
 		u.CompletionTokens = r.OutputTokens
 	}

@@ -55,14 +55,16 @@ func TestDialects(t *testing.T) {
 		prompt, cached *int
 		dialect        Dialect
 	}{
-		"openai":           {`{"prompt_tokens":100,"completion_tokens":5,"prompt_tokens_details":{"cached_tokens":64}}`, "", ip(100), ip(64), OpenAI},
-		"openai, none":     {`{"prompt_tokens":100,"completion_tokens":5}`, "", ip(100), nil, ""},
-		"openai, zero":     {`{"prompt_tokens":100,"prompt_tokens_details":{"cached_tokens":0}}`, "", ip(100), ip(0), OpenAI},
-		"responses":        {`{"input_tokens":50,"output_tokens":3,"input_tokens_details":{"cached_tokens":32}}`, "", ip(50), ip(32), OpenAI},
-		"anthropic":        {`{"input_tokens":20,"cache_read_input_tokens":900,"cache_creation_input_tokens":80,"output_tokens":4}`, "", ip(1000), ip(900), Anthropic},
-		"deepseek":         {`{"prompt_tokens":70,"prompt_cache_hit_tokens":64,"prompt_cache_miss_tokens":6}`, "", ip(70), ip(64), DeepSeek},
-		"llama.cpp only":   {"", `{"cache_n":30,"prompt_n":10,"prompt_ms":5.5}`, ip(40), ip(30), LlamaCpp},
-		"nothing reported": {"", "", nil, nil, ""},
+		"openai":              {`{"prompt_tokens":100,"completion_tokens":5,"prompt_tokens_details":{"cached_tokens":64}}`, "", ip(100), ip(64), OpenAI},
+		"openai, none":        {`{"prompt_tokens":100,"completion_tokens":5}`, "", ip(100), nil, ""},
+		"openai, zero":        {`{"prompt_tokens":100,"prompt_tokens_details":{"cached_tokens":0}}`, "", ip(100), ip(0), OpenAI},
+		"gemini":              {`{"promptTokenCount":100,"cachedContentTokenCount":60,"candidatesTokenCount":3}`, "", ip(100), ip(60), Gemini},
+		"gemini, none cached": {`{"promptTokenCount":100,"candidatesTokenCount":3}`, "", ip(100), ip(0), Gemini},
+		"responses":           {`{"input_tokens":50,"output_tokens":3,"input_tokens_details":{"cached_tokens":32}}`, "", ip(50), ip(32), OpenAI},
+		"anthropic":           {`{"input_tokens":20,"cache_read_input_tokens":900,"cache_creation_input_tokens":80,"output_tokens":4}`, "", ip(1000), ip(900), Anthropic},
+		"deepseek":            {`{"prompt_tokens":70,"prompt_cache_hit_tokens":64,"prompt_cache_miss_tokens":6}`, "", ip(70), ip(64), DeepSeek},
+		"llama.cpp only":      {"", `{"cache_n":30,"prompt_n":10,"prompt_ms":5.5}`, ip(40), ip(30), LlamaCpp},
+		"nothing reported":    {"", "", nil, nil, ""},
 	} {
 		u := Parse(p(c.usage), p(c.timings))
 		if !eq(u.PromptTokens, c.prompt) || !eq(u.CachedTokens, c.cached) || u.Dialect != c.dialect {
