@@ -84,12 +84,12 @@ type raw struct {
 	CacheRead  *int `json:"cache_read_input_tokens"`
 	CacheWrite *int `json:"cache_creation_input_tokens"`
 	// DeepSeek
-	HitTokens  *int `json:"prompt_cache_hit_tokens"`
+	HitTokens *int `json:"prompt_cache_hit_tokens"`
 	// Gemini's usageMetadata
 	PromptTokenCount        *int `json:"promptTokenCount"`
 	CandidatesTokenCount    *int `json:"candidatesTokenCount"`
 	CachedContentTokenCount *int `json:"cachedContentTokenCount"`
-	MissTokens *int `json:"prompt_cache_miss_tokens"`
+	MissTokens              *int `json:"prompt_cache_miss_tokens"`
 }
 
 type timings struct {
