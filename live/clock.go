@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/LLeMbas/lembas-check/agents"
 )
 
 // Clock moves an agent's clock while it runs: libfaketime, preloaded into the agent, reads a
@@ -51,10 +53,34 @@ func NewClock(lib, dir string, start time.Time) (*Clock, error) {
 	return c, c.Set(start)
 }
 
-// Env is what the agent runs with to have its clock moved.
+// Env is what the agent runs with to have its clock moved (no preload for an agent that reads
+// the timestamp file itself).
 func (c *Clock) Env() []string {
-	return []string{"LD_PRELOAD=" + c.lib, "DYLD_INSERT_LIBRARIES=" + c.lib, "FAKETIME_TIMESTAMP_FILE=" + c.file,
-		"FAKETIME_NO_CACHE=1", "FAKETIME_DONT_FAKE_MONOTONIC=1", "TZ=UTC"}
+	env := []string{"FAKETIME_TIMESTAMP_FILE=" + c.file, "FAKETIME_NO_CACHE=1", "FAKETIME_DONT_FAKE_MONOTONIC=1", "TZ=UTC"}
+	if c.lib == "" {
+		return env
+	}
+	return append([]string{"LD_PRELOAD=" + c.lib, "DYLD_INSERT_LIBRARIES=" + c.lib}, env...)
+}
+
+// StartClock is the clock of the agent of profile p (its program bin), its timestamp file in
+// dir, set to start — where the profile says a moved clock reaches it: through libfaketime (not
+// a static binary, which LD_PRELOAD does not reach), or by the file alone for an agent that
+// reads it itself (agents.ClockFile). Else it is nil, and why says why not.
+func StartClock(p *agents.Profile, bin, dir string, start time.Time) (c *Clock, why string, err error) {
+	lib := ""
+	switch {
+	case !p.ClockMoves():
+		return nil, p.Clock, nil
+	case p.Clock != agents.ClockFile && Static(bin):
+		return nil, "not controlled: " + bin + " is a static binary, which libfaketime's LD_PRELOAD does not reach", nil
+	case p.Clock != agents.ClockFile:
+		if lib, err = FindLibfaketime(); err != nil {
+			return nil, "not controlled: " + err.Error(), nil
+		}
+	}
+	c, err = NewClock(lib, dir, start)
+	return c, "", err
 }
 
 // Set makes the agent's clock read t from now on.

@@ -24,6 +24,39 @@ type FieldRow struct {
 	Broke string
 	// Note says what kept a scenario from running (not installed, crashed).
 	Note string
+	// Cases is the agent's run of the conformance cases through the live target (run --live),
+	// when it was made.
+	Cases *Cases
+}
+
+// Cases is an agent's run of the conformance cases through the live target (run --live): per
+// area the cases it played and passed, and the first it did not pass; per universal rule (the
+// system prompt held, the tool list held, nothing rewritten: rules any harness can keep, whatever
+// its texts) the played cases that kept it, and the first that broke it.
+type Cases struct {
+	Areas     []CaseCount
+	Universal []CaseCount
+	// Note says why no case ran, or what ended the run early.
+	Note string
+}
+
+// CaseCount is one area's or one rule's count: Of cases played, Held passed or kept it; First
+// is the first that did not, with what became of it.
+type CaseCount struct {
+	Name     string
+	Held, Of int
+	First    string
+}
+
+func (c CaseCount) cell() string {
+	if c.Of == 0 {
+		return "none played"
+	}
+	s := fmt.Sprintf("%d of %d", c.Held, c.Of)
+	if c.First != "" {
+		s += "; first not: " + c.First
+	}
+	return s
 }
 
 // Outcome is one scenario's run and judgement, for the field report.
@@ -138,14 +171,58 @@ func WriteFieldReport(w io.Writer, rows []FieldRow, how string) error {
 			return err
 		}
 	}
+	if err := writeCases(w, rows); err != nil {
+		return err
+	}
 	var notes []string
 	for _, r := range rows {
+		if r.Cases != nil && r.Cases.Note != "" {
+			notes = append(notes, fmt.Sprintf("- **%s**, the conformance cases: %s", r.Agent, mdCell(r.Cases.Note)))
+		}
 		if r.Note != "" {
 			notes = append(notes, fmt.Sprintf("- **%s**: %s", r.Agent, mdCell(r.Note)))
 		}
 	}
 	if len(notes) > 0 {
 		fmt.Fprintf(w, "\n## Notes\n\n%s\n", strings.Join(notes, "\n"))
+	}
+	return nil
+}
+
+// writeCases writes the second table: each agent's run of the conformance cases.
+func writeCases(w io.Writer, rows []FieldRow) error {
+	var names []string
+	for _, r := range rows {
+		if r.Cases == nil {
+			continue
+		}
+		if names == nil {
+			for _, c := range append(append([]CaseCount(nil), r.Cases.Areas...), r.Cases.Universal...) {
+				names = append(names, c.Name)
+			}
+		}
+	}
+	if names == nil {
+		return nil
+	}
+	fmt.Fprintf(w, "\n## The conformance cases on each agent\n\n")
+	fmt.Fprintf(w, "Made by the live target (`lembas-check run --live AGENT`, docs/live.md): each case of the spec's and lembas-check's suites in these areas that the agent can be made to play — a fresh session directory, the fake scripted so that the model makes the case's calls, the person's steps played — judged by its expectation. The area columns count the cases played and passed: non-LLeMbas agents fail the spec's texts (the result brackets, the session note), which only a harness of the spec writes. The last columns count the played cases that kept each universal rule over their requests, which any harness can keep. A case the agent cannot be made to play is skipped, not counted.\n\n")
+	cols := append([]string{"Agent"}, names...)
+	fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(cols, " | "), strings.Repeat("---|", len(cols)))
+	for _, r := range rows {
+		if r.Cases == nil {
+			continue
+		}
+		cells := []string{r.Agent}
+		for _, c := range append(append([]CaseCount(nil), r.Cases.Areas...), r.Cases.Universal...) {
+			cells = append(cells, c.cell())
+		}
+		for i, c := range cells {
+			cells[i] = mdCell(c)
+		}
+		if _, err := fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | ")); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -160,18 +160,12 @@ func Drive(ctx context.Context, o Options) (*Run, error) {
 	var clock *Clock
 	if sc.Clock != nil {
 		r.Clock.Set = true
-		switch lib, err := FindLibfaketime(); {
-		case !p.ClockMoves():
-			r.Clock.Why = p.Clock
-		case Static(o.Bin):
-			r.Clock.Why = "not controlled: " + o.Bin + " is a static binary, which libfaketime's LD_PRELOAD does not reach"
-		case err != nil:
-			r.Clock.Why = "not controlled: " + err.Error()
-		default:
-			if clock, err = NewClock(lib, r.Home, *sc.Clock); err != nil {
-				return nil, err
-			}
-			r.Clock.Controlled = true
+		var why string
+		if clock, why, err = StartClock(p, o.Bin, r.Home, *sc.Clock); err != nil {
+			return nil, err
+		}
+		r.Clock.Controlled, r.Clock.Why = clock != nil, why
+		if clock != nil {
 			ag.Env = append(ag.Env, clock.Env()...)
 		}
 	}

@@ -167,34 +167,12 @@ func (t *Target) Start(ctx context.Context) (runner.TargetInfo, error) {
 
 // startClock sets up the harness's clock where its profile says a moved clock reaches it.
 func (t *Target) startClock() error {
-	p := t.o.Profile
-	lib := ""
-	switch {
-	case !p.ClockMoves():
-		t.clockNo = p.Clock
-		return nil
-	case p.Clock == "libfaketime" && live.Static(t.o.Bin):
-		t.clockNo = "not controlled: " + t.o.Bin + " is a static binary, which libfaketime's LD_PRELOAD does not reach"
-		return nil
-	case p.Clock == "libfaketime":
-		var err error
-		if lib, err = live.FindLibfaketime(); err != nil {
-			t.clockNo = "not controlled: " + err.Error()
-			return nil
-		}
+	c, why, err := live.StartClock(t.o.Profile, t.o.Bin, t.home, time.Now())
+	t.clock, t.clockNo = c, why
+	if c != nil {
+		t.env = append(t.env, c.Env()...)
 	}
-	c, err := live.NewClock(lib, t.home, time.Now())
-	if err != nil {
-		return err
-	}
-	t.clock = c
-	for _, kv := range c.Env() {
-		if k, v, _ := strings.Cut(kv, "="); v == "" && (k == "LD_PRELOAD" || k == "DYLD_INSERT_LIBRARIES") {
-			continue // a harness that reads the timestamp file itself needs no preload
-		}
-		t.env = append(t.env, kv)
-	}
-	return nil
+	return err
 }
 
 // Close ends the harness and the fake and removes the run's directory.

@@ -203,7 +203,7 @@ func (a *Agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 		return sdk.PromptResponse{}, sdk.NewInvalidParams(map[string]any{"sessionId": s.id, "error": err.Error()})
 	}
 	if err != nil {
-		return sdk.PromptResponse{}, sdk.NewInternalError(map[string]any{"error": err.Error()})
+		return sdk.PromptResponse{}, failed(err)
 	}
 	if said != "" {
 		a.conn.SessionUpdate(ctx, sdk.SessionNotification{SessionId: p.SessionId, Update: sdk.UpdateAgentMessageText(said)})
@@ -295,11 +295,16 @@ func (a *Agent) HandleExtensionMethod(ctx context.Context, method string, params
 			return nil, sdk.NewInvalidParams(map[string]any{"sessionId": s.id, "error": err.Error()})
 		}
 		if err != nil {
-			return nil, sdk.NewInternalError(map[string]any{"error": err.Error()})
+			return nil, failed(err)
 		}
 		return map[string]any{"summary": summary}, nil
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return map[string]any{"sessionId": s.id, "exists": true, "held": false, "busy": s.busy, "title": "", "queued": 0}, nil
+}
+
+// failed is an internal error that says what went wrong in its message, where a client shows it.
+func failed(err error) error {
+	return &sdk.RequestError{Code: -32603, Message: err.Error()}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/LLeMbas/lembas-check/harness/spec"
 	"github.com/LLeMbas/lembas-check/internal/format"
 	"github.com/LLeMbas/lembas-check/live"
+	"github.com/LLeMbas/lembas-check/livetarget"
 	"github.com/LLeMbas/lembas-check/runner"
 	"github.com/LLeMbas/lembas-check/runner/report"
 )
@@ -188,7 +189,12 @@ func fieldReport(ctx context.Context, file, names string, timeout time.Duration,
 				return errorf(stderr, "live: interrupted; %s not written", file)
 			}
 		}
-		rows = append(rows, live.Row(outs))
+		row := live.Row(outs)
+		// The conformance cases through the live target (run --live): its counts are a second table.
+		if row.Cases, err = livetarget.Field(ctx, livetarget.Options{Profile: p, Bin: bin, OneShot: p.ACP == nil, Timeout: timeout, Version: runner.ToolVersion}); err != nil {
+			row.Cases = &live.Cases{Note: "not run: " + err.Error()}
+		}
+		rows = append(rows, row)
 	}
 	f, err := os.Create(file)
 	if err != nil {
