@@ -2,7 +2,6 @@ package livetarget
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -124,7 +123,7 @@ type playing struct {
 	compact bool
 	asides  int
 	extra   int
-	errs    []string
+	errs    []error
 }
 
 // serve answers one request of the harness: an aside (a request with no tools, which a harness
@@ -148,7 +147,7 @@ func (p *playing) serve(q *wire.Request, body []byte) *script.Reply {
 	s.body = body
 	req, err := parseRequest(body)
 	if err != nil {
-		p.fail("a request the live target cannot read: %v", err)
+		p.fail(fmt.Errorf("a request the live target cannot read: %v", err))
 	}
 	s.req = req
 	if req != nil {
@@ -156,7 +155,7 @@ func (p *playing) serve(q *wire.Request, body []byte) *script.Reply {
 	}
 	for _, a := range s.before {
 		if err := a.do(p.ctx, p.e); err != nil {
-			p.fail("%s: %v", a.what, err)
+			p.fail(fmt.Errorf("%s: %w", a.what, err))
 		}
 	}
 	r := s.reply
@@ -169,10 +168,10 @@ func (p *playing) serve(q *wire.Request, body []byte) *script.Reply {
 	return &r
 }
 
-func (p *playing) fail(format string, args ...any) {
+func (p *playing) fail(err error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.errs = append(p.errs, fmt.Sprintf(format, args...))
+	p.errs = append(p.errs, err)
 }
 
 // err is the first thing that went wrong serving the turn.
@@ -182,7 +181,7 @@ func (p *playing) err() error {
 	if len(p.errs) == 0 {
 		return nil
 	}
-	return errors.New(p.errs[0])
+	return p.errs[0]
 }
 
 // served says how many of the turn's requests came.

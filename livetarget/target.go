@@ -490,8 +490,9 @@ func (h *acpHarness) SetModel(ctx context.Context, model string) error {
 		return h.c.SetModel(ctx, h.s, model)
 	}
 	for _, m := range h.s.Models {
-		if m != h.model && contains(models, m) {
-			h.model = m
+		// A harness may name the fake's models after its provider: fake/fake-model-2.
+		if name := m[strings.LastIndex(m, "/")+1:]; name != h.model && contains(models, name) {
+			h.model = name
 			return h.c.SetModel(ctx, h.s, m)
 		}
 	}
