@@ -51,7 +51,7 @@ func NoRequest(r *Report) string {
 	return "no request: did the agent reach the fake?"
 }
 
-func pct(f float64) string { return fmt.Sprintf("%.1f %%", 100*f) }
+func pct(f float64) string { return table.Percent(f) }
 
 // money writes an amount in the report's currency.
 func money(r *Report, v float64) string {
@@ -300,7 +300,12 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 	}
 	fmt.Fprintln(w, "\n<details><summary>Every request</summary>\n\n| Request | Conversation | Continues | Cause | Prompt | Reusable | Lost |\n|---:|---:|---:|---|---:|---:|---:|")
 	for _, q := range r.Requests {
-		fmt.Fprintf(w, "| %d | %d | %d | %s | %s | %s | %s |\n", q.Seq, q.Conversation, q.Continues, q.Cause, table.Count(q.PromptTokens), table.Count(q.ReusableTokens), table.Count(q.LostTokens))
+		// A request that starts a conversation continues none: "—", not request 0.
+		cont := "—"
+		if q.Continues > 0 {
+			cont = fmt.Sprint(q.Continues)
+		}
+		fmt.Fprintf(w, "| %d | %d | %s | %s | %s | %s | %s |\n", q.Seq, q.Conversation, cont, q.Cause, table.Count(q.PromptTokens), table.Count(q.ReusableTokens), table.Count(q.LostTokens))
 	}
 	fmt.Fprintln(w, "\n</details>")
 	return nil

@@ -110,8 +110,10 @@ func TestMarkdownAndSVG(t *testing.T) {
 			titles++
 		}
 	}
-	if titles != len(rep.Requests)+1 {
-		t.Errorf("%d tooltips, want %d", titles, len(rep.Requests)+1)
+	// The picture's, one per request, two per break (its bar below, its mark), one per
+	// conversation start.
+	if want := 1 + len(rep.Requests) + 2*rep.Totals.Breaks + rep.Totals.Conversations; titles != want {
+		t.Errorf("%d tooltips, want %d", titles, want)
 	}
 	if err := Write(&svg, rep, "pdf", false); err == nil || !strings.Contains(err.Error(), "table, json, markdown, svg") {
 		t.Errorf("unknown format: %v", err)

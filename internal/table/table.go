@@ -36,3 +36,16 @@ func Count[T int | int64](n T) string {
 	}
 	return s
 }
+
+// Percent writes a share as a person reads it, to a tenth of a percent: "97.9 %"; a share that is
+// not nothing but rounds to it "<0.1 %", and one short of all that rounds to all ">99.9 %", so a
+// loss of 18,320 tokens never reads "0.0 %".
+func Percent(f float64) string {
+	switch {
+	case f > 0 && f < 0.0005:
+		return "<0.1 %"
+	case f < 1 && f >= 0.9995:
+		return ">99.9 %"
+	}
+	return fmt.Sprintf("%.1f %%", 100*f)
+}

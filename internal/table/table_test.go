@@ -45,3 +45,12 @@ func TestText(t *testing.T) {
 		t.Errorf("%q", got)
 	}
 }
+
+// A small share that is not nothing is not "0.0 %" (issue 16: 18,320 lost tokens read 0.0 %).
+func TestPercent(t *testing.T) {
+	for f, want := range map[float64]string{0: "0.0 %", 18320.0 / 39829757: "<0.1 %", 0.0005: "0.1 %", 0.979: "97.9 %", 0.9999: ">99.9 %", 1: "100.0 %"} {
+		if got := Percent(f); got != want {
+			t.Errorf("Percent(%v) = %q, want %q", f, got, want)
+		}
+	}
+}
