@@ -296,6 +296,10 @@ func (e *env) harnessID(target string) string {
 func idMap(e *env, steps []contextStep) map[string]string {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	given := map[string]int{}
+	for _, h := range e.ids {
+		given[h]++
+	}
 	m := map[string]string{}
 	k := uint64(0)
 	for _, st := range steps {
@@ -303,15 +307,10 @@ func idMap(e *env, steps []contextStep) map[string]string {
 			continue
 		}
 		k++
-		h, ok := e.ids[st.ID]
-		if !ok || h != results.FormatID(k) && h != st.ID {
-			continue
+		// An id given twice (the harness reused one) is left as it is: the diff shows it.
+		if h, ok := e.ids[st.ID]; ok && given[h] == 1 && (h == results.FormatID(k) || h == st.ID) {
+			m[h] = st.ID
 		}
-		if prev, taken := m[h]; taken && prev != st.ID {
-			delete(m, h) // given twice: the harness reused an id, which the diff should show
-			continue
-		}
-		m[h] = st.ID
 	}
 	return m
 }

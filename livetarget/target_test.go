@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/LLeMbas/lembas-check/acp"
 	"github.com/LLeMbas/lembas-check/agents"
 	"github.com/LLeMbas/lembas-check/conformance"
 	"github.com/LLeMbas/lembas-check/refagent"
@@ -38,6 +39,9 @@ func testAgent(mode string) int {
 	o := refagent.Options{BaseURL: os.Getenv("OPENAI_BASE_URL"), Key: os.Getenv("OPENAI_API_KEY"), Model: os.Getenv("OPENAI_MODEL"), Version: "test"}
 	if b := os.Getenv("LIVETARGET_TEST_BREAK"); b != "" {
 		o.Break = strings.Split(b, ",")
+	}
+	if mode == "oneshot" {
+		return oneshotAgent(o, os.Args[len(os.Args)-1])
 	}
 	if mode == "dies" {
 		fmt.Fprintln(os.Stderr, "the test agent dies at its start")
@@ -77,6 +81,30 @@ func testAgent(mode string) int {
 		in = r
 	}
 	refagent.Serve(context.Background(), in, os.Stdout, o)
+	return 0
+}
+
+// oneshotAgent is a one-shot harness: the reference agent, driven through one prompt in the
+// directory it was started in by an ACP client of its own, then gone.
+func oneshotAgent(o refagent.Options, prompt string) int {
+	toAgent, fromClient := io.Pipe()
+	fromAgent, toClient := io.Pipe()
+	go refagent.Serve(context.Background(), toAgent, toClient, o)
+	dir, _ := os.Getwd()
+	c := acp.New(fromClient, fromAgent, acp.Options{Dir: dir})
+	ctx := context.Background()
+	if _, err := c.Initialize(ctx, "test"); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	s, err := c.NewSession(ctx)
+	if err == nil {
+		_, _, err = c.Prompt(ctx, s.ID, prompt)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
 	return 0
 }
 
@@ -343,6 +371,53 @@ func expressible(t *testing.T, n int) []runner.Item {
 		}
 	}
 	return items
+}
+
+// One-shot, a case is one run of the harness per prompt: the cases of one prompt pass as over
+// ACP, and a second prompt, which this harness cannot carry on, is skipped with the reason.
+func TestOneShot(t *testing.T) {
+	var items []runner.Item
+	want := map[string]runner.Verdict{}
+	per := map[string]int{}
+	for _, r := range referenceRun(t).Results {
+		if r.Verdict != runner.Pass || per[r.Case.Area] >= 4 {
+			continue
+		}
+		per[r.Case.Area]++
+		items = append(items, runner.Item{Case: r.Case})
+		want[r.Case.ID] = runner.Pass
+		var cs struct {
+			Steps []struct {
+				Op string `json:"op"`
+			} `json:"steps"`
+		}
+		json.Unmarshal(r.Case.Input, &cs)
+		users := 0
+		for _, st := range cs.Steps {
+			if st.Op == "user" || st.Op == "compact" {
+				users++
+			}
+		}
+		if r.Case.Area == "prefix" && users > 1 || r.Case.Area == "context" && users > 0 {
+			want[r.Case.ID] = runner.Skip
+		}
+	}
+	p := profile(t, "oneshot")
+	p.ACP, p.Oneshot = nil, &agents.Command{Args: []string{"{prompt}"}}
+	rep := run(t, p, items, time.Minute)
+	if rep.Target.Command == "" || !strings.HasSuffix(rep.Target.Command, "(one-shot)") {
+		t.Errorf("the target says it runs %q", rep.Target.Command)
+	}
+	got := map[runner.Verdict]int{}
+	for _, r := range rep.Results {
+		got[r.Verdict]++
+		if r.Verdict != want[r.Case.ID] {
+			t.Errorf("%s: %s, want %s (%s%s)", r.Case.ID, r.Verdict, want[r.Case.ID], r.Message, r.Diff)
+		}
+	}
+	if got[runner.Pass] == 0 || got[runner.Skip] == 0 || len(per) != len(Areas) {
+		t.Errorf("the test plays no case of some kind: %v over %v", got, per)
+	}
 }
 
 // A harness that crashes on every prompt: each case is crashed, with what it said on stderr,
