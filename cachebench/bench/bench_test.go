@@ -67,7 +67,7 @@ func TestBaselineAndVariantSideBySide(t *testing.T) {
 	if err := Write(&out, res, "table", true); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out.String(), "date-in-system:3 ÷ baseline") || !strings.Contains(out.String(), "system prompt changed") {
+	if !strings.Contains(out.String(), "│ date-in-system:3 │") || !strings.Contains(out.String(), " ×0.87 │") || !strings.Contains(out.String(), "system prompt changed") {
 		t.Errorf("table:\n%s", out.String())
 	}
 	out.Reset()

@@ -24,6 +24,7 @@ type Metrics struct {
 	ttft        *prometheus.HistogramVec
 	total       *prometheus.HistogramVec
 	lastCached  *prometheus.GaugeVec
+	info        *prometheus.GaugeVec
 }
 
 // NewMetrics registers the bench's metrics in a registry of their own.
@@ -39,9 +40,18 @@ func NewMetrics() *Metrics {
 	buckets := prometheus.ExponentialBuckets(0.01, 2, 16)
 	m.ttft = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "lembas_bench_time_to_first_token_seconds", Help: "Time to the first token of each answer.", Buckets: buckets}, run)
 	m.total = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "lembas_bench_request_seconds", Help: "Time to the last byte of each answer.", Buckets: buckets}, run)
-	m.lastCached = prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "lembas_bench_last_cached_share", Help: "The last answer's cached tokens ÷ its prompt tokens."}, run)
-	m.Registry.MustRegister(m.requests, m.prompt, m.cached, m.notReported, m.predicted, m.promptSecs, m.ttft, m.total, m.lastCached)
+	// A ratio, as Prometheus names a 0–1 fraction (it was lembas_bench_last_cached_share before any
+	// release; docs/bench.md).
+	m.lastCached = prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "lembas_bench_last_cached_ratio", Help: "The last answer's cached tokens ÷ its prompt tokens (0–1)."}, run)
+	m.info = prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "lembas_bench_info", Help: "1, labelled with the recording benched and the server it was benched against."}, []string{"recording", "server"})
+	m.Registry.MustRegister(m.requests, m.prompt, m.cached, m.notReported, m.predicted, m.promptSecs, m.ttft, m.total, m.lastCached, m.info)
 	return m
+}
+
+// Info names what is benched — the recording and the server (its URL, or the simulator) — in
+// lembas_bench_info, as Prometheus's _info metrics name a target.
+func (m *Metrics) Info(recording, server string) {
+	m.info.WithLabelValues(recording, server).Set(1)
 }
 
 // Observe records one request of a run.

@@ -17,6 +17,7 @@ func ip(n int) *int { return &n }
 
 func TestMetricsServedAndWritten(t *testing.T) {
 	m := NewMetrics()
+	m.Info("clean.jsonl", "http://127.0.0.1:8080/v1")
 	ms := 12.5
 	m.Observe(Row{Run: "baseline", Status: 200, TTFT: 30 * time.Millisecond, Total: 90 * time.Millisecond, Predicted: 900,
 		Usage: usage.Usage{PromptTokens: ip(1000), CachedTokens: ip(900), PromptMS: &ms}})
@@ -34,7 +35,9 @@ func TestMetricsServedAndWritten(t *testing.T) {
 		`lembas_bench_cached_tokens_total{run="baseline"} 900`,
 		`lembas_bench_cache_not_reported_total{run="date-in-system:3"} 1`,
 		`lembas_bench_prompt_processing_seconds_total{run="baseline"} 0.0125`,
-		`lembas_bench_last_cached_share{run="baseline"} 0.9`,
+		// A 0–1 fraction is a _ratio (issue 16: it was _share), and an _info metric names what ran.
+		`lembas_bench_last_cached_ratio{run="baseline"} 0.9`,
+		`lembas_bench_info{recording="clean.jsonl",server="http://127.0.0.1:8080/v1"} 1`,
 		`lembas_bench_time_to_first_token_seconds_count{run="baseline"} 1`,
 	} {
 		if !strings.Contains(string(b), want) {

@@ -83,10 +83,10 @@ func summaryLines() []line {
 			if r.Totals.Prompt == 0 {
 				return "—"
 			}
-			return fmt.Sprintf("%.1f %%", 100*float64(r.Totals.Cached)/float64(r.Totals.Prompt))
+			return table.Percent(float64(r.Totals.Cached) / float64(r.Totals.Prompt))
 		}, nil},
 		{"reusable tokens (audit)", func(r Run) string { return table.Count(r.Audit.ReusableTokens) }, func(r Run) (float64, bool) { return f(float64(r.Audit.ReusableTokens), true) }},
-		{"reusable share (audit)", func(r Run) string { return fmt.Sprintf("%.1f %%", 100*r.Audit.ReusableShare) }, nil},
+		{"reusable share (audit)", func(r Run) string { return table.Percent(r.Audit.ReusableShare) }, nil},
 		{"efficiency (cached ÷ reusable)", func(r Run) string {
 			if e, ok := r.Totals.Efficiency(); ok {
 				return fmt.Sprintf("%.2f", e)
@@ -143,34 +143,8 @@ func WriteTable(w io.Writer, r *Result, verbose bool) error {
 			return err
 		}
 	}
-	t := table.New(w, 1)
-	head := []any{""}
-	for _, run := range r.Runs {
-		head = append(head, run.Name)
-	}
-	for _, run := range r.Runs[min(1, len(r.Runs)):] {
-		head = append(head, run.Name+" ÷ baseline")
-	}
-	t.Header(head...)
-	for _, l := range summaryLines() {
-		cells := []any{l.label}
-		for _, run := range r.Runs {
-			cells = append(cells, l.cell(run))
-		}
-		for _, run := range r.Runs[min(1, len(r.Runs)):] {
-			c := ""
-			if l.value != nil {
-				a, _ := l.value(r.Runs[0])
-				b, _ := l.value(run)
-				c = ratio(a, b)
-			}
-			cells = append(cells, c)
-		}
-		if err := t.Append(cells...); err != nil {
-			return err
-		}
-	}
-	if err := t.Render(); err != nil {
+	// The runs side by side (layout.go).
+	if err := writeSheet(w, makeSheet(r, summaryLines())); err != nil {
 		return err
 	}
 	for _, s := range Summaries(r) {
@@ -200,9 +174,9 @@ func Summaries(r *Result) []string {
 		if run.Totals.Prompt == 0 {
 			return "cached tokens not reported"
 		}
-		return fmt.Sprintf("%.1f %% cached", 100*float64(run.Totals.Cached)/float64(run.Totals.Prompt))
+		return table.Percent(float64(run.Totals.Cached)/float64(run.Totals.Prompt)) + " cached"
 	}
-	out = append(out, fmt.Sprintf("%s\t%s\tbaseline: %d requests, %s, %.1f ms reading prompts, %.1f ms in all", status(b), r.File, b.Totals.Requests, share(b), b.Totals.PromptMS, b.Totals.TotalMS))
+	out = append(out, fmt.Sprintf("%s\t%s\tbaseline: %d requests, %s, %s ms reading prompts, %s ms in all", status(b), r.File, b.Totals.Requests, share(b), table.Decimal(b.Totals.PromptMS, 1), table.Decimal(b.Totals.TotalMS, 1)))
 	for _, v := range r.Runs[1:] {
 		out = append(out, fmt.Sprintf("%s\t%s\t%s: %s (baseline %s); prompt reading %s, total time %s the baseline's", status(v), r.File, v.Name, share(v), share(b),
 			ratio(b.Totals.PromptMS, v.Totals.PromptMS), ratio(b.Totals.TotalMS, v.Totals.TotalMS)))
@@ -252,35 +226,34 @@ func WriteJSON(w io.Writer, r *Result) error {
 
 // WriteMarkdown writes the side-by-side summary as a markdown table.
 func WriteMarkdown(w io.Writer, r *Result) error {
-	fmt.Fprintf(w, "## %s Cache bench: `%s` against %s\n\nTokenizer for the predictions: %s.\n\n|  |", Status(r).Icon(), r.File, r.Server, r.Tokenizer)
-	for _, run := range r.Runs {
-		fmt.Fprintf(w, " %s |", run.Name)
-	}
-	for _, run := range r.Runs[min(1, len(r.Runs)):] {
-		fmt.Fprintf(w, " %s ÷ baseline |", run.Name)
+	fmt.Fprintf(w, "## %s Cache bench: `%s` against %s\n\nTokenizer for the predictions: %s.\n\n", Status(r).Icon(), r.File, r.Server, r.Tokenizer)
+	// The table's cells (layout.go), notes and all.
+	sh := makeSheet(r, summaryLines())
+	cell := func(c string) string { return strings.ReplaceAll(c, "|", `\|`) }
+	fmt.Fprint(w, "|")
+	for _, h := range sh.head {
+		fmt.Fprintf(w, " %s |", cell(h))
 	}
 	fmt.Fprint(w, "\n|---|")
-	for range len(r.Runs) + max(0, len(r.Runs)-1) {
+	for range len(sh.head) - 1 {
 		fmt.Fprint(w, "---:|")
 	}
 	fmt.Fprintln(w)
-	for _, l := range summaryLines() {
-		fmt.Fprintf(w, "| %s |", l.label)
-		for _, run := range r.Runs {
-			fmt.Fprintf(w, " %s |", strings.ReplaceAll(l.cell(run), "|", `\|`))
-		}
-		for _, run := range r.Runs[min(1, len(r.Runs)):] {
-			c := ""
-			if l.value != nil {
-				a, _ := l.value(r.Runs[0])
-				b, _ := l.value(run)
-				c = ratio(a, b)
-			}
-			fmt.Fprintf(w, " %s |", c)
+	for _, row := range sh.rows {
+		fmt.Fprint(w, "|")
+		for _, c := range row {
+			fmt.Fprintf(w, " %s |", cell(c))
 		}
 		fmt.Fprintln(w)
 	}
 	fmt.Fprintln(w)
+	if len(sh.head) > 2 {
+		fmt.Fprintln(w, "A variant's figure is followed by its ratio to the baseline's (×).")
+		fmt.Fprintln(w)
+	}
+	for i, n := range sh.notes {
+		fmt.Fprintf(w, "[%d] %s\n\n", i+1, cell(n))
+	}
 	for _, s := range Summaries(r) {
 		fmt.Fprintf(w, "- %s\n", strings.ReplaceAll(s, "\t", " "))
 	}

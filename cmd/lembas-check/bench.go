@@ -95,6 +95,11 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return errorf(stderr, "%v", err)
 	}
 	m := bench.NewMetrics()
+	if sim != nil {
+		m.Info(path, sim.Name())
+	} else {
+		m.Info(path, sf.url)
+	}
 	if *listen != "" {
 		url, stop, err := m.Listen(*listen)
 		if err != nil {

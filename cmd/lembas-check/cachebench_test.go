@@ -98,7 +98,7 @@ func TestBenchSim(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
 	}
-	for _, want := range []string{"date-in-system:3 ÷ baseline", "efficiency (cached ÷ reusable) │                          1.00", "ok\t" + recDir + "clean.jsonl\tdate-in-system:3: 66.1 % cached (baseline 78.0 % cached)"} {
+	for _, want := range []string{"│ date-in-system:3 │", "efficiency (cached ÷ reusable) │     1.00 │             1.00 │", "ok\t" + recDir + "clean.jsonl\tdate-in-system:3: 66.1 % cached (baseline 78.0 % cached)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}

@@ -6,6 +6,8 @@ package table
 import (
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/tw"
@@ -48,4 +50,22 @@ func Percent(f float64) string {
 		return ">99.9 %"
 	}
 	return fmt.Sprintf("%.1f %%", 100*f)
+}
+
+// Decimal writes a number with prec decimals and its thousands separated: 212,885.4.
+func Decimal(v float64, prec int) string {
+	s := strconv.FormatFloat(v, 'f', prec, 64)
+	whole, frac, _ := strings.Cut(s, ".")
+	n, err := strconv.ParseInt(whole, 10, 64)
+	if err != nil {
+		return s
+	}
+	out := Count(n)
+	if whole == "-0" {
+		out = "-0"
+	}
+	if frac != "" {
+		out += "." + frac
+	}
+	return out
 }

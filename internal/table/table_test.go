@@ -54,3 +54,15 @@ func TestPercent(t *testing.T) {
 		}
 	}
 }
+
+func TestDecimal(t *testing.T) {
+	for _, c := range []struct {
+		v    float64
+		p    int
+		want string
+	}{{212885.4, 1, "212,885.4"}, {6.7, 1, "6.7"}, {1000, 0, "1,000"}, {-1234.56, 2, "-1,234.56"}, {-0.04, 1, "-0.0"}} {
+		if got := Decimal(c.v, c.p); got != c.want {
+			t.Errorf("Decimal(%v, %d) = %q, want %q", c.v, c.p, got, c.want)
+		}
+	}
+}
