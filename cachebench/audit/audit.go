@@ -108,6 +108,8 @@ type Auditor struct {
 	// caches are the providers' simulated caches (provider.go).
 	caches caches
 	prices *prices.Table
+	// dates is where each part (by sum) carries a date: a path inside it, "-" for none.
+	dates map[dateKey]string
 }
 
 // past is what the audit keeps of a request already read: no body, only sums, and each distinct
@@ -143,7 +145,7 @@ func (r ref) path() string { return chat.Part{Kind: r.kind, Field: r.field, Inde
 // New makes an auditor.
 func New(o Options) (*Auditor, error) {
 	a := &Auditor{tok: o.Tokenizer, allow: map[Cause]bool{}, full: map[tokens.Sum][]int{},
-		prefix: map[tokens.Sum]int{}, head: map[tokens.Sum]int{}, store: map[tokens.Sum][]byte{}}
+		prefix: map[tokens.Sum]int{}, head: map[tokens.Sum]int{}, store: map[tokens.Sum][]byte{}, dates: map[dateKey]string{}}
 	if a.tok == nil {
 		t, err := tokens.NewTiktoken()
 		if err != nil {
@@ -252,7 +254,7 @@ func (a *Auditor) Add(ctx context.Context, e replay.Entry) (*Request, error) {
 	cur := a.pastOf(e, r, prompt)
 	out := a.judge(cur, r)
 	out.Line = e.Line
-	out.Breakpoints, out.DateAt = marks(r), dateAt(r)
+	out.Breakpoints, out.DateAt = marks(r), a.dateAt(r, cur)
 	if err := a.beyondBytes(e, r, cur, out); err != nil {
 		return nil, err
 	}

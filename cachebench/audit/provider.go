@@ -250,11 +250,28 @@ func marks(r *chat.Request) []string {
 	return out
 }
 
-// dateAt is the JSON path of the first date a request carries, in the provider's order.
-func dateAt(r *chat.Request) string {
-	for _, p := range r.Parts() {
-		if loc := dateRE().FindIndex(p.Raw); loc != nil {
-			return p.Path() + chat.PathAt(p.Raw, loc[0])
+type dateKey struct {
+	sum tokens.Sum
+	n   int
+}
+
+// dateAt is the JSON path of the first date a request carries, in the provider's order. Where a
+// part carries its date is kept by the part's sum: a session resends its history, and searching
+// every part of every request would cost the session's length squared.
+func (a *Auditor) dateAt(r *chat.Request, cur *past) string {
+	for i, p := range r.Parts() {
+		// The sum names the part as the provider reads it; its raw length tells two forms of it apart.
+		s := dateKey{cur.parts[i].sum, len(p.Raw)}
+		at, ok := a.dates[s]
+		if !ok {
+			at = "-"
+			if loc := dateRE().FindIndex(p.Raw); loc != nil {
+				at = chat.PathAt(p.Raw, loc[0])
+			}
+			a.dates[s] = at
+		}
+		if at != "-" {
+			return p.Path() + at
 		}
 	}
 	return ""
