@@ -1,6 +1,7 @@
 package livetarget
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 
@@ -56,21 +57,33 @@ func parseRequest(body []byte) (*request, error) {
 	}
 	q.rawTools = strings.Join(rawTools, "\x00")
 	for _, p := range r.Messages {
-		q.msgs = append(q.msgs, readMsg(p))
+		q.msgs = append(q.msgs, readMsg(p)...)
 	}
 	return q, nil
 }
 
-// partText is a system part's text: a JSON string, a message's content, or Responses' instructions.
+// partText is a system part's text: a JSON string, content blocks or one of them, a message's
+// content, or Gemini's parts.
 func partText(raw []byte) string {
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
 		return s
 	}
+	if len(raw) > 0 && raw[0] == '[' {
+		return contentText(raw)
+	}
 	var m struct {
+		Text    *string         `json:"text"` // one of Anthropic's system blocks
 		Content json.RawMessage `json:"content"`
+		Parts   json.RawMessage `json:"parts"`
 	}
 	json.Unmarshal(raw, &m)
+	switch {
+	case m.Text != nil:
+		return *m.Text
+	case m.Parts != nil:
+		return contentText(m.Parts)
+	}
 	return contentText(m.Content)
 }
 
@@ -81,7 +94,6 @@ func contentText(c json.RawMessage) string {
 		return s
 	}
 	var parts []struct {
-		Type string `json:"type"`
 		Text string `json:"text"`
 	}
 	json.Unmarshal(c, &parts)
@@ -94,19 +106,23 @@ func contentText(c json.RawMessage) string {
 	return strings.Join(out, "\n")
 }
 
-func readMsg(p chat.Part) msg {
+// readMsg is one message as the live target reads it: chat completions' and Responses' as they
+// are; Anthropic's and Gemini's, whose tool results are blocks (parts) of a user message, one
+// message per result and one for the text.
+func readMsg(p chat.Part) []msg {
 	if p.Field == "input" && p.Index < 0 { // Responses: input given as one string
 		var s string
 		json.Unmarshal(p.Raw, &s)
-		return msg{role: "user", text: s}
+		return []msg{{role: "user", text: s}}
 	}
 	var m struct {
-		Type       string          `json:"type"`
-		Role       string          `json:"role"`
-		Content    json.RawMessage `json:"content"`
-		Output     json.RawMessage `json:"output"`
-		ToolCallID string          `json:"tool_call_id"`
-		CallID     string          `json:"call_id"`
+		Type       string            `json:"type"`
+		Role       string            `json:"role"`
+		Content    json.RawMessage   `json:"content"`
+		Parts      []json.RawMessage `json:"parts"`
+		Output     json.RawMessage   `json:"output"`
+		ToolCallID string            `json:"tool_call_id"`
+		CallID     string            `json:"call_id"`
 		ToolCalls  []struct {
 			ID string `json:"id"`
 		} `json:"tool_calls"`
@@ -114,22 +130,117 @@ func readMsg(p chat.Part) msg {
 	json.Unmarshal(p.Raw, &m)
 	switch m.Type {
 	case "function_call_output", "custom_tool_call_output":
-		return msg{role: "tool", text: contentText(m.Output), callID: m.CallID}
+		return []msg{{role: "tool", text: contentText(m.Output), callID: m.CallID}}
 	case "function_call", "custom_tool_call":
-		return msg{role: "assistant", calls: []string{m.CallID}}
+		return []msg{{role: "assistant", calls: []string{m.CallID}}}
+	}
+	if m.Parts != nil {
+		return geminiMsgs(m.Role, m.Parts)
+	}
+	if len(m.Content) > 0 && m.Content[0] == '[' && bytes.Contains(m.Content, []byte(`"tool_`)) {
+		return anthropicMsgs(m.Role, m.Content)
 	}
 	out := msg{role: m.Role, text: contentText(m.Content), callID: m.ToolCallID}
 	for _, c := range m.ToolCalls {
 		out.calls = append(out.calls, c.ID)
 	}
+	return []msg{out}
+}
+
+// anthropicMsgs are an Anthropic message's blocks: tool_result blocks each a tool message, the
+// text blocks one message of the role, the tool_use blocks its calls.
+func anthropicMsgs(role string, content json.RawMessage) []msg {
+	var blocks []struct {
+		Type      string          `json:"type"`
+		Text      string          `json:"text"`
+		ID        string          `json:"id"`
+		ToolUseID string          `json:"tool_use_id"`
+		Content   json.RawMessage `json:"content"`
+	}
+	json.Unmarshal(content, &blocks)
+	var out []msg
+	own := msg{role: role}
+	var texts []string
+	for _, b := range blocks {
+		switch b.Type {
+		case "tool_result":
+			out = append(out, msg{role: "tool", text: contentText(b.Content), callID: b.ToolUseID})
+		case "tool_use":
+			own.calls = append(own.calls, b.ID)
+		case "text":
+			texts = append(texts, b.Text)
+		}
+	}
+	own.text = strings.Join(texts, "\n")
+	if own.text != "" || own.calls != nil || len(out) == 0 {
+		out = append(out, own)
+	}
+	return out
+}
+
+// geminiMsgs are a Gemini content's parts: each functionResponse a tool message (with the id
+// where the harness gives one), the text parts one message ("model" is the assistant).
+func geminiMsgs(role string, parts []json.RawMessage) []msg {
+	if role == "model" {
+		role = "assistant"
+	}
+	var out []msg
+	own := msg{role: role}
+	var texts []string
+	for _, raw := range parts {
+		var p struct {
+			Text         string `json:"text"`
+			Thought      bool   `json:"thought"`
+			FunctionCall *struct {
+				ID   string `json:"id"`
+				Name string `json:"name"`
+			} `json:"functionCall"`
+			FunctionResponse *struct {
+				ID       string          `json:"id"`
+				Response json.RawMessage `json:"response"`
+			} `json:"functionResponse"`
+		}
+		json.Unmarshal(raw, &p)
+		switch {
+		case p.FunctionResponse != nil:
+			var r struct {
+				Output  *string `json:"output"`
+				Content *string `json:"content"`
+			}
+			json.Unmarshal(p.FunctionResponse.Response, &r)
+			text := string(p.FunctionResponse.Response)
+			if r.Output != nil {
+				text = *r.Output
+			} else if r.Content != nil {
+				text = *r.Content
+			}
+			out = append(out, msg{role: "tool", text: text, callID: p.FunctionResponse.ID})
+		case p.FunctionCall != nil:
+			own.calls = append(own.calls, p.FunctionCall.ID)
+		case p.Text != "" && !p.Thought:
+			texts = append(texts, p.Text)
+		}
+	}
+	own.text = strings.Join(texts, "\n")
+	if own.text != "" || own.calls != nil || len(out) == 0 {
+		out = append(out, own)
+	}
 	return out
 }
 
 // result is the text of the tool result answering call, and whether the request carries one.
+// Gemini's calls carry no id: there, the request's last result answers the call before it.
 func (q *request) result(call string) (string, bool) {
 	for _, m := range q.msgs {
 		if m.role == "tool" && m.callID == call {
 			return m.text, true
+		}
+	}
+	if q.api == chat.Gemini {
+		for i := len(q.msgs) - 1; i >= 0; i-- {
+			if q.msgs[i].role == "tool" {
+				return q.msgs[i].text, true
+			}
 		}
 	}
 	return "", false

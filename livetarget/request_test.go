@@ -1,0 +1,61 @@
+package livetarget
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// Each API's request is read alike: the system prompt's text, the tools' names, and its messages
+// with the tool results answering their calls.
+func TestParseRequest(t *testing.T) {
+	for _, tc := range []struct {
+		api, body, system string
+		tools             []string
+		msgs              []msg
+	}{
+		{"chat.completions",
+			`{"model":"m","messages":[{"role":"system","content":"S"},{"role":"user","content":[{"type":"text","text":"hi"}]},{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"read","arguments":"{}"}}]},{"role":"tool","tool_call_id":"c1","content":"R"}],"tools":[{"type":"function","function":{"name":"read"}}]}`,
+			"S", []string{"read"}, []msg{{role: "user", text: "hi"}, {role: "assistant", calls: []string{"c1"}}, {role: "tool", text: "R", callID: "c1"}}},
+		{"responses",
+			`{"model":"m","instructions":"S","input":[{"type":"message","role":"user","content":[{"type":"input_text","text":"hi"}]},{"type":"function_call","call_id":"c1","name":"read","arguments":"{}"},{"type":"function_call_output","call_id":"c1","output":"R"}],"tools":[{"type":"function","name":"read"}]}`,
+			"S", []string{"read"}, []msg{{role: "user", text: "hi"}, {role: "assistant", calls: []string{"c1"}}, {role: "tool", text: "R", callID: "c1"}}},
+		{"anthropic",
+			`{"model":"m","system":[{"type":"text","text":"S"}],"messages":[{"role":"user","content":"hi"},{"role":"assistant","content":[{"type":"text","text":"ok"},{"type":"tool_use","id":"c1","name":"read","input":{}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"c1","content":[{"type":"text","text":"R"}]},{"type":"text","text":"more"}]}],"tools":[{"name":"read","input_schema":{}}],"max_tokens":10}`,
+			"S", []string{"read"}, []msg{{role: "user", text: "hi"}, {role: "assistant", text: "ok", calls: []string{"c1"}}, {role: "tool", text: "R", callID: "c1"}, {role: "user", text: "more"}}},
+		{"gemini",
+			`{"systemInstruction":{"parts":[{"text":"S"}]},"contents":[{"role":"user","parts":[{"text":"hi"}]},{"role":"model","parts":[{"functionCall":{"name":"read","args":{}}}]},{"role":"user","parts":[{"functionResponse":{"name":"read","response":{"output":"R"}}}]}],"tools":[{"functionDeclarations":[{"name":"read"}]}]}`,
+			"S", []string{"read"}, []msg{{role: "user", text: "hi"}, {role: "assistant", calls: []string{""}}, {role: "tool", text: "R"}}},
+	} {
+		q, err := parseRequest([]byte(tc.body))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.api, err)
+		}
+		if q.system != tc.system || !cmp.Equal(q.tools, tc.tools) {
+			t.Errorf("%s: system %q, tools %v", tc.api, q.system, q.tools)
+		}
+		if d := cmp.Diff(tc.msgs, q.msgs, cmp.AllowUnexported(msg{})); d != "" {
+			t.Errorf("%s: messages (-want +got):\n%s", tc.api, d)
+		}
+		if r, ok := q.result("c1"); !ok || r != "R" {
+			t.Errorf("%s: the result of c1 is %q, %v", tc.api, r, ok)
+		}
+	}
+}
+
+// A request body of any shape is read or refused, never a panic.
+func FuzzParseRequest(f *testing.F) {
+	f.Add([]byte(`{"messages":[{"role":"user","content":"hi"}]}`))
+	f.Add([]byte(`{"input":"hi","instructions":"S"}`))
+	f.Add([]byte(`{"contents":[{"role":"model","parts":[{"functionResponse":{"response":1}}]}]}`))
+	f.Add([]byte(`{"system":"S","messages":[{"role":"user","content":[{"type":"tool_result","content":3}]}]}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		q, err := parseRequest(b)
+		if err == nil {
+			q.result("c1")
+			q.lastUser()
+			q.afterCalls()
+			q.all()
+		}
+	})
+}
