@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/LLeMbas/lembas-check/cachesim"
 	"io"
 	"net/http"
 	"strconv"
@@ -222,6 +223,13 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, t *turn) {
 	if req.Stream {
 		keep = rep.KeepAlive
 	}
+	held, ok := s.hold(ctx, w, t.body)
+	if !ok {
+		return
+	}
+	if held != nil {
+		defer func() { s.cache.End(held.ticket, nil, held.completion) }()
+	}
 	if !s.pause(ctx, w, rep.Delay, keep, false) {
 		fail(ctx, "the client hung up before the first byte")
 		return
@@ -234,7 +242,13 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, t *turn) {
 		return
 	}
 	a := t.answer
-	u := s.usage(ctx, t.body, req, a)
+	var u wire.Usage
+	if held != nil {
+		u = s.countUsage(ctx, held.result, nil, t.body, req, a)
+		held.completion = u.Completion
+	} else {
+		u = s.usage(ctx, t.body, req, a)
+	}
 	a.Compaction = s.compaction(req, u)
 	t.answer = a
 	if req.Stream {
@@ -311,6 +325,11 @@ const mediaTokens = 85
 // usage asks the cache simulator for the prompt's tokens and counts the reply's (each choice's).
 func (s *Server) usage(ctx context.Context, body []byte, req *wire.Request, a wire.Answer) wire.Usage {
 	r, err := s.cache.Serve(body)
+	return s.countUsage(ctx, r, err, body, req, a)
+}
+
+// countUsage is the usage of a request the cache simulator served (r, or err).
+func (s *Server) countUsage(ctx context.Context, r cachesim.Result, err error, body []byte, req *wire.Request, a wire.Answer) wire.Usage {
 	prompt, cached := r.PromptTokens, r.CachedTokens
 	if err != nil {
 		fail(ctx, "the cache simulator could not read the request (%v); usage counts its words instead", err)

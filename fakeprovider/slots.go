@@ -1,15 +1,59 @@
 package fakeprovider
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"strconv"
 
+	"github.com/LLeMbas/lembas-check/cachesim"
 	"github.com/LLeMbas/lembas-check/fakeprovider/wire"
+	"github.com/LLeMbas/lembas-check/replay/chat"
+	"github.com/LLeMbas/lembas-check/usage"
 )
 
 // llama-server's slot endpoints, served in the llama.cpp dialect over the cache simulator: the
-// bench lists the slots and erases each before a run, to start from a cold cache.
+// bench lists the slots and erases each before a run, to start from a cold cache. In that dialect
+// a request also holds its slot as llama-server's does (hold).
+
+// held is a request holding a slot of the simulated llama-server.
+type held struct {
+	ticket     *cachesim.Ticket
+	result     cachesim.Result
+	completion int // the tokens generated, for the slot to keep (counted: nothing matches them)
+}
+
+// hold takes a slot for a request in the llama.cpp dialect, from before its first byte to its
+// last: while every slot is busy the request waits, as llama-server defers it; a prompt longer
+// than the slot's context is refused with llama-server's 400. It returns nil and true in the
+// other dialects (or when the simulator cannot read the request: usage then says so), and false
+// when the request was answered (refused) or the client went away.
+func (s *Server) hold(ctx context.Context, w http.ResponseWriter, body []byte) (*held, bool) {
+	if s.cfg.Dialect != usage.LlamaCpp {
+		return nil, true
+	}
+	r, err := chat.Parse(body)
+	if err != nil {
+		return nil, true
+	}
+	p, err := s.cache.Prompt(ctx, body, r)
+	if err != nil {
+		return nil, true
+	}
+	t := s.cache.Begin(p)
+	if err := s.cache.Wait(ctx, t); err != nil {
+		s.cache.End(t, nil, 0)
+		fail(ctx, "the client hung up while the request waited for a slot")
+		return nil, false
+	}
+	res, _ := t.Result()
+	if res.Refused {
+		s.cache.End(t, nil, 0)
+		writeJSON(w, http.StatusBadRequest, wire.ContextRefusalBody(res.PromptTokens, s.cache.Context()))
+		return nil, false
+	}
+	return &held{ticket: t, result: res}, true
+}
 
 func (s *Server) handleSlots(w http.ResponseWriter, r *http.Request) {
 	info := s.cache.Info()

@@ -26,6 +26,9 @@ type Reply struct {
 	// FirstTokenChunk is the index of the first chunk of a stream that carried text or a call,
 	// -1 when none did (or the response was not a stream).
 	FirstTokenChunk int `json:"-"`
+	// Error is the message of an error event a stream ended with after its 200 (llama-server's
+	// tool-call parser failing on what the model generated), "" when none came.
+	Error string `json:"error,omitempty"`
 }
 
 // TokenUsage is the reply's token usage, read in whichever dialect the server reported it.
@@ -293,9 +296,13 @@ func ParseStream(chunks [][]byte) (Reply, error) {
 			// Gemini: each event a whole response
 			Candidates    []geminiCandidate `json:"candidates"`
 			UsageMetadata json.RawMessage   `json:"usageMetadata"`
+			Error         json.RawMessage   `json:"error"`
 		}
 		if err := json.Unmarshal(ev, &v); err != nil {
 			return x, fmt.Errorf("stream event %q: %v", cut(string(ev), 80), err)
+		}
+		if e := nonNull(v.Error); e != nil && x.Error == "" {
+			x.Error = ErrorMessage(e)
 		}
 		merge(usage, v.Usage)
 		merge(usage, v.UsageMetadata)
@@ -394,6 +401,31 @@ func ParseStream(chunks [][]byte) (Reply, error) {
 		x.Usage, _ = json.Marshal(usage)
 	}
 	return x, nil
+}
+
+// ErrorMessage reads what a server's error says: the `message` of an error object (OpenAI's,
+// llama-server's, Anthropic's) with its type or code, else the JSON as it came.
+func ErrorMessage(e json.RawMessage) string {
+	var o struct {
+		Message string          `json:"message"`
+		Type    string          `json:"type"`
+		Code    json.RawMessage `json:"code"`
+	}
+	if json.Unmarshal(e, &o) != nil || o.Message == "" {
+		var s string
+		if json.Unmarshal(e, &s) == nil && s != "" {
+			return s
+		}
+		return cut(string(bytes.TrimSpace(e)), 200)
+	}
+	kind := o.Type
+	if kind == "" && len(o.Code) > 0 && o.Code[0] == '"' {
+		json.Unmarshal(o.Code, &kind)
+	}
+	if kind != "" {
+		return kind + ": " + o.Message
+	}
+	return o.Message
 }
 
 // merge puts an object's keys into m, later over earlier.

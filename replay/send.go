@@ -174,12 +174,27 @@ func (s *Sender) Send(ctx context.Context, path string, body []byte) (Sent, erro
 		out.Response.BodyText = &t
 		err = fmt.Errorf("the answer is not JSON: %.120s", whole)
 	}
-	if resp.StatusCode != http.StatusOK {
-		out.Error = fmt.Sprintf("%s: %.200s", resp.Status, bytes.TrimSpace(whole))
-	} else if err != nil {
+	switch {
+	case resp.StatusCode != http.StatusOK:
+		out.Error = fmt.Sprintf("%s: %s", resp.Status, refusal(whole))
+	case err != nil:
 		out.Error = err.Error()
+	case out.Reply.Error != "":
+		out.Error = "the stream ended with an error: " + out.Reply.Error
 	}
 	return out, nil
+}
+
+// refusal is what an error answer says: its error object's message (with its type), else its
+// first bytes.
+func refusal(body []byte) string {
+	var e struct {
+		Error json.RawMessage `json:"error"`
+	}
+	if json.Unmarshal(body, &e) == nil && len(e.Error) > 0 {
+		return ErrorMessage(e.Error)
+	}
+	return fmt.Sprintf("%.200s", bytes.TrimSpace(body))
 }
 
 // asksStream says whether a body asks for a streamed answer (`"stream": true`).
@@ -215,8 +230,10 @@ type Player struct {
 	Adjust Adjust
 	// Prompt says which exchanges to send; nil sends every POST.
 	Prompt func(Exchange) bool
-	// OnSent is called after each request, in order.
-	OnSent func(Sent)
+	// BeforeSend is called with each request as it is about to be sent (its path and final
+	// bytes); OnSent after it, in order.
+	BeforeSend func(path string, body []byte)
+	OnSent     func(Sent)
 	// Sleep waits in timed mode (time.Sleep-like, but stopping with ctx); nil uses a timer.
 	Sleep func(ctx context.Context, d time.Duration) error
 	// Now is the clock timed mode measures the replay on; nil is time.Now. A test gives a fake
@@ -285,6 +302,9 @@ func (p *Player) Play(ctx context.Context, src Source) error {
 		}
 		if body, err = p.Adjust.Apply(path, body); err != nil {
 			return fmt.Errorf("line %d (request %d): %v", e.Line, e.Exchange.Seq, err)
+		}
+		if p.BeforeSend != nil {
+			p.BeforeSend(path, body)
 		}
 		s, err := p.Sender.Send(ctx, path, body)
 		s.Seq, s.Line, s.Path, s.Note = e.Exchange.Seq, e.Line, path, note

@@ -1,18 +1,17 @@
 // Package bench replays a recording, frozen, against a real OpenAI-compatible server and measures
 // each request: time to first token, total time, the cached tokens the server reports (in
-// whichever dialect it speaks) beside the audit's prediction of what a prefix cache could reuse.
-// With a variant it runs twice in one go — the recording as it was, then rewritten the way a
-// harness breaking one rule would have sent it — and reports both side by side, with ratios.
+// whichever dialect it speaks) beside two predictions — the audit's of what a prefix cache could
+// reuse, and, against a llama-server, the cache simulator's of what that server caches, configured
+// like it (predict.go). With a variant it runs twice in one go — the recording as it was, then
+// rewritten the way a harness breaking one rule would have sent it — and reports both side by
+// side, with ratios. With Concurrency it replays several sessions at once (sessions.go).
 package bench
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"net/http"
-	"strings"
 	"time"
 
 	"github.com/LLeMbas/lembas-check/cachebench/audit"
@@ -24,33 +23,53 @@ import (
 
 // Row is one request of one run.
 type Row struct {
-	Run    string `json:"run"`
-	N      int    `json:"n"` // the prompt request's place in the session, from 1
-	Seq    int    `json:"seq"`
-	Line   int    `json:"line"`
-	Status int    `json:"status"`
-	Error  string `json:"error,omitempty"`
-	// TTFT is the time to the first token (to the whole answer when not streamed); Total the time
-	// to the last byte.
+	Run string `json:"run"`
+	// Session is the session's number from 1 (several sessions at once); 0 with one.
+	Session int    `json:"session,omitempty"`
+	N       int    `json:"n"` // the prompt request's place in its session, from 1
+	Seq     int    `json:"seq"`
+	Line    int    `json:"line"`
+	Status  int    `json:"status"`
+	Error   string `json:"error,omitempty"`
+	// Why says why a row has no cached figure: the server refused it (its reason), the answer
+	// was cut, or it carried no usage.
+	Why string `json:"why,omitempty"`
+	// Retried: sent again on a new connection, the server having closed the reused one.
+	Retried bool `json:"retried,omitempty"`
+	// Sent is when the request was sent, from the run's start; TTFT the time to the first token
+	// (to the whole answer when not streamed); Total the time to the last byte.
+	Sent  time.Duration `json:"-"`
 	TTFT  time.Duration `json:"-"`
 	Total time.Duration `json:"-"`
 	Usage usage.Usage   `json:"usage"`
-	// Predicted is the audit's reusable tokens for this request, PredictedPrompt its prompt
+	// Reusable is the audit's reusable tokens for this request, PredictedPrompt its prompt
 	// length, Cause how it continues the one before (with the bench's tokenizer).
-	Predicted       int         `json:"predicted_reusable_tokens"`
+	Reusable        int         `json:"predicted_reusable_tokens"`
 	PredictedPrompt int         `json:"predicted_prompt_tokens"`
 	Cause           audit.Cause `json:"cause"`
+	// Predicted is what the simulator configured like the server says it caches (nil: no
+	// prediction: the server is not a llama-server, or the request could not be predicted);
+	// Off names why the server cached otherwise, Detail says it in words (explain.go).
+	Predicted *int   `json:"predicted_cached_tokens,omitempty"`
+	Off       Off    `json:"prediction_off,omitempty"`
+	Detail    string `json:"prediction_detail,omitempty"`
 	// Cost is what the server's usage of this request cost (nil: no price for the model).
 	Cost *float64 `json:"cost,omitempty"`
+
+	// what the simulators said, for explain
+	sim, simRAM *int
+	fromRAM     int
+	simRefused  bool
+	generated   int
 }
 
 // Efficiency is reported cached ÷ predicted reusable; ok is false when the server did not
 // report, or nothing was predicted.
 func (r Row) Efficiency() (float64, bool) {
-	if r.Usage.CachedTokens == nil || r.Predicted == 0 {
+	if r.Usage.CachedTokens == nil || r.Reusable == 0 {
 		return 0, false
 	}
-	return float64(*r.Usage.CachedTokens) / float64(r.Predicted), true
+	return float64(*r.Usage.CachedTokens) / float64(r.Reusable), true
 }
 
 // MarshalJSON adds the times in milliseconds and the efficiency.
@@ -58,10 +77,11 @@ func (r Row) MarshalJSON() ([]byte, error) {
 	type plain Row
 	out := struct {
 		plain
+		SentMS     float64  `json:"sent_ms"`
 		TTFTMS     float64  `json:"ttft_ms"`
 		TotalMS    float64  `json:"total_ms"`
 		Efficiency *float64 `json:"efficiency,omitempty"`
-	}{plain: plain(r), TTFTMS: ms(r.TTFT), TotalMS: ms(r.Total)}
+	}{plain: plain(r), SentMS: ms(r.Sent), TTFTMS: ms(r.TTFT), TotalMS: ms(r.Total)}
 	if e, ok := r.Efficiency(); ok {
 		out.Efficiency = &e
 	}
@@ -70,14 +90,23 @@ func (r Row) MarshalJSON() ([]byte, error) {
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
-// Run is one replay of the session: the baseline, or a variant.
+// Run is one replay of the session (or sessions): the baseline, or a variant.
 type Run struct {
 	Name string `json:"name"`
-	Rows []Row  `json:"-"`
-	// Cold says what was done to start from a cold cache.
-	Cold   string       `json:"cold"`
-	Audit  audit.Totals `json:"audit"`
-	Totals Totals       `json:"totals"`
+	// Rows are in the order of sessions, then of requests.
+	Rows []Row `json:"-"`
+	// Cold says what was done to start from a cold cache; ColdCheck what the first request
+	// showed of it.
+	Cold      string       `json:"cold"`
+	ColdCheck string       `json:"cold_check,omitempty"`
+	Audit     audit.Totals `json:"audit"`
+	Totals    Totals       `json:"totals"`
+	// TTFT and PromptMS are the percentiles of the requests' times to first token and of the
+	// server's prompt reading (prompt_ms), in milliseconds.
+	TTFT     Percentiles `json:"ttft_ms_percentiles"`
+	PromptMS Percentiles `json:"prompt_ms_percentiles"`
+	// Sessions are each session's totals, with several sessions.
+	Sessions []SessionTotals `json:"sessions,omitempty"`
 	// Currency is the money's, with Options.Prices.
 	Currency string `json:"currency,omitempty"`
 }
@@ -85,15 +114,29 @@ type Run struct {
 // Totals sum a run.
 type Totals struct {
 	Requests int `json:"requests"`
-	Errors   int `json:"errors"`
+	// Errors counts the requests the server answered with an error (or whose answer was cut):
+	// server errors, counted apart from cache misses; Refused those of them refused for their
+	// size (llama-server's exceed_context_size_error).
+	Errors  int `json:"errors"`
+	Refused int `json:"refused,omitempty"`
 	// Reported counts the requests whose answer reported cached tokens; Cached and Prompt sum
 	// those answers' figures.
-	Reported  int     `json:"reported"`
-	Cached    int64   `json:"cached_tokens"`
-	Prompt    int64   `json:"prompt_tokens"`
-	Predicted int64   `json:"predicted_reusable_tokens"`
-	TTFTMS    float64 `json:"ttft_ms"`
-	TotalMS   float64 `json:"total_ms"`
+	Reported int   `json:"reported"`
+	Cached   int64 `json:"cached_tokens"`
+	Prompt   int64 `json:"prompt_tokens"`
+	// Reusable sums the audit's reusable tokens over the requests that reported.
+	Reusable int64 `json:"predicted_reusable_tokens"`
+	// Compared counts the requests with both a reported and a predicted cached figure; Exact
+	// those where the two agree; Predicted, ComparedCached and OffTokens sum the prediction, the
+	// server's figure and their differences over them; ByOff counts the differences by cause.
+	Compared       int         `json:"compared,omitempty"`
+	Exact          int         `json:"exact,omitempty"`
+	Predicted      int64       `json:"predicted_cached_tokens,omitempty"`
+	ComparedCached int64       `json:"compared_cached_tokens,omitempty"`
+	OffTokens      int64       `json:"off_tokens,omitempty"`
+	ByOff          map[Off]int `json:"by_off,omitempty"`
+	TTFTMS         float64     `json:"ttft_ms"`
+	TotalMS        float64     `json:"total_ms"`
 	// Cost sums the priced requests' Cost.
 	Cost float64 `json:"cost,omitempty"`
 	// PromptMS sums llama.cpp's prompt_ms (reading the prompt), where reported.
@@ -104,11 +147,29 @@ func (t *Totals) add(r Row) {
 	t.Requests++
 	if r.Error != "" {
 		t.Errors++
+		if isRefusal(r.Error) {
+			t.Refused++
+		}
 	}
 	if r.Usage.CachedTokens != nil {
 		t.Reported++
 		t.Cached += int64(*r.Usage.CachedTokens)
-		t.Predicted += int64(r.Predicted)
+		t.Reusable += int64(r.Reusable)
+		if r.Predicted != nil {
+			t.Compared++
+			t.Predicted += int64(*r.Predicted)
+			t.ComparedCached += int64(*r.Usage.CachedTokens)
+			d := int64(*r.Usage.CachedTokens - *r.Predicted)
+			if d == 0 {
+				t.Exact++
+			} else {
+				t.OffTokens += max(d, -d)
+				if t.ByOff == nil {
+					t.ByOff = map[Off]int{}
+				}
+				t.ByOff[r.Off]++
+			}
+		}
 	}
 	if r.Usage.PromptTokens != nil {
 		t.Prompt += int64(*r.Usage.PromptTokens)
@@ -125,10 +186,25 @@ func (t *Totals) add(r Row) {
 
 // Efficiency is the run's cached tokens ÷ predicted reusable, over the requests that reported.
 func (t Totals) Efficiency() (float64, bool) {
-	if t.Reported == 0 || t.Predicted == 0 {
+	if t.Reported == 0 || t.Reusable == 0 {
 		return 0, false
 	}
-	return float64(t.Cached) / float64(t.Predicted), true
+	return float64(t.Cached) / float64(t.Reusable), true
+}
+
+// Agreement is the share of compared requests the prediction got exactly, and the share of the
+// server's cached tokens it was off by; ok is false when nothing was compared.
+func (t Totals) Agreement() (exact, off float64, ok bool) {
+	if t.Compared == 0 {
+		return 0, 0, false
+	}
+	exact = float64(t.Exact) / float64(t.Compared)
+	if t.ComparedCached > 0 {
+		off = float64(t.OffTokens) / float64(t.ComparedCached)
+	} else if t.OffTokens > 0 {
+		off = 1
+	}
+	return exact, off, true
 }
 
 // Result is a whole bench.
@@ -136,7 +212,18 @@ type Result struct {
 	File      string `json:"file"`
 	Server    string `json:"server"`
 	Tokenizer string `json:"tokenizer"`
-	Runs      []Run  `json:"runs"`
+	// LlamaServer is what the server said of itself, when it is a llama-server; Predictor how
+	// the prediction of its cache was configured ("" when there was none).
+	LlamaServer *replay.LlamaServer `json:"llama_server,omitempty"`
+	Predictor   string              `json:"predictor,omitempty"`
+	// Simulated: the server was the simulator (--sim): its prompt times are modelled, its wall
+	// times the fake's on loopback.
+	Simulated bool `json:"simulated,omitempty"`
+	// Sessions is how many sessions each run replayed, Concurrency how many at once.
+	Sessions    int     `json:"sessions,omitempty"`
+	Concurrency int     `json:"concurrency,omitempty"`
+	Rate        float64 `json:"rate,omitempty"`
+	Runs        []Run   `json:"runs"`
 	// Stopped is the error that cut the bench short (a damaged recording, a server gone, an
 	// interrupt); the runs hold what was measured before it.
 	Stopped string `json:"stopped,omitempty"`
@@ -151,12 +238,23 @@ type Options struct {
 	Variants []Variant
 	// Tokenizer makes the audit's predictions; nil: tiktoken.
 	Tokenizer tokens.Tokenizer
+	// Predictor, when set, predicts the server's cached tokens (NewPredictor: configured like
+	// the llama-server benched, or like the simulator).
+	Predictor *Predictor
+	// LlamaServer is what the server said of itself, for the report.
+	LlamaServer *replay.LlamaServer
 	// Cold erases the server's slots before each run where it offers that (llama.cpp
 	// POST /slots/{id}?action=erase).
 	Cold bool
-	// Reset, when set, is called before each run instead of erasing over HTTP (the simulator).
+	// Reset, when set, is called before each run instead of erasing over HTTP: the server is the
+	// simulator.
 	Reset func() string
-	// OnRow is called after each request (progress, metrics).
+	// Concurrency is how many sessions run at once (0 or 1: one); with one recording, that many
+	// copies of it. Rate, when above 0, starts at most that many sessions a second.
+	Concurrency int
+	Rate        float64
+	// OnRow is called after each request (progress, metrics), from the session's goroutine
+	// (one at a time).
 	OnRow func(Row)
 	// OnPhase is called as each step starts, for progress: "reading" the recording (run ""), then
 	// for each run "tokenizing" (the audit's prediction) and "replaying" its requests.
@@ -170,26 +268,42 @@ type Options struct {
 // streamed, never held whole.
 type Open func() (replay.Source, io.Closer, error)
 
-// Bench runs the baseline and each variant.
+// Recording is one recording to bench: its name for the report and how to open it.
+type Recording struct {
+	Name string
+	Open Open
+}
+
+// Bench runs the baseline and each variant of one recording (with Concurrency, of that many
+// copies of it at once).
 func Bench(ctx context.Context, open Open, o Options) (*Result, error) {
+	return BenchAll(ctx, []Recording{{Open: open}}, o)
+}
+
+// BenchAll runs the baseline and each variant of several recordings, Concurrency at once.
+func BenchAll(ctx context.Context, recs []Recording, o Options) (*Result, error) {
 	o.phase("", "reading", 0)
-	n, err := countPrompts(open)
+	sessions, err := sessionsOf(recs, o.Concurrency)
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Server: o.Sender.URL}
+	res := &Result{Server: o.Sender.URL, LlamaServer: o.LlamaServer, Simulated: o.Reset != nil}
+	if o.Predictor != nil {
+		defer func() { res.Predictor = o.Predictor.About }() // it says what it learnt of the server
+	}
+	if len(sessions) > 1 {
+		res.Sessions, res.Concurrency, res.Rate = len(sessions), max(1, o.Concurrency), o.Rate
+	}
+	total := 0
+	for _, s := range sessions {
+		total += s.prompts
+	}
 	runs := []*Variant{nil}
 	for i := range o.Variants {
-		v := o.Variants[i].Resolve(n)
-		runs = append(runs, &v)
+		runs = append(runs, &o.Variants[i])
 	}
 	for _, v := range runs {
-		name := "baseline"
-		var rewrite func(int, []byte) ([]byte, error)
-		if v != nil {
-			name, rewrite = v.String(), v.Rewrite
-		}
-		run, err := benchRun(ctx, open, o, name, n, rewrite)
+		run, err := benchRun(ctx, sessions, o, v, total)
 		if run != nil {
 			if o.Prices != nil {
 				run.Currency = o.Prices.Currency
@@ -218,16 +332,7 @@ type runResult struct {
 	tokenizer string
 }
 
-func countPrompts(open Open) (int, error) {
-	src, c, err := open()
-	if err != nil {
-		return 0, err
-	}
-	defer c.Close()
-	return audit.CountPrompts(src)
-}
-
-// rewriting numbers a recording's prompt requests and rewrites each (a variant).
+// rewriting numbers a recording's prompt requests and rewrites each (a variant, a session's mark).
 type rewriting struct {
 	src     replay.Source
 	rewrite func(int, []byte) ([]byte, error)
@@ -250,122 +355,20 @@ func (r *rewriting) Next() (replay.Entry, error) {
 	return e, nil
 }
 
-func benchRun(ctx context.Context, open Open, o Options, name string, total int, rewrite func(int, []byte) ([]byte, error)) (*runResult, error) {
-	run := &runResult{Run: Run{Name: name}}
-	// The prediction: the audit of the session as this run sends it.
-	o.phase(name, "tokenizing", 0)
-	src, c, err := open()
-	if err != nil {
-		return nil, err
-	}
-	rep, err := audit.Run(ctx, &rewriting{src: src, rewrite: rewrite}, audit.Options{Tokenizer: o.Tokenizer, Prices: o.Prices}, nil)
-	c.Close()
-	if err != nil {
-		return nil, fmt.Errorf("%s: predicting: %w", name, err)
-	}
-	run.tokenizer, run.Audit = rep.Tokenizer, rep.Totals
-	bySeq := map[int]audit.Request{}
-	for _, q := range rep.Requests {
-		bySeq[q.Seq] = q
-	}
+// cold empties the cache before a run, and says what it did.
+func cold(ctx context.Context, o Options) string {
 	switch {
 	case o.Reset != nil:
-		run.Cold = o.Reset()
+		if o.Predictor != nil {
+			o.Predictor.erase()
+		}
+		return o.Reset()
 	case o.Cold:
-		run.Cold = EraseSlots(ctx, o.Sender)
-	default:
-		run.Cold = "not asked for (the cache may hold earlier requests)"
-	}
-	o.phase(name, "replaying", total)
-	src, c, err = open()
-	if err != nil {
-		return run, err
-	}
-	defer c.Close()
-	n := 0
-	p := &replay.Player{Sender: o.Sender, Mode: replay.Frozen, Prompt: audit.IsPrompt, Adjust: o.Adjust, Rewrite: func(_ int, b []byte) ([]byte, error) {
-		n++
-		if rewrite == nil {
-			return b, nil
+		said, erased := o.Sender.EraseSlots(ctx)
+		if erased && o.Predictor != nil {
+			o.Predictor.erase()
 		}
-		return rewrite(n, b)
-	}, OnSent: func(s replay.Sent) {
-		q := bySeq[s.Seq]
-		row := Row{Run: name, N: n, Seq: s.Seq, Line: s.Line, Status: s.Status, Error: s.Error, TTFT: s.FirstToken, Total: s.Total,
-			Usage: s.Reply.TokenUsage(), Predicted: q.ReusableTokens, PredictedPrompt: q.PromptTokens, Cause: q.Cause}
-		row.Cost = cost(o.Prices, q.Model, row.Usage)
-		run.Rows = append(run.Rows, row)
-		run.Totals.add(row)
-		if o.OnRow != nil {
-			o.OnRow(row)
-		}
-	}}
-	err = p.Play(ctx, src)
-	return run, err
-}
-
-// EraseSlots empties a llama.cpp server's slots (GET /slots, then POST /slots/{id}?action=erase
-// for each) and says what it did; a server that does not offer it is said so, and the bench goes
-// on.
-func EraseSlots(ctx context.Context, s replay.Sender) string {
-	base := strings.TrimSuffix(strings.TrimRight(s.URL, "/"), "/v1")
-	c := s.Client
-	if c == nil {
-		c = http.DefaultClient
+		return said
 	}
-	do := func(method, url string) ([]byte, int, error) {
-		req, err := http.NewRequestWithContext(ctx, method, url, nil)
-		if err != nil {
-			return nil, 0, err
-		}
-		for k, v := range s.Header {
-			req.Header[k] = v
-		}
-		resp, err := c.Do(req)
-		if err != nil {
-			return nil, 0, err
-		}
-		defer resp.Body.Close()
-		b, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
-		return b, resp.StatusCode, err
-	}
-	b, code, err := do(http.MethodGet, base+"/slots")
-	if err != nil || code != http.StatusOK {
-		return fmt.Sprintf("not offered (GET /slots: %s): the cache may hold earlier requests", statusText(code, err))
-	}
-	ids, err := SlotIDs(b)
-	if err != nil {
-		return "not offered (GET /slots: " + err.Error() + ")"
-	}
-	for _, id := range ids {
-		if _, code, err := do(http.MethodPost, fmt.Sprintf("%s/slots/%d?action=erase", base, id)); err != nil || code != http.StatusOK {
-			return fmt.Sprintf("not offered (POST /slots/%d?action=erase: %s): the cache may hold earlier requests", id, statusText(code, err))
-		}
-	}
-	return fmt.Sprintf("erased %d slot(s)", len(ids))
-}
-
-func statusText(code int, err error) string {
-	if err != nil {
-		return err.Error()
-	}
-	return fmt.Sprintf("%d %s", code, http.StatusText(code))
-}
-
-// SlotIDs reads the slot ids of a llama.cpp `GET /slots` answer.
-func SlotIDs(b []byte) ([]int, error) {
-	var slots []struct {
-		ID *int `json:"id"`
-	}
-	if err := json.Unmarshal(bytes.TrimSpace(b), &slots); err != nil {
-		return nil, fmt.Errorf("not a list of slots: %v", err)
-	}
-	var ids []int
-	for i, s := range slots {
-		if s.ID == nil {
-			return nil, fmt.Errorf("slot %d has no id", i)
-		}
-		ids = append(ids, *s.ID)
-	}
-	return ids, nil
+	return "not asked for (the cache may hold earlier requests)"
 }

@@ -5,7 +5,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"testing"
 
@@ -54,8 +53,8 @@ func TestBaselineAndVariantSideBySide(t *testing.T) {
 			t.Errorf("%s: efficiency %v %v", run.Name, e, ok)
 		}
 		for _, r := range run.Rows {
-			if r.Usage.CachedTokens == nil || *r.Usage.CachedTokens != r.Predicted || r.Error != "" {
-				t.Errorf("%s request %d: cached %v, predicted %d, error %q", run.Name, r.N, r.Usage.CachedTokens, r.Predicted, r.Error)
+			if r.Usage.CachedTokens == nil || *r.Usage.CachedTokens != r.Reusable || r.Error != "" {
+				t.Errorf("%s request %d: cached %v, predicted %d, error %q", run.Name, r.N, r.Usage.CachedTokens, r.Reusable, r.Error)
 			}
 		}
 	}
@@ -101,22 +100,5 @@ func TestServerWithoutSlotsAndWithErrors(t *testing.T) {
 	run := res.Runs[0]
 	if !strings.HasPrefix(run.Cold, "not offered (GET /slots: 404") || run.Totals.Errors != 1 || run.Rows[1].Status != 503 {
 		t.Errorf("cold %q, errors %d", run.Cold, run.Totals.Errors)
-	}
-}
-
-func TestSlotIDsOfTheFixture(t *testing.T) {
-	b, err := os.ReadFile("../../testdata/llamacpp/06-slots.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ids, err := SlotIDs(b)
-	if err != nil || len(ids) != 1 || ids[0] != 0 {
-		t.Errorf("%v %v", ids, err)
-	}
-	if _, err := SlotIDs([]byte(`{"slots":1}`)); err == nil {
-		t.Error("an object read as slots")
-	}
-	if _, err := SlotIDs([]byte(`[{"n_ctx":1}]`)); err == nil {
-		t.Error("a slot with no id")
 	}
 }

@@ -16,7 +16,7 @@ import (
 // variant's ratio sits in its cell, and large numbers have their thousands separated.
 func TestTableFits120Columns(t *testing.T) {
 	open := opener(clean)
-	sim, err := StartSim(open, 1)
+	sim, err := StartSim([]Recording{{Open: open}}, 1, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

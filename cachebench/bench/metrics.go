@@ -20,6 +20,8 @@ type Metrics struct {
 	cached      *prometheus.CounterVec
 	notReported *prometheus.CounterVec
 	predicted   *prometheus.CounterVec
+	simulated   *prometheus.CounterVec
+	errors      *prometheus.CounterVec
 	promptSecs  *prometheus.CounterVec
 	ttft        *prometheus.HistogramVec
 	total       *prometheus.HistogramVec
@@ -36,6 +38,8 @@ func NewMetrics() *Metrics {
 	m.cached = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "lembas_bench_cached_tokens_total", Help: "Prompt tokens the server reported taking from its cache."}, run)
 	m.notReported = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "lembas_bench_cache_not_reported_total", Help: "Answers that did not report cached tokens (not the same as 0)."}, run)
 	m.predicted = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "lembas_bench_predicted_reusable_tokens_total", Help: "Tokens the audit predicted a prefix cache could reuse."}, run)
+	m.simulated = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "lembas_bench_predicted_cached_tokens_total", Help: "Tokens the simulator configured like the server predicted it would take from its cache."}, run)
+	m.errors = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "lembas_bench_server_errors_total", Help: "Requests the server answered with an error or cut short (counted apart from cache misses)."}, run)
 	m.promptSecs = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "lembas_bench_prompt_processing_seconds_total", Help: "Time the server reported reading prompts (llama.cpp timings.prompt_ms)."}, run)
 	buckets := prometheus.ExponentialBuckets(0.01, 2, 16)
 	m.ttft = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "lembas_bench_time_to_first_token_seconds", Help: "Time to the first token of each answer.", Buckets: buckets}, run)
@@ -44,7 +48,7 @@ func NewMetrics() *Metrics {
 	// release; docs/bench.md).
 	m.lastCached = prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "lembas_bench_last_cached_ratio", Help: "The last answer's cached tokens ÷ its prompt tokens (0–1)."}, run)
 	m.info = prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "lembas_bench_info", Help: "1, labelled with the recording benched and the server it was benched against."}, []string{"recording", "server"})
-	m.Registry.MustRegister(m.requests, m.prompt, m.cached, m.notReported, m.predicted, m.promptSecs, m.ttft, m.total, m.lastCached, m.info)
+	m.Registry.MustRegister(m.requests, m.prompt, m.cached, m.notReported, m.predicted, m.simulated, m.errors, m.promptSecs, m.ttft, m.total, m.lastCached, m.info)
 	return m
 }
 
@@ -54,10 +58,28 @@ func (m *Metrics) Info(recording, server string) {
 	m.info.WithLabelValues(recording, server).Set(1)
 }
 
+// Start makes every metric of a run exist at 0 before its first request (a counter that is
+// absent is not the same as one at 0).
+func (m *Metrics) Start(run string) {
+	m.requests.WithLabelValues(run, "200")
+	for _, c := range []*prometheus.CounterVec{m.prompt, m.cached, m.notReported, m.predicted, m.simulated, m.errors, m.promptSecs} {
+		c.WithLabelValues(run)
+	}
+	m.ttft.WithLabelValues(run)
+	m.total.WithLabelValues(run)
+	m.lastCached.WithLabelValues(run)
+}
+
 // Observe records one request of a run.
 func (m *Metrics) Observe(r Row) {
 	m.requests.WithLabelValues(r.Run, strconv.Itoa(r.Status)).Inc()
-	m.predicted.WithLabelValues(r.Run).Add(float64(r.Predicted))
+	m.predicted.WithLabelValues(r.Run).Add(float64(r.Reusable))
+	if r.Predicted != nil {
+		m.simulated.WithLabelValues(r.Run).Add(float64(*r.Predicted))
+	}
+	if r.Error != "" {
+		m.errors.WithLabelValues(r.Run).Inc()
+	}
 	if r.Usage.PromptTokens != nil {
 		m.prompt.WithLabelValues(r.Run).Add(float64(*r.Usage.PromptTokens))
 	}

@@ -18,8 +18,10 @@ func ip(n int) *int { return &n }
 func TestMetricsServedAndWritten(t *testing.T) {
 	m := NewMetrics()
 	m.Info("clean.jsonl", "http://127.0.0.1:8080/v1")
+	m.Start("baseline")
+	m.Start("date-in-system:3")
 	ms := 12.5
-	m.Observe(Row{Run: "baseline", Status: 200, TTFT: 30 * time.Millisecond, Total: 90 * time.Millisecond, Predicted: 900,
+	m.Observe(Row{Run: "baseline", Status: 200, TTFT: 30 * time.Millisecond, Total: 90 * time.Millisecond, Reusable: 900, Predicted: ip(899),
 		Usage: usage.Usage{PromptTokens: ip(1000), CachedTokens: ip(900), PromptMS: &ms}})
 	m.Observe(Row{Run: "date-in-system:3", Status: 200, Usage: usage.Usage{PromptTokens: ip(1000)}})
 	srv := httptest.NewServer(m.Handler())
@@ -39,6 +41,12 @@ func TestMetricsServedAndWritten(t *testing.T) {
 		`lembas_bench_last_cached_ratio{run="baseline"} 0.9`,
 		`lembas_bench_info{recording="clean.jsonl",server="http://127.0.0.1:8080/v1"} 1`,
 		`lembas_bench_time_to_first_token_seconds_count{run="baseline"} 1`,
+		`lembas_bench_predicted_cached_tokens_total{run="baseline"} 899`,
+		// every metric exists from the run's start: 0, not absent
+		`lembas_bench_cache_not_reported_total{run="baseline"} 0`,
+		`lembas_bench_server_errors_total{run="baseline"} 0`,
+		`lembas_bench_cached_tokens_total{run="date-in-system:3"} 0`,
+		`lembas_bench_prompt_processing_seconds_total{run="date-in-system:3"} 0`,
 	} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("/metrics lacks %q", want)

@@ -7,6 +7,7 @@ import (
 	"github.com/LLeMbas/lembas-check/fakeprovider"
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
 	"github.com/LLeMbas/lembas-check/replay/chat"
+	"github.com/LLeMbas/lembas-check/tokens"
 	"github.com/LLeMbas/lembas-check/usage"
 )
 
@@ -18,12 +19,30 @@ type Sim struct {
 	Cache *cachesim.Cache
 }
 
-// StartSim starts a simulator of slots slots for the recording open opens.
-func StartSim(open Open, slots int) (*Sim, error) {
-	cache := cachesim.New(slots)
+// StartSim starts a simulator of slots slots for the recordings, counting prompts with tok (nil:
+// tiktoken): the tokenizer it is given, as the prediction counts with the same.
+func StartSim(recs []Recording, slots int, tok tokens.Tokenizer) (*Sim, error) {
+	o := cachesim.Options{Prompter: tok}
+	if t, ok := tok.(*tokens.Tiktoken); ok {
+		o.Tokenizer, o.Prompter = t, nil
+	}
+	cache, err := cachesim.NewWith(slots, o)
+	if err != nil {
+		return nil, err
+	}
+	var models []string
+	seen := map[string]bool{}
+	for _, r := range recs {
+		for _, m := range recordingModels(r.Open) {
+			if !seen[m] {
+				seen[m] = true
+				models = append(models, m)
+			}
+		}
+	}
 	srv, err := fakeprovider.Start(fakeprovider.Config{
 		Script:  &script.Script{Name: "bench --sim", Default: &script.Policy{Answer: "ok"}},
-		Models:  recordingModels(open),
+		Models:  models,
 		Dialect: usage.LlamaCpp,
 		Cache:   cache,
 	})

@@ -12,7 +12,7 @@ import (
 // The simulator serves every model a recording names and is emptied before each run.
 func TestStartSimServesTheRecordingsModels(t *testing.T) {
 	open := opener("../../testdata/recordings/model-change.jsonl")
-	sim, err := StartSim(open, 2)
+	sim, err := StartSim([]Recording{{Open: open}}, 2, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +31,7 @@ func TestStartSimServesTheRecordingsModels(t *testing.T) {
 // audit predicts, in the baseline and in a variant.
 func TestStartSimCachesWhatTheAuditPredicts(t *testing.T) {
 	open := opener(clean)
-	sim, err := StartSim(open, 1)
+	sim, err := StartSim([]Recording{{Open: open}}, 1, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func TestStartSimCachesWhatTheAuditPredicts(t *testing.T) {
 // nothing was shown while the recording was read and tokenized, ~16 s for 2,000 requests).
 func TestBenchAnnouncesEachStep(t *testing.T) {
 	open := opener(clean)
-	sim, err := StartSim(open, 1)
+	sim, err := StartSim([]Recording{{Open: open}}, 1, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

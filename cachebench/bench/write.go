@@ -66,11 +66,22 @@ type line struct {
 	value func(Run) (float64, bool)
 }
 
-func summaryLines() []line {
+func summaryLines(res *Result) []line {
 	f := func(v float64, ok bool) (float64, bool) { return v, ok }
-	return []line{
+	// Under the simulator prompt times are modelled from token counts, and the wall times are
+	// the fake's on loopback: no ratio of them means anything.
+	promptLabel, wall := "prompt processing (server ms)", func(v func(Run) (float64, bool)) func(Run) (float64, bool) { return v }
+	if res.Simulated {
+		promptLabel, wall = "prompt processing (modelled ms)", func(func(Run) (float64, bool)) func(Run) (float64, bool) { return nil }
+	}
+	out := []line{
 		{"requests", func(r Run) string { return fmt.Sprint(r.Totals.Requests) }, nil},
-		{"errors", func(r Run) string { return fmt.Sprint(r.Totals.Errors) }, nil},
+		{"server errors", func(r Run) string {
+			if r.Totals.Refused > 0 {
+				return fmt.Sprintf("%d (%d refused for their size)", r.Totals.Errors, r.Totals.Refused)
+			}
+			return fmt.Sprint(r.Totals.Errors)
+		}, nil},
 		{"reported cached tokens", func(r Run) string {
 			if r.Totals.Reported < r.Totals.Requests {
 				return fmt.Sprintf("%d of %d", r.Totals.Reported, r.Totals.Requests)
@@ -85,72 +96,202 @@ func summaryLines() []line {
 			}
 			return table.Percent(float64(r.Totals.Cached) / float64(r.Totals.Prompt))
 		}, nil},
-		{"reusable tokens (audit)", func(r Run) string { return table.Count(r.Audit.ReusableTokens) }, func(r Run) (float64, bool) { return f(float64(r.Audit.ReusableTokens), true) }},
-		{"reusable share (audit)", func(r Run) string { return table.Percent(r.Audit.ReusableShare) }, nil},
-		{"efficiency (cached ÷ reusable)", func(r Run) string {
+	}
+	if res.Predictor != "" {
+		out = append(out,
+			line{"cached tokens (predicted)", func(r Run) string { return table.Count(r.Totals.Predicted) }, nil},
+			line{"prediction exact", func(r Run) string {
+				if r.Totals.Compared == 0 {
+					return "—"
+				}
+				return fmt.Sprintf("%d of %d", r.Totals.Exact, r.Totals.Compared)
+			}, nil},
+			line{"prediction off (of cached tokens)", func(r Run) string {
+				if _, off, ok := r.Totals.Agreement(); ok {
+					return table.Percent(off)
+				}
+				return "—"
+			}, nil})
+	}
+	out = append(out,
+		line{"reusable tokens (audit)", func(r Run) string { return table.Count(r.Audit.ReusableTokens) }, func(r Run) (float64, bool) { return f(float64(r.Audit.ReusableTokens), true) }},
+		line{"reusable share (audit)", func(r Run) string { return table.Percent(r.Audit.ReusableShare) }, nil},
+		line{"efficiency (cached ÷ reusable)", func(r Run) string {
 			if e, ok := r.Totals.Efficiency(); ok {
 				return fmt.Sprintf("%.2f", e)
 			}
 			return "—"
 		}, nil},
-		{"prompt processing (server ms)", func(r Run) string { return fmt.Sprintf("%.1f", r.Totals.PromptMS) }, func(r Run) (float64, bool) { return r.Totals.PromptMS, true }},
-		{"time to first token (ms, sum)", func(r Run) string { return fmt.Sprintf("%.1f", r.Totals.TTFTMS) }, func(r Run) (float64, bool) { return r.Totals.TTFTMS, true }},
-		{"total time (ms, sum)", func(r Run) string { return fmt.Sprintf("%.1f", r.Totals.TotalMS) }, func(r Run) (float64, bool) { return r.Totals.TotalMS, true }},
-		{"cold cache", func(r Run) string { return r.Cold }, nil},
-		{"cost (server's usage)", func(r Run) string { return money(r.Totals.Cost, r.Audit.Priced, r.Currency) }, func(r Run) (float64, bool) { return r.Totals.Cost, r.Audit.Priced > 0 }},
-		{"cost, prefix kept (audit)", func(r Run) string { return money(r.Audit.Kept, r.Audit.Priced, r.Currency) }, nil},
-		{"lost to the breaks (audit)", func(r Run) string { return money(r.Audit.LostCost, r.Audit.Priced, r.Currency) }, nil},
+		line{promptLabel, func(r Run) string { return fmt.Sprintf("%.1f", r.Totals.PromptMS) }, func(r Run) (float64, bool) { return r.Totals.PromptMS, true }},
+		line{"time to first token (ms, sum)", func(r Run) string { return fmt.Sprintf("%.1f", r.Totals.TTFTMS) }, wall(func(r Run) (float64, bool) { return r.Totals.TTFTMS, true })},
+		line{"total time (ms, sum)", func(r Run) string { return fmt.Sprintf("%.1f", r.Totals.TotalMS) }, wall(func(r Run) (float64, bool) { return r.Totals.TotalMS, true })},
+	)
+	if !res.Simulated {
+		out = append(out, line{"TTFT ms p50 / p90 / p99", func(r Run) string { return pct(r.TTFT) }, nil})
 	}
+	out = append(out,
+		line{"cold cache", func(r Run) string { return r.Cold }, nil},
+		line{"cold check", func(r Run) string { return r.ColdCheck }, nil},
+		line{"cost (server's usage)", func(r Run) string { return money(r.Totals.Cost, r.Audit.Priced, r.Currency) }, func(r Run) (float64, bool) { return r.Totals.Cost, r.Audit.Priced > 0 }},
+		line{"cost, prefix kept (audit)", func(r Run) string { return money(r.Audit.Kept, r.Audit.Priced, r.Currency) }, nil},
+		line{"lost to the breaks (audit)", func(r Run) string { return money(r.Audit.LostCost, r.Audit.Priced, r.Currency) }, nil},
+	)
+	return out
+}
+
+func pct(p Percentiles) string {
+	if p.N == 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%.1f / %.1f / %.1f", p.P50, p.P90, p.P99)
+}
+
+// note is what the per-request table says of a row beside its figures: why it has none, why
+// the prediction is off, or how the audit saw it.
+func note(r Row) string {
+	switch {
+	case r.Why != "":
+		return r.Why
+	case r.Off != "":
+		return "off: " + string(r.Off)
+	}
+	return string(r.Cause)
 }
 
 // WriteTable writes the runs side by side (and each request with verbose), then one line per
 // variant saying what the rule saves.
 func WriteTable(w io.Writer, r *Result, verbose bool) error {
 	if verbose && len(r.Runs) > 0 {
-		t := table.New(w, 0)
-		head := []any{"N", "Seq"}
-		for _, run := range r.Runs {
-			head = append(head, run.Name+" TTFT ms", "cached/prompt", "reusable", "cause")
+		if err := writeRequests(w, r); err != nil {
+			return err
 		}
-		t.Header(head...)
-		for i := range r.Runs[0].Rows {
-			cells := []any{r.Runs[0].Rows[i].N, r.Runs[0].Rows[i].Seq}
-			for _, run := range r.Runs {
-				if i >= len(run.Rows) {
-					cells = append(cells, "", "", "", "")
-					continue
-				}
-				row := run.Rows[i]
-				cached := "not reported"
-				if row.Usage.CachedTokens != nil {
-					cached = fmt.Sprint(*row.Usage.CachedTokens)
-				}
-				prompt := "—"
-				if row.Usage.PromptTokens != nil {
-					prompt = fmt.Sprint(*row.Usage.PromptTokens)
-				}
-				ttft := fmt.Sprintf("%.1f", ms(row.TTFT))
-				if row.Error != "" {
-					ttft = "error"
-				}
-				cells = append(cells, ttft, cached+"/"+prompt, row.Predicted, string(row.Cause))
-			}
-			if err := t.Append(cells...); err != nil {
-				return err
-			}
-		}
-		if err := t.Render(); err != nil {
+	}
+	if len(r.Runs) > 0 && len(r.Runs[0].Sessions) > 0 {
+		if err := writeSessions(w, r); err != nil {
 			return err
 		}
 	}
 	// The runs side by side (layout.go).
-	if err := writeSheet(w, makeSheet(r, summaryLines())); err != nil {
+	if err := writeSheet(w, makeSheet(r, summaryLines(r))); err != nil {
 		return err
+	}
+	if r.Predictor != "" {
+		fmt.Fprintf(w, "predicted with %s\n", r.Predictor)
 	}
 	for _, s := range Summaries(r) {
 		fmt.Fprintln(w, s)
 	}
 	return nil
+}
+
+// writeRequests is -v's table: every request of every run side by side, then what each row's
+// note said in full.
+func writeRequests(w io.Writer, r *Result) error {
+	t := table.New(w, 0)
+	head := []any{"N", "Seq"}
+	if len(r.Runs[0].Sessions) > 0 {
+		head = []any{"session", "N", "Seq"}
+	}
+	promptMS := "prompt ms"
+	if r.Simulated {
+		promptMS = "prompt ms (modelled)"
+	}
+	for _, run := range r.Runs {
+		head = append(head, run.Name+" TTFT ms", promptMS, "cached/prompt", "predicted", "reusable", "note")
+	}
+	t.Header(head...)
+	var notes []string
+	for i := range r.Runs[0].Rows {
+		first := r.Runs[0].Rows[i]
+		cells := []any{first.N, first.Seq}
+		if len(r.Runs[0].Sessions) > 0 {
+			cells = []any{first.Session, first.N, first.Seq}
+		}
+		for _, run := range r.Runs {
+			if i >= len(run.Rows) {
+				cells = append(cells, "", "", "", "", "", "")
+				continue
+			}
+			row := run.Rows[i]
+			cached := "—"
+			if row.Usage.CachedTokens != nil {
+				cached = fmt.Sprint(*row.Usage.CachedTokens)
+			}
+			prompt := "—"
+			if row.Usage.PromptTokens != nil {
+				prompt = fmt.Sprint(*row.Usage.PromptTokens)
+			}
+			ttft, pms := fmt.Sprintf("%.1f", ms(row.TTFT)), "—"
+			if row.Error != "" {
+				ttft = "—"
+			}
+			if row.Usage.PromptMS != nil {
+				pms = fmt.Sprintf("%.1f", *row.Usage.PromptMS)
+			}
+			pred := "—"
+			if row.Predicted != nil {
+				pred = fmt.Sprint(*row.Predicted)
+			}
+			n := note(row)
+			if len([]rune(n)) > 60 {
+				n = string([]rune(n)[:59]) + "…"
+			}
+			cells = append(cells, ttft, pms, cached+"/"+prompt, pred, row.Reusable, n)
+			if row.Why != "" || row.Detail != "" {
+				what := row.Why
+				if row.Detail != "" {
+					what = strings.TrimPrefix(row.Detail, "not predicted: ")
+					if row.Off != "" {
+						what = string(row.Off) + ": " + row.Detail
+					}
+				}
+				at := fmt.Sprintf("%s request %d", run.Name, row.N)
+				if row.Session > 0 {
+					at = fmt.Sprintf("%s session %d request %d", run.Name, row.Session, row.N)
+				}
+				notes = append(notes, at+": "+what)
+			}
+		}
+		if err := t.Append(cells...); err != nil {
+			return err
+		}
+	}
+	if err := t.Render(); err != nil {
+		return err
+	}
+	for _, n := range notes {
+		fmt.Fprintln(w, n)
+	}
+	return nil
+}
+
+// writeSessions is the table of sessions, with several: each one's cached share, its agreement
+// with the prediction and its time percentiles, run by run.
+func writeSessions(w io.Writer, r *Result) error {
+	t := table.New(w, 2)
+	t.Header("run", "session", "requests", "errors", "cached share", "predicted exact", "TTFT ms p50 / p90 / p99", "prompt ms p50 / p90 / p99")
+	for _, run := range r.Runs {
+		rows := append([]SessionTotals(nil), run.Sessions...)
+		all := SessionTotals{Totals: run.Totals, TTFT: run.TTFT, PromptMS: run.PromptMS}
+		for i, s := range append(rows, all) {
+			name := fmt.Sprint(s.Session)
+			if i == len(rows) {
+				name = "all"
+			}
+			share := "—"
+			if s.Totals.Prompt > 0 {
+				share = table.Percent(float64(s.Totals.Cached) / float64(s.Totals.Prompt))
+			}
+			exact := "—"
+			if s.Totals.Compared > 0 {
+				exact = fmt.Sprintf("%d of %d", s.Totals.Exact, s.Totals.Compared)
+			}
+			if err := t.Append(run.Name, name, s.Totals.Requests, s.Totals.Errors, share, exact, pct(s.TTFT), pct(s.PromptMS)); err != nil {
+				return err
+			}
+		}
+	}
+	return t.Render()
 }
 
 // Summaries are the result's last lines: the baseline, then what each variant costs.
@@ -178,6 +319,12 @@ func Summaries(r *Result) []string {
 	}
 	out = append(out, fmt.Sprintf("%s\t%s\tbaseline: %d requests, %s, %s ms reading prompts, %s ms in all", status(b), r.File, b.Totals.Requests, share(b), table.Decimal(b.Totals.PromptMS, 1), table.Decimal(b.Totals.TotalMS, 1)))
 	for _, v := range r.Runs[1:] {
+		if r.Simulated {
+			// Modelled prompt times compare; the fake's wall times on loopback do not.
+			out = append(out, fmt.Sprintf("%s\t%s\t%s: %s (baseline %s); prompt reading %s the baseline's (modelled)", status(v), r.File, v.Name, share(v), share(b),
+				ratio(b.Totals.PromptMS, v.Totals.PromptMS)))
+			continue
+		}
 		out = append(out, fmt.Sprintf("%s\t%s\t%s: %s (baseline %s); prompt reading %s, total time %s the baseline's", status(v), r.File, v.Name, share(v), share(b),
 			ratio(b.Totals.PromptMS, v.Totals.PromptMS), ratio(b.Totals.TotalMS, v.Totals.TotalMS)))
 	}
@@ -228,7 +375,7 @@ func WriteJSON(w io.Writer, r *Result) error {
 func WriteMarkdown(w io.Writer, r *Result) error {
 	fmt.Fprintf(w, "## %s Cache bench: `%s` against %s\n\nTokenizer for the predictions: %s.\n\n", Status(r).Icon(), r.File, r.Server, r.Tokenizer)
 	// The table's cells (layout.go), notes and all.
-	sh := makeSheet(r, summaryLines())
+	sh := makeSheet(r, summaryLines(r))
 	cell := func(c string) string { return strings.ReplaceAll(c, "|", `\|`) }
 	fmt.Fprint(w, "|")
 	for _, h := range sh.head {

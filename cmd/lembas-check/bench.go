@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"github.com/LLeMbas/lembas-check/internal/format"
 	"io"
+	"os"
+	"path/filepath"
+	"sort"
 	"sync/atomic"
 
 	"github.com/LLeMbas/lembas-check/cachebench/bench"
@@ -22,7 +25,10 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs.IntVar(slots, "slots", 1, "the same as --cache-slots (the name fake and record use)")
 	var variants listFlag
 	fs.Var(&variants, "variant", "also run the session rewritten by `VARIANT`: date-in-system[:N], prune-results, tool-churn[:N] (N: the request where it changes; default the middle)")
-	tok := fs.String("tokenizer", "", "predict with a llama.cpp server's tokenizer at `URL` (\"server\": the --server), default tiktoken o200k_base offline")
+	tok := fs.String("tokenizer", "", "count tokens for the predictions with a llama.cpp server's tokenizer at `URL` (\"server\": the --server; \"tiktoken\": o200k_base offline); default: the server's own when it is a llama-server, else tiktoken")
+	similarity := fs.Float64("slot-prompt-similarity", 0, "predict with the llama-server's --slot-prompt-similarity `F`, which it does not report (default its default, 0.1)")
+	concurrency := fs.Int("concurrency", 1, "replay `N` sessions at once: N copies of the recording, or N of a folder's recordings at a time")
+	rate := fs.Float64("rate", 0, "with --concurrency: start at most `R` sessions a second (default: all at once)")
 	cold := fs.Bool("cold", true, "empty the server's slots before each run where it offers it (llama.cpp POST /slots/{id}?action=erase)")
 	form := fs.String("format", "table", "report `FORMAT`: "+bench.Formats.Help())
 	out := fs.String("out", "", "write the report to `FILE` (the summary lines still go to stdout)")
@@ -35,13 +41,16 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return flagExit(err)
 	}
 	if len(pos) != 1 {
-		return errorf(stderr, "bench takes one recording or request log (got %d arguments)", len(pos))
+		return errorf(stderr, "bench takes one recording, request log or folder of recordings (got %d arguments)", len(pos))
 	}
 	if (sf.url == "") == !*useSim {
 		return errorf(stderr, "bench needs --server URL, or --sim for the simulator (not both)")
 	}
 	if _, err := bench.Formats.Lookup(*form); err != nil {
 		return errorf(stderr, "%v", err)
+	}
+	if *concurrency < 1 || *rate < 0 {
+		return errorf(stderr, "--concurrency %d, --rate %g: want 1 or more sessions, and a rate of 0 (all at once) or more", *concurrency, *rate)
 	}
 	var vs []bench.Variant
 	for _, s := range variants {
@@ -54,26 +63,34 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	path := pos[0]
 	// reading is the reader the bench reads now, for the progress line's bytes.
 	var reading atomic.Pointer[replay.Reader]
-	open := func() (replay.Source, io.Closer, error) {
-		r, f, err := openRecording(path)
-		if err == nil {
-			reading.Store(r)
-		}
-		return r, f, err
-	}
-	if _, c, err := open(); err != nil {
+	recs, err := benchRecordings(path, func(r *replay.Reader) { reading.Store(r) })
+	if err != nil {
 		return errorf(stderr, "%v", err)
-	} else {
-		c.Close()
 	}
 	table, err := pf.table()
 	if err != nil {
 		return errorf(stderr, "%v", err)
 	}
-	opts := bench.Options{Variants: vs, Cold: *cold, Prices: table, Adjust: sf.adjust()}
+	opts := bench.Options{Variants: vs, Cold: *cold, Prices: table, Adjust: sf.adjust(), Concurrency: *concurrency, Rate: *rate}
+	var counter tokens.Tokenizer
+	switch *tok {
+	case "", "server":
+	case "tiktoken":
+		counter, err = tokens.NewTiktoken()
+	default:
+		counter = tokens.NewServer(*tok)
+	}
+	if err != nil {
+		return errorf(stderr, "%v", err)
+	}
 	var sim *bench.Sim
 	if *useSim {
-		if sim, err = bench.StartSim(open, *slots); err != nil {
+		if *tok == "" || *tok == "server" {
+			if counter, err = tokens.NewTiktoken(); err != nil {
+				return errorf(stderr, "%v", err)
+			}
+		}
+		if sim, err = bench.StartSim(recs, *slots, counter); err != nil {
 			return errorf(stderr, "--sim: %v", err)
 		}
 		defer sim.Close()
@@ -83,16 +100,35 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if opts.Sender, err = sf.sender(); err != nil {
 		return errorf(stderr, "%v", err)
 	}
-	switch *tok {
-	case "":
-		opts.Tokenizer, err = tokens.NewTiktoken()
-	case "server":
-		opts.Tokenizer = tokens.NewServer(sf.url)
-	default:
-		opts.Tokenizer = tokens.NewServer(*tok)
+	predict := bench.PredictorConfig{Slots: *slots, Similarity: *similarity}
+	if sim == nil {
+		// Configured like the server it measures: a llama-server says its slots and context, and
+		// counts with its own tokenizer.
+		info, err := opts.Sender.LlamaServer(ctx)
+		if err != nil {
+			return errorf(stderr, "bench %s: %v", path, err)
+		}
+		opts.LlamaServer = info
+		if counter == nil {
+			if info != nil {
+				counter = tokens.NewServer(sf.url)
+			} else if counter, err = tokens.NewTiktoken(); err != nil {
+				return errorf(stderr, "%v", err)
+			}
+		}
+		if info != nil {
+			predict.Slots, predict.Context = info.Slots, info.Context
+		}
+		if *tok == "server" && info == nil {
+			return errorf(stderr, "--tokenizer server: %s is not a llama-server (GET /props has no total_slots): give a tokenizer's URL, or leave --tokenizer out", sf.url)
+		}
 	}
-	if err != nil {
-		return errorf(stderr, "%v", err)
+	opts.Tokenizer = counter
+	if sim != nil || opts.LlamaServer != nil {
+		predict.Tokenizer = counter
+		if opts.Predictor, err = bench.NewPredictor(predict); err != nil {
+			return errorf(stderr, "%v", err)
+		}
 	}
 	m := bench.NewMetrics()
 	if sim != nil {
@@ -109,9 +145,13 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "lembas-check: metrics on %s\n", url)
 	}
 	bar := progress.New(stderr, "lembas-check bench "+path)
-	size := fileSize(path)
+	var size int64
+	for _, r := range recs {
+		size += fileSize(r.Name)
+	}
 	opts.OnPhase = func(run, step string, requests int) {
 		if run != "" {
+			m.Start(run)
 			step = run + ": " + step
 		}
 		if requests > 0 {
@@ -127,16 +167,22 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			return 0
 		})
 	}
+	var done atomic.Int64
 	opts.OnRow = func(r bench.Row) {
 		m.Observe(r)
 		note := "cached: not reported"
-		if r.Usage.CachedTokens != nil {
-			note = fmt.Sprintf("cached %d, predicted %d", *r.Usage.CachedTokens, r.Predicted)
+		switch {
+		case r.Usage.CachedTokens != nil && r.Predicted != nil:
+			note = fmt.Sprintf("cached %d, predicted %d", *r.Usage.CachedTokens, *r.Predicted)
+		case r.Usage.CachedTokens != nil:
+			note = fmt.Sprintf("cached %d", *r.Usage.CachedTokens)
+		case r.Why != "":
+			note = r.Why
 		}
-		bar.Set(int64(r.N), note)
+		bar.Set(done.Add(1), note)
 	}
 	bar.Start()
-	res, benchErr := bench.Bench(ctx, open, opts)
+	res, benchErr := bench.BenchAll(ctx, recs, opts)
 	bar.Stop()
 	var textErr error
 	if *textfile != "" {
@@ -181,4 +227,38 @@ func writeSummaries(w io.Writer, res *bench.Result) error {
 		}
 	}
 	return nil
+}
+
+// benchRecordings are what bench replays: one recording (or request log), or each *.jsonl of a
+// folder, in name order, each checked to open.
+func benchRecordings(path string, opened func(*replay.Reader)) ([]bench.Recording, error) {
+	files := []string{path}
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		m, err := filepath.Glob(filepath.Join(path, "*.jsonl"))
+		if err != nil {
+			return nil, err
+		}
+		if len(m) == 0 {
+			return nil, fmt.Errorf("%s: a folder with no recording (*.jsonl) in it", path)
+		}
+		sort.Strings(m)
+		files = m
+	}
+	var out []bench.Recording
+	for _, f := range files {
+		open := func() (replay.Source, io.Closer, error) {
+			r, c, err := openRecording(f)
+			if err == nil {
+				opened(r)
+			}
+			return r, c, err
+		}
+		_, c, err := open()
+		if err != nil {
+			return nil, err
+		}
+		c.Close()
+		out = append(out, bench.Recording{Name: f, Open: open})
+	}
+	return out, nil
 }

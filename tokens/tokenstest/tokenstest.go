@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -19,6 +20,7 @@ import (
 func LlamaServer(t testing.TB) *httptest.Server {
 	t.Helper()
 	ids := map[string]int{}
+	var mu sync.Mutex // requests come on several connections at once
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b, _ := io.ReadAll(r.Body)
 		switch r.URL.Path {
@@ -50,6 +52,8 @@ func LlamaServer(t testing.TB) *httptest.Server {
 				Piece string `json:"piece"`
 			}
 			out := []tok{}
+			mu.Lock()
+			defer mu.Unlock()
 			if req.AddSpecial {
 				out = append(out, tok{1, "<s>"})
 			}

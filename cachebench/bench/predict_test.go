@@ -1,0 +1,230 @@
+package bench
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/LLeMbas/lembas-check/cachesim"
+	"github.com/LLeMbas/lembas-check/fakeprovider"
+	"github.com/LLeMbas/lembas-check/fakeprovider/script"
+	"github.com/LLeMbas/lembas-check/replay"
+	"github.com/LLeMbas/lembas-check/tokens"
+	"github.com/LLeMbas/lembas-check/tokens/tokenstest"
+	"github.com/LLeMbas/lembas-check/usage"
+)
+
+func recordings(t *testing.T) []string {
+	t.Helper()
+	m, err := filepath.Glob("../../testdata/recordings/*.jsonl")
+	if err != nil || len(m) == 0 {
+		t.Fatalf("no recordings: %v", err)
+	}
+	return m
+}
+
+func tiktoken(t *testing.T) *tokens.Tiktoken {
+	t.Helper()
+	tk, err := tokens.NewTiktoken()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tk
+}
+
+func predictor(t *testing.T, c PredictorConfig) *Predictor {
+	t.Helper()
+	p, err := NewPredictor(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// On every recording, with 1, 2 and 4 slots, in the baseline and a variant, the prediction is
+// what the simulator behind the fake caches, request for request: the two are one model
+// configured alike, fed the same requests in the same order.
+func TestThePredictionIsTheSimulatorsOnEveryRecording(t *testing.T) {
+	tok := tiktoken(t)
+	v, _ := ParseVariant("date-in-system")
+	for _, rec := range recordings(t) {
+		for _, slots := range []int{1, 2, 4} {
+			recs := []Recording{{Name: rec, Open: opener(rec)}}
+			sim, err := StartSim(recs, slots, tok)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := BenchAll(context.Background(), recs, Options{Sender: replay.Sender{URL: sim.BaseURL()}, Reset: sim.Reset, Tokenizer: tok,
+				Variants: []Variant{v}, Predictor: predictor(t, PredictorConfig{Slots: slots, Tokenizer: tok})})
+			sim.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, run := range res.Runs {
+				if run.Totals.Compared != run.Totals.Requests || run.Totals.Exact != run.Totals.Compared {
+					t.Errorf("%s, %d slots, %s: %d of %d exact of %d requests", filepath.Base(rec), slots, run.Name, run.Totals.Exact, run.Totals.Compared, run.Totals.Requests)
+				}
+				if !strings.HasPrefix(run.ColdCheck, "cold:") {
+					t.Errorf("%s: cold check %q", run.Name, run.ColdCheck)
+				}
+			}
+		}
+	}
+}
+
+// --sim --tokenizer URL: the simulator counts with the tokenizer it is given, as the prediction
+// does, so the two agree and the prompt is the tokenizer's length.
+func TestTheSimulatorCountsWithTheTokenizerItIsGiven(t *testing.T) {
+	tok := tokens.NewServer(tokenstest.LlamaServer(t).URL)
+	recs := []Recording{{Name: clean, Open: opener(clean)}}
+	sim, err := StartSim(recs, 1, tok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sim.Close()
+	res, err := BenchAll(context.Background(), recs, Options{Sender: replay.Sender{URL: sim.BaseURL()}, Reset: sim.Reset, Tokenizer: tok,
+		Predictor: predictor(t, PredictorConfig{Slots: 1, Tokenizer: tok})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := res.Runs[0]
+	if e, ok := run.Totals.Efficiency(); !ok || e != 1 || run.Totals.Exact != 6 {
+		t.Errorf("efficiency %v %v, %d exact", e, ok, run.Totals.Exact)
+	}
+	for _, r := range run.Rows {
+		if *r.Usage.PromptTokens != r.PredictedPrompt {
+			t.Errorf("request %d: the simulator counted %d tokens, the tokenizer %d", r.N, *r.Usage.PromptTokens, r.PredictedPrompt)
+		}
+	}
+}
+
+// llamaWith is the fake as a llama-server whose cache is c.
+func llamaWith(t *testing.T, c *cachesim.Cache) *fakeprovider.Server {
+	return fakeprovider.NewWith(t, fakeprovider.Config{Script: &script.Script{Name: "ok", Default: &script.Policy{Answer: "ok"}},
+		Models: []string{"qwen3-coder", "qwen3-coder-next"}, Dialect: usage.LlamaCpp, Cache: c})
+}
+
+// A server that keeps prompts in RAM apart from its slots (llama-server's default --cache-ram):
+// with one slot, a conversation evicted by another comes back from RAM, and that request is named;
+// with two, each idle slot is kept in RAM as a request starts, so erasing the slots leaves the
+// cache warm and the cold check says so and why. The prediction follows the server from there on.
+func TestTheColdCheckFindsTheRAMPromptCache(t *testing.T) {
+	tok := tiktoken(t)
+	for _, c := range []struct {
+		slots           int
+		baseRAM         int
+		secondColdCheck string
+	}{
+		{1, 1, "cold:"},
+		{2, 0, "not cold:"},
+	} {
+		cache, err := cachesim.NewWith(c.slots, cachesim.Options{Tokenizer: tok, RAM: true, IdleSlots: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := llamaWith(t, cache)
+		open := opener("../../testdata/recordings/interleaved.jsonl")
+		v, _ := ParseVariant("tool-churn:9")
+		res, err := Bench(context.Background(), open, Options{Sender: replay.Sender{URL: srv.URL}, Cold: true, Tokenizer: tok, Variants: []Variant{v},
+			Predictor: predictor(t, PredictorConfig{Slots: c.slots, Tokenizer: tok})})
+		if err != nil {
+			t.Fatal(err)
+		}
+		base, again := res.Runs[0], res.Runs[1]
+		if !strings.HasPrefix(base.ColdCheck, "cold:") || !strings.HasPrefix(again.ColdCheck, c.secondColdCheck) {
+			t.Errorf("%d slots: cold checks %q, %q", c.slots, base.ColdCheck, again.ColdCheck)
+		}
+		if c.secondColdCheck == "not cold:" && (!strings.Contains(again.ColdCheck, "--cache-ram 0") || again.Rows[0].Off != OffNotCold) {
+			t.Errorf("%d slots: %q, first row off %q", c.slots, again.ColdCheck, again.Rows[0].Off)
+		}
+		if base.Totals.ByOff[OffRAM] != c.baseRAM || base.Totals.Exact != base.Totals.Compared-c.baseRAM {
+			t.Errorf("%d slots: baseline %d of %d exact, off %v: want %d named as taken from RAM", c.slots, base.Totals.Exact, base.Totals.Compared, base.Totals.ByOff, c.baseRAM)
+		}
+		wantExact := again.Totals.Compared
+		if c.secondColdCheck == "not cold:" {
+			wantExact--
+		}
+		if again.Totals.Exact != wantExact {
+			t.Errorf("%d slots: second run %d of %d exact, off %v: the prediction should follow the RAM prompt cache now", c.slots, again.Totals.Exact, again.Totals.Compared, again.Totals.ByOff)
+		}
+		if !strings.Contains(res.Predictor, "with the RAM prompt cache the server showed") {
+			t.Errorf("%d slots: predictor %q", c.slots, res.Predictor)
+		}
+	}
+}
+
+// A server that refuses what does not fit its context: each refused row carries the server's
+// reason, in the table too, the refusals are counted as server errors, not as cache misses, and
+// a prediction with the same context expects them.
+func TestRefusalsShowTheServersReason(t *testing.T) {
+	tok := tiktoken(t)
+	cache, err := cachesim.NewWith(1, cachesim.Options{Tokenizer: tok, Context: 300})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := llamaWith(t, cache)
+	res, err := Bench(context.Background(), opener(clean), Options{Sender: replay.Sender{URL: srv.URL}, Cold: true, Tokenizer: tok,
+		Predictor: predictor(t, PredictorConfig{Slots: 1, Context: 300, Tokenizer: tok})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := res.Runs[0]
+	refused := 0
+	for _, r := range run.Rows {
+		if r.PredictedPrompt < 300 {
+			continue
+		}
+		refused++
+		if r.Status != 400 || !strings.Contains(r.Why, "refused: 400 Bad Request: exceed_context_size_error: request (") || r.Usage.CachedTokens != nil || !r.simRefused {
+			t.Errorf("request %d: %d %q, cached %v, simulator refused %v", r.N, r.Status, r.Why, r.Usage.CachedTokens, r.simRefused)
+		}
+	}
+	if refused == 0 || run.Totals.Errors != refused || run.Totals.Refused != refused || run.Totals.Reported != run.Totals.Requests-refused || run.Totals.Exact != run.Totals.Compared {
+		t.Errorf("%d refused: totals %+v", refused, run.Totals)
+	}
+	var out strings.Builder
+	if err := Write(&out, res, "table", true); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"refused: 400 Bad Request: exceed_context_size_error", "(" + string(rune('0'+refused)) + " refused for their size)"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the table lacks %q:\n%s", want, out.String())
+		}
+	}
+}
+
+// -v shows each request's prompt ms beside its TTFT; under --sim the prompt times are labelled
+// modelled and no ratio of wall times is printed.
+func TestTheTableSaysWhatItsTimesAre(t *testing.T) {
+	recs := []Recording{{Name: clean, Open: opener(clean)}}
+	sim, err := StartSim(recs, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sim.Close()
+	v, _ := ParseVariant("date-in-system")
+	res, err := BenchAll(context.Background(), recs, Options{Sender: replay.Sender{URL: sim.BaseURL()}, Reset: sim.Reset, Variants: []Variant{v}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	Write(&out, res, "table", true)
+	table := out.String()
+	for _, want := range []string{"prompt ms (modelled)", "prompt processing (modelled ms)", "baseline TTFT ms"} {
+		if !strings.Contains(table, want) {
+			t.Errorf("the table lacks %q", want)
+		}
+	}
+	for _, l := range strings.Split(table, "\n") {
+		if (strings.Contains(l, "time to first token (ms, sum)") || strings.Contains(l, "total time (ms, sum)")) && strings.Contains(l, "×") {
+			t.Errorf("a wall-time ratio under the simulator: %s", l)
+		}
+	}
+	res.Simulated = false
+	out.Reset()
+	Write(&out, res, "table", true)
+	if !strings.Contains(out.String(), "prompt processing (server ms)") || strings.Contains(out.String(), "modelled") {
+		t.Errorf("a real server's times are the server's:\n%s", out.String())
+	}
+}

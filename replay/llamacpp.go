@@ -1,0 +1,146 @@
+package replay
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+)
+
+// LlamaServer is what a llama.cpp llama-server says of itself (GET /props, GET /slots): what a
+// prediction of its cache must be configured with. Its --slot-prompt-similarity and --cache-ram
+// are not among what it says.
+type LlamaServer struct {
+	// Slots is total_slots (-np); Context each slot's context in tokens (n_ctx).
+	Slots   int `json:"slots"`
+	Context int `json:"context"`
+	// Model is the one model it serves, whatever a request names.
+	Model string `json:"model"`
+	Build string `json:"build,omitempty"`
+	// SlotIDs are the slots GET /slots lists; nil with SlotsError when it does not answer
+	// (started with --no-slots).
+	SlotIDs    []int  `json:"slot_ids,omitempty"`
+	SlotsError string `json:"slots_error,omitempty"`
+}
+
+// base is the server's root, without /v1.
+func (s *Sender) base() string { return strings.TrimSuffix(strings.TrimRight(s.URL, "/"), "/v1") }
+
+// get asks the server (GET or POST without a body) and reads up to 16 MiB of the answer.
+func (s *Sender) get(ctx context.Context, method, url string) ([]byte, int, error) {
+	c := s.Client
+	if c == nil {
+		c = http.DefaultClient
+	}
+	req, err := http.NewRequestWithContext(ctx, method, url, nil)
+	if err != nil {
+		return nil, 0, err
+	}
+	for k, v := range s.Header {
+		req.Header[k] = v
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
+	return b, resp.StatusCode, err
+}
+
+// LlamaServer asks the server whether it is a llama-server and how it is set up. It answers nil
+// and no error for a server that is not one (GET /props does not answer with total_slots), and an
+// error only when the server cannot be reached at all.
+func (s *Sender) LlamaServer(ctx context.Context) (*LlamaServer, error) {
+	b, code, err := s.get(ctx, http.MethodGet, s.base()+"/props")
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("%w: GET /props: %v", ErrUnreachable, err)
+	}
+	if code != http.StatusOK {
+		return nil, nil
+	}
+	var props struct {
+		Slots    *int `json:"total_slots"`
+		Defaults struct {
+			Context int `json:"n_ctx"`
+		} `json:"default_generation_settings"`
+		Alias string `json:"model_alias"`
+		Path  string `json:"model_path"`
+		Build string `json:"build_info"`
+	}
+	if json.Unmarshal(b, &props) != nil || props.Slots == nil {
+		return nil, nil
+	}
+	info := &LlamaServer{Slots: *props.Slots, Context: props.Defaults.Context, Model: props.Alias, Build: props.Build}
+	if info.Model == "" {
+		info.Model = props.Path
+	}
+	b, code, err = s.get(ctx, http.MethodGet, s.base()+"/slots")
+	switch {
+	case err != nil:
+		info.SlotsError = err.Error()
+	case code != http.StatusOK:
+		info.SlotsError = fmt.Sprintf("GET /slots: %d %s: %.120s", code, http.StatusText(code), bytes.TrimSpace(b))
+	default:
+		if info.SlotIDs, err = SlotIDs(b); err != nil {
+			info.SlotsError = "GET /slots: " + err.Error()
+		}
+	}
+	return info, nil
+}
+
+// EraseSlots empties a llama.cpp server's slots (GET /slots, then POST /slots/{id}?action=erase
+// for each) and says what it did; erased is false, and the text says why, when the server does
+// not offer it (llama-server answers 501 without --slot-save-path). The server's RAM prompt cache
+// (--cache-ram) is not a slot: nothing erases it.
+func (s *Sender) EraseSlots(ctx context.Context) (said string, erased bool) {
+	b, code, err := s.get(ctx, http.MethodGet, s.base()+"/slots")
+	if err != nil || code != http.StatusOK {
+		return fmt.Sprintf("not offered (GET /slots: %s): the cache may hold earlier requests", statusText(code, err)), false
+	}
+	ids, err := SlotIDs(b)
+	if err != nil {
+		return "not offered (GET /slots: " + err.Error() + ")", false
+	}
+	for _, id := range ids {
+		if _, code, err := s.get(ctx, http.MethodPost, fmt.Sprintf("%s/slots/%d?action=erase", s.base(), id)); err != nil || code != http.StatusOK {
+			why := ""
+			if code == http.StatusNotImplemented {
+				why = " (llama-server erases slots only when started with --slot-save-path DIR)"
+			}
+			return fmt.Sprintf("not offered (POST /slots/%d?action=erase: %s%s): the cache may hold earlier requests", id, statusText(code, err), why), false
+		}
+	}
+	return fmt.Sprintf("erased %d slot(s)", len(ids)), true
+}
+
+func statusText(code int, err error) string {
+	if err != nil {
+		return err.Error()
+	}
+	return fmt.Sprintf("%d %s", code, http.StatusText(code))
+}
+
+// SlotIDs reads the slot ids of a llama.cpp `GET /slots` answer.
+func SlotIDs(b []byte) ([]int, error) {
+	var slots []struct {
+		ID *int `json:"id"`
+	}
+	if err := json.Unmarshal(bytes.TrimSpace(b), &slots); err != nil {
+		return nil, fmt.Errorf("not a list of slots: %v", err)
+	}
+	var ids []int
+	for i, s := range slots {
+		if s.ID == nil {
+			return nil, fmt.Errorf("slot %d has no id", i)
+		}
+		ids = append(ids, *s.ID)
+	}
+	return ids, nil
+}
