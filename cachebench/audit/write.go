@@ -8,6 +8,7 @@ import (
 
 	"github.com/LLeMbas/lembas-check/internal/format"
 	"github.com/LLeMbas/lembas-check/internal/table"
+	"github.com/LLeMbas/lembas-check/internal/term"
 )
 
 // Formats are the formats an audit is written in, the table first.
@@ -70,7 +71,7 @@ func breakBlock(w io.Writer, q Request) {
 	if q.Continues == 0 {
 		fmt.Fprintf(w, "--- %s: request %d (line %d), conversation %d, a new one: %s\n", verdict, q.Seq, q.Line, q.Conversation, q.Cause)
 	} else {
-		fmt.Fprintf(w, "--- %s: request %d (line %d), conversation %d, continues request %d: %s\n", verdict, q.Seq, q.Line, q.Conversation, q.Continues, q.Cause)
+		fmt.Fprintf(w, "%s request %d (line %d), conversation %d, continues request %d: %s\n", term.Word(w, "--- "+verdict+":"), q.Seq, q.Line, q.Conversation, q.Continues, q.Cause)
 	}
 	fmt.Fprintf(w, "    at %s", q.Path)
 	if q.Detail != "" {
@@ -79,10 +80,10 @@ func breakBlock(w io.Writer, q Request) {
 	fmt.Fprintln(w)
 	if q.Change != nil {
 		if q.Change.Old != "" {
-			fmt.Fprintf(w, "    - %s\n", q.Change.Old)
+			fmt.Fprintf(w, "    %s\n", term.Diff(w, "- "+q.Change.Old))
 		}
 		if q.Change.New != "" {
-			fmt.Fprintf(w, "    + %s\n", q.Change.New)
+			fmt.Fprintf(w, "    %s\n", term.Diff(w, "+ "+q.Change.New))
 		}
 	}
 	fmt.Fprintf(w, "    %s tokens lost: %s of %s reusable\n", table.Count(q.LostTokens), table.Count(q.ReusableTokens), table.Count(q.PromptTokens))
@@ -183,7 +184,7 @@ func WriteTable(w io.Writer, r *Report, verbose bool) error {
 	if err := t.Render(); err != nil {
 		return err
 	}
-	fmt.Fprintln(w, Summary(r))
+	fmt.Fprintln(w, term.Line(w, Summary(r)))
 	return nil
 }
 

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/LLeMbas/lembas-check/internal/term"
 )
 
 func dateReport(t *testing.T) *Report {
@@ -173,6 +175,22 @@ func TestClockHeuristic(t *testing.T) {
 		got, ok := clockChange(Change{OldWide: c.old, NewWide: c.new})
 		if got != c.want || ok != c.ok {
 			t.Errorf("%q → %q: %q %v, want %q %v", c.old, c.new, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+// On a terminal the table paints its breaks, their changed text and its status word; elsewhere it
+// paints nothing.
+func TestTableColour(t *testing.T) {
+	var plain, painted bytes.Buffer
+	WriteTable(&plain, dateReport(t), false)
+	WriteTable(term.Writer{Writer: &painted}, dateReport(t), false)
+	if strings.Contains(plain.String(), "\x1b[") {
+		t.Errorf("colour in a buffer:\n%q", plain.String())
+	}
+	for _, want := range []string{"\x1b[31m--- BREAK:\x1b[0m request 4", "    \x1b[31m- …ent", "    \x1b[32m+ …ent", "\x1b[31mFAIL\x1b[0m\tdate-in-system.jsonl\t"} {
+		if !strings.Contains(painted.String(), want) {
+			t.Errorf("no %q in\n%q", want, painted.String())
 		}
 	}
 }

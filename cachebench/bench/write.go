@@ -8,6 +8,7 @@ import (
 
 	"github.com/LLeMbas/lembas-check/internal/format"
 	"github.com/LLeMbas/lembas-check/internal/table"
+	"github.com/LLeMbas/lembas-check/internal/term"
 )
 
 // Formats are the formats a bench is written in, the table first.
@@ -179,7 +180,7 @@ func WriteTable(w io.Writer, r *Result, verbose bool) error {
 		fmt.Fprintf(w, "predicted with %s\n", r.Predictor)
 	}
 	for _, s := range Summaries(r) {
-		fmt.Fprintln(w, s)
+		fmt.Fprintln(w, term.Line(w, s))
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ package term
 import (
 	"io"
 	"os"
+	"strings"
 
 	"github.com/mattn/go-isatty"
 )
@@ -56,14 +57,25 @@ func Paint(w io.Writer, h Hue, s string) string {
 // Word is a summary's or a heading's status word painted by what it says: ok, PASS and XFAIL green;
 // FAIL, XPASS, BREAK, DISAGREE and the verdicts of a case that went wrong red; ERROR, SKIP,
 // ALLOWED, INTERRUPTED and ONLY IN yellow.
+// The word may be a heading's, "--- FAIL:".
 func Word(w io.Writer, word string) string {
-	switch word {
+	switch strings.TrimSuffix(strings.TrimPrefix(word, "--- "), ":") {
 	case "ok", "PASS", "XFAIL", "AGREE":
 		return Paint(w, Green, word)
 	case "ERROR", "SKIP", "ALLOWED", "INTERRUPTED", "ONLY IN A", "ONLY IN B", "SKIPPED BY BOTH":
 		return Paint(w, Yellow, word)
 	}
 	return Paint(w, Red, word)
+}
+
+// Line is a summary line with its first word — up to the first tab: "ok", "FAIL", "ERROR" —
+// painted as Word paints it.
+func Line(w io.Writer, line string) string {
+	word, rest, ok := strings.Cut(line, "\t")
+	if !ok {
+		return line
+	}
+	return Word(w, word) + "\t" + rest
 }
 
 // Diff is a diff line painted by its mark (its first byte): "-" red, "+" green.

@@ -47,7 +47,12 @@ func TestColourOnlyOnATerminal(t *testing.T) {
 	if got := Diff(Writer{&bytes.Buffer{}}, "+ x"); got != "\x1b[32m+ x\x1b[0m" {
 		t.Errorf("%q", got)
 	}
-	if got := Word(Writer{&bytes.Buffer{}}, "ok"); got != "\x1b[32mok\x1b[0m" {
+	for word, want := range map[string]string{"ok": "\x1b[32mok\x1b[0m", "--- ALLOWED:": "\x1b[33m--- ALLOWED:\x1b[0m", "--- BREAK:": "\x1b[31m--- BREAK:\x1b[0m", "ERROR": "\x1b[33mERROR\x1b[0m"} {
+		if got := Word(Writer{&bytes.Buffer{}}, word); got != want {
+			t.Errorf("%q: %q", word, got)
+		}
+	}
+	if got := Line(Writer{&bytes.Buffer{}}, "FAIL\tx.jsonl\t3 requests"); got != "\x1b[31mFAIL\x1b[0m\tx.jsonl\t3 requests" {
 		t.Errorf("%q", got)
 	}
 }

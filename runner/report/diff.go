@@ -498,7 +498,7 @@ func WriteDiffTable(w io.Writer, c *Comparison, verbose bool) error {
 		fmt.Fprintln(w)
 		writeDisagreement(w, c, d)
 	}
-	fmt.Fprintln(w, paintSummary(w, summaryLine(c)))
+	fmt.Fprintln(w, term.Line(w, summaryLine(c)))
 	return nil
 }
 
@@ -506,15 +506,6 @@ func WriteDiffTable(w io.Writer, c *Comparison, verbose bool) error {
 func disagreeHeading(c *Comparison, ds []DiffCase) string {
 	n := CountDiff(ds)
 	return fmt.Sprintf("%d disagreement(s): the spec backs %s in %d, %s in %d, neither in %d", n.Disagree, c.name("a"), n.ARight, c.name("b"), n.BRight, n.Neither)
-}
-
-// paintSummary paints a summary line's status word, when w takes colour.
-func paintSummary(w io.Writer, line string) string {
-	word, rest, ok := strings.Cut(line, "\t")
-	if !ok {
-		return line
-	}
-	return term.Word(w, word) + "\t" + rest
 }
 
 func summaryLine(c *Comparison) string {

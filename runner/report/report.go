@@ -156,7 +156,7 @@ func WriteSummary(w io.Writer, r *runner.Report) error {
 	if reason := why(r); reason != "" {
 		s += "\t" + reason
 	}
-	_, err := fmt.Fprintln(w, paintSummary(w, s))
+	_, err := fmt.Fprintln(w, term.Line(w, s))
 	return err
 }
 
