@@ -69,8 +69,8 @@ func (s *Server) readOr413(w http.ResponseWriter, r *http.Request, tooLarge func
 }
 
 // pickFor picks and shapes the answer to a decoded request, as the OpenAI endpoints do.
-func (s *Server) pickFor(ctx context.Context, req *wire.Request) (script.Pick, wire.Answer, *wire.Error) {
-	pick, err := s.picker.Next(req)
+func (s *Server) pickFor(ctx context.Context, req *wire.Request, body []byte) (script.Pick, wire.Answer, *wire.Error) {
+	pick, err := s.pick(req, body)
 	if err != nil {
 		fail(ctx, "%v", err)
 		code := "script_ran_out"
@@ -123,7 +123,7 @@ func (s *Server) handleMessages(w http.ResponseWriter, r *http.Request) {
 		s.anthropicError(w, &wire.Error{Status: http.StatusNotFound, Message: "model: " + req.Model}, n)
 		return
 	}
-	pick, a, e := s.pickFor(ctx, req)
+	pick, a, e := s.pickFor(ctx, req, body)
 	if e != nil {
 		s.anthropicError(w, e, n)
 		return
@@ -228,7 +228,7 @@ func (s *Server) handleGemini(w http.ResponseWriter, r *http.Request) {
 		geminiError(w, e)
 		return
 	}
-	pick, a, e := s.pickFor(ctx, req)
+	pick, a, e := s.pickFor(ctx, req, body)
 	if e != nil {
 		geminiError(w, e)
 		return

@@ -58,3 +58,25 @@ func TestTurn(t *testing.T) {
 		t.Errorf("Turn saw %q", bodies)
 	}
 }
+
+// Anthropic's and Gemini's requests go through Config.Turn too.
+func TestTurnOtherAPIs(t *testing.T) {
+	var seen []string
+	srv := fakeprovider.NewWith(t, fakeprovider.Config{Turn: func(q *wire.Request, body []byte) (*script.Reply, error) {
+		seen = append(seen, string(body))
+		return &script.Reply{Text: "from turn"}, nil
+	}})
+	anthropic := `{"model":"fake-model","max_tokens":10,"messages":[{"role":"user","content":"hi"}]}`
+	_, got := post(t, srv.URL+"/v1/messages", anthropic, "anthropic-version", "2023-06-01")
+	if !strings.Contains(string(got), "from turn") {
+		t.Errorf("Anthropic: %s", got)
+	}
+	gemini := `{"contents":[{"role":"user","parts":[{"text":"hi"}]}]}`
+	_, got = post(t, srv.URL+"/v1beta/models/fake-model:generateContent", gemini)
+	if !strings.Contains(string(got), "from turn") {
+		t.Errorf("Gemini: %s", got)
+	}
+	if len(seen) != 2 || seen[0] != anthropic || seen[1] != gemini {
+		t.Errorf("Turn saw %q", seen)
+	}
+}

@@ -121,6 +121,12 @@ func planFS(p *agents.Profile, c conformance.Case) (*plan, error) {
 	for _, m := range cs.Mounts {
 		pl.files[strings.TrimSuffix(m, "/")+"/"] = ""
 	}
+	existed := map[string]bool{} // every path of the tree, resolved, its parents implied
+	for p := range pl.files {
+		for r := fsaccess.Resolve("/", p); r != "/"; r = fsaccess.Parent(r) {
+			existed[r] = true
+		}
+	}
 	if pl.cwd != "/" {
 		pl.files[pl.cwd+"/"] = ""
 	}
@@ -171,7 +177,8 @@ func planFS(p *agents.Profile, c conformance.Case) (*plan, error) {
 		case "mkdir":
 			ok = statErr == nil && st.IsDir()
 		case "rm":
-			ok = os.IsNotExist(statErr)
+			// Gone, and there before: a removal of what was never there is no success.
+			ok = os.IsNotExist(statErr) && existed[target]
 		}
 		if ok {
 			return map[string]any{"ok": true}, nil
