@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -217,7 +218,11 @@ func TestChartInABrowser(t *testing.T) {
 		png = "../../docs/img/audit.png"
 	}
 	url, _ := browser.FileURL(svg, "")
-	if err := c.Screenshot(context.Background(), url, png, 1296, 620); err != nil {
+	// The window is the picture's size, so that nothing of it is cut.
+	size := regexp.MustCompile(`<svg [^>]*width="(\d+)" height="(\d+)"`).FindStringSubmatch(breaking)
+	w, _ := strconv.Atoi(size[1])
+	h, _ := strconv.Atoi(size[2])
+	if err := c.Screenshot(context.Background(), url, png, w, h); err != nil {
 		t.Fatal(err)
 	}
 }
