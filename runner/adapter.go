@@ -48,6 +48,12 @@ type AdapterOptions struct {
 	// Grace is how long a process is given to exit on its own (after bye, or after it closed its
 	// stdout) before it is killed. Default DefaultGrace.
 	Grace time.Duration
+
+	// timer runs f when the time d that process pid has for what ("answer": Timeout, "exit":
+	// Grace) is up, unless stopped first. nil is time.AfterFunc; the tests give one that fires when
+	// the fake adapter says what will never come, so that what times out does not depend on the
+	// machine's speed.
+	timer func(pid int, what string, d time.Duration, f func()) (stop func() bool)
 }
 
 // Adapter is an implementation run as a pool of long-lived adapter processes speaking the
@@ -90,6 +96,9 @@ func NewAdapter(command string, o AdapterOptions) (*Adapter, error) {
 	}
 	if o.Grace <= 0 {
 		o.Grace = DefaultGrace
+	}
+	if o.timer == nil {
+		o.timer = func(_ int, _ string, d time.Duration, f func()) func() bool { return time.AfterFunc(d, f).Stop }
 	}
 	return &Adapter{command: command, argv: argv, opts: o, streak: map[string]int{}, last: map[string]string{}}, nil
 }
@@ -281,7 +290,7 @@ func (a *Adapter) Close() error {
 
 // launch starts one process and greets it.
 func (a *Adapter) launch(ctx context.Context) (*proc, helloAnswer, error) {
-	p, err := startProc(a.argv, a.opts.Grace)
+	p, err := startProc(a.argv, a.opts.Grace, a.opts.timer)
 	if err != nil {
 		return nil, helloAnswer{}, &HelloError{Command: a.command, Msg: fmt.Sprintf("cannot be started: %v", err)}
 	}
@@ -516,10 +525,11 @@ type proc struct {
 	copied chan struct{} // the stderr copier ended
 	exited chan struct{} // the process was reaped, what it left ended, its stderr read
 	grace  time.Duration
+	timer  func(pid int, what string, d time.Duration, f func()) (stop func() bool)
 	seq    int64
 }
 
-func startProc(argv []string, grace time.Duration) (*proc, error) {
+func startProc(argv []string, grace time.Duration, timer func(int, string, time.Duration, func()) func() bool) (*proc, error) {
 	var files []*os.File
 	pipe := func() (r, w *os.File) {
 		r, w, err := os.Pipe()
@@ -552,7 +562,7 @@ func startProc(argv []string, grace time.Duration) (*proc, error) {
 		return nil, err
 	}
 	p := &proc{sv: sv, pid: sv.Pid(), stdin: inW, stdout: outR, rd: bufio.NewReaderSize(outR, 64<<10),
-		stderr: &tail{max: stderrKept}, errR: errR, copied: make(chan struct{}), exited: make(chan struct{}), grace: grace}
+		stderr: &tail{max: stderrKept}, errR: errR, copied: make(chan struct{}), exited: make(chan struct{}), grace: grace, timer: timer}
 	go func() {
 		defer close(p.copied)
 		io.Copy(p.stderr, errR)
@@ -580,15 +590,16 @@ func (p *proc) exchange(ctx context.Context, line []byte, timeout time.Duration)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	deadline := time.Now().Add(timeout)
-	p.stdin.SetWriteDeadline(deadline)
-	p.stdout.SetReadDeadline(deadline)
-	stop := context.AfterFunc(ctx, func() {
+	// The timeout and ctx end the exchange the same way: the pipes' deadlines moved to now.
+	expire := func() {
 		now := time.Now()
 		p.stdin.SetWriteDeadline(now)
 		p.stdout.SetReadDeadline(now)
-	})
-	defer stop()
+	}
+	p.stdin.SetWriteDeadline(time.Time{})
+	p.stdout.SetReadDeadline(time.Time{})
+	defer p.timer(p.pid, "answer", timeout, expire)()
+	defer context.AfterFunc(ctx, expire)()
 	if _, err := p.stdin.Write(line); err != nil {
 		werr := p.ioErr(ctx, err)
 		if werr != errClosed {
@@ -625,14 +636,22 @@ func (p *proc) ioErr(ctx context.Context, err error) error {
 // end waits up to grace for a process that closed its stdout to exit, kills it if it has not,
 // and says how it ended.
 func (p *proc) end(grace time.Duration) string {
+	up, stop := p.exitTimer(grace)
+	defer stop()
 	select {
 	case <-p.exited:
-	case <-time.After(grace):
+	case <-up:
 		p.kill()
 		return fmt.Sprintf("closed its stdout but was still running %s later (ended by lembas-check)", grace)
 	}
 	p.closeFiles()
 	return "exited (" + p.sv.State().String() + ")"
+}
+
+// exitTimer is closed once the grace d for the process to exit is up, unless stop comes first.
+func (p *proc) exitTimer(d time.Duration) (up <-chan struct{}, stop func() bool) {
+	c := make(chan struct{})
+	return c, p.timer(p.pid, "exit", d, func() { close(c) })
 }
 
 // kill ends the process and its group (TERM, then KILL after the grace period) and waits until
@@ -653,9 +672,11 @@ func (p *proc) bye(grace time.Duration) error {
 	p.stdin.SetWriteDeadline(time.Now().Add(grace))
 	p.stdin.Write([]byte(`{"cmd":"bye"}` + "\n"))
 	p.stdin.Close()
+	up, stop := p.exitTimer(grace)
+	defer stop()
 	select {
 	case <-p.exited:
-	case <-time.After(grace):
+	case <-up:
 		p.kill()
 		return fmt.Errorf("adapter process %d did not exit within %s of bye (ended by lembas-check): it must exit when it reads bye or its stdin closes", p.pid, grace)
 	}

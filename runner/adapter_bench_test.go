@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/LLeMbas/lembas-check/conformance"
 )
@@ -137,35 +136,24 @@ func BenchmarkAdapterSuite(b *testing.B) {
 	})
 }
 
-// The long-lived adapter is at least 20 times faster than a process per case, on the whole
-// suite, through the real `lembas-check adapter`.
-func TestLongLivedAdapterIsFaster(t *testing.T) {
+// The long-lived path is one process for the whole suite, greeted once: what makes it faster
+// than a process per case. By how much is BenchmarkAdapterSuite's to measure (docs/performance.md);
+// a ratio asserted here failed on a busy machine.
+func TestLongLivedAdapterIsOneProcess(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds lembas-check and starts one process per case")
+		t.Skip("builds lembas-check")
 	}
-	if raceEnabled {
-		t.Skip("a timing test: the race detector slows processes down unevenly")
-	}
-	command := shellQuote(lembasCheck(t)) + " adapter"
 	cases := allCases(t)
-	// A timing on a shared machine: up to three attempts, each the best of three long-lived runs
-	// (the short measurement, which a busy machine disturbs the most) against one run of a
-	// process per case. A real regression (a process per case again) fails all three by far.
-	for attempt := 1; attempt <= 3; attempt++ {
-		long := time.Duration(1<<63 - 1)
-		for range 3 {
-			began := time.Now()
-			longLived(t, command, cases)
-			long = min(long, time.Since(began))
-		}
-		began := time.Now()
-		perCase(t, command, cases)
-		each := time.Since(began)
-		ratio := float64(each) / float64(long)
-		t.Logf("attempt %d, %d cases: long-lived %s, a process per case %s: %.0f× faster", attempt, len(cases), long, each, ratio)
-		if ratio >= 20 {
-			return
-		}
+	a, err := NewAdapter(shellQuote(lembasCheck(t))+" adapter", AdapterOptions{})
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Error("the long-lived adapter was under 20× faster than a process per case in each attempt")
+	rep, err := runCases(context.Background(), a, cases, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkAnswered(t, rep.Results)
+	if len(a.all) != 1 || a.all[0].p == nil || a.all[0].p.seq != int64(len(cases)) {
+		t.Errorf("the %d cases were not all answered by one process", len(cases))
+	}
 }

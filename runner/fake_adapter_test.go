@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/LLeMbas/lembas-check/conformance"
@@ -55,10 +57,20 @@ func faultNow() bool {
 	return true
 }
 
-func forever() { time.Sleep(time.Hour) }
+// forever blocks for good, saying first what will never come — an answer, an exit — for the
+// tests' timer (fake.timer) to be up then.
+func forever(what ...string) {
+	fakeLog("stuck %s", strings.Join(what, " "))
+	time.Sleep(time.Hour)
+}
 
 func fakeAdapter(mode string) {
-	if mode == "sleeper" {
+	switch mode {
+	case "sleeper":
+		forever()
+		return
+	case "stubborn-sleeper":
+		signal.Ignore(syscall.SIGTERM)
 		forever()
 		return
 	}
@@ -68,12 +80,22 @@ func fakeAdapter(mode string) {
 		fmt.Println("adapter v2 starting")
 		os.Exit(3)
 	}
-	if os.Getenv("LEMBAS_FAKE_CHILD") == "1" {
+	switch os.Getenv("LEMBAS_FAKE_CHILD") {
+	case "1":
 		// A child in the adapter's process group, holding its stderr: it must die with it.
 		child := exec.Command(os.Args[0], "sleeper")
 		child.Stderr = os.Stderr
 		if err := child.Start(); err == nil {
 			fakeLog("child %d", child.Process.Pid)
+		}
+	case "detach":
+		// One in its group, and one that detaches (setsid) and ignores TERM, both holding stderr.
+		for _, argv := range [][]string{{os.Args[0], "sleeper"}, {"setsid", os.Args[0], "stubborn-sleeper"}} {
+			child := exec.Command(argv[0], argv[1:]...)
+			child.Stderr = os.Stderr
+			if err := child.Start(); err == nil {
+				fakeLog("child %d", child.Process.Pid)
+			}
 		}
 	}
 	if mode == "good" {
@@ -114,7 +136,7 @@ func fakeAdapter(mode string) {
 		}
 	}
 	if mode == "bye-ignore" {
-		forever()
+		forever("exit")
 	}
 }
 
@@ -133,7 +155,7 @@ func fakeHello(mode string, say func(string)) {
 		fmt.Fprintln(os.Stderr, "adapter: cannot read config.toml")
 		os.Exit(1)
 	case "hello-late":
-		forever()
+		forever("answer", "exit")
 	case "hello-garbage":
 		say("Starting the adapter, version 1.2…")
 	case "hello-proto2":
@@ -173,13 +195,13 @@ func fakeRun(mode string, seq int64, say func(string)) bool {
 	}
 	switch mode {
 	case "hang":
-		forever()
+		forever("answer", "exit")
 	case "crash":
 		fmt.Fprintln(os.Stderr, "Traceback: boom, cannot handle this case")
 		os.Exit(3)
 	case "close":
 		os.Stdout.Close()
-		forever()
+		forever("exit")
 	case "partial":
 		os.Stdout.WriteString(fmt.Sprintf(`{"seq": %d, "ans`, seq))
 		os.Exit(1)
