@@ -3,7 +3,6 @@ package audit
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
@@ -147,20 +146,9 @@ type chartFound struct {
 
 func openChart(t *testing.T, c browser.Chromium, svg string) chartFound {
 	t.Helper()
-	page := filepath.Join(t.TempDir(), "chart.html")
-	os.WriteFile(page, []byte("<!doctype html><html><body style=\"margin:0\">"+svg+chartProbe+"</body></html>"), 0o644)
-	url, _ := browser.FileURL(page, "")
-	dom, err := c.DOM(context.Background(), url, 1400, 1000)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := regexp.MustCompile(`(?s)<pre id="probe">(.*?)</pre>`).FindStringSubmatch(dom)
-	if m == nil {
-		t.Fatalf("the probe did not run:\n%.2000s", dom)
-	}
 	var f chartFound
-	if err := json.Unmarshal([]byte(strings.NewReplacer("&quot;", `"`, "&amp;", "&", "&lt;", "<", "&gt;", ">").Replace(m[1])), &f); err != nil {
-		t.Fatalf("%v: %s", err, m[1])
+	if err := c.Probe(context.Background(), "<!doctype html><html><body style=\"margin:0\">"+svg+chartProbe+"</body></html>", 1400, 1000, &f); err != nil {
+		t.Fatal(err)
 	}
 	return f
 }

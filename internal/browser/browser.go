@@ -8,11 +8,14 @@ package browser
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	html_ "html"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"time"
@@ -127,4 +130,38 @@ func tail(s string) string {
 		s = "…" + s[len(s)-2000:]
 	}
 	return s
+}
+
+// probeOut is where a page's probe script leaves what it found: a <pre id="probe"> of JSON.
+var probeOut = regexp.MustCompile(`(?s)<pre id="probe">(.*?)</pre>`)
+
+// Probe loads the page html (written to a file of its own, so that it is opened from disk as a
+// person would), lets its scripts run, and decodes into v the JSON its probe script wrote into a
+// <pre id="probe">: what a test learns of the page as the browser laid it out.
+func (c Chromium) Probe(ctx context.Context, html string, width, height int, v any) error {
+	dir, err := os.MkdirTemp("", "lembas-page-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	page := filepath.Join(dir, "page.html")
+	if err := os.WriteFile(page, []byte(html), 0o644); err != nil {
+		return err
+	}
+	url, err := FileURL(page, "")
+	if err != nil {
+		return err
+	}
+	dom, err := c.DOM(ctx, url, width, height)
+	if err != nil {
+		return err
+	}
+	m := probeOut.FindStringSubmatch(dom)
+	if m == nil {
+		return fmt.Errorf("the page's probe wrote nothing; its DOM begins %.500q", dom)
+	}
+	if err := json.Unmarshal([]byte(html_.UnescapeString(m[1])), v); err != nil {
+		return fmt.Errorf("the probe's JSON: %v: %.500s", err, m[1])
+	}
+	return nil
 }

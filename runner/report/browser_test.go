@@ -6,7 +6,6 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -172,26 +171,12 @@ func chromium(t *testing.T) browser.Chromium {
 	return c
 }
 
-// openPage writes the page, loads it with the probe in Chromium and reads what the probe found.
+// openPage loads the page with the probe in Chromium and reads what the probe found.
 func openPage(t *testing.T, c browser.Chromium, page string) probeResult {
 	t.Helper()
-	dir := t.TempDir()
-	probed := filepath.Join(dir, "probed.html")
-	if err := os.WriteFile(probed, []byte(strings.Replace(page, "</body>", probe+"\n</body>", 1)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	url, _ := browser.FileURL(probed, "")
-	dom, err := c.DOM(context.Background(), url, 1280, 900)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := regexp.MustCompile(`(?s)<pre id="probe">(.*?)</pre>`).FindStringSubmatch(dom)
-	if m == nil {
-		t.Fatalf("the probe did not run; the DOM:\n%.2000s", dom)
-	}
 	var r probeResult
-	if err := json.Unmarshal([]byte(strings.NewReplacer("&quot;", `"`, "&amp;", "&", "&lt;", "<", "&gt;", ">").Replace(m[1])), &r); err != nil {
-		t.Fatalf("%v: %s", err, m[1])
+	if err := c.Probe(context.Background(), strings.Replace(page, "</body>", probe+"\n</body>", 1), 1280, 900, &r); err != nil {
+		t.Fatal(err)
 	}
 	return r
 }
