@@ -162,3 +162,34 @@ func TestTurn(t *testing.T) {
 		}
 	}
 }
+
+// A compaction whose reply has no summary fails and changes nothing: the next request keeps the
+// prompt and the history, and says no date again.
+func TestFailedCompactionChangesNothing(t *testing.T) {
+	dir := t.TempDir()
+	clock, _ := fixed(t, "2026-11-04 12:00:00")
+	c, s, got := start(t, dir, refagent.Options{Clock: clock},
+		script.Reply{Text: "first"},
+		call("call_1", "read", `{"path":"nowhere.md"}`)) // the compaction's reply: a call, no text
+	ctx := context.Background()
+	if _, _, err := c.Prompt(ctx, s.ID, "one"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Compact(ctx, s); err == nil || !strings.Contains(err.Error(), "no summary") {
+		t.Fatalf("the compaction: %v", err)
+	}
+	if _, _, err := c.Prompt(ctx, s.ID, "two"); err != nil {
+		t.Fatal(err)
+	}
+	reqs := got.all()
+	last := reqs[len(reqs)-1].Messages
+	if last[0].Content != reqs[0].Messages[0].Content {
+		t.Error("the system prompt changed after a failed compaction")
+	}
+	if u := last[len(last)-1]; u.Content != "two" {
+		t.Errorf("the next message is %q: a failed compaction made the date be said again", u.Content)
+	}
+	if last[1].Content != reqs[0].Messages[1].Content {
+		t.Error("the history was replaced by a failed compaction")
+	}
+}

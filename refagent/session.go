@@ -277,8 +277,9 @@ func (s *session) compact(ctx context.Context) (string, error) {
 		s.busy = false
 		s.mu.Unlock()
 	}()
-	c := s.prefix.Compact()
-	body, err := s.body(text("user", c.Ask))
+	// The prefix moves on (the prompt made again, the date to be said again) only once the
+	// summary came: a compaction that fails changes nothing.
+	body, err := s.body(text("user", spec.Text("tasks.compact.ask")))
 	s.mu.Unlock()
 	if err != nil {
 		return "", err
@@ -294,6 +295,7 @@ func (s *session) compact(ctx context.Context) (string, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.prefix.Compact()
 	first := summary
 	if table := s.results.Compact(); table != "" {
 		first += "\n\n" + table
