@@ -103,23 +103,36 @@ func Row(outs map[string]Outcome) FieldRow {
 			row.Broke = fmt.Sprintf("%s, request %d, %s at `%s`: %s", name, q.Seq, q.Cause, q.Path, what)
 		}
 		held := prefixHeld(v)
+		// held across the scenario's change only when a request after it continued one before
+		// it: a change no request crossed was never exercised.
+		across := func(made func(Step) bool, what string) string {
+			if held != "held" {
+				return held
+			}
+			for _, s := range r.Steps {
+				if made(s.Step) && s.Skipped == "" && s.Err == "" && !continuedAfter(j.Audit, s) {
+					return "not checked: no request after " + what + " continues one from before it"
+				}
+			}
+			return held
+		}
 		switch name {
 		case "midnight":
-			row.Midnight = held
+			row.Midnight = across(func(s Step) bool { return s.SetClock != nil || s.MoveClock != 0 }, "the clock moved")
 			if !r.Clock.Controlled {
 				row.Midnight = "clock " + r.Clock.Why
-			} else if d := v[RuleDateNote]; d.Verdict == runner.Fail && held == "held" {
+			} else if d := v[RuleDateNote]; d.Verdict == runner.Fail && row.Midnight == "held" {
 				row.Midnight = "held; the new date is not sent"
 			}
 		case "mode":
-			row.Mode = held
+			row.Mode = across(func(s Step) bool { return s.Mode != "" }, "the mode change")
 			if m := v[RuleModeNote]; m.Verdict == runner.Skip && strings.HasPrefix(m.Message, "the mode change was not made") {
 				row.Mode = "no mode change: " + strings.TrimPrefix(m.Message, "the mode change was not made: ")
 			} else if m.Verdict == runner.Fail {
 				row.Mode = "broke: " + m.Message
 			}
 		case "compaction":
-			row.Compaction = held
+			row.Compaction = across(func(s Step) bool { return s.Compact }, "the compaction")
 			for _, s := range r.Steps {
 				if s.Step.Compact && s.Skipped != "" {
 					row.Compaction = "no compaction: " + s.Skipped
@@ -139,16 +152,23 @@ func verdicts(j *Judgement) map[string]runner.Result {
 	return out
 }
 
-// prefixHeld is "held" when the system prompt, the tools and every message sent held, else
-// where it first broke.
+// prefixHeld is "held" when the system prompt, the tools and every message sent were compared
+// and held, else where it first broke, or why it was not checked.
 func prefixHeld(v map[string]runner.Result) string {
 	for _, rule := range []string{RuleSystemPrompt, RuleTools, RuleRewritten} {
 		if x := v[rule]; x.Verdict == runner.Fail {
 			return "broke: " + x.Message
 		}
 	}
-	if v[RuleSession].Verdict != runner.Pass {
+	if s := v[RuleSession]; s.Verdict == runner.Skip {
+		return s.Message // not run: why
+	} else if s.Verdict != runner.Pass {
 		return "not finished"
+	}
+	for _, rule := range []string{RuleSystemPrompt, RuleTools, RuleRewritten} {
+		if x := v[rule]; x.Verdict != runner.Pass {
+			return x.Message // not checked: why
+		}
 	}
 	return "held"
 }

@@ -50,6 +50,10 @@ type Judgement struct {
 	Break *audit.Request
 	// Prompts is the number of prompt requests recorded.
 	Prompts int
+	// NotRun says why the scenario could not be run, or finished, for a reason that is not the
+	// agent's doing (its program could not be started, it never reached the fake): its verdicts
+	// are skips, and the run it is part of is unfinished (runner.Report.NotRun).
+	NotRun string
 }
 
 type request struct {
@@ -96,7 +100,11 @@ func Judge(ctx context.Context, run *Run) (*Judgement, error) {
 	add := func(rule string, v runner.Verdict, msg, diff string) {
 		j.Results = append(j.Results, result(run, rule, v, msg, diff))
 	}
-	add(judgeSession(run, j.Prompts))
+	rule, v, msg, diff := judgeSession(run, j.Prompts)
+	if v == runner.Skip {
+		j.NotRun = msg
+	}
+	add(rule, v, msg, diff)
 	add(judgeCause(run, rep, audit.SystemChanged, "the system prompt held: the same bytes on every request"))
 	add(judgeNoClock(run, reqs, main))
 	add(judgeCause(run, rep, audit.ToolsChanged, "the tool list held: the same on every request"))
@@ -146,9 +154,17 @@ func result(run *Run, rule string, v runner.Verdict, msg, diff string) runner.Re
 }
 
 // judgeSession: the scenario ran to its end, the policy drove the agent, every step was made
-// or said why it could not be.
+// or said why it could not be. A scenario that could not be run — the agent not started, no
+// request reaching the fake — is a skip saying why (Judgement.NotRun): nothing was checked.
 func judgeSession(run *Run, prompts int) (string, runner.Verdict, string, string) {
 	var f *acp.Fault
+	var nr *NotRun
+	switch {
+	case errors.As(run.Fault, &nr):
+		return RuleSession, runner.Skip, fmt.Sprintf("not run: at %s: %v", stepAt(run), nr.Err), ""
+	case errors.Is(run.Fault, context.Canceled) || errors.Is(run.Fault, context.DeadlineExceeded):
+		return RuleSession, runner.Interrupted, fmt.Sprintf("interrupted at %s", stepAt(run)), ""
+	}
 	if errors.As(run.Fault, &f) {
 		v := runner.Crashed
 		switch f.Kind {
@@ -166,7 +182,7 @@ func judgeSession(run *Run, prompts int) (string, runner.Verdict, string, string
 		return RuleSession, runner.Fail, "the fake could not drive the agent: " + strings.Join(run.Warnings, "; "), ""
 	}
 	if prompts == 0 {
-		return RuleSession, runner.Fail, "the agent sent the fake no request", ""
+		return RuleSession, runner.Skip, fmt.Sprintf("not run: no request reached the fake: did the agent reach it? (the %s profile points it at the fake: env, files)", run.Profile.Name), ""
 	}
 	var skipped []string
 	for i, s := range run.Steps {
@@ -208,13 +224,56 @@ func judgeCause(run *Run, rep *audit.Report, c audit.Cause, held string) (string
 		}
 		return rule, runner.Fail, msg, diff
 	}
+	n, why := compared(rep)
+	if n == 0 {
+		return rule, runner.Skip, why, ""
+	}
 	allowed := ""
 	for _, q := range rep.Requests {
 		if q.Cause.Allowed() && c == audit.SystemChanged {
 			allowed = fmt.Sprintf(" (changed only where allowed: request %d, %s)", q.Seq, q.Cause)
 		}
 	}
-	return rule, runner.Pass, held + allowed, ""
+	return rule, runner.Pass, fmt.Sprintf("%s%s; %s compared with the one each continues", held, allowed, requests(n)), ""
+}
+
+// compared is the number of requests the audit compared with an earlier one they continue: a
+// rule about what holds from one request to the next has no evidence without one, and why says
+// so.
+func compared(rep *audit.Report) (n int, why string) {
+	for _, q := range rep.Requests {
+		if q.Continues != 0 {
+			n++
+		}
+	}
+	switch {
+	case n > 0:
+		return n, ""
+	case len(rep.Requests) == 0:
+		return 0, "not checked: no request reached the fake"
+	case len(rep.Requests) == 1:
+		return 0, "not checked: one request reached the fake, and the rule compares a request with the one it continues"
+	}
+	return 0, fmt.Sprintf("not checked: none of the %d requests continues an earlier one (each begins a conversation): nothing to compare", len(rep.Requests))
+}
+
+func requests(n int) string {
+	if n == 1 {
+		return "1 request"
+	}
+	return fmt.Sprintf("%d requests", n)
+}
+
+// continuedAfter says whether a request made after step s continues one made before it, or
+// during it: whether the change the step made (the clock, the mode, a compaction) was crossed by
+// the prefix at all, so that "held" across it means something.
+func continuedAfter(rep *audit.Report, s StepRun) bool {
+	for _, q := range rep.Requests {
+		if q.Seq > s.Last && q.Continues != 0 && q.Continues <= s.Last {
+			return true
+		}
+	}
+	return false
 }
 
 // systemText is a request's system prompt, as its bytes (JSON, escapes and all).
@@ -255,17 +314,27 @@ func days(run *Run) []time.Time {
 
 // judgeNoClock: no request's system prompt holds a day the agent's clock read.
 func judgeNoClock(run *Run, reqs []request, main map[int]bool) (string, runner.Verdict, string, string) {
+	n := 0
+	ds := days(run)
 	for _, q := range reqs {
 		if !main[q.seq] {
 			continue
 		}
-		for _, d := range days(run) {
+		n++
+		for _, d := range ds {
 			if s := dateIn(systemText(q.r), d); s != "" {
 				return RuleNoClock, runner.Fail, fmt.Sprintf("request %d: the system prompt holds the date %q", q.seq, s), ""
 			}
 		}
 	}
-	return RuleNoClock, runner.Pass, "no date in the system prompt", ""
+	if n == 0 || len(ds) == 0 {
+		return RuleNoClock, runner.Skip, "not checked: no request of the session reached the fake", ""
+	}
+	var names []string
+	for _, d := range ds {
+		names = append(names, d.Format("2006-01-02"))
+	}
+	return RuleNoClock, runner.Pass, fmt.Sprintf("no date in the system prompt of the session's %s (the days its clock read: %s)", requests(n), strings.Join(names, ", ")), ""
 }
 
 // where says where the first request of the session carries the date and the working
@@ -352,6 +421,7 @@ func judgeDate(run *Run, reqs []request, main map[int]bool) (string, runner.Verd
 	}
 	var said []string
 	lastDay := ""
+	changes := 0
 	for i, s := range run.Steps {
 		if s.Step.Prompt == "" || s.Skipped != "" {
 			continue
@@ -363,8 +433,13 @@ func judgeDate(run *Run, reqs []request, main map[int]bool) (string, runner.Verd
 		first := lastDay == ""
 		lastDay = day
 		prev, q := firstOf(run, i, reqs, main)
-		if q == nil {
-			return RuleDateNote, runner.Fail, fmt.Sprintf("step %d (%s) sent no request", i+1, s.Step), ""
+		if q == nil || !first && prev == nil {
+			// The evidence is missing: nothing reached the fake to say whether the date did.
+			what := "the first prompt"
+			if !first {
+				what = "the first prompt after the clock reached " + day
+			}
+			return RuleDateNote, runner.Skip, fmt.Sprintf("not checked: step %d (%s), %s, sent the session no request", i+1, s.Step, what), ""
 		}
 		d := s.At.UTC()
 		if first {
@@ -378,9 +453,7 @@ func judgeDate(run *Run, reqs []request, main map[int]bool) (string, runner.Verd
 			}
 			continue
 		}
-		if prev == nil {
-			continue
-		}
+		changes++
 		if got := dateIn(systemText(q.r), d); got != "" {
 			return RuleDateNote, runner.Fail, fmt.Sprintf("request %d: the new date %q is in the system prompt, not after the person's words", q.seq, got), ""
 		}
@@ -391,7 +464,10 @@ func judgeDate(run *Run, reqs []request, main map[int]bool) (string, runner.Verd
 		return RuleDateNote, runner.Fail, fmt.Sprintf("request %d, the first after the clock reached %s: the new date is not sent (the model still reads the day before)", q.seq, day), ""
 	}
 	if len(said) == 0 {
-		return RuleDateNote, runner.Skip, "no prompt was sent", ""
+		return RuleDateNote, runner.Skip, "not checked: no prompt was sent", ""
+	}
+	if changes == 0 {
+		said = append(said, "the day did not change between prompts, so only the first message was checked")
 	}
 	return RuleDateNote, runner.Pass, strings.Join(said, "; "), ""
 }
@@ -400,26 +476,29 @@ func judgeDate(run *Run, reqs []request, main map[int]bool) (string, runner.Verd
 // and says the mode after the person's words.
 func judgeMode(run *Run, reqs []request, rep *audit.Report) (string, runner.Verdict, string, string) {
 	main := mainConversation(rep)
-	mode := ""
+	mode, at := "", 0
 	for i, s := range run.Steps {
 		if s.Step.Mode != "" {
 			if s.Skipped != "" {
 				return RuleModeNote, runner.Skip, "the mode change was not made: " + s.Skipped, ""
 			}
-			mode = s.Step.Mode
+			mode, at = s.Step.Mode, i+1
 			continue
 		}
 		if mode == "" || s.Step.Prompt == "" || s.Skipped != "" {
 			continue
 		}
 		prev, q := firstOf(run, i, reqs, main)
-		if q == nil || prev == nil {
+		if prev == nil {
+			return RuleModeNote, runner.Skip, fmt.Sprintf("not checked: the session sent no request before the mode change (step %d)", at), ""
+		}
+		if q == nil {
 			for _, r := range reqs { // sent, but not as the session's next request (Gemini CLI's plan mode)
 				if r.seq >= s.First && r.seq <= s.Last {
 					return RuleModeNote, runner.Fail, fmt.Sprintf("request %d, after the mode change, continues none of the session's requests: its system prompt and tools are so changed that the audit takes it for a new conversation, and a prefix cache reuses nothing of it", r.seq), ""
 				}
 			}
-			return RuleModeNote, runner.Fail, fmt.Sprintf("step %d (%s) after the mode change sent no request", i+1, s.Step), ""
+			return RuleModeNote, runner.Skip, fmt.Sprintf("not checked: step %d (%s), after the mode change, sent no request", i+1, s.Step), ""
 		}
 		if !bytes.Equal(systemText(prev.r), systemText(q.r)) {
 			return RuleModeNote, runner.Fail, fmt.Sprintf("request %d: the mode change went into the system prompt", q.seq), ""
@@ -431,6 +510,9 @@ func judgeMode(run *Run, reqs []request, rep *audit.Report) (string, runner.Verd
 			return RuleModeNote, runner.Pass, fmt.Sprintf("request %d says the mode %s after the person's words; the system prompt and the tools held", q.seq, mode), ""
 		}
 		return RuleModeNote, runner.Skip, fmt.Sprintf("request %d: the system prompt and the tools held, and the agent does not tell the model the mode is now %s", q.seq, mode), ""
+	}
+	if mode != "" {
+		return RuleModeNote, runner.Skip, fmt.Sprintf("not checked: the mode changed at step %d, and no prompt followed", at), ""
 	}
 	return RuleModeNote, runner.Skip, "the scenario changes no mode", ""
 }

@@ -84,6 +84,15 @@ type StepRun struct {
 	Said string
 }
 
+// NotRun is what kept a scenario from being run, or from being finished, that is no doing of the
+// agent's: its program could not be started, a file the run needs could not be made. What the
+// scenario would have checked is not checked (docs/live.md: exit 2), not failed.
+type NotRun struct{ Err error }
+
+func (e *NotRun) Error() string { return e.Err.Error() }
+
+func (e *NotRun) Unwrap() error { return e.Err }
+
 // ClockInfo says whether the clock reached the agent.
 type ClockInfo struct {
 	// Set: the scenario sets a clock; Controlled: the agent's clock was moved with it.
@@ -219,6 +228,9 @@ func (d *driver) each(ctx context.Context, do func(StepRun) (StepRun, error)) {
 				} else {
 					err = d.clock.Move(s.MoveClock)
 				}
+				if err != nil {
+					err = &NotRun{fmt.Errorf("moving the clock: %v", err)}
+				}
 			} else {
 				sr.Skipped = "clock " + d.r.Clock.Why
 				if !d.r.Clock.Set {
@@ -256,12 +268,12 @@ func (d *driver) each(ctx context.Context, do func(StepRun) (StepRun, error)) {
 func (d *driver) acp(ctx context.Context, transcript string) {
 	argv, ok := d.ag.ACP()
 	if !ok {
-		d.r.Fault = fmt.Errorf("the %s profile has no ACP command: drive it one-shot", d.r.Profile.Name)
+		d.r.Fault = &NotRun{fmt.Errorf("the %s profile has no ACP command: drive it one-shot", d.r.Profile.Name)}
 		return
 	}
 	tf, err := os.Create(transcript)
 	if err != nil {
-		d.r.Fault = err
+		d.r.Fault = &NotRun{err}
 		return
 	}
 	defer tf.Close()
@@ -273,7 +285,7 @@ func (d *driver) acp(ctx context.Context, transcript string) {
 	// its last lines (what it said as it died) are read.
 	stdout, w, err := os.Pipe()
 	if err != nil {
-		d.r.Fault = err
+		d.r.Fault = &NotRun{err}
 		return
 	}
 	defer stdout.Close()
@@ -281,7 +293,7 @@ func (d *driver) acp(ctx context.Context, transcript string) {
 	proc, err := start(cmd)
 	w.Close()
 	if err != nil {
-		d.r.Fault = fmt.Errorf("starting %s: %v", argv[0], err)
+		d.r.Fault = &NotRun{fmt.Errorf("starting %s: %v", argv[0], err)}
 		return
 	}
 	c := acp.New(stdin, stdout, acp.Options{Dir: d.r.Dir, Lembas: true, Timeout: min(time.Minute, d.o.StepTimeout), PromptTimeout: d.o.StepTimeout, Transcript: tf})
@@ -315,7 +327,7 @@ func (d *driver) acp(ctx context.Context, transcript string) {
 	}
 	if m := d.r.Profile.ACP.Model; m != "" {
 		if err := c.SetModel(ctx, s, d.ag.Vars.Fill(m)); err != nil {
-			d.r.Fault = fmt.Errorf("setting the session's model, as the %s profile says: %v", d.r.Profile.Name, err)
+			d.r.Fault = fmt.Errorf("setting the session's model, as the %s profile says: %w", d.r.Profile.Name, err)
 			return
 		}
 	}
@@ -361,7 +373,7 @@ func (d *driver) oneshot(ctx context.Context) {
 		cmd.Env, cmd.Dir, cmd.Stdout, cmd.Stderr = d.ag.Env, d.r.Dir, &out, d.stderr
 		proc, err := start(cmd)
 		if err != nil {
-			return sr, fmt.Errorf("starting %s: %v", argv[0], err)
+			return sr, &NotRun{fmt.Errorf("starting %s: %v", argv[0], err)}
 		}
 		t := time.NewTimer(d.o.StepTimeout)
 		defer t.Stop()

@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/LLeMbas/lembas-check/acp"
 	"github.com/LLeMbas/lembas-check/agents"
 )
 
@@ -67,7 +68,15 @@ func (a *Agent) Setup(ctx context.Context, w io.Writer) error {
 		cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 		cmd.Env, cmd.Dir, cmd.Stdout, cmd.Stderr = a.Env, a.Vars.Dir, w, w
 		if err := cmd.Run(); err != nil {
-			return fmt.Errorf("%s: setup %s: %v", a.Profile.Name, strings.Join(argv, " "), err)
+			err = fmt.Errorf("%s: setup %s: %v", a.Profile.Name, strings.Join(argv, " "), err)
+			switch {
+			case ctx.Err() != nil:
+				return ctx.Err()
+			case cmd.ProcessState == nil:
+				// It never ran: the scenario is not run, rather than failed by the agent.
+				return &NotRun{err}
+			}
+			return &acp.Fault{Kind: acp.Died, Detail: err.Error()}
 		}
 	}
 	return nil

@@ -65,6 +65,10 @@ type Report struct {
 	// CloseErr is what the target's Close said, when it failed: an adapter process that did
 	// not exit cleanly after bye. The verdicts stand; the report shows it as a warning.
 	CloseErr string
+	// NotRun says what of the run could not be made at all (a live scenario whose agent could
+	// not be started, or never reached the fake): its cases are skipped saying why, and the run is
+	// unfinished (exit 2), whatever the other cases found.
+	NotRun []string
 }
 
 // Counts tallies verdicts.

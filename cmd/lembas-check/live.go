@@ -111,6 +111,12 @@ func cmdLive(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if run.AgentVersion != "" {
 			rep.Target.Implementation.Version = run.AgentVersion
 		}
+		if j.NotRun != "" {
+			// A scenario not run is a run not made: its verdicts are skips, and the run is
+			// unfinished, whatever the other scenarios found.
+			fmt.Fprintf(stderr, "lembas-check: live: %s: %s\n", sc.Name, j.NotRun)
+			rep.NotRun = append(rep.NotRun, sc.Name+": "+strings.TrimPrefix(j.NotRun, "not run: "))
+		}
 		for _, x := range j.Results {
 			x.Duration = time.Since(start) / time.Duration(len(j.Results))
 			expect.Apply(&x)
@@ -185,6 +191,9 @@ func fieldReport(ctx context.Context, file, names string, timeout time.Duration,
 				return errorf(stderr, "live: judging %s, %s: %v", p.Name, s, err)
 			}
 			outs[s] = live.Outcome{Run: run, Judgement: j}
+			if j.NotRun != "" {
+				code = 2 // its row says so; the report is written, but the run is not whole
+			}
 			if ctx.Err() != nil {
 				return errorf(stderr, "live: interrupted; %s not written", file)
 			}

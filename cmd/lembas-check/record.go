@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -23,6 +24,7 @@ import (
 var killGrace = 5 * time.Second
 
 func cmdRecord(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	stderr = serialized(stderr)
 	fs := newFlags("record", stderr)
 	ff := addFakeFlags(fs, true)
 	out := fs.String("out", "", "write the recording to `FILE` (required)")
@@ -77,7 +79,10 @@ func cmdRecord(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		}
 		argv = ag.argv
 	}
-	cfg.Log = stderr
+	// What the fake logs is a request its policy could not drive (or a recording it lost): said
+	// as it happens, and counted, so that record --agent never ends ok on an agent not driven.
+	logged := &countWriter{w: stderr}
+	cfg.Log = logged
 	h := ff.header()
 	h.Command = argv
 	rec, err := replay.Create(*out, h)
@@ -113,8 +118,41 @@ func cmdRecord(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return 1
 	case code == 0 && exchanges == 0:
 		return errorf(stderr, "record: %s holds no request: did the agent reach the fake? (it served %s; an agent that reads its URL from another variable needs --env NAME={url})", *out, srv.BaseURL())
+	case code == 0 && ag != nil && logged.writes() > 0:
+		fmt.Fprintf(stderr, "lembas-check: record: the fake's policy could not drive %s through its tools (said above): %s is not of a driven session; give the agent's tool shapes in its profile (docs/live.md)\n", ag.profile.Name, *out)
+		return 1
 	}
 	return code
+}
+
+// serialized is w with its writes one at a time: the command's stderr is copied into it from
+// one goroutine and the fake logs into it from others. A file is left as it is, so that the
+// command writes to it directly (a terminal stays its terminal).
+func serialized(w io.Writer) io.Writer {
+	if _, ok := w.(*os.File); ok {
+		return w
+	}
+	return &countWriter{w: w}
+}
+
+// countWriter passes writes on and counts them.
+type countWriter struct {
+	w  io.Writer
+	mu sync.Mutex
+	n  int
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.n++
+	return c.w.Write(p)
+}
+
+func (c *countWriter) writes() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.n
 }
 
 // commandEnv checks the --env flags and returns what makes the command's environment once the

@@ -50,6 +50,8 @@ func TestHelperAgent(t *testing.T) {
 		os.Exit(0)
 	case "chat":
 		os.Exit(helperChat())
+	case "unknown-tool":
+		os.Exit(helperUnknownTool())
 	case "forker", "forker-stay":
 		// A child in its group, and one that detaches (setsid) and ignores TERM.
 		helperChild("sleep", false, nil)
@@ -108,6 +110,22 @@ func helperChat() int {
 		return 8
 	}
 	fmt.Println("agent:", last.Choices[0].Message.Content)
+	return 0
+}
+
+// helperUnknownTool offers only a tool no policy knows, and takes the answer it gets.
+func helperUnknownTool() int {
+	client := openai.NewClient()
+	_, err := client.Chat.Completions.New(context.Background(), openai.ChatCompletionNewParams{
+		Model:    "fake-model",
+		Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage(strings.Join(os.Args[len(os.Args)-1:], " "))},
+		Tools: []openai.ChatCompletionToolUnionParam{openai.ChatCompletionFunctionTool(shared.FunctionDefinitionParam{Name: "frobnicate",
+			Parameters: shared.FunctionParameters{"type": "object", "properties": map[string]any{"x": map[string]any{"type": "integer"}}}})},
+	})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 7
+	}
 	return 0
 }
 
@@ -396,5 +414,32 @@ func TestRecordBadUse(t *testing.T) {
 				t.Errorf("exit %d, stderr %q; want 2 and %q", code, errs, c.want)
 			}
 		})
+	}
+}
+
+// record --agent never ends ok on an agent it did not drive (issue 12): a program that cannot be
+// found is exit 2, and one whose tools the fake's policy can use none of is exit 1, saying so
+// (before, the warning scrolled past and record said ok).
+func TestRecordAgentNotDriven(t *testing.T) {
+	dir := t.TempDir()
+	profile := func(name, bin string) string {
+		p := filepath.Join(dir, name+".json")
+		body := fmt.Sprintf(`{"name": %q, "bin": %q, "api": "chat completions", "clock": "libfaketime",
+			"env": {"LEMBAS_AGENT": "unknown-tool", "LEMBAS_CHECK_TEST_MAIN": ""},
+			"oneshot": {"args": ["-test.run=^TestHelperAgent$", "{prompt}"]}, "tools": {"paths": "relative"}}`, name, bin)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	agent(t, "unknown-tool") // GORACE for the helper
+	rec := filepath.Join(dir, "rec.jsonl")
+	code, _, errs := runCLI(t, "record", "--agent", profile("frob", os.Args[0]), "--out", rec, "--timeout", "60s", "--", "Read README.md")
+	if code != 1 || !strings.Contains(errs, "can use none of them") || !strings.Contains(errs, "could not drive frob through its tools") {
+		t.Errorf("an agent the policy cannot drive: exit %d\n%s", code, errs)
+	}
+	code, _, errs = runCLI(t, "record", "--agent", profile("gone", filepath.Join(dir, "nonexistent")), "--out", rec, "--", "Read README.md")
+	if code != 2 || !strings.Contains(errs, "gone is not installed") {
+		t.Errorf("an agent not installed: exit %d\n%s", code, errs)
 	}
 }

@@ -39,13 +39,13 @@ func Write(w io.Writer, r *runner.Report, name string, verbose bool) error {
 	return f.Write(w, r, verbose)
 }
 
-// Status is how the run ended: unfinished when a case was interrupted or no case was checked at
-// all (every one skipped: a gate that checked nothing does not pass), failed when a verdict fails
-// the run, else ok.
+// Status is how the run ended: unfinished when a case was interrupted, a part of the run could
+// not be made (NotRun), or no case was checked at all (every one skipped: a gate that checked
+// nothing does not pass), failed when a verdict fails the run, else ok.
 func Status(r *runner.Report) format.Status {
 	n := count(r.Results)
 	switch {
-	case n.interrupted > 0 || n.checked() == 0:
+	case n.interrupted > 0 || n.checked() == 0 || len(r.NotRun) > 0:
 		return format.Unfinished
 	case r.Failed():
 		return format.Failed
@@ -59,6 +59,8 @@ func why(r *runner.Report) string {
 	switch {
 	case n.interrupted > 0:
 		return fmt.Sprintf("the run was interrupted: %d of %d cases were not finished", n.interrupted, len(r.Results))
+	case len(r.NotRun) > 0:
+		return "not run: " + strings.Join(r.NotRun, "; ")
 	case len(r.Results) == 0:
 		return "no case was run"
 	case n.checked() == 0:
@@ -218,6 +220,8 @@ type JSONFooter struct {
 	MS     float64 `json:"ms"`
 	// CloseErr is what closing the target said when it failed (an adapter slow to exit).
 	CloseErr string `json:"close_error,omitempty"`
+	// NotRun is what of the run could not be made (runner.Report.NotRun).
+	NotRun []string `json:"not_run,omitempty"`
 }
 
 // WriteJSON writes the report as JSON lines.
@@ -244,7 +248,7 @@ func WriteJSON(w io.Writer, r *runner.Report) error {
 	for v, n := range r.Counts() {
 		counts[string(v)] = n
 	}
-	return enc.Encode(JSONFooter{Type: "footer", Counts: counts, Cases: len(r.Results), Failed: r.Failed(), Status: Status(r).Word(), MS: msf(r.Duration), CloseErr: r.CloseErr})
+	return enc.Encode(JSONFooter{Type: "footer", Counts: counts, Cases: len(r.Results), Failed: r.Failed(), Status: Status(r).Word(), MS: msf(r.Duration), CloseErr: r.CloseErr, NotRun: r.NotRun})
 }
 
 func msf(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
@@ -294,7 +298,7 @@ func ReadJSON(rd io.Reader) (*runner.Report, error) {
 				return nil, fmt.Errorf("line %d: %v", n, err)
 			}
 			rep.Duration = time.Duration(f.MS * float64(time.Millisecond))
-			rep.CloseErr = f.CloseErr
+			rep.CloseErr, rep.NotRun = f.CloseErr, f.NotRun
 			sawFooter = true
 		default:
 			return nil, fmt.Errorf("line %d: unknown line type %q", n, probe.Type)

@@ -127,9 +127,13 @@ func TestStatusWordsAgree(t *testing.T) {
 		{"interrupted", []runner.Result{pass, fail, stop}, format.Unfinished, "interrupted: 1 of 3"},
 		{"every case skipped", []runner.Result{skip}, format.Unfinished, "no case was checked"},
 		{"no case", nil, format.Unfinished, "no case was run"},
+		{"a part not run", []runner.Result{pass, skip}, format.Unfinished, "not run: midnight: starting nosuch"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			rep := &runner.Report{Target: runner.TargetInfo{Implementation: runner.Implementation{Name: "x"}}, Results: c.results}
+			if c.name == "a part not run" {
+				rep.NotRun = []string{"midnight: starting nosuch: executable file not found"}
+			}
 			if got := Status(rep); got != c.want {
 				t.Fatalf("Status %v, want %v", got, c.want)
 			}
