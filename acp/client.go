@@ -32,6 +32,10 @@ type Options struct {
 	Dir string
 	// Timeout bounds every call but a prompt (default 60 s); PromptTimeout a prompt (default 5 min).
 	Timeout, PromptTimeout time.Duration
+	// After is the clock those bounds are kept by: a channel that delivers once d has passed
+	// (nil: time.After). A test gives one that fires on its cue, so that no verdict depends on
+	// how fast the machine is.
+	After func(d time.Duration) <-chan time.Time
 	// Reject answers every permission request with its reject option instead of allowing once.
 	Reject bool
 	// Lembas says _meta.lembas {protocol: 3} in initialize, as a LLeMbas client does; with Show,
@@ -104,6 +108,9 @@ func New(w io.Writer, r io.Reader, o Options) *Client {
 	if o.PromptTimeout == 0 {
 		o.PromptTimeout = 5 * time.Minute
 	}
+	if o.After == nil {
+		o.After = time.After
+	}
 	if o.Transcript != nil {
 		o.Transcript = &locked{w: o.Transcript}
 	}
@@ -175,9 +182,17 @@ func (c *Client) call(ctx context.Context, method string, d time.Duration, f fun
 	if err := c.Fault(); err != nil {
 		return err
 	}
-	cctx, cancel := context.WithTimeout(ctx, d)
-	defer cancel()
-	stop := context.AfterFunc(faultContext{c}, cancel)
+	cctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	timeout := c.o.After(d)
+	go func() {
+		select {
+		case <-timeout:
+			cancel(errNoAnswer)
+		case <-cctx.Done():
+		}
+	}()
+	stop := context.AfterFunc(faultContext{c}, func() { cancel(nil) })
 	defer stop()
 	err := f(cctx)
 	if err == nil {
@@ -208,7 +223,7 @@ func (c *Client) call(ctx context.Context, method string, d time.Duration, f fun
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	if errors.Is(cctx.Err(), context.DeadlineExceeded) {
+	if errors.Is(context.Cause(cctx), errNoAnswer) {
 		c.setFault(&Fault{Kind: Hung, Detail: fmt.Sprintf("%s had no answer within %v", method, d)})
 		return c.fault
 	}
@@ -218,6 +233,9 @@ func (c *Client) call(ctx context.Context, method string, d time.Duration, f fun
 	}
 	return fmt.Errorf("%s: %v", method, err)
 }
+
+// errNoAnswer ends a call its bound passed.
+var errNoAnswer = errors.New("no answer in time")
 
 // faultContext is a context done when the client faults, for context.AfterFunc.
 type faultContext struct{ c *Client }

@@ -80,6 +80,10 @@ func TestFaultyAgents(t *testing.T) {
 		msg          string
 	}{
 		{"garbage on stdout", "echo Loading...", true, runner.ProtocolError, `faulty: malformed message at the start: line 1 of its output is not JSON: "Loading..."`},
+		// As on a loaded machine: the agent takes longer to start than the step's bound of the
+		// real clock (200 ms), which gave a timeout in place of the verdict.
+		{"garbage after a slow start", "sleep 0.5; echo Loading...", true, runner.ProtocolError, `line 1 of its output is not JSON: "Loading..."`},
+		{"one-shot, a slow exit 1", "sleep 0.5; exit 1", false, runner.Crashed, "sh exit status 1"},
 		{"exits at once", "exit 3", true, runner.Crashed, "died"},
 		{"one-shot, exit 1", "echo oops >&2; exit 1", false, runner.Crashed, "sh exit status 1"},
 		{"silent", "exec sleep 60", true, runner.Timeout, "faulty: timeout at the start: initialize had no answer within 200ms"},
@@ -90,9 +94,18 @@ func TestFaultyAgents(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		// A short step timeout, so that the silent agent is given up on soon (the verdict, not the
-		// time it took, is what is checked).
-		r, err := Drive(context.Background(), Options{Profile: p, Bin: "/bin/sh", ACP: c.acp, Scenario: sc, Work: t.TempDir(), StepTimeout: 200 * time.Millisecond})
+		// The timeouts on a clock of the test's: for the silent agent every bound passes at once;
+		// for the others none ever does, however slow the machine (with 200 ms of the real clock,
+		// a loaded machine timed out the agents that echo and exit before they had).
+		after := func(time.Duration) <-chan time.Time { return nil }
+		if c.verdict == runner.Timeout {
+			after = func(time.Duration) <-chan time.Time {
+				ch := make(chan time.Time, 1)
+				ch <- time.Time{}
+				return ch
+			}
+		}
+		r, err := Drive(context.Background(), Options{Profile: p, Bin: "/bin/sh", ACP: c.acp, Scenario: sc, Work: t.TempDir(), StepTimeout: 200 * time.Millisecond, After: after})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -38,6 +38,9 @@ type Options struct {
 	// StepTimeout bounds one prompt (default 5 min); every other call has a minute, or
 	// StepTimeout when that is shorter.
 	StepTimeout time.Duration
+	// After is the clock the timeouts are kept by (nil: time.After): a test's fires on its cue,
+	// so that no verdict depends on the machine's speed.
+	After func(d time.Duration) <-chan time.Time
 	// Log gets a line per step as it starts, for a person watching; nil: none.
 	Log io.Writer
 	// Tool is lembas-check's name and version, for the recording and initialize.
@@ -108,6 +111,9 @@ func Drive(ctx context.Context, o Options) (*Run, error) {
 	sc, p := o.Scenario, o.Profile
 	if o.StepTimeout == 0 {
 		o.StepTimeout = 5 * time.Minute
+	}
+	if o.After == nil {
+		o.After = time.After
 	}
 	work := o.Work
 	if work == "" {
@@ -296,13 +302,13 @@ func (d *driver) acp(ctx context.Context, transcript string) {
 		d.r.Fault = &NotRun{fmt.Errorf("starting %s: %v", argv[0], err)}
 		return
 	}
-	c := acp.New(stdin, stdout, acp.Options{Dir: d.r.Dir, Lembas: true, Timeout: min(time.Minute, d.o.StepTimeout), PromptTimeout: d.o.StepTimeout, Transcript: tf})
+	c := acp.New(stdin, stdout, acp.Options{Dir: d.r.Dir, Lembas: true, Timeout: min(time.Minute, d.o.StepTimeout), PromptTimeout: d.o.StepTimeout, After: d.o.After, Transcript: tf})
 	defer func() {
 		stdin.Close()
 		// An agent that does not exit when its input closes (codex-acp) is stopped.
 		select {
 		case <-proc.exited():
-		case <-time.After(2 * time.Second):
+		case <-d.o.After(2 * time.Second):
 		}
 		left, end := proc.stop()
 		if f := new(acp.Fault); errors.As(d.r.Fault, &f) && f.Kind == acp.Died {
@@ -375,11 +381,9 @@ func (d *driver) oneshot(ctx context.Context) {
 		if err != nil {
 			return sr, &NotRun{fmt.Errorf("starting %s: %v", argv[0], err)}
 		}
-		t := time.NewTimer(d.o.StepTimeout)
-		defer t.Stop()
 		select {
 		case <-proc.exited():
-		case <-t.C:
+		case <-d.o.After(d.o.StepTimeout):
 			proc.stop()
 			return sr, &acp.Fault{Kind: acp.Hung, Detail: fmt.Sprintf("the prompt did not end within %v", d.o.StepTimeout)}
 		case <-ctx.Done():
