@@ -73,6 +73,8 @@ type Info struct {
 	Protocol     int
 	Capabilities []string
 	LoadSession  bool
+	// CloseSession: the agent can close a session (sessionCapabilities.close).
+	CloseSession bool
 }
 
 // Session is a session the agent opened.
@@ -274,7 +276,7 @@ func (c *Client) Initialize(ctx context.Context, version string) (Info, error) {
 	if err != nil {
 		return Info{}, err
 	}
-	info := Info{LoadSession: resp.AgentCapabilities.LoadSession}
+	info := Info{LoadSession: resp.AgentCapabilities.LoadSession, CloseSession: resp.AgentCapabilities.SessionCapabilities.Close != nil}
 	if resp.AgentInfo != nil {
 		info.Name, info.Version = resp.AgentInfo.Name, resp.AgentInfo.Version
 	}
@@ -362,6 +364,15 @@ func (c *Client) NewSessionIn(ctx context.Context, cwd string) (Session, error) 
 	c.modes[s.ID] = s.CurrentMode
 	c.mu.Unlock()
 	return s, nil
+}
+
+// CloseSession closes a session, where the agent said it can (Info.CloseSession): it frees what
+// the session holds.
+func (c *Client) CloseSession(ctx context.Context, sessionID string) error {
+	return c.call(ctx, "session/close", c.o.Timeout, func(ctx context.Context) error {
+		_, err := c.conn.CloseSession(ctx, sdk.CloseSessionRequest{SessionId: sdk.SessionId(sessionID)})
+		return err
+	})
 }
 
 // Prompt sends the person's words and waits for the turn to end; it returns why it ended and

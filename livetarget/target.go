@@ -280,6 +280,9 @@ func (t *Target) play(ctx context.Context, pl *plan, seq int) runner.Outcome {
 	if err == nil {
 		e.h = h
 		err = t.turns(cctx, pl, e)
+		if err == nil {
+			t.release(cctx, h)
+		}
 	}
 	if err != nil {
 		return t.fault(ctx, cctx, err)
@@ -439,6 +442,29 @@ func (t *Target) harness(ctx context.Context, pl *plan, e *env) (harness, error)
 		}
 	}
 	return h, nil
+}
+
+// release frees the case's session: closed where the harness can close one; else the harness
+// is ended, and the next case starts another (a harness may hold a process per session, as
+// claude-agent-acp does).
+func (t *Target) release(ctx context.Context, h harness) {
+	ah, ok := h.(*acpHarness)
+	if !ok {
+		return
+	}
+	t.mu.Lock()
+	a := t.agent
+	t.mu.Unlock()
+	if a == nil || a.c != ah.c {
+		return
+	}
+	if a.info.CloseSession && a.c.CloseSession(ctx, ah.s.ID) == nil {
+		return
+	}
+	t.mu.Lock()
+	t.agent = nil
+	t.mu.Unlock()
+	a.stop()
 }
 
 // harness is a session as the person drives it.

@@ -47,15 +47,18 @@ func testAgent(mode string) int {
 		return 3
 	}
 	if pids := os.Getenv("LIVETARGET_TEST_PIDS"); pids != "" {
-		// It leaves a child running, which must not outlive the run.
-		child := exec.Command("sleep", "300")
-		child.Start()
 		f, _ := os.OpenFile(pids, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-		fmt.Fprintf(f, "%d\n%d\n", os.Getpid(), child.Process.Pid)
+		fmt.Fprintf(f, "%d\n", os.Getpid())
+		if os.Getenv("LIVETARGET_TEST_CHILD") != "" {
+			// It leaves a child running, which must not outlive the run.
+			child := exec.Command("sleep", "300")
+			child.Start()
+			fmt.Fprintf(f, "%d\n", child.Process.Pid)
+		}
 		f.Close()
 	}
 	in := io.Reader(os.Stdin)
-	if mode != "reference" {
+	if mode != "reference" && mode != "noclose" {
 		r, w := io.Pipe()
 		go func() {
 			sc := bufio.NewScanner(os.Stdin)
@@ -79,8 +82,20 @@ func testAgent(mode string) int {
 		}()
 		in = r
 	}
-	refagent.Serve(context.Background(), in, os.Stdout, o)
+	out := io.Writer(os.Stdout)
+	if mode == "noclose" {
+		out = noClose{os.Stdout}
+	}
+	refagent.Serve(context.Background(), in, out, o)
 	return 0
+}
+
+// noClose is the agent's output without its saying it can close a session.
+type noClose struct{ w io.Writer }
+
+func (n noClose) Write(p []byte) (int, error) {
+	n.w.Write([]byte(strings.Replace(string(p), `"sessionCapabilities":{"close":{}}`, `"sessionCapabilities":{}`, 1)))
+	return len(p), nil
 }
 
 // oneshotAgent is a one-shot harness: the reference agent, driven through one prompt in the
@@ -419,6 +434,28 @@ func TestOneShot(t *testing.T) {
 	}
 }
 
+// A harness serves case after case, each session closed after its case; one that cannot close
+// a session is ended after each case instead, so that nothing a session holds piles up.
+func TestSessionsClosed(t *testing.T) {
+	items := expressible(t, 3)
+	for _, tc := range []struct {
+		mode  string
+		procs int
+	}{{"reference", 1}, {"noclose", len(items)}} {
+		pids := filepath.Join(t.TempDir(), "pids")
+		rep := run(t, profile(t, tc.mode, "LIVETARGET_TEST_PIDS", pids), items, time.Minute)
+		for _, r := range rep.Results {
+			if r.Verdict != runner.Pass {
+				t.Errorf("%s: %s: %s %s", tc.mode, r.Case.ID, r.Verdict, r.Message)
+			}
+		}
+		b, _ := os.ReadFile(pids)
+		if n := len(strings.Fields(string(b))); n != tc.procs {
+			t.Errorf("%s: %d harness processes for %d cases, want %d", tc.mode, n, len(items), tc.procs)
+		}
+	}
+}
+
 // A harness that crashes on every prompt: each case is crashed, with what it said on stderr,
 // and it is started again; after three crashes in a row no case is sent.
 func TestCrashingHarness(t *testing.T) {
@@ -441,7 +478,7 @@ func TestCrashingHarness(t *testing.T) {
 // nothing it started is left.
 func TestHangingHarness(t *testing.T) {
 	pids := filepath.Join(t.TempDir(), "pids")
-	rep := run(t, profile(t, "hang", "LIVETARGET_TEST_PIDS", pids), expressible(t, 2), 2*time.Second)
+	rep := run(t, profile(t, "hang", "LIVETARGET_TEST_PIDS", pids, "LIVETARGET_TEST_CHILD", "1"), expressible(t, 2), 2*time.Second)
 	for i, r := range rep.Results {
 		if r.Verdict != runner.Timeout {
 			t.Errorf("case %d: %s, want timeout (%s)", i+1, r.Verdict, r.Message)

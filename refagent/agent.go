@@ -139,7 +139,8 @@ func (a *Agent) session(id sdk.SessionId) (*session, error) {
 // the capabilities it has (acp.md, Versions and discovery).
 func (a *Agent) Initialize(_ context.Context, p sdk.InitializeRequest) (sdk.InitializeResponse, error) {
 	resp := sdk.InitializeResponse{ProtocolVersion: sdk.ProtocolVersionNumber, AuthMethods: []sdk.AuthMethod{},
-		AgentInfo: &sdk.Implementation{Name: Name, Version: a.o.Version}}
+		AgentInfo:         &sdk.Implementation{Name: Name, Version: a.o.Version},
+		AgentCapabilities: sdk.AgentCapabilities{SessionCapabilities: sdk.SessionCapabilities{Close: &sdk.SessionCloseCapabilities{}}}}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	switch l := p.ClientCapabilities.Meta["lembas"].(type) {

@@ -200,6 +200,7 @@ func fieldReport(ctx context.Context, file, names string, timeout time.Duration,
 		}
 		row := live.Row(outs)
 		// The conformance cases through the live target (run --live): its counts are a second table.
+		fmt.Fprintf(stderr, "lembas-check live: %s: the conformance cases through the live target (run --live %s)\n", p.Name, p.Name)
 		if row.Cases, err = livetarget.Field(ctx, livetarget.Options{Profile: p, Bin: bin, OneShot: p.ACP == nil, Timeout: timeout, Version: runner.ToolVersion}); err != nil {
 			row.Cases = &live.Cases{Note: "not run: " + err.Error()}
 		}
