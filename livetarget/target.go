@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -503,7 +504,7 @@ func (h *acpHarness) SetMode(ctx context.Context, mode string) error {
 	if h.c.Mode(h.s.ID) == mode {
 		return nil
 	}
-	if len(h.s.Modes) > 0 && !contains(h.s.Modes, mode) {
+	if len(h.s.Modes) > 0 && !slices.Contains(h.s.Modes, mode) {
 		return &acp.Unsupported{What: "mode " + mode, Why: "the harness offers the modes " + strings.Join(h.s.Modes, ", ")}
 	}
 	return h.c.SetMode(ctx, h.s, mode)
@@ -517,7 +518,7 @@ func (h *acpHarness) SetModel(ctx context.Context, model string) error {
 	}
 	for _, m := range h.s.Models {
 		// A harness may name the fake's models after its provider: fake/fake-model-2.
-		if name := m[strings.LastIndex(m, "/")+1:]; name != h.model && contains(models, name) {
+		if name := m[strings.LastIndex(m, "/")+1:]; name != h.model && slices.Contains(models, name) {
 			h.model = name
 			return h.c.SetModel(ctx, h.s, m)
 		}
@@ -525,15 +526,6 @@ func (h *acpHarness) SetModel(ctx context.Context, model string) error {
 	return &acp.Unsupported{What: "a model change", Why: "the harness offers no other model the fake serves (it offers " + strings.Join(h.s.Models, ", ") + ")"}
 }
 func (h *acpHarness) Mode() string { return h.c.Mode(h.s.ID) }
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
 
 // oneshot is a harness run once per prompt, the first starting the session and each later one
 // carrying it on with the profile's continue command.

@@ -8,6 +8,8 @@ import (
 	"io"
 	"net/http"
 	"strings"
+
+	"github.com/LLeMbas/lembas-check/fakeprovider/wire"
 )
 
 // message is one message of a chat completions conversation, as the agent sends it. Once sent
@@ -31,16 +33,9 @@ type toolCall struct {
 
 func text(role, s string) message { return message{Role: role, Content: &s} }
 
-// marshal is JSON without HTML escaping: the spec's texts hold < and > (<session-note>).
-func marshal(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(b.Bytes(), "\n"), nil
-}
+// marshal is JSON as the API writes it: the spec's texts hold < and > (<session-note>), sent as
+// they are.
+func marshal(v any) ([]byte, error) { return wire.Marshal(v) }
 
 // model is an OpenAI-compatible chat completions endpoint.
 type model struct {
