@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/LLeMbas/lembas-check/fakeprovider/wire"
 	"github.com/LLeMbas/lembas-check/replay/chat"
 )
 
@@ -164,9 +165,9 @@ func anthropicMsgs(role string, content json.RawMessage) []msg {
 	for _, b := range blocks {
 		switch b.Type {
 		case "tool_result":
-			out = append(out, msg{role: "tool", text: contentText(b.Content), callID: b.ToolUseID})
+			out = append(out, msg{role: "tool", text: contentText(b.Content), callID: fromToolUse(b.ToolUseID)})
 		case "tool_use":
-			own.calls = append(own.calls, b.ID)
+			own.calls = append(own.calls, fromToolUse(b.ID))
 		case "text":
 			texts = append(texts, b.Text)
 		}
@@ -176,6 +177,15 @@ func anthropicMsgs(role string, content json.RawMessage) []msg {
 		out = append(out, own)
 	}
 	return out
+}
+
+// fromToolUse is a call's id as the live target made it, from the id Anthropic's API gave it
+// (the fake names call_X toolu_X there: wire.ToolUseID).
+func fromToolUse(id string) string {
+	if rest, ok := strings.CutPrefix(id, "toolu_"); ok && wire.ToolUseID(wire.ToolCall{ID: "call_" + rest}) == id {
+		return "call_" + rest
+	}
+	return id
 }
 
 // geminiMsgs are a Gemini content's parts: each functionResponse a tool message (with the id

@@ -1,6 +1,7 @@
 package livetarget
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -23,6 +24,9 @@ func TestParseRequest(t *testing.T) {
 		{"anthropic",
 			`{"model":"m","system":[{"type":"text","text":"S"}],"messages":[{"role":"user","content":"hi"},{"role":"assistant","content":[{"type":"text","text":"ok"},{"type":"tool_use","id":"c1","name":"read","input":{}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"c1","content":[{"type":"text","text":"R"}]},{"type":"text","text":"more"}]}],"tools":[{"name":"read","input_schema":{}}],"max_tokens":10}`,
 			"S", []string{"read"}, []msg{{role: "user", text: "hi"}, {role: "assistant", text: "ok", calls: []string{"c1"}}, {role: "tool", text: "R", callID: "c1"}, {role: "user", text: "more"}}},
+		{"anthropic, the fake's ids", // the fake sends call_a001 as toolu_a001
+			`{"model":"m","messages":[{"role":"assistant","content":[{"type":"tool_use","id":"toolu_a001","name":"read","input":{}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_a001","content":"R"}]}],"tools":[{"name":"read","input_schema":{}}],"max_tokens":10}`,
+			"", []string{"read"}, []msg{{role: "assistant", calls: []string{"call_a001"}}, {role: "tool", text: "R", callID: "call_a001"}}},
 		{"gemini",
 			`{"systemInstruction":{"parts":[{"text":"S"}]},"contents":[{"role":"user","parts":[{"text":"hi"}]},{"role":"model","parts":[{"functionCall":{"name":"read","args":{}}}]},{"role":"user","parts":[{"functionResponse":{"name":"read","response":{"output":"R"}}}]}],"tools":[{"functionDeclarations":[{"name":"read"}]}]}`,
 			"S", []string{"read"}, []msg{{role: "user", text: "hi"}, {role: "assistant", calls: []string{""}}, {role: "tool", text: "R"}}},
@@ -37,7 +41,11 @@ func TestParseRequest(t *testing.T) {
 		if d := cmp.Diff(tc.msgs, q.msgs, cmp.AllowUnexported(msg{})); d != "" {
 			t.Errorf("%s: messages (-want +got):\n%s", tc.api, d)
 		}
-		if r, ok := q.result("c1"); !ok || r != "R" {
+		call := "c1"
+		if strings.Contains(tc.api, "fake") {
+			call = "call_a001"
+		}
+		if r, ok := q.result(call); !ok || r != "R" {
 			t.Errorf("%s: the result of c1 is %q, %v", tc.api, r, ok)
 		}
 	}
