@@ -324,6 +324,12 @@ const mediaTokens = 85
 
 // usage asks the cache simulator for the prompt's tokens and counts the reply's (each choice's).
 func (s *Server) usage(ctx context.Context, body []byte, req *wire.Request, a wire.Answer) wire.Usage {
+	if s.blocks != nil {
+		r, err := s.serveBlocks(ctx, body, req.Model)
+		u := s.countUsage(ctx, r, err, body, req, a)
+		s.vllm.generation.WithLabelValues(req.Model).Add(float64(u.Completion))
+		return u
+	}
 	r, err := s.cache.Serve(body)
 	return s.countUsage(ctx, r, err, body, req, a)
 }

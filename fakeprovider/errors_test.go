@@ -180,7 +180,7 @@ func TestListensOnLoopback(t *testing.T) {
 	if _, err := fakeprovider.Start(fakeprovider.Config{Listen: "nonsense"}); err == nil || !strings.Contains(err.Error(), "want host:port") {
 		t.Errorf("bad --listen: %v", err)
 	}
-	if _, err := fakeprovider.Start(fakeprovider.Config{Dialect: "vllm"}); err == nil {
+	if _, err := fakeprovider.Start(fakeprovider.Config{Dialect: "tgi"}); err == nil {
 		t.Error("unknown dialect accepted")
 	}
 }

@@ -97,7 +97,10 @@ type Server struct {
 
 	personal personalization
 	state    *state
-	wsConns  atomic.Int64
+	// blocks and vllm are the vllm dialect's prefix cache and counters (vllm.go).
+	blocks  *cachesim.Blocks
+	vllm    *vllmMetrics
+	wsConns atomic.Int64
 }
 
 // newServer makes the server and its handler; it does not listen yet.
@@ -127,6 +130,11 @@ func newServer(cfg Config) (*Server, error) {
 	if err := s.providers.init(s.cache.Tokenizer()); err != nil {
 		return nil, err
 	}
+	if s.cfg.Dialect == usage.VLLM {
+		s.blocks = cachesim.NewBlocks(cachesim.DefaultBlockSize, vllmBlocks)
+		s.vllm = newVLLMMetrics(s.metrics.reg)
+		s.vllmModels()
+	}
 	s.maxBody = cfg.MaxBody
 	if s.maxBody <= 0 {
 		s.maxBody = DefaultMaxBody
@@ -150,6 +158,16 @@ func newServer(cfg Config) (*Server, error) {
 	}
 	s.handler = s.observe(mux)
 	return s, nil
+}
+
+// NewHandler makes a server's handler without listening, to serve it in-process (behind a
+// test's own transport, inside a testing/synctest bubble, where nothing may wait on a socket).
+func NewHandler(cfg Config) (http.Handler, error) {
+	s, err := newServer(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return s.handler, nil
 }
 
 // Start listens and serves in the background.
@@ -303,6 +321,9 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /v1/usage", s.handleUsage)
 	mux.HandleFunc("GET /v1/me/personalization", s.handlePersonalization)
 	mux.HandleFunc("PUT /v1/me/personalization", s.handlePersonalization)
+	if s.cfg.Dialect == usage.VLLM {
+		mux.HandleFunc("POST /reset_prefix_cache", s.handleResetPrefixCache)
+	}
 	if s.cfg.Dialect == usage.LlamaCpp {
 		mux.HandleFunc("GET /slots", s.handleSlots)
 		mux.HandleFunc("POST /slots/{id}", s.handleSlotAction)

@@ -95,16 +95,30 @@ func (s *Sender) LlamaServer(ctx context.Context) (*LlamaServer, error) {
 	return info, nil
 }
 
-// EraseSlots empties a llama.cpp server's slots (GET /slots, then POST /slots/{id}?action=erase
-// for each) and says what it did; erased is false, and the text says why, when the server does
-// not offer it (llama-server answers 501 without --slot-save-path). The server's RAM prompt cache
-// (--cache-ram) is not a slot: nothing erases it.
-func (s *Sender) EraseSlots(ctx context.Context) (said string, erased bool) {
+// EmptyCache empties a server's prompt cache where it offers a way and says what it did: a
+// llama-server's slots (GET /slots, then POST /slots/{id}?action=erase for each; llama-server
+// answers 501 without --slot-save-path), else vLLM's POST /reset_prefix_cache (served with
+// VLLM_SERVER_DEV_MODE=1), else SGLang's POST /flush_cache. slots is true when it erased a
+// llama-server's slots. A llama-server's RAM prompt cache (--cache-ram) is not a slot: nothing
+// erases it.
+func (s *Sender) EmptyCache(ctx context.Context) (said string, slots bool) {
 	b, code, err := s.get(ctx, http.MethodGet, s.base()+"/slots")
-	if err != nil || code != http.StatusOK {
-		return fmt.Sprintf("not offered (GET /slots: %s): the cache may hold earlier requests", statusText(code, err)), false
+	if err == nil && code == http.StatusOK {
+		return s.eraseSlots(ctx, b)
 	}
-	ids, err := SlotIDs(b)
+	tried := []string{"GET /slots: " + statusText(code, err)}
+	for _, path := range []string{"/reset_prefix_cache", "/flush_cache"} {
+		_, code, err := s.get(ctx, http.MethodPost, s.base()+path)
+		if err == nil && code == http.StatusOK {
+			return "emptied (POST " + path + ")", false
+		}
+		tried = append(tried, "POST "+path+": "+statusText(code, err))
+	}
+	return "not offered (" + strings.Join(tried, "; ") + "): the cache may hold earlier requests", false
+}
+
+func (s *Sender) eraseSlots(ctx context.Context, list []byte) (string, bool) {
+	ids, err := SlotIDs(list)
 	if err != nil {
 		return "not offered (GET /slots: " + err.Error() + ")", false
 	}

@@ -20,23 +20,26 @@ type Dialect string
 // envelope and field order, plus `timings` (cache_n, prompt_n, …). Anthropic: input_tokens,
 // cache_read_input_tokens, cache_creation_input_tokens. DeepSeek: prompt_cache_hit_tokens /
 // prompt_cache_miss_tokens. Gemini: usageMetadata's promptTokenCount, cachedContentTokenCount (left
-// out when 0), candidatesTokenCount.
+// out when 0), candidatesTokenCount. VLLM: vLLM's and SGLang's OpenAI-compatible shape, which
+// reports what their prefix cache gave in OpenAI's field (prompt_tokens_details.cached_tokens,
+// with vLLM's --enable-prompt-tokens-details or SGLang's --enable-cache-report), read as OpenAI's.
 const (
 	OpenAI    Dialect = "openai"
 	LlamaCpp  Dialect = "llama.cpp"
 	Anthropic Dialect = "anthropic"
 	DeepSeek  Dialect = "deepseek"
+	VLLM      Dialect = "vllm"
 	// Gemini is read, not a shape of chat completions: the fake writes it on Gemini's own
 	// endpoints, so it is not among Dialects.
 	Gemini Dialect = "gemini"
 )
 
 // Dialects lists the shapes chat completions can take, for flags and messages.
-var Dialects = []Dialect{OpenAI, LlamaCpp, Anthropic, DeepSeek}
+var Dialects = []Dialect{OpenAI, LlamaCpp, Anthropic, DeepSeek, VLLM}
 
 // aliases are other spellings taken where people type a dialect: `llamacpp` was the fake's
 // `--usage` spelling before there was one dialect type, and scripts and habits still use it.
-var aliases = map[string]Dialect{"llamacpp": LlamaCpp}
+var aliases = map[string]Dialect{"llamacpp": LlamaCpp, "sglang": VLLM}
 
 // ParseDialect reads a dialect's name, or one of its other spellings.
 func ParseDialect(s string) (Dialect, error) {
@@ -48,7 +51,7 @@ func ParseDialect(s string) (Dialect, error) {
 	if d, ok := aliases[s]; ok {
 		return d, nil
 	}
-	return "", fmt.Errorf("no usage dialect %q (there are openai, llama.cpp (also spelled llamacpp), anthropic, deepseek)", s)
+	return "", fmt.Errorf("no usage dialect %q (there are openai, llama.cpp (also spelled llamacpp), anthropic, deepseek, vllm (also spelled sglang))", s)
 }
 
 // Usage is one answer's token accounting. A nil field was not reported.

@@ -102,8 +102,11 @@ func TestParseDialect(t *testing.T) {
 			t.Errorf("%s: %v %v", d, got, err)
 		}
 	}
-	if _, err := ParseDialect("vllm"); err == nil || !strings.Contains(err.Error(), "llamacpp") {
+	if _, err := ParseDialect("tgi"); err == nil || !strings.Contains(err.Error(), "llamacpp") {
 		t.Errorf("unknown dialect: %v", err)
+	}
+	if got, err := ParseDialect("sglang"); err != nil || got != VLLM {
+		t.Errorf("sglang: %v %v", got, err)
 	}
 	// The old spelling of llama.cpp is still taken where people type it (--usage llamacpp).
 	if got, err := ParseDialect("llamacpp"); err != nil || got != LlamaCpp {

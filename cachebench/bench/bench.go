@@ -107,6 +107,9 @@ type Run struct {
 	PromptMS Percentiles `json:"prompt_ms_percentiles"`
 	// Sessions are each session's totals, with several sessions.
 	Sessions []SessionTotals `json:"sessions,omitempty"`
+	// Counters are what the server's own /metrics counted over the run (vLLM's prefix-cache
+	// queries and hits, SGLang's, llama-server's), nil when it has none.
+	Counters *replay.CacheCounters `json:"server_counters,omitempty"`
 	// Currency is the money's, with Options.Prices.
 	Currency string `json:"currency,omitempty"`
 }
@@ -364,7 +367,7 @@ func cold(ctx context.Context, o Options) string {
 		}
 		return o.Reset()
 	case o.Cold:
-		said, erased := o.Sender.EraseSlots(ctx)
+		said, erased := o.Sender.EmptyCache(ctx)
 		if erased && o.Predictor != nil {
 			o.Predictor.erase()
 		}

@@ -84,7 +84,7 @@ func TestServerWithoutSlotsAndWithErrors(t *testing.T) {
 	sim := llamaFake(t, "qwen3-coder").Handler()
 	n := 0
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasPrefix(r.URL.Path, "/slots") {
+		if strings.HasPrefix(r.URL.Path, "/slots") || r.URL.Path == "/reset_prefix_cache" || r.URL.Path == "/flush_cache" || r.URL.Path == "/metrics" {
 			http.NotFound(w, r)
 			return
 		}

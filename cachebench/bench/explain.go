@@ -5,6 +5,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"time"
 )
 
 // Off names why a server cached otherwise than predicted.
@@ -66,19 +67,17 @@ func (p *Predictor) settle(pd *prediction, r *Row, first bool) {
 	}
 }
 
-// explain names, for each row the prediction got wrong, why; and says what the first request
+// explain names, for each row the prediction got wrong, why; and says what the first requests
 // showed of the cache being cold.
-func explain(run *Run, firstKey [2]int, hadFirst bool, o Options, concurrent bool) (coldCheck string) {
+func explain(run *Run, o Options, concurrent bool) (coldCheck string) {
+	initial := initialRows(run.Rows)
+	coldCheck = checkCold(run.Cold, run.Rows, initial)
 	prev := map[int]*Row{}
 	for i := range run.Rows {
 		r := &run.Rows[i]
 		before := prev[r.Session]
 		prev[r.Session] = r
-		isFirst := hadFirst && r.Session == firstKey[0] && r.N == firstKey[1]
 		c := r.Usage.CachedTokens
-		if isFirst {
-			coldCheck = checkCold(run.Cold, r)
-		}
 		if c == nil {
 			if r.Error != "" && isRefusal(r.Error) && r.sim != nil && !r.simRefused {
 				r.Detail = "the server refused it, the simulator did not"
@@ -94,7 +93,7 @@ func explain(run *Run, firstKey [2]int, hadFirst bool, o Options, concurrent boo
 		}
 		d := *c - *r.Predicted
 		switch {
-		case isFirst && d > 0:
+		case initial[i] && d > 0 && !strings.HasPrefix(coldCheck, "cold"):
 			r.Off, r.Detail = OffNotCold, coldCheck
 		case r.simRAM != nil && *c == *r.simRAM:
 			r.Off = OffRAM
@@ -113,23 +112,67 @@ func explain(run *Run, firstKey [2]int, hadFirst bool, o Options, concurrent boo
 	return coldCheck
 }
 
-// checkCold says what the first request of a run showed: a cache that was cold takes nothing.
-func checkCold(cold string, r *Row) string {
-	c := r.Usage.CachedTokens
-	if c == nil {
-		return "not checked: the first request has no cached figure (" + r.Why + ")"
+// initialRows are the requests sent before any answer came back: the server took one of them
+// first, with the cache as the run found it.
+func initialRows(rows []Row) map[int]bool {
+	first := time.Duration(-1)
+	for _, r := range rows {
+		if end := r.Sent + r.Total; first < 0 || end < first {
+			first = end
+		}
 	}
-	if *c == 0 {
-		return "cold: the first request took nothing from the cache"
+	out := map[int]bool{}
+	for i, r := range rows {
+		if r.Sent < first || first == 0 && i == 0 {
+			out[i] = true
+		}
+	}
+	if len(out) == 0 && len(rows) > 0 {
+		out[0] = true
+	}
+	return out
+}
+
+// checkCold says what the first requests of a run showed: on a cold cache the one the server took
+// first takes nothing from it.
+func checkCold(cold string, rows []Row, initial map[int]bool) string {
+	var first *Row
+	for i := range rows {
+		if !initial[i] {
+			continue
+		}
+		r := &rows[i]
+		c := r.Usage.CachedTokens
+		if c == nil {
+			continue
+		}
+		if *c == 0 {
+			return "cold: the first request took nothing from the cache"
+		}
+		if first == nil || *c < *first.Usage.CachedTokens {
+			first = r
+		}
+	}
+	if first == nil {
+		for i := range rows {
+			if initial[i] {
+				return "not checked: the first request has no cached figure (" + rows[i].Why + ")"
+			}
+		}
+		return ""
 	}
 	prompt := "?"
-	if r.Usage.PromptTokens != nil {
-		prompt = fmt.Sprint(*r.Usage.PromptTokens)
+	if first.Usage.PromptTokens != nil {
+		prompt = fmt.Sprint(*first.Usage.PromptTokens)
 	}
-	if strings.HasPrefix(cold, "erased") {
-		return fmt.Sprintf("not cold: the first request took %d of its %s tokens from the cache after the slots were erased — llama-server keeps prompts in RAM apart from its slots (--cache-ram, on by default); start it with --cache-ram 0 for a cold bench", *c, prompt)
+	c := *first.Usage.CachedTokens
+	switch {
+	case strings.HasPrefix(cold, "erased"):
+		return fmt.Sprintf("not cold: the first request took %d of its %s tokens from the cache after the slots were erased — llama-server keeps prompts in RAM apart from its slots (--cache-ram, on by default); start it with --cache-ram 0 for a cold bench", c, prompt)
+	case strings.HasPrefix(cold, "emptied"):
+		return fmt.Sprintf("not cold: the first request took %d of its %s tokens from the cache after it was %s", c, prompt, cold)
 	}
-	return fmt.Sprintf("not cold: the first request took %d of its %s tokens from the cache, which was not emptied (%s)", *c, prompt, cold)
+	return fmt.Sprintf("not cold: the first request took %d of its %s tokens from the cache, which was not emptied (%s)", c, prompt, cold)
 }
 
 // isRefusal says whether an error is a server refusing a prompt for its size.

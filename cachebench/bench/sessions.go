@@ -119,9 +119,8 @@ type runState struct {
 	start time.Time
 	mu    sync.Mutex
 	rows  []Row
-	// first is the first request answered in the run, for the cold check.
-	first    bool
-	firstKey [2]int // its session and n
+	// first: a request of the run was answered (the predictor's cold check).
+	first bool
 }
 
 func benchRun(ctx context.Context, sessions []session, o Options, v *Variant, total int) (*runResult, error) {
@@ -150,6 +149,7 @@ func benchRun(ctx context.Context, sessions []session, o Options, v *Variant, to
 			reports[i][q.Seq] = q
 		}
 	}
+	before := o.Sender.CacheCounters(ctx)
 	run.Cold = cold(ctx, o)
 	o.phase(name, "replaying", total)
 	st := &runState{o: o, name: name, start: time.Now()}
@@ -161,11 +161,15 @@ func benchRun(ctx context.Context, sessions []session, o Options, v *Variant, to
 		return a.Session < b.Session || a.Session == b.Session && a.N < b.N
 	})
 	run.Rows = st.rows
-	run.ColdCheck = explain(&run.Run, st.firstKey, st.first, o, len(sessions) > 1 && o.Concurrency > 1)
+	run.ColdCheck = explain(&run.Run, o, len(sessions) > 1 && o.Concurrency > 1)
 	for _, r := range run.Rows {
 		run.Totals.add(r)
 	}
 	run.TTFT, run.PromptMS = timePercentiles(run.Rows)
+	if after := o.Sender.CacheCounters(ctx); before != nil && after != nil && after.Source == before.Source {
+		d := after.Sub(*before)
+		run.Counters = &d
+	}
 	if len(sessions) > 1 {
 		run.Sessions = sessionTotals(run.Rows, sessions)
 	}
@@ -267,9 +271,7 @@ func (st *runState) play(ctx context.Context, s session, v *Variant, bySeq map[i
 				o.Predictor.settle(pd, &row, !st.first)
 			}
 			st.rows = append(st.rows, row)
-			if !st.first {
-				st.first, st.firstKey = true, [2]int{row.Session, row.N}
-			}
+			st.first = true
 			if o.OnRow != nil {
 				o.OnRow(row)
 			}

@@ -114,6 +114,18 @@ func summaryLines(res *Result) []line {
 				return "—"
 			}, nil})
 	}
+	counters := false
+	for _, run := range res.Runs {
+		counters = counters || run.Counters != nil
+	}
+	if counters {
+		out = append(out, line{"cached tokens (server's /metrics)", func(r Run) string {
+			if r.Counters == nil {
+				return "—"
+			}
+			return table.Count(int64(r.Counters.Cached)) + " of " + table.Count(int64(r.Counters.Prompt))
+		}, nil})
+	}
 	out = append(out,
 		line{"reusable tokens (audit)", func(r Run) string { return table.Count(r.Audit.ReusableTokens) }, func(r Run) (float64, bool) { return f(float64(r.Audit.ReusableTokens), true) }},
 		line{"reusable share (audit)", func(r Run) string { return table.Percent(r.Audit.ReusableShare) }, nil},

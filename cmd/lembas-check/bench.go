@@ -149,11 +149,13 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	for _, r := range recs {
 		size += fileSize(r.Name)
 	}
+	var done atomic.Int64
 	opts.OnPhase = func(run, step string, requests int) {
 		if run != "" {
 			m.Start(run)
 			step = run + ": " + step
 		}
+		done.Store(0)
 		if requests > 0 {
 			bar.Phase(step, int64(requests), "requests")
 			return
@@ -167,7 +169,6 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			return 0
 		})
 	}
-	var done atomic.Int64
 	opts.OnRow = func(r bench.Row) {
 		m.Observe(r)
 		note := "cached: not reported"

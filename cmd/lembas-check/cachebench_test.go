@@ -172,3 +172,31 @@ func TestReplayRecord(t *testing.T) {
 		t.Errorf("audit of the replay's recording: exit %d\n%s", code, out)
 	}
 }
+
+// bench --concurrency N replays N copies at once and tables the sessions; a folder of recordings
+// is benched a session per recording; replay --cold empties the server's slots first.
+func TestBenchConcurrencyAndReplayCold(t *testing.T) {
+	code, out, errs := runCLI(t, "bench", recDir+"clean.jsonl", "--sim", "--cache-slots", "2", "--concurrency", "3")
+	// (Exact agreement under contention is the bench package's synctest test: here the fake answers
+	// in microseconds, faster than the bench sees its answers, and the orders may differ.)
+	if code != 0 || !regexp.MustCompile(`│ baseline │ all\s*│\s*18 │`).MatchString(out) || !regexp.MustCompile(`prediction exact\s*│\s*\d+ of \d+`).MatchString(out) {
+		t.Errorf("--concurrency: exit %d\n%s\n%s", code, out, errs)
+	}
+	dir := t.TempDir()
+	for _, f := range []string{"clean.jsonl", "tool-churn.jsonl"} {
+		b, _ := os.ReadFile(recDir + f)
+		os.WriteFile(filepath.Join(dir, f), b, 0o644)
+	}
+	code, out, errs = runCLI(t, "bench", dir, "--sim", "--concurrency", "2", "--format", "json")
+	if code != 0 || strings.Count(out, `"type":"row"`) != 12 || !strings.Contains(out, `"session":2`) {
+		t.Errorf("a folder: exit %d\n%s\n%s", code, out, errs)
+	}
+	if code, _, errs := runCLI(t, "bench", recDir+"clean.jsonl", "--sim", "--concurrency", "0"); code != 2 || !strings.Contains(errs, "--concurrency 0") {
+		t.Errorf("--concurrency 0: exit %d %s", code, errs)
+	}
+	srv := llamaFake(t)
+	code, out, errs = runCLI(t, "replay", recDir+"clean.jsonl", "--server", srv.URL, "--cold")
+	if code != 0 || !strings.Contains(out, "; cold cache: erased 1 slot(s)") || !strings.Contains(errs, "cold cache: erased 1 slot(s)") {
+		t.Errorf("replay --cold: exit %d\n%s\n%s", code, out, errs)
+	}
+}

@@ -88,7 +88,7 @@ func TestFakeBadFlags(t *testing.T) {
 		args []string
 		want string
 	}{
-		"usage":           {[]string{"fake", "--usage", "vllm"}, `--usage: no usage dialect "vllm"`},
+		"usage":           {[]string{"fake", "--usage", "tgi"}, `--usage: no usage dialect "tgi"`},
 		"script":          {[]string{"fake", "--script", bad}, `bad.yaml:3:5: replies[0]: unknown key "colour"`},
 		"missing script":  {[]string{"fake", "--script", filepath.Join(dir, "none.yaml")}, "none.yaml: no such file"},
 		"script+upstream": {[]string{"fake", "--script", bad, "--upstream", "http://x"}, "--script and --upstream: give one"},

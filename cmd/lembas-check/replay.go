@@ -89,6 +89,7 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	speed := fs.Float64("speed", 1, "timed mode: replay `X` times as fast as recorded")
 	form := fs.String("format", "table", "report `FORMAT`: "+replayFormats.Help())
 	record := fs.String("record", "", "record what was sent and answered to `FILE` (a recording)")
+	cold := fs.Bool("cold", false, "empty the server's prompt cache first where it offers it (llama-server's slots, vLLM's /reset_prefix_cache, SGLang's /flush_cache)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return flagExit(err)
@@ -118,6 +119,11 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 			return errorf(stderr, "%v", format.FileErr("--record", *record, err))
 		}
 		defer rec.Close()
+	}
+	coldSaid := ""
+	if *cold {
+		coldSaid, _ = snd.EmptyCache(ctx)
+		fmt.Fprintf(stderr, "lembas-check: cold cache: %s\n", coldSaid)
 	}
 	bar := progress.New(stderr, "lembas-check replay "+pos[0])
 	bar.Phase(*mode, int64(countPrompts(pos[0])), "requests")
@@ -149,6 +155,9 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		status = format.Failed
 	}
 	line := fmt.Sprintf("%s\t%s\t%s mode: %d requests sent, %d failed", status.Word(), pos[0], *mode, len(sent), failed)
+	if coldSaid != "" {
+		line += "; cold cache: " + coldSaid
+	}
 	if len(sent) == 0 && playErr == nil {
 		line += "; no request: did the agent reach the fake?"
 	}

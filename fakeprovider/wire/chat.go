@@ -209,6 +209,16 @@ func usageObject(e *enc, d usage.Dialect, u Usage) {
 		e.obj()
 		e.kint("reasoning_tokens", int64(u.Reasoning))
 		e.end()
+	case usage.VLLM:
+		// vLLM's UsageInfo: no audio or reasoning details; cached_tokens with
+		// --enable-prompt-tokens-details, which the fake plays as on.
+		e.kint("prompt_tokens", int64(u.Prompt))
+		e.kint("total_tokens", total)
+		e.kint("completion_tokens", int64(u.Completion))
+		e.key("prompt_tokens_details")
+		e.obj()
+		e.kint("cached_tokens", int64(u.Cached))
+		e.end()
 	case usage.Anthropic:
 		// input + cache_read + cache_creation is the whole prompt, as Anthropic counts it; the
 		// simulator does not bill cache writes, so creation is 0 and input is what was not read.

@@ -1,0 +1,28 @@
+package cachesim
+
+import "testing"
+
+// vLLM's prefix cache reads whole blocks of the shared head, never the prompt's last token, and
+// drops the least recently used blocks past its capacity.
+func TestBlocks(t *testing.T) {
+	b := NewBlocks(16, 1000)
+	if r := b.Serve(seq(0, 100)); r.CachedTokens != 0 || r.PromptTokens != 100 {
+		t.Errorf("cold: %+v", r)
+	}
+	if r := b.Serve(flat(cat(span(0, 40), span(500, 600))...)); r.CachedTokens != 32 {
+		t.Errorf("a head of 40 shared: %d cached, want 2 blocks", r.CachedTokens)
+	}
+	if r := b.Serve(seq(0, 96)); r.CachedTokens != 80 {
+		t.Errorf("the same 6 blocks again: %d cached, want 5 (the last token is computed again)", r.CachedTokens)
+	}
+	small := NewBlocks(16, 4)
+	small.Serve(seq(0, 64))      // blocks a0..a3
+	small.Serve(seq(1000, 1032)) // two blocks more: a0, a1 go
+	if r := small.Serve(seq(0, 65)); r.CachedTokens != 0 {
+		t.Errorf("evicted head: %d cached", r.CachedTokens)
+	}
+	small.Reset()
+	if r := small.Serve(seq(1000, 1040)); r.CachedTokens != 0 {
+		t.Errorf("after reset: %d cached", r.CachedTokens)
+	}
+}
