@@ -121,3 +121,18 @@ func TestPolicyFollowsTheProfile(t *testing.T) {
 		t.Errorf("pi takes relative paths: %+v", pol)
 	}
 }
+
+// CI installs each agent once, from its profile's pin (.ci/run's loop over agents/*.json): no
+// second install of a package with a version of its own to keep in step (pi had one, for
+// LEMBAS_PI, beside the loop's).
+func TestCIInstallsEachAgentFromItsProfile(t *testing.T) {
+	b, err := os.ReadFile("../.ci/run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, line := range strings.Split(string(b), "\n") {
+		if l := strings.TrimSpace(line); strings.Contains(l, "npm install --") && !strings.HasPrefix(l, "#") && !strings.Contains(l, `"$pkg"`) {
+			t.Errorf(".ci/run:%d installs from npm other than from a profile: %s", i+1, l)
+		}
+	}
+}
