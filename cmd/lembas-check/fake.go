@@ -33,7 +33,7 @@ type fakeFlags struct {
 // why record and live check requests and fake does not).
 func addFakeFlags(fs *flag.FlagSet, strict bool) *fakeFlags {
 	f := &fakeFlags{}
-	fs.BoolVar(&f.strict, "strict", strict, "answer requests the OpenAI API would refuse with its 400 errors (unknown parameters, values out of range, roles, tool messages, tool_choice); --strict=false checks only what the fake reads")
+	addStrictFlag(fs, &f.strict, strict)
 	fs.StringVar(&f.script, "script", "", "answer from the script `FILE` (YAML or JSON, docs/fakeprovider.md); without it: call the offered read tool on README.md, then answer done")
 	fs.StringVar(&f.upstream, "upstream", "", "be a recording proxy in front of this OpenAI-compatible base `URL` instead of answering")
 	fs.StringVar(&f.listen, "listen", "", "listen on `ADDR` (default 127.0.0.1:0; a port alone stays on loopback, name a host such as 0.0.0.0:8080 to be reached from elsewhere)")
@@ -42,6 +42,11 @@ func addFakeFlags(fs *flag.FlagSet, strict bool) *fakeFlags {
 	fs.Var(&f.models, "model", "serve this model `ID` (repeatable; default: the script's models, else fake-model)")
 	fs.Int64Var(&f.maxBody, "max-body", fakeprovider.DefaultMaxBody, "largest request body taken, in `BYTES` (413 above)")
 	return f
+}
+
+// addStrictFlag adds --strict, which fake, record and live share.
+func addStrictFlag(fs *flag.FlagSet, p *bool, def bool) {
+	fs.BoolVar(p, "strict", def, "answer requests the OpenAI API would refuse with its 400 errors (unknown parameters, values out of range, roles, tool messages, tool_choice); --strict=false checks only what the fake reads")
 }
 
 // config turns the flags into a server configuration, loading the script.

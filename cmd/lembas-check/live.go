@@ -27,6 +27,8 @@ func cmdLive(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.Var(&scenarios, "scenario", "a built-in scenario `NAME` ("+strings.Join(live.Scenarios(), ", ")+") or a scenario FILE (repeatable; default: every built-in one)")
 	recDir := fs.String("record", "", "keep each scenario's recording in `DIR` (<scenario>.jsonl), and the ACP transcript beside it")
 	timeout := fs.Duration("timeout", 5*time.Minute, "the longest one prompt may take")
+	var strict bool
+	addStrictFlag(fs, &strict, true)
 	field := fs.String("field-report", "", "run every profiled agent (or those --agent names, comma-separated) through the midnight, mode and compaction scenarios and write the field report to `FILE` (docs/field-report.md)")
 	rf := addReportFlags(fs)
 	pos, err := parse(fs, args)
@@ -96,7 +98,7 @@ func cmdLive(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	rep := &runner.Report{Tool: "lembas-check", Version: runner.ToolVersion, Spec: spec.Version(), Started: time.Now(),
 		Target: runner.TargetInfo{Kind: "live", Command: bin + " (" + driven + ")", Implementation: runner.Implementation{Name: p.Name, Version: p.Version}, Areas: []string{"live"}}}
 	for _, sc := range scs {
-		o := live.Options{Profile: p, Bin: bin, ACP: useACP, Scenario: sc, StepTimeout: *timeout, Log: stderr, Tool: "lembas-check " + runner.ToolVersion, Version: runner.ToolVersion}
+		o := live.Options{Profile: p, Bin: bin, ACP: useACP, Scenario: sc, StepTimeout: *timeout, Lax: !strict, Log: stderr, Tool: "lembas-check " + runner.ToolVersion, Version: runner.ToolVersion}
 		o.Record = filepath.Join(*recDir, sc.Name+".jsonl")
 		o.Transcript = filepath.Join(*recDir, sc.Name+".acp.log")
 		start := time.Now()

@@ -20,6 +20,7 @@ import (
 	"github.com/LLeMbas/lembas-check/fakeprovider"
 	"github.com/LLeMbas/lembas-check/replay"
 	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/shared"
 )
 
@@ -52,6 +53,17 @@ func TestHelperAgent(t *testing.T) {
 		os.Exit(helperChat())
 	case "unknown-tool":
 		os.Exit(helperUnknownTool())
+	case "unknown-parameter":
+		// A request the API would refuse: a parameter it does not know.
+		client := openai.NewClient()
+		_, err := client.Chat.Completions.New(context.Background(), openai.ChatCompletionNewParams{
+			Model: "fake-model", Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage(os.Args[len(os.Args)-1])},
+		}, option.WithJSONSet("frobnicate", 1))
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(3)
+		}
+		os.Exit(0)
 	case "forker", "forker-stay":
 		// A child in its group, and one that detaches (setsid) and ignores TERM.
 		helperChild("sleep", false, nil)
