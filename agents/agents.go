@@ -37,6 +37,10 @@ type Profile struct {
 	// API is the model API the agent speaks to the fake: "chat completions", "responses",
 	// "anthropic messages" or "gemini".
 	API string `json:"api"`
+	// Model is the model the agent asks for when left to its own configuration (codex:
+	// gpt-6.2-sol, whose metadata gives it its default tools), which the fake then serves and
+	// {model} names; "": the fake's own, fake-model, which the profile points the agent at.
+	Model string `json:"model,omitempty"`
 	// Env is added to the agent's environment, each value with the variables of Vars filled in.
 	Env map[string]string `json:"env,omitempty"`
 	// Files are written under the temporary HOME before the agent starts: a path relative to
@@ -77,7 +81,8 @@ type Command struct {
 // Tools is what the default policy needs of the agent's tools.
 type Tools struct {
 	// Read are the agent's ways of reading a file, tried in order before the read tool the
-	// policy finds by its name: a tool name and its arguments with {path} or {qpath}.
+	// policy finds by its name: a tool name and its arguments with {path} or {qpath}, or a
+	// custom tool's input with them.
 	Read []script.ToolShape `json:"read,omitempty"`
 	// Paths is "absolute" for an agent that refuses relative paths, else "relative".
 	Paths string `json:"paths"`
@@ -170,16 +175,24 @@ func Parse(b []byte, file string) (*Profile, error) {
 		}
 	}
 	for op, sh := range p.Tools.Calls {
-		if sh.Name == "" || !json.Valid(sh.Arguments) {
-			return nil, fmt.Errorf("%s: tools.calls.%s: a call needs a name and its arguments as JSON", file, op)
+		if !shapeOK(sh) {
+			return nil, fmt.Errorf("%s: tools.calls.%s: a call needs a name, and its arguments as JSON or (a custom tool's) its input", file, op)
 		}
 	}
 	for _, sh := range p.Tools.Read {
-		if sh.Name == "" || !json.Valid(sh.Arguments) {
-			return nil, fmt.Errorf("%s: tools.read: each shape needs a name and its arguments as JSON", file)
+		if !shapeOK(sh) {
+			return nil, fmt.Errorf("%s: tools.read: each shape needs a name, and its arguments as JSON or (a custom tool's) its input", file)
 		}
 	}
 	return &p, nil
+}
+
+// shapeOK: a tool's name, and either its arguments as JSON or a custom tool's input.
+func shapeOK(sh script.ToolShape) bool {
+	if sh.Input != "" {
+		return sh.Name != "" && len(sh.Arguments) == 0
+	}
+	return sh.Name != "" && json.Valid(sh.Arguments)
 }
 
 // EnvName is the variable that names the agent's program: LEMBAS_<NAME> (LEMBAS_QWEN_CODE).

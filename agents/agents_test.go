@@ -83,8 +83,12 @@ func TestPrepareWritesFilesAndEnvironment(t *testing.T) {
 		t.Errorf("opencode.json: %v %s", err, b)
 	}
 	toml, _ := os.ReadFile(filepath.Join(home, ".codex", "config.toml"))
-	if !strings.Contains(string(toml), `base_url = "http://127.0.0.1:1/v1"`) || !strings.Contains(string(toml), `wire_api = "responses"`) {
+	// codex in its default configuration but the base URL and a sandbox that may write.
+	if string(toml) != "openai_base_url = \"http://127.0.0.1:1/v1\"\nsandbox_mode = \"workspace-write\"\n" {
 		t.Errorf("config.toml:\n%s", toml)
+	}
+	if _, err := os.Stat(filepath.Join(home, "tmp")); err != nil {
+		t.Errorf("codex's TMPDIR inside HOME: %v", err)
 	}
 }
 

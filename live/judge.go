@@ -82,11 +82,17 @@ func Judge(ctx context.Context, run *Run) (*Judgement, error) {
 		if !audit.IsPrompt(e.Exchange) {
 			continue
 		}
-		r, err := chat.ParsePath(e.Exchange.Path, e.Body)
+		// A Responses turn that continues an earlier one (previous_response_id: codex over its
+		// WebSocket) is judged as the model saw it, the earlier turns before its input.
+		body := e.Body
+		if e.Prompt != nil {
+			body = e.Prompt
+		}
+		r, err := chat.ParsePath(e.Exchange.Path, body)
 		if err != nil {
 			continue
 		}
-		reqs = append(reqs, request{seq: e.Exchange.Seq, body: e.Body, r: r})
+		reqs = append(reqs, request{seq: e.Exchange.Seq, body: body, r: r})
 	}
 	j := &Judgement{Audit: rep, Prompts: len(reqs)}
 	main := mainConversation(rep)

@@ -212,3 +212,35 @@ func mustJudge(t *testing.T, run *Run) *Judgement {
 	}
 	return j
 }
+
+// A Responses turn that continues an earlier one (previous_response_id: codex over its
+// WebSocket) is judged as the model saw it, the earlier turns before its input: the new date
+// after the person's words is found in it (read alone, its one new message looked like nothing
+// added, and date-note failed, "the new date is not sent").
+func TestJudgeReadsAContinuationWhole(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "rec.jsonl")
+	w, err := replay.Create(path, replay.Header{Source: "fake"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools := `[{"type":"function","name":"read","parameters":{"type":"object"}}]`
+	for i, c := range []struct{ body, id string }{
+		{`{"model":"fake-model","instructions":"Help.","tools":` + tools + `,"input":[{"type":"message","role":"user","content":"Today is Mon Nov 30 2026. a"}]}`, "resp_1"},
+		{`{"model":"fake-model","instructions":"Help.","tools":` + tools + `,"previous_response_id":"resp_1","input":[{"type":"message","role":"user","content":"Read them again.\nThe date is now Tue Dec 01 2026."}]}`, "resp_2"},
+	} {
+		resp := `{"id":"` + c.id + `","object":"response","status":"completed","output":[{"type":"message","id":"msg_` + c.id + `","role":"assistant","status":"completed","content":[{"type":"output_text","text":"done","annotations":[]}]}]}`
+		x := replay.Exchange{Started: night.Add(time.Duration(i) * time.Minute), Method: "POST", Path: "/v1/responses", Response: &replay.Response{Status: 200, Body: json.RawMessage(resp)}}
+		if err := w.Write(x, []byte(c.body)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	run := &Run{Scenario: scenario(t, "midnight"), Profile: mustProfile(t, "codex"), Driven: "one-shot", Recording: path, Clock: ClockInfo{Set: true, Controlled: true},
+		Steps: []StepRun{{Step: Step{Prompt: "a"}, First: 1, Last: 1, At: night}, {Step: Step{SetClock: &day}, First: 2, Last: 1, At: night},
+			{Step: Step{Prompt: "Read them again."}, First: 2, Last: 2, At: day}}}
+	if x := judged(t, run)[RuleDateNote]; x.Verdict != runner.Pass || !strings.Contains(x.Message, `request 2 has the new date "Dec 01 2026" after the person's words`) {
+		t.Errorf("date-note: %s %q", x.Verdict, x.Message)
+	}
+}

@@ -1,11 +1,13 @@
 package live
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"strings"
 	"testing"
 
+	"github.com/LLeMbas/lembas-check/replay"
 	"github.com/LLeMbas/lembas-check/runner"
 )
 
@@ -84,16 +86,34 @@ func TestQwenCodeOverACPCrossingMidnight(t *testing.T) {
 }
 
 // codex is a static binary: its clock is not moved, and the report says so instead of judging a
-// date it never saw change; it is driven with its own tool (exec_command).
+// date it never saw change. In its default configuration it speaks over the fake's WebSocket and
+// is driven with its own tool, exec (JavaScript running exec_command): each file's text comes
+// back as a custom tool's output, on the same connection.
 func TestCodexClockNotControlled(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a real agent")
 	}
 	r, got := drive(t, "codex", "midnight", false)
 	want(t, got, RuleDateNote, runner.Skip, "clock not controlled: codex is a static binary")
-	want(t, got, RuleSystemPrompt, runner.Pass)
+	want(t, got, RuleSystemPrompt, runner.Pass, "compared with the one each continues")
 	if r.Clock.Controlled {
 		t.Error("the clock says it was controlled")
+	}
+	es, _, err := replay.ReadAll(r.Recording)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outputs := 0
+	for _, e := range es {
+		if e.Exchange.Transport != "websocket" {
+			continue
+		}
+		if bytes.Contains(e.Body, []byte(`"type":"custom_tool_call_output"`)) && bytes.Contains(e.Body, []byte("Counting is by Unicode code point")) {
+			outputs++
+		}
+	}
+	if outputs < 2 {
+		t.Errorf("%d WebSocket turns carry NOTES.md's text back from exec, want one per prompt", outputs)
 	}
 }
 

@@ -149,7 +149,7 @@ func Drive(ctx context.Context, o Options) (*Run, error) {
 	warn := &lines{}
 	srv, err := fakeprovider.Start(fakeprovider.Config{
 		Script: &script.Script{Name: "(the " + p.Name + " profile's policy)", Default: p.Policy(r.Dir)},
-		Record: rec, Log: warn,
+		Record: rec, Log: warn, Models: []string{ModelOf(p)},
 		// A request the API would refuse is a harness bug: seen here, not in production
 		// (docs/fakeprovider.md, --strict).
 		Strict: !o.Lax,

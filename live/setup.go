@@ -47,13 +47,22 @@ type Agent struct {
 // Model is the model id the fake serves an agent.
 const Model = "fake-model"
 
+// ModelOf is the model the agent of profile p asks for, and the fake serves it: the profile's
+// own (an agent left to its default configuration), else Model.
+func ModelOf(p *agents.Profile) string {
+	if p.Model != "" {
+		return p.Model
+	}
+	return Model
+}
+
 // Key is the API key an agent is given for the fake, which takes any.
 const Key = "lembas-check-fake"
 
 // Prepare readies the agent of profile p (its program bin) to run in dir against the fake at
 // url, with home as its HOME.
 func Prepare(p *agents.Profile, bin, home, dir, url string) (*Agent, error) {
-	v := agents.Vars{Bin: bin, Home: home, Dir: dir, URL: url, BaseURL: url + "/v1", Model: Model, Key: Key}
+	v := agents.Vars{Bin: bin, Home: home, Dir: dir, URL: url, BaseURL: url + "/v1", Model: ModelOf(p), Key: Key}
 	env, err := p.Prepare(v, os.Environ())
 	if err != nil {
 		return nil, fmt.Errorf("%s: writing its files into %s: %v", p.Name, home, err)

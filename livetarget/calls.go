@@ -29,6 +29,11 @@ func makeCall(p *agents.Profile, op, id string, v vals) (wire.ToolCall, error) {
 	if !ok {
 		return wire.ToolCall{}, &noCall{profile: p.Name, op: op}
 	}
+	if sh.Input != "" {
+		// A custom tool's free-form input (codex's exec, JavaScript): each value's text
+		// JSON-escaped, to sit inside a string literal.
+		return wire.ToolCall{ID: id, Name: sh.Name, Arguments: fillInput(sh.Input, v), Custom: true}, nil
+	}
 	args, err := fill(sh.Arguments, v)
 	if err != nil {
 		return wire.ToolCall{}, fmt.Errorf("the %s profile's %s call: %v", p.Name, op, err)
@@ -60,6 +65,19 @@ func fill(shape json.RawMessage, v vals) (string, error) {
 	}
 	b, err := wire.Marshal(out)
 	return string(b), err
+}
+
+func fillInput(in string, v vals) string {
+	esc := func(s string) string {
+		b, _ := wire.Marshal(s)
+		return string(b[1 : len(b)-1])
+	}
+	for k, val := range v {
+		s := fmt.Sprint(val)
+		in = strings.ReplaceAll(in, "{"+k+"}", esc(s))
+		in = strings.ReplaceAll(in, "{q"+k+"}", esc("'"+strings.ReplaceAll(s, "'", `'\''`)+"'"))
+	}
+	return in
 }
 
 func fillValue(x any, v vals) (any, bool) {

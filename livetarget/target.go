@@ -118,7 +118,11 @@ func (t *Target) Start(ctx context.Context) (runner.TargetInfo, error) {
 	if err := os.MkdirAll(t.home, 0o755); err != nil {
 		return runner.TargetInfo{}, err
 	}
-	cfg := fakeprovider.Config{Turn: t.turn, Models: models, Log: io.Discard}
+	served := models
+	if p.Model != "" { // an agent left on its default model (codex)
+		served = append([]string{p.Model}, models...)
+	}
+	cfg := fakeprovider.Config{Turn: t.turn, Models: served, Log: io.Discard}
 	if t.o.Keep != "" {
 		if err := os.MkdirAll(t.o.Keep, 0o755); err != nil {
 			return runner.TargetInfo{}, err

@@ -16,6 +16,7 @@ import (
 
 	"github.com/LLeMbas/lembas-check/fakeprovider"
 	"github.com/LLeMbas/lembas-check/internal/proc"
+	"github.com/LLeMbas/lembas-check/live"
 	"github.com/LLeMbas/lembas-check/replay"
 )
 
@@ -76,6 +77,9 @@ func cmdRecord(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		defer ag.cleanup()
 		if cfg.Script == nil && cfg.Upstream == "" {
 			cfg.Script = ag.script()
+		}
+		if len(cfg.Models) == 0 {
+			cfg.Models = []string{live.ModelOf(ag.profile)}
 		}
 		argv = ag.argv
 	}

@@ -49,6 +49,9 @@ func TestPolicyDrivesEachAgentsOwnTool(t *testing.T) {
 		{"codex: a shell command, the path quoted", []ToolShape{{Name: "exec_command", Arguments: json.RawMessage(`{"cmd":"cat {qpath}"}`)}},
 			tools("exec_command:cmd,workdir", "view_image:path"),
 			[]string{`exec_command {"cmd":"cat '/work/s 1/README.md'"}`, `exec_command {"cmd":"cat '/work/s 1/NOTES.md'"}`}},
+		{"codex 0.171: its exec custom tool, JavaScript that runs exec_command", []ToolShape{{Name: "exec", Input: `text((await tools.exec_command({cmd: "cat {qpath}"})).output);`}},
+			[]wire.Tool{{Name: "exec", Custom: true}, {Name: "wait"}},
+			[]string{`exec text((await tools.exec_command({cmd: "cat '/work/s 1/README.md'"})).output);`, `exec text((await tools.exec_command({cmd: "cat '/work/s 1/NOTES.md'"})).output);`}},
 		{"qwen-code: found by name, made absolute", nil,
 			tools("list_directory:path", "read_file:file_path,offset"),
 			[]string{`read_file {"file_path":"/work/s 1/README.md"}`, `read_file {"file_path":"/work/s 1/NOTES.md"}`}},
@@ -61,6 +64,9 @@ func TestPolicyDrivesEachAgentsOwnTool(t *testing.T) {
 			var got []string
 			for _, call := range calls(t, p, c.tools, 2*prompt) {
 				got = append(got, call.Name+" "+call.Arguments)
+				if custom := len(c.shapes) > 0 && c.shapes[0].Input != ""; call.Custom != custom {
+					t.Errorf("%s: a call of %s with Custom %v", c.name, call.Name, call.Custom)
+				}
 			}
 			if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
 				t.Errorf("%s, prompt %d:\n got %q\nwant %q", c.name, prompt+1, got, c.want)

@@ -47,10 +47,13 @@ type Policy struct {
 }
 
 // ToolShape is one tool that reads a file: its name, and its arguments as JSON in which the
-// strings "{path}" and "{qpath}" (the path quoted for a POSIX shell) stand for the file.
+// strings "{path}" and "{qpath}" (the path quoted for a POSIX shell) stand for the file — or,
+// for a custom tool, its free-form Input, in which they stand for the file JSON-escaped (so that
+// "{path}" may sit inside a string literal: codex's exec runs JavaScript).
 type ToolShape struct {
 	Name      string
 	Arguments json.RawMessage
+	Input     string
 }
 
 // Default is what the fake serves without a script: read README.md, then say done.
@@ -301,6 +304,9 @@ func (d *Policy) path(f string) string {
 func (d *Policy) call(tools []wire.Tool, file string) (wire.ToolCall, bool) {
 	for _, sh := range d.Tools {
 		for _, t := range tools {
+			if t.Name == sh.Name && sh.Input != "" {
+				return wire.ToolCall{Name: sh.Name, Arguments: fillPath(json.RawMessage(sh.Input), file), Custom: true}, true
+			}
 			if t.Name == sh.Name {
 				return wire.ToolCall{Name: sh.Name, Arguments: fillPath(sh.Arguments, file)}, true
 			}
