@@ -61,7 +61,7 @@ func (p *Predictor) settle(pd *prediction, r *Row, first bool) {
 	if c == nil || p.ramSeen || p.shadow == nil || *c == m {
 		return
 	}
-	if *c == s || first && justErased && *c > m {
+	if *c == s || first && justErased && *c > m || *c > m && shadow.FromRAM > 0 {
 		p.ramSeen = true
 		p.About += fmt.Sprintf("; from %s request %d on, with the RAM prompt cache the server showed", r.Run, r.N)
 	}
@@ -98,6 +98,11 @@ func explain(run *Run, o Options, concurrent bool) (coldCheck string) {
 		case r.simRAM != nil && *c == *r.simRAM:
 			r.Off = OffRAM
 			r.Detail = fmt.Sprintf("the server took a prompt of %d tokens back from its RAM prompt cache (--cache-ram) for it, which the prediction did not model until the server showed it", r.fromRAM)
+		case d > 0 && r.fromRAM > 0:
+			// The simulator with the RAM cache took a prompt back from RAM here, and the server
+			// found a longer one: its RAM held prompts from before this bench.
+			r.Off = OffRAM
+			r.Detail = fmt.Sprintf("the server's RAM prompt cache (--cache-ram) held a longer prompt for it than the simulator knew of (%d tokens more): one from before this bench; start llama-server with --cache-ram 0", d)
 		case d > 0 && before != nil && d <= before.generated-1 && r.Cause == "extends":
 			r.Off = OffOwnAnswer
 			r.Detail = fmt.Sprintf("the server matched %d of the %d tokens it generated for request %d: the recording holds this server's own answer there", d, before.generated, before.N)

@@ -282,6 +282,8 @@ func (st *runState) play(ctx context.Context, s session, v *Variant, bySeq map[i
 // whyNoCache says why a row has no cached figure.
 func whyNoCache(x replay.Sent, u usage.Usage) string {
 	switch {
+	case x.Error != "" && x.Status >= 500:
+		return "server error: " + x.Error
 	case x.Error != "" && x.Status >= 400:
 		return "refused: " + x.Error
 	case x.Error != "":
