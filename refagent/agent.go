@@ -81,10 +81,14 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, o Options) error {
 	if err != nil {
 		return err
 	}
-	a.conn = sdk.NewAgentSideConnection(a, w, r)
-	a.conn.SetLogger(slog.New(slog.NewTextHandler(io.Discard, nil)))
+	// The connection reads as soon as it is made: a handler waits for it to be set (connection).
+	a.mu.Lock()
+	conn := sdk.NewAgentSideConnection(a, w, r)
+	conn.SetLogger(slog.New(slog.NewTextHandler(io.Discard, nil)))
+	a.conn = conn
+	a.mu.Unlock()
 	select {
-	case <-a.conn.Done():
+	case <-conn.Done():
 	case <-ctx.Done():
 	}
 	return nil
@@ -121,6 +125,13 @@ func New(o Options) (*Agent, error) {
 }
 
 func (a *Agent) broken(fault string) bool { return a.brk[fault] }
+
+// connection is the client the agent serves.
+func (a *Agent) connection() *sdk.AgentSideConnection {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.conn
+}
 
 // date is today in the person's zone, as the note says it.
 func (a *Agent) date() string { return a.clock.Now().Format("2006-01-02") }
@@ -207,7 +218,7 @@ func (a *Agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 		return sdk.PromptResponse{}, failed(err)
 	}
 	if said != "" {
-		a.conn.SessionUpdate(ctx, sdk.SessionNotification{SessionId: p.SessionId, Update: sdk.UpdateAgentMessageText(said)})
+		a.connection().SessionUpdate(ctx, sdk.SessionNotification{SessionId: p.SessionId, Update: sdk.UpdateAgentMessageText(said)})
 	}
 	return sdk.PromptResponse{StopReason: sdk.StopReasonEndTurn}, nil
 }

@@ -502,7 +502,7 @@ func (s *session) planSubmit(ctx context.Context, id string, raw json.RawMessage
 	case refused:
 		return s.output(id, "plan_submit", raw, text)
 	}
-	resp, err := s.a.conn.RequestPermission(ctx, sdk.RequestPermissionRequest{
+	resp, err := s.a.connection().RequestPermission(ctx, sdk.RequestPermissionRequest{
 		SessionId: sdk.SessionId(s.id),
 		ToolCall:  sdk.ToolCallUpdate{ToolCallId: sdk.ToolCallId(id), Title: sdk.Ptr("Approve the plan")},
 		Options: []sdk.PermissionOption{
@@ -521,7 +521,7 @@ func (s *session) planSubmit(ctx context.Context, id string, raw json.RawMessage
 	if err != nil {
 		return s.output(id, "plan_submit", raw, err.Error())
 	}
-	s.a.conn.SessionUpdate(ctx, sdk.SessionNotification{SessionId: sdk.SessionId(s.id),
+	s.a.connection().SessionUpdate(ctx, sdk.SessionNotification{SessionId: sdk.SessionId(s.id),
 		Update: sdk.SessionUpdate{CurrentModeUpdate: &sdk.SessionCurrentModeUpdate{CurrentModeId: sdk.SessionModeId(mode)}}})
 	return s.output(id, "plan_submit", raw, "The person approved the plan; the permission mode is now "+mode+".")
 }
