@@ -3,8 +3,6 @@ package live
 import (
 	"errors"
 	"os/exec"
-	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -50,28 +48,4 @@ func exitText(err error) string {
 		return "exit status 0"
 	}
 	return err.Error()
-}
-
-// Tail keeps the last bytes written to it: an agent's stderr, shown with a verdict (the live
-// scenarios' and the live target's).
-type Tail struct {
-	mu  sync.Mutex
-	b   []byte
-	max int
-}
-
-func (t *Tail) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.b = append(t.b, p...)
-	if m := max(t.max, 8<<10); len(t.b) > m {
-		t.b = t.b[len(t.b)-m:]
-	}
-	return len(p), nil
-}
-
-func (t *Tail) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return strings.ToValidUTF8(string(t.b), "�")
 }

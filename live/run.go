@@ -17,6 +17,7 @@ import (
 	"github.com/LLeMbas/lembas-check/agents"
 	"github.com/LLeMbas/lembas-check/fakeprovider"
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
+	"github.com/LLeMbas/lembas-check/internal/proc"
 	"github.com/LLeMbas/lembas-check/replay"
 )
 
@@ -170,7 +171,7 @@ func Drive(ctx context.Context, o Options) (*Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	var stderr Tail
+	var stderr proc.Tail
 	if err := ag.Setup(ctx, &stderr); err != nil {
 		r.Fault, r.Stderr = err, stderr.String()
 		return r, nil
@@ -214,7 +215,7 @@ type driver struct {
 	srv    *fakeprovider.Server
 	clock  *Clock
 	now    func() time.Time
-	stderr *Tail
+	stderr *proc.Tail
 }
 
 func (d *driver) logf(format string, args ...any) {

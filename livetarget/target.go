@@ -147,7 +147,7 @@ func (t *Target) Start(ctx context.Context) (runner.TargetInfo, error) {
 	if err := t.startClock(); err != nil {
 		return runner.TargetInfo{}, err
 	}
-	var setup live.Tail
+	var setup proc.Tail
 	if err := t.ag.Setup(ctx, &setup); err != nil {
 		return runner.TargetInfo{}, fmt.Errorf("%v\n%s", err, setup.String())
 	}
@@ -546,7 +546,7 @@ func (o *oneshot) Prompt(ctx context.Context, words string) error {
 	}
 	o.prompts++
 	cmd := exec.Command(argv[0], argv[1:]...)
-	var stderr live.Tail
+	var stderr proc.Tail
 	cmd.Env, cmd.Dir, cmd.Stdout, cmd.Stderr = o.t.env, o.dir, io.Discard, &stderr
 	p, err := proc.Start(cmd, proc.Options{Grace: 2 * time.Second})
 	if err != nil {
@@ -584,7 +584,7 @@ type agentProc struct {
 	c      *acp.Client
 	in     *os.File
 	out    *os.File
-	stderr *live.Tail
+	stderr *proc.Tail
 	show   bool
 	info   acp.Info
 }
@@ -605,7 +605,7 @@ func (t *Target) startAgent(ctx context.Context, show bool) (*agentProc, error) 
 		inW.Close()
 		return nil, err
 	}
-	a := &agentProc{in: inW, out: outR, stderr: &live.Tail{}, show: show}
+	a := &agentProc{in: inW, out: outR, stderr: &proc.Tail{}, show: show}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, a.stderr
 	a.p, err = proc.Start(cmd, proc.Options{Grace: 2 * time.Second})
 	inR.Close()

@@ -520,7 +520,7 @@ type proc struct {
 	stdin  *os.File
 	stdout *os.File
 	rd     *bufio.Reader
-	stderr *tail
+	stderr *supervisor.Tail
 	errR   *os.File
 	copied chan struct{} // the stderr copier ended
 	exited chan struct{} // the process was reaped, what it left ended, its stderr read
@@ -562,7 +562,7 @@ func startProc(argv []string, grace time.Duration, timer func(int, string, time.
 		return nil, err
 	}
 	p := &proc{sv: sv, pid: sv.Pid(), stdin: inW, stdout: outR, rd: bufio.NewReaderSize(outR, 64<<10),
-		stderr: &tail{max: stderrKept}, errR: errR, copied: make(chan struct{}), exited: make(chan struct{}), grace: grace, timer: timer}
+		stderr: &supervisor.Tail{Max: stderrKept}, errR: errR, copied: make(chan struct{}), exited: make(chan struct{}), grace: grace, timer: timer}
 	go func() {
 		defer close(p.copied)
 		io.Copy(p.stderr, errR)
@@ -692,43 +692,4 @@ func (p *proc) bye(grace time.Duration) error {
 		return fmt.Errorf("adapter process %d exited after bye but left processes running: %s (an adapter must end what it starts)", p.pid, supervisor.Summary(left, "it"))
 	}
 	return nil
-}
-
-// tail keeps the last max bytes written to it.
-type tail struct {
-	mu      sync.Mutex
-	max     int
-	buf     []byte
-	dropped bool
-}
-
-func (t *tail) Write(b []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.buf = append(t.buf, b...)
-	if over := len(t.buf) - t.max; over > 0 {
-		// Compact only when twice over, so a chatty adapter costs amortised O(1) per byte.
-		if len(t.buf) >= 2*t.max {
-			t.buf = append(t.buf[:0], t.buf[over:]...)
-		}
-		t.dropped = true
-	}
-	return len(b), nil
-}
-
-// String is the kept text; when the start was dropped, from the first whole line on, after "…".
-func (t *tail) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	b := t.buf
-	if len(b) > t.max {
-		b = b[len(b)-t.max:]
-	}
-	if !t.dropped {
-		return string(b)
-	}
-	if i := strings.IndexByte(string(b), '\n'); i >= 0 && i < len(b)-1 {
-		b = b[i+1:]
-	}
-	return "…\n" + string(b)
 }

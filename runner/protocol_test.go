@@ -100,24 +100,6 @@ func TestReadLine(t *testing.T) {
 	}
 }
 
-func TestTail(t *testing.T) {
-	tl := &tail{max: 10}
-	io.WriteString(tl, "abc\n")
-	if tl.String() != "abc\n" {
-		t.Errorf("%q", tl.String())
-	}
-	for i := 0; i < 100; i++ {
-		io.WriteString(tl, "line\n")
-	}
-	io.WriteString(tl, "end\n")
-	if got := tl.String(); got != "…\nline\nend\n" {
-		t.Errorf("%q", got)
-	}
-	if len(tl.buf) > 2*tl.max {
-		t.Errorf("the tail holds %d bytes for a max of %d", len(tl.buf), tl.max)
-	}
-}
-
 func serveLines(t testing.TB, in string) []string {
 	t.Helper()
 	var out bytes.Buffer
