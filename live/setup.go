@@ -74,19 +74,35 @@ func Prepare(p *agents.Profile, bin, home, dir, url string) (*Agent, error) {
 func (a *Agent) Setup(ctx context.Context, w io.Writer) error {
 	for _, s := range a.Profile.Setup {
 		argv := a.Vars.FillAll(s)
-		cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-		cmd.Env, cmd.Dir, cmd.Stdout, cmd.Stderr = a.Env, a.Vars.Dir, w, w
-		if err := cmd.Run(); err != nil {
-			err = fmt.Errorf("%s: setup %s: %v", a.Profile.Name, strings.Join(argv, " "), err)
-			switch {
-			case ctx.Err() != nil:
-				return ctx.Err()
-			case cmd.ProcessState == nil:
-				// It never ran: the scenario is not run, rather than failed by the agent.
-				return &NotRun{err}
-			}
-			return &acp.Fault{Kind: acp.Died, Detail: err.Error()}
+		if err := a.setup(ctx, argv, w); err != nil {
+			return err
 		}
+	}
+	return nil
+}
+
+// setup runs one setup command under the process supervisor, like the agent itself: a command
+// started behind its back is a stray to proc.Sweep, which a record or run ending beside it (in
+// the same process, as in go test) would end mid-setup.
+func (a *Agent) setup(ctx context.Context, argv []string, w io.Writer) error {
+	fail := func(err error) error {
+		return fmt.Errorf("%s: setup %s: %v", a.Profile.Name, strings.Join(argv, " "), err)
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env, cmd.Dir, cmd.Stdout, cmd.Stderr = a.Env, a.Vars.Dir, w, w
+	p, err := start(cmd)
+	if err != nil {
+		// It never ran: the scenario is not run, rather than failed by the agent.
+		return &NotRun{fail(err)}
+	}
+	select {
+	case <-p.p.Done():
+	case <-ctx.Done():
+		p.stop()
+		return ctx.Err()
+	}
+	if err := p.p.Wait(); err != nil {
+		return &acp.Fault{Kind: acp.Died, Detail: fail(err).Error()}
 	}
 	return nil
 }
