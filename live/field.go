@@ -110,9 +110,16 @@ func Row(outs map[string]Outcome) FieldRow {
 				return held
 			}
 			for _, s := range r.Steps {
-				if made(s.Step) && s.Skipped == "" && s.Err == "" && !continuedAfter(j.Audit, s) {
-					return "not checked: no request after " + what + " continues one from before it"
+				if !made(s.Step) || s.Skipped != "" || s.Err != "" || continuedAfter(j.Audit, s) {
+					continue
 				}
+				// No request continues across it: what a prefix cache still reuses of the first
+				// request after it is the evidence there is (opencode begins a new conversation
+				// after its compaction, on the same system prompt and tools).
+				if q := firstAfter(j.Audit, s); q != nil && q.ReusableTokens > 0 {
+					return fmt.Sprintf("a new conversation after %s: a prefix cache reuses %s of its first request's %s tokens", what, table.Count(q.ReusableTokens), table.Count(q.PromptTokens))
+				}
+				return "not checked: no request after " + what + " continues one from before it"
 			}
 			return held
 		}

@@ -69,3 +69,27 @@ func TestRowFromOutcomes(t *testing.T) {
 		t.Errorf("%+v", row)
 	}
 }
+
+// A compaction after which the agent begins a new conversation (opencode) is not said to have
+// held as if a request had continued across it: the row says what a prefix cache still reuses of
+// the first request after it; with nothing reused, that it was not checked.
+func TestRowAcrossACompactionThatBeginsAnew(t *testing.T) {
+	run := &Run{Profile: mustProfile(t, "opencode"), AgentVersion: "1.18.33", Driven: "acp", Scenario: &Scenario{Name: "compaction"},
+		Steps: []StepRun{{Step: Step{Prompt: "a"}, First: 1, Last: 2}, {Step: Step{Compact: true}, First: 3, Last: 3}, {Step: Step{Prompt: "b"}, First: 4, Last: 5}}}
+	for _, c := range []struct {
+		reused int
+		want   string
+	}{
+		{6772, "a new conversation after the compaction: a prefix cache reuses 6,772 of its first request's 6,798 tokens"},
+		{0, "not checked: no request after the compaction continues one from before it"},
+	} {
+		j := &Judgement{Audit: &audit.Report{Requests: []audit.Request{{Seq: 1, Conversation: 1}, {Seq: 2, Conversation: 1, Continues: 1}, {Seq: 3, Conversation: 2},
+			{Seq: 4, Conversation: 3, PromptTokens: 6798, ReusableTokens: c.reused}, {Seq: 5, Conversation: 3, Continues: 4}}}}
+		for _, rule := range Rules {
+			j.Results = append(j.Results, result(run, rule.ID, runner.Pass, "", ""))
+		}
+		if row := Row(map[string]Outcome{"compaction": {run, j}}); row.Compaction != c.want {
+			t.Errorf("reused %d: %q, want %q", c.reused, row.Compaction, c.want)
+		}
+	}
+}

@@ -270,6 +270,16 @@ func requests(n int) string {
 	return fmt.Sprintf("%d requests", n)
 }
 
+// firstAfter is the first request made after step s, or nil.
+func firstAfter(rep *audit.Report, s StepRun) *audit.Request {
+	for i := range rep.Requests {
+		if q := &rep.Requests[i]; q.Seq > s.Last {
+			return q
+		}
+	}
+	return nil
+}
+
 // continuedAfter says whether a request made after step s continues one made before it, or
 // during it: whether the change the step made (the clock, the mode, a compaction) was crossed by
 // the prefix at all, so that "held" across it means something.
