@@ -122,18 +122,8 @@ func chatParams(top map[string]json.RawMessage, p *Params) *Error {
 			return invalidType("logprobs", "a boolean", raw)
 		}
 	}
-	if e := topLogprobs(top, p); e != nil {
+	if e := toolParams(top, p, chatToolChoice); e != nil {
 		return e
-	}
-	if e := parallel(top, p); e != nil {
-		return e
-	}
-	if raw, ok := top["tool_choice"]; ok && !isNull(raw) {
-		c, e := chatToolChoice(raw)
-		if e != nil {
-			return e
-		}
-		p.ToolChoice = c
 	}
 	if raw, ok := top["response_format"]; ok && !isNull(raw) {
 		var f struct {
@@ -191,18 +181,8 @@ func responsesParams(top map[string]json.RawMessage, p *Params) *Error {
 			}
 		}
 	}
-	if e := topLogprobs(top, p); e != nil {
+	if e := toolParams(top, p, responsesToolChoice); e != nil {
 		return e
-	}
-	if e := parallel(top, p); e != nil {
-		return e
-	}
-	if raw, ok := top["tool_choice"]; ok && !isNull(raw) {
-		c, e := responsesToolChoice(raw)
-		if e != nil {
-			return e
-		}
-		p.ToolChoice = c
 	}
 	if raw, ok := top["text"]; ok && !isNull(raw) {
 		var t struct {
@@ -222,7 +202,9 @@ func responsesParams(top map[string]json.RawMessage, p *Params) *Error {
 	return nil
 }
 
-func topLogprobs(top map[string]json.RawMessage, p *Params) *Error {
+// toolParams reads the settings both APIs spell alike: top_logprobs, parallel_tool_calls, and
+// tool_choice, which each API's choice reads in its own shape.
+func toolParams(top map[string]json.RawMessage, p *Params, choice func(json.RawMessage) (ToolChoice, *Error)) *Error {
 	if raw, ok := top["top_logprobs"]; ok && !isNull(raw) {
 		n, e := intParam("top_logprobs", raw)
 		if e != nil {
@@ -230,16 +212,19 @@ func topLogprobs(top map[string]json.RawMessage, p *Params) *Error {
 		}
 		p.TopLogprobs = n
 	}
-	return nil
-}
-
-func parallel(top map[string]json.RawMessage, p *Params) *Error {
 	if raw, ok := top["parallel_tool_calls"]; ok && !isNull(raw) {
 		var b bool
 		if json.Unmarshal(raw, &b) != nil {
 			return invalidType("parallel_tool_calls", "a boolean", raw)
 		}
 		p.Serial = !b
+	}
+	if raw, ok := top["tool_choice"]; ok && !isNull(raw) {
+		c, e := choice(raw)
+		if e != nil {
+			return e
+		}
+		p.ToolChoice = c
 	}
 	return nil
 }
@@ -265,13 +250,7 @@ func chatToolChoice(raw json.RawMessage) (ToolChoice, *Error) {
 		return modeChoice(s)
 	}
 	var o struct {
-		Type     string `json:"type"`
-		Function *struct {
-			Name string `json:"name"`
-		} `json:"function"`
-		Custom *struct {
-			Name string `json:"name"`
-		} `json:"custom"`
+		toolRef
 		AllowedTools *struct {
 			Mode  string            `json:"mode"`
 			Tools []json.RawMessage `json:"tools"`
@@ -347,32 +326,41 @@ func allowed(mode string, tools []json.RawMessage, param string) (ToolChoice, *E
 			Message: fmt.Sprintf("Invalid value: '%s'. Supported values are: 'auto' and 'required'.", mode)}
 	}
 	for i, raw := range tools {
-		var t struct {
-			Type     string `json:"type"`
-			Name     string `json:"name"`
-			Function *struct {
-				Name string `json:"name"`
-			} `json:"function"`
-			Custom *struct {
-				Name string `json:"name"`
-			} `json:"custom"`
-		}
+		var t toolRef
 		if json.Unmarshal(raw, &t) != nil {
 			return ToolChoice{}, invalidType(fmt.Sprintf("%s.tools[%d]", param, i), "an object", raw)
 		}
-		name := t.Name
-		if t.Function != nil {
-			name = t.Function.Name
-		}
-		if t.Custom != nil {
-			name = t.Custom.Name
-		}
+		name := t.name()
 		if name == "" {
 			name = t.Type // a hosted tool
 		}
 		c.Allowed = append(c.Allowed, name)
 	}
 	return c, nil
+}
+
+// toolRef is a tool as a request names it: {"type", "name"} (Responses), {"type": "function",
+// "function": {"name"}} or {"type": "custom", "custom": {"name"}} (chat).
+type toolRef struct {
+	Type     string    `json:"type"`
+	Name     string    `json:"name"`
+	Function *nameOnly `json:"function"`
+	Custom   *nameOnly `json:"custom"`
+}
+
+type nameOnly struct {
+	Name string `json:"name"`
+}
+
+// name is the tool's name in whichever shape it came, "" for none.
+func (t toolRef) name() string {
+	switch {
+	case t.Custom != nil:
+		return t.Custom.Name
+	case t.Function != nil:
+		return t.Function.Name
+	}
+	return t.Name
 }
 
 func compactOf(raw json.RawMessage) string {

@@ -3,8 +3,9 @@ package wire
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -72,7 +73,7 @@ func set(names ...string) map[string]bool {
 
 func validateChat(r *Request) *Error {
 	top := r.Top
-	for _, k := range sortedKeys(top) {
+	for _, k := range slices.Sorted(maps.Keys(top)) {
 		if !vocab().chatKnown[k] {
 			return &Error{Status: 400, Type: TypeInvalidRequest, Message: fmt.Sprintf("Unrecognized request argument supplied: %s", k)}
 		}
@@ -176,7 +177,7 @@ func common(top map[string]json.RawMessage) *Error {
 			return &Error{Status: 400, Type: TypeInvalidRequest, Param: "metadata", Code: "object_above_max_properties",
 				Message: fmt.Sprintf("Invalid 'metadata': too many properties. Expected an object with at most 16 properties, but got an object with %d properties instead.", len(md))}
 		}
-		for _, k := range sortedKeys(md) {
+		for _, k := range slices.Sorted(maps.Keys(md)) {
 			if jsonKind(md[k]) != "a string" {
 				return invalidType("metadata."+k, "a string", md[k])
 			}
@@ -243,7 +244,7 @@ func chatMessages(raw json.RawMessage) *Error {
 	for i, m := range msgs {
 		var role string
 		json.Unmarshal(m["role"], &role)
-		if !contains(chatRoles, role) {
+		if !slices.Contains(chatRoles, role) {
 			return invalidValue(fmt.Sprintf("messages[%d].role", i), role, chatRoles)
 		}
 		if role != "tool" && len(pending) > 0 {
@@ -257,7 +258,7 @@ func chatMessages(raw json.RawMessage) *Error {
 			for j, p := range parts {
 				var t string
 				if json.Unmarshal(p.Type, &t) != nil || !vocab().chatParts[t] {
-					return invalidValue(fmt.Sprintf("messages[%d].content[%d].type", i, j), t, sortedNames(vocab().chatParts))
+					return invalidValue(fmt.Sprintf("messages[%d].content[%d].type", i, j), t, slices.Sorted(maps.Keys(vocab().chatParts)))
 				}
 			}
 		}
@@ -298,19 +299,11 @@ func chatMessages(raw json.RawMessage) *Error {
 
 func unanswered(at int, pending map[string]bool) *Error {
 	return &Error{Status: 400, Type: TypeInvalidRequest, Param: fmt.Sprintf("messages.[%d].role", at),
-		Message: fmt.Sprintf("An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: %s", strings.Join(sortedNames(pending), ", "))}
+		Message: fmt.Sprintf("An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: %s", strings.Join(slices.Sorted(maps.Keys(pending)), ", "))}
 }
 
 func chatToolList(raw json.RawMessage) *Error {
-	var list []struct {
-		Type     string `json:"type"`
-		Function *struct {
-			Name string `json:"name"`
-		} `json:"function"`
-		Custom *struct {
-			Name string `json:"name"`
-		} `json:"custom"`
-	}
+	var list []toolRef
 	json.Unmarshal(raw, &list)
 	seen := map[string]bool{}
 	for i, t := range list {
@@ -346,7 +339,7 @@ func toolName(name, param string, seen map[string]bool) *Error {
 
 func validateResponses(r *Request, ws bool) *Error {
 	top := r.Top
-	for _, k := range sortedKeys(top) {
+	for _, k := range slices.Sorted(maps.Keys(top)) {
 		if !vocab().responsesKnown[k] && !(ws && vocab().wsOnly[k]) {
 			return &Error{Status: 400, Type: TypeInvalidRequest, Param: k, Code: "unknown_parameter", Message: fmt.Sprintf("Unknown parameter: '%s'.", k)}
 		}
@@ -409,13 +402,13 @@ func validateResponses(r *Request, ws bool) *Error {
 			return missing(fmt.Sprintf("input[%d].type", i))
 		}
 		if item.Type != "" && !vocab().responsesItems[item.Type] {
-			return invalidValue(fmt.Sprintf("input[%d].type", i), item.Type, sortedNames(vocab().responsesItems))
+			return invalidValue(fmt.Sprintf("input[%d].type", i), item.Type, slices.Sorted(maps.Keys(vocab().responsesItems)))
 		}
 		if item.Type == "" || item.Type == "message" {
 			if item.Role == nil {
 				return missing(fmt.Sprintf("input[%d].role", i))
 			}
-			if !contains(responsesRoles, *item.Role) {
+			if !slices.Contains(responsesRoles, *item.Role) {
 				return invalidValue(fmt.Sprintf("input[%d].role", i), *item.Role, responsesRoles)
 			}
 			if jsonKind(item.Content) == "an array" {
@@ -425,7 +418,7 @@ func validateResponses(r *Request, ws bool) *Error {
 				json.Unmarshal(item.Content, &parts)
 				for j, p := range parts {
 					if !vocab().responsesParts[p.Type] {
-						return invalidValue(fmt.Sprintf("input[%d].content[%d].type", i, j), p.Type, sortedNames(vocab().responsesParts))
+						return invalidValue(fmt.Sprintf("input[%d].content[%d].type", i, j), p.Type, slices.Sorted(maps.Keys(vocab().responsesParts)))
 					}
 				}
 			} else if jsonKind(item.Content) != "a string" {
@@ -441,7 +434,7 @@ func validateResponses(r *Request, ws bool) *Error {
 	seen := map[string]bool{}
 	for i, t := range list {
 		if !vocab().toolTypes[t.Type] {
-			return invalidValue(fmt.Sprintf("tools[%d].type", i), t.Type, sortedNames(vocab().toolTypes))
+			return invalidValue(fmt.Sprintf("tools[%d].type", i), t.Type, slices.Sorted(maps.Keys(vocab().toolTypes)))
 		}
 		if t.Type == "function" || t.Type == "custom" {
 			if e := toolName(t.Name, fmt.Sprintf("tools[%d].name", i), seen); e != nil {
@@ -470,7 +463,7 @@ func oneOf(param string, raw json.RawMessage, allowed []string) *Error {
 	if json.Unmarshal(raw, &s) != nil {
 		return invalidType(param, "a string", raw)
 	}
-	if !contains(allowed, s) {
+	if !slices.Contains(allowed, s) {
 		return invalidValue(param, s, allowed)
 	}
 	return nil
@@ -485,15 +478,7 @@ func numberIn(top map[string]json.RawMessage, param string, lo, hi float64) *Err
 	if json.Unmarshal(raw, &f) != nil {
 		return invalidType(param, "a decimal", raw)
 	}
-	if f < lo {
-		return &Error{Status: 400, Type: TypeInvalidRequest, Param: param, Code: "decimal_below_min_value",
-			Message: fmt.Sprintf("Invalid '%s': decimal below minimum value. Expected a value >= %g, but got %g instead.", param, lo, f)}
-	}
-	if f > hi {
-		return &Error{Status: 400, Type: TypeInvalidRequest, Param: param, Code: "decimal_above_max_value",
-			Message: fmt.Sprintf("Invalid '%s': decimal above maximum value. Expected a value <= %g, but got %g instead.", param, hi, f)}
-	}
-	return nil
+	return outOfRange(param, "decimal", f, lo, hi)
 }
 
 func intAtLeast(top map[string]json.RawMessage, param string, lo int) *Error {
@@ -509,13 +494,19 @@ func intIn(top map[string]json.RawMessage, param string, lo, hi int) *Error {
 	if e != nil {
 		return e
 	}
-	if n < lo {
-		return &Error{Status: 400, Type: TypeInvalidRequest, Param: param, Code: "integer_below_min_value",
-			Message: fmt.Sprintf("Invalid '%s': integer below minimum value. Expected a value >= %d, but got %d instead.", param, lo, n)}
+	return outOfRange(param, "integer", n, lo, hi)
+}
+
+// outOfRange is the API's refusal of a number outside [lo, hi]; kind is "decimal" or "integer",
+// and %v writes each as the API does (%g for a decimal, %d for an integer).
+func outOfRange[N int | float64](param, kind string, v, lo, hi N) *Error {
+	if v < lo {
+		return &Error{Status: 400, Type: TypeInvalidRequest, Param: param, Code: kind + "_below_min_value",
+			Message: fmt.Sprintf("Invalid '%s': %s below minimum value. Expected a value >= %v, but got %v instead.", param, kind, lo, v)}
 	}
-	if n > hi {
-		return &Error{Status: 400, Type: TypeInvalidRequest, Param: param, Code: "integer_above_max_value",
-			Message: fmt.Sprintf("Invalid '%s': integer above maximum value. Expected a value <= %d, but got %d instead.", param, hi, n)}
+	if v > hi {
+		return &Error{Status: 400, Type: TypeInvalidRequest, Param: param, Code: kind + "_above_max_value",
+			Message: fmt.Sprintf("Invalid '%s': %s above maximum value. Expected a value <= %v, but got %v instead.", param, kind, hi, v)}
 	}
 	return nil
 }
@@ -526,23 +517,3 @@ func boolParam(top map[string]json.RawMessage, param string) *Error {
 	}
 	return nil
 }
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
-func sortedNames(m map[string]bool) []string { return sortedKeys(m) }

@@ -41,14 +41,7 @@ func TestValidate(t *testing.T) {
 		{"responses", `{"model":"m","input":"hi","text":{"format":{"type":"json_schema","schema":{}}}}`, "text.format.name", "missing_required_parameter", ""},
 		{"responses", `{"model":"m","input":"hi","tools":[{"type":"teleport"}]}`, "tools[0].type", "invalid_value", ""},
 	} {
-		decode := DecodeChat
-		if c.api == "responses" {
-			decode = DecodeResponses
-		}
-		r, e := decode([]byte(c.body))
-		if e == nil {
-			e = Validate(r, false)
-		}
+		e := decodeValidate(c.api, c.body)
 		if e == nil {
 			t.Errorf("%s: no error", c.body)
 			continue
@@ -68,14 +61,7 @@ func TestValidate(t *testing.T) {
 			"instructions":"be brief","tools":[{"type":"function","name":"read","parameters":{}},{"type":"custom","name":"apply_patch"},{"type":"web_search"}],"tool_choice":{"type":"custom","name":"apply_patch"},
 			"store":false,"include":["reasoning.encrypted_content"],"reasoning":{"effort":"medium","summary":"auto"},"text":{"format":{"type":"text"},"verbosity":"low"},"prompt_cache_key":"k","stream":true,"max_output_tokens":16,"truncation":"auto","service_tier":"auto"}`},
 	} {
-		decode := DecodeChat
-		if c.api == "responses" {
-			decode = DecodeResponses
-		}
-		r, e := decode([]byte(c.body))
-		if e == nil {
-			e = Validate(r, false)
-		}
+		e := decodeValidate(c.api, c.body)
 		if e != nil {
 			t.Errorf("%s: %v", c.body, e)
 		}
@@ -93,4 +79,18 @@ func TestValidate(t *testing.T) {
 	if e := Validate(r, true); e != nil {
 		t.Errorf("stream over a WebSocket: %v", e)
 	}
+}
+
+// decodeValidate decodes body as api ("chat" or "responses") and validates it over HTTP: the
+// first error of either.
+func decodeValidate(api, body string) *Error {
+	decode := DecodeChat
+	if api == "responses" {
+		decode = DecodeResponses
+	}
+	r, e := decode([]byte(body))
+	if e == nil {
+		e = Validate(r, false)
+	}
+	return e
 }
