@@ -512,8 +512,7 @@ func readLine(rd *bufio.Reader, max int) ([]byte, error) {
 
 // proc is one running adapter process, started by the supervisor (internal/proc: its own
 // process group, and whatever it starts ended with it): its stdin and stdout held by us as
-// non-blocking pipes (so each exchange has a deadline and no goroutine sits in a read), its
-// stderr's tail kept.
+// pipes, each exchange bounded by the injected timer (see exchange), its stderr's tail kept.
 type proc struct {
 	sv     *supervisor.Process
 	pid    int
@@ -585,39 +584,60 @@ func (p *proc) reap(grace time.Duration) {
 	close(p.exited)
 }
 
-// exchange writes one line and reads one line back, within timeout and while ctx lives.
+// exchange writes one line and reads one line back, within timeout and while ctx lives. The
+// write and the read are made on a goroutine of their own, and the timeout (the injected timer)
+// and ctx are selected against them: no pipe deadline is needed, which Windows' pipes do not
+// have (os.ErrNoDeadline). A goroutine a timeout or an interrupt leaves in a write or a read ends
+// as the process is ended (every fault ends it), which closes the pipes' other ends.
 func (p *proc) exchange(ctx context.Context, line []byte, timeout time.Duration) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	// The timeout and ctx end the exchange the same way: the pipes' deadlines moved to now.
-	expire := func() {
-		now := time.Now()
-		p.stdin.SetWriteDeadline(now)
-		p.stdout.SetReadDeadline(now)
-	}
-	p.stdin.SetWriteDeadline(time.Time{})
-	p.stdout.SetReadDeadline(time.Time{})
-	defer p.timer(p.pid, "answer", timeout, expire)()
-	defer context.AfterFunc(ctx, expire)()
-	if _, err := p.stdin.Write(line); err != nil {
-		werr := p.ioErr(ctx, err)
-		if werr != errClosed {
-			return nil, werr
+	wrote := make(chan error, 1)
+	read := make(chan lineRead, 1)
+	go func() {
+		_, err := p.stdin.Write(line)
+		wrote <- err
+		got, err := readLine(p.rd, MaxAnswerLine)
+		read <- lineRead{got, err}
+	}()
+	up, stop := p.after("answer", timeout)
+	defer func() { stop() }()
+	var werr error
+	for {
+		select {
+		case werr = <-wrote:
+			wrote = nil
+			if werr != nil {
+				// It exited (or closed its stdin) before reading the request; a line it printed
+				// first, a banner or a version error, says more than "exited" does: it has the
+				// grace period to come.
+				stop()
+				up, stop = p.after("answer", min(timeout, p.grace))
+			}
+		case r := <-read:
+			switch {
+			case r.err == nil:
+				return r.line, nil
+			case werr != nil:
+				return nil, p.ioErr(ctx, werr)
+			}
+			return r.line, p.ioErr(ctx, r.err)
+		case <-up:
+			if werr != nil {
+				return nil, errClosed
+			}
+			return nil, errTimeout
+		case <-ctx.Done():
+			return nil, ctx.Err()
 		}
-		// It exited (or closed its stdin) before reading the request; a line it printed first,
-		// a banner or a version error, says more than "exited" does.
-		p.stdout.SetReadDeadline(time.Now().Add(min(timeout, p.grace)))
-		if got, err := readLine(p.rd, MaxAnswerLine); err == nil {
-			return got, nil
-		}
-		return nil, werr
 	}
-	got, err := readLine(p.rd, MaxAnswerLine)
-	if err != nil {
-		return got, p.ioErr(ctx, err)
-	}
-	return got, nil
+}
+
+// lineRead is what one read of a line gave.
+type lineRead struct {
+	line []byte
+	err  error
 }
 
 func (p *proc) ioErr(ctx context.Context, err error) error {
@@ -625,8 +645,6 @@ func (p *proc) ioErr(ctx context.Context, err error) error {
 	switch {
 	case ctx.Err() != nil:
 		return ctx.Err()
-	case errors.Is(err, os.ErrDeadlineExceeded):
-		return errTimeout
 	case errors.As(err, &long):
 		return err
 	}
@@ -636,7 +654,7 @@ func (p *proc) ioErr(ctx context.Context, err error) error {
 // end waits up to grace for a process that closed its stdout to exit, kills it if it has not,
 // and says how it ended.
 func (p *proc) end(grace time.Duration) string {
-	up, stop := p.exitTimer(grace)
+	up, stop := p.after("exit", grace)
 	defer stop()
 	select {
 	case <-p.exited:
@@ -648,10 +666,11 @@ func (p *proc) end(grace time.Duration) string {
 	return "exited (" + p.sv.State().String() + ")"
 }
 
-// exitTimer is closed once the grace d for the process to exit is up, unless stop comes first.
-func (p *proc) exitTimer(d time.Duration) (up <-chan struct{}, stop func() bool) {
+// after is closed once the time d the process has for what ("answer", "exit") is up, unless
+// stop comes first.
+func (p *proc) after(what string, d time.Duration) (up <-chan struct{}, stop func() bool) {
 	c := make(chan struct{})
-	return c, p.timer(p.pid, "exit", d, func() { close(c) })
+	return c, p.timer(p.pid, what, d, func() { close(c) })
 }
 
 // kill ends the process and its group (TERM, then KILL after the grace period) and waits until
@@ -669,10 +688,14 @@ func (p *proc) closeFiles() {
 
 // bye asks the process to exit, gives it grace, then kills it.
 func (p *proc) bye(grace time.Duration) error {
-	p.stdin.SetWriteDeadline(time.Now().Add(grace))
-	p.stdin.Write([]byte(`{"cmd":"bye"}` + "\n"))
-	p.stdin.Close()
-	up, stop := p.exitTimer(grace)
+	// Written on a goroutine of its own: a process that reads nothing more must not hold up the
+	// grace period (no pipe deadline bounds the write on Windows). Closing the pipe, or the
+	// process's end, ends the write.
+	go func() {
+		p.stdin.Write([]byte(`{"cmd":"bye"}` + "\n"))
+		p.stdin.Close()
+	}()
+	up, stop := p.after("exit", grace)
 	defer stop()
 	select {
 	case <-p.exited:
