@@ -101,6 +101,7 @@ type Server struct {
 	blocks  *cachesim.Blocks
 	vllm    *vllmMetrics
 	wsConns atomic.Int64
+	logged  atomic.Int64 // lines said on cfg.Log (Logged)
 }
 
 // newServer makes the server and its handler; it does not listen yet.
@@ -287,6 +288,7 @@ func (s *Server) Close() error {
 }
 
 func (s *Server) logf(format string, args ...any) {
+	s.logged.Add(1)
 	if s.cfg.Log != nil {
 		fmt.Fprintf(s.cfg.Log, "lembas-check fake: "+format+"\n", args...)
 	}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"github.com/LLeMbas/lembas-check/internal/format"
 	"io"
-	"io/fs"
 	"os"
 
 	"github.com/LLeMbas/lembas-check/cachebench/audit"
@@ -29,23 +28,6 @@ func makeTokenizer(url string) (tokens.Tokenizer, error) {
 	return tokens.NewServer(url), nil
 }
 
-// openRecording opens a recording or a request log, saying which file could not be read.
-func openRecording(path string) (*replay.Reader, io.Closer, error) {
-	r, f, err := replay.Open(path)
-	if err != nil {
-		var le *replay.LineError
-		if errors.As(err, &le) {
-			return nil, nil, err
-		}
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return nil, nil, fmt.Errorf("%s: %v", path, err)
-	}
-	return r, f, nil
-}
-
 // fileSize is a file's size for a progress line by bytes; 0 (not known) when it cannot be told.
 func fileSize(path string) int64 {
 	st, err := os.Stat(path)
@@ -61,7 +43,7 @@ func openCounted(tokenizerURL, path string) (tokens.Tokenizer, *replay.Reader, i
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	rd, f, err := openRecording(path)
+	rd, f, err := replay.OpenFile(path)
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -248,7 +248,7 @@ func benchRecordings(path string, opened func(*replay.Reader)) ([]bench.Recordin
 	var out []bench.Recording
 	for _, f := range files {
 		open := func() (replay.Source, io.Closer, error) {
-			r, c, err := openRecording(f)
+			r, c, err := replay.OpenFile(f)
 			if err == nil {
 				opened(r)
 			}

@@ -98,7 +98,7 @@ func cmdLive(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	rep := &runner.Report{Tool: "lembas-check", Version: runner.ToolVersion, Spec: spec.Version(), Started: time.Now(),
 		Target: runner.TargetInfo{Kind: "live", Command: bin + " (" + driven + ")", Implementation: runner.Implementation{Name: p.Name, Version: p.Version}, Areas: []string{"live"}}}
 	for _, sc := range scs {
-		o := live.Options{Profile: p, Bin: bin, ACP: useACP, Scenario: sc, StepTimeout: *timeout, Lax: !strict, Log: stderr, Tool: "lembas-check " + runner.ToolVersion, Version: runner.ToolVersion}
+		o := live.Options{Profile: p, Bin: bin, ACP: useACP, Scenario: sc, StepTimeout: *timeout, Lax: !strict, Log: stderr, Tool: tool, Version: runner.ToolVersion}
 		o.Record = filepath.Join(*recDir, sc.Name+".jsonl")
 		o.Transcript = filepath.Join(*recDir, sc.Name+".acp.log")
 		start := time.Now()
@@ -182,7 +182,7 @@ func fieldReport(ctx context.Context, file, names string, timeout time.Duration,
 				return errorf(stderr, "%v", err)
 			}
 			run, err := live.Drive(ctx, live.Options{Profile: p, Bin: bin, ACP: p.ACP != nil, Scenario: sc, StepTimeout: timeout, Log: stderr,
-				Tool: "lembas-check " + runner.ToolVersion, Version: runner.ToolVersion, Work: work})
+				Tool: tool, Version: runner.ToolVersion, Work: work})
 			if err != nil {
 				os.RemoveAll(work)
 				return errorf(stderr, "live: %s, %s: %v", p.Name, s, err)

@@ -65,7 +65,7 @@ func cmdRecord(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if err != nil {
 		return errorf(stderr, "%v", err)
 	}
-	cfg, err := ff.config()
+	cfg, err := ff.Config()
 	if err != nil {
 		return errorf(stderr, "%v", err)
 	}
@@ -84,10 +84,10 @@ func cmdRecord(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		argv = ag.argv
 	}
 	// What the fake logs is a request its policy could not drive (or a recording it lost): said
-	// as it happens, and counted, so that record --agent never ends ok on an agent not driven.
-	logged := &countWriter{w: stderr}
-	cfg.Log = logged
-	h := ff.header()
+	// as it happens, and counted (Server.Logged), so that record --agent never ends ok on an
+	// agent not driven.
+	cfg.Log = stderr
+	h := ff.Header(tool)
 	h.Command = argv
 	rec, err := replay.Create(*out, h)
 	if err != nil {
@@ -102,13 +102,13 @@ func cmdRecord(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	cmdEnv, cmdDir := env(srv), ""
 	if ag != nil {
 		if cmdEnv, err = ag.ready(ctx, srv, envs, stderr); err != nil {
-			stopServer(srv, rec, *out, stderr)
+			srv.Stop(*out, stderr)
 			return errorf(stderr, "record: %v", err)
 		}
 		argv, cmdDir = ag.argv, ag.dir
 	}
 	status, runErr := runCommand(ctx, argv, cmdEnv, cmdDir, *timeout, stdout, stderr)
-	code, exchanges := stopServer(srv, rec, *out, stderr)
+	exchanges, stopped := srv.Stop(*out, stderr)
 	var se *startError
 	switch {
 	case errors.As(runErr, &se):
@@ -120,13 +120,15 @@ func cmdRecord(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	case status != 0:
 		fmt.Fprintf(stderr, "lembas-check: %s exited with status %d\n", argv[0], status)
 		return 1
-	case code == 0 && exchanges == 0:
+	case stopped && exchanges == 0:
 		return errorf(stderr, "record: %s holds no request: did the agent reach the fake? (it served %s; an agent that reads its URL from another variable needs --env NAME={url})", *out, srv.BaseURL())
-	case code == 0 && ag != nil && logged.writes() > 0:
+	case stopped && ag != nil && srv.Logged() > 0:
 		fmt.Fprintf(stderr, "lembas-check: record: the fake's policy could not drive %s through its tools (said above): %s is not of a driven session; give the agent's tool shapes in its profile (docs/live.md)\n", ag.profile.Name, *out)
 		return 1
+	case !stopped:
+		return 2
 	}
-	return code
+	return 0
 }
 
 // serialized is w with its writes one at a time: the command's stderr is copied into it from
@@ -136,27 +138,19 @@ func serialized(w io.Writer) io.Writer {
 	if _, ok := w.(*os.File); ok {
 		return w
 	}
-	return &countWriter{w: w}
+	return &lockedWriter{w: w}
 }
 
-// countWriter passes writes on and counts them.
-type countWriter struct {
+// lockedWriter passes writes on one at a time.
+type lockedWriter struct {
 	w  io.Writer
 	mu sync.Mutex
-	n  int
 }
 
-func (c *countWriter) Write(p []byte) (int, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.n++
-	return c.w.Write(p)
-}
-
-func (c *countWriter) writes() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.n
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
 
 // commandEnv checks the --env flags and returns what makes the command's environment once the

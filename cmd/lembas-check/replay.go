@@ -108,7 +108,7 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if err != nil {
 		return errorf(stderr, "%v", err)
 	}
-	rd, f, err := openRecording(pos[0])
+	rd, f, err := replay.OpenFile(pos[0])
 	if err != nil {
 		return errorf(stderr, "%v", err)
 	}

@@ -1,0 +1,111 @@
+package fakeprovider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/LLeMbas/lembas-check/fakeprovider/script"
+	"github.com/LLeMbas/lembas-check/internal/format"
+	"github.com/LLeMbas/lembas-check/replay"
+	"github.com/LLeMbas/lembas-check/usage"
+)
+
+// Settings are the fake's settings as a person gives them to `lembas-check fake` and `record`
+// (names and files; docs/fakeprovider.md): Config checks them and loads the script.
+type Settings struct {
+	Script, Upstream, Listen string
+	// Usage is the dialect's name (usage.ParseDialect).
+	Usage      string
+	CacheSlots int
+	Models     []string
+	MaxBody    int64
+	Strict     bool
+}
+
+// Config turns the settings into a server configuration, loading the script. Its errors name
+// the flag at fault.
+func (s Settings) Config() (Config, error) {
+	var cfg Config
+	if s.Script != "" && s.Upstream != "" {
+		return cfg, errors.New("--script and --upstream: give one (a script answers; an upstream is proxied)")
+	}
+	if s.Script != "" {
+		sc, err := script.Load(s.Script)
+		if err != nil {
+			return cfg, format.FileErr("--script", s.Script, err)
+		}
+		cfg.Script = sc
+	}
+	d, err := usage.ParseDialect(s.Usage)
+	if err != nil {
+		return cfg, fmt.Errorf("--usage: %v", err)
+	}
+	if s.CacheSlots < 1 {
+		return cfg, fmt.Errorf("--cache-slots %d: want 1 or more", s.CacheSlots)
+	}
+	cfg.Upstream, cfg.Listen, cfg.Dialect, cfg.CacheSlots = s.Upstream, s.Listen, d, s.CacheSlots
+	cfg.Models, cfg.MaxBody, cfg.Strict = s.Models, s.MaxBody, s.Strict
+	return cfg, nil
+}
+
+// Header is the header line of a recording made with these settings; tool names the program
+// and its version.
+func (s Settings) Header(tool string) replay.Header {
+	h := replay.Header{Tool: tool, Source: "fake"}
+	if s.Upstream != "" {
+		h.Source, h.Upstream = "proxy", s.Upstream
+	} else if s.Script != "" {
+		h.Script = s.Script
+	}
+	return h
+}
+
+// About says what a server of these settings answers with, for the line that announces it.
+func (s Settings) About() string {
+	switch {
+	case s.Upstream != "":
+		return "a recording proxy to " + s.Upstream
+	case s.Script != "":
+		return "script " + s.Script
+	}
+	return "the default policy (read README.md, then answer done)"
+}
+
+// Stop shuts the server down and closes its recording (Config.Record, written to path), then
+// reads the recording back to prove it whole and says on log what it holds. It returns how many
+// exchanges the recording holds (without one: the requests served), and false when the server
+// or the recording could not be finished (said on log).
+func (s *Server) Stop(path string, log io.Writer) (exchanges int, ok bool) {
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	ok = true
+	if err := s.Shutdown(sctx); err != nil {
+		fmt.Fprintf(log, "lembas-check: stopping the server: %v\n", err)
+		ok = false
+	}
+	if s.cfg.Record == nil {
+		return s.Requests(), ok
+	}
+	if err := s.cfg.Record.Close(); err != nil {
+		fmt.Fprintf(log, "lembas-check: closing %s: %v\n", path, err)
+		ok = false
+	}
+	sum, err := replay.Summarize(path)
+	if err != nil {
+		fmt.Fprintf(log, "lembas-check: reading %s back: %v\n", path, err)
+		return 0, false
+	}
+	fmt.Fprintf(log, "lembas-check: recorded %d exchanges (%d requests served, %d with errors) in %s, %d bytes\n",
+		sum.Exchanges, s.Requests(), sum.Errors, path, sum.Bytes)
+	for _, e := range sum.FirstErrors {
+		fmt.Fprintf(log, "lembas-check:   %s\n", e)
+	}
+	return sum.Exchanges, ok
+}
+
+// Logged counts the problems the server has said on Config.Log (a request its policy could not
+// drive, a recording it could not write): record --agent never ends ok on an agent not driven.
+func (s *Server) Logged() int { return int(s.logged.Load()) }

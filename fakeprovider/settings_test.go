@@ -1,0 +1,124 @@
+package fakeprovider_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/LLeMbas/lembas-check/fakeprovider"
+	"github.com/LLeMbas/lembas-check/replay"
+	"github.com/LLeMbas/lembas-check/usage"
+)
+
+// Settings are checked as the flags they come from: each error names its flag.
+func TestSettingsConfig(t *testing.T) {
+	ok := fakeprovider.Settings{Usage: "llama.cpp", CacheSlots: 2, Models: []string{"m"}, MaxBody: 10, Strict: true}
+	cfg, err := ok.Config()
+	if err != nil || cfg.Dialect != usage.LlamaCpp || cfg.CacheSlots != 2 || cfg.Models[0] != "m" || cfg.MaxBody != 10 || !cfg.Strict || cfg.Script != nil {
+		t.Fatalf("%+v %v", cfg, err)
+	}
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.yaml")
+	os.WriteFile(bad, []byte("turns: [[["), 0o644)
+	for _, c := range []struct {
+		s    fakeprovider.Settings
+		want string
+	}{
+		{fakeprovider.Settings{Script: "s.yaml", Upstream: "http://x", Usage: "openai", CacheSlots: 1}, "--script and --upstream: give one"},
+		{fakeprovider.Settings{Usage: "klingon", CacheSlots: 1}, "--usage: "},
+		{fakeprovider.Settings{Usage: "openai", CacheSlots: 0}, "--cache-slots 0: want 1 or more"},
+		{fakeprovider.Settings{Script: bad, Usage: "openai", CacheSlots: 1}, "--script " + bad + ": "},
+	} {
+		if _, err := c.s.Config(); err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%+v: %v, want %q", c.s, err, c.want)
+		}
+	}
+}
+
+// A recording's header and the announcing line say what answers: a proxy, a script or the
+// default policy.
+func TestSettingsHeaderAbout(t *testing.T) {
+	for _, c := range []struct {
+		s                     fakeprovider.Settings
+		source, upstream, scr string
+		about                 string
+	}{
+		{fakeprovider.Settings{}, "fake", "", "", "the default policy (read README.md, then answer done)"},
+		{fakeprovider.Settings{Script: "s.yaml"}, "fake", "", "s.yaml", "script s.yaml"},
+		{fakeprovider.Settings{Upstream: "http://u"}, "proxy", "http://u", "", "a recording proxy to http://u"},
+	} {
+		h := c.s.Header("lembas-check 1.2")
+		if h.Tool != "lembas-check 1.2" || h.Source != c.source || h.Upstream != c.upstream || h.Script != c.scr {
+			t.Errorf("%+v: header %+v", c.s, h)
+		}
+		if got := c.s.About(); got != c.about {
+			t.Errorf("%+v: about %q, want %q", c.s, got, c.about)
+		}
+	}
+}
+
+// Stop closes the recording, reads it back, and says what it holds; without a recording it
+// counts the requests served.
+func TestStop(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "rec.jsonl")
+	w, err := replay.Create(path, replay.Header{Source: "fake"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := fakeprovider.Start(fakeprovider.Config{Record: w})
+	if err != nil {
+		t.Fatal(err)
+	}
+	post(t, srv.BaseURL()+"/chat/completions", `{"model":"fake-model","messages":[{"role":"user","content":"hi"}]}`)
+	post(t, srv.BaseURL()+"/chat/completions", `{"model":"other","messages":[{"role":"user","content":"hi"}]}`)
+	var log bytes.Buffer
+	n, ok := srv.Stop(path, &log)
+	if n != 2 || !ok {
+		t.Errorf("Stop: %d exchanges, ok %v; want 2, true\n%s", n, ok, log.String())
+	}
+	if !strings.HasPrefix(log.String(), "lembas-check: recorded 2 exchanges (2 requests served, ") || !strings.Contains(log.String(), " in "+path+", ") {
+		t.Errorf("the summary:\n%s", log.String())
+	}
+
+	bare, err := fakeprovider.Start(fakeprovider.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	post(t, bare.BaseURL()+"/chat/completions", `{"model":"fake-model","messages":[{"role":"user","content":"hi"}]}`)
+	log.Reset()
+	if n, ok := bare.Stop("", &log); n != 1 || !ok || log.Len() != 0 {
+		t.Errorf("Stop without a recording: %d, %v, %q", n, ok, log.String())
+	}
+
+	// A recording that cannot be read back is not finished.
+	w2, _ := replay.Create(filepath.Join(t.TempDir(), "gone.jsonl"), replay.Header{Source: "fake"})
+	srv2, err := fakeprovider.Start(fakeprovider.Config{Record: w2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	log.Reset()
+	missing := filepath.Join(t.TempDir(), "elsewhere.jsonl")
+	if n, ok := srv2.Stop(missing, &log); n != 0 || ok || !strings.Contains(log.String(), "reading "+missing+" back") {
+		t.Errorf("Stop with a recording not read back: %d, %v, %q", n, ok, log.String())
+	}
+}
+
+// Logged counts what the server said on its log: the default policy finding no tool to drive.
+func TestLogged(t *testing.T) {
+	var log bytes.Buffer
+	srv, err := fakeprovider.Start(fakeprovider.Config{Log: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	post(t, srv.BaseURL()+"/chat/completions", `{"model":"fake-model","messages":[{"role":"user","content":"hi"}]}`)
+	if srv.Logged() != 0 {
+		t.Fatalf("logged %d before any problem: %s", srv.Logged(), log.String())
+	}
+	post(t, srv.BaseURL()+"/chat/completions", `{"model":"fake-model","messages":[{"role":"user","content":"hi"}],"tools":[{"type":"function","function":{"name":"paint","parameters":{"type":"object"}}}]}`)
+	if srv.Logged() != 1 || !strings.Contains(log.String(), "the default policy can use none of them") {
+		t.Errorf("logged %d: %s", srv.Logged(), log.String())
+	}
+}
