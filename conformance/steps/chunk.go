@@ -27,64 +27,33 @@ func (b *chunkBuilder) Case() (map[string]any, error) {
 
 func chunkSteps(unit string) []stepDef {
 	type B = chunkBuilder
+	fields := func(b *B) map[string]any { return b.fields }
+	// piece is the Thens' item: the piece a Then names by its place, from 1.
+	piece := func(b *B, a *args) (int, error) { return a.counted(0, "pieces") }
+	one := func(w want) want {
+		return func(a *args) (any, error) {
+			v, err := w(a)
+			return []any{v}, err
+		}
+	}
 	steps := []stepDef{
 		step(Given, "pieces of at most {int:size} "+unit+", {int:overlap} repeated", noArg,
 			"the case's size and overlap, as given (the implementation raises and holds them)",
 			func(b *B, a *args) error { b.fields["size"], b.fields["overlap"] = a.num(0), a.num(1); return nil }),
 		step(Given, "the text {text:text}", noArg, "the text to cut, on one line",
-			func(b *B, a *args) error { b.fields["text"] = a.str(0); return nil }),
+			setFrom(fields, "text", holeText(0))),
 		step(Given, "the text:", docArg, "the text to cut: the docstring as it is (no final line break)",
-			func(b *B, a *args) error {
-				t, err := a.text()
-				b.fields["text"] = t
-				return err
-			}),
+			setFrom(fields, "text", (*args).text)),
 		step(When, "the text is cut", noArg, "marks the end of the setup (optional: the case is sent at the first Then)",
 			func(b *B, a *args) error { return nil }),
-		step(Then, "the pieces are:", tableArg, "every piece in order, one a row (a cell writes a line break as \\n): the whole answer",
-			func(b *B, a *args) error {
-				rows, err := a.rows(1)
-				if err != nil {
-					return err
-				}
-				ps := []string{}
-				for _, r := range rows {
-					ps = append(ps, r[0])
-				}
-				return a.expect(nil, ps)
-			}, "piece"),
-		step(Then, "there are no pieces", noArg, "the answer is []",
-			func(b *B, a *args) error { return a.expect(nil, []string{}) }),
-		step(Then, "the only piece is {text:piece}", noArg, "the answer is this one piece",
-			func(b *B, a *args) error { return a.expect(nil, []string{a.str(0)}) }),
-		step(Then, "the only piece is:", docArg, "the answer is the docstring as one piece",
-			func(b *B, a *args) error {
-				t, err := a.text()
-				if err != nil {
-					return err
-				}
-				return a.expect(nil, []string{t})
-			}),
-		step(Then, "there are {int:n} pieces", noArg, "how many pieces",
-			func(b *B, a *args) error { return a.expect(path{length}, a.num(0)) }),
-		step(Then, "piece {int:n} is {text:piece}", noArg, "one piece, counting from 1",
-			func(b *B, a *args) error {
-				if a.num(0) < 1 {
-					return fmt.Errorf("pieces count from 1")
-				}
-				return a.expect(path{a.num(0) - 1}, a.str(1))
-			}),
-		step(Then, "piece {int:n} is:", docArg, "one piece, counting from 1: the docstring",
-			func(b *B, a *args) error {
-				if a.num(0) < 1 {
-					return fmt.Errorf("pieces count from 1")
-				}
-				t, err := a.text()
-				if err != nil {
-					return err
-				}
-				return a.expect(path{a.num(0) - 1}, t)
-			}),
+		thenPart[B]("the pieces are:", tableArg, "every piece in order, one a row (a cell writes a line break as \\n): the whole answer",
+			nil, tableWant(1, cell), "piece"),
+		thenPart[B]("there are no pieces", noArg, "the answer is []", nil, is([]string{})),
+		thenPart[B]("the only piece is {text:piece}", noArg, "the answer is this one piece", nil, one(valWant(0))),
+		thenPart[B]("the only piece is:", docArg, "the answer is the docstring as one piece", nil, one(docWant)),
+		thenPart[B]("there are {int:n} pieces", noArg, "how many pieces", path{length}, valWant(0)),
+		thenOf("piece {int:n} is {text:piece}", noArg, "one piece, counting from 1", piece, nil, valWant(1)),
+		thenOf("piece {int:n} is:", docArg, "one piece, counting from 1: the docstring", piece, nil, docWant),
 	}
 	if unit == "tokens" {
 		steps = append([]stepDef{step(Given, "the words tokenizer", noArg, "a token is a run of non-whitespace characters (the spec's stand-in)",

@@ -179,6 +179,29 @@ var Context = &Vocabulary{newBuilder: func() builder { return &contextBuilder{fi
 
 func contextSteps() []stepDef {
 	type B = contextBuilder
+	// The Thens' items: the result a Then names by its id, the scenario's one compaction, or the
+	// one it names by its place.
+	result := func(b *B, a *args) (int, error) { return b.result(a.str(0)) }
+	theCompaction := func(b *B, a *args) (int, error) { return b.nth("compact", 0) }
+	compactionN := func(b *B, a *args) (int, error) { return b.nth("compact", a.num(0)) }
+	// writes is an edit or a write of result {id} to {string:path}, its content read by after.
+	writes := func(op string, overwrite bool, after text) func(b *B, a *args) error {
+		return func(b *B, a *args) error {
+			t, err := after(a)
+			if err != nil {
+				return err
+			}
+			return b.write(op, a.str(0), a.str(1), t, overwrite)
+		}
+	}
+	// holds is a Given or When that says what file {string:path} holds, the content read by t.
+	holds := func(t text) func(b *B, a *args) error {
+		return func(b *B, a *args) error {
+			c, err := t(a)
+			b.setContent(a.str(0), c)
+			return err
+		}
+	}
 	limitNames := []string{"max_lines", "max_chars", "head_lines", "head_chars", "tail_lines", "tail_chars"}
 	return []stepDef{
 		step(Given, "the cap:", tableArg, "the case's limits in place of loop.json's cap: all six, one a row",
@@ -205,26 +228,18 @@ func contextSteps() []stepDef {
 		step(Given, "the session starts in {string:dir}", noArg, "the start directory relative paths resolve against (lembas-check's cwd field)",
 			func(b *B, a *args) error { s := a.str(0); b.cwd = &s; return nil }),
 		step(Given, "the file {string:path} holds {text:content}", noArg, "what the file holds (kept for the steps that read or change it)",
-			func(b *B, a *args) error { b.setContent(a.str(0), a.str(1)); return nil }),
+			holds(holeText(1))),
 		step(Given, "the file {string:path} holds these lines:", docArg, "what the file holds: the docstring's lines, each ending with a line break",
-			func(b *B, a *args) error {
-				t, err := docLines(a)
-				b.setContent(a.str(0), t)
-				return err
-			}),
+			holds(docLines)),
 		step(Given, "the file {string:path} holds the lines {string:word} 1 to {int:n}", noArg, `the lines "WORD 1" to "WORD N", each ending with a line break`,
 			func(b *B, a *args) error { b.setContent(a.str(0), lines(a.str(1), a.num(2))); return nil }),
 		step(Given, "the file {string:path} is empty", noArg, "the file holds nothing",
 			func(b *B, a *args) error { b.setContent(a.str(0), ""); return nil }),
 
 		step(When, "the file {string:path} now holds {text:content}", noArg, "the file changed from outside the session (nothing is inserted)",
-			func(b *B, a *args) error { b.setContent(a.str(0), a.str(1)); return nil }),
+			holds(holeText(1))),
 		step(When, "the file {string:path} now holds these lines:", docArg, "the file changed from outside: the docstring's lines, each ending with a line break",
-			func(b *B, a *args) error {
-				t, err := docLines(a)
-				b.setContent(a.str(0), t)
-				return err
-			}),
+			holds(docLines)),
 		step(When, "{id} reads {string:path}", noArg, "a read of the whole file (default offset and limit)",
 			func(b *B, a *args) error { return b.read(a, a.str(0), a.str(1), 0, 0) }),
 		step(When, "{id} reads {string:path} from line {int:offset}", noArg, "a read from a line",
@@ -234,27 +249,15 @@ func contextSteps() []stepDef {
 		step(When, "{id} reads {int:limit} lines of {string:path} from line {int:offset}", noArg, "a read of some lines from a line",
 			func(b *B, a *args) error { return b.read(a, a.str(0), a.str(2), a.num(3), a.num(1)) }),
 		step(When, "{id} edits {string:path} to {text:content}", noArg, "an edit: the file's content before (from the Givens or an earlier step) and after",
-			func(b *B, a *args) error { return b.write("edit", a.str(0), a.str(1), a.str(2), true) }),
+			writes("edit", true, holeText(2))),
 		step(When, "{id} edits {string:path} to these lines:", docArg, "an edit to the docstring's lines, each ending with a line break",
-			func(b *B, a *args) error {
-				t, err := docLines(a)
-				if err != nil {
-					return err
-				}
-				return b.write("edit", a.str(0), a.str(1), t, true)
-			}),
+			writes("edit", true, docLines)),
 		step(When, "{id} writes the new file {string:path} with {text:content}", noArg, "a write of a file that did not exist",
-			func(b *B, a *args) error { return b.write("write", a.str(0), a.str(1), a.str(2), false) }),
+			writes("write", false, holeText(2))),
 		step(When, "{id} writes the new file {string:path} with these lines:", docArg, "a write of a new file: the docstring's lines, each ending with a line break",
-			func(b *B, a *args) error {
-				t, err := docLines(a)
-				if err != nil {
-					return err
-				}
-				return b.write("write", a.str(0), a.str(1), t, false)
-			}),
+			writes("write", false, docLines)),
 		step(When, "{id} overwrites {string:path} with {text:content}", noArg, "a write over an existing file",
-			func(b *B, a *args) error { return b.write("write", a.str(0), a.str(1), a.str(2), true) }),
+			writes("write", true, holeText(2))),
 		step(When, "{id} deletes {string:path}", noArg, "a file deleted (lembas-check's delete op)",
 			func(b *B, a *args) error {
 				delete(b.files, a.str(1))
@@ -283,58 +286,15 @@ func contextSteps() []stepDef {
 		step(When, "the session is compacted", noArg, "the summary's table is added and the dedupe table emptied",
 			func(b *B, a *args) error { return b.add("", map[string]any{"op": "compact"}) }),
 
-		step(Then, "{id} inserts:", docArg, "the whole text the result inserts",
-			func(b *B, a *args) error {
-				i, err := b.result(a.str(0))
-				if err != nil {
-					return err
-				}
-				t, err := a.text()
-				if err != nil {
-					return err
-				}
-				return a.expect(path{i}, t)
-			}),
-		step(Then, "{id} inserts {text:text}", noArg, "the whole text the result inserts, on one line",
-			func(b *B, a *args) error {
-				i, err := b.result(a.str(0))
-				if err != nil {
-					return err
-				}
-				return a.expect(path{i}, a.str(1))
-			}),
-		step(Then, "the bracket of {id} is {text:line}", noArg, "the first line the result inserts (its bracket, and a stub's sentence)",
-			func(b *B, a *args) error {
-				i, err := b.result(a.str(0))
-				if err != nil {
-					return err
-				}
-				return a.expect(path{i, firstLine}, a.str(1))
-			}),
-		step(Then, "the last line of {id} is {text:line}", noArg, "the last line the result inserts",
-			func(b *B, a *args) error {
-				i, err := b.result(a.str(0))
-				if err != nil {
-					return err
-				}
-				return a.expect(path{i, lastLine}, a.str(1))
-			}),
-		step(Then, "{id} inserts {int:n} lines", noArg, "how many lines the result inserts",
-			func(b *B, a *args) error {
-				i, err := b.result(a.str(0))
-				if err != nil {
-					return err
-				}
-				return a.expect(path{i, lineCount}, a.num(1))
-			}),
-		step(Then, "the compaction inserts:", docArg, "the text the scenario's one compaction inserts (its table)",
-			func(b *B, a *args) error { return compactionInserts(b, a, 0) }),
-		step(Then, "compaction {int:n} inserts:", docArg, "the text the n-th compaction inserts",
-			func(b *B, a *args) error { return compactionInserts(b, a, a.num(0)) }),
-		step(Then, "the compaction inserts nothing", noArg, `the one compaction inserts "" (no reads: no table)`,
-			func(b *B, a *args) error { return compactionNothing(b, a, 0) }),
-		step(Then, "compaction {int:n} inserts nothing", noArg, `the n-th compaction inserts ""`,
-			func(b *B, a *args) error { return compactionNothing(b, a, a.num(0)) }),
+		thenOf("{id} inserts:", docArg, "the whole text the result inserts", result, nil, docWant),
+		thenOf("{id} inserts {text:text}", noArg, "the whole text the result inserts, on one line", result, nil, valWant(1)),
+		thenOf("the bracket of {id} is {text:line}", noArg, "the first line the result inserts (its bracket, and a stub's sentence)", result, path{firstLine}, valWant(1)),
+		thenOf("the last line of {id} is {text:line}", noArg, "the last line the result inserts", result, path{lastLine}, valWant(1)),
+		thenOf("{id} inserts {int:n} lines", noArg, "how many lines the result inserts", result, path{lineCount}, valWant(1)),
+		thenOf("the compaction inserts:", docArg, "the text the scenario's one compaction inserts (its table)", theCompaction, nil, docWant),
+		thenOf("compaction {int:n} inserts:", docArg, "the text the n-th compaction inserts", compactionN, nil, docWant),
+		thenOf("the compaction inserts nothing", noArg, `the one compaction inserts "" (no reads: no table)`, theCompaction, nil, is("")),
+		thenOf("compaction {int:n} inserts nothing", noArg, `the n-th compaction inserts ""`, compactionN, nil, is("")),
 		step(Then, "every reply inserts nothing", noArg, `each reply step inserts ""`,
 			func(b *B, a *args) error {
 				n := 0
@@ -352,24 +312,4 @@ func contextSteps() []stepDef {
 				return nil
 			}),
 	}
-}
-
-func compactionInserts(b *contextBuilder, a *args, n int) error {
-	i, err := b.nth("compact", n)
-	if err != nil {
-		return err
-	}
-	t, err := a.text()
-	if err != nil {
-		return err
-	}
-	return a.expect(path{i}, t)
-}
-
-func compactionNothing(b *contextBuilder, a *args, n int) error {
-	i, err := b.nth("compact", n)
-	if err != nil {
-		return err
-	}
-	return a.expect(path{i}, "")
 }

@@ -53,33 +53,17 @@ func fsAccessSteps() []stepDef {
 		steps = append(steps, step(When, "the session "+o.words+" {string:path}", noArg, "the "+o.op+" operation",
 			func(b *B, a *args) error { return b.op(o.op, a.str(0)) }))
 	}
+	level := func(passage bool) want {
+		return func(a *args) (any, error) { return map[string]any{"level": a.str(0), "passage": passage}, nil }
+	}
 	steps = append(steps,
-		step(Then, "it succeeds", noArg, `the answer is {"ok": true}`,
-			func(b *B, a *args) error { return a.expect(nil, map[string]any{"ok": true}) }),
-		step(Then, "it fails with {text:error}", noArg, `the answer is {"error": …}, the error's exact text`,
-			func(b *B, a *args) error { return a.expect(nil, map[string]any{"error": a.str(0)}) }),
-		step(Then, "the listing is:", tableArg, `the answer is {"entries": […]}, one entry a row, in order`,
-			func(b *B, a *args) error {
-				rows, err := a.rows(1)
-				entries := []string{}
-				for _, r := range rows {
-					entries = append(entries, r[0])
-				}
-				if err != nil {
-					return err
-				}
-				return a.expect(nil, map[string]any{"entries": entries})
-			}, "entry"),
-		step(Then, "the listing is empty", noArg, `the answer is {"entries": []}`,
-			func(b *B, a *args) error { return a.expect(nil, map[string]any{"entries": []string{}}) }),
-		step(Then, "the level is {string:level} and it is a passage", noArg, `the answer is {"level": …, "passage": true}`,
-			func(b *B, a *args) error {
-				return a.expect(nil, map[string]any{"level": a.str(0), "passage": true})
-			}),
-		step(Then, "the level is {string:level} and it is not a passage", noArg, `the answer is {"level": …, "passage": false}`,
-			func(b *B, a *args) error {
-				return a.expect(nil, map[string]any{"level": a.str(0), "passage": false})
-			}),
+		thenPart[B]("it succeeds", noArg, `the answer is {"ok": true}`, nil, is(map[string]any{"ok": true})),
+		failsWith[B](),
+		thenPart[B]("the listing is:", tableArg, `the answer is {"entries": […]}, one entry a row, in order`,
+			nil, field("entries", tableWant(1, cell)), "entry"),
+		thenPart[B]("the listing is empty", noArg, `the answer is {"entries": []}`, nil, is(map[string]any{"entries": []string{}})),
+		thenPart[B]("the level is {string:level} and it is a passage", noArg, `the answer is {"level": …, "passage": true}`, nil, level(true)),
+		thenPart[B]("the level is {string:level} and it is not a passage", noArg, `the answer is {"level": …, "passage": false}`, nil, level(false)),
 	)
 	return steps
 }

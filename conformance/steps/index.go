@@ -65,9 +65,8 @@ var Index = &Vocabulary{newBuilder: func() builder { return &indexBuilder{} }, d
 
 func indexSteps() []stepDef {
 	type B = indexBuilder
-	write := func(b *B, a *args) error {
-		return b.add(map[string]any{"op": "write", "path": a.str(0), "content": a.str(1)})
-	}
+	add := (*B).add
+	write := addOp(add, "write", "path", "content")
 	mount := func(b *B, a *args) error {
 		files, err := branchFiles(a, false)
 		if err != nil {
@@ -85,21 +84,15 @@ func indexSteps() []stepDef {
 		step(When, "a repository is mounted at {string:path} with:", tableArg, "a repository mounted at its default branch (op mount): its files by relative path",
 			mount, "path", "content"),
 		step(When, "{string:from} is moved to {string:to}", noArg, "a file or a directory moved (op mv)",
-			func(b *B, a *args) error {
-				return b.add(map[string]any{"op": "mv", "from": a.str(0), "to": a.str(1)})
-			}),
+			addOp(add, "mv", "from", "to")),
 		step(When, "{string:from} is copied to {string:to}", noArg, "a file or a directory copied (op copy)",
-			func(b *B, a *args) error {
-				return b.add(map[string]any{"op": "copy", "from": a.str(0), "to": a.str(1)})
-			}),
+			addOp(add, "copy", "from", "to")),
 		step(When, "{string:path} is removed", noArg, "a file or a directory removed (op rm)",
-			func(b *B, a *args) error { return b.add(map[string]any{"op": "rm", "path": a.str(0)}) }),
+			addOp(add, "rm", "path")),
 		step(When, "the session commits {string:path}", noArg, "the session commits every staged change of the mount holding the path (op commit)",
-			func(b *B, a *args) error { return b.add(map[string]any{"op": "commit", "path": a.str(0)}) }),
+			addOp(add, "commit", "path")),
 		step(When, "the session commits only {strings:paths} in {string:path}", noArg, "the session commits the staged changes under these paths only (op commit with paths)",
-			func(b *B, a *args) error {
-				return b.add(map[string]any{"op": "commit", "path": a.str(1), "paths": a.list(0)})
-			}),
+			addOp(add, "commit", "paths", "path")),
 		step(When, "a commit on the forge changes {string:path}:", tableArg, "someone else's commit on the mount's branch (op forge_commit): files by relative path, the content (removed) removing one",
 			func(b *B, a *args) error {
 				files, err := branchFiles(a, true)
@@ -109,22 +102,10 @@ func indexSteps() []stepDef {
 				return b.add(map[string]any{"op": "forge_commit", "path": a.str(0), "files": files})
 			}, "path", "content"),
 
-		step(Then, "nothing is embedded", noArg, "the answer's embedded is []",
-			func(b *B, a *args) error { return a.expect(path{"embedded"}, []any{}) }),
-		step(Then, "the embedded contents are, in order:", tableArg, "every content embedded, in order, one a row (the answer names each by its SHA-256)",
-			func(b *B, a *args) error {
-				rows, err := a.rows(1)
-				if err != nil {
-					return err
-				}
-				hs := []string{}
-				for _, r := range rows {
-					hs = append(hs, contentHash(r[0]))
-				}
-				return a.expect(path{"embedded"}, hs)
-			}, "content"),
-		step(Then, "{int:n} contents are embedded", noArg, "how many contents were embedded",
-			func(b *B, a *args) error { return a.expect(path{"embedded", length}, a.num(0)) }),
+		thenPart[B]("nothing is embedded", noArg, "the answer's embedded is []", path{"embedded"}, is([]any{})),
+		thenPart[B]("the embedded contents are, in order:", tableArg, "every content embedded, in order, one a row (the answer names each by its SHA-256)",
+			path{"embedded"}, tableWant(1, func(r []string) string { return contentHash(r[0]) }), "content"),
+		thenPart[B]("{int:n} contents are embedded", noArg, "how many contents were embedded", path{"embedded", length}, valWant(0)),
 		step(Then, "the index holds:", tableArg, "everything the index holds: each path with its content (the answer names it by its SHA-256)",
 			func(b *B, a *args) error {
 				rows, err := a.rows(2)

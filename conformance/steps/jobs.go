@@ -36,6 +36,7 @@ var Jobs = &Vocabulary{newBuilder: func() builder { return &jobsBuilder{fields: 
 
 func jobsSteps() []stepDef {
 	type B = jobsBuilder
+	fields := func(b *B) map[string]any { return b.fields }
 	return []stepDef{
 		step(Given, "a background command {string:command} with the id {string:id}", noArg,
 			"a command job (kind command): its command and id",
@@ -51,11 +52,7 @@ func jobsSteps() []stepDef {
 		step(Given, "its unread output is {text:output}", noArg, "the output the model had not read",
 			func(b *B, a *args) error { b.fields["unread"] = a.str(0); return nil }),
 		step(Given, "its unread output is these lines:", docArg, "the output the model had not read: the docstring's lines, each ending with a line break",
-			func(b *B, a *args) error {
-				t, err := a.text()
-				b.fields["unread"] = t + "\n"
-				return err
-			}),
+			setFrom(fields, "unread", docLines)),
 		step(Given, "it left no unread output", noArg, "unread is empty",
 			func(b *B, a *args) error { b.fields["unread"] = ""; return nil }),
 		step(Given, "a subagent {string:agent} with the id {string:id} asked to {string:description}", noArg,
@@ -72,11 +69,7 @@ func jobsSteps() []stepDef {
 		step(Given, "its report is {text:report}", noArg, "the subagent's report",
 			func(b *B, a *args) error { b.fields["report"] = a.str(0); return nil }),
 		step(Given, "its report is:", docArg, "the subagent's report, as the docstring has it",
-			func(b *B, a *args) error {
-				t, err := a.text()
-				b.fields["report"] = t
-				return err
-			}),
+			setFrom(fields, "report", (*args).text)),
 		step(Given, "it returned no report", noArg, "the report is empty",
 			func(b *B, a *args) error { b.fields["report"] = ""; return nil }),
 		step(Given, "its worktree summary is {string:summary}", noArg, "the worktree summary line",
@@ -100,24 +93,16 @@ func jobsSteps() []stepDef {
 			}),
 		step(When, "the job's note is made", noArg, "marks the end of the record (optional: the case is sent at the first Then)",
 			func(b *B, a *args) error { return nil }),
-		step(Then, "the note is:", docArg, "the whole note, mark included",
-			func(b *B, a *args) error {
-				t, err := a.text()
-				if err != nil {
-					return err
-				}
-				return a.expect(path{"text"}, t)
-			}),
+		thenPart[B]("the note is:", docArg, "the whole note, mark included", path{"text"}, docWant),
 		step(Then, "the note's first line is {text:line}", noArg, "the note's first line (its mark)",
 			func(b *B, a *args) error { return a.expect(noteLine(1), a.str(0)) }),
 		step(Then, "line {int:n} of the note is {text:line}", noArg, "one line of the note, counting from 1",
 			func(b *B, a *args) error {
-				if a.num(0) < 1 {
-					return fmt.Errorf("lines count from 1")
+				if _, err := a.counted(0, "lines"); err != nil {
+					return err
 				}
 				return a.expect(noteLine(a.num(0)), a.str(1))
 			}),
-		step(Then, "the note has {int:n} lines", noArg, "how many lines the note has",
-			func(b *B, a *args) error { return a.expect(path{"text", lineCount}, a.num(0)) }),
+		thenPart[B]("the note has {int:n} lines", noArg, "how many lines the note has", path{"text", lineCount}, valWant(0)),
 	}
 }

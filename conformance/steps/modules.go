@@ -69,13 +69,8 @@ func (b *modulesBuilder) at(n int, ops ...string) (int, error) {
 
 // diagnostics reads a table of path | code: an empty path is a diagnostic without one (a failed
 // append), the code null a module refused for its frontmatter.
-func diagnostics(a *args) ([]any, error) {
-	rows, err := a.rows(2)
-	if err != nil {
-		return nil, err
-	}
-	out := []any{}
-	for _, r := range rows {
+func diagnostics(a *args) ([]map[string]any, error) {
+	return mapRows(a, 2, func(r []string) map[string]any {
 		d := map[string]any{}
 		if p := strings.TrimSpace(r[0]); p != "" {
 			d["path"] = p
@@ -86,9 +81,8 @@ func diagnostics(a *args) ([]any, error) {
 		default:
 			d["code"] = c
 		}
-		out = append(out, d)
-	}
-	return out, nil
+		return d
+	})
 }
 
 // Modules is the vocabulary of area modules: rule modules loaded by the path touched.
@@ -96,6 +90,11 @@ var Modules = &Vocabulary{newBuilder: func() builder { return &modulesBuilder{fi
 
 func modulesSteps() []stepDef {
 	type B = modulesBuilder
+	// stepOf is the Thens' item: the step a Then names by its place, which must be of one of ops.
+	stepOf := func(ops ...string) func(b *B, a *args) (int, error) {
+		return func(b *B, a *args) (int, error) { return b.at(a.num(0), ops...) }
+	}
+	spawn, request, spawnOrRequest := stepOf("spawn"), stepOf("request"), stepOf("spawn", "request")
 	return []stepDef{
 		step(Given, "the project root is {string:dir}", noArg, "the Project root the envelopes' paths begin with",
 			func(b *B, a *args) error { s := a.str(0); b.root = &s; return nil }),
@@ -150,54 +149,16 @@ func modulesSteps() []stepDef {
 		step(When, "the session is compacted", noArg, "compaction drops the instruction records (op compact)",
 			func(b *B, a *args) error { return b.add(map[string]any{"op": "compact"}) }),
 
-		step(Then, "step {int:n} loads the root file {string:name}", noArg, "spawn's root: the root instruction file's name",
-			func(b *B, a *args) error {
-				i, err := b.at(a.num(0), "spawn")
-				if err != nil {
-					return err
-				}
-				return a.expect(path{i, "root"}, a.str(1))
-			}),
-		step(Then, "step {int:n} loads no root file", noArg, "spawn's root is null",
-			func(b *B, a *args) error {
-				i, err := b.at(a.num(0), "spawn")
-				if err != nil {
-					return err
-				}
-				return a.expect(path{i, "root"}, nil)
-			}),
-		step(Then, "step {int:n} loads the unconditional modules:", tableArg, "spawn's modules, in order",
-			func(b *B, a *args) error {
-				i, err := b.at(a.num(0), "spawn")
-				if err != nil {
-					return err
-				}
-				rows, err := a.rows(2)
-				if err != nil {
-					return err
-				}
-				ms := []any{}
-				for _, r := range rows {
-					ms = append(ms, map[string]any{"relPath": strings.TrimSpace(r[0]), "sha256": strings.TrimSpace(r[1])})
-				}
-				return a.expect(path{i, "modules"}, ms)
+		thenOf("step {int:n} loads the root file {string:name}", noArg, "spawn's root: the root instruction file's name", spawn, path{"root"}, valWant(1)),
+		thenOf("step {int:n} loads no root file", noArg, "spawn's root is null", spawn, path{"root"}, is(nil)),
+		thenOf("step {int:n} loads the unconditional modules:", tableArg, "spawn's modules, in order", spawn, path{"modules"},
+			func(a *args) (any, error) {
+				return mapRows(a, 2, func(r []string) map[string]any {
+					return map[string]any{"relPath": strings.TrimSpace(r[0]), "sha256": strings.TrimSpace(r[1])}
+				})
 			}, "relPath", "sha256"),
-		step(Then, "step {int:n} loads no unconditional module", noArg, "spawn's modules are []",
-			func(b *B, a *args) error {
-				i, err := b.at(a.num(0), "spawn")
-				if err != nil {
-					return err
-				}
-				return a.expect(path{i, "modules"}, []any{})
-			}),
-		step(Then, "step {int:n} appends nothing", noArg, "a request's record is null",
-			func(b *B, a *args) error {
-				i, err := b.at(a.num(0), "request")
-				if err != nil {
-					return err
-				}
-				return a.expect(path{i, "record"}, nil)
-			}),
+		thenOf("step {int:n} loads no unconditional module", noArg, "spawn's modules are []", spawn, path{"modules"}, is([]any{})),
+		thenOf("step {int:n} appends nothing", noArg, "a request's record is null", request, path{"record"}, is(nil)),
 		step(Then, "step {int:n} appends {int:count} modules", noArg, "how many envelopes a request's record holds (0: the record is null)",
 			func(b *B, a *args) error {
 				i, err := b.at(a.num(0), "request")
@@ -215,62 +176,25 @@ func modulesSteps() []stepDef {
 				if err != nil {
 					return err
 				}
-				if a.num(0) < 1 {
-					return fmt.Errorf("modules count from 1")
-				}
-				t, err := a.text()
+				m, err := a.counted(0, "modules")
 				if err != nil {
 					return err
 				}
-				return a.expect(path{i, "record", "modules", a.num(0) - 1}, t)
+				return a.check(path{i, "record", "modules", m}, docWant)
 			}),
-		step(Then, "step {int:n} records the instructions:", tableArg, `a request's details.instructions, in order (supersedes: a hash, or "null")`,
-			func(b *B, a *args) error {
-				i, err := b.at(a.num(0), "request")
-				if err != nil {
-					return err
-				}
-				rows, err := a.rows(3)
-				if err != nil {
-					return err
-				}
-				is := []any{}
-				for _, r := range rows {
+		thenOf("step {int:n} records the instructions:", tableArg, `a request's details.instructions, in order (supersedes: a hash, or "null")`, request, path{"record", "instructions"},
+			func(a *args) (any, error) {
+				return mapRows(a, 3, func(r []string) map[string]any {
 					var sup any
 					if s := strings.TrimSpace(r[2]); s != "null" && s != "" {
 						sup = s
 					}
-					is = append(is, map[string]any{"relPath": strings.TrimSpace(r[0]), "sha256": strings.TrimSpace(r[1]), "supersedes": sup})
-				}
-				return a.expect(path{i, "record", "instructions"}, is)
+					return map[string]any{"relPath": strings.TrimSpace(r[0]), "sha256": strings.TrimSpace(r[1]), "supersedes": sup}
+				})
 			}, "relPath", "sha256", "supersedes"),
-		step(Then, "step {int:n} diagnoses:", tableArg, `a spawn's or request's diagnostics, by path (an empty path: none; code "null": none declared)`,
-			func(b *B, a *args) error {
-				i, err := b.at(a.num(0), "spawn", "request")
-				if err != nil {
-					return err
-				}
-				ds, err := diagnostics(a)
-				if err != nil {
-					return err
-				}
-				return a.expect(path{i, "diagnostics"}, ds)
-			}, "path", "code"),
-		step(Then, "step {int:n} diagnoses nothing", noArg, "a spawn's or request's diagnostics are []",
-			func(b *B, a *args) error {
-				i, err := b.at(a.num(0), "spawn", "request")
-				if err != nil {
-					return err
-				}
-				return a.expect(path{i, "diagnostics"}, []any{})
-			}),
-		step(Then, "step {int:n} answers nothing", noArg, "a touch, change or compact step answers null",
-			func(b *B, a *args) error {
-				i, err := b.at(a.num(0), "touch", "change", "compact")
-				if err != nil {
-					return err
-				}
-				return a.expect(path{i}, nil)
-			}),
+		thenOf("step {int:n} diagnoses:", tableArg, `a spawn's or request's diagnostics, by path (an empty path: none; code "null": none declared)`, spawnOrRequest, path{"diagnostics"},
+			func(a *args) (any, error) { return diagnostics(a) }, "path", "code"),
+		thenOf("step {int:n} diagnoses nothing", noArg, "a spawn's or request's diagnostics are []", spawnOrRequest, path{"diagnostics"}, is([]any{})),
+		thenOf("step {int:n} answers nothing", noArg, "a touch, change or compact step answers null", stepOf("touch", "change", "compact"), nil, is(nil)),
 	}
 }

@@ -74,12 +74,7 @@ func copyTexts(m map[string]string) map[string]any {
 }
 
 // at is the answer's item for step n of the scenario (its n-th When, from 1).
-func (b *prefixBuilder) at(n int) (int, error) {
-	if n < 1 || n > len(b.steps) {
-		return 0, fmt.Errorf("the scenario has %d steps (one a When), no step %d", len(b.steps), n)
-	}
-	return n - 1, nil
-}
+func (b *prefixBuilder) at(n int) (int, error) { return stepIndex(n, len(b.steps)) }
 
 func (b *prefixBuilder) request(n int) (int, error) {
 	i, err := b.at(n)
@@ -141,6 +136,9 @@ var Prefix = &Vocabulary{newBuilder: func() builder {
 
 func prefixSteps() []stepDef {
 	type B = prefixBuilder
+	// The Thens' items: the request or the step a Then names by its place among the Whens.
+	request := func(b *B, a *args) (int, error) { return b.request(a.num(0)) }
+	at := func(b *B, a *args) (int, error) { return b.at(a.num(0)) }
 	who := []struct{ words, by string }{{"the person", ""}, {"the model", "model"}}
 	steps := []stepDef{
 		step(Given, "a session that starts on {string:date} in mode {string:mode}", noArg, "the session's date and permission mode as it begins",
@@ -261,22 +259,8 @@ func prefixSteps() []stepDef {
 				}
 				return a.expect(path{i, "tools"}, a.list(2))
 			}),
-		step(Then, "step {int:n} sends system prompt {int:system}", noArg, "a request's system prompt number",
-			func(b *B, a *args) error {
-				i, err := b.request(a.num(0))
-				if err != nil {
-					return err
-				}
-				return a.expect(path{i, "system"}, a.num(1))
-			}),
-		step(Then, "step {int:n} offers the tools {strings:tools}", noArg, "a request's tool list",
-			func(b *B, a *args) error {
-				i, err := b.request(a.num(0))
-				if err != nil {
-					return err
-				}
-				return a.expect(path{i, "tools"}, a.list(1))
-			}),
+		thenOf("step {int:n} sends system prompt {int:system}", noArg, "a request's system prompt number", request, path{"system"}, valWant(1)),
+		thenOf("step {int:n} offers the tools {strings:tools}", noArg, "a request's tool list", request, path{"tools"}, valWant(1)),
 		step(Then, "every request sends system prompt {int:system} with the tools {strings:tools}", noArg, "each request step's system prompt number and tool list",
 			func(b *B, a *args) error {
 				n := 0
@@ -297,77 +281,19 @@ func prefixSteps() []stepDef {
 				}
 				return nil
 			}),
-		step(Then, "step {int:n} carries the note:", docArg, "a request's note, whole",
-			func(b *B, a *args) error {
-				i, err := b.request(a.num(0))
-				if err != nil {
-					return err
-				}
-				t, err := a.text()
-				if err != nil {
-					return err
-				}
-				return a.expect(path{i, "note"}, t)
-			}),
-		step(Then, "step {int:n} carries no note", noArg, "a request's note is null",
-			func(b *B, a *args) error {
-				i, err := b.request(a.num(0))
-				if err != nil {
-					return err
-				}
-				return a.expect(path{i, "note"}, nil)
-			}),
-		step(Then, "step {int:n} asks:", docArg, "the compaction request's ask, whole",
-			func(b *B, a *args) error {
-				i, err := b.request(a.num(0))
-				if err != nil {
-					return err
-				}
-				t, err := a.text()
-				if err != nil {
-					return err
-				}
-				return a.expect(path{i, "ask"}, t)
-			}),
-		step(Then, "step {int:n} answers {text:text}", noArg, "a call's answer: the tool's unavailable text",
-			func(b *B, a *args) error {
-				i, err := b.at(a.num(0))
-				if err != nil {
-					return err
-				}
-				return a.expect(path{i}, a.str(1))
-			}),
-		step(Then, "step {int:n} answers:", docArg, "a call's answer, the docstring",
-			func(b *B, a *args) error {
-				i, err := b.at(a.num(0))
-				if err != nil {
-					return err
-				}
-				t, err := a.text()
-				if err != nil {
-					return err
-				}
-				return a.expect(path{i}, t)
-			}),
-		step(Then, "step {int:n} runs", noArg, "a call runs: its answer is null",
-			func(b *B, a *args) error {
-				i, err := b.at(a.num(0))
-				if err != nil {
-					return err
-				}
-				if b.steps[i]["op"] != "call" {
-					return fmt.Errorf("step %d is a %s step, not a call", a.num(0), b.steps[i]["op"])
-				}
-				return a.expect(path{i}, nil)
-			}),
-		step(Then, "step {int:n} answers nothing", noArg, "a set or model step's answer is null",
-			func(b *B, a *args) error {
-				i, err := b.at(a.num(0))
-				if err != nil {
-					return err
-				}
-				return a.expect(path{i}, nil)
-			}),
+		thenOf("step {int:n} carries the note:", docArg, "a request's note, whole", request, path{"note"}, docWant),
+		thenOf("step {int:n} carries no note", noArg, "a request's note is null", request, path{"note"}, is(nil)),
+		thenOf("step {int:n} asks:", docArg, "the compaction request's ask, whole", request, path{"ask"}, docWant),
+		thenOf("step {int:n} answers {text:text}", noArg, "a call's answer: the tool's unavailable text", at, nil, valWant(1)),
+		thenOf("step {int:n} answers:", docArg, "a call's answer, the docstring", at, nil, docWant),
+		thenOf("step {int:n} runs", noArg, "a call runs: its answer is null", func(b *B, a *args) (int, error) {
+			i, err := b.at(a.num(0))
+			if err == nil && b.steps[i]["op"] != "call" {
+				err = fmt.Errorf("step %d is a %s step, not a call", a.num(0), b.steps[i]["op"])
+			}
+			return i, err
+		}, nil, is(nil)),
+		thenOf("step {int:n} answers nothing", noArg, "a set or model step's answer is null", at, nil, is(nil)),
 	)
 	return steps
 }

@@ -105,31 +105,19 @@ func searchSteps() []stepDef {
 			func(b *B, a *args) error { p := a.str(0); return b.search(&p, 0) }),
 		step(When, "the session searches {string:path} for {int:limit} results", noArg, "a search of one directory, with a limit",
 			func(b *B, a *args) error { p := a.str(0); return b.search(&p, a.num(1)) }),
-		step(Then, "the results are, best first:", tableArg, "every result in order: its path and line range (PATH:START-END), and the passage",
+		thenPart[B]("the results are, best first:", tableArg, "every result in order: its path and line range (PATH:START-END), and the passage",
+			nil, field("results", tableWant(2, func(r []string) string { return result(strings.TrimSpace(r[0]), r[1]) })), "result", "passage"),
+		thenPart[B]("there are no results", noArg, `the answer is {"results": []}`, nil, is(map[string]any{"results": []string{}})),
+		thenPart[B]("there are {int:n} results", noArg, "how many results", path{"results", length}, valWant(0)),
+		step(Then, "result {int:n} is {string:where}", noArg, "the first line of one result (PATH:START-END), counting from 1",
 			func(b *B, a *args) error {
-				rows, err := a.rows(2)
+				n, err := a.counted(0, "results")
 				if err != nil {
 					return err
 				}
-				rs := []string{}
-				for _, r := range rows {
-					rs = append(rs, result(strings.TrimSpace(r[0]), r[1]))
-				}
-				return a.expect(nil, map[string]any{"results": rs})
-			}, "result", "passage"),
-		step(Then, "there are no results", noArg, `the answer is {"results": []}`,
-			func(b *B, a *args) error { return a.expect(nil, map[string]any{"results": []string{}}) }),
-		step(Then, "there are {int:n} results", noArg, "how many results",
-			func(b *B, a *args) error { return a.expect(path{"results", length}, a.num(0)) }),
-		step(Then, "result {int:n} is {string:where}", noArg, "the first line of one result (PATH:START-END), counting from 1",
-			func(b *B, a *args) error {
-				if a.num(0) < 1 {
-					return fmt.Errorf("results count from 1")
-				}
-				return a.expect(path{"results", a.num(0) - 1, firstLine}, a.str(1))
+				return a.expect(path{"results", n, firstLine}, a.str(1))
 			}),
-		step(Then, "it fails with {text:error}", noArg, `the answer is {"error": …}, the error's exact text`,
-			func(b *B, a *args) error { return a.expect(nil, map[string]any{"error": a.str(0)}) }),
+		failsWith[B](),
 	)
 	return steps
 }

@@ -10,15 +10,7 @@ import (
 
 // pathRows reads a one-column table of paths.
 func pathRows(a *args) ([]string, error) {
-	rows, err := a.rows(1)
-	if err != nil {
-		return nil, err
-	}
-	out := []string{}
-	for _, r := range rows {
-		out = append(out, strings.TrimSpace(r[0]))
-	}
-	return out, nil
+	return mapRows(a, 1, func(r []string) string { return strings.TrimSpace(r[0]) })
 }
 
 // levelRows reads a two-column table of path | level into an object; a path twice is an error.
@@ -43,27 +35,15 @@ func levelRows(a *args) (map[string]any, error) {
 func viewSteps[B any](fields func(*B) map[string]any) []stepDef {
 	return []stepDef{
 		step(Given, "the tree:", tableArg, "the nodes, one path a row; a directory ends with /, parents are implied",
-			func(b *B, a *args) error {
-				t, err := pathRows(a)
-				fields(b)["tree"] = t
-				return err
-			}, "path"),
+			setFrom(fields, "tree", pathRows), "path"),
 		step(Given, "an empty tree", noArg, "no node but the root",
 			func(b *B, a *args) error { fields(b)["tree"] = []string{}; return nil }),
 		step(Given, "the mounts {strings:dirs}", noArg, "directories that are forge repositories",
 			func(b *B, a *args) error { fields(b)["mounts"] = a.list(0); return nil }),
 		step(Given, "the grants:", tableArg, "the session's grants",
-			func(b *B, a *args) error {
-				g, err := levelRows(a)
-				fields(b)["grants"] = g
-				return err
-			}, "path", "level"),
+			setFrom(fields, "grants", levelRows), "path", "level"),
 		step(Given, "the floor:", tableArg, "the most each path may be, whatever the grants",
-			func(b *B, a *args) error {
-				g, err := levelRows(a)
-				fields(b)["floor"] = g
-				return err
-			}, "path", "level"),
+			setFrom(fields, "floor", levelRows), "path", "level"),
 		step(Given, "the session starts in {string:dir}", noArg, "the start directory relative paths resolve against",
 			func(b *B, a *args) error { fields(b)["cwd"] = a.str(0); return nil }),
 	}

@@ -121,6 +121,18 @@ func (a *args) text() (string, error) {
 	return *a.doc, nil
 }
 
+// json decodes the step's docstring into v; what says what it must be, for the error.
+func (a *args) json(v any, what string) error {
+	text, err := a.text()
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal([]byte(text), v); err != nil {
+		return fmt.Errorf("the docstring is not %s: %v", what, err)
+	}
+	return nil
+}
+
 // rows is the table's rows, each with exactly n cells.
 func (a *args) rows(n int) ([][]string, error) {
 	for i, r := range a.table {
@@ -305,13 +317,12 @@ func common() []stepDef {
 		{kind: Given, phrase: "the case also has:", arg: docArg,
 			doc: "a JSON object whose fields are set on the case as it is sent, over what the other steps built — for a field no step sets",
 			run: func(b *Build, a *args) error {
-				text, err := a.text()
-				if err != nil {
+				var m map[string]any
+				if err := a.json(&m, "a JSON object"); err != nil {
 					return err
 				}
-				var m map[string]any
-				if err := json.Unmarshal([]byte(text), &m); err != nil || m == nil {
-					return fmt.Errorf("the docstring is not a JSON object: %v", err)
+				if m == nil {
+					return fmt.Errorf("the docstring is not a JSON object: it is null")
 				}
 				for k, v := range m {
 					b.extra[k] = v
@@ -321,13 +332,9 @@ func common() []stepDef {
 		{kind: Then, phrase: "the answer is:", arg: docArg,
 			doc: "the whole answer, as JSON (key order and spacing do not count)",
 			run: func(b *Build, a *args) error {
-				text, err := a.text()
-				if err != nil {
-					return err
-				}
 				var v any
-				if err := json.Unmarshal([]byte(text), &v); err != nil {
-					return fmt.Errorf("the docstring is not JSON: %v", err)
+				if err := a.json(&v, "JSON"); err != nil {
+					return err
 				}
 				return a.expect(nil, v)
 			}},

@@ -48,13 +48,11 @@ var Workspace = &Vocabulary{newBuilder: func() builder { return &workspaceBuilde
 
 func workspaceSteps() []stepDef {
 	type B = workspaceBuilder
+	add := (*B).add
+	fields := func(b *B) map[string]any { return b.fields }
 	return []stepDef{
 		step(Given, "the disk:", tableArg, "the disk's paths, one a row; a directory ends with /, parents are implied",
-			func(b *B, a *args) error {
-				t, err := pathRows(a)
-				b.fields["tree"] = t
-				return err
-			}, "path"),
+			setFrom(fields, "tree", pathRows), "path"),
 		step(Given, "the link {string:path} to {string:target}", noArg, "a symlink, its target as written on disk (absolute, or relative to the link's folder)",
 			func(b *B, a *args) error {
 				links, _ := b.fields["links"].(map[string]any)
@@ -72,27 +70,25 @@ func workspaceSteps() []stepDef {
 		step(Given, "no root is registered", noArg, "roots absent: the legacy serve, the default root only",
 			func(b *B, a *args) error { delete(b.fields, "roots"); return nil }),
 		step(When, "a session is made in {string:cwd}", noArg, "session/new with a cwd",
-			func(b *B, a *args) error { return b.add(map[string]any{"op": "new", "cwd": a.str(0)}) }),
+			addOp(add, "new", "cwd")),
 		step(When, "a session is made with no cwd", noArg, "session/new without a cwd",
-			func(b *B, a *args) error { return b.add(map[string]any{"op": "new"}) }),
+			addOp(add, "new")),
 		step(When, "the session is loaded in {string:cwd}", noArg, "session/load (or resume) with a cwd",
-			func(b *B, a *args) error { return b.add(map[string]any{"op": "load", "cwd": a.str(0)}) }),
+			addOp(add, "load", "cwd")),
 		step(When, "the session is loaded with no cwd", noArg, "session/load without a cwd",
-			func(b *B, a *args) error { return b.add(map[string]any{"op": "load"}) }),
+			addOp(add, "load")),
 		step(When, "the session's root is set to {string:cwd}", noArg, "set_config_option for the workspace root",
-			func(b *B, a *args) error { return b.add(map[string]any{"op": "set_root", "cwd": a.str(0)}) }),
+			addOp(add, "set_root", "cwd")),
 		step(When, "the workspace-root picker is asked for", noArg, "the picker's options",
-			func(b *B, a *args) error { return b.add(map[string]any{"op": "options"}) }),
+			addOp(add, "options")),
 		step(When, "the session reads {string:path}", noArg, "local_fs reads a path (absolute, or relative to the root)",
-			func(b *B, a *args) error { return b.add(map[string]any{"op": "read", "path": a.str(0)}) }),
+			addOp(add, "read", "path")),
 		step(When, "the session writes {string:path}", noArg, "local_fs writes a path",
-			func(b *B, a *args) error { return b.add(map[string]any{"op": "write", "path": a.str(0)}) }),
+			addOp(add, "write", "path")),
 		step(When, "/files is asked for {string:path} in the root {string:root}", noArg, "a /files request with its root parameter",
-			func(b *B, a *args) error {
-				return b.add(map[string]any{"op": "files", "path": a.str(0), "root": a.str(1)})
-			}),
+			addOp(add, "files", "path", "root")),
 		step(When, "/files is asked for {string:path}", noArg, "a /files request without a root parameter",
-			func(b *B, a *args) error { return b.add(map[string]any{"op": "files", "path": a.str(0)}) }),
+			addOp(add, "files", "path")),
 		step(Then, "step {int:n} works in the root {string:root}", noArg, `the step answers {"root": …}`,
 			func(b *B, a *args) error { return b.expect(a, a.num(0), map[string]any{"root": a.str(1)}) }),
 		step(Then, "step {int:n} finds {string:path}", noArg, `the step answers {"path": …}: where the path really is`,
