@@ -18,7 +18,9 @@ import (
 // beside it keeps llama-server's RAM prompt cache (--cache-ram, on by default), so that a request
 // the server took from there is named as such.
 type Predictor struct {
-	tok    tokens.Tokenizer
+	tok tokens.Tokenizer
+	// mu keeps the two simulators seeing requests in one order, with sessions at once.
+	mu     sync.Mutex
 	cache  *cachesim.Cache
 	shadow *cachesim.Cache // with the RAM prompt cache, when cache has none
 	// ramSeen: the server showed it keeps prompts in RAM; the shadow predicts from then on.
@@ -78,7 +80,6 @@ func NewPredictor(c PredictorConfig) (*Predictor, error) {
 type prediction struct {
 	t, shadow *cachesim.Ticket
 	err       error
-	mu        sync.Mutex
 }
 
 // begin takes a request as it is about to be sent.
@@ -91,6 +92,8 @@ func (p *Predictor) begin(ctx context.Context, path string, body []byte) *predic
 	if err != nil {
 		return &prediction{err: fmt.Errorf("tokenizing: %v", err)}
 	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	out := &prediction{t: p.cache.Begin(pr)}
 	if p.shadow != nil {
 		out.shadow = p.shadow.Begin(pr)
@@ -108,6 +111,8 @@ func (p *Predictor) end(pd *prediction, s replay.Sent) {
 	if u := s.Reply.TokenUsage(); u.CompletionTokens != nil && s.Error == "" {
 		gen = *u.CompletionTokens
 	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	p.cache.End(pd.t, nil, gen)
 	if pd.shadow != nil {
 		p.shadow.End(pd.shadow, nil, gen)
