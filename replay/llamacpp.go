@@ -24,6 +24,9 @@ type LlamaServer struct {
 	// (started with --no-slots).
 	SlotIDs    []int  `json:"slot_ids,omitempty"`
 	SlotsError string `json:"slots_error,omitempty"`
+	// RAMCache is what ProbeRAMCache found (nil: not probed), RAMProbe what it did.
+	RAMCache *bool  `json:"ram_cache,omitempty"`
+	RAMProbe string `json:"ram_probe,omitempty"`
 }
 
 // base is the server's root, without /v1.
@@ -132,6 +135,56 @@ func (s *Sender) eraseSlots(ctx context.Context, list []byte) (string, bool) {
 		}
 	}
 	return fmt.Sprintf("erased %d slot(s)", len(ids)), true
+}
+
+// probeTexts are the probe's two prompts: unlike each other (the second must not continue the
+// first's slot) and unlike any session, and long enough that the few framing tokens they share
+// with one are under the quarter of itself the RAM cache must keep to hand a prompt over.
+var probeTexts = [2]string{
+	strings.Repeat("lembas-check asks whether this llama-server keeps prompts in RAM apart from its slots; ", 8),
+	strings.Repeat("zwei drei vier fünf sechs sieben acht neun zehn elf zwölf dreizehn vierzehn; ", 8),
+}
+
+// ProbeRAMCache finds whether a llama-server keeps prompts in RAM apart from its slots
+// (--cache-ram, on by default, which /props does not say): it sends a prompt, another, erases
+// every slot and sends the first again, each answered with one token. Cached tokens the third
+// time came from RAM. model is what the requests name (llama-server serves its one model whatever
+// they name). It needs the slots erasable (--slot-save-path); ok is false, with the reason
+// in said, when the probe could not be made. The slots are left erased.
+func (s *Sender) ProbeRAMCache(ctx context.Context, model string) (ram bool, said string, ok bool) {
+	ask := func(n int) (int, error) {
+		body, _ := json.Marshal(map[string]any{"model": model, "messages": []map[string]string{{"role": "user", "content": probeTexts[n-1]}}, "max_tokens": 1})
+		sent, err := s.Send(ctx, "/v1/chat/completions", body)
+		if err != nil {
+			return 0, err
+		}
+		if sent.Error != "" {
+			return 0, fmt.Errorf("%s", sent.Error)
+		}
+		u := sent.Reply.TokenUsage()
+		if u.CachedTokens == nil {
+			return 0, fmt.Errorf("the answer reported no cached tokens")
+		}
+		return *u.CachedTokens, nil
+	}
+	if _, err := ask(1); err != nil {
+		return false, "not probed: " + err.Error(), false
+	}
+	if _, err := ask(2); err != nil {
+		return false, "not probed: " + err.Error(), false
+	}
+	if erased, ok := s.EmptyCache(ctx); !ok {
+		return false, "not probed: the slots could not be erased: " + erased, false
+	}
+	n, err := ask(1)
+	if err != nil {
+		return false, "not probed: " + err.Error(), false
+	}
+	s.EmptyCache(ctx)
+	if n > 0 {
+		return true, fmt.Sprintf("keeps prompts in RAM (--cache-ram): a prompt sent again after its slot was erased took %d tokens from the cache", n), true
+	}
+	return false, "keeps no prompt in RAM (--cache-ram 0): a prompt sent again after its slot was erased took nothing from the cache", true
 }
 
 func statusText(code int, err error) string {

@@ -35,9 +35,12 @@ type PredictorConfig struct {
 	Slots, Context int
 	// Similarity is --slot-prompt-similarity (0: llama-server's default).
 	Similarity float64
-	// RAM: the server keeps prompts in RAM (--cache-ram); the bench assumes not (--cache-ram 0,
-	// as docs/bench.md asks) and names the requests that show it.
-	RAM bool
+	// RAM: the server keeps prompts in RAM (--cache-ram), as ProbeRAMCache found. Without it the
+	// prediction assumes --cache-ram 0 (as docs/bench.md asks) and follows a simulator with the
+	// RAM cache once the server shows one. RAMSaid is how it is known, for the report ("probed";
+	// empty: assumed).
+	RAM     bool
+	RAMSaid string
 	// Tokenizer counts the prompts: the server's own.
 	Tokenizer tokens.Tokenizer
 }
@@ -68,9 +71,13 @@ func NewPredictor(c PredictorConfig) (*Predictor, error) {
 	if c.Context > 0 {
 		ctxs = fmt.Sprintf("a context of %d tokens each", c.Context)
 	}
-	ram := "no RAM prompt cache (--cache-ram 0)"
+	said := c.RAMSaid
+	if said == "" {
+		said = "assumed"
+	}
+	ram := "no RAM prompt cache (--cache-ram 0, " + said + ")"
 	if c.RAM {
-		ram = "the RAM prompt cache (--cache-ram)"
+		ram = "the RAM prompt cache (--cache-ram, " + said + ")"
 	}
 	p.About = fmt.Sprintf("the cache simulator as llama-server: %d slot(s), %s, slot prompt similarity %.2f, %s, tokens of %s", cache.Slots(), ctxs, sim, ram, c.Tokenizer.Name())
 	return p, nil

@@ -228,3 +228,42 @@ func TestTheTableSaysWhatItsTimesAre(t *testing.T) {
 		t.Errorf("a real server's times are the server's:\n%s", out.String())
 	}
 }
+
+// The probe finds whether the server keeps prompts in RAM (which /props does not say), with one
+// slot and with two; with what it found the prediction is exact from the first request, where
+// learning it from the server cost the request that showed it.
+func TestTheProbeFindsTheRAMPromptCache(t *testing.T) {
+	tok := tiktoken(t)
+	for _, slots := range []int{1, 2} {
+		for _, ram := range []bool{false, true} {
+			cache, err := cachesim.NewWith(slots, cachesim.Options{Tokenizer: tok, RAM: ram, IdleSlots: ram})
+			if err != nil {
+				t.Fatal(err)
+			}
+			srv := llamaWith(t, cache)
+			snd := replay.Sender{URL: srv.URL}
+			got, said, ok := snd.ProbeRAMCache(context.Background(), "qwen3-coder")
+			if !ok || got != ram {
+				t.Fatalf("%d slots, RAM %v: probed %v %v: %s", slots, ram, got, ok, said)
+			}
+			if info := cache.Info(); info[0].PromptTokens != 0 {
+				t.Errorf("the probe left the slots holding %+v", info)
+			}
+			v, _ := ParseVariant("tool-churn:9")
+			res, err := Bench(context.Background(), opener("../../testdata/recordings/interleaved.jsonl"), Options{Sender: snd, Cold: true, Tokenizer: tok,
+				Variants: []Variant{v}, Predictor: predictor(t, PredictorConfig{Slots: slots, Tokenizer: tok, RAM: got, RAMSaid: "probed"})})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, run := range res.Runs {
+				if run.Totals.Exact != run.Totals.Compared || run.Totals.Compared != 9 {
+					t.Errorf("%d slots, RAM %v, %s: %d of %d exact, %v", slots, ram, run.Name, run.Totals.Exact, run.Totals.Compared, run.Totals.ByOff)
+				}
+			}
+		}
+	}
+	// Slots that cannot be erased: not probed, and said why.
+	if _, said, ok := (&replay.Sender{URL: "http://127.0.0.1:1"}).ProbeRAMCache(context.Background(), "m"); ok || !strings.HasPrefix(said, "not probed: ") {
+		t.Errorf("%q %v", said, ok)
+	}
+}

@@ -118,6 +118,16 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 		if info != nil {
 			predict.Slots, predict.Context = info.Slots, info.Context
+			if *cold {
+				// Whether it keeps prompts in RAM, which /props does not say: three requests of
+				// one token each.
+				ram, said, ok := opts.Sender.ProbeRAMCache(ctx, info.Model)
+				info.RAMProbe = said
+				if ok {
+					info.RAMCache, predict.RAM = &ram, ram
+					predict.RAMSaid = "probed"
+				}
+			}
 		}
 		if *tok == "server" && info == nil {
 			return errorf(stderr, "--tokenizer server: %s is not a llama-server (GET /props has no total_slots): give a tokenizer's URL, or leave --tokenizer out", sf.url)
