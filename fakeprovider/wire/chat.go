@@ -184,68 +184,71 @@ func message(e *enc, d usage.Dialect, a Answer) {
 }
 
 func usageObject(e *enc, d usage.Dialect, u Usage) {
-	total := int64(u.Prompt + u.Completion)
-	e.obj()
-	switch d {
-	case usage.LlamaCpp:
-		e.kint("completion_tokens", int64(u.Completion))
-		e.kint("prompt_tokens", int64(u.Prompt))
-		e.kint("total_tokens", total)
-		e.key("prompt_tokens_details")
-		e.obj()
-		e.kint("cached_tokens", int64(u.Cached))
-		e.end()
-	case usage.DeepSeek:
-		e.kint("prompt_tokens", int64(u.Prompt))
-		e.kint("completion_tokens", int64(u.Completion))
-		e.kint("total_tokens", total)
-		e.key("prompt_tokens_details")
-		e.obj()
-		e.kint("cached_tokens", int64(u.Cached))
-		e.end()
-		e.kint("prompt_cache_hit_tokens", int64(u.Cached))
-		e.kint("prompt_cache_miss_tokens", int64(u.Prompt-u.Cached))
-		e.key("completion_tokens_details")
-		e.obj()
-		e.kint("reasoning_tokens", int64(u.Reasoning))
-		e.end()
-	case usage.VLLM:
-		// vLLM's UsageInfo: no audio or reasoning details; cached_tokens with
-		// --enable-prompt-tokens-details, which the fake plays as on.
-		e.kint("prompt_tokens", int64(u.Prompt))
-		e.kint("total_tokens", total)
-		e.kint("completion_tokens", int64(u.Completion))
-		e.key("prompt_tokens_details")
-		e.obj()
-		e.kint("cached_tokens", int64(u.Cached))
-		e.end()
-	case usage.Anthropic:
-		// input + cache_read + cache_creation is the whole prompt, as Anthropic counts it; the
-		// simulator does not bill cache writes, so creation is 0 and input is what was not read.
-		e.kint("prompt_tokens", int64(u.Prompt))
-		e.kint("completion_tokens", int64(u.Completion))
-		e.kint("total_tokens", total)
-		e.kint("input_tokens", int64(u.Prompt-u.Cached))
-		e.kint("output_tokens", int64(u.Completion))
-		e.kint("cache_read_input_tokens", int64(u.Cached))
-		e.kint("cache_creation_input_tokens", 0)
-	default:
-		e.kint("prompt_tokens", int64(u.Prompt))
-		e.kint("completion_tokens", int64(u.Completion))
-		e.kint("total_tokens", total)
-		e.key("prompt_tokens_details")
-		e.obj()
-		e.kint("cached_tokens", int64(u.Cached))
-		e.kint("audio_tokens", 0)
-		e.end()
-		e.key("completion_tokens_details")
-		e.obj()
-		e.kint("reasoning_tokens", int64(u.Reasoning))
-		e.kint("audio_tokens", 0)
-		e.kint("accepted_prediction_tokens", 0)
-		e.kint("rejected_prediction_tokens", 0)
-		e.end()
+	fields, ok := usageFields[d]
+	if !ok {
+		fields = usageFields[usage.OpenAI]
 	}
+	e.obj()
+	for _, f := range fields {
+		f(e, u)
+	}
+	e.end()
+}
+
+// usageField writes one member of a chat completion's usage object.
+type usageField func(e *enc, u Usage)
+
+// usageFields are each dialect's usage members in the order its server writes them; a dialect
+// not listed writes OpenAI's.
+var usageFields = map[usage.Dialect][]usageField{
+	usage.LlamaCpp: {completionTokens, promptTokens, totalTokens, cachedDetails},
+	usage.DeepSeek: {promptTokens, completionTokens, totalTokens, cachedDetails,
+		func(e *enc, u Usage) {
+			e.kint("prompt_cache_hit_tokens", int64(u.Cached))
+			e.kint("prompt_cache_miss_tokens", int64(u.Prompt-u.Cached))
+			e.key("completion_tokens_details")
+			e.obj()
+			e.kint("reasoning_tokens", int64(u.Reasoning))
+			e.end()
+		}},
+	// vLLM's UsageInfo: no audio or reasoning details; cached_tokens with
+	// --enable-prompt-tokens-details, which the fake plays as on.
+	usage.VLLM: {promptTokens, totalTokens, completionTokens, cachedDetails},
+	// input + cache_read + cache_creation is the whole prompt, as Anthropic counts it; the
+	// simulator does not bill cache writes, so creation is 0 and input is what was not read.
+	usage.Anthropic: {promptTokens, completionTokens, totalTokens,
+		func(e *enc, u Usage) {
+			e.kint("input_tokens", int64(u.Prompt-u.Cached))
+			e.kint("output_tokens", int64(u.Completion))
+			e.kint("cache_read_input_tokens", int64(u.Cached))
+			e.kint("cache_creation_input_tokens", 0)
+		}},
+	usage.OpenAI: {promptTokens, completionTokens, totalTokens,
+		func(e *enc, u Usage) {
+			e.key("prompt_tokens_details")
+			e.obj()
+			e.kint("cached_tokens", int64(u.Cached))
+			e.kint("audio_tokens", 0)
+			e.end()
+			e.key("completion_tokens_details")
+			e.obj()
+			e.kint("reasoning_tokens", int64(u.Reasoning))
+			e.kint("audio_tokens", 0)
+			e.kint("accepted_prediction_tokens", 0)
+			e.kint("rejected_prediction_tokens", 0)
+			e.end()
+		}},
+}
+
+func promptTokens(e *enc, u Usage)     { e.kint("prompt_tokens", int64(u.Prompt)) }
+func completionTokens(e *enc, u Usage) { e.kint("completion_tokens", int64(u.Completion)) }
+func totalTokens(e *enc, u Usage)      { e.kint("total_tokens", int64(u.Prompt+u.Completion)) }
+
+// cachedDetails is prompt_tokens_details with cached_tokens alone.
+func cachedDetails(e *enc, u Usage) {
+	e.key("prompt_tokens_details")
+	e.obj()
+	e.kint("cached_tokens", int64(u.Cached))
 	e.end()
 }
 
