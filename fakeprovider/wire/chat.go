@@ -20,6 +20,15 @@ type ToolCall struct {
 	Namespace string
 }
 
+// chatKind is how chat completions write the call: its type (also the key of the object naming
+// it) and the key of its arguments.
+func (c ToolCall) chatKind() (kind, field string) {
+	if c.Custom {
+		return "custom", "input"
+	}
+	return "function", "arguments"
+}
+
 // Answer is what the assistant says: reasoning, then text, then tool calls.
 type Answer struct {
 	Text, Reasoning string
@@ -155,21 +164,13 @@ func message(e *enc, d usage.Dialect, a Answer) {
 		for _, c := range a.ToolCalls {
 			e.obj()
 			e.kstr("id", c.ID)
-			if c.Custom {
-				e.kstr("type", "custom")
-				e.key("custom")
-				e.obj()
-				e.kstr("name", c.Name)
-				e.kstr("input", c.Arguments)
-				e.end()
-			} else {
-				e.kstr("type", "function")
-				e.key("function")
-				e.obj()
-				e.kstr("name", c.Name)
-				e.kstr("arguments", c.Arguments)
-				e.end()
-			}
+			kind, field := c.chatKind()
+			e.kstr("type", kind)
+			e.key(kind)
+			e.obj()
+			e.kstr("name", c.Name)
+			e.kstr(field, c.Arguments)
+			e.end()
 			e.end()
 		}
 		e.endArr()
@@ -468,10 +469,7 @@ func (c *chunker) chunk(d delta, finish string) {
 		e.arr()
 		e.obj()
 		e.kint("index", int64(d.callIndex))
-		kind, field := "function", "arguments"
-		if d.call.Custom {
-			kind, field = "custom", "input"
-		}
+		kind, field := d.call.chatKind()
 		if d.header {
 			e.kstr("id", d.call.ID)
 			e.kstr("type", kind)
