@@ -277,14 +277,7 @@ func response(e *enc, m Meta, q *Request, a Answer, u *Usage, status string) {
 	if q != nil && q.Top != nil {
 		top = q.Top
 	}
-	echo := func(k, def string) {
-		e.key(k)
-		if raw, ok := top[k]; ok && !isNull(raw) {
-			e.raw(compact(raw))
-		} else {
-			e.raw([]byte(def))
-		}
-	}
+	echo := func(k, def string) { echoRaw(e, k, top[k], def) }
 	e.obj()
 	e.kstr("id", ResponseID(m))
 	e.kstr("object", "response")
@@ -333,17 +326,8 @@ func response(e *enc, m Meta, q *Request, a Answer, u *Usage, status string) {
 		Summary json.RawMessage `json:"summary"`
 	}
 	json.Unmarshal(top["reasoning"], &r)
-	for _, f := range []struct {
-		k string
-		v json.RawMessage
-	}{{"effort", r.Effort}, {"summary", r.Summary}} {
-		e.key(f.k)
-		if len(f.v) > 0 {
-			e.raw(compact(f.v))
-		} else {
-			e.null()
-		}
-	}
+	echoRaw(e, "effort", r.Effort, "null")
+	echoRaw(e, "summary", r.Summary, "null")
 	e.end()
 	echo("safety_identifier", "null")
 	e.key("service_tier")
@@ -361,18 +345,8 @@ func response(e *enc, m Meta, q *Request, a Answer, u *Usage, status string) {
 		Verbosity json.RawMessage `json:"verbosity"`
 	}
 	json.Unmarshal(top["text"], &t)
-	e.key("format")
-	if len(t.Format) > 0 && !isNull(t.Format) {
-		e.raw(compact(t.Format))
-	} else {
-		e.raw([]byte(`{"type":"text"}`))
-	}
-	e.key("verbosity")
-	if len(t.Verbosity) > 0 && !isNull(t.Verbosity) {
-		e.raw(compact(t.Verbosity))
-	} else {
-		e.str("medium")
-	}
+	echoRaw(e, "format", t.Format, `{"type":"text"}`)
+	echoRaw(e, "verbosity", t.Verbosity, `"medium"`)
 	e.end()
 	echo("tool_choice", `"auto"`)
 	e.key("tools")
@@ -458,6 +432,17 @@ func echoTools(e *enc, raw json.RawMessage) {
 
 // compact is a raw JSON value without insignificant space (what encoding/json would write,
 // but with <, > and & as they are).
+// echoRaw writes k with what the request sent (compacted), or def (raw JSON) when it sent nothing
+// or null.
+func echoRaw(e *enc, k string, raw json.RawMessage, def string) {
+	e.key(k)
+	if absent(raw) {
+		e.raw([]byte(def))
+	} else {
+		e.raw(compact(raw))
+	}
+}
+
 func compact(raw json.RawMessage) []byte {
 	raw = bytes.TrimSpace(raw)
 	if !bytes.ContainsAny(raw, " \t\r\n") {
@@ -543,22 +528,18 @@ func outputText(e *enc, a Answer) {
 func callItem(e *enc, id string, c ToolCall, done bool) {
 	e.obj()
 	e.kstr("id", id)
+	// The two items order their members apart: input before call_id, arguments after it.
 	if c.Custom {
 		e.kstr("type", "custom_tool_call")
 		e.kstr("status", status(done))
 		e.kstr("call_id", c.ID)
 		e.kstr("input", c.Arguments)
-		e.kstr("name", c.Name)
-		if c.Namespace != "" {
-			e.kstr("namespace", c.Namespace)
-		}
-		e.end()
-		return
+	} else {
+		e.kstr("type", "function_call")
+		e.kstr("status", status(done))
+		e.kstr("arguments", c.Arguments)
+		e.kstr("call_id", c.ID)
 	}
-	e.kstr("type", "function_call")
-	e.kstr("status", status(done))
-	e.kstr("arguments", c.Arguments)
-	e.kstr("call_id", c.ID)
 	e.kstr("name", c.Name)
 	if c.Namespace != "" {
 		e.kstr("namespace", c.Namespace)
