@@ -227,14 +227,19 @@ func toolInput(c ToolCall) []byte {
 	return []byte("{}")
 }
 
-// MessagesBody is a non-streamed Messages answer.
-func MessagesBody(m Meta, a Answer, u MessagesUsage) []byte {
-	e := enc{b: make([]byte, 0, 512+len(a.Text)+len(a.Reasoning)), first: true}
-	e.obj()
+// messageHead writes the members a message opens with, in the body and in message_start.
+func messageHead(e *enc, m Meta) {
 	e.kstr("id", MessageID(m))
 	e.kstr("type", "message")
 	e.kstr("role", "assistant")
 	e.kstr("model", m.Model)
+}
+
+// MessagesBody is a non-streamed Messages answer.
+func MessagesBody(m Meta, a Answer, u MessagesUsage) []byte {
+	e := enc{b: make([]byte, 0, 512+len(a.Text)+len(a.Reasoning)), first: true}
+	e.obj()
+	messageHead(&e, m)
 	e.key("content")
 	e.arr()
 	if a.Reasoning != "" {
@@ -287,13 +292,8 @@ func MessagesStream(m Meta, a Answer, u MessagesUsage) [][]byte {
 	ev("message_start", func(e *enc) {
 		e.key("message")
 		e.obj()
-		e.kstr("id", MessageID(m))
-		e.kstr("type", "message")
-		e.kstr("role", "assistant")
-		e.kstr("model", m.Model)
-		e.key("content")
-		e.arr()
-		e.endArr()
+		messageHead(e, m)
+		e.kstrs("content")
 		e.knull("stop_reason")
 		e.knull("stop_sequence")
 		e.key("usage")
@@ -367,30 +367,7 @@ func MessagesStream(m Meta, a Answer, u MessagesUsage) [][]byte {
 }
 
 // AnthropicType is the error type the API gives a status.
-func AnthropicType(status int) string {
-	switch status {
-	case http.StatusUnauthorized:
-		return "authentication_error"
-	case http.StatusPaymentRequired:
-		return "billing_error"
-	case http.StatusForbidden:
-		return "permission_error"
-	case http.StatusNotFound:
-		return "not_found_error"
-	case http.StatusRequestEntityTooLarge:
-		return "request_too_large"
-	case http.StatusTooManyRequests:
-		return "rate_limit_error"
-	case 504:
-		return "timeout_error"
-	case 529:
-		return "overloaded_error"
-	}
-	if status >= 500 {
-		return "api_error"
-	}
-	return "invalid_request_error"
-}
+func AnthropicType(status int) string { return errorNameOf(status).anthropic }
 
 // AnthropicBody is the error in the Messages API's shape:
 // {"type":"error","error":{"type":…,"message":…},"request_id":…}. An OpenAI type the API does not

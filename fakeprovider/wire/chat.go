@@ -177,9 +177,7 @@ func message(e *enc, d usage.Dialect, a Answer) {
 	}
 	if d != usage.LlamaCpp {
 		e.knull("refusal")
-		e.key("annotations")
-		e.arr()
-		e.endArr()
+		e.kstrs("annotations")
 	}
 	e.end()
 }
@@ -496,9 +494,7 @@ func (c *chunker) usageChunk(u Usage) {
 	e := enc{b: append(c.out, "data: "...), first: true}
 	e.obj()
 	if c.m.Dialect == usage.LlamaCpp {
-		e.key("choices")
-		e.arr()
-		e.endArr()
+		e.kstrs("choices")
 		c.llamaTail(&e)
 		e.key("usage")
 		usageObject(&e, c.m.Dialect, u)
@@ -506,9 +502,7 @@ func (c *chunker) usageChunk(u Usage) {
 		timings(&e, u)
 	} else {
 		c.envelope(&e)
-		e.key("choices")
-		e.arr()
-		e.endArr()
+		e.kstrs("choices")
 		e.key("usage")
 		usageObject(&e, c.m.Dialect, u)
 	}

@@ -60,6 +60,16 @@ func (e *enc) kfloat(k string, v float64) { e.key(k); e.float(v) }
 func (e *enc) knull(k string)             { e.key(k); e.null() }
 func (e *enc) kbool(k string, v bool)     { e.key(k); e.bool(v) }
 
+// kstrs writes k with an array of strings ([] for none).
+func (e *enc) kstrs(k string, vs ...string) {
+	e.key(k)
+	e.arr()
+	for _, v := range vs {
+		e.str(v)
+	}
+	e.endArr()
+}
+
 // kstrOrNull writes null for an empty string.
 func (e *enc) kstrOrNull(k, v string) {
 	e.key(k)

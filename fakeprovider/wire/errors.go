@@ -47,20 +47,39 @@ func (e *Error) Body() []byte {
 }
 
 // TypeFor is the error type OpenAI gives a status.
-func TypeFor(status int) string {
-	switch {
-	case status == http.StatusUnauthorized:
-		return TypeAuthentication
-	case status == http.StatusForbidden:
-		return TypePermission
-	case status == http.StatusNotFound:
-		return TypeInvalidRequest
-	case status == http.StatusTooManyRequests:
-		return TypeRateLimit
-	case status >= 500:
-		return TypeServer
+func TypeFor(status int) string { return errorNameOf(status).openai }
+
+// errorName is what each API calls an HTTP status: OpenAI's error type, Anthropic's error type,
+// Google's status name.
+type errorName struct{ openai, anthropic, gemini string }
+
+// errorNames are the statuses some API names apart; any other is otherClient or otherServer.
+var errorNames = map[int]errorName{
+	http.StatusBadRequest:            {TypeInvalidRequest, "invalid_request_error", "INVALID_ARGUMENT"},
+	http.StatusUnauthorized:          {TypeAuthentication, "authentication_error", "UNAUTHENTICATED"},
+	http.StatusPaymentRequired:       {TypeInvalidRequest, "billing_error", "FAILED_PRECONDITION"},
+	http.StatusForbidden:             {TypePermission, "permission_error", "PERMISSION_DENIED"},
+	http.StatusNotFound:              {TypeInvalidRequest, "not_found_error", "NOT_FOUND"},
+	http.StatusRequestEntityTooLarge: {TypeInvalidRequest, "request_too_large", "FAILED_PRECONDITION"},
+	http.StatusTooManyRequests:       {TypeRateLimit, "rate_limit_error", "RESOURCE_EXHAUSTED"},
+	http.StatusServiceUnavailable:    {TypeServer, "api_error", "UNAVAILABLE"},
+	http.StatusGatewayTimeout:        {TypeServer, "timeout_error", "DEADLINE_EXCEEDED"},
+	529:                              {TypeServer, "overloaded_error", "INTERNAL"}, // Anthropic's "overloaded"
+}
+
+var (
+	otherClient = errorName{TypeInvalidRequest, "invalid_request_error", "FAILED_PRECONDITION"}
+	otherServer = errorName{TypeServer, "api_error", "INTERNAL"}
+)
+
+func errorNameOf(status int) errorName {
+	if n, ok := errorNames[status]; ok {
+		return n
 	}
-	return TypeInvalidRequest
+	if status >= 500 {
+		return otherServer
+	}
+	return otherClient
 }
 
 func badJSON(why string) *Error {

@@ -339,28 +339,7 @@ func (e *Error) GeminiBody() []byte {
 func isUpper(s string) bool { return s != "" && strings.ToUpper(s) == s }
 
 // GeminiStatus is the status name Google's APIs give an HTTP status.
-func GeminiStatus(status int) string {
-	switch status {
-	case http.StatusBadRequest:
-		return "INVALID_ARGUMENT"
-	case http.StatusUnauthorized:
-		return "UNAUTHENTICATED"
-	case http.StatusForbidden:
-		return "PERMISSION_DENIED"
-	case http.StatusNotFound:
-		return "NOT_FOUND"
-	case http.StatusTooManyRequests:
-		return "RESOURCE_EXHAUSTED"
-	case http.StatusServiceUnavailable:
-		return "UNAVAILABLE"
-	case http.StatusGatewayTimeout:
-		return "DEADLINE_EXCEEDED"
-	}
-	if status >= 500 {
-		return "INTERNAL"
-	}
-	return "FAILED_PRECONDITION"
-}
+func GeminiStatus(status int) string { return errorNameOf(status).gemini }
 
 // GeminiCountBody is :countTokens's answer.
 func GeminiCountBody(n int) []byte {
@@ -386,11 +365,7 @@ func GeminiModelsBody(models []string) []byte {
 		e.kstr("displayName", m)
 		e.kint("inputTokenLimit", 1048576)
 		e.kint("outputTokenLimit", 65536)
-		e.key("supportedGenerationMethods")
-		e.arr()
-		e.str("generateContent")
-		e.str("countTokens")
-		e.endArr()
+		e.kstrs("supportedGenerationMethods", "generateContent", "countTokens")
 		e.end()
 	}
 	e.endArr()

@@ -8,73 +8,28 @@ import "github.com/LLeMbas/lembas-check/usage"
 // context size.
 func ModelsBody(d usage.Dialect, models []string, created int64) []byte {
 	e := enc{b: make([]byte, 0, 256*(1+len(models))), first: true}
+	llama := d == usage.LlamaCpp
 	e.obj()
-	if d != usage.LlamaCpp {
-		e.kstr("object", "list")
-		e.key("data")
-		e.arr()
-		for _, m := range models {
-			e.obj()
-			e.kstr("id", m)
-			e.kstr("object", "model")
-			e.kint("created", created)
-			e.kstr("owned_by", "lembas-check")
-			e.end()
-		}
-		e.endArr()
-		e.end()
-		return e.b
+	if llama {
+		llamaModels(&e, models)
 	}
-	e.key("models")
-	e.arr()
-	for _, m := range models {
-		e.obj()
-		e.kstr("name", m)
-		e.kstr("model", m)
-		for _, k := range []string{"modified_at", "size", "digest"} {
-			e.kstr(k, "")
-		}
-		e.kstr("type", "model")
-		e.kstr("description", "")
-		e.key("tags")
-		e.arr()
-		e.str("")
-		e.endArr()
-		e.key("capabilities")
-		e.arr()
-		e.str("completion")
-		e.endArr()
-		e.kstr("parameters", "")
-		e.key("details")
-		e.obj()
-		e.kstr("parent_model", "")
-		e.kstr("format", "gguf")
-		e.kstr("family", "")
-		e.key("families")
-		e.arr()
-		e.str("")
-		e.endArr()
-		e.kstr("parameter_size", "")
-		e.kstr("quantization_level", "")
-		e.end()
-		e.end()
-	}
-	e.endArr()
 	e.kstr("object", "list")
 	e.key("data")
 	e.arr()
 	for _, m := range models {
 		e.obj()
 		e.kstr("id", m)
-		e.key("aliases")
-		e.arr()
-		e.str(m)
-		e.endArr()
-		e.key("tags")
-		e.arr()
-		e.endArr()
+		if llama {
+			e.kstrs("aliases", m)
+			e.kstrs("tags")
+		}
 		e.kstr("object", "model")
 		e.kint("created", created)
+		if !llama {
+			e.kstr("owned_by", "lembas-check")
+			e.end()
+			continue
+		}
 		e.kstr("owned_by", "llamacpp")
 		e.key("meta")
 		e.obj()
@@ -92,4 +47,34 @@ func ModelsBody(d usage.Dialect, models []string, created int64) []byte {
 	e.endArr()
 	e.end()
 	return e.b
+}
+
+// llamaModels is llama-server's `models` list, written before `data`.
+func llamaModels(e *enc, models []string) {
+	e.key("models")
+	e.arr()
+	for _, m := range models {
+		e.obj()
+		e.kstr("name", m)
+		e.kstr("model", m)
+		for _, k := range []string{"modified_at", "size", "digest"} {
+			e.kstr(k, "")
+		}
+		e.kstr("type", "model")
+		e.kstr("description", "")
+		e.kstrs("tags", "")
+		e.kstrs("capabilities", "completion")
+		e.kstr("parameters", "")
+		e.key("details")
+		e.obj()
+		e.kstr("parent_model", "")
+		e.kstr("format", "gguf")
+		e.kstr("family", "")
+		e.kstrs("families", "")
+		e.kstr("parameter_size", "")
+		e.kstr("quantization_level", "")
+		e.end()
+		e.end()
+	}
+	e.endArr()
 }

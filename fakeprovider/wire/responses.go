@@ -516,9 +516,7 @@ func messageItem(e *enc, id string, a Answer, done bool, st string) {
 func outputText(e *enc, a Answer) {
 	e.obj()
 	e.kstr("type", "output_text")
-	e.key("annotations")
-	e.arr()
-	e.endArr()
+	e.kstrs("annotations")
 	e.key("logprobs")
 	logprobList(e, a.Logprobs)
 	e.kstr("text", a.Text)
@@ -591,12 +589,8 @@ func StoredItem(item json.RawMessage, id string) json.RawMessage {
 		e.obj()
 		if m.Role == "assistant" {
 			e.kstr("type", "output_text")
-			e.key("annotations")
-			e.arr()
-			e.endArr()
-			e.key("logprobs")
-			e.arr()
-			e.endArr()
+			e.kstrs("annotations")
+			e.kstrs("logprobs")
 		} else {
 			e.kstr("type", "input_text")
 		}
