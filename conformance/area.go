@@ -58,6 +58,16 @@ func Fieldf(field, format string, args ...any) error {
 	return &FieldError{Field: field, Msg: fmt.Sprintf(format, args...)}
 }
 
+// orZero is an optional field's value, its type's zero when the case leaves it out (where the
+// harness reads zero as "the default").
+func orZero[T any](p *T) T {
+	if p == nil {
+		var zero T
+		return zero
+	}
+	return *p
+}
+
 // Validator is a decoded case or answer that checks its own fields beyond their JSON types.
 type Validator interface{ Validate() error }
 

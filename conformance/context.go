@@ -233,23 +233,11 @@ func answerContext(c contextCase) (contextAnswer, error) {
 	}
 	out := make(contextAnswer, 0, len(c.Steps))
 	for i, st := range c.Steps {
-		str := func(p *string) string {
-			if p == nil {
-				return ""
-			}
-			return *p
-		}
-		num := func(p *int) int {
-			if p == nil {
-				return 0
-			}
-			return *p
-		}
 		var text string
 		var err error
 		switch st.Op {
 		case "read":
-			text, err = s.Read(*st.ID, *st.Path, *st.Content, num(st.Offset), num(st.Limit))
+			text, err = s.Read(*st.ID, *st.Path, *st.Content, orZero(st.Offset), orZero(st.Limit))
 		case "edit", "write":
 			text, err = s.Write(*st.ID, *st.Path, st.Before, *st.After)
 		case "delete":
@@ -263,7 +251,7 @@ func answerContext(c contextCase) (contextAnswer, error) {
 		case "output":
 			text, err = s.Output(*st.ID, *st.Tool, st.Args, *st.Text)
 		case "recall":
-			text, err = s.Recall(*st.ID, *st.Target, num(st.Offset), num(st.Limit))
+			text, err = s.Recall(*st.ID, *st.Target, orZero(st.Offset), orZero(st.Limit))
 		case "reply":
 			s.Reply()
 		case "compact":
@@ -272,7 +260,7 @@ func answerContext(c contextCase) (contextAnswer, error) {
 			err = fmt.Errorf("%q is not a step", st.Op)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("steps[%d] (%s %s): %v", i, st.Op, str(st.ID), err)
+			return nil, fmt.Errorf("steps[%d] (%s %s): %v", i, st.Op, orZero(st.ID), err)
 		}
 		out = append(out, &text)
 	}

@@ -13,12 +13,8 @@ import (
 // contextCaseFiles are the spec's context cases and lembas-check's own, as files.
 func contextCaseFiles(t testing.TB) map[string][]byte {
 	t.Helper()
-	own, err := fs.Sub(ownCases, "cases")
-	if err != nil {
-		t.Fatal(err)
-	}
 	out := map[string][]byte{}
-	for name, fsys := range map[string]fs.FS{"spec": spec.Conformance(), "lembas-check": own} {
+	for name, fsys := range map[string]fs.FS{"spec": spec.Conformance(), "lembas-check": ownCasesFS(t)} {
 		b, err := fs.ReadFile(fsys, "context.json")
 		if err != nil {
 			t.Fatal(err)
@@ -157,37 +153,16 @@ func TestContextReferenceRefuses(t *testing.T) {
 // FuzzContextCase: decoding any case never panics, and the reference never panics on a case that
 // decodes; when it answers, it answers each step, in the answer's own shape.
 func FuzzContextCase(f *testing.F) {
-	for _, b := range contextCaseFiles(f) {
-		var file caseFile
-		if err := json.Unmarshal(b, &file); err != nil {
-			f.Fatal(err)
-		}
-		for _, raw := range file.Cases {
-			var obj map[string]json.RawMessage
-			_ = json.Unmarshal(raw, &obj)
-			delete(obj, "expect")
-			in, _ := json.Marshal(obj)
-			f.Add(in)
-		}
+	for _, c := range embeddedCases(f, Context) {
+		f.Add([]byte(c.Input))
 	}
 	f.Add([]byte(`{"steps":[{"op":"read","id":"#0001","path":"a","content":"","offset":1},{"op":"recall","id":"#0002","target":"1"}]}`))
 	f.Add([]byte(`{"limits":{"max_lines":1,"max_chars":1,"head_lines":1,"head_chars":1,"tail_lines":1,"tail_chars":1},"steps":[{"op":"edit","id":"#0001","path":"a","before":"é\r\n","after":"x"}]}`))
 	f.Add([]byte(`{"steps":[{"op":"output","id":"#0001","tool":"bash","args":{},"text":"a\nb"},{"op":"recall","id":"#0002","target":"#0001","offset":2,"limit":9223372036854775807},{"op":"read","id":"#0003","path":"a","content":"a\nb","offset":2,"limit":9223372036854775807}]}`))
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		c, err := Context.Decode(raw)
-		if err != nil {
+		c, got, ok := fuzzAnswer(t, Context, raw, true)
+		if !ok {
 			return
-		}
-		got, err := Context.Reference(c)
-		if err != nil {
-			return
-		}
-		b, err := json.Marshal(got)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := Context.DecodeAnswer(b); err != nil {
-			t.Fatalf("answer %s: %v", b, err)
 		}
 		if n := len(c.(contextCase).Steps); len(got.(contextAnswer)) != n {
 			t.Fatalf("%d answers for %d steps", len(got.(contextAnswer)), n)

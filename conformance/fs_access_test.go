@@ -2,40 +2,10 @@ package conformance
 
 import (
 	"encoding/json"
-	"errors"
-	"io/fs"
-	"strings"
 	"testing"
 
 	"github.com/LLeMbas/lembas-check/harness/spec"
 )
-
-// specInputs are the canonical inputs of one of the spec's case files, as fuzz seeds.
-func specInputs(t testing.TB, area Area) [][]byte {
-	t.Helper()
-	b, err := fs.ReadFile(spec.Conformance(), area.Name+".json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cases, err := ParseFile(area.Name+".json", b, area)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out [][]byte
-	for _, c := range cases {
-		out = append(out, c.Input)
-	}
-	return out
-}
-
-// wantField checks err is a FieldError naming field, whose message says want.
-func wantField(t *testing.T, name string, err error, field, want string) {
-	t.Helper()
-	var fe *FieldError
-	if !errors.As(err, &fe) || fe.Field != field || !strings.Contains(fe.Msg, want) {
-		t.Errorf("%s: got %v, want field %q saying …%s…", name, err, field, want)
-	}
-}
 
 func TestFSAccessRefusesMalformedCases(t *testing.T) {
 	const tree = `"tree": ["/a/", "/a/b.md"], `
@@ -90,17 +60,8 @@ func TestFSAccessAnswerMarshalsToTheExpectShape(t *testing.T) {
 		{`{"tree": ["/f"], "grants": {"/": "stage"}, "op": "write", "path": "f"}`, `{"ok":true}`},
 		{`{"tree": [], "grants": {"/": "stage"}, "op": "rm", "path": "/x/../y"}`, `{"error":"No such file or directory: /y"}`},
 	} {
-		dc, err := FSAccess.Decode(json.RawMessage(c.in))
-		if err != nil {
-			t.Fatalf("%s: %v", c.in, err)
-		}
-		a, err := FSAccess.Reference(dc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _ := json.Marshal(a)
-		if string(b) != c.want {
-			t.Errorf("%s: %s, want %s", c.in, b, c.want)
+		if got := referenceJSON(t, FSAccess, c.in); got != c.want {
+			t.Errorf("%s: %s, want %s", c.in, got, c.want)
 		}
 	}
 }
@@ -108,25 +69,9 @@ func TestFSAccessAnswerMarshalsToTheExpectShape(t *testing.T) {
 // FuzzFSAccessCase: decoding any bytes never panics, and the reference never panics on a case
 // that decodes; its answer is a valid answer.
 func FuzzFSAccessCase(f *testing.F) {
-	for _, in := range specInputs(f, FSAccess) {
+	for _, in := range caseInputs(f, spec.Conformance(), FSAccess) {
 		f.Add(in)
 	}
 	f.Add([]byte(`{"tree": ["/a/b/c", "/a/d/"], "mounts": ["/a/d"], "grants": {"/a": "stage", "/a/d/x": "commit"}, "floor": {"/a/b": "none"}, "cwd": "/a/d", "op": "rm", "path": "../b/../d/./x//y/"}`))
-	f.Fuzz(func(t *testing.T, in []byte) {
-		dc, err := FSAccess.Decode(in)
-		if err != nil {
-			return
-		}
-		a, err := FSAccess.Reference(dc)
-		if err != nil {
-			t.Fatalf("a case that decodes has no answer: %v", err)
-		}
-		b, err := json.Marshal(a)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := FSAccess.DecodeAnswer(b); err != nil {
-			t.Fatalf("answer %s is not an answer: %v", b, err)
-		}
-	})
+	f.Fuzz(func(t *testing.T, in []byte) { fuzzAnswer(t, FSAccess, in, false) })
 }

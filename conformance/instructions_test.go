@@ -3,6 +3,8 @@ package conformance
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/LLeMbas/lembas-check/harness/spec"
 )
 
 func TestInstructionsRefusesMalformedCases(t *testing.T) {
@@ -36,16 +38,8 @@ func TestInstructionsAnswerShapeAndGrants(t *testing.T) {
 		{`{"files": ["/AGENTS.md"], "boundary": "/", "start": "/"}`, `["/AGENTS.md"]`},
 		{`{"files": ["/AGENTS.md"], "grants": {}, "boundary": "/", "start": "/"}`, `[]`},
 	} {
-		dc, err := Instructions.Decode(json.RawMessage(c.in))
-		if err != nil {
-			t.Fatal(err)
-		}
-		a, err := Instructions.Reference(dc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if b, _ := json.Marshal(a); string(b) != c.want {
-			t.Errorf("%s: %s, want %s", c.in, b, c.want)
+		if got := referenceJSON(t, Instructions, c.in); got != c.want {
+			t.Errorf("%s: %s, want %s", c.in, got, c.want)
 		}
 	}
 }
@@ -53,24 +47,8 @@ func TestInstructionsAnswerShapeAndGrants(t *testing.T) {
 // FuzzInstructionsCase: decoding never panics, nor the reference on a case that decodes, and its
 // answer is a valid answer.
 func FuzzInstructionsCase(f *testing.F) {
-	for _, in := range specInputs(f, Instructions) {
+	for _, in := range caseInputs(f, spec.Conformance(), Instructions) {
 		f.Add(in)
 	}
-	f.Fuzz(func(t *testing.T, in []byte) {
-		dc, err := Instructions.Decode(in)
-		if err != nil {
-			return
-		}
-		a, err := Instructions.Reference(dc)
-		if err != nil {
-			t.Fatalf("a case that decodes has no answer: %v", err)
-		}
-		b, err := json.Marshal(a)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := Instructions.DecodeAnswer(b); err != nil {
-			t.Fatalf("answer %s is not an answer: %v", b, err)
-		}
-	})
+	f.Fuzz(func(t *testing.T, in []byte) { fuzzAnswer(t, Instructions, in, false) })
 }

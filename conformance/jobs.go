@@ -81,18 +81,7 @@ func (a jobsAnswer) Validate() error {
 }
 
 func answerJobs(c jobsCase) (jobsAnswer, error) {
-	s := func(p *string) string {
-		if p == nil {
-			return ""
-		}
-		return *p
-	}
-	n := func(p *int) int {
-		if p == nil {
-			return 0
-		}
-		return *p
-	}
+	s, n := orZero[string], orZero[int]
 	text, err := jobs.Note(jobs.Record{
 		Kind: c.Kind, ID: s(c.ID), Command: s(c.Command), Exit: c.Exit.Code, Unread: s(c.Unread),
 		Agent: s(c.Agent), Description: s(c.Description), Report: s(c.Report), Steps: n(c.Steps),

@@ -108,53 +108,21 @@ func TestPrefixDecodeAnswerNamesTheFieldOfAMalformedExpectation(t *testing.T) {
 	}
 }
 
-// prefixSeeds are the spec's and lembas-check's prefix cases, each without its expectation.
-func prefixSeeds(f *testing.F) [][]byte {
-	var out [][]byte
-	for _, s := range EmbeddedSuites() {
-		b, err := fs.ReadFile(s.FS, "prefix.json")
-		if err != nil {
-			continue
-		}
-		var file caseFile
-		if err := json.Unmarshal(b, &file); err != nil {
-			f.Fatal(err)
-		}
-		for _, raw := range file.Cases {
-			var obj map[string]json.RawMessage
-			_ = json.Unmarshal(raw, &obj)
-			out = append(out, obj["expect"])
-			delete(obj, "expect")
-			in, _ := json.Marshal(obj)
-			out = append(out, in)
-		}
-	}
-	return out
-}
-
 // FuzzPrefixDecode: decoding any input as a case or an answer never panics; the reference never
 // panics on a case that decodes; and what it answers decodes as an expectation.
 func FuzzPrefixDecode(f *testing.F) {
-	for _, s := range prefixSeeds(f) {
-		f.Add(s)
+	// The spec's and lembas-check's prefix cases, and each one's expectation.
+	for _, c := range embeddedCases(f, Prefix) {
+		f.Add([]byte(c.Expect))
+		f.Add([]byte(c.Input))
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		_, _ = Prefix.DecodeAnswer(raw)
-		c, err := Prefix.Decode(raw)
-		if err != nil {
+		c, got, ok := fuzzAnswer(t, Prefix, raw, true)
+		if !ok {
 			return
 		}
-		got, err := Prefix.Reference(c)
-		if err != nil {
-			return
-		}
-		b, err := json.Marshal(got)
-		if err != nil {
-			t.Fatalf("the answer does not marshal: %v", err)
-		}
-		if _, err := Prefix.DecodeAnswer(b); err != nil {
-			t.Fatalf("the reference's own answer %s does not decode: %v", b, err)
-		}
+		b, _ := json.Marshal(got)
 		var steps []any
 		if err := json.Unmarshal(b, &steps); err != nil || len(steps) != len(*c.(prefixCase).Steps) {
 			t.Fatalf("%d answers for %d steps", len(steps), len(*c.(prefixCase).Steps))
