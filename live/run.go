@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -17,6 +18,7 @@ import (
 	"github.com/LLeMbas/lembas-check/agents"
 	"github.com/LLeMbas/lembas-check/fakeprovider"
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
+	"github.com/LLeMbas/lembas-check/harness/spec"
 	"github.com/LLeMbas/lembas-check/internal/proc"
 	"github.com/LLeMbas/lembas-check/replay"
 )
@@ -149,7 +151,7 @@ func Drive(ctx context.Context, o Options) (*Run, error) {
 	}
 	warn := &lines{}
 	srv, err := fakeprovider.Start(fakeprovider.Config{
-		Script: &script.Script{Name: "(the " + p.Name + " profile's policy)", Default: p.Policy(r.Dir)},
+		Script: &script.Script{Name: "(the " + p.Name + " profile's policy)", Rules: []script.Rule{summaryRule()}, Default: p.Policy(r.Dir)},
 		Record: rec, Log: warn, Models: []string{ModelOf(p)},
 		// A request the API would refuse is a harness bug: seen here, not in production
 		// (docs/fakeprovider.md, --strict).
@@ -437,4 +439,13 @@ func (l *lines) all() []string {
 		}
 	}
 	return out
+}
+
+// summaryRule answers a LLeMbas agent's compaction — its request for a summary, the spec's
+// tasks.compact.ask as the person's latest words (context.md §7) — with a summary, as a model
+// would: the profile's policy alone answers it with a read call, and a reply without a summary
+// fails the compaction (so the compaction scenario never got past it).
+func summaryRule() script.Rule {
+	ask := regexp.MustCompile(`\A\s*` + regexp.QuoteMeta(strings.TrimSpace(spec.Text("tasks.compact.ask"))) + `\s*\z`)
+	return script.Rule{UserMatches: ask, Reply: script.Reply{Text: fakeprovider.DefaultCompaction}}
 }

@@ -1,0 +1,60 @@
+package live
+
+import (
+	"context"
+	"maps"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/LLeMbas/lembas-check/refagent"
+	"github.com/LLeMbas/lembas-check/runner"
+)
+
+// With LIVE_TEST_AGENT=reference the test binary is lembas-check's reference agent (`lembas-check
+// agent`), so the scenarios can drive it without a built lembas-check.
+func TestMain(m *testing.M) {
+	if os.Getenv("LIVE_TEST_AGENT") == "reference" {
+		o := refagent.Options{BaseURL: os.Getenv("OPENAI_BASE_URL"), Key: os.Getenv("OPENAI_API_KEY"), Model: os.Getenv("OPENAI_MODEL"), Version: "test"}
+		if err := refagent.Serve(context.Background(), os.Stdin, os.Stdout, o); err != nil {
+			os.Stderr.WriteString(err.Error() + "\n")
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// The reference agent (a LLeMbas agent: it offers _lembas/session/compact) is compacted in the
+// compaction scenario: the fake answers its summary request (the spec's tasks.compact.ask) with a
+// summary, so the compaction finishes and the field report judges the prefix across it. It said
+// "not finished": the fake's policy answered the request with a read call, no summary.
+func TestReferenceAgentCompacts(t *testing.T) {
+	p := *mustProfile(t, "lembas-check")
+	p.Env = maps.Clone(p.Env)
+	if p.Env == nil {
+		p.Env = map[string]string{}
+	}
+	p.Env["LIVE_TEST_AGENT"] = "reference"
+	sc, err := LoadScenario("compaction")
+	if err != nil {
+		t.Fatal(err)
+	}
+	never := func(time.Duration) <-chan time.Time { return nil } // go test's -timeout catches a hang
+	r, err := Drive(context.Background(), Options{Profile: &p, Bin: os.Args[0], ACP: true, Scenario: sc, Work: t.TempDir(), After: never, Tool: "lembas-check test", Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := Judge(context.Background(), r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range j.Results {
+		if x.Verdict != runner.Pass && x.Verdict != runner.Skip {
+			t.Errorf("%s: %s: %s", x.Case.ID, x.Verdict, x.Message)
+		}
+	}
+	if row := Row(map[string]Outcome{"compaction": {r, j}}); row.Compaction != "held" {
+		t.Errorf("the field report's compaction: %q, want held\nstderr: %s", row.Compaction, r.Stderr)
+	}
+}
