@@ -10,7 +10,6 @@ import (
 	"io"
 	"net/http"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -63,28 +62,15 @@ func (s *Server) prepare(ctx context.Context, api string, body []byte, conn *wsC
 		return nil, e
 	}
 	req := t.req
-	pick, err := s.pick(req, body)
-	if err != nil {
-		fail(ctx, "%v", err)
-		code := "script_ran_out"
-		var nr *script.NoReadTool
-		if errors.As(err, &nr) {
-			code = "no_read_tool"
-		}
-		return nil, &wire.Error{Status: http.StatusInternalServerError, Type: wire.TypeServer, Code: code, Message: err.Error()}
-	}
-	if pick.Warning != "" {
-		s.logf("%s", pick.Warning)
+	pick, a, e := s.pickFor(ctx, req, body)
+	if e != nil {
+		return nil, e
 	}
 	t.pick = pick
-	a, notes := s.picker.Obey(req, pick, s.count)
 	if req.Params.Logprobs && a.Text != "" {
 		a.Logprobs = &wire.Logprobs{Tokens: s.tokens(a.Text), Top: req.Params.TopLogprobs}
 	}
 	t.answer = a
-	if len(notes) > 0 {
-		note(ctx, "%s", strings.Join(notes, "; "))
-	}
 	return t, nil
 }
 

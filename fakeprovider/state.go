@@ -139,13 +139,20 @@ func unansweredCalls(chain, input []json.RawMessage) *wire.Error {
 
 // handleGetResponse is GET /v1/responses/{id}.
 func (s *Server) handleGetResponse(w http.ResponseWriter, r *http.Request) {
+	if st := s.storedOf(w, r); st != nil {
+		writeJSON(w, http.StatusOK, st.body)
+	}
+}
+
+// storedOf is the stored response the path's {id} names; nil once it has answered the API's
+// 404 for an id it does not hold.
+func (s *Server) storedOf(w http.ResponseWriter, r *http.Request) *stored {
 	id := r.PathValue("id")
 	st := s.state.response(id)
 	if st == nil {
 		writeError(w, notFound("Response", id))
-		return
 	}
-	writeJSON(w, http.StatusOK, st.body)
+	return st
 }
 
 // handleDeleteResponse is DELETE /v1/responses/{id}.
@@ -164,20 +171,14 @@ func (s *Server) handleDeleteResponse(w http.ResponseWriter, r *http.Request) {
 
 // handleInputItems is GET /v1/responses/{id}/input_items.
 func (s *Server) handleInputItems(w http.ResponseWriter, r *http.Request) {
-	id := r.PathValue("id")
-	st := s.state.response(id)
-	if st == nil {
-		writeError(w, notFound("Response", id))
-		return
+	if st := s.storedOf(w, r); st != nil {
+		writeList(w, r, st.input, "desc")
 	}
-	writeList(w, r, st.input, "desc")
 }
 
 // handleCancel is POST /v1/responses/{id}/cancel: the fake runs nothing in the background.
 func (s *Server) handleCancel(w http.ResponseWriter, r *http.Request) {
-	id := r.PathValue("id")
-	if s.state.response(id) == nil {
-		writeError(w, notFound("Response", id))
+	if s.storedOf(w, r) == nil {
 		return
 	}
 	writeError(w, &wire.Error{Status: http.StatusBadRequest, Type: wire.TypeInvalidRequest,

@@ -190,6 +190,21 @@ func (d *dec) seq(n *yaml.Node, what string) ([]*yaml.Node, error) {
 	return n.Content, nil
 }
 
+// each calls item on every element of the list n, with its path (what[i]); the first error ends
+// it.
+func (d *dec) each(n *yaml.Node, what string, item func(it *yaml.Node, what string) error) error {
+	items, err := d.seq(n, what)
+	if err != nil {
+		return err
+	}
+	for i, it := range items {
+		if err := item(it, fmt.Sprintf("%s[%d]", what, i)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func (d *dec) str(n *yaml.Node, what string) (string, error) {
 	n, err := d.resolve(n)
 	if err != nil {
@@ -257,19 +272,19 @@ func (d *dec) script(n *yaml.Node) (*Script, error) {
 		return nil, err
 	}
 	if v, ok := m["models"]; ok {
-		items, err := d.seq(v, "models")
-		if err != nil {
-			return nil, err
-		}
-		for i, it := range items {
-			id, err := d.str(it, fmt.Sprintf("models[%d]", i))
+		err := d.each(v, "models", func(it *yaml.Node, what string) error {
+			id, err := d.str(it, what)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			if id == "" {
-				return nil, d.errf(it, "models[%d]: a model id cannot be empty", i)
+				return d.errf(it, "%s: a model id cannot be empty", what)
 			}
 			s.Models = append(s.Models, id)
+			return nil
+		})
+		if err != nil {
+			return nil, err
 		}
 	}
 	if v, ok := m["replies"]; ok {
@@ -278,16 +293,13 @@ func (d *dec) script(n *yaml.Node) (*Script, error) {
 		}
 	}
 	if v, ok := m["rules"]; ok {
-		items, err := d.seq(v, "rules")
+		err := d.each(v, "rules", func(it *yaml.Node, what string) error {
+			r, err := d.rule(it, what)
+			s.Rules = append(s.Rules, r)
+			return err
+		})
 		if err != nil {
 			return nil, err
-		}
-		for i, it := range items {
-			r, err := d.rule(it, fmt.Sprintf("rules[%d]", i))
-			if err != nil {
-				return nil, err
-			}
-			s.Rules = append(s.Rules, r)
 		}
 	}
 	if v, ok := m["default"]; ok {
@@ -307,17 +319,14 @@ func (d *dec) script(n *yaml.Node) (*Script, error) {
 }
 
 func (d *dec) replies(n *yaml.Node, what string) ([]Reply, error) {
-	items, err := d.seq(n, what)
+	out := []Reply{}
+	err := d.each(n, what, func(it *yaml.Node, what string) error {
+		r, err := d.reply(it, what)
+		out = append(out, r)
+		return err
+	})
 	if err != nil {
 		return nil, err
-	}
-	out := make([]Reply, 0, len(items))
-	for i, it := range items {
-		r, err := d.reply(it, fmt.Sprintf("%s[%d]", what, i))
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, r)
 	}
 	return out, nil
 }
@@ -454,16 +463,13 @@ func (d *dec) reply(n *yaml.Node, what string) (Reply, error) {
 		}
 	}
 	if v, ok := m["tool_calls"]; ok {
-		items, err := d.seq(v, what+".tool_calls")
+		err := d.each(v, what+".tool_calls", func(it *yaml.Node, what string) error {
+			c, err := d.call(it, what)
+			r.ToolCalls = append(r.ToolCalls, c)
+			return err
+		})
 		if err != nil {
 			return Reply{}, err
-		}
-		for i, it := range items {
-			c, err := d.call(it, fmt.Sprintf("%s.tool_calls[%d]", what, i))
-			if err != nil {
-				return Reply{}, err
-			}
-			r.ToolCalls = append(r.ToolCalls, c)
 		}
 	}
 	if v, ok := m["fault"]; ok {
