@@ -107,24 +107,23 @@ func (s *Server) handlePersonalization(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		p.mu.Lock()
-		if in.Enabled != nil {
-			p.Enabled = *in.Enabled
-		}
-		if in.Personality != nil {
-			p.Personality = *in.Personality
-		}
-		if in.PersonalityCustom != nil {
-			p.PersonalityCustom = *in.PersonalityCustom
-		}
-		if in.Instructions != nil {
-			p.Instructions = *in.Instructions
-		}
+		setIf(&p.Enabled, in.Enabled)
+		setIf(&p.Personality, in.Personality)
+		setIf(&p.PersonalityCustom, in.PersonalityCustom)
+		setIf(&p.Instructions, in.Instructions)
 		p.mu.Unlock()
 	}
 	p.mu.Lock()
 	b, _ := wire.Marshal(p)
 	p.mu.Unlock()
 	writeJSON(w, http.StatusOK, b)
+}
+
+// setIf sets *dst to what v points at, when the body named it (v not nil).
+func setIf[T any](dst *T, v *T) {
+	if v != nil {
+		*dst = *v
+	}
 }
 
 // origin is the URL the client reached the server by.
