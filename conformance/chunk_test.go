@@ -108,21 +108,3 @@ func TestOwnChunkCasesAreWrittenFromTheSpecsAbout(t *testing.T) {
 		}
 	}
 }
-
-// FuzzChunkCase and FuzzChunkTokensCase: decoding any bytes never panics, and the reference never
-// panics on a case that decodes; its answer is an answer.
-func FuzzChunkCase(f *testing.F) {
-	for _, in := range caseInputs(f, ownCasesFS(f), Chunk) {
-		f.Add(in)
-	}
-	f.Add([]byte(`{"size": -9223372036854775808, "overlap": 9223372036854775807, "text": "a\r\n\r\nb. c\rd\u00e9\ud83d\ude00"}`))
-	f.Fuzz(func(t *testing.T, in []byte) { fuzzAnswer(t, Chunk, in, false) })
-}
-
-func FuzzChunkTokensCase(f *testing.F) {
-	for _, in := range caseInputs(f, spec.Conformance(), ChunkTokens) {
-		f.Add(in)
-	}
-	f.Add([]byte(`{"tokenizer": "words", "size": 9223372036854775807, "overlap": 0, "text": "\ud800 x"}`))
-	f.Fuzz(func(t *testing.T, in []byte) { fuzzAnswer(t, ChunkTokens, in, false) })
-}

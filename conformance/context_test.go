@@ -149,23 +149,3 @@ func TestContextReferenceRefuses(t *testing.T) {
 		}
 	}
 }
-
-// FuzzContextCase: decoding any case never panics, and the reference never panics on a case that
-// decodes; when it answers, it answers each step, in the answer's own shape.
-func FuzzContextCase(f *testing.F) {
-	for _, c := range embeddedCases(f, Context) {
-		f.Add([]byte(c.Input))
-	}
-	f.Add([]byte(`{"steps":[{"op":"read","id":"#0001","path":"a","content":"","offset":1},{"op":"recall","id":"#0002","target":"1"}]}`))
-	f.Add([]byte(`{"limits":{"max_lines":1,"max_chars":1,"head_lines":1,"head_chars":1,"tail_lines":1,"tail_chars":1},"steps":[{"op":"edit","id":"#0001","path":"a","before":"é\r\n","after":"x"}]}`))
-	f.Add([]byte(`{"steps":[{"op":"output","id":"#0001","tool":"bash","args":{},"text":"a\nb"},{"op":"recall","id":"#0002","target":"#0001","offset":2,"limit":9223372036854775807},{"op":"read","id":"#0003","path":"a","content":"a\nb","offset":2,"limit":9223372036854775807}]}`))
-	f.Fuzz(func(t *testing.T, raw []byte) {
-		c, got, ok := fuzzAnswer(t, Context, raw, true)
-		if !ok {
-			return
-		}
-		if n := len(c.(contextCase).Steps); len(got.(contextAnswer)) != n {
-			t.Fatalf("%d answers for %d steps", len(got.(contextAnswer)), n)
-		}
-	})
-}

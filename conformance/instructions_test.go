@@ -3,8 +3,6 @@ package conformance
 import (
 	"encoding/json"
 	"testing"
-
-	"github.com/LLeMbas/lembas-check/harness/spec"
 )
 
 func TestInstructionsRefusesMalformedCases(t *testing.T) {
@@ -42,13 +40,4 @@ func TestInstructionsAnswerShapeAndGrants(t *testing.T) {
 			t.Errorf("%s: %s, want %s", c.in, got, c.want)
 		}
 	}
-}
-
-// FuzzInstructionsCase: decoding never panics, nor the reference on a case that decodes, and its
-// answer is a valid answer.
-func FuzzInstructionsCase(f *testing.F) {
-	for _, in := range caseInputs(f, spec.Conformance(), Instructions) {
-		f.Add(in)
-	}
-	f.Fuzz(func(t *testing.T, in []byte) { fuzzAnswer(t, Instructions, in, false) })
 }

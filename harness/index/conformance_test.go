@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/LLeMbas/lembas-check/conformance"
+	"github.com/LLeMbas/lembas-check/conformance/conformancetest"
 )
 
 func TestMalformedCasesNameTheirField(t *testing.T) {
@@ -49,28 +50,6 @@ func TestAnswerShapes(t *testing.T) {
 // FuzzIndexCase: decoding never panics; a case that decodes is answered, with an answer the
 // area accepts.
 func FuzzIndexCase(f *testing.F) {
-	cases, err := conformance.EmbeddedCases("index")
-	if err != nil {
-		f.Fatal(err)
-	}
-	for _, c := range cases {
-		f.Add([]byte(c.Input))
-	}
-	f.Fuzz(func(t *testing.T, raw []byte) {
-		c, err := conformance.Index.Decode(raw)
-		if err != nil {
-			return
-		}
-		got, err := conformance.Index.Reference(c)
-		if err != nil {
-			t.Fatalf("a case that decodes is not answered: %v", err)
-		}
-		b, err := json.Marshal(got)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := conformance.Index.DecodeAnswer(b); err != nil {
-			t.Fatalf("the reference's answer %s is not an answer: %v", b, err)
-		}
-	})
+	conformancetest.Seed(f, conformance.Index)
+	f.Fuzz(func(t *testing.T, raw []byte) { conformancetest.Answer(t, conformance.Index, raw, false) })
 }

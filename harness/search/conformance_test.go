@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/LLeMbas/lembas-check/conformance"
+	"github.com/LLeMbas/lembas-check/conformance/conformancetest"
 )
 
 func TestMalformedCasesNameTheirField(t *testing.T) {
@@ -54,28 +55,6 @@ func TestAnswerShapes(t *testing.T) {
 // FuzzSearchCase: decoding never panics; a case that decodes never makes the reference panic,
 // and its answer is one the area accepts.
 func FuzzSearchCase(f *testing.F) {
-	cases, err := conformance.EmbeddedCases("search")
-	if err != nil {
-		f.Fatal(err)
-	}
-	for _, c := range cases {
-		f.Add([]byte(c.Input))
-	}
-	f.Fuzz(func(t *testing.T, raw []byte) {
-		c, err := conformance.Search.Decode(raw)
-		if err != nil {
-			return
-		}
-		got, err := conformance.Search.Reference(c)
-		if err != nil {
-			return
-		}
-		b, err := json.Marshal(got)
-		if err != nil {
-			t.Fatalf("the answer does not marshal: %v", err)
-		}
-		if _, err := conformance.Search.DecodeAnswer(b); err != nil {
-			t.Fatalf("the reference's answer %s is not an answer: %v", b, err)
-		}
-	})
+	conformancetest.Seed(f, conformance.Search)
+	f.Fuzz(func(t *testing.T, raw []byte) { conformancetest.Answer(t, conformance.Search, raw, true) })
 }

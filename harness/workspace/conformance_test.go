@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/LLeMbas/lembas-check/conformance"
+	"github.com/LLeMbas/lembas-check/conformance/conformancetest"
 	"github.com/LLeMbas/lembas-check/harness/workspace"
 )
 
@@ -53,30 +54,13 @@ func TestAnswerShapes(t *testing.T) {
 // panic; its answer is an answer the area accepts, names no temporary path, and the reference
 // leaves no temporary tree behind.
 func FuzzWorkspaceCase(f *testing.F) {
-	cases, err := conformance.EmbeddedCases("workspace")
-	if err != nil {
-		f.Fatal(err)
-	}
-	for _, c := range cases {
-		f.Add([]byte(c.Input))
-	}
+	conformancetest.Seed(f, conformance.Workspace)
 	f.Add([]byte(`{"tree":["/a/x"],"links":{"/a/l":"../../../../../..","/a/m":"/a/l/a/x"},"default":"/a","steps":[{"op":"new"},{"op":"read","path":"m"},{"op":"write","path":"l/etc/passwd"}]}`))
 	before := leftovers(f)
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		c, err := conformance.Workspace.Decode(raw)
-		if err != nil {
+		b, ok := conformancetest.Answer(t, conformance.Workspace, raw, true)
+		if !ok {
 			return
-		}
-		got, err := conformance.Workspace.Reference(c)
-		if err != nil {
-			return
-		}
-		b, err := json.Marshal(got)
-		if err != nil {
-			t.Fatalf("the answer does not marshal: %v", err)
-		}
-		if _, err := conformance.Workspace.DecodeAnswer(b); err != nil {
-			t.Fatalf("the reference's answer %s is not an answer: %v", b, err)
 		}
 		if strings.Contains(string(b), workspace.TempPrefix) {
 			t.Fatalf("an answer names the temporary tree: %s", b)

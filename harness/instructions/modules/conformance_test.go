@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/LLeMbas/lembas-check/conformance"
+	"github.com/LLeMbas/lembas-check/conformance/conformancetest"
 )
 
 // TestMalformedCasesNameTheirField: strict decoding, and Validate's messages name the field.
@@ -69,29 +70,7 @@ func TestAnswerShapes(t *testing.T) {
 // makes the reference panic, and its answer marshals to a value the area accepts as an
 // expectation (the answer type decodes strictly what it writes).
 func FuzzModulesCase(f *testing.F) {
-	cases, err := conformance.EmbeddedCases("modules")
-	if err != nil {
-		f.Fatal(err)
-	}
-	for _, c := range cases {
-		f.Add([]byte(c.Input))
-	}
+	conformancetest.Seed(f, conformance.Modules)
 	f.Add([]byte(`{"root":"/","files":{"/.elowen/rules/a.md":"---\npaths: [x]\n---\n"},"links":{"/x":"/x"},"steps":[{"op":"touch","paths":["/x"]},{"op":"request"}]}`))
-	f.Fuzz(func(t *testing.T, raw []byte) {
-		c, err := conformance.Modules.Decode(raw)
-		if err != nil {
-			return
-		}
-		got, err := conformance.Modules.Reference(c)
-		if err != nil {
-			return
-		}
-		b, err := json.Marshal(got)
-		if err != nil {
-			t.Fatalf("the answer does not marshal: %v", err)
-		}
-		if _, err := conformance.Modules.DecodeAnswer(b); err != nil {
-			t.Fatalf("the reference's answer %s is not an answer: %v", b, err)
-		}
-	})
+	f.Fuzz(func(t *testing.T, raw []byte) { conformancetest.Answer(t, conformance.Modules, raw, true) })
 }
