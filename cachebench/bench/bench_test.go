@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -103,5 +104,27 @@ func TestServerWithoutSlotsAndWithErrors(t *testing.T) {
 	run := res.Runs[0]
 	if !strings.HasPrefix(run.Cold, "not offered (GET /slots: 404") || run.Totals.Errors != 1 || run.Rows[1].Status != 503 {
 		t.Errorf("cold %q, errors %d", run.Cold, run.Totals.Errors)
+	}
+}
+
+// A row with no cached figure says why, whatever the reason: the server's error or refusal with
+// its words, an answer cut short, or usage missing or without a cached-token field of any dialect.
+func TestARowWithoutACachedFigureSaysWhy(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		sent replay.Sent
+		want string
+	}{
+		{"server error", replay.Sent{Status: 500, Error: "500 Internal Server Error: server_error: The model produced output"}, "server error: 500 Internal Server Error: server_error: The model produced output"},
+		{"refused", replay.Sent{Status: 400, Error: "400 Bad Request: exceed_context_size_error"}, "refused: 400 Bad Request: exceed_context_size_error"},
+		{"cut short", replay.Sent{Status: 200, Error: "the stream ended before its last event"}, "the stream ended before its last event"},
+		{"stream without usage", replay.Sent{Status: 200, Stream: true}, "the stream carried no usage"},
+		{"answer without usage", replay.Sent{Status: 200}, "the answer carried no usage"},
+		{"usage without a cached field", replay.Sent{Status: 200, Reply: replay.Reply{Usage: json.RawMessage(`{"prompt_tokens":12}`)}}, `the usage has no cached-token field of any dialect ({"prompt_tokens":12})`},
+		{"cached", replay.Sent{Status: 200, Reply: replay.Reply{Timings: json.RawMessage(`{"cache_n":3,"prompt_n":9}`)}}, ""},
+	} {
+		if got := whyNoCache(c.sent, c.sent.Reply.TokenUsage()); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
 	}
 }
