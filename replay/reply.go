@@ -80,13 +80,7 @@ func ParseReply(body []byte) (Reply, error) {
 		Choices []struct {
 			Message struct {
 				Content   json.RawMessage `json:"content"`
-				ToolCalls []struct {
-					ID       string `json:"id"`
-					Function struct {
-						Name      string `json:"name"`
-						Arguments string `json:"arguments"`
-					} `json:"function"`
-				} `json:"tool_calls"`
+				ToolCalls []chatToolCall  `json:"tool_calls"`
 			} `json:"message"`
 		} `json:"choices"`
 		Output  []json.RawMessage `json:"output"`  // Responses
@@ -272,15 +266,8 @@ func ParseStream(chunks [][]byte) (Reply, error) {
 			Type    string `json:"type"`
 			Choices []struct {
 				Delta struct {
-					Content   *string `json:"content"`
-					ToolCalls []struct {
-						Index    int    `json:"index"`
-						ID       string `json:"id"`
-						Function struct {
-							Name      string `json:"name"`
-							Arguments string `json:"arguments"`
-						} `json:"function"`
-					} `json:"tool_calls"`
+					Content   *string        `json:"content"`
+					ToolCalls []chatToolCall `json:"tool_calls"`
 				} `json:"delta"`
 			} `json:"choices"`
 			Usage   json.RawMessage `json:"usage"`
@@ -458,4 +445,15 @@ func cut(s string, n int) string {
 		return s[:n] + "…"
 	}
 	return s
+}
+
+// chatToolCall is a tool call of a chat completion, whole in a message or a piece of one in a
+// stream's delta (Index says which call it belongs to).
+type chatToolCall struct {
+	Index    int    `json:"index"`
+	ID       string `json:"id"`
+	Function struct {
+		Name      string `json:"name"`
+		Arguments string `json:"arguments"`
+	} `json:"function"`
 }
