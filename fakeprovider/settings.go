@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"strings"
 	"time"
 
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
@@ -109,3 +111,29 @@ func (s *Server) Stop(path string, log io.Writer) (exchanges int, ok bool) {
 // Logged counts the problems the server has said on Config.Log (a request its policy could not
 // drive, a recording it could not write): record --agent never ends ok on an agent not driven.
 func (s *Server) Logged() int { return int(s.logged.Load()) }
+
+// CheckEnv checks the NAME=VALUE words of --env.
+func CheckEnv(envs []string) error {
+	for _, e := range envs {
+		if name, _, ok := strings.Cut(e, "="); !ok || name == "" {
+			return fmt.Errorf("--env %q: want NAME=VALUE, such as LEMBAS_SERVER={url}", e)
+		}
+	}
+	return nil
+}
+
+// Env is the environment of a command pointed at the server: the caller's, with
+// OPENAI_BASE_URL and OPENAI_API_KEY set, then envs ({url} in a value standing for the server's
+// root URL).
+func (s *Server) Env(envs []string) []string {
+	env := os.Environ()
+	env = append(env, "OPENAI_BASE_URL="+s.BaseURL())
+	if s.Upstream() == "" || os.Getenv("OPENAI_API_KEY") == "" {
+		// The fake takes any key; a real key is kept for a real upstream.
+		env = append(env, "OPENAI_API_KEY=lembas-check-fake")
+	}
+	for _, e := range envs {
+		env = append(env, strings.ReplaceAll(e, "{url}", s.URL))
+	}
+	return env
+}

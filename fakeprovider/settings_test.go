@@ -122,3 +122,27 @@ func TestLogged(t *testing.T) {
 		t.Errorf("logged %d: %s", srv.Logged(), log.String())
 	}
 }
+
+// --env's words are NAME=VALUE; the command's environment points at the server, {url} standing
+// for its root URL.
+func TestCommandEnv(t *testing.T) {
+	for _, bad := range []string{"X", "=1"} {
+		if err := fakeprovider.CheckEnv([]string{bad}); err == nil || !strings.HasPrefix(err.Error(), "--env \""+bad+"\": want NAME=VALUE") {
+			t.Errorf("%q: %v", bad, err)
+		}
+	}
+	if err := fakeprovider.CheckEnv([]string{"A={url}/x", "B="}); err != nil {
+		t.Error(err)
+	}
+	srv, err := fakeprovider.Start(fakeprovider.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	env := strings.Join(srv.Env([]string{"A={url}/x"}), "\n")
+	for _, want := range []string{"\nOPENAI_BASE_URL=" + srv.BaseURL() + "\n", "\nOPENAI_API_KEY=lembas-check-fake\n", "\nA=" + srv.URL + "/x"} {
+		if !strings.Contains(env, want) {
+			t.Errorf("the environment has no %q", want)
+		}
+	}
+}

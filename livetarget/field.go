@@ -3,11 +3,111 @@ package livetarget
 import (
 	"context"
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
+	"time"
 
+	"github.com/LLeMbas/lembas-check/agents"
 	"github.com/LLeMbas/lembas-check/live"
 	"github.com/LLeMbas/lembas-check/runner"
 )
+
+// FieldOptions say which agents the field report runs, and where it goes.
+type FieldOptions struct {
+	// File is the report's path (live --field-report FILE).
+	File string
+	// Agents are the profiles' names, comma-separated (live --agent); "": every built-in profile.
+	Agents string
+	// Timeout bounds one prompt, and each case of the live target.
+	Timeout time.Duration
+	// Log gets what happens, for a person watching.
+	Log io.Writer
+	// Tool is lembas-check's name and version, Version its version.
+	Tool, Version string
+}
+
+// FieldReport drives each profiled agent through the field report's scenarios — over ACP where
+// its profile has an ACP command — and the conformance cases through the live target, and writes
+// one row per agent to o.File (docs/field-report.md). An agent not installed is a row that says
+// so: the report never counts what was not run, and whole is false then (as when a scenario was
+// not run). It returns how many rows it wrote; an error, said as `live` says it, is a report
+// not written.
+func FieldReport(ctx context.Context, o FieldOptions) (rows int, whole bool, err error) {
+	list := agents.Names()
+	if o.Agents != "" {
+		list = strings.Split(o.Agents, ",")
+	}
+	var out []live.FieldRow
+	whole = true
+	for _, name := range list {
+		p, err := agents.Builtin(strings.TrimSpace(name))
+		if err != nil {
+			return 0, false, fmt.Errorf("live: %v", err)
+		}
+		bin, err := p.Find()
+		if err != nil {
+			fmt.Fprintf(o.Log, "lembas-check: live: %v\n", err)
+			out = append(out, live.FieldRow{Agent: p.Name, Version: p.Version, API: p.API, Note: "not run: " + err.Error()})
+			whole = false
+			continue
+		}
+		outs := map[string]live.Outcome{}
+		for _, s := range live.FieldScenarios {
+			sc, err := live.LoadScenario(s)
+			if err != nil {
+				return 0, false, err
+			}
+			work, err := os.MkdirTemp("", "lembas-field-")
+			if err != nil {
+				return 0, false, err
+			}
+			run, err := live.Drive(ctx, live.Options{Profile: p, Bin: bin, ACP: p.ACP != nil, Scenario: sc, StepTimeout: o.Timeout, Log: o.Log,
+				Tool: o.Tool, Version: o.Version, Work: work})
+			if err != nil {
+				os.RemoveAll(work)
+				return 0, false, fmt.Errorf("live: %s, %s: %v", p.Name, s, err)
+			}
+			j, err := live.Judge(ctx, run)
+			os.RemoveAll(work)
+			if err != nil {
+				return 0, false, fmt.Errorf("live: judging %s, %s: %v", p.Name, s, err)
+			}
+			outs[s] = live.Outcome{Run: run, Judgement: j}
+			if j.NotRun != "" {
+				whole = false // its row says so; the report is written, but the run is not whole
+			}
+			if ctx.Err() != nil {
+				return 0, false, fmt.Errorf("live: interrupted; %s not written", o.File)
+			}
+		}
+		row := live.Row(outs)
+		// The conformance cases through the live target (run --live): its counts are a second table.
+		fmt.Fprintf(o.Log, "lembas-check live: %s: the conformance cases through the live target (run --live %s)\n", p.Name, p.Name)
+		if row.Cases, err = Field(ctx, Options{Profile: p, Bin: bin, OneShot: p.ACP == nil, Timeout: o.Timeout, Version: o.Version}); err != nil {
+			row.Cases = &live.Cases{Note: "not run: " + err.Error()}
+		}
+		out = append(out, row)
+	}
+	f, err := os.Create(o.File)
+	if err != nil {
+		return 0, false, fmt.Errorf("--field-report: %v", err)
+	}
+	how := "lembas-check live --field-report " + filepath.ToSlash(o.File)
+	if o.Agents != "" {
+		how += " --agent " + o.Agents
+	}
+	if err := live.WriteFieldReport(f, out, how); err != nil {
+		f.Close()
+		return 0, false, fmt.Errorf("--field-report: %v", err)
+	}
+	if err := f.Close(); err != nil {
+		return 0, false, fmt.Errorf("--field-report: %v", err)
+	}
+	return len(out), whole, nil
+}
 
 // Field runs every embedded case of the live target's areas on a harness and counts them for the
 // field report: per area what it played and passed, per universal rule what kept it. The error

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -62,4 +63,28 @@ func VerdictCounts(c Counts) string {
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+// RunShown starts the target, runs the items with progress on w (the Progress line, labelled),
+// and closes it: the one whole run of `run` and `diff`. Close's error lands in the report, which
+// shows it as a warning: the run stands, but an adapter that did not exit cleanly after bye has
+// a bug. A start that fails is the error (the run could not be made); one cut short by an
+// interrupt says so.
+func RunShown(ctx context.Context, t Target, items []Item, opts Options, label string, w io.Writer) (*Report, error) {
+	// Progress from before the start: a slow hello is part of the wait.
+	p := &Progress{W: w, Label: label, Total: len(items), Terminal: progress.IsTerminal(w)}
+	p.Start()
+	info, err := t.Start(ctx)
+	if err != nil {
+		p.Stop()
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("interrupted while starting the target: %v", err)
+		}
+		return nil, err
+	}
+	opts.OnResult = p.Add
+	rep := Run(ctx, t, info, items, opts)
+	p.Stop()
+	rep.Closed(t.Close())
+	return rep, nil
 }

@@ -39,28 +39,6 @@ func (f *adapterFlags) check() error {
 	return nil
 }
 
-// runTarget starts the target, runs the items with progress on stderr (after 2 s), and closes it.
-// Close's error lands in the report, which shows it as a warning: the run stands, but an adapter
-// that did not exit cleanly after bye has a bug. A start cut short by an interrupt says so.
-func runTarget(ctx context.Context, t runner.Target, items []runner.Item, opts runner.Options, label string, stderr io.Writer) (*runner.Report, error) {
-	// Progress from before the start: a slow hello is part of the wait.
-	p := &runner.Progress{W: stderr, Label: label, Total: len(items), Terminal: progress.IsTerminal(stderr)}
-	p.Start()
-	info, err := t.Start(ctx)
-	if err != nil {
-		p.Stop()
-		if ctx.Err() != nil {
-			return nil, fmt.Errorf("interrupted while starting the target: %v", err)
-		}
-		return nil, err
-	}
-	opts.OnResult = p.Add
-	rep := runner.Run(ctx, t, info, items, opts)
-	p.Stop()
-	rep.Closed(t.Close())
-	return rep, nil
-}
-
 // cmdAdapter serves the builtin reference over the adapter protocol on stdin and stdout, so the
 // adapter path can be checked end to end: `run --impl 'lembas-check adapter'` must give the
 // builtin's verdicts, and its transcript is the protocol's example (docs/protocol.md).

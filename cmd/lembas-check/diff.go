@@ -2,14 +2,12 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 
 	"github.com/LLeMbas/lembas-check/conformance"
 	"github.com/LLeMbas/lembas-check/internal/format"
 	"github.com/LLeMbas/lembas-check/runner"
 	"github.com/LLeMbas/lembas-check/runner/report"
-	"github.com/LLeMbas/lembas-check/runner/selection"
 )
 
 func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -38,10 +36,16 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return errorf(stderr, "%v", err)
 	}
-	var cases []conformance.Case // loaded once, for the live sides
+	var cases []conformance.Case // loaded once, for the sides that run
+	load := func() (_ []conformance.Case, err error) {
+		if cases == nil {
+			cases, err = cf.selected()
+		}
+		return cases, err
+	}
 	var reports [2]*runner.Report
 	for i, s := range []struct{ flag, spec string }{{"a", *a}, {"b", *b}} {
-		rep, err := openSide(ctx, s.flag, s.spec, sel, &cases, cf, af, stderr)
+		rep, err := report.OpenSide(ctx, s.spec, sel, report.SideOptions{Adapter: af.options(), Cases: load, Label: "diff " + s.flag, Log: stderr})
 		if err != nil {
 			return errorf(stderr, "--%s %v", s.flag, err)
 		}
@@ -54,39 +58,4 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return errorf(stderr, "%v", err)
 	}
 	return report.DiffStatus(c).Code()
-}
-
-// openSide makes one side's report: the builtin or an adapter run on the selected cases, or a saved
-// report's results the selection holds.
-func openSide(ctx context.Context, name, spec string, sel selection.Selection, cases *[]conformance.Case, cf *caseFlags, af *adapterFlags, stderr io.Writer) (*runner.Report, error) {
-	src, err := report.SourceOf(spec)
-	if err != nil {
-		return nil, err
-	}
-	var target runner.Target = runner.Builtin{}
-	switch src {
-	case report.Saved:
-		rep, err := report.ReadFile(spec)
-		if rep == nil {
-			return nil, err
-		}
-		if err != nil {
-			// A report cut short still holds every case it got to: compare those, and say so.
-			fmt.Fprintf(stderr, "lembas-check: warning: %v\n", err)
-		}
-		if rep, err = report.Select(sel, rep); err != nil {
-			return nil, fmt.Errorf("%s: %v", spec, err)
-		}
-		return rep, nil
-	case report.Command:
-		if target, err = runner.NewAdapter(spec, af.options()); err != nil {
-			return nil, err
-		}
-	}
-	if *cases == nil {
-		if *cases, err = cf.selected(); err != nil {
-			return nil, err
-		}
-	}
-	return runTarget(ctx, target, runner.CaseItems(*cases), runner.Options{Workers: af.jobs}, "diff "+name, stderr)
 }

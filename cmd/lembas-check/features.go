@@ -2,9 +2,6 @@ package main
 
 import (
 	"flag"
-	"fmt"
-	"os"
-	"strings"
 
 	"github.com/LLeMbas/lembas-check/conformance"
 	"github.com/LLeMbas/lembas-check/internal/cli"
@@ -38,33 +35,11 @@ func loadItems(cf *caseFlags, ff *cli.Optional) ([]runner.Item, error) {
 		items = runner.CaseItems(cases)
 	}
 	if ff.Given {
-		scs, err := loadFeatures(ff.Value)
+		scs, err := gherkin.LoadDir(ff.Value)
 		if err != nil {
 			return nil, err
 		}
 		items = append(items, gherkin.Items(scs)...)
 	}
 	return selection.Apply(sel, items, func(it runner.Item) conformance.Case { return it.Case })
-}
-
-// loadFeatures loads the embedded features, or a folder's.
-func loadFeatures(dir string) ([]gherkin.Scenario, error) {
-	var scs []gherkin.Scenario
-	var err error
-	if dir == "" {
-		scs, err = gherkin.Embedded()
-	} else {
-		st, serr := os.Stat(dir)
-		switch {
-		case serr != nil:
-			return nil, fmt.Errorf("--features %s: %v", dir, serr)
-		case !st.IsDir():
-			return nil, fmt.Errorf("--features %s: not a directory (give the folder holding <area>.feature files)", dir)
-		}
-		scs, err = gherkin.Load(os.DirFS(dir), strings.TrimRight(dir, "/"))
-	}
-	if err != nil {
-		return nil, fmt.Errorf("--features: %v", err)
-	}
-	return scs, nil
 }

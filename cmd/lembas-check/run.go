@@ -88,7 +88,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		target = a
 	}
 	// A hello that fails is an error here: the run could not be made (exit 2).
-	rep, err := runTarget(ctx, target, items, runner.Options{Expect: expect, Workers: workers}, "run", stderr)
+	rep, err := runner.RunShown(ctx, target, items, runner.Options{Expect: expect, Workers: workers}, "run", stderr)
 	if err != nil {
 		return errorf(stderr, "%v", err)
 	}

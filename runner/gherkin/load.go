@@ -16,6 +16,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"os"
 	pathpkg "path"
 	"regexp"
 	"strings"
@@ -50,6 +51,29 @@ func (e *FeatureError) Error() string { return e.File + ": " + e.Msg }
 
 // Embedded loads the features embedded in the binary (conformance/features).
 func Embedded() ([]Scenario, error) { return Load(features.FS, "features") }
+
+// LoadDir is `--features [DIR]`: the embedded features when dir is "", else that folder's
+// <area>.feature files; its errors name the flag.
+func LoadDir(dir string) ([]Scenario, error) {
+	var scs []Scenario
+	var err error
+	if dir == "" {
+		scs, err = Embedded()
+	} else {
+		st, serr := os.Stat(dir)
+		switch {
+		case serr != nil:
+			return nil, fmt.Errorf("--features %s: %v", dir, serr)
+		case !st.IsDir():
+			return nil, fmt.Errorf("--features %s: not a directory (give the folder holding <area>.feature files)", dir)
+		}
+		scs, err = Load(os.DirFS(dir), strings.TrimRight(dir, "/"))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("--features: %v", err)
+	}
+	return scs, nil
+}
 
 // Load makes every scenario of the `<area>.feature` files in fsys (walked from its root) into a
 // case. name is how messages and File name the folder ("features", or the directory given).

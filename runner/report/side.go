@@ -3,13 +3,16 @@ package report
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"strings"
 
+	"github.com/LLeMbas/lembas-check/conformance"
 	"github.com/LLeMbas/lembas-check/runner"
+	"github.com/LLeMbas/lembas-check/runner/selection"
 )
 
 // Source is what one side of a diff (--a, --b) names.
@@ -74,4 +77,49 @@ func ReadFile(path string) (*runner.Report, error) {
 		return rep, fmt.Errorf("%s: %v", path, err)
 	}
 	return rep, nil
+}
+
+// SideOptions are what a side of a diff that runs needs.
+type SideOptions struct {
+	Adapter runner.AdapterOptions
+	// Cases are the selected cases, asked for only when a side runs (once: the caller keeps them).
+	Cases func() ([]conformance.Case, error)
+	// Label names the side on the progress line ("diff a").
+	Label string
+	// Log gets the progress line, and the warning of a saved report cut short.
+	Log io.Writer
+}
+
+// OpenSide makes one side's report: the builtin or an adapter run on the selected cases, or a
+// saved report's results the selection holds.
+func OpenSide(ctx context.Context, spec string, sel selection.Selection, o SideOptions) (*runner.Report, error) {
+	src, err := SourceOf(spec)
+	if err != nil {
+		return nil, err
+	}
+	var target runner.Target = runner.Builtin{}
+	switch src {
+	case Saved:
+		rep, err := ReadFile(spec)
+		if rep == nil {
+			return nil, err
+		}
+		if err != nil {
+			// A report cut short still holds every case it got to: compare those, and say so.
+			fmt.Fprintf(o.Log, "lembas-check: warning: %v\n", err)
+		}
+		if rep, err = Select(sel, rep); err != nil {
+			return nil, fmt.Errorf("%s: %v", spec, err)
+		}
+		return rep, nil
+	case Command:
+		if target, err = runner.NewAdapter(spec, o.Adapter); err != nil {
+			return nil, err
+		}
+	}
+	cases, err := o.Cases()
+	if err != nil {
+		return nil, err
+	}
+	return runner.RunShown(ctx, target, runner.CaseItems(cases), runner.Options{Workers: o.Adapter.Jobs}, o.Label, o.Log)
 }
