@@ -2,11 +2,15 @@ package runner
 
 import (
 	"bytes"
+	"context"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/LLeMbas/lembas-check/conformance"
 )
 
 // lockedBuffer is written by the printer's goroutine and read by the test.
@@ -88,3 +92,37 @@ func TestProgressTerminal(t *testing.T) {
 		}
 	})
 }
+
+// A run whose target is slow to start (an adapter's hello taking 3 s) says how far it is on
+// stderr before the first case (a log: whole lines): the wait for hello is part of the run. On the
+// bubble's clock (testing/synctest), so what the line says does not depend on the machine's speed.
+func TestRunImplProgress(t *testing.T) {
+	cases, err := conformance.EmbeddedCases("jobs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	synctest.Test(t, func(t *testing.T) {
+		var errs bytes.Buffer
+		rep, err := RunShown(t.Context(), slowStart{3 * time.Second}, CaseItems(cases), Options{}, "run", &errs)
+		if err != nil || rep.Counts()[Pass] != len(cases) {
+			t.Fatalf("RunShown: %v, %v", rep, err)
+		}
+		if want := fmt.Sprintf("lembas-check run: [....................] 0/%d cases   0 %% · 2s\n", len(cases)); !strings.Contains(errs.String(), want) {
+			t.Errorf("stderr %q, want the line %q", errs.String(), want)
+		}
+	})
+}
+
+// slowStart is the builtin taking d to start, as an adapter slow to answer hello.
+type slowStart struct{ d time.Duration }
+
+func (s slowStart) Start(ctx context.Context) (TargetInfo, error) {
+	time.Sleep(s.d)
+	return Builtin{}.Start(ctx)
+}
+
+func (slowStart) Answer(ctx context.Context, c conformance.Case) Outcome {
+	return Builtin{}.Answer(ctx, c)
+}
+
+func (slowStart) Close() error { return nil }

@@ -2,15 +2,12 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"testing/synctest"
 	"time"
 
 	"github.com/LLeMbas/lembas-check/conformance"
@@ -115,40 +112,6 @@ func TestRunImplFaults(t *testing.T) {
 		t.Errorf("adapter with an argument: exit %d", code)
 	}
 }
-
-// A run whose target is slow to start (an adapter's hello taking 3 s) says how far it is on
-// stderr before the first case (a log: whole lines): the wait for hello is part of the run. On the
-// bubble's clock (testing/synctest), so what the line says does not depend on the machine's speed.
-func TestRunImplProgress(t *testing.T) {
-	cases, err := conformance.EmbeddedCases("jobs")
-	if err != nil {
-		t.Fatal(err)
-	}
-	synctest.Test(t, func(t *testing.T) {
-		var errs bytes.Buffer
-		rep, err := runTarget(t.Context(), slowStart{3 * time.Second}, runner.CaseItems(cases), runner.Options{}, "run", &errs)
-		if err != nil || rep.Counts()[runner.Pass] != len(cases) {
-			t.Fatalf("runTarget: %v, %v", rep, err)
-		}
-		if want := fmt.Sprintf("lembas-check run: [....................] 0/%d cases   0 %% · 2s\n", len(cases)); !strings.Contains(errs.String(), want) {
-			t.Errorf("stderr %q, want the line %q", errs.String(), want)
-		}
-	})
-}
-
-// slowStart is the builtin taking d to start, as an adapter slow to answer hello.
-type slowStart struct{ d time.Duration }
-
-func (s slowStart) Start(ctx context.Context) (runner.TargetInfo, error) {
-	time.Sleep(s.d)
-	return runner.Builtin{}.Start(ctx)
-}
-
-func (slowStart) Answer(ctx context.Context, c conformance.Case) runner.Outcome {
-	return runner.Builtin{}.Answer(ctx, c)
-}
-
-func (slowStart) Close() error { return nil }
 
 // lineID is the id of the case on line n of a saved JSON report.
 func lineID(t *testing.T, path string, n int) string {
