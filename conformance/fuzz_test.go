@@ -52,11 +52,7 @@ func FuzzContextCase(f *testing.F) {
 // cases' expectations); when the reference answers, it answers each step.
 func FuzzPrefixDecode(f *testing.F) {
 	conformancetest.Seed(f, conformance.Prefix)
-	cases, err := conformance.EmbeddedCases(conformance.Prefix.Name)
-	if err != nil {
-		f.Fatal(err)
-	}
-	for _, c := range cases {
+	for _, c := range conformancetest.Cases(f, conformance.Prefix) {
 		f.Add([]byte(c.Expect))
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {

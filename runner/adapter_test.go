@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/LLeMbas/lembas-check/conformance"
+	"github.com/LLeMbas/lembas-check/conformance/conformancetest"
 )
 
 func TestMain(m *testing.M) {
@@ -253,7 +254,7 @@ func TestAdapterAnswersAsBuiltin(t *testing.T) {
 // --jobs 3: three processes, each case sent to exactly one of them, all three used.
 func TestAdapterJobsEachCaseOnce(t *testing.T) {
 	f := newFake(t, "slow")
-	cases := jobsCases(t)
+	cases := conformancetest.Cases(t, conformance.Jobs)
 	a := f.adapter(AdapterOptions{Jobs: 3})
 	rep := run(t, a, cases, 3)
 	a.Close()
@@ -285,7 +286,7 @@ func TestAdapterJobsEachCaseOnce(t *testing.T) {
 func TestAdapterArgv(t *testing.T) {
 	f := newFake(t, "good", "two words", `it's`, "$HOME", "a;b")
 	a := f.adapter(AdapterOptions{})
-	run(t, a, jobsCases(t)[:1], 1)
+	run(t, a, conformancetest.Cases(t, conformance.Jobs)[:1], 1)
 	a.Close()
 	f.done()
 	b, _ := os.ReadFile(f.log)
@@ -304,7 +305,7 @@ func TestAdapterArgv(t *testing.T) {
 func TestAdapterTimeout(t *testing.T) {
 	f := newFake(t, "hang")
 	t.Setenv("LEMBAS_FAKE_CHILD", "1")
-	cases := jobsCases(t)[:6]
+	cases := conformancetest.Cases(t, conformance.Jobs)[:6]
 	a := f.adapter(AdapterOptions{Jobs: 2, Timeout: 300 * time.Millisecond})
 	rep := run(t, a, cases, 2)
 	a.Close()
@@ -331,7 +332,7 @@ func TestAdapterLeavesNothing(t *testing.T) {
 			f := newFake(t, mode)
 			t.Setenv("LEMBAS_FAKE_CHILD", "detach")
 			a := f.adapter(AdapterOptions{Timeout: 300 * time.Millisecond, Grace: 100 * time.Millisecond})
-			run(t, a, jobsCases(t)[:2], 1)
+			run(t, a, conformancetest.Cases(t, conformance.Jobs)[:2], 1)
 			err := a.Close()
 			if mode == "good" && (err == nil || !strings.Contains(err.Error(), "left processes running: ended 2 processes it left behind")) {
 				t.Errorf("Close: %v, want it to name the two processes left behind", err)
@@ -347,7 +348,7 @@ func TestAdapterLeavesNothing(t *testing.T) {
 // A timeout with the rest answered: the process is restarted and the next case passes on it.
 func TestAdapterTimeoutThenRestart(t *testing.T) {
 	f := newFake(t, "hang").once()
-	cases := jobsCases(t)[:3]
+	cases := conformancetest.Cases(t, conformance.Jobs)[:3]
 	a := f.adapter(AdapterOptions{Timeout: 300 * time.Millisecond})
 	rep := run(t, a, cases, 1)
 	a.Close()
@@ -373,7 +374,7 @@ func TestAdapterCrash(t *testing.T) {
 	} {
 		t.Run(c.mode, func(t *testing.T) {
 			f := newFake(t, c.mode).once()
-			cases := jobsCases(t)[:2]
+			cases := conformancetest.Cases(t, conformance.Jobs)[:2]
 			a := f.adapter(AdapterOptions{Grace: 200 * time.Millisecond})
 			rep := run(t, a, cases, 1)
 			a.Close()
@@ -450,7 +451,7 @@ func TestAdapterProtocolErrors(t *testing.T) {
 		t.Run(c.mode, func(t *testing.T) {
 			f := newFake(t, c.mode).once()
 			a := f.adapter(AdapterOptions{})
-			rep := run(t, a, jobsCases(t)[:2], 1)
+			rep := run(t, a, conformancetest.Cases(t, conformance.Jobs)[:2], 1)
 			a.Close()
 			f.done()
 			r := rep.Results[0]
@@ -468,7 +469,7 @@ func TestAdapterProtocolErrors(t *testing.T) {
 func TestAdapterLongLine(t *testing.T) {
 	f := newFake(t, "huge").once()
 	a := f.adapter(AdapterOptions{})
-	rep := run(t, a, jobsCases(t)[:2], 1)
+	rep := run(t, a, conformancetest.Cases(t, conformance.Jobs)[:2], 1)
 	a.Close()
 	f.done()
 	if r := rep.Results[0]; r.Verdict != ProtocolError || !strings.Contains(r.Message, "an answer line over 16 MiB") || len(r.Message) > 1200 {
@@ -483,7 +484,7 @@ func TestAdapterLongLine(t *testing.T) {
 	if _, err := a.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	out := a.Answer(context.Background(), jobsCases(t)[0])
+	out := a.Answer(context.Background(), conformancetest.Cases(t, conformance.Jobs)[0])
 	a.Close()
 	g.done()
 	if out.Verdict != "" || len(out.Answer) < MaxAnswerLine-200 {
@@ -506,7 +507,7 @@ func TestAdapterHelloFaults(t *testing.T) {
 		t.Run(c.mode, func(t *testing.T) {
 			f := newFake(t, c.mode)
 			a := f.adapter(AdapterOptions{Jobs: 2, Timeout: 300 * time.Millisecond, Grace: 200 * time.Millisecond})
-			_, err := runCases(context.Background(), a, jobsCases(t), Options{Workers: 2})
+			_, err := runCases(context.Background(), a, conformancetest.Cases(t, conformance.Jobs), Options{Workers: 2})
 			var he *HelloError
 			if !errors.As(err, &he) || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("error %v, want a HelloError saying %q", err, c.want)
@@ -532,7 +533,7 @@ func TestAdapterRestartWithoutHello(t *testing.T) {
 	}
 	// From now on every new process dies before hello.
 	a.argv = append(a.argv[:len(a.argv)-1], "hello-exit")
-	cases := jobsCases(t)[:2]
+	cases := conformancetest.Cases(t, conformance.Jobs)[:2]
 	first := a.Answer(context.Background(), cases[0])
 	second := a.Answer(context.Background(), cases[1])
 	a.Close()
@@ -547,7 +548,7 @@ func TestAdapterSkipAndError(t *testing.T) {
 	for mode, want := range map[string]Outcome{"skip": {Verdict: Skip, Message: "not in this build"}, "error": {Verdict: Error, Message: "TypeError: x is undefined"}} {
 		f := newFake(t, mode)
 		a := f.adapter(AdapterOptions{})
-		rep := run(t, a, jobsCases(t)[:1], 1)
+		rep := run(t, a, conformancetest.Cases(t, conformance.Jobs)[:1], 1)
 		a.Close()
 		f.done()
 		if r := rep.Results[0]; r.Verdict != want.Verdict || r.Message != want.Message {
@@ -561,7 +562,7 @@ func TestAdapterSkipAndError(t *testing.T) {
 func TestAdapterBye(t *testing.T) {
 	f := newFake(t, "bye-ignore")
 	a := f.adapter(AdapterOptions{Grace: 200 * time.Millisecond})
-	run(t, a, jobsCases(t)[:1], 1)
+	run(t, a, conformancetest.Cases(t, conformance.Jobs)[:1], 1)
 	err := a.Close()
 	if err == nil || !strings.Contains(err.Error(), "did not exit within 200ms of bye") {
 		t.Errorf("Close: %v", err)
@@ -569,7 +570,7 @@ func TestAdapterBye(t *testing.T) {
 	f.done()
 	g := newFake(t, "bye-fail")
 	a = g.adapter(AdapterOptions{})
-	run(t, a, jobsCases(t)[:1], 1)
+	run(t, a, conformancetest.Cases(t, conformance.Jobs)[:1], 1)
 	err = a.Close()
 	if err == nil || !strings.Contains(err.Error(), "exit status 4 after bye") || !strings.Contains(err.Error(), "could not flush") {
 		t.Fatalf("Close: %v", err)
@@ -603,7 +604,7 @@ func TestAdapterInterrupted(t *testing.T) {
 			time.Sleep(10 * time.Millisecond) // a poll of the log, not a bound
 		}
 	}()
-	rep, err := runCases(ctx, a, jobsCases(t), Options{})
+	rep, err := runCases(ctx, a, conformancetest.Cases(t, conformance.Jobs), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,16 +11,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/LLeMbas/lembas-check/conformance"
+	"github.com/LLeMbas/lembas-check/conformance/conformancetest"
 )
-
-func jobsCases(t *testing.T) []conformance.Case {
-	t.Helper()
-	cases, err := conformance.EmbeddedCases("jobs")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cases
-}
 
 func TestParseExpectations(t *testing.T) {
 	e, err := ParseExpectations([]byte("# known\n\njobs/aaaaaaaa  the CLI writes 1m5s\ncontext/* no context yet\n"))
@@ -72,7 +64,7 @@ func (s scripted) Answer(_ context.Context, c conformance.Case) Outcome {
 func (scripted) Close() error { return nil }
 
 func TestRunVerdicts(t *testing.T) {
-	cases := jobsCases(t)[:6]
+	cases := conformancetest.Cases(t, conformance.Jobs)[:6]
 	wrong := Outcome{Answer: json.RawMessage(`{"text": "wrong"}`)}
 	target := scripted{areas: []string{"jobs"}, answers: map[string]Outcome{
 		cases[1].ID: wrong,

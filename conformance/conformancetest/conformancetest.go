@@ -13,11 +13,7 @@ import (
 // Seed adds the inputs of the area's embedded cases (the spec's and lembas-check's) to f's corpus.
 func Seed(f *testing.F, area conformance.Area) {
 	f.Helper()
-	cases, err := conformance.EmbeddedCases(area.Name)
-	if err != nil {
-		f.Fatal(err)
-	}
-	for _, c := range cases {
+	for _, c := range Cases(f, area) {
 		f.Add([]byte(c.Input))
 	}
 }
@@ -62,4 +58,14 @@ func StepAnswers(t *testing.T, in, answer []byte) {
 	if err := json.Unmarshal(answer, &a); err != nil || len(a) != len(c.Steps) {
 		t.Fatalf("%d answers for %d steps (%v)", len(a), len(c.Steps), err)
 	}
+}
+
+// Cases are the area's embedded cases (the spec's and lembas-check's).
+func Cases(t testing.TB, area conformance.Area) []conformance.Case {
+	t.Helper()
+	cases, err := conformance.EmbeddedCases(area.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cases
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/LLeMbas/lembas-check/conformance"
+	"github.com/LLeMbas/lembas-check/conformance/conformancetest"
 	"github.com/LLeMbas/lembas-check/internal/browser"
 	"github.com/LLeMbas/lembas-check/runner"
 )
@@ -80,7 +81,7 @@ func cliAndServer(t *testing.T) (cli, server *runner.Report) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	jobs := jobsCases(t)
+	jobs := conformancetest.Cases(t, conformance.Jobs)
 	const hunks, crlf, dated, roots = "context/edc805c8", "chunk/134b9ada", "prefix/2c36ee95", "workspace/69ad438c"
 	cliT := altered{name: "LLeMbas CLI", version: "2.4.0", skip: map[string]bool{"index": true, "search": true}, answer: func(c conformance.Case, o runner.Outcome) runner.Outcome {
 		switch c.ID {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/LLeMbas/lembas-check/conformance"
+	"github.com/LLeMbas/lembas-check/conformance/conformancetest"
 	"github.com/LLeMbas/lembas-check/internal/format"
 	"github.com/LLeMbas/lembas-check/runner"
 	"github.com/LLeMbas/lembas-check/runner/selection"
@@ -20,7 +21,7 @@ import (
 // diff tells apart; want is the verdict and the side found right, case by case.
 func twoReports(t *testing.T) (a, b *runner.Report, want []string) {
 	t.Helper()
-	cases := jobsCases(t)
+	cases := conformancetest.Cases(t, conformance.Jobs)
 	if len(cases) < 10 {
 		t.Fatalf("%d jobs cases, want 10", len(cases))
 	}
@@ -150,7 +151,7 @@ func TestWriteDiffTable(t *testing.T) {
 // "186 agree", all green, though 176 were checked by neither): they have their own count, and a
 // diff in which nothing was compared is not ok.
 func TestSkippedByBothIsNotAgreement(t *testing.T) {
-	cases := jobsCases(t)[:4]
+	cases := conformancetest.Cases(t, conformance.Jobs)[:4]
 	skip := scripted{areas: []string{}, answers: map[string]runner.Outcome{}}
 	for _, c := range cases {
 		skip.answers[c.ID] = runner.Outcome{Verdict: runner.Skip, Message: "area not implemented"}

@@ -9,19 +9,11 @@ import (
 	"testing"
 
 	"github.com/LLeMbas/lembas-check/conformance"
+	"github.com/LLeMbas/lembas-check/conformance/conformancetest"
 	"github.com/LLeMbas/lembas-check/internal/format"
 	"github.com/LLeMbas/lembas-check/internal/term"
 	"github.com/LLeMbas/lembas-check/runner"
 )
-
-func jobsCases(t *testing.T) []conformance.Case {
-	t.Helper()
-	cases, err := conformance.EmbeddedCases("jobs")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cases
-}
 
 // runCases starts the target, runs the cases and closes it.
 func runCases(ctx context.Context, t runner.Target, cases []conformance.Case, opts runner.Options) (*runner.Report, error) {
@@ -54,7 +46,7 @@ func (s scripted) Answer(_ context.Context, c conformance.Case) runner.Outcome {
 func (scripted) Close() error { return nil }
 
 func TestReportFormats(t *testing.T) {
-	cases := jobsCases(t)[:3]
+	cases := conformancetest.Cases(t, conformance.Jobs)[:3]
 	target := scripted{areas: []string{"jobs"}, answers: map[string]runner.Outcome{cases[1].ID: {Answer: json.RawMessage(`{"text":"x"}`)}, cases[2].ID: {Verdict: runner.Timeout, Message: "no answer in 10s", Stderr: "hung\n"}}}
 	rep, err := runCases(context.Background(), target, cases, runner.Options{})
 	if err != nil {
@@ -111,7 +103,7 @@ func TestReportFormats(t *testing.T) {
 // The summary's first word, the markdown icon, the JSON footer's status and Status agree, for
 // each way a run can end; an interrupted run and one that checked nothing are not ok.
 func TestStatusWordsAgree(t *testing.T) {
-	cases := jobsCases(t)[:3]
+	cases := conformancetest.Cases(t, conformance.Jobs)[:3]
 	pass := runner.Result{Case: cases[0], Verdict: runner.Pass}
 	fail := runner.Result{Case: cases[1], Verdict: runner.Fail, Diff: "x"}
 	skip := runner.Result{Case: cases[2], Verdict: runner.Skip, Message: "area not implemented"}
@@ -175,11 +167,7 @@ func TestStatusWordsAgree(t *testing.T) {
 // file and line; markdown's summaries carry the about; the heading names the tool once; go-cmp's
 // non-breaking spaces reach no report a person copies from.
 func TestNamesACIShows(t *testing.T) {
-	cases, err := conformance.EmbeddedCases("chunk")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := cases[0]
+	c := conformancetest.Cases(t, conformance.Chunk)[0]
 	diff := "  []string{\n-\u00a0\t\"A short note\",\n+\u00a0\t\"a short note\",\n  }\n"
 	rep := &runner.Report{Spec: "3.1.0", Target: runner.TargetInfo{Kind: "builtin", Implementation: runner.Implementation{Name: "lembas-check reference", Version: "0.1.0"}},
 		Results: []runner.Result{{Case: c, Verdict: runner.Fail, Answer: json.RawMessage(`["a short note"]`), Diff: diff}}}
@@ -241,7 +229,7 @@ func TestNamesACIShows(t *testing.T) {
 // Colour only where it is asked for: a term.Writer (a terminal without NO_COLOR) gets the verdict
 // and diff lines painted; any other writer none.
 func TestTableColour(t *testing.T) {
-	cases := jobsCases(t)[:2]
+	cases := conformancetest.Cases(t, conformance.Jobs)[:2]
 	rep := &runner.Report{Target: runner.TargetInfo{Implementation: runner.Implementation{Name: "x"}}, Results: []runner.Result{
 		{Case: cases[0], Verdict: runner.Pass},
 		{Case: cases[1], Verdict: runner.Fail, Diff: "  {\n-\t\"a\",\n+\t\"b\",\n  \t\"-e\",\n  }\n"}}}
