@@ -16,6 +16,14 @@ func TestTarget(t *testing.T, target Target, expect *Expectations) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	TestItems(t, target, expect, CaseItems(cases), Result.Failure)
+}
+
+// TestItems runs work items (cases, scenarios) against a target inside `go test`, one subtest
+// per item named by its case's id; failure writes a failed one's result for the log. The target
+// is started here and closed when the test ends.
+func TestItems(t *testing.T, target Target, expect *Expectations, items []Item, failure func(Result) string) {
+	t.Helper()
 	ctx := context.Background()
 	info, err := target.Start(ctx)
 	if err != nil {
@@ -26,9 +34,9 @@ func TestTarget(t *testing.T, target Target, expect *Expectations) {
 	for _, a := range info.Areas {
 		answers[a] = true
 	}
-	for _, c := range cases {
-		t.Run(c.ID, func(t *testing.T) {
-			r := runOne(ctx, target, Item{Case: c}, answers, expect)
+	for _, it := range items {
+		t.Run(it.Case.ID, func(t *testing.T) {
+			r := runOne(ctx, target, it, answers, expect)
 			switch r.Verdict {
 			case Pass:
 			case Skip:
@@ -36,7 +44,7 @@ func TestTarget(t *testing.T, target Target, expect *Expectations) {
 			case XFail:
 				t.Logf("expected failure: %s", r.Expected)
 			default:
-				t.Error(r.Failure())
+				t.Error(failure(r))
 			}
 		})
 	}

@@ -6,7 +6,6 @@ import (
 	"io"
 	"io/fs"
 	"reflect"
-	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -24,17 +23,8 @@ func loadWithGodog(fsys fs.FS, name string) ([]Scenario, error) {
 	opts := &godog.Options{FS: fsys, Paths: []string{"."}, Output: io.Discard, Format: "progress", Strict: true, NoColors: true, Concurrency: 1}
 	ts := godog.TestSuite{Name: "lembas-check features", Options: opts}
 	feats, err := ts.RetrieveFeatures()
-	if err != nil {
-		msg := strings.TrimSpace(err.Error())
-		if strings.Contains(msg, "Parser errors") {
-			msg = "not Gherkin: " + msg
-		} else {
-			msg = "cannot read the features: " + msg
-		}
-		return nil, &FeatureError{File: name, Msg: msg}
-	}
-	if len(feats) == 0 {
-		return nil, &FeatureError{File: name, Msg: "no <area>.feature file with a scenario"}
+	if err := readError(name, len(feats), err); err != nil {
+		return nil, err
 	}
 	parsed := make([]parsedFeature, 0, len(feats))
 	for _, f := range feats {

@@ -95,6 +95,24 @@ func Load(fsys fs.FS, name string) ([]Scenario, error) {
 	return out, nil
 }
 
+// readError is what reading the features (n of them) found wrong, for the person who named
+// them: the reader's error (a parse error is "not Gherkin"), or no feature with a scenario.
+func readError(name string, n int, err error) error {
+	if err != nil {
+		msg := strings.TrimSpace(err.Error())
+		if strings.Contains(msg, "Parser errors") {
+			msg = "not Gherkin: " + msg
+		} else {
+			msg = "cannot read the features: " + msg
+		}
+		return &FeatureError{File: name, Msg: msg}
+	}
+	if n == 0 {
+		return &FeatureError{File: name, Msg: "no <area>.feature file with a scenario"}
+	}
+	return nil
+}
+
 // parseFeatures parses every .feature file under fsys's root, in lexical order, into its
 // document and pickles (a scenario each, an Outline a scenario per Examples row), with
 // cucumber's own parser. A file without a scenario is left out, as godog leaves it out.
@@ -123,17 +141,8 @@ func parseFeatures(fsys fs.FS, name string) ([]parsedFeature, error) {
 		}
 		return nil
 	})
-	if err != nil {
-		msg := strings.TrimSpace(err.Error())
-		if strings.Contains(msg, "Parser errors") {
-			msg = "not Gherkin: " + msg
-		} else {
-			msg = "cannot read the features: " + msg
-		}
-		return nil, &FeatureError{File: name, Msg: msg}
-	}
-	if len(feats) == 0 {
-		return nil, &FeatureError{File: name, Msg: "no <area>.feature file with a scenario"}
+	if err := readError(name, len(feats), err); err != nil {
+		return nil, err
 	}
 	return feats, nil
 }

@@ -48,27 +48,7 @@ func TestTarget(t *testing.T, target runner.Target, expect *runner.Expectations)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
-	info, err := target.Start(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { target.Close() })
-	for _, sc := range scs {
-		t.Run(sc.Case.ID, func(t *testing.T) {
-			rs := RunScenarios(ctx, target, info, []Scenario{sc}, runner.Options{Expect: expect})
-			r := rs[0]
-			switch r.Verdict {
-			case runner.Pass:
-			case runner.Skip:
-				t.Skip(r.Message)
-			case runner.XFail:
-				t.Logf("expected failure: %s", r.Expected)
-			default:
-				t.Error(Failure(r))
-			}
-		})
-	}
+	runner.TestItems(t, target, expect, Items(scs), Failure)
 }
 
 // Failure is a failed scenario as a person reads it: where it is, its name, and each Then that
