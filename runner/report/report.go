@@ -319,24 +319,33 @@ func ReadJSON(rd io.Reader) (*runner.Report, error) {
 // JUnit XML, as CI systems read it: one testsuite per area, a testcase per case.
 
 type junitSuites struct {
-	XMLName xml.Name     `xml:"testsuites"`
-	Name    string       `xml:"name,attr"`
-	Tests   int          `xml:"tests,attr"`
-	Fail    int          `xml:"failures,attr"`
-	Errors  int          `xml:"errors,attr"`
-	Skipped int          `xml:"skipped,attr"`
-	Time    string       `xml:"time,attr"`
-	Suites  []junitSuite `xml:"testsuite"`
+	XMLName xml.Name `xml:"testsuites"`
+	Name    string   `xml:"name,attr"`
+	junitCounts
+	Suites []junitSuite `xml:"testsuite"`
 }
 
 type junitSuite struct {
-	Name    string      `xml:"name,attr"`
-	Tests   int         `xml:"tests,attr"`
-	Fail    int         `xml:"failures,attr"`
-	Errors  int         `xml:"errors,attr"`
-	Skipped int         `xml:"skipped,attr"`
-	Time    string      `xml:"time,attr"`
-	Cases   []junitCase `xml:"testcase"`
+	Name string `xml:"name,attr"`
+	junitCounts
+	Cases []junitCase `xml:"testcase"`
+}
+
+// junitCounts are the attributes a testsuites and a testsuite both carry.
+type junitCounts struct {
+	Tests   int    `xml:"tests,attr"`
+	Fail    int    `xml:"failures,attr"`
+	Errors  int    `xml:"errors,attr"`
+	Skipped int    `xml:"skipped,attr"`
+	Time    string `xml:"time,attr"`
+}
+
+// add counts a suite's tests into the whole run's (its time is the run's own).
+func (n *junitCounts) add(o junitCounts) {
+	n.Tests += o.Tests
+	n.Fail += o.Fail
+	n.Errors += o.Errors
+	n.Skipped += o.Skipped
 }
 
 type junitCase struct {
@@ -365,7 +374,7 @@ type junitSkipped struct {
 // WriteJUnit writes JUnit XML.
 func WriteJUnit(w io.Writer, r *runner.Report) error {
 	names, by := r.ByArea()
-	out := junitSuites{Name: runName(r), Time: secs(r.Duration)}
+	out := junitSuites{Name: runName(r), junitCounts: junitCounts{Time: secs(r.Duration)}}
 	for _, a := range names {
 		s := junitSuite{Name: a}
 		var d time.Duration
@@ -393,10 +402,7 @@ func WriteJUnit(w io.Writer, r *runner.Report) error {
 			s.Cases = append(s.Cases, c)
 		}
 		s.Tests, s.Time = len(by[a]), secs(d)
-		out.Tests += s.Tests
-		out.Fail += s.Fail
-		out.Errors += s.Errors
-		out.Skipped += s.Skipped
+		out.add(s.junitCounts)
 		out.Suites = append(out.Suites, s)
 	}
 	io.WriteString(w, xml.Header)
