@@ -205,10 +205,6 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, t *turn) {
 	ctx := r.Context()
 	req, pick := t.req, t.pick
 	rep, f := pick.Reply, pick.Reply.Fault
-	keep := time.Duration(0)
-	if req.Stream {
-		keep = rep.KeepAlive
-	}
 	held, ok := s.hold(ctx, w, t.body)
 	if !ok {
 		return
@@ -216,15 +212,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, t *turn) {
 	if held != nil {
 		defer func() { s.cache.End(held.ticket, nil, held.completion) }()
 	}
-	if !s.pause(ctx, w, rep.Delay, keep, false) {
-		fail(ctx, "the client hung up before the first byte")
-		return
-	}
-	if f != nil && f.Status != 0 && !(req.Stream && f.ErrorAfter > 0) {
-		if f.RetryAfter != "" {
-			w.Header().Set("Retry-After", f.RetryAfter)
-		}
-		writeError(w, faultError(f, req.Model, pick.Source))
+	if !s.delayOrFault(ctx, w, pick, req.Model, req.Stream, func(e *wire.Error) { writeError(w, e) }) {
 		return
 	}
 	a := t.answer
@@ -437,6 +425,28 @@ var keepAlive = []byte(": keep-alive\n\n")
 // pause waits d (or, forever, until the client or the server goes), sending an SSE comment every
 // keep period when keep > 0. It returns false when the client went away; the server stopping
 // ends the wait early and returns true, so in-flight streams finish quickly.
+// delayOrFault waits the reply's delay (with keep-alives when it streams) and, when the reply is a
+// status fault that comes before any answer, sends it through refuse. True: go on and answer.
+func (s *Server) delayOrFault(ctx context.Context, w http.ResponseWriter, pick script.Pick, model string, stream bool, refuse func(*wire.Error)) bool {
+	rep, f := pick.Reply, pick.Reply.Fault
+	keep := time.Duration(0)
+	if stream {
+		keep = rep.KeepAlive
+	}
+	if !s.pause(ctx, w, rep.Delay, keep, false) {
+		fail(ctx, "the client hung up before the first byte")
+		return false
+	}
+	if f != nil && f.Status != 0 && !(stream && f.ErrorAfter > 0) {
+		if f.RetryAfter != "" {
+			w.Header().Set("Retry-After", f.RetryAfter)
+		}
+		refuse(faultError(f, model, pick.Source))
+		return false
+	}
+	return true
+}
+
 func (s *Server) pause(ctx context.Context, w http.ResponseWriter, d, keep time.Duration, forever bool) bool {
 	return s.wait(ctx, d, keep, forever, func() bool {
 		if w.Header().Get("Content-Type") == "" {

@@ -129,19 +129,7 @@ func (s *Server) handleMessages(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rep, f := pick.Reply, pick.Reply.Fault
-	keep := rep.KeepAlive
-	if !req.Stream {
-		keep = 0
-	}
-	if !s.pause(ctx, w, rep.Delay, keep, false) {
-		fail(ctx, "the client hung up before the first byte")
-		return
-	}
-	if f != nil && f.Status != 0 && !(req.Stream && f.ErrorAfter > 0) {
-		if f.RetryAfter != "" {
-			w.Header().Set("Retry-After", f.RetryAfter)
-		}
-		s.anthropicError(w, faultError(f, req.Model, pick.Source), pick.N)
+	if !s.delayOrFault(ctx, w, pick, req.Model, req.Stream, func(e *wire.Error) { s.anthropicError(w, e, pick.N) }) {
 		return
 	}
 	sv, err := s.providers.anthropic.Serve(body, s.now())
@@ -234,19 +222,7 @@ func (s *Server) handleGemini(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rep, f := pick.Reply, pick.Reply.Fault
-	keep := rep.KeepAlive
-	if !stream {
-		keep = 0
-	}
-	if !s.pause(ctx, w, rep.Delay, keep, false) {
-		fail(ctx, "the client hung up before the first byte")
-		return
-	}
-	if f != nil && f.Status != 0 && !(stream && f.ErrorAfter > 0) {
-		if f.RetryAfter != "" {
-			w.Header().Set("Retry-After", f.RetryAfter)
-		}
-		geminiError(w, faultError(f, req.Model, pick.Source))
+	if !s.delayOrFault(ctx, w, pick, req.Model, stream, func(e *wire.Error) { geminiError(w, e) }) {
 		return
 	}
 	sv, err := s.providers.gemini.Serve(r.URL.Path, body, s.now())
