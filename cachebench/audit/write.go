@@ -21,11 +21,7 @@ var Formats = format.Formats[*Report]{
 
 // Write writes a report in one of Formats. verbose lists every request in the table.
 func Write(w io.Writer, r *Report, name string, verbose bool) error {
-	f, err := Formats.Lookup(name)
-	if err != nil {
-		return err
-	}
-	return f.Write(w, r, verbose)
+	return Formats.Write(w, name, r, verbose)
 }
 
 // Status is how the audit ended: unfinished when the recording is damaged (what follows the damage

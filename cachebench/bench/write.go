@@ -20,11 +20,7 @@ var Formats = format.Formats[*Result]{
 
 // Write writes a result; verbose adds the per-request table.
 func Write(w io.Writer, r *Result, name string, verbose bool) error {
-	f, err := Formats.Lookup(name)
-	if err != nil {
-		return err
-	}
-	return f.Write(w, r, verbose)
+	return Formats.Write(w, name, r, verbose)
 }
 
 // Status is how the bench ended: unfinished when it was cut short (Stopped) or sent no request

@@ -84,6 +84,15 @@ func (fs Formats[T]) Lookup(name string) (Format[T], error) {
 	return Format[T]{}, fmt.Errorf("--format %q: want one of %s", name, strings.Join(fs.Names(), ", "))
 }
 
+// Write writes report in the format of that name ("" is the first).
+func (fs Formats[T]) Write(w io.Writer, name string, report T, verbose bool) error {
+	f, err := fs.Lookup(name)
+	if err != nil {
+		return err
+	}
+	return f.Write(w, report, verbose)
+}
+
 // Names lists the formats' names.
 func (fs Formats[T]) Names() []string {
 	out := make([]string, len(fs))

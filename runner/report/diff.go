@@ -241,11 +241,7 @@ var DiffFormats = format.Formats[*Comparison]{
 // WriteDiff writes a comparison in one of DiffFormats. verbose lists the cases only one side has
 // too (the table format).
 func WriteDiff(w io.Writer, c *Comparison, name string, verbose bool) error {
-	f, err := DiffFormats.Lookup(name)
-	if err != nil {
-		return err
-	}
-	return f.Write(w, c, verbose)
+	return DiffFormats.Write(w, name, c, verbose)
 }
 
 // DiffStatus is how a diff ended: unfinished when a side's run was interrupted or no case was

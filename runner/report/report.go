@@ -32,11 +32,7 @@ var Formats = format.Formats[*runner.Report]{
 
 // Write writes a report in one of Formats. verbose adds passing cases to the table format.
 func Write(w io.Writer, r *runner.Report, name string, verbose bool) error {
-	f, err := Formats.Lookup(name)
-	if err != nil {
-		return err
-	}
-	return f.Write(w, r, verbose)
+	return Formats.Write(w, name, r, verbose)
 }
 
 // Status is how the run ended: unfinished when a case was interrupted, a part of the run could
