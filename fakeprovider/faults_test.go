@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/LLeMbas/lembas-check/fakeprovider"
@@ -32,22 +33,33 @@ func readEvents(body io.Reader) ([]event, error) {
 	start := time.Now()
 	br := bufio.NewReader(body)
 	var out []event
+	for {
+		ev, err := readEvent(br)
+		switch {
+		case err == nil:
+			out = append(out, event{ev, time.Since(start)})
+			continue
+		case err == io.EOF && ev == "":
+			return out, nil
+		case err == io.EOF:
+			err = io.ErrUnexpectedEOF
+		}
+		return out, err
+	}
+}
+
+// readEvent reads one SSE event, up to and with the empty line that ends it; on an error, what
+// it read of one.
+func readEvent(br *bufio.Reader) (string, error) {
 	var cur strings.Builder
 	for {
 		line, err := br.ReadString('\n')
 		cur.WriteString(line)
-		if line == "\n" {
-			out = append(out, event{cur.String(), time.Since(start)})
-			cur.Reset()
-		}
 		if err != nil {
-			if err == io.EOF && cur.Len() == 0 {
-				return out, nil
-			}
-			if err == io.EOF {
-				err = io.ErrUnexpectedEOF
-			}
-			return out, err
+			return cur.String(), err
+		}
+		if line == "\n" {
+			return cur.String(), nil
 		}
 	}
 }
@@ -196,17 +208,13 @@ func TestMalformedChunk(t *testing.T) {
 	}
 }
 
-// waitExchanges waits until a recording being written holds n exchanges.
+// waitExchanges waits until a recording being written holds n exchanges. A poll, not a bound:
+// go test's -timeout catches a recording that never fills.
 func waitExchanges(t *testing.T, path string, n int) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
 	for {
-		es, _, _ := replay.ReadAll(path)
-		if len(es) >= n {
+		if es, _, _ := replay.ReadAll(path); len(es) >= n {
 			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the recording holds %d exchanges after 5 s, want %d", len(es), n)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -221,97 +229,170 @@ func mustParse(t testing.TB, src string) *script.Script {
 	return s
 }
 
+// inProcess is a fake serving src and recording what it serves, reached in-process (no socket),
+// for a test inside a testing/synctest bubble: its delays and stalls are on the bubble's clock.
+func inProcess(t *testing.T, src string) (*fakeprovider.Server, *http.Client, string, *replay.Writer) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "rec.jsonl")
+	w, err := replay.Create(path, replay.Header{Source: "fake"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := fakeprovider.NewInProcess(fakeprovider.Config{Script: mustParse(t, src), Record: w})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv, srv.Client(), path, w
+}
+
+func postWith(t *testing.T, c *http.Client, ctx context.Context, url, body string) *http.Response {
+	t.Helper()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp
+}
+
+// Stalls, delays and keep-alives take the time the script says, on the bubble's clock: exact,
+// whatever the machine's speed (they were checked against the real clock, with bounds a loaded
+// machine could miss).
 func TestStallDelayAndKeepAlive(t *testing.T) {
-	srv, path, w := startRecorded(t, `
+	synctest.Test(t, func(t *testing.T) {
+		srv, c, path, w := inProcess(t, `
 - {text: "a b c", fault: {stall: 300ms, stall_after: 1}}
 - {text: "a b c", delay: 250ms, keepalive: 50ms}
 - {text: "slow body", delay: 150ms}
 - {text: "never", fault: {stall: forever, stall_after: 2}}
 `)
-	resp, _ := http.Post(srv.BaseURL()+"/chat/completions", "application/json", strings.NewReader(streamHello))
-	evs, err := readEvents(resp.Body)
-	resp.Body.Close()
-	if err != nil || len(evs) != 6 {
-		t.Fatalf("%d events, %v", len(evs), err)
-	}
-	if gap := evs[1].at - evs[0].at; gap < 280*time.Millisecond {
-		t.Errorf("stall of 300ms after 1 chunk, but chunk 2 came %v after chunk 1", gap)
-	}
-
-	resp, _ = http.Post(srv.BaseURL()+"/chat/completions", "application/json", strings.NewReader(streamHello))
-	evs, err = readEvents(resp.Body)
-	resp.Body.Close()
-	comments := 0
-	for _, ev := range evs {
-		if ev.raw == ": keep-alive\n\n" {
-			comments++
-		} else if comments == 0 {
-			t.Errorf("a data event before any keep-alive: %q", ev.raw)
+		url := srv.BaseURL() + "/chat/completions"
+		resp := postWith(t, c, context.Background(), url, streamHello)
+		evs, err := readEvents(resp.Body)
+		resp.Body.Close()
+		if err != nil || len(evs) != 6 {
+			t.Fatalf("%d events, %v", len(evs), err)
 		}
-	}
-	if err != nil || comments < 2 || comments > 5 {
-		t.Errorf("%d keep-alive comments in a 250ms delay at 50ms (%v)", comments, err)
-	}
+		if gap := evs[1].at - evs[0].at; gap != 300*time.Millisecond {
+			t.Errorf("stall of 300ms after 1 chunk, but chunk 2 came %v after chunk 1", gap)
+		}
 
-	start := time.Now()
-	resp, _ = post(t, srv.BaseURL()+"/chat/completions", hello)
-	if d := time.Since(start); d < 150*time.Millisecond || resp.StatusCode != 200 {
-		t.Errorf("delay 150ms answered after %v", d)
-	}
+		resp = postWith(t, c, context.Background(), url, streamHello)
+		evs, err = readEvents(resp.Body)
+		resp.Body.Close()
+		comments := 0
+		for _, ev := range evs {
+			if ev.raw == ": keep-alive\n\n" {
+				comments++
+			} else if comments == 0 {
+				t.Errorf("a data event before any keep-alive: %q", ev.raw)
+			}
+		}
+		// At 50, 100, 150 and 200 ms; the one at 250 ms comes with the delay's end, which may win.
+		if err != nil || comments != 4 && comments != 5 {
+			t.Errorf("%d keep-alive comments in a 250ms delay at 50ms (%v), want 4 or 5", comments, err)
+		}
 
-	// A stall without end lasts until the client hangs up.
-	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
-	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.BaseURL()+"/chat/completions", strings.NewReader(streamHello))
-	resp, err = http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	evs, err = readEvents(resp.Body)
-	resp.Body.Close()
-	if len(evs) != 2 || !errors.Is(err, context.DeadlineExceeded) {
-		t.Errorf("stall forever: %d events, %v", len(evs), err)
-	}
-	// The exchange reaches the file as soon as the server sees the client gone.
-	waitExchanges(t, path, 4)
-	es := readBack(t, srv, w, path)
-	last := es[len(es)-1].Exchange
-	if len(es) != 4 || last.Error != "the client hung up after 2 chunks, during the stall" || len(last.Response.Chunks) != 2 {
-		t.Errorf("recorded %d, last %q with %d chunks", len(es), last.Error, len(last.Response.Chunks))
-	}
+		start := time.Now()
+		resp = postWith(t, c, context.Background(), url, hello)
+		io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if d := time.Since(start); d != 150*time.Millisecond || resp.StatusCode != 200 {
+			t.Errorf("delay 150ms answered %d after %v", resp.StatusCode, d)
+		}
+
+		// A stall without end lasts until the client hangs up.
+		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+		defer cancel()
+		resp = postWith(t, c, ctx, url, streamHello)
+		evs, err = readEvents(resp.Body)
+		resp.Body.Close()
+		if len(evs) != 2 || !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("stall forever: %d events, %v", len(evs), err)
+		}
+		// The exchange reaches the file as soon as the server sees the client gone.
+		synctest.Wait()
+		if es, _, _ := replay.ReadAll(path); len(es) != 4 {
+			t.Errorf("%d exchanges recorded once the client hung up, want 4", len(es))
+		}
+		es := readBack(t, srv, w, path)
+		last := es[len(es)-1].Exchange
+		if len(es) != 4 || last.Error != "the client hung up after 2 chunks, during the stall" || len(last.Response.Chunks) != 2 {
+			t.Errorf("recorded %d, last %q with %d chunks", len(es), last.Error, len(last.Response.Chunks))
+		}
+	})
 }
 
-// Stopping the server ends a stall: the stream finishes, and the exchange is recorded.
+// Stopping the server ends a stall at once: the stream finishes, and the exchange is recorded.
 func TestShutdownEndsStall(t *testing.T) {
-	srv, path, w := startRecorded(t, "- {text: \"a b\", fault: {stall: forever, stall_after: 1}}\n")
-	got := make(chan []event, 1)
-	go func() {
-		resp, err := http.Post(srv.BaseURL()+"/chat/completions", "application/json", strings.NewReader(streamHello))
-		if err != nil {
-			got <- nil
-			return
+	synctest.Test(t, func(t *testing.T) {
+		srv, c, path, w := inProcess(t, "- {text: \"a b\", fault: {stall: forever, stall_after: 1}}\n")
+		got := make(chan []event, 1)
+		go func() {
+			resp, err := c.Post(srv.BaseURL()+"/chat/completions", "application/json", strings.NewReader(streamHello))
+			if err != nil {
+				got <- nil
+				return
+			}
+			evs, _ := readEvents(resp.Body)
+			resp.Body.Close()
+			got <- evs
+		}()
+		synctest.Wait() // the stream is in its stall, the client waiting for more
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		defer cancel()
+		start := time.Now()
+		if err := srv.Shutdown(ctx); err != nil {
+			t.Fatal(err)
 		}
-		evs, _ := readEvents(resp.Body)
+		if d := time.Since(start); d != 0 {
+			t.Errorf("shutdown took %v", d)
+		}
+		evs := <-got
+		if len(evs) != 5 || evs[len(evs)-1].raw != "data: [DONE]\n\n" {
+			t.Errorf("the stalled stream got %d events", len(evs))
+		}
+		w.Close()
+		es, _, err := replay.ReadAll(path)
+		if err != nil || len(es) != 1 || len(es[0].Exchange.Response.Chunks) != 5 {
+			t.Errorf("recorded %+v, %v", es, err)
+		}
+	})
+}
+
+// The in-process client sees a connection the fake drops as one over a socket: no response when
+// dropped before any byte, a stream cut short after its chunks; and a client that closes the body
+// mid-stream has hung up.
+func TestInProcessDropsAndHangUps(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv, c, path, w := inProcess(t, `
+- {text: "whole", fault: {drop_after: 0}}
+- {text: "one two three four five six", fault: {drop_after: 3}}
+- {text: "a b c", fault: {stall: forever, stall_after: 1}}
+`)
+		url := srv.BaseURL() + "/chat/completions"
+		if resp, err := c.Post(url, "application/json", strings.NewReader(hello)); err == nil {
+			t.Errorf("drop_after 0 answered %d", resp.StatusCode)
+		}
+		resp := postWith(t, c, context.Background(), url, streamHello)
+		evs, err := readEvents(resp.Body)
 		resp.Body.Close()
-		got <- evs
-	}()
-	time.Sleep(200 * time.Millisecond)
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-	defer cancel()
-	start := time.Now()
-	if err := srv.Shutdown(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if d := time.Since(start); d > 2*time.Second {
-		t.Errorf("shutdown took %v", d)
-	}
-	evs := <-got
-	if len(evs) != 5 || evs[len(evs)-1].raw != "data: [DONE]\n\n" {
-		t.Errorf("the stalled stream got %d events", len(evs))
-	}
-	w.Close()
-	es, _, err := replay.ReadAll(path)
-	if err != nil || len(es) != 1 || len(es[0].Exchange.Response.Chunks) != 5 {
-		t.Errorf("recorded %+v, %v", es, err)
-	}
+		if len(evs) != 3 || !errors.Is(err, io.ErrUnexpectedEOF) {
+			t.Errorf("got %d events and %v; want 3, then the connection cut", len(evs), err)
+		}
+		resp = postWith(t, c, context.Background(), url, streamHello)
+		if ev, err := readEvent(bufio.NewReader(resp.Body)); err != nil || !strings.HasPrefix(ev, "data: {") {
+			t.Fatalf("first event %q, %v", ev, err)
+		}
+		resp.Body.Close()
+		synctest.Wait()
+		es := readBack(t, srv, w, path)
+		if len(es) != 3 || !strings.Contains(es[0].Exchange.Error, "before any byte") || !strings.HasPrefix(es[2].Exchange.Error, "the client hung up after 1 chunks") {
+			for _, e := range es {
+				t.Logf("%d: %q", e.Exchange.Seq, e.Exchange.Error)
+			}
+			t.Errorf("recorded %d exchanges", len(es))
+		}
+	})
 }

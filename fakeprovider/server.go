@@ -161,16 +161,6 @@ func newServer(cfg Config) (*Server, error) {
 	return s, nil
 }
 
-// NewHandler makes a server's handler without listening, to serve it in-process (behind a
-// test's own transport, inside a testing/synctest bubble, where nothing may wait on a socket).
-func NewHandler(cfg Config) (http.Handler, error) {
-	s, err := newServer(cfg)
-	if err != nil {
-		return nil, err
-	}
-	return s.handler, nil
-}
-
 // Start listens and serves in the background.
 func Start(cfg Config) (*Server, error) {
 	s, err := newServer(cfg)

@@ -3,10 +3,7 @@ package bench
 import (
 	"context"
 	"fmt"
-	"io"
-	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -17,42 +14,6 @@ import (
 	"github.com/LLeMbas/lembas-check/replay"
 	"github.com/LLeMbas/lembas-check/usage"
 )
-
-// inProcess serves a handler behind a client's transport with no socket, so that a bench runs
-// whole inside a synctest bubble: every wait is on a timer or a channel of the bubble.
-type inProcess struct{ h http.Handler }
-
-func (t inProcess) RoundTrip(req *http.Request) (*http.Response, error) {
-	pr, pw := io.Pipe()
-	w := &pipeWriter{header: http.Header{}, pw: pw, ready: make(chan struct{})}
-	go func() {
-		defer pw.Close()
-		defer w.WriteHeader(http.StatusOK)
-		t.h.ServeHTTP(w, req)
-	}()
-	select {
-	case <-w.ready:
-	case <-req.Context().Done():
-		return nil, req.Context().Err()
-	}
-	return &http.Response{StatusCode: w.code, Status: fmt.Sprintf("%d %s", w.code, http.StatusText(w.code)), Header: w.header, Body: pr,
-		Request: req, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1}, nil
-}
-
-type pipeWriter struct {
-	header http.Header
-	pw     *io.PipeWriter
-	code   int
-	ready  chan struct{}
-	once   sync.Once
-}
-
-func (w *pipeWriter) Header() http.Header { return w.header }
-func (w *pipeWriter) WriteHeader(c int) {
-	w.once.Do(func() { w.code = c; close(w.ready) })
-}
-func (w *pipeWriter) Write(b []byte) (int, error) { w.WriteHeader(http.StatusOK); return w.pw.Write(b) }
-func (w *pipeWriter) Flush()                      {}
 
 // Sessions at once against a simulated llama-server of fewer slots than sessions: requests wait
 // for a slot (their TTFT counts the wait), evict each other's prompts, and the prediction — the
@@ -74,12 +35,12 @@ func TestConcurrencyAgreesWithTheSimulator(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				h, err := fakeprovider.NewHandler(fakeprovider.Config{Dialect: usage.LlamaCpp, Cache: cache, Models: []string{"qwen3-coder"},
+				srv, err := fakeprovider.NewInProcess(fakeprovider.Config{Dialect: usage.LlamaCpp, Cache: cache, Models: []string{"qwen3-coder"},
 					Script: &script.Script{Name: "slow", Rules: []script.Rule{{Reply: script.Reply{Text: "ok", Delay: 70 * time.Millisecond}}}}})
 				if err != nil {
 					t.Fatal(err)
 				}
-				snd := replay.Sender{URL: "http://fake", Client: &http.Client{Transport: inProcess{h}}}
+				snd := replay.Sender{URL: "http://fake", Client: srv.Client()}
 				res, err := Bench(context.Background(), opener(clean), Options{Sender: snd, Cold: true, Tokenizer: tok, Concurrency: c.sessions, Rate: c.rate,
 					Predictor: predictor(t, PredictorConfig{Slots: c.slots, Tokenizer: tok})})
 				if err != nil {
