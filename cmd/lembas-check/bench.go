@@ -6,15 +6,11 @@ import (
 	"fmt"
 	"github.com/LLeMbas/lembas-check/internal/format"
 	"io"
-	"os"
-	"path/filepath"
-	"sort"
 	"sync/atomic"
 
 	"github.com/LLeMbas/lembas-check/cachebench/bench"
 	"github.com/LLeMbas/lembas-check/internal/progress"
 	"github.com/LLeMbas/lembas-check/replay"
-	"github.com/LLeMbas/lembas-check/tokens"
 )
 
 func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -43,7 +39,7 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if len(pos) != 1 {
 		return errorf(stderr, "bench takes one recording, request log or folder of recordings (got %d arguments)", len(pos))
 	}
-	if (sf.url == "") == !*useSim {
+	if (sf.URL == "") == !*useSim {
 		return errorf(stderr, "bench needs --server URL, or --sim for the simulator (not both)")
 	}
 	if _, err := bench.Formats.Lookup(*form); err != nil {
@@ -52,18 +48,14 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if *concurrency < 1 || *rate < 0 {
 		return errorf(stderr, "--concurrency %d, --rate %g: want 1 or more sessions, and a rate of 0 (all at once) or more", *concurrency, *rate)
 	}
-	var vs []bench.Variant
-	for _, s := range variants {
-		v, err := bench.ParseVariant(s)
-		if err != nil {
-			return errorf(stderr, "--variant: %v", err)
-		}
-		vs = append(vs, v)
+	vs, err := bench.ParseVariants(variants)
+	if err != nil {
+		return errorf(stderr, "%v", err)
 	}
 	path := pos[0]
 	// reading is the reader the bench reads now, for the progress line's bytes.
 	var reading atomic.Pointer[replay.Reader]
-	recs, err := benchRecordings(path, func(r *replay.Reader) { reading.Store(r) })
+	recs, err := bench.Recordings(path, func(r *replay.Reader) { reading.Store(r) })
 	if err != nil {
 		return errorf(stderr, "%v", err)
 	}
@@ -71,80 +63,20 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if err != nil {
 		return errorf(stderr, "%v", err)
 	}
-	opts := bench.Options{Variants: vs, Cold: *cold, Prices: table, Adjust: sf.adjust(), Concurrency: *concurrency, Rate: *rate}
-	var counter tokens.Tokenizer
-	switch *tok {
-	case "", "server":
-	case "tiktoken":
-		counter, err = tokens.NewTiktoken()
-	default:
-		counter = tokens.NewServer(*tok)
-	}
+	opts := bench.Options{Variants: vs, Cold: *cold, Prices: table, Adjust: sf.Adjust(), Concurrency: *concurrency, Rate: *rate}
+	bt := bench.Target{Server: *sf, Sim: *useSim, Slots: *slots, Tokenizer: *tok, Similarity: *similarity}
+	sim, err := bt.Setup(ctx, path, recs, &opts)
 	if err != nil {
 		return errorf(stderr, "%v", err)
 	}
-	var sim *bench.Sim
-	if *useSim {
-		if *tok == "" || *tok == "server" {
-			if counter, err = tokens.NewTiktoken(); err != nil {
-				return errorf(stderr, "%v", err)
-			}
-		}
-		if sim, err = bench.StartSim(recs, *slots, counter); err != nil {
-			return errorf(stderr, "--sim: %v", err)
-		}
+	if sim != nil {
 		defer sim.Close()
-		sf.url = sim.BaseURL()
-		opts.Reset = sim.Reset
-	}
-	if opts.Sender, err = sf.sender(); err != nil {
-		return errorf(stderr, "%v", err)
-	}
-	predict := bench.PredictorConfig{Slots: *slots, Similarity: *similarity}
-	if sim == nil {
-		// Configured like the server it measures: a llama-server says its slots and context, and
-		// counts with its own tokenizer.
-		info, err := opts.Sender.LlamaServer(ctx)
-		if err != nil {
-			return errorf(stderr, "bench %s: %v", path, err)
-		}
-		opts.LlamaServer = info
-		if counter == nil {
-			if info != nil {
-				counter = tokens.NewServer(sf.url)
-			} else if counter, err = tokens.NewTiktoken(); err != nil {
-				return errorf(stderr, "%v", err)
-			}
-		}
-		if info != nil {
-			predict.Slots, predict.Context = info.Slots, info.Context
-			if *cold {
-				// Whether it keeps prompts in RAM, which /props does not say: three requests of
-				// one token each.
-				ram, said, ok := opts.Sender.ProbeRAMCache(ctx, info.Model)
-				info.RAMProbe = said
-				if ok {
-					info.RAMCache, predict.RAM = &ram, ram
-					predict.RAMSaid = "probed"
-				}
-			}
-		}
-		if *tok == "server" && info == nil {
-			return errorf(stderr, "--tokenizer server: %s is not a llama-server (GET /props has no total_slots): give a tokenizer's URL, or leave --tokenizer out", sf.url)
-		}
-	}
-	opts.Tokenizer = counter
-	if sim != nil || opts.LlamaServer != nil {
-		predict.Tokenizer = counter
-		if opts.Predictor, err = bench.NewPredictor(predict); err != nil {
-			return errorf(stderr, "%v", err)
-		}
 	}
 	m := bench.NewMetrics()
 	if sim != nil {
 		m.Info(path, sim.Name())
 	} else {
-		m.Info(path, sf.url)
+		m.Info(path, sf.URL)
 	}
 	if *listen != "" {
 		url, stop, err := m.Listen(*listen)
@@ -238,38 +170,4 @@ func writeSummaries(w io.Writer, res *bench.Result) error {
 		}
 	}
 	return nil
-}
-
-// benchRecordings are what bench replays: one recording (or request log), or each *.jsonl of a
-// folder, in name order, each checked to open.
-func benchRecordings(path string, opened func(*replay.Reader)) ([]bench.Recording, error) {
-	files := []string{path}
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		m, err := filepath.Glob(filepath.Join(path, "*.jsonl"))
-		if err != nil {
-			return nil, err
-		}
-		if len(m) == 0 {
-			return nil, fmt.Errorf("%s: a folder with no recording (*.jsonl) in it", path)
-		}
-		sort.Strings(m)
-		files = m
-	}
-	var out []bench.Recording
-	for _, f := range files {
-		open := func() (replay.Source, io.Closer, error) {
-			r, c, err := replay.OpenFile(f)
-			if err == nil {
-				opened(r)
-			}
-			return r, c, err
-		}
-		_, c, err := open()
-		if err != nil {
-			return nil, err
-		}
-		c.Close()
-		out = append(out, bench.Recording{Name: f, Open: open})
-	}
-	return out, nil
 }
