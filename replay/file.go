@@ -47,11 +47,7 @@ func Summarize(path string) (Summary, error) {
 		return s, err
 	}
 	defer f.Close()
-	for {
-		e, err := r.Next()
-		if errors.Is(err, io.EOF) {
-			return s, nil
-		}
+	for e, err := range Entries(r) {
 		if err != nil {
 			return s, err
 		}
@@ -63,4 +59,5 @@ func Summarize(path string) (Summary, error) {
 			}
 		}
 	}
+	return s, nil
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"net/http"
 	"os"
 	"strings"
@@ -517,14 +518,31 @@ func ReadAll(path string) ([]Entry, *Reader, error) {
 	}
 	defer f.Close()
 	var out []Entry
-	for {
-		e, err := r.Next()
-		if err == io.EOF {
-			return out, r, nil
-		}
+	for e, err := range Entries(r) {
 		if err != nil {
 			return out, r, err
 		}
 		out = append(out, e)
+	}
+	return out, r, nil
+}
+
+// Entries ranges over a source's entries to its end; an error other than io.EOF is yielded
+// once, with the zero Entry, and ends it.
+func Entries(src Source) iter.Seq2[Entry, error] {
+	return func(yield func(Entry, error) bool) {
+		for {
+			e, err := src.Next()
+			if errors.Is(err, io.EOF) {
+				return
+			}
+			if err != nil {
+				yield(Entry{}, err)
+				return
+			}
+			if !yield(e, nil) {
+				return
+			}
+		}
 	}
 }

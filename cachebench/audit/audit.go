@@ -16,9 +16,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"sync"
 	"time"
@@ -184,11 +182,7 @@ func IsPrompt(x replay.Exchange) bool {
 // requests or a progress bar's total.
 func CountPrompts(src replay.Source) (int, error) {
 	n := 0
-	for {
-		e, err := src.Next()
-		if errors.Is(err, io.EOF) {
-			return n, nil
-		}
+	for e, err := range replay.Entries(src) {
 		if err != nil {
 			return n, err
 		}
@@ -196,6 +190,7 @@ func CountPrompts(src replay.Source) (int, error) {
 			n++
 		}
 	}
+	return n, nil
 }
 
 // UnreadableError is a prompt request whose body the audit cannot read; the audit goes on.
