@@ -266,6 +266,23 @@ func (v *View) write(p string) *Error {
 		}
 		return nil
 	}
+	return v.create(p, File)
+}
+
+func (v *View) mkdir(p string) *Error {
+	if k, ok := v.visible(p); ok {
+		if k == File {
+			return fail(AlreadyExists, p)
+		}
+		return nil
+	}
+	return v.create(p, Dir)
+}
+
+// create makes p, a name nothing the session sees holds, as a k with the directories above it
+// that are missing: write's and mkdir's common end. A passage (a name taken at level none) is
+// refused as access denied, not made.
+func (v *View) create(p string, k Kind) *Error {
 	if v.passage(p) {
 		return fail(AccessDenied, p)
 	}
@@ -276,27 +293,7 @@ func (v *View) write(p string) *Error {
 	for _, d := range dirs {
 		_ = v.add(d, Dir)
 	}
-	_ = v.add(p, File)
-	return nil
-}
-
-func (v *View) mkdir(p string) *Error {
-	if k, ok := v.visible(p); ok {
-		if k == File {
-			return fail(AlreadyExists, p)
-		}
-		return nil
-	}
-	if v.passage(p) {
-		return fail(AccessDenied, p)
-	}
-	dirs, err := v.creatable(p)
-	if err != nil {
-		return err
-	}
-	for _, d := range append(dirs, p) {
-		_ = v.add(d, Dir)
-	}
+	_ = v.add(p, k)
 	return nil
 }
 
