@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/LLeMbas/lembas-check/conformance"
+	"github.com/LLeMbas/lembas-check/conformance/conformancetest"
 )
 
 // The adapter path side by side: the public suite through `lembas-check adapter` as one long-lived
@@ -46,8 +47,8 @@ type buildError struct {
 
 func (e *buildError) Error() string { return e.err.Error() + "\n" + e.out }
 
-// longLived runs every case through one adapter process.
-func longLived(tb testing.TB, command string, cases []conformance.Case) {
+// longLived runs every case through one adapter process, and returns the adapter (closed).
+func longLived(tb testing.TB, command string, cases []conformance.Case) *Adapter {
 	a, err := NewAdapter(command, AdapterOptions{})
 	if err != nil {
 		tb.Fatal(err)
@@ -57,6 +58,7 @@ func longLived(tb testing.TB, command string, cases []conformance.Case) {
 		tb.Fatal(err)
 	}
 	checkAnswered(tb, rep.Results)
+	return a
 }
 
 // perCase starts, greets and ends one adapter process for each case.
@@ -93,7 +95,7 @@ func checkAnswered(tb testing.TB, rs []Result) {
 
 func BenchmarkAdapterSuite(b *testing.B) {
 	command := shellQuote(lembasCheck(b)) + " adapter"
-	cases := allCases(b)
+	cases := conformancetest.All(b)
 	perCaseMetric := func(b *testing.B) {
 		b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*len(cases)), "µs/case")
 	}
@@ -143,16 +145,8 @@ func TestLongLivedAdapterIsOneProcess(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds lembas-check")
 	}
-	cases := allCases(t)
-	a, err := NewAdapter(shellQuote(lembasCheck(t))+" adapter", AdapterOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := runCases(context.Background(), a, cases, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkAnswered(t, rep.Results)
+	cases := conformancetest.All(t)
+	a := longLived(t, shellQuote(lembasCheck(t))+" adapter", cases)
 	if len(a.all) != 1 || a.all[0].p == nil || a.all[0].p.seq != int64(len(cases)) {
 		t.Errorf("the %d cases were not all answered by one process", len(cases))
 	}

@@ -214,20 +214,11 @@ func builtinResults(t *testing.T, cases []conformance.Case) map[string]Result {
 	return m
 }
 
-func allCases(t testing.TB) []conformance.Case {
-	t.Helper()
-	cases, err := conformance.Load(conformance.EmbeddedSuites(), conformance.All())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cases
-}
-
 // The whole suite through a well-behaved adapter (Serve with the builtin) gives the builtin's
 // verdict, answer and message, case by case, over 2 processes.
 func TestAdapterAnswersAsBuiltin(t *testing.T) {
 	f := newFake(t, "good")
-	cases := allCases(t)
+	cases := conformancetest.All(t)
 	a := f.adapter(AdapterOptions{Jobs: 2})
 	rep := run(t, a, cases, 2)
 	want := builtinResults(t, cases)
@@ -407,7 +398,7 @@ func TestAdapterCrash(t *testing.T) {
 // unsent; another area is still tried.
 func TestAdapterCrashesInARow(t *testing.T) {
 	f := newFake(t, "crash")
-	all := allCases(t)
+	all := conformancetest.All(t)
 	var cases []conformance.Case
 	for _, area := range []string{"jobs", "prefix"} {
 		n := 0

@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -134,7 +136,7 @@ func mutate(raw []byte) ([]byte, bool) {
 				y[i] = walk(y[i])
 			}
 		case map[string]any:
-			for _, k := range sortedKeys(y) {
+			for _, k := range slices.Sorted(maps.Keys(y)) {
 				y[k] = walk(y[k])
 			}
 		}
@@ -145,28 +147,10 @@ func mutate(raw []byte) ([]byte, bool) {
 	return b, done
 }
 
-func sortedKeys(m map[string]any) []string {
-	var ks []string
-	for k := range m {
-		ks = append(ks, k)
-	}
-	for i := range ks {
-		for j := i + 1; j < len(ks); j++ {
-			if ks[j] < ks[i] {
-				ks[i], ks[j] = ks[j], ks[i]
-			}
-		}
-	}
-	return ks
-}
-
 // The cases can fail: flipping one byte of any expected text makes the builtin fail that case,
 // with a diff that shows both sides.
 func TestFlippedExpectationFails(t *testing.T) {
-	cases, err := conformance.Load(conformance.EmbeddedSuites(), conformance.All())
-	if err != nil {
-		t.Fatal(err)
-	}
+	cases := conformancetest.All(t)
 	ctx := context.Background()
 	mutated := 0
 	for _, c := range cases {
@@ -200,10 +184,7 @@ func TestFlippedExpectationFails(t *testing.T) {
 }
 
 func BenchmarkSuiteBuiltin(b *testing.B) {
-	cases, err := conformance.Load(conformance.EmbeddedSuites(), conformance.All())
-	if err != nil {
-		b.Fatal(err)
-	}
+	cases := conformancetest.All(b)
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {

@@ -5,12 +5,14 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/LLeMbas/lembas-check/conformance/conformancetest"
 )
 
 func smoke(t *testing.T, f *fake) []SmokeCheck {
 	t.Helper()
 	a := f.adapter(AdapterOptions{Timeout: 2 * time.Second, Grace: 200 * time.Millisecond})
-	checks := Smoke(context.Background(), a, allCases(t))
+	checks := Smoke(context.Background(), a, conformancetest.All(t))
 	a.Close()
 	f.done()
 	return checks
@@ -59,7 +61,7 @@ func TestSmokeFindings(t *testing.T) {
 }
 
 func TestTrivialCases(t *testing.T) {
-	cases := allCases(t)
+	cases := conformancetest.All(t)
 	m := trivialCases(cases)
 	for _, c := range cases {
 		if tc := m[c.Area]; len(c.Input) < len(tc.Input) {

@@ -3,6 +3,7 @@ package spec
 import (
 	"encoding/json"
 	"io/fs"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -65,17 +66,7 @@ func TestCompareNamesEachFileThatDiffersIsMissingOrExtra(t *testing.T) {
 	}
 }
 
-var sortStrings = cmp.Transformer("sort", func(in []string) []string {
-	out := append([]string(nil), in...)
-	for i := range out {
-		for j := i + 1; j < len(out); j++ {
-			if out[j] < out[i] {
-				out[i], out[j] = out[j], out[i]
-			}
-		}
-	}
-	return out
-})
+var sortStrings = cmp.Transformer("sort", func(in []string) []string { return slices.Sorted(slices.Values(in)) })
 
 func TestCompareReadsAWholeLoopJSONForThePinnedPart(t *testing.T) {
 	c := copyOfSpec(t)

@@ -5,7 +5,7 @@ import (
 	"io/fs"
 	"testing"
 
-	"github.com/LLeMbas/lembas-check/conformance"
+	"github.com/LLeMbas/lembas-check/conformance/conformancetest"
 	"github.com/LLeMbas/lembas-check/conformance/features"
 	"github.com/LLeMbas/lembas-check/runner"
 )
@@ -33,10 +33,7 @@ func BenchmarkLoad(b *testing.B) {
 	b.Run("json-cases", func(b *testing.B) {
 		n := 0
 		for b.Loop() {
-			cases, err := conformance.Load(conformance.EmbeddedSuites(), conformance.All())
-			if err != nil {
-				b.Fatal(err)
-			}
+			cases := conformancetest.All(b)
 			n = len(cases)
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/case")
@@ -51,10 +48,7 @@ func BenchmarkRun(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	cases, err := conformance.Load(conformance.EmbeddedSuites(), conformance.All())
-	if err != nil {
-		b.Fatal(err)
-	}
+	cases := conformancetest.All(b)
 	info, _ := runner.Builtin{}.Start(ctx)
 	b.Run("scenarios", func(b *testing.B) {
 		for b.Loop() {

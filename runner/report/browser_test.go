@@ -77,10 +77,7 @@ func replace(old, new string) func(string) string {
 // areas unwired.
 func cliAndServer(t *testing.T) (cli, server *runner.Report) {
 	t.Helper()
-	cases, err := conformance.Load(conformance.EmbeddedSuites(), conformance.All())
-	if err != nil {
-		t.Fatal(err)
-	}
+	cases := conformancetest.All(t)
 	jobs := conformancetest.Cases(t, conformance.Jobs)
 	const hunks, crlf, dated, roots = "context/edc805c8", "chunk/134b9ada", "prefix/2c36ee95", "workspace/69ad438c"
 	cliT := altered{name: "LLeMbas CLI", version: "2.4.0", skip: map[string]bool{"index": true, "search": true}, answer: func(c conformance.Case, o runner.Outcome) runner.Outcome {
@@ -108,6 +105,7 @@ func cliAndServer(t *testing.T) (cli, server *runner.Report) {
 		return o
 	}}
 	ctx := context.Background()
+	var err error
 	if cli, err = runCases(ctx, cliT, cases, runner.Options{}); err != nil {
 		t.Fatal(err)
 	}

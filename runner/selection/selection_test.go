@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/LLeMbas/lembas-check/conformance"
+	"github.com/LLeMbas/lembas-check/conformance/conformancetest"
 )
 
 func TestGlob(t *testing.T) {
@@ -38,10 +39,7 @@ func TestGlob(t *testing.T) {
 
 func jobsCases(t *testing.T) []conformance.Case {
 	t.Helper()
-	cases, err := conformance.Load(conformance.EmbeddedSuites(), conformance.All())
-	if err != nil {
-		t.Fatal(err)
-	}
+	cases := conformancetest.All(t)
 	jobs, _ := New([]string{"jobs"}, "")
 	out, err := Cases(jobs, cases)
 	if err != nil {
