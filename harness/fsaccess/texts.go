@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/LLeMbas/lembas-check/harness/spec"
 )
@@ -73,26 +72,15 @@ type Texts struct {
 	ReadOnlyMark string
 }
 
-var (
-	textsOnce sync.Once
-	texts     Texts
-)
-
-// SpecTexts parses the vendored filesystem.md once. A table or sentence that changed shape
-// panics: every answer the view gives would be wrong without it.
-func SpecTexts() Texts {
-	textsOnce.Do(func() {
-		md, err := spec.ReadFile("filesystem.md")
-		if err != nil {
-			panic(err)
-		}
-		texts, err = ParseTexts(md)
-		if err != nil {
-			panic("harness/spec/files/filesystem.md: " + err.Error())
-		}
-	})
-	return texts
-}
+// SpecTexts are the vendored filesystem.md's texts, parsed once. A table or sentence that changed
+// shape panics: every answer the view gives would be wrong without it.
+var SpecTexts = spec.Parsed("harness/spec/files/filesystem.md", func() (Texts, error) {
+	md, err := spec.ReadFile("filesystem.md")
+	if err != nil {
+		return Texts{}, err
+	}
+	return ParseTexts(md)
+})
 
 // ParseTexts reads the *Errors* table and the *A listing* section of a filesystem.md.
 func ParseTexts(md []byte) (Texts, error) {

@@ -14,7 +14,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/LLeMbas/lembas-check/harness/spec"
 )
@@ -29,30 +28,18 @@ type Texts struct {
 	DefaultLimit, MinLimit, MaxLimit int
 }
 
-var (
-	textsOnce sync.Once
-	texts     Texts
-)
-
-// SpecTexts parses the vendored files once; a text that changed shape panics.
-func SpecTexts() Texts {
-	textsOnce.Do(func() {
-		md, err := spec.ReadFile("filesystem.md")
-		if err != nil {
-			panic(err)
-		}
-		tool, err := spec.ReadFile("tools/search.json")
-		if err != nil {
-			panic(err)
-		}
-		t, err := ParseTexts(md, tool)
-		if err != nil {
-			panic("harness/search: " + err.Error())
-		}
-		texts = t
-	})
-	return texts
-}
+// SpecTexts are the vendored files' texts, parsed once; a text that changed shape panics.
+var SpecTexts = spec.Parsed("harness/search", func() (Texts, error) {
+	md, err := spec.ReadFile("filesystem.md")
+	if err != nil {
+		return Texts{}, err
+	}
+	tool, err := spec.ReadFile("tools/search.json")
+	if err != nil {
+		return Texts{}, err
+	}
+	return ParseTexts(md, tool)
+})
 
 // ParseTexts reads the fenced example under filesystem.md's "## A search" (its first line the
 // path and line range, its second the passage) and the limit parameter of tools/search.json.

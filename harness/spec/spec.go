@@ -237,3 +237,16 @@ func ExtraFiles() map[string][]byte {
 
 // ReadFile reads one vendored spec file by its spec path (tools/show.json).
 func ReadFile(p string) ([]byte, error) { return fs.ReadFile(Files, path.Clean(p)) }
+
+// Parsed is what parse reads from the vendored spec, parsed on first use and kept. A text that
+// changed shape panics then, naming where (the file or key it came from): every answer built on
+// it would be wrong.
+func Parsed[T any](where string, parse func() (T, error)) func() T {
+	return sync.OnceValue(func() T {
+		v, err := parse()
+		if err != nil {
+			panic(where + ": " + err.Error())
+		}
+		return v
+	})
+}

@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/LLeMbas/lembas-check/harness/spec"
 )
@@ -37,23 +36,9 @@ type Texts struct {
 	Fence, Key string
 }
 
-var (
-	textsOnce sync.Once
-	texts     Texts
-)
-
-// SpecTexts reads the texts once; a text that changed shape panics, since every answer would
+// SpecTexts are the texts, read once; a text that changed shape panics, since every answer would
 // be wrong without it.
-func SpecTexts() Texts {
-	textsOnce.Do(func() {
-		t, err := parseTexts(spec.Text)
-		if err != nil {
-			panic("harness/spec/extra/modules.json: " + err.Error())
-		}
-		texts = t
-	})
-	return texts
-}
+var SpecTexts = spec.Parsed("harness/spec/extra/modules.json", func() (Texts, error) { return parseTexts(spec.Text) })
 
 func parseTexts(text func(string) string) (Texts, error) {
 	t := Texts{
