@@ -110,12 +110,8 @@ func chatParams(top map[string]json.RawMessage, p *Params) *Error {
 			return invalidType("stop", "a string or an array of strings", raw)
 		}
 	}
-	if raw, ok := top["n"]; ok && !isNull(raw) {
-		n, e := intParam("n", raw)
-		if e != nil {
-			return e
-		}
-		p.N = n
+	if e := intSetting(top, "n", &p.N); e != nil {
+		return e
 	}
 	if raw, ok := top["logprobs"]; ok && !isNull(raw) {
 		if json.Unmarshal(raw, &p.Logprobs) != nil {
@@ -185,18 +181,15 @@ func responsesParams(top map[string]json.RawMessage, p *Params) *Error {
 		return e
 	}
 	if raw, ok := top["text"]; ok && !isNull(raw) {
+		// text.format's keys are Format's fields' names (encoding/json matches them so).
 		var t struct {
-			Format *struct {
-				Type   string          `json:"type"`
-				Name   string          `json:"name"`
-				Schema json.RawMessage `json:"schema"`
-			} `json:"format"`
+			Format *Format `json:"format"`
 		}
 		if json.Unmarshal(raw, &t) != nil {
 			return invalidType("text", "an object", raw)
 		}
 		if t.Format != nil {
-			p.Format = Format{Type: t.Format.Type, Name: t.Format.Name, Schema: t.Format.Schema}
+			p.Format = *t.Format
 		}
 	}
 	return nil
@@ -205,12 +198,8 @@ func responsesParams(top map[string]json.RawMessage, p *Params) *Error {
 // toolParams reads the settings both APIs spell alike: top_logprobs, parallel_tool_calls, and
 // tool_choice, which each API's choice reads in its own shape.
 func toolParams(top map[string]json.RawMessage, p *Params, choice func(json.RawMessage) (ToolChoice, *Error)) *Error {
-	if raw, ok := top["top_logprobs"]; ok && !isNull(raw) {
-		n, e := intParam("top_logprobs", raw)
-		if e != nil {
-			return e
-		}
-		p.TopLogprobs = n
+	if e := intSetting(top, "top_logprobs", &p.TopLogprobs); e != nil {
+		return e
 	}
 	if raw, ok := top["parallel_tool_calls"]; ok && !isNull(raw) {
 		var b bool
@@ -226,6 +215,20 @@ func toolParams(top map[string]json.RawMessage, p *Params, choice func(json.RawM
 		}
 		p.ToolChoice = c
 	}
+	return nil
+}
+
+// intSetting sets *dst to the integer top[k], when it is sent and not null.
+func intSetting(top map[string]json.RawMessage, k string, dst *int) *Error {
+	raw, ok := top[k]
+	if !ok || isNull(raw) {
+		return nil
+	}
+	n, e := intParam(k, raw)
+	if e != nil {
+		return e
+	}
+	*dst = n
 	return nil
 }
 
