@@ -121,3 +121,16 @@ func (t *Table) Format(v float64) string {
 	}
 	return fmt.Sprintf("%.4f %s", v, t.Currency)
 }
+
+// Open is the table --prices names: the built-in one for "", else the file's; its error names
+// the flag.
+func Open(path string) (*Table, error) {
+	if path == "" {
+		return Builtin(), nil
+	}
+	t, err := Load(path)
+	if err != nil {
+		return nil, fmt.Errorf("--prices: %v", err)
+	}
+	return t, nil
+}

@@ -39,3 +39,13 @@ func TestParseSaysWhat(t *testing.T) {
 		}
 	}
 }
+
+// --prices names the built-in table by default, a file otherwise; its error names the flag.
+func TestOpen(t *testing.T) {
+	if tb, err := Open(""); err != nil || tb == nil {
+		t.Fatalf("the built-in table: %v", err)
+	}
+	if _, err := Open("/nonexistent/prices.json"); err == nil || !strings.HasPrefix(err.Error(), "--prices: ") {
+		t.Errorf("a missing file: %v", err)
+	}
+}

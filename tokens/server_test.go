@@ -113,3 +113,14 @@ func FuzzText(f *testing.F) {
 		}
 	})
 }
+
+// --tokenizer's default is tiktoken, offline; a URL is a llama.cpp server's.
+func TestNew(t *testing.T) {
+	tk, err := New("")
+	if err != nil || !strings.HasPrefix(tk.Name(), "tiktoken ") {
+		t.Fatalf("%v, %v", tk, err)
+	}
+	if s, err := New("http://127.0.0.1:1"); err != nil || s.(*Server) == nil {
+		t.Errorf("%v, %v", s, err)
+	}
+}

@@ -1,5 +1,7 @@
 package audit
 
+import "fmt"
+
 // Cause is why a request is, or is not, a continuation of the one it is compared with.
 type Cause string
 
@@ -91,4 +93,17 @@ func ParseCause(s string) (Cause, bool) {
 		}
 	}
 	return "", false
+}
+
+// ParseCauses reads --allow's causes (a cause or its slug each).
+func ParseCauses(list []string) ([]Cause, error) {
+	var out []Cause
+	for _, a := range list {
+		c, ok := ParseCause(a)
+		if !ok {
+			return nil, fmt.Errorf("--allow %q: not a cause; want one of system-prompt-changed, tools-changed, earlier-message-rewritten, compaction, model-changed", a)
+		}
+		out = append(out, c)
+	}
+	return out, nil
 }

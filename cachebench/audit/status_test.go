@@ -41,3 +41,14 @@ func TestStatusWords(t *testing.T) {
 		})
 	}
 }
+
+// --allow takes a cause by its name or its slug.
+func TestParseCauses(t *testing.T) {
+	got, err := ParseCauses([]string{"tools-changed", string(SystemChanged)})
+	if err != nil || len(got) != 2 || got[0] != ToolsChanged || got[1] != SystemChanged {
+		t.Fatalf("%v, %v", got, err)
+	}
+	if _, err := ParseCauses([]string{"paint"}); err == nil || !strings.HasPrefix(err.Error(), `--allow "paint": not a cause`) {
+		t.Errorf("an unknown cause: %v", err)
+	}
+}

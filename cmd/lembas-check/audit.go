@@ -7,10 +7,11 @@ import (
 	"fmt"
 	"github.com/LLeMbas/lembas-check/internal/format"
 	"io"
-	"os"
 
 	"github.com/LLeMbas/lembas-check/cachebench/audit"
+	"github.com/LLeMbas/lembas-check/cachesim"
 	"github.com/LLeMbas/lembas-check/internal/progress"
+	"github.com/LLeMbas/lembas-check/prices"
 	"github.com/LLeMbas/lembas-check/replay"
 	"github.com/LLeMbas/lembas-check/tokens"
 )
@@ -21,33 +22,14 @@ func tokenizerFlag(fs *flag.FlagSet) *string {
 	return fs.String("tokenizer", "", "count tokens with a llama.cpp server's /apply-template and /tokenize at `URL` (default: tiktoken o200k_base, offline)")
 }
 
-func makeTokenizer(url string) (tokens.Tokenizer, error) {
-	if url == "" {
-		return tokens.NewTiktoken()
-	}
-	return tokens.NewServer(url), nil
-}
-
-// fileSize is a file's size for a progress line by bytes; 0 (not known) when it cannot be told.
-func fileSize(path string) int64 {
-	st, err := os.Stat(path)
-	if err != nil || !st.Mode().IsRegular() {
-		return 0
-	}
-	return st.Size()
-}
-
 // openCounted opens a recording and the tokenizer to count it with (audit, export).
 func openCounted(tokenizerURL, path string) (tokens.Tokenizer, *replay.Reader, io.Closer, error) {
-	tk, err := makeTokenizer(tokenizerURL)
+	tk, err := tokens.New(tokenizerURL)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	rd, f, err := replay.OpenFile(path)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	return tk, rd, f, nil
+	return tk, rd, f, err
 }
 
 func cmdAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -73,19 +55,15 @@ func cmdAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if _, err := audit.Formats.Lookup(*form); err != nil {
 		return errorf(stderr, "%v", err)
 	}
-	var allowed []audit.Cause
-	for _, a := range allow {
-		c, ok := audit.ParseCause(a)
-		if !ok {
-			return errorf(stderr, "--allow %q: not a cause; want one of system-prompt-changed, tools-changed, earlier-message-rewritten, compaction, model-changed", a)
-		}
-		allowed = append(allowed, c)
-	}
-	ttl, err := parseTTLs(ttls)
+	allowed, err := audit.ParseCauses(allow)
 	if err != nil {
 		return errorf(stderr, "%v", err)
 	}
-	table, err := pf.table()
+	ttl, err := cachesim.ParseTTLs(ttls)
+	if err != nil {
+		return errorf(stderr, "%v", err)
+	}
+	table, err := prices.Open(*pf)
 	if err != nil {
 		return errorf(stderr, "%v", err)
 	}
@@ -95,7 +73,7 @@ func cmdAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	defer f.Close()
 	bar := progress.New(stderr, "lembas-check audit "+pos[0])
-	bar.Phase("tokenizing", fileSize(pos[0]), progress.Bytes)
+	bar.Phase("tokenizing", progress.FileSize(pos[0]), progress.Bytes)
 	bar.Poll(rd.Offset)
 	bar.Start()
 	rep, runErr := audit.Run(ctx, rd, audit.Options{Tokenizer: tk, Allow: allowed, Provider: *provider, TTL: ttl, Prices: table}, func(q *audit.Request) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/LLeMbas/lembas-check/cachebench/bench"
 	"github.com/LLeMbas/lembas-check/internal/progress"
+	"github.com/LLeMbas/lembas-check/prices"
 	"github.com/LLeMbas/lembas-check/replay"
 )
 
@@ -59,7 +60,7 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if err != nil {
 		return errorf(stderr, "%v", err)
 	}
-	table, err := pf.table()
+	table, err := prices.Open(*pf)
 	if err != nil {
 		return errorf(stderr, "%v", err)
 	}
@@ -89,7 +90,7 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	bar := progress.New(stderr, "lembas-check bench "+path)
 	var size int64
 	for _, r := range recs {
-		size += fileSize(r.Name)
+		size += progress.FileSize(r.Name)
 	}
 	var done atomic.Int64
 	opts.OnPhase = func(run, step string, requests int) {

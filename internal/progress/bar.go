@@ -3,6 +3,7 @@ package progress
 import (
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -225,4 +226,13 @@ func (u Unit) suffix() string {
 		return ""
 	}
 	return " " + string(u)
+}
+
+// FileSize is a file's size for a line counted in bytes; 0 (not known) when it cannot be told.
+func FileSize(path string) int64 {
+	st, err := os.Stat(path)
+	if err != nil || !st.Mode().IsRegular() {
+		return 0
+	}
+	return st.Size()
 }

@@ -1,6 +1,8 @@
 package progress
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -78,4 +80,14 @@ func TestBarPhases(t *testing.T) {
 			t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 		}
 	})
+}
+
+// A file's size counts its bytes; a folder or a missing file is not known (0).
+func TestFileSize(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "f")
+	os.WriteFile(p, []byte("12345"), 0o644)
+	if FileSize(p) != 5 || FileSize(dir) != 0 || FileSize(filepath.Join(dir, "none")) != 0 {
+		t.Errorf("%d %d %d", FileSize(p), FileSize(dir), FileSize(filepath.Join(dir, "none")))
+	}
 }
