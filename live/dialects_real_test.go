@@ -97,7 +97,13 @@ func TestClaudeCodeAcrossSessions(t *testing.T) {
 	}
 	for _, prompt := range []string{"Read README.md", "What does NOTES.md say?"} {
 		argv, _ := a.Oneshot(prompt, false)
-		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+		// No bound of its own: a hung agent is ended shortly before go test's -timeout, so that
+		// it does not outlive the test binary (3 minutes of the real clock could fail a slow machine).
+		ctx, cancel := context.WithCancel(t.Context())
+		if end, ok := t.Deadline(); ok {
+			cancel()
+			ctx, cancel = context.WithDeadline(t.Context(), end.Add(-10*time.Second))
+		}
 		cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 		cmd.Env, cmd.Dir = a.Env, dir
 		out, err := cmd.CombinedOutput()

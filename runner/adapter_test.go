@@ -244,7 +244,8 @@ func TestAdapterAnswersAsBuiltin(t *testing.T) {
 
 // --jobs 3: three processes, each case sent to exactly one of them, all three used.
 func TestAdapterJobsEachCaseOnce(t *testing.T) {
-	f := newFake(t, "slow")
+	f := newFake(t, "together")
+	t.Setenv("LEMBAS_FAKE_TOGETHER", "3")
 	cases := conformancetest.Cases(t, conformance.Jobs)
 	a := f.adapter(AdapterOptions{Jobs: 3})
 	rep := run(t, a, cases, 3)

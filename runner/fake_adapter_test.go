@@ -174,8 +174,15 @@ func fakeHello(mode string, say func(string)) {
 // fakeRun answers a run request as the mode says; false means "answer it well".
 func fakeRun(mode string, seq int64, say func(string)) bool {
 	switch mode {
-	case "slow":
-		time.Sleep(30 * time.Millisecond)
+	case "together":
+		// Its first case is answered once every process of the pool has one (LEMBAS_FAKE_TOGETHER
+		// of them have logged a run): each is then seen to get a case, whatever the machine's
+		// speed (a sleep of 30 ms per case let a starved process go without on a loaded machine).
+		if seq == 1 {
+			for ranBy() < atoi(os.Getenv("LEMBAS_FAKE_TOGETHER")) {
+				time.Sleep(5 * time.Millisecond) // a poll of the log, not a bound
+			}
+		}
 		return false
 	case "skip":
 		say(fmt.Sprintf(`{"seq": %d, "skip": "not in this build"}`, seq))
@@ -219,4 +226,16 @@ func fakeRun(mode string, seq int64, say func(string)) bool {
 		return false
 	}
 	return true
+}
+
+// ranBy counts the processes that have logged a run request.
+func ranBy() int {
+	b, _ := os.ReadFile(os.Getenv("LEMBAS_FAKE_LOG"))
+	pids := map[string]bool{}
+	for _, l := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(l); len(f) >= 2 && f[1] == "run" {
+			pids[f[0]] = true
+		}
+	}
+	return len(pids)
 }
