@@ -5,33 +5,13 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
 
 	"github.com/LLeMbas/lembas-check/conformance"
+	"github.com/LLeMbas/lembas-check/internal/syncbuf"
 )
-
-// lockedBuffer is written by the printer's goroutine and read by the test.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
-func (l *lockedBuffer) Len() int { return len(l.String()) }
 
 func TestVerdictCounts(t *testing.T) {
 	if got := VerdictCounts(Counts{Pass: 50, Fail: 3, Skip: 4}); got != "50 pass, 3 fail, 4 skip" {
@@ -43,7 +23,7 @@ func TestVerdictCounts(t *testing.T) {
 // the end, in the line every command draws.
 func TestProgressLog(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		var b lockedBuffer
+		var b syncbuf.Buffer
 		p := &Progress{W: &b, Label: "run", Total: 10}
 		p.Start()
 		p.Add(Result{Verdict: Pass})
@@ -66,7 +46,7 @@ func TestProgressLog(t *testing.T) {
 		}
 	})
 	synctest.Test(t, func(t *testing.T) {
-		var b lockedBuffer
+		var b syncbuf.Buffer
 		p := &Progress{W: &b, Total: 1}
 		p.Start()
 		time.Sleep(time.Second)
@@ -80,7 +60,7 @@ func TestProgressLog(t *testing.T) {
 // On a terminal: one line rewritten with \r, kept with its last state at the end.
 func TestProgressTerminal(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		var b lockedBuffer
+		var b syncbuf.Buffer
 		p := &Progress{W: &b, Label: "run", Total: 3, Terminal: true}
 		p.Start()
 		time.Sleep(2500 * time.Millisecond)

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/LLeMbas/lembas-check/internal/syncbuf"
 )
 
 func TestLine(t *testing.T) {
@@ -34,7 +36,7 @@ func TestLine(t *testing.T) {
 
 func TestBarShowsOnlyForLongJobs(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		var quick lockedBuffer
+		var quick syncbuf.Buffer
 		b := New(&quick, "x")
 		b.Start()
 		b.Phase("", 2, "requests")
@@ -52,7 +54,7 @@ func TestBarShowsOnlyForLongJobs(t *testing.T) {
 // ran on until the next run started).
 func TestBarPhases(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		var out lockedBuffer
+		var out syncbuf.Buffer
 		b := New(&out, "lembas-check bench r.jsonl")
 		b.Start()
 		var offset atomic.Int64

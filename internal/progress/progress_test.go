@@ -1,31 +1,14 @@
 package progress
 
 import (
-	"bytes"
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/LLeMbas/lembas-check/internal/syncbuf"
 )
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // clock makes a Printer's line say how long it has run.
 func clock() func(bool) string {
@@ -41,7 +24,7 @@ func clock() func(bool) string {
 
 func TestAQuickJobPrintsNothing(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		var b lockedBuffer
+		var b syncbuf.Buffer
 		p := &Printer{W: &b, Terminal: true, Line: clock()}
 		p.Start()
 		time.Sleep(1900 * time.Millisecond)
@@ -55,7 +38,7 @@ func TestAQuickJobPrintsNothing(t *testing.T) {
 
 func TestOnATerminalTheLineIsRewrittenThenKept(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		var b lockedBuffer
+		var b syncbuf.Buffer
 		p := &Printer{W: &b, Terminal: true, Every: time.Second, Line: clock()}
 		p.Start()
 		time.Sleep(3500 * time.Millisecond)
@@ -70,7 +53,7 @@ func TestOnATerminalTheLineIsRewrittenThenKept(t *testing.T) {
 
 func TestInALogALineEveryFiveSeconds(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		var b lockedBuffer
+		var b syncbuf.Buffer
 		p := &Printer{W: &b, Line: clock()}
 		p.Start()
 		time.Sleep(12500 * time.Millisecond)
@@ -86,7 +69,7 @@ func TestInALogALineEveryFiveSeconds(t *testing.T) {
 // starts below it.
 func TestNextKeepsTheLineOfTheStepDone(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		var b lockedBuffer
+		var b syncbuf.Buffer
 		step := "reading"
 		p := &Printer{W: &b, Terminal: true, Every: time.Second, Line: func(final bool) string {
 			if final {
