@@ -53,12 +53,7 @@ func keyPaths(t *testing.T, raw []byte) []string {
 
 func postOK(t *testing.T, url, body string) []byte {
 	t.Helper()
-	resp, err := http.Post(url, "application/json", strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
+	resp, b := post(t, url, body)
 	if resp.StatusCode != 200 {
 		t.Fatalf("%s: %s", resp.Status, b)
 	}
@@ -182,20 +177,7 @@ func topKeys(t *testing.T, raw []byte) []string {
 	if err := json.Unmarshal(raw, &list); err != nil || len(list) == 0 {
 		t.Fatalf("not a list of objects (%v): %s", err, raw)
 	}
-	dec := json.NewDecoder(strings.NewReader(string(list[0])))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		t.Fatalf("not an object: %s", list[0])
-	}
-	var keys []string
-	for dec.More() {
-		k, err := dec.Token()
-		var skip json.RawMessage
-		if err != nil || dec.Decode(&skip) != nil {
-			t.Fatalf("%v: %s", err, list[0])
-		}
-		keys = append(keys, k.(string))
-	}
-	return keys
+	return keysOf(t, list[0])
 }
 
 // orderedSubset is the fixture's keys (of its first slot) that the fake also writes, in the
