@@ -2,15 +2,158 @@ package bench
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"sort"
+	"sync/atomic"
 
+	"github.com/LLeMbas/lembas-check/internal/format"
+	"github.com/LLeMbas/lembas-check/internal/progress"
+	"github.com/LLeMbas/lembas-check/prices"
 	"github.com/LLeMbas/lembas-check/replay"
 	"github.com/LLeMbas/lembas-check/tokens"
 )
+
+// Settings are the bench's settings as a person gives them (its flags; docs/bench.md), all but
+// how its report is written.
+type Settings struct {
+	Target
+	Variants    []string
+	Concurrency int
+	Rate        float64
+	Cold        bool
+	// Prices is --prices' file ("": the built-in table).
+	Prices string
+	// MetricsListen serves Prometheus metrics on this address while the bench runs;
+	// MetricsTextfile writes them to this file at the end.
+	MetricsListen, MetricsTextfile string
+}
+
+// Run benches the recordings at path (one, or a folder's), with the progress line and what the
+// metrics say on log. With no result, cut is why the bench was not made, said as bench says it.
+// With a result, cut is what cut it short (the result stands, its status says so), and metrics
+// the textfile not written (the bench is not done, and its result says so).
+func (s Settings) Run(ctx context.Context, path string, log io.Writer) (res *Result, cut, metrics error) {
+	if (s.Server.URL == "") == !s.Sim {
+		return nil, errors.New("bench needs --server URL, or --sim for the simulator (not both)"), nil
+	}
+	if s.Concurrency < 1 || s.Rate < 0 {
+		return nil, fmt.Errorf("--concurrency %d, --rate %g: want 1 or more sessions, and a rate of 0 (all at once) or more", s.Concurrency, s.Rate), nil
+	}
+	vs, err := ParseVariants(s.Variants)
+	if err != nil {
+		return nil, err, nil
+	}
+	// reading is the reader the bench reads now, for the progress line's bytes.
+	var reading atomic.Pointer[replay.Reader]
+	recs, err := Recordings(path, func(r *replay.Reader) { reading.Store(r) })
+	if err != nil {
+		return nil, err, nil
+	}
+	table, err := prices.Open(s.Prices)
+	if err != nil {
+		return nil, err, nil
+	}
+	opts := Options{Variants: vs, Cold: s.Cold, Prices: table, Adjust: s.Server.Adjust(), Concurrency: s.Concurrency, Rate: s.Rate}
+	sim, err := s.Target.Setup(ctx, path, recs, &opts)
+	if err != nil {
+		return nil, err, nil
+	}
+	if sim != nil {
+		defer sim.Close()
+	}
+	m := NewMetrics()
+	if sim != nil {
+		m.Info(path, sim.Name())
+	} else {
+		m.Info(path, s.Server.URL)
+	}
+	if s.MetricsListen != "" {
+		url, stop, err := m.Listen(s.MetricsListen)
+		if err != nil {
+			return nil, fmt.Errorf("--metrics-listen: %v", err), nil
+		}
+		defer stop()
+		fmt.Fprintf(log, "lembas-check: metrics on %s\n", url)
+	}
+	bar := progress.New(log, "lembas-check bench "+path)
+	var size int64
+	for _, r := range recs {
+		size += progress.FileSize(r.Name)
+	}
+	var done atomic.Int64
+	opts.OnPhase = func(run, step string, requests int) {
+		if run != "" {
+			m.Start(run)
+			step = run + ": " + step
+		}
+		done.Store(0)
+		if requests > 0 {
+			bar.Phase(step, int64(requests), "requests")
+			return
+		}
+		bar.Phase(step, size, progress.Bytes)
+		reading.Store(nil) // the step's own reader is opened next
+		bar.Poll(func() int64 {
+			if r := reading.Load(); r != nil {
+				return r.Offset()
+			}
+			return 0
+		})
+	}
+	opts.OnRow = func(r Row) {
+		m.Observe(r)
+		note := "cached: not reported"
+		switch {
+		case r.Usage.CachedTokens != nil && r.Predicted != nil:
+			note = fmt.Sprintf("cached %d, predicted %d", *r.Usage.CachedTokens, *r.Predicted)
+		case r.Usage.CachedTokens != nil:
+			note = fmt.Sprintf("cached %d", *r.Usage.CachedTokens)
+		case r.Why != "":
+			note = r.Why
+		}
+		bar.Set(done.Add(1), note)
+	}
+	bar.Start()
+	res, benchErr := BenchAll(ctx, recs, opts)
+	bar.Stop()
+	var textErr error
+	if s.MetricsTextfile != "" {
+		textErr = format.FileErr("--metrics-textfile", s.MetricsTextfile, m.WriteTextfile(s.MetricsTextfile))
+	}
+	if res == nil {
+		if textErr != nil {
+			fmt.Fprintf(log, "lembas-check: %v\n", textErr)
+		}
+		return nil, fmt.Errorf("bench %s: %v", path, benchErr), nil
+	}
+	if textErr != nil && res.Stopped == "" {
+		// The bench is not done until its metrics are written: its summary must not say ok.
+		res.Stopped = textErr.Error()
+	}
+	res.File = path
+	if sim != nil {
+		res.Server = sim.Name()
+	}
+	var le *replay.LineError
+	if benchErr != nil && !errors.As(benchErr, &le) {
+		benchErr = fmt.Errorf("bench %s: %v", path, benchErr)
+	}
+	return res, benchErr, textErr
+}
+
+// WriteSummaries writes the summary lines (Summaries), for the table's stdout.
+func WriteSummaries(w io.Writer, res *Result) error {
+	for _, s := range Summaries(res) {
+		if _, err := fmt.Fprintln(w, s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
 // ParseVariants reads --variant's values.
 func ParseVariants(list []string) ([]Variant, error) {

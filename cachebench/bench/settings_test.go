@@ -49,3 +49,28 @@ func TestRecordings(t *testing.T) {
 		t.Errorf("a damaged recording in the folder: %v", err)
 	}
 }
+
+// The settings are checked before anything is read; --sim benches a recording in-process and
+// says what it measured.
+func TestSettingsRun(t *testing.T) {
+	src := filepath.Join("..", "..", "testdata", "recordings", "clean.jsonl")
+	var log strings.Builder
+	for _, c := range []struct {
+		s    Settings
+		want string
+	}{
+		{Settings{Concurrency: 1}, "bench needs --server URL, or --sim for the simulator (not both)"},
+		{Settings{Target: Target{Sim: true, Server: replay.ServerSettings{URL: "http://x"}}, Concurrency: 1}, "bench needs --server URL"},
+		{Settings{Target: Target{Sim: true}, Concurrency: 0}, "--concurrency 0, --rate 0: want 1 or more sessions"},
+		{Settings{Target: Target{Sim: true}, Concurrency: 1, Variants: []string{"paint"}}, "--variant: "},
+		{Settings{Target: Target{Sim: true}, Concurrency: 1, Prices: "/nonexistent/p.json"}, "--prices: "},
+	} {
+		if res, cut, _ := c.s.Run(t.Context(), src, &log); res != nil || cut == nil || !strings.HasPrefix(cut.Error(), c.want) {
+			t.Errorf("%+v: %v, %v; want %q", c.s, res, cut, c.want)
+		}
+	}
+	res, cut, metrics := Settings{Target: Target{Sim: true, Slots: 1}, Concurrency: 1, Cold: true}.Run(t.Context(), src, &log)
+	if res == nil || cut != nil || metrics != nil || res.File != src || res.Server == "" || len(res.Runs) == 0 {
+		t.Fatalf("%+v, %v, %v", res, cut, metrics)
+	}
+}
