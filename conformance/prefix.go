@@ -37,7 +37,8 @@ type prefixCase struct {
 	Steps *[]prefixStep `json:"steps"`
 }
 
-type prefixStart struct {
+// prefixState is what a session starts with and what a set step changes of it.
+type prefixState struct {
 	Date        opt[string]            `json:"date"`
 	Mode        opt[string]            `json:"mode"`
 	Plan        opt[string]            `json:"plan"`
@@ -45,22 +46,19 @@ type prefixStart struct {
 	Personality opt[string]            `json:"personality"`
 	Files       opt[map[string]string] `json:"files"`
 	MCP         opt[map[string]string] `json:"mcp"`
-	Could       opt[[]string]          `json:"could"`
 	Met         opt[[]string]          `json:"met"`
 }
 
+type prefixStart struct {
+	prefixState
+	Could opt[[]string] `json:"could"`
+}
+
 type prefixStep struct {
-	Op          string                 `json:"op"`
-	Tool        opt[string]            `json:"tool"`
-	By          opt[string]            `json:"by"`
-	Date        opt[string]            `json:"date"`
-	Mode        opt[string]            `json:"mode"`
-	Plan        opt[string]            `json:"plan"`
-	Memory      opt[string]            `json:"memory"`
-	Personality opt[string]            `json:"personality"`
-	Files       opt[map[string]string] `json:"files"`
-	MCP         opt[map[string]string] `json:"mcp"`
-	Met         opt[[]string]          `json:"met"`
+	Op   string      `json:"op"`
+	Tool opt[string] `json:"tool"`
+	By   opt[string] `json:"by"`
+	prefixState
 }
 
 // opt is a field that may be absent; present, it is never null. A value of the wrong JSON type
@@ -92,7 +90,7 @@ func (o opt[T]) check(field string) error {
 }
 
 // changes lists a set step's change fields, in the case format's order, with whether each is set.
-func (s prefixStep) changes() []struct {
+func (s prefixState) changes() []struct {
 	name string
 	set  bool
 	err  func(string) error
@@ -140,15 +138,7 @@ func (c prefixCase) Validate() error {
 	if err != nil {
 		return err
 	}
-	if st.Met.Set {
-		if _, err := requirements("start.met", st.Met.V, true, could); err != nil {
-			return err
-		}
-	}
-	if err := textsByKey("start.files", st.Files.V); err != nil {
-		return err
-	}
-	if err := textsByKey("start.mcp", st.MCP.V); err != nil {
+	if err := st.checkSets("start", could); err != nil {
 		return err
 	}
 	if st.Mode.V == prefix.PlanMode && !could[prefix.PlanMode] {
@@ -248,20 +238,26 @@ func (c prefixCase) Validate() error {
 					return Fieldf(at+".mode", "plan mode in a session whose start.could lacks %q", prefix.PlanMode)
 				}
 			}
-			if s.Met.Set {
-				if _, err := requirements(at+".met", s.Met.V, true, could); err != nil {
-					return err
-				}
-			}
-			if err := textsByKey(at+".files", s.Files.V); err != nil {
-				return err
-			}
-			if err := textsByKey(at+".mcp", s.MCP.V); err != nil {
+			if err := s.checkSets(at, could); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// checkSets checks the state's met against what the session could meet, and the keys of its
+// files and mcp: alike in a start (at "start") and a set step (at its place).
+func (f prefixState) checkSets(at string, could map[string]bool) error {
+	if f.Met.Set {
+		if _, err := requirements(at+".met", f.Met.V, true, could); err != nil {
+			return err
+		}
+	}
+	if err := textsByKey(at+".files", f.Files.V); err != nil {
+		return err
+	}
+	return textsByKey(at+".mcp", f.MCP.V)
 }
 
 // requirements checks a list of requirement names: known, not twice, and (for met) not plan —
