@@ -35,14 +35,6 @@ func (b *workspaceBuilder) add(s map[string]any) error { b.steps = append(b.step
 
 func (b *workspaceBuilder) at(n int) (int, error) { return stepIndex(n, len(b.steps)) }
 
-func (b *workspaceBuilder) expect(a *args, n int, want map[string]any) error {
-	i, err := b.at(n)
-	if err != nil {
-		return err
-	}
-	return a.expect(path{i}, want)
-}
-
 // Workspace is the vocabulary of area workspace: per-session workspace roots.
 var Workspace = &Vocabulary{newBuilder: func() builder { return &workspaceBuilder{fields: map[string]any{}} }, define: workspaceSteps}
 
@@ -50,6 +42,8 @@ func workspaceSteps() []stepDef {
 	type B = workspaceBuilder
 	add := (*B).add
 	fields := func(b *B) map[string]any { return b.fields }
+	// at is the Thens' item: the step a Then names by its place among the Whens.
+	at := func(b *B, a *args) (int, error) { return b.at(a.num(0)) }
 	return []stepDef{
 		step(Given, "the disk:", tableArg, "the disk's paths, one a row; a directory ends with /, parents are implied",
 			setFrom(fields, "tree", pathRows), "path"),
@@ -89,15 +83,10 @@ func workspaceSteps() []stepDef {
 			addOp(add, "files", "path", "root")),
 		step(When, "/files is asked for {string:path}", noArg, "a /files request without a root parameter",
 			addOp(add, "files", "path")),
-		step(Then, "step {int:n} works in the root {string:root}", noArg, `the step answers {"root": …}`,
-			func(b *B, a *args) error { return b.expect(a, a.num(0), map[string]any{"root": a.str(1)}) }),
-		step(Then, "step {int:n} finds {string:path}", noArg, `the step answers {"path": …}: where the path really is`,
-			func(b *B, a *args) error { return b.expect(a, a.num(0), map[string]any{"path": a.str(1)}) }),
-		step(Then, "step {int:n} is refused as {word:error}", noArg, `the step answers {"error": …}: not_absolute, not_allowed, immutable, no_session, escape, not_found or loop`,
-			func(b *B, a *args) error { return b.expect(a, a.num(0), map[string]any{"error": a.str(1)}) }),
-		step(Then, "step {int:n} offers the roots {strings:roots}", noArg, `the picker answers {"roots": […]}`,
-			func(b *B, a *args) error { return b.expect(a, a.num(0), map[string]any{"roots": a.list(1)}) }),
-		step(Then, "step {int:n} offers no picker", noArg, `the picker answers {"roots": null}`,
-			func(b *B, a *args) error { return b.expect(a, a.num(0), map[string]any{"roots": nil}) }),
+		thenOf("step {int:n} works in the root {string:root}", noArg, `the step answers {"root": …}`, at, nil, field("root", valWant(1))),
+		thenOf("step {int:n} finds {string:path}", noArg, `the step answers {"path": …}: where the path really is`, at, nil, field("path", valWant(1))),
+		thenOf("step {int:n} is refused as {word:error}", noArg, `the step answers {"error": …}: not_absolute, not_allowed, immutable, no_session, escape, not_found or loop`, at, nil, field("error", valWant(1))),
+		thenOf("step {int:n} offers the roots {strings:roots}", noArg, `the picker answers {"roots": […]}`, at, nil, field("roots", valWant(1))),
+		thenOf("step {int:n} offers no picker", noArg, `the picker answers {"roots": null}`, at, nil, is(map[string]any{"roots": nil})),
 	}
 }
