@@ -53,6 +53,10 @@ type Options struct {
 	OneShot bool
 	// Timeout bounds one case (DefaultTimeout when 0).
 	Timeout time.Duration
+	// After is the clock Timeout is kept by: a channel that delivers once d has passed (nil:
+	// time.After). A test gives one that never fires where nothing hangs (go test's -timeout
+	// catches a hang), so that no verdict depends on the machine's speed.
+	After func(d time.Duration) <-chan time.Time
 	// Keep, when set, is a directory that keeps what the run sent and got: every request the
 	// harness sent the fake (requests.jsonl, the recording format) and the ACP transcript.
 	Keep string
@@ -87,6 +91,9 @@ type Target struct {
 func New(o Options) *Target {
 	if o.Timeout <= 0 {
 		o.Timeout = DefaultTimeout
+	}
+	if o.After == nil {
+		o.After = time.After
 	}
 	return &Target{o: o}
 }
@@ -279,8 +286,16 @@ func (t *Target) play(ctx context.Context, pl *plan, seq int) runner.Outcome {
 	if err := writeFiles(e.root, pl.files); err != nil {
 		return runner.Outcome{Verdict: runner.Error, Message: "making the case's files: " + err.Error()}
 	}
-	cctx, cancel := context.WithTimeout(ctx, t.o.Timeout)
-	defer cancel()
+	cctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	up := t.o.After(t.o.Timeout)
+	go func() {
+		select {
+		case <-up:
+			cancel(context.DeadlineExceeded)
+		case <-cctx.Done():
+		}
+	}()
 	h, err := t.harness(cctx, pl, e)
 	if err == nil {
 		e.h = h
@@ -382,6 +397,9 @@ func (t *Target) fault(ctx, cctx context.Context, err error) runner.Outcome {
 		}
 		return runner.Outcome{Verdict: runner.Crashed, Message: msg, Stderr: stderr}
 	case errors.As(err, &f) && f.Kind == acp.Hung, cctx.Err() != nil:
+		if errors.Is(err, context.Canceled) {
+			err = context.Cause(cctx) // the case's time was up
+		}
 		return runner.Outcome{Verdict: runner.Timeout, Message: fmt.Sprintf("the case did not end within %s (%v): the harness was ended and is started again for the next case", t.o.Timeout, err), Stderr: stderr}
 	case errors.As(err, &f) && f.Kind == acp.Malformed:
 		return runner.Outcome{Verdict: runner.ProtocolError, Message: f.Error(), Stderr: stderr}
@@ -615,7 +633,7 @@ func (t *Target) startAgent(ctx context.Context, show bool) (*agentProc, error) 
 		outR.Close()
 		return nil, fmt.Errorf("starting %s: %v", argv[0], err)
 	}
-	a.c = acp.New(inW, outR, acp.Options{Dir: t.work, Lembas: true, Show: show, Timeout: t.o.Timeout, PromptTimeout: t.o.Timeout, Transcript: t.trans})
+	a.c = acp.New(inW, outR, acp.Options{Dir: t.work, Lembas: true, Show: show, Timeout: t.o.Timeout, PromptTimeout: t.o.Timeout, After: t.o.After, Transcript: t.trans})
 	if a.info, err = a.c.Initialize(ctx, t.o.Version); err != nil {
 		a.p.Kill()
 		a.close()

@@ -70,6 +70,12 @@ func testAgent(mode string) int {
 						fmt.Fprintln(os.Stderr, "the test agent crashes on a prompt")
 						os.Exit(2)
 					case "hang":
+						if f := os.Getenv("LIVETARGET_TEST_STUCK"); f != "" {
+							// Says it will never answer, for the test's clock (stuckClock).
+							w, _ := os.OpenFile(f, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+							fmt.Fprintln(w, os.Getpid())
+							w.Close()
+						}
 						select {}
 					case "garbage":
 						fmt.Println("Starting the agent, version 1.2…")
@@ -143,17 +149,47 @@ func profile(t *testing.T, mode string, env ...string) *agents.Profile {
 	return &q
 }
 
-// run runs items through a live target and returns the report, closed.
-func run(t *testing.T, p *agents.Profile, items []runner.Item, timeout time.Duration) *runner.Report {
+// run runs items through a live target and returns the report, closed. Its timeouts are on
+// after (nil: never up, go test's -timeout catches a hang), so that no verdict depends on the
+// machine's speed.
+func run(t *testing.T, p *agents.Profile, items []runner.Item, after func(time.Duration) <-chan time.Time) *runner.Report {
 	t.Helper()
-	rep, _ := runKept(t, p, items, timeout)
+	rep, _ := runKept(t, p, items, after)
 	return rep
 }
 
+// never is a clock on which no time is ever up.
+func never(time.Duration) <-chan time.Time { return nil }
+
+// stuckClock is a clock on which a time is up once a test harness more than there were when it
+// was set has said, in the file stuck, that it hangs for good: what times out does not depend on
+// the machine's speed.
+func stuckClock(t *testing.T, stuck string) func(time.Duration) <-chan time.Time {
+	count := func() int { b, _ := os.ReadFile(stuck); return len(strings.Fields(string(b))) }
+	return func(time.Duration) <-chan time.Time {
+		n := count()
+		up := make(chan time.Time, 1)
+		go func() {
+			for count() <= n {
+				select {
+				case <-t.Context().Done():
+					return
+				case <-time.After(5 * time.Millisecond): // a poll of the file, not a bound
+				}
+			}
+			up <- time.Time{}
+		}()
+		return up
+	}
+}
+
 // runKept is run, with what the cases said of the universal rules.
-func runKept(t *testing.T, p *agents.Profile, items []runner.Item, timeout time.Duration) (*runner.Report, []Kept) {
+func runKept(t *testing.T, p *agents.Profile, items []runner.Item, after func(time.Duration) <-chan time.Time) (*runner.Report, []Kept) {
 	t.Helper()
-	tg := New(Options{Profile: p, Bin: p.Bin, Timeout: timeout, Version: "test"})
+	if after == nil {
+		after = never
+	}
+	tg := New(Options{Profile: p, Bin: p.Bin, After: after, Version: "test"})
 	ctx := context.Background()
 	info, err := tg.Start(ctx)
 	if err != nil {
@@ -191,7 +227,7 @@ var (
 func referenceRun(t *testing.T) *runner.Report {
 	t.Helper()
 	if referenceReport == nil {
-		referenceReport, referenceKept = runKept(t, profile(t, "reference"), runner.CaseItems(liveCases(t)), time.Minute)
+		referenceReport, referenceKept = runKept(t, profile(t, "reference"), runner.CaseItems(liveCases(t)), nil)
 	}
 	return referenceReport
 }
@@ -244,7 +280,7 @@ func TestUniversalRules(t *testing.T) {
 			dated = append(dated, runner.Item{Case: r.Case})
 		}
 	}
-	_, kept := runKept(t, profile(t, "reference", "LIVETARGET_TEST_BREAK", refagent.BreakDateInSystem), dated, time.Minute)
+	_, kept := runKept(t, profile(t, "reference", "LIVETARGET_TEST_BREAK", refagent.BreakDateInSystem), dated, nil)
 	broke := 0
 	for _, k := range kept {
 		if msg := k.Broke[RulePrompt]; msg != "" {
@@ -274,7 +310,7 @@ func TestReferenceAgentPassesTheScenarios(t *testing.T) {
 			items = append(items, it)
 		}
 	}
-	rep := run(t, profile(t, "reference"), items, time.Minute)
+	rep := run(t, profile(t, "reference"), items, nil)
 	n := 0
 	for _, r := range rep.Results {
 		switch r.Verdict {
@@ -346,7 +382,7 @@ func TestBrokenAgentFailsTheCasesItsRuleGuards(t *testing.T) {
 		{refagent.BreakNoteFirst, func(c conformance.Case) bool { return c.Area == "prefix" && noted(c) }, "session-note"},
 	} {
 		t.Run(tc.fault, func(t *testing.T) {
-			rep := run(t, profile(t, "reference", "LIVETARGET_TEST_BREAK", tc.fault), items, time.Minute)
+			rep := run(t, profile(t, "reference", "LIVETARGET_TEST_BREAK", tc.fault), items, nil)
 			fails := 0
 			for _, r := range rep.Results {
 				want := runner.Pass
@@ -418,7 +454,7 @@ func TestOneShot(t *testing.T) {
 	}
 	p := profile(t, "oneshot")
 	p.ACP, p.Oneshot = nil, &agents.Command{Args: []string{"{prompt}"}}
-	rep := run(t, p, items, time.Minute)
+	rep := run(t, p, items, nil)
 	if rep.Target.Command == "" || !strings.HasSuffix(rep.Target.Command, "(one-shot)") {
 		t.Errorf("the target says it runs %q", rep.Target.Command)
 	}
@@ -443,7 +479,7 @@ func TestSessionsClosed(t *testing.T) {
 		procs int
 	}{{"reference", 1}, {"noclose", len(items)}} {
 		pids := filepath.Join(t.TempDir(), "pids")
-		rep := run(t, profile(t, tc.mode, "LIVETARGET_TEST_PIDS", pids), items, time.Minute)
+		rep := run(t, profile(t, tc.mode, "LIVETARGET_TEST_PIDS", pids), items, nil)
 		for _, r := range rep.Results {
 			if r.Verdict != runner.Pass {
 				t.Errorf("%s: %s: %s %s", tc.mode, r.Case.ID, r.Verdict, r.Message)
@@ -459,7 +495,7 @@ func TestSessionsClosed(t *testing.T) {
 // A harness that crashes on every prompt: each case is crashed, with what it said on stderr,
 // and it is started again; after three crashes in a row no case is sent.
 func TestCrashingHarness(t *testing.T) {
-	rep := run(t, profile(t, "crash"), expressible(t, 5), time.Minute)
+	rep := run(t, profile(t, "crash"), expressible(t, 5), nil)
 	for i, r := range rep.Results {
 		if r.Verdict != runner.Crashed {
 			t.Errorf("case %d: %s, want crashed (%s)", i+1, r.Verdict, r.Message)
@@ -478,9 +514,10 @@ func TestCrashingHarness(t *testing.T) {
 // nothing it started is left.
 func TestHangingHarness(t *testing.T) {
 	pids := filepath.Join(t.TempDir(), "pids")
-	rep := run(t, profile(t, "hang", "LIVETARGET_TEST_PIDS", pids, "LIVETARGET_TEST_CHILD", "1"), expressible(t, 2), 2*time.Second)
+	stuck := filepath.Join(t.TempDir(), "stuck")
+	rep := run(t, profile(t, "hang", "LIVETARGET_TEST_PIDS", pids, "LIVETARGET_TEST_CHILD", "1", "LIVETARGET_TEST_STUCK", stuck), expressible(t, 2), stuckClock(t, stuck))
 	for i, r := range rep.Results {
-		if r.Verdict != runner.Timeout {
+		if r.Verdict != runner.Timeout || !strings.HasPrefix(r.Message, "the case did not end within 2m0s (") {
 			t.Errorf("case %d: %s, want timeout (%s)", i+1, r.Verdict, r.Message)
 		}
 	}
@@ -512,7 +549,7 @@ func alive(pid int) bool {
 
 // A harness that prints what is not JSON-RPC: a protocol error naming the line.
 func TestGarbageHarness(t *testing.T) {
-	rep := run(t, profile(t, "garbage"), expressible(t, 1), time.Minute)
+	rep := run(t, profile(t, "garbage"), expressible(t, 1), nil)
 	if r := rep.Results[0]; r.Verdict != runner.ProtocolError || !strings.Contains(r.Message, "Starting the agent") {
 		t.Errorf("%s: %s", r.Verdict, r.Message)
 	}
@@ -522,7 +559,7 @@ func TestGarbageHarness(t *testing.T) {
 // what it printed.
 func TestHarnessThatDiesAtStart(t *testing.T) {
 	p := profile(t, "dies")
-	tg := New(Options{Profile: p, Bin: p.Bin, Version: "test"})
+	tg := New(Options{Profile: p, Bin: p.Bin, After: never, Version: "test"})
 	_, err := tg.Start(context.Background())
 	tg.Close()
 	if err == nil || !strings.Contains(err.Error(), "dies at its start") {
