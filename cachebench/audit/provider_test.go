@@ -78,55 +78,36 @@ func auditTimed(t *testing.T, o Options, at []time.Time, bodies ...[]byte) *Repo
 
 func TestCausesBeyondBytes(t *testing.T) {
 	minute := func(m float64) time.Time { return t0.Add(time.Duration(m * float64(time.Minute))) }
+	effort := func(e string) map[string]any { return map[string]any{"output_config": map[string]string{"effort": e}} }
+	haiku := map[string]any{"model": "claude-haiku-4-5"}
+	// Each case is two requests: turns[i] turns, the system entry marked or not, extra[i] merged in.
 	for name, c := range map[string]struct {
-		bodies []func(t *testing.T) []byte
+		marked bool
+		turns  [2]int
+		extra  [2]map[string]any
 		at     []time.Time
 		want   Cause
 		path   string
 		detail string
 		small  bool // only the messages are lost, the system entry is read
 	}{
-		"idle past the TTL": {
-			bodies: []func(*testing.T) []byte{
-				func(t *testing.T) []byte { return messages(t, true, turns(1, true), nil) },
-				func(t *testing.T) []byte { return messages(t, true, turns(3, true), nil) },
-			},
+		"idle past the TTL": {marked: true, turns: [2]int{1, 3},
 			at: []time.Time{minute(0), minute(7)}, want: IdlePastTTL, detail: "7m0s since the cached prefix was last used; it lives 5m0s",
 		},
-		"an effort change": {
-			bodies: []func(*testing.T) []byte{
-				func(t *testing.T) []byte {
-					return messages(t, true, turns(1, true), map[string]any{"output_config": map[string]string{"effort": "high"}})
-				},
-				func(t *testing.T) []byte {
-					return messages(t, true, turns(3, true), map[string]any{"output_config": map[string]string{"effort": "low"}})
-				},
-			},
+		"an effort change": {marked: true, turns: [2]int{1, 3}, extra: [2]map[string]any{effort("high"), effort("low")},
 			at: []time.Time{minute(0), minute(1)}, want: KeyChanged, path: "$.output_config.effort", detail: `"high" → "low"`, small: true,
 		},
-		"a breakpoint moved past the lookback": {
-			bodies: []func(*testing.T) []byte{
-				func(t *testing.T) []byte { return messages(t, false, turns(1, true), nil) },
-				func(t *testing.T) []byte { return messages(t, false, turns(25, true), nil) },
-			},
+		"a breakpoint moved past the lookback": {marked: false, turns: [2]int{1, 25},
 			at: []time.Time{minute(0), minute(1)}, want: BreakpointsMoved, detail: "no breakpoint of this one is at them or within 20 blocks",
 		},
-		"under the minimum": {
-			bodies: []func(*testing.T) []byte{
-				func(t *testing.T) []byte {
-					return messages(t, true, turns(1, true), map[string]any{"model": "claude-haiku-4-5"})
-				},
-				func(t *testing.T) []byte {
-					return messages(t, true, turns(3, true), map[string]any{"model": "claude-haiku-4-5"})
-				},
-			},
+		"under the minimum": {marked: true, turns: [2]int{1, 3}, extra: [2]map[string]any{haiku, haiku},
 			at: []time.Time{minute(0), minute(1)}, want: UnderMinimum, detail: "under the model's minimum cacheable length of 4096",
 		},
 	} {
 		t.Run(name, func(t *testing.T) {
 			var bs [][]byte
-			for _, b := range c.bodies {
-				bs = append(bs, b(t))
+			for i, n := range c.turns {
+				bs = append(bs, messages(t, c.marked, turns(n, true), c.extra[i]))
 			}
 			r := auditTimed(t, Options{Prices: prices.Builtin()}, c.at, bs...)
 			q := r.Requests[1]
@@ -146,8 +127,7 @@ func TestCausesBeyondBytes(t *testing.T) {
 			}
 			for _, f := range []string{"table", "json", "markdown"} {
 				var b bytes.Buffer
-				fm, _ := Formats.Lookup(f)
-				if err := fm.Write(&b, r, true); err != nil {
+				if err := Formats.Write(&b, f, r, true); err != nil {
 					t.Fatal(err)
 				}
 				money := "$"
