@@ -3,7 +3,6 @@ package fakeprovider_test
 import (
 	"context"
 	"encoding/json"
-	"net/http"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -205,10 +204,6 @@ rules:
 	if !strings.Contains(string(r["output"]), "Alice") || string(r["conversation"]) != `{"id":"`+id+`"}` {
 		t.Errorf("response: %s", b)
 	}
-	g, err := http.Get(srv.BaseURL() + "/conversations/" + id + "/items?order=asc")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var list struct {
 		Object string `json:"object"`
 		Data   []struct {
@@ -216,8 +211,7 @@ rules:
 		} `json:"data"`
 		HasMore bool `json:"has_more"`
 	}
-	json.NewDecoder(g.Body).Decode(&list)
-	g.Body.Close()
+	getJSON(t, srv.BaseURL()+"/conversations/"+id+"/items?order=asc", &list)
 	var roles []string
 	for _, it := range list.Data {
 		if it.ID == "" {

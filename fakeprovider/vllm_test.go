@@ -3,8 +3,6 @@ package fakeprovider_test
 import (
 	"bytes"
 	"encoding/json"
-	"io"
-	"net/http"
 	"strings"
 	"testing"
 
@@ -20,14 +18,9 @@ import (
 func TestVLLMDialect(t *testing.T) {
 	srv := fakeprovider.NewWith(t, fakeprovider.Config{Script: &script.Script{Name: "ok", Default: &script.Policy{Answer: "ok"}},
 		Models: []string{"m"}, Dialect: usage.VLLM})
-	post := func(body string) usage.Usage {
+	chat := func(body string) usage.Usage {
 		t.Helper()
-		resp, err := http.Post(srv.BaseURL()+"/chat/completions", "application/json", strings.NewReader(body))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
+		resp, b := post(t, srv.BaseURL()+"/chat/completions", body)
 		var v struct {
 			Usage json.RawMessage `json:"usage"`
 		}
@@ -40,8 +33,8 @@ func TestVLLMDialect(t *testing.T) {
 		return usage.Parse(v.Usage, nil)
 	}
 	long := strings.Repeat("the same system prompt, word for word; ", 40)
-	first := post(`{"model":"m","messages":[{"role":"system","content":"` + long + `"},{"role":"user","content":"one"}]}`)
-	again := post(`{"model":"m","messages":[{"role":"system","content":"` + long + `"},{"role":"user","content":"two"}]}`)
+	first := chat(`{"model":"m","messages":[{"role":"system","content":"` + long + `"},{"role":"user","content":"one"}]}`)
+	again := chat(`{"model":"m","messages":[{"role":"system","content":"` + long + `"},{"role":"user","content":"two"}]}`)
 	if *first.CachedTokens != 0 || *again.CachedTokens == 0 || *again.CachedTokens%16 != 0 || *again.CachedTokens >= *again.PromptTokens || again.Dialect != usage.OpenAI {
 		t.Errorf("first %+v, again %+v: want 0, then whole blocks of the shared head", first, again)
 	}
@@ -53,7 +46,7 @@ func TestVLLMDialect(t *testing.T) {
 	if said != "emptied (POST /reset_prefix_cache)" || slots {
 		t.Errorf("empty cache: %q %v", said, slots)
 	}
-	if after := post(`{"model":"m","messages":[{"role":"system","content":"` + long + `"},{"role":"user","content":"two"}]}`); *after.CachedTokens != 0 {
+	if after := chat(`{"model":"m","messages":[{"role":"system","content":"` + long + `"},{"role":"user","content":"two"}]}`); *after.CachedTokens != 0 {
 		t.Errorf("after the reset, %d cached", *after.CachedTokens)
 	}
 }
