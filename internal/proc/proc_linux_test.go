@@ -135,6 +135,14 @@ type run struct {
 	marker string
 }
 
+// stopTERM stops the process with TERM in a goroutine of its own, for a test that plays the
+// clock meanwhile; Stop's error arrives on the channel.
+func (s run) stopTERM() <-chan error {
+	stopped := make(chan error, 1)
+	go func() { stopped <- s.p.Stop(syscall.SIGTERM) }()
+	return stopped
+}
+
 func start(t *testing.T, clock *fakeClock, mode string, argv ...string) run {
 	t.Helper()
 	marker := fmt.Sprintf("lembas-proc-test-%d-%s", os.Getpid(), strings.ReplaceAll(t.Name(), "/", "-"))
@@ -200,8 +208,7 @@ func TestStopEndsOnTERM(t *testing.T) {
 	clock := newClock()
 	s := start(t, clock, "sleep")
 	s.expect(t, "ready")
-	stopped := make(chan error, 1)
-	go func() { stopped <- s.p.Stop(syscall.SIGTERM) }()
+	stopped := s.stopTERM()
 	ft := clock.next(t)
 	if ft.d != grace {
 		t.Errorf("grace period %v, want %v", ft.d, grace)
@@ -219,8 +226,7 @@ func TestStopKillsAfterGrace(t *testing.T) {
 	clock := newClock()
 	s := start(t, clock, "notice-term")
 	s.expect(t, "ready")
-	stopped := make(chan error, 1)
-	go func() { stopped <- s.p.Stop(syscall.SIGTERM) }()
+	stopped := s.stopTERM()
 	ft := clock.next(t)
 	s.expect(t, "term")
 	// It got TERM and chose to live: until the grace period is over, it runs.
@@ -295,8 +301,7 @@ func TestStopReachesWhatDetached(t *testing.T) {
 	clock := newClock()
 	s := start(t, clock, "fork-stay")
 	s.expect(t, "ready")
-	stopped := make(chan error, 1)
-	go func() { stopped <- s.p.Stop(syscall.SIGTERM) }()
+	stopped := s.stopTERM()
 	// The parent exits on TERM; the stubborn child lives on under its grace period.
 	<-s.p.Exited()
 	if len(running(s.marker)) == 0 {
