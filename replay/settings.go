@@ -1,7 +1,9 @@
 package replay
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -9,7 +11,91 @@ import (
 	"time"
 
 	"github.com/LLeMbas/lembas-check/internal/format"
+	"github.com/LLeMbas/lembas-check/internal/progress"
 )
+
+// Settings are `replay`'s settings as a person gives them (its flags; docs/recording.md), all
+// but how its report is written.
+type Settings struct {
+	Server ServerSettings
+	// Mode is Frozen, Live or Timed; Speed how much faster than recorded a timed replay goes.
+	Mode  string
+	Speed float64
+	// Record is a file to record what was sent and answered in ("": none).
+	Record string
+	// Cold empties the server's prompt cache first, where it offers it.
+	Cold bool
+	// Prompt says which exchanges are sent (the audit's IsPrompt).
+	Prompt func(Exchange) bool
+}
+
+// Run sends the requests of the recording (or request log) file to the server again, with the
+// progress line on log. It returns what was sent, what emptying the cache said, and what stopped
+// the play (said as replay says it; what was sent stands); err is a replay not made.
+func (s Settings) Run(ctx context.Context, file string, log io.Writer) (sent []Sent, cold string, played, err error) {
+	if s.Server.URL == "" {
+		return nil, "", nil, errors.New("replay needs --server URL")
+	}
+	snd, err := s.Server.Sender()
+	if err != nil {
+		return nil, "", nil, err
+	}
+	rd, f, err := OpenFile(file)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	defer f.Close()
+	var rec *Writer
+	if s.Record != "" {
+		if rec, err = Create(s.Record, Header{Tool: "lembas-check replay", Source: "proxy", Upstream: s.Server.URL, Script: file}); err != nil {
+			return nil, "", nil, format.FileErr("--record", s.Record, err)
+		}
+		defer rec.Close()
+	}
+	if s.Cold {
+		cold, _ = snd.EmptyCache(ctx)
+		fmt.Fprintf(log, "lembas-check: cold cache: %s\n", cold)
+	}
+	bar := progress.New(log, "lembas-check replay "+file)
+	bar.Phase(s.Mode, int64(s.countPrompts(file)), "requests")
+	bar.Start()
+	p := &Player{Sender: snd, Mode: s.Mode, Speed: s.Speed, Prompt: s.Prompt, Adjust: s.Server.Adjust(), OnSent: func(x Sent) {
+		sent = append(sent, x)
+		bar.Set(int64(len(sent)), fmt.Sprintf("request %d: %s", x.Seq, CachedNote(LineOf(x).Usage)))
+		if rec != nil {
+			if err := rec.Write(x.Exchange(time.Now().UTC()), x.Body); err != nil {
+				fmt.Fprintf(log, "lembas-check: --record: %v\n", err)
+			}
+		}
+	}}
+	played = p.Play(ctx, rd)
+	bar.Stop()
+	var le *LineError
+	if played != nil && !errors.As(played, &le) {
+		played = fmt.Errorf("replay %s: %v", file, played)
+	}
+	return sent, cold, played, nil
+}
+
+// countPrompts counts a recording's prompt requests quickly, for the progress line's total (0
+// when it cannot be read: the replay then says why).
+func (s Settings) countPrompts(path string) int {
+	r, f, err := Open(path)
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	n := 0
+	for e, err := range Entries(r) {
+		if err != nil {
+			break
+		}
+		if s.Prompt == nil || s.Prompt(e.Exchange) {
+			n++
+		}
+	}
+	return n
+}
 
 // ServerSettings are how bench and replay reach a server, as a person gives them (--server,
 // --api-key-env, --timeout, --max-tokens).

@@ -2,6 +2,8 @@ package replay
 
 import (
 	"errors"
+	"io"
+	"strings"
 	"testing"
 
 	"github.com/LLeMbas/lembas-check/internal/format"
@@ -44,5 +46,16 @@ func TestOutcome(t *testing.T) {
 		if st != c.status || line != st.Word()+c.line {
 			t.Errorf("%d sent, %v: %v %q", len(c.sent), c.played, st, line)
 		}
+	}
+}
+
+// A replay needs a server and a recording it can read.
+func TestSettingsRun(t *testing.T) {
+	if _, _, _, err := (Settings{}).Run(t.Context(), "r.jsonl", io.Discard); err == nil || err.Error() != "replay needs --server URL" {
+		t.Errorf("no server: %v", err)
+	}
+	s := Settings{Server: ServerSettings{URL: "http://127.0.0.1:1"}, Mode: Frozen}
+	if _, _, _, err := s.Run(t.Context(), "/nonexistent/r.jsonl", io.Discard); err == nil || !strings.HasPrefix(err.Error(), "/nonexistent/r.jsonl: ") {
+		t.Errorf("a missing recording: %v", err)
 	}
 }

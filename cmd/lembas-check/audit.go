@@ -2,25 +2,21 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"github.com/LLeMbas/lembas-check/internal/format"
 	"io"
 
 	"github.com/LLeMbas/lembas-check/cachebench/audit"
-	"github.com/LLeMbas/lembas-check/cachesim"
-	"github.com/LLeMbas/lembas-check/internal/progress"
-	"github.com/LLeMbas/lembas-check/prices"
 	"github.com/LLeMbas/lembas-check/replay"
 	"github.com/LLeMbas/lembas-check/tokens"
 )
 
 // tokenizerFlag chooses the tokenizer of audit, bench and export: tiktoken offline by default, or
 // a llama.cpp server's own.
-func tokenizerFlag(fs *flag.FlagSet) *string {
-	return fs.String("tokenizer", "", "count tokens with a llama.cpp server's /apply-template and /tokenize at `URL` (default: tiktoken o200k_base, offline)")
-}
+func tokenizerFlag(fs *flag.FlagSet) *string { return fs.String("tokenizer", "", tokenizerUsage) }
+
+const tokenizerUsage = "count tokens with a llama.cpp server's /apply-template and /tokenize at `URL` (default: tiktoken o200k_base, offline)"
 
 // openCounted opens a recording and the tokenizer to count it with (audit, export).
 func openCounted(tokenizerURL, path string) (tokens.Tokenizer, *replay.Reader, io.Closer, error) {
@@ -38,13 +34,12 @@ func cmdAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	out := fs.String("out", "", "write the report to `FILE` (the table's last line still goes to stdout)")
 	svg := fs.String("svg", "", "also draw the chart (cached share and lost tokens per request) to `FILE`")
 	verbose := fs.Bool("v", false, "list every request in the table, not only the breaks")
-	tok := tokenizerFlag(fs)
-	var allow listFlag
-	fs.Var(&allow, "allow", "breaks that do not fail the audit: `CAUSE,…` (system-prompt-changed, tools-changed, earlier-message-rewritten)")
+	var st audit.Settings
+	fs.StringVar(&st.Tokenizer, "tokenizer", "", tokenizerUsage)
+	fs.Var((*listFlag)(&st.Allow), "allow", "breaks that do not fail the audit: `CAUSE,…` (system-prompt-changed, tools-changed, earlier-message-rewritten)")
 	pf := addPriceFlags(fs)
-	provider := fs.String("provider", "", "judge chat-completions and Responses requests by this provider's cache rules too: `NAME` (openai; Anthropic and Gemini requests always follow their own)")
-	var ttls listFlag
-	fs.Var(&ttls, "ttl", "a provider's cache TTL instead of its default: `PROVIDER=DURATION,…` (openai=10m, gemini=1h)")
+	fs.StringVar(&st.Provider, "provider", "", "judge chat-completions and Responses requests by this provider's cache rules too: `NAME` (openai; Anthropic and Gemini requests always follow their own)")
+	fs.Var((*listFlag)(&st.TTL), "ttl", "a provider's cache TTL instead of its default: `PROVIDER=DURATION,…` (openai=10m, gemini=1h)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return flagExit(err)
@@ -55,42 +50,10 @@ func cmdAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if _, err := audit.Formats.Lookup(*form); err != nil {
 		return errorf(stderr, "%v", err)
 	}
-	allowed, err := audit.ParseCauses(allow)
+	st.Prices = *pf
+	rep, damaged, err := st.Run(ctx, pos[0], stderr)
 	if err != nil {
 		return errorf(stderr, "%v", err)
-	}
-	ttl, err := cachesim.ParseTTLs(ttls)
-	if err != nil {
-		return errorf(stderr, "%v", err)
-	}
-	table, err := prices.Open(*pf)
-	if err != nil {
-		return errorf(stderr, "%v", err)
-	}
-	tk, rd, f, err := openCounted(*tok, pos[0])
-	if err != nil {
-		return errorf(stderr, "%v", err)
-	}
-	defer f.Close()
-	bar := progress.New(stderr, "lembas-check audit "+pos[0])
-	bar.Phase("tokenizing", progress.FileSize(pos[0]), progress.Bytes)
-	bar.Poll(rd.Offset)
-	bar.Start()
-	rep, runErr := audit.Run(ctx, rd, audit.Options{Tokenizer: tk, Allow: allowed, Provider: *provider, TTL: ttl, Prices: table}, func(q *audit.Request) {
-		bar.Note(fmt.Sprintf("request %d: %s", q.Seq, q.Cause))
-	})
-	bar.Stop()
-	if rep == nil {
-		return errorf(stderr, "%v", runErr)
-	}
-	rep.File, rep.Kind = pos[0], rd.Kind
-	var damaged *replay.LineError
-	if runErr != nil && !errors.As(runErr, &damaged) {
-		// Not damage in the file: the tokenizer server went away, or the run was interrupted.
-		return errorf(stderr, "audit %s: %v", pos[0], runErr)
-	}
-	for _, p := range rep.Unreadable {
-		fmt.Fprintf(stderr, "lembas-check: warning: %s:line %d (request %d): skipped, not a request the audit can read: %s\n", pos[0], p.Line, p.Seq, p.Error)
 	}
 	if *svg != "" {
 		if err := format.WriteFile("--svg", *svg, func(w io.Writer) error { return audit.WriteSVG(w, rep) }); err != nil {
@@ -101,8 +64,8 @@ func cmdAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if err := format.Write(audit.Formats, o, rep, stdout, func(w io.Writer, r *audit.Report) error { _, err := fmt.Fprintln(w, audit.Summary(r)); return err }); err != nil {
 		return errorf(stderr, "%v", err)
 	}
-	if runErr != nil {
-		fmt.Fprintf(stderr, "lembas-check: %v\n", runErr)
+	if damaged != nil {
+		fmt.Fprintf(stderr, "lembas-check: %v\n", damaged)
 	}
 	return audit.Status(rep).Code()
 }
