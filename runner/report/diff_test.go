@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"regexp"
 	"strings"
 	"testing"
@@ -108,11 +109,7 @@ func TestWriteDiffTable(t *testing.T) {
 	a, b, _ := twoReports(t)
 	c := Compare(a, b)
 	c.B.Target.Implementation.Name = "other"
-	var out bytes.Buffer
-	if err := WriteDiff(&out, c, "table", true); err != nil {
-		t.Fatal(err)
-	}
-	s := out.String()
+	s := written(t, c, func(w io.Writer, c *Comparison) error { return WriteDiff(w, c, "table", true) })
 	for _, w := range []string{
 		"a: scripted\nb: scripted — other\n",
 		"│ jobs │    11 │     2 │        5 │       1 │       2 │       2 │         2 │         1 │               1 │",
@@ -137,7 +134,7 @@ func TestWriteDiffTable(t *testing.T) {
 	if strings.Contains(s, `\n`) || !strings.Contains(s, "        command: |-\n          make build\n          make test\n") {
 		t.Errorf("answers are not shown as text:\n%s", s)
 	}
-	out.Reset()
+	var out bytes.Buffer
 	WriteDiffTable(&out, Compare(a, a), false)
 	if !strings.HasSuffix(out.String(), "ok\t10 cases: 9 agree, 0 disagree (a right 0, b right 0, neither 0), 0 only in a, 0 only in b, 1 skipped by both\n") || strings.Contains(out.String(), "---") {
 		t.Errorf("a report against itself:\n%s", out.String())
@@ -175,12 +172,7 @@ func TestSkippedByBothIsNotAgreement(t *testing.T) {
 
 func TestWriteDiffJSON(t *testing.T) {
 	a, b, want := twoReports(t)
-	c := Compare(a, b)
-	var out bytes.Buffer
-	if err := WriteDiffJSON(&out, c); err != nil {
-		t.Fatal(err)
-	}
-	sc := bufio.NewScanner(&out)
+	sc := bufio.NewScanner(strings.NewReader(written(t, Compare(a, b), WriteDiffJSON)))
 	var lines []map[string]any
 	for sc.Scan() {
 		var m map[string]any
@@ -205,11 +197,7 @@ func TestWriteDiffJSON(t *testing.T) {
 
 func TestWriteDiffMarkdown(t *testing.T) {
 	a, b, _ := twoReports(t)
-	var out bytes.Buffer
-	if err := WriteDiffMarkdown(&out, Compare(a, b)); err != nil {
-		t.Fatal(err)
-	}
-	s := out.String()
+	s := written(t, Compare(a, b), WriteDiffMarkdown)
 	// The markdown says what the table says: the counts, the list, the reasons, each disagreement.
 	for _, w := range []string{
 		"## ❌ lembas-check diff",
@@ -233,11 +221,7 @@ func TestWriteDiffMarkdown(t *testing.T) {
 func TestWriteDiffHTML(t *testing.T) {
 	a, b, _ := twoReports(t)
 	c := Compare(a, b)
-	var out bytes.Buffer
-	if err := WriteDiffHTML(&out, c); err != nil {
-		t.Fatal(err)
-	}
-	s := out.String()
+	s := written(t, c, WriteDiffHTML)
 	if regexp.MustCompile(`(?i)(src|href)="(https?:)?//`).MatchString(s) || strings.Contains(s, "<link") || strings.Contains(s, "@import") {
 		t.Error("the page loads something from elsewhere")
 	}
@@ -345,4 +329,14 @@ func TestDiffStatus(t *testing.T) {
 			}
 		})
 	}
+}
+
+// written is what write writes of c; a write that fails ends the test.
+func written(t *testing.T, c *Comparison, write func(io.Writer, *Comparison) error) string {
+	t.Helper()
+	var out bytes.Buffer
+	if err := write(&out, c); err != nil {
+		t.Fatal(err)
+	}
+	return out.String()
 }
