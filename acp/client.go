@@ -24,6 +24,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/LLeMbas/lembas-check/harness/spec"
+	"github.com/LLeMbas/lembas-check/internal/syncbuf"
 )
 
 // Options tune a client.
@@ -114,7 +115,8 @@ func New(w io.Writer, r io.Reader, o Options) *Client {
 		o.After = time.After
 	}
 	if o.Transcript != nil {
-		o.Transcript = &locked{w: o.Transcript}
+		// The reading and the writing side write it at once.
+		o.Transcript = syncbuf.NewWriter(o.Transcript)
 	}
 	c := &Client{o: o, faulted: make(chan struct{}), text: map[string]*strings.Builder{}, modes: map[string]string{}}
 	c.in = &guard{r: r, transcript: o.Transcript, onFault: c.setFault, ready: make(chan struct{})}
@@ -515,16 +517,4 @@ func (c *Client) Files() []FileRequest {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return append([]FileRequest(nil), c.files...)
-}
-
-// locked makes a transcript safe to write from the reading and the writing side at once.
-type locked struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (l *locked) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
 }

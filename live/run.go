@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/LLeMbas/lembas-check/acp"
@@ -20,6 +19,7 @@ import (
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
 	"github.com/LLeMbas/lembas-check/harness/spec"
 	"github.com/LLeMbas/lembas-check/internal/proc"
+	"github.com/LLeMbas/lembas-check/internal/syncbuf"
 	"github.com/LLeMbas/lembas-check/replay"
 )
 
@@ -149,7 +149,7 @@ func Drive(ctx context.Context, o Options) (*Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	warn := &lines{}
+	warn := &syncbuf.Buffer{}
 	srv, err := fakeprovider.Start(fakeprovider.Config{
 		Script: &script.Script{Name: "(the " + p.Name + " profile's policy)", Rules: []script.Rule{summaryRule()}, Default: p.Policy(r.Dir)},
 		Record: rec, Log: warn, Models: []string{ModelOf(p)},
@@ -166,7 +166,7 @@ func Drive(ctx context.Context, o Options) (*Run, error) {
 		defer cancel()
 		srv.Shutdown(sctx)
 		rec.Close()
-		r.Warnings = warn.all()
+		r.Warnings = lines(warn)
 	}()
 
 	ag, err := Prepare(p, o.Bin, r.Home, r.Dir, srv.URL)
@@ -417,23 +417,11 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// lines keeps what the fake logs: a policy's warning that it found no tool to use.
-type lines struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lines) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lines) all() []string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
+// lines are the non-empty lines of what the fake logged: a policy's warning that it found no tool
+// to use.
+func lines(log *syncbuf.Buffer) []string {
 	var out []string
-	for _, s := range strings.Split(strings.TrimSpace(l.b.String()), "\n") {
+	for _, s := range strings.Split(strings.TrimSpace(log.String()), "\n") {
 		if s != "" {
 			out = append(out, s)
 		}

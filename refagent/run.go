@@ -15,7 +15,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -25,6 +24,7 @@ import (
 	"github.com/LLeMbas/lembas-check/harness/prefix"
 	"github.com/LLeMbas/lembas-check/harness/results"
 	"github.com/LLeMbas/lembas-check/internal/proc"
+	"github.com/LLeMbas/lembas-check/internal/syncbuf"
 )
 
 // commandTimeout bounds a bash call.
@@ -449,7 +449,7 @@ func (s *session) bash(ctx context.Context, a args) string {
 		cmd = exec.Command("sh", "-c", a.Command)
 	}
 	cmd.Dir = dir
-	out := &buffer{}
+	out := &syncbuf.Buffer{}
 	cmd.Stdout, cmd.Stderr = out, out
 	p, err := proc.Start(cmd, proc.Options{Grace: time.Second})
 	if err != nil {
@@ -471,23 +471,6 @@ func (s *session) bash(ctx context.Context, a args) string {
 		text += fmt.Sprintf("\n[exit status %d]", st.ExitCode())
 	}
 	return text
-}
-
-type buffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *buffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *buffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
 }
 
 // planSubmit puts the plan to the person (session/request_permission) in plan mode; approved,

@@ -8,29 +8,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
+	"github.com/LLeMbas/lembas-check/internal/syncbuf"
 	"github.com/LLeMbas/lembas-check/replay"
 )
-
-// syncBuffer is a stderr safe to read while the command writes it.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf strings.Builder
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 // `lembas-check fake` prints its URL first, serves until stopped, and with --record leaves a
 // recording and a one-line summary.
@@ -41,7 +23,7 @@ func TestFakeCommand(t *testing.T) {
 	rec := filepath.Join(dir, "rec.jsonl")
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
-	stderr := &syncBuffer{}
+	stderr := &syncbuf.Buffer{} // read while the command writes it
 	done := make(chan int, 1)
 	go func() {
 		done <- dispatch(ctx, []string{"fake", "--script", scriptPath, "--record", rec, "--usage", "llamacpp"}, pw, stderr)

@@ -5,9 +5,9 @@ import (
 	"io"
 	"os"
 	"strings"
-	"sync"
 	"time"
 
+	"github.com/LLeMbas/lembas-check/internal/syncbuf"
 	"github.com/LLeMbas/lembas-check/live"
 )
 
@@ -63,17 +63,5 @@ func serialized(w io.Writer) io.Writer {
 	if _, ok := w.(*os.File); ok {
 		return w
 	}
-	return &lockedWriter{w: w}
-}
-
-// lockedWriter passes writes on one at a time.
-type lockedWriter struct {
-	w  io.Writer
-	mu sync.Mutex
-}
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
+	return syncbuf.NewWriter(w)
 }

@@ -1,9 +1,11 @@
-// Package syncbuf holds Buffer, a bytes.Buffer one goroutine may write while another reads it:
-// a process's or a printer's output, read as it comes.
+// Package syncbuf holds Buffer, a bytes.Buffer one goroutine may write while another reads it
+// (a process's or a printer's output, read as it comes), and Writer, a writer several goroutines
+// may write at once (a transcript, a command's stderr).
 package syncbuf
 
 import (
 	"bytes"
+	"io"
 	"sync"
 )
 
@@ -31,4 +33,19 @@ func (b *Buffer) Len() int {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.b.Len()
+}
+
+// Writer passes each write on to the writer it wraps whole, one at a time.
+type Writer struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+// NewWriter wraps w.
+func NewWriter(w io.Writer) *Writer { return &Writer{w: w} }
+
+func (l *Writer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
