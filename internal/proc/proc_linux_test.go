@@ -143,6 +143,16 @@ func (s run) stopTERM() <-chan error {
 	return stopped
 }
 
+// ready starts a helper (as start does) on a fake clock of its own, and waits for it to say it
+// is ready.
+func ready(t *testing.T, mode string, argv ...string) (run, *fakeClock) {
+	t.Helper()
+	clock := newClock()
+	s := start(t, clock, mode, argv...)
+	s.expect(t, "ready")
+	return s, clock
+}
+
 func start(t *testing.T, clock *fakeClock, mode string, argv ...string) run {
 	t.Helper()
 	marker := fmt.Sprintf("lembas-proc-test-%d-%s", os.Getpid(), strings.ReplaceAll(t.Name(), "/", "-"))
@@ -205,9 +215,7 @@ func signaled(t *testing.T, p *Process, want syscall.Signal) {
 }
 
 func TestStopEndsOnTERM(t *testing.T) {
-	clock := newClock()
-	s := start(t, clock, "sleep")
-	s.expect(t, "ready")
+	s, clock := ready(t, "sleep")
 	stopped := s.stopTERM()
 	ft := clock.next(t)
 	if ft.d != grace {
@@ -223,9 +231,7 @@ func TestStopEndsOnTERM(t *testing.T) {
 }
 
 func TestStopKillsAfterGrace(t *testing.T) {
-	clock := newClock()
-	s := start(t, clock, "notice-term")
-	s.expect(t, "ready")
+	s, clock := ready(t, "notice-term")
 	stopped := s.stopTERM()
 	ft := clock.next(t)
 	s.expect(t, "term")
@@ -244,9 +250,7 @@ func TestStopKillsAfterGrace(t *testing.T) {
 }
 
 func TestKillGivesNoGrace(t *testing.T) {
-	clock := newClock()
-	s := start(t, clock, "fork-stay")
-	s.expect(t, "ready")
+	s, clock := ready(t, "fork-stay")
 	s.p.Kill()
 	signaled(t, s.p, syscall.SIGKILL)
 	clock.none(t)
@@ -258,9 +262,7 @@ func TestKillGivesNoGrace(t *testing.T) {
 // A process that exits on its own leaves a child in its group and a detached child that ignores
 // TERM: both are ended (TERM, the grace period, KILL) and named.
 func TestWhatAProcessLeavesIsEnded(t *testing.T) {
-	clock := newClock()
-	s := start(t, clock, "fork-exit")
-	s.expect(t, "ready")
+	s, clock := ready(t, "fork-exit")
 	<-s.p.Exited()
 	ft := clock.next(t)
 	// The detached one ignores TERM; it runs until the grace period is over, under lembas-check.
@@ -298,9 +300,7 @@ func TestWhatAProcessLeavesIsEnded(t *testing.T) {
 // Stop reaches a detached child while its parent still runs; it ignores TERM, so it is killed
 // once the grace period is over.
 func TestStopReachesWhatDetached(t *testing.T) {
-	clock := newClock()
-	s := start(t, clock, "fork-stay")
-	s.expect(t, "ready")
+	s, clock := ready(t, "fork-stay")
 	stopped := s.stopTERM()
 	// The parent exits on TERM; the stubborn child lives on under its grace period.
 	<-s.p.Exited()
@@ -324,9 +324,7 @@ func TestStopReachesWhatDetached(t *testing.T) {
 
 // The issue's case: a shell's background job and its foreground one, stopped by a timeout.
 func TestShellJobsEnded(t *testing.T) {
-	clock := newClock()
-	s := start(t, clock, "", "sh", "-c", `sleep 2500 & sleep 2600 & echo ready; wait`)
-	s.expect(t, "ready")
+	s, clock := ready(t, "", "sh", "-c", `sleep 2500 & sleep 2600 & echo ready; wait`)
 	before := marked(snapshot(), s.p.mark)
 	if len(before) < 2 {
 		t.Fatalf("the sleeps do not carry the mark: %v", before)
@@ -340,9 +338,7 @@ func TestShellJobsEnded(t *testing.T) {
 
 // A descendant that clears its environment and detaches is no process's: Sweep ends it.
 func TestSweepEndsStrays(t *testing.T) {
-	clock := newClock()
-	s := start(t, clock, "cleared")
-	s.expect(t, "ready")
+	s, clock := ready(t, "cleared")
 	s.p.Wait()
 	if len(s.p.Left()) != 0 {
 		t.Errorf("Left() = %v: the cleared child carries no mark", s.p.Left())
@@ -370,9 +366,7 @@ func TestSweepEndsStrays(t *testing.T) {
 
 // Sweep leaves a running Process, and what it run, alone.
 func TestSweepSparesLiveProcesses(t *testing.T) {
-	clock := newClock()
-	s := start(t, clock, "fork-stay")
-	s.expect(t, "ready")
+	s, clock := ready(t, "fork-stay")
 	if left := sweep(grace, clock.after); len(left) != 0 {
 		t.Errorf("Sweep ended %v", left)
 	}
