@@ -132,3 +132,19 @@ func mustProfile(t *testing.T, name string) *agents.Profile {
 	}
 	return p
 }
+
+// live's settings are checked before any agent starts; each error says what to give.
+func TestSettingsRun(t *testing.T) {
+	for _, c := range []struct {
+		s    Settings
+		want string
+	}{
+		{Settings{}, "live: --agent is required: "},
+		{Settings{Agent: "pi", ACP: true, Oneshot: true}, "live: --acp and --oneshot: give one"},
+		{Settings{Agent: "/nonexistent/agent.json"}, "live: "},
+	} {
+		if rep, err := c.s.Run(t.Context(), nil); rep != nil || err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%+v: %v, want %q", c.s, err, c.want)
+		}
+	}
+}

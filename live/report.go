@@ -3,14 +3,70 @@ package live
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/LLeMbas/lembas-check/agents"
 	"github.com/LLeMbas/lembas-check/harness/spec"
 	"github.com/LLeMbas/lembas-check/runner"
 )
+
+// Settings are `live`'s settings as a person gives them (its flags; docs/live.md), all but the
+// field report and how the report is written.
+type Settings struct {
+	// Agent is a profile's name, a profile file, or a command 'CMD ARGS'.
+	Agent string
+	// ACP and Oneshot force how it is driven (default: over ACP where its profile can).
+	ACP, Oneshot bool
+	// Scenarios are built-in names or files (default: every built-in one).
+	Scenarios []string
+	// Record keeps each scenario's recording and ACP transcript in this folder.
+	Record      string
+	StepTimeout time.Duration
+	Lax         bool
+	Log         io.Writer
+	Tool        string
+	Version     string
+}
+
+// Run checks the settings, finds the agent, loads the scenarios and drives them into one report
+// (Report). Its errors are said as `live` says them.
+func (s Settings) Run(ctx context.Context, expect *runner.Expectations) (*runner.Report, error) {
+	if s.Agent == "" {
+		return nil, fmt.Errorf("live: --agent is required: a profile (%s), a profile file, or 'CMD ARGS'", strings.Join(agents.Names(), ", "))
+	}
+	if s.ACP && s.Oneshot {
+		return nil, fmt.Errorf("live: --acp and --oneshot: give one")
+	}
+	p, bin, err := agents.Resolve(s.Agent, "")
+	if err != nil {
+		return nil, fmt.Errorf("live: %v", err)
+	}
+	useACP := p.ACP != nil && !s.Oneshot
+	if s.ACP && p.ACP == nil {
+		return nil, fmt.Errorf("live: the %s profile has no ACP command: drive it with --oneshot", p.Name)
+	}
+	if !useACP && p.Oneshot == nil {
+		return nil, fmt.Errorf("live: the %s profile has no one-shot command: drive it with --acp", p.Name)
+	}
+	names := s.Scenarios
+	if len(names) == 0 {
+		names = Scenarios()
+	}
+	var scs []*Scenario
+	for _, n := range names {
+		sc, err := LoadScenario(n)
+		if err != nil {
+			return nil, fmt.Errorf("--scenario %v", err)
+		}
+		scs = append(scs, sc)
+	}
+	o := Options{Profile: p, Bin: bin, ACP: useACP, StepTimeout: s.StepTimeout, Lax: s.Lax, Log: s.Log, Tool: s.Tool, Version: s.Version}
+	return Report(ctx, o, scs, s.Record, expect)
+}
 
 // Report drives the agent o names through each scenario in turn and judges each run (`live`):
 // one report of every verdict, known failures applied. Each scenario's recording and ACP

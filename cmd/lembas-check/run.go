@@ -35,6 +35,21 @@ func addReportFlags(fs interface {
 	return r
 }
 
+// expectations are the known failures --expect names (nil without it).
+func (r *reportFlags) expectations() (*runner.Expectations, error) {
+	if r.expect == "" {
+		return nil, nil
+	}
+	e, err := runner.LoadExpectations(r.expect)
+	return e, format.FileErr("--expect", r.expect, err)
+}
+
+// write writes the report as the flags say.
+func (r *reportFlags) write(stdout io.Writer, rep *runner.Report) error {
+	o := format.Output{Format: r.format, Out: r.out, Verbose: r.verbose}
+	return format.Write(report.Formats, o, rep, stdout, func(w io.Writer, rep *runner.Report) error { return report.WriteTable(w, rep, r.verbose) })
+}
+
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("run", stderr)
 	cf := addCaseFlags(fs)
@@ -60,11 +75,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return errorf(stderr, "%v", err)
 	}
-	var expect *runner.Expectations
-	if rf.expect != "" {
-		if expect, err = runner.LoadExpectations(rf.expect); err != nil {
-			return errorf(stderr, "%v", format.FileErr("--expect", rf.expect, err))
-		}
+	expect, err := rf.expectations()
+	if err != nil {
+		return errorf(stderr, "%v", err)
 	}
 	target := runner.Target(runner.Builtin{})
 	workers := af.jobs
@@ -95,8 +108,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	for _, p := range expect.Unused() {
 		fmt.Fprintf(stderr, "lembas-check: warning: --expect %s: %s matched no case of this run\n", rf.expect, p)
 	}
-	out := format.Output{Format: rf.format, Out: rf.out, Verbose: rf.verbose}
-	if err := format.Write(report.Formats, out, rep, stdout, func(w io.Writer, r *runner.Report) error { return report.WriteTable(w, r, rf.verbose) }); err != nil {
+	if err := rf.write(stdout, rep); err != nil {
 		return errorf(stderr, "%v", err)
 	}
 	return report.Status(rep).Code()
