@@ -73,19 +73,15 @@ type Usage struct {
 }
 
 type raw struct {
-	PromptTokens        *int `json:"prompt_tokens"`
-	CompletionTokens    *int `json:"completion_tokens"`
-	PromptTokensDetails *struct {
-		CachedTokens *int `json:"cached_tokens"`
-	} `json:"prompt_tokens_details"`
+	PromptTokens        *int     `json:"prompt_tokens"`
+	CompletionTokens    *int     `json:"completion_tokens"`
+	PromptTokensDetails *details `json:"prompt_tokens_details"`
 	// Responses API and Anthropic
-	InputTokens        *int `json:"input_tokens"`
-	OutputTokens       *int `json:"output_tokens"`
-	InputTokensDetails *struct {
-		CachedTokens *int `json:"cached_tokens"`
-	} `json:"input_tokens_details"`
-	CacheRead  *int `json:"cache_read_input_tokens"`
-	CacheWrite *int `json:"cache_creation_input_tokens"`
+	InputTokens        *int     `json:"input_tokens"`
+	OutputTokens       *int     `json:"output_tokens"`
+	InputTokensDetails *details `json:"input_tokens_details"`
+	CacheRead          *int     `json:"cache_read_input_tokens"`
+	CacheWrite         *int     `json:"cache_creation_input_tokens"`
 	// DeepSeek
 	HitTokens *int `json:"prompt_cache_hit_tokens"`
 	// Gemini's usageMetadata
@@ -93,6 +89,11 @@ type raw struct {
 	CandidatesTokenCount    *int `json:"candidatesTokenCount"`
 	CachedContentTokenCount *int `json:"cachedContentTokenCount"`
 	MissTokens              *int `json:"prompt_cache_miss_tokens"`
+}
+
+// details is prompt_tokens_details (chat) or input_tokens_details (Responses).
+type details struct {
+	CachedTokens *int `json:"cached_tokens"`
 }
 
 type timings struct {
