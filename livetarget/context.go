@@ -15,6 +15,7 @@ import (
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
 	"github.com/LLeMbas/lembas-check/harness/results"
 	"github.com/LLeMbas/lembas-check/harness/spec"
+	"github.com/LLeMbas/lembas-check/internal/textdiff"
 )
 
 // contextStep is one step of a context case (docs/areas.md, context).
@@ -342,14 +343,7 @@ func afterSummary(q *request, summary string) string {
 // lines that changed, widened by a line each way until old is found once. "" when no edit can say
 // it (an empty file, a change that is only added at the end of none).
 func editSpan(before, after string) (old, new string) {
-	p := 0
-	for p < len(before) && p < len(after) && before[p] == after[p] {
-		p++
-	}
-	s := 0
-	for s < len(before)-p && s < len(after)-p && before[len(before)-1-s] == after[len(after)-1-s] {
-		s++
-	}
+	p, s := textdiff.Ends([]byte(before), []byte(after))
 	start := strings.LastIndex(before[:p], "\n") + 1
 	end := len(before) - s
 	if i := strings.Index(before[end:], "\n"); i >= 0 {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/LLeMbas/lembas-check/harness/results/unidiff"
 	"github.com/LLeMbas/lembas-check/harness/spec"
+	"github.com/LLeMbas/lembas-check/internal/textdiff"
 )
 
 // Options are what a session is made with.
@@ -423,13 +424,6 @@ func (s *Session) linesCell(r *fullRead) string {
 func emptyWord() string {
 	ctx := spec.LoopJSON().Context
 	a, b := ctx.ReadHeaderEmpty, ctx.ReadHeader
-	i := 0
-	for i < len(a) && i < len(b) && a[i] == b[i] {
-		i++
-	}
-	j := 0
-	for j < len(a)-i && j < len(b)-i && a[len(a)-1-j] == b[len(b)-1-j] {
-		j++
-	}
+	i, j := textdiff.Ends([]byte(a), []byte(b))
 	return a[i : len(a)-j]
 }

@@ -89,14 +89,7 @@ const maxCells = 4 << 20
 // line without a mark.
 func Lines(a, b []string) []Line {
 	// Trim the common head and tail: most answers differ in a few lines.
-	head := 0
-	for head < len(a) && head < len(b) && a[head] == b[head] {
-		head++
-	}
-	tail := 0
-	for tail < len(a)-head && tail < len(b)-head && a[len(a)-1-tail] == b[len(b)-1-tail] {
-		tail++
-	}
+	head, tail := Ends(a, b)
 	var out []Line
 	for _, s := range a[:head] {
 		out = append(out, Line{Same, s})
@@ -106,6 +99,19 @@ func Lines(a, b []string) []Line {
 		out = append(out, Line{Same, s})
 	}
 	return out
+}
+
+// Ends is how long a head and a tail a and b have in common, the tail taken from what follows
+// the head (so head+tail is at most the shorter length): what two texts, or their lines, differ
+// by is a[head:len(a)-tail] against b[head:len(b)-tail].
+func Ends[S ~[]E, E comparable](a, b S) (head, tail int) {
+	for head < len(a) && head < len(b) && a[head] == b[head] {
+		head++
+	}
+	for tail < len(a)-head && tail < len(b)-head && a[len(a)-1-tail] == b[len(b)-1-tail] {
+		tail++
+	}
+	return head, tail
 }
 
 func middle(a, b []string) []Line {

@@ -73,3 +73,26 @@ func FuzzLines(f *testing.F) {
 		}
 	})
 }
+
+// Ends never counts a shared element twice: the tail is taken from what follows the head.
+func TestEnds(t *testing.T) {
+	for _, c := range []struct {
+		a, b       string
+		head, tail int
+	}{
+		{"", "", 0, 0},
+		{"abc", "abc", 3, 0},
+		{"aa", "aaa", 2, 0},
+		{"xay", "xby", 1, 1},
+		{"ab", "ba", 0, 0},
+		{"read [x] lines", "read [] lines", 6, 7},
+	} {
+		head, tail := Ends([]byte(c.a), []byte(c.b))
+		if head != c.head || tail != c.tail {
+			t.Errorf("Ends(%q, %q) = %d, %d, want %d, %d", c.a, c.b, head, tail, c.head, c.tail)
+		}
+	}
+	if head, tail := Ends([]string{"a", "b", "c"}, []string{"a", "c"}); head != 1 || tail != 1 {
+		t.Errorf("lines: %d, %d, want 1, 1", head, tail)
+	}
+}
