@@ -137,3 +137,33 @@ func (s *Server) Env(envs []string) []string {
 	}
 	return env
 }
+
+// Serve is `lembas-check fake`: the server of these settings until ctx ends, its URL first on
+// stdout, what it serves on log, every exchange recorded to record ("": none). ok is false when
+// it could not start (err says why) or could not finish its recording (said on log).
+func (s Settings) Serve(ctx context.Context, tool, record string, stdout, log io.Writer) (ok bool, err error) {
+	cfg, err := s.Config()
+	if err != nil {
+		return false, err
+	}
+	cfg.Log = log
+	if record != "" {
+		rec, err := replay.Create(record, s.Header(tool))
+		if err != nil {
+			return false, fmt.Errorf("--record: %v", err)
+		}
+		cfg.Record = rec
+	}
+	srv, err := Start(cfg)
+	if err != nil {
+		if cfg.Record != nil {
+			cfg.Record.Close()
+		}
+		return false, err
+	}
+	fmt.Fprintln(stdout, srv.URL)
+	fmt.Fprintf(log, "lembas-check fake: %s on %s (OpenAI base URL %s); stop with Ctrl-C\n", s.About(), srv.URL, srv.BaseURL())
+	<-ctx.Done()
+	_, ok = srv.Stop(record, log)
+	return ok, nil
+}

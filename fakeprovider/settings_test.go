@@ -1,7 +1,10 @@
 package fakeprovider_test
 
 import (
+	"bufio"
 	"bytes"
+	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -144,5 +147,32 @@ func TestCommandEnv(t *testing.T) {
 		if !strings.Contains(env, want) {
 			t.Errorf("the environment has no %q", want)
 		}
+	}
+}
+
+// Serve says its URL first, serves until its context ends, and finishes its recording.
+func TestSettingsServe(t *testing.T) {
+	if ok, err := (fakeprovider.Settings{Usage: "klingon", CacheSlots: 1}).Serve(t.Context(), "t", "", io.Discard, io.Discard); ok || err == nil {
+		t.Errorf("bad settings: %v, %v", ok, err)
+	}
+	rec := filepath.Join(t.TempDir(), "rec.jsonl")
+	ctx, cancel := context.WithCancel(t.Context())
+	r, w := io.Pipe()
+	var log bytes.Buffer
+	done := make(chan bool)
+	go func() {
+		ok, err := (fakeprovider.Settings{Usage: "openai", CacheSlots: 1}).Serve(ctx, "lembas-check test", rec, w, &log)
+		w.Close()
+		done <- ok && err == nil
+	}()
+	url, err := bufio.NewReader(r).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	post(t, strings.TrimSpace(url)+"/v1/chat/completions", `{"model":"fake-model","messages":[{"role":"user","content":"hi"}]}`)
+	cancel()
+	go io.Copy(io.Discard, r)
+	if !<-done || !strings.Contains(log.String(), "lembas-check: recorded 1 exchanges") {
+		t.Errorf("Serve did not finish its recording:\n%s", log.String())
 	}
 }

@@ -2,31 +2,16 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"github.com/LLeMbas/lembas-check/internal/format"
 	"io"
 
 	"github.com/LLeMbas/lembas-check/cachebench/audit"
-	"github.com/LLeMbas/lembas-check/replay"
-	"github.com/LLeMbas/lembas-check/tokens"
 )
 
-// tokenizerFlag chooses the tokenizer of audit, bench and export: tiktoken offline by default, or
-// a llama.cpp server's own.
-func tokenizerFlag(fs *flag.FlagSet) *string { return fs.String("tokenizer", "", tokenizerUsage) }
-
+// tokenizerUsage is --tokenizer's of audit and export: tiktoken offline by default, or a llama.cpp
+// server's own.
 const tokenizerUsage = "count tokens with a llama.cpp server's /apply-template and /tokenize at `URL` (default: tiktoken o200k_base, offline)"
-
-// openCounted opens a recording and the tokenizer to count it with (audit, export).
-func openCounted(tokenizerURL, path string) (tokens.Tokenizer, *replay.Reader, io.Closer, error) {
-	tk, err := tokens.New(tokenizerURL)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	rd, f, err := replay.OpenFile(path)
-	return tk, rd, f, err
-}
 
 func cmdAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("audit", stderr)

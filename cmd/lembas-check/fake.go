@@ -3,11 +3,9 @@ package main
 import (
 	"context"
 	"flag"
-	"fmt"
 	"io"
 
 	"github.com/LLeMbas/lembas-check/fakeprovider"
-	"github.com/LLeMbas/lembas-check/replay"
 	"github.com/LLeMbas/lembas-check/runner"
 )
 
@@ -46,29 +44,11 @@ func cmdFake(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(pos) > 0 {
 		return errorf(stderr, "fake takes no arguments (got %q)", pos)
 	}
-	cfg, err := ff.Config()
+	ok, err := ff.Serve(ctx, tool, *record, stdout, stderr)
 	if err != nil {
 		return errorf(stderr, "%v", err)
 	}
-	cfg.Log = stderr
-	if *record != "" {
-		rec, err := replay.Create(*record, ff.Header(tool))
-		if err != nil {
-			return errorf(stderr, "--record: %v", err)
-		}
-		cfg.Record = rec
-	}
-	srv, err := fakeprovider.Start(cfg)
-	if err != nil {
-		if cfg.Record != nil {
-			cfg.Record.Close()
-		}
-		return errorf(stderr, "%v", err)
-	}
-	fmt.Fprintln(stdout, srv.URL)
-	fmt.Fprintf(stderr, "lembas-check fake: %s on %s (OpenAI base URL %s); stop with Ctrl-C\n", ff.About(), srv.URL, srv.BaseURL())
-	<-ctx.Done()
-	if _, ok := srv.Stop(*record, stderr); !ok {
+	if !ok {
 		return 2
 	}
 	return 0
