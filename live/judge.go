@@ -545,15 +545,8 @@ func sameTools(a, b *chat.Request) bool {
 	return true
 }
 
-// Failed says whether a verdict fails the run.
-func (j *Judgement) Failed() bool {
-	for _, r := range j.Results {
-		if r.Verdict.Failed() {
-			return true
-		}
-	}
-	return false
-}
+// Failed says whether a verdict fails the run, as it would in a runner report.
+func (j *Judgement) Failed() bool { return (&runner.Report{Results: j.Results}).Failed() }
 
 // runnerCase is a rule of a scenario as the runner's reports show a case: id
 // live/<scenario>/<rule>, area live, the scenario's file, the rule as what is expected.
