@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/LLeMbas/lembas-check/fakeprovider/wire"
+	"github.com/LLeMbas/lembas-check/replay"
 	"github.com/LLeMbas/lembas-check/replay/chat"
 )
 
@@ -88,24 +89,8 @@ func partText(raw []byte) string {
 	return contentText(m.Content)
 }
 
-// contentText is a content member as text: a string, or its text parts joined.
-func contentText(c json.RawMessage) string {
-	var s string
-	if json.Unmarshal(c, &s) == nil {
-		return s
-	}
-	var parts []struct {
-		Text string `json:"text"`
-	}
-	json.Unmarshal(c, &parts)
-	var out []string
-	for _, p := range parts {
-		if p.Text != "" {
-			out = append(out, p.Text)
-		}
-	}
-	return strings.Join(out, "\n")
-}
+// contentText is a content member as text: a string, or its text parts a line apart.
+func contentText(c json.RawMessage) string { return replay.ContentText(c, "\n") }
 
 // readMsg is one message as the live target reads it: chat completions' and Responses' as they
 // are; Anthropic's and Gemini's, whose tool results are blocks (parts) of a user message, one

@@ -101,7 +101,7 @@ func ParseReply(body []byte) (Reply, error) {
 	switch {
 	case len(v.Choices) > 0:
 		m := v.Choices[0].Message
-		x.Text = textOf(m.Content)
+		x.Text = ContentText(m.Content, "")
 		for _, c := range m.ToolCalls {
 			x.ToolCalls = append(x.ToolCalls, ToolCall{c.ID, c.Function.Name, c.Function.Arguments})
 		}
@@ -158,8 +158,10 @@ func nonNull(v json.RawMessage) json.RawMessage {
 	return v
 }
 
-// textOf is a content value's text: a string, or its text blocks joined.
-func textOf(c json.RawMessage) string {
+// ContentText is a message's content as text: a string, or the text of its blocks (parts)
+// joined by sep — nothing between the pieces of an answer, a line break between the parts of a
+// request's message.
+func ContentText(c json.RawMessage, sep string) string {
 	var s string
 	if json.Unmarshal(c, &s) == nil {
 		return s
@@ -168,11 +170,13 @@ func textOf(c json.RawMessage) string {
 		Text string `json:"text"`
 	}
 	json.Unmarshal(c, &blocks)
-	var b strings.Builder
+	var out []string
 	for _, bl := range blocks {
-		b.WriteString(bl.Text)
+		if bl.Text != "" {
+			out = append(out, bl.Text)
+		}
 	}
-	return b.String()
+	return strings.Join(out, sep)
 }
 
 func (x *Reply) addResponsesItem(item json.RawMessage) {
@@ -189,7 +193,7 @@ func (x *Reply) addResponsesItem(item json.RawMessage) {
 	}
 	switch it.Type {
 	case "message":
-		x.Text += textOf(it.Content)
+		x.Text += ContentText(it.Content, "")
 	case "function_call":
 		x.ToolCalls = append(x.ToolCalls, ToolCall{it.CallID, it.Name, it.Arguments})
 	case "custom_tool_call":
