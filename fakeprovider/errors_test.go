@@ -108,12 +108,7 @@ func TestErrorStatuses(t *testing.T) {
 	if !errors.As(err, &oe) || oe.StatusCode != 404 || oe.Code != "model_not_found" || oe.Param != "model" {
 		t.Errorf("SDK error: %#v", err)
 	}
-	srv.Close()
-	w.Close()
-	entries, _, err := replay.ReadAll(rec)
-	if err != nil {
-		t.Fatal(err)
-	}
+	entries := readBack(t, srv, w, rec)
 	if len(entries) != 6 {
 		t.Fatalf("%d exchanges recorded, want 6", len(entries))
 	}

@@ -119,12 +119,7 @@ func TestRecordingAllRoutes(t *testing.T) {
 	if srv.Requests() != 3 {
 		t.Errorf("%d requests counted, want 3 (not /metrics)", srv.Requests())
 	}
-	srv.Close()
-	w.Close()
-	es, _, err := replay.ReadAll(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	es := readBack(t, srv, w, path)
 	var paths []string
 	for _, e := range es {
 		paths = append(paths, e.Exchange.Path)

@@ -321,12 +321,7 @@ rules:
 		t.Errorf("another connection: %s", e)
 	}
 	conn2.Close()
-	srv.Close()
-	w.Close()
-	es, _, err := replay.ReadAll(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	es := readBack(t, srv, w, path)
 	var turns int
 	for _, x := range es {
 		if x.Exchange.Transport != "websocket" {
