@@ -92,14 +92,12 @@ const (
 // chatParams reads chat completions' settings.
 func chatParams(top map[string]json.RawMessage, p *Params) *Error {
 	for _, k := range []string{"max_completion_tokens", "max_tokens"} {
-		if raw, ok := top[k]; ok && !isNull(raw) {
-			n, e := intParam(k, raw)
-			if e != nil {
-				return e
-			}
-			if p.MaxParam == "" {
-				p.MaxTokens, p.MaxParam = n, k
-			}
+		n, ok, e := intValue(top, k)
+		if e != nil {
+			return e
+		}
+		if ok && p.MaxParam == "" {
+			p.MaxTokens, p.MaxParam = n, k
 		}
 	}
 	if raw, ok := top["stop"]; ok && !isNull(raw) {
@@ -145,11 +143,9 @@ func chatParams(top map[string]json.RawMessage, p *Params) *Error {
 
 // responsesParams reads the Responses API's settings.
 func responsesParams(top map[string]json.RawMessage, p *Params) *Error {
-	if raw, ok := top["max_output_tokens"]; ok && !isNull(raw) {
-		n, e := intParam("max_output_tokens", raw)
-		if e != nil {
-			return e
-		}
+	if n, ok, e := intValue(top, "max_output_tokens"); e != nil {
+		return e
+	} else if ok {
 		p.MaxTokens, p.MaxParam = n, "max_output_tokens"
 	}
 	if raw, ok := top["context_management"]; ok && !isNull(raw) {
@@ -220,16 +216,21 @@ func toolParams(top map[string]json.RawMessage, p *Params, choice func(json.RawM
 
 // intSetting sets *dst to the integer top[k], when it is sent and not null.
 func intSetting(top map[string]json.RawMessage, k string, dst *int) *Error {
+	n, ok, e := intValue(top, k)
+	if ok && e == nil {
+		*dst = n
+	}
+	return e
+}
+
+// intValue is the integer top[k]; ok false when it is not sent or null.
+func intValue(top map[string]json.RawMessage, k string) (n int, ok bool, e *Error) {
 	raw, ok := top[k]
 	if !ok || isNull(raw) {
-		return nil
+		return 0, false, nil
 	}
-	n, e := intParam(k, raw)
-	if e != nil {
-		return e
-	}
-	*dst = n
-	return nil
+	n, e = intParam(k, raw)
+	return n, true, e
 }
 
 func intParam(param string, raw json.RawMessage) (int, *Error) {

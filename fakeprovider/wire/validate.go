@@ -486,12 +486,8 @@ func intAtLeast(top map[string]json.RawMessage, param string, lo int) *Error {
 }
 
 func intIn(top map[string]json.RawMessage, param string, lo, hi int) *Error {
-	raw, ok := top[param]
-	if !ok || isNull(raw) {
-		return nil
-	}
-	n, e := intParam(param, raw)
-	if e != nil {
+	n, ok, e := intValue(top, param)
+	if !ok || e != nil {
 		return e
 	}
 	return outOfRange(param, "integer", n, lo, hi)
