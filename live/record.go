@@ -13,6 +13,7 @@ import (
 	"github.com/LLeMbas/lembas-check/fakeprovider"
 	"github.com/LLeMbas/lembas-check/internal/format"
 	"github.com/LLeMbas/lembas-check/internal/proc"
+	"github.com/LLeMbas/lembas-check/internal/syncbuf"
 	"github.com/LLeMbas/lembas-check/replay"
 )
 
@@ -39,6 +40,7 @@ type RecordSettings struct {
 // unfinished: the command could not start, or the recording could not be finished or holds no
 // request.
 func Record(ctx context.Context, s RecordSettings, argv []string, stdout, stderr io.Writer) format.Status {
+	stderr = serialized(stderr)
 	if err := fakeprovider.CheckEnv(s.Envs); err != nil {
 		return fail(stderr, "%v", err)
 	}
@@ -109,6 +111,16 @@ func Record(ctx context.Context, s RecordSettings, argv []string, stdout, stderr
 		return format.Unfinished
 	}
 	return format.OK
+}
+
+// serialized is w with its writes one at a time: the command's stderr is copied into it from
+// one goroutine and the fake logs into it from others. A file is left as it is, so that the
+// command writes to it directly (a terminal stays its terminal).
+func serialized(w io.Writer) io.Writer {
+	if _, ok := w.(*os.File); ok {
+		return w
+	}
+	return syncbuf.NewWriter(w)
 }
 
 func fail(w io.Writer, f string, args ...any) format.Status {

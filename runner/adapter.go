@@ -716,3 +716,14 @@ func (p *proc) bye(grace time.Duration) error {
 	}
 	return nil
 }
+
+// Check checks the options as --jobs and --timeout give them.
+func (o AdapterOptions) Check() error {
+	if o.Jobs < 1 {
+		return fmt.Errorf("--jobs %d: want 1 or more", o.Jobs)
+	}
+	if o.Timeout <= 0 {
+		return fmt.Errorf("--timeout %s: want a positive duration, e.g. 10s", o.Timeout)
+	}
+	return nil
+}

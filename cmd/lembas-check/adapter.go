@@ -6,37 +6,17 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"time"
 
 	"github.com/LLeMbas/lembas-check/internal/progress"
 	"github.com/LLeMbas/lembas-check/runner"
 )
 
-// adapterFlags are the flags of the commands that start adapters: run, diff and smoke.
-type adapterFlags struct {
-	timeout time.Duration
-	jobs    int
-}
-
-func addAdapterFlags(fs *flag.FlagSet) *adapterFlags {
-	f := &adapterFlags{}
-	fs.DurationVar(&f.timeout, "timeout", runner.DefaultTimeout, "an adapter's time to answer hello, and each case")
-	fs.IntVar(&f.jobs, "jobs", 1, "run `N` adapter processes (or builtin workers) at once; each case goes to one")
-	return f
-}
-
-func (f *adapterFlags) options() runner.AdapterOptions {
-	return runner.AdapterOptions{Jobs: f.jobs, Timeout: f.timeout}
-}
-
-func (f *adapterFlags) check() error {
-	if f.jobs < 1 {
-		return fmt.Errorf("--jobs %d: want 1 or more", f.jobs)
-	}
-	if f.timeout <= 0 {
-		return fmt.Errorf("--timeout %s: want a positive duration, e.g. 10s", f.timeout)
-	}
-	return nil
+// addAdapterFlags adds the flags of the commands that start adapters: run, diff and smoke.
+func addAdapterFlags(fs *flag.FlagSet) *runner.AdapterOptions {
+	o := &runner.AdapterOptions{}
+	fs.DurationVar(&o.Timeout, "timeout", runner.DefaultTimeout, "an adapter's time to answer hello, and each case")
+	fs.IntVar(&o.Jobs, "jobs", 1, "run `N` adapter processes (or builtin workers) at once; each case goes to one")
+	return o
 }
 
 // cmdAdapter serves the builtin reference over the adapter protocol on stdin and stdout, so the

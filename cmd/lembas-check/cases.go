@@ -36,18 +36,13 @@ func (c *caseFlags) selection() (selection.Selection, error) {
 	return selection.New(c.areas, c.run)
 }
 
-// load loads the suites the flags name, every case of them (the selection is applied after).
-func (c *caseFlags) load() ([]conformance.Case, error) {
-	return runner.LoadCases(runner.SuiteOptions{Dirs: c.suites, NoEmbedded: c.noEmbedded})
-}
-
-// selected loads the suites and applies the selection.
+// selected loads the suites the flags name and applies the selection.
 func (c *caseFlags) selected() ([]conformance.Case, error) {
 	sel, err := c.selection()
 	if err != nil {
 		return nil, err
 	}
-	cases, err := c.load()
+	cases, err := runner.LoadCases(runner.SuiteOptions{Dirs: c.suites, NoEmbedded: c.noEmbedded})
 	if err != nil {
 		return nil, err
 	}

@@ -29,7 +29,7 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if _, err := report.DiffFormats.Lookup(*form); err != nil {
 		return errorf(stderr, "%v", err)
 	}
-	if err := af.check(); err != nil {
+	if err := af.Check(); err != nil {
 		return errorf(stderr, "%v", err)
 	}
 	sel, err := cf.selection()
@@ -45,7 +45,7 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	var reports [2]*runner.Report
 	for i, s := range []struct{ flag, spec string }{{"a", *a}, {"b", *b}} {
-		rep, err := report.OpenSide(ctx, s.spec, sel, report.SideOptions{Adapter: af.options(), Cases: load, Label: "diff " + s.flag, Log: stderr})
+		rep, err := report.OpenSide(ctx, s.spec, sel, report.SideOptions{Adapter: *af, Cases: load, Label: "diff " + s.flag, Log: stderr})
 		if err != nil {
 			return errorf(stderr, "--%s %v", s.flag, err)
 		}

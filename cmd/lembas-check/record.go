@@ -3,11 +3,9 @@ package main
 import (
 	"context"
 	"io"
-	"os"
 	"strings"
 	"time"
 
-	"github.com/LLeMbas/lembas-check/internal/syncbuf"
 	"github.com/LLeMbas/lembas-check/live"
 )
 
@@ -16,7 +14,6 @@ import (
 var killGrace = 5 * time.Second
 
 func cmdRecord(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	stderr = serialized(stderr)
 	fs := newFlags("record", stderr)
 	ff := addFakeFlags(fs, true)
 	out := fs.String("out", "", "write the recording to `FILE` (required)")
@@ -54,14 +51,4 @@ func cmdRecord(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	rs := live.RecordSettings{Fake: *ff, Out: *out, Envs: envs, Timeout: *timeout, Agent: *agent, Dir: *dir, Grace: killGrace, Tool: tool}
 	return live.Record(ctx, rs, argv, stdout, stderr).Code()
-}
-
-// serialized is w with its writes one at a time: the command's stderr is copied into it from
-// one goroutine and the fake logs into it from others. A file is left as it is, so that the
-// command writes to it directly (a terminal stays its terminal).
-func serialized(w io.Writer) io.Writer {
-	if _, ok := w.(*os.File); ok {
-		return w
-	}
-	return syncbuf.NewWriter(w)
 }

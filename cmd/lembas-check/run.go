@@ -65,7 +65,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(pos) > 0 {
 		return errorf(stderr, "run takes no arguments (got %q); cases are chosen with --area, --run and --suite", pos)
 	}
-	if err := af.check(); err != nil {
+	if err := af.Check(); err != nil {
 		return errorf(stderr, "%v", err)
 	}
 	if _, err := report.Formats.Lookup(rf.format); err != nil {
@@ -80,7 +80,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return errorf(stderr, "%v", err)
 	}
 	target := runner.Target(runner.Builtin{})
-	workers := af.jobs
+	workers := af.Jobs
 	switch {
 	case lf.agent != "" && *impl != "":
 		return errorf(stderr, "--live and --impl: give one target")
@@ -94,7 +94,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return errorf(stderr, "--profile names the profile of --live's harness: give --live too")
 	}
 	if *impl != "" {
-		a, err := runner.NewAdapter(*impl, af.options())
+		a, err := runner.NewAdapter(*impl, *af)
 		if err != nil {
 			return errorf(stderr, "--impl: %v", err)
 		}

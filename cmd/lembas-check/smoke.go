@@ -20,14 +20,14 @@ func cmdSmoke(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if len(pos) > 0 || *impl == "" {
 		return errorf(stderr, "usage: lembas-check smoke --impl 'CMD ARGS'")
 	}
-	if err := af.check(); err != nil {
+	if err := af.Check(); err != nil {
 		return errorf(stderr, "%v", err)
 	}
 	cases, err := cf.selected()
 	if err != nil {
 		return errorf(stderr, "%v", err)
 	}
-	a, err := runner.NewAdapter(*impl, af.options())
+	a, err := runner.NewAdapter(*impl, *af)
 	if err != nil {
 		return errorf(stderr, "--impl: %v", err)
 	}

@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/LLeMbas/lembas-check/runner"
+	"github.com/LLeMbas/lembas-check/runner/selection"
 )
 
 // --features alone is the embedded features; a folder that is missing, a file, or a folder of no
@@ -24,6 +27,37 @@ func TestLoadDir(t *testing.T) {
 	} {
 		if _, err := LoadDir(c.dir); err == nil || !strings.HasPrefix(err.Error(), c.want) {
 			t.Errorf("%s: %v, want %q", c.dir, err, c.want)
+		}
+	}
+}
+
+// A run's items: the suites' cases, the features' scenarios with --features, alone when the
+// embedded suites are left out and none is named; one selection for both.
+func TestRunItems(t *testing.T) {
+	all := selection.Selection{}
+	cases, err := RunItems(runner.SuiteOptions{}, false, "", all)
+	if err != nil || len(cases) == 0 {
+		t.Fatalf("the cases: %d, %v", len(cases), err)
+	}
+	alone, err := RunItems(runner.SuiteOptions{NoEmbedded: true}, true, "", all)
+	if err != nil || len(alone) == 0 {
+		t.Fatalf("the features alone: %d, %v", len(alone), err)
+	}
+	both, err := RunItems(runner.SuiteOptions{}, true, "", all)
+	if err != nil || len(both) != len(cases)+len(alone) {
+		t.Errorf("both: %d, want %d + %d (%v)", len(both), len(cases), len(alone), err)
+	}
+	sel, err := selection.New([]string{"jobs"}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs, err := RunItems(runner.SuiteOptions{}, true, "", sel)
+	if err != nil || len(jobs) == 0 || len(jobs) >= len(both) {
+		t.Errorf("--area jobs: %d of %d (%v)", len(jobs), len(both), err)
+	}
+	for _, it := range jobs {
+		if it.Case.Area != "jobs" {
+			t.Errorf("%s: not of the selection", it.Case.ID)
 		}
 	}
 }
