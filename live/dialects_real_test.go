@@ -2,14 +2,13 @@ package live
 
 import (
 	"context"
-	"errors"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/LLeMbas/lembas-check/agents"
+	"github.com/LLeMbas/lembas-check/agents/agentstest"
 	"github.com/LLeMbas/lembas-check/cachebench/audit"
 	"github.com/LLeMbas/lembas-check/fakeprovider"
 	"github.com/LLeMbas/lembas-check/replay"
@@ -77,7 +76,7 @@ func TestClaudeCodeAcrossSessions(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a real agent")
 	}
-	p, bin := installed(t, "claude-code")
+	p, bin := agentstest.Installed(t, "claude-code")
 	dir, home := t.TempDir(), t.TempDir()
 	if err := Seed(dir); err != nil {
 		t.Fatal(err)
@@ -126,23 +125,6 @@ func TestClaudeCodeAcrossSessions(t *testing.T) {
 	if across == nil || across.Path != "$.system[0].text" || across.LostTokens < 1000 || !strings.Contains(across.Change.New, "cc_version=") || rep.Totals.Conversations != 2 {
 		t.Fatalf("across sessions: %+v (totals %+v)", across, rep.Totals)
 	}
-}
-
-// installed is a built-in profile and its program, or a skip saying how to install it.
-func installed(t *testing.T, name string) (*agents.Profile, string) {
-	t.Helper()
-	p, err := agents.Builtin(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin, err := p.Find()
-	var ni *agents.NotInstalled
-	if errors.As(err, &ni) {
-		t.Skip(err)
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return p, bin
 }
 
 // auditOf audits a recording.

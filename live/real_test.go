@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/LLeMbas/lembas-check/agents/agentstest"
 	"github.com/LLeMbas/lembas-check/replay"
 	"github.com/LLeMbas/lembas-check/runner"
 )
@@ -16,7 +17,7 @@ import (
 func drive(t *testing.T, name, scenario string, overACP bool) (*Run, map[string]runner.Result) {
 	t.Helper()
 	t.Parallel()
-	p, bin := installed(t, name)
+	p, bin := agentstest.Installed(t, name)
 	sc, err := LoadScenario(scenario)
 	if err != nil {
 		t.Fatal(err)

@@ -1,13 +1,12 @@
 package main
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/LLeMbas/lembas-check/agents"
+	"github.com/LLeMbas/lembas-check/agents/agentstest"
 	"github.com/LLeMbas/lembas-check/replay"
 )
 
@@ -18,18 +17,7 @@ import (
 // the audit reads it. Found as its profile finds it (LEMBAS_AGENTS, LEMBAS_CODEX or PATH); skipped
 // when absent.
 func TestCodexDefaultConfiguration(t *testing.T) {
-	p, err := agents.Builtin("codex")
-	if err != nil {
-		t.Fatal(err)
-	}
-	codex, err := p.Find()
-	var ni *agents.NotInstalled
-	if errors.As(err, &ni) {
-		t.Skip(err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, codex := agentstest.Installed(t, "codex")
 	dir := t.TempDir()
 	home, work := filepath.Join(dir, "home"), filepath.Join(dir, "work")
 	for _, d := range []string{filepath.Join(home, ".codex"), work} {

@@ -1,12 +1,12 @@
 package main
 
 import (
-	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/LLeMbas/lembas-check/agents"
+	"github.com/LLeMbas/lembas-check/agents/agentstest"
 	"github.com/LLeMbas/lembas-check/cachebench/audit"
 	"github.com/LLeMbas/lembas-check/replay"
 )
@@ -26,13 +26,7 @@ func TestRecordAgentDrivesEveryProfile(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			if _, err := p.Find(); err != nil {
-				var ni *agents.NotInstalled
-				if errors.As(err, &ni) {
-					t.Skip(err)
-				}
-				t.Fatal(err)
-			}
+			agentstest.Installed(t, name)
 			rec := filepath.Join(t.TempDir(), name+".jsonl")
 			code, out, errs := runCLI(t, "record", "--agent", name, "--out", rec, "--timeout", "240s", "--", "Read README.md and NOTES.md, then tell me what the project is.")
 			if code != 0 {
