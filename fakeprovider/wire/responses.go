@@ -77,122 +77,74 @@ func ResponsesStream(m Meta, q *Request, a Answer, u Usage) [][]byte {
 // the events of ResponsesStream, which the WebSocket mode sends as frames of their own.
 func ResponsesEvents(m Meta, q *Request, a Answer, u Usage, emit func(typ string, data []byte)) {
 	s := rstream{emit: emit}
-	s.event("response.created", func(e *enc) {
-		e.key("response")
-		response(e, m, q, a, nil, "in_progress")
-	})
-	s.event("response.in_progress", func(e *enc) {
-		e.key("response")
-		response(e, m, q, a, nil, "in_progress")
-	})
+	for _, typ := range []string{"response.created", "response.in_progress"} {
+		s.event(typ, func(e *enc) {
+			e.key("response")
+			response(e, m, q, a, nil, "in_progress")
+		})
+	}
 	out := 0
 	st := itemStatus(a)
 	if a.Compaction != "" {
 		id := itemID("cmp", m, 0)
 		for _, typ := range []string{"response.output_item.added", "response.output_item.done"} {
-			s.event(typ, func(e *enc) {
-				e.kint("output_index", int64(out))
-				e.key("item")
-				compactionItem(e, id, a.Compaction)
-			})
+			s.item(typ, out, func(e *enc) { compactionItem(e, id, a.Compaction) })
 		}
 		out++
 	}
 	if a.Reasoning != "" {
 		id := itemID("rs", m, 0)
-		s.event("response.output_item.added", func(e *enc) {
-			e.kint("output_index", int64(out))
-			e.key("item")
-			reasoningItem(e, id, "", false)
-		})
-		s.event("response.reasoning_summary_part.added", func(e *enc) {
-			e.kstr("item_id", id)
-			e.kint("output_index", int64(out))
-			e.kint("summary_index", 0)
+		s.item("response.output_item.added", out, func(e *enc) { reasoningItem(e, id, "", false) })
+		s.part("response.reasoning_summary_part.added", id, out, "summary_index", func(e *enc) {
 			e.key("part")
 			summaryPart(e, "")
 		})
 		for _, p := range Pieces(a.Reasoning, a.Chunk, false) {
-			s.event("response.reasoning_summary_text.delta", func(e *enc) {
-				e.kstr("item_id", id)
-				e.kint("output_index", int64(out))
-				e.kint("summary_index", 0)
+			s.part("response.reasoning_summary_text.delta", id, out, "summary_index", func(e *enc) {
 				e.kstr("delta", p)
 			})
 		}
-		s.event("response.reasoning_summary_text.done", func(e *enc) {
-			e.kstr("item_id", id)
-			e.kint("output_index", int64(out))
-			e.kint("summary_index", 0)
+		s.part("response.reasoning_summary_text.done", id, out, "summary_index", func(e *enc) {
 			e.kstr("text", a.Reasoning)
 		})
-		s.event("response.reasoning_summary_part.done", func(e *enc) {
-			e.kstr("item_id", id)
-			e.kint("output_index", int64(out))
-			e.kint("summary_index", 0)
+		s.part("response.reasoning_summary_part.done", id, out, "summary_index", func(e *enc) {
 			e.key("part")
 			summaryPart(e, a.Reasoning)
 		})
-		s.event("response.output_item.done", func(e *enc) {
-			e.kint("output_index", int64(out))
-			e.key("item")
-			reasoningItem(e, id, a.Reasoning, true)
-		})
+		s.item("response.output_item.done", out, func(e *enc) { reasoningItem(e, id, a.Reasoning, true) })
 		out++
 	}
 	if a.Text != "" {
 		id := itemID("msg", m, 0)
-		s.event("response.output_item.added", func(e *enc) {
-			e.kint("output_index", int64(out))
-			e.key("item")
-			messageItem(e, id, a, false, "")
-		})
-		s.event("response.content_part.added", func(e *enc) {
-			e.kstr("item_id", id)
-			e.kint("output_index", int64(out))
-			e.kint("content_index", 0)
+		s.item("response.output_item.added", out, func(e *enc) { messageItem(e, id, a, false, "") })
+		s.part("response.content_part.added", id, out, "content_index", func(e *enc) {
 			e.key("part")
 			outputText(e, Answer{})
 		})
 		for i, p := range textPieces(a) {
 			lp := a.Logprobs.one(i)
-			s.event("response.output_text.delta", func(e *enc) {
-				e.kstr("item_id", id)
-				e.kint("output_index", int64(out))
-				e.kint("content_index", 0)
+			s.part("response.output_text.delta", id, out, "content_index", func(e *enc) {
 				e.kstr("delta", p)
 				e.key("logprobs")
 				logprobList(e, lp)
 			})
 		}
-		s.event("response.output_text.done", func(e *enc) {
-			e.kstr("item_id", id)
-			e.kint("output_index", int64(out))
-			e.kint("content_index", 0)
+		s.part("response.output_text.done", id, out, "content_index", func(e *enc) {
 			e.kstr("text", a.Text)
 			e.key("logprobs")
 			logprobList(e, a.Logprobs)
 		})
-		s.event("response.content_part.done", func(e *enc) {
-			e.kstr("item_id", id)
-			e.kint("output_index", int64(out))
-			e.kint("content_index", 0)
+		s.part("response.content_part.done", id, out, "content_index", func(e *enc) {
 			e.key("part")
 			outputText(e, a)
 		})
-		s.event("response.output_item.done", func(e *enc) {
-			e.kint("output_index", int64(out))
-			e.key("item")
-			messageItem(e, id, a, true, st)
-		})
+		s.item("response.output_item.done", out, func(e *enc) { messageItem(e, id, a, true, st) })
 		out++
 	}
 	for i := range a.ToolCalls {
 		c := a.ToolCalls[i]
 		id := callItemID(m, c, i)
-		s.event("response.output_item.added", func(e *enc) {
-			e.kint("output_index", int64(out))
-			e.key("item")
+		s.item("response.output_item.added", out, func(e *enc) {
 			callItem(e, id, ToolCall{ID: c.ID, Name: c.Name, Custom: c.Custom, Namespace: c.Namespace}, false)
 		})
 		delta, done, field := "response.function_call_arguments.delta", "response.function_call_arguments.done", "arguments"
@@ -200,25 +152,17 @@ func ResponsesEvents(m Meta, q *Request, a Answer, u Usage, emit func(typ string
 			delta, done, field = "response.custom_tool_call_input.delta", "response.custom_tool_call_input.done", "input"
 		}
 		for _, p := range Pieces(c.Arguments, a.Chunk, true) {
-			s.event(delta, func(e *enc) {
-				e.kstr("item_id", id)
-				e.kint("output_index", int64(out))
+			s.part(delta, id, out, "", func(e *enc) {
 				e.kstr("delta", p)
 			})
 		}
-		s.event(done, func(e *enc) {
-			e.kstr("item_id", id)
-			e.kint("output_index", int64(out))
+		s.part(done, id, out, "", func(e *enc) {
 			if !c.Custom {
 				e.kstr("name", c.Name)
 			}
 			e.kstr(field, c.Arguments)
 		})
-		s.event("response.output_item.done", func(e *enc) {
-			e.kint("output_index", int64(out))
-			e.key("item")
-			callItem(e, id, c, true)
-		})
+		s.item("response.output_item.done", out, func(e *enc) { callItem(e, id, c, true) })
 		out++
 	}
 	final := "response.completed"
@@ -234,6 +178,28 @@ func ResponsesEvents(m Meta, q *Request, a Answer, u Usage, emit func(typ string
 type rstream struct {
 	seq  int64
 	emit func(typ string, data []byte)
+}
+
+// item is an event carrying an output item whole: its output_index, then the item.
+func (s *rstream) item(typ string, out int, item func(e *enc)) {
+	s.event(typ, func(e *enc) {
+		e.kint("output_index", int64(out))
+		e.key("item")
+		item(e)
+	})
+}
+
+// part is an event about output item id: its item_id and output_index, then the index of its
+// part (summary_index or content_index, always 0: one part an item) unless index is "".
+func (s *rstream) part(typ, id string, out int, index string, body func(e *enc)) {
+	s.event(typ, func(e *enc) {
+		e.kstr("item_id", id)
+		e.kint("output_index", int64(out))
+		if index != "" {
+			e.kint(index, 0)
+		}
+		body(e)
+	})
 }
 
 func (s *rstream) event(typ string, body func(e *enc)) {
@@ -319,16 +285,8 @@ func response(e *enc, m Meta, q *Request, a Answer, u *Usage, status string) {
 	echo("presence_penalty", "0.0")
 	echo("previous_response_id", "null")
 	echo("prompt_cache_key", "null")
-	e.key("reasoning")
-	e.obj()
-	var r struct {
-		Effort  json.RawMessage `json:"effort"`
-		Summary json.RawMessage `json:"summary"`
-	}
-	json.Unmarshal(top["reasoning"], &r)
-	echoRaw(e, "effort", r.Effort, "null")
-	echoRaw(e, "summary", r.Summary, "null")
-	e.end()
+	r := settingsOf(top["reasoning"])
+	echoObject(e, "reasoning", echoed{"effort", r.Effort, "null"}, echoed{"summary", r.Summary, "null"})
 	echo("safety_identifier", "null")
 	e.key("service_tier")
 	if raw, ok := top["service_tier"]; ok && !isNull(raw) && string(compact(raw)) != `"auto"` {
@@ -338,16 +296,8 @@ func response(e *enc, m Meta, q *Request, a Answer, u *Usage, status string) {
 	}
 	e.kbool("store", q == nil || q.Store)
 	echo("temperature", "1.0")
-	e.key("text")
-	e.obj()
-	var t struct {
-		Format    json.RawMessage `json:"format"`
-		Verbosity json.RawMessage `json:"verbosity"`
-	}
-	json.Unmarshal(top["text"], &t)
-	echoRaw(e, "format", t.Format, `{"type":"text"}`)
-	echoRaw(e, "verbosity", t.Verbosity, `"medium"`)
-	e.end()
+	t := settingsOf(top["text"])
+	echoObject(e, "text", echoed{"format", t.Format, `{"type":"text"}`}, echoed{"verbosity", t.Verbosity, `"medium"`})
 	echo("tool_choice", `"auto"`)
 	e.key("tools")
 	echoTools(e, top["tools"])
@@ -432,6 +382,36 @@ func echoTools(e *enc, raw json.RawMessage) {
 
 // compact is a raw JSON value without insignificant space (what encoding/json would write,
 // but with <, > and & as they are).
+// settings are the members of the request's reasoning and text objects the response gives back.
+type settings struct {
+	Effort, Summary   json.RawMessage // reasoning
+	Format, Verbosity json.RawMessage // text
+}
+
+// settingsOf reads a settings object; what is not an object has none of them.
+func settingsOf(raw json.RawMessage) settings {
+	var s settings
+	json.Unmarshal(raw, &s)
+	return s
+}
+
+// echoed is one member of an object given back: its key, what the request sent, the default.
+type echoed struct {
+	key      string
+	raw      json.RawMessage
+	fallback string
+}
+
+// echoObject writes k as an object of the members, each as sent or its default.
+func echoObject(e *enc, k string, members ...echoed) {
+	e.key(k)
+	e.obj()
+	for _, m := range members {
+		echoRaw(e, m.key, m.raw, m.fallback)
+	}
+	e.end()
+}
+
 // echoRaw writes k with what the request sent (compacted), or def (raw JSON) when it sent nothing
 // or null.
 func echoRaw(e *enc, k string, raw json.RawMessage, def string) {
