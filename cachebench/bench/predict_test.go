@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -251,9 +252,20 @@ func TestTheProbeFindsTheRAMPromptCache(t *testing.T) {
 			}
 			v, _ := ParseVariant("tool-churn:9")
 			res, err := Bench(context.Background(), opener("../../testdata/recordings/interleaved.jsonl"), Options{Sender: snd, Cold: true, Tokenizer: tok,
-				Variants: []Variant{v}, Predictor: predictor(t, PredictorConfig{Slots: slots, Tokenizer: tok, RAM: got, RAMSaid: "probed"})})
+				Variants: []Variant{v}, Predictor: predictor(t, PredictorConfig{Slots: slots, Tokenizer: tok, RAM: got, RAMSaid: "probed"}),
+				LlamaServer: &replay.LlamaServer{Slots: slots, RAMCache: &got, RAMProbe: said}})
 			if err != nil {
 				t.Fatal(err)
+			}
+			// The JSON report says what was probed and how the prediction was configured.
+			var js strings.Builder
+			if err := WriteJSON(&js, res); err != nil {
+				t.Fatal(err)
+			}
+			for _, want := range []string{fmt.Sprintf(`"ram_cache":%v,"ram_probe":%q`, ram, said), fmt.Sprintf(`"predictor":"the cache simulator as llama-server: %d slot(s)`, slots), ", probed)"} {
+				if !strings.Contains(js.String(), want) {
+					t.Errorf("%d slots, RAM %v: the JSON lacks %s:\n%s", slots, ram, want, js.String())
+				}
 			}
 			for _, run := range res.Runs {
 				if run.Totals.Exact != run.Totals.Compared || run.Totals.Compared != 9 {

@@ -9,6 +9,7 @@ import (
 	"github.com/LLeMbas/lembas-check/internal/format"
 	"github.com/LLeMbas/lembas-check/internal/table"
 	"github.com/LLeMbas/lembas-check/internal/term"
+	"github.com/LLeMbas/lembas-check/replay"
 )
 
 // Formats are the formats a bench is written in, the table first.
@@ -367,13 +368,15 @@ func WriteJSON(w io.Writer, r *Result) error {
 			e = &eff
 		}
 		if err := enc.Encode(struct {
-			Type       string   `json:"type"`
-			File       string   `json:"file"`
-			Server     string   `json:"server"`
-			Tokenizer  string   `json:"tokenizer"`
-			Efficiency *float64 `json:"efficiency,omitempty"`
+			Type        string              `json:"type"`
+			File        string              `json:"file"`
+			Server      string              `json:"server"`
+			Tokenizer   string              `json:"tokenizer"`
+			LlamaServer *replay.LlamaServer `json:"llama_server,omitempty"`
+			Predictor   string              `json:"predictor,omitempty"`
+			Efficiency  *float64            `json:"efficiency,omitempty"`
 			Run
-		}{"run", r.File, r.Server, r.Tokenizer, e, run}); err != nil {
+		}{"run", r.File, r.Server, r.Tokenizer, r.LlamaServer, r.Predictor, e, run}); err != nil {
 			return err
 		}
 	}
