@@ -61,6 +61,9 @@ type Row struct {
 	fromRAM     int
 	simRefused  bool
 	generated   int
+	// ramModelled: the prediction modelled the server's RAM prompt cache for this request
+	// (probed, or shown by an earlier one).
+	ramModelled bool
 }
 
 // Efficiency is reported cached ÷ predicted reusable; ok is false when the server did not

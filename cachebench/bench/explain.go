@@ -54,6 +54,7 @@ func (p *Predictor) settle(pd *prediction, r *Row, first bool) {
 		pick, refused = s, shadow.Refused
 	}
 	r.simRefused = refused
+	r.ramModelled = p.ramSeen || p.shadow == nil
 	if !refused {
 		r.Predicted = &pick
 	}
@@ -106,6 +107,11 @@ func explain(run *Run, o Options, concurrent bool) (coldCheck string) {
 		case d > 0 && before != nil && d <= before.generated-1 && r.Cause == "extends":
 			r.Off = OffOwnAnswer
 			r.Detail = fmt.Sprintf("the server matched %d of the %d tokens it generated for request %d: the recording holds this server's own answer there", d, before.generated, before.N)
+		case d > 0 && r.ramModelled:
+			// The server keeps prompts in RAM, and found one longer than any this bench sent
+			// could give: one an earlier bench (or anything else sent to it) left there.
+			r.Off = OffRAM
+			r.Detail = fmt.Sprintf("the server's RAM prompt cache (--cache-ram) held a prompt for it that this bench never sent (%d tokens more than the simulator's): one from before this bench; start llama-server with --cache-ram 0", d)
 		case concurrent:
 			r.Off = OffOrder
 			r.Detail = fmt.Sprintf("with %d sessions at once the server may have taken requests in another order than the bench sent them", o.Concurrency)

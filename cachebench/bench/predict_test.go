@@ -279,3 +279,49 @@ func TestTheProbeFindsTheRAMPromptCache(t *testing.T) {
 		t.Errorf("%q %v", said, ok)
 	}
 }
+
+// A llama-server's RAM prompt cache holds what earlier benches sent: a later bench of another
+// recording of the same conversation finds prompts there that its own requests never made (on a
+// real server, the fourth recording benched, its request 4). Each such row is named (not cold,
+// or from the RAM prompt cache), none left unexplained, whether the probe found the RAM cache or
+// the prediction learnt it.
+func TestARAMPromptFromBeforeTheBenchIsNamed(t *testing.T) {
+	tok := tiktoken(t)
+	var vs []Variant
+	for _, s := range []string{"date-in-system", "prune-results", "tool-churn"} {
+		v, err := ParseVariant(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		vs = append(vs, v)
+	}
+	for _, probed := range []bool{false, true} {
+		cache, err := cachesim.NewWith(1, cachesim.Options{Tokenizer: tok, RAM: true, IdleSlots: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := llamaWith(t, cache)
+		named := 0
+		for _, rec := range []string{"clean", "compaction", "date-in-system"} {
+			res, err := Bench(context.Background(), opener("../../testdata/recordings/"+rec+".jsonl"), Options{Sender: replay.Sender{URL: srv.URL}, Cold: true, Tokenizer: tok,
+				Variants: vs, Predictor: predictor(t, PredictorConfig{Slots: 1, Tokenizer: tok, RAM: probed})})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, run := range res.Runs {
+				for _, r := range run.Rows {
+					switch r.Off {
+					case "":
+					case OffNotCold, OffRAM:
+						named++
+					default:
+						t.Errorf("probed %v, %s %s request %d: off %q: %s", probed, rec, run.Name, r.N, r.Off, r.Detail)
+					}
+				}
+			}
+		}
+		if named == 0 {
+			t.Errorf("probed %v: no request took a prompt from before its bench", probed)
+		}
+	}
+}
