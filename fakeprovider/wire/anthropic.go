@@ -410,17 +410,12 @@ func CountTokensBody(n int) []byte {
 func AnthropicModelsBody(models []string, created string) []byte {
 	e := enc{b: make([]byte, 0, 128*len(models)+64), first: true}
 	e.obj()
-	e.key("data")
-	e.arr()
-	for _, m := range models {
-		e.obj()
+	kobjs(&e, "data", models, func(m string) {
 		e.kstr("type", "model")
 		e.kstr("id", m)
 		e.kstr("display_name", m)
 		e.kstr("created_at", created)
-		e.end()
-	}
-	e.endArr()
+	})
 	e.kbool("has_more", false)
 	if len(models) > 0 {
 		e.kstr("first_id", models[0])

@@ -70,6 +70,18 @@ func (e *enc) kstrs(k string, vs ...string) {
 	e.endArr()
 }
 
+// kobjs writes k with an array of objects, one for each item, whose members members writes.
+func kobjs[T any](e *enc, k string, items []T, members func(T)) {
+	e.key(k)
+	e.arr()
+	for _, it := range items {
+		e.obj()
+		members(it)
+		e.end()
+	}
+	e.endArr()
+}
+
 // kstrOrNull writes null for an empty string.
 func (e *enc) kstrOrNull(k, v string) {
 	e.key(k)

@@ -356,19 +356,14 @@ func GeminiCountBody(n int) []byte {
 func GeminiModelsBody(models []string) []byte {
 	e := enc{b: make([]byte, 0, 160*len(models)+16), first: true}
 	e.obj()
-	e.key("models")
-	e.arr()
-	for _, m := range models {
-		e.obj()
+	kobjs(&e, "models", models, func(m string) {
 		e.kstr("name", "models/"+m)
 		e.kstr("version", "001")
 		e.kstr("displayName", m)
 		e.kint("inputTokenLimit", 1048576)
 		e.kint("outputTokenLimit", 65536)
 		e.kstrs("supportedGenerationMethods", "generateContent", "countTokens")
-		e.end()
-	}
-	e.endArr()
+	})
 	e.end()
 	return e.b
 }

@@ -14,10 +14,7 @@ func ModelsBody(d usage.Dialect, models []string, created int64) []byte {
 		llamaModels(&e, models)
 	}
 	e.kstr("object", "list")
-	e.key("data")
-	e.arr()
-	for _, m := range models {
-		e.obj()
+	kobjs(&e, "data", models, func(m string) {
 		e.kstr("id", m)
 		if llama {
 			e.kstrs("aliases", m)
@@ -27,8 +24,7 @@ func ModelsBody(d usage.Dialect, models []string, created int64) []byte {
 		e.kint("created", created)
 		if !llama {
 			e.kstr("owned_by", "lembas-check")
-			e.end()
-			continue
+			return
 		}
 		e.kstr("owned_by", "llamacpp")
 		e.key("meta")
@@ -42,19 +38,14 @@ func ModelsBody(d usage.Dialect, models []string, created int64) []byte {
 		e.kint("size", 120096768)
 		e.kstr("ftype", "F16")
 		e.end()
-		e.end()
-	}
-	e.endArr()
+	})
 	e.end()
 	return e.b
 }
 
 // llamaModels is llama-server's `models` list, written before `data`.
 func llamaModels(e *enc, models []string) {
-	e.key("models")
-	e.arr()
-	for _, m := range models {
-		e.obj()
+	kobjs(e, "models", models, func(m string) {
 		e.kstr("name", m)
 		e.kstr("model", m)
 		for _, k := range []string{"modified_at", "size", "digest"} {
@@ -74,7 +65,5 @@ func llamaModels(e *enc, models []string) {
 		e.kstr("parameter_size", "")
 		e.kstr("quantization_level", "")
 		e.end()
-		e.end()
-	}
-	e.endArr()
+	})
 }
