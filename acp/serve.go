@@ -114,16 +114,25 @@ func (c *Client) refuse(method, path string) error {
 	return sdk.NewInvalidParams(map[string]any{"path": path, "error": "outside the session directory"})
 }
 
-// ReadTextFile serves a file inside the session directory, from line (1-based) for limit lines.
-func (h handler) ReadTextFile(_ context.Context, p sdk.ReadTextFileRequest) (sdk.ReadTextFileResponse, error) {
-	c := h.c
-	real, ok := c.inside(p.Path)
+// admit is the file a request names, inside the session directory, recorded; a path outside it
+// is refused.
+func (c *Client) admit(method, path string) (string, error) {
+	real, ok := c.inside(path)
 	if !ok {
-		return sdk.ReadTextFileResponse{}, c.refuse("fs/read_text_file", p.Path)
+		return "", c.refuse(method, path)
 	}
 	c.mu.Lock()
-	c.files = append(c.files, FileRequest{Method: "fs/read_text_file", Path: p.Path})
+	c.files = append(c.files, FileRequest{Method: method, Path: path})
 	c.mu.Unlock()
+	return real, nil
+}
+
+// ReadTextFile serves a file inside the session directory, from line (1-based) for limit lines.
+func (h handler) ReadTextFile(_ context.Context, p sdk.ReadTextFileRequest) (sdk.ReadTextFileResponse, error) {
+	real, err := h.c.admit("fs/read_text_file", p.Path)
+	if err != nil {
+		return sdk.ReadTextFileResponse{}, err
+	}
 	b, err := os.ReadFile(real)
 	if err != nil {
 		return sdk.ReadTextFileResponse{}, sdk.NewInvalidParams(map[string]any{"path": p.Path, "error": err.Error()})
@@ -146,15 +155,11 @@ func (h handler) ReadTextFile(_ context.Context, p sdk.ReadTextFileRequest) (sdk
 
 // WriteTextFile writes a file inside the session directory.
 func (h handler) WriteTextFile(_ context.Context, p sdk.WriteTextFileRequest) (sdk.WriteTextFileResponse, error) {
-	c := h.c
-	real, ok := c.inside(p.Path)
-	if !ok {
-		return sdk.WriteTextFileResponse{}, c.refuse("fs/write_text_file", p.Path)
+	real, err := h.c.admit("fs/write_text_file", p.Path)
+	if err != nil {
+		return sdk.WriteTextFileResponse{}, err
 	}
-	c.mu.Lock()
-	c.files = append(c.files, FileRequest{Method: "fs/write_text_file", Path: p.Path})
-	c.mu.Unlock()
-	if err := os.MkdirAll(filepath.Dir(real), 0o755); err == nil {
+	if err = os.MkdirAll(filepath.Dir(real), 0o755); err == nil {
 		err = os.WriteFile(real, []byte(p.Content), 0o644)
 		if err == nil {
 			return sdk.WriteTextFileResponse{}, nil

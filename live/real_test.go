@@ -43,6 +43,16 @@ func drive(t *testing.T, name, scenario string, overACP bool) (*Run, map[string]
 	return r, out
 }
 
+// wantDateHeldNotSent is the verdicts of an agent whose date lives in its first user content:
+// the prefix holds across midnight, and the new date never reaches the model.
+func wantDateHeldNotSent(t *testing.T, got map[string]runner.Result) {
+	t.Helper()
+	for _, rule := range []string{RuleSystemPrompt, RuleNoClock, RuleTools, RuleRewritten} {
+		want(t, got, rule, runner.Pass)
+	}
+	want(t, got, RuleDateNote, runner.Fail, "the new date is not sent")
+}
+
 func want(t *testing.T, got map[string]runner.Result, rule string, v runner.Verdict, in ...string) {
 	t.Helper()
 	x := got[rule]
@@ -77,10 +87,7 @@ func TestQwenCodeOverACPCrossingMidnight(t *testing.T) {
 		t.Skip("a real agent")
 	}
 	r, got := drive(t, "qwen-code", "midnight", true)
-	for _, rule := range []string{RuleSystemPrompt, RuleNoClock, RuleTools, RuleRewritten} {
-		want(t, got, rule, runner.Pass)
-	}
-	want(t, got, RuleDateNote, runner.Fail, "the new date is not sent")
+	wantDateHeldNotSent(t, got)
 	if r.Transcript == "" {
 		t.Error("no ACP transcript")
 	}

@@ -105,17 +105,9 @@ func (s *session) tool(id, name string, raw json.RawMessage, a args) (string, er
 	case "read":
 		return s.read(id, raw, a)
 	case "list":
-		p := a.Path
-		if p == "" {
-			p = "."
-		}
-		_, vp, v, msg := s.disk.resolve(p)
-		if msg != "" {
-			return "", failure(msg)
-		}
-		entries, err := v.List(vp)
+		_, entries, err := s.listDir(a.Path)
 		if err != nil {
-			return "", s.viewErr(err)
+			return "", err
 		}
 		return s.outputLocked(id, name, raw, strings.Join(entries, "\n")), nil
 	case "glob", "grep":
@@ -357,18 +349,27 @@ func (s *session) patch(id string, a args) (string, error) {
 	return out, err
 }
 
+// listDir resolves a tool's directory ("" is ".") in the view and lists it: list's entries, and
+// where glob and grep look. Called with mu held.
+func (s *session) listDir(p string) (vp string, entries []string, err error) {
+	if p == "" {
+		p = "."
+	}
+	_, vp, v, msg := s.disk.resolve(p)
+	if msg != "" {
+		return "", nil, failure(msg)
+	}
+	if entries, err = v.List(vp); err != nil {
+		return "", nil, s.viewErr(err)
+	}
+	return vp, entries, nil
+}
+
 // search is glob's or grep's output: paths relative to where it looked, in path order.
 func (s *session) search(name string, a args) (string, error) {
-	base := a.Path
-	if base == "" {
-		base = "."
-	}
-	_, vp, v, msg := s.disk.resolve(base)
-	if msg != "" {
-		return "", failure(msg)
-	}
-	if _, err := v.List(vp); err != nil {
-		return "", s.viewErr(err)
+	vp, _, err := s.listDir(a.Path)
+	if err != nil {
+		return "", err
 	}
 	var re *regexp.Regexp
 	if name == "grep" {

@@ -229,12 +229,7 @@ func (s *session) turn(ctx context.Context, words string) (string, error) {
 	s.mu.Unlock()
 	for {
 		s.mu.Lock()
-		body, err := s.body()
-		s.mu.Unlock()
-		if err != nil {
-			return "", err
-		}
-		r, err := s.a.model.complete(ctx, body)
+		r, err := s.ask(ctx)
 		if err != nil {
 			return "", err
 		}
@@ -259,6 +254,17 @@ func (s *session) turn(ctx context.Context, words string) (string, error) {
 	}
 }
 
+// ask sends the model the session's request, extra after its history. Called with mu held; it
+// lets go of mu before the model is asked.
+func (s *session) ask(ctx context.Context, extra ...message) (reply, error) {
+	body, err := s.body(extra...)
+	s.mu.Unlock()
+	if err != nil {
+		return reply{}, err
+	}
+	return s.a.model.complete(ctx, body)
+}
+
 // compact asks the model for a summary as the next turn of the same conversation (context.md
 // §7), then starts the history again from it, with the table of the reads it covers after it.
 func (s *session) compact(ctx context.Context) (string, error) {
@@ -279,12 +285,7 @@ func (s *session) compact(ctx context.Context) (string, error) {
 	}()
 	// The prefix moves on (the prompt made again, the date to be said again) only once the
 	// summary came: a compaction that fails changes nothing.
-	body, err := s.body(text("user", spec.Text("tasks.compact.ask")))
-	s.mu.Unlock()
-	if err != nil {
-		return "", err
-	}
-	r, err := s.a.model.complete(ctx, body)
+	r, err := s.ask(ctx, text("user", spec.Text("tasks.compact.ask")))
 	if err != nil {
 		return "", err
 	}

@@ -49,10 +49,7 @@ func cmdLive(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return errorf(stderr, "%v", err)
 	}
-	for _, p := range expect.Unused() {
-		fmt.Fprintf(stderr, "lembas-check: warning: --expect %s: %s matched no verdict of this run\n", rf.expect, p)
-	}
-	if err := rf.write(stdout, rep); err != nil {
+	if err := rf.write(stdout, stderr, rep, expect, "verdict"); err != nil {
 		return errorf(stderr, "%v", err)
 	}
 	if ctx.Err() != nil {

@@ -255,21 +255,6 @@ func TestRecordTimeout(t *testing.T) {
 	}
 }
 
-// A command that ignores SIGTERM is killed after the grace period.
-func TestRecordKillsStubborn(t *testing.T) {
-	defer func(g time.Duration) { killGrace = g }(killGrace)
-	killGrace = 200 * time.Millisecond
-	rec := filepath.Join(t.TempDir(), "rec.jsonl")
-	ready := filepath.Join(t.TempDir(), "ready")
-	t.Setenv("LEMBAS_AGENT_READY", ready)
-	argv := marked(t, agent(t, "stubborn"))
-	code, _, errs := runCLI(t, append([]string{"record", "--out", rec, "--timeout", "500ms", "--"}, argv...)...)
-	if code != 1 || !strings.Contains(errs, "ran past --timeout") {
-		t.Errorf("exit %d: %s", code, errs)
-	}
-	noneLeft(t, argv)
-}
-
 // marked adds a marker argument, unique to the test, that the helper's children carry too.
 func marked(t *testing.T, argv []string) []string {
 	return append(argv, fmt.Sprintf("lembas-marker-%d-%s", os.Getpid(), t.Name()))
@@ -320,50 +305,47 @@ func needSetsid(t *testing.T) {
 	}
 }
 
-// A command that exits leaving a child in its group and a detached one that ignores TERM: both
-// are ended and named, and nothing of it runs after record.
+// What a command leaves is ended, and named, and nothing of it runs after record: a command that
+// ignores SIGTERM is killed after the grace period; one that exits leaving a child in its group
+// and a detached one that ignores TERM; one stopped by --timeout while its children run (it and
+// the detached child ignore TERM); a descendant that detaches and clears its environment (Linux:
+// it comes back to lembas-check, a child subreaper).
 func TestRecordEndsWhatTheCommandLeft(t *testing.T) {
-	needSetsid(t)
-	defer func(g time.Duration) { killGrace = g }(killGrace)
-	killGrace = 100 * time.Millisecond
-	rec := filepath.Join(t.TempDir(), "rec.jsonl")
-	argv := marked(t, agent(t, "forker"))
-	_, _, errs := runCLI(t, append([]string{"record", "--out", rec, "--"}, argv...)...)
-	if !strings.Contains(errs, "lembas-check: ended 2 processes the command left behind: ") || strings.Count(errs, argv[len(argv)-1]) != 2 {
-		t.Errorf("stderr does not name the two processes left behind:\n%s", errs)
+	for _, c := range []struct {
+		mode          string
+		setsid, ready bool
+		grace         time.Duration
+		timeout       string
+		code          int // -1: any
+		said          string
+		markers       int // how often stderr names the marker (0: not counted)
+	}{
+		{"stubborn", false, true, 200 * time.Millisecond, "500ms", 1, "ran past --timeout", 0},
+		{"forker", true, false, 100 * time.Millisecond, "", -1, "lembas-check: ended 2 processes the command left behind: ", 2},
+		{"forker-stay", true, true, 100 * time.Millisecond, "1s", 1, "ran past --timeout 1s", 0},
+		{"cleared", true, false, 100 * time.Millisecond, "", -1, "lembas-check: ended 1 process the command left behind: ", 0},
+	} {
+		t.Run(c.mode, func(t *testing.T) {
+			if c.setsid {
+				needSetsid(t)
+			}
+			defer func(g time.Duration) { killGrace = g }(killGrace)
+			killGrace = c.grace
+			args := []string{"record", "--out", filepath.Join(t.TempDir(), "rec.jsonl")}
+			if c.ready {
+				t.Setenv("LEMBAS_AGENT_READY", filepath.Join(t.TempDir(), "ready"))
+			}
+			if c.timeout != "" {
+				args = append(args, "--timeout", c.timeout)
+			}
+			argv := marked(t, agent(t, c.mode))
+			code, _, errs := runCLI(t, append(append(args, "--"), argv...)...)
+			if c.code >= 0 && code != c.code || !strings.Contains(errs, c.said) || c.markers > 0 && strings.Count(errs, argv[len(argv)-1]) != c.markers {
+				t.Errorf("exit %d, want %d saying %q:\n%s", code, c.code, c.said, errs)
+			}
+			noneLeft(t, argv)
+		})
 	}
-	noneLeft(t, argv)
-}
-
-// Stopped by --timeout while its children run; it and the detached child ignore TERM.
-func TestRecordTimeoutEndsEverything(t *testing.T) {
-	needSetsid(t)
-	defer func(g time.Duration) { killGrace = g }(killGrace)
-	killGrace = 100 * time.Millisecond
-	rec := filepath.Join(t.TempDir(), "rec.jsonl")
-	ready := filepath.Join(t.TempDir(), "ready")
-	t.Setenv("LEMBAS_AGENT_READY", ready)
-	argv := marked(t, agent(t, "forker-stay"))
-	code, _, errs := runCLI(t, append([]string{"record", "--out", rec, "--timeout", "1s", "--"}, argv...)...)
-	if code != 1 || !strings.Contains(errs, "ran past --timeout 1s") {
-		t.Errorf("exit %d: %s", code, errs)
-	}
-	noneLeft(t, argv)
-}
-
-// A descendant that detaches and clears its environment is found all the same (Linux: it comes
-// back to lembas-check, a child subreaper).
-func TestRecordEndsAClearedDetachedChild(t *testing.T) {
-	needSetsid(t)
-	defer func(g time.Duration) { killGrace = g }(killGrace)
-	killGrace = 100 * time.Millisecond
-	rec := filepath.Join(t.TempDir(), "rec.jsonl")
-	argv := marked(t, agent(t, "cleared"))
-	_, _, errs := runCLI(t, append([]string{"record", "--out", rec, "--"}, argv...)...)
-	if !strings.Contains(errs, "lembas-check: ended 1 process the command left behind: ") {
-		t.Errorf("stderr does not name the process left behind:\n%s", errs)
-	}
-	noneLeft(t, argv)
 }
 
 // The case: record --timeout 2s -- sh -c 'sleep 25 & sleep 26' left both sleeps running.

@@ -44,8 +44,12 @@ func (r *reportFlags) expectations() (*runner.Expectations, error) {
 	return e, format.FileErr("--expect", r.expect, err)
 }
 
-// write writes the report as the flags say.
-func (r *reportFlags) write(stdout io.Writer, rep *runner.Report) error {
+// write writes the report as the flags say, after a warning for each known failure that
+// matched no result (of what: "case", "verdict").
+func (r *reportFlags) write(stdout, stderr io.Writer, rep *runner.Report, expect *runner.Expectations, what string) error {
+	for _, p := range expect.Unused() {
+		fmt.Fprintf(stderr, "lembas-check: warning: --expect %s: %s matched no %s of this run\n", r.expect, p, what)
+	}
 	o := format.Output{Format: r.format, Out: r.out, Verbose: r.verbose}
 	return format.Write(report.Formats, o, rep, stdout, func(w io.Writer, rep *runner.Report) error { return report.WriteTable(w, rep, r.verbose) })
 }
@@ -105,10 +109,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return errorf(stderr, "%v", err)
 	}
-	for _, p := range expect.Unused() {
-		fmt.Fprintf(stderr, "lembas-check: warning: --expect %s: %s matched no case of this run\n", rf.expect, p)
-	}
-	if err := rf.write(stdout, rep); err != nil {
+	if err := rf.write(stdout, stderr, rep, expect, "case"); err != nil {
 		return errorf(stderr, "%v", err)
 	}
 	return report.Status(rep).Code()
