@@ -62,7 +62,8 @@ func (s *Server) prepare(ctx context.Context, api string, body []byte, conn *wsC
 		return nil, e
 	}
 	req := t.req
-	pick, a, e := s.pickFor(ctx, req, body)
+	// Turn is given the request as the model sees it: a Responses continuation whole.
+	pick, a, e := s.pickFor(ctx, req, t.body)
 	if e != nil {
 		return nil, e
 	}

@@ -3,6 +3,7 @@ package fakeprovider_test
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -78,5 +79,44 @@ func TestTurnOtherAPIs(t *testing.T) {
 	}
 	if len(seen) != 2 || seen[0] != anthropic || seen[1] != gemini {
 		t.Errorf("Turn saw %q", seen)
+	}
+}
+
+// A Responses request that continues an earlier response reaches Config.Turn whole, as the
+// model sees it: the earlier turn's input and output before its own input, and no
+// previous_response_id. The live target judged codex's continuations by their new input
+// alone, so each seemed to drop the system prompt and rewrite every earlier message.
+func TestTurnSeesAContinuationWhole(t *testing.T) {
+	var seen []string
+	srv := fakeprovider.NewWith(t, fakeprovider.Config{Turn: func(q *wire.Request, body []byte) (*script.Reply, error) {
+		seen = append(seen, string(body))
+		return &script.Reply{Text: "from turn"}, nil
+	}})
+	first := `{"model":"fake-model","input":[{"type":"message","role":"developer","content":"Be brief."},{"type":"message","role":"user","content":"hi"}]}`
+	_, got := post(t, srv.BaseURL()+"/responses", first)
+	var r struct{ ID string }
+	if err := json.Unmarshal(got, &r); err != nil || r.ID == "" {
+		t.Fatalf("no response id: %s", got)
+	}
+	second := `{"model":"fake-model","previous_response_id":"` + r.ID + `","input":[{"type":"message","role":"user","content":"again"}]}`
+	if _, got := post(t, srv.BaseURL()+"/responses", second); !strings.Contains(string(got), "from turn") {
+		t.Fatalf("%s", got)
+	}
+	if len(seen) != 2 || seen[0] != first {
+		t.Fatalf("Turn saw %q", seen)
+	}
+	var whole struct {
+		Previous *string          `json:"previous_response_id"`
+		Input    []map[string]any `json:"input"`
+	}
+	if err := json.Unmarshal([]byte(seen[1]), &whole); err != nil {
+		t.Fatal(err)
+	}
+	var said []string
+	for _, it := range whole.Input {
+		said = append(said, fmt.Sprint(it["role"], ": ", it["content"]))
+	}
+	if whole.Previous != nil || len(said) != 4 || said[0] != "developer: Be brief." || said[1] != "user: hi" || said[3] != "user: again" {
+		t.Errorf("the continuation reached Turn as %s", seen[1])
 	}
 }
