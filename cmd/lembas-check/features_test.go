@@ -98,15 +98,7 @@ func TestRunFeaturesBadDir(t *testing.T) {
 		"no area":     {noArea, []string{"jobz.feature", `no area "jobz"`, "context"}},
 	} {
 		t.Run(name, func(t *testing.T) {
-			code, _, errs := runCLI(t, "run", "--features", c.dir)
-			if code != 2 {
-				t.Fatalf("exit %d, want 2; stderr %s", code, errs)
-			}
-			for _, w := range c.want {
-				if !strings.Contains(errs, w) {
-					t.Errorf("stderr lacks %q: %s", w, errs)
-				}
-			}
+			notMade(t, c.want, "run", "--features", c.dir)
 		})
 	}
 }

@@ -53,15 +53,7 @@ func TestMalformedSuites(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			dir := writeSuite(t, map[string]string{c.file: c.body})
-			code, _, errs := runCLI(t, "run", "--no-embedded", "--suite", dir)
-			if code != 2 {
-				t.Fatalf("exit %d, want 2; stderr %s", code, errs)
-			}
-			for _, w := range c.want {
-				if !strings.Contains(errs, w) {
-					t.Errorf("stderr %q does not say %q", errs, w)
-				}
-			}
+			notMade(t, c.want, "run", "--no-embedded", "--suite", dir)
 		})
 	}
 }
@@ -142,5 +134,19 @@ func TestSpecCommand(t *testing.T) {
 	code, out, _ = runCLI(t, "spec", "verify", dir)
 	if code != 1 || !strings.Contains(out, "missing  conformance/jobs.json") || !strings.Contains(out, "extra    conformance/plan.json") {
 		t.Fatalf("spec verify: exit %d\n%s", code, out)
+	}
+}
+
+// notMade runs the command and wants a run not made (exit 2) whose stderr says each of want.
+func notMade(t *testing.T, want []string, args ...string) {
+	t.Helper()
+	code, _, errs := runCLI(t, args...)
+	if code != 2 {
+		t.Fatalf("exit %d, want 2; stderr %s", code, errs)
+	}
+	for _, w := range want {
+		if !strings.Contains(errs, w) {
+			t.Errorf("stderr %q does not say %q", errs, w)
+		}
 	}
 }
