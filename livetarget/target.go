@@ -87,6 +87,26 @@ type Target struct {
 	kept    []Kept
 }
 
+// Settings are run --live's settings as a person gives them (--live, --profile, --oneshot,
+// --keep; docs/live.md).
+type Settings struct {
+	// Agent is a profile's name, a profile file, or a command 'CMD ARGS'; Profile the profile of
+	// that command.
+	Agent, Profile string
+	OneShot        bool
+	Keep           string
+}
+
+// Target is the live target the settings name; timeout bounds each case (0: DefaultTimeout, a
+// case being a session, not one answer).
+func (s Settings) Target(timeout time.Duration, version string) (*Target, error) {
+	p, bin, err := agents.Resolve(s.Agent, s.Profile)
+	if err != nil {
+		return nil, err
+	}
+	return New(Options{Profile: p, Bin: bin, OneShot: s.OneShot, Keep: s.Keep, Timeout: timeout, Version: version}), nil
+}
+
 // New makes a live target; Start starts it.
 func New(o Options) *Target {
 	if o.Timeout <= 0 {

@@ -566,3 +566,16 @@ func TestHarnessThatDiesAtStart(t *testing.T) {
 		t.Errorf("Start: %v", err)
 	}
 }
+
+// run --live's settings name the target: a profile that is not there is an error, a command
+// with a profile is a target.
+func TestSettingsTarget(t *testing.T) {
+	if _, err := (Settings{Agent: "/nonexistent/profile.json"}).Target(0, "v"); err == nil {
+		t.Error("a missing profile file: no error")
+	}
+	tg, err := Settings{Agent: "sh -c true", Profile: "lembas-check", Keep: t.TempDir()}.Target(0, "v")
+	if err != nil || tg == nil {
+		t.Fatalf("%v, %v", tg, err)
+	}
+	tg.Close()
+}

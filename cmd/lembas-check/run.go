@@ -7,7 +7,6 @@ import (
 	"io"
 	"time"
 
-	"github.com/LLeMbas/lembas-check/agents"
 	"github.com/LLeMbas/lembas-check/livetarget"
 
 	"github.com/LLeMbas/lembas-check/internal/format"
@@ -86,15 +85,21 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	target := runner.Target(runner.Builtin{})
 	workers := af.Jobs
 	switch {
-	case lf.agent != "" && *impl != "":
+	case lf.Agent != "" && *impl != "":
 		return errorf(stderr, "--live and --impl: give one target")
-	case lf.agent != "":
-		t, err := lf.target(fs)
+	case lf.Agent != "":
+		var timeout time.Duration // --timeout bounds each case only when given
+		fs.Visit(func(f *flag.Flag) {
+			if f.Name == "timeout" {
+				timeout = af.Timeout
+			}
+		})
+		t, err := lf.Target(timeout, runner.ToolVersion)
 		if err != nil {
 			return errorf(stderr, "--live: %v", err)
 		}
 		target, workers = t, 1
-	case lf.profile != "":
+	case lf.Profile != "":
 		return errorf(stderr, "--profile names the profile of --live's harness: give --live too")
 	}
 	if *impl != "" {
@@ -115,34 +120,12 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return report.Status(rep).Code()
 }
 
-// liveFlags choose a live harness as run's target (docs/live.md).
-type liveFlags struct {
-	agent, profile string
-	oneshot        bool
-	keep           string
-}
-
-func addLiveFlags(fs *flag.FlagSet) *liveFlags {
-	l := &liveFlags{}
-	fs.StringVar(&l.agent, "live", "", "run the cases against a live harness, the fake as its model: an agent profile `NAME`, a profile FILE (.json), or 'CMD ARGS' ('lembas-check agent': the reference agent); see docs/live.md")
-	fs.StringVar(&l.profile, "profile", "", "the agent profile `NAME` (or FILE) of --live's command: how to point it at the fake, its tools' calls")
-	fs.BoolVar(&l.oneshot, "oneshot", false, "drive --live's harness one prompt at a time, even where its profile has an ACP command")
-	fs.StringVar(&l.keep, "keep", "", "keep what --live's harness sent the fake (requests.jsonl) and the ACP transcript in `DIR`")
+// addLiveFlags adds the flags that choose a live harness as run's target (docs/live.md).
+func addLiveFlags(fs *flag.FlagSet) *livetarget.Settings {
+	l := &livetarget.Settings{}
+	fs.StringVar(&l.Agent, "live", "", "run the cases against a live harness, the fake as its model: an agent profile `NAME`, a profile FILE (.json), or 'CMD ARGS' ('lembas-check agent': the reference agent); see docs/live.md")
+	fs.StringVar(&l.Profile, "profile", "", "the agent profile `NAME` (or FILE) of --live's command: how to point it at the fake, its tools' calls")
+	fs.BoolVar(&l.OneShot, "oneshot", false, "drive --live's harness one prompt at a time, even where its profile has an ACP command")
+	fs.StringVar(&l.Keep, "keep", "", "keep what --live's harness sent the fake (requests.jsonl) and the ACP transcript in `DIR`")
 	return l
-}
-
-// target is the live target the flags name; --timeout bounds each case when given (else
-// livetarget.DefaultTimeout: a case is a session, not one answer).
-func (l *liveFlags) target(fs *flag.FlagSet) (*livetarget.Target, error) {
-	p, bin, err := agents.Resolve(l.agent, l.profile)
-	if err != nil {
-		return nil, err
-	}
-	o := livetarget.Options{Profile: p, Bin: bin, OneShot: l.oneshot, Keep: l.keep, Version: runner.ToolVersion}
-	fs.Visit(func(f *flag.Flag) {
-		if f.Name == "timeout" {
-			o.Timeout = f.Value.(flag.Getter).Get().(time.Duration)
-		}
-	})
-	return livetarget.New(o), nil
 }
