@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/LLeMbas/lembas-check/fakeprovider/wire"
+	"github.com/LLeMbas/lembas-check/internal/jsonx"
 )
 
 // The LLeMbas instance endpoints a CLI reads as it starts (harness spec 3.1.0, acp.md, "The HTTP
@@ -114,7 +115,7 @@ func (s *Server) handlePersonalization(w http.ResponseWriter, r *http.Request) {
 		p.mu.Unlock()
 	}
 	p.mu.Lock()
-	b, _ := wire.Marshal(p)
+	b, _ := jsonx.Marshal(p)
 	p.mu.Unlock()
 	writeJSON(w, http.StatusOK, b)
 }
@@ -135,7 +136,7 @@ func (s *Server) origin(r *http.Request) string {
 }
 
 func writeValue(w http.ResponseWriter, v any) {
-	b, err := wire.Marshal(v)
+	b, err := jsonx.Marshal(v)
 	if err != nil {
 		writeError(w, &wire.Error{Status: http.StatusInternalServerError, Message: err.Error()})
 		return

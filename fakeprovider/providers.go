@@ -10,6 +10,7 @@ import (
 	"github.com/LLeMbas/lembas-check/cachesim"
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
 	"github.com/LLeMbas/lembas-check/fakeprovider/wire"
+	"github.com/LLeMbas/lembas-check/internal/jsonx"
 	"github.com/LLeMbas/lembas-check/replay/chat"
 	"github.com/LLeMbas/lembas-check/tokens"
 )
@@ -251,7 +252,7 @@ func streamError(r *http.Request, e *wire.Error) []byte {
 	case chat.Gemini:
 		return append(append([]byte("data: "), e.GeminiBody()...), "\r\n\r\n"...)
 	case chat.Responses:
-		b, _ := wire.Marshal(map[string]any{"type": "error", "code": e.Code, "message": e.Message, "param": nil})
+		b, _ := jsonx.Marshal(map[string]any{"type": "error", "code": e.Code, "message": e.Message, "param": nil})
 		return append(append([]byte("event: error\ndata: "), b...), "\n\n"...)
 	}
 	return append(append([]byte("data: "), e.Body()...), "\n\n"...)

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/LLeMbas/lembas-check/fakeprovider/wire"
+	"github.com/LLeMbas/lembas-check/internal/jsonx"
 )
 
 // The state the Responses API keeps: stored responses (store: true, the API's default), which a
@@ -419,7 +420,7 @@ func (s *Server) handleCompact(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	id := s.state.nextID("cmp")
-	item, _ := wire.Marshal(wire.Obj("id", id, "type", "compaction", "encrypted_content", wire.CompactionContent(summary)))
+	item, _ := jsonx.Marshal(wire.Obj("id", id, "type", "compaction", "encrypted_content", wire.CompactionContent(summary)))
 	out = append(out, item)
 	u := s.usage(r.Context(), t.body, req, wire.Answer{Text: summary})
 	writeValue(w, wire.Obj("id", id, "object", "response.compaction", "created_at", s.now().Unix(), "output", out, "usage", wire.Obj("input_tokens", u.Prompt, "input_tokens_details", wire.Obj("cached_tokens", u.Cached), "output_tokens", u.Completion, "output_tokens_details", wire.Obj("reasoning_tokens", 0), "total_tokens", u.Prompt+u.Completion)))

@@ -12,6 +12,7 @@ import (
 
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
 	"github.com/LLeMbas/lembas-check/fakeprovider/wire"
+	"github.com/LLeMbas/lembas-check/internal/jsonx"
 	"github.com/LLeMbas/lembas-check/replay"
 	"github.com/coder/websocket"
 )
@@ -158,7 +159,7 @@ func (x *wsTurn) failWith(e *wire.Error) {
 		Error json.RawMessage `json:"error"`
 	}
 	json.Unmarshal(e.Body(), &body)
-	b, _ := wire.Marshal(wire.Obj("type", "error", "status", e.Status, "error", body.Error))
+	b, _ := jsonx.Marshal(wire.Obj("type", "error", "status", e.Status, "error", body.Error))
 	x.send(context.Background(), b)
 }
 

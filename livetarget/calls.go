@@ -9,6 +9,7 @@ import (
 	"github.com/LLeMbas/lembas-check/agents"
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
 	"github.com/LLeMbas/lembas-check/fakeprovider/wire"
+	"github.com/LLeMbas/lembas-check/internal/jsonx"
 )
 
 // Ops are the operations a case's steps are made with, each a call of one of the harness's tools
@@ -63,13 +64,13 @@ func fill(shape json.RawMessage, v vals) (string, error) {
 	if !keep {
 		out = map[string]any{}
 	}
-	b, err := wire.Marshal(out)
+	b, err := jsonx.Marshal(out)
 	return string(b), err
 }
 
 func fillInput(in string, v vals) string {
 	esc := func(s string) string {
-		b, _ := wire.Marshal(s)
+		b, _ := jsonx.Marshal(s)
 		return string(b[1 : len(b)-1])
 	}
 	for k, val := range v {

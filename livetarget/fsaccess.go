@@ -14,7 +14,7 @@ import (
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
 	"github.com/LLeMbas/lembas-check/harness/fsaccess"
 	"github.com/LLeMbas/lembas-check/harness/instructions"
-	"github.com/LLeMbas/lembas-check/runner"
+	"github.com/LLeMbas/lembas-check/internal/jsonx"
 )
 
 // oneLevel says whether a case reads the same on a harness whose whole boundary is one access
@@ -54,7 +54,7 @@ func reference(area string, input []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runner.MarshalAnswer(got)
+	return jsonx.Marshal(got)
 }
 
 // gitTree is the marker gitMarker writes at the root, as an fs_access tree lists it.

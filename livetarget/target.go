@@ -28,6 +28,7 @@ import (
 	"github.com/LLeMbas/lembas-check/fakeprovider"
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
 	"github.com/LLeMbas/lembas-check/fakeprovider/wire"
+	"github.com/LLeMbas/lembas-check/internal/jsonx"
 	"github.com/LLeMbas/lembas-check/internal/proc"
 	"github.com/LLeMbas/lembas-check/live"
 	"github.com/LLeMbas/lembas-check/replay"
@@ -331,7 +332,7 @@ func (t *Target) play(ctx context.Context, pl *plan, seq int) runner.Outcome {
 	if err != nil {
 		return runner.Outcome{Verdict: runner.Error, Message: err.Error()}
 	}
-	b, err := runner.MarshalAnswer(ans)
+	b, err := jsonx.Marshal(ans)
 	if err != nil {
 		return runner.Outcome{Verdict: runner.Error, Message: err.Error()}
 	}

@@ -8,8 +8,6 @@ import (
 	"io"
 	"net/http"
 	"strings"
-
-	"github.com/LLeMbas/lembas-check/fakeprovider/wire"
 )
 
 // message is one message of a chat completions conversation, as the agent sends it. Once sent
@@ -32,10 +30,6 @@ type toolCall struct {
 }
 
 func text(role, s string) message { return message{Role: role, Content: &s} }
-
-// marshal is JSON as the API writes it: the spec's texts hold < and > (<session-note>), sent as
-// they are.
-func marshal(v any) ([]byte, error) { return wire.Marshal(v) }
 
 // model is an OpenAI-compatible chat completions endpoint.
 type model struct {

@@ -15,6 +15,7 @@ import (
 	"github.com/LLeMbas/lembas-check/harness/prefix"
 	"github.com/LLeMbas/lembas-check/harness/results"
 	"github.com/LLeMbas/lembas-check/harness/spec"
+	"github.com/LLeMbas/lembas-check/internal/jsonx"
 )
 
 // Modes are the permission modes a session offers, as conformance/prefix.json's cases name them
@@ -146,7 +147,7 @@ func (s *session) body(extra ...message) ([]byte, error) {
 	}
 	msgs := append([]message{text("system", system)}, s.history...)
 	msgs = append(msgs, extra...)
-	return marshal(struct {
+	return jsonx.Marshal(struct {
 		Model    string          `json:"model"`
 		Messages []message       `json:"messages"`
 		Tools    json.RawMessage `json:"tools,omitempty"`

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/LLeMbas/lembas-check/harness/spec"
+	"github.com/LLeMbas/lembas-check/internal/jsonx"
 )
 
 //go:embed tools.json
@@ -78,7 +79,7 @@ func toolsBody(offered []string) json.RawMessage {
 	for _, n := range offered {
 		out = append(out, fn{Type: "function", Function: by[n]})
 	}
-	b, err := marshal(out)
+	b, err := jsonx.Marshal(out)
 	if err != nil {
 		panic(err)
 	}

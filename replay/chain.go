@@ -1,9 +1,10 @@
 package replay
 
 import (
-	"bytes"
 	"encoding/json"
 	"strings"
+
+	"github.com/LLeMbas/lembas-check/internal/jsonx"
 )
 
 // Responses requests that continue an earlier response (previous_response_id, as codex sends
@@ -67,13 +68,11 @@ func (c *chains) prompt(e *Entry) []byte {
 	all = append(all, input...)
 	delete(top, "previous_response_id")
 	top["input"], _ = json.Marshal(all)
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if enc.Encode(top) != nil {
+	b, err := jsonx.Marshal(top)
+	if err != nil {
 		return nil
 	}
-	return bytes.TrimSuffix(b.Bytes(), []byte{'\n'})
+	return b
 }
 
 // inputItems is a Responses input as items: a string is one user message.

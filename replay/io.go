@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/LLeMbas/lembas-check/internal/jsonx"
 	"github.com/LLeMbas/lembas-check/replay/chat"
 )
 
@@ -64,9 +65,7 @@ func (w *Writer) line(v any) error {
 	// stored body's bytes (every session note has < and >) so that it no longer hashes to
 	// body_sha256, and a blob's data no longer hashes to its name.
 	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	if err := jsonx.NewEncoder(&buf).Encode(v); err != nil {
 		return err
 	}
 	b := buf.Bytes() // Encode ends the line with '\n'

@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/LLeMbas/lembas-check/internal/jsonx"
 	"github.com/LLeMbas/lembas-check/replay/chat"
 )
 
@@ -382,11 +383,8 @@ func assistantMessage(r Reply) json.RawMessage {
 	for _, c := range r.ToolCalls {
 		m.ToolCalls = append(m.ToolCalls, call{c.ID, "function", fn{c.Name, c.Arguments}})
 	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.Encode(m)
-	return bytes.TrimRight(b.Bytes(), "\n")
+	b, _ := jsonx.Marshal(m)
+	return b
 }
 
 // keepCalls fits the server's answer into the recorded conversation: the recorded results that
@@ -427,11 +425,8 @@ func keepCalls(recorded []byte, live json.RawMessage) ([]byte, string) {
 			m["tool_calls"], _ = json.Marshal(rec.ToolCalls)
 		}
 	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.Encode(orderedAssistant(m))
-	return bytes.TrimRight(b.Bytes(), "\n"), note
+	b, _ := jsonx.Marshal(orderedAssistant(m))
+	return b, note
 }
 
 // orderedAssistant writes role, content, tool_calls in that order.

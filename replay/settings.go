@@ -2,7 +2,6 @@ package replay
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/LLeMbas/lembas-check/internal/format"
+	"github.com/LLeMbas/lembas-check/internal/jsonx"
 	"github.com/LLeMbas/lembas-check/internal/progress"
 )
 
@@ -132,8 +132,7 @@ func (s ServerSettings) Sender() (Sender, error) {
 var Formats = format.Formats[[]Sent]{
 	{Name: "table", Write: func(w io.Writer, sent []Sent, _ bool) error { WriteTable(w, sent); return nil }},
 	{Name: "json", About: "JSON lines, one per request", Write: func(w io.Writer, sent []Sent, _ bool) error {
-		enc := json.NewEncoder(w)
-		enc.SetEscapeHTML(false)
+		enc := jsonx.NewEncoder(w)
 		for _, s := range sent {
 			if err := enc.Encode(LineOf(s)); err != nil {
 				return err

@@ -4,13 +4,13 @@
 package runner
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"runtime/debug"
 
 	"github.com/LLeMbas/lembas-check/conformance"
+	"github.com/LLeMbas/lembas-check/internal/jsonx"
 )
 
 // ToolVersion is lembas-check's own version, written into every report: the module version it was
@@ -150,23 +150,11 @@ func (Builtin) Answer(_ context.Context, c conformance.Case) (out Outcome) {
 	if err != nil {
 		return Outcome{Verdict: Error, Message: err.Error()}
 	}
-	b, err := MarshalAnswer(got)
+	b, err := jsonx.Marshal(got) // a report shows the spec's < and > as they are
 	if err != nil {
 		return Outcome{Verdict: Error, Message: err.Error()}
 	}
 	return Outcome{Answer: b}
-}
-
-// MarshalAnswer writes an answer as JSON without HTML escaping: the spec's texts hold `<` and `>`
-// (<session-note>), and a report should show them as they are.
-func MarshalAnswer(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(b.Bytes(), "\n"), nil
 }
 
 // Close implements Target.

@@ -15,7 +15,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
@@ -23,6 +22,7 @@ import (
 
 	"github.com/LLeMbas/lembas-check/cachesim"
 	"github.com/LLeMbas/lembas-check/harness/spec"
+	"github.com/LLeMbas/lembas-check/internal/jsonx"
 	"github.com/LLeMbas/lembas-check/prices"
 	"github.com/LLeMbas/lembas-check/replay"
 	"github.com/LLeMbas/lembas-check/replay/chat"
@@ -215,12 +215,8 @@ func headingProbe() []byte { _, h := probes(); return h }
 
 // jsonInner is a text as it reads inside a JSON string, without the quotes.
 func jsonInner(s string) []byte {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.Encode(s)
-	out := bytes.TrimSpace(b.Bytes())
-	return out[1 : len(out)-1]
+	b, _ := jsonx.Marshal(s) // a string always marshals
+	return b[1 : len(b)-1]
 }
 
 // Add audits the next exchange of a recording. It returns nil for an exchange that is not a

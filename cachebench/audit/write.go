@@ -1,12 +1,12 @@
 package audit
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/LLeMbas/lembas-check/internal/format"
+	"github.com/LLeMbas/lembas-check/internal/jsonx"
 	"github.com/LLeMbas/lembas-check/internal/table"
 	"github.com/LLeMbas/lembas-check/internal/term"
 )
@@ -186,8 +186,7 @@ func WriteTable(w io.Writer, r *Report, verbose bool) error {
 
 // WriteJSON writes JSON lines: one {"type":"request",…} per request, then {"type":"totals",…}.
 func WriteJSON(w io.Writer, r *Report) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
+	enc := jsonx.NewEncoder(w)
 	for _, q := range r.Requests {
 		if err := enc.Encode(struct {
 			Type string `json:"type"`

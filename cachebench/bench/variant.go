@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/LLeMbas/lembas-check/harness/spec"
+	"github.com/LLeMbas/lembas-check/internal/jsonx"
 	"github.com/LLeMbas/lembas-check/replay/chat"
 )
 
@@ -120,11 +121,8 @@ func (v Variant) Rewrite(n int, body []byte) ([]byte, error) {
 }
 
 func jsonString(s string) []byte {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.Encode(s)
-	return bytes.TrimRight(b.Bytes(), "\n")
+	b, _ := jsonx.Marshal(s) // a string always marshals
+	return b
 }
 
 // prefixText puts head before a JSON text value: a string, or the first text block of a list.

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/LLeMbas/lembas-check/internal/format"
+	"github.com/LLeMbas/lembas-check/internal/jsonx"
 	"github.com/LLeMbas/lembas-check/internal/table"
 	"github.com/LLeMbas/lembas-check/internal/term"
 	"github.com/LLeMbas/lembas-check/replay"
@@ -347,8 +348,7 @@ func Summaries(r *Result) []string {
 // WriteJSON writes JSON lines: {"type":"row",…} per request of each run, then {"type":"run",…}
 // per run.
 func WriteJSON(w io.Writer, r *Result) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
+	enc := jsonx.NewEncoder(w)
 	for _, run := range r.Runs {
 		for _, row := range run.Rows {
 			// Row marshals itself (times in ms, efficiency); "type" goes in front of its fields.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/LLeMbas/lembas-check/cachesim"
 	"github.com/LLeMbas/lembas-check/fakeprovider/wire"
+	"github.com/LLeMbas/lembas-check/internal/jsonx"
 	"github.com/LLeMbas/lembas-check/replay"
 	"github.com/LLeMbas/lembas-check/usage"
 )
@@ -63,7 +64,7 @@ func (s *Session) Body() []byte {
 
 // str is a JSON string, with <, > and & kept as they are (as the fake's wire writes them).
 func str(s string) []byte {
-	b, _ := wire.Marshal(s)
+	b, _ := jsonx.Marshal(s)
 	return b
 }
 

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/LLeMbas/lembas-check/fakeprovider/wire"
+	"github.com/LLeMbas/lembas-check/internal/jsonx"
 )
 
 // Obey makes a picked answer keep to what the request asks of it, as a model behind the API would,
@@ -77,7 +78,7 @@ func (p *Picker) Obey(q *wire.Request, pick Pick, count func(string) int) (wire.
 		}
 	case wire.FormatJSONObject:
 		if len(calls) == 0 && (policy || a.Text == "") {
-			b, _ := wire.Marshal(map[string]string{"answer": answer})
+			b, _ := jsonx.Marshal(map[string]string{"answer": answer})
 			a.Text = string(b)
 		}
 	}
@@ -231,7 +232,7 @@ func Instance(schema json.RawMessage) []byte {
 		return []byte("{}")
 	}
 	root, _ := s.(map[string]any)
-	b, err := wire.Marshal(instance(s, root, 0))
+	b, err := jsonx.Marshal(instance(s, root, 0))
 	if err != nil {
 		return []byte("{}")
 	}

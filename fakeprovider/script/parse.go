@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/LLeMbas/lembas-check/fakeprovider/wire"
+	"github.com/LLeMbas/lembas-check/internal/jsonx"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -565,7 +566,7 @@ func (d *dec) toJSON(n *yaml.Node, what string) ([]byte, error) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			kb, _ := wire.Marshal(k.Value)
+			kb, _ := jsonx.Marshal(k.Value)
 			b = append(append(b, kb...), ':')
 			vb, err := d.toJSON(n.Content[i+1], what+"."+k.Value)
 			if err != nil {
@@ -605,7 +606,7 @@ func (d *dec) toJSON(n *yaml.Node, what string) ([]byte, error) {
 		default:
 			v = n.Value // a string, or a date or other scalar kept as written
 		}
-		b, err := wire.Marshal(v)
+		b, err := jsonx.Marshal(v)
 		if err != nil {
 			return nil, d.errf(n, "%s: %s cannot be written as JSON", what, kind(n))
 		}

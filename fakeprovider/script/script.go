@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/LLeMbas/lembas-check/fakeprovider/wire"
+	"github.com/LLeMbas/lembas-check/internal/jsonx"
 )
 
 // Script is a parsed script.
@@ -322,7 +323,7 @@ func (d *Policy) call(tools []wire.Tool, file string) (wire.ToolCall, bool) {
 // keeping the rest as written (keys in their order).
 func fillPath(args json.RawMessage, file string) string {
 	esc := func(s string) string {
-		b, _ := wire.Marshal(s)
+		b, _ := jsonx.Marshal(s)
 		return string(b[1 : len(b)-1])
 	}
 	q := "'" + strings.ReplaceAll(file, "'", `'\''`) + "'"
@@ -416,6 +417,6 @@ func index(list []string, s string) int {
 }
 
 func readArgs(t ReadTool, path string) string {
-	b, _ := wire.Marshal(map[string]string{t.Prop: path})
+	b, _ := jsonx.Marshal(map[string]string{t.Prop: path})
 	return string(b)
 }

@@ -1,11 +1,11 @@
 package wire
 
 import (
-	"bytes"
-	"encoding/json"
 	"math"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/LLeMbas/lembas-check/internal/jsonx"
 )
 
 // enc appends JSON in the order it is told, so each server's field order is reproduced exactly
@@ -143,18 +143,6 @@ func appendString(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
-// Marshal is encoding/json's Marshal as the API writes JSON: `<`, `>` and `&` are sent as they
-// are, not as \u003c, \u003e and \u0026 (encoding/json's default, meant for HTML pages).
-func Marshal(v any) ([]byte, error) {
-	var b bytes.Buffer
-	e := json.NewEncoder(&b)
-	e.SetEscapeHTML(false)
-	if err := e.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte{'\n'}), nil
-}
-
 // Object is a JSON object whose members are written in the order given (as the API orders
 // them), without HTML escaping.
 type Object []Member
@@ -178,7 +166,7 @@ func (o Object) MarshalJSON() ([]byte, error) {
 	e := enc{first: true}
 	e.obj()
 	for _, m := range o {
-		v, err := Marshal(m.Value)
+		v, err := jsonx.Marshal(m.Value)
 		if err != nil {
 			return nil, err
 		}

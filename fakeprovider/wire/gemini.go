@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+
+	"github.com/LLeMbas/lembas-check/internal/jsonx"
 )
 
 // Gemini's generateContent (POST /v1beta/models/{model}:generateContent, and
@@ -117,7 +119,7 @@ func lowerTypes(schema json.RawMessage) json.RawMessage {
 		}
 		return x
 	}
-	b, err := Marshal(walk(v))
+	b, err := jsonx.Marshal(walk(v))
 	if err != nil {
 		return schema
 	}

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+
+	"github.com/LLeMbas/lembas-check/internal/jsonx"
 )
 
 // API names the endpoint a request came to.
@@ -222,7 +224,7 @@ func DecodeResponses(body []byte) (*Request, *Error) {
 	}
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
-		item, _ := Marshal(map[string]any{"type": "message", "role": "user", "content": s})
+		item, _ := jsonx.Marshal(map[string]any{"type": "message", "role": "user", "content": s})
 		r.Input = []json.RawMessage{item}
 	} else {
 		if json.Unmarshal(raw, &r.Input) != nil {

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/LLeMbas/lembas-check/internal/jsonx"
 )
 
 // Indent puts prefix before every line of s and ends it with one newline: a block under a
@@ -29,8 +31,7 @@ func JSON(raw []byte, prefix string) string {
 		return string(raw)
 	}
 	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
+	enc := jsonx.NewEncoder(&b)
 	enc.SetIndent(prefix, "  ")
 	if err := enc.Encode(v); err != nil {
 		return string(raw)

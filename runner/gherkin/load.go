@@ -24,7 +24,7 @@ import (
 	"github.com/LLeMbas/lembas-check/conformance"
 	"github.com/LLeMbas/lembas-check/conformance/features"
 	"github.com/LLeMbas/lembas-check/conformance/steps"
-	"github.com/LLeMbas/lembas-check/runner"
+	"github.com/LLeMbas/lembas-check/internal/jsonx"
 	gherkin "github.com/cucumber/gherkin/go/v42"
 	messages "github.com/cucumber/messages/go/v34"
 )
@@ -367,7 +367,7 @@ func finish(m pickleMeta, b *steps.Build) Scenario {
 		sc.Err = fmt.Errorf("%s: scenario %q: %v", m.where(), m.name, err)
 		return sc
 	}
-	raw, err := runner.MarshalAnswer(obj)
+	raw, err := jsonx.Marshal(obj)
 	if err == nil {
 		raw, err = conformance.Canonical(raw)
 	}
@@ -386,7 +386,7 @@ func finish(m pickleMeta, b *steps.Build) Scenario {
 		return sc
 	}
 	sc.Case.Input, sc.Case.Decoded = raw, decoded
-	exp, err := runner.MarshalAnswer(sc.Checks)
+	exp, err := jsonx.Marshal(sc.Checks)
 	if err != nil {
 		sc.Err = err
 		return sc

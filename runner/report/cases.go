@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/LLeMbas/lembas-check/conformance"
 	"github.com/LLeMbas/lembas-check/internal/format"
+	"github.com/LLeMbas/lembas-check/internal/jsonx"
 	"github.com/LLeMbas/lembas-check/internal/table"
 )
 
@@ -16,8 +16,7 @@ import (
 var CaseFormats = format.Formats[[]conformance.Case]{
 	{Name: "table", Write: WriteCaseTable},
 	{Name: "json", About: "one JSON object per case: id, area, index, file, about, case, expect", Write: func(w io.Writer, cases []conformance.Case, _ bool) error {
-		enc := json.NewEncoder(w)
-		enc.SetEscapeHTML(false)
+		enc := jsonx.NewEncoder(w)
 		for _, c := range cases {
 			if err := enc.Encode(c); err != nil {
 				return err

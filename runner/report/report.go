@@ -16,6 +16,7 @@ import (
 
 	"github.com/LLeMbas/lembas-check/conformance"
 	"github.com/LLeMbas/lembas-check/internal/format"
+	"github.com/LLeMbas/lembas-check/internal/jsonx"
 	"github.com/LLeMbas/lembas-check/internal/table"
 	"github.com/LLeMbas/lembas-check/internal/term"
 	"github.com/LLeMbas/lembas-check/internal/textdiff"
@@ -222,8 +223,7 @@ type JSONFooter struct {
 
 // WriteJSON writes the report as JSON lines.
 func WriteJSON(w io.Writer, r *runner.Report) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
+	enc := jsonx.NewEncoder(w)
 	if err := enc.Encode(JSONHeader{Type: "header", Tool: r.Tool, Version: r.Version, Spec: r.Spec, Target: r.Target, Started: r.Started}); err != nil {
 		return err
 	}

@@ -1,0 +1,52 @@
+// Package jsonx is JSON as lembas-check writes and reads it. Written: without HTML escaping, so
+// `<`, `>` and `&` stay as they are — the spec's texts hold them (<session-note>), the APIs send
+// them so, a recording's bodies must keep their bytes to match their SHA-256, and a report shows
+// them as written (encoding/json's default, \u003c and friends, is meant for HTML pages). Read:
+// strictly, for the data files lembas-check is given (agent profiles, price tables): one value, no
+// field the Go type has no place for, nothing after it.
+package jsonx
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+)
+
+// NewEncoder is json.NewEncoder without HTML escaping: each Encode writes one value and a newline
+// (JSON lines).
+func NewEncoder(w io.Writer) *json.Encoder {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc
+}
+
+// Marshal is json.Marshal without HTML escaping.
+func Marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	if err := NewEncoder(&b).Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte{'\n'}), nil
+}
+
+// Decode decodes b, which must hold one JSON value, into v strictly: an object member v has no
+// field for, or anything but white space after the value, is an error (encoding/json's own
+// errors otherwise, so errors.As finds its types).
+func Decode(b []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		if err == io.EOF {
+			return fmt.Errorf("no JSON value: the input is empty")
+		}
+		return err
+	}
+	end := dec.InputOffset()
+	if _, err := dec.Token(); err != io.EOF {
+		rest := b[end:]
+		at := len(b) - len(bytes.TrimLeft(rest, " \t\r\n"))
+		return fmt.Errorf("line %d: more follows the JSON value; want one value only", 1+bytes.Count(b[:at], []byte{'\n'}))
+	}
+	return nil
+}
