@@ -7,7 +7,6 @@
 package agents
 
 import (
-	"bytes"
 	"embed"
 	"encoding/json"
 	"fmt"
@@ -20,6 +19,7 @@ import (
 
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
 	"github.com/LLeMbas/lembas-check/internal/cmdline"
+	"github.com/LLeMbas/lembas-check/internal/jsonx"
 )
 
 //go:embed *.json
@@ -134,12 +134,11 @@ func Load(name string) (*Profile, error) {
 	return Builtin(name)
 }
 
-// Parse reads a profile strictly: an unknown field or a missing one is an error naming the file.
+// Parse reads a profile strictly: an unknown field, a missing one or anything after the profile
+// is an error naming the file.
 func Parse(b []byte, file string) (*Profile, error) {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
 	var p Profile
-	if err := dec.Decode(&p); err != nil {
+	if err := jsonx.Decode(b, &p); err != nil {
 		return nil, fmt.Errorf("%s: %v", file, err)
 	}
 	p.File = file

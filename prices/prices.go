@@ -5,12 +5,12 @@
 package prices
 
 import (
-	"bytes"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
+
+	"github.com/LLeMbas/lembas-check/internal/jsonx"
 )
 
 //go:embed prices.json
@@ -56,13 +56,11 @@ func Load(path string) (*Table, error) {
 	return Parse(b, path)
 }
 
-// Parse reads a table strictly: an unknown field, a row without a model or with a negative
-// rate, is an error naming the file and the row.
+// Parse reads a table strictly: an unknown field, anything after the table, a row without a
+// model or with a negative rate, is an error naming the file and the row.
 func Parse(b []byte, file string) (*Table, error) {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
 	var t Table
-	if err := dec.Decode(&t); err != nil {
+	if err := jsonx.Decode(b, &t); err != nil {
 		return nil, fmt.Errorf("%s: %v", file, err)
 	}
 	t.File = file

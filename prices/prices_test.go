@@ -33,6 +33,7 @@ func TestParseSaysWhat(t *testing.T) {
 		`{"currency":"USD","per":1000000,"models":[{"match":"m"}]}`:                                                     "models[0]: needs a provider",
 		`{"currency":"USD","per":1000000,"modls":[]}`:                                                                   "unknown field",
 		`{"currency":"USD","models":[]}`:                                                                                "per must be",
+		`{"currency":"USD","per":1000000,"models":[]}]`:                                                                 "more follows the JSON value",
 	} {
 		if _, err := Parse([]byte(body), "p.json"); err == nil || !strings.Contains(err.Error(), want) || !strings.HasPrefix(err.Error(), "p.json: ") {
 			t.Errorf("%s: %v, want %q", body, err, want)
