@@ -4,7 +4,6 @@
 package conformance
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/LLeMbas/lembas-check/conformance/steps"
+	"github.com/LLeMbas/lembas-check/internal/jsonx"
 )
 
 // Area is one conformance area, a plain value: adding an area is adding one Area to All.
@@ -106,13 +106,8 @@ func Define[C, A any](name, origin, doc string, ref func(C) (A, error)) Area {
 // decodeStrict decodes one JSON value into v, refusing unknown fields and trailing data, and
 // turns encoding/json's errors into FieldErrors.
 func decodeStrict(raw []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
+	if err := jsonx.Decode(raw, v); err != nil {
 		return jsonFieldError(err)
-	}
-	if dec.More() {
-		return &FieldError{Msg: "more than one JSON value"}
 	}
 	if val, ok := v.(Validator); ok {
 		return val.Validate()

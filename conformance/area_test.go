@@ -47,3 +47,17 @@ func referenceJSON(t *testing.T, area Area, in string) string {
 	}
 	return string(b)
 }
+
+// A case, an answer and a case file are each one JSON value: anything after it is refused, a
+// closing bracket as much as a second value.
+func TestOneJSONValueOnly(t *testing.T) {
+	for _, tail := range []string{` ["b"]`, `]`, "\n}"} {
+		_, err := Chunk.DecodeAnswer(json.RawMessage(`["a"]` + tail))
+		wantField(t, "the answer ending "+tail, err, "", "more follows the JSON value")
+	}
+	_, err := ParseFile("chunk.json", []byte(`{"about": "x", "cases": []}`+"\n]\n"), Chunk)
+	var le *LoadError
+	if !errors.As(err, &le) || le.File != "chunk.json" || !strings.Contains(le.Msg, "line 2: more follows the JSON value") {
+		t.Errorf("a case file with a ] after it: got %v, want a LoadError of chunk.json saying line 2: more follows the JSON value", err)
+	}
+}

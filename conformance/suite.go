@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/LLeMbas/lembas-check/harness/spec"
+	"github.com/LLeMbas/lembas-check/internal/jsonx"
 )
 
 // Suite is a folder of case files named `<area>.json`, each in the spec's format
@@ -163,9 +164,7 @@ func Load(suites []Suite, areas []Area) ([]Case, error) {
 // ParseFile reads one case file of an area.
 func ParseFile(file string, b []byte, area Area) ([]Case, error) {
 	var f caseFile
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&f); err != nil {
+	if err := jsonx.Decode(b, &f); err != nil {
 		fe := jsonFieldError(err).(*FieldError)
 		if se, ok := asSyntax(err); ok {
 			line, col := lineCol(b, se.Offset)
