@@ -1,7 +1,7 @@
 // Package agents holds the agent profiles: for each real agent harness lembas-check drives
 // (opencode, pi, qwen-code, cline, codex, …), the npm package and version it was proved on, how to
 // point it at the fake provider (environment and config files written into a temporary HOME), its
-// one-shot and ACP commands, its tools as the fake's default policy needs them, and whether its
+// one-shot, ACP and RPC commands, its tools as the fake's default policy needs them, and whether its
 // clock can be moved. One JSON file per agent (<name>.json here, docs/live.md); a profile of one's
 // own is read with Parse.
 package agents
@@ -49,10 +49,12 @@ type Profile struct {
 	Files map[string]json.RawMessage `json:"files,omitempty"`
 	// Setup are commands run once, in order, before the agent (cline's `auth`).
 	Setup [][]string `json:"setup,omitempty"`
-	// Oneshot runs one prompt and exits; ACP speaks the Agent Client Protocol on stdio. Either
-	// may be absent.
+	// Oneshot runs one prompt and exits; ACP speaks the Agent Client Protocol on stdio; RPC
+	// speaks the agent's own JSON lines on stdio, one process for the session (pi's --mode rpc,
+	// docs/live.md). Any may be absent.
 	Oneshot *Command `json:"oneshot,omitempty"`
 	ACP     *Command `json:"acp,omitempty"`
+	RPC     *Command `json:"rpc,omitempty"`
 	// Tools are how the default policy drives the agent.
 	Tools Tools `json:"tools"`
 	// Clock is "libfaketime" when a moved clock reaches the agent, or why it does not.
@@ -151,8 +153,8 @@ func Parse(b []byte, file string) (*Profile, error) {
 	if len(miss) > 0 {
 		return nil, fmt.Errorf("%s: missing %s", file, strings.Join(miss, ", "))
 	}
-	if p.Oneshot == nil && p.ACP == nil {
-		return nil, fmt.Errorf("%s: neither oneshot nor acp: say how the agent is run", file)
+	if p.Oneshot == nil && p.ACP == nil && p.RPC == nil {
+		return nil, fmt.Errorf("%s: neither oneshot, acp nor rpc: say how the agent is run", file)
 	}
 	switch p.Tools.Paths {
 	case "", "relative", "absolute":
@@ -395,6 +397,11 @@ func Resolve(agent, profile string) (*Profile, string, error) {
 		c := *p.ACP
 		c.Args = args
 		q.ACP = &c
+	}
+	if p.RPC != nil {
+		c := *p.RPC
+		c.Args = args
+		q.RPC = &c
 	}
 	if p.Oneshot != nil {
 		c := *p.Oneshot

@@ -148,3 +148,26 @@ func TestSettingsRun(t *testing.T) {
 		}
 	}
 }
+
+// pi, which has no ACP command, is driven over its RPC mode unless --oneshot says otherwise; an
+// agent with an ACP command stays on ACP.
+func TestSettingsHow(t *testing.T) {
+	for _, c := range []struct {
+		agent        string
+		s            Settings
+		wantACP, rpc bool
+	}{
+		{"pi", Settings{}, false, true},
+		{"pi", Settings{Oneshot: true}, false, false},
+		{"qwen-code", Settings{}, true, false},
+		{"qwen-code", Settings{Oneshot: true}, false, false},
+	} {
+		a, r, err := c.s.how(mustProfile(t, c.agent))
+		if err != nil || a != c.wantACP || r != c.rpc {
+			t.Errorf("%s %+v: acp %v rpc %v %v, want acp %v rpc %v", c.agent, c.s, a, r, err, c.wantACP, c.rpc)
+		}
+	}
+	if _, _, err := (Settings{ACP: true}).how(mustProfile(t, "pi")); err == nil || !strings.Contains(err.Error(), "no ACP command") {
+		t.Errorf("pi --acp: %v", err)
+	}
+}

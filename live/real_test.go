@@ -16,13 +16,20 @@ import (
 // LEMBAS_<NAME>; .ci/run installs them), skipping when it is not installed, and judges it.
 func drive(t *testing.T, name, scenario string, overACP bool) (*Run, map[string]runner.Result) {
 	t.Helper()
+	return driveWith(t, name, scenario, Options{ACP: overACP})
+}
+
+// driveWith is drive with how the agent is driven given in o (ACP, RPC, else one-shot).
+func driveWith(t *testing.T, name, scenario string, o Options) (*Run, map[string]runner.Result) {
+	t.Helper()
 	t.Parallel()
 	p, bin := agentstest.Installed(t, name)
 	sc, err := LoadScenario(scenario)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := Drive(context.Background(), Options{Profile: p, Bin: bin, ACP: overACP, Scenario: sc, Work: t.TempDir(), Tool: "lembas-check test", Version: "test"})
+	o.Profile, o.Bin, o.Scenario, o.Work, o.Tool, o.Version = p, bin, sc, t.TempDir(), "lembas-check test", "test"
+	r, err := Drive(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,6 +98,25 @@ func TestQwenCodeOverACPCrossingMidnight(t *testing.T) {
 	if r.Transcript == "" {
 		t.Error("no ACP transcript")
 	}
+}
+
+// pi over RPC (one process for the session, as a person's interactive pi): its system prompt
+// holds the date ("Current date: 2026-11-30"), and it keeps the prompt it built at the start, so
+// the prefix holds across midnight — one-shot, each prompt is a new process and it broke there —
+// but the system prompt holds a clock, and the new date never reaches the model.
+func TestPiOverRPCCrossingMidnight(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a real agent")
+	}
+	r, got := driveWith(t, "pi", "midnight", Options{RPC: true})
+	if r.Driven != "rpc" || !r.Clock.Controlled {
+		t.Errorf("driven %s, clock controlled %v (%s)", r.Driven, r.Clock.Controlled, r.Clock.Why)
+	}
+	want(t, got, RuleSystemPrompt, runner.Pass)
+	want(t, got, RuleNoClock, runner.Fail, "2026-11-30")
+	want(t, got, RuleTools, runner.Pass)
+	want(t, got, RuleRewritten, runner.Pass)
+	want(t, got, RuleDateNote, runner.Fail, "the new date is not sent")
 }
 
 // codex is a static binary: its clock is not moved, and the report says so instead of judging a

@@ -12,8 +12,12 @@ import (
 )
 
 // With LIVE_TEST_AGENT=reference the test binary is lembas-check's reference agent (`lembas-check
-// agent`), so the scenarios can drive it without a built lembas-check.
+// agent`), so the scenarios can drive it without a built lembas-check; with LIVE_TEST_AGENT=rpc
+// it is a fake RPC agent (rpc_test.go).
 func TestMain(m *testing.M) {
+	if os.Getenv("LIVE_TEST_AGENT") == "rpc" {
+		os.Exit(fakeRPCAgent())
+	}
 	if os.Getenv("LIVE_TEST_AGENT") == "reference" {
 		o := refagent.Options{BaseURL: os.Getenv("OPENAI_BASE_URL"), Key: os.Getenv("OPENAI_API_KEY"), Model: os.Getenv("OPENAI_MODEL"), Version: "test"}
 		if err := refagent.Serve(context.Background(), os.Stdin, os.Stdout, o); err != nil {

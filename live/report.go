@@ -19,7 +19,8 @@ import (
 type Settings struct {
 	// Agent is a profile's name, a profile file, or a command 'CMD ARGS'.
 	Agent string
-	// ACP and Oneshot force how it is driven (default: over ACP where its profile can).
+	// ACP and Oneshot force how it is driven (default: over ACP where its profile can, else over
+	// its RPC mode, else one-shot).
 	ACP, Oneshot bool
 	// Scenarios are built-in names or files (default: every built-in one).
 	Scenarios []string
@@ -45,12 +46,9 @@ func (s Settings) Run(ctx context.Context, expect *runner.Expectations) (*runner
 	if err != nil {
 		return nil, fmt.Errorf("live: %v", err)
 	}
-	useACP := p.ACP != nil && !s.Oneshot
-	if s.ACP && p.ACP == nil {
-		return nil, fmt.Errorf("live: the %s profile has no ACP command: drive it with --oneshot", p.Name)
-	}
-	if !useACP && p.Oneshot == nil {
-		return nil, fmt.Errorf("live: the %s profile has no one-shot command: drive it with --acp", p.Name)
+	useACP, useRPC, err := s.how(p)
+	if err != nil {
+		return nil, err
 	}
 	names := s.Scenarios
 	if len(names) == 0 {
@@ -64,8 +62,23 @@ func (s Settings) Run(ctx context.Context, expect *runner.Expectations) (*runner
 		}
 		scs = append(scs, sc)
 	}
-	o := Options{Profile: p, Bin: bin, ACP: useACP, StepTimeout: s.StepTimeout, Lax: s.Lax, Log: s.Log, Tool: s.Tool, Version: s.Version}
+	o := Options{Profile: p, Bin: bin, ACP: useACP, RPC: useRPC, StepTimeout: s.StepTimeout, Lax: s.Lax, Log: s.Log, Tool: s.Tool, Version: s.Version}
 	return Report(ctx, o, scs, s.Record, expect)
+}
+
+// how is how the agent of profile p is driven: --acp or --oneshot as given, else over ACP where
+// the profile has an ACP command, else over its RPC mode (one process for the session, as a
+// person's), else one-shot.
+func (s Settings) how(p *agents.Profile) (useACP, useRPC bool, err error) {
+	useACP = p.ACP != nil && !s.Oneshot
+	useRPC = !useACP && p.RPC != nil && !s.Oneshot
+	if s.ACP && p.ACP == nil {
+		return false, false, fmt.Errorf("live: the %s profile has no ACP command: drive it with --oneshot", p.Name)
+	}
+	if !useACP && !useRPC && p.Oneshot == nil {
+		return false, false, fmt.Errorf("live: the %s profile has no one-shot command: drive it with --acp", p.Name)
+	}
+	return useACP, useRPC, nil
 }
 
 // Report drives the agent o names through each scenario in turn and judges each run (`live`):
@@ -86,10 +99,7 @@ func Report(ctx context.Context, o Options, scs []*Scenario, dir string, expect 
 		defer os.RemoveAll(tmp)
 		dir = tmp
 	}
-	driven := "one-shot"
-	if o.ACP {
-		driven = "acp"
-	}
+	driven := o.Driven()
 	p := o.Profile
 	rep := &runner.Report{Tool: "lembas-check", Version: o.Version, Spec: spec.Version(), Started: time.Now(),
 		Target: runner.TargetInfo{Kind: "live", Command: o.Bin + " (" + driven + ")", Implementation: runner.Implementation{Name: p.Name, Version: p.Version}, Areas: []string{"live"}}}

@@ -28,9 +28,10 @@ type Options struct {
 	Profile *agents.Profile
 	// Bin is the agent's program (Profile.Find, or the command given).
 	Bin string
-	// ACP drives the agent over ACP; otherwise one prompt at a time (the profile's one-shot
-	// command, carrying the session on with its continue command).
-	ACP      bool
+	// ACP drives the agent over ACP, RPC over its own JSON lines (the profile's rpc command);
+	// otherwise one prompt at a time (the profile's one-shot command, carrying the session on
+	// with its continue command).
+	ACP, RPC bool
 	Scenario *Scenario
 	// Work is a directory the run may use (HOME, the session directory, the ACP transcript, the
 	// recording unless Record says elsewhere); made and removed when empty, so give Record then.
@@ -57,7 +58,7 @@ type Options struct {
 type Run struct {
 	Scenario *Scenario
 	Profile  *agents.Profile
-	// Driven is "acp" or "one-shot".
+	// Driven is "acp", "rpc" or "one-shot" (Options.Driven).
 	Driven string
 	// AgentName and AgentVersion are what the agent said of itself (ACP initialize), else the
 	// profile's.
@@ -110,6 +111,17 @@ type ClockInfo struct {
 	Why string
 }
 
+// Driven is how the options drive the agent: "acp", "rpc" or "one-shot".
+func (o Options) Driven() string {
+	switch {
+	case o.ACP:
+		return "acp"
+	case o.RPC:
+		return "rpc"
+	}
+	return "one-shot"
+}
+
 // Drive runs a scenario against an agent with the fake as its model. An error means the run
 // could not be made at all (the server or the recording could not be started); what the agent
 // did wrong is in the Run.
@@ -129,11 +141,8 @@ func Drive(ctx context.Context, o Options) (*Run, error) {
 		}
 		defer os.RemoveAll(work)
 	}
-	r := &Run{Scenario: sc, Profile: p, Driven: "one-shot", AgentName: p.Name, AgentVersion: p.Version,
+	r := &Run{Scenario: sc, Profile: p, Driven: o.Driven(), AgentName: p.Name, AgentVersion: p.Version,
 		Home: filepath.Join(work, "home"), Dir: filepath.Join(work, "session"), Recording: o.Record}
-	if o.ACP {
-		r.Driven = "acp"
-	}
 	for _, d := range []string{r.Home, r.Dir} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			return nil, err
@@ -203,6 +212,8 @@ func Drive(ctx context.Context, o Options) (*Run, error) {
 			tr = filepath.Join(work, "acp.log")
 		}
 		d.acp(ctx, tr)
+	} else if o.RPC {
+		d.rpc(ctx)
 	} else {
 		d.oneshot(ctx)
 	}
@@ -276,6 +287,47 @@ func (d *driver) each(ctx context.Context, do func(StepRun) (StepRun, error)) {
 	}
 }
 
+// startStdio starts an agent that speaks on its stdio for the whole scenario (ACP, RPC), in the
+// session directory.
+func (d *driver) startStdio(argv []string) (stdin io.WriteCloser, stdout *os.File, p *process, err error) {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env, cmd.Dir, cmd.Stderr = d.ag.Env, d.r.Dir, d.stderr
+	stdin, _ = cmd.StdinPipe()
+	// A pipe of our own, not StdoutPipe: Wait would close that one as the agent exits, before
+	// its last lines (what it said as it died) are read.
+	stdout, w, err := os.Pipe()
+	if err != nil {
+		return nil, nil, nil, &NotRun{err}
+	}
+	cmd.Stdout = w
+	p, err = start(cmd)
+	w.Close()
+	if err != nil {
+		stdout.Close()
+		return nil, nil, nil, &NotRun{fmt.Errorf("starting %s: %v", argv[0], err)}
+	}
+	return stdin, stdout, p, nil
+}
+
+// endStdio ends what startStdio started: its input closed, two seconds to exit, then stopped
+// (an agent that does not exit when its input closes, as codex-acp, is); a fault of an agent
+// that died says how it ended.
+func (d *driver) endStdio(stdin io.Closer, stdout *os.File, p *process) {
+	stdin.Close()
+	select {
+	case <-p.exited():
+	case <-d.o.After(2 * time.Second):
+	}
+	left, end := p.stop()
+	stdout.Close()
+	if f := new(acp.Fault); errors.As(d.r.Fault, &f) && f.Kind == acp.Died {
+		d.r.Fault = fmt.Errorf("%w (%s)", d.r.Fault, exitText(end))
+	}
+	if left != "" {
+		d.logf("lembas-check live: %s", left)
+	}
+}
+
 // acp drives the agent over ACP, one process for the whole scenario.
 func (d *driver) acp(ctx context.Context, transcript string) {
 	argv, ok := d.ag.ACP()
@@ -290,40 +342,13 @@ func (d *driver) acp(ctx context.Context, transcript string) {
 	}
 	defer tf.Close()
 	d.r.Transcript = transcript
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Env, cmd.Dir, cmd.Stderr = d.ag.Env, d.r.Dir, d.stderr
-	stdin, _ := cmd.StdinPipe()
-	// A pipe of our own, not StdoutPipe: Wait would close that one as the agent exits, before
-	// its last lines (what it said as it died) are read.
-	stdout, w, err := os.Pipe()
+	stdin, stdout, p, err := d.startStdio(argv)
 	if err != nil {
-		d.r.Fault = &NotRun{err}
+		d.r.Fault = err
 		return
 	}
-	defer stdout.Close()
-	cmd.Stdout = w
-	proc, err := start(cmd)
-	w.Close()
-	if err != nil {
-		d.r.Fault = &NotRun{fmt.Errorf("starting %s: %v", argv[0], err)}
-		return
-	}
+	defer d.endStdio(stdin, stdout, p)
 	c := acp.New(stdin, stdout, acp.Options{Dir: d.r.Dir, Lembas: true, Timeout: min(time.Minute, d.o.StepTimeout), PromptTimeout: d.o.StepTimeout, After: d.o.After, Transcript: tf})
-	defer func() {
-		stdin.Close()
-		// An agent that does not exit when its input closes (codex-acp) is stopped.
-		select {
-		case <-proc.exited():
-		case <-d.o.After(2 * time.Second):
-		}
-		left, end := proc.stop()
-		if f := new(acp.Fault); errors.As(d.r.Fault, &f) && f.Kind == acp.Died {
-			d.r.Fault = fmt.Errorf("%w (%s)", d.r.Fault, exitText(end))
-		}
-		if left != "" {
-			d.logf("lembas-check live: %s", left)
-		}
-	}()
 	info, err := c.Initialize(ctx, d.o.Version)
 	if err != nil {
 		d.r.Fault = err

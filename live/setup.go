@@ -133,3 +133,11 @@ func (a *Agent) ACP() ([]string, bool) {
 	}
 	return append([]string{a.Vars.Bin}, a.Vars.FillAll(a.Profile.ACP.Args)...), true
 }
+
+// RPC is the command that speaks the agent's own JSON lines on stdio, if the profile has one.
+func (a *Agent) RPC() ([]string, bool) {
+	if a.Profile.RPC == nil {
+		return nil, false
+	}
+	return append([]string{a.Vars.Bin}, a.Vars.FillAll(a.Profile.RPC.Args)...), true
+}

@@ -30,10 +30,10 @@ type FieldOptions struct {
 }
 
 // FieldReport drives each profiled agent through the field report's scenarios — over ACP where
-// its profile has an ACP command — and the conformance cases through the live target, and writes
-// one row per agent to o.File (docs/field-report.md). An agent not installed is a row that says
-// so: the report never counts what was not run, and whole is false then (as when a scenario was
-// not run). It returns how many rows it wrote; an error, said as `live` says it, is a report
+// its profile has an ACP command, else over its RPC mode, else one-shot — and the conformance
+// cases through the live target, and writes one row per agent to o.File (docs/field-report.md).
+// An agent not installed is a row that says so: the report never counts what was not run, and
+// whole is false then (as when a scenario was not run). It returns how many rows it wrote; an error, said as `live` says it, is a report
 // not written.
 func FieldReport(ctx context.Context, o FieldOptions) (rows int, whole bool, err error) {
 	list := agents.Names()
@@ -64,7 +64,7 @@ func FieldReport(ctx context.Context, o FieldOptions) (rows int, whole bool, err
 			if err != nil {
 				return 0, false, err
 			}
-			run, err := live.Drive(ctx, live.Options{Profile: p, Bin: bin, ACP: p.ACP != nil, Scenario: sc, StepTimeout: o.Timeout, Log: o.Log,
+			run, err := live.Drive(ctx, live.Options{Profile: p, Bin: bin, ACP: p.ACP != nil, RPC: p.ACP == nil && p.RPC != nil, Scenario: sc, StepTimeout: o.Timeout, Log: o.Log,
 				Tool: o.Tool, Version: o.Version, Work: work})
 			if err != nil {
 				os.RemoveAll(work)

@@ -19,7 +19,7 @@ func cmdLive(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	st := live.Settings{Log: stderr, Tool: tool, Version: runner.ToolVersion}
 	fs.StringVar(&st.Agent, "agent", "", "the agent: a profile `NAME` ("+strings.Join(agents.Names(), ", ")+"), a profile FILE (.json), or a command 'CMD ARGS'")
 	fs.BoolVar(&st.ACP, "acp", false, "drive it over ACP (the default when its profile has an ACP command)")
-	fs.BoolVar(&st.Oneshot, "oneshot", false, "drive it one prompt at a time (the default when it has no ACP command)")
+	fs.BoolVar(&st.Oneshot, "oneshot", false, "drive it one prompt at a time (the default when it has neither an ACP nor an RPC command)")
 	fs.Var((*repeatFlag)(&st.Scenarios), "scenario", "a built-in scenario `NAME` ("+strings.Join(live.Scenarios(), ", ")+") or a scenario FILE (repeatable; default: every built-in one)")
 	fs.StringVar(&st.Record, "record", "", "keep each scenario's recording in `DIR` (<scenario>.jsonl), and the ACP transcript beside it")
 	fs.DurationVar(&st.StepTimeout, "timeout", 5*time.Minute, "the longest one prompt may take")

@@ -1,0 +1,176 @@
+package live
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/LLeMbas/lembas-check/agents"
+	"github.com/LLeMbas/lembas-check/replay"
+	"github.com/LLeMbas/lembas-check/runner"
+)
+
+// fakeRPCAgent is the test binary as an RPC agent (LIVE_TEST_AGENT=rpc): for each prompt it
+// sends the fake one request, its system prompt naming its process, and ends the prompt as pi
+// does (a response, then agent_end). LIVE_TEST_RPC says how it misbehaves: garbage (a line
+// that is not JSON), refuse (the prompt refused), die (exits as it is prompted), silent (never
+// answers).
+func fakeRPCAgent() int {
+	how := os.Getenv("LIVE_TEST_RPC")
+	out := bufio.NewWriter(os.Stdout)
+	say := func(v any) {
+		b, _ := json.Marshal(v)
+		out.Write(append(b, '\n'))
+		out.Flush()
+	}
+	system := fmt.Sprintf("You are the fake RPC agent, process %d.", os.Getpid())
+	msgs := []map[string]any{{"role": "system", "content": system}}
+	in := bufio.NewScanner(os.Stdin)
+	for in.Scan() {
+		var cmd struct{ ID, Type, Message string }
+		if json.Unmarshal(in.Bytes(), &cmd) != nil {
+			continue
+		}
+		switch {
+		case how == "garbage":
+			fmt.Println("Loading...")
+			continue
+		case how == "silent":
+			continue
+		case how == "die":
+			return 3
+		case how == "refuse":
+			say(map[string]any{"id": cmd.ID, "type": "response", "command": cmd.Type, "success": false, "error": "no model"})
+			continue
+		case cmd.Type != "prompt":
+			say(map[string]any{"id": cmd.ID, "type": "response", "command": cmd.Type, "success": false, "error": "unknown command"})
+			continue
+		}
+		say(map[string]any{"id": cmd.ID, "type": "response", "command": "prompt", "success": true})
+		msgs = append(msgs, map[string]any{"role": "user", "content": cmd.Message})
+		body, _ := json.Marshal(map[string]any{"model": os.Getenv("OPENAI_MODEL"), "messages": msgs})
+		resp, err := http.Post(os.Getenv("OPENAI_BASE_URL")+"/chat/completions", "application/json", bytes.NewReader(body))
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		msgs = append(msgs, map[string]any{"role": "assistant", "content": "done"})
+		say(map[string]any{"type": "agent_end", "messages": []any{
+			map[string]any{"role": "user", "content": []any{map[string]any{"type": "text", "text": cmd.Message}}},
+			map[string]any{"role": "assistant", "content": []any{map[string]any{"type": "text", "text": "done"}}},
+		}})
+	}
+	return 0
+}
+
+func rpcProfile(t *testing.T, how string) *agents.Profile {
+	t.Helper()
+	p, err := agents.Parse([]byte(`{"name":"fake-rpc","bin":"fake-rpc","api":"chat completions","clock":"libfaketime",
+		"env":{"LIVE_TEST_AGENT":"rpc","LIVE_TEST_RPC":`+quoteJSON(how)+`,"OPENAI_MODEL":"{model}"},"rpc":{"args":[]}}`), "fake-rpc.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// Over RPC one process answers every prompt of the scenario: its system prompt (naming its
+// process) is the same bytes on every request, which a new process a prompt would change.
+func TestRPCOneProcessForTheSession(t *testing.T) {
+	sc, _ := LoadScenario("two-prompts")
+	never := func(time.Duration) <-chan time.Time { return nil } // go test's -timeout catches a hang
+	r, err := Drive(context.Background(), Options{Profile: rpcProfile(t, ""), Bin: os.Args[0], RPC: true, Scenario: sc, Work: t.TempDir(), After: never, Tool: "lembas-check test", Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Fault != nil || r.Driven != "rpc" {
+		t.Fatalf("driven %s, fault %v\nstderr: %s", r.Driven, r.Fault, r.Stderr)
+	}
+	prompts := 0
+	for _, s := range r.Steps {
+		if s.Step.Prompt == "" {
+			continue
+		}
+		prompts++
+		if s.Said != "done" || s.Last != s.First {
+			t.Errorf("step %s: said %q, requests %d..%d, want done and one request", s.Step, s.Said, s.First, s.Last)
+		}
+	}
+	es, _, err := replay.ReadAll(r.Recording)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if prompts != 2 || len(es) != 2 {
+		t.Fatalf("%d prompts, %d requests recorded", prompts, len(es))
+	}
+	j, err := Judge(context.Background(), r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range j.Results {
+		if strings.HasSuffix(x.Case.ID, "/"+RuleSystemPrompt) && x.Verdict != runner.Pass {
+			t.Errorf("%s: %s: %s", x.Case.ID, x.Verdict, x.Message)
+		}
+	}
+}
+
+// A faulty RPC agent ends the scenario with the verdict that names what it did.
+func TestRPCFaultyAgents(t *testing.T) {
+	sc, _ := LoadScenario("two-prompts")
+	for _, c := range []struct {
+		how     string
+		verdict runner.Verdict
+		msg     string
+	}{
+		{"garbage", runner.ProtocolError, `line 1 of its output is not an RPC message: "Loading..."`},
+		{"die", runner.Crashed, "the agent closed its output before ending its prompt (exit status 3)"},
+		{"refuse", runner.Error, "the agent refused its prompt: no model"},
+		{"silent", runner.Timeout, "its prompt did not end within 200ms"},
+	} {
+		// The timeouts on a clock of the test's: for the silent agent every bound passes at once;
+		// for the others none ever does, however slow the machine.
+		after := func(time.Duration) <-chan time.Time { return nil }
+		if c.verdict == runner.Timeout {
+			after = func(time.Duration) <-chan time.Time {
+				ch := make(chan time.Time, 1)
+				ch <- time.Time{}
+				return ch
+			}
+		}
+		r, err := Drive(context.Background(), Options{Profile: rpcProfile(t, c.how), Bin: os.Args[0], RPC: true, Scenario: sc, Work: t.TempDir(), StepTimeout: 200 * time.Millisecond, After: after})
+		if err != nil {
+			t.Fatal(err)
+		}
+		j, err := Judge(context.Background(), r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := j.Results[0]
+		if s.Case.ID != "live/two-prompts/session" || s.Verdict != c.verdict || !strings.Contains(s.Message, c.msg) {
+			t.Errorf("%s: %s %s: %s", c.how, s.Case.ID, s.Verdict, s.Message)
+		}
+	}
+}
+
+// A line is split on LF alone: U+2028 inside a JSON string is part of it.
+func TestReadRPCSplitsOnLFOnly(t *testing.T) {
+	lines, done := make(chan rpcMsg), make(chan struct{})
+	defer close(done)
+	go readRPC(strings.NewReader("{\"type\":\"agent_end\",\"messages\":[{\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"a\u2028b\"}]}]}\r\n\n{\"type\":\"response\",\"id\":\"x\",\"success\":true}\n"), lines, done)
+	var got []rpcMsg
+	for m := range lines {
+		got = append(got, m)
+	}
+	if len(got) != 2 || got[0].err != nil || got[0].said() != "a\u2028b" || got[1].ID != "x" || !got[1].Success {
+		t.Errorf("%+v", got)
+	}
+}
