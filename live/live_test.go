@@ -94,27 +94,10 @@ func TestFaultyAgents(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		// The timeouts on a clock of the test's: for the silent agent every bound passes at once;
-		// for the others none ever does, however slow the machine (with 200 ms of the real clock,
-		// a loaded machine timed out the agents that echo and exit before they had).
-		after := func(time.Duration) <-chan time.Time { return nil }
-		if c.verdict == runner.Timeout {
-			after = func(time.Duration) <-chan time.Time {
-				ch := make(chan time.Time, 1)
-				ch <- time.Time{}
-				return ch
-			}
-		}
-		r, err := Drive(context.Background(), Options{Profile: p, Bin: "/bin/sh", ACP: c.acp, Scenario: sc, Work: t.TempDir(), StepTimeout: 200 * time.Millisecond, After: after})
-		if err != nil {
-			t.Fatal(err)
-		}
-		j, err := Judge(context.Background(), r)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s := j.Results[0]
-		if s.Case.ID != "live/two-prompts/session" || s.Verdict != c.verdict || !strings.Contains(s.Message, c.msg) {
+		// The timeouts on a clock of the test's (with 200 ms of the real clock, a loaded machine
+		// timed out the agents that echo and exit before they had).
+		o := Options{Profile: p, Bin: "/bin/sh", ACP: c.acp, Scenario: sc, Work: t.TempDir()}
+		if s := faultVerdict(t, o, c.verdict == runner.Timeout); s.Case.ID != "live/two-prompts/session" || s.Verdict != c.verdict || !strings.Contains(s.Message, c.msg) {
 			t.Errorf("%s: %s %s: %s", c.name, s.Case.ID, s.Verdict, s.Message)
 		}
 	}
@@ -170,4 +153,36 @@ func TestSettingsHow(t *testing.T) {
 	if _, _, err := (Settings{ACP: true}).how(mustProfile(t, "pi")); err == nil || !strings.Contains(err.Error(), "no ACP command") {
 		t.Errorf("pi --acp: %v", err)
 	}
+}
+
+// faultVerdict drives a faulty agent through o's scenario with a step bound of 200 ms on a clock
+// of the test's — every bound passes at once when timeout is set, none ever does otherwise,
+// however slow the machine — and returns the first verdict the judge gives.
+func faultVerdict(t *testing.T, o Options, timeout bool) runner.Result {
+	t.Helper()
+	o.StepTimeout = 200 * time.Millisecond
+	o.After = func(time.Duration) <-chan time.Time { return nil }
+	if timeout {
+		o.After = func(time.Duration) <-chan time.Time {
+			ch := make(chan time.Time, 1)
+			ch <- time.Time{}
+			return ch
+		}
+	}
+	_, j := driveJudged(t, o)
+	return j.Results[0]
+}
+
+// driveJudged drives o's scenario and judges the run, failing the test on an error of either.
+func driveJudged(t *testing.T, o Options) (*Run, *Judgement) {
+	t.Helper()
+	r, err := Drive(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := Judge(context.Background(), r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, j
 }

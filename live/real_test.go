@@ -2,7 +2,6 @@ package live
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"strings"
 	"testing"
@@ -29,14 +28,7 @@ func driveWith(t *testing.T, name, scenario string, o Options) (*Run, map[string
 		t.Fatal(err)
 	}
 	o.Profile, o.Bin, o.Scenario, o.Work, o.Tool, o.Version = p, bin, sc, t.TempDir(), "lembas-check test", "test"
-	r, err := Drive(context.Background(), o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	j, err := Judge(context.Background(), r)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r, j := driveJudged(t, o)
 	out := map[string]runner.Result{}
 	for _, x := range j.Results {
 		out[strings.TrimPrefix(x.Case.ID, "live/"+scenario+"/")] = x

@@ -136,26 +136,8 @@ func TestRPCFaultyAgents(t *testing.T) {
 		{"refuse", runner.Error, "the agent refused its prompt: no model"},
 		{"silent", runner.Timeout, "its prompt did not end within 200ms"},
 	} {
-		// The timeouts on a clock of the test's: for the silent agent every bound passes at once;
-		// for the others none ever does, however slow the machine.
-		after := func(time.Duration) <-chan time.Time { return nil }
-		if c.verdict == runner.Timeout {
-			after = func(time.Duration) <-chan time.Time {
-				ch := make(chan time.Time, 1)
-				ch <- time.Time{}
-				return ch
-			}
-		}
-		r, err := Drive(context.Background(), Options{Profile: rpcProfile(t, c.how), Bin: os.Args[0], RPC: true, Scenario: sc, Work: t.TempDir(), StepTimeout: 200 * time.Millisecond, After: after})
-		if err != nil {
-			t.Fatal(err)
-		}
-		j, err := Judge(context.Background(), r)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s := j.Results[0]
-		if s.Case.ID != "live/two-prompts/session" || s.Verdict != c.verdict || !strings.Contains(s.Message, c.msg) {
+		o := Options{Profile: rpcProfile(t, c.how), Bin: os.Args[0], RPC: true, Scenario: sc, Work: t.TempDir()}
+		if s := faultVerdict(t, o, c.verdict == runner.Timeout); s.Case.ID != "live/two-prompts/session" || s.Verdict != c.verdict || !strings.Contains(s.Message, c.msg) {
 			t.Errorf("%s: %s %s: %s", c.how, s.Case.ID, s.Verdict, s.Message)
 		}
 	}
