@@ -95,10 +95,49 @@ func (r *Report) add(q Request) {
 	if q.Fails {
 		t.Failing++
 	}
+	t.setShares()
+}
+
+// setShares derives the shares from the token counts.
+func (t *Totals) setShares() {
 	if t.PromptTokens > 0 {
 		t.ReusableShare = float64(t.ReusableTokens) / float64(t.PromptTokens)
 		t.PossibleShare = float64(t.ReusableTokens+t.LostTokens) / float64(t.PromptTokens)
 	}
+}
+
+// Plus is two audits' totals together (a bench of several sessions): the counts added, the
+// shares derived again. The zero Totals is the start of a sum.
+func (t Totals) Plus(b Totals) Totals {
+	if t.ByCause == nil {
+		return b
+	}
+	out := t
+	out.Requests += b.Requests
+	out.Conversations += b.Conversations
+	out.Other += b.Other
+	out.PromptTokens += b.PromptTokens
+	out.ReusableTokens += b.ReusableTokens
+	out.LostTokens += b.LostTokens
+	out.Breaks += b.Breaks
+	out.Failing += b.Failing
+	out.Cost += b.Cost
+	out.Kept += b.Kept
+	out.LostCost += b.LostCost
+	out.Priced += b.Priced
+	out.ByCause = map[Cause]*CauseTotal{}
+	for _, m := range []map[Cause]*CauseTotal{t.ByCause, b.ByCause} {
+		for c, ct := range m {
+			if out.ByCause[c] == nil {
+				out.ByCause[c] = &CauseTotal{}
+			}
+			out.ByCause[c].Requests += ct.Requests
+			out.ByCause[c].LostTokens += ct.LostTokens
+			out.ByCause[c].LostCost += ct.LostCost
+		}
+	}
+	out.setShares()
+	return out
 }
 
 // Failed says whether the audit found a break that fails it.

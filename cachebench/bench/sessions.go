@@ -143,7 +143,7 @@ func benchRun(ctx context.Context, sessions []session, o Options, v *Variant, to
 			return nil, fmt.Errorf("%s: predicting: %w", name, err)
 		}
 		run.tokenizer = rep.Tokenizer
-		run.Audit = sumAudit(run.Audit, rep.Totals)
+		run.Audit = run.Audit.Plus(rep.Totals)
 		reports[i] = map[int]audit.Request{}
 		for _, q := range rep.Requests {
 			reports[i][q.Seq] = q
@@ -297,40 +297,4 @@ func whyNoCache(x replay.Sent, u usage.Usage) string {
 		return "the answer carried no usage"
 	}
 	return "the usage has no cached-token field of any dialect (" + string(x.Reply.Usage) + ")"
-}
-
-// sumAudit adds two sessions' audit totals.
-func sumAudit(a, b audit.Totals) audit.Totals {
-	if a.ByCause == nil {
-		return b
-	}
-	out := a
-	out.Requests += b.Requests
-	out.Conversations += b.Conversations
-	out.Other += b.Other
-	out.PromptTokens += b.PromptTokens
-	out.ReusableTokens += b.ReusableTokens
-	out.LostTokens += b.LostTokens
-	out.Breaks += b.Breaks
-	out.Failing += b.Failing
-	out.Cost += b.Cost
-	out.Kept += b.Kept
-	out.LostCost += b.LostCost
-	out.Priced += b.Priced
-	out.ByCause = map[audit.Cause]*audit.CauseTotal{}
-	for _, m := range []map[audit.Cause]*audit.CauseTotal{a.ByCause, b.ByCause} {
-		for c, t := range m {
-			if out.ByCause[c] == nil {
-				out.ByCause[c] = &audit.CauseTotal{}
-			}
-			out.ByCause[c].Requests += t.Requests
-			out.ByCause[c].LostTokens += t.LostTokens
-			out.ByCause[c].LostCost += t.LostCost
-		}
-	}
-	if out.PromptTokens > 0 {
-		out.ReusableShare = float64(out.ReusableTokens) / float64(out.PromptTokens)
-		out.PossibleShare = float64(out.ReusableTokens+out.LostTokens) / float64(out.PromptTokens)
-	}
-	return out
 }
