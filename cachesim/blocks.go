@@ -46,7 +46,6 @@ func (b *Blocks) Serve(p tokens.Prompt) Result {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.clock++
 	var h [sha256.Size]byte
 	var buf []byte
 	hit, missed := 0, false
@@ -61,6 +60,9 @@ func (b *Blocks) Serve(p tokens.Prompt) Result {
 		} else {
 			missed = true
 		}
+		// Each block its own tick, in the prompt's order: no two blocks are equally recent, so
+		// which one goes is never left to the map's order.
+		b.clock++
 		b.used[h] = b.clock
 	}
 	for len(b.used) > b.capacity {
@@ -69,7 +71,7 @@ func (b *Blocks) Serve(p tokens.Prompt) Result {
 	return Result{PromptTokens: len(toks), CachedTokens: hit * b.size}
 }
 
-// evict drops the least recently used block (of equals, any).
+// evict drops the least recently used block (of one prompt's, the one nearest its start).
 func (b *Blocks) evict() {
 	var oldest [sha256.Size]byte
 	least := int64(-1)
