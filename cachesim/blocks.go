@@ -17,7 +17,10 @@ const DefaultBlockSize = 16
 // reads from the cache the longest run of leading blocks the cache holds, never the whole prompt
 // (the last token is computed again, for its logits, so at most (N-1) rounded down to a block);
 // then every full block of the prompt is held, and the least recently used blocks go when more
-// than the capacity are. There are no slots and no contention for them: requests batch together.
+// than the capacity are. Of one prompt's blocks the tail is the least recent: vLLM frees a
+// finished request's blocks in reverse ("so that the tail blocks are evicted first",
+// KVCacheManager.free) into a queue it evicts from the front, so a shared head stays longest.
+// There are no slots and no contention for them: requests batch together.
 type Blocks struct {
 	size, capacity int
 	mu             sync.Mutex
@@ -49,6 +52,7 @@ func (b *Blocks) Serve(p tokens.Prompt) Result {
 	var h [sha256.Size]byte
 	var buf []byte
 	hit, missed := 0, false
+	hashes := make([][sha256.Size]byte, full)
 	for i := 0; i < full; i++ {
 		buf = append(buf[:0], h[:]...)
 		for _, t := range toks[i*b.size : (i+1)*b.size] {
@@ -60,10 +64,13 @@ func (b *Blocks) Serve(p tokens.Prompt) Result {
 		} else {
 			missed = true
 		}
-		// Each block its own tick, in the prompt's order: no two blocks are equally recent, so
-		// which one goes is never left to the map's order.
+		hashes[i] = h
+	}
+	// Each block its own tick, from the tail to the head: no two blocks are equally recent (which
+	// one goes is never left to the map's order), and the tail goes first, as in vLLM.
+	for i := full - 1; i >= 0; i-- {
 		b.clock++
-		b.used[h] = b.clock
+		b.used[hashes[i]] = b.clock
 	}
 	for len(b.used) > b.capacity {
 		b.evict()
@@ -71,7 +78,7 @@ func (b *Blocks) Serve(p tokens.Prompt) Result {
 	return Result{PromptTokens: len(toks), CachedTokens: hit * b.size}
 }
 
-// evict drops the least recently used block (of one prompt's, the one nearest its start).
+// evict drops the least recently used block (of one prompt's, the one nearest its end).
 func (b *Blocks) evict() {
 	var oldest [sha256.Size]byte
 	least := int64(-1)

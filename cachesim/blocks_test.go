@@ -3,7 +3,7 @@ package cachesim
 import "testing"
 
 // vLLM's prefix cache reads whole blocks of the shared head, never the prompt's last token, and
-// drops the least recently used blocks past its capacity.
+// drops the least recently used blocks past its capacity, a prompt's tail before its head.
 func TestBlocks(t *testing.T) {
 	b := NewBlocks(16, 1000)
 	if r := b.Serve(seq(0, 100)); r.CachedTokens != 0 || r.PromptTokens != 100 {
@@ -17,9 +17,13 @@ func TestBlocks(t *testing.T) {
 	}
 	small := NewBlocks(16, 4)
 	small.Serve(seq(0, 64))      // blocks a0..a3
-	small.Serve(seq(1000, 1032)) // two blocks more: a0, a1 go
-	if r := small.Serve(seq(0, 65)); r.CachedTokens != 0 {
-		t.Errorf("evicted head: %d cached", r.CachedTokens)
+	small.Serve(seq(1000, 1032)) // two blocks more: a3, a2 go (the tail first), a0, a1 stay
+	if r := small.Serve(seq(0, 65)); r.CachedTokens != 32 {
+		t.Errorf("after the tail went: %d cached, want the head's 2 blocks", r.CachedTokens)
+	}
+	// That serve held a0..a3 again (a2, a3 computed anew), the newest; b0, b1 are now the oldest.
+	if r := small.Serve(seq(1000, 1033)); r.CachedTokens != 0 {
+		t.Errorf("b0, b1 evicted: %d cached", r.CachedTokens)
 	}
 	small.Reset()
 	if r := small.Serve(seq(1000, 1040)); r.CachedTokens != 0 {
