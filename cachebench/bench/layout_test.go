@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
-
-	"github.com/LLeMbas/lembas-check/replay"
 )
 
 // With a baseline and two variants the table fits 120 columns (issue 16: 184, the cell "simulator
@@ -16,17 +14,12 @@ import (
 // variant's ratio sits in its cell, and large numbers have their thousands separated.
 func TestTableFits120Columns(t *testing.T) {
 	open := opener(clean)
-	sim, err := StartSim([]Recording{{Open: open}}, 1, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sim.Close()
-	var vs []Variant
+	sim, o := startSim(t, []Recording{{Open: open}}, 1, nil)
 	for _, s := range []string{"date-in-system", "tool-churn:2"} {
 		v, _ := ParseVariant(s)
-		vs = append(vs, v)
+		o.Variants = append(o.Variants, v)
 	}
-	res, err := Bench(context.Background(), open, Options{Sender: replay.Sender{URL: sim.BaseURL()}, Reset: sim.Reset, Variants: vs})
+	res, err := Bench(context.Background(), open, o)
 	if err != nil {
 		t.Fatal(err)
 	}

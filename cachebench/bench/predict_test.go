@@ -51,25 +51,24 @@ func TestThePredictionIsTheSimulatorsOnEveryRecording(t *testing.T) {
 	v, _ := ParseVariant("date-in-system")
 	for _, rec := range recordings(t) {
 		for _, slots := range []int{1, 2, 4} {
-			recs := []Recording{{Name: rec, Open: opener(rec)}}
-			sim, err := StartSim(recs, slots, tok)
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := BenchAll(context.Background(), recs, Options{Sender: replay.Sender{URL: sim.BaseURL()}, Reset: sim.Reset, Tokenizer: tok,
-				Variants: []Variant{v}, Predictor: predictor(t, PredictorConfig{Slots: slots, Tokenizer: tok})})
-			sim.Close()
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, run := range res.Runs {
-				if run.Totals.Compared != run.Totals.Requests || run.Totals.Exact != run.Totals.Compared {
-					t.Errorf("%s, %d slots, %s: %d of %d exact of %d requests", filepath.Base(rec), slots, run.Name, run.Totals.Exact, run.Totals.Compared, run.Totals.Requests)
+			// A subtest each, so that each simulator is closed before the next starts.
+			t.Run(fmt.Sprintf("%s/%d slots", filepath.Base(rec), slots), func(t *testing.T) {
+				recs := []Recording{{Name: rec, Open: opener(rec)}}
+				_, o := startSim(t, recs, slots, tok)
+				o.Variants, o.Predictor = []Variant{v}, predictor(t, PredictorConfig{Slots: slots, Tokenizer: tok})
+				res, err := BenchAll(context.Background(), recs, o)
+				if err != nil {
+					t.Fatal(err)
 				}
-				if !strings.HasPrefix(run.ColdCheck, "cold:") {
-					t.Errorf("%s: cold check %q", run.Name, run.ColdCheck)
+				for _, run := range res.Runs {
+					if run.Totals.Compared != run.Totals.Requests || run.Totals.Exact != run.Totals.Compared {
+						t.Errorf("%s, %d slots, %s: %d of %d exact of %d requests", filepath.Base(rec), slots, run.Name, run.Totals.Exact, run.Totals.Compared, run.Totals.Requests)
+					}
+					if !strings.HasPrefix(run.ColdCheck, "cold:") {
+						t.Errorf("%s: cold check %q", run.Name, run.ColdCheck)
+					}
 				}
-			}
+			})
 		}
 	}
 }
@@ -79,13 +78,9 @@ func TestThePredictionIsTheSimulatorsOnEveryRecording(t *testing.T) {
 func TestTheSimulatorCountsWithTheTokenizerItIsGiven(t *testing.T) {
 	tok := tokens.NewServer(tokenstest.LlamaServer(t).URL)
 	recs := []Recording{{Name: clean, Open: opener(clean)}}
-	sim, err := StartSim(recs, 1, tok)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sim.Close()
-	res, err := BenchAll(context.Background(), recs, Options{Sender: replay.Sender{URL: sim.BaseURL()}, Reset: sim.Reset, Tokenizer: tok,
-		Predictor: predictor(t, PredictorConfig{Slots: 1, Tokenizer: tok})})
+	_, o := startSim(t, recs, 1, tok)
+	o.Predictor = predictor(t, PredictorConfig{Slots: 1, Tokenizer: tok})
+	res, err := BenchAll(context.Background(), recs, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,13 +194,10 @@ func TestRefusalsShowTheServersReason(t *testing.T) {
 // modelled and no ratio of wall times is printed.
 func TestTheTableSaysWhatItsTimesAre(t *testing.T) {
 	recs := []Recording{{Name: clean, Open: opener(clean)}}
-	sim, err := StartSim(recs, 1, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sim.Close()
+	_, o := startSim(t, recs, 1, nil)
 	v, _ := ParseVariant("date-in-system")
-	res, err := BenchAll(context.Background(), recs, Options{Sender: replay.Sender{URL: sim.BaseURL()}, Reset: sim.Reset, Variants: []Variant{v}})
+	o.Variants = []Variant{v}
+	res, err := BenchAll(context.Background(), recs, o)
 	if err != nil {
 		t.Fatal(err)
 	}

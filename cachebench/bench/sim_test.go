@@ -7,17 +7,27 @@ import (
 	"testing"
 
 	"github.com/LLeMbas/lembas-check/replay"
+	"github.com/LLeMbas/lembas-check/tokens"
 )
+
+// startSim starts the simulator for recs (StartSim) for one test, closed when the test ends,
+// and gives the options that bench against it: sent to it, emptied before each run, counted
+// with tok (nil: tiktoken, as Options says).
+func startSim(t *testing.T, recs []Recording, slots int, tok tokens.Tokenizer) (*Sim, Options) {
+	t.Helper()
+	sim, err := StartSim(recs, slots, tok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sim.Close() })
+	return sim, Options{Sender: replay.Sender{URL: sim.BaseURL()}, Reset: sim.Reset, Tokenizer: tok}
+}
 
 // The simulator serves every model a recording names and is emptied before each run.
 func TestStartSimServesTheRecordingsModels(t *testing.T) {
 	open := opener("../../testdata/recordings/model-change.jsonl")
-	sim, err := StartSim([]Recording{{Open: open}}, 2, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sim.Close()
-	res, err := Bench(context.Background(), open, Options{Sender: replay.Sender{URL: sim.BaseURL()}, Reset: sim.Reset})
+	sim, o := startSim(t, []Recording{{Open: open}}, 2, nil)
+	res, err := Bench(context.Background(), open, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,13 +41,10 @@ func TestStartSimServesTheRecordingsModels(t *testing.T) {
 // audit predicts, in the baseline and in a variant.
 func TestStartSimCachesWhatTheAuditPredicts(t *testing.T) {
 	open := opener(clean)
-	sim, err := StartSim([]Recording{{Open: open}}, 1, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sim.Close()
+	_, o := startSim(t, []Recording{{Open: open}}, 1, nil)
 	v, _ := ParseVariant("tool-churn")
-	res, err := Bench(context.Background(), open, Options{Sender: replay.Sender{URL: sim.BaseURL()}, Reset: sim.Reset, Variants: []Variant{v}})
+	o.Variants = []Variant{v}
+	res, err := Bench(context.Background(), open, o)
 	if err != nil || len(res.Runs) != 2 {
 		t.Fatalf("%v, %+v", err, res)
 	}
@@ -52,19 +59,16 @@ func TestStartSimCachesWhatTheAuditPredicts(t *testing.T) {
 // nothing was shown while the recording was read and tokenized, ~16 s for 2,000 requests).
 func TestBenchAnnouncesEachStep(t *testing.T) {
 	open := opener(clean)
-	sim, err := StartSim([]Recording{{Open: open}}, 1, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sim.Close()
+	_, o := startSim(t, []Recording{{Open: open}}, 1, nil)
 	v, _ := ParseVariant("tool-churn")
 	var steps []string
 	rows := 0
-	_, err = Bench(context.Background(), open, Options{Sender: replay.Sender{URL: sim.BaseURL()}, Reset: sim.Reset, Variants: []Variant{v},
-		OnPhase: func(run, step string, n int) {
-			steps = append(steps, fmt.Sprintf("%s %s %d (after %d rows)", run, step, n, rows))
-		},
-		OnRow: func(Row) { rows++ }})
+	o.Variants = []Variant{v}
+	o.OnPhase = func(run, step string, n int) {
+		steps = append(steps, fmt.Sprintf("%s %s %d (after %d rows)", run, step, n, rows))
+	}
+	o.OnRow = func(Row) { rows++ }
+	_, err := Bench(context.Background(), open, o)
 	if err != nil {
 		t.Fatal(err)
 	}
