@@ -60,13 +60,21 @@ func TestTurn(t *testing.T) {
 	}
 }
 
-// Anthropic's and Gemini's requests go through Config.Turn too.
-func TestTurnOtherAPIs(t *testing.T) {
-	var seen []string
-	srv := fakeprovider.NewWith(t, fakeprovider.Config{Turn: func(q *wire.Request, body []byte) (*script.Reply, error) {
-		seen = append(seen, string(body))
+// fromTurn is a fake whose Config.Turn answers every request "from turn"; seen is each body
+// Turn was given, in order.
+func fromTurn(t *testing.T) (srv *fakeprovider.Server, seen *[]string) {
+	t.Helper()
+	seen = new([]string)
+	srv = fakeprovider.NewWith(t, fakeprovider.Config{Turn: func(q *wire.Request, body []byte) (*script.Reply, error) {
+		*seen = append(*seen, string(body))
 		return &script.Reply{Text: "from turn"}, nil
 	}})
+	return srv, seen
+}
+
+// Anthropic's and Gemini's requests go through Config.Turn too.
+func TestTurnOtherAPIs(t *testing.T) {
+	srv, seen := fromTurn(t)
 	anthropic := `{"model":"fake-model","max_tokens":10,"messages":[{"role":"user","content":"hi"}]}`
 	_, got := post(t, srv.URL+"/v1/messages", anthropic, "anthropic-version", "2023-06-01")
 	if !strings.Contains(string(got), "from turn") {
@@ -77,8 +85,8 @@ func TestTurnOtherAPIs(t *testing.T) {
 	if !strings.Contains(string(got), "from turn") {
 		t.Errorf("Gemini: %s", got)
 	}
-	if len(seen) != 2 || seen[0] != anthropic || seen[1] != gemini {
-		t.Errorf("Turn saw %q", seen)
+	if len(*seen) != 2 || (*seen)[0] != anthropic || (*seen)[1] != gemini {
+		t.Errorf("Turn saw %q", *seen)
 	}
 }
 
@@ -87,11 +95,7 @@ func TestTurnOtherAPIs(t *testing.T) {
 // previous_response_id. The live target judged codex's continuations by their new input
 // alone, so each seemed to drop the system prompt and rewrite every earlier message.
 func TestTurnSeesAContinuationWhole(t *testing.T) {
-	var seen []string
-	srv := fakeprovider.NewWith(t, fakeprovider.Config{Turn: func(q *wire.Request, body []byte) (*script.Reply, error) {
-		seen = append(seen, string(body))
-		return &script.Reply{Text: "from turn"}, nil
-	}})
+	srv, seen := fromTurn(t)
 	first := `{"model":"fake-model","input":[{"type":"message","role":"developer","content":"Be brief."},{"type":"message","role":"user","content":"hi"}]}`
 	_, got := post(t, srv.BaseURL()+"/responses", first)
 	var r struct{ ID string }
@@ -102,14 +106,14 @@ func TestTurnSeesAContinuationWhole(t *testing.T) {
 	if _, got := post(t, srv.BaseURL()+"/responses", second); !strings.Contains(string(got), "from turn") {
 		t.Fatalf("%s", got)
 	}
-	if len(seen) != 2 || seen[0] != first {
-		t.Fatalf("Turn saw %q", seen)
+	if len(*seen) != 2 || (*seen)[0] != first {
+		t.Fatalf("Turn saw %q", *seen)
 	}
 	var whole struct {
 		Previous *string          `json:"previous_response_id"`
 		Input    []map[string]any `json:"input"`
 	}
-	if err := json.Unmarshal([]byte(seen[1]), &whole); err != nil {
+	if err := json.Unmarshal([]byte((*seen)[1]), &whole); err != nil {
 		t.Fatal(err)
 	}
 	var said []string
@@ -117,6 +121,6 @@ func TestTurnSeesAContinuationWhole(t *testing.T) {
 		said = append(said, fmt.Sprint(it["role"], ": ", it["content"]))
 	}
 	if whole.Previous != nil || len(said) != 4 || said[0] != "developer: Be brief." || said[1] != "user: hi" || said[3] != "user: again" {
-		t.Errorf("the continuation reached Turn as %s", seen[1])
+		t.Errorf("the continuation reached Turn as %s", (*seen)[1])
 	}
 }
