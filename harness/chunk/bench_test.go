@@ -32,30 +32,29 @@ func corpus(n int) string {
 
 const mb = 1 << 20
 
-func BenchmarkTokens(b *testing.B) {
+// bySize times split over 1 MB and 10 MB of corpus, a sub-benchmark each, in bytes per second.
+func bySize(b *testing.B, split func(b *testing.B, text string)) {
 	for _, n := range []int{mb, 10 * mb} {
 		text := corpus(n)
 		b.Run(sizeName(n), func(b *testing.B) {
 			b.SetBytes(int64(n))
 			for b.Loop() {
-				if _, err := Tokens(text, Words, 480, 64); err != nil {
-					b.Fatal(err)
-				}
+				split(b, text)
 			}
 		})
 	}
 }
 
+func BenchmarkTokens(b *testing.B) {
+	bySize(b, func(b *testing.B, text string) {
+		if _, err := Tokens(text, Words, 480, 64); err != nil {
+			b.Fatal(err)
+		}
+	})
+}
+
 func BenchmarkChars(b *testing.B) {
-	for _, n := range []int{mb, 10 * mb} {
-		text := corpus(n)
-		b.Run(sizeName(n), func(b *testing.B) {
-			b.SetBytes(int64(n))
-			for b.Loop() {
-				Chars(text, 1000, 150)
-			}
-		})
-	}
+	bySize(b, func(b *testing.B, text string) { Chars(text, 1000, 150) })
 }
 
 func sizeName(n int) string { return itoa(n/mb) + "MB" }
