@@ -34,21 +34,6 @@ func TestLine(t *testing.T) {
 	}
 }
 
-func TestBarShowsOnlyForLongJobs(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		var quick syncbuf.Buffer
-		b := New(&quick, "x")
-		b.Start()
-		b.Phase("", 2, "requests")
-		b.Set(2, "")
-		time.Sleep(time.Second)
-		b.Stop()
-		if quick.String() != "" {
-			t.Errorf("a quick job printed %q", quick.String())
-		}
-	})
-}
-
 // Each phase is shown (issue 16: bench showed nothing for 16 s before its first bar), its line
 // ends with its last state when the next starts, and a finished bar's clock stops (issue 16: it
 // ran on until the next run started).

@@ -2,6 +2,7 @@ package progress
 
 import (
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -22,18 +23,36 @@ func clock() func(bool) string {
 	}
 }
 
+// A job that ends before After (2 s unless set) prints nothing: a Printer's on a terminal, and
+// a Bar's (which draws through a Printer) in a log.
 func TestAQuickJobPrintsNothing(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		var b syncbuf.Buffer
-		p := &Printer{W: &b, Terminal: true, Line: clock()}
-		p.Start()
-		time.Sleep(1900 * time.Millisecond)
-		p.Next(func() {})
-		p.Stop()
-		if b.String() != "" {
-			t.Fatalf("printed %q", b.String())
-		}
-	})
+	for name, job := range map[string]func(w io.Writer){
+		"printer on a terminal": func(w io.Writer) {
+			p := &Printer{W: w, Terminal: true, Line: clock()}
+			p.Start()
+			time.Sleep(1900 * time.Millisecond)
+			p.Next(func() {})
+			p.Stop()
+		},
+		"bar in a log": func(w io.Writer) {
+			b := New(w, "x")
+			b.Start()
+			b.Phase("", 2, "requests")
+			b.Set(2, "")
+			time.Sleep(time.Second)
+			b.Stop()
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				var out syncbuf.Buffer
+				job(&out)
+				if out.String() != "" {
+					t.Fatalf("printed %q", out.String())
+				}
+			})
+		})
+	}
 }
 
 func TestOnATerminalTheLineIsRewrittenThenKept(t *testing.T) {
