@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/LLeMbas/lembas-check/fakeprovider/wire"
-	"github.com/LLeMbas/lembas-check/replay"
 	"github.com/LLeMbas/lembas-check/replay/chat"
 )
 
@@ -89,8 +88,12 @@ func partText(raw []byte) string {
 	return contentText(m.Content)
 }
 
-// contentText is a content member as text: a string, or its text parts a line apart.
-func contentText(c json.RawMessage) string { return replay.ContentText(c, "\n") }
+// contentText is a content member as text: a string, or its text parts a line apart, so two parts
+// a harness sent never read as one word (the fake's LastUserText runs them together, as it did).
+func contentText(c json.RawMessage) string {
+	t, _ := chat.ContentText(c, "\n")
+	return t
+}
 
 // readMsg is one message as the live target reads it: chat completions' and Responses' as they
 // are; Anthropic's and Gemini's, whose tool results are blocks (parts) of a user message, one
@@ -102,13 +105,13 @@ func readMsg(p chat.Part) []msg {
 		return []msg{{role: "user", text: s}}
 	}
 	var m struct {
-		Type       string            `json:"type"`
-		Role       string            `json:"role"`
-		Content    json.RawMessage   `json:"content"`
-		Parts      []json.RawMessage `json:"parts"`
-		Output     json.RawMessage   `json:"output"`
-		ToolCallID string            `json:"tool_call_id"`
-		CallID     string            `json:"call_id"`
+		Type       string          `json:"type"`
+		Role       string          `json:"role"`
+		Content    json.RawMessage `json:"content"`
+		Parts      json.RawMessage `json:"parts"`
+		Output     json.RawMessage `json:"output"`
+		ToolCallID string          `json:"tool_call_id"`
+		CallID     string          `json:"call_id"`
 		ToolCalls  []struct {
 			ID string `json:"id"`
 		} `json:"tool_calls"`
@@ -120,7 +123,7 @@ func readMsg(p chat.Part) []msg {
 	case "function_call", "custom_tool_call":
 		return []msg{{role: "assistant", calls: []string{m.CallID}}}
 	}
-	if m.Parts != nil {
+	if len(m.Parts) > 0 && m.Parts[0] == '[' {
 		return geminiMsgs(m.Role, m.Parts)
 	}
 	if len(m.Content) > 0 && m.Content[0] == '[' && bytes.Contains(m.Content, []byte(`"tool_`)) {
@@ -138,26 +141,21 @@ func readMsg(p chat.Part) []msg {
 func anthropicMsgs(role string, content json.RawMessage) []msg {
 	var blocks []struct {
 		Type      string          `json:"type"`
-		Text      string          `json:"text"`
 		ID        string          `json:"id"`
 		ToolUseID string          `json:"tool_use_id"`
 		Content   json.RawMessage `json:"content"`
 	}
 	json.Unmarshal(content, &blocks)
 	var out []msg
-	own := msg{role: role}
-	var texts []string
+	own := msg{role: role, text: contentText(content)}
 	for _, b := range blocks {
 		switch b.Type {
 		case "tool_result":
 			out = append(out, msg{role: "tool", text: contentText(b.Content), callID: fromToolUse(b.ToolUseID)})
 		case "tool_use":
 			own.calls = append(own.calls, fromToolUse(b.ID))
-		case "text":
-			texts = append(texts, b.Text)
 		}
 	}
-	own.text = strings.Join(texts, "\n")
 	if own.text != "" || own.calls != nil || len(out) == 0 {
 		out = append(out, own)
 	}
@@ -175,17 +173,16 @@ func fromToolUse(id string) string {
 
 // geminiMsgs are a Gemini content's parts: each functionResponse a tool message (with the id
 // where the harness gives one), the text parts one message ("model" is the assistant).
-func geminiMsgs(role string, parts []json.RawMessage) []msg {
+func geminiMsgs(role string, content json.RawMessage) []msg {
 	if role == "model" {
 		role = "assistant"
 	}
+	var parts []json.RawMessage
+	json.Unmarshal(content, &parts)
 	var out []msg
-	own := msg{role: role}
-	var texts []string
+	own := msg{role: role, text: contentText(content)}
 	for _, raw := range parts {
 		var p struct {
-			Text         string `json:"text"`
-			Thought      bool   `json:"thought"`
 			FunctionCall *struct {
 				ID   string `json:"id"`
 				Name string `json:"name"`
@@ -212,11 +209,8 @@ func geminiMsgs(role string, parts []json.RawMessage) []msg {
 			out = append(out, msg{role: "tool", text: text, callID: p.FunctionResponse.ID})
 		case p.FunctionCall != nil:
 			own.calls = append(own.calls, p.FunctionCall.ID)
-		case p.Text != "" && !p.Thought:
-			texts = append(texts, p.Text)
 		}
 	}
-	own.text = strings.Join(texts, "\n")
 	if own.text != "" || own.calls != nil || len(out) == 0 {
 		out = append(out, own)
 	}

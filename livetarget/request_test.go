@@ -51,6 +51,24 @@ func TestParseRequest(t *testing.T) {
 	}
 }
 
+// A message's text parts are read a line apart in every API, a Gemini thought left out.
+func TestParseRequestTextParts(t *testing.T) {
+	for api, body := range map[string]string{
+		"chat.completions": `{"model":"m","messages":[{"role":"user","content":[{"type":"text","text":"a"},{"type":"image_url","image_url":{"url":"x"}},{"type":"text","text":"b"}]}]}`,
+		"responses":        `{"model":"m","input":[{"type":"message","role":"user","content":[{"type":"input_text","text":"a"},{"type":"input_text","text":"b"}]}]}`,
+		"anthropic":        `{"model":"m","messages":[{"role":"user","content":[{"type":"text","text":"a"},{"type":"image","source":{}},{"type":"text","text":"b"}]}],"max_tokens":10}`,
+		"gemini":           `{"contents":[{"role":"user","parts":[{"text":"a"},{"text":"why","thought":true},{"text":"b"}]}]}`,
+	} {
+		q, err := parseRequest([]byte(body))
+		if err != nil {
+			t.Fatalf("%s: %v", api, err)
+		}
+		if d := cmp.Diff([]msg{{role: "user", text: "a\nb"}}, q.msgs, cmp.AllowUnexported(msg{})); d != "" {
+			t.Errorf("%s: messages (-want +got):\n%s", api, d)
+		}
+	}
+}
+
 // A request body of any shape is read or refused, never a panic.
 func FuzzParseRequest(f *testing.F) {
 	f.Add([]byte(`{"messages":[{"role":"user","content":"hi"}]}`))

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/LLeMbas/lembas-check/replay/chat"
 	"github.com/LLeMbas/lembas-check/usage"
 )
 
@@ -101,7 +102,7 @@ func ParseReply(body []byte) (Reply, error) {
 	switch {
 	case len(v.Choices) > 0:
 		m := v.Choices[0].Message
-		x.Text = ContentText(m.Content, "")
+		x.Text, _ = chat.ContentText(m.Content, "")
 		for _, c := range m.ToolCalls {
 			x.ToolCalls = append(x.ToolCalls, ToolCall{c.ID, c.Function.Name, c.Function.Arguments})
 		}
@@ -158,27 +159,6 @@ func nonNull(v json.RawMessage) json.RawMessage {
 	return v
 }
 
-// ContentText is a message's content as text: a string, or the text of its blocks (parts)
-// joined by sep — nothing between the pieces of an answer, a line break between the parts of a
-// request's message.
-func ContentText(c json.RawMessage, sep string) string {
-	var s string
-	if json.Unmarshal(c, &s) == nil {
-		return s
-	}
-	var blocks []struct {
-		Text string `json:"text"`
-	}
-	json.Unmarshal(c, &blocks)
-	var out []string
-	for _, bl := range blocks {
-		if bl.Text != "" {
-			out = append(out, bl.Text)
-		}
-	}
-	return strings.Join(out, sep)
-}
-
 func (x *Reply) addResponsesItem(item json.RawMessage) {
 	var it struct {
 		Type      string          `json:"type"`
@@ -193,7 +173,8 @@ func (x *Reply) addResponsesItem(item json.RawMessage) {
 	}
 	switch it.Type {
 	case "message":
-		x.Text += ContentText(it.Content, "")
+		t, _ := chat.ContentText(it.Content, "")
+		x.Text += t
 	case "function_call":
 		x.ToolCalls = append(x.ToolCalls, ToolCall{it.CallID, it.Name, it.Arguments})
 	case "custom_tool_call":

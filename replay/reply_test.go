@@ -1,7 +1,6 @@
 package replay
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 
@@ -114,19 +113,4 @@ func FuzzParseReply(f *testing.F) {
 			t.Fatalf("an error with a reply: %+v", r)
 		}
 	})
-}
-
-// A content value is a string or a list of blocks; the blocks' texts are joined by the separator
-// asked for, the empty ones (an image's block) left out.
-func TestContentText(t *testing.T) {
-	for _, c := range []struct{ content, sep, want string }{
-		{`"plain"`, "\n", "plain"},
-		{`[{"type":"text","text":"a"},{"type":"image_url"},{"type":"text","text":"b"}]`, "\n", "a\nb"},
-		{`[{"type":"output_text","text":"a"},{"type":"output_text","text":"b"}]`, "", "ab"},
-		{`null`, "", ""},
-	} {
-		if got := ContentText(json.RawMessage(c.content), c.sep); got != c.want {
-			t.Errorf("ContentText(%s, %q) = %q, want %q", c.content, c.sep, got, c.want)
-		}
-	}
 }

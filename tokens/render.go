@@ -168,7 +168,8 @@ func geminiParts(raw json.RawMessage) string {
 }
 
 // contentText is the text of a content value: a string, an array of blocks, or Gemini's
-// {"parts": […]} (a systemInstruction).
+// {"parts": […]} (a systemInstruction). Not chat.ContentText, which reads only the text a person
+// wrote: this renders every block the model is shown (images, calls, results, JSON), as counted.
 func contentText(raw json.RawMessage) string {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {

@@ -24,9 +24,8 @@ type anthropicMessage struct {
 }
 
 type anthropicBlock struct {
-	Type      string  `json:"type"`
-	Text      *string `json:"text"`
-	ToolUseID string  `json:"tool_use_id"`
+	Type      string `json:"type"`
+	ToolUseID string `json:"tool_use_id"`
 }
 
 // DecodeAnthropic reads a Messages request body. Errors are the API's 400s (Error.AnthropicBody
@@ -100,21 +99,18 @@ func anthropicContent(raw json.RawMessage) (string, int, bool) {
 	if json.Unmarshal(raw, &s) == nil {
 		return s, 0, true
 	}
+	text, ok := contentText(raw)
 	var blocks []anthropicBlock
-	if json.Unmarshal(raw, &blocks) != nil {
+	if !ok || json.Unmarshal(raw, &blocks) != nil {
 		return "", 0, false
 	}
-	var b strings.Builder
 	results := 0
 	for _, bl := range blocks {
-		switch {
-		case bl.Type == "tool_result":
+		if bl.Type == "tool_result" {
 			results++
-		case bl.Type == "text" && bl.Text != nil:
-			b.WriteString(*bl.Text)
 		}
 	}
-	return b.String(), results, true
+	return text, results, true
 }
 
 // anthropicTools reads `tools`: custom tools {name, input_schema}; a server tool (web search, a

@@ -16,6 +16,7 @@ import (
 // APIGemini names the generateContent endpoints.
 const APIGemini = "gemini"
 
+// geminiPart is what a part must be; its text is read by contentText, from the content's parts.
 type geminiPart struct {
 	Text         *string          `json:"text"`
 	Thought      bool             `json:"thought"`
@@ -24,8 +25,8 @@ type geminiPart struct {
 }
 
 type geminiContent struct {
-	Role  string       `json:"role"`
-	Parts []geminiPart `json:"parts"`
+	Role  string `json:"role"`
+	Parts raw    `json:"parts"`
 }
 
 // DecodeGemini reads a generateContent body for model (from the path); stream says which of the
@@ -40,23 +41,24 @@ func DecodeGemini(body []byte, model string, stream bool) (*Request, *Error) {
 	if !ok {
 		return nil, geminiInvalid("contents", "* GenerateContentRequest.contents: contents is not specified")
 	}
+	badContents := geminiInvalid("contents", "Invalid JSON payload received. Invalid value at 'contents': want a list of Content")
 	var contents []geminiContent
 	if json.Unmarshal(raw, &contents) != nil {
-		return nil, geminiInvalid("contents", "Invalid JSON payload received. Invalid value at 'contents': want a list of Content")
+		return nil, badContents
 	}
 	if len(contents) == 0 {
 		return nil, geminiInvalid("contents", "* GenerateContentRequest.contents: contents is not specified")
 	}
 	r.Messages = len(contents)
 	for _, c := range contents {
+		var parts []geminiPart
+		if !absent(json.RawMessage(c.Parts)) && json.Unmarshal(c.Parts, &parts) != nil {
+			return nil, badContents
+		}
 		results := 0
-		var text strings.Builder
-		for _, p := range c.Parts {
-			switch {
-			case p.FunctionResp != nil:
+		for _, p := range parts {
+			if p.FunctionResp != nil {
 				results++
-			case p.Text != nil && !p.Thought:
-				text.WriteString(*p.Text)
 			}
 		}
 		r.LastIsToolResult = results > 0
@@ -66,7 +68,8 @@ func DecodeGemini(body []byte, model string, stream bool) (*Request, *Error) {
 		r.ToolResults += results
 		r.ResultsSinceUser += results
 		if results == 0 {
-			r.LastUserText, r.ResultsSinceUser = text.String(), 0
+			r.LastUserText, _ = contentText(json.RawMessage(c.Parts))
+			r.ResultsSinceUser = 0
 		}
 	}
 	tools, e := geminiTools(top["tools"])

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/LLeMbas/lembas-check/internal/jsonx"
+	"github.com/LLeMbas/lembas-check/replay/chat"
 )
 
 // API names the endpoint a request came to.
@@ -368,7 +369,7 @@ func (r *Request) readInput() *Error {
 
 // raw is a JSON value left undecoded, as json.RawMessage, but aliasing the body it came from
 // rather than copying it (json.Unmarshal hands an Unmarshaler a slice of its own input). The
-// body outlives every raw value: they are read within DecodeChat and DecodeResponses only.
+// body outlives every raw value: they are read within the Decode functions only.
 type raw []byte
 
 func (r *raw) UnmarshalJSON(b []byte) error {
@@ -418,30 +419,10 @@ func modelAndStream(top map[string]json.RawMessage, r *Request) *Error {
 	return nil
 }
 
-// contentText joins the text of a message's content: a string, null, or an array of parts
-// (the text of those that carry one).
-func contentText(raw json.RawMessage) (string, bool) {
-	if len(raw) == 0 || isNull(raw) {
-		return "", true
-	}
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s, true
-	}
-	var parts []struct {
-		Text *string `json:"text"`
-	}
-	if json.Unmarshal(raw, &parts) != nil {
-		return "", false
-	}
-	var b strings.Builder
-	for _, p := range parts {
-		if p.Text != nil {
-			b.WriteString(*p.Text)
-		}
-	}
-	return b.String(), true
-}
+// contentText is the text of a message's content (a string, null, or an array of parts: the
+// text of those that carry one), its parts run together, as TestDecodeChat pins; false for a
+// content that is none of these, which the fake refuses.
+func contentText(raw json.RawMessage) (string, bool) { return chat.ContentText(raw, "") }
 
 // toolMemo remembers the tools of tool lists already read: an agent sends the same list with
 // every request, and reading its schemas is much of a request's decoding. It is bounded; what it

@@ -235,3 +235,40 @@ func TestResponsesNamespacedTools(t *testing.T) {
 		t.Errorf("warm-up: %v", e)
 	}
 }
+
+// The last user message's text in each API: its text parts run together (a Gemini thought, an
+// image, a tool result left out); a content part whose text is not a string is refused.
+func TestLastUserTextParts(t *testing.T) {
+	decode := map[string]func(string) (*Request, *Error){
+		"chat":      func(b string) (*Request, *Error) { return DecodeChat([]byte(b)) },
+		"responses": func(b string) (*Request, *Error) { return DecodeResponses([]byte(b)) },
+		"anthropic": func(b string) (*Request, *Error) { return DecodeAnthropic([]byte(b)) },
+		"gemini":    func(b string) (*Request, *Error) { return DecodeGemini([]byte(b), "m", false) },
+	}
+	for _, c := range []struct{ api, body, want string }{
+		{"chat", `{"model":"m","messages":[{"role":"user","content":[{"type":"text","text":"a "},{"type":"text","text":""},{"type":"text","text":"b"}]}]}`, "a b"},
+		{"responses", `{"model":"m","input":[{"role":"user","content":[{"type":"input_text","text":"a "},{"type":"input_image","image_url":"x"},{"type":"input_text","text":"b"}]}]}`, "a b"},
+		{"anthropic", `{"model":"m","max_tokens":1,"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"out"},{"type":"text","text":"a "},{"type":"text","text":"b"}]}]}`, "a b"},
+		{"gemini", `{"contents":[{"role":"user","parts":[{"text":"a "},{"text":"why","thought":true},{"text":"b"}]}]}`, "a b"},
+		{"gemini", `{"contents":[{"role":"user","parts":[{"text":"x"}]},{"role":"model","parts":[{"text":"y"}]}]}`, "x"},
+	} {
+		r, e := decode[c.api](c.body)
+		if e != nil || r.LastUserText != c.want {
+			t.Errorf("%s %s: LastUserText %q, %v; want %q", c.api, c.body, r.LastUserText, e, c.want)
+		}
+	}
+	for _, c := range []struct{ api, body string }{
+		{"chat", `{"model":"m","messages":[{"role":"user","content":[{"type":"text","text":1}]}]}`},
+		{"chat", `{"model":"m","messages":[{"role":"user","content":["a"]}]}`},
+		{"responses", `{"model":"m","input":[{"role":"user","content":[{"type":"input_text","text":1}]}]}`},
+		{"anthropic", `{"model":"m","max_tokens":1,"messages":[{"role":"user","content":[{"type":"text","text":1}]}]}`},
+		{"anthropic", `{"model":"m","max_tokens":1,"messages":[{"role":"user","content":{"type":"text","text":"a"}}]}`},
+		{"gemini", `{"contents":[{"role":"user","parts":[{"text":1}]}]}`},
+		{"gemini", `{"contents":[{"role":"user","parts":[{"text":"a","thought":"yes"}]}]}`},
+		{"gemini", `{"contents":[{"role":"user","parts":"a"}]}`},
+	} {
+		if r, e := decode[c.api](c.body); e == nil {
+			t.Errorf("%s %s: read (%q), not refused", c.api, c.body, r.LastUserText)
+		}
+	}
+}

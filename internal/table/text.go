@@ -41,7 +41,8 @@ func JSON(raw []byte, prefix string) string {
 
 // Text is a JSON value as a person reads it, one field a line in the value's own order: strings
 // as their text (a string of several lines as an indented block under its key), arrays as "- "
-// items, other values as JSON. Text that is not JSON is returned as it is.
+// items, other values as JSON. Text that is not JSON is returned as it is. (Any value laid out
+// for reading, not a message's text, which is chat.ContentText.)
 func Text(raw []byte) string {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()

@@ -5,7 +5,8 @@
 // Messages (`tools`, `system` blocks, `messages`, with their `cache_control` breakpoints) and
 // Gemini (`systemInstruction`, `tools`' function declarations, `contents`). Parts come in the
 // order the provider reads a prompt — system prompt, tools, messages; Anthropic's is tools,
-// system, messages — and so in the order the audit compares two requests.
+// system, messages — and so in the order the audit compares two requests. ContentText is the
+// one reading of a message's text in any of the four shapes, for a request's parts and an answer's.
 package chat
 
 import (

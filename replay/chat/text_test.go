@@ -1,0 +1,61 @@
+package chat
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// The cases each reader that ContentText replaced handled: the answer's (replay), the live
+// target's, the fake's (which refuses what is not content) and the Anthropic and Gemini blocks
+// the live target and the fake read.
+func TestContentText(t *testing.T) {
+	for _, c := range []struct {
+		content, sep, want string
+		ok                 bool
+	}{
+		{`"plain"`, "\n", "plain", true},
+		{`null`, "", "", true},
+		{``, "", "", true},
+		{` "spaced" `, "", "spaced", true},
+		// chat completions' parts: an image's part has no text
+		{`[{"type":"text","text":"a"},{"type":"image_url"},{"type":"text","text":"b"}]`, "\n", "a\nb", true},
+		{`[{"type":"text","text":"read "},{"type":"image_url"},{"type":"text","text":"it"}]`, "", "read it", true},
+		// Responses: an answer's output_text parts are one text
+		{`[{"type":"output_text","text":"a"},{"type":"output_text","text":"b"}]`, "", "ab", true},
+		{`[{"type":"input_text","text":"go"},{"type":"input_image","image_url":"x"}]`, "\n", "go", true},
+		// Anthropic: tool_use and tool_result blocks carry no text of the message's own
+		{`[{"type":"tool_result","tool_use_id":"t","content":"out"},{"type":"text","text":"a"},{"type":"tool_use","id":"u","name":"r","input":{}},{"type":"text","text":"b"}]`, "\n", "a\nb", true},
+		// Gemini: a thought is left out, as are calls, responses and empty texts
+		{`[{"text":"a"},{"text":"why","thought":true},{"functionCall":{"name":"f","args":{}}},{"text":""},{"functionResponse":{"name":"f","response":{}}},{"text":"b"}]`, "\n", "a\nb", true},
+		{`[{"text":"a","thought":false}]`, "", "a", true},
+		{`[]`, "\n", "", true},
+		{`[null,{"text":null}]`, "\n", "", true},
+		// not content: refused, what was readable still read
+		{`{"text":"a"}`, "", "", false},
+		{`3`, "", "", false},
+		{`["a"]`, "", "", false},
+		{`[{"text":1},{"text":"a"}]`, "", "a", false},
+		{`[{"text":"a"`, "", "", false},
+	} {
+		got, ok := ContentText([]byte(c.content), c.sep)
+		if got != c.want || ok != c.ok {
+			t.Errorf("ContentText(%s, %q) = %q, %v; want %q, %v", c.content, c.sep, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+func FuzzContentText(f *testing.F) {
+	f.Add([]byte(`[{"type":"text","text":"a"},{"text":"b","thought":true}]`))
+	f.Add([]byte(`"s"`))
+	f.Add([]byte(`[{"text":1}]`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		text, ok := ContentText(b, "\n")
+		var s string
+		if json.Unmarshal(b, &s) == nil && (!ok || text != s) {
+			t.Fatalf("a JSON string %q read as %q, %v", s, text, ok)
+		}
+		if ok && len(text) > 0 && !json.Valid(b) {
+			t.Fatalf("%q is not JSON, read as %q", b, text)
+		}
+	})
+}
