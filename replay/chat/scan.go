@@ -103,78 +103,67 @@ func skipString(b []byte, i int) (int, error) {
 // value's span.
 type memberFunc func(key []byte, start, end int) error
 
-func skipObject(b []byte, i, depth int, f memberFunc) (int, error) {
-	i = skipWS(b, i+1)
-	if i < len(b) && b[i] == '}' {
-		return i + 1, nil
-	}
-	for {
-		if i >= len(b) || b[i] != '"' {
-			return 0, bad(i, "want a key")
-		}
-		ke, err := skipString(b, i)
-		if err != nil {
-			return 0, err
-		}
-		key := b[i:ke]
-		i = skipWS(b, ke)
-		if i >= len(b) || b[i] != ':' {
-			return 0, bad(i, "want ':'")
-		}
-		i = skipWS(b, i+1)
-		ve, err := skipValue(b, i, depth+1)
-		if err != nil {
-			return 0, err
-		}
-		if f != nil {
-			if err := f(key, i, ve); err != nil {
-				return 0, err
-			}
-		}
-		i = skipWS(b, ve)
-		if i >= len(b) {
-			return 0, bad(i, "unterminated object")
-		}
-		switch b[i] {
-		case ',':
-			i = skipWS(b, i+1)
-		case '}':
-			return i + 1, nil
-		default:
-			return 0, bad(i, "want ',' or '}'")
-		}
-	}
-}
-
 // elementFunc is called for each element of an array with its index and span.
 type elementFunc func(n, start, end int) error
 
+func skipObject(b []byte, i, depth int, f memberFunc) (int, error) {
+	return skipList(b, i, depth, '}', f, nil)
+}
+
 func skipArray(b []byte, i, depth int, f elementFunc) (int, error) {
+	return skipList(b, i, depth, ']', nil, f)
+}
+
+// skipList returns the end of the object (end '}') or the array (end ']') whose opening bracket
+// is at b[i]: one grammar, values separated by commas, but for the key before each of an
+// object's. Each member goes to member, each element to element, where not nil.
+func skipList(b []byte, i, depth int, end byte, member memberFunc, element elementFunc) (int, error) {
 	i = skipWS(b, i+1)
-	if i < len(b) && b[i] == ']' {
+	if i < len(b) && b[i] == end {
 		return i + 1, nil
 	}
 	for n := 0; ; n++ {
+		var key []byte
+		if end == '}' {
+			if i >= len(b) || b[i] != '"' {
+				return 0, bad(i, "want a key")
+			}
+			ke, err := skipString(b, i)
+			if err != nil {
+				return 0, err
+			}
+			key = b[i:ke]
+			i = skipWS(b, ke)
+			if i >= len(b) || b[i] != ':' {
+				return 0, bad(i, "want ':'")
+			}
+			i = skipWS(b, i+1)
+		}
 		ve, err := skipValue(b, i, depth+1)
+		switch {
+		case err != nil:
+		case member != nil:
+			err = member(key, i, ve)
+		case element != nil:
+			err = element(n, i, ve)
+		}
 		if err != nil {
 			return 0, err
 		}
-		if f != nil {
-			if err := f(n, i, ve); err != nil {
-				return 0, err
-			}
-		}
 		i = skipWS(b, ve)
 		if i >= len(b) {
+			if end == '}' {
+				return 0, bad(i, "unterminated object")
+			}
 			return 0, bad(i, "unterminated array")
 		}
 		switch b[i] {
 		case ',':
 			i = skipWS(b, i+1)
-		case ']':
+		case end:
 			return i + 1, nil
 		default:
-			return 0, bad(i, "want ',' or ']'")
+			return 0, bad(i, "want ',' or '%c'", end)
 		}
 	}
 }
