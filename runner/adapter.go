@@ -654,16 +654,25 @@ func (p *proc) ioErr(ctx context.Context, err error) error {
 // end waits up to grace for a process that closed its stdout to exit, kills it if it has not,
 // and says how it ended.
 func (p *proc) end(grace time.Duration) string {
+	if !p.exitWithin(grace) {
+		return fmt.Sprintf("closed its stdout but was still running %s later (ended by lembas-check)", grace)
+	}
+	return "exited (" + p.sv.State().String() + ")"
+}
+
+// exitWithin waits up to grace for the process to exit and says whether it did; one still
+// running then is killed. Its pipes are closed either way.
+func (p *proc) exitWithin(grace time.Duration) bool {
 	up, stop := p.after("exit", grace)
 	defer stop()
 	select {
 	case <-p.exited:
+		p.closeFiles()
+		return true
 	case <-up:
 		p.kill()
-		return fmt.Sprintf("closed its stdout but was still running %s later (ended by lembas-check)", grace)
+		return false
 	}
-	p.closeFiles()
-	return "exited (" + p.sv.State().String() + ")"
 }
 
 // after is closed once the time d the process has for what ("answer", "exit") is up, unless
@@ -695,15 +704,9 @@ func (p *proc) bye(grace time.Duration) error {
 		p.stdin.Write([]byte(`{"cmd":"bye"}` + "\n"))
 		p.stdin.Close()
 	}()
-	up, stop := p.after("exit", grace)
-	defer stop()
-	select {
-	case <-p.exited:
-	case <-up:
-		p.kill()
+	if !p.exitWithin(grace) {
 		return fmt.Errorf("adapter process %d did not exit within %s of bye (ended by lembas-check): it must exit when it reads bye or its stdin closes", p.pid, grace)
 	}
-	p.closeFiles()
 	if st := p.sv.State(); !st.Success() {
 		msg := fmt.Sprintf("adapter process %d ended with %s after bye (want exit status 0)", p.pid, st)
 		if s := p.stderr.String(); s != "" {
