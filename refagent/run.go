@@ -121,26 +121,12 @@ func (s *session) tool(id, name string, raw json.RawMessage, a args) (string, er
 	case "apply_patch":
 		return s.patch(id, a)
 	case "mkdir":
-		_, vp, v, msg := s.disk.resolve(a.Path)
-		if msg != "" {
-			return "", failure(msg)
-		}
-		if err := v.Mkdir(vp); err != nil {
-			return "", s.viewErr(err)
-		}
-		if err := os.MkdirAll(s.disk.real(vp), 0o755); err != nil {
+		if err := s.change(a.Path, (*fsaccess.View).Mkdir, func(real string) error { return os.MkdirAll(real, 0o755) }); err != nil {
 			return "", err
 		}
 		return s.outputLocked(id, name, raw, ""), nil
 	case "rm":
-		_, vp, v, msg := s.disk.resolve(a.Path)
-		if msg != "" {
-			return "", failure(msg)
-		}
-		if err := v.Rm(vp); err != nil {
-			return "", s.viewErr(err)
-		}
-		if err := os.RemoveAll(s.disk.real(vp)); err != nil {
+		if err := s.change(a.Path, (*fsaccess.View).Rm, os.RemoveAll); err != nil {
 			return "", err
 		}
 		out, err := s.results.Delete(id, a.Path)
@@ -176,6 +162,19 @@ func (s *session) tool(id, name string, raw json.RawMessage, a args) (string, er
 		return s.outputLocked(id, name, raw, "Shown: "+a.Path), nil
 	}
 	return "", failure(fmt.Sprintf("%s has no implementation in this agent", name))
+}
+
+// change makes a mkdir or an rm of path p: in the view first, which refuses what the spec
+// refuses with its error text, then on disk.
+func (s *session) change(p string, view func(*fsaccess.View, string) error, real func(string) error) error {
+	_, vp, v, msg := s.disk.resolve(p)
+	if msg != "" {
+		return failure(msg)
+	}
+	if err := view(v, vp); err != nil {
+		return s.viewErr(err)
+	}
+	return real(s.disk.real(vp))
 }
 
 // output inserts any other tool's result (capped; a stub for a repeated listing or search).
