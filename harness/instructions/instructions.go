@@ -6,6 +6,7 @@
 package instructions
 
 import (
+	"slices"
 	"strings"
 	"sync"
 
@@ -43,15 +44,18 @@ func StartDir(boundary, start string) string {
 // Walk is the directories from the boundary down to the start directory, outermost first.
 func Walk(boundary, start string) []string {
 	boundary = fsaccess.Resolve("/", boundary)
-	dirs := []string{StartDir(boundary, start)}
-	for d := dirs[0]; d != boundary; {
-		d = fsaccess.Parent(d)
-		dirs = append(dirs, d)
-	}
-	for i, j := 0, len(dirs)-1; i < j; i, j = i+1, j-1 {
-		dirs[i], dirs[j] = dirs[j], dirs[i]
-	}
-	return dirs
+	s := StartDir(boundary, start)
+	return append(above(boundary, s), s)
+}
+
+// above is the directories from top down to p's parent, outermost first: p's ancestors
+// (fsaccess.Ancestors) as far as top, for a resolved p within resolved top. None when p is top,
+// which is then no ancestor of p (Index -1 keeps none).
+func above(top, p string) []string {
+	up := fsaccess.Ancestors(p)
+	up = up[:slices.Index(up, top)+1]
+	slices.Reverse(up)
+	return up
 }
 
 // In is a directory's instruction file: the first of Names that is a file the session can read.
@@ -107,12 +111,9 @@ func Nearby(v *fsaccess.View, boundary, start, read string, handed map[string]bo
 	if k, err := v.Stat(read); err != nil || k != fsaccess.File || read == start || !fsaccess.Within(start, read) {
 		return nil, next
 	}
-	var dirs []string
-	for d := fsaccess.Parent(read); d != start; d = fsaccess.Parent(d) {
-		dirs = append(dirs, d)
-	}
-	for i := len(dirs) - 1; i >= 0; i-- {
-		f, ok := In(v, dirs[i])
+	// start is a strict ancestor of read: the directories strictly between them.
+	for _, d := range above(start, read)[1:] {
+		f, ok := In(v, d)
 		if !ok || next[f] {
 			continue
 		}

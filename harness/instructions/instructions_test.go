@@ -137,6 +137,21 @@ func TestWalkAndRel(t *testing.T) {
 	if got := Walk("/", "/"); !reflect.DeepEqual(got, []string{"/"}) {
 		t.Errorf("Walk(/, /) = %q", got)
 	}
+	// Resolved first; a start outside the boundary is the boundary; the root as boundary.
+	for _, c := range []struct {
+		boundary, start string
+		want            []string
+	}{
+		{"/sec/", "repo/./src/", []string{"/sec", "/sec/repo", "/sec/repo/src"}},
+		{"/sec", "/sec", []string{"/sec"}},
+		{"/sec", "/other/x", []string{"/sec"}},
+		{"/sec", "..", []string{"/sec"}},
+		{"/", "/a/b", []string{"/", "/a", "/a/b"}},
+	} {
+		if got := Walk(c.boundary, c.start); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("Walk(%q, %q) = %q, want %q", c.boundary, c.start, got, c.want)
+		}
+	}
 	for _, c := range []struct{ boundary, p, want string }{
 		{"/", "/AGENTS.md", "AGENTS.md"},
 		{"/sec", "/sec/repo/CLAUDE.md", "repo/CLAUDE.md"},
