@@ -106,7 +106,7 @@ func planFS(p *agents.Profile, c conformance.Case) (*plan, error) {
 	if cwd == "" {
 		cwd = "/"
 	}
-	if climbs(cwd, cs.Path) {
+	if fsaccess.AboveRoot(cwd, cs.Path) {
 		return nil, skipf("%s climbs above /, which from a session directory leaves it", cs.Path)
 	}
 	pl := &plan{cwd: fsaccess.Resolve("/", cwd), files: map[string]string{}}
@@ -186,31 +186,6 @@ func planFS(p *agents.Profile, c conformance.Case) (*plan, error) {
 		return map[string]any{"error": body}, nil
 	}
 	return pl, nil
-}
-
-// climbs says whether p, read from cwd, goes above / on the way (the view clamps it there; a
-// path under a session directory would leave it).
-func climbs(cwd, p string) bool {
-	depth := 0
-	if !strings.HasPrefix(p, "/") {
-		depth = strings.Count(strings.Trim(fsaccess.Resolve("/", cwd), "/"), "/") + 1
-		if fsaccess.Resolve("/", cwd) == "/" {
-			depth = 0
-		}
-	}
-	for _, seg := range strings.Split(p, "/") {
-		switch seg {
-		case "", ".":
-		case "..":
-			depth--
-			if depth < 0 {
-				return true
-			}
-		default:
-			depth++
-		}
-	}
-	return false
 }
 
 // withoutBracket is a result after its id's bracket.

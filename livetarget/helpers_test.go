@@ -37,24 +37,6 @@ func TestEditSpan(t *testing.T) {
 	}
 }
 
-func TestClimbs(t *testing.T) {
-	for _, tc := range []struct {
-		cwd, p string
-		want   bool
-	}{
-		{"/", "/a/../b", false},
-		{"/", "/../b", true},
-		{"/", "..", true},
-		{"/Dir1/Dir3", "../FILE1.txt", false},
-		{"/Dir1/Dir3", "../../../x", true},
-		{"/Dir1/Dir3", "/Dir1/Dir3/../../Dir1//Dir3/", false},
-	} {
-		if got := climbs(tc.cwd, tc.p); got != tc.want {
-			t.Errorf("climbs(%q, %q) = %v", tc.cwd, tc.p, got)
-		}
-	}
-}
-
 // A placeholder that is a whole string takes the value's type, or drops its member when the
 // step has none; inside a string it is the text, {q…} quoted for a shell.
 func TestFill(t *testing.T) {

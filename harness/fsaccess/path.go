@@ -17,19 +17,38 @@ func Resolve(cwd, p string) string {
 	if isClean(p) {
 		return p
 	}
-	parts := make([]string, 0, strings.Count(p, "/"))
+	parts, _ := push(make([]string, 0, strings.Count(p, "/")), p)
+	return "/" + strings.Join(parts, "/")
+}
+
+// AboveRoot says whether resolving p from cwd (as Resolve does) takes a `..` above `/`, where
+// Resolve keeps it at `/`. cwd is resolved first: a `..` of its own does not count.
+func AboveRoot(cwd, p string) bool {
+	var parts []string
+	if !strings.HasPrefix(p, "/") {
+		parts, _ = push(nil, cwd)
+	}
+	_, above := push(parts, p)
+	return above
+}
+
+// push resolves p's `/`-separated names onto parts, a resolved path's names: an empty name and
+// `.` add nothing, `..` takes the last name off, or at `/` stays there and says so (above).
+func push(parts []string, p string) (_ []string, above bool) {
 	for _, name := range strings.Split(p, "/") {
 		switch name {
 		case "", ".":
 		case "..":
-			if len(parts) > 0 {
-				parts = parts[:len(parts)-1]
+			if len(parts) == 0 {
+				above = true
+				continue
 			}
+			parts = parts[:len(parts)-1]
 		default:
 			parts = append(parts, name)
 		}
 	}
-	return "/" + strings.Join(parts, "/")
+	return parts, above
 }
 
 // isClean says p is absolute and resolved: `/`, or `/`-separated names none of which is empty,

@@ -33,6 +33,32 @@ func TestResolve(t *testing.T) {
 	}
 }
 
+// AboveRoot tells the `..` that Resolve keeps at `/` (a path that would leave a session directory
+// placed under `/`); cwd's own `..` do not count.
+func TestAboveRoot(t *testing.T) {
+	for _, c := range []struct {
+		cwd, p string
+		want   bool
+	}{
+		{"/", "/a/../b", false},
+		{"/", "/../b", true},
+		{"/", "..", true},
+		{"/Dir1/Dir3", "../FILE1.txt", false},
+		{"/Dir1/Dir3", "../../../x", true},
+		{"/Dir1/Dir3", "/Dir1/Dir3/../../Dir1//Dir3/", false},
+		{"/a/b", "../..", false},
+		{"/a/b", "../../x/../..", true},
+		{"a//b/", "../../..", true},
+		{"/..", "a", false},
+		{"/a/../b", "..", false},
+		{"/a", "/b/../..", true},
+	} {
+		if got := AboveRoot(c.cwd, c.p); got != c.want {
+			t.Errorf("AboveRoot(%q, %q) = %v, want %v", c.cwd, c.p, got, c.want)
+		}
+	}
+}
+
 func TestIsClean(t *testing.T) {
 	for p, want := range map[string]bool{
 		"/": true, "/a": true, "/a/b.md": true, "/...": true, "/.a/a.": true,
