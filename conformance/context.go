@@ -14,14 +14,14 @@ import (
 // Context is conformance/context.json: what each step of a session inserts into the conversation.
 var Context = Define("context", "spec", "what each step of a session inserts: result ids, read brackets, stubs, the cap, recall, diffs, the compaction table (loop.json context)", answerContext).WithSteps(steps.Context)
 
-// contextCase is a session's steps in order. `limits` overrides loop.json's cap (all six numbers);
-// `cwd` (lembas-check's own cases only) is the start directory relative paths resolve against,
-// "/" when absent.
-type contextCase struct {
+// ContextCase is a session's steps in order, as Decode reads a case (and the live target plays
+// it). `limits` overrides loop.json's cap (all six numbers); `cwd` (lembas-check's own cases only)
+// is the start directory relative paths resolve against, "/" when absent.
+type ContextCase struct {
 	About  string         `json:"about,omitempty"`
 	Limits *contextLimits `json:"limits"`
 	Cwd    *string        `json:"cwd"`
-	Steps  []contextStep  `json:"steps"`
+	Steps  []ContextStep  `json:"steps"`
 }
 
 type contextLimits struct {
@@ -33,8 +33,8 @@ type contextLimits struct {
 	TailChars *int `json:"tail_chars"`
 }
 
-// contextStep is one step; which fields it takes depends on its op (contextOps).
-type contextStep struct {
+// ContextStep is one step; which fields it takes depends on its op (contextOps).
+type ContextStep struct {
 	Op      string          `json:"op"`
 	ID      *string         `json:"id"`
 	Path    *string         `json:"path"`
@@ -47,12 +47,12 @@ type contextStep struct {
 	Args    json.RawMessage `json:"args"`
 	Text    *string         `json:"text"`
 	Target  *string         `json:"target"`
-	Files   []contextFile   `json:"files"`
+	Files   []ContextFile   `json:"files"`
 }
 
-// contextFile is one file of an apply_patch step: before absent, the patch creates it; after
+// ContextFile is one file of an apply_patch step: before absent, the patch creates it; after
 // absent, it deletes it.
-type contextFile struct {
+type ContextFile struct {
 	Path   *string `json:"path"`
 	Before *string `json:"before"`
 	After  *string `json:"after"`
@@ -74,7 +74,7 @@ var contextOps = map[string]struct{ need, may []string }{
 
 const contextOpNames = "read, edit, write, delete, apply_patch, output, recall, reply or compact"
 
-func (s contextStep) present() map[string]bool {
+func (s ContextStep) present() map[string]bool {
 	return map[string]bool{
 		"id": s.ID != nil, "path": s.Path != nil, "content": s.Content != nil, "offset": s.Offset != nil,
 		"limit": s.Limit != nil, "before": s.Before != nil, "after": s.After != nil, "tool": s.Tool != nil,
@@ -82,7 +82,7 @@ func (s contextStep) present() map[string]bool {
 	}
 }
 
-func (c contextCase) Validate() error {
+func (c ContextCase) Validate() error {
 	if l := c.Limits; l != nil {
 		for _, f := range []struct {
 			name string
@@ -219,7 +219,7 @@ func (a contextAnswer) Validate() error {
 	return nil
 }
 
-func answerContext(c contextCase) (contextAnswer, error) {
+func answerContext(c ContextCase) (contextAnswer, error) {
 	var o results.Options
 	if l := c.Limits; l != nil {
 		o.Cap = &spec.Cap{MaxLines: *l.MaxLines, MaxChars: *l.MaxChars, HeadLines: *l.HeadLines, HeadChars: *l.HeadChars, TailLines: *l.TailLines, TailChars: *l.TailChars}

@@ -13,7 +13,8 @@ import (
 // FSAccess is conformance/fs_access.json: one operation on a session's view of a tree.
 var FSAccess = Define("fs_access", "spec", "the file system one session sees: levels, passages, listings and the exact error texts (filesystem.md)", answerFSAccess).WithSteps(steps.FSAccess)
 
-type fsAccessCase struct {
+// FSAccessCase is an fs_access case as Decode reads it (and the live target plays it).
+type FSAccessCase struct {
 	About string `json:"about,omitempty"`
 	viewFields
 	Op   string  `json:"op"`
@@ -65,7 +66,7 @@ func (f viewFields) view(absentGrants map[string]fsaccess.Level) (*fsaccess.View
 	return v, nil
 }
 
-func (c fsAccessCase) Validate() error {
+func (c FSAccessCase) Validate() error {
 	known := false
 	var ops []string
 	for _, op := range fsaccess.Ops() {
@@ -139,7 +140,7 @@ func (a fsAccessAnswer) Validate() error {
 	return nil
 }
 
-func answerFSAccess(c fsAccessCase) (fsAccessAnswer, error) {
+func answerFSAccess(c FSAccessCase) (fsAccessAnswer, error) {
 	v, err := c.view(nil)
 	if err != nil {
 		return fsAccessAnswer{}, err

@@ -13,7 +13,8 @@ import (
 // Instructions is conformance/instructions.json: the instruction files a session starts with.
 var Instructions = Define("instructions", "spec", "the instruction files a session starts with, stacked from the boundary down to the start directory (filesystem.md)", answerInstructions).WithSteps(steps.Instructions)
 
-type instructionsCase struct {
+// InstructionsCase is an instructions case as Decode reads it (and the live target plays it).
+type InstructionsCase struct {
 	About    string            `json:"about,omitempty"`
 	Files    []string          `json:"files"`
 	Boundary *string           `json:"boundary"`
@@ -21,7 +22,7 @@ type instructionsCase struct {
 	Grants   map[string]string `json:"grants"`
 }
 
-func (c instructionsCase) Validate() error {
+func (c InstructionsCase) Validate() error {
 	if c.Files == nil {
 		return Fieldf("files", "missing: the files that exist (a list of absolute paths, [] for none)")
 	}
@@ -43,7 +44,7 @@ func (c instructionsCase) Validate() error {
 
 // view is the session's view of the files: the case's grants, or everything readable when the
 // case has none ("grants as in fs_access (absent: everything readable)").
-func (c instructionsCase) view() (*fsaccess.View, error) {
+func (c InstructionsCase) view() (*fsaccess.View, error) {
 	grants, err := levels("grants", c.Grants)
 	if err != nil {
 		return nil, err
@@ -77,7 +78,7 @@ func (a instructionsAnswer) Validate() error {
 	return nil
 }
 
-func answerInstructions(c instructionsCase) (instructionsAnswer, error) {
+func answerInstructions(c InstructionsCase) (instructionsAnswer, error) {
 	v, err := c.view()
 	if err != nil {
 		return nil, err

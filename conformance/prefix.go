@@ -30,11 +30,13 @@ const (
 
 var prefixOps = []string{opUser, opTool, opSet, opCall, opCompact, opWrapUp, opModel}
 
-type prefixCase struct {
+// PrefixCase is a prefix case as Decode reads it (and the live target plays it): Validate has
+// made sure Start, Tools and Steps are there.
+type PrefixCase struct {
 	About string        `json:"about,omitempty"`
-	Start *prefixStart  `json:"start"`
+	Start *PrefixStart  `json:"start"`
 	Tools *[]string     `json:"tools"`
-	Steps *[]prefixStep `json:"steps"`
+	Steps *[]PrefixStep `json:"steps"`
 }
 
 // prefixState is what a session starts with and what a set step changes of it.
@@ -49,12 +51,15 @@ type prefixState struct {
 	Met         opt[[]string]          `json:"met"`
 }
 
-type prefixStart struct {
+// PrefixStart is what the session starts with, and what it could ever meet.
+type PrefixStart struct {
 	prefixState
 	Could opt[[]string] `json:"could"`
 }
 
-type prefixStep struct {
+// PrefixStep is one step: its op, the tool a call names, and what a set changes (by the model
+// when By says so).
+type PrefixStep struct {
 	Op   string      `json:"op"`
 	Tool opt[string] `json:"tool"`
 	By   opt[string] `json:"by"`
@@ -107,7 +112,7 @@ func (s prefixState) changes() []struct {
 	}
 }
 
-func (c prefixCase) Validate() error {
+func (c PrefixCase) Validate() error {
 	if c.Start == nil {
 		return Fieldf("start", "missing: the session as it begins ({date, mode, could, …})")
 	}
@@ -414,7 +419,7 @@ func (a prefixAnswer) Validate() error {
 	return nil
 }
 
-func answerPrefix(c prefixCase) (prefixAnswer, error) {
+func answerPrefix(c PrefixCase) (prefixAnswer, error) {
 	st := c.Start
 	start := prefix.Start{
 		Date: st.Date.V, Mode: st.Mode.V, Plan: st.Plan.V, Memory: st.Memory.V, Personality: st.Personality.V,
@@ -473,7 +478,7 @@ func answerPrefix(c prefixCase) (prefixAnswer, error) {
 	return out, nil
 }
 
-func change(s prefixStep) prefix.Change {
+func change(s PrefixStep) prefix.Change {
 	str := func(o opt[string]) *string {
 		if !o.Set {
 			return nil
