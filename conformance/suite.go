@@ -59,6 +59,18 @@ func EmbeddedCases(area string) ([]Case, error) {
 
 // Case is one case of a suite, ready to hand to a target.
 type Case struct {
+	Label
+	// Input is the case without "expect", canonical (RFC 8785): what a target is sent.
+	Input json.RawMessage `json:"case"`
+	// Expect is the case's expected answer.
+	Expect json.RawMessage `json:"expect"`
+	// Decoded is Input decoded by the area, for the builtin target.
+	Decoded any `json:"-"`
+}
+
+// Label is what names a case wherever it is listed or reported (`lembas-check list`, a run's
+// JSON lines): which it is, where it stands, what it is about.
+type Label struct {
 	// ID is `<area>/<first 8 hex of the SHA-256 of the case's RFC 8785 form without "expect">`:
 	// stable across re-indenting, reordering and moving the case within its file.
 	ID    string `json:"id"`
@@ -69,12 +81,6 @@ type Case struct {
 	File  string `json:"file"`
 	Line  int    `json:"line,omitempty"`
 	About string `json:"about,omitempty"`
-	// Input is the case without "expect", canonical (RFC 8785): what a target is sent.
-	Input json.RawMessage `json:"case"`
-	// Expect is the case's expected answer.
-	Expect json.RawMessage `json:"expect"`
-	// Decoded is Input decoded by the area, for the builtin target.
-	Decoded any `json:"-"`
 }
 
 // Where says "file, case N" for messages.
@@ -267,7 +273,7 @@ func ParseCase(area Area, raw json.RawMessage) (Case, error) {
 	if a, ok := obj["about"]; ok {
 		_ = json.Unmarshal(a, &about)
 	}
-	return Case{ID: CaseID(area.Name, canon), Area: area.Name, About: about, Input: canon, Expect: expect, Decoded: decoded}, nil
+	return Case{Label: Label{ID: CaseID(area.Name, canon), Area: area.Name, About: about}, Input: canon, Expect: expect, Decoded: decoded}, nil
 }
 
 // CaseID is `<area>/<first 8 hex of SHA-256 of canonical>`.

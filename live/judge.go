@@ -557,5 +557,5 @@ func runnerCase(run *Run, rule, about string, input, expect []byte) conformance.
 			idx = i
 		}
 	}
-	return conformance.Case{ID: "live/" + run.Scenario.Name + "/" + rule, Area: "live", Index: idx, File: run.Scenario.File, About: about, Input: input, Expect: expect}
+	return conformance.Case{Label: conformance.Label{ID: "live/" + run.Scenario.Name + "/" + rule, Area: "live", Index: idx, File: run.Scenario.File, About: about}, Input: input, Expect: expect}
 }

@@ -14,7 +14,7 @@ import (
 // cases that kept each universal rule; its second table says so per agent.
 func TestFieldCounts(t *testing.T) {
 	res := func(id string, v runner.Verdict) runner.Result {
-		return runner.Result{Case: conformance.Case{ID: id, Area: strings.Split(id, "/")[0]}, Verdict: v}
+		return runner.Result{Case: conformance.Case{Label: conformance.Label{ID: id, Area: strings.Split(id, "/")[0]}}, Verdict: v}
 	}
 	rep := &runner.Report{Results: []runner.Result{
 		res("context/a", runner.Fail), res("context/b", runner.Pass), res("context/c", runner.Skip),

@@ -209,7 +209,7 @@ func TestAFailureShowsTheLastLinesOfStderr(t *testing.T) {
 		fmt.Fprintf(&b, "log line %d\n", i)
 	}
 	var out bytes.Buffer
-	Result{Case: conformance.Case{ID: "jobs/1", Input: []byte(`{}`), Expect: []byte(`{}`)}, Verdict: Crashed, Stderr: b.String()}.WriteFailure(&out)
+	Result{Case: conformance.Case{Label: conformance.Label{ID: "jobs/1"}, Input: []byte(`{}`), Expect: []byte(`{}`)}, Verdict: Crashed, Stderr: b.String()}.WriteFailure(&out)
 	s := out.String()
 	if strings.Contains(s, "log line 79\n") || !strings.Contains(s, "log line 80\n") || !strings.Contains(s, "log line 99") || !strings.Contains(s, "…") {
 		t.Fatalf("want the last 20 lines after an ellipsis:\n%s", s)

@@ -103,7 +103,7 @@ func handle(ctx context.Context, t Target, info TargetInfo, line []byte, n int) 
 		if req.Area == "" || len(req.Case) == 0 {
 			return mustJSON(reply{Seq: req.Seq, Error: ptr(fmt.Sprintf("request line %d: a run request needs area and case", n))}), false
 		}
-		out := t.Answer(ctx, conformance.Case{Area: req.Area, Input: req.Case})
+		out := t.Answer(ctx, conformance.Case{Label: conformance.Label{Area: req.Area}, Input: req.Case})
 		r := reply{Seq: req.Seq}
 		switch out.Verdict {
 		case "":

@@ -234,5 +234,5 @@ func TestABrokenRuleFailsAScenario(t *testing.T) {
 }
 
 func caseOf(area string, input []byte) conformance.Case {
-	return conformance.Case{Area: area, Input: input}
+	return conformance.Case{Label: conformance.Label{Area: area}, Input: input}
 }

@@ -226,7 +226,7 @@ func (m pickleMeta) file() string  { return m.dir + "/" + m.uri }
 func (m pickleMeta) where() string { return fmt.Sprintf("%s:%d", m.file(), m.line) }
 
 func (m pickleMeta) caseShell() conformance.Case {
-	return conformance.Case{ID: m.id, Area: m.area, Index: m.index, File: m.where(), Line: m.line, About: m.name, Input: json.RawMessage("{}"), Expect: json.RawMessage("[]")}
+	return conformance.Case{Label: conformance.Label{ID: m.id, Area: m.area, Index: m.index, File: m.where(), Line: m.line, About: m.name}, Input: json.RawMessage("{}"), Expect: json.RawMessage("[]")}
 }
 
 type featureIndex struct {

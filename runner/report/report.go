@@ -186,15 +186,11 @@ type JSONHeader struct {
 	Started time.Time         `json:"started"`
 }
 
-// JSONCase is one case's line.
+// JSONCase is one case's line: the case's label embedded, so its keys stand where they stand in
+// `lembas-check list --format json`, after "type".
 type JSONCase struct {
-	Type     string          `json:"type"` // "case"
-	ID       string          `json:"id"`
-	Area     string          `json:"area"`
-	Index    int             `json:"index"`
-	File     string          `json:"file"`
-	Line     int             `json:"line,omitempty"`
-	About    string          `json:"about,omitempty"`
+	Type string `json:"type"` // "case"
+	conformance.Label
 	Verdict  runner.Verdict  `json:"verdict"`
 	Case     json.RawMessage `json:"case,omitempty"`
 	Expect   json.RawMessage `json:"expect"`
@@ -233,7 +229,7 @@ func WriteJSON(w io.Writer, r *runner.Report) error {
 			answer = json.RawMessage("null")
 		}
 		if err := enc.Encode(JSONCase{
-			Type: "case", ID: x.Case.ID, Area: x.Case.Area, Index: x.Case.Index, File: x.Case.File, Line: x.Case.Line, About: x.Case.About,
+			Type: "case", Label: x.Case.Label,
 			Verdict: x.Verdict, Case: x.Case.Input, Expect: x.Case.Expect, Answer: answer, Diff: textdiff.Plain(x.Diff),
 			Message: x.Message, Expected: x.Expected, Stderr: x.Stderr, MS: msf(x.Duration),
 		}); err != nil {
@@ -284,7 +280,7 @@ func ReadJSON(rd io.Reader) (*runner.Report, error) {
 				answer = nil
 			}
 			rep.Results = append(rep.Results, runner.Result{
-				Case:    conformance.Case{ID: c.ID, Area: c.Area, Index: c.Index, File: c.File, Line: c.Line, About: c.About, Input: c.Case, Expect: c.Expect},
+				Case:    conformance.Case{Label: c.Label, Input: c.Case, Expect: c.Expect},
 				Verdict: c.Verdict, Answer: answer, Diff: c.Diff, Message: c.Message, Expected: c.Expected, Stderr: c.Stderr,
 				Duration: time.Duration(c.MS * float64(time.Millisecond)),
 			})

@@ -216,7 +216,7 @@ func TestNamesACIShows(t *testing.T) {
 		t.Errorf("%q", got)
 	}
 	// A scenario's file carries its line; JUnit gives the two apart.
-	if got := caseFile(conformance.Case{File: "features/jobs.feature:12", Line: 12}); got != "features/jobs.feature" {
+	if got := caseFile(conformance.Case{Label: conformance.Label{File: "features/jobs.feature:12", Line: 12}}); got != "features/jobs.feature" {
 		t.Errorf("%q", got)
 	}
 	// The line survives a saved report.
