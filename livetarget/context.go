@@ -2,7 +2,6 @@ package livetarget
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -17,29 +16,6 @@ import (
 	"github.com/LLeMbas/lembas-check/harness/spec"
 	"github.com/LLeMbas/lembas-check/internal/textdiff"
 )
-
-// contextStep is one step of a context case (docs/areas.md, context).
-type contextStep struct {
-	Op      string          `json:"op"`
-	ID      string          `json:"id"`
-	Path    string          `json:"path"`
-	Content *string         `json:"content"`
-	Offset  int             `json:"offset"`
-	Limit   int             `json:"limit"`
-	Before  *string         `json:"before"`
-	After   *string         `json:"after"`
-	Files   []patchFile     `json:"files"`
-	Tool    string          `json:"tool"`
-	Args    json.RawMessage `json:"args"`
-	Text    string          `json:"text"`
-	Target  string          `json:"target"`
-}
-
-type patchFile struct {
-	Path   string  `json:"path"`
-	Before *string `json:"before"`
-	After  *string `json:"after"`
-}
 
 // gitMarker makes dir a repository's root, which is where a harness on a device takes its
 // boundary to be (filesystem.md: "On a device the boundary is the project root").
@@ -56,12 +32,8 @@ func gitMarker(files map[string]string, dir string) {
 // next one begins with the request after it. Each step's answer is the result the harness put
 // into the request after the call.
 func planContext(p *agents.Profile, c conformance.Case) (*plan, error) {
-	var cs struct {
-		Limits json.RawMessage `json:"limits"`
-		Cwd    string          `json:"cwd"`
-		Steps  []contextStep   `json:"steps"`
-	}
-	if err := json.Unmarshal(c.Input, &cs); err != nil {
+	cs, err := decoded[conformance.ContextCase](c)
+	if err != nil {
 		return nil, err
 	}
 	if cs.Limits != nil {
@@ -72,13 +44,13 @@ func planContext(p *agents.Profile, c conformance.Case) (*plan, error) {
 		switch {
 		case st.Op == "reply":
 			return nil, skipf("step %d is a reply (a chat's next reply, whose request carries none of the earlier results): an agent session over ACP resends every result", i+1)
-		case st.Op == "output" && slices.Contains(byResult, st.Tool):
-			return nil, skipf("step %d is %s's output: a harness's own %s prints what it finds, and no call makes it print the case's text", i+1, st.Tool, st.Tool)
+		case st.Op == "output" && slices.Contains(byResult, str(st.Tool)):
+			return nil, skipf("step %d is %s's output: a harness's own %s prints what it finds, and no call makes it print the case's text", i+1, str(st.Tool), str(st.Tool))
 		}
 	}
-	cwd := cs.Cwd
-	if cwd == "" {
-		cwd = "/"
+	cwd := "/"
+	if cs.Cwd != nil {
+		cwd = *cs.Cwd
 	}
 	pl := &plan{cwd: cwd, files: map[string]string{}}
 	gitMarker(pl.files, "/")
@@ -129,7 +101,7 @@ func planContext(p *agents.Profile, c conformance.Case) (*plan, error) {
 				out = append(out, mapIDs(e.casePaths(afterSummary(s.req, summary[i])), ids))
 				continue
 			}
-			call := callPrefix + strings.TrimPrefix(st.ID, "#")
+			call := callPrefix + strings.TrimPrefix(str(st.ID), "#")
 			r, ok := s.req.result(call)
 			if !ok {
 				r = fmt.Sprintf("(the request after the call %s carries no result for it)", call)
@@ -143,8 +115,15 @@ func planContext(p *agents.Profile, c conformance.Case) (*plan, error) {
 
 // contextCall is the call that makes step i, what is put on disk before it, and for a recall the
 // call made as the request before it comes (it names the harness's id of the result it recalls).
-func contextCall(p *agents.Profile, i int, st contextStep, cwd string) ([]action, func(*env, *request) script.Reply, error) {
-	id := callPrefix + strings.TrimPrefix(st.ID, "#")
+func contextCall(p *agents.Profile, i int, st conformance.ContextStep, cwd string) ([]action, func(*env, *request) script.Reply, error) {
+	id := callPrefix + strings.TrimPrefix(str(st.ID), "#")
+	path, offset, limit := str(st.Path), 0, 0
+	if st.Offset != nil {
+		offset = *st.Offset
+	}
+	if st.Limit != nil {
+		limit = *st.Limit
+	}
 	put := func(path string, content *string) action {
 		return action{what: fmt.Sprintf("step %d: putting %s on disk", i+1, path), do: func(_ context.Context, e *env) error {
 			real := e.real(path, cwd)
@@ -167,13 +146,13 @@ func contextCall(p *agents.Profile, i int, st contextStep, cwd string) ([]action
 	var v func(*env) vals
 	switch st.Op {
 	case "read":
-		before = append(before, put(st.Path, st.Content))
+		before = append(before, put(path, st.Content))
 		op = "read"
 		v = func(e *env) vals {
-			return readVals(e.callPath(st.Path), st.Offset, st.Limit)
+			return readVals(e.callPath(path), offset, limit)
 		}
 	case "write", "edit":
-		before = append(before, put(st.Path, st.Before))
+		before = append(before, put(path, st.Before))
 		op = "write"
 		old, new := "", ""
 		if st.Op == "edit" && st.Before != nil {
@@ -184,13 +163,13 @@ func contextCall(p *agents.Profile, i int, st contextStep, cwd string) ([]action
 		}
 		v = func(e *env) vals {
 			if op == "edit" {
-				return vals{"path": e.callPath(st.Path), "old": old, "new": new}
+				return vals{"path": e.callPath(path), "old": old, "new": new}
 			}
-			return vals{"path": e.callPath(st.Path), "content": *st.After}
+			return vals{"path": e.callPath(path), "content": *st.After}
 		}
 	case "delete":
-		before = append(before, action{what: fmt.Sprintf("step %d: making sure %s is there", i+1, st.Path), do: func(_ context.Context, e *env) error {
-			real := e.real(st.Path, cwd)
+		before = append(before, action{what: fmt.Sprintf("step %d: making sure %s is there", i+1, path), do: func(_ context.Context, e *env) error {
+			real := e.real(path, cwd)
 			if _, err := os.Stat(real); err == nil {
 				return nil
 			}
@@ -200,19 +179,19 @@ func contextCall(p *agents.Profile, i int, st contextStep, cwd string) ([]action
 			return os.WriteFile(real, nil, 0o644)
 		}})
 		op = "delete"
-		v = func(e *env) vals { return vals{"path": e.callPath(st.Path)} }
+		v = func(e *env) vals { return vals{"path": e.callPath(path)} }
 	case "apply_patch":
 		for _, f := range st.Files {
-			before = append(before, put(f.Path, f.Before))
+			before = append(before, put(*f.Path, f.Before))
 		}
 		op = "patch"
 		v = func(e *env) vals {
 			var files []any
 			for _, f := range st.Files {
 				if f.After == nil {
-					files = append(files, map[string]any{"path": e.callPath(f.Path), "delete": true})
+					files = append(files, map[string]any{"path": e.callPath(*f.Path), "delete": true})
 				} else {
-					files = append(files, map[string]any{"path": e.callPath(f.Path), "content": *f.After})
+					files = append(files, map[string]any{"path": e.callPath(*f.Path), "content": *f.After})
 				}
 			}
 			return vals{"files": files}
@@ -222,19 +201,19 @@ func contextCall(p *agents.Profile, i int, st contextStep, cwd string) ([]action
 		// case's text exactly (outside the root, so the case's tree stays as it is).
 		name := fmt.Sprintf("%d.txt", i+1)
 		before = append(before, action{what: fmt.Sprintf("step %d: the output to print", i+1), do: func(_ context.Context, e *env) error {
-			return os.WriteFile(filepath.Join(e.out, name), []byte(st.Text), 0o644)
+			return os.WriteFile(filepath.Join(e.out, name), []byte(str(st.Text)), 0o644)
 		}})
 		op = "shell"
 		v = func(e *env) vals { return vals{"command": "cat " + shellQuote(filepath.Join(e.out, name))} }
 	case "recall":
 		op = "recall"
 		v = func(e *env) vals {
-			x := vals{"id": e.harnessID(st.Target)}
-			if st.Offset > 0 {
-				x["offset"] = st.Offset
+			x := vals{"id": e.harnessID(str(st.Target))}
+			if offset > 0 {
+				x["offset"] = offset
 			}
-			if st.Limit > 0 {
-				x["limit"] = st.Limit
+			if limit > 0 {
+				x["limit"] = limit
 			}
 			return x
 		}
@@ -294,7 +273,7 @@ func (e *env) harnessID(target string) string {
 // it (context.md §1: "# and the result's number in the session — counting from 1, in lowercase
 // hex, at least 4 digits"), or the case's own id (a harness that takes ids from the call's), is
 // the case's id for that step. Any other id is left as the harness wrote it, so a diff shows it.
-func idMap(e *env, steps []contextStep) map[string]string {
+func idMap(e *env, steps []conformance.ContextStep) map[string]string {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	given := map[string]int{}
@@ -304,13 +283,13 @@ func idMap(e *env, steps []contextStep) map[string]string {
 	m := map[string]string{}
 	k := uint64(0)
 	for _, st := range steps {
-		if st.ID == "" {
+		if st.ID == nil {
 			continue
 		}
 		k++
 		// An id given twice (the harness reused one) is left as it is: the diff shows it.
-		if h, ok := e.ids[st.ID]; ok && given[h] == 1 && (h == results.FormatID(k) || h == st.ID) {
-			m[h] = st.ID
+		if h, ok := e.ids[*st.ID]; ok && given[h] == 1 && (h == results.FormatID(k) || h == *st.ID) {
+			m[h] = *st.ID
 		}
 	}
 	return m

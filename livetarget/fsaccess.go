@@ -74,16 +74,11 @@ const written = "lembas-check wrote this\n"
 // call of the op's tool. Only the ops a harness has a tool for, and only the cases whose answer
 // does not hang on grants, a floor or mounts, are expressible (docs/live.md).
 func planFS(p *agents.Profile, c conformance.Case) (*plan, error) {
-	var cs struct {
-		Tree   []string `json:"tree"`
-		Mounts []string `json:"mounts"`
-		Cwd    string   `json:"cwd"`
-		Op     string   `json:"op"`
-		Path   string   `json:"path"`
-	}
-	if err := json.Unmarshal(c.Input, &cs); err != nil {
+	cs, err := decoded[conformance.FSAccessCase](c)
+	if err != nil {
 		return nil, err
 	}
+	path := *cs.Path
 	op := map[string]string{"read": "read", "list": "list", "write": "write", "mkdir": "mkdir", "rm": "delete"}[cs.Op]
 	if op == "" {
 		return nil, skipf("a harness of one access level has no call for %s (level tells levels apart; commit needs a mount)", cs.Op)
@@ -102,12 +97,12 @@ func planFS(p *agents.Profile, c conformance.Case) (*plan, error) {
 	if !same {
 		return nil, skipf("on a harness of one access level (its directory at stage, no floor, no mount, a repository's root) the reference answers %s: the case needs its grants, floor or mounts to tell", ans)
 	}
-	cwd := cs.Cwd
-	if cwd == "" {
-		cwd = "/"
+	cwd := "/"
+	if cs.Cwd != nil {
+		cwd = *cs.Cwd
 	}
-	if fsaccess.AboveRoot(cwd, cs.Path) {
-		return nil, skipf("%s climbs above /, which from a session directory leaves it", cs.Path)
+	if fsaccess.AboveRoot(cwd, path) {
+		return nil, skipf("%s climbs above /, which from a session directory leaves it", path)
 	}
 	pl := &plan{cwd: fsaccess.Resolve("/", cwd), files: map[string]string{}}
 	gitMarker(pl.files, "/")
@@ -135,7 +130,7 @@ func planFS(p *agents.Profile, c conformance.Case) (*plan, error) {
 		return nil, err
 	}
 	first := &slot{replyFn: func(e *env, _ *request) script.Reply {
-		v := vals{"path": e.callPath(cs.Path)}
+		v := vals{"path": e.callPath(path)}
 		if op == "write" {
 			v["content"] = written
 		}
@@ -147,7 +142,7 @@ func planFS(p *agents.Profile, c conformance.Case) (*plan, error) {
 	}}
 	after := &slot{reply: text("done")}
 	pl.turns = []*turn{{words: "lembas-check: one file operation", slots: []*slot{first, after}}}
-	target := fsaccess.Resolve(pl.cwd, cs.Path)
+	target := fsaccess.Resolve(pl.cwd, path)
 	pl.answer = func(e *env) (any, error) {
 		r, ok := after.req.result(id)
 		if !ok {
@@ -222,13 +217,8 @@ func entries(body string) []string {
 // boundary a repository's root, the session started in the start directory, one prompt. The
 // answer is the files whose markers the first request carries, in the order it carries them.
 func planInstructions(p *agents.Profile, c conformance.Case) (*plan, error) {
-	var cs struct {
-		Files    []string        `json:"files"`
-		Boundary string          `json:"boundary"`
-		Start    string          `json:"start"`
-		Grants   json.RawMessage `json:"grants"`
-	}
-	if err := json.Unmarshal(c.Input, &cs); err != nil {
+	cs, err := decoded[conformance.InstructionsCase](c)
+	if err != nil {
 		return nil, err
 	}
 	if cs.Grants != nil {
@@ -240,8 +230,8 @@ func planInstructions(p *agents.Profile, c conformance.Case) (*plan, error) {
 			return nil, skipf("with everything readable (a harness of one access level) the reference answers %s: the case needs its grants to tell", ans)
 		}
 	}
-	boundary := fsaccess.Resolve("/", cs.Boundary)
-	start := fsaccess.Resolve(boundary, cs.Start)
+	boundary := fsaccess.Resolve("/", *cs.Boundary)
+	start := fsaccess.Resolve(boundary, *cs.Start)
 	if instructions.StartDir(boundary, start) != start {
 		return nil, skipf("the start directory %s is outside the boundary %s: a harness finds its boundary from where it starts", start, boundary)
 	}

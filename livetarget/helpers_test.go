@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/LLeMbas/lembas-check/agents"
+	"github.com/LLeMbas/lembas-check/conformance"
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
 )
 
@@ -59,7 +60,8 @@ func TestFill(t *testing.T) {
 // the case's own.
 func TestIDMap(t *testing.T) {
 	e := &env{ids: map[string]string{"#a001": "#0001", "#a002": "#0002", "#a003": "#a003", "#a004": "#0009"}}
-	steps := []contextStep{{ID: "#a001"}, {ID: "#a002"}, {ID: "#a003"}, {Op: "compact"}, {ID: "#a004"}}
+	read := func(id string) conformance.ContextStep { return conformance.ContextStep{Op: "read", ID: &id} }
+	steps := []conformance.ContextStep{read("#a001"), read("#a002"), read("#a003"), {Op: "compact"}, read("#a004")}
 	m := idMap(e, steps)
 	got := mapIDs("[#0002 a.md] Unchanged since #0001; [#a003]; #0009 #ffff", m)
 	if want := "[#a002 a.md] Unchanged since #a001; [#a003]; #0009 #ffff"; got != want {

@@ -700,6 +700,36 @@ func (s *skip) Error() string { return s.why }
 
 func skipf(format string, args ...any) error { return &skip{why: fmt.Sprintf(format, args...)} }
 
+// decoded is the case as its area decoded it — conformance's one decoder of each case format,
+// checked — from the load (c.Decoded), or decoded now for a case made without it.
+func decoded[C any](c conformance.Case) (C, error) {
+	var cs C
+	d := c.Decoded
+	if d == nil {
+		a, ok := conformance.ByName(c.Area)
+		if !ok {
+			return cs, fmt.Errorf("no area %q", c.Area)
+		}
+		var err error
+		if d, err = a.Decode(c.Input); err != nil {
+			return cs, err
+		}
+	}
+	cs, ok := d.(C)
+	if !ok {
+		return cs, fmt.Errorf("a %s case decoded as %T, want %T", c.Area, d, cs)
+	}
+	return cs, nil
+}
+
+// str is an optional text of a case, "" when it is left out.
+func str(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
 // planCase makes a case's plan, or says why it cannot be played.
 func planCase(p *agents.Profile, c conformance.Case) (*plan, error) {
 	var mk func(*agents.Profile, conformance.Case) (*plan, error)
