@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -15,8 +14,6 @@ import (
 	"time"
 
 	"github.com/LLeMbas/lembas-check/fakeprovider"
-	"github.com/LLeMbas/lembas-check/fakeprovider/script"
-	"github.com/LLeMbas/lembas-check/replay"
 )
 
 // The fake must not be what slows a harness test down: streamed replies from it are measured
@@ -174,7 +171,7 @@ func BenchmarkStream(b *testing.B) {
 // BenchmarkStreamRecorded is the fake with every exchange recorded to a file.
 func BenchmarkStreamRecorded(b *testing.B) {
 	s := mustParse(b, benchScript)
-	fake := newRecordedFake(b, s)
+	fake, _, _ := recorded(b, fakeprovider.Config{Script: s})
 	c := clients(b, fake.URL)
 	b.Run("saturated/fake+record", func(b *testing.B) { drive(b, c, fake.URL, 0) })
 	b.Run("paced/fake+record", func(b *testing.B) { drive(b, c, fake.URL, pace) })
@@ -221,19 +218,6 @@ func steadier(a, b result) result {
 		return b
 	}
 	return a
-}
-
-func newRecordedFake(b *testing.B, s *script.Script) *fakeprovider.Server {
-	w, err := replay.Create(filepath.Join(b.TempDir(), "rec.jsonl"), replay.Header{Source: "fake"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	srv, err := fakeprovider.Start(fakeprovider.Config{Script: s, Record: w})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { srv.Close(); w.Close() })
-	return srv
 }
 
 // BenchmarkHandler is the fake's own work for one streamed request, without the network: the

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -69,11 +68,7 @@ func TestErrorStatuses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := filepath.Join(t.TempDir(), "rec.jsonl")
-	w, err := replay.Create(rec, replay.Header{Source: "fake", Script: "short.yaml"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rec, w := recording(t, replay.Header{Source: "fake", Script: "short.yaml"})
 	srv := fakeprovider.NewWith(t, fakeprovider.Config{Script: s, Record: w, MaxBody: 1000})
 	url := srv.BaseURL() + "/chat/completions"
 	for _, c := range []struct {

@@ -64,18 +64,26 @@ func readEvent(br *bufio.Reader) (string, error) {
 	}
 }
 
-func startRecorded(t *testing.T, src string) (*fakeprovider.Server, string, *replay.Writer) {
+// recording is a new recording with header h in the test's temporary directory: its path and
+// its writer, which the test's end closes (after the fakes started later) unless the test did.
+func recording(t testing.TB, h replay.Header) (string, *replay.Writer) {
 	t.Helper()
-	s, err := script.Parse("faults.yaml", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
 	path := filepath.Join(t.TempDir(), "rec.jsonl")
-	w, err := replay.Create(path, replay.Header{Source: "fake"})
+	w, err := replay.Create(path, h)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return fakeprovider.NewWith(t, fakeprovider.Config{Script: s, Record: w}), path, w
+	t.Cleanup(func() { w.Close() })
+	return path, w
+}
+
+// recorded is the fake with cfg for a test, recording what it serves (as `fake --record`
+// without a script file: source fake); readBack reads the recording.
+func recorded(t testing.TB, cfg fakeprovider.Config) (*fakeprovider.Server, string, *replay.Writer) {
+	t.Helper()
+	path, w := recording(t, replay.Header{Source: "fake"})
+	cfg.Record = w
+	return fakeprovider.NewWith(t, cfg), path, w
 }
 
 func readBack(t *testing.T, srv *fakeprovider.Server, w *replay.Writer, path string) []replay.Entry {
@@ -90,10 +98,10 @@ func readBack(t *testing.T, srv *fakeprovider.Server, w *replay.Writer, path str
 }
 
 func TestStatusFaults(t *testing.T) {
-	srv, path, w := startRecorded(t, `
+	srv, path, w := recorded(t, fakeprovider.Config{Script: mustParse(t, `
 - fault: {status: 429, retry_after: 2}
 - fault: {status: 503, message: "Overloaded, try later", type: overloaded_error, code: overloaded, param: model}
-`)
+`)})
 	resp, b := post(t, srv.BaseURL()+"/chat/completions", hello)
 	e := decodeError(t, b)
 	if resp.StatusCode != 429 || resp.Header.Get("Retry-After") != "2" || e.Error.Type != "rate_limit_error" || *e.Error.Code != "rate_limit_exceeded" ||
@@ -112,12 +120,12 @@ func TestStatusFaults(t *testing.T) {
 }
 
 func TestDropAfterChunks(t *testing.T) {
-	srv, path, w := startRecorded(t, `
+	srv, path, w := recorded(t, fakeprovider.Config{Script: mustParse(t, `
 - {text: "one two three four five six", fault: {drop_after: 3}}
 - {text: "whole", fault: {drop_after: 0}}
 - {text: "a longer body cut in half", fault: {drop_after: 1}}
 - {text: "x y z", fault: {drop_after: 3}}
-`)
+`)})
 	resp, err := http.Post(srv.BaseURL()+"/chat/completions", "application/json", strings.NewReader(streamHello))
 	if err != nil {
 		t.Fatal(err)
@@ -233,11 +241,7 @@ func mustParse(t testing.TB, src string) *script.Script {
 // for a test inside a testing/synctest bubble: its delays and stalls are on the bubble's clock.
 func inProcess(t *testing.T, src string) (*fakeprovider.Server, *http.Client, string, *replay.Writer) {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "rec.jsonl")
-	w, err := replay.Create(path, replay.Header{Source: "fake"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, w := recording(t, replay.Header{Source: "fake"})
 	srv, err := fakeprovider.NewInProcess(fakeprovider.Config{Script: mustParse(t, src), Record: w})
 	if err != nil {
 		t.Fatal(err)

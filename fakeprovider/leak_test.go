@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"net/http"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -27,11 +26,7 @@ func TestNoGoroutineLeak(t *testing.T) {
 	}
 	before := runtime.NumGoroutine()
 	s := mustParse(t, "rules:\n  - when: {tool_result: false}\n    reply: {text: \"a b c\", fault: {stall: forever, stall_after: 1}}\n")
-	path := filepath.Join(t.TempDir(), "rec.jsonl")
-	w, err := replay.Create(path, replay.Header{Source: "fake"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, w := recording(t, replay.Header{Source: "fake"})
 	srv, err := fakeprovider.Start(fakeprovider.Config{Script: s, Record: w})
 	if err != nil {
 		t.Fatal(err)

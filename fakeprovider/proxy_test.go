@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -23,11 +22,7 @@ import (
 
 func proxyTo(t *testing.T, upstream string) (*fakeprovider.Server, string, *replay.Writer) {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "rec.jsonl")
-	w, err := replay.Create(path, replay.Header{Source: "proxy", Upstream: upstream})
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, w := recording(t, replay.Header{Source: "proxy", Upstream: upstream})
 	return fakeprovider.NewWith(t, fakeprovider.Config{Upstream: upstream, Record: w}), path, w
 }
 

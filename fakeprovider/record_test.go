@@ -5,7 +5,6 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -17,12 +16,7 @@ import (
 // The recording holds each request byte for byte (system prompt and tools once), the response as
 // sent, chunk by chunk with times, and never a credential.
 func TestRecording(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "rec.jsonl")
-	w, err := replay.Create(path, replay.Header{Source: "fake"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := fakeprovider.NewWith(t, fakeprovider.Config{Record: w})
+	srv, path, w := recorded(t, fakeprovider.Config{})
 	secrets := []string{"sk-live-SECRET1", "SECRET2-key", "SECRET3-cookie", "SECRET4-token", "SECRET5-apikey", "SECRET6-org", "SECRET7-proxy"}
 	headers := []string{"Authorization", "Bearer " + secrets[0], "X-Api-Key", secrets[1], "Cookie", "session=" + secrets[2],
 		"X-Custom-Token", secrets[3], "Api-Key", secrets[4], "OpenAI-Organization", secrets[5], "Proxy-Authorization", "Basic " + secrets[6],
@@ -105,9 +99,7 @@ func TestRecording(t *testing.T) {
 
 // GET requests and the instance endpoints are recorded too; /metrics is not.
 func TestRecordingAllRoutes(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "rec.jsonl")
-	w, _ := replay.Create(path, replay.Header{Source: "fake"})
-	srv := fakeprovider.NewWith(t, fakeprovider.Config{Record: w})
+	srv, path, w := recorded(t, fakeprovider.Config{})
 	for _, p := range []string{"/v1/models", "/.well-known/lembas.json", "/metrics", "/nowhere"} {
 		resp, err := http.Get(srv.URL + p)
 		if err != nil {

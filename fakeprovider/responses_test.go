@@ -3,7 +3,6 @@ package fakeprovider_test
 import (
 	"context"
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -256,12 +255,7 @@ func TestCompact(t *testing.T) {
 // store:false continuation on the same connection, previous_response_not_found on another, and
 // each turn recorded with its messages and their times.
 func TestResponsesWebSocket(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "ws.jsonl")
-	w, err := replay.Create(path, replay.Header{Source: "fake"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := fakeprovider.NewWith(t, fakeprovider.Config{Record: w, Script: mustParse(t, `
+	srv, path, w := recorded(t, fakeprovider.Config{Script: mustParse(t, `
 replies:
   - {text: "first", chunk: 2}
   - {text: "OK"}

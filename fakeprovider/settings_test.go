@@ -65,11 +65,7 @@ func TestSettingsHeaderAbout(t *testing.T) {
 // Stop closes the recording, reads it back, and says what it holds; without a recording it
 // counts the requests served.
 func TestStop(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "rec.jsonl")
-	w, err := replay.Create(path, replay.Header{Source: "fake"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, w := recording(t, replay.Header{Source: "fake"})
 	srv, err := fakeprovider.Start(fakeprovider.Config{Record: w})
 	if err != nil {
 		t.Fatal(err)
@@ -96,7 +92,7 @@ func TestStop(t *testing.T) {
 	}
 
 	// A recording that cannot be read back is not finished.
-	w2, _ := replay.Create(filepath.Join(t.TempDir(), "gone.jsonl"), replay.Header{Source: "fake"})
+	_, w2 := recording(t, replay.Header{Source: "fake"})
 	srv2, err := fakeprovider.Start(fakeprovider.Config{Record: w2})
 	if err != nil {
 		t.Fatal(err)
