@@ -112,6 +112,17 @@ func (s prefixState) changes() []struct {
 	}
 }
 
+// Changed names the fields a set step changes (or a start gives), in the case format's order.
+func (s prefixState) Changed() []string {
+	var out []string
+	for _, f := range s.changes() {
+		if f.set {
+			out = append(out, f.name)
+		}
+	}
+	return out
+}
+
 func (c PrefixCase) Validate() error {
 	if c.Start == nil {
 		return Fieldf("start", "missing: the session as it begins ({date, mode, could, …})")
@@ -177,15 +188,12 @@ func (c PrefixCase) Validate() error {
 		if err := s.By.check(at + ".by"); err != nil {
 			return err
 		}
-		var set []string
 		for _, f := range s.changes() {
 			if err := f.err(at + "." + f.name); err != nil {
 				return err
 			}
-			if f.set {
-				set = append(set, f.name)
-			}
 		}
+		set := s.Changed()
 		if s.Op != opCall && s.Tool.Set {
 			return Fieldf(at+".tool", "only a call names a tool (this step is %s)", s.Op)
 		}

@@ -2,7 +2,6 @@ package livetarget
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -30,38 +29,29 @@ const readme = "README.md"
 // read out of it: the system prompt's number (a new one where its bytes change, and after a
 // compaction or a model move), the case's tools it offers, the note after the person's words.
 func planPrefix(p *agents.Profile, c conformance.Case) (*plan, error) {
-	var cs struct {
-		Start struct {
-			Date, Mode, Plan, Memory, Personality string
-			Files, MCP                            map[string]string
-			Could                                 []string
-			Met                                   *[]string
-		} `json:"start"`
-		Tools []string                     `json:"tools"`
-		Steps []map[string]json.RawMessage `json:"steps"`
-	}
-	if err := json.Unmarshal(c.Input, &cs); err != nil {
+	cs, err := decoded[conformance.PrefixCase](c)
+	if err != nil {
 		return nil, err
 	}
-	st := cs.Start
-	for _, f := range []struct{ name, v string }{{"plan", st.Plan}, {"memory", st.Memory}, {"personality", st.Personality}} {
+	st, tools, steps := cs.Start, *cs.Tools, *cs.Steps // Validate made sure all three are there
+	for _, f := range []struct{ name, v string }{{"plan", st.Plan.V}, {"memory", st.Memory.V}, {"personality", st.Personality.V}} {
 		if f.v != "" {
 			return nil, skipf("the session starts with a %s, which a harness over ACP cannot be given", f.name)
 		}
 	}
-	if len(st.Files) > 0 {
+	if len(st.Files.V) > 0 {
 		return nil, skipf("the session starts with instruction texts by path or heading, which a harness names its own way")
 	}
-	if len(st.MCP) > 0 {
+	if len(st.MCP.V) > 0 {
 		return nil, skipf("the session starts with an MCP server's instructions, which the live target does not serve")
 	}
 	could := map[string]bool{}
-	for _, r := range st.Could {
+	for _, r := range st.Could.V {
 		could[r] = true
 	}
-	if st.Met != nil {
+	if st.Met.Set {
 		met := map[string]bool{}
-		for _, r := range *st.Met {
+		for _, r := range st.Met.V {
 			met[r] = true
 		}
 		for r := range could {
@@ -70,7 +60,7 @@ func planPrefix(p *agents.Profile, c conformance.Case) (*plan, error) {
 			}
 		}
 	}
-	for _, t := range cs.Tools {
+	for _, t := range tools {
 		for _, r := range spec.Tools()[t].Requires {
 			switch r {
 			case prefix.PlanMode:
@@ -92,24 +82,24 @@ func planPrefix(p *agents.Profile, c conformance.Case) (*plan, error) {
 		kind, words, tool string
 		slot              *slot
 	}
-	reads := make([]read, len(cs.Steps))
+	reads := make([]read, len(steps))
 	var seq []*slot // every request of the session, in order
 	var cur *turn
 	var last *slot // the request whose reply is not decided yet, while a turn runs
 	pending := []action{
-		{what: "the clock set to " + st.Date, do: setDate(st.Date)},
+		{what: "the clock set to " + st.Date.V, do: setDate(st.Date.V)},
 		// A harness with no such mode, or none at all, starts in its own: the case's start mode
 		// is then what the harness starts in, and only a change the person makes is asked for.
-		{what: "the mode set to " + st.Mode, do: func(ctx context.Context, e *env) error {
+		{what: "the mode set to " + st.Mode.V, do: func(ctx context.Context, e *env) error {
 			var u *acp.Unsupported
-			if err := e.h.SetMode(ctx, st.Mode); err != nil && !errors.As(err, &u) {
+			if err := e.h.SetMode(ctx, st.Mode.V); err != nil && !errors.As(err, &u) {
 				return err
 			}
 			return nil
 		}},
 	}
 	moves, remakes, users, calls := 0, 0, 0, 0
-	mode := st.Mode
+	mode := st.Mode.V
 	reset := false // a compaction replaced the history before the next request
 	add := func(s *slot) {
 		s.remade, s.reset = remakes, reset
@@ -132,11 +122,8 @@ func planPrefix(p *agents.Profile, c conformance.Case) (*plan, error) {
 			pending = append(pending, a)
 		}
 	}
-	for i, raw := range cs.Steps {
-		var op, tool, by string
-		json.Unmarshal(raw["op"], &op)
-		json.Unmarshal(raw["tool"], &tool)
-		json.Unmarshal(raw["by"], &by)
+	for i, step := range steps {
+		op, tool, by := step.Op, step.Tool.V, step.By.V
 		switch op {
 		case "user":
 			end()
@@ -164,16 +151,11 @@ func planPrefix(p *agents.Profile, c conformance.Case) (*plan, error) {
 			add(s)
 			reads[i] = read{kind: op, tool: tool, words: id, slot: s}
 		case "set":
-			var fields []string
-			for k := range raw {
-				if k != "op" && k != "by" {
-					fields = append(fields, k)
-				}
-			}
+			fields := step.Changed()
 			sort.Strings(fields)
 			for _, f := range fields {
-				var v string
-				if f != "date" && f != "mode" || json.Unmarshal(raw[f], &v) != nil {
+				v, ok := map[string]string{"date": step.Date.V, "mode": step.Mode.V}[f]
+				if !ok {
 					return nil, skipf("step %d sets %s, which the person cannot change over ACP", i+1, f)
 				}
 				switch {
@@ -237,14 +219,14 @@ func planPrefix(p *agents.Profile, c conformance.Case) (*plan, error) {
 		}
 		offered := func(q *request) []string {
 			out := []string{}
-			for _, t := range cs.Tools {
+			for _, t := range tools {
 				if slices.Contains(q.tools, t) {
 					out = append(out, t)
 				}
 			}
 			return out
 		}
-		out := make([]any, len(cs.Steps))
+		out := make([]any, len(steps))
 		for i, r := range reads {
 			q := func() *request { return r.slot.req }
 			switch r.kind {
