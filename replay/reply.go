@@ -130,7 +130,8 @@ type geminiCandidate struct {
 }
 
 // addGeminiPart adds a Gemini part: its text (a thought's is left out, as reasoning is), or a
-// function call, its args as the call's arguments.
+// function call, its args as the call's arguments. One part at a time, not chat.ContentText: a
+// stream's parts come an event each, text and calls in order.
 func (x *Reply) addGeminiPart(p json.RawMessage) {
 	var pt struct {
 		Text         *string `json:"text"`
@@ -182,6 +183,8 @@ func (x *Reply) addResponsesItem(item json.RawMessage) {
 	}
 }
 
+// addAnthropicBlock adds a block of an Anthropic message: a text block's text, a tool_use
+// block's call (a block at a time, as the stream's events give them).
 func (x *Reply) addAnthropicBlock(b json.RawMessage) {
 	var bl struct {
 		Type  string          `json:"type"`

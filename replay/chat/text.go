@@ -17,6 +17,7 @@ import (
 //
 // The separator is the caller's: an answer's pieces are one text (nothing between them, so a
 // streamed answer and a whole one read the same); a request's parts are the caller's to join.
+// What the model is shown of a message, every block rendered for counting, is tokens.Text's.
 func ContentText(content []byte, sep string) (text string, ok bool) {
 	c := bytes.Trim(content, " \t\r\n") // JSON's white space
 	if len(c) == 0 || isNull(c) {
