@@ -10,17 +10,27 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/LLeMbas/lembas-check/cachesim"
 	"github.com/LLeMbas/lembas-check/fakeprovider"
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
 	"github.com/LLeMbas/lembas-check/replay"
 	"github.com/LLeMbas/lembas-check/usage"
 )
 
-// llamaFake is the fake provider as a simulated llama-server: the llama.cpp dialect, cached
-// tokens from the simulator (one slot), one fixed answer.
-func llamaFake(t *testing.T, models ...string) *fakeprovider.Server {
-	return fakeprovider.NewWith(t, fakeprovider.Config{Script: &script.Script{Name: "ok", Rules: []script.Rule{{Reply: script.Reply{Text: "ok"}}}},
-		Models: models, Dialect: usage.LlamaCpp})
+// okFake is the fake provider answering "ok" to every request, set up as cfg says (its dialect,
+// models, cache). A rule without a condition, not a default policy answering "ok": the policy
+// would call a read tool the request offers, and give a JSON format its own text.
+func okFake(t *testing.T, cfg fakeprovider.Config) *fakeprovider.Server {
+	t.Helper()
+	cfg.Script = &script.Script{Name: "ok", Rules: []script.Rule{{Reply: script.Reply{Text: "ok"}}}}
+	return fakeprovider.NewWith(t, cfg)
+}
+
+// llamaFake is the fake provider as a simulated llama-server serving models: the llama.cpp
+// dialect, cached tokens from the simulator c (nil: one slot of the fake's own), one fixed answer.
+func llamaFake(t *testing.T, c *cachesim.Cache, models ...string) *fakeprovider.Server {
+	t.Helper()
+	return okFake(t, fakeprovider.Config{Models: models, Dialect: usage.LlamaCpp, Cache: c})
 }
 
 func opener(path string) Open {
@@ -36,7 +46,7 @@ const clean = "../../testdata/recordings/clean.jsonl"
 // cached tokens are what the audit predicted (the simulator tokenizes as the audit does), and the
 // variant shows the break it makes.
 func TestBaselineAndVariantSideBySide(t *testing.T) {
-	srv := llamaFake(t, "qwen3-coder")
+	srv := llamaFake(t, nil, "qwen3-coder")
 	v, _ := ParseVariant("date-in-system")
 	var rows []Row
 	res, err := Bench(context.Background(), opener(clean), Options{Sender: replay.Sender{URL: srv.URL}, Variants: []Variant{v}, Cold: true,
@@ -83,7 +93,7 @@ func TestBaselineAndVariantSideBySide(t *testing.T) {
 // A server without slots is benched all the same, saying the cache could not be emptied; one
 // that refuses requests has them counted as errors.
 func TestServerWithoutSlotsAndWithErrors(t *testing.T) {
-	sim := llamaFake(t, "qwen3-coder").Handler()
+	sim := llamaFake(t, nil, "qwen3-coder").Handler()
 	n := 0
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasPrefix(r.URL.Path, "/slots") || r.URL.Path == "/reset_prefix_cache" || r.URL.Path == "/flush_cache" || r.URL.Path == "/metrics" {

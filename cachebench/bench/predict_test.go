@@ -9,11 +9,9 @@ import (
 
 	"github.com/LLeMbas/lembas-check/cachesim"
 	"github.com/LLeMbas/lembas-check/fakeprovider"
-	"github.com/LLeMbas/lembas-check/fakeprovider/script"
 	"github.com/LLeMbas/lembas-check/replay"
 	"github.com/LLeMbas/lembas-check/tokens"
 	"github.com/LLeMbas/lembas-check/tokens/tokenstest"
-	"github.com/LLeMbas/lembas-check/usage"
 )
 
 func recordings(t *testing.T) []string {
@@ -97,8 +95,8 @@ func TestTheSimulatorCountsWithTheTokenizerItIsGiven(t *testing.T) {
 
 // llamaWith is the fake as a llama-server whose cache is c.
 func llamaWith(t *testing.T, c *cachesim.Cache) *fakeprovider.Server {
-	return fakeprovider.NewWith(t, fakeprovider.Config{Script: &script.Script{Name: "ok", Default: &script.Policy{Answer: "ok"}},
-		Models: []string{"qwen3-coder", "qwen3-coder-next"}, Dialect: usage.LlamaCpp, Cache: c})
+	t.Helper()
+	return llamaFake(t, c, "qwen3-coder", "qwen3-coder-next")
 }
 
 // A server that keeps prompts in RAM apart from its slots (llama-server's default --cache-ram):

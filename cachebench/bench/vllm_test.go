@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/LLeMbas/lembas-check/fakeprovider"
-	"github.com/LLeMbas/lembas-check/fakeprovider/script"
 	"github.com/LLeMbas/lembas-check/replay"
 	"github.com/LLeMbas/lembas-check/usage"
 )
@@ -16,8 +15,7 @@ import (
 // prefix-cache counters over the run agree with the sums of what its answers said — with several
 // sessions at once too.
 func TestVLLMIsMeasuredAsItIs(t *testing.T) {
-	srv := fakeprovider.NewWith(t, fakeprovider.Config{Script: &script.Script{Name: "ok", Default: &script.Policy{Answer: "ok"}},
-		Models: []string{"qwen3-coder"}, Dialect: usage.VLLM})
+	srv := okFake(t, fakeprovider.Config{Models: []string{"qwen3-coder"}, Dialect: usage.VLLM})
 	for _, sessions := range []int{1, 3} {
 		res, err := Bench(context.Background(), opener(clean), Options{Sender: replay.Sender{URL: srv.URL}, Cold: true, Concurrency: sessions})
 		if err != nil {
