@@ -16,12 +16,20 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
+// okFake is the fake answering "ok" to every request, set up as cfg says (its dialect, models,
+// slots). A rule without a condition, not a default policy answering "ok": the policy would call
+// a read tool the request offers, and give a JSON format its own text.
+func okFake(t *testing.T, cfg fakeprovider.Config) *fakeprovider.Server {
+	t.Helper()
+	cfg.Script = &script.Script{Name: "ok", Rules: []script.Rule{{Reply: script.Reply{Text: "ok"}}}}
+	return fakeprovider.NewWith(t, cfg)
+}
+
 // llamaFake is the fake as a simulated llama-server: the llama.cpp dialect, the simulator's
 // usage, one fixed answer.
 func llamaFake(t *testing.T, slots int, models ...string) *fakeprovider.Server {
 	t.Helper()
-	return fakeprovider.NewWith(t, fakeprovider.Config{Script: &script.Script{Name: "ok", Rules: []script.Rule{{Reply: script.Reply{Text: "ok"}}}},
-		Models: models, Dialect: usage.LlamaCpp, CacheSlots: slots, Now: func() time.Time { return time.Unix(1796008311, 0) }})
+	return okFake(t, fakeprovider.Config{Models: models, Dialect: usage.LlamaCpp, CacheSlots: slots, Now: func() time.Time { return time.Unix(1796008311, 0) }})
 }
 
 // keyPaths lists a JSON value's object keys, recursively, as paths.

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/LLeMbas/lembas-check/fakeprovider"
-	"github.com/LLeMbas/lembas-check/fakeprovider/script"
 	"github.com/LLeMbas/lembas-check/replay"
 	"github.com/LLeMbas/lembas-check/usage"
 )
@@ -16,8 +15,7 @@ import (
 // blocks (a request reads whole blocks, never its last token), /metrics has vLLM's prefix-cache
 // counters, and POST /reset_prefix_cache empties the cache.
 func TestVLLMDialect(t *testing.T) {
-	srv := fakeprovider.NewWith(t, fakeprovider.Config{Script: &script.Script{Name: "ok", Default: &script.Policy{Answer: "ok"}},
-		Models: []string{"m"}, Dialect: usage.VLLM})
+	srv := okFake(t, fakeprovider.Config{Models: []string{"m"}, Dialect: usage.VLLM})
 	chat := func(body string) usage.Usage {
 		t.Helper()
 		resp, b := post(t, srv.BaseURL()+"/chat/completions", body)
