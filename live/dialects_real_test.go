@@ -3,7 +3,6 @@ package live
 import (
 	"context"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -78,11 +77,7 @@ func TestClaudeCodeAcrossSessions(t *testing.T) {
 	if err := Seed(dir); err != nil {
 		t.Fatal(err)
 	}
-	rec := filepath.Join(t.TempDir(), "two.jsonl")
-	w, err := replay.Create(rec, replay.Header{Source: "fake"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rec, w := recording(t)
 	srv, err := fakeprovider.Start(fakeprovider.Config{Record: w, Models: []string{Model}})
 	if err != nil {
 		t.Fatal(err)

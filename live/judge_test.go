@@ -13,18 +13,32 @@ import (
 	"github.com/LLeMbas/lembas-check/runner"
 )
 
-// record writes a recording of chat-completions requests with these bodies, seq 1, 2, ….
-func record(t *testing.T, bodies ...string) string {
+// recording is a new recording (source fake) in the test's temporary directory: its path and its
+// writer, which the test's end closes unless the test did.
+func recording(t *testing.T) (string, *replay.Writer) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "rec.jsonl")
 	w, err := replay.Create(path, replay.Header{Source: "fake"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, b := range bodies {
-		x := replay.Exchange{Started: time.Date(2026, 11, 30, 23, 58, i, 0, time.UTC), Method: "POST", Path: "/v1/chat/completions",
-			Response: &replay.Response{Status: 200, Body: json.RawMessage(`{"choices":[{"message":{"role":"assistant","content":"done"}}]}`)}}
-		if err := w.Write(x, []byte(b)); err != nil {
+	t.Cleanup(func() { w.Close() })
+	return path, w
+}
+
+// sent is one exchange of a recording a test writes: when and where it was sent and what was
+// answered, and the request's body.
+type sent struct {
+	x    replay.Exchange
+	body string
+}
+
+// written is a recording of these exchanges, seq 1, 2, …: its path.
+func written(t *testing.T, xs ...sent) string {
+	t.Helper()
+	path, w := recording(t)
+	for _, s := range xs {
+		if err := w.Write(s.x, []byte(s.body)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -32,6 +46,27 @@ func record(t *testing.T, bodies ...string) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// readBack is every exchange of a recording; one not whole fails the test.
+func readBack(t *testing.T, path string) []replay.Entry {
+	t.Helper()
+	es, _, err := replay.ReadAll(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return es
+}
+
+// record writes a recording of chat-completions requests with these bodies, seq 1, 2, ….
+func record(t *testing.T, bodies ...string) string {
+	t.Helper()
+	var xs []sent
+	for i, b := range bodies {
+		xs = append(xs, sent{replay.Exchange{Started: time.Date(2026, 11, 30, 23, 58, i, 0, time.UTC), Method: "POST", Path: "/v1/chat/completions",
+			Response: &replay.Response{Status: 200, Body: json.RawMessage(`{"choices":[{"message":{"role":"assistant","content":"done"}}]}`)}}, b})
+	}
+	return written(t, xs...)
 }
 
 // chatBody is a request with a system prompt, one tool and the user's messages.
@@ -218,25 +253,16 @@ func mustJudge(t *testing.T, run *Run) *Judgement {
 // after the person's words is found in it (read alone, its one new message looked like nothing
 // added, and date-note failed, "the new date is not sent").
 func TestJudgeReadsAContinuationWhole(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "rec.jsonl")
-	w, err := replay.Create(path, replay.Header{Source: "fake"})
-	if err != nil {
-		t.Fatal(err)
-	}
 	tools := `[{"type":"function","name":"read","parameters":{"type":"object"}}]`
+	var xs []sent
 	for i, c := range []struct{ body, id string }{
 		{`{"model":"fake-model","instructions":"Help.","tools":` + tools + `,"input":[{"type":"message","role":"user","content":"Today is Mon Nov 30 2026. a"}]}`, "resp_1"},
 		{`{"model":"fake-model","instructions":"Help.","tools":` + tools + `,"previous_response_id":"resp_1","input":[{"type":"message","role":"user","content":"Read them again.\nThe date is now Tue Dec 01 2026."}]}`, "resp_2"},
 	} {
 		resp := `{"id":"` + c.id + `","object":"response","status":"completed","output":[{"type":"message","id":"msg_` + c.id + `","role":"assistant","status":"completed","content":[{"type":"output_text","text":"done","annotations":[]}]}]}`
-		x := replay.Exchange{Started: night.Add(time.Duration(i) * time.Minute), Method: "POST", Path: "/v1/responses", Response: &replay.Response{Status: 200, Body: json.RawMessage(resp)}}
-		if err := w.Write(x, []byte(c.body)); err != nil {
-			t.Fatal(err)
-		}
+		xs = append(xs, sent{replay.Exchange{Started: night.Add(time.Duration(i) * time.Minute), Method: "POST", Path: "/v1/responses", Response: &replay.Response{Status: 200, Body: json.RawMessage(resp)}}, c.body})
 	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	path := written(t, xs...)
 	run := &Run{Scenario: scenario(t, "midnight"), Profile: mustProfile(t, "codex"), Driven: "one-shot", Recording: path, Clock: ClockInfo{Set: true, Controlled: true},
 		Steps: []StepRun{{Step: Step{Prompt: "a"}, First: 1, Last: 1, At: night}, {Step: Step{SetClock: &day}, First: 2, Last: 1, At: night},
 			{Step: Step{Prompt: "Read them again."}, First: 2, Last: 2, At: day}}}

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/LLeMbas/lembas-check/agents/agentstest"
-	"github.com/LLeMbas/lembas-check/replay"
 	"github.com/LLeMbas/lembas-check/runner"
 )
 
@@ -125,10 +124,7 @@ func TestCodexClockNotControlled(t *testing.T) {
 	if r.Clock.Controlled {
 		t.Error("the clock says it was controlled")
 	}
-	es, _, err := replay.ReadAll(r.Recording)
-	if err != nil {
-		t.Fatal(err)
-	}
+	es := readBack(t, r.Recording)
 	outputs := 0
 	for _, e := range es {
 		if e.Exchange.Transport != "websocket" {

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/LLeMbas/lembas-check/agents"
-	"github.com/LLeMbas/lembas-check/replay"
 	"github.com/LLeMbas/lembas-check/runner"
 )
 
@@ -105,10 +104,7 @@ func TestRPCOneProcessForTheSession(t *testing.T) {
 			t.Errorf("step %s: said %q, requests %d..%d, want done and one request", s.Step, s.Said, s.First, s.Last)
 		}
 	}
-	es, _, err := replay.ReadAll(r.Recording)
-	if err != nil {
-		t.Fatal(err)
-	}
+	es := readBack(t, r.Recording)
 	if prompts != 2 || len(es) != 2 {
 		t.Fatalf("%d prompts, %d requests recorded", prompts, len(es))
 	}
