@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/LLeMbas/lembas-check/agents/agentstest"
-	"github.com/LLeMbas/lembas-check/replay"
 )
 
 // codex (@openai/codex) in its default configuration but the base URL — one line of config.toml,
@@ -44,8 +43,7 @@ default: {}
 	t.Setenv("LEMBAS_WORK", work)
 	// codex's config is written once the fake's URL is known: only the base URL, nothing else.
 	const launch = `printf 'openai_base_url = "%s"\n' "$OPENAI_BASE_URL" > "$CODEX_HOME/config.toml" && cd "$LEMBAS_WORK" && exec "$0" "$@"`
-	rec := filepath.Join(dir, "codex.jsonl")
-	code, out, errs := runCLI(t, "record", "--out", rec, "--script", sc, "--model", "gpt-6.2-sol", "--timeout", "120s",
+	rec, code, out, errs := recordRun(t, "--script", sc, "--model", "gpt-6.2-sol", "--timeout", "120s",
 		"--env", "HOME="+home, "--env", "CODEX_HOME="+filepath.Join(home, ".codex"), "--",
 		"sh", "-c", launch, codex, "exec", "--skip-git-repo-check", "Add a file hello.txt that greets the world.")
 	if code != 0 {
@@ -54,10 +52,7 @@ default: {}
 	if !strings.Contains(out, "Added hello.txt.") {
 		t.Errorf("codex printed %q, want the scripted answer after its call", out)
 	}
-	es, _, err := replay.ReadAll(rec)
-	if err != nil {
-		t.Fatal(err)
-	}
+	es, _ := readRecording(t, rec)
 	var turns, continued int
 	var called, answered bool
 	for _, e := range es {

@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/LLeMbas/lembas-check/internal/syncbuf"
-	"github.com/LLeMbas/lembas-check/replay"
 )
 
 // `lembas-check fake` prints its URL first, serves until stopped, and with --record leaves a
@@ -56,9 +55,9 @@ func TestFakeCommand(t *testing.T) {
 	if !strings.Contains(stderr.String(), "lembas-check: recorded 1 exchanges (1 requests served, 0 with errors) in "+rec) {
 		t.Errorf("summary: %s", stderr.String())
 	}
-	es, r, err := replay.ReadAll(rec)
-	if err != nil || len(es) != 1 || r.Header.Source != "fake" || r.Header.Script != scriptPath || r.Header.Tool == "" {
-		t.Errorf("recording: %+v %+v %v", es, r, err)
+	es, h := readRecording(t, rec)
+	if len(es) != 1 || h.Source != "fake" || h.Script != scriptPath || h.Tool == "" {
+		t.Errorf("recording: %+v %+v", es, h)
 	}
 }
 

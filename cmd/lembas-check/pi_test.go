@@ -44,8 +44,7 @@ func TestPiAgentRecorded(t *testing.T) {
 	const launch = `mkdir -p "$HOME/.pi/agent" && ` +
 		`printf '{"providers":{"fake":{"baseUrl":"%s","api":"openai-completions","apiKey":"OPENAI_API_KEY","models":[{"id":"fake-model"}]}}}' "$OPENAI_BASE_URL" > "$HOME/.pi/agent/models.json" && ` +
 		`cd "$LEMBAS_WORK" && exec "$0" "$@"`
-	rec := filepath.Join(t.TempDir(), "pi.jsonl")
-	code, out, errs := runCLI(t, "record", "--out", rec, "--timeout", "120s", "--",
+	rec, code, out, errs := recordRun(t, "--timeout", "120s", "--",
 		"sh", "-c", launch, pi, "--offline", "--provider", "fake", "--model", "fake-model", "-p", "Read README.md and tell me what it says.")
 	if code != 0 {
 		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, out, errs)
@@ -60,10 +59,7 @@ func TestPiAgentRecorded(t *testing.T) {
 		t.Fatalf("no summary in %s", errs)
 	}
 	exchanges, served, withErrors := atoi(m[1]), atoi(m[2]), atoi(m[3])
-	es, _, err := replay.ReadAll(rec)
-	if err != nil {
-		t.Fatal(err)
-	}
+	es, _ := readRecording(t, rec)
 	if exchanges != served || len(es) != served || withErrors != 0 {
 		t.Errorf("%d requests served, %d exchanges said, %d read back, %d with errors", served, exchanges, len(es), withErrors)
 	}

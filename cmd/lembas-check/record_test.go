@@ -179,10 +179,41 @@ func agent(t *testing.T, mode string) []string {
 	return []string{os.Args[0], "-test.run=^TestHelperAgent$"}
 }
 
+// recordRun runs `record --out REC` with args (its other flags, then -- and the command), REC a
+// new recording in the test's temporary directory: REC, the exit status and what it printed.
+func recordRun(t *testing.T, args ...string) (rec string, code int, out, errs string) {
+	t.Helper()
+	rec = filepath.Join(t.TempDir(), "rec.jsonl")
+	code, out, errs = runCLI(t, append([]string{"record", "--out", rec}, args...)...)
+	return rec, code, out, errs
+}
+
+// readRecording reads a recording back, its exchanges and header; one not whole fails the test.
+func readRecording(t *testing.T, rec string) ([]replay.Entry, replay.Header) {
+	t.Helper()
+	es, r, err := replay.ReadAll(rec)
+	if err != nil {
+		t.Fatalf("the recording is not whole: %v", err)
+	}
+	return es, r.Header
+}
+
+// keptOut checks that a secret the command or the caller had (what names it) is nowhere in the
+// recording's bytes.
+func keptOut(t *testing.T, rec, secret, what string) {
+	t.Helper()
+	raw, err := os.ReadFile(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(raw, []byte(secret)) {
+		t.Errorf("%s reached the recording", what)
+	}
+}
+
 func TestRecordAgent(t *testing.T) {
-	rec := filepath.Join(t.TempDir(), "rec.jsonl")
 	argv := agent(t, "chat")
-	code, out, errs := runCLI(t, append([]string{"record", "--out", rec, "--env", "LEMBAS_URL={url}", "--timeout", "60s", "--"}, argv...)...)
+	rec, code, out, errs := recordRun(t, append([]string{"--env", "LEMBAS_URL={url}", "--timeout", "60s", "--"}, argv...)...)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
 	}
@@ -192,12 +223,9 @@ func TestRecordAgent(t *testing.T) {
 	if !strings.Contains(errs, "lembas-check: recorded 3 exchanges (3 requests served, 0 with errors) in "+rec) {
 		t.Errorf("summary: %s", errs)
 	}
-	es, r, err := replay.ReadAll(rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r.Header.Source != "fake" || strings.Join(r.Header.Command, " ") != strings.Join(argv, " ") {
-		t.Errorf("header %+v", r.Header)
+	es, h := readRecording(t, rec)
+	if h.Source != "fake" || strings.Join(h.Command, " ") != strings.Join(argv, " ") {
+		t.Errorf("header %+v", h)
 	}
 	// A stream's line may be written after the next request's; the reader gives them by seq.
 	var paths []string
@@ -210,10 +238,7 @@ func TestRecordAgent(t *testing.T) {
 	if !bytes.Contains(es[2].Body, []byte(`"content":"# contents of {\"file_path\":\"README.md\"}"`)) {
 		t.Errorf("the tool result is not in the second request: %s", es[2].Body)
 	}
-	raw, _ := os.ReadFile(rec)
-	if bytes.Contains(raw, []byte("lembas-check-fake")) {
-		t.Error("the API key the command was given reached the recording")
-	}
+	keptOut(t, rec, "lembas-check-fake", "the API key the command was given")
 }
 
 // With --upstream, a recording proxy stands in front of a real server; the caller's API key
@@ -221,35 +246,27 @@ func TestRecordAgent(t *testing.T) {
 func TestRecordUpstream(t *testing.T) {
 	up := fakeprovider.New(t, nil)
 	t.Setenv("OPENAI_API_KEY", "sk-upstream-secret")
-	rec := filepath.Join(t.TempDir(), "rec.jsonl")
-	code, _, errs := runCLI(t, append([]string{"record", "--out", rec, "--upstream", up.BaseURL(), "--"}, agent(t, "chat")...)...)
+	rec, code, _, errs := recordRun(t, append([]string{"--upstream", up.BaseURL(), "--"}, agent(t, "chat")...)...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	es, r, err := replay.ReadAll(rec)
-	if err != nil || len(es) != 2 || up.Requests() != 2 || r.Header.Source != "proxy" || r.Header.Upstream != up.BaseURL() {
-		t.Fatalf("%d exchanges (upstream saw %d), header %+v, %v", len(es), up.Requests(), r.Header, err)
+	es, h := readRecording(t, rec)
+	if len(es) != 2 || up.Requests() != 2 || h.Source != "proxy" || h.Upstream != up.BaseURL() {
+		t.Fatalf("%d exchanges (upstream saw %d), header %+v", len(es), up.Requests(), h)
 	}
-	raw, _ := os.ReadFile(rec)
-	if bytes.Contains(raw, []byte("sk-upstream-secret")) {
-		t.Error("the upstream key reached the recording")
-	}
+	keptOut(t, rec, "sk-upstream-secret", "the upstream key")
 }
 
 func TestRecordCommandFails(t *testing.T) {
-	rec := filepath.Join(t.TempDir(), "rec.jsonl")
-	code, _, errs := runCLI(t, append([]string{"record", "--out", rec, "--"}, agent(t, "exit3")...)...)
+	rec, code, _, errs := recordRun(t, append([]string{"--"}, agent(t, "exit3")...)...)
 	if code != 1 || !strings.Contains(errs, "exited with status 3") || !strings.Contains(errs, "recorded 0 exchanges") {
 		t.Errorf("exit %d: %s", code, errs)
 	}
-	if _, _, err := replay.ReadAll(rec); err != nil {
-		t.Errorf("the recording is not left whole: %v", err)
-	}
+	readRecording(t, rec) // left whole
 }
 
 func TestRecordTimeout(t *testing.T) {
-	rec := filepath.Join(t.TempDir(), "rec.jsonl")
-	code, _, errs := runCLI(t, append([]string{"record", "--out", rec, "--timeout", "300ms", "--"}, agent(t, "sleep")...)...)
+	_, code, _, errs := recordRun(t, append([]string{"--timeout", "300ms", "--"}, agent(t, "sleep")...)...)
 	if code != 1 || !strings.Contains(errs, "ran past --timeout 300ms and was stopped") {
 		t.Errorf("exit %d: %s", code, errs)
 	}
@@ -331,7 +348,7 @@ func TestRecordEndsWhatTheCommandLeft(t *testing.T) {
 			}
 			defer func(g time.Duration) { killGrace = g }(killGrace)
 			killGrace = c.grace
-			args := []string{"record", "--out", filepath.Join(t.TempDir(), "rec.jsonl")}
+			var args []string
 			if c.ready {
 				t.Setenv("LEMBAS_AGENT_READY", filepath.Join(t.TempDir(), "ready"))
 			}
@@ -339,7 +356,7 @@ func TestRecordEndsWhatTheCommandLeft(t *testing.T) {
 				args = append(args, "--timeout", c.timeout)
 			}
 			argv := marked(t, agent(t, c.mode))
-			code, _, errs := runCLI(t, append(append(args, "--"), argv...)...)
+			_, code, _, errs := recordRun(t, append(append(args, "--"), argv...)...)
 			if c.code >= 0 && code != c.code || !strings.Contains(errs, c.said) || c.markers > 0 && strings.Count(errs, argv[len(argv)-1]) != c.markers {
 				t.Errorf("exit %d, want %d saying %q:\n%s", code, c.code, c.said, errs)
 			}
@@ -353,9 +370,8 @@ func TestRecordTimeoutEndsShellJobs(t *testing.T) {
 	if _, err := exec.LookPath("sh"); err != nil {
 		t.Skip("no sh")
 	}
-	rec := filepath.Join(t.TempDir(), "rec.jsonl")
 	marker := fmt.Sprintf("%d", 250000+os.Getpid()%10000)
-	code, _, errs := runCLI(t, "record", "--out", rec, "--timeout", "200ms", "--", "sh", "-c", "sleep "+marker+"1 & sleep "+marker+"2")
+	_, code, _, errs := recordRun(t, "--timeout", "200ms", "--", "sh", "-c", "sleep "+marker+"1 & sleep "+marker+"2")
 	if code != 1 || !strings.Contains(errs, "ran past --timeout") {
 		t.Errorf("exit %d: %s", code, errs)
 	}
@@ -368,7 +384,6 @@ func TestRecordTimeoutEndsShellJobs(t *testing.T) {
 
 // SIGINT sent to lembas-check goes on to the command.
 func TestRecordForwardsSignal(t *testing.T) {
-	rec := filepath.Join(t.TempDir(), "rec.jsonl")
 	ready := filepath.Join(t.TempDir(), "ready")
 	t.Setenv("LEMBAS_AGENT_READY", ready)
 	go func() {
@@ -382,7 +397,7 @@ func TestRecordForwardsSignal(t *testing.T) {
 			time.Sleep(20 * time.Millisecond)
 		}
 	}()
-	code, _, errs := runCLI(t, append([]string{"record", "--out", rec, "--"}, agent(t, "sleep")...)...)
+	_, code, _, errs := recordRun(t, append([]string{"--"}, agent(t, "sleep")...)...)
 	if code != 1 || !strings.Contains(errs, "was stopped by interrupt (forwarded)") {
 		t.Errorf("exit %d: %s", code, errs)
 	}
@@ -427,12 +442,11 @@ func TestRecordAgentNotDriven(t *testing.T) {
 		return p
 	}
 	agent(t, "unknown-tool") // GORACE for the helper
-	rec := filepath.Join(dir, "rec.jsonl")
-	code, _, errs := runCLI(t, "record", "--agent", profile("frob", os.Args[0]), "--out", rec, "--timeout", "60s", "--", "Read README.md")
+	_, code, _, errs := recordRun(t, "--agent", profile("frob", os.Args[0]), "--timeout", "60s", "--", "Read README.md")
 	if code != 1 || !strings.Contains(errs, "can use none of them") || !strings.Contains(errs, "could not drive frob through its tools") {
 		t.Errorf("an agent the policy cannot drive: exit %d\n%s", code, errs)
 	}
-	code, _, errs = runCLI(t, "record", "--agent", profile("gone", filepath.Join(dir, "nonexistent")), "--out", rec, "--", "Read README.md")
+	_, code, _, errs = recordRun(t, "--agent", profile("gone", filepath.Join(dir, "nonexistent")), "--", "Read README.md")
 	if code != 2 || !strings.Contains(errs, "gone is not installed") {
 		t.Errorf("an agent not installed: exit %d\n%s", code, errs)
 	}

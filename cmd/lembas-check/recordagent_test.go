@@ -1,14 +1,12 @@
 package main
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/LLeMbas/lembas-check/agents"
 	"github.com/LLeMbas/lembas-check/agents/agentstest"
 	"github.com/LLeMbas/lembas-check/cachebench/audit"
-	"github.com/LLeMbas/lembas-check/replay"
 )
 
 // Each profiled agent, installed from npm (found through LEMBAS_AGENTS or LEMBAS_<NAME>; .ci/run
@@ -27,15 +25,11 @@ func TestRecordAgentDrivesEveryProfile(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			agentstest.Installed(t, name)
-			rec := filepath.Join(t.TempDir(), name+".jsonl")
-			code, out, errs := runCLI(t, "record", "--agent", name, "--out", rec, "--timeout", "240s", "--", "Read README.md and NOTES.md, then tell me what the project is.")
+			rec, code, out, errs := recordRun(t, "--agent", name, "--timeout", "240s", "--", "Read README.md and NOTES.md, then tell me what the project is.")
 			if code != 0 {
 				t.Fatalf("exit %d\nstdout %s\nstderr %s", code, out, errs)
 			}
-			es, _, err := replay.ReadAll(rec)
-			if err != nil {
-				t.Fatal(err)
-			}
+			es, _ := readRecording(t, rec)
 			prompts := 0
 			var all strings.Builder
 			for _, e := range es {
