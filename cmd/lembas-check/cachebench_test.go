@@ -66,21 +66,13 @@ func TestAuditOutputs(t *testing.T) {
 }
 
 func TestAuditErrors(t *testing.T) {
-	for name, c := range map[string]struct {
-		args []string
-		want string
-	}{
+	refuses(t, map[string]refusal{
 		"no file":         {[]string{"audit", "nope.jsonl"}, "nope.jsonl"},
 		"two files":       {[]string{"audit", "a", "b"}, "one recording"},
 		"bad allow":       {[]string{"audit", "--allow", "everything", recDir + "clean.jsonl"}, `--allow "everything"`},
 		"bad format":      {[]string{"audit", "--format", "pdf", recDir + "clean.jsonl"}, "want one of table, json, markdown, svg"},
 		"not a recording": {[]string{"audit", "main.go"}, "main.go:line 1"},
-	} {
-		code, _, errs := runCLI(t, c.args...)
-		if code != 2 || !strings.Contains(errs, c.want) {
-			t.Errorf("%s: exit %d, stderr %q, want it to say %q", name, code, errs, c.want)
-		}
-	}
+	})
 	// A recording cut mid-line: what came before is reported, the error names the line, exit 2.
 	whole, _ := os.ReadFile(recDir + "date-in-system.jsonl")
 	cut := filepath.Join(t.TempDir(), "cut.jsonl")

@@ -65,10 +65,7 @@ func TestFakeBadFlags(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.yaml")
 	os.WriteFile(bad, []byte("replies:\n  - text: a\n    colour: red\n"), 0o644)
-	for name, c := range map[string]struct {
-		args []string
-		want string
-	}{
+	refuses(t, map[string]refusal{
 		"usage":           {[]string{"fake", "--usage", "tgi"}, `--usage: no usage dialect "tgi"`},
 		"script":          {[]string{"fake", "--script", bad}, `bad.yaml:3:5: replies[0]: unknown key "colour"`},
 		"missing script":  {[]string{"fake", "--script", filepath.Join(dir, "none.yaml")}, "none.yaml: no such file"},
@@ -79,12 +76,5 @@ func TestFakeBadFlags(t *testing.T) {
 		"upstream":        {[]string{"fake", "--upstream", "ftp://x"}, "want an http(s) base URL"},
 		"record dir":      {[]string{"fake", "--record", filepath.Join(dir, "no", "such", "rec.jsonl")}, "--record:"},
 		"unknown flag":    {[]string{"fake", "--nope"}, "flag provided but not defined: -nope"},
-	} {
-		t.Run(name, func(t *testing.T) {
-			code, _, errs := runCLI(t, c.args...)
-			if code != 2 || !strings.Contains(errs, c.want) {
-				t.Errorf("exit %d, stderr %q; want 2 and %q", code, errs, c.want)
-			}
-		})
-	}
+	})
 }

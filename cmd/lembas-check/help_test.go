@@ -69,25 +69,17 @@ func TestHelpOfEveryCommand(t *testing.T) {
 
 // A bad flag value says what it wants, naming the flag with --, and exits 2; one name per idea.
 func TestFlagMessages(t *testing.T) {
-	for _, c := range []struct {
-		args []string
-		want string
-	}{
-		{[]string{"run", "--timeout", "5"}, "lembas-check run: --timeout 5: want a duration, such as 5s"},
-		{[]string{"bench", "x.jsonl", "--sim", "--timeout", "ten"}, "--timeout ten: want a duration, such as 5s"},
-		{[]string{"run", "--jobs", "two"}, "--jobs two: want a whole number"},
-		{[]string{"run", "--bogus"}, "flag provided but not defined: -bogus"},
-		{[]string{"diff", "--b", "nosuch.json"}, "--b nosuch.json: no such file, and not a command on PATH"},
-		{[]string{"run", "--expect", "nosuch.txt"}, "--expect nosuch.txt: no such file"},
-		{[]string{"fake", "--script", "nosuch.yaml"}, "--script nosuch.yaml: no such file"},
-		{[]string{"run", "--suite", "nosuch"}, "--suite nosuch"},
-		{[]string{"list", "--format", "yaml"}, `--format "yaml": want one of table, json`},
-	} {
-		code, _, errs := runCLI(t, c.args...)
-		if code != 2 || !strings.Contains(errs, c.want) {
-			t.Errorf("%q: exit %d, stderr %q, want %q", c.args, code, errs, c.want)
-		}
-	}
+	refuses(t, map[string]refusal{
+		"run --timeout":    {[]string{"run", "--timeout", "5"}, "lembas-check run: --timeout 5: want a duration, such as 5s"},
+		"bench --timeout":  {[]string{"bench", "x.jsonl", "--sim", "--timeout", "ten"}, "--timeout ten: want a duration, such as 5s"},
+		"run --jobs":       {[]string{"run", "--jobs", "two"}, "--jobs two: want a whole number"},
+		"run unknown flag": {[]string{"run", "--bogus"}, "flag provided but not defined: -bogus"},
+		"diff --b":         {[]string{"diff", "--b", "nosuch.json"}, "--b nosuch.json: no such file, and not a command on PATH"},
+		"run --expect":     {[]string{"run", "--expect", "nosuch.txt"}, "--expect nosuch.txt: no such file"},
+		"fake --script":    {[]string{"fake", "--script", "nosuch.yaml"}, "--script nosuch.yaml: no such file"},
+		"run --suite":      {[]string{"run", "--suite", "nosuch"}, "--suite nosuch"},
+		"list --format":    {[]string{"list", "--format", "yaml"}, `--format "yaml": want one of table, json`},
+	})
 	// --format json everywhere, --json kept; --cache-slots in bench as in fake and record.
 	for _, args := range [][]string{{"list", "--area", "jobs", "--format", "json"}, {"list", "--area", "jobs", "--json"}} {
 		if code, out, errs := runCLI(t, args...); code != 0 || !strings.HasPrefix(out, `{"id":"jobs/`) {

@@ -137,16 +137,31 @@ func TestSpecCommand(t *testing.T) {
 	}
 }
 
-// notMade runs the command and wants a run not made (exit 2) whose stderr says each of want.
+// notMade runs the command and wants a run not made (exit 2, no ok summary) whose stderr says
+// each of want.
 func notMade(t *testing.T, want []string, args ...string) {
 	t.Helper()
-	code, _, errs := runCLI(t, args...)
-	if code != 2 {
-		t.Fatalf("exit %d, want 2; stderr %s", code, errs)
+	code, out, errs := runCLI(t, args...)
+	if code != 2 || strings.Contains(out, "ok\t") {
+		t.Fatalf("%q: exit %d, want 2 and no ok\n%s%s", args, code, out, errs)
 	}
 	for _, w := range want {
 		if !strings.Contains(errs, w) {
-			t.Errorf("stderr %q does not say %q", errs, w)
+			t.Errorf("%q: stderr %q does not say %q", args, errs, w)
 		}
+	}
+}
+
+// refusal is a command line lembas-check refuses to run, and what its stderr says.
+type refusal struct {
+	args []string
+	want string
+}
+
+// refuses wants each command line, a subtest each, to be a run not made saying its want.
+func refuses(t *testing.T, cases map[string]refusal) {
+	t.Helper()
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) { notMade(t, []string{c.want}, c.args...) })
 	}
 }

@@ -406,24 +406,14 @@ func TestRecordForwardsSignal(t *testing.T) {
 func TestRecordBadUse(t *testing.T) {
 	dir := t.TempDir()
 	rec := filepath.Join(dir, "rec.jsonl")
-	for name, c := range map[string]struct {
-		args []string
-		want string
-	}{
+	refuses(t, map[string]refusal{
 		"no command":   {[]string{"record", "--out", rec}, "record: no command; give one after --"},
 		"no --":        {[]string{"record", "--out", rec, "pi"}, "record: put the command after --"},
 		"no out":       {[]string{"record", "--", "true"}, "record: --out FILE is required"},
 		"bad env":      {[]string{"record", "--out", rec, "--env", "NOEQUALS", "--", "true"}, `--env "NOEQUALS": want NAME=VALUE`},
 		"not found":    {[]string{"record", "--out", rec, "--", filepath.Join(dir, "no-such-agent")}, "starting " + filepath.Join(dir, "no-such-agent")},
 		"both sources": {[]string{"record", "--out", rec, "--script", "a.yaml", "--upstream", "http://x", "--", "true"}, "give one"},
-	} {
-		t.Run(name, func(t *testing.T) {
-			code, _, errs := runCLI(t, c.args...)
-			if code != 2 || !strings.Contains(errs, c.want) {
-				t.Errorf("exit %d, stderr %q; want 2 and %q", code, errs, c.want)
-			}
-		})
-	}
+	})
 }
 
 // record --agent never ends ok on an agent it did not drive (issue 12): a program that cannot be
