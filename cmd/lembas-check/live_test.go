@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -34,15 +33,7 @@ func TestLiveAgentNotStarted(t *testing.T) {
 // a parameter the API does not know is refused (400) by default, and its session crashes; with
 // --strict=false it is answered.
 func TestLiveStrictFlag(t *testing.T) {
-	dir := t.TempDir()
-	prof := filepath.Join(dir, "lax.json")
-	if err := os.WriteFile(prof, []byte(fmt.Sprintf(`{"name": "lax", "bin": %q, "api": "chat completions", "clock": "libfaketime",
-		"env": {"LEMBAS_AGENT": "unknown-parameter", "LEMBAS_CHECK_TEST_MAIN": ""},
-		"oneshot": {"args": ["-test.run=^TestHelperAgent$", "{prompt}"], "continue": ["-test.run=^TestHelperAgent$", "{prompt}"]},
-		"tools": {"paths": "relative"}}`, os.Args[0])), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	agent(t, "unknown-parameter") // GORACE for the helper
+	prof := helperProfile(t, "lax", os.Args[0], "unknown-parameter")
 	code, out, errs := runCLI(t, "live", "--agent", prof, "--scenario", "two-prompts")
 	if code != 1 || !strings.Contains(out, "--- CRASHED: live/two-prompts/session") || !strings.Contains(out, "400 Bad Request") {
 		t.Errorf("strict: exit %d\n%s\n%s", code, out, errs)

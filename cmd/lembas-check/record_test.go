@@ -179,6 +179,23 @@ func agent(t *testing.T, mode string) []string {
 	return []string{os.Args[0], "-test.run=^TestHelperAgent$"}
 }
 
+// helperProfile writes name.json, in the test's temporary directory, the profile of a one-shot
+// agent whose program bin is the helper agent in mode (os.Args[0]; anything else for one not
+// there): its path.
+func helperProfile(t *testing.T, name, bin, mode string) string {
+	t.Helper()
+	agent(t, mode) // GORACE for the helper
+	p := filepath.Join(t.TempDir(), name+".json")
+	body := fmt.Sprintf(`{"name": %q, "bin": %q, "api": "chat completions", "clock": "libfaketime",
+		"env": {"LEMBAS_AGENT": %q, "LEMBAS_CHECK_TEST_MAIN": ""},
+		"oneshot": {"args": ["-test.run=^TestHelperAgent$", "{prompt}"], "continue": ["-test.run=^TestHelperAgent$", "{prompt}"]},
+		"tools": {"paths": "relative"}}`, name, bin, mode)
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 // recordRun runs `record --out REC` with args (its other flags, then -- and the command), REC a
 // new recording in the test's temporary directory: REC, the exit status and what it printed.
 func recordRun(t *testing.T, args ...string) (rec string, code int, out, errs string) {
@@ -257,18 +274,29 @@ func TestRecordUpstream(t *testing.T) {
 	keptOut(t, rec, "sk-upstream-secret", "the upstream key")
 }
 
+// A command that fails, or runs past --timeout, is a failure found (exit 1) saying which, and
+// what was recorded is left whole.
 func TestRecordCommandFails(t *testing.T) {
-	rec, code, _, errs := recordRun(t, append([]string{"--"}, agent(t, "exit3")...)...)
-	if code != 1 || !strings.Contains(errs, "exited with status 3") || !strings.Contains(errs, "recorded 0 exchanges") {
-		t.Errorf("exit %d: %s", code, errs)
-	}
-	readRecording(t, rec) // left whole
-}
-
-func TestRecordTimeout(t *testing.T) {
-	_, code, _, errs := recordRun(t, append([]string{"--timeout", "300ms", "--"}, agent(t, "sleep")...)...)
-	if code != 1 || !strings.Contains(errs, "ran past --timeout 300ms and was stopped") {
-		t.Errorf("exit %d: %s", code, errs)
+	for _, c := range []struct {
+		mode  string
+		flags []string
+		said  []string
+	}{
+		{"exit3", nil, []string{"exited with status 3", "recorded 0 exchanges"}},
+		{"sleep", []string{"--timeout", "300ms"}, []string{"ran past --timeout 300ms and was stopped"}},
+	} {
+		t.Run(c.mode, func(t *testing.T) {
+			rec, code, _, errs := recordRun(t, append(append(c.flags, "--"), agent(t, c.mode)...)...)
+			if code != 1 {
+				t.Errorf("exit %d, want 1: %s", code, errs)
+			}
+			for _, said := range c.said {
+				if !strings.Contains(errs, said) {
+					t.Errorf("stderr does not say %q: %s", said, errs)
+				}
+			}
+			readRecording(t, rec) // left whole
+		})
 	}
 }
 
@@ -420,23 +448,11 @@ func TestRecordBadUse(t *testing.T) {
 // found is exit 2, and one whose tools the fake's policy can use none of is exit 1, saying so
 // (before, the warning scrolled past and record said ok).
 func TestRecordAgentNotDriven(t *testing.T) {
-	dir := t.TempDir()
-	profile := func(name, bin string) string {
-		p := filepath.Join(dir, name+".json")
-		body := fmt.Sprintf(`{"name": %q, "bin": %q, "api": "chat completions", "clock": "libfaketime",
-			"env": {"LEMBAS_AGENT": "unknown-tool", "LEMBAS_CHECK_TEST_MAIN": ""},
-			"oneshot": {"args": ["-test.run=^TestHelperAgent$", "{prompt}"]}, "tools": {"paths": "relative"}}`, name, bin)
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	agent(t, "unknown-tool") // GORACE for the helper
-	_, code, _, errs := recordRun(t, "--agent", profile("frob", os.Args[0]), "--timeout", "60s", "--", "Read README.md")
+	_, code, _, errs := recordRun(t, "--agent", helperProfile(t, "frob", os.Args[0], "unknown-tool"), "--timeout", "60s", "--", "Read README.md")
 	if code != 1 || !strings.Contains(errs, "can use none of them") || !strings.Contains(errs, "could not drive frob through its tools") {
 		t.Errorf("an agent the policy cannot drive: exit %d\n%s", code, errs)
 	}
-	_, code, _, errs = recordRun(t, "--agent", profile("gone", filepath.Join(dir, "nonexistent")), "--", "Read README.md")
+	_, code, _, errs = recordRun(t, "--agent", helperProfile(t, "gone", filepath.Join(t.TempDir(), "nonexistent"), "unknown-tool"), "--", "Read README.md")
 	if code != 2 || !strings.Contains(errs, "gone is not installed") {
 		t.Errorf("an agent not installed: exit %d\n%s", code, errs)
 	}
