@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 
@@ -101,15 +102,7 @@ func responseOutput(r *Response) (string, []json.RawMessage) {
 		json.Unmarshal(r.Body, &resp)
 		return resp.ID, resp.Output
 	}
-	var data []byte
-	for _, c := range r.Chunks {
-		if r.WebSocket {
-			data = append(data, "data: "+c.Data+"\n\n"...)
-		} else {
-			data = append(data, c.Data...)
-		}
-	}
-	for _, ev := range Events(data) {
+	for _, ev := range Events(bytes.Join(r.streamChunks(), nil)) {
 		var v struct {
 			Type     string          `json:"type"`
 			Response json.RawMessage `json:"response"`

@@ -51,22 +51,28 @@ type ToolCall struct {
 	Arguments string `json:"arguments"`
 }
 
+// streamChunks are a streamed response's chunks as SSE bytes: an SSE stream's as they came, a
+// WebSocket's messages (one JSON event each, the same events as an SSE stream's data) each made
+// a data event.
+func (r *Response) streamChunks() [][]byte {
+	data := make([][]byte, 0, len(r.Chunks))
+	for _, c := range r.Chunks {
+		if r.WebSocket {
+			data = append(data, []byte("data: "+c.Data+"\n\n"))
+			continue
+		}
+		data = append(data, []byte(c.Data))
+	}
+	return data
+}
+
 // Reply reads the model's answer from a recorded response.
 func (r *Response) Reply() (Reply, error) {
 	if r == nil {
 		return Reply{FirstTokenChunk: -1}, fmt.Errorf("no response was recorded")
 	}
 	if r.Stream {
-		var data [][]byte
-		for _, c := range r.Chunks {
-			if r.WebSocket {
-				// One JSON event a message: the same events as an SSE stream's data.
-				data = append(data, []byte("data: "+c.Data+"\n\n"))
-				continue
-			}
-			data = append(data, []byte(c.Data))
-		}
-		return ParseStream(data)
+		return ParseStream(r.streamChunks())
 	}
 	if len(r.Body) == 0 {
 		return Reply{FirstTokenChunk: -1}, fmt.Errorf("the response has no JSON body")

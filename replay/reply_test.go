@@ -114,3 +114,30 @@ func FuzzParseReply(f *testing.F) {
 		}
 	})
 }
+
+// A streamed response reads the same over SSE and over a WebSocket (one JSON event a message):
+// its reply, and the id and output a later continuation is rebuilt from.
+func TestStreamedResponseOverBothTransports(t *testing.T) {
+	events := []string{
+		`{"type":"response.created","response":{"id":"resp_1"}}`,
+		`{"type":"response.output_text.delta","delta":"he"}`,
+		`{"type":"response.output_text.delta","delta":"llo"}`,
+		`{"type":"response.completed","response":{"id":"resp_1","output":[{"type":"message","role":"assistant","content":[{"type":"output_text","text":"hello"}]}]}}`,
+	}
+	sse := &Response{Status: 200, Stream: true}
+	ws := &Response{Status: 200, Stream: true, WebSocket: true}
+	for _, e := range events {
+		sse.Chunks = append(sse.Chunks, Chunk{Data: "event: x\ndata: " + e + "\n\n"})
+		ws.Chunks = append(ws.Chunks, Chunk{Data: e})
+	}
+	for name, r := range map[string]*Response{"sse": sse, "websocket": ws} {
+		rep, err := r.Reply()
+		if err != nil || rep.Text != "hello" || rep.FirstTokenChunk != 1 {
+			t.Errorf("%s: reply %+v, %v", name, rep, err)
+		}
+		id, out := responseOutput(r)
+		if id != "resp_1" || len(out) != 1 {
+			t.Errorf("%s: output %q %s", name, id, out)
+		}
+	}
+}
