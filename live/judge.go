@@ -79,7 +79,7 @@ func Judge(ctx context.Context, run *Run) (*Judgement, error) {
 	}
 	var reqs []request
 	for _, e := range es {
-		if !audit.IsPrompt(e.Exchange) {
+		if !replay.IsPrompt(e.Exchange) {
 			continue
 		}
 		// A Responses turn that continues an earlier one (previous_response_id: codex over its

@@ -315,3 +315,56 @@ func TestReaderOffset(t *testing.T) {
 		t.Errorf("at the end: offset %d of %d", r.Offset(), st.Size())
 	}
 }
+
+// IsPrompt is the one rule for which exchanges the audit reads and a replay sends: what was
+// audit.IsPrompt, which the replay's callers passed the Player (whose own default was every POST).
+func TestIsPrompt(t *testing.T) {
+	for _, c := range []struct {
+		method, path string
+		want         bool
+	}{
+		{"POST", "/v1/chat/completions", true},
+		{"POST", "/v1/responses", true},
+		{"POST", "/v1/responses/", true},
+		{"POST", "/v1/messages", true},
+		{"POST", "/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse", true},
+		{"POST", "/v1beta/models/gemini-2.5-pro:generateContent", true},
+		{"", "", true}, // a request log's line
+		{"POST", "", true},
+		{"", "/v1/chat/completions", true},
+		{"GET", "/v1/models", false},
+		{"GET", "/v1/responses", false}, // the Responses WebSocket's upgrade
+		{"POST", "/v1/embeddings", false},
+		{"POST", "/v1/completions", false},
+		{"POST", "/slots/0?action=erase", false},
+		{"PUT", "/v1/chat/completions", false},
+	} {
+		if got := IsPrompt(Exchange{Method: c.method, Path: c.path}); got != c.want {
+			t.Errorf("%s %q: %v, want %v", c.method, c.path, got, c.want)
+		}
+	}
+}
+
+// CountPrompts counts the requests the audit reads and a replay sends, to the end of a recording or up to the
+// damage that stops it.
+func TestCountPrompts(t *testing.T) {
+	for file, want := range map[string]int{"clean.jsonl": 6, "interleaved.jsonl": 9, "compaction.jsonl": 9} {
+		r, f, err := Open("../testdata/recordings/" + file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, err := CountPrompts(r)
+		f.Close()
+		if err != nil || n != want {
+			t.Errorf("%s: %d, %v; want %d", file, n, err, want)
+		}
+	}
+	whole, _ := os.ReadFile("../testdata/recordings/clean.jsonl")
+	r, err := NewReader(bytes.NewReader(whole[:len(whole)-100]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := CountPrompts(r); err == nil || n != 5 {
+		t.Errorf("a cut recording: %d, %v; want 5 and the damage", n, err)
+	}
+}

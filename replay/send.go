@@ -229,8 +229,6 @@ type Player struct {
 	// Adjust is applied to every request last, after Rewrite and live mode: the answer's length,
 	// a stream's usage.
 	Adjust Adjust
-	// Prompt says which exchanges to send; nil sends every POST.
-	Prompt func(Exchange) bool
 	// BeforeSend is called with each request as it is about to be sent (its path and final
 	// bytes); OnSent after it, in order.
 	BeforeSend func(path string, body []byte)
@@ -272,7 +270,7 @@ func (p *Player) Play(ctx context.Context, src Source) error {
 		if err != nil {
 			return err
 		}
-		if p.Prompt != nil && !p.Prompt(e.Exchange) || p.Prompt == nil && e.Exchange.Method != "" && e.Exchange.Method != http.MethodPost {
+		if !IsPrompt(e.Exchange) {
 			continue
 		}
 		if p.Mode == Timed && !e.Exchange.Started.IsZero() {

@@ -25,8 +25,6 @@ type Settings struct {
 	Record string
 	// Cold empties the server's prompt cache first, where it offers it.
 	Cold bool
-	// Prompt says which exchanges are sent (the audit's IsPrompt).
-	Prompt func(Exchange) bool
 }
 
 // Run sends the requests of the recording (or request log) file to the server again, with the
@@ -57,9 +55,9 @@ func (s Settings) Run(ctx context.Context, file string, log io.Writer) (sent []S
 		fmt.Fprintf(log, "lembas-check: cold cache: %s\n", cold)
 	}
 	bar := progress.New(log, "lembas-check replay "+file)
-	bar.Phase(s.Mode, int64(s.countPrompts(file)), "requests")
+	bar.Phase(s.Mode, int64(countPrompts(file)), "requests")
 	bar.Start()
-	p := &Player{Sender: snd, Mode: s.Mode, Speed: s.Speed, Prompt: s.Prompt, Adjust: s.Server.Adjust(), OnSent: func(x Sent) {
+	p := &Player{Sender: snd, Mode: s.Mode, Speed: s.Speed, Adjust: s.Server.Adjust(), OnSent: func(x Sent) {
 		sent = append(sent, x)
 		bar.Set(int64(len(sent)), fmt.Sprintf("request %d: %s", x.Seq, CachedNote(LineOf(x).Usage)))
 		if rec != nil {
@@ -77,23 +75,15 @@ func (s Settings) Run(ctx context.Context, file string, log io.Writer) (sent []S
 	return sent, cold, played, nil
 }
 
-// countPrompts counts a recording's prompt requests quickly, for the progress line's total (0
-// when it cannot be read: the replay then says why).
-func (s Settings) countPrompts(path string) int {
+// countPrompts counts a recording's prompt requests quickly, for the progress line's total (those
+// before any damage; 0 when it cannot be opened: the replay then says why).
+func countPrompts(path string) int {
 	r, f, err := Open(path)
 	if err != nil {
 		return 0
 	}
 	defer f.Close()
-	n := 0
-	for e, err := range Entries(r) {
-		if err != nil {
-			break
-		}
-		if s.Prompt == nil || s.Prompt(e.Exchange) {
-			n++
-		}
-	}
+	n, _ := CountPrompts(r)
 	return n
 }
 

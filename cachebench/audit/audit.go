@@ -164,35 +164,6 @@ func New(o Options) (*Auditor, error) {
 	return a, nil
 }
 
-// IsPrompt says whether an exchange is a request for a model's answer: a POST to a chat
-// completions, Responses or Anthropic messages path. Others (model lists, health checks) are not
-// audited.
-func IsPrompt(x replay.Exchange) bool {
-	if x.Method != "" && x.Method != "POST" {
-		return false
-	}
-	p := strings.TrimRight(x.Path, "/")
-	if i := strings.IndexByte(p, '?'); i >= 0 {
-		p = p[:i]
-	}
-	return chat.APIOf(p) != "" || p == ""
-}
-
-// CountPrompts counts a recording's prompt requests (IsPrompt) to its end, for a bench's number of
-// requests or a progress bar's total.
-func CountPrompts(src replay.Source) (int, error) {
-	n := 0
-	for e, err := range replay.Entries(src) {
-		if err != nil {
-			return n, err
-		}
-		if IsPrompt(e.Exchange) {
-			n++
-		}
-	}
-	return n, nil
-}
-
 // UnreadableError is a prompt request whose body the audit cannot read; the audit goes on.
 type UnreadableError struct{ Problem }
 
@@ -220,10 +191,10 @@ func jsonInner(s string) []byte {
 }
 
 // Add audits the next exchange of a recording. It returns nil for an exchange that is not a
-// prompt (IsPrompt), and an error naming the line for a request body it cannot read (the audit
+// prompt (replay.IsPrompt), and an error naming the line for a request body it cannot read (the audit
 // goes on without it).
 func (a *Auditor) Add(ctx context.Context, e replay.Entry) (*Request, error) {
-	if !IsPrompt(e.Exchange) {
+	if !replay.IsPrompt(e.Exchange) {
 		a.report.Totals.Other++
 		return nil, nil
 	}

@@ -1,7 +1,6 @@
 package audit
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -348,29 +347,5 @@ func TestAuditWithAServerTokenizer(t *testing.T) {
 	}
 	if !strings.HasPrefix(rep.Tokenizer, "llama.cpp server") || rep.Requests[4].ReusableTokens != rep.Requests[3].PromptTokens {
 		t.Errorf("tokenizer %q, request 5 %+v", rep.Tokenizer, rep.Requests[4])
-	}
-}
-
-// CountPrompts counts the requests the audit reads, to the end of a recording or up to the
-// damage that stops it.
-func TestCountPrompts(t *testing.T) {
-	for file, want := range map[string]int{"clean.jsonl": 6, "interleaved.jsonl": 9, "compaction.jsonl": 9} {
-		r, f, err := replay.Open(recordings + file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		n, err := CountPrompts(r)
-		f.Close()
-		if err != nil || n != want {
-			t.Errorf("%s: %d, %v; want %d", file, n, err, want)
-		}
-	}
-	whole, _ := os.ReadFile(recordings + "clean.jsonl")
-	r, err := replay.NewReader(bytes.NewReader(whole[:len(whole)-100]))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n, err := CountPrompts(r); err == nil || n != 5 {
-		t.Errorf("a cut recording: %d, %v; want 5 and the damage", n, err)
 	}
 }

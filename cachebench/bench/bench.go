@@ -347,7 +347,7 @@ type rewriting struct {
 
 func (r *rewriting) Next() (replay.Entry, error) {
 	e, err := r.src.Next()
-	if err != nil || !audit.IsPrompt(e.Exchange) {
+	if err != nil || !replay.IsPrompt(e.Exchange) {
 		return e, err
 	}
 	r.n++

@@ -60,7 +60,7 @@ func countPrompts(open Open) (int, error) {
 		return 0, err
 	}
 	defer c.Close()
-	return audit.CountPrompts(src)
+	return replay.CountPrompts(src)
 }
 
 // SessionMark is what MarkSession puts before copy k's first user message.
@@ -237,7 +237,7 @@ func (st *runState) play(ctx context.Context, s session, v *Variant, bySeq map[i
 	n := 0
 	var pd *prediction
 	var sent time.Duration
-	p := &replay.Player{Sender: o.Sender, Mode: replay.Frozen, Prompt: audit.IsPrompt, Adjust: o.Adjust,
+	p := &replay.Player{Sender: o.Sender, Mode: replay.Frozen, Adjust: o.Adjust,
 		Rewrite: func(_ int, b []byte) ([]byte, error) {
 			n++
 			if rewrite == nil {

@@ -15,7 +15,6 @@ import (
 	"io"
 	"time"
 
-	"github.com/LLeMbas/lembas-check/cachebench/audit"
 	"github.com/LLeMbas/lembas-check/replay"
 	"github.com/LLeMbas/lembas-check/replay/chat"
 	"github.com/LLeMbas/lembas-check/tokens"
@@ -79,7 +78,7 @@ func Write(ctx context.Context, src replay.Source, w io.Writer, o Options) (Stat
 		if err != nil {
 			return st, err
 		}
-		if !audit.IsPrompt(e.Exchange) {
+		if !replay.IsPrompt(e.Exchange) {
 			continue
 		}
 		r, err := chat.Parse(e.Body)

@@ -6,7 +6,7 @@ import (
 
 	"github.com/LLeMbas/lembas-check/agents"
 	"github.com/LLeMbas/lembas-check/agents/agentstest"
-	"github.com/LLeMbas/lembas-check/cachebench/audit"
+	"github.com/LLeMbas/lembas-check/replay"
 )
 
 // Each profiled agent, installed from npm (found through LEMBAS_AGENTS or LEMBAS_<NAME>; .ci/run
@@ -33,7 +33,7 @@ func TestRecordAgentDrivesEveryProfile(t *testing.T) {
 			prompts := 0
 			var all strings.Builder
 			for _, e := range es {
-				if audit.IsPrompt(e.Exchange) {
+				if replay.IsPrompt(e.Exchange) {
 					prompts++
 					all.Write(e.Body)
 				}

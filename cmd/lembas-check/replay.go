@@ -7,7 +7,6 @@ import (
 	"io"
 	"time"
 
-	"github.com/LLeMbas/lembas-check/cachebench/audit"
 	"github.com/LLeMbas/lembas-check/replay"
 )
 
@@ -24,7 +23,7 @@ func addServerFlags(fs *flag.FlagSet) *replay.ServerSettings {
 func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("replay", stderr)
 	sf := addServerFlags(fs)
-	st := replay.Settings{Prompt: audit.IsPrompt}
+	st := replay.Settings{}
 	fs.StringVar(&st.Mode, "mode", replay.Frozen, "`MODE`: frozen (each request as recorded), live (the server's own answers fed back) or timed (as recorded, with the recorded gaps)")
 	fs.Float64Var(&st.Speed, "speed", 1, "timed mode: replay `X` times as fast as recorded")
 	form := fs.String("format", "table", "report `FORMAT`: "+replay.Formats.Help())
