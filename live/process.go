@@ -2,6 +2,9 @@ package live
 
 import (
 	"errors"
+	"fmt"
+	"io"
+	"os"
 	"os/exec"
 	"syscall"
 	"time"
@@ -33,6 +36,66 @@ func (p *process) exited() <-chan struct{} { return p.p.Exited() }
 func (p *process) stop() (left string, err error) {
 	err = p.p.Stop(syscall.SIGTERM)
 	return proc.Summary(p.p.Left(), "the agent"), err
+}
+
+// Stdio is an agent that speaks on its stdio for a whole session (ACP, RPC): started by
+// StartStdio, ended by End (or Kill). The live driver and the live target both run theirs so.
+type Stdio struct {
+	// In is its stdin.
+	In *os.File
+	// Out is its stdout: a pipe of our own, not StdoutPipe, which Wait would close as the agent
+	// exits, before its last lines (what it said as it died) are read.
+	Out *os.File
+	P   *proc.Process
+}
+
+// StartStdio starts argv in dir with env under the process supervisor (its own group; asked to
+// stop, it has grace before KILL), its stdin and stdout held by us, its stderr written to stderr.
+func StartStdio(argv, env []string, dir string, stderr io.Writer, grace time.Duration) (*Stdio, error) {
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		return nil, err
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env, cmd.Dir = env, dir
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, stderr
+	p, err := proc.Start(cmd, proc.Options{Grace: grace})
+	inR.Close()
+	outW.Close()
+	if err != nil {
+		inW.Close()
+		outR.Close()
+		return nil, fmt.Errorf("starting %s: %v", argv[0], err)
+	}
+	return &Stdio{In: inW, Out: outR, P: p}, nil
+}
+
+// End closes the agent's input and gives it two seconds (on after) to exit, then stops it (an
+// agent that does not exit when its input closes, as codex-acp, is), with all it started. It
+// returns how the agent ended, and the line naming what it had left running ("" when nothing;
+// whose is who, as proc.Summary says it).
+func (s *Stdio) End(after func(time.Duration) <-chan time.Time, whose string) (left string, err error) {
+	s.In.Close()
+	select {
+	case <-s.P.Exited():
+	case <-after(2 * time.Second):
+	}
+	err = s.P.Stop(syscall.SIGTERM)
+	s.Out.Close()
+	return proc.Summary(s.P.Left(), whose), err
+}
+
+// Kill ends the agent and all it started at once, and closes its pipes.
+func (s *Stdio) Kill() {
+	s.P.Kill()
+	s.In.Close()
+	s.Out.Close()
 }
 
 // exitText says how a process ended, for a verdict: "exit status 1", "killed by signal 9".

@@ -148,16 +148,16 @@ func (d *driver) rpc(ctx context.Context) {
 		d.r.Fault = &NotRun{fmt.Errorf("the %s profile has no rpc command: drive it one-shot", d.r.Profile.Name)}
 		return
 	}
-	stdin, stdout, p, err := d.startStdio(argv)
+	a, err := d.startStdio(argv)
 	if err != nil {
 		d.r.Fault = err
 		return
 	}
 	lines, done := make(chan rpcMsg), make(chan struct{})
-	go readRPC(stdout, lines, done)
-	c := &rpcConn{in: stdin, lines: lines, after: d.o.After, timeout: d.o.StepTimeout}
+	go readRPC(a.Out, lines, done)
+	c := &rpcConn{in: a.In, lines: lines, after: d.o.After, timeout: d.o.StepTimeout}
 	defer func() {
-		d.endStdio(stdin, stdout, p) // pi exits when its input closes
+		d.endStdio(a) // pi exits when its input closes
 		close(done)
 	}()
 	d.each(ctx, func(sr StepRun) (StepRun, error) {

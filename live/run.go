@@ -289,37 +289,18 @@ func (d *driver) each(ctx context.Context, do func(StepRun) (StepRun, error)) {
 
 // startStdio starts an agent that speaks on its stdio for the whole scenario (ACP, RPC), in the
 // session directory.
-func (d *driver) startStdio(argv []string) (stdin io.WriteCloser, stdout *os.File, p *process, err error) {
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Env, cmd.Dir, cmd.Stderr = d.ag.Env, d.r.Dir, d.stderr
-	stdin, _ = cmd.StdinPipe()
-	// A pipe of our own, not StdoutPipe: Wait would close that one as the agent exits, before
-	// its last lines (what it said as it died) are read.
-	stdout, w, err := os.Pipe()
+func (d *driver) startStdio(argv []string) (*Stdio, error) {
+	a, err := StartStdio(argv, d.ag.Env, d.r.Dir, d.stderr, grace)
 	if err != nil {
-		return nil, nil, nil, &NotRun{err}
+		return nil, &NotRun{err}
 	}
-	cmd.Stdout = w
-	p, err = start(cmd)
-	w.Close()
-	if err != nil {
-		stdout.Close()
-		return nil, nil, nil, &NotRun{fmt.Errorf("starting %s: %v", argv[0], err)}
-	}
-	return stdin, stdout, p, nil
+	return a, nil
 }
 
-// endStdio ends what startStdio started: its input closed, two seconds to exit, then stopped
-// (an agent that does not exit when its input closes, as codex-acp, is); a fault of an agent
-// that died says how it ended.
-func (d *driver) endStdio(stdin io.Closer, stdout *os.File, p *process) {
-	stdin.Close()
-	select {
-	case <-p.exited():
-	case <-d.o.After(2 * time.Second):
-	}
-	left, end := p.stop()
-	stdout.Close()
+// endStdio ends what startStdio started (Stdio.End); a fault of an agent that died says how it
+// ended.
+func (d *driver) endStdio(a *Stdio) {
+	left, end := a.End(d.o.After, "the agent")
 	if f := new(acp.Fault); errors.As(d.r.Fault, &f) && f.Kind == acp.Died {
 		d.r.Fault = fmt.Errorf("%w (%s)", d.r.Fault, exitText(end))
 	}
@@ -342,13 +323,13 @@ func (d *driver) acp(ctx context.Context, transcript string) {
 	}
 	defer tf.Close()
 	d.r.Transcript = transcript
-	stdin, stdout, p, err := d.startStdio(argv)
+	a, err := d.startStdio(argv)
 	if err != nil {
 		d.r.Fault = err
 		return
 	}
-	defer d.endStdio(stdin, stdout, p)
-	c := acp.New(stdin, stdout, acp.Options{Dir: d.r.Dir, Lembas: true, Timeout: min(time.Minute, d.o.StepTimeout), PromptTimeout: d.o.StepTimeout, After: d.o.After, Transcript: tf})
+	defer d.endStdio(a)
+	c := acp.New(a.In, a.Out, acp.Options{Dir: d.r.Dir, Lembas: true, Timeout: min(time.Minute, d.o.StepTimeout), PromptTimeout: d.o.StepTimeout, After: d.o.After, Transcript: tf})
 	info, err := c.Initialize(ctx, d.o.Version)
 	if err != nil {
 		d.r.Fault = err

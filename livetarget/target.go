@@ -19,7 +19,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/LLeMbas/lembas-check/acp"
@@ -440,11 +439,10 @@ func (t *Target) dropAgent() (stderr, ended string) {
 	}
 	if a.exited() {
 		// It died: what it said as it went is still coming in.
-		<-a.p.Done()
-		ended = a.p.State().String()
+		<-a.P.Done()
+		ended = a.P.State().String()
 	}
-	a.p.Kill()
-	a.close()
+	a.Kill()
 	return a.stderr.String(), ended
 }
 
@@ -619,10 +617,8 @@ func (o *oneshot) Mode() string { return "" }
 
 // agentProc is the harness process serving ACP, reused from case to case.
 type agentProc struct {
-	p      *proc.Process
+	*live.Stdio
 	c      *acp.Client
-	in     *os.File
-	out    *os.File
 	stderr *proc.Tail
 	show   bool
 	info   acp.Info
@@ -631,33 +627,14 @@ type agentProc struct {
 // startAgent starts the harness over ACP and greets it.
 func (t *Target) startAgent(ctx context.Context, show bool) (*agentProc, error) {
 	argv, _ := t.ag.ACP()
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Env, cmd.Dir = t.env, t.work
-	inR, inW, err := os.Pipe()
-	if err != nil {
+	a := &agentProc{stderr: &proc.Tail{}, show: show}
+	var err error
+	if a.Stdio, err = live.StartStdio(argv, t.env, t.work, a.stderr, 2*time.Second); err != nil {
 		return nil, err
 	}
-	// A pipe of our own for stdout, so that what the harness said as it died is still read.
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		inR.Close()
-		inW.Close()
-		return nil, err
-	}
-	a := &agentProc{in: inW, out: outR, stderr: &proc.Tail{}, show: show}
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, a.stderr
-	a.p, err = proc.Start(cmd, proc.Options{Grace: 2 * time.Second})
-	inR.Close()
-	outW.Close()
-	if err != nil {
-		inW.Close()
-		outR.Close()
-		return nil, fmt.Errorf("starting %s: %v", argv[0], err)
-	}
-	a.c = acp.New(inW, outR, acp.Options{Dir: t.work, Lembas: true, Show: show, Timeout: t.o.Timeout, PromptTimeout: t.o.Timeout, After: t.o.After, Transcript: t.trans})
+	a.c = acp.New(a.In, a.Out, acp.Options{Dir: t.work, Lembas: true, Show: show, Timeout: t.o.Timeout, PromptTimeout: t.o.Timeout, After: t.o.After, Transcript: t.trans})
 	if a.info, err = a.c.Initialize(ctx, t.o.Version); err != nil {
-		a.p.Kill()
-		a.close()
+		a.Kill()
 		return nil, fmt.Errorf("%v; its stderr ends:\n%s", err, a.stderr.String())
 	}
 	return a, nil
@@ -665,30 +642,19 @@ func (t *Target) startAgent(ctx context.Context, show bool) (*agentProc, error) 
 
 func (a *agentProc) exited() bool {
 	select {
-	case <-a.p.Exited():
+	case <-a.P.Exited():
 		return true
 	default:
 		return false
 	}
 }
 
-func (a *agentProc) close() {
-	a.in.Close()
-	a.out.Close()
-}
-
-// stop closes the harness's input and gives it two seconds to exit, then ends it (an agent that
-// does not exit when its input closes, as codex-acp, is stopped), with all it started.
+// stop ends the harness (Stdio.End; on the real clock: a test's never fires, and a harness that
+// does not exit when its input closes is stopped all the same); an error names what it left
+// running.
 func (a *agentProc) stop() error {
-	a.in.Close()
-	select {
-	case <-a.p.Done():
-	case <-time.After(2 * time.Second):
-		a.p.Stop(syscall.SIGTERM)
-	}
-	a.out.Close()
-	if left := a.p.Left(); len(left) > 0 {
-		return errors.New(proc.Summary(left, "the harness"))
+	if left, _ := a.End(time.After, "the harness"); left != "" {
+		return errors.New(left)
 	}
 	return nil
 }
