@@ -5,32 +5,27 @@ import (
 	"net/http"
 	"net/http/httputil"
 	"net/url"
-	"strings"
 
 	"github.com/LLeMbas/lembas-check/fakeprovider/wire"
+	"github.com/LLeMbas/lembas-check/replay"
 )
 
 // proxy forwards every request to a real OpenAI-compatible server and streams its answer back
 // as it comes, each read written and flushed at once, so the recording (made by observe around
 // it) holds the upstream's chunks with their times.
 //
-// The upstream is a base URL like the one an agent would be given: with `/v1` at its end, a
-// request's own leading `/v1` is not repeated (…/v1 + /v1/chat/completions → …/v1/chat/completions).
+// The upstream is a base URL like the one an agent would be given, joined to each request's path
+// as the replay joins its server's (replay.JoinURL: a leading `/v1` both have is not repeated).
 func (s *Server) proxy(upstream string) (http.Handler, error) {
 	u, err := url.Parse(upstream)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("--upstream %q: want an http(s) base URL such as http://127.0.0.1:8080/v1", upstream)
 	}
-	base := strings.TrimRight(u.Path, "/")
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	return &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
-			path := pr.In.URL.Path
-			if strings.HasSuffix(base, "/v1") && (path == "/v1" || strings.HasPrefix(path, "/v1/")) {
-				path = strings.TrimPrefix(path, "/v1")
-			}
 			pr.Out.URL.Scheme, pr.Out.URL.Host = u.Scheme, u.Host
-			pr.Out.URL.Path = base + path
+			pr.Out.URL.Path = replay.JoinURL(u.Path, pr.In.URL.Path)
 			pr.Out.URL.RawPath = ""
 			pr.Out.Host = ""
 			// Let the transport ask for gzip and undo it, so what is recorded is readable.

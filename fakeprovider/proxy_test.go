@@ -143,6 +143,35 @@ func TestProxyGzip(t *testing.T) {
 	}
 }
 
+// The proxy joins its upstream and a request's path as the replay does (replay.JoinURL): a
+// Gemini request under an upstream ending in /v1 goes to the upstream's /v1beta, not /v1/v1beta
+// (which the proxy's own join sent it to).
+func TestProxyJoinsPathsAsTheReplayDoes(t *testing.T) {
+	var mu sync.Mutex
+	var got []string
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		got = append(got, r.URL.RequestURI())
+		mu.Unlock()
+		io.WriteString(w, `{}`)
+	}))
+	defer up.Close()
+	srv, _, _ := proxyTo(t, up.URL+"/v1/")
+	paths := []string{"/v1/chat/completions", "/v1beta/models/m:streamGenerateContent?alt=sse", "/v1/models"}
+	for _, p := range paths {
+		resp, err := http.Post(srv.URL+p, "application/json", strings.NewReader(`{}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if strings.Join(got, " ") != strings.Join(paths, " ") {
+		t.Errorf("upstream got %q, want %q", got, paths)
+	}
+}
+
 func TestProxyUpstreamDown(t *testing.T) {
 	ln, _ := net.Listen("tcp", "127.0.0.1:0")
 	dead := "http://" + ln.Addr().String() + "/v1"

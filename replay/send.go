@@ -69,15 +69,22 @@ type Sender struct {
 	Header http.Header
 }
 
-// Endpoint joins the base URL and a recorded path, not doubling a /v1 both have; a Gemini path
-// (/v1beta/models/…) names its own version in place of the base's /v1.
-func (s *Sender) Endpoint(path string) string {
-	base := strings.TrimRight(s.URL, "/")
-	switch {
-	case strings.HasSuffix(base, "/v1") && strings.HasPrefix(path, "/v1/"):
-		path = strings.TrimPrefix(path, "/v1")
-	case strings.HasSuffix(base, "/v1") && strings.HasPrefix(path, "/v1beta/"):
-		base = strings.TrimSuffix(base, "/v1")
+// Endpoint joins the base URL and a recorded path (JoinURL).
+func (s *Sender) Endpoint(path string) string { return JoinURL(s.URL, path) }
+
+// JoinURL joins a base URL (or a base URL's path) and a request's path, not doubling a /v1 both
+// have (…/v1 + /v1/chat/completions → …/v1/chat/completions); a Gemini path (/v1beta/models/…)
+// names its own version in place of the base's /v1. The replay's sender and the recording proxy
+// both reach a server given as the base URL an agent would be given.
+func JoinURL(base, path string) string {
+	base = strings.TrimRight(base, "/")
+	if strings.HasSuffix(base, "/v1") {
+		switch {
+		case path == "/v1" || strings.HasPrefix(path, "/v1/"):
+			path = strings.TrimPrefix(path, "/v1")
+		case strings.HasPrefix(path, "/v1beta/"):
+			base = strings.TrimSuffix(base, "/v1")
+		}
 	}
 	return base + path
 }

@@ -200,6 +200,29 @@ func TestEndpoint(t *testing.T) {
 	}
 }
 
+// JoinURL is the one join of a base and a request's path, for a whole base URL (the replay's
+// sender) and for a base URL's path (the recording proxy's upstream). The proxy's own copy sent a
+// Gemini path under a /v1 base to …/v1/v1beta/…, and the sender's sent /v1 itself to …/v1/v1.
+func TestJoinURL(t *testing.T) {
+	for _, c := range []struct{ base, path, want string }{
+		{"", "/v1/chat/completions", "/v1/chat/completions"},
+		{"/", "/v1/models", "/v1/models"},
+		{"/v1", "/v1/chat/completions", "/v1/chat/completions"},
+		{"/v1/", "/v1/responses", "/v1/responses"},
+		{"/api", "/v1/messages", "/api/v1/messages"},
+		{"/v1", "/v1", "/v1"},
+		{"http://h:1/v1", "/v1", "http://h:1/v1"},
+		{"/v1", "/v1beta/models/m:generateContent", "/v1beta/models/m:generateContent"},
+		{"/openai/v1", "/v1beta/models/m:generateContent", "/openai/v1beta/models/m:generateContent"},
+		{"/v1", "/v10/x", "/v1/v10/x"},
+		{"/v1", "/health", "/v1/health"},
+	} {
+		if got := replay.JoinURL(c.base, c.path); got != c.want {
+			t.Errorf("JoinURL(%q, %q) = %q, want %q", c.base, c.path, got, c.want)
+		}
+	}
+}
+
 // Every replayed request goes out with the answer's length capped and a stream's usage asked
 // for; the prompt's bytes are the recording's.
 func TestPlayerAdjustsEveryRequest(t *testing.T) {
