@@ -1,8 +1,6 @@
 package cachesim
 
 import (
-	"crypto/sha256"
-	"encoding/binary"
 	"sync"
 
 	"github.com/LLeMbas/lembas-check/tokens"
@@ -13,7 +11,8 @@ import (
 const DefaultBlockSize = 16
 
 // Blocks is a prefix cache of KV blocks, as vLLM keeps one (automatic prefix caching): a prompt is
-// cut into full blocks, each named by the hash of its tokens and the blocks before it; a request
+// cut into full blocks, each named by the hash of its tokens and the blocks before it
+// (tokens.BlockSums); a request
 // reads from the cache the longest run of leading blocks the cache holds, never the whole prompt
 // (the last token is computed again, for its logits, so at most (N-1) rounded down to a block);
 // then every full block of the prompt is held, and the least recently used blocks go when more
@@ -24,7 +23,7 @@ const DefaultBlockSize = 16
 type Blocks struct {
 	size, capacity int
 	mu             sync.Mutex
-	used           map[[sha256.Size]byte]int64
+	used           map[tokens.Sum]int64
 	clock          int64
 }
 
@@ -33,7 +32,7 @@ func NewBlocks(size, capacity int) *Blocks {
 	if size < 1 {
 		size = DefaultBlockSize
 	}
-	return &Blocks{size: size, capacity: max(1, capacity), used: map[[sha256.Size]byte]int64{}}
+	return &Blocks{size: size, capacity: max(1, capacity), used: map[tokens.Sum]int64{}}
 }
 
 // BlockSize is the block's size in tokens.
@@ -49,22 +48,14 @@ func (b *Blocks) Serve(p tokens.Prompt) Result {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	var h [sha256.Size]byte
-	var buf []byte
 	hit, missed := 0, false
-	hashes := make([][sha256.Size]byte, full)
-	for i := 0; i < full; i++ {
-		buf = append(buf[:0], h[:]...)
-		for _, t := range toks[i*b.size : (i+1)*b.size] {
-			buf = binary.LittleEndian.AppendUint32(buf, t)
-		}
-		h = sha256.Sum256(buf)
+	hashes := tokens.BlockSums(toks[:full*b.size], b.size, nil)
+	for i, h := range hashes {
 		if _, ok := b.used[h]; ok && !missed && i < readable {
 			hit++
 		} else {
 			missed = true
 		}
-		hashes[i] = h
 	}
 	// Each block its own tick, from the tail to the head: no two blocks are equally recent (which
 	// one goes is never left to the map's order), and the tail goes first, as in vLLM.
@@ -80,7 +71,7 @@ func (b *Blocks) Serve(p tokens.Prompt) Result {
 
 // evict drops the least recently used block (of one prompt's, the one nearest its end).
 func (b *Blocks) evict() {
-	var oldest [sha256.Size]byte
+	var oldest tokens.Sum
 	least := int64(-1)
 	for h, t := range b.used {
 		if least < 0 || t < least {
@@ -94,5 +85,5 @@ func (b *Blocks) evict() {
 func (b *Blocks) Reset() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.used = map[[sha256.Size]byte]int64{}
+	b.used = map[tokens.Sum]int64{}
 }

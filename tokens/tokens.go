@@ -12,6 +12,7 @@ package tokens
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/binary"
 	"fmt"
 	"sync"
 
@@ -41,6 +42,29 @@ func (p Prompt) Flat() []uint32 {
 	out := make([]uint32, 0, p.N)
 	for _, pc := range p.Pieces {
 		out = append(out, pc.Tokens...)
+	}
+	return out
+}
+
+// BlockSums names each block of size tokens of toks, the last one short if toks does not fill it,
+// by the SHA-256 of the sum before it (zeros for the first) and its tokens (little-endian uint32):
+// a chain, so two prompts' blocks have the same names exactly as far as the prompts are the same.
+// known are the sums of leading blocks already named (a prompt's that shares them); they are
+// kept and the rest computed. vLLM's prefix cache (cachesim.Blocks) and a Mooncake trace's hash
+// ids (cachebench/export) name blocks by it.
+func BlockSums(toks []uint32, size int, known []Sum) []Sum {
+	out := append(make([]Sum, 0, (len(toks)+size-1)/size), known...)
+	var buf []byte
+	for k := len(out); k*size < len(toks); k++ {
+		var prev Sum
+		if k > 0 {
+			prev = out[k-1]
+		}
+		buf = append(buf[:0], prev[:]...)
+		for _, t := range toks[k*size : min(len(toks), (k+1)*size)] {
+			buf = binary.LittleEndian.AppendUint32(buf, t)
+		}
+		out = append(out, sha256.Sum256(buf))
 	}
 	return out
 }

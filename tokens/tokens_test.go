@@ -2,6 +2,7 @@ package tokens
 
 import (
 	"context"
+	"crypto/sha256"
 	"math/rand/v2"
 	"testing"
 
@@ -155,5 +156,31 @@ func TestCacheGenerations(t *testing.T) {
 	}
 	if len(tk.cur)+len(tk.old) > 12 {
 		t.Errorf("cache holds %d parts; its generations should bound it", len(tk.cur)+len(tk.old))
+	}
+}
+
+// BlockSums is the one naming of token blocks, which cachesim.Blocks (full blocks) and the
+// Mooncake export (its last block short) each wrote: sha256(the sum before, or 32 zero bytes ||
+// the block's tokens as little-endian uint32), the known sums kept and chained from.
+func TestBlockSums(t *testing.T) {
+	var zero Sum
+	b0 := sha256.Sum256(append(zero[:], 1, 0, 0, 0, 2, 0, 0, 0))
+	b1 := sha256.Sum256(append(b0[:], 3, 0, 0, 0, 0, 1, 0, 0))
+	b2 := sha256.Sum256(append(b1[:], 5, 0, 0, 0))
+	toks := []uint32{1, 2, 3, 256, 5}
+	got := BlockSums(toks, 2, nil)
+	if len(got) != 3 || got[0] != b0 || got[1] != b1 || got[2] != b2 {
+		t.Errorf("BlockSums(%v, 2) = %x", toks, got)
+	}
+	if full := BlockSums(toks[:4], 2, nil); len(full) != 2 || full[1] != b1 {
+		t.Errorf("full blocks only: %x", full)
+	}
+	known := Sum{9}
+	k2 := sha256.Sum256(append(known[:], 3, 0, 0, 0, 0, 1, 0, 0))
+	if got := BlockSums(toks[:4], 2, []Sum{known}); len(got) != 2 || got[0] != known || got[1] != k2 {
+		t.Errorf("with a known first block: %x", got)
+	}
+	if got := BlockSums(nil, 16, nil); len(got) != 0 {
+		t.Errorf("no tokens: %x", got)
 	}
 }

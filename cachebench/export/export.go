@@ -8,8 +8,6 @@ package export
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"io"
@@ -63,10 +61,10 @@ func Write(ctx context.Context, src replay.Source, w io.Writer, o Options) (Stat
 		block = DefaultBlock
 	}
 	enc := json.NewEncoder(w)
-	ids := map[[32]byte]int{}
+	ids := map[tokens.Sum]int{}
 	var first time.Time
 	var prev tokens.Prompt
-	var prevHashes [][32]byte
+	var prevHashes []tokens.Sum
 	for {
 		if err := ctx.Err(); err != nil {
 			return st, err
@@ -94,20 +92,7 @@ func Write(ctx context.Context, src replay.Source, w io.Writer, o Options) (Stat
 		}
 		// Blocks wholly inside the common prefix with the previous request keep its hashes.
 		keep := min(tokens.LCP(p, prev)/block, len(prevHashes))
-		hashes := append([][32]byte(nil), prevHashes[:keep]...)
-		flat := p.Flat()
-		var buf []byte
-		for k := keep; k*block < len(flat); k++ {
-			var h [32]byte
-			if k > 0 {
-				h = hashes[k-1]
-			}
-			buf = append(buf[:0], h[:]...)
-			for _, t := range flat[k*block : min(len(flat), (k+1)*block)] {
-				buf = binary.LittleEndian.AppendUint32(buf, t)
-			}
-			hashes = append(hashes, sha256.Sum256(buf))
-		}
+		hashes := tokens.BlockSums(p.Flat(), block, prevHashes[:keep])
 		rec := Record{InputLength: p.N, OutputLength: outputLength(e.Exchange.Response, tik), HashIDs: make([]int, len(hashes))}
 		if !e.Exchange.Started.IsZero() {
 			rec.Timestamp = e.Exchange.Started.Sub(first).Milliseconds()
