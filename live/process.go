@@ -1,14 +1,17 @@
 package live
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"syscall"
 	"time"
 
+	"github.com/LLeMbas/lembas-check/acp"
 	"github.com/LLeMbas/lembas-check/internal/proc"
 )
 
@@ -36,6 +39,56 @@ func (p *process) exited() <-chan struct{} { return p.p.Exited() }
 func (p *process) stop() (left string, err error) {
 	err = p.p.Stop(syscall.SIGTERM)
 	return proc.Summary(p.p.Left(), "the agent"), err
+}
+
+// Once says how RunOnce runs a program: in Dir with Env, its output to Stdout and Stderr (nil:
+// dropped), stopped after Timeout (0: no bound) on the clock After (nil: time.After), with Grace
+// (0: grace) between TERM and KILL.
+type Once struct {
+	Env            []string
+	Dir            string
+	Stdout, Stderr io.Writer
+	Timeout, Grace time.Duration
+	After          func(time.Duration) <-chan time.Time
+}
+
+// RunOnce runs one prompt one-shot — argv, a profile's one-shot command — to its end under the
+// process supervisor, as the live driver and the live target both do. Ended by ctx or the timeout,
+// it is stopped (TERM, then KILL after grace) with all it started, and the error is ctx's or a
+// Hung fault; exited non-zero, a Died fault saying how; not started, a NotRun. left names what it
+// had left running ("" when nothing).
+func RunOnce(ctx context.Context, argv []string, o Once) (left string, err error) {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env, cmd.Dir, cmd.Stdout, cmd.Stderr = o.Env, o.Dir, o.Stdout, o.Stderr
+	g := o.Grace
+	if g == 0 {
+		g = grace
+	}
+	sv, err := proc.Start(cmd, proc.Options{Grace: g})
+	if err != nil {
+		return "", &NotRun{fmt.Errorf("starting %s: %v", argv[0], err)}
+	}
+	p := &process{sv}
+	var deadline <-chan time.Time
+	if o.Timeout > 0 {
+		if o.After == nil {
+			o.After = time.After
+		}
+		deadline = o.After(o.Timeout)
+	}
+	select {
+	case <-p.exited():
+	case <-deadline:
+		left, _ = p.stop()
+		return left, &acp.Fault{Kind: acp.Hung, Detail: fmt.Sprintf("the prompt did not end within %v", o.Timeout)}
+	case <-ctx.Done():
+		left, _ = p.stop()
+		return left, ctx.Err()
+	}
+	if left, err = p.stop(); err != nil {
+		return left, &acp.Fault{Kind: acp.Died, Detail: fmt.Sprintf("%s %s", filepath.Base(argv[0]), exitText(err))}
+	}
+	return left, nil
 }
 
 // Stdio is an agent that speaks on its stdio for a whole session (ACP, RPC): started by

@@ -1,12 +1,17 @@
 package live
 
 import (
+	"bytes"
+	"context"
+	"errors"
 	"io"
 	"os"
 	"os/exec"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/LLeMbas/lembas-check/acp"
 )
 
 // never is a clock that does not fire; now one that has fired.
@@ -57,6 +62,51 @@ func TestStdio(t *testing.T) {
 	}
 
 	if _, err := StartStdio([]string{"/no/such/agent"}, nil, t.TempDir(), io.Discard, time.Second); err == nil || !strings.HasPrefix(err.Error(), "starting /no/such/agent: ") {
+		t.Errorf("a missing program: %v", err)
+	}
+}
+
+// One prompt one-shot (the live driver's and the live target's): its output read, an exit not 0
+// a death naming the program and its status, the timeout a hang, ctx's end ctx's error, a program
+// that is not there not run; whatever ends it, it ends.
+func TestRunOnce(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip(err)
+	}
+	run := func(ctx context.Context, script string, o Once) (string, error) {
+		t.Helper()
+		var out bytes.Buffer
+		o.Dir, o.Stdout, o.Stderr, o.Grace = t.TempDir(), &out, io.Discard, 50*time.Millisecond
+		left, err := RunOnce(ctx, []string{sh, "-c", script}, o)
+		if left != "" {
+			t.Errorf("%s: left %s", script, left)
+		}
+		return out.String(), err
+	}
+	kind := func(err error) acp.Kind {
+		if f := new(acp.Fault); errors.As(err, &f) {
+			return f.Kind
+		}
+		return ""
+	}
+	bg := context.Background()
+	if out, err := run(bg, "echo said; pwd >/dev/null", Once{Timeout: time.Hour, After: never}); out != "said\n" || err != nil {
+		t.Errorf("exit 0: said %q, %v", out, err)
+	}
+	if out, err := run(bg, "echo oops; exit 1", Once{}); out != "oops\n" || kind(err) != acp.Died || !strings.HasSuffix(err.Error(), "sh exit status 1") {
+		t.Errorf("exit 1: said %q, %v", out, err)
+	}
+	if _, err := run(bg, "exec sleep 30", Once{Timeout: time.Minute, After: now}); kind(err) != acp.Hung || !strings.Contains(err.Error(), "the prompt did not end within 1m0s") {
+		t.Errorf("a prompt past its bound: %v", err)
+	}
+	ctx, cancel := context.WithCancel(bg)
+	cancel()
+	if _, err := run(ctx, "exec sleep 30", Once{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("interrupted: %v", err)
+	}
+	var nr *NotRun
+	if _, err := RunOnce(bg, []string{"/no/such/agent"}, Once{}); !errors.As(err, &nr) || !strings.HasPrefix(err.Error(), "starting /no/such/agent: ") {
 		t.Errorf("a missing program: %v", err)
 	}
 }

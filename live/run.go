@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -386,31 +385,13 @@ func (d *driver) oneshot(ctx context.Context) {
 			return sr, &acp.Unsupported{What: "a second prompt", Why: "the " + d.r.Profile.Name + " profile has no way to carry a session on one-shot (drive it with --acp)"}
 		}
 		prompts++
-		cmd := exec.Command(argv[0], argv[1:]...)
 		var out bytes.Buffer
-		cmd.Env, cmd.Dir, cmd.Stdout, cmd.Stderr = d.ag.Env, d.r.Dir, &out, d.stderr
-		proc, err := start(cmd)
-		if err != nil {
-			return sr, &NotRun{fmt.Errorf("starting %s: %v", argv[0], err)}
-		}
-		select {
-		case <-proc.exited():
-		case <-d.o.After(d.o.StepTimeout):
-			proc.stop()
-			return sr, &acp.Fault{Kind: acp.Hung, Detail: fmt.Sprintf("the prompt did not end within %v", d.o.StepTimeout)}
-		case <-ctx.Done():
-			proc.stop()
-			return sr, ctx.Err()
-		}
-		left, err := proc.stop()
+		left, err := RunOnce(ctx, argv, Once{Env: d.ag.Env, Dir: d.r.Dir, Stdout: &out, Stderr: d.stderr, Timeout: d.o.StepTimeout, After: d.o.After})
 		if left != "" {
 			d.logf("lembas-check live: %s", left)
 		}
 		sr.Said = strings.TrimSpace(out.String())
-		if err != nil {
-			return sr, &acp.Fault{Kind: acp.Died, Detail: fmt.Sprintf("%s %s", filepath.Base(argv[0]), exitText(err))}
-		}
-		return sr, nil
+		return sr, err
 	})
 }
 

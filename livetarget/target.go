@@ -14,7 +14,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -582,23 +581,12 @@ func (o *oneshot) Prompt(ctx context.Context, words string) error {
 		return &acp.Unsupported{What: "a second prompt", Why: "the " + o.t.o.Profile.Name + " profile has no way to carry a session on one-shot"}
 	}
 	o.prompts++
-	cmd := exec.Command(argv[0], argv[1:]...)
 	var stderr proc.Tail
-	cmd.Env, cmd.Dir, cmd.Stdout, cmd.Stderr = o.t.env, o.dir, io.Discard, &stderr
-	p, err := proc.Start(cmd, proc.Options{Grace: 2 * time.Second})
-	if err != nil {
-		return fmt.Errorf("starting %s: %v", argv[0], err)
+	_, err := live.RunOnce(ctx, argv, live.Once{Env: o.t.env, Dir: o.dir, Stdout: io.Discard, Stderr: &stderr, Grace: 2 * time.Second})
+	if f := new(acp.Fault); errors.As(err, &f) && f.Kind == acp.Died {
+		f.Detail += "; its stderr ends:\n" + stderr.String()
 	}
-	select {
-	case <-p.Done():
-	case <-ctx.Done():
-		p.Kill()
-		return ctx.Err()
-	}
-	if st := p.State(); st != nil && !st.Success() {
-		return &acp.Fault{Kind: acp.Died, Detail: fmt.Sprintf("%s %s; its stderr ends:\n%s", filepath.Base(argv[0]), st, stderr.String())}
-	}
-	return nil
+	return err
 }
 
 func (o *oneshot) Compact(context.Context) error {
