@@ -244,6 +244,10 @@ func TestMalformedMessageEndsTheSession(t *testing.T) {
 		{`{"id": 7, "result": {}}`, `is not JSON-RPC 2.0`},
 		{`{"jsonrpc": "2.0", "id": 2}`, "answers with neither a result nor an error"},
 		{`[1, 2]`, "is not JSON"},
+		// Quoted as every message quotes a line (format.Quote): cut after 200 characters, not
+		// inside one (at 120 bytes it was cut inside an é, which came out as \xc3).
+		{"x" + strings.Repeat("é", 150), `"x` + strings.Repeat("é", 150) + `"`},
+		{strings.Repeat("é", 300), `"` + strings.Repeat("é", 200) + `"… (600 bytes)`},
 	} {
 		cl, _ := startAgent(t, Options{Dir: t.TempDir()}, func(a *agent, id json.RawMessage, m string, params json.RawMessage) {
 			if basic(a, id, m, params) {

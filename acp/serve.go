@@ -13,6 +13,8 @@ import (
 	"sync"
 
 	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/LLeMbas/lembas-check/internal/format"
 )
 
 // handler answers what the agent asks of the client.
@@ -232,7 +234,7 @@ func (g *guard) Read(p []byte) (int, error) {
 			continue
 		}
 		if why := notJSONRPC(line); why != "" {
-			g.onFault(&Fault{Kind: Malformed, Detail: fmt.Sprintf("line %d of its output %s: %s", g.n, why, quote(line))})
+			g.onFault(&Fault{Kind: Malformed, Detail: fmt.Sprintf("line %d of its output %s: %s", g.n, why, format.Quote(line))})
 			g.err = io.EOF
 			continue
 		}
@@ -263,14 +265,6 @@ func notJSONRPC(line []byte) string {
 		return "answers with neither a result nor an error"
 	}
 	return ""
-}
-
-func quote(b []byte) string {
-	const max = 120
-	if len(b) > max {
-		return fmt.Sprintf("%q…", b[:max])
-	}
-	return fmt.Sprintf("%q", b)
 }
 
 // tee copies what the client sends into the transcript (when there is one), and remembers a

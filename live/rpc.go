@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/LLeMbas/lembas-check/acp"
+	"github.com/LLeMbas/lembas-check/internal/format"
 	"github.com/LLeMbas/lembas-check/internal/jsonx"
 )
 
@@ -48,7 +49,7 @@ func readRPC(out io.Reader, lines chan<- rpcMsg, done <-chan struct{}) {
 		if len(bytes.TrimSpace(b)) > 0 {
 			var m rpcMsg
 			if jerr := json.Unmarshal(b, &m); jerr != nil || m.Type == "" {
-				m = rpcMsg{err: &acp.Fault{Kind: acp.Malformed, Detail: fmt.Sprintf("line %d of its output is not an RPC message: %s", n, quoteLine(b))}}
+				m = rpcMsg{err: &acp.Fault{Kind: acp.Malformed, Detail: fmt.Sprintf("line %d of its output is not an RPC message: %s", n, format.Quote(b))}}
 			}
 			select {
 			case lines <- m:
@@ -63,13 +64,6 @@ func readRPC(out io.Reader, lines chan<- rpcMsg, done <-chan struct{}) {
 			return
 		}
 	}
-}
-
-func quoteLine(b []byte) string {
-	if len(b) > 200 {
-		b = append(b[:200:200], "…"...)
-	}
-	return strconv.Quote(string(b))
 }
 
 // call sends a command and waits for its response, and, for a prompt, for the agent_end that

@@ -152,3 +152,21 @@ func TestReadRPCSplitsOnLFOnly(t *testing.T) {
 		t.Errorf("%+v", got)
 	}
 }
+
+// A line that is not an RPC message is quoted as every message quotes a line (format.Quote):
+// whole up to 200 characters, never cut inside one (at 200 bytes it was cut inside an é, which
+// came out as \xc3).
+func TestReadRPCQuotesTheLine(t *testing.T) {
+	for line, want := range map[string]string{
+		"x" + strings.Repeat("é", 150): `"x` + strings.Repeat("é", 150) + `"`,
+		strings.Repeat("é", 300):       `"` + strings.Repeat("é", 200) + `"… (600 bytes)`,
+	} {
+		lines, done := make(chan rpcMsg), make(chan struct{})
+		go readRPC(strings.NewReader(line+"\n"), lines, done)
+		m := <-lines
+		close(done)
+		if m.err == nil || !strings.HasSuffix(m.err.Error(), "is not an RPC message: "+want) {
+			t.Errorf("%.20s…: %v", line, m.err)
+		}
+	}
+}

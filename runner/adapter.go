@@ -14,10 +14,10 @@ import (
 	"sync"
 	"syscall"
 	"time"
-	"unicode/utf8"
 
 	"github.com/LLeMbas/lembas-check/conformance"
 	"github.com/LLeMbas/lembas-check/internal/cmdline"
+	"github.com/LLeMbas/lembas-check/internal/format"
 	supervisor "github.com/LLeMbas/lembas-check/internal/proc"
 	"github.com/LLeMbas/lembas-check/internal/table"
 )
@@ -35,7 +35,6 @@ const (
 	DefaultGrace = time.Second
 
 	stderrKept   = 64 << 10
-	quoteRunes   = 200
 	crashesInRow = 3
 )
 
@@ -238,7 +237,7 @@ func (a *Adapter) answerOn(ctx context.Context, s *slot, c conformance.Case) Out
 	if perr != nil {
 		s.p = nil
 		p.kill()
-		return Outcome{Verdict: ProtocolError, Message: perr.Error() + ": " + quote(line), Stderr: p.stderr.String()}
+		return Outcome{Verdict: ProtocolError, Message: perr.Error() + ": " + format.Quote(line), Stderr: p.stderr.String()}
 	}
 	return out
 }
@@ -255,12 +254,12 @@ func (a *Adapter) fault(ctx context.Context, p *proc, partial []byte, err error)
 		return Outcome{Verdict: Timeout, Message: fmt.Sprintf("no answer within %s: the adapter was ended and is restarted for the next case", a.opts.Timeout), Stderr: p.stderr.String()}
 	case errors.As(err, &long):
 		p.kill()
-		return Outcome{Verdict: ProtocolError, Message: fmt.Sprintf("an answer line over %d MiB (%s…)", MaxAnswerLine>>20, quote(long.head)), Stderr: p.stderr.String()}
+		return Outcome{Verdict: ProtocolError, Message: fmt.Sprintf("an answer line over %d MiB (%s…)", MaxAnswerLine>>20, format.Quote(long.head)), Stderr: p.stderr.String()}
 	default:
 		how := p.end(a.opts.Grace)
 		msg := "the adapter " + how
 		if len(partial) > 0 {
-			msg += ", in the middle of a line: " + quote(partial)
+			msg += ", in the middle of a line: " + format.Quote(partial)
 		}
 		return Outcome{Verdict: Crashed, Message: msg, Stderr: p.stderr.String()}
 	}
@@ -340,12 +339,12 @@ type helloAnswer struct {
 func parseHello(line []byte) (helloAnswer, error) {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(line, &m); err != nil || m == nil {
-		return helloAnswer{}, fmt.Errorf("answered hello with a line that is not a JSON object: %s. Update the adapter: everything it prints on stdout must be protocol lines (logs go to stderr)", quote(line))
+		return helloAnswer{}, fmt.Errorf("answered hello with a line that is not a JSON object: %s. Update the adapter: everything it prints on stdout must be protocol lines (logs go to stderr)", format.Quote(line))
 	}
 	var proto int
 	raw, ok := m["protocol"]
 	if !ok || json.Unmarshal(raw, &proto) != nil {
-		return helloAnswer{}, fmt.Errorf("answered hello without a protocol number: %s. Update the adapter to protocol %d (docs/protocol.md)", quote(line), Protocol)
+		return helloAnswer{}, fmt.Errorf("answered hello without a protocol number: %s. Update the adapter to protocol %d (docs/protocol.md)", format.Quote(line), Protocol)
 	}
 	var refusal string
 	if raw, ok := m["error"]; ok {
@@ -364,7 +363,7 @@ func parseHello(line []byte) (helloAnswer, error) {
 	}
 	for _, k := range []string{"implementation", "areas"} {
 		if _, ok := m[k]; !ok {
-			return helloAnswer{}, fmt.Errorf("answered hello without %q: %s. Update the adapter (docs/protocol.md)", k, quote(line))
+			return helloAnswer{}, fmt.Errorf("answered hello without %q: %s. Update the adapter (docs/protocol.md)", k, format.Quote(line))
 		}
 	}
 	var h helloAnswer
@@ -387,7 +386,7 @@ func parseHello(line []byte) (helloAnswer, error) {
 			err = errors.New("the hello answer has protocol, implementation and areas only")
 		}
 		if err != nil {
-			return helloAnswer{}, fmt.Errorf("answered hello with a wrong %q (%v): %s. Update the adapter (docs/protocol.md)", k, err, quote(line))
+			return helloAnswer{}, fmt.Errorf("answered hello with a wrong %q (%v): %s. Update the adapter (docs/protocol.md)", k, err, format.Quote(line))
 		}
 	}
 	sort.Strings(h.Areas)
@@ -457,15 +456,6 @@ func parseAnswer(line []byte, seq int64) (Outcome, error) {
 	return out, nil
 }
 
-// quote is a line as a message shows it: Go-quoted, cut at quoteRunes characters.
-func quote(b []byte) string {
-	if utf8.RuneCount(b) <= quoteRunes {
-		return fmt.Sprintf("%q", b)
-	}
-	r := []rune(string(b))
-	return fmt.Sprintf("%q… (%d bytes)", string(r[:quoteRunes]), len(b))
-}
-
 var (
 	errTimeout = errors.New("timeout")
 	errClosed  = errors.New("closed")
@@ -493,8 +483,8 @@ func readLine(rd *bufio.Reader, max int) ([]byte, error) {
 		}
 		if len(buf)+len(body) > max {
 			// Keep the start only, copied: enough to quote.
-			head := append([]byte(nil), buf[:min(len(buf), 4*quoteRunes)]...)
-			head = append(head, body[:min(len(body), 4*quoteRunes-len(head))]...)
+			head := append([]byte(nil), buf[:min(len(buf), 4*format.QuoteRunes)]...)
+			head = append(head, body[:min(len(body), 4*format.QuoteRunes-len(head))]...)
 			return nil, &lineTooLong{head: head, ended: err == nil}
 		}
 		switch {

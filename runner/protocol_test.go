@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/LLeMbas/lembas-check/internal/format"
 )
 
 func TestParseAnswer(t *testing.T) {
@@ -160,7 +162,7 @@ func FuzzParseAnswer(f *testing.F) {
 		out, err := parseAnswer(line, 1)
 		if err != nil {
 			// 200 characters of the line, each escaped in at most 10 (\U0001f600), and a byte count.
-			if q := quote(line); len([]rune(q)) > 10*quoteRunes+40 {
+			if q := format.Quote(line); len([]rune(q)) > 10*format.QuoteRunes+40 {
 				t.Errorf("a quote of %d runes", len([]rune(q)))
 			}
 			return

@@ -9,6 +9,7 @@ import (
 	"io"
 
 	"github.com/LLeMbas/lembas-check/conformance"
+	"github.com/LLeMbas/lembas-check/internal/format"
 )
 
 // maxRequestLine bounds a request line Serve reads; a case is far smaller.
@@ -34,7 +35,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, t Target) error {
 		var long *lineTooLong
 		switch {
 		case errors.As(err, &long):
-			return fmt.Errorf("request line %d is over %d MiB: %s…", n, maxRequestLine>>20, quote(long.head))
+			return fmt.Errorf("request line %d is over %d MiB: %s…", n, maxRequestLine>>20, format.Quote(long.head))
 		case errors.Is(err, io.EOF) && len(line) == 0:
 			return nil
 		case err != nil && !errors.Is(err, io.EOF):
@@ -82,7 +83,7 @@ type helloReply struct {
 func handle(ctx context.Context, t Target, info TargetInfo, line []byte, n int) (answer []byte, bye bool) {
 	var req request
 	if err := json.Unmarshal(line, &req); err != nil {
-		return mustJSON(reply{Error: ptr(fmt.Sprintf("request line %d is not a protocol message (%v): %s", n, err, quote(line)))}), false
+		return mustJSON(reply{Error: ptr(fmt.Sprintf("request line %d is not a protocol message (%v): %s", n, err, format.Quote(line)))}), false
 	}
 	switch req.Cmd {
 	case "hello":

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/LLeMbas/lembas-check/conformance"
+	"github.com/LLeMbas/lembas-check/internal/format"
 )
 
 // Statuses of a smoke check.
@@ -98,7 +99,7 @@ func Smoke(ctx context.Context, a *Adapter, cases []conformance.Case) []SmokeChe
 		case "":
 			area, _ := conformance.ByName(name)
 			if _, err := area.DecodeAnswer(o.Answer); err != nil {
-				add(c.ID, SmokeFail, "the answer is not a %s answer (%v): an answer has the shape of the case's \"expect\" (docs/areas.md): %s", name, err, quote(o.Answer))
+				add(c.ID, SmokeFail, "the answer is not a %s answer (%v): an answer has the shape of the case's \"expect\" (docs/areas.md): %s", name, err, format.Quote(o.Answer))
 			} else if conformance.Diff(c.Expect, o.Answer) == "" {
 				add(c.ID, SmokeOK, "answered as the spec expects")
 			} else {

@@ -1,7 +1,7 @@
 // Package format holds what every report of lembas-check shares: the one rule for how a command
 // ends (Status: the summary's first word, markdown's icon and the exit status, from one value), the
-// registry of the formats a report can be written in (one lookup, one list for -h), and writing a
-// report to the file a flag names.
+// registry of the formats a report can be written in (one lookup, one list for -h), writing a
+// report to the file a flag names, and quoting in a message a line a program printed.
 package format
 
 import (
@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/LLeMbas/lembas-check/internal/term"
 )
@@ -200,4 +201,18 @@ func FileErr(flag, path string, err error) error {
 		err = errors.New(strings.TrimSpace(rest))
 	}
 	return &FileError{Flag: flag, Path: path, Err: err}
+}
+
+// QuoteRunes is how many characters of a line Quote keeps.
+const QuoteRunes = 200
+
+// Quote is a line a program printed — an adapter's answer, an agent's output — as an error
+// message quotes it: Go-quoted, cut after QuoteRunes characters (never inside one) and then
+// saying how long it was.
+func Quote(b []byte) string {
+	if utf8.RuneCount(b) <= QuoteRunes {
+		return fmt.Sprintf("%q", b)
+	}
+	r := []rune(string(b))
+	return fmt.Sprintf("%q… (%d bytes)", string(r[:QuoteRunes]), len(b))
 }

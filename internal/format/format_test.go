@@ -66,3 +66,18 @@ func TestFileErrorsNameTheFlagAndPath(t *testing.T) {
 		t.Errorf("FileErr: %s", got)
 	}
 }
+
+// A line in a message: whole up to QuoteRunes characters; past them cut after the QuoteRunes-th
+// (never inside one), saying its length in bytes.
+func TestQuote(t *testing.T) {
+	for line, want := range map[string]string{
+		"Loading...":                   `"Loading..."`,
+		"a\tb\x00":                     `"a\tb\x00"`,
+		strings.Repeat("é", 200):       `"` + strings.Repeat("é", 200) + `"`,
+		"x" + strings.Repeat("é", 200): `"x` + strings.Repeat("é", 199) + `"… (401 bytes)`,
+	} {
+		if got := Quote([]byte(line)); got != want {
+			t.Errorf("%.20q: got %.40s…", line, got)
+		}
+	}
+}
