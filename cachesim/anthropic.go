@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -109,18 +110,29 @@ func NewBreakpoints(tok *tokens.Tiktoken) (*Breakpoints, error) {
 // Tokenizer is the cache's tokenizer.
 func (b *Breakpoints) Tokenizer() *tokens.Tiktoken { return b.tok }
 
-// Serve serves one Messages request body at a time.
-func (b *Breakpoints) Serve(body []byte, at time.Time) (Served, error) {
+// Serve serves one Messages request body at a time, sent with these headers (canonical names;
+// nil: none).
+func (b *Breakpoints) Serve(body []byte, headers map[string][]string, at time.Time) (Served, error) {
 	r, err := chat.ParseAs(body, chat.Anthropic)
 	if err != nil {
 		return Served{}, fmt.Errorf("simulated cache: %v", err)
 	}
+	KeyHeaders(r, headers)
 	return b.ServeRequest(r, b.tok.Of(r), at)
 }
 
-// HeaderBeta is the anthropic-beta header as a key (the fake and the audit add it to a request's
-// Keys): the features it turns on change what the model is given.
+// HeaderBeta is the anthropic-beta header as a key (KeyHeaders): the features it turns on change
+// what the model is given.
 const HeaderBeta = "header anthropic-beta"
+
+// KeyHeaders adds to a Messages request's keys what its headers (canonical names, as net/http and
+// a recording keep them) add to them: its anthropic-beta, the values of every such header joined
+// by commas. The fake serving a request and the audit reading a recorded one both call it.
+func KeyHeaders(r *chat.Request, headers map[string][]string) {
+	if beta := strings.Join(headers["Anthropic-Beta"], ","); beta != "" {
+		r.Keys = append(r.Keys, chat.Param{Path: HeaderBeta, Value: []byte(beta)})
+	}
+}
 
 // keyed is the messages-level keys of a request: what Anthropic's table of invalidations says
 // changes the messages cache but keeps the tools and system ones.

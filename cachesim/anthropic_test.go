@@ -72,7 +72,7 @@ var t0 = time.Date(2026, 11, 30, 23, 50, 0, 0, time.UTC)
 
 func serve(t *testing.T, b *Breakpoints, v map[string]any, at time.Time) Served {
 	t.Helper()
-	s, err := b.Serve(mbody(t, v), at)
+	s, err := b.Serve(mbody(t, v), nil, at)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,12 +131,12 @@ func TestBreakpointsTTL(t *testing.T) {
 
 func TestBreakpointsTooMany(t *testing.T) {
 	b := newBP(t)
-	_, err := b.Serve(mbody(t, map[string]any{"cache_control": cc, "system": system("s", true, ""), "messages": msgs(4, 0, 1, 2)}), t0)
+	_, err := b.Serve(mbody(t, map[string]any{"cache_control": cc, "system": system("s", true, ""), "messages": msgs(4, 0, 1, 2)}), nil, t0)
 	var tm *TooManyBreakpoints
 	if !errors.As(err, &tm) || tm.N != 5 || err.Error() != "A maximum of 4 blocks with cache_control may be provided. Found 5." {
 		t.Fatalf("err %v", err)
 	}
-	if _, err := b.Serve(mbody(t, map[string]any{"system": system("s", true, ""), "messages": msgs(4, 0, 1, 2)}), t0); err != nil {
+	if _, err := b.Serve(mbody(t, map[string]any{"system": system("s", true, ""), "messages": msgs(4, 0, 1, 2)}), nil, t0); err != nil {
 		t.Fatalf("four breakpoints: %v", err)
 	}
 }

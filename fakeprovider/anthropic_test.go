@@ -196,3 +196,52 @@ func TestAnthropicSDKErrorMidStream(t *testing.T) {
 		t.Errorf("error_after without a status: %v", err)
 	}
 }
+
+// The fake keys Anthropic's messages cache by the anthropic-beta header as the audit does
+// (cachesim.KeyHeaders): the same request with another beta reads the system prompt's entry
+// and loses the messages' one. The fake read the body alone and answered the whole prompt read.
+func TestAnthropicBetaHeaderKeysTheCache(t *testing.T) {
+	s, err := script.Parse("s.yaml", []byte("models: [claude-sonnet-4-5]\nreplies: [{text: a}, {text: b}, {text: c}]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := fakeprovider.NewWith(t, fakeprovider.Config{Script: s, Now: func() time.Time { return clock }})
+	mark := map[string]string{"type": "ephemeral"}
+	body, err := json.Marshal(map[string]any{"model": "claude-sonnet-4-5", "max_tokens": 100,
+		"system":   []any{map[string]any{"type": "text", "text": anthropicSystem, "cache_control": mark}},
+		"messages": []any{map[string]any{"role": "user", "content": []any{map[string]any{"type": "text", "text": strings.Repeat("Read the notes. ", 100), "cache_control": mark}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type usage struct {
+		Read    int `json:"cache_read_input_tokens"`
+		Written int `json:"cache_creation_input_tokens"`
+	}
+	send := func(beta string) usage {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodPost, srv.URL+"/v1/messages", strings.NewReader(string(body)))
+		req.Header.Set("anthropic-version", "2023-06-01")
+		if beta != "" {
+			req.Header.Set("anthropic-beta", beta)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var m struct{ Usage usage }
+		if err := json.NewDecoder(resp.Body).Decode(&m); err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("status %d: %v", resp.StatusCode, err)
+		}
+		return m.Usage
+	}
+	first := send("")
+	same := send("")
+	other := send("context-1m-2025-08-07")
+	if first.Written == 0 || same.Read != first.Written {
+		t.Fatalf("first %+v, again %+v: want the whole prompt written, then read", first, same)
+	}
+	if other.Read == 0 || other.Read >= same.Read || other.Written == 0 {
+		t.Errorf("another anthropic-beta: %+v; want the system prompt read (%d in all before) and the messages written again", other, same.Read)
+	}
+}

@@ -133,7 +133,7 @@ func (s *Server) handleMessages(w http.ResponseWriter, r *http.Request) {
 	if !s.delayOrFault(ctx, w, pick, req.Model, req.Stream, func(e *wire.Error) { s.anthropicError(w, e, pick.N) }) {
 		return
 	}
-	sv, err := s.providers.anthropic.Serve(body, s.now())
+	sv, err := s.providers.anthropic.Serve(body, r.Header, s.now())
 	if err != nil {
 		fail(ctx, "the cache simulator could not read the request (%v); usage counts its words instead", err)
 		sv = cachesim.Served{PromptTokens: wire.CountWords(string(body))}

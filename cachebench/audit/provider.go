@@ -68,9 +68,7 @@ func (c *caches) serve(x replay.Exchange, r *chat.Request) (cachesim.Served, boo
 			}
 			c.anthropic = b
 		}
-		if beta := strings.Join(x.Request.Headers["Anthropic-Beta"], ","); beta != "" {
-			r.Keys = append(r.Keys, chat.Param{Path: cachesim.HeaderBeta, Value: []byte(beta)})
-		}
+		cachesim.KeyHeaders(r, x.Request.Headers)
 		sv, err := c.anthropic.ServeRequest(r, c.tok.Of(r), x.Started)
 		return sv, true, err
 	}

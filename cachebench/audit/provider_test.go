@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/LLeMbas/lembas-check/cachesim"
 	"github.com/LLeMbas/lembas-check/prices"
 	"github.com/LLeMbas/lembas-check/replay"
 )
@@ -63,12 +64,21 @@ func turns(n int, markLast bool) []msg {
 
 func auditTimed(t *testing.T, o Options, at []time.Time, bodies ...[]byte) *Report {
 	t.Helper()
+	return auditHeaders(t, o, at, nil, bodies...)
+}
+
+// auditHeaders audits Messages requests sent at these times with these headers (nil: none).
+func auditHeaders(t *testing.T, o Options, at []time.Time, headers []map[string][]string, bodies ...[]byte) *Report {
+	t.Helper()
 	a, err := New(o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i, b := range bodies {
 		x := replay.Exchange{Seq: i + 1, Method: "POST", Path: "/v1/messages", Started: at[i]}
+		if i < len(headers) {
+			x.Request.Headers = headers[i]
+		}
 		if _, err := a.Add(context.Background(), replay.Entry{Exchange: x, Body: b, Line: i + 2}); err != nil {
 			t.Fatal(err)
 		}
@@ -86,6 +96,7 @@ func TestCausesBeyondBytes(t *testing.T) {
 		turns  [2]int
 		extra  [2]map[string]any
 		at     []time.Time
+		beta   [2]string // the requests' anthropic-beta headers
 		want   Cause
 		path   string
 		detail string
@@ -96,6 +107,9 @@ func TestCausesBeyondBytes(t *testing.T) {
 		},
 		"an effort change": {marked: true, turns: [2]int{1, 3}, extra: [2]map[string]any{effort("high"), effort("low")},
 			at: []time.Time{minute(0), minute(1)}, want: KeyChanged, path: "$.output_config.effort", detail: `"high" → "low"`, small: true,
+		},
+		"an anthropic-beta change": {marked: true, turns: [2]int{1, 3}, beta: [2]string{"", "context-1m-2025-08-07"},
+			at: []time.Time{minute(0), minute(1)}, want: KeyChanged, path: cachesim.HeaderBeta, detail: "(none) → context-1m-2025-08-07", small: true,
 		},
 		"a breakpoint moved past the lookback": {marked: false, turns: [2]int{1, 25},
 			at: []time.Time{minute(0), minute(1)}, want: BreakpointsMoved, detail: "no breakpoint of this one is at them or within 20 blocks",
@@ -109,7 +123,15 @@ func TestCausesBeyondBytes(t *testing.T) {
 			for i, n := range c.turns {
 				bs = append(bs, messages(t, c.marked, turns(n, true), c.extra[i]))
 			}
-			r := auditTimed(t, Options{Prices: prices.Builtin()}, c.at, bs...)
+			var hs []map[string][]string
+			for _, b := range c.beta {
+				h := map[string][]string{}
+				if b != "" {
+					h["Anthropic-Beta"] = []string{b}
+				}
+				hs = append(hs, h)
+			}
+			r := auditHeaders(t, Options{Prices: prices.Builtin()}, c.at, hs, bs...)
 			q := r.Requests[1]
 			if q.Cause != c.want || q.Path != c.path || !strings.Contains(q.Detail, c.detail) || q.Fails || !q.Break || q.Provider != "anthropic" {
 				t.Fatalf("%+v, want %s at %q saying %q", q, c.want, c.path, c.detail)
