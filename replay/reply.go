@@ -166,27 +166,44 @@ func nonNull(v json.RawMessage) json.RawMessage {
 	return v
 }
 
+// addResponsesItem adds an output item of a Responses answer: a message's text, or a call.
 func (x *Reply) addResponsesItem(item json.RawMessage) {
 	var it struct {
-		Type      string          `json:"type"`
-		Content   json.RawMessage `json:"content"`
-		CallID    string          `json:"call_id"`
-		Name      string          `json:"name"`
-		Arguments string          `json:"arguments"`
-		Input     string          `json:"input"`
+		Type    string          `json:"type"`
+		Content json.RawMessage `json:"content"`
 	}
 	if json.Unmarshal(item, &it) != nil {
 		return
 	}
-	switch it.Type {
-	case "message":
+	if it.Type == "message" {
 		t, _ := chat.ContentText(it.Content, "")
 		x.Text += t
-	case "function_call":
-		x.ToolCalls = append(x.ToolCalls, ToolCall{it.CallID, it.Name, it.Arguments})
-	case "custom_tool_call":
-		x.ToolCalls = append(x.ToolCalls, ToolCall{it.CallID, it.Name, it.Input})
+	} else if c, ok := responsesCall(item); ok {
+		x.ToolCalls = append(x.ToolCalls, c)
 	}
+}
+
+// responsesCall is a Responses output item's call: a function_call's arguments, a
+// custom_tool_call's input (its free text) as the arguments; ok is false for any other item. A
+// body's output and a stream's output_item.done events both give items.
+func responsesCall(item json.RawMessage) (ToolCall, bool) {
+	var it struct {
+		Type      string `json:"type"`
+		CallID    string `json:"call_id"`
+		Name      string `json:"name"`
+		Arguments string `json:"arguments"`
+		Input     string `json:"input"`
+	}
+	if json.Unmarshal(item, &it) != nil {
+		return ToolCall{}, false
+	}
+	switch it.Type {
+	case "function_call":
+		return ToolCall{it.CallID, it.Name, it.Arguments}, true
+	case "custom_tool_call":
+		return ToolCall{it.CallID, it.Name, it.Input}, true
+	}
+	return ToolCall{}, false
 }
 
 // addAnthropicBlock adds a block of an Anthropic message: a text block's text, a tool_use
@@ -329,24 +346,10 @@ func ParseStream(chunks [][]byte) (Reply, error) {
 		case "response.completed", "response.incomplete":
 			merge(usage, usageIn(v.Response))
 		case "response.output_item.done":
-			var it struct {
-				Type string `json:"type"`
-			}
-			if json.Unmarshal(v.Item, &it) == nil && (it.Type == "function_call" || it.Type == "custom_tool_call") {
+			if c, ok := responsesCall(v.Item); ok {
 				n := len(order) + 1000
-				calls[n] = &ToolCall{}
+				calls[n] = &c
 				order = append(order, n)
-				var fc struct {
-					CallID    string `json:"call_id"`
-					Name      string `json:"name"`
-					Arguments string `json:"arguments"`
-					Input     string `json:"input"`
-				}
-				json.Unmarshal(v.Item, &fc)
-				if it.Type == "custom_tool_call" {
-					fc.Arguments = fc.Input
-				}
-				*calls[n] = ToolCall{fc.CallID, fc.Name, fc.Arguments}
 			}
 		case "message_start":
 			merge(usage, usageIn(v.Message))

@@ -141,3 +141,28 @@ func TestStreamedResponseOverBothTransports(t *testing.T) {
 		}
 	}
 }
+
+// A Responses function_call (its arguments) and custom_tool_call (its input) read the same
+// whole in a body's output and one output_item.done at a time in a stream (responsesCall);
+// other items carry no call.
+func TestResponsesCallsBodyAndStream(t *testing.T) {
+	items := []string{
+		`{"type":"function_call","call_id":"c1","name":"read","arguments":"{\"path\":\"a\"}"}`,
+		`{"type":"reasoning","summary":[]}`,
+		`{"type":"custom_tool_call","call_id":"c2","name":"apply_patch","input":"*** Begin Patch"}`,
+		`{"type":"web_search_call","id":"w"}`,
+	}
+	want := []ToolCall{{"c1", "read", `{"path":"a"}`}, {"c2", "apply_patch", "*** Begin Patch"}}
+	body, err := ParseReply([]byte(`{"output":[` + strings.Join(items, ",") + `]}`))
+	if err != nil || !cmp.Equal(body.ToolCalls, want) {
+		t.Errorf("body: %+v %v", body.ToolCalls, err)
+	}
+	var chunks [][]byte
+	for _, it := range items {
+		chunks = append(chunks, []byte("event: response.output_item.done\ndata: {\"type\":\"response.output_item.done\",\"item\":"+it+"}\n\n"))
+	}
+	stream, err := ParseStream(chunks)
+	if err != nil || !cmp.Equal(stream.ToolCalls, want) || stream.FirstTokenChunk != 0 {
+		t.Errorf("stream: %+v first %d %v", stream.ToolCalls, stream.FirstTokenChunk, err)
+	}
+}
