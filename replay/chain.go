@@ -3,9 +3,9 @@ package replay
 import (
 	"bytes"
 	"encoding/json"
-	"strings"
 
 	"github.com/LLeMbas/lembas-check/internal/jsonx"
+	"github.com/LLeMbas/lembas-check/replay/chat"
 )
 
 // Responses requests that continue an earlier response (previous_response_id, as codex sends
@@ -32,7 +32,7 @@ type chains struct {
 // prompt is the request body as the model saw it when it continues a response recorded
 // earlier (nil otherwise), and notes the entry's response for later continuations.
 func (c *chains) prompt(e *Entry) []byte {
-	if !strings.HasSuffix(strings.SplitN(e.Exchange.Path, "?", 2)[0], "/responses") {
+	if chat.APIOf(e.Exchange.Path) != chat.Responses {
 		return nil
 	}
 	var top map[string]json.RawMessage

@@ -368,3 +368,46 @@ func TestCountPrompts(t *testing.T) {
 		t.Errorf("a cut recording: %d, %v; want 5 and the damage", n, err)
 	}
 }
+
+// A Responses request that names an earlier response (previous_response_id) is read with the
+// earlier turns before its input, whatever query its path has; a chat request that names one is
+// not a continuation. Which requests are Responses ones is chat.APIOf's rule, the audit's.
+func TestContinuationsFollowTheResponsesPath(t *testing.T) {
+	var buf bytes.Buffer
+	w, err := NewWriter(&buf, Header{Source: "fake"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := `{"model":"m","input":"hi"}`
+	answer := &Response{Status: 200, Body: json.RawMessage(`{"id":"resp_1","output":[{"type":"message","role":"assistant","content":[{"type":"output_text","text":"hello"}]}]}`)}
+	next := `{"model":"m","previous_response_id":"resp_1","input":[{"type":"message","role":"user","content":"more"}]}`
+	for _, x := range []struct {
+		path, body string
+		resp       *Response
+	}{
+		{"/v1/responses?api-version=1", first, answer},
+		{"/v1/responses?api-version=1", next, nil},
+		{"/v1/chat/completions", next, nil},
+	} {
+		if err := w.Write(Exchange{Method: "POST", Path: x.path, Response: x.resp}, []byte(x.body)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := NewReader(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var es []Entry
+	for e, err := range Entries(r) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		es = append(es, e)
+	}
+	if len(es) != 3 || es[0].Prompt != nil || es[2].Prompt != nil {
+		t.Fatalf("%d entries; prompts %q, %q", len(es), es[0].Prompt, es[len(es)-1].Prompt)
+	}
+	if p := string(es[1].Prompt); !strings.Contains(p, `"hi"`) || !strings.Contains(p, `"hello"`) || !strings.Contains(p, `"more"`) || strings.Contains(p, "previous_response_id") {
+		t.Errorf("the continuation as the model saw it: %s", p)
+	}
+}
