@@ -42,14 +42,14 @@ func (d *disk) abs(p string) string {
 func (d *disk) inView(abs string) (string, bool) {
 	root := filepath.ToSlash(d.root)
 	switch {
+	case !fsaccess.Within(root, abs):
+		return "", false
 	case abs == root:
 		return "/", true
 	case root == "/":
 		return abs, true
-	case strings.HasPrefix(abs, root+"/"):
-		return abs[len(root):], true
 	}
-	return "", false
+	return abs[len(root):], true
 }
 
 // real is a view path on disk.
