@@ -226,7 +226,7 @@ func judgeCause(run *Run, rep *audit.Report, c audit.Cause, held string) (string
 		msg += fmt.Sprintf("; %d tokens read again", q.LostTokens)
 		diff := ""
 		if q.Change != nil {
-			diff = "- " + q.Change.Old + "\n+ " + q.Change.New + "\n"
+			diff = q.Change.Lines()
 		}
 		return rule, runner.Fail, msg, diff
 	}

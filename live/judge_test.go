@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/LLeMbas/lembas-check/cachebench/audit"
 	"github.com/LLeMbas/lembas-check/replay"
 	"github.com/LLeMbas/lembas-check/runner"
 )
@@ -268,5 +269,19 @@ func TestJudgeReadsAContinuationWhole(t *testing.T) {
 			{Step: Step{Prompt: "Read them again."}, First: 2, Last: 2, At: day}}}
 	if x := judged(t, run)[RuleDateNote]; x.Verdict != runner.Pass || !strings.Contains(x.Message, `request 2 has the new date "Dec 01 2026" after the person's words`) {
 		t.Errorf("date-note: %s %q", x.Verdict, x.Message)
+	}
+}
+
+// A break the rule forbids fails it, its diff the change's two sides as the audit's markdown
+// shows them (audit.Change.Lines).
+func TestJudgeCauseShowsTheChange(t *testing.T) {
+	rep := &audit.Report{Requests: []audit.Request{{Seq: 1}, {Seq: 2, Continues: 1, Cause: audit.SystemChanged, Fails: true, Path: "$.messages[0].content",
+		Change: &audit.Change{Old: `"You are ⟦a⟧ helper"`, New: `"You are ⟦the⟧ helper"`}}}}
+	rule, v, msg, diff := judgeCause(&Run{}, rep, audit.SystemChanged, "held")
+	if rule != RuleSystemPrompt || v != runner.Fail || !strings.HasPrefix(msg, "request 2 (continuing request 1): ") {
+		t.Errorf("%s %s %s", rule, v, msg)
+	}
+	if want := "- \"You are ⟦a⟧ helper\"\n+ \"You are ⟦the⟧ helper\"\n"; diff != want {
+		t.Errorf("diff %q, want %q", diff, want)
 	}
 }

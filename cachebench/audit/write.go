@@ -211,8 +211,9 @@ func mdCell(s string) string {
 	return s
 }
 
-// changeLines are a change's two sides as a diff shows them.
-func changeLines(c *Change) string {
+// Lines are a change's two sides as a diff shows them: "- old", "+ new", a side left out when
+// empty.
+func (c *Change) Lines() string {
 	var b strings.Builder
 	if c.Old != "" {
 		b.WriteString("- " + c.Old + "\n")
@@ -285,7 +286,7 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 			if q.Change == nil || q.Change.Old == "" && q.Change.New == "" {
 				continue
 			}
-			fmt.Fprintf(w, "\nRequest %d, at `%s`:\n\n%s\n", q.Seq, q.Path, mdFence("diff", changeLines(q.Change)))
+			fmt.Fprintf(w, "\nRequest %d, at `%s`:\n\n%s\n", q.Seq, q.Path, mdFence("diff", q.Change.Lines()))
 		}
 	}
 	if lines := placeLines(r); len(lines) > 0 {

@@ -194,3 +194,17 @@ func TestTableColour(t *testing.T) {
 		}
 	}
 }
+
+// A change as a diff shows it (the markdown's, live's verdicts'): "- old", "+ new", a side that is
+// empty (a model named on one side only) left out.
+func TestChangeLines(t *testing.T) {
+	for c, want := range map[Change]string{
+		{Old: "a⟦1⟧b", New: "a⟦2⟧b"}: "- a⟦1⟧b\n+ a⟦2⟧b\n",
+		{New: "fake-model"}:          "+ fake-model\n",
+		{Old: "fake-model"}:          "- fake-model\n",
+	} {
+		if got := c.Lines(); got != want {
+			t.Errorf("%+v: %q, want %q", c, got, want)
+		}
+	}
+}
