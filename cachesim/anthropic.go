@@ -23,7 +23,7 @@ import (
 //   - an entry lives 5 minutes, or 1 hour with ttl "1h", from its last use: a read refreshes it;
 //   - the model, and at the messages level tool_choice, the thinking parameters and the effort,
 //     key the cache beside the bytes (a change keeps the tools and system entries);
-//   - more than MaxBreakpoints breakpoints is the API's 400 (*TooManyBreakpoints).
+//   - more than chat.MaxBreakpoints breakpoints is the API's 400 (*chat.TooManyBreakpoints).
 //
 // The clock is the caller's: each request is served at a time it gives. Safe for concurrent use.
 type Breakpoints struct {
@@ -88,13 +88,6 @@ const (
 	// ReasonUnderMinimum: the prefix is shorter than the model's minimum cacheable length.
 	ReasonUnderMinimum MissReason = "under minimum"
 )
-
-// TooManyBreakpoints is a request with more breakpoints than the API takes.
-type TooManyBreakpoints struct{ N int }
-
-func (e *TooManyBreakpoints) Error() string {
-	return fmt.Sprintf("A maximum of %d blocks with cache_control may be provided. Found %d.", MaxBreakpoints, e.N)
-}
 
 // NewBreakpoints makes an empty cache; tok nil makes its own tokenizer.
 func NewBreakpoints(tok *tokens.Tiktoken) (*Breakpoints, error) {
@@ -178,8 +171,8 @@ type boundary struct {
 // ServeRequest serves a parsed request whose prompt p (tokens.Tiktoken.Of) has a piece per block.
 func (b *Breakpoints) ServeRequest(r *chat.Request, p tokens.Prompt, at time.Time) (Served, error) {
 	out := Served{PromptTokens: p.N, Breakpoints: r.Breakpoints()}
-	if out.Breakpoints > MaxBreakpoints {
-		return out, &TooManyBreakpoints{N: out.Breakpoints}
+	if out.Breakpoints > chat.MaxBreakpoints {
+		return out, &chat.TooManyBreakpoints{N: out.Breakpoints}
 	}
 	keys := keyed(r)
 	msgKey := keySum(keys)

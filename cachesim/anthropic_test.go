@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/LLeMbas/lembas-check/replay/chat"
 )
 
 // long is a text of about n tokens.
@@ -132,7 +134,7 @@ func TestBreakpointsTTL(t *testing.T) {
 func TestBreakpointsTooMany(t *testing.T) {
 	b := newBP(t)
 	_, err := b.Serve(mbody(t, map[string]any{"cache_control": cc, "system": system("s", true, ""), "messages": msgs(4, 0, 1, 2)}), nil, t0)
-	var tm *TooManyBreakpoints
+	var tm *chat.TooManyBreakpoints
 	if !errors.As(err, &tm) || tm.N != 5 || err.Error() != "A maximum of 4 blocks with cache_control may be provided. Found 5." {
 		t.Fatalf("err %v", err)
 	}

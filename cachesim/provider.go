@@ -22,9 +22,6 @@ var Providers = []string{ProviderAnthropic, ProviderOpenAI, ProviderGemini}
 // earlier entry ("up to approximately 20 blocks before your explicit breakpoint").
 const Lookback = 20
 
-// MaxBreakpoints is the most cache_control blocks a Messages request may carry; more is a 400.
-const MaxBreakpoints = 4
-
 // The TTLs a cache entry lives for after its last use.
 const (
 	TTL5m = 5 * time.Minute // Anthropic's default ("ephemeral"), OpenAI's least

@@ -90,12 +90,12 @@ func (c *caches) serve(x replay.Exchange, r *chat.Request) (cachesim.Served, boo
 // bytes allow, names the cause.
 func (a *Auditor) beyondBytes(e replay.Entry, r *chat.Request, cur *past, out *Request) error {
 	sv, ok, err := a.caches.serve(e.Exchange, r)
-	var tooMany *cachesim.TooManyBreakpoints
+	var tooMany *chat.TooManyBreakpoints
 	switch {
 	case errors.As(err, &tooMany):
 		lost := out.ReusableTokens
 		out.Cause, out.Break, out.Fails = TooManyBreakpoints, true, false
-		out.Detail = fmt.Sprintf("%d breakpoints: the API refuses more than %d (%s)", tooMany.N, cachesim.MaxBreakpoints, tooMany.Error())
+		out.Detail = fmt.Sprintf("%d breakpoints: the API refuses more than %d (%s)", tooMany.N, chat.MaxBreakpoints, tooMany.Error())
 		out.ReusableTokens, out.LostTokens = 0, lost
 		return nil
 	case err != nil:

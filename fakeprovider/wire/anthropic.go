@@ -15,9 +15,6 @@ import (
 // APIAnthropic names the Messages endpoint.
 const APIAnthropic = "anthropic" // POST /v1/messages
 
-// MaxBreakpoints is the most cache_control blocks the API takes in one request.
-const MaxBreakpoints = 4
-
 type anthropicMessage struct {
 	Role    *string `json:"role"`
 	Content raw     `json:"content"`
@@ -29,7 +26,7 @@ type anthropicBlock struct {
 }
 
 // DecodeAnthropic reads a Messages request body. Errors are the API's 400s (Error.AnthropicBody
-// writes them in its shape); more than MaxBreakpoints cache_control blocks is one.
+// writes them in its shape); more than chat.MaxBreakpoints cache_control blocks is one.
 func DecodeAnthropic(body []byte) (*Request, *Error) {
 	top, e := object(body)
 	if e != nil {
@@ -82,9 +79,8 @@ func DecodeAnthropic(body []byte) (*Request, *Error) {
 	r.Tools = tools
 	r.Params.ToolChoice = anthropicToolChoice(top["tool_choice"])
 	if cr, err := chat.ParseAs(body, chat.Anthropic); err == nil {
-		if n := cr.Breakpoints(); n > MaxBreakpoints {
-			return nil, &Error{Status: http.StatusBadRequest, Type: TypeInvalidRequest,
-				Message: fmt.Sprintf("A maximum of %d blocks with cache_control may be provided. Found %d.", MaxBreakpoints, n)}
+		if n := cr.Breakpoints(); n > chat.MaxBreakpoints {
+			return nil, &Error{Status: http.StatusBadRequest, Type: TypeInvalidRequest, Message: (&chat.TooManyBreakpoints{N: n}).Error()}
 		}
 	}
 	return r, nil

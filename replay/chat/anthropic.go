@@ -15,8 +15,20 @@ type Block struct {
 // Marked says whether the block carries a cache_control breakpoint.
 func (b Block) Marked() bool { return b.TTL != "" }
 
+// MaxBreakpoints is the most blocks with cache_control a Messages request may carry; more is the
+// API's 400 (TooManyBreakpoints), which the fake answers and the audit's simulator predicts.
+const MaxBreakpoints = 4
+
+// TooManyBreakpoints is a request with more breakpoints than the API takes; its message is the
+// API's.
+type TooManyBreakpoints struct{ N int }
+
+func (e *TooManyBreakpoints) Error() string {
+	return fmt.Sprintf("A maximum of %d blocks with cache_control may be provided. Found %d.", MaxBreakpoints, e.N)
+}
+
 // Breakpoints counts the blocks with cache_control in a request, the top-level one included: the
-// API refuses more than four.
+// API refuses more than MaxBreakpoints.
 func (r *Request) Breakpoints() int {
 	n := 0
 	for _, p := range r.Parts() {
