@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strings"
 )
 
 // Dialect is whose shape an answer takes and which names its usage fields carry. Reports, flags
@@ -51,7 +52,30 @@ func ParseDialect(s string) (Dialect, error) {
 	if d, ok := aliases[s]; ok {
 		return d, nil
 	}
-	return "", fmt.Errorf("no usage dialect %q (there are openai, llama.cpp (also spelled llamacpp), anthropic, deepseek, vllm (also spelled sglang))", s)
+	return "", fmt.Errorf("no usage dialect %q (there are %s)", s, Names())
+}
+
+// Names lists the dialects for people, in Dialects' order, each with its other spellings:
+// "openai, llama.cpp (also spelled llamacpp), …", for flags' help and messages.
+func Names() string {
+	var b strings.Builder
+	for i, d := range Dialects {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(string(d))
+		var other []string
+		for a, to := range aliases {
+			if to == d {
+				other = append(other, a)
+			}
+		}
+		if len(other) > 0 {
+			sort.Strings(other)
+			b.WriteString(" (also spelled " + strings.Join(other, ", ") + ")")
+		}
+	}
+	return b.String()
 }
 
 // Usage is one answer's token accounting. A nil field was not reported.

@@ -102,7 +102,7 @@ func TestParseDialect(t *testing.T) {
 			t.Errorf("%s: %v %v", d, got, err)
 		}
 	}
-	if _, err := ParseDialect("tgi"); err == nil || !strings.Contains(err.Error(), "llamacpp") {
+	if _, err := ParseDialect("tgi"); err == nil || err.Error() != `no usage dialect "tgi" (there are openai, llama.cpp (also spelled llamacpp), anthropic, deepseek, vllm (also spelled sglang))` {
 		t.Errorf("unknown dialect: %v", err)
 	}
 	if got, err := ParseDialect("sglang"); err != nil || got != VLLM {

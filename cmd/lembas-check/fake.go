@@ -7,6 +7,7 @@ import (
 
 	"github.com/LLeMbas/lembas-check/fakeprovider"
 	"github.com/LLeMbas/lembas-check/runner"
+	"github.com/LLeMbas/lembas-check/usage"
 )
 
 // addFakeFlags adds the flags that say what the fake provider serves, shared by fake and record;
@@ -18,7 +19,7 @@ func addFakeFlags(fs *flag.FlagSet, strict bool) *fakeprovider.Settings {
 	fs.StringVar(&s.Script, "script", "", "answer from the script `FILE` (YAML or JSON, docs/fakeprovider.md); without it: call the offered read tool on README.md, then answer done")
 	fs.StringVar(&s.Upstream, "upstream", "", "be a recording proxy in front of this OpenAI-compatible base `URL` instead of answering")
 	fs.StringVar(&s.Listen, "listen", "", "listen on `ADDR` (default 127.0.0.1:0; a port alone stays on loopback, name a host such as 0.0.0.0:8080 to be reached from elsewhere)")
-	fs.StringVar(&s.Usage, "usage", "openai", "usage and body `DIALECT`: openai, llama.cpp (with timings; also spelled llamacpp), anthropic or deepseek")
+	fs.StringVar(&s.Usage, "usage", "openai", "usage and body `DIALECT` (llama.cpp's with timings): "+usage.Names())
 	fs.IntVar(&s.CacheSlots, "cache-slots", 1, "prompt cache slots of the simulator (as llama-server -np `N`)")
 	fs.Var((*repeatFlag)(&s.Models), "model", "serve this model `ID` (repeatable; default: the script's models, else fake-model)")
 	fs.Int64Var(&s.MaxBody, "max-body", fakeprovider.DefaultMaxBody, "largest request body taken, in `BYTES` (413 above)")

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/LLeMbas/lembas-check/runner"
+	"github.com/LLeMbas/lembas-check/usage"
 )
 
 // lembas-check alone prints its usage and exits 2, as `go` does; help prints it and exits 0.
@@ -64,6 +65,14 @@ func TestHelpOfEveryCommand(t *testing.T) {
 	}
 	if _, _, errs := runCLI(t, "audit", "-h"); !strings.Contains(errs, "  --format FORMAT\n") || !strings.Contains(errs, "  -v\n") {
 		t.Errorf("audit -h:\n%s", errs)
+	}
+	// --usage's help names every dialect the fake takes (it named four of five, from a list of
+	// its own).
+	_, _, errs := runCLI(t, "fake", "-h")
+	for _, d := range usage.Dialects {
+		if !strings.Contains(errs, string(d)) {
+			t.Errorf("fake -h names no dialect %s:\n%s", d, errs)
+		}
 	}
 }
 
