@@ -18,6 +18,7 @@ import (
 	"github.com/LLeMbas/lembas-check/conformance"
 	"github.com/LLeMbas/lembas-check/internal/cmdline"
 	"github.com/LLeMbas/lembas-check/internal/format"
+	"github.com/LLeMbas/lembas-check/internal/jsonx"
 	supervisor "github.com/LLeMbas/lembas-check/internal/proc"
 	"github.com/LLeMbas/lembas-check/internal/table"
 )
@@ -244,7 +245,7 @@ func (a *Adapter) answerOn(ctx context.Context, s *slot, c conformance.Case) Out
 
 // fault ends a process that failed a case and says what became of the case.
 func (a *Adapter) fault(ctx context.Context, p *proc, partial []byte, err error) Outcome {
-	var long *lineTooLong
+	var long *jsonx.LineTooLong
 	switch {
 	case ctx.Err() != nil:
 		p.kill()
@@ -254,7 +255,7 @@ func (a *Adapter) fault(ctx context.Context, p *proc, partial []byte, err error)
 		return Outcome{Verdict: Timeout, Message: fmt.Sprintf("no answer within %s: the adapter was ended and is restarted for the next case", a.opts.Timeout), Stderr: p.stderr.String()}
 	case errors.As(err, &long):
 		p.kill()
-		return Outcome{Verdict: ProtocolError, Message: fmt.Sprintf("an answer line over %d MiB (%s…)", MaxAnswerLine>>20, format.Quote(long.head)), Stderr: p.stderr.String()}
+		return Outcome{Verdict: ProtocolError, Message: fmt.Sprintf("an answer line over %d MiB (%s…)", MaxAnswerLine>>20, format.Quote(long.Head)), Stderr: p.stderr.String()}
 	default:
 		how := p.end(a.opts.Grace)
 		msg := "the adapter " + how
@@ -299,7 +300,7 @@ func (a *Adapter) launch(ctx context.Context) (*proc, helloAnswer, error) {
 		fail := func(msg string) (*proc, helloAnswer, error) {
 			return nil, helloAnswer{}, &HelloError{Command: a.command, Msg: msg, Stderr: p.stderr.String()}
 		}
-		var long *lineTooLong
+		var long *jsonx.LineTooLong
 		switch {
 		case ctx.Err() != nil:
 			p.kill()
@@ -461,45 +462,6 @@ var (
 	errClosed  = errors.New("closed")
 )
 
-// lineTooLong is a line over the limit: its start, and whether its end ("\n") was read too (else
-// the rest is still unread).
-type lineTooLong struct {
-	head  []byte
-	ended bool
-}
-
-func (e *lineTooLong) Error() string { return "line too long" }
-
-// readLine reads one '\n'-terminated line of at most max bytes (without the newline). A line that
-// fits the reader's buffer is returned without a copy, valid until the next read. Past max it stops
-// and returns a *lineTooLong holding the line's start; at EOF it returns what it has and io.EOF.
-func readLine(rd *bufio.Reader, max int) ([]byte, error) {
-	var buf []byte
-	for {
-		chunk, err := rd.ReadSlice('\n')
-		body := chunk
-		if err == nil {
-			body = chunk[:len(chunk)-1]
-		}
-		if len(buf)+len(body) > max {
-			// Keep the start only, copied: enough to quote.
-			head := append([]byte(nil), buf[:min(len(buf), 4*format.QuoteRunes)]...)
-			head = append(head, body[:min(len(body), 4*format.QuoteRunes-len(head))]...)
-			return nil, &lineTooLong{head: head, ended: err == nil}
-		}
-		switch {
-		case err == nil && buf == nil:
-			return body, nil
-		case err == nil:
-			return append(buf, body...), nil
-		case errors.Is(err, bufio.ErrBufferFull):
-			buf = append(buf, chunk...)
-		default:
-			return append(buf, chunk...), err
-		}
-	}
-}
-
 // proc is one running adapter process, started by the supervisor (internal/proc: its own
 // process group, and whatever it starts ended with it): its stdin and stdout held by us as
 // pipes, each exchange bounded by the injected timer (see exchange), its stderr's tail kept.
@@ -588,7 +550,7 @@ func (p *proc) exchange(ctx context.Context, line []byte, timeout time.Duration)
 	go func() {
 		_, err := p.stdin.Write(line)
 		wrote <- err
-		got, err := readLine(p.rd, MaxAnswerLine)
+		got, err := jsonx.ReadLine(p.rd, MaxAnswerLine)
 		read <- lineRead{got, err}
 	}()
 	up, stop := p.after("answer", timeout)
@@ -631,7 +593,7 @@ type lineRead struct {
 }
 
 func (p *proc) ioErr(ctx context.Context, err error) error {
-	var long *lineTooLong
+	var long *jsonx.LineTooLong
 	switch {
 	case ctx.Err() != nil:
 		return ctx.Err()

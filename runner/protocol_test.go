@@ -1,15 +1,11 @@
 package runner
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
-	"io"
 	"strings"
 	"testing"
-	"testing/iotest"
 
 	"github.com/LLeMbas/lembas-check/internal/format"
 )
@@ -72,33 +68,6 @@ func TestParseHello(t *testing.T) {
 		if _, err := parseHello([]byte(line)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want an error saying %q", line, err, want)
 		}
-	}
-}
-
-func TestReadLine(t *testing.T) {
-	in := "one\n\n" + strings.Repeat("x", 100) + "\n" + strings.Repeat("y", 101) + "\nlast"
-	rd := bufio.NewReaderSize(iotest.OneByteReader(strings.NewReader(in)), 16)
-	var got []string
-	var err error
-	for {
-		var line []byte
-		line, err = readLine(rd, 100)
-		var long *lineTooLong
-		if errors.As(err, &long) {
-			got = append(got, "too long:"+string(long.head))
-			if !long.ended {
-				readLine(rd, 1000) // past the rest of it
-			}
-			continue
-		}
-		got = append(got, string(line))
-		if err != nil {
-			break
-		}
-	}
-	want := []string{"one", "", strings.Repeat("x", 100), "too long:" + strings.Repeat("y", 101), "last"}
-	if !errors.Is(err, io.EOF) || strings.Join(got, "|") != strings.Join(want, "|") {
-		t.Errorf("got %q (%v)", got, err)
 	}
 }
 
@@ -193,38 +162,6 @@ func FuzzParseHello(f *testing.F) {
 		}
 		if h.Implementation.Name == "" || h.Areas == nil || !json.Valid(line) {
 			t.Fatalf("accepted %q as %+v", line, h)
-		}
-	})
-}
-
-// Reading lines with a limit gives the lines bytes.Split gives, each longer one reported too long.
-func FuzzReadLine(f *testing.F) {
-	f.Add([]byte("a\nbb\n\nccc"), uint8(2), uint8(16))
-	f.Add([]byte(strings.Repeat("x", 40)+"\n"), uint8(39), uint8(16))
-	f.Fuzz(func(t *testing.T, data []byte, max, size uint8) {
-		rd := bufio.NewReaderSize(bytes.NewReader(data), int(size))
-		want := bytes.Split(data, []byte("\n"))
-		if len(want[len(want)-1]) == 0 {
-			want = want[:len(want)-1]
-		}
-		for i, w := range want {
-			got, err := readLine(rd, int(max))
-			var long *lineTooLong
-			if len(w) > int(max) {
-				if !errors.As(err, &long) || !bytes.HasPrefix(w, long.head) {
-					t.Fatalf("line %d (%d bytes, max %d): %q %v", i, len(w), max, got, err)
-				}
-				if !long.ended {
-					readLine(rd, 1<<20) // past the rest of it
-				}
-				continue
-			}
-			if !bytes.Equal(got, w) || err != nil && !errors.Is(err, io.EOF) {
-				t.Fatalf("line %d: %q %v, want %q", i, got, err, w)
-			}
-		}
-		if got, err := readLine(rd, int(max)); len(got) != 0 || !errors.Is(err, io.EOF) {
-			t.Fatalf("after the last line: %q %v", got, err)
 		}
 	})
 }

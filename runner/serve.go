@@ -10,6 +10,7 @@ import (
 
 	"github.com/LLeMbas/lembas-check/conformance"
 	"github.com/LLeMbas/lembas-check/internal/format"
+	"github.com/LLeMbas/lembas-check/internal/jsonx"
 )
 
 // maxRequestLine bounds a request line Serve reads; a case is far smaller.
@@ -31,11 +32,11 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, t Target) error {
 	rd := bufio.NewReaderSize(in, 64<<10)
 	w := bufio.NewWriter(out)
 	for n := 1; ; n++ {
-		line, err := readLine(rd, maxRequestLine)
-		var long *lineTooLong
+		line, err := jsonx.ReadLine(rd, maxRequestLine)
+		var long *jsonx.LineTooLong
 		switch {
 		case errors.As(err, &long):
-			return fmt.Errorf("request line %d is over %d MiB: %s…", n, maxRequestLine>>20, format.Quote(long.head))
+			return fmt.Errorf("request line %d is over %d MiB: %s…", n, maxRequestLine>>20, format.Quote(long.Head))
 		case errors.Is(err, io.EOF) && len(line) == 0:
 			return nil
 		case err != nil && !errors.Is(err, io.EOF):
