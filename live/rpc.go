@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -37,15 +38,25 @@ type rpcConn struct {
 	n       int
 }
 
+// maxRPCLine bounds a line of an RPC agent's output, as MaxAnswerLine does an adapter's.
+const maxRPCLine = 16 << 20
+
 // readRPC sends each line of out on the channel until out ends or done closes. Lines are split
 // on LF alone (a JSON string may hold U+2028, which some line readers split on), a trailing CR
 // dropped; a line that is not a JSON object is a malformed message, and the last thing sent.
 func readRPC(out io.Reader, lines chan<- rpcMsg, done <-chan struct{}) {
 	defer close(lines)
-	r := bufio.NewReader(out)
+	r := bufio.NewReaderSize(out, 64<<10)
 	for n := 1; ; n++ {
-		b, err := r.ReadBytes('\n')
-		b = bytes.TrimSuffix(bytes.TrimSuffix(b, []byte("\n")), []byte("\r"))
+		b, err := jsonx.ReadLine(r, maxRPCLine)
+		if long := new(jsonx.LineTooLong); errors.As(err, &long) {
+			select {
+			case lines <- rpcMsg{err: &acp.Fault{Kind: acp.Malformed, Detail: fmt.Sprintf("line %d of its output is over %d MiB: %s…", n, maxRPCLine>>20, format.Quote(long.Head))}}:
+			case <-done:
+			}
+			return
+		}
+		b = bytes.TrimSuffix(b, []byte("\r"))
 		if len(bytes.TrimSpace(b)) > 0 {
 			var m rpcMsg
 			if jerr := json.Unmarshal(b, &m); jerr != nil || m.Type == "" {

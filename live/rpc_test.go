@@ -170,3 +170,16 @@ func TestReadRPCQuotesTheLine(t *testing.T) {
 		}
 	}
 }
+
+// A line over maxRPCLine is a malformed message naming its start, not read whole into memory:
+// the agent's output is read as the adapter protocol's is (jsonx.ReadLine).
+func TestReadRPCBoundsALine(t *testing.T) {
+	lines, done := make(chan rpcMsg), make(chan struct{})
+	defer close(done)
+	long := `{"type":"response","id":"x","error":"` + strings.Repeat("x", 16<<20) + `"}`
+	go readRPC(strings.NewReader(long+"\n"), lines, done)
+	m := <-lines
+	if m.err == nil || !strings.Contains(m.err.Error(), "line 1 of its output is over 16 MiB: \"{\\\"type\\\":\\\"response\\\"") {
+		t.Errorf("%.200v", m.err)
+	}
+}
