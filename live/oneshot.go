@@ -20,7 +20,7 @@ type OneShot struct {
 	Dir     string
 	Prompt  string
 	Argv    []string // the command; the header's until Ready fills in the server's URL
-	keepDir bool     // the directory was given: it stays
+	work    string   // what Cleanup removes: the HOME, and the session directory unless given
 }
 
 // NewOneShot finds the agent of a profile (a name or a file) and makes its HOME and, unless dir
@@ -37,21 +37,14 @@ func NewOneShot(name, dir, prompt string) (*OneShot, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &OneShot{Profile: p, Bin: bin, Prompt: prompt, keepDir: dir != ""}
-	if a.Home, err = os.MkdirTemp("", "lembas-home-"); err != nil {
+	a := &OneShot{Profile: p, Bin: bin, Prompt: prompt}
+	if a.work, err = os.MkdirTemp("", "lembas-record-"); err != nil {
 		return nil, err
 	}
-	if dir == "" {
-		if a.Dir, err = os.MkdirTemp("", "lembas-session-"); err == nil {
-			err = Seed(a.Dir)
-		}
-		if err != nil {
-			a.Cleanup()
-			return nil, err
-		}
-		dir = a.Dir
+	if a.Home, a.Dir, err = makeSession(a.work, dir); err != nil {
+		a.Cleanup()
+		return nil, err
 	}
-	a.Dir = dir
 	a.Argv, _ = (&Agent{Profile: p, Vars: agents.Vars{Bin: bin}}).Oneshot(prompt, false)
 	return a, nil
 }
@@ -80,10 +73,7 @@ func (a *OneShot) Ready(ctx context.Context, url string, envs []string, log io.W
 
 // Cleanup removes the HOME, and the session directory when NewOneShot made it.
 func (a *OneShot) Cleanup() {
-	if a.Home != "" {
-		os.RemoveAll(a.Home)
-	}
-	if !a.keepDir && a.Dir != "" {
-		os.RemoveAll(a.Dir)
+	if a.work != "" {
+		os.RemoveAll(a.work)
 	}
 }

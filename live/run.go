@@ -140,14 +140,9 @@ func Drive(ctx context.Context, o Options) (*Run, error) {
 		}
 		defer os.RemoveAll(work)
 	}
-	r := &Run{Scenario: sc, Profile: p, Driven: o.Driven(), AgentName: p.Name, AgentVersion: p.Version,
-		Home: filepath.Join(work, "home"), Dir: filepath.Join(work, "session"), Recording: o.Record}
-	for _, d := range []string{r.Home, r.Dir} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			return nil, err
-		}
-	}
-	if err := Seed(r.Dir); err != nil {
+	r := &Run{Scenario: sc, Profile: p, Driven: o.Driven(), AgentName: p.Name, AgentVersion: p.Version, Recording: o.Record}
+	var err error
+	if r.Home, r.Dir, err = makeSession(work, ""); err != nil {
 		return nil, err
 	}
 	if r.Recording == "" {

@@ -36,6 +36,24 @@ func Seed(dir string) error {
 	})
 }
 
+// makeSession makes an agent's temporary HOME, work/home, and — unless dir is given — its
+// session directory, work/session, holding the small project (Seed). It returns both; the
+// caller removes work.
+func makeSession(work, dir string) (home, session string, err error) {
+	home = filepath.Join(work, "home")
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		return "", "", err
+	}
+	if dir != "" {
+		return home, dir, nil
+	}
+	session = filepath.Join(work, "session")
+	if err := os.MkdirAll(session, 0o755); err != nil {
+		return "", "", err
+	}
+	return home, session, Seed(session)
+}
+
 // Agent is an agent ready to run: its profile, its program, a temporary HOME with the
 // profile's files written, the session directory, and the environment it runs with.
 type Agent struct {
