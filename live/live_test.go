@@ -145,12 +145,12 @@ func TestSettingsHow(t *testing.T) {
 		{"qwen-code", Settings{}, true, false},
 		{"qwen-code", Settings{Oneshot: true}, false, false},
 	} {
-		a, r, err := c.s.how(mustProfile(t, c.agent))
+		a, r, err := c.s.How(mustProfile(t, c.agent))
 		if err != nil || a != c.wantACP || r != c.rpc {
 			t.Errorf("%s %+v: acp %v rpc %v %v, want acp %v rpc %v", c.agent, c.s, a, r, err, c.wantACP, c.rpc)
 		}
 	}
-	if _, _, err := (Settings{ACP: true}).how(mustProfile(t, "pi")); err == nil || !strings.Contains(err.Error(), "no ACP command") {
+	if _, _, err := (Settings{ACP: true}).How(mustProfile(t, "pi")); err == nil || !strings.Contains(err.Error(), "no ACP command") {
 		t.Errorf("pi --acp: %v", err)
 	}
 }

@@ -46,7 +46,7 @@ func (s Settings) Run(ctx context.Context, expect *runner.Expectations) (*runner
 	if err != nil {
 		return nil, fmt.Errorf("live: %v", err)
 	}
-	useACP, useRPC, err := s.how(p)
+	useACP, useRPC, err := s.How(p)
 	if err != nil {
 		return nil, err
 	}
@@ -66,10 +66,10 @@ func (s Settings) Run(ctx context.Context, expect *runner.Expectations) (*runner
 	return Report(ctx, o, scs, s.Record, expect)
 }
 
-// how is how the agent of profile p is driven: --acp or --oneshot as given, else over ACP where
+// How is how the agent of profile p is driven (live, and the field report's runs): --acp or --oneshot as given, else over ACP where
 // the profile has an ACP command, else over its RPC mode (one process for the session, as a
 // person's), else one-shot.
-func (s Settings) how(p *agents.Profile) (useACP, useRPC bool, err error) {
+func (s Settings) How(p *agents.Profile) (useACP, useRPC bool, err error) {
 	useACP = p.ACP != nil && !s.Oneshot
 	useRPC = !useACP && p.RPC != nil && !s.Oneshot
 	if s.ACP && p.ACP == nil {

@@ -54,6 +54,10 @@ func FieldReport(ctx context.Context, o FieldOptions) (rows int, whole bool, err
 			whole = false
 			continue
 		}
+		useACP, useRPC, err := live.Settings{}.How(p)
+		if err != nil {
+			return 0, false, err
+		}
 		outs := map[string]live.Outcome{}
 		for _, s := range live.FieldScenarios {
 			sc, err := live.LoadScenario(s)
@@ -64,7 +68,7 @@ func FieldReport(ctx context.Context, o FieldOptions) (rows int, whole bool, err
 			if err != nil {
 				return 0, false, err
 			}
-			run, err := live.Drive(ctx, live.Options{Profile: p, Bin: bin, ACP: p.ACP != nil, RPC: p.ACP == nil && p.RPC != nil, Scenario: sc, StepTimeout: o.Timeout, Log: o.Log,
+			run, err := live.Drive(ctx, live.Options{Profile: p, Bin: bin, ACP: useACP, RPC: useRPC, Scenario: sc, StepTimeout: o.Timeout, Log: o.Log,
 				Tool: o.Tool, Version: o.Version, Work: work})
 			if err != nil {
 				os.RemoveAll(work)
