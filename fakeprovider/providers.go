@@ -250,10 +250,10 @@ func streamError(r *http.Request, e *wire.Error) []byte {
 	case chat.Anthropic:
 		return e.AnthropicErrorEvent()
 	case chat.Gemini:
-		return append(append([]byte("data: "), e.GeminiBody()...), "\r\n\r\n"...)
+		return wire.GeminiEvent(e.GeminiBody())
 	case chat.Responses:
 		b, _ := jsonx.Marshal(map[string]any{"type": "error", "code": e.Code, "message": e.Message, "param": nil})
-		return append(append([]byte("event: error\ndata: "), b...), "\n\n"...)
+		return wire.Event("error", b)
 	}
-	return append(append([]byte("data: "), e.Body()...), "\n\n"...)
+	return wire.Event("", e.Body())
 }

@@ -273,13 +273,11 @@ func MessagesStream(m Meta, a Answer, u MessagesUsage) [][]byte {
 	var out [][]byte
 	ev := func(typ string, body func(e *enc)) {
 		e := enc{b: make([]byte, 0, 128), first: true}
-		e.b = append(e.b, "event: "+typ+"\ndata: "...)
 		e.obj()
 		e.kstr("type", typ)
 		body(&e)
 		e.end()
-		e.b = append(e.b, "\n\n"...)
-		out = append(out, e.b)
+		out = append(out, Event(typ, e.b))
 	}
 	ev("message_start", func(e *enc) {
 		e.key("message")
@@ -385,8 +383,7 @@ func (e *Error) AnthropicBody(requestID string) []byte {
 
 // AnthropicErrorEvent is an error in the middle of a Messages stream.
 func (e *Error) AnthropicErrorEvent() []byte {
-	b := e.AnthropicBody("")
-	return append(append([]byte("event: error\ndata: "), b...), "\n\n"...)
+	return Event("error", e.AnthropicBody(""))
 }
 
 // CountTokensBody is POST /v1/messages/count_tokens's answer.

@@ -296,15 +296,13 @@ func GeminiBody(m Meta, a Answer, u GeminiUsage) []byte {
 }
 
 // GeminiStream is a streamed answer (alt=sse): a response per piece of thought, then of text, then
-// one with the function calls, the last with the finish reason and the usage. Gemini ends each
-// event with CRLF CRLF.
+// one with the function calls, the last with the finish reason and the usage, each a GeminiEvent.
 func GeminiStream(m Meta, a Answer, u GeminiUsage) [][]byte {
 	var out [][]byte
 	frame := func(reasoning, text string, calls []ToolCall, finish string, u *GeminiUsage) {
-		e := enc{b: append(make([]byte, 0, 256), "data: "...), first: true}
+		e := enc{b: make([]byte, 0, 256), first: true}
 		geminiResponse(&e, m, reasoning, text, calls, finish, u)
-		e.b = append(e.b, "\r\n\r\n"...)
-		out = append(out, e.b)
+		out = append(out, GeminiEvent(e.b))
 	}
 	eachPiece(a.Reasoning, a.Chunk, false, func(p string) { frame(p, "", nil, "", nil) })
 	var pieces []string

@@ -62,14 +62,7 @@ func eachItem(m Meta, a Answer, f func(render func(e *enc, done bool))) {
 // an answer cut short) with the usage.
 func ResponsesStream(m Meta, q *Request, a Answer, u Usage) [][]byte {
 	var out [][]byte
-	ResponsesEvents(m, q, a, u, func(typ string, data []byte) {
-		b := make([]byte, 0, len(typ)+len(data)+16)
-		b = append(b, "event: "...)
-		b = append(b, typ...)
-		b = append(b, "\ndata: "...)
-		b = append(b, data...)
-		out = append(out, append(b, '\n', '\n'))
-	})
+	ResponsesEvents(m, q, a, u, func(typ string, data []byte) { out = append(out, Event(typ, data)) })
 	return out
 }
 
