@@ -554,7 +554,7 @@ func (a *Auditor) compare(out *Request, cur *past, r *chat.Request, p *past, rel
 		}
 		if curRaw != nil && prevRaw != nil {
 			d := fmt.Sprintf("%s (%s) was rewritten: %s → %s", s.nowParts[at].Path(), messageLabel(s.nowParts[at], prevRaw), size(len(prevRaw)), size(len(curRaw)))
-			if isToolResult(prevRaw) && len(curRaw) < len(prevRaw) {
+			if chat.IsToolResult(prevRaw) && len(curRaw) < len(prevRaw) {
 				d += ", an old tool result pruned in place"
 			}
 			detail = append(detail, d)

@@ -256,20 +256,6 @@ func messageLabel(p chat.Part, raw []byte) string {
 	return "a message"
 }
 
-// isToolResult says whether a message is a tool's result (OpenAI chat, Responses, Anthropic).
-func isToolResult(raw []byte) bool {
-	var m struct {
-		Role    string          `json:"role"`
-		Type    string          `json:"type"`
-		Content json.RawMessage `json:"content"`
-	}
-	json.Unmarshal(raw, &m)
-	if m.Role == "tool" || m.Type == "function_call_output" {
-		return true
-	}
-	return m.Role == "user" && strings.Contains(string(m.Content), `"tool_result"`)
-}
-
 func size(n int) string {
 	switch {
 	case n >= 1<<20:

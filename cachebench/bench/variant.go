@@ -189,9 +189,9 @@ func pruneResults(body []byte, r *chat.Request) []byte {
 	for i := len(r.Messages) - 1; i >= 0; i-- {
 		m := r.Messages[i]
 		switch {
-		case m.Role == "user" && !isAnthropicResult(m.Raw):
+		case m.Role == "user" && !chat.IsToolResult(m.Raw):
 			laterUser = true
-		case laterUser && (m.Role == "tool" || isResponsesOutput(m.Raw)):
+		case laterUser && m.Role != "user" && chat.IsToolResult(m.Raw): // Anthropic's results are not pruned
 			key := "content"
 			if m.Role != "tool" {
 				key = "output"
@@ -202,15 +202,6 @@ func pruneResults(body []byte, r *chat.Request) []byte {
 		}
 	}
 	return chat.Splice(body, edits)
-}
-
-func isResponsesOutput(raw []byte) bool {
-	st, en, ok := chat.Member(raw, "type")
-	return ok && string(raw[st:en]) == `"function_call_output"`
-}
-
-func isAnthropicResult(raw []byte) bool {
-	return bytes.Contains(raw, []byte(`"tool_result"`))
 }
 
 // addTool appends the churn tool to the tool list, or gives the request one.

@@ -101,6 +101,12 @@ func TestOtherShapes(t *testing.T) {
 			`{"messages":[],"tools":[{"type":"function","function":{"name":"mcp__churn__lookup","description":"A tool an MCP server added in the middle of the session.","parameters":{"type":"object","properties":{}}}}]}`},
 		"prune": {Variant{Name: PruneResults}, `{"messages":[{"role":"user","content":"a"},{"role":"tool","tool_call_id":"c","content":"long"},{"role":"user","content":"b"},{"role":"tool","tool_call_id":"d","content":"new"}]}`,
 			`{"messages":[{"role":"user","content":"a"},{"role":"tool","tool_call_id":"c","content":"[Old tool result content cleared]"},{"role":"user","content":"b"},{"role":"tool","tool_call_id":"d","content":"new"}]}`},
+		// Responses' results, a custom tool's too (its result was left whole); Anthropic's user
+		// message of results is not the person speaking.
+		"prune, responses": {Variant{Name: PruneResults}, `{"input":[{"role":"user","content":"a"},{"type":"function_call_output","call_id":"c","output":"long"},{"type":"custom_tool_call_output","call_id":"p","output":"patched"},{"role":"user","content":"b"},{"type":"function_call_output","call_id":"d","output":"new"}]}`,
+			`{"input":[{"role":"user","content":"a"},{"type":"function_call_output","call_id":"c","output":"[Old tool result content cleared]"},{"type":"custom_tool_call_output","call_id":"p","output":"[Old tool result content cleared]"},{"role":"user","content":"b"},{"type":"function_call_output","call_id":"d","output":"new"}]}`},
+		"prune, anthropic results": {Variant{Name: PruneResults}, `{"system":"s","messages":[{"role":"user","content":"a"},{"role":"tool","content":"long"},{"role":"user","content":[{"type":"tool_result","tool_use_id":"u","content":"r"}]}]}`,
+			`{"system":"s","messages":[{"role":"user","content":"a"},{"role":"tool","content":"long"},{"role":"user","content":[{"type":"tool_result","tool_use_id":"u","content":"r"}]}]}`},
 	} {
 		got, err := c.v.Rewrite(1, []byte(c.body))
 		if err != nil || string(got) != c.want {

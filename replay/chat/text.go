@@ -42,3 +42,28 @@ func ContentText(content []byte, sep string) (text string, ok bool) {
 	}
 	return strings.Join(out, sep), err == nil
 }
+
+// IsToolResult says whether a message (or a Responses input item) is a tool's result: a chat
+// completions `tool` message, a Responses function_call_output or custom_tool_call_output item,
+// an Anthropic user message with a tool_result block. The audit names a result shortened in
+// place by it, and the bench's prune-results variant prunes the results it finds by it.
+func IsToolResult(raw []byte) bool {
+	role, _ := StringMember(raw, "role")
+	switch t, _ := StringMember(raw, "type"); {
+	case role == "tool", t == "function_call_output", t == "custom_tool_call_output":
+		return true
+	case role != "user":
+		return false
+	}
+	s, e, ok := Member(raw, "content")
+	if !ok {
+		return false
+	}
+	blocks, _ := Elements(raw[s:e])
+	for _, b := range blocks {
+		if t, _ := StringMember(b, "type"); t == "tool_result" {
+			return true
+		}
+	}
+	return false
+}

@@ -59,3 +59,29 @@ func FuzzContentText(f *testing.F) {
 		}
 	})
 }
+
+// IsToolResult is the one rule the audit (isToolResult) and the bench's prune-results
+// (isResponsesOutput, isAnthropicResult) each wrote. Both agreed on every row but two, where both
+// were wrong: a custom_tool_call_output (codex's apply_patch result) was no result, and a user
+// message whose text is the word tool_result was one.
+func TestIsToolResult(t *testing.T) {
+	for _, c := range []struct {
+		raw  string
+		want bool
+	}{
+		{`{"role":"tool","tool_call_id":"c","content":"out"}`, true},
+		{`{"type":"function_call_output","call_id":"c","output":"out"}`, true},
+		{`{"type":"custom_tool_call_output","call_id":"c","output":"out"}`, true},
+		{`{"role":"user","content":[{"type":"tool_result","tool_use_id":"u","content":"out"}]}`, true},
+		{`{"role":"user","content":[{"type":"text","text":"see the \"tool_result\" above"}]}`, false},
+		{`{"role":"user","content":"tool_result"}`, false},
+		{`{"role":"assistant","content":[{"type":"tool_use","id":"u","name":"f","input":{}}]}`, false},
+		{`{"type":"function_call","call_id":"c","name":"f","arguments":"{}"}`, false},
+		{`{"type":"message","role":"user","content":[{"type":"input_text","text":"hi"}]}`, false},
+		{`{"role":"system","content":"tool"}`, false},
+	} {
+		if got := IsToolResult([]byte(c.raw)); got != c.want {
+			t.Errorf("%s: %v, want %v", c.raw, got, c.want)
+		}
+	}
+}
