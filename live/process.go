@@ -2,7 +2,6 @@ package live
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -151,15 +150,9 @@ func (s *Stdio) Kill() {
 	s.Out.Close()
 }
 
-// exitText says how a process ended, for a verdict: "exit status 1", "killed by signal 9".
+// exitText says how a process ended, for a verdict, as the adapter's and the live target's
+// messages say it (os.ProcessState's words): "exit status 1", "signal: killed".
 func exitText(err error) string {
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			return "killed by " + ws.Signal().String()
-		}
-		return ee.Error()
-	}
 	if err == nil {
 		return "exit status 0"
 	}

@@ -51,7 +51,7 @@ func TestStdio(t *testing.T) {
 	}
 
 	a = start(`exec sleep 30`) // its input closed, it runs on
-	if left, err := a.End(now, "the agent"); left != "" || exitText(err) != "killed by terminated" {
+	if left, err := a.End(now, "the agent"); left != "" || exitText(err) != "signal: terminated" {
 		t.Errorf("an agent that runs on: left %q, ended %q", left, exitText(err))
 	}
 
