@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/LLeMbas/lembas-check/internal/table"
 	"github.com/LLeMbas/lembas-check/internal/term"
@@ -32,10 +31,16 @@ func (x Result) Failure() string {
 	return b.String()
 }
 
+// WriteHeading writes the line `go test` heads a test's result with — "--- FAIL: ID (1.2ms)",
+// the verdict in colour when w takes it — with tail after the time (a skip's reason).
+func (x Result) WriteHeading(w io.Writer, tail string) {
+	fmt.Fprintf(w, "%s %s (%s)%s\n", term.Word(w, "--- "+strings.ToUpper(string(x.Verdict))+":"), x.Case.ID, table.Millis(x.Duration), tail)
+}
+
 // WriteFailure writes Failure to w, its verdict and diff lines in colour when w takes it
 // (internal/term).
 func (x Result) WriteFailure(w io.Writer) {
-	fmt.Fprintf(w, "%s %s (%s)\n", term.Word(w, "--- "+strings.ToUpper(string(x.Verdict))+":"), x.Case.ID, ms(x.Duration))
+	x.WriteHeading(w, "")
 	fmt.Fprintf(w, "    %s\n", x.Case.Where())
 	if x.Case.About != "" {
 		fmt.Fprintf(w, "    %s\n", x.Case.About)
@@ -79,8 +84,4 @@ func lastLines(s string, n int) string {
 		}
 	}
 	return s
-}
-
-func ms(d time.Duration) string {
-	return fmt.Sprintf("%.1fms", float64(d.Microseconds())/1000)
 }

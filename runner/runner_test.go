@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/LLeMbas/lembas-check/conformance"
@@ -237,5 +238,19 @@ func TestBuildVersion(t *testing.T) {
 		if got := buildVersion(c.bi, c.ok); got != c.want {
 			t.Errorf("%+v: %q, want %q", c.bi, got, c.want)
 		}
+	}
+}
+
+// A result's heading, the failure's and a verbose table's for every other verdict, is `go test`'s:
+// the verdict, the case, its time, and what follows.
+func TestWriteHeading(t *testing.T) {
+	x := Result{Case: conformance.Case{Label: conformance.Label{ID: "jobs/x"}, Input: []byte(`{}`), Expect: []byte(`{}`)}, Verdict: Fail, Duration: 1250 * time.Microsecond}
+	var b bytes.Buffer
+	x.WriteHeading(&b, ": why")
+	if b.String() != "--- FAIL: jobs/x (1.2ms): why\n" {
+		t.Errorf("heading %q", b.String())
+	}
+	if f := x.Failure(); !strings.HasPrefix(f, "--- FAIL: jobs/x (1.2ms)\n") {
+		t.Errorf("failure %q", f)
 	}
 }

@@ -3,6 +3,7 @@ package table
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestCount(t *testing.T) {
@@ -63,6 +64,15 @@ func TestDecimal(t *testing.T) {
 	}{{212885.4, 1, "212,885.4"}, {6.7, 1, "6.7"}, {1000, 0, "1,000"}, {-1234.56, 2, "-1,234.56"}, {-0.04, 1, "-0.0"}} {
 		if got := Decimal(c.v, c.p); got != c.want {
 			t.Errorf("Decimal(%v, %d) = %q, want %q", c.v, c.p, got, c.want)
+		}
+	}
+}
+
+// A case's or a run's time as reports show it: milliseconds, one decimal.
+func TestMillis(t *testing.T) {
+	for d, want := range map[time.Duration]string{0: "0.0ms", 1234 * time.Microsecond: "1.2ms", 3 * time.Second: "3000.0ms", 999: "0.0ms"} {
+		if got := Millis(d); got != want {
+			t.Errorf("Millis(%v) = %q, want %q", d, got, want)
 		}
 	}
 }

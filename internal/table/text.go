@@ -6,10 +6,17 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/LLeMbas/lembas-check/internal/jsonx"
 )
+
+// Millis is a duration as a report shows a case's or a run's time: milliseconds, one decimal
+// ("12.3ms").
+func Millis(d time.Duration) string {
+	return fmt.Sprintf("%.1fms", float64(d.Microseconds())/1000)
+}
 
 // Indent puts prefix before every line of s and ends it with one newline: a block under a
 // heading, as `go test` shows a failure's lines.

@@ -115,7 +115,7 @@ func WriteTable(w io.Writer, r *runner.Report, verbose bool) error {
 		case x.Verdict.Failed():
 			x.WriteFailure(w)
 		case verbose:
-			fmt.Fprintf(w, "%s %s (%s)%s\n", term.Word(w, "--- "+strings.ToUpper(string(x.Verdict))+":"), x.Case.ID, ms(x.Duration), suffix(x))
+			x.WriteHeading(w, suffix(x))
 		}
 	}
 	all := count(r.Results)
@@ -129,11 +129,11 @@ func WriteTable(w io.Writer, r *runner.Report, verbose bool) error {
 	names, by := r.ByArea()
 	for _, a := range names {
 		n := count(by[a])
-		if err := t.Append(append(append([]any{a}, n.row(len(by[a]), stopped)...), ms(n.d))...); err != nil {
+		if err := t.Append(append(append([]any{a}, n.row(len(by[a]), stopped)...), table.Millis(n.d))...); err != nil {
 			return err
 		}
 	}
-	t.Footer(append(append([]any{"all"}, all.row(len(r.Results), stopped)...), ms(r.Duration))...)
+	t.Footer(append(append([]any{"all"}, all.row(len(r.Results), stopped)...), table.Millis(r.Duration))...)
 	if err := t.Render(); err != nil {
 		return err
 	}
@@ -151,7 +151,7 @@ func WriteSummary(w io.Writer, r *runner.Report) error {
 	if n.interrupted > 0 {
 		s += fmt.Sprintf(", %d interrupted", n.interrupted)
 	}
-	s += "\t" + ms(r.Duration)
+	s += "\t" + table.Millis(r.Duration)
 	if reason := why(r); reason != "" {
 		s += "\t" + reason
 	}
@@ -167,10 +167,6 @@ func suffix(x runner.Result) string {
 		return ": expected to fail: " + x.Expected
 	}
 	return ""
-}
-
-func ms(d time.Duration) string {
-	return fmt.Sprintf("%.1fms", float64(d.Microseconds())/1000)
 }
 
 // JSON lines: a header, one line per case, a footer. The same shape is read back by ReadJSON, so
@@ -475,7 +471,7 @@ func WriteMarkdown(w io.Writer, r *runner.Report) error {
 				fmt.Fprintf(&b, " %v |", v)
 			}
 		}
-		fmt.Fprintf(&b, " %s |", ms(d))
+		fmt.Fprintf(&b, " %s |", table.Millis(d))
 		fmt.Fprintln(w, b.String())
 	}
 	names, by := r.ByArea()
