@@ -39,7 +39,7 @@ func (c *chains) prompt(e *Entry) []byte {
 	if json.Unmarshal(e.Body, &top) != nil {
 		return nil
 	}
-	input := inputItems(top["input"])
+	input, _ := chat.InputItems(top["input"])
 	var prev string
 	json.Unmarshal(top["previous_response_id"], &prev)
 	parent := c.byID[prev]
@@ -68,24 +68,12 @@ func (c *chains) prompt(e *Entry) []byte {
 	}
 	all = append(all, input...)
 	delete(top, "previous_response_id")
-	top["input"], _ = json.Marshal(all)
+	top["input"], _ = jsonx.Marshal(all)
 	b, err := jsonx.Marshal(top)
 	if err != nil {
 		return nil
 	}
 	return b
-}
-
-// inputItems is a Responses input as items: a string is one user message.
-func inputItems(raw json.RawMessage) []json.RawMessage {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		m, _ := json.Marshal(map[string]string{"type": "message", "role": "user", "content": s})
-		return []json.RawMessage{m}
-	}
-	var items []json.RawMessage
-	json.Unmarshal(raw, &items)
-	return items
 }
 
 // responseOutput is a recorded Responses answer's id and output items: from its body, or from

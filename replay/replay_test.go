@@ -371,14 +371,16 @@ func TestCountPrompts(t *testing.T) {
 
 // A Responses request that names an earlier response (previous_response_id) is read with the
 // earlier turns before its input, whatever query its path has; a chat request that names one is
-// not a continuation. Which requests are Responses ones is chat.APIOf's rule, the audit's.
+// not a continuation. Which requests are Responses ones is chat.APIOf's rule, the audit's; a
+// string input is the item chat.InputItems makes, its text as sent (the reader's own made
+// \u003c of <).
 func TestContinuationsFollowTheResponsesPath(t *testing.T) {
 	var buf bytes.Buffer
 	w, err := NewWriter(&buf, Header{Source: "fake"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	first := `{"model":"m","input":"hi"}`
+	first := `{"model":"m","input":"hi <there> & all"}`
 	answer := &Response{Status: 200, Body: json.RawMessage(`{"id":"resp_1","output":[{"type":"message","role":"assistant","content":[{"type":"output_text","text":"hello"}]}]}`)}
 	next := `{"model":"m","previous_response_id":"resp_1","input":[{"type":"message","role":"user","content":"more"}]}`
 	for _, x := range []struct {
@@ -407,7 +409,7 @@ func TestContinuationsFollowTheResponsesPath(t *testing.T) {
 	if len(es) != 3 || es[0].Prompt != nil || es[2].Prompt != nil {
 		t.Fatalf("%d entries; prompts %q, %q", len(es), es[0].Prompt, es[len(es)-1].Prompt)
 	}
-	if p := string(es[1].Prompt); !strings.Contains(p, `"hi"`) || !strings.Contains(p, `"hello"`) || !strings.Contains(p, `"more"`) || strings.Contains(p, "previous_response_id") {
+	if p := string(es[1].Prompt); !strings.Contains(p, `"hi <there> & all"`) || !strings.Contains(p, `"hello"`) || !strings.Contains(p, `"more"`) || strings.Contains(p, "previous_response_id") {
 		t.Errorf("the continuation as the model saw it: %s", p)
 	}
 }

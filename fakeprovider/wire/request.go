@@ -10,7 +10,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/LLeMbas/lembas-check/internal/jsonx"
 	"github.com/LLeMbas/lembas-check/replay/chat"
 )
 
@@ -223,19 +222,14 @@ func DecodeResponses(body []byte) (*Request, *Error) {
 	if !ok {
 		return nil, missing("input")
 	}
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		item, _ := jsonx.Marshal(map[string]any{"type": "message", "role": "user", "content": s})
-		r.Input = []json.RawMessage{item}
-	} else {
-		if json.Unmarshal(raw, &r.Input) != nil {
-			return nil, invalidType("input", "a string or an array of input items", raw)
-		}
-		// A WebSocket warm-up (generate: false, as codex sends first) has nothing to answer.
-		if len(r.Input) == 0 && absent(top["previous_response_id"]) && absent(top["conversation"]) && string(bytes.TrimSpace(top["generate"])) != "false" {
-			return nil, &Error{Status: 400, Type: TypeInvalidRequest, Param: "input", Code: "empty_array",
-				Message: "Invalid 'input': empty array. Give the input as a string or at least one item."}
-		}
+	if r.Input, ok = chat.InputItems(raw); !ok {
+		return nil, invalidType("input", "a string or an array of input items", raw)
+	}
+	// An empty array: a WebSocket warm-up (generate: false, as codex sends first) has nothing to
+	// answer; any other is refused.
+	if len(r.Input) == 0 && absent(top["previous_response_id"]) && absent(top["conversation"]) && string(bytes.TrimSpace(top["generate"])) != "false" {
+		return nil, &Error{Status: 400, Type: TypeInvalidRequest, Param: "input", Code: "empty_array",
+			Message: "Invalid 'input': empty array. Give the input as a string or at least one item."}
 	}
 	for k, p := range map[string]*string{"previous_response_id": &r.PreviousResponseID} {
 		if raw, ok := top[k]; ok && !isNull(raw) && json.Unmarshal(raw, p) != nil {

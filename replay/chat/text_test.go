@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"bytes"
 	"encoding/json"
 	"testing"
 )
@@ -82,6 +83,39 @@ func TestIsToolResult(t *testing.T) {
 	} {
 		if got := IsToolResult([]byte(c.raw)); got != c.want {
 			t.Errorf("%s: %v, want %v", c.raw, got, c.want)
+		}
+	}
+}
+
+// InputItems is the one reading of a Responses input as items, which the fake's DecodeResponses
+// and the reader's continuations (replay's inputItems) each wrote; they differed in one byte
+// sequence: the reader escaped <, > and & (\u003c) where the fake kept them as sent.
+func TestInputItems(t *testing.T) {
+	for _, c := range []struct {
+		raw, want string
+		ok        bool
+	}{
+		{`"a < b & c"`, `[{"content":"a < b & c","role":"user","type":"message"}]`, true},
+		{`null`, `[{"content":"","role":"user","type":"message"}]`, true},
+		{`[{"type":"message","role":"user","content":"x"},{"type":"function_call_output","call_id":"c","output":"o"}]`, `[{"type":"message","role":"user","content":"x"},{"type":"function_call_output","call_id":"c","output":"o"}]`, true},
+		{`[]`, `[]`, true},
+		{`{"role":"user"}`, `null`, false},
+		{`7`, `null`, false},
+	} {
+		items, ok := InputItems([]byte(c.raw))
+		got := "null"
+		if items != nil {
+			var b bytes.Buffer
+			for i, it := range items {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				b.Write(it)
+			}
+			got = "[" + b.String() + "]"
+		}
+		if got != c.want || ok != c.ok {
+			t.Errorf("%s: %s %v, want %s %v", c.raw, got, ok, c.want, c.ok)
 		}
 	}
 }
