@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/LLeMbas/lembas-check/internal/format"
 	"github.com/LLeMbas/lembas-check/internal/table"
 	"github.com/LLeMbas/lembas-check/runner"
 )
@@ -254,11 +255,10 @@ func writeCases(w io.Writer, rows []FieldRow) error {
 	return nil
 }
 
-// mdCell is a table cell of markdown: one line, pipes escaped, never empty.
+// mdCell is a table cell of markdown (format.MarkdownCell), never empty.
 func mdCell(s string) string {
-	s = strings.ReplaceAll(strings.ReplaceAll(s, "\n", " "), "|", `\|`)
 	if s == "" {
 		return "—"
 	}
-	return s
+	return format.MarkdownCell(s)
 }

@@ -93,3 +93,15 @@ func TestRowAcrossACompactionThatBeginsAnew(t *testing.T) {
 		}
 	}
 }
+
+// A note that quotes a tag says it: < and > are entities in the markdown (format.MarkdownCell),
+// not HTML that GitHub would swallow.
+func TestFieldReportShowsATag(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteFieldReport(&b, []FieldRow{{Agent: "x", Note: "the note has no <session-note>"}}, "test"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "- **x**: the note has no &lt;session-note&gt;\n") {
+		t.Errorf("%s", b.String())
+	}
+}

@@ -204,13 +204,6 @@ func WriteJSON(w io.Writer, r *Report) error {
 	}{"totals", r, r.Failed(), Status(r).Word()})
 }
 
-// mdCell escapes a table cell of markdown.
-func mdCell(s string) string {
-	s = strings.ReplaceAll(s, "|", `\|`)
-	s = strings.ReplaceAll(s, "\n", " ")
-	return s
-}
-
 // Lines are a change's two sides as a diff shows them: "- old", "+ new", a side left out when
 // empty.
 func (c *Change) Lines() string {
@@ -222,15 +215,6 @@ func (c *Change) Lines() string {
 		b.WriteString("+ " + c.New + "\n")
 	}
 	return b.String()
-}
-
-// mdFence puts text in a fenced code block whose fence is longer than any run of backticks in it.
-func mdFence(lang, text string) string {
-	fence := "```"
-	for strings.Contains(text, fence) {
-		fence += "`"
-	}
-	return fence + lang + "\n" + text + fence
 }
 
 // WriteMarkdown writes the report for a pull request or a job summary.
@@ -279,14 +263,14 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 			if !q.Fails {
 				cause += " (allowed)"
 			}
-			fmt.Fprintf(w, "| %d | %d | %s | `%s` | %s | %s |\n", q.Seq, q.Line, cause, q.Path, mdCell(q.Detail), table.Count(q.LostTokens))
+			fmt.Fprintf(w, "| %d | %d | %s | `%s` | %s | %s |\n", q.Seq, q.Line, cause, q.Path, format.MarkdownCell(q.Detail), table.Count(q.LostTokens))
 		}
 		// The changed text, as the table shows it: what a reviewer needs to see the cause.
 		for _, q := range breaks {
 			if q.Change == nil || q.Change.Old == "" && q.Change.New == "" {
 				continue
 			}
-			fmt.Fprintf(w, "\nRequest %d, at `%s`:\n\n%s\n", q.Seq, q.Path, mdFence("diff", q.Change.Lines()))
+			fmt.Fprintf(w, "\nRequest %d, at `%s`:\n\n%s\n", q.Seq, q.Path, format.MarkdownFence("diff", q.Change.Lines()))
 		}
 	}
 	if lines := placeLines(r); len(lines) > 0 {

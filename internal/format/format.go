@@ -1,7 +1,8 @@
 // Package format holds what every report of lembas-check shares: the one rule for how a command
 // ends (Status: the summary's first word, markdown's icon and the exit status, from one value), the
 // registry of the formats a report can be written in (one lookup, one list for -h), writing a
-// report to the file a flag names, and quoting in a message a line a program printed.
+// report to the file a flag names, markdown's cells and code blocks, and quoting in a message a
+// line a program printed.
 package format
 
 import (
@@ -215,4 +216,21 @@ func Quote(b []byte) string {
 	}
 	r := []rune(string(b))
 	return fmt.Sprintf("%q… (%d bytes)", string(r[:QuoteRunes]), len(b))
+}
+
+// MarkdownCell is text as a markdown table cell, heading or list item shows it: on one line, its
+// pipes escaped, and < and > as entities, so that a tag in it (<session-note>) is shown, not
+// taken for HTML.
+func MarkdownCell(s string) string {
+	return strings.NewReplacer("\n", " ", "|", `\|`, "<", "&lt;", ">", "&gt;").Replace(s)
+}
+
+// MarkdownFence puts text in a fenced code block, lang its info string ("" for none), whose
+// fence is longer than any run of backticks in the text.
+func MarkdownFence(lang, text string) string {
+	fence := "```"
+	for strings.Contains(text, fence) {
+		fence += "`"
+	}
+	return fence + lang + "\n" + strings.TrimRight(text, "\n") + "\n" + fence
 }

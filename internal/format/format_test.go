@@ -81,3 +81,20 @@ func TestQuote(t *testing.T) {
 		}
 	}
 }
+
+// Markdown's cell is one line, its pipes escaped, tags shown; a fence outlasts the text's
+// backticks, and the text's last newline is the fence's.
+func TestMarkdown(t *testing.T) {
+	if got := MarkdownCell("a | b\n<c>"); got != `a \| b &lt;c&gt;` {
+		t.Errorf("cell %q", got)
+	}
+	for _, c := range []struct{ lang, text, want string }{
+		{"diff", "- a\n+ b\n", "```diff\n- a\n+ b\n```"},
+		{"", "x\n\n", "```\nx\n```"},
+		{"", "has ``` in it", "````\nhas ``` in it\n````"},
+	} {
+		if got := MarkdownFence(c.lang, c.text); got != c.want {
+			t.Errorf("fence %q %q: %q, want %q", c.lang, c.text, got, c.want)
+		}
+	}
+}

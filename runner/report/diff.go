@@ -617,9 +617,9 @@ func WriteDiffJSON(w io.Writer, c *Comparison) error {
 // both sides, the per-area counts, the disagreements with whom the spec backs, why cases are on
 // one side only, then each disagreement folded in a <details>.
 func WriteDiffMarkdown(w io.Writer, c *Comparison) error {
-	fmt.Fprintf(w, "## %s lembas-check diff\n\n- **a**: %s\n- **b**: %s\n\n", DiffStatus(c).Icon(), mdEscape(c.A.String()), mdEscape(c.B.String()))
+	fmt.Fprintf(w, "## %s lembas-check diff\n\n- **a**: %s\n- **b**: %s\n\n", DiffStatus(c).Icon(), format.MarkdownCell(c.A.String()), format.MarkdownCell(c.B.String()))
 	if reason := diffWhy(c); reason != "" {
-		fmt.Fprintf(w, "**%s**\n\n", mdEscape(reason))
+		fmt.Fprintf(w, "**%s**\n\n", format.MarkdownCell(reason))
 	}
 	fmt.Fprintln(w, "| "+strings.Join(countsHeader, " | ")+" |")
 	fmt.Fprintln(w, "|---"+strings.Repeat("|--:", len(countsHeader)-1)+"|")
@@ -638,10 +638,10 @@ func WriteDiffMarkdown(w io.Writer, c *Comparison) error {
 	row("**all**", CountDiff(c.Cases))
 	fmt.Fprintln(w)
 	if ds := c.Disagreements(); len(ds) > 0 {
-		fmt.Fprintf(w, "### %s\n\n", mdEscape(disagreeHeading(c, ds)))
-		fmt.Fprintf(w, "| Case | Spec backs | %s | %s | About |\n|---|---|---|---|---|\n", mdEscape(c.name("a")), mdEscape(c.name("b")))
+		fmt.Fprintf(w, "### %s\n\n", format.MarkdownCell(disagreeHeading(c, ds)))
+		fmt.Fprintf(w, "| Case | Spec backs | %s | %s | About |\n|---|---|---|---|---|\n", format.MarkdownCell(c.name("a")), format.MarkdownCell(c.name("b")))
 		for _, d := range ds {
-			fmt.Fprintf(w, "| `%s` | %s | %s | %s | %s |\n", d.Case.ID, mdEscape(c.Backs(d)), mdEscape(says(d.A, d.Case.Expect)), mdEscape(says(d.B, d.Case.Expect)), mdEscape(oneLine(d.Case.About, 100)))
+			fmt.Fprintf(w, "| `%s` | %s | %s | %s | %s |\n", d.Case.ID, format.MarkdownCell(c.Backs(d)), format.MarkdownCell(says(d.A, d.Case.Expect)), format.MarkdownCell(says(d.B, d.Case.Expect)), format.MarkdownCell(oneLine(d.Case.About, 100)))
 		}
 		fmt.Fprintln(w)
 	}
@@ -649,23 +649,14 @@ func WriteDiffMarkdown(w io.Writer, c *Comparison) error {
 		fmt.Fprintln(w, "### Checked by one side only, or neither")
 		fmt.Fprintln(w)
 		for _, g := range groups {
-			fmt.Fprintf(w, "- **%s**: %d %s — %s\n", g.Area, len(g.IDs), g.Verdict, mdEscape(g.Why))
+			fmt.Fprintf(w, "- **%s**: %d %s — %s\n", g.Area, len(g.IDs), g.Verdict, format.MarkdownCell(g.Why))
 		}
 		fmt.Fprintln(w)
 	}
 	for _, d := range c.Disagreements() {
 		var b strings.Builder
 		writeDisagreement(&b, c, d)
-		fmt.Fprintf(w, "<details><summary><code>%s</code> — %s</summary>\n\n%s\n\n</details>\n\n", d.Case.ID, mdEscape(c.title(d)), mdFence(b.String()))
+		fmt.Fprintf(w, "<details><summary><code>%s</code> — %s</summary>\n\n%s\n\n</details>\n\n", d.Case.ID, format.MarkdownCell(c.title(d)), format.MarkdownFence("", b.String()))
 	}
 	return nil
-}
-
-// mdFence puts text in a fenced block whose fence no run of backticks in it closes.
-func mdFence(text string) string {
-	fence := "```"
-	for strings.Contains(text, fence) {
-		fence += "`"
-	}
-	return fence + "\n" + strings.TrimRight(text, "\n") + "\n" + fence
 }

@@ -446,12 +446,12 @@ func secs(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }
 // WriteMarkdown writes a summary that fits $GITHUB_STEP_SUMMARY: the per-area table, then each
 // failure folded in a <details>.
 func WriteMarkdown(w io.Writer, r *runner.Report) error {
-	fmt.Fprintf(w, "## %s %s\n\n", Status(r).Icon(), mdEscape(runName(r)))
+	fmt.Fprintf(w, "## %s %s\n\n", Status(r).Icon(), format.MarkdownCell(runName(r)))
 	if reason := why(r); reason != "" {
-		fmt.Fprintf(w, "**%s**\n\n", mdEscape(reason))
+		fmt.Fprintf(w, "**%s**\n\n", format.MarkdownCell(reason))
 	}
 	if r.CloseErr != "" {
-		fmt.Fprintf(w, "warning: %s\n\n", mdEscape(r.CloseErr))
+		fmt.Fprintf(w, "warning: %s\n\n", format.MarkdownCell(r.CloseErr))
 	}
 	all := count(r.Results)
 	stopped := all.interrupted > 0
@@ -491,13 +491,9 @@ func WriteMarkdown(w io.Writer, r *runner.Report) error {
 	for _, x := range failed {
 		about := ""
 		if x.Case.About != "" {
-			about = " " + mdEscape(oneLine(x.Case.About, 100)) + " —"
+			about = " " + format.MarkdownCell(oneLine(x.Case.About, 100)) + " —"
 		}
-		fmt.Fprintf(w, "<details><summary><code>%s</code>%s %s</summary>\n\n%s\n\n</details>\n\n", x.Case.ID, about, mdEscape(firstLine(x)), mdFence(x.Failure()))
+		fmt.Fprintf(w, "<details><summary><code>%s</code>%s %s</summary>\n\n%s\n\n</details>\n\n", x.Case.ID, about, format.MarkdownCell(firstLine(x)), format.MarkdownFence("", x.Failure()))
 	}
 	return nil
-}
-
-func mdEscape(s string) string {
-	return strings.NewReplacer("<", "&lt;", ">", "&gt;", "|", "\\|").Replace(s)
 }
