@@ -166,3 +166,22 @@ func TestResponsesCallsBodyAndStream(t *testing.T) {
 		t.Errorf("stream: %+v first %d %v", stream.ToolCalls, stream.FirstTokenChunk, err)
 	}
 }
+
+// The assistant message a harness appends for a reply, which live mode feeds back and the
+// session generator (cachebench/gen) writes into its requests: role, content (null for calls
+// alone), tool_calls, the text as sent.
+func TestReplyMessage(t *testing.T) {
+	for _, c := range []struct {
+		r    Reply
+		want string
+	}{
+		{Reply{Text: "a <b> & c"}, `{"role":"assistant","content":"a <b> & c"}`},
+		{Reply{}, `{"role":"assistant","content":""}`},
+		{Reply{ToolCalls: []ToolCall{{"call_1", "read", `{"path":"a"}`}}}, `{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"read","arguments":"{\"path\":\"a\"}"}}]}`},
+		{Reply{Text: "so", ToolCalls: []ToolCall{{"c1", "f", "{}"}, {"c2", "g", ""}}}, `{"role":"assistant","content":"so","tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{}"}},{"id":"c2","type":"function","function":{"name":"g","arguments":""}}]}`},
+	} {
+		if got := string(c.r.Message()); got != c.want {
+			t.Errorf("%+v:\n got %s\nwant %s", c.r, got, c.want)
+		}
+	}
+}

@@ -318,7 +318,7 @@ func (p *Player) Play(ctx context.Context, src Source) error {
 			return fmt.Errorf("request %d (line %d): %w", s.Seq, s.Line, err)
 		}
 		if p.Mode == Live && s.Error == "" && chains != nil {
-			p.live[chains[len(chains)-1]] = assistantMessage(s.Reply)
+			p.live[chains[len(chains)-1]] = s.Reply.Message()
 		}
 		if p.OnSent != nil {
 			p.OnSent(s)
@@ -365,8 +365,10 @@ func (p *Player) substitute(body []byte) ([]byte, [][32]byte, string) {
 	return chat.Splice(body, edits), chains, strings.Join(notes, "; ")
 }
 
-// assistantMessage is the message a harness would append for a reply.
-func assistantMessage(r Reply) json.RawMessage {
+// Message is the chat completions message a harness appends for a reply: role, content (null
+// for calls alone), tool_calls, in that order, the text as sent. Live mode feeds it back; the
+// session generator (cachebench/gen) writes it into the requests it makes.
+func (r Reply) Message() json.RawMessage {
 	type fn struct {
 		Name      string `json:"name"`
 		Arguments string `json:"arguments"`

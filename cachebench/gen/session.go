@@ -98,28 +98,14 @@ type Reply struct {
 	Calls []Call
 }
 
-// Message is the assistant message a harness appends for a reply, byte for byte what Reply
-// answered.
+// Message is the assistant message a harness appends for a reply (replay.Reply.Message), byte
+// for byte what Reply answered.
 func (r Reply) Message() json.RawMessage {
-	var b strings.Builder
-	b.WriteString(`{"role":"assistant","content":`)
-	if r.Text == "" && len(r.Calls) > 0 {
-		b.WriteString("null")
-	} else {
-		b.Write(str(r.Text))
+	x := replay.Reply{Text: r.Text}
+	for _, c := range r.Calls {
+		x.ToolCalls = append(x.ToolCalls, replay.ToolCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments})
 	}
-	if len(r.Calls) > 0 {
-		b.WriteString(`,"tool_calls":[`)
-		for i, c := range r.Calls {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			fmt.Fprintf(&b, `{"id":%s,"type":"function","function":{"name":%s,"arguments":%s}}`, str(c.ID), str(c.Name), str(c.Arguments))
-		}
-		b.WriteByte(']')
-	}
-	b.WriteByte('}')
-	return json.RawMessage(b.String())
+	return x.Message()
 }
 
 // Result is a tool result message.
