@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/LLeMbas/lembas-check/internal/table"
 	"github.com/LLeMbas/lembas-check/replay/chat"
 	"github.com/LLeMbas/lembas-check/usage"
 )
@@ -297,7 +298,7 @@ func ParseStream(chunks [][]byte) (Reply, error) {
 			Error         json.RawMessage   `json:"error"`
 		}
 		if err := json.Unmarshal(ev, &v); err != nil {
-			return x, fmt.Errorf("stream event %q: %v", cut(string(ev), 80), err)
+			return x, fmt.Errorf("stream event %q: %v", table.Cut(string(ev), 80), err)
 		}
 		if e := nonNull(v.Error); e != nil && x.Error == "" {
 			x.Error = ErrorMessage(e)
@@ -400,7 +401,7 @@ func ErrorMessage(e json.RawMessage) string {
 		if json.Unmarshal(e, &s) == nil && s != "" {
 			return s
 		}
-		return cut(string(bytes.TrimSpace(e)), 200)
+		return table.Cut(string(bytes.TrimSpace(e)), 200)
 	}
 	kind := o.Type
 	if kind == "" && len(o.Code) > 0 && o.Code[0] == '"' {
@@ -435,13 +436,6 @@ func chunkOf(whole, ev []byte, ends []int) int {
 		}
 	}
 	return len(ends) - 1
-}
-
-func cut(s string, n int) string {
-	if len(s) > n {
-		return s[:n] + "…"
-	}
-	return s
 }
 
 // chatToolCall is a tool call of a chat completion, whole in a message or a piece of one in a

@@ -3,6 +3,7 @@ package replay
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -183,5 +184,17 @@ func TestReplyMessage(t *testing.T) {
 		if got := string(c.r.Message()); got != c.want {
 			t.Errorf("%+v:\n got %s\nwant %s", c.r, got, c.want)
 		}
+	}
+}
+
+// A quote of a stream event or an error body in a message is cut at a character, never inside
+// one (it was cut at the 80th or 200th byte): the message stays valid UTF-8.
+func TestQuotesCutAtACharacter(t *testing.T) {
+	_, err := ParseStream([][]byte{[]byte("data: {\"choices\": \"" + strings.Repeat("é", 100) + "\n\n")})
+	if err == nil || !utf8.ValidString(err.Error()) || !strings.Contains(err.Error(), "é…") {
+		t.Errorf("stream error %q", err)
+	}
+	if m := ErrorMessage([]byte(strings.Repeat("日", 300))); !utf8.ValidString(m) || !strings.HasSuffix(m, "日…") {
+		t.Errorf("error message %q", m)
 	}
 }

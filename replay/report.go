@@ -47,7 +47,7 @@ func WriteTable(w io.Writer, sent []Sent) {
 			note = strings.TrimSpace(s.Error + " " + note)
 		}
 		t.Append(s.Seq, s.Line, s.Status, fmt.Sprintf("%.1f", ms(s.FirstToken)), fmt.Sprintf("%.1f", ms(s.Total)),
-			intOr(u.PromptTokens, "—"), intOr(u.CachedTokens, "not reported"), u.Dialect, cutText(note, 60))
+			intOr(u.PromptTokens, "—"), intOr(u.CachedTokens, "not reported"), u.Dialect, table.Cut(note, 60))
 	}
 	t.Render()
 }
@@ -57,13 +57,6 @@ func intOr(p *int, none string) string {
 		return none
 	}
 	return fmt.Sprint(*p)
-}
-
-func cutText(s string, n int) string {
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
 }
 
 // Exchange is a replayed request as a recording keeps it (`replay --record`): what was sent and

@@ -398,8 +398,5 @@ func pathNote(path string) string {
 	if path == "" {
 		return ""
 	}
-	if r := []rune(path); len(r) > 60 {
-		path = string(r[:59]) + "…"
-	}
-	return " (at " + path + ")"
+	return " (at " + table.Cut(path, 60) + ")"
 }

@@ -243,11 +243,7 @@ func writeRequests(w io.Writer, r *Result) error {
 			if row.Predicted != nil {
 				pred = fmt.Sprint(*row.Predicted)
 			}
-			n := note(row)
-			if len([]rune(n)) > 60 {
-				n = string([]rune(n)[:59]) + "…"
-			}
-			cells = append(cells, ttft, pms, cached+"/"+prompt, pred, row.Reusable, n)
+			cells = append(cells, ttft, pms, cached+"/"+prompt, pred, row.Reusable, table.Cut(note(row), 60))
 			if row.Why != "" || row.Detail != "" {
 				what := row.Why
 				if row.Detail != "" {

@@ -76,3 +76,25 @@ func TestMillis(t *testing.T) {
 		}
 	}
 }
+
+// Cut is the one shortening of a text for a cell or a line that replay's table note, the bench's
+// note cell and the audit chart's break path each wrote (at most n characters, an ellipsis
+// last), and replay's error quotes now use too (they cut at a byte, inside a character).
+func TestCut(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		n    int
+		want string
+	}{
+		{"short", 60, "short"},
+		{"exactly", 7, "exactly"},
+		{"one more", 7, "one mo…"},
+		{"été à Paris", 5, "été …"},
+		{"日本語のテキスト", 4, "日本語…"},
+		{"", 3, ""},
+	} {
+		if got := Cut(c.s, c.n); got != c.want {
+			t.Errorf("Cut(%q, %d) = %q, want %q", c.s, c.n, got, c.want)
+		}
+	}
+}

@@ -154,3 +154,12 @@ func ambiguous(s string) bool {
 	}
 	return false
 }
+
+// Cut shortens a text for a cell or a line to at most n characters (n ≥ 1), the last an ellipsis
+// when it was cut, never inside a character: "HTTP 503: {"error":"busy"} and m…".
+func Cut(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
