@@ -3,9 +3,10 @@ package steps
 import (
 	"encoding/json"
 	"fmt"
-	pathpkg "path"
 	"strconv"
 	"strings"
+
+	"github.com/LLeMbas/lembas-check/harness/fsaccess"
 )
 
 // context: what each step of a session inserts into the conversation. Givens say what the files
@@ -34,17 +35,15 @@ func (b *contextBuilder) Case() (map[string]any, error) {
 	return c, nil
 }
 
-// abs resolves a path as the session would find its content: against the start directory. It
-// only finds what a Given said a file holds; the case carries the path as written.
+// abs resolves a path as the session would find its content: against the start directory, as
+// filesystem.md's Paths read it (fsaccess.Resolve). It only finds what a Given said a file
+// holds; the case carries the path as written.
 func (b *contextBuilder) abs(p string) string {
 	dir := "/"
 	if b.cwd != nil {
 		dir = *b.cwd
 	}
-	if !strings.HasPrefix(p, "/") {
-		p = dir + "/" + p
-	}
-	return pathpkg.Clean(p)
+	return fsaccess.Resolve(dir, p)
 }
 
 // content is what a Given said the file at p holds, by any spelling of its path.
