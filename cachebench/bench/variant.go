@@ -170,7 +170,7 @@ func dateInSystem(body []byte, r *chat.Request, head string) ([]byte, error) {
 	msg := append(append([]byte(`{"role":"system","content":`), jsonString(strings.TrimRight(head, "\n"))...), '}')
 	switch {
 	case r.API == chat.Responses:
-		return addMember(body, "instructions", jsonString(strings.TrimRight(head, "\n")))
+		return set(body, "instructions", jsonString(strings.TrimRight(head, "\n")))
 	case r.API == chat.Anthropic:
 		return nil, fmt.Errorf("an Anthropic body with a null system prompt")
 	case len(r.Messages) > 0:
@@ -214,21 +214,14 @@ func addTool(body []byte, r *chat.Request) ([]byte, error) {
 		last := r.Tools[n-1]
 		return chat.Splice(body, []chat.Edit{{Off: last.Off + len(last.Raw), With: append([]byte(","), tool...)}}), nil
 	}
-	if st, en, ok := chat.Member(body, "tools"); ok {
-		return chat.Splice(body, []chat.Edit{{Off: st, Len: en - st, With: append(append([]byte("["), tool...), ']')}}), nil
-	}
-	return addMember(body, "tools", append(append([]byte("["), tool...), ']'))
+	return set(body, "tools", append(append([]byte("["), tool...), ']'))
 }
 
-// addMember adds "key": value at the end of the body's object.
-func addMember(body []byte, key string, value []byte) ([]byte, error) {
-	end := chat.End(body)
-	if end < 0 {
+// set gives the body's member key the value, in place or added at its end (chat.Set).
+func set(body []byte, key string, value []byte) ([]byte, error) {
+	out, ok := chat.Set(body, key, value)
+	if !ok {
 		return nil, fmt.Errorf("the body is not a JSON object")
 	}
-	sep := ","
-	if bytes.TrimSpace(body[:end])[len(bytes.TrimSpace(body[:end]))-1] == '{' {
-		sep = ""
-	}
-	return chat.Splice(body, []chat.Edit{{Off: end, With: []byte(sep + `"` + key + `":` + string(value))}}), nil
+	return out, nil
 }

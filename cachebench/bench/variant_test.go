@@ -97,6 +97,11 @@ func TestOtherShapes(t *testing.T) {
 			`{"messages":[{"role":"system","content":[{"type":"text","text":"Today is 2026-11-06.\n\nS"}]}]}`},
 		"responses":       {Variant{Name: DateInSystem, At: 1}, `{"instructions":"I","input":"q"}`, `{"instructions":"Today is 2026-11-06.\n\nI","input":"q"}`},
 		"responses, none": {Variant{Name: DateInSystem, At: 1}, `{"input":"q"}`, `{"input":"q","instructions":"Today is 2026-11-06."}`},
+		// A null instructions is given the date in place (it was added again: two instructions).
+		"responses, null": {Variant{Name: DateInSystem, At: 1}, `{"instructions":null,"input":"q"}`, `{"instructions":"Today is 2026-11-06.","input":"q"}`},
+		"tools null": {Variant{Name: ToolChurn, At: 1}, `{"messages":[],"tools":null}`,
+			`{"messages":[],"tools":[{"type":"function","function":{"name":"mcp__churn__lookup","description":"A tool an MCP server added in the middle of the session.","parameters":{"type":"object","properties":{}}}}]}`},
+		"empty object": {Variant{Name: DateInSystem, At: 1}, `{ "input":"q" }`, `{ "input":"q" ,"instructions":"Today is 2026-11-06."}`},
 		"no tools": {Variant{Name: ToolChurn, At: 1}, `{"messages":[]}`,
 			`{"messages":[],"tools":[{"type":"function","function":{"name":"mcp__churn__lookup","description":"A tool an MCP server added in the middle of the session.","parameters":{"type":"object","properties":{}}}}]}`},
 		"prune": {Variant{Name: PruneResults}, `{"messages":[{"role":"user","content":"a"},{"role":"tool","tool_call_id":"c","content":"long"},{"role":"user","content":"b"},{"role":"tool","tool_call_id":"d","content":"new"}]}`,
