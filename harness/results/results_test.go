@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/LLeMbas/lembas-check/harness/fsaccess"
 	"github.com/LLeMbas/lembas-check/harness/spec"
 )
 
@@ -34,7 +35,9 @@ func TestFormatAndParseID(t *testing.T) {
 	FormatID(0)
 }
 
-func TestAbs(t *testing.T) {
+// A read's file is identified by its path resolved against the working directory, by its text
+// (fsaccess.Resolve, which results.Abs was).
+func TestReadPaths(t *testing.T) {
 	for _, c := range [][3]string{
 		{"/", "a.md", "/a.md"},
 		{"/", "./a.md", "/a.md"},
@@ -46,8 +49,8 @@ func TestAbs(t *testing.T) {
 		{"/proj/", "a.md", "/proj/a.md"},
 		{"/proj", "A.md", "/proj/A.md"},
 	} {
-		if got := Abs(c[0], c[1]); got != c[2] {
-			t.Errorf("Abs(%q, %q) = %q, want %q", c[0], c[1], got, c[2])
+		if got := fsaccess.Resolve(c[0], c[1]); got != c[2] {
+			t.Errorf("Resolve(%q, %q) = %q, want %q", c[0], c[1], got, c[2])
 		}
 	}
 }

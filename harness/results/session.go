@@ -11,11 +11,11 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"path"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/LLeMbas/lembas-check/harness/fsaccess"
 	"github.com/LLeMbas/lembas-check/harness/results/unidiff"
 	"github.com/LLeMbas/lembas-check/harness/spec"
 	"github.com/LLeMbas/lembas-check/internal/textdiff"
@@ -69,7 +69,7 @@ func New(o Options) (*Session, error) {
 		return nil, fmt.Errorf("working directory %q is not absolute", wd)
 	}
 	s := &Session{
-		workDir: path.Clean(wd),
+		workDir: fsaccess.Resolve("/", wd),
 		cap:     ctx.Cap.Cap,
 		window:  number("context.window"),
 		context: number("context.diff_context"),
@@ -100,16 +100,6 @@ func number(key string) int {
 type vars = map[string]string
 
 func render(tmpl string, v vars) string { return spec.MustRender(tmpl, v) }
-
-// Abs is a path as the file is identified: relative ones resolved against workDir, `.`, `..`,
-// repeated and trailing `/` resolved by their text, `..` above `/` staying at `/`
-// (filesystem.md, Paths).
-func Abs(workDir, p string) string {
-	if !strings.HasPrefix(p, "/") {
-		p = workDir + "/" + p
-	}
-	return path.Clean(p)
-}
 
 // Sum is the full hex SHA-256 of a file's content: what decides whether it is unchanged.
 func Sum(content string) string {
@@ -166,7 +156,9 @@ func (s *Session) Read(id, p, content string, offset, limit int) (string, error)
 	}
 	sum := sha256.Sum256([]byte(content))
 	full := hex.EncodeToString(sum[:])
-	abs := Abs(s.workDir, p)
+	// The file is identified by its path resolved against the working directory (filesystem.md,
+	// Paths).
+	abs := fsaccess.Resolve(s.workDir, p)
 	lines, _ := splitLines(content)
 	if len(lines) == 0 {
 		if offset > 1 {
