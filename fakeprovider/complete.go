@@ -15,6 +15,7 @@ import (
 
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
 	"github.com/LLeMbas/lembas-check/fakeprovider/wire"
+	"github.com/LLeMbas/lembas-check/replay/chat"
 )
 
 // handleCompletion answers POST /v1/chat/completions or /v1/responses from the script.
@@ -159,7 +160,7 @@ func (s *Server) continueTurn(t *turn) *wire.Error {
 	if e := req.Continue(chain); e != nil {
 		return e
 	}
-	t.body = wire.WithInput(req.Top, req.Input)
+	t.body = chat.Continuation(req.Top, req.Input)
 	return nil
 }
 

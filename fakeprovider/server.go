@@ -63,7 +63,7 @@ type Config struct {
 	// Turn, when set, chooses each reply before the script does, from the request as decoded
 	// and its body as the model sees it — as sent, but for a Responses request that continues
 	// an earlier response (previous_response_id, a conversation: codex over its WebSocket),
-	// whose earlier turns are put before its input (wire.WithInput) — so that the live target,
+	// whose earlier turns are put before its input (chat.Continuation) — so that the live target,
 	// which plays the model so that a harness makes exactly a case's calls, judges every request
 	// whole: a nil reply leaves the request to the script; an error answers 500 with it.
 	Turn func(q *wire.Request, body []byte) (*script.Reply, error)

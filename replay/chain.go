@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 
-	"github.com/LLeMbas/lembas-check/internal/jsonx"
 	"github.com/LLeMbas/lembas-check/replay/chat"
 )
 
@@ -66,14 +65,7 @@ func (c *chains) prompt(e *Entry) []byte {
 	for i := len(earlier) - 1; i >= 0; i-- {
 		all = append(all, earlier[i]...)
 	}
-	all = append(all, input...)
-	delete(top, "previous_response_id")
-	top["input"], _ = jsonx.Marshal(all)
-	b, err := jsonx.Marshal(top)
-	if err != nil {
-		return nil
-	}
-	return b
+	return chat.Continuation(top, append(all, input...))
 }
 
 // responseOutput is a recorded Responses answer's id and output items: from its body, or from

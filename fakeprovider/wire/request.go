@@ -665,30 +665,3 @@ func WithMember(obj json.RawMessage, key string, value string) json.RawMessage {
 	}
 	return append(out, rest...)
 }
-
-// WithInput is a Responses request body as the model sees it: its input replaced by the items
-// given (the earlier turns it continues, then its own), and the members that named where those
-// came from (previous_response_id, conversation) left out. The cache simulator reads it.
-func WithInput(top map[string]json.RawMessage, items []json.RawMessage) []byte {
-	keys := make([]string, 0, len(top))
-	for k := range top {
-		if k != "previous_response_id" && k != "conversation" && k != "input" && k != "type" {
-			keys = append(keys, k)
-		}
-	}
-	sortStrings(keys)
-	e := enc{first: true}
-	e.obj()
-	for _, k := range keys {
-		e.key(k)
-		e.raw(compact(top[k]))
-	}
-	e.key("input")
-	e.arr()
-	for _, it := range items {
-		e.raw(compact(it))
-	}
-	e.endArr()
-	e.end()
-	return e.b
-}

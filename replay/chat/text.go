@@ -67,23 +67,3 @@ func IsToolResult(raw []byte) bool {
 	}
 	return false
 }
-
-// InputItems is a Responses request's input as items: a string (null read as "", as both the
-// fake and the reader always did) is one user message, {"content": s, "role": "user", "type":
-// "message"}, its text as sent (no HTML escaping); an array is its items. ok is false for
-// anything else. The fake answers, and a recording's reader puts continuations back, with these
-// items.
-func InputItems(raw []byte) (items []json.RawMessage, ok bool) {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		var b bytes.Buffer
-		enc := json.NewEncoder(&b)
-		enc.SetEscapeHTML(false)
-		enc.Encode(map[string]string{"type": "message", "role": "user", "content": s})
-		return []json.RawMessage{bytes.TrimSuffix(b.Bytes(), []byte{'\n'})}, true
-	}
-	if json.Unmarshal(raw, &items) != nil {
-		return nil, false
-	}
-	return items, true
-}

@@ -119,3 +119,21 @@ func TestInputItems(t *testing.T) {
 		}
 	}
 }
+
+// Continuation is the one writing of a continued Responses request as the model sees it, which
+// the fake (wire.WithInput) and the recording's reader (replay's chains) each wrote: this is the
+// fake's, byte for byte (the reader's kept the type and conversation members, put input in name
+// order and made \u003c of <).
+func TestContinuation(t *testing.T) {
+	top := map[string]json.RawMessage{"model": json.RawMessage(`"gpt-5"`), "previous_response_id": json.RawMessage(`"resp_1"`), "conversation": json.RawMessage(`null`),
+		"type": json.RawMessage(`"response.create"`), "input": json.RawMessage(`[]`), "tools": json.RawMessage("[ {\"type\": \"function\", \"name\": \"a<b\"} ]"),
+		"instructions": json.RawMessage(`"x & y"`), "bad": json.RawMessage(`{oops`)}
+	items := []json.RawMessage{json.RawMessage("{ \"role\": \"user\", \"content\": \"<hi>\" }"), json.RawMessage(`{"type":"function_call_output","output":"o"}`)}
+	want := `{"bad":{oops,"instructions":"x & y","model":"gpt-5","tools":[{"type":"function","name":"a<b"}],"input":[{"role":"user","content":"<hi>"},{"type":"function_call_output","output":"o"}]}`
+	if got := string(Continuation(top, items)); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if got := string(Continuation(map[string]json.RawMessage{"input": json.RawMessage(`"q"`)}, nil)); got != `{"input":[]}` {
+		t.Errorf("nothing but input: %s", got)
+	}
+}
