@@ -1,7 +1,6 @@
 package audit
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -213,21 +212,11 @@ func outputTokens(e replay.Entry) int {
 		return 0
 	}
 	rep, err := e.Exchange.Response.Reply()
-	if err != nil || rep.Usage == nil {
+	if err != nil {
 		return 0
 	}
-	var u struct {
-		Completion *int `json:"completion_tokens"`
-		Output     *int `json:"output_tokens"`
-		Candidates *int `json:"candidatesTokenCount"`
-	}
-	if json.Unmarshal(rep.Usage, &u) != nil {
-		return 0
-	}
-	for _, v := range []*int{u.Completion, u.Output, u.Candidates} {
-		if v != nil {
-			return *v
-		}
+	if n := rep.TokenUsage().CompletionTokens; n != nil {
+		return *n
 	}
 	return 0
 }

@@ -225,3 +225,24 @@ func TestOpenAIRulesIdle(t *testing.T) {
 		t.Errorf("unknown provider: %v", err)
 	}
 }
+
+// The answer's length the audit prices is the reply's usage as the usage package reads it, in
+// every dialect (the audit read completion_tokens, output_tokens and candidatesTokenCount itself).
+func TestOutputTokens(t *testing.T) {
+	for body, want := range map[string]int{
+		`{"choices":[],"usage":{"prompt_tokens":9,"completion_tokens":4}}`:                  4,
+		`{"content":[],"usage":{"input_tokens":9,"output_tokens":5}}`:                       5,
+		`{"output":[],"usage":{"input_tokens":9,"output_tokens":6}}`:                        6,
+		`{"candidates":[],"usageMetadata":{"promptTokenCount":9,"candidatesTokenCount":7}}`: 7,
+		`{"choices":[]}`: 0,
+		`not json`:       0,
+	} {
+		e := replay.Entry{Exchange: replay.Exchange{Response: &replay.Response{Status: 200, Body: []byte(body)}}}
+		if got := outputTokens(e); got != want {
+			t.Errorf("%s: %d, want %d", body, got, want)
+		}
+	}
+	if got := outputTokens(replay.Entry{}); got != 0 {
+		t.Errorf("no response: %d", got)
+	}
+}
