@@ -2,6 +2,7 @@ package live
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -14,31 +15,9 @@ import (
 	"github.com/LLeMbas/lembas-check/internal/proc"
 )
 
-// process is an agent the runner started, under the one process supervisor (internal/proc):
-// its own group (a job object on Windows), TERM then KILL after grace, and what it left behind
-// ended and named.
-type process struct{ p *proc.Process }
-
-// grace is how long an agent asked to stop has before it is killed.
+// grace is how long an agent asked to stop has before it is killed (internal/proc: TERM, then
+// KILL after grace, what it left behind ended and named).
 var grace = 5 * time.Second
-
-func start(cmd *exec.Cmd) (*process, error) {
-	p, err := proc.Start(cmd, proc.Options{Grace: grace})
-	if err != nil {
-		return nil, err
-	}
-	return &process{p}, nil
-}
-
-// exited is closed once the agent itself has exited.
-func (p *process) exited() <-chan struct{} { return p.p.Exited() }
-
-// stop ends the agent and its group: TERM, then KILL after grace. It returns how it ended, and
-// names what it had left running.
-func (p *process) stop() (left string, err error) {
-	err = p.p.Stop(syscall.SIGTERM)
-	return proc.Summary(p.p.Left(), "the agent"), err
-}
 
 // Once says how RunOnce runs a program: in Dir with Env, its output to Stdout and Stderr (nil:
 // dropped), stopped after Timeout (0: no bound) on the clock After (nil: time.After), with Grace
@@ -67,7 +46,6 @@ func RunOnce(ctx context.Context, argv []string, o Once) (left string, err error
 	if err != nil {
 		return "", &NotRun{fmt.Errorf("starting %s: %v", argv[0], err)}
 	}
-	p := &process{sv}
 	var deadline <-chan time.Time
 	if o.Timeout > 0 {
 		if o.After == nil {
@@ -75,16 +53,15 @@ func RunOnce(ctx context.Context, argv []string, o Once) (left string, err error
 		}
 		deadline = o.After(o.Timeout)
 	}
-	select {
-	case <-p.exited():
-	case <-deadline:
-		left, _ = p.stop()
+	err = sv.Await(ctx, deadline)
+	left = proc.Summary(sv.Left(), "the agent")
+	switch {
+	case errors.Is(err, proc.ErrDeadline):
 		return left, &acp.Fault{Kind: acp.Hung, Detail: fmt.Sprintf("the prompt did not end within %v", o.Timeout)}
-	case <-ctx.Done():
-		left, _ = p.stop()
-		return left, ctx.Err()
+	case err != nil:
+		return left, err
 	}
-	if left, err = p.stop(); err != nil {
+	if err := sv.Wait(); err != nil {
 		return left, &acp.Fault{Kind: acp.Died, Detail: fmt.Sprintf("%s %s", filepath.Base(argv[0]), exitText(err))}
 	}
 	return left, nil

@@ -17,6 +17,7 @@ import (
 
 	"github.com/LLeMbas/lembas-check/acp"
 	"github.com/LLeMbas/lembas-check/agents"
+	"github.com/LLeMbas/lembas-check/internal/proc"
 )
 
 //go:embed project
@@ -108,18 +109,15 @@ func (a *Agent) setup(ctx context.Context, argv []string, w io.Writer) error {
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env, cmd.Dir, cmd.Stdout, cmd.Stderr = a.Env, a.Vars.Dir, w, w
-	p, err := start(cmd)
+	p, err := proc.Start(cmd, proc.Options{Grace: grace})
 	if err != nil {
 		// It never ran: the scenario is not run, rather than failed by the agent.
 		return &NotRun{fail(err)}
 	}
-	select {
-	case <-p.p.Done():
-	case <-ctx.Done():
-		p.stop()
-		return ctx.Err()
+	if err := p.Await(ctx, nil); err != nil {
+		return err
 	}
-	if err := p.p.Wait(); err != nil {
+	if err := p.Wait(); err != nil {
 		return &acp.Fault{Kind: acp.Died, Detail: fail(err).Error()}
 	}
 	return nil

@@ -15,7 +15,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
 
 	sdk "github.com/coder/acp-go-sdk"
@@ -457,13 +456,10 @@ func (s *session) bash(ctx context.Context, a args) string {
 	}
 	t := time.NewTimer(commandTimeout)
 	defer t.Stop()
-	select {
-	case <-p.Done():
-	case <-t.C:
-		p.Stop(syscall.SIGTERM)
+	switch err := p.Await(ctx, t.C); {
+	case errors.Is(err, proc.ErrDeadline):
 		return out.String() + fmt.Sprintf("\n[stopped after %s]", commandTimeout)
-	case <-ctx.Done():
-		p.Stop(syscall.SIGTERM)
+	case err != nil:
 		return out.String() + "\n[stopped: the turn was cancelled]"
 	}
 	text := out.String()

@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	html_ "html"
 	"net/url"
@@ -17,7 +18,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/LLeMbas/lembas-check/internal/proc"
@@ -109,14 +109,11 @@ func (c Chromium) run(ctx context.Context, width, height int, args ...string) ([
 	}
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
-	select {
-	case <-p.Done():
-	case <-ctx.Done():
-		p.Stop(syscall.SIGTERM)
-		return nil, ctx.Err()
-	case <-timer.C:
-		p.Stop(syscall.SIGTERM)
+	switch err := p.Await(ctx, timer.C); {
+	case errors.Is(err, proc.ErrDeadline):
 		return nil, fmt.Errorf("chromium did not finish in %s: ended it (stderr: %s)", timeout, tail(stderr.String()))
+	case err != nil:
+		return nil, err
 	}
 	if err := p.Wait(); err != nil {
 		return nil, fmt.Errorf("chromium: %v (stderr: %s)", err, tail(stderr.String()))

@@ -41,6 +41,7 @@
 package proc
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -48,6 +49,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -311,6 +313,27 @@ func (p *Process) Stop(sig os.Signal) error {
 		}
 	}
 	return p.Wait()
+}
+
+// ErrDeadline is Await's error for a process that ran past its deadline and was stopped.
+var ErrDeadline = errors.New("ran past its deadline and was stopped")
+
+// Await waits for the process to end on its own (Done). When ctx is done first, or deadline
+// delivers first (a timeout's channel; nil: none), it stops the process (Stop with SIGTERM: the
+// signal, Grace, then KILL) and returns ctx's error or ErrDeadline; else nil, and Wait says how
+// it ended. It is how a program run to its end — an agent's one prompt, its setup, a tool's
+// command, the browser — is bounded.
+func (p *Process) Await(ctx context.Context, deadline <-chan time.Time) error {
+	select {
+	case <-p.done:
+		return nil
+	case <-deadline:
+		p.Stop(syscall.SIGTERM)
+		return ErrDeadline
+	case <-ctx.Done():
+		p.Stop(syscall.SIGTERM)
+		return ctx.Err()
+	}
 }
 
 // Kill kills the process, its group and what it started at once, and returns once it is Done.

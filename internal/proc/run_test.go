@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Run gives the command's exit status, names one that could not start as a StartError, and
@@ -27,5 +28,34 @@ func TestRun(t *testing.T) {
 	cancel()
 	if _, err := Run(ctx, exec.Command("sleep", "30"), o); err == nil || err.Error() != "was stopped by terminated (forwarded)" {
 		t.Errorf("a command whose context ended: %v", err)
+	}
+}
+
+// Await: a process that ends on its own is waited for; one whose context ends, or whose
+// deadline passes, is stopped, and Await says which.
+func TestAwait(t *testing.T) {
+	start := func(argv ...string) *Process {
+		t.Helper()
+		p, err := Start(exec.Command(argv[0], argv[1:]...), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	p := start("sh", "-c", "exit 3")
+	if err := p.Await(context.Background(), nil); err != nil || p.State().ExitCode() != 3 {
+		t.Errorf("exit 3: %v, %v", err, p.State())
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	p = start("sleep", "30")
+	if err := p.Await(ctx, nil); !errors.Is(err, context.Canceled) || p.State() == nil || !p.Stopped() {
+		t.Errorf("context ended: %v, %v", err, p.State())
+	}
+	fired := make(chan time.Time, 1)
+	fired <- time.Time{}
+	p = start("sleep", "30")
+	if err := p.Await(context.Background(), fired); !errors.Is(err, ErrDeadline) || p.State() == nil || !p.Stopped() {
+		t.Errorf("past its deadline: %v, %v", err, p.State())
 	}
 }
