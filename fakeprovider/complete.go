@@ -94,7 +94,7 @@ func (s *Server) pick(req *wire.Request, body []byte) (script.Pick, error) {
 // strict), with the turns a Responses request continues put before its input.
 func (s *Server) decodeTurn(api string, body []byte, conn *wsConn, strict bool) (*turn, *wire.Error) {
 	decode := wire.DecodeChat
-	if api == wire.APIResponses {
+	if api == chat.Responses {
 		decode = wire.DecodeResponses
 	}
 	req, e := decode(body)
@@ -110,7 +110,7 @@ func (s *Server) decodeTurn(api string, body []byte, conn *wsConn, strict bool) 
 		}
 	}
 	t := &turn{req: req, body: body, conn: conn, own: len(req.Input)}
-	if api == wire.APIResponses {
+	if api == chat.Responses {
 		if e := s.continueTurn(t); e != nil {
 			return nil, e
 		}
@@ -235,7 +235,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, t *turn) {
 	var frames [][]byte
 	var one []byte
 	switch {
-	case req.API == wire.APIResponses:
+	case req.API == chat.Responses:
 		m.ID = fmt.Sprintf("fake%d", pick.N)
 		one = wire.ResponsesBody(m, req, a, u)
 		s.keep(t, m, one)

@@ -25,6 +25,7 @@ import (
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
 	"github.com/LLeMbas/lembas-check/fakeprovider/wire"
 	"github.com/LLeMbas/lembas-check/replay"
+	"github.com/LLeMbas/lembas-check/replay/chat"
 	"github.com/LLeMbas/lembas-check/usage"
 )
 
@@ -292,8 +293,8 @@ func (s *Server) logf(format string, args ...any) {
 func (s *Server) routes(mux *http.ServeMux) {
 	for _, p := range []string{"/v1", ""} {
 		mux.HandleFunc("GET "+p+"/models", s.handleModels)
-		mux.HandleFunc("POST "+p+"/chat/completions", s.handleCompletion(wire.APIChat))
-		mux.HandleFunc("POST "+p+"/responses", s.handleCompletion(wire.APIResponses))
+		mux.HandleFunc("POST "+p+"/chat/completions", s.handleCompletion(chat.ChatCompletions))
+		mux.HandleFunc("POST "+p+"/responses", s.handleCompletion(chat.Responses))
 		mux.HandleFunc("GET "+p+"/responses", s.handleWebSocket)
 		mux.HandleFunc("GET "+p+"/responses/{id}", s.handleGetResponse)
 		mux.HandleFunc("DELETE "+p+"/responses/{id}", s.handleDeleteResponse)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/LLeMbas/lembas-check/fakeprovider/wire"
 	"github.com/LLeMbas/lembas-check/internal/jsonx"
+	"github.com/LLeMbas/lembas-check/replay/chat"
 )
 
 // The state the Responses API keeps: stored responses (store: true, the API's default), which a
@@ -449,7 +450,7 @@ func (s *Server) readTurn(w http.ResponseWriter, r *http.Request) *turn {
 		writeError(w, wire.TooLarge(s.maxBody))
 		return nil
 	}
-	t, e := s.decodeTurn(wire.APIResponses, body, nil, false)
+	t, e := s.decodeTurn(chat.Responses, body, nil, false)
 	if e != nil {
 		writeError(w, e)
 		return nil

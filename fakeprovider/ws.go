@@ -14,6 +14,7 @@ import (
 	"github.com/LLeMbas/lembas-check/fakeprovider/wire"
 	"github.com/LLeMbas/lembas-check/internal/jsonx"
 	"github.com/LLeMbas/lembas-check/replay"
+	"github.com/LLeMbas/lembas-check/replay/chat"
 	"github.com/coder/websocket"
 )
 
@@ -182,7 +183,7 @@ func (x *wsTurn) serve(ctx context.Context, msg []byte) {
 		// script used up.
 		t, e = s.warmup(msg, x.conn)
 	} else {
-		t, e = s.prepare(nctx, wire.APIResponses, msg, x.conn)
+		t, e = s.prepare(nctx, chat.Responses, msg, x.conn)
 	}
 	n := nctx.Value(noteKey{}).(*exchangeNote)
 	x.err, x.note = n.err, n.note
@@ -212,7 +213,7 @@ func describe(msg []byte, typ string) string {
 
 // warmup makes a turn with an empty answer, for response.create with generate: false.
 func (s *Server) warmup(msg []byte, conn *wsConn) (*turn, *wire.Error) {
-	t, e := s.decodeTurn(wire.APIResponses, msg, conn, s.cfg.Strict)
+	t, e := s.decodeTurn(chat.Responses, msg, conn, s.cfg.Strict)
 	if e != nil {
 		return nil, e
 	}

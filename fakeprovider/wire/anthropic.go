@@ -12,9 +12,6 @@ import (
 // Anthropic's Messages API (POST /v1/messages): the request read into what a script looks at,
 // and the answer as a Message object or its stream of named events, in the API's field order.
 
-// APIAnthropic names the Messages endpoint.
-const APIAnthropic = "anthropic" // POST /v1/messages
-
 type anthropicMessage struct {
 	Role    *string `json:"role"`
 	Content raw     `json:"content"`
@@ -32,7 +29,7 @@ func DecodeAnthropic(body []byte) (*Request, *Error) {
 	if e != nil {
 		return nil, e
 	}
-	r := &Request{API: APIAnthropic}
+	r := &Request{API: chat.Anthropic}
 	if e := modelAndStream(top, r); e != nil {
 		return nil, e
 	}

@@ -7,14 +7,12 @@ import (
 	"strings"
 
 	"github.com/LLeMbas/lembas-check/internal/jsonx"
+	"github.com/LLeMbas/lembas-check/replay/chat"
 )
 
 // Gemini's generateContent (POST /v1beta/models/{model}:generateContent, and
 // :streamGenerateContent?alt=sse): the request read into what a script looks at, the answer as a
 // GenerateContentResponse or its server-sent events, in the API's field order.
-
-// APIGemini names the generateContent endpoints.
-const APIGemini = "gemini"
 
 // geminiPart is what a part must be; its text is read by contentText, from the content's parts.
 type geminiPart struct {
@@ -36,7 +34,7 @@ func DecodeGemini(body []byte, model string, stream bool) (*Request, *Error) {
 	if e != nil {
 		return nil, e
 	}
-	r := &Request{API: APIGemini, Model: model, Stream: stream}
+	r := &Request{API: chat.Gemini, Model: model, Stream: stream}
 	raw, ok := top["contents"]
 	if !ok {
 		return nil, geminiInvalid("contents", "* GenerateContentRequest.contents: contents is not specified")

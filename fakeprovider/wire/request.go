@@ -13,15 +13,9 @@ import (
 	"github.com/LLeMbas/lembas-check/replay/chat"
 )
 
-// API names the endpoint a request came to.
-const (
-	APIChat      = "chat"      // POST /v1/chat/completions
-	APIResponses = "responses" // POST /v1/responses
-)
-
 // Request is what the fake needs from a request body: enough to pick and shape a reply.
 type Request struct {
-	API    string
+	API    string // the API it was sent to, in chat's names (chat.ChatCompletions, …)
 	Model  string
 	Stream bool
 	// IncludeUsage is stream_options.include_usage: a usage chunk goes before [DONE].
@@ -93,7 +87,7 @@ func DecodeChat(body []byte) (*Request, *Error) {
 	if e != nil {
 		return nil, e
 	}
-	r := &Request{API: APIChat, Top: top}
+	r := &Request{API: chat.ChatCompletions, Top: top}
 	if e := modelAndStream(top, r); e != nil {
 		return nil, e
 	}
@@ -214,7 +208,7 @@ func DecodeResponses(body []byte) (*Request, *Error) {
 	if e != nil {
 		return nil, e
 	}
-	r := &Request{API: APIResponses, IncludeUsage: true, Top: top, Store: true}
+	r := &Request{API: chat.Responses, IncludeUsage: true, Top: top, Store: true}
 	if e := modelAndStream(top, r); e != nil {
 		return nil, e
 	}
@@ -278,7 +272,7 @@ func (r *Request) Continue(earlier []json.RawMessage) *Error {
 // turns it continues). For rules that look at the whole conversation.
 func (r *Request) Text() string {
 	var items []json.RawMessage
-	if r.API == APIChat {
+	if r.API == chat.ChatCompletions {
 		json.Unmarshal(r.Top["messages"], &items)
 	} else {
 		items = r.Input

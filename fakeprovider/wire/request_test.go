@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/LLeMbas/lembas-check/replay/chat"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
@@ -23,7 +24,7 @@ func TestDecodeChat(t *testing.T) {
 	if e != nil {
 		t.Fatal(e)
 	}
-	want := &Request{API: APIChat, Model: "m", Stream: true, IncludeUsage: true, Messages: 4, LastIsToolResult: true, ToolResults: 1, ResultsSinceUser: 1,
+	want := &Request{API: chat.ChatCompletions, Model: "m", Stream: true, IncludeUsage: true, Messages: 4, LastIsToolResult: true, ToolResults: 1, ResultsSinceUser: 1,
 		LastUserText: "read it", Tools: []Tool{{Name: "read", Props: []string{"offset", "path"}, Schema: json.RawMessage(`{"type":"object","properties":{"path":{},"offset":{}}}`)}, {Name: "bash"}},
 		Params: Params{Images: 1}}
 	if d := cmp.Diff(want, got, cmpopts.IgnoreFields(Request{}, "Top")); d != "" {
@@ -37,13 +38,13 @@ func TestDecodeResponses(t *testing.T) {
 		want *Request
 	}{
 		"string input": {`{"model":"m","input":"hi there"}`,
-			&Request{API: APIResponses, Model: "m", IncludeUsage: true, Messages: 1, LastUserText: "hi there", Store: true}},
+			&Request{API: chat.Responses, Model: "m", IncludeUsage: true, Messages: 1, LastUserText: "hi there", Store: true}},
 		"items": {`{"model":"m","stream":true,"instructions":"sys","input":[
 			{"role":"user","content":[{"type":"input_text","text":"go"}]},
 			{"type":"function_call","call_id":"c","name":"read_file","arguments":"{}"},
 			{"type":"function_call_output","call_id":"c","output":"text"}],
 			"tools":[{"type":"function","name":"read_file","parameters":{"properties":{"file_path":{}}}},{"type":"web_search_preview"}]}`,
-			&Request{API: APIResponses, Model: "m", Stream: true, IncludeUsage: true, Messages: 3, LastIsToolResult: true, ToolResults: 1, ResultsSinceUser: 1,
+			&Request{API: chat.Responses, Model: "m", Stream: true, IncludeUsage: true, Messages: 3, LastIsToolResult: true, ToolResults: 1, ResultsSinceUser: 1,
 				LastUserText: "go", Tools: []Tool{{Name: "read_file", Props: []string{"file_path"}, Schema: json.RawMessage(`{"properties":{"file_path":{}}}`)}}, Store: true}},
 	} {
 		t.Run(name, func(t *testing.T) {

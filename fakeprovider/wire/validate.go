@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/LLeMbas/lembas-check/replay/chat"
 )
 
 // Validate checks a request as the API does before it answers (strict mode): every parameter
@@ -16,7 +18,7 @@ import (
 // problem is the API's 400, with its message shape and param path. A request decoded from a
 // WebSocket message (ws) may have its `type`, and must not have the HTTP-only stream fields.
 func Validate(r *Request, ws bool) *Error {
-	if r.API == APIChat {
+	if r.API == chat.ChatCompletions {
 		return validateChat(r)
 	}
 	return validateResponses(r, ws)
@@ -192,7 +194,7 @@ func toolsNeeded(r *Request) *Error {
 	if len(r.Tools) == 0 {
 		for _, k := range []string{"tool_choice", "parallel_tool_calls"} {
 			if raw, ok := r.Top[k]; ok && !isNull(raw) && !(k == "tool_choice" && (c.Mode == ChoiceNone || c.Mode == ChoiceAuto) && c.Name == "" && c.Allowed == nil) {
-				if r.API == APIResponses && k == "parallel_tool_calls" {
+				if r.API == chat.Responses && k == "parallel_tool_calls" {
 					continue // the Responses API takes it without tools
 				}
 				return &Error{Status: 400, Type: TypeInvalidRequest, Param: k, Code: "invalid_value",
@@ -200,7 +202,7 @@ func toolsNeeded(r *Request) *Error {
 			}
 		}
 	}
-	hosted := r.API == APIResponses && !responsesToolNamed(r, c.Name)
+	hosted := r.API == chat.Responses && !responsesToolNamed(r, c.Name)
 	if c.Name != "" && !hosted {
 		if _, ok := r.Tool(c.Name); !ok {
 			return &Error{Status: 400, Type: TypeInvalidRequest, Param: "tool_choice", Code: "invalid_value",
