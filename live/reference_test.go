@@ -2,11 +2,15 @@ package live
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/LLeMbas/lembas-check/harness/spec"
 	"github.com/LLeMbas/lembas-check/refagent"
 	"github.com/LLeMbas/lembas-check/runner"
 )
@@ -60,5 +64,34 @@ func TestReferenceAgentCompacts(t *testing.T) {
 	}
 	if row := Row(map[string]Outcome{"compaction": {r, j}}); row.Compaction != "held" {
 		t.Errorf("the field report's compaction: %q, want held\nstderr: %s", row.Compaction, r.Stderr)
+	}
+}
+
+// A profile's acp.model moves the session to that model right after session/new ({model}: the
+// one the fake serves): the transcript holds the move, and the session runs on.
+func TestSessionMovedToTheProfilesModel(t *testing.T) {
+	p := *mustProfile(t, "lembas-check")
+	p.Env = map[string]string{"LIVE_TEST_AGENT": "reference"}
+	acpCmd := *p.ACP
+	acpCmd.Model = "{model}"
+	p.ACP = &acpCmd
+	sc, err := LoadScenario("two-prompts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	never := func(time.Duration) <-chan time.Time { return nil } // go test's -timeout catches a hang
+	work := t.TempDir()
+	tr := filepath.Join(work, "acp.log")
+	r, err := Drive(context.Background(), Options{Profile: &p, Bin: os.Args[0], ACP: true, Scenario: sc, Work: work, Transcript: tr, After: never, Tool: "lembas-check test", Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Fault != nil {
+		t.Fatalf("fault: %v\nstderr: %s", r.Fault, r.Stderr)
+	}
+	b, _ := os.ReadFile(tr)
+	move := fmt.Sprintf(`"method":%q,"params":{"model":%q`, spec.Text("acp.method.configure"), Model)
+	if !strings.Contains(string(b), move) {
+		t.Errorf("the transcript has no %s:\n%s", move, b)
 	}
 }

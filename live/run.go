@@ -332,16 +332,10 @@ func (d *driver) acp(ctx context.Context, transcript string) {
 	if info.Name != "" {
 		d.r.AgentName, d.r.AgentVersion = info.Name, info.Version
 	}
-	s, err := c.NewSession(ctx)
+	s, _, err := d.ag.NewSession(ctx, c, d.r.Dir)
 	if err != nil {
 		d.r.Fault = err
 		return
-	}
-	if m := d.r.Profile.ACP.Model; m != "" {
-		if err := c.SetModel(ctx, s, d.ag.Vars.Fill(m)); err != nil {
-			d.r.Fault = fmt.Errorf("setting the session's model, as the %s profile says: %w", d.r.Profile.Name, err)
-			return
-		}
 	}
 	d.each(ctx, func(sr StepRun) (StepRun, error) {
 		var err error

@@ -123,6 +123,23 @@ func (a *Agent) setup(ctx context.Context, argv []string, w io.Writer) error {
 	return nil
 }
 
+// NewSession opens an ACP session in cwd on c, and moves it to the model the profile's acp.model
+// names (cline's {model}), as the live driver and the live target both open theirs. model is the
+// model it was moved to ("" when the profile names none).
+func (a *Agent) NewSession(ctx context.Context, c *acp.Client, cwd string) (s acp.Session, model string, err error) {
+	if s, err = c.NewSessionIn(ctx, cwd); err != nil {
+		return s, "", err
+	}
+	if a.Profile.ACP == nil || a.Profile.ACP.Model == "" {
+		return s, "", nil
+	}
+	model = a.Vars.Fill(a.Profile.ACP.Model)
+	if err := c.SetModel(ctx, s, model); err != nil {
+		return s, model, fmt.Errorf("setting the session's model, as the %s profile says: %w", a.Profile.Name, err)
+	}
+	return s, model, nil
+}
+
 // Oneshot is the command that runs one prompt; cont carries on the previous session. ok is
 // false when the profile cannot (no one-shot command, or no way to continue).
 func (a *Agent) Oneshot(prompt string, cont bool) (argv []string, ok bool) {

@@ -471,16 +471,13 @@ func (t *Target) harness(ctx context.Context, pl *plan, e *env) (harness, error)
 		t.agent = a
 		t.mu.Unlock()
 	}
-	s, err := a.c.NewSessionIn(ctx, filepath.Clean(cwd))
+	s, model, err := t.ag.NewSession(ctx, a.c, filepath.Clean(cwd))
 	if err != nil {
 		return nil, err
 	}
 	h := &acpHarness{c: a.c, s: s, p: t.o.Profile, lembas: a.info.Lembas, model: live.Model}
-	if m := t.o.Profile.ACP.Model; m != "" {
-		h.model = t.ag.Vars.Fill(m)
-		if err := a.c.SetModel(ctx, s, t.ag.Vars.Fill(m)); err != nil {
-			return nil, fmt.Errorf("setting the session's model, as the %s profile says: %w", t.o.Profile.Name, err)
-		}
+	if model != "" {
+		h.model = model
 	}
 	return h, nil
 }
