@@ -470,14 +470,17 @@ func (r *Reader) nextLine() (Entry, error) {
 	}
 }
 
-// pathOf guesses the endpoint of a request log's body: the Responses API has `input`.
+// pathOf is the endpoint a request log's body was for, by the API chat tells from its members
+// (a Gemini body names no model: its path names none); chat completions when it cannot tell.
 func pathOf(body []byte) string {
-	var probe map[string]json.RawMessage
-	if json.Unmarshal(body, &probe) == nil {
-		if _, ok := probe["messages"]; !ok {
-			if _, ok := probe["input"]; ok {
-				return "/v1/responses"
-			}
+	if r, err := chat.Parse(body); err == nil {
+		switch r.API {
+		case chat.Responses:
+			return "/v1/responses"
+		case chat.Anthropic:
+			return "/v1/messages"
+		case chat.Gemini:
+			return "/v1beta/models/:generateContent"
 		}
 	}
 	return "/v1/chat/completions"

@@ -413,3 +413,34 @@ func TestContinuationsFollowTheResponsesPath(t *testing.T) {
 		t.Errorf("the continuation as the model saw it: %s", p)
 	}
 }
+
+// A request log's line is sent to the endpoint its body is for, as chat tells a body's API from
+// its members: an Anthropic body (a top-level system) to /v1/messages, where it went to chat
+// completions and was read there without its system prompt.
+func TestRequestLogPaths(t *testing.T) {
+	lines := []string{
+		`{"model":"m","messages":[{"role":"user","content":"a"}]}`,
+		`{"model":"m","input":"a"}`,
+		`{"model":"claude-sonnet-4-5","max_tokens":9,"system":"S","messages":[{"role":"user","content":"a"}]}`,
+		`{"contents":[{"role":"user","parts":[{"text":"a"}]}]}`,
+		`{"model":"m","input":"a","messages":[]}`,
+	}
+	r, err := NewReader(strings.NewReader(strings.Join(lines, "\n") + "\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for e, err := range Entries(r) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, e.Exchange.Path)
+		if !IsPrompt(e.Exchange) {
+			t.Errorf("line %d (%s) is no prompt", e.Line, e.Exchange.Path)
+		}
+	}
+	want := []string{"/v1/chat/completions", "/v1/responses", "/v1/messages", "/v1beta/models/:generateContent", "/v1/chat/completions"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("paths %q, want %q", got, want)
+	}
+}
