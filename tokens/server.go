@@ -150,10 +150,10 @@ func (s *Server) post(ctx context.Context, path string, body []byte, v any) erro
 	return nil
 }
 
-// New is the tokenizer --tokenizer names: tiktoken (offline) for "", else the llama.cpp server
-// at url.
+// New is the tokenizer --tokenizer names: tiktoken (offline) for "" or "tiktoken", else the
+// llama.cpp server at url.
 func New(url string) (Tokenizer, error) {
-	if url == "" {
+	if url == "" || url == "tiktoken" {
 		return NewTiktoken()
 	}
 	return NewServer(url), nil

@@ -114,11 +114,14 @@ func FuzzText(f *testing.F) {
 	})
 }
 
-// --tokenizer's default is tiktoken, offline; a URL is a llama.cpp server's.
+// --tokenizer's default is tiktoken, offline, as is the word tiktoken (bench's --tokenizer took
+// it and audit's and export's read it as a server's URL); a URL is a llama.cpp server's.
 func TestNew(t *testing.T) {
-	tk, err := New("")
-	if err != nil || !strings.HasPrefix(tk.Name(), "tiktoken ") {
-		t.Fatalf("%v, %v", tk, err)
+	for _, name := range []string{"", "tiktoken"} {
+		tk, err := New(name)
+		if err != nil || !strings.HasPrefix(tk.Name(), "tiktoken ") {
+			t.Fatalf("%q: %v, %v", name, tk, err)
+		}
 	}
 	if s, err := New("http://127.0.0.1:1"); err != nil || s.(*Server) == nil {
 		t.Errorf("%v, %v", s, err)

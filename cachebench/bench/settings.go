@@ -222,11 +222,9 @@ type Target struct {
 func (t Target) Setup(ctx context.Context, path string, recs []Recording, o *Options) (_ *Sim, err error) {
 	var counter tokens.Tokenizer
 	switch t.Tokenizer {
-	case "", "server":
-	case "tiktoken":
-		counter, err = tokens.NewTiktoken()
+	case "", "server": // the server's own, once it says what it is
 	default:
-		counter = tokens.NewServer(t.Tokenizer)
+		counter, err = tokens.New(t.Tokenizer)
 	}
 	if err != nil {
 		return nil, err
