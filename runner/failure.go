@@ -63,8 +63,14 @@ func (x Result) WriteFailure(w io.Writer) {
 			fmt.Fprintf(w, "        %s\n", term.Diff(w, l.Text))
 		}
 	}
-	if x.Stderr != "" {
-		fmt.Fprintf(w, "    stderr (tail):\n%s", table.Indent(lastLines(x.Stderr, stderrLines), "        "))
+	WriteStderr(w, "    ", x.Stderr)
+}
+
+// WriteStderr writes the tail of what a target wrote on stderr as a failure or a disagreement
+// shows it, under indent: its last stderrLines lines ("" writes nothing).
+func WriteStderr(w io.Writer, indent, stderr string) {
+	if stderr != "" {
+		fmt.Fprintf(w, "%sstderr (tail):\n%s", indent, table.Indent(lastLines(stderr, stderrLines), indent+"    "))
 	}
 }
 

@@ -536,8 +536,8 @@ func writeDisagreement(w io.Writer, c *Comparison, d DiffCase) {
 		if answered(r) {
 			fmt.Fprint(w, table.Indent(table.Text(r.Answer), "        "))
 		}
-		if r != nil && r.Stderr != "" {
-			fmt.Fprintf(w, "        stderr (tail):\n%s", table.Indent(r.Stderr, "            "))
+		if r != nil {
+			runner.WriteStderr(w, "        ", r.Stderr)
 		}
 	}
 	if lines := d.AnswerDiff(); lines != nil {

@@ -340,3 +340,19 @@ func written(t *testing.T, c *Comparison, write func(io.Writer, *Comparison) err
 	}
 	return out.String()
 }
+
+// A disagreement shows a side's stderr as a failure does: its last 20 lines, after a "…" (it
+// showed the whole tail the runner keeps).
+func TestDisagreementShowsTheStderrTail(t *testing.T) {
+	a, b, _ := twoReports(t)
+	c := Compare(a, b)
+	var lines []string
+	for i := 1; i <= 30; i++ {
+		lines = append(lines, fmt.Sprintf("log line %d", i))
+	}
+	c.Cases[7].B.Stderr = strings.Join(lines, "\n") + "\n"
+	s := written(t, c, func(w io.Writer, c *Comparison) error { return WriteDiff(w, c, "table", true) })
+	if !strings.Contains(s, "        stderr (tail):\n            …\n            log line 11\n") || strings.Contains(s, "log line 10\n") || !strings.Contains(s, "            log line 30\n") {
+		t.Errorf("the stderr of %s:\n%s", c.Cases[7].Case.ID, s)
+	}
+}
