@@ -8,6 +8,7 @@ import (
 
 	"github.com/LLeMbas/lembas-check/conformance"
 	"github.com/LLeMbas/lembas-check/conformance/steps"
+	"github.com/LLeMbas/lembas-check/internal/table"
 )
 
 // verifyAll runs every check against an answer's JSON and writes the failures as a reader wants
@@ -20,18 +21,10 @@ func verifyAll(file string, checks []steps.Check, answer json.RawMessage) string
 	var b strings.Builder
 	for _, c := range checks {
 		if d := c.Verify(v); d != "" {
-			fmt.Fprintf(&b, "%s:%d: %s\n%s\n", file, c.Line, c.Step, indentLines(strings.TrimRight(d, "\n"), "  "))
+			fmt.Fprintf(&b, "%s:%d: %s\n%s", file, c.Line, c.Step, table.Indent(d, "  "))
 		}
 	}
 	return b.String()
-}
-
-func indentLines(s, prefix string) string {
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		lines[i] = prefix + l
-	}
-	return strings.Join(lines, "\n")
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }

@@ -8,6 +8,7 @@ import (
 	"testing/fstest"
 
 	"github.com/LLeMbas/lembas-check/conformance"
+	"github.com/LLeMbas/lembas-check/internal/table"
 	"github.com/LLeMbas/lembas-check/runner"
 )
 
@@ -51,7 +52,7 @@ func TestDocsExamplesPass(t *testing.T) {
 		}
 		block := sec[start+len("```gherkin\n"):]
 		block = block[:strings.Index(block, "```")]
-		src := "Feature: " + area + "\n" + indentLines(strings.TrimRight(block, "\n"), "  ") + "\n"
+		src := "Feature: " + area + "\n" + table.Indent(block, "  ")
 		scs, err := Load(fstest.MapFS{area + ".feature": {Data: []byte(src)}}, "docs")
 		if err != nil {
 			t.Errorf("%s: %v", area, err)

@@ -254,3 +254,19 @@ func TestAScenarioWithoutSteps(t *testing.T) {
 		t.Fatalf("%d scenarios: %v, %v", len(scs), scs[0].Err, scs[1].Err)
 	}
 }
+
+// A failed scenario shows the target's stderr as a failed case does (runner.WriteStderr): its
+// last 20 lines, after a "…" (it showed the whole tail the runner keeps).
+func TestFailureShowsTheStderrTail(t *testing.T) {
+	var lines []string
+	for i := 1; i <= 30; i++ {
+		lines = append(lines, "log line "+strings.Repeat("x", i%3)+string(rune('a'+i%26)))
+	}
+	r := runner.Result{Case: conformance.Case{Label: conformance.Label{ID: "jobs/feature:x", File: "features/jobs.feature:3", About: "x"}},
+		Verdict: runner.Crashed, Message: "the adapter exited\n", Stderr: strings.Join(lines, "\n") + "\n"}
+	got := Failure(r)
+	want := "CRASHED: jobs/feature:x (features/jobs.feature:3)\n  Scenario: x\n  the adapter exited\n  stderr (tail):\n      …\n      " + lines[10] + "\n"
+	if !strings.HasPrefix(got, want) || !strings.HasSuffix(got, "      "+lines[29]+"\n") || strings.Contains(got, lines[9]+"\n") {
+		t.Errorf("got\n%s\nwant it to begin\n%s", got, want)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/LLeMbas/lembas-check/internal/table"
 	"github.com/LLeMbas/lembas-check/runner"
 )
 
@@ -61,13 +62,11 @@ func Failure(r runner.Result) string {
 		b.WriteString("  listed as a known failure (" + r.Expected + ") but it passes\n")
 	}
 	if r.Message != "" {
-		b.WriteString(indentLines(r.Message, "  ") + "\n")
+		b.WriteString(table.Indent(r.Message, "  "))
 	}
 	if r.Diff != "" {
-		b.WriteString(indentLines(strings.TrimRight(r.Diff, "\n"), "  ") + "\n")
+		b.WriteString(table.Indent(r.Diff, "  "))
 	}
-	if r.Stderr != "" {
-		b.WriteString("  stderr (tail):\n" + indentLines(strings.TrimRight(r.Stderr, "\n"), "    ") + "\n")
-	}
+	runner.WriteStderr(&b, "  ", r.Stderr)
 	return b.String()
 }
