@@ -248,6 +248,10 @@ func TestMalformedMessageEndsTheSession(t *testing.T) {
 		// inside one (at 120 bytes it was cut inside an é, which came out as \xc3).
 		{"x" + strings.Repeat("é", 150), `"x` + strings.Repeat("é", 150) + `"`},
 		{strings.Repeat("é", 300), `"` + strings.Repeat("é", 200) + `"… (600 bytes)`},
+		// A CR before the LF is not the line's (as bufio.ScanLines had it).
+		{"Loading model...\r", "line 3 of its output is not JSON: \"Loading model...\""},
+		// A line over the SDK's bound names its start (it said "bufio.Scanner: token too long").
+		{strings.Repeat("x", 10<<20+1), "line 3 of its output is over 10 MiB: \"xxx"},
 	} {
 		cl, _ := startAgent(t, Options{Dir: t.TempDir()}, func(a *agent, id json.RawMessage, m string, params json.RawMessage) {
 			if basic(a, id, m, params) {

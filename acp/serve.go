@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -15,6 +16,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/LLeMbas/lembas-check/internal/format"
+	"github.com/LLeMbas/lembas-check/internal/jsonx"
 )
 
 // handler answers what the agent asks of the client.
@@ -199,7 +201,7 @@ type guard struct {
 	ready chan struct{}
 
 	once sync.Once
-	sc   *bufio.Scanner
+	rd   *bufio.Reader
 	buf  bytes.Buffer
 	n    int
 	err  error
@@ -208,25 +210,35 @@ type guard struct {
 // maxLine is the longest line taken from an agent (the SDK's own bound).
 const maxLine = 10 << 20
 
+// Read gives the SDK the agent's lines, read as every JSON-lines protocol here is read
+// (jsonx.ReadLine: a line is split on LF alone, a trailing CR dropped, a line over maxLine a
+// malformed message naming its start).
 func (g *guard) Read(p []byte) (int, error) {
 	<-g.ready
-	g.once.Do(func() {
-		g.sc = bufio.NewScanner(g.r)
-		g.sc.Buffer(make([]byte, 0, 64<<10), maxLine)
-	})
+	g.once.Do(func() { g.rd = bufio.NewReaderSize(g.r, 64<<10) })
 	for g.buf.Len() == 0 {
 		if g.err != nil {
 			return 0, g.err
 		}
-		if !g.sc.Scan() {
+		line, err := jsonx.ReadLine(g.rd, maxLine)
+		var long *jsonx.LineTooLong
+		switch {
+		case errors.As(err, &long):
+			g.onFault(&Fault{Kind: Malformed, Detail: fmt.Sprintf("line %d of its output is over %d MiB: %s…", g.n+1, maxLine>>20, format.Quote(long.Head))})
 			g.err = io.EOF
-			if err := g.sc.Err(); err != nil {
-				g.onFault(&Fault{Kind: Malformed, Detail: fmt.Sprintf("line %d: %v", g.n+1, err)})
+			continue
+		case errors.Is(err, io.EOF):
+			g.err = io.EOF
+			if len(line) == 0 {
+				continue
 			}
+		case err != nil:
+			g.onFault(&Fault{Kind: Malformed, Detail: fmt.Sprintf("line %d: %v", g.n+1, err)})
+			g.err = io.EOF
 			continue
 		}
 		g.n++
-		line := g.sc.Bytes()
+		line = bytes.TrimSuffix(line, []byte("\r"))
 		if g.transcript != nil {
 			fmt.Fprintf(g.transcript, "< %s\n", line)
 		}
