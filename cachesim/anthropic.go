@@ -133,7 +133,7 @@ func keyed(r *chat.Request) []chat.Param {
 	var out []chat.Param
 	for _, k := range r.Keys {
 		switch k.Path {
-		case "$.tool_choice", "$.thinking", "$.output_config.effort", HeaderBeta:
+		case chat.KeyToolChoice, chat.KeyThinking, chat.KeyEffort, HeaderBeta:
 			out = append(out, k)
 		}
 	}

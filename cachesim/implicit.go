@@ -49,7 +49,7 @@ func NewImplicit(provider string, ttl time.Duration, tok *tokens.Tiktoken) (*Imp
 	case ProviderOpenAI:
 		c.Minimum = func(string) int { return 1024 }
 		c.Step = 128
-		c.Keys = []string{"$.prompt_cache_key"}
+		c.Keys = []string{chat.KeyPromptCacheKey}
 	case ProviderGemini:
 		c.Minimum = GeminiMinimum
 	default:

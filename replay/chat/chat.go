@@ -100,6 +100,17 @@ type Param struct {
 	Value []byte
 }
 
+// The paths of the parameters Parse keeps in a request's Keys, by which the simulators' provider
+// rules key a cache (cachesim).
+const (
+	KeyThinking        = "$.thinking"             // Anthropic
+	KeyEffort          = "$.output_config.effort" // Anthropic
+	KeyToolChoice      = "$.tool_choice"
+	KeyPromptCacheKey  = "$.prompt_cache_key"
+	KeyReasoningEffort = "$.reasoning_effort" // chat completions
+	KeyReasoning       = "$.reasoning.effort" // Responses
+)
+
 // ToolsFirst says whether the provider reads the tools before the system prompt (Anthropic).
 func (r *Request) ToolsFirst() bool { return r.API == Anthropic }
 
@@ -195,21 +206,21 @@ func ParseAs(body []byte, api string) (*Request, error) {
 			anthropic = true
 		case keyIs(key, "thinking"):
 			anthropic = true
-			keys = append(keys, Param{"$.thinking", v})
+			keys = append(keys, Param{KeyThinking, v})
 		case keyIs(key, "output_config"):
 			anthropic = true
 			if s, e, ok := Member(v, "effort"); ok {
-				keys = append(keys, Param{"$.output_config.effort", v[s:e]})
+				keys = append(keys, Param{KeyEffort, v[s:e]})
 			}
 		case keyIs(key, "tool_choice"):
-			keys = append(keys, Param{"$.tool_choice", v})
+			keys = append(keys, Param{KeyToolChoice, v})
 		case keyIs(key, "prompt_cache_key"):
-			keys = append(keys, Param{"$.prompt_cache_key", v})
+			keys = append(keys, Param{KeyPromptCacheKey, v})
 		case keyIs(key, "reasoning_effort"):
-			keys = append(keys, Param{"$.reasoning_effort", v})
+			keys = append(keys, Param{KeyReasoningEffort, v})
 		case keyIs(key, "reasoning"):
 			if s, e, ok := Member(v, "effort"); ok {
-				keys = append(keys, Param{"$.reasoning.effort", v[s:e]})
+				keys = append(keys, Param{KeyReasoning, v[s:e]})
 			}
 		case keyIs(key, "messages"):
 			messages, offMessages = v, s
