@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 
 	"github.com/LLeMbas/lembas-check/conformance"
+	"github.com/LLeMbas/lembas-check/internal/format"
 	"github.com/LLeMbas/lembas-check/internal/jsonx"
 )
 
@@ -193,7 +194,7 @@ func (f Funcs) Answer(_ context.Context, c conformance.Case) (out Outcome) {
 		return Outcome{Verdict: Error, Message: err.Error()}
 	}
 	if !json.Valid(b) {
-		return Outcome{Verdict: ProtocolError, Message: fmt.Sprintf("the answer is not JSON: %.200q", b)}
+		return Outcome{Verdict: ProtocolError, Message: "the answer is not JSON: " + format.Quote(b)}
 	}
 	return Outcome{Answer: b}
 }

@@ -6,8 +6,10 @@ package report
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -241,22 +243,33 @@ func WriteJSON(w io.Writer, r *runner.Report) error {
 
 func msf(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
+// maxReportLine bounds a line ReadJSON reads.
+const maxReportLine = 64 << 20
+
 // ReadJSON reads a report written by WriteJSON. A line cut short or not JSON is an error naming it.
 func ReadJSON(rd io.Reader) (*runner.Report, error) {
-	sc := bufio.NewScanner(rd)
-	sc.Buffer(make([]byte, 64*1024), 64<<20)
+	br := bufio.NewReaderSize(rd, 64<<10)
 	rep := &runner.Report{}
 	sawHeader, sawFooter := false, false
-	for n := 1; sc.Scan(); n++ {
-		line := sc.Bytes()
-		if len(strings.TrimSpace(string(line))) == 0 {
+	for n, eof := 1, false; !eof; n++ {
+		line, err := jsonx.ReadLine(br, maxReportLine)
+		var long *jsonx.LineTooLong
+		switch {
+		case errors.As(err, &long):
+			return nil, fmt.Errorf("line %d is over %d MiB: %s…", n, maxReportLine>>20, format.Quote(long.Head))
+		case errors.Is(err, io.EOF):
+			eof = true
+		case err != nil:
+			return nil, err
+		}
+		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
 		var probe struct {
 			Type string `json:"type"`
 		}
 		if err := json.Unmarshal(line, &probe); err != nil {
-			return nil, fmt.Errorf("line %d: not a JSON report line (%v): %.80q", n, err, line)
+			return nil, fmt.Errorf("line %d: not a JSON report line (%v): %s", n, err, format.Quote(line))
 		}
 		switch probe.Type {
 		case "header":
@@ -291,9 +304,6 @@ func ReadJSON(rd io.Reader) (*runner.Report, error) {
 		default:
 			return nil, fmt.Errorf("line %d: unknown line type %q", n, probe.Type)
 		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, err
 	}
 	if !sawHeader {
 		return nil, fmt.Errorf("no header line: not a report written by `lembas-check run --format json`")

@@ -247,3 +247,17 @@ func TestTableColour(t *testing.T) {
 		}
 	}
 }
+
+// A saved report is read as every JSON-lines input here (jsonx.ReadLine): a bad line is quoted
+// as every message quotes one (format.Quote: it was cut at 80 characters), and a line over
+// 64 MiB says so (it said "bufio.Scanner: token too long").
+func TestReadJSONNamesTheBadLine(t *testing.T) {
+	long := strings.Repeat("x", 150)
+	if _, err := ReadJSON(strings.NewReader("\n" + long + "\n")); err == nil || !strings.HasSuffix(err.Error(), `line 2: not a JSON report line (invalid character 'x' looking for beginning of value): "`+long+`"`) {
+		t.Errorf("a line that is not JSON: %v", err)
+	}
+	huge := `{"type":"case","message":"` + strings.Repeat("x", 64<<20) + `"}`
+	if _, err := ReadJSON(strings.NewReader(huge + "\n")); err == nil || !strings.HasPrefix(err.Error(), `line 1 is over 64 MiB: "{\"type\":\"case\"`) {
+		t.Errorf("a line over 64 MiB: %.200v", err)
+	}
+}
