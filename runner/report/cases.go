@@ -40,12 +40,9 @@ func WriteCaseTable(w io.Writer, cases []conformance.Case, _ bool) error {
 	return err
 }
 
+// oneLine is a text on one line (its runs of white space one space) cut for a cell (table.Cut).
 func oneLine(s string, max int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > max {
-		return string(r[:max-1]) + "…"
-	}
-	return s
+	return table.Cut(strings.Join(strings.Fields(s), " "), max)
 }
 
 // WriteCase writes one case as `lembas-check show` does: its id, where it is, what it is about,

@@ -261,3 +261,17 @@ func TestReadJSONNamesTheBadLine(t *testing.T) {
 		t.Errorf("a line over 64 MiB: %.200v", err)
 	}
 }
+
+// A case's about in a cell: on one line, cut after max characters with an ellipsis, never inside
+// one.
+func TestOneLine(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		max  int
+		want string
+	}{{"a\n  b\tc", 10, "a b c"}, {"ééééé", 4, "ééé…"}, {"four", 4, "four"}} {
+		if got := oneLine(c.s, c.max); got != c.want {
+			t.Errorf("oneLine(%q, %d) = %q, want %q", c.s, c.max, got, c.want)
+		}
+	}
+}
