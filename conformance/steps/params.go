@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/LLeMbas/lembas-check/internal/table"
 )
 
 // A step's phrase is written with typed holes, as Cucumber expressions are: `{id} reads
@@ -194,9 +196,5 @@ func closingQuote(s string) int {
 	return -1
 }
 
-func cut(s string) string {
-	if r := []rune(s); len(r) > 20 {
-		return string(r[:20]) + "…"
-	}
-	return s
-}
+// cut is the rest of an expression as an error quotes it: 21 characters at most (table.Cut).
+func cut(s string) string { return table.Cut(s, 21) }

@@ -1,11 +1,25 @@
 package steps
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // A quoted string in a step may hold a raw line break, tab or CR: an Examples cell's \n is one.
 func TestUnquoteRawControls(t *testing.T) {
 	got, err := unquote("\"a\nb\tc\rd\"")
 	if err != nil || got != "a\nb\tc\rd" {
 		t.Errorf("unquote = %q, %v", got, err)
+	}
+}
+
+// A text expression that goes wrong is quoted from where it went wrong, cut for the message
+// (table.Cut: 21 characters at most, the last an ellipsis).
+func TestParseTextQuotesTheRest(t *testing.T) {
+	if _, err := ParseText(`"a" + ` + strings.Repeat("b", 30)); err == nil || !strings.HasSuffix(err.Error(), `want a quoted string at "`+strings.Repeat("b", 20)+`…"`) {
+		t.Errorf("%v", err)
+	}
+	if _, err := ParseText(`"a" + ` + strings.Repeat("é", 21)); err == nil || !strings.HasSuffix(err.Error(), `at "`+strings.Repeat("é", 21)+`"`) {
+		t.Errorf("21 characters: %v", err)
 	}
 }
