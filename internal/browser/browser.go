@@ -96,8 +96,9 @@ func (c Chromium) run(ctx context.Context, width, height int, args ...string) ([
 		"--proxy-server=127.0.0.1:9", "--proxy-bypass-list=<-loopback>",
 	}, args...)
 	cmd := exec.Command(c.Path, argv...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	var stdout bytes.Buffer
+	stderr := &proc.Tail{Max: 2000} // what a message quotes of it
+	cmd.Stdout, cmd.Stderr = &stdout, stderr
 	cmd.Env = append(os.Environ(), "HOME="+profile)
 	p, err := proc.Start(cmd, proc.Options{Grace: 2 * time.Second})
 	if err != nil {
@@ -111,22 +112,14 @@ func (c Chromium) run(ctx context.Context, width, height int, args ...string) ([
 	defer timer.Stop()
 	switch err := p.Await(ctx, timer.C); {
 	case errors.Is(err, proc.ErrDeadline):
-		return nil, fmt.Errorf("chromium did not finish in %s: ended it (stderr: %s)", timeout, tail(stderr.String()))
+		return nil, fmt.Errorf("chromium did not finish in %s: ended it (stderr: %s)", timeout, strings.TrimSpace(stderr.String()))
 	case err != nil:
 		return nil, err
 	}
 	if err := p.Wait(); err != nil {
-		return nil, fmt.Errorf("chromium: %v (stderr: %s)", err, tail(stderr.String()))
+		return nil, fmt.Errorf("chromium: %v (stderr: %s)", err, strings.TrimSpace(stderr.String()))
 	}
 	return stdout.Bytes(), nil
-}
-
-func tail(s string) string {
-	s = strings.TrimSpace(s)
-	if len(s) > 2000 {
-		s = "…" + s[len(s)-2000:]
-	}
-	return s
 }
 
 // probeOut is where a page's probe script leaves what it found: a <pre id="probe"> of JSON.

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestFindSaysWhatToSet(t *testing.T) {
@@ -78,5 +79,22 @@ func TestDOMAndNothingLeft(t *testing.T) {
 		if n := descendants(t); n != 0 {
 			t.Errorf("%d chromium processes outlive the call", n)
 		}
+	}
+}
+
+// A browser that fails is named with the tail of its stderr (proc.Tail), never cut inside a
+// character (it was cut at a byte: an é came out broken).
+func TestFailureQuotesTheStderrTail(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the fake browser is a shell script")
+	}
+	fake := filepath.Join(t.TempDir(), "chromium")
+	script := "#!/bin/sh\ni=0; while [ $i -lt 1500 ]; do printf 'é' >&2; i=$((i+1)); done; printf 'y' >&2\nexit 1\n"
+	if err := os.WriteFile(fake, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Chromium{Path: fake}.DOM(context.Background(), "about:blank", 10, 10)
+	if err == nil || !utf8.ValidString(err.Error()) || !strings.Contains(err.Error(), "exit status 1 (stderr: …") || !strings.HasSuffix(err.Error(), "éy)") {
+		t.Errorf("%.120q", err)
 	}
 }
