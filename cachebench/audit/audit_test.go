@@ -349,3 +349,25 @@ func TestAuditWithAServerTokenizer(t *testing.T) {
 		t.Errorf("tokenizer %q, request 5 %+v", rep.Tokenizer, rep.Requests[4])
 	}
 }
+
+// A rewritten message is named for a person by what it is; a tool's result in every API reads
+// as one (an Anthropic result and codex's custom_tool_call_output read "a user message" and
+// "a custom_tool_call_output item" before), and "an" goes before a vowel ("a assistant" before).
+func TestMessageLabel(t *testing.T) {
+	for _, c := range []struct{ raw, want string }{
+		{`{"role":"tool","tool_call_id":"call_1","content":"x"}`, "the tool result for call_1"},
+		{`{"role":"tool","content":"x"}`, "a tool result"},
+		{`{"type":"function_call_output","call_id":"c2","output":"x"}`, "the tool result for c2"},
+		{`{"type":"custom_tool_call_output","call_id":"c3","output":"x"}`, "the tool result for c3"},
+		{`{"role":"user","content":[{"type":"tool_result","tool_use_id":"tu","content":"x"}]}`, "a tool result"},
+		{`{"role":"user","content":"tool_result"}`, "a user message"},
+		{`{"role":"assistant","content":"a"}`, "an assistant message"},
+		{`{"type":"input_image"}`, "an input_image item"},
+		{`{"type":"reasoning"}`, "a reasoning item"},
+		{`{}`, "a message"},
+	} {
+		if got := messageLabel(chat.Part{}, []byte(c.raw)); got != c.want {
+			t.Errorf("%s: %q, want %q", c.raw, got, c.want)
+		}
+	}
+}

@@ -243,17 +243,31 @@ func messageLabel(p chat.Part, raw []byte) string {
 		CallID     string `json:"call_id"`
 	}
 	json.Unmarshal(raw, &m)
+	id := m.ToolCallID
+	if id == "" {
+		id = m.CallID // Responses' function_call_output
+	}
+	result := chat.IsToolResult(raw) // Anthropic's and Responses' results too, as prune-results finds them
 	switch {
-	case m.Role == "tool" && m.ToolCallID != "":
-		return fmt.Sprintf("the tool result for %s", m.ToolCallID)
-	case m.Role == "tool", m.Type == "function_call_output":
+	case result && id != "":
+		return fmt.Sprintf("the tool result for %s", id)
+	case result:
 		return "a tool result"
 	case m.Role != "":
-		return "a " + m.Role + " message"
+		return a(m.Role) + " message"
 	case m.Type != "":
-		return "a " + m.Type + " item"
+		return a(m.Type) + " item"
 	}
 	return "a message"
+}
+
+// a is a word with its indefinite article: "an assistant", "an input_image", "a user" (a u
+// that sounds "you", as the roles' and items' names do).
+func a(word string) string {
+	if strings.ContainsRune("aeio", rune(word[0])) {
+		return "an " + word
+	}
+	return "a " + word
 }
 
 func size(n int) string {

@@ -11,7 +11,7 @@ import (
 
 // tokenizerUsage is --tokenizer's of audit and export: tiktoken offline by default, or a llama.cpp
 // server's own.
-const tokenizerUsage = "count tokens with a llama.cpp server's /apply-template and /tokenize at `URL` (default: tiktoken o200k_base, offline)"
+const tokenizerUsage = "count tokens with a llama.cpp server's /apply-template and /tokenize at `URL` (\"tiktoken\" or none: tiktoken o200k_base, offline)"
 
 func cmdAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("audit", stderr)

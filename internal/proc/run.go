@@ -81,7 +81,8 @@ func Run(ctx context.Context, cmd *exec.Cmd, o RunOptions) (int, error) {
 	if errors.As(err, &exit) {
 		status = exit.ExitCode()
 		if ws, ok := exit.Sys().(syscall.WaitStatus); ok && ws.Signaled() && why == nil {
-			why = fmt.Errorf("was killed by %v", ws.Signal())
+			// As os.ProcessState says it, and the adapter's messages: "exited (signal: killed)".
+			why = fmt.Errorf("exited (%v)", exit.ProcessState)
 		}
 	} else if err != nil && why == nil {
 		why = err

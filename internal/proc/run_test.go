@@ -20,6 +20,10 @@ func TestRun(t *testing.T) {
 	if status, err := Run(context.Background(), exec.Command("sh", "-c", "exit 3"), o); status != 3 || err != nil {
 		t.Errorf("exit 3: status %d, %v", status, err)
 	}
+	// A command a signal ended says so as the process state does (it said "was killed by killed").
+	if _, err := Run(context.Background(), exec.Command("sh", "-c", "kill -KILL $$"), o); err == nil || err.Error() != "exited (signal: killed)" {
+		t.Errorf("killed: %v", err)
+	}
 	var se *StartError
 	if _, err := Run(context.Background(), exec.Command("/nonexistent/lembas-none"), o); !errors.As(err, &se) || !strings.HasPrefix(err.Error(), "starting /nonexistent/lembas-none: ") {
 		t.Errorf("a command that cannot start: %v", err)
