@@ -67,6 +67,7 @@ type message struct {
 	ToolCalls  []toolCall      `json:"tool_calls"`
 	Name       string          `json:"name"`
 	Arguments  json.RawMessage `json:"arguments"`
+	Input      json.RawMessage `json:"input"` // a Responses custom tool call's text
 	Output     json.RawMessage `json:"output"`
 	FunctionID string          `json:"call_id"`
 	// Gemini's contents carry parts, not content.
@@ -100,7 +101,10 @@ func messageText(raw []byte) string {
 	case "function_call": // Responses
 		writeCall(&b, m.Name, m.Arguments)
 		return b.String()
-	case "function_call_output":
+	case "custom_tool_call": // Responses' free-form tools (codex's apply_patch): its input is text
+		writeCall(&b, m.Name, m.Input)
+		return b.String()
+	case "function_call_output", "custom_tool_call_output":
 		b.WriteString(contentText(m.Output))
 		return b.String()
 	}

@@ -97,8 +97,15 @@ func TestTextRendersEveryShape(t *testing.T) {
 			t.Errorf("part %d (%s): %q, want %q", i, p.Path(), got, want[i])
 		}
 	}
-	resp := parse(t, `{"instructions":"I","input":[{"type":"function_call","name":"f","arguments":"{}"},{"type":"function_call_output","call_id":"c","output":"out"}]}`)
-	wantR := []string{"system\nI", "function_call\n<tool_call>\nf {}\n</tool_call>", "function_call_output\nout"}
+	// A custom tool's call and output are rendered as a function's are (they rendered as their
+	// type alone, the patch and its output not counted).
+	resp := parse(t, `{"instructions":"I","input":[{"type":"function_call","name":"f","arguments":"{}"},{"type":"function_call_output","call_id":"c","output":"out"},`+
+		`{"type":"custom_tool_call","call_id":"d","name":"apply_patch","input":"*** Begin Patch"},{"type":"custom_tool_call_output","call_id":"d","output":"Done"}]}`)
+	wantR := []string{"system\nI", "function_call\n<tool_call>\nf {}\n</tool_call>", "function_call_output\nout",
+		"custom_tool_call\n<tool_call>\napply_patch *** Begin Patch\n</tool_call>", "custom_tool_call_output\nDone"}
+	if n := len(resp.Parts()); n != len(wantR) {
+		t.Errorf("responses: %d parts, want %d", n, len(wantR))
+	}
 	for i, p := range resp.Parts() {
 		if got := Text(p); got != wantR[i] {
 			t.Errorf("responses part %d: %q, want %q", i, got, wantR[i])
