@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"sort"
+
+	"github.com/LLeMbas/lembas-check/internal/jsonx"
 )
 
 // InputItems is a Responses request's input as items: a string (null read as "", as both the
@@ -66,9 +68,6 @@ func compactTo(b *bytes.Buffer, raw []byte) {
 
 // quote is s as a JSON string, without HTML escaping (<, > and & as sent).
 func quote(s string) []byte {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.Encode(s)
-	return bytes.TrimSuffix(b.Bytes(), []byte{'\n'})
+	b, _ := jsonx.Marshal(s) // a string always marshals
+	return b
 }
