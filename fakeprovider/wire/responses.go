@@ -373,8 +373,6 @@ func echoTools(e *enc, raw json.RawMessage) {
 	e.endArr()
 }
 
-// compact is a raw JSON value without insignificant space (what encoding/json would write,
-// but with <, > and & as they are).
 // settings are the members of the request's reasoning and text objects the response gives back.
 type settings struct {
 	Effort, Summary   json.RawMessage // reasoning
@@ -416,6 +414,8 @@ func echoRaw(e *enc, k string, raw json.RawMessage, def string) {
 	}
 }
 
+// compact is a raw JSON value without insignificant space (what encoding/json would write,
+// but with <, > and & as they are).
 func compact(raw json.RawMessage) []byte {
 	raw = bytes.TrimSpace(raw)
 	if !bytes.ContainsAny(raw, " \t\r\n") {
