@@ -86,6 +86,19 @@ type Label struct {
 // Where says "file, case N" for messages.
 func (c Case) Where() string { return fmt.Sprintf("%s, case %d", c.File, c.Index) }
 
+// Decode is the case as its area decodes it (Area.Decode, which checks it): Decoded from the
+// load, or Input decoded now for a case made without it.
+func (c Case) Decode() (any, error) {
+	if c.Decoded != nil {
+		return c.Decoded, nil
+	}
+	a, ok := ByName(c.Area)
+	if !ok {
+		return nil, fmt.Errorf("no area %q", c.Area)
+	}
+	return a.Decode(c.Input)
+}
+
 // LoadError is a suite the runner cannot use: a file that is not a case file, or a case that is
 // malformed. It names the file, the case's index (-1 for the file itself) and the field.
 type LoadError struct {

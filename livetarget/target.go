@@ -652,19 +652,12 @@ func (s *skip) Error() string { return s.why }
 func skipf(format string, args ...any) error { return &skip{why: fmt.Sprintf(format, args...)} }
 
 // decoded is the case as its area decoded it — conformance's one decoder of each case format,
-// checked — from the load (c.Decoded), or decoded now for a case made without it.
+// checked (Case.Decode) — as the area's type C.
 func decoded[C any](c conformance.Case) (C, error) {
 	var cs C
-	d := c.Decoded
-	if d == nil {
-		a, ok := conformance.ByName(c.Area)
-		if !ok {
-			return cs, fmt.Errorf("no area %q", c.Area)
-		}
-		var err error
-		if d, err = a.Decode(c.Input); err != nil {
-			return cs, err
-		}
+	d, err := c.Decode()
+	if err != nil {
+		return cs, err
 	}
 	cs, ok := d.(C)
 	if !ok {

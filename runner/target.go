@@ -139,13 +139,9 @@ func (Builtin) Answer(_ context.Context, c conformance.Case) (out Outcome) {
 			out = Outcome{Verdict: Error, Message: fmt.Sprintf("the reference panicked: %v", r)}
 		}
 	}()
-	decoded := c.Decoded
-	if decoded == nil {
-		d, err := area.Decode(c.Input)
-		if err != nil {
-			return Outcome{Verdict: Error, Message: err.Error()}
-		}
-		decoded = d
+	decoded, err := c.Decode()
+	if err != nil {
+		return Outcome{Verdict: Error, Message: err.Error()}
 	}
 	got, err := area.Reference(decoded)
 	if err != nil {
