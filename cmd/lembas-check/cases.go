@@ -16,16 +16,15 @@ import (
 
 // caseFlags are the flags that choose cases, shared by run, list, show, diff and smoke.
 type caseFlags struct {
-	suites     repeatFlag
-	noEmbedded bool
-	areas      listFlag
-	run        string
+	suites runner.SuiteOptions
+	areas  listFlag
+	run    string
 }
 
 func addCaseFlags(fs *flag.FlagSet) *caseFlags {
 	c := &caseFlags{}
-	fs.Var(&c.suites, "suite", "add a suite: a `DIR` of <area>.json case files (repeatable)")
-	fs.BoolVar(&c.noEmbedded, "no-embedded", false, "leave out the embedded suites (the vendored spec's cases and lembas-check's own)")
+	fs.Var((*repeatFlag)(&c.suites.Dirs), "suite", "add a suite: a `DIR` of <area>.json case files (repeatable)")
+	fs.BoolVar(&c.suites.NoEmbedded, "no-embedded", false, "leave out the embedded suites (the vendored spec's cases and lembas-check's own)")
 	fs.Var(&c.areas, "area", "run only these areas (`AREA,…`; repeatable)")
 	fs.StringVar(&c.run, "run", "", "run only cases whose id matches `GLOB` (* within a segment, ** across; several with ,)")
 	return c
@@ -42,7 +41,7 @@ func (c *caseFlags) selected() ([]conformance.Case, error) {
 	if err != nil {
 		return nil, err
 	}
-	cases, err := runner.LoadCases(runner.SuiteOptions{Dirs: c.suites, NoEmbedded: c.noEmbedded})
+	cases, err := runner.LoadCases(c.suites)
 	if err != nil {
 		return nil, err
 	}

@@ -22,5 +22,5 @@ func loadItems(cf *caseFlags, ff *cli.Optional) ([]runner.Item, error) {
 	if err != nil {
 		return nil, err
 	}
-	return gherkin.RunItems(runner.SuiteOptions{Dirs: cf.suites, NoEmbedded: cf.noEmbedded}, ff.Given, ff.Value, sel)
+	return gherkin.RunItems(cf.suites, ff.Given, ff.Value, sel)
 }
