@@ -15,6 +15,7 @@ import (
 	"github.com/LLeMbas/lembas-check/acp"
 	"github.com/LLeMbas/lembas-check/internal/format"
 	"github.com/LLeMbas/lembas-check/internal/jsonx"
+	"github.com/LLeMbas/lembas-check/replay/chat"
 )
 
 // rpcMsg is one line an RPC agent writes (pi's --mode rpc, docs/live.md): a command's response
@@ -125,21 +126,15 @@ func (c *rpcConn) call(ctx context.Context, cmd map[string]any) (end *rpcMsg, er
 func (m *rpcMsg) said() string {
 	for i := len(m.Messages) - 1; i >= 0; i-- {
 		var msg struct {
-			Role    string `json:"role"`
-			Content []struct {
-				Type, Text string
-			} `json:"content"`
+			Role    string          `json:"role"`
+			Content json.RawMessage `json:"content"`
 		}
 		if json.Unmarshal(m.Messages[i], &msg) != nil || msg.Role != "assistant" {
 			continue
 		}
-		var parts []string
-		for _, c := range msg.Content {
-			if c.Type == "text" {
-				parts = append(parts, c.Text)
-			}
-		}
-		return strings.TrimSpace(strings.Join(parts, ""))
+		// Its text blocks; pi's thinking and toolCall blocks carry no "text".
+		t, _ := chat.ContentText(msg.Content, "")
+		return strings.TrimSpace(t)
 	}
 	return ""
 }

@@ -183,3 +183,16 @@ func TestReadRPCBoundsALine(t *testing.T) {
 		t.Errorf("%.200v", m.err)
 	}
 }
+
+// What a prompt's agent said is the text blocks of its last assistant message: pi's thinking and
+// tool call blocks, and the person's words, are not.
+func TestRPCSaidIsTheLastAssistantMessagesText(t *testing.T) {
+	m := rpcMsg{Messages: []json.RawMessage{
+		json.RawMessage(`{"role":"assistant","content":[{"type":"text","text":"earlier"}]}`),
+		json.RawMessage(`{"role":"assistant","content":[{"type":"thinking","thinking":"hmm"},{"type":"text","text":" a"},{"type":"toolCall","id":"1","name":"read","arguments":{}},{"type":"text","text":"b "}]}`),
+		json.RawMessage(`{"role":"toolResult","content":[{"type":"text","text":"file"}]}`),
+	}}
+	if got := m.said(); got != "ab" {
+		t.Errorf("said %q, want %q", got, "ab")
+	}
+}
