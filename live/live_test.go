@@ -161,13 +161,9 @@ func TestSettingsHow(t *testing.T) {
 func faultVerdict(t *testing.T, o Options, timeout bool) runner.Result {
 	t.Helper()
 	o.StepTimeout = 200 * time.Millisecond
-	o.After = func(time.Duration) <-chan time.Time { return nil }
+	o.After = never
 	if timeout {
-		o.After = func(time.Duration) <-chan time.Time {
-			ch := make(chan time.Time, 1)
-			ch <- time.Time{}
-			return ch
-		}
+		o.After = now
 	}
 	_, j := driveJudged(t, o)
 	return j.Results[0]

@@ -14,7 +14,8 @@ import (
 	"github.com/LLeMbas/lembas-check/acp"
 )
 
-// never is a clock that does not fire; now one that has fired.
+// never is a clock that does not fire (go test's -timeout catches a hang); now one that has
+// fired.
 func never(time.Duration) <-chan time.Time { return nil }
 
 func now(time.Duration) <-chan time.Time {

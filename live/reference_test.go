@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/LLeMbas/lembas-check/harness/spec"
 	"github.com/LLeMbas/lembas-check/refagent"
@@ -48,7 +47,6 @@ func TestReferenceAgentCompacts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	never := func(time.Duration) <-chan time.Time { return nil } // go test's -timeout catches a hang
 	r, err := Drive(context.Background(), Options{Profile: &p, Bin: os.Args[0], ACP: true, Scenario: sc, Work: t.TempDir(), After: never, Tool: "lembas-check test", Version: "test"})
 	if err != nil {
 		t.Fatal(err)
@@ -79,7 +77,6 @@ func TestSessionMovedToTheProfilesModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	never := func(time.Duration) <-chan time.Time { return nil } // go test's -timeout catches a hang
 	work := t.TempDir()
 	tr := filepath.Join(work, "acp.log")
 	r, err := Drive(context.Background(), Options{Profile: &p, Bin: os.Args[0], ACP: true, Scenario: sc, Work: work, Transcript: tr, After: never, Tool: "lembas-check test", Version: "test"})

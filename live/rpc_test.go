@@ -11,7 +11,6 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/LLeMbas/lembas-check/agents"
 	"github.com/LLeMbas/lembas-check/runner"
@@ -86,7 +85,6 @@ func rpcProfile(t *testing.T, how string) *agents.Profile {
 // process) is the same bytes on every request, which a new process a prompt would change.
 func TestRPCOneProcessForTheSession(t *testing.T) {
 	sc, _ := LoadScenario("two-prompts")
-	never := func(time.Duration) <-chan time.Time { return nil } // go test's -timeout catches a hang
 	r, err := Drive(context.Background(), Options{Profile: rpcProfile(t, ""), Bin: os.Args[0], RPC: true, Scenario: sc, Work: t.TempDir(), After: never, Tool: "lembas-check test", Version: "test"})
 	if err != nil {
 		t.Fatal(err)
