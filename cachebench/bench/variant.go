@@ -120,16 +120,11 @@ func (v Variant) Rewrite(n int, body []byte) ([]byte, error) {
 	return nil, fmt.Errorf("no variant %q", v.Name)
 }
 
-func jsonString(s string) []byte {
-	b, _ := jsonx.Marshal(s) // a string always marshals
-	return b
-}
-
 // prefixText puts head before a JSON text value: a string, or the first text block of a list.
 func prefixText(v []byte, head string) ([]byte, bool) {
 	var s string
 	if json.Unmarshal(v, &s) == nil {
-		return jsonString(head + s), true
+		return jsonx.String(head + s), true
 	}
 	els, err := chat.Elements(v)
 	if err != nil {
@@ -140,7 +135,7 @@ func prefixText(v []byte, head string) ([]byte, bool) {
 			var t string
 			if json.Unmarshal(el[st:en], &t) == nil {
 				off := bytes.Index(v, el) // where el starts in v (the first equal element is as good)
-				return chat.Splice(v, []chat.Edit{{Off: off + st, Len: en - st, With: jsonString(head + t)}}), true
+				return chat.Splice(v, []chat.Edit{{Off: off + st, Len: en - st, With: jsonx.String(head + t)}}), true
 			}
 		}
 	}
@@ -167,10 +162,10 @@ func dateInSystem(body []byte, r *chat.Request, head string) ([]byte, error) {
 		}
 		return nil, fmt.Errorf("the system prompt at %s has no text to put a date before", p.Path())
 	}
-	msg := append(append([]byte(`{"role":"system","content":`), jsonString(strings.TrimRight(head, "\n"))...), '}')
+	msg := append(append([]byte(`{"role":"system","content":`), jsonx.String(strings.TrimRight(head, "\n"))...), '}')
 	switch {
 	case r.API == chat.Responses:
-		return set(body, "instructions", jsonString(strings.TrimRight(head, "\n")))
+		return set(body, "instructions", jsonx.String(strings.TrimRight(head, "\n")))
 	case r.API == chat.Anthropic:
 		return nil, fmt.Errorf("an Anthropic body with a null system prompt")
 	case len(r.Messages) > 0:
@@ -196,8 +191,8 @@ func pruneResults(body []byte, r *chat.Request) []byte {
 			if m.Role != "tool" {
 				key = "output"
 			}
-			if st, en, ok := chat.Member(m.Raw, key); ok && !bytes.Equal(m.Raw[st:en], jsonString(Pruned)) {
-				edits = append(edits, chat.Edit{Off: m.Off + st, Len: en - st, With: jsonString(Pruned)})
+			if st, en, ok := chat.Member(m.Raw, key); ok && !bytes.Equal(m.Raw[st:en], jsonx.String(Pruned)) {
+				edits = append(edits, chat.Edit{Off: m.Off + st, Len: en - st, With: jsonx.String(Pruned)})
 			}
 		}
 	}

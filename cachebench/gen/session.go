@@ -34,7 +34,7 @@ type Session struct {
 func (s *Session) Body() []byte {
 	var b bytes.Buffer
 	b.WriteString(`{"model":`)
-	b.Write(str(s.Model))
+	b.Write(jsonx.String(s.Model))
 	b.WriteString(`,"messages":[`)
 	n := 0
 	for _, m := range append(append([]json.RawMessage(nil), s.System...), s.Msgs...) {
@@ -62,28 +62,22 @@ func (s *Session) Body() []byte {
 	return b.Bytes()
 }
 
-// str is a JSON string, with <, > and & kept as they are (as the fake's wire writes them).
-func str(s string) []byte {
-	b, _ := jsonx.Marshal(s)
-	return b
-}
-
 // Msg is a message with a text content.
 func Msg(role, content string) json.RawMessage {
-	return json.RawMessage(`{"role":` + string(str(role)) + `,"content":` + string(str(content)) + `}`)
+	return json.RawMessage(`{"role":` + string(jsonx.String(role)) + `,"content":` + string(jsonx.String(content)) + `}`)
 }
 
 // Tool is a function tool with one string parameter per name.
 func Tool(name, description string, params ...string) json.RawMessage {
 	props := make([]string, len(params))
 	for i, p := range params {
-		props[i] = string(str(p)) + `:{"type":"string"}`
+		props[i] = string(jsonx.String(p)) + `:{"type":"string"}`
 	}
 	req := make([]string, len(params))
 	for i, p := range params {
-		req[i] = string(str(p))
+		req[i] = string(jsonx.String(p))
 	}
-	return json.RawMessage(`{"type":"function","function":{"name":` + string(str(name)) + `,"description":` + string(str(description)) +
+	return json.RawMessage(`{"type":"function","function":{"name":` + string(jsonx.String(name)) + `,"description":` + string(jsonx.String(description)) +
 		`,"parameters":{"type":"object","properties":{` + strings.Join(props, ",") + `},"required":[` + strings.Join(req, ",") + `]}}}`)
 }
 
@@ -110,7 +104,7 @@ func (r Reply) Message() json.RawMessage {
 
 // Result is a tool result message.
 func Result(id, content string) json.RawMessage {
-	return json.RawMessage(`{"role":"tool","tool_call_id":` + string(str(id)) + `,"content":` + string(str(content)) + `}`)
+	return json.RawMessage(`{"role":"tool","tool_call_id":` + string(jsonx.String(id)) + `,"content":` + string(jsonx.String(content)) + `}`)
 }
 
 // Recorder sends requests to a simulated server and records each exchange: the request body as

@@ -30,6 +30,12 @@ func Marshal(v any) ([]byte, error) {
 	return bytes.TrimSuffix(b.Bytes(), []byte{'\n'}), nil
 }
 
+// String is s as a JSON string, without HTML escaping (<, > and & as written).
+func String(s string) []byte {
+	b, _ := Marshal(s) // a string always marshals
+	return b
+}
+
 // Decode decodes b, which must hold one JSON value, into v strictly: an object member v has no
 // field for, or anything but white space after the value, is an error (encoding/json's own
 // errors otherwise, so errors.As finds its types).

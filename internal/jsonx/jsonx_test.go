@@ -36,6 +36,9 @@ func TestMarshalKeepsHTMLCharacters(t *testing.T) {
 		if string(got) != c.want {
 			t.Errorf("Marshal(%#v) = %s, want %s", c.v, got, c.want)
 		}
+		if s, ok := c.v.(string); ok && string(String(s)) != c.want {
+			t.Errorf("String(%q) = %s, want %s", s, String(s), c.want)
+		}
 	}
 }
 

@@ -16,7 +16,7 @@ import (
 func InputItems(raw []byte) (items []json.RawMessage, ok bool) {
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
-		return []json.RawMessage{[]byte(`{"content":` + string(quote(s)) + `,"role":"user","type":"message"}`)}, true
+		return []json.RawMessage{[]byte(`{"content":` + string(jsonx.String(s)) + `,"role":"user","type":"message"}`)}, true
 	}
 	if json.Unmarshal(raw, &items) != nil {
 		return nil, false
@@ -40,7 +40,7 @@ func Continuation(top map[string]json.RawMessage, items []json.RawMessage) []byt
 	var b bytes.Buffer
 	b.WriteByte('{')
 	for _, k := range keys {
-		b.Write(quote(k))
+		b.Write(jsonx.String(k))
 		b.WriteByte(':')
 		compactTo(&b, top[k])
 		b.WriteByte(',')
@@ -64,10 +64,4 @@ func compactTo(b *bytes.Buffer, raw []byte) {
 		b.Truncate(n)
 		b.Write(raw)
 	}
-}
-
-// quote is s as a JSON string, without HTML escaping (<, > and & as sent).
-func quote(s string) []byte {
-	b, _ := jsonx.Marshal(s) // a string always marshals
-	return b
 }
