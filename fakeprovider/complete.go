@@ -424,9 +424,6 @@ func malformed(fr []byte) []byte {
 
 var keepAlive = []byte(": keep-alive\n\n")
 
-// pause waits d (or, forever, until the client or the server goes), sending an SSE comment every
-// keep period when keep > 0. It returns false when the client went away; the server stopping
-// ends the wait early and returns true, so in-flight streams finish quickly.
 // delayOrFault waits the reply's delay (with keep-alives when it streams) and, when the reply is a
 // status fault that comes before any answer, sends it through refuse. True: go on and answer.
 func (s *Server) delayOrFault(ctx context.Context, w http.ResponseWriter, pick script.Pick, model string, stream bool, refuse func(*wire.Error)) bool {
@@ -449,6 +446,9 @@ func (s *Server) delayOrFault(ctx context.Context, w http.ResponseWriter, pick s
 	return true
 }
 
+// pause waits d (or, forever, until the client or the server goes), sending an SSE comment every
+// keep period when keep > 0. It returns false when the client went away; the server stopping
+// ends the wait early and returns true, so in-flight streams finish quickly.
 func (s *Server) pause(ctx context.Context, w http.ResponseWriter, d, keep time.Duration, forever bool) bool {
 	return s.wait(ctx, d, keep, forever, func() bool {
 		if w.Header().Get("Content-Type") == "" {
