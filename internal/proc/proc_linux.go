@@ -73,7 +73,8 @@ func owned(p *Process) []Leftover {
 		}
 	}
 	for _, s := range descendants(procs, os.Getpid()) {
-		if hasMark(s.pid, p.mark) {
+		// A zombie's environ reads empty: it is not read (nor waited on as if mid-exec).
+		if s.state != 'Z' && hasMark(s.pid, p.mark) {
 			add(s)
 		}
 	}
@@ -284,9 +285,24 @@ func descendants(procs map[int]pstat, root int) []pstat {
 
 // hasMark says whether the process's environment marks it as mark's.
 func hasMark(pid int, mark string) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
-	if err != nil {
-		return false
+	return markIn(func() ([]byte, error) { return os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ") }, mark, time.Sleep)
+}
+
+// markIn reads an environment with read and says whether it carries mark. A process in the
+// middle of an exec shows an empty environ for a moment (its new memory has no environment yet):
+// an empty read is tried again, a few times a millisecond apart, or a child caught mid-exec (a
+// shell's job, `setsid prog`) would pass for no one's and outlive the one that started it.
+func markIn(read func() ([]byte, error), mark string, sleep func(time.Duration)) bool {
+	var b []byte
+	for try := 0; try < 20; try++ {
+		var err error
+		if b, err = read(); err != nil {
+			return false
+		}
+		if len(b) > 0 {
+			break
+		}
+		sleep(time.Millisecond)
 	}
 	for _, kv := range bytes.Split(b, []byte{0}) {
 		if v, ok := bytes.CutPrefix(kv, []byte(OwnersVar+"=")); ok {
