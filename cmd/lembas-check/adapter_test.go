@@ -165,7 +165,7 @@ func TestDiffCommand(t *testing.T) {
 		t.Errorf("--area jbos: exit %d\n%s%s", code, out, errs)
 	}
 	code, out, _ = runCLI(t, "diff", "--a", saved, "--b", changed, "--run", lineID(t, saved, 3))
-	if code != 0 || !strings.Contains(out, "ok\t1 cases") {
+	if code != 0 || !strings.Contains(out, "ok\t1 agree; 1 of 1 cases compared") {
 		t.Errorf("--run one case: exit %d\n%s", code, out)
 	}
 	notReport := filepath.Join(dir, "notes.txt")
@@ -218,7 +218,7 @@ func TestExampleAdapters(t *testing.T) {
 				t.Fatalf("run: exit %d\n%s\n%s", code, out, errs)
 			}
 			code, out, errs = runCLI(t, "diff", "--a", "builtin", "--b", c.impl)
-			if code != 0 || !strings.Contains(out, "│ jobs         │    10 │    10 │        0 │") || !strings.Contains(out, " 0 disagree") {
+			if code != 0 || !strings.Contains(out, "│ jobs         │    10 │    10 │          0 │        0 │") || !strings.HasPrefix(out, "ok\t10 agree, 257 only in a; 10 of 267 cases compared\n") {
 				t.Fatalf("diff: exit %d\n%s\n%s", code, out, errs)
 			}
 			code, out, _ = runCLI(t, "smoke", "--impl", c.impl)

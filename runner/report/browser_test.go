@@ -74,12 +74,13 @@ func replace(old, new string) func(string) string {
 
 // cliAndServer runs the embedded suite through two altered references, as a diff of a CLI and a
 // server would see them: each gets a few cases wrong its own way, both one case, and each leaves
-// areas unwired.
+// areas unwired, and both share one bug.
 func cliAndServer(t *testing.T) (cli, server *runner.Report) {
 	t.Helper()
 	cases := conformancetest.All(t)
 	jobs := conformancetest.Cases(t, conformance.Jobs)
 	const hunks, crlf, dated, roots = "context/edc805c8", "chunk/134b9ada", "prefix/2c36ee95", "workspace/69ad438c"
+	shared := jobs[2].ID // the same wrong answer on both sides
 	cliT := altered{name: "LLeMbas CLI", version: "2.4.0", skip: map[string]bool{"index": true, "search": true}, answer: func(c conformance.Case, o runner.Outcome) runner.Outcome {
 		switch c.ID {
 		case hunks:
@@ -88,6 +89,8 @@ func cliAndServer(t *testing.T) (cli, server *runner.Report) {
 			return rewrite(o, replace("\nOutput you had not read:\n", "\nUnread output:\n"))
 		case dated:
 			return rewrite(o, replace("Today is", "The date is"))
+		case shared:
+			return rewrite(o, replace("finished", "ended"))
 		case roots:
 			return runner.Outcome{Verdict: runner.Crashed, Message: "exited (exit status 1)", Stderr: "TypeError: cannot read properties of undefined (reading 'root')\n    at newSession (src/workspace.ts:88:21)\n"}
 		}
@@ -101,6 +104,8 @@ func cliAndServer(t *testing.T) (cli, server *runner.Report) {
 			return rewrite(o, replace(" you started", ""))
 		case dated:
 			return rewrite(o, replace("2026-11-04", "4 November 2026"))
+		case shared:
+			return rewrite(o, replace("finished", "ended"))
 		}
 		return o
 	}}
@@ -124,7 +129,9 @@ const probe = `<script>
   var v = document.getElementById("verdict");
   out.verdict = v ? v.innerText : "";
   out.listed = document.querySelectorAll("#disagreements table.list tr td:first-child a").length;
-  out.backs = Array.prototype.map.call(document.querySelectorAll("#disagreements td:last-child"), function (td) { return td.innerText; });
+  out.backs = Array.prototype.map.call(document.querySelectorAll("#disagreements td:nth-child(2)"), function (td) { return td.innerText; });
+  out.bothWrong = document.querySelectorAll("#bothwrong table.list tr td:first-child a").length;
+  out.notCompared = Array.prototype.map.call(document.querySelectorAll("#notcompared td:nth-child(2)"), function (td) { return td.innerText; });
   out.filters = Array.prototype.map.call(document.querySelectorAll("#filters label"), function (l) { return l.innerText; });
   function seen(sel) {
     var c = document.querySelector(sel);
@@ -132,6 +139,8 @@ const probe = `<script>
   }
   document.querySelector('label[for="f-disagree"]').click();
   out.filtered = {agree: seen(".cell.agree"), disagree: seen(".cell.disagree"), only: seen(".cell.only")};
+  document.querySelector('label[for="f-bothwrong"]').click();
+  out.bothWrongFiltered = {bothwrong: seen(".cell.bothwrong"), disagree: seen(".cell.disagree")};
   document.querySelector('label[for="f-all"]').click();
   out.unfiltered = seen(".cell.agree");
   var first = document.querySelector("#disagreements table.list a");
@@ -150,15 +159,18 @@ const probe = `<script>
 </script>`
 
 type probeResult struct {
-	Verdict    string
-	Listed     int
-	Backs      []string
-	Filters    []string
-	Filtered   struct{ Agree, Disagree, Only float64 }
-	Unfiltered float64
-	Opened     string
-	SideBySide int
-	Only       []string
+	Verdict           string
+	Listed            int
+	Backs             []string
+	BothWrong         int
+	NotCompared       []string
+	BothWrongFiltered struct{ Bothwrong, Disagree float64 }
+	Filters           []string
+	Filtered          struct{ Agree, Disagree, Only float64 }
+	Unfiltered        float64
+	Opened            string
+	SideBySide        int
+	Only              []string
 }
 
 func chromium(t *testing.T) browser.Chromium {
@@ -181,8 +193,9 @@ func openPage(t *testing.T, c browser.Chromium, page string) probeResult {
 }
 
 // The diff page as a person sees it in a browser: for two implementations that disagree, the
-// verdict says so first, the disagreements are listed with whom the spec backs, the "disagree"
-// filter leaves only those cells clear, a listed case opens with the answers side by side, and the
+// verdict says so first, leading with the case both got wrong, the disagreements are listed with
+// whom the spec backs and the crash as not compared, the "disagree" and "both wrong" filters leave
+// only those cells clear, a listed case opens with the answers side by side, and the
 // cases on one side only say why; for two that agree, the verdict says ok and nothing is listed.
 func TestDiffPageInABrowser(t *testing.T) {
 	c := chromium(t)
@@ -193,17 +206,25 @@ func TestDiffPageInABrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := openPage(t, c, page.String())
-	if !strings.HasPrefix(r.Verdict, "FAIL: 6 disagreement(s): the spec backs LLeMbas CLI 2.4.0 (a) in 2, LLeMbas server 3.1.0 (b) in 3, neither in 1\n") {
+	// The verdict leads with the case both got wrong (issue 21), and the crash is not compared,
+	// not a disagreement.
+	if !strings.HasPrefix(r.Verdict, "FAIL: 1 both wrong, 5 disagree (a right 2, b right 2, neither 1), 1 not compared, 169 agree, 40 only in a, 51 only in b; 175 of 267 cases compared\n1 both wrong: ") {
 		t.Errorf("verdict %q", r.Verdict)
 	}
-	if r.Listed != 6 || strings.Count(strings.Join(r.Backs, "|"), "LLeMbas server 3.1.0 (b)") != 3 || strings.Count(strings.Join(r.Backs, "|"), "neither") != 1 {
+	if r.Listed != 5 || strings.Count(strings.Join(r.Backs, "|"), "LLeMbas server 3.1.0 (b)") != 2 || strings.Count(strings.Join(r.Backs, "|"), "neither") != 1 {
 		t.Errorf("%d listed, backs %q", r.Listed, r.Backs)
 	}
-	if strings.Join(r.Filters, " | ") != "all\n267 | agree\n170 | disagree\n6 | only in one\n91 | skipped by both\n0" {
+	if r.BothWrong != 1 || strings.Join(r.NotCompared, "|") != "a crashed" {
+		t.Errorf("%d both wrong listed, not compared %q", r.BothWrong, r.NotCompared)
+	}
+	if strings.Join(r.Filters, " | ") != "all\n267 | agree\n169 | both wrong\n1 | disagree\n5 | not compared\n1 | only in one\n91 | skipped by both\n0" {
 		t.Errorf("filters %q", r.Filters)
 	}
 	if r.Filtered.Disagree != 1 || r.Filtered.Agree > 0.5 || r.Filtered.Only > 0.5 || r.Unfiltered != 1 {
 		t.Errorf("the disagree filter: %+v, then all: %v", r.Filtered, r.Unfiltered)
+	}
+	if r.BothWrongFiltered.Bothwrong != 1 || r.BothWrongFiltered.Disagree > 0.5 {
+		t.Errorf("the both wrong filter: %+v", r.BothWrongFiltered)
 	}
 	if !strings.Contains(r.Opened, "disagree: the spec backs") || r.SideBySide == 0 {
 		t.Errorf("the first listed case opens %q with %d changed rows", r.Opened, r.SideBySide)
@@ -212,10 +233,17 @@ func TestDiffPageInABrowser(t *testing.T) {
 		t.Errorf("why one side only: %q", r.Only)
 	}
 
+	// Two that agree: the reference as the server would be, with no answers of its own.
+	ctx := context.Background()
+	good, err := runCases(ctx, altered{name: "LLeMbas server", version: "3.1.0", skip: map[string]bool{"modules": true},
+		answer: func(_ conformance.Case, o runner.Outcome) runner.Outcome { return o }}, conformancetest.All(t), runner.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	var same strings.Builder
-	WriteDiffHTML(&same, Compare(server, server))
+	WriteDiffHTML(&same, Compare(good, good))
 	r = openPage(t, c, same.String())
-	if !strings.HasPrefix(r.Verdict, "ok: no disagreement") || r.Listed != 0 || r.Unfiltered != 1 || len(r.Only) != 1 {
+	if !strings.HasPrefix(r.Verdict, "ok: 227 agree, 40 skipped by both; 227 of 267 cases compared\nno disagreement") || r.Listed != 0 || r.BothWrong != 0 || r.Unfiltered != 1 || len(r.Only) != 1 {
 		t.Errorf("a report against itself: %+v", r)
 	}
 

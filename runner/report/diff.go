@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -21,12 +22,19 @@ import (
 // DiffVerdict is what became of one case between two implementations.
 type DiffVerdict string
 
-// The verdicts of a diff.
+// The verdicts of a diff. Only a case both sides answered is compared (agree, both wrong,
+// disagree); the others say why it was not, and none of them counts as agreeing.
 const (
-	// Agree: the same answer (or, when neither answered, the same verdict).
+	// Agree: both answered, the same answer, and the spec's expectation backs it.
 	Agree DiffVerdict = "agree"
+	// BothWrong: both answered the same, and the spec's expectation does not back it: two
+	// implementations sharing a bug is a failure, not an agreement.
+	BothWrong DiffVerdict = "both wrong"
 	// Disagree: different answers; the spec's expectation says who is right.
 	Disagree DiffVerdict = "disagree"
+	// NotCompared: a side was asked and gave no answer (an error, a crash, a timeout, a protocol
+	// fault): its own verdict (DiffCase.Why says whose and what), a failure.
+	NotCompared DiffVerdict = "not compared"
 	// OnlyInA: only a has something to say: b's run lacks the case, or b skipped it.
 	OnlyInA DiffVerdict = "only in a"
 	OnlyInB DiffVerdict = "only in b"
@@ -34,6 +42,9 @@ const (
 	// other's run lacks it): nothing was compared, so it does not count as agreeing.
 	SkippedByBoth DiffVerdict = "skipped by both"
 )
+
+// diffVerdicts are the verdicts in the order reports list and count them, the gravest first.
+var diffVerdicts = []DiffVerdict{BothWrong, Disagree, NotCompared, Agree, OnlyInA, OnlyInB, SkippedByBoth}
 
 // Side is one implementation of a diff, as given on the command line and as it introduced itself.
 type Side struct {
@@ -52,6 +63,8 @@ type DiffCase struct {
 	A, B *runner.Result
 	// Diff is go-cmp's report between the two answers, (-a +b), when both answered.
 	Diff string
+	// Why says, for a case not compared, whose fault: "a crashed", "both errored".
+	Why string
 	// Note says what else is odd: the two reports expecting different answers.
 	Note string
 }
@@ -85,14 +98,19 @@ func Compare(a, b *runner.Report) *Comparison {
 
 func answered(r *runner.Result) bool { return r != nil && r.Answer != nil }
 
-// gaveNothing says whether a side has nothing to compare: it skipped the case, or its run was
-// interrupted before the case ended.
+// gaveNothing says whether a side has nothing to compare and no fault to own: its run lacks the
+// case, it skipped it, or its run was interrupted before the case ended.
 func gaveNothing(r *runner.Result) bool {
-	return r.Verdict == runner.Skip || r.Verdict == runner.Interrupted
+	return r == nil || r.Verdict == runner.Skip || r.Verdict == runner.Interrupted
 }
 
-// compareOne judges one case. A skip on one side makes the case "only in" the other: that side
-// gave nothing to compare (an area it does not implement is not a disagreement).
+// faulted says whether a side was asked the case and gave no answer: an error, a crash, a
+// timeout, a protocol fault (or such a fault listed as expected).
+func faulted(r *runner.Result) bool { return !gaveNothing(r) && !answered(r) }
+
+// compareOne judges one case. Only answers are compared: a side that was asked and gave none
+// makes the case "not compared", whatever the other did; a skip on one side makes it "only in"
+// the other (an area it does not implement is not a disagreement).
 func compareOne(a, b *runner.Result) DiffCase {
 	d := DiffCase{A: a, B: b}
 	if a != nil {
@@ -100,45 +118,96 @@ func compareOne(a, b *runner.Result) DiffCase {
 	} else {
 		d.Case = b.Case
 	}
-	if a != nil && b != nil && len(b.Case.Expect) > 0 && conformance.Diff(a.Case.Expect, b.Case.Expect) != "" {
+	if a != nil && b != nil && hasExpect(b.Case) && conformance.Diff(a.Case.Expect, b.Case.Expect) != "" {
 		d.Note = "the two reports expect different answers for this case (different suites?); a's expectation decides"
 	}
-	skipped := func(r *runner.Result) bool { return r == nil || r.Verdict == runner.Skip }
 	switch {
-	case skipped(a) && skipped(b):
+	case faulted(a) || faulted(b):
+		d.Verdict, d.Why = NotCompared, faultWhy(a, b)
+	case gaveNothing(a) && gaveNothing(b):
 		d.Verdict = SkippedByBoth
-	case b == nil:
-		d.Verdict = OnlyInA
-	case a == nil:
-		d.Verdict = OnlyInB
 	case gaveNothing(b):
 		d.Verdict = OnlyInA
 	case gaveNothing(a):
 		d.Verdict = OnlyInB
-	case answered(a) && answered(b):
-		d.Diff = conformance.Diff(a.Answer, b.Answer)
-		d.Verdict = Agree
-		if d.Diff != "" {
-			d.Verdict = Disagree
-		}
-	case !answered(a) && !answered(b) && baseVerdict(a.Verdict) == baseVerdict(b.Verdict):
-		d.Verdict = Agree
 	default:
-		d.Verdict = Disagree
-	}
-	d.Diff = textdiff.Plain(d.Diff)
-	if d.Verdict == Disagree {
-		right := func(r *runner.Result) bool { return answered(r) && conformance.Diff(d.Case.Expect, r.Answer) == "" }
+		d.Diff = textdiff.Plain(conformance.Diff(a.Answer, b.Answer))
 		switch {
-		case right(a):
-			d.Right = "a"
-		case right(b):
-			d.Right = "b"
+		case d.Diff != "":
+			d.Verdict, d.Right = Disagree, whomBacks(d.Case, a, b)
+		case backed(d.Case, a):
+			d.Verdict = Agree
 		default:
-			d.Right = "neither"
+			d.Verdict = BothWrong
 		}
 	}
 	return d
+}
+
+// whomBacks says whose answer the spec backs in a disagreement: "a", "b" or "neither".
+func whomBacks(c conformance.Case, a, b *runner.Result) string {
+	switch {
+	case backed(c, a):
+		return "a"
+	case backed(c, b):
+		return "b"
+	}
+	return "neither"
+}
+
+// hasExpect says whether a case carries its expected answer (a Gherkin scenario is judged by its
+// Thens instead, and a saved report writes its missing expectation as null).
+func hasExpect(c conformance.Case) bool {
+	e := bytes.TrimSpace(c.Expect)
+	return len(e) > 0 && string(e) != "null"
+}
+
+// backed says whether the spec backs a side's answer: the case's expectation (a's, when the two
+// reports differ) holds it, or, for a case judged by its checks, the side's own run passed it.
+func backed(c conformance.Case, r *runner.Result) bool {
+	switch {
+	case !answered(r):
+		return false
+	case hasExpect(c):
+		return conformance.Diff(c.Expect, r.Answer) == ""
+	}
+	return baseVerdict(r.Verdict) == runner.Pass
+}
+
+// faultWhy says whose fault left a case not compared: "a crashed", "b errored", "both timed
+// out", "a crashed, b errored".
+func faultWhy(a, b *runner.Result) string {
+	fa, fb := "", ""
+	if faulted(a) {
+		fa = faultWord(a)
+	}
+	if faulted(b) {
+		fb = faultWord(b)
+	}
+	switch {
+	case fa != "" && fa == fb:
+		return "both " + fa
+	case fa != "" && fb != "":
+		return "a " + fa + ", b " + fb
+	case fa != "":
+		return "a " + fa
+	}
+	return "b " + fb
+}
+
+// faultWord is a side's fault as a verb: "errored", "crashed", "timed out".
+func faultWord(r *runner.Result) string {
+	switch r.Verdict {
+	case runner.Error:
+		return "errored"
+	case runner.Crashed:
+		return "crashed"
+	case runner.Timeout:
+		return "timed out"
+	case runner.ProtocolError:
+		return "broke the protocol"
+	}
+	return "gave no answer"
 }
 
 // baseVerdict forgets an expectations file: an xfail that crashed is a crash.
@@ -152,57 +221,41 @@ func baseVerdict(v runner.Verdict) runner.Verdict {
 	return v
 }
 
-// Disagrees says whether any case disagrees.
-func (c *Comparison) Disagrees() bool {
-	for _, d := range c.Cases {
-		if d.Verdict == Disagree {
-			return true
-		}
-	}
-	return false
-}
-
-// DiffCounts tallies a diff's cases.
+// DiffCounts tallies a diff's cases: By counts each verdict, and the spec backs a, b or neither
+// in ARight, BRight and Neither of the disagreements.
 type DiffCounts struct {
-	Cases    int `json:"cases"`
-	Agree    int `json:"agree"`
-	Disagree int `json:"disagree"`
-	ARight   int `json:"a_right"`
-	BRight   int `json:"b_right"`
-	Neither  int `json:"neither_right"`
-	OnlyInA  int `json:"only_in_a"`
-	OnlyInB  int `json:"only_in_b"`
-	Skipped  int `json:"skipped_by_both"`
+	Cases                   int
+	By                      map[DiffVerdict]int
+	ARight, BRight, Neither int
 }
 
 // CountDiff tallies cases.
 func CountDiff(cases []DiffCase) DiffCounts {
-	var n DiffCounts
+	n := DiffCounts{By: map[DiffVerdict]int{}}
 	for _, d := range cases {
 		n.Cases++
-		switch d.Verdict {
-		case Agree:
-			n.Agree++
-		case Disagree:
-			n.Disagree++
-			switch d.Right {
-			case "a":
-				n.ARight++
-			case "b":
-				n.BRight++
-			default:
-				n.Neither++
-			}
-		case OnlyInA:
-			n.OnlyInA++
-		case OnlyInB:
-			n.OnlyInB++
-		case SkippedByBoth:
-			n.Skipped++
+		n.By[d.Verdict]++
+		if d.Verdict != Disagree {
+			continue
+		}
+		switch d.Right {
+		case "a":
+			n.ARight++
+		case "b":
+			n.BRight++
+		default:
+			n.Neither++
 		}
 	}
 	return n
 }
+
+// Compared counts the cases both sides answered: those that agree, are both wrong, or disagree.
+func (n DiffCounts) Compared() int { return n.By[Agree] + n.By[BothWrong] + n.By[Disagree] }
+
+// Failures counts the cases that fail a diff: both wrong, disagreeing, or not compared for a
+// side's fault.
+func (n DiffCounts) Failures() int { return n.By[BothWrong] + n.By[Disagree] + n.By[NotCompared] }
 
 // ByArea groups the cases by area, areas in name order.
 func (c *Comparison) ByArea() ([]string, map[string][]DiffCase) {
@@ -245,13 +298,15 @@ func WriteDiff(w io.Writer, c *Comparison, name string, verbose bool) error {
 }
 
 // DiffStatus is how a diff ended: unfinished when a side's run was interrupted or no case was
-// compared at all (each was on one side only), failed on a disagreement, else ok.
+// compared at all (none was answered on both sides: every case was not compared, one-sided or
+// skipped), failed when a case is both wrong, disagrees or was not compared for a side's fault,
+// else ok. Every format's word, icon and the exit status come from it.
 func DiffStatus(c *Comparison) format.Status {
 	n := CountDiff(c.Cases)
 	switch {
-	case c.interrupted() > 0 || n.Agree+n.Disagree == 0:
+	case c.interrupted() > 0 || n.Compared() == 0:
 		return format.Unfinished
-	case n.Disagree > 0:
+	case n.Failures() > 0:
 		return format.Failed
 	}
 	return format.OK
@@ -277,10 +332,36 @@ func diffWhy(c *Comparison) string {
 	switch {
 	case c.interrupted() > 0:
 		return fmt.Sprintf("interrupted: %d cases were not finished on one side or both", c.interrupted())
-	case n.Agree+n.Disagree == 0:
+	case n.Compared() == 0 && n.By[NotCompared] > 0:
+		return fmt.Sprintf("no case was compared: none was answered on both sides, and a side gave no answer to %d", n.By[NotCompared])
+	case n.Compared() == 0:
 		return "no case was compared: none was answered on both sides"
 	}
 	return ""
+}
+
+// countsLine is the counts as every format's first line says them after the status word: the
+// verdicts that hold, gravest first, then how many cases were compared: "4 both wrong, 263 agree;
+// 267 of 267 cases compared".
+func countsLine(c *Comparison) string {
+	n := CountDiff(c.Cases)
+	var parts []string
+	for _, v := range diffVerdicts {
+		if k := n.By[v]; k > 0 {
+			s := fmt.Sprintf("%d %s", k, v)
+			if v == Disagree {
+				s += fmt.Sprintf(" (a right %d, b right %d, neither %d)", n.ARight, n.BRight, n.Neither)
+			}
+			parts = append(parts, s)
+		}
+	}
+	return fmt.Sprintf("%s; %d of %d cases compared", strings.Join(parts, ", "), n.Compared(), n.Cases)
+}
+
+// DiffHeadline is a diff's first line in every format: the status word, the counts, and why when
+// the diff is unfinished: "FAIL 4 both wrong, 263 agree; 267 of 267 cases compared".
+func DiffHeadline(c *Comparison) string {
+	return strings.ReplaceAll(summaryLine(c), "\t", " ")
 }
 
 // String names a side: the implementation as it introduced itself, after what it was given as
@@ -331,12 +412,14 @@ func (c *Comparison) Backs(d DiffCase) string {
 	return c.name(d.Right)
 }
 
-// title is a diff case's one-line verdict: "agree", "disagree: the spec backs scripted (b)",
-// "only in lembas-check reference 0.1.0 (a)".
+// title is a diff case's one-line verdict: "agree", "both wrong", "disagree: the spec backs
+// scripted (b)", "not compared: a crashed", "only in lembas-check reference 0.1.0 (a)".
 func (c *Comparison) title(d DiffCase) string {
 	switch d.Verdict {
 	case Disagree:
 		return "disagree: the spec backs " + c.Backs(d)
+	case NotCompared:
+		return "not compared: " + d.Why
 	case OnlyInA:
 		return "only in " + c.name("a")
 	case OnlyInB:
@@ -347,11 +430,11 @@ func (c *Comparison) title(d DiffCase) string {
 
 // says is what one side did with a case in a few words: "the expected answer", "another
 // answer", "crashed: exited (exit status 1)", "not in its run".
-func says(r *runner.Result, expect []byte) string {
+func says(r *runner.Result, c conformance.Case) string {
 	switch {
 	case r == nil:
 		return "not in its run"
-	case answered(r) && conformance.Diff(expect, r.Answer) == "":
+	case backed(c, r):
 		return "the expected answer"
 	case answered(r):
 		return "another answer"
@@ -361,6 +444,53 @@ func says(r *runner.Result, expect []byte) string {
 		s += ": " + oneLine(r.Message, 60)
 	}
 	return s
+}
+
+// findingList is one kind of failing case as every format lists it, the gravest kind first: a
+// heading, the names of the columns between the case's id and what it is about, and per case
+// those cells.
+type findingList struct {
+	Verdict DiffVerdict
+	Heading string
+	Columns []string
+	Cases   []DiffCase
+	Cells   [][]string
+}
+
+// findings are the lists of the cases that fail the diff: both wrong, disagreeing, not
+// compared; a kind with no case has no list.
+func (c *Comparison) findings() []findingList {
+	var out []findingList
+	for _, v := range []DiffVerdict{BothWrong, Disagree, NotCompared} {
+		ds := c.Failing(v)
+		if len(ds) == 0 {
+			continue
+		}
+		l := findingList{Verdict: v, Cases: ds}
+		switch v {
+		case BothWrong:
+			l.Heading = fmt.Sprintf("%d both wrong: the same answer on both sides, which the spec does not back", len(ds))
+			l.Columns = []string{"Both answered"}
+		case Disagree:
+			l.Heading = disagreeHeading(c, ds)
+			l.Columns = []string{"Spec backs", c.name("a"), c.name("b")}
+		case NotCompared:
+			l.Heading = fmt.Sprintf("%d not compared: a side was asked and gave no answer", len(ds))
+			l.Columns = []string{"Why", c.name("a"), c.name("b")}
+		}
+		for _, d := range ds {
+			switch v {
+			case BothWrong:
+				l.Cells = append(l.Cells, []string{says(d.A, d.Case)})
+			case Disagree:
+				l.Cells = append(l.Cells, []string{c.Backs(d), says(d.A, d.Case), says(d.B, d.Case)})
+			case NotCompared:
+				l.Cells = append(l.Cells, []string{d.Why, says(d.A, d.Case), says(d.B, d.Case)})
+			}
+		}
+		out = append(out, l)
+	}
+	return out
 }
 
 // OnlyGroup is a set of one area's cases that are on one side only, or neither, for one reason.
@@ -419,11 +549,23 @@ func (c *Comparison) lacks(who string, r *runner.Result) string {
 	return c.name(who) + ": " + string(r.Verdict)
 }
 
-// Disagreements are the cases that disagree, in the comparison's order.
-func (c *Comparison) Disagreements() []DiffCase {
+// Failing are the cases of one verdict, in the comparison's order.
+func (c *Comparison) Failing(v DiffVerdict) []DiffCase {
 	var out []DiffCase
 	for _, d := range c.Cases {
-		if d.Verdict == Disagree {
+		if d.Verdict == v {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// failures are the cases that fail the diff, in the comparison's order.
+func (c *Comparison) failures() []DiffCase {
+	var out []DiffCase
+	for _, d := range c.Cases {
+		switch d.Verdict {
+		case BothWrong, Disagree, NotCompared:
 			out = append(out, d)
 		}
 	}
@@ -435,25 +577,33 @@ func textLines(raw []byte) []string {
 	return strings.Split(table.Text(raw), "\n")
 }
 
-// AnswerDiff is the line diff of the two answers as text (-a +b); nil unless both answered.
+// AnswerDiff is the line diff of the answers as text: a's and b's (-a +b) when they disagree,
+// the expectation's and theirs (-expect +both) when both are wrong; nil otherwise.
 func (d DiffCase) AnswerDiff() []textdiff.Line {
-	if !answered(d.A) || !answered(d.B) {
+	switch {
+	case !answered(d.A) || !answered(d.B):
 		return nil
+	case d.Verdict == BothWrong && hasExpect(d.Case):
+		return textdiff.Lines(textLines(d.Case.Expect), textLines(d.A.Answer))
+	case d.Verdict == Disagree:
+		return textdiff.Lines(textLines(d.A.Answer), textLines(d.B.Answer))
 	}
-	return textdiff.Lines(textLines(d.A.Answer), textLines(d.B.Answer))
+	return nil
 }
 
 // countsHeader and countsRow are the per-area counts as every format shows them.
-var countsHeader = []string{"Area", "Cases", "Agree", "Disagree", "a right", "b right", "Neither", "Only in a", "Only in b", "Skipped by both"}
+var countsHeader = []string{"Area", "Cases", "Agree", "Both wrong", "Disagree", "a right", "b right", "Neither", "Not compared", "Only in a", "Only in b", "Skipped by both"}
 
 func countsRow(n DiffCounts) []any {
-	return []any{n.Cases, n.Agree, n.Disagree, n.ARight, n.BRight, n.Neither, n.OnlyInA, n.OnlyInB, n.Skipped}
+	return []any{n.Cases, n.By[Agree], n.By[BothWrong], n.By[Disagree], n.ARight, n.BRight, n.Neither, n.By[NotCompared], n.By[OnlyInA], n.By[OnlyInB], n.By[SkippedByBoth]}
 }
 
-// WriteDiffTable writes what a person reads: both sides, a summary per area, the list of
-// disagreements with whom the spec backs, why cases are on one side only, then each
-// disagreement with both answers as text and their diff, then one line.
+// WriteDiffTable writes what a person reads: the verdict and counts in a line, both sides, a
+// summary per area, the lists of the cases that fail (both wrong, disagreeing, not compared), why
+// cases are on one side only, then each failing case with the answers as text and their diff, then
+// the first line again (the one a terminal shows last).
 func WriteDiffTable(w io.Writer, c *Comparison, verbose bool) error {
+	fmt.Fprintln(w, term.Line(w, summaryLine(c)))
 	fmt.Fprintf(w, "a: %s\nb: %s\n", c.A, c.B)
 	t := table.New(w, 1)
 	head := make([]any, len(countsHeader))
@@ -471,12 +621,12 @@ func WriteDiffTable(w io.Writer, c *Comparison, verbose bool) error {
 	if err := t.Render(); err != nil {
 		return err
 	}
-	if ds := c.Disagreements(); len(ds) > 0 {
-		fmt.Fprintf(w, "\n%s\n", disagreeHeading(c, ds))
+	for _, l := range c.findings() {
+		fmt.Fprintf(w, "\n%s\n", l.Heading)
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-		fmt.Fprintf(tw, "  CASE\tSPEC BACKS\t%s\t%s\tABOUT\n", strings.ToUpper(c.name("a")), strings.ToUpper(c.name("b")))
-		for _, d := range ds {
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", d.Case.ID, c.Backs(d), says(d.A, d.Case.Expect), says(d.B, d.Case.Expect), oneLine(d.Case.About, 60))
+		fmt.Fprintf(tw, "  CASE\t%s\tABOUT\n", strings.ToUpper(strings.Join(l.Columns, "\t")))
+		for i, d := range l.Cases {
+			fmt.Fprintf(tw, "  %s\t%s\t%s\n", d.Case.ID, strings.Join(l.Cells[i], "\t"), oneLine(d.Case.About, 60))
 		}
 		tw.Flush()
 	}
@@ -490,9 +640,9 @@ func WriteDiffTable(w io.Writer, c *Comparison, verbose bool) error {
 			fmt.Fprintln(w, line)
 		}
 	}
-	for _, d := range c.Disagreements() {
+	for _, d := range c.failures() {
 		fmt.Fprintln(w)
-		writeDisagreement(w, c, d)
+		writeFailing(w, c, d)
 	}
 	fmt.Fprintln(w, term.Line(w, summaryLine(c)))
 	return nil
@@ -501,23 +651,36 @@ func WriteDiffTable(w io.Writer, c *Comparison, verbose bool) error {
 // disagreeHeading counts the disagreements by whom the spec backs.
 func disagreeHeading(c *Comparison, ds []DiffCase) string {
 	n := CountDiff(ds)
-	return fmt.Sprintf("%d disagreement(s): the spec backs %s in %d, %s in %d, neither in %d", n.Disagree, c.name("a"), n.ARight, c.name("b"), n.BRight, n.Neither)
+	return fmt.Sprintf("%d disagreement(s): the spec backs %s in %d, %s in %d, neither in %d", n.By[Disagree], c.name("a"), n.ARight, c.name("b"), n.BRight, n.Neither)
 }
 
+// summaryLine is the table's first and last line, the status word and the reason set off by
+// tabs (for term.Line to paint the word).
 func summaryLine(c *Comparison) string {
-	n := CountDiff(c.Cases)
-	s := fmt.Sprintf("%s\t%d cases: %d agree, %d disagree (a right %d, b right %d, neither %d), %d only in a, %d only in b, %d skipped by both",
-		DiffStatus(c).Word(), n.Cases, n.Agree, n.Disagree, n.ARight, n.BRight, n.Neither, n.OnlyInA, n.OnlyInB, n.Skipped)
+	s := DiffStatus(c).Word() + "\t" + countsLine(c)
 	if reason := diffWhy(c); reason != "" {
 		s += "\t" + reason
 	}
 	return s
 }
 
-// writeDisagreement writes one disagreement as `go test` writes a failure: the case, what it is
-// about, the case and its expectation, each side's outcome, and the line diff of their answers.
-func writeDisagreement(w io.Writer, c *Comparison, d DiffCase) {
-	fmt.Fprintf(w, "%s %s — the spec backs %s\n", term.Word(w, "--- DISAGREE:"), d.Case.ID, c.Backs(d))
+// failHeading is a failing case's heading: "--- BOTH WRONG: jobs/1a2b3c4d — the spec backs
+// neither answer".
+func failHeading(c *Comparison, d DiffCase) string {
+	switch d.Verdict {
+	case BothWrong:
+		return "--- BOTH WRONG: " + d.Case.ID + " — the same answer on both sides, which the spec does not back"
+	case NotCompared:
+		return "--- NOT COMPARED: " + d.Case.ID + " — " + d.Why
+	}
+	return "--- DISAGREE: " + d.Case.ID + " — the spec backs " + c.Backs(d)
+}
+
+// writeFailing writes one failing case as `go test` writes a failure: the case, what it is
+// about, the case and its expectation, each side's outcome, and the line diff of the answers.
+func writeFailing(w io.Writer, c *Comparison, d DiffCase) {
+	word, rest, _ := strings.Cut(failHeading(c, d), ": ")
+	fmt.Fprintf(w, "%s %s\n", term.Word(w, word+":"), rest)
 	fmt.Fprintf(w, "    %s\n", d.Case.Where())
 	if d.Case.About != "" {
 		fmt.Fprintf(w, "    %s\n", d.Case.About)
@@ -533,7 +696,10 @@ func writeDisagreement(w io.Writer, c *Comparison, d DiffCase) {
 			r = d.B
 		}
 		fmt.Fprintf(w, "    %s: %s\n", c.name(who), sideText(r))
-		if answered(r) {
+		switch {
+		case answered(r) && who == "b" && d.Verdict == BothWrong:
+			fmt.Fprintln(w, "        (the same answer as a)")
+		case answered(r):
 			fmt.Fprint(w, table.Indent(table.Text(r.Answer), "        "))
 		}
 		if r != nil {
@@ -541,11 +707,19 @@ func writeDisagreement(w io.Writer, c *Comparison, d DiffCase) {
 		}
 	}
 	if lines := d.AnswerDiff(); lines != nil {
-		fmt.Fprintf(w, "    diff (-a +b):\n")
+		fmt.Fprintf(w, "    diff (%s):\n", diffOf(d))
 		for _, l := range lines {
 			fmt.Fprintf(w, "        %s\n", term.Diff(w, string(l.Op)+" "+l.Text))
 		}
 	}
+}
+
+// diffOf says what AnswerDiff compares: "-a +b", or "-expect +both" for a case both got wrong.
+func diffOf(d DiffCase) string {
+	if d.Verdict == BothWrong {
+		return "-expect +both"
+	}
+	return "-a +b"
 }
 
 // sideText is one side's outcome: its verdict and message.
@@ -560,7 +734,8 @@ func sideText(r *runner.Result) string {
 	return s
 }
 
-// JSON lines: a header naming both sides, one line per case, a footer with the counts.
+// JSON lines: a header naming both sides and saying the verdict, one line per case, a footer
+// with the counts.
 
 // DiffJSONSide is one side's outcome in a JSON diff line.
 type DiffJSONSide struct {
@@ -578,12 +753,29 @@ type DiffJSONCase struct {
 	Index   int             `json:"index"`
 	Verdict DiffVerdict     `json:"verdict"`
 	Right   string          `json:"right,omitempty"`
+	Why     string          `json:"why,omitempty"`
 	Note    string          `json:"note,omitempty"`
 	Case    json.RawMessage `json:"case,omitempty"`
 	Expect  json.RawMessage `json:"expect,omitempty"`
 	A       *DiffJSONSide   `json:"a"`
 	B       *DiffJSONSide   `json:"b"`
 	Diff    string          `json:"diff,omitempty"`
+}
+
+// DiffJSONFooter is the last line, its fields named as a run's footer names them: the counts by
+// verdict (every verdict, zeros too), the status word, failed (the status is not ok) and whether a
+// side's run was interrupted; and whom the spec backs in the disagreements.
+type DiffJSONFooter struct {
+	Type        string         `json:"type"` // "footer"
+	Counts      map[string]int `json:"counts"`
+	Cases       int            `json:"cases"`
+	Compared    int            `json:"compared"`
+	Failed      bool           `json:"failed"`
+	Status      string         `json:"status"`
+	Interrupted bool           `json:"interrupted"`
+	ARight      int            `json:"a_right"`
+	BRight      int            `json:"b_right"`
+	Neither     int            `json:"neither_right"`
 }
 
 func jsonSide(r *runner.Result) *DiffJSONSide {
@@ -596,28 +788,32 @@ func jsonSide(r *runner.Result) *DiffJSONSide {
 // WriteDiffJSON writes the comparison as JSON lines.
 func WriteDiffJSON(w io.Writer, c *Comparison) error {
 	enc := json.NewEncoder(w)
-	if err := enc.Encode(map[string]any{"type": "header", "tool": "lembas-check", "version": runner.ToolVersion, "spec": spec.Version(), "a": c.A, "b": c.B}); err != nil {
+	st := DiffStatus(c)
+	if err := enc.Encode(map[string]any{"type": "header", "tool": "lembas-check", "version": runner.ToolVersion, "spec": spec.Version(), "a": c.A, "b": c.B,
+		"status": st.Word(), "summary": DiffHeadline(c)}); err != nil {
 		return err
 	}
 	for _, d := range c.Cases {
 		if err := enc.Encode(DiffJSONCase{Type: "case", ID: d.Case.ID, Area: d.Case.Area, File: d.Case.File, Index: d.Case.Index,
-			Verdict: d.Verdict, Right: d.Right, Note: d.Note, Case: d.Case.Input, Expect: d.Case.Expect,
+			Verdict: d.Verdict, Right: d.Right, Why: d.Why, Note: d.Note, Case: d.Case.Input, Expect: d.Case.Expect,
 			A: jsonSide(d.A), B: jsonSide(d.B), Diff: d.Diff}); err != nil {
 			return err
 		}
 	}
-	return enc.Encode(struct {
-		Type string `json:"type"`
-		DiffCounts
-		Disagree bool `json:"disagrees"`
-	}{"footer", CountDiff(c.Cases), c.Disagrees()})
+	n := CountDiff(c.Cases)
+	counts := map[string]int{}
+	for _, v := range diffVerdicts {
+		counts[string(v)] = n.By[v]
+	}
+	return enc.Encode(DiffJSONFooter{Type: "footer", Counts: counts, Cases: n.Cases, Compared: n.Compared(), Failed: st != format.OK,
+		Status: st.Word(), Interrupted: c.interrupted() > 0, ARight: n.ARight, BRight: n.BRight, Neither: n.Neither})
 }
 
 // WriteDiffMarkdown writes a summary that fits $GITHUB_STEP_SUMMARY, saying what the table says:
-// both sides, the per-area counts, the disagreements with whom the spec backs, why cases are on
-// one side only, then each disagreement folded in a <details>.
+// the verdict and counts in its heading, both sides, the per-area counts, the lists of failing
+// cases, why cases are on one side only, then each failing case folded in a <details>.
 func WriteDiffMarkdown(w io.Writer, c *Comparison) error {
-	fmt.Fprintf(w, "## %s lembas-check diff\n\n- **a**: %s\n- **b**: %s\n\n", DiffStatus(c).Icon(), format.MarkdownCell(c.A.String()), format.MarkdownCell(c.B.String()))
+	fmt.Fprintf(w, "## %s lembas-check diff: %s\n\n- **a**: %s\n- **b**: %s\n\n", DiffStatus(c).Icon(), format.MarkdownCell(countsLine(c)), format.MarkdownCell(c.A.String()), format.MarkdownCell(c.B.String()))
 	if reason := diffWhy(c); reason != "" {
 		fmt.Fprintf(w, "**%s**\n\n", format.MarkdownCell(reason))
 	}
@@ -637,11 +833,19 @@ func WriteDiffMarkdown(w io.Writer, c *Comparison) error {
 	}
 	row("**all**", CountDiff(c.Cases))
 	fmt.Fprintln(w)
-	if ds := c.Disagreements(); len(ds) > 0 {
-		fmt.Fprintf(w, "### %s\n\n", format.MarkdownCell(disagreeHeading(c, ds)))
-		fmt.Fprintf(w, "| Case | Spec backs | %s | %s | About |\n|---|---|---|---|---|\n", format.MarkdownCell(c.name("a")), format.MarkdownCell(c.name("b")))
-		for _, d := range ds {
-			fmt.Fprintf(w, "| `%s` | %s | %s | %s | %s |\n", d.Case.ID, format.MarkdownCell(c.Backs(d)), format.MarkdownCell(says(d.A, d.Case.Expect)), format.MarkdownCell(says(d.B, d.Case.Expect)), format.MarkdownCell(oneLine(d.Case.About, 100)))
+	for _, l := range c.findings() {
+		fmt.Fprintf(w, "### %s\n\n", format.MarkdownCell(l.Heading))
+		cols := append(append([]string{"Case"}, l.Columns...), "About")
+		for i := range cols {
+			cols[i] = format.MarkdownCell(cols[i])
+		}
+		fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(cols, " | "), strings.Repeat("---|", len(cols)))
+		for i, d := range l.Cases {
+			cells := []string{"`" + d.Case.ID + "`"}
+			for _, s := range append(append([]string{}, l.Cells[i]...), oneLine(d.Case.About, 100)) {
+				cells = append(cells, format.MarkdownCell(s))
+			}
+			fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
 		}
 		fmt.Fprintln(w)
 	}
@@ -653,9 +857,9 @@ func WriteDiffMarkdown(w io.Writer, c *Comparison) error {
 		}
 		fmt.Fprintln(w)
 	}
-	for _, d := range c.Disagreements() {
+	for _, d := range c.failures() {
 		var b strings.Builder
-		writeDisagreement(&b, c, d)
+		writeFailing(&b, c, d)
 		fmt.Fprintf(w, "<details><summary><code>%s</code> — %s</summary>\n\n%s\n\n</details>\n\n", d.Case.ID, format.MarkdownCell(c.title(d)), format.MarkdownFence("", b.String()))
 	}
 	return nil

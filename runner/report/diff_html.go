@@ -13,8 +13,9 @@ import (
 )
 
 // The HTML diff is one self-contained file (inline CSS and a few lines of JS, nothing fetched)
-// that answers "where do they disagree, and who is right" first: the verdict, a filter per kind of
-// outcome with its count, the list of disagreements with whom the spec backs; then the matrix of
+// that answers "where do they fail, and who is right" first: the verdict, a filter per kind of
+// outcome with its count, the lists of the cases both got wrong, that disagree (with whom the spec
+// backs) and that were not compared (a side gave no answer); then the matrix of
 // areas × cases, each cell opening its case's panel (CSS :target, so scripts may be off), and per
 // area why cases are on one side only. Answers are shown as text, the two side by side.
 
@@ -45,7 +46,23 @@ type htmlCase struct {
 }
 
 type htmlListItem struct {
-	Anchor, ID, Area, About, Where, A, B, Backs, BacksKind string
+	Anchor, ID, About, Where string
+	// Cells are the list's columns between the id and the about; the first's class marks it.
+	Cells      []string
+	FirstClass string
+}
+
+// htmlList is one findingList on the page.
+type htmlList struct {
+	ID, Heading string
+	Columns     []string
+	Items       []htmlListItem
+}
+
+// htmlFilter is one filter of the cells, with its count.
+type htmlFilter struct {
+	Kind, Label string
+	N           int
 }
 
 type htmlOnly struct {
@@ -57,10 +74,10 @@ type htmlPage struct {
 	A, B           string // the sides in full
 	AName, BName   string // as the list names them
 	Status, Word   string
-	Summary, Lead  string
+	Counts, Lead   string
 	Total          DiffCounts
-	OnlyInOne      int
-	Disagreements  []htmlListItem
+	Filters        []htmlFilter
+	Lists          []htmlList
 	Areas          []htmlArea
 	Only           []htmlOnly
 	Cases          []htmlCase
@@ -69,11 +86,22 @@ type htmlPage struct {
 }
 
 // cellKind is the filter a case falls under, and mark the letter its cell shows: for a
-// disagreement, whom the spec backs; for a case on one side, that side.
+// disagreement, whom the spec backs; for a case not compared, the side that gave no answer (×
+// both); for a case on one side, that side; = for the same wrong answer.
 func cellKind(d DiffCase) (kind, mark string) {
 	switch d.Verdict {
 	case Agree:
 		return "agree", ""
+	case BothWrong:
+		return "bothwrong", "="
+	case NotCompared:
+		switch {
+		case faulted(d.A) && faulted(d.B):
+			return "notcompared", "×"
+		case faulted(d.A):
+			return "notcompared", "a"
+		}
+		return "notcompared", "b"
 	case OnlyInA:
 		return "only", "a"
 	case OnlyInB:
@@ -85,6 +113,29 @@ func cellKind(d DiffCase) (kind, mark string) {
 		return "disagree", "–"
 	}
 	return "disagree", d.Right
+}
+
+// listID is the page's id of a list of failing cases.
+var listID = map[DiffVerdict]string{BothWrong: "bothwrong", Disagree: "disagreements", NotCompared: "notcompared"}
+
+// htmlLists are the page's lists of failing cases, from the lists every format shows.
+func htmlLists(c *Comparison) []htmlList {
+	var out []htmlList
+	for _, l := range c.findings() {
+		hl := htmlList{ID: listID[l.Verdict], Heading: l.Heading, Columns: l.Columns}
+		for i, d := range l.Cases {
+			item := htmlListItem{Anchor: anchor(d.Case.ID), ID: d.Case.ID, About: d.Case.About, Where: d.Case.Where(), Cells: l.Cells[i]}
+			switch l.Verdict {
+			case Disagree:
+				item.FirstClass = "backs-" + d.Right
+			default:
+				item.FirstClass = "fault"
+			}
+			hl.Items = append(hl.Items, item)
+		}
+		out = append(out, hl)
+	}
+	return out
 }
 
 func htmlSideOf(c *Comparison, who string, r *runner.Result) htmlSide {
@@ -117,39 +168,28 @@ func WriteDiffHTML(w io.Writer, c *Comparison) error {
 	total := CountDiff(c.Cases)
 	page := htmlPage{A: c.A.String(), B: c.B.String(), AName: c.name("a"), BName: c.name("b"),
 		Status: map[format.Status]string{format.OK: "ok", format.Failed: "fail", format.Unfinished: "error"}[st], Word: st.Word(),
-		Summary: strings.SplitN(summaryLine(c), "\t", 2)[1], Total: total, OnlyInOne: total.OnlyInA + total.OnlyInB, CountsHeader: countsHeader}
-	ds := c.Disagreements()
+		Counts: countsLine(c), Total: total, Lists: htmlLists(c), CountsHeader: countsHeader,
+		Filters: []htmlFilter{{"agree", "agree", total.By[Agree]}, {"bothwrong", "both wrong", total.By[BothWrong]}, {"disagree", "disagree", total.By[Disagree]},
+			{"notcompared", "not compared", total.By[NotCompared]}, {"only", "only in one", total.By[OnlyInA] + total.By[OnlyInB]}, {"skipped", "skipped by both", total.By[SkippedByBoth]}}}
+	var heads []string
+	for _, l := range page.Lists {
+		heads = append(heads, l.Heading)
+	}
 	switch {
 	case st == format.Unfinished:
 		page.Lead = diffWhy(c)
-	case len(ds) > 0:
-		page.Lead = disagreeHeading(c, ds)
+	case len(heads) > 0:
+		page.Lead = strings.Join(heads, "; ")
 	default:
-		page.Lead = "no disagreement: every case both checked has the same answer"
-	}
-	for _, d := range ds {
-		kind := "backs-" + d.Right
-		page.Disagreements = append(page.Disagreements, htmlListItem{Anchor: anchor(d.Case.ID), ID: d.Case.ID, Area: d.Case.Area, About: d.Case.About, Where: d.Case.Where(),
-			A: says(d.A, d.Case.Expect), B: says(d.B, d.Case.Expect), Backs: c.Backs(d), BacksKind: kind})
+		page.Lead = "no disagreement: every case both checked has the same answer, which the spec backs"
 	}
 	names, by := c.ByArea()
 	for _, a := range names {
 		area := htmlArea{Name: a, Counts: CountDiff(by[a])}
 		page.AreaCountsRows = append(page.AreaCountsRows, append([]any{a}, countsRow(area.Counts)...))
 		for _, d := range by[a] {
-			kind, mark := cellKind(d)
-			cell := htmlCell{ID: d.Case.ID, Anchor: anchor(d.Case.ID), Kind: kind, Mark: mark, Title: d.Case.ID + ": " + c.title(d)}
-			if d.Case.About != "" {
-				cell.Title += " — " + oneLine(d.Case.About, 100)
-			}
-			area.Cells = append(area.Cells, cell)
-			hc := htmlCase{htmlCell: cell, Where: d.Case.Where(), About: d.Case.About, Note: d.Note,
-				Input: table.Text(d.Case.Input), Expect: table.Text(d.Case.Expect),
-				Sides: []htmlSide{htmlSideOf(c, "a", d.A), htmlSideOf(c, "b", d.B)}}
-			hc.Title = c.title(d)
-			if lines := d.AnswerDiff(); lines != nil && d.Verdict == Disagree {
-				hc.Rows = htmlRows(lines)
-			}
+			hc := htmlCaseOf(c, d)
+			area.Cells = append(area.Cells, hc.htmlCell)
 			page.Cases = append(page.Cases, hc)
 		}
 		page.Areas = append(page.Areas, area)
@@ -161,6 +201,23 @@ func WriteDiffHTML(w io.Writer, c *Comparison) error {
 	return diffPage().Execute(w, page)
 }
 
+// htmlCaseOf is a case's cell in the matrix and its panel.
+func htmlCaseOf(c *Comparison, d DiffCase) htmlCase {
+	kind, mark := cellKind(d)
+	cell := htmlCell{ID: d.Case.ID, Anchor: anchor(d.Case.ID), Kind: kind, Mark: mark, Title: d.Case.ID + ": " + c.title(d)}
+	if d.Case.About != "" {
+		cell.Title += " — " + oneLine(d.Case.About, 100)
+	}
+	hc := htmlCase{htmlCell: cell, Where: d.Case.Where(), About: d.Case.About, Note: d.Note,
+		Input: table.Text(d.Case.Input), Expect: table.Text(d.Case.Expect),
+		Sides: []htmlSide{htmlSideOf(c, "a", d.A), htmlSideOf(c, "b", d.B)}}
+	hc.Title = c.title(d)
+	if lines := d.AnswerDiff(); lines != nil && d.Verdict == Disagree {
+		hc.Rows = htmlRows(lines)
+	}
+	return hc
+}
+
 // diffPage is parsed on first use, not at every start.
 var diffPage = sync.OnceValue(func() *template.Template {
 	return template.Must(template.New("diff").Parse(`<!doctype html>
@@ -168,9 +225,9 @@ var diffPage = sync.OnceValue(func() *template.Template {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{{.Word}} · lembas-check diff: {{.AName}} vs {{.BName}}</title>
+<title>{{.Word}} {{.Counts}} · lembas-check diff: {{.AName}} vs {{.BName}}</title>
 <style>
-:root{--agree:#1a7f37;--disagree:#cf222e;--only:#8c959f;--line:#d0d7de;--muted:#59636e}
+:root{--agree:#1a7f37;--disagree:#cf222e;--bothwrong:#82071e;--notcompared:#9a6700;--only:#8c959f;--line:#d0d7de;--muted:#59636e}
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:1.5em auto;max-width:76em;padding:0 1em;color:#1f2328}
 h1{font-size:1.3em;margin:0 0 .3em}h2{font-size:1.1em;margin:1.6em 0 .5em}h3{font-size:1.05em;margin:.2em 0}h4{margin:.8em 0 .2em;font-size:.9em}
 code,pre{font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
@@ -193,7 +250,7 @@ table.counts td,table.counts th{text-align:right}table.counts td:first-child,tab
 table.list{width:100%}table.list th{text-align:left;background:#f6f8fa}
 table.list td:first-child{white-space:nowrap}table.list th.side{width:12em}
 .clamp{display:-webkit-box;-webkit-line-clamp:2;-webkit-box-orient:vertical;overflow:hidden}
-.backs-a,.backs-b{font-weight:600}.backs-neither{color:var(--disagree);font-weight:600}
+.backs-a,.backs-b{font-weight:600}.backs-neither,.fault{color:var(--disagree);font-weight:600}
 .matrix{display:grid;grid-template-columns:max-content 1fr;gap:8px 14px;align-items:start;margin:1em 0}
 .matrix small{color:var(--muted)}
 .cells{display:flex;flex-wrap:wrap;gap:3px}
@@ -201,9 +258,11 @@ table.list td:first-child{white-space:nowrap}table.list th.side{width:12em}
 .cell:hover{transform:scale(1.25)}
 .cell.sel{outline:2px solid #1f2328;outline-offset:1px}
 .agree{background:var(--agree)}.disagree{background:var(--disagree)}.only{background:var(--only)}
+.bothwrong{background:var(--bothwrong)}.notcompared{background:var(--notcompared)}
 .skipped{background:#fff;border:1px dashed var(--only);color:var(--muted)}
 body:has(#f-agree:checked) .cell:not(.agree),body:has(#f-disagree:checked) .cell:not(.disagree),
-body:has(#f-only:checked) .cell:not(.only),body:has(#f-skipped:checked) .cell:not(.skipped){opacity:.12}
+body:has(#f-only:checked) .cell:not(.only),body:has(#f-skipped:checked) .cell:not(.skipped),
+body:has(#f-bothwrong:checked) .cell:not(.bothwrong),body:has(#f-notcompared:checked) .cell:not(.notcompared){opacity:.12}
 .legend{color:var(--muted);margin:.3em 0}
 .case{display:none;border:1px solid var(--line);border-radius:6px;padding:10px 14px;margin:1em 0}
 .case:target{display:block}
@@ -218,27 +277,25 @@ tr.del td.a,tr.changed td.a{background:#ffebe9}tr.ins td.b,tr.changed td.b{backg
 <body>
 <h1>lembas-check diff</h1>
 <dl class="sides"><dt>a</dt><dd>{{.A}}</dd><dt>b</dt><dd>{{.B}}</dd></dl>
-<p class="verdict {{.Status}}" id="verdict">{{.Word}}: {{.Lead}}<small>{{.Summary}}</small></p>
+<p class="verdict {{.Status}}" id="verdict">{{.Word}}: {{.Counts}}<small>{{.Lead}}</small></p>
 
 <div class="filters" id="filters" role="radiogroup" aria-label="show">
 <input type="radio" name="f" id="f-all" checked><label for="f-all">all <b>{{.Total.Cases}}</b></label>
-<input type="radio" name="f" id="f-agree"><label for="f-agree"><i class="swatch agree"></i>agree <b>{{.Total.Agree}}</b></label>
-<input type="radio" name="f" id="f-disagree"><label for="f-disagree"><i class="swatch disagree"></i>disagree <b>{{.Total.Disagree}}</b></label>
-<input type="radio" name="f" id="f-only"><label for="f-only"><i class="swatch only"></i>only in one <b>{{.OnlyInOne}}</b></label>
-<input type="radio" name="f" id="f-skipped"><label for="f-skipped"><i class="swatch skipped"></i>skipped by both <b>{{.Total.Skipped}}</b></label>
-</div>
+{{range .Filters}}<input type="radio" name="f" id="f-{{.Kind}}"><label for="f-{{.Kind}}"><i class="swatch {{.Kind}}"></i>{{.Label}} <b>{{.N}}</b></label>
+{{end}}</div>
 
-<section id="disagreements">
-<h2>{{len .Disagreements}} disagreement(s)</h2>
-{{if .Disagreements}}<table class="list">
-<tr><th>Case</th><th>About</th><th class="side">{{.AName}}</th><th class="side">{{.BName}}</th><th class="side">The spec backs</th></tr>
-{{range .Disagreements}}<tr><td><a href="#{{.Anchor}}"><code>{{.ID}}</code></a></td><td title="{{.About}}">{{if .About}}<span class="clamp">{{.About}}</span>{{else}}<span class="hint">{{.Where}}</span>{{end}}</td><td>{{.A}}</td><td>{{.B}}</td><td class="{{.BacksKind}}">{{.Backs}}</td></tr>
-{{end}}</table>{{else}}<p class="hint">None: no case both sides checked has different answers.</p>{{end}}
+{{range .Lists}}<section id="{{.ID}}" class="findings">
+<h2>{{.Heading}}</h2>
+<table class="list">
+<tr><th>Case</th>{{range .Columns}}<th class="side">{{.}}</th>{{end}}<th>About</th></tr>
+{{range .Items}}{{$item := .}}<tr><td><a href="#{{.Anchor}}"><code>{{.ID}}</code></a></td>{{range $i, $c := .Cells}}<td{{if eq $i 0}} class="{{$item.FirstClass}}"{{end}}>{{$c}}</td>{{end}}<td title="{{.About}}">{{if .About}}<span class="clamp">{{.About}}</span>{{else}}<span class="hint">{{.Where}}</span>{{end}}</td></tr>
+{{end}}</table>
 </section>
-
+{{else}}<section id="findings"><p class="hint">No failing case: every case both sides answered has the same answer, which the spec backs.</p></section>
+{{end}}
 <section id="matrix">
 <h2>Every case</h2>
-<p class="legend">A cell per case, by area; a disagreement's letter is the side the spec backs (– neither), a one-sided case's the side that checked it. Click a cell to open its case.</p>
+<p class="legend">A cell per case, by area; a disagreement's letter is the side the spec backs (– neither), a case not compared the side that gave no answer (× both), a one-sided case's the side that checked it; = is the same wrong answer on both sides. Click a cell to open its case.</p>
 <div class="matrix">
 {{range .Areas}}<div><b>{{.Name}}</b> <small>{{.Counts.Cases}}</small></div>
 <div class="cells">{{range .Cells}}<a class="cell {{.Kind}}" href="#{{.Anchor}}" title="{{.Title}}" aria-label="{{.Title}}">{{.Mark}}</a>{{end}}</div>

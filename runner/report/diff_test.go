@@ -27,6 +27,9 @@ func twoReports(t *testing.T) (a, b *runner.Report, want []string) {
 		t.Fatalf("%d jobs cases, want 10", len(cases))
 	}
 	x := runner.Outcome{Answer: json.RawMessage(`{"text": "x"}`)}
+	// A made-up case both answer x: the same wrong answer.
+	shared := cases[0]
+	shared.ID, shared.Index = "jobs/eeeeeeee", 98
 	y := runner.Outcome{Answer: json.RawMessage(`{"text": "</pre><script>alert(1)</script>"}`)}
 	ta := scripted{areas: []string{"jobs"}, answers: map[string]runner.Outcome{
 		cases[2].ID: x,
@@ -35,6 +38,7 @@ func twoReports(t *testing.T) (a, b *runner.Report, want []string) {
 		cases[7].ID: {Verdict: runner.Timeout, Message: "no answer within 10s"},
 		cases[8].ID: {Verdict: runner.Error, Message: "KeyError"},
 		cases[9].ID: {Verdict: runner.Skip, Message: "not yet"},
+		shared.ID:   x,
 	}}
 	tb := scripted{areas: []string{"jobs"}, answers: map[string]runner.Outcome{
 		cases[1].ID: y,
@@ -43,9 +47,10 @@ func twoReports(t *testing.T) (a, b *runner.Report, want []string) {
 		cases[6].ID: {Verdict: runner.Crashed, Message: "exited (exit status 2)"},
 		cases[7].ID: {Verdict: runner.Crashed, Message: "exited (exit status 2)"},
 		cases[9].ID: {Verdict: runner.Skip, Message: "no"},
+		shared.ID:   x,
 	}}
 	ctx := context.Background()
-	a, err := runCases(ctx, ta, cases[:10], runner.Options{})
+	a, err := runCases(ctx, ta, append(append([]conformance.Case{}, cases[:10]...), shared), runner.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,12 +58,13 @@ func twoReports(t *testing.T) (a, b *runner.Report, want []string) {
 	bCases := append(append([]conformance.Case{}, cases[:5]...), cases[6:10]...)
 	extra := cases[0]
 	extra.ID, extra.Index = "jobs/ffffffff", 99
-	bCases = append(bCases, extra)
+	bCases = append(bCases, shared, extra)
 	b, err = runCases(ctx, tb, bCases, runner.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want = []string{"agree", "disagree a", "disagree b", "disagree neither", "only in a", "only in a", "agree", "disagree neither", "disagree b", "skipped by both", "only in b"}
+	want = []string{"agree", "disagree a", "disagree b", "disagree neither", "only in a", "only in a",
+		"not compared both crashed", "not compared a timed out, b crashed", "not compared a errored", "skipped by both", "both wrong", "only in b"}
 	return a, b, want
 }
 
@@ -73,6 +79,9 @@ func TestCompare(t *testing.T) {
 		if d.Right != "" {
 			got += " " + d.Right
 		}
+		if d.Why != "" {
+			got += " " + d.Why
+		}
 		if got != want[i] {
 			t.Errorf("case %d (%s): %s, want %s", i, d.Case.ID, got, want[i])
 		}
@@ -80,18 +89,67 @@ func TestCompare(t *testing.T) {
 	if d := c.Cases[1]; !strings.Contains(d.Diff, "-") || !strings.Contains(d.Diff, "alert(1)") {
 		t.Errorf("a disagreement of two answers has no diff: %q", d.Diff)
 	}
-	if c.Cases[10].Case.ID != "jobs/ffffffff" || c.Cases[10].A != nil {
-		t.Errorf("the case only b has: %+v", c.Cases[10])
+	if c.Cases[11].Case.ID != "jobs/ffffffff" || c.Cases[11].A != nil {
+		t.Errorf("the case only b has: %+v", c.Cases[11])
 	}
 	n := CountDiff(c.Cases)
-	if n != (DiffCounts{Cases: 11, Agree: 2, Disagree: 5, ARight: 1, BRight: 2, Neither: 2, OnlyInA: 2, OnlyInB: 1, Skipped: 1}) {
+	if fmt.Sprint(n) != "{12 map[agree:1 both wrong:1 disagree:3 not compared:3 only in a:2 only in b:1 skipped by both:1] 1 1 1}" || n.Compared() != 5 || n.Failures() != 7 {
 		t.Errorf("counts %+v", n)
 	}
-	if !c.Disagrees() {
-		t.Error("Disagrees is false")
+	// A report against itself: its wrong answers are both wrong, its faults not compared.
+	self := CountDiff(Compare(a, a).Cases)
+	if fmt.Sprint(self.By) != "map[agree:4 both wrong:3 not compared:3 skipped by both:1]" {
+		t.Errorf("a report against itself: %v", self.By)
 	}
-	if Compare(a, a).Disagrees() {
-		t.Error("a report disagrees with itself")
+}
+
+// The same answer on both sides is an agreement only when the spec backs it, and a side that
+// was asked and gave no answer is never one (issue 21: two adapters answering error to every case,
+// or crashing on every case, diffed as "ok: … agree"; two giving the same wrong answer as well).
+func TestCompareJudgesAnswersNotTheirAbsence(t *testing.T) {
+	cases := conformancetest.Cases(t, conformance.Jobs)[:4]
+	wrong := json.RawMessage(`{"text": "wrong"}`)
+	every := func(o runner.Outcome) scripted {
+		s := scripted{areas: []string{"jobs"}, answers: map[string]runner.Outcome{}}
+		for _, c := range cases {
+			s.answers[c.ID] = o
+		}
+		return s
+	}
+	for _, tc := range []struct {
+		name   string
+		a, b   runner.Outcome
+		want   string
+		status format.Status
+	}{
+		{"both error", runner.Outcome{Verdict: runner.Error, Message: "TypeError"}, runner.Outcome{Verdict: runner.Error, Message: "KeyError"}, "not compared: both errored", format.Unfinished},
+		{"both crash", runner.Outcome{Verdict: runner.Crashed, Message: "exited"}, runner.Outcome{Verdict: runner.Crashed, Message: "exited"}, "not compared: both crashed", format.Unfinished},
+		{"a crashes", runner.Outcome{Verdict: runner.Crashed, Message: "exited"}, runner.Outcome{}, "not compared: a crashed", format.Unfinished},
+		{"b errs", runner.Outcome{}, runner.Outcome{Verdict: runner.Error, Message: "no"}, "not compared: b errored", format.Unfinished},
+		{"protocol and timeout", runner.Outcome{Verdict: runner.ProtocolError, Message: "x"}, runner.Outcome{Verdict: runner.Timeout, Message: "y"}, "not compared: a broke the protocol, b timed out", format.Unfinished},
+		{"the same wrong answer", runner.Outcome{Answer: wrong}, runner.Outcome{Answer: wrong}, "both wrong", format.Failed},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			ta, tb := every(tc.a), every(tc.b)
+			if tc.a.Verdict == "" && tc.a.Answer == nil {
+				ta = scripted{areas: []string{"jobs"}}
+			}
+			if tc.b.Verdict == "" && tc.b.Answer == nil {
+				tb = scripted{areas: []string{"jobs"}}
+			}
+			a, _ := runCases(ctx, ta, cases, runner.Options{})
+			b, _ := runCases(ctx, tb, cases, runner.Options{})
+			c := Compare(a, b)
+			for _, d := range c.Cases {
+				if got := c.title(d); got != tc.want {
+					t.Errorf("%s: %q, want %q", d.Case.ID, got, tc.want)
+				}
+			}
+			if got := DiffStatus(c); got != tc.status {
+				t.Errorf("status %v, want %v", got, tc.status)
+			}
+		})
 	}
 }
 
@@ -112,32 +170,44 @@ func TestWriteDiffTable(t *testing.T) {
 	s := written(t, c, func(w io.Writer, c *Comparison) error { return WriteDiff(w, c, "table", true) })
 	for _, w := range []string{
 		"a: scripted\nb: scripted — other\n",
-		"│ jobs │    11 │     2 │        5 │       1 │       2 │       2 │         2 │         1 │               1 │",
-		"5 disagreement(s): the spec backs scripted (a) in 1, other (b) in 2, neither in 2\n",
-		"  CASE           SPEC BACKS    SCRIPTED (A)                   OTHER (B)                        ABOUT\n",
-		"  " + c.Cases[2].Case.ID + "  other (b)     another answer                 the expected answer",
+		"│ jobs │    12 │     1 │          1 │        3 │       1 │       1 │       1 │            3 │         2 │         1 │               1 │",
+		"\n1 both wrong: the same answer on both sides, which the spec does not back\n  CASE           BOTH ANSWERED   ABOUT\n  jobs/eeeeeeee  another answer",
+		"3 disagreement(s): the spec backs scripted (a) in 1, other (b) in 1, neither in 1\n",
+		"  CASE           SPEC BACKS    SCRIPTED (A)         OTHER (B)            ABOUT\n",
+		"  " + c.Cases[2].Case.ID + "  other (b)     another answer       the expected answer",
+		"\n3 not compared: a side was asked and gave no answer\n",
+		"  " + c.Cases[7].Case.ID + "  a timed out, b crashed  timeout: no answer within 10s    crashed: exited (exit status 2)",
+		"  " + c.Cases[8].Case.ID + "  a errored               error: KeyError                  the expected answer",
 		"--- DISAGREE: " + c.Cases[1].Case.ID + " — the spec backs scripted (a)\n",
-		"--- DISAGREE: " + c.Cases[7].Case.ID + " — the spec backs neither\n",
+		"--- DISAGREE: " + c.Cases[3].Case.ID + " — the spec backs neither\n",
+		"--- BOTH WRONG: jobs/eeeeeeee — the same answer on both sides, which the spec does not back\n",
+		"    scripted (a): fail\n        text: x\n    other (b): fail\n        (the same answer as a)\n    diff (-expect +both):\n",
+		"--- NOT COMPARED: " + c.Cases[7].Case.ID + " — a timed out, b crashed\n",
 		"    scripted (a): timeout: no answer within 10s\n    other (b): crashed: exited (exit status 2)\n",
 		"    diff (-a +b):\n",
 		"  jobs: 1 only in a — other (b) skipped: area not implemented: " + c.Cases[4].Case.ID + "\n",
 		"  jobs: 1 only in a — not in other (b)'s run: " + c.Cases[5].Case.ID + "\n",
 		"  jobs: 1 skipped by both — scripted (a) skipped: not yet; other (b) skipped: no: " + c.Cases[9].Case.ID + "\n",
 		"  jobs: 1 only in b — not in scripted (a)'s run: jobs/ffffffff\n",
-		"FAIL\t11 cases: 2 agree, 5 disagree (a right 1, b right 2, neither 2), 2 only in a, 1 only in b, 1 skipped by both\n",
 	} {
 		if !strings.Contains(s, w) {
 			t.Errorf("the table does not say %q:\n%s", w, s)
 		}
+	}
+	// The verdict and its counts lead, both wrong first, and end the table (issue 21).
+	head := "FAIL\t1 both wrong, 3 disagree (a right 1, b right 1, neither 1), 3 not compared, 1 agree, 2 only in a, 1 only in b, 1 skipped by both; 5 of 12 cases compared\n"
+	if !strings.HasPrefix(s, head) || !strings.HasSuffix(s, "\n"+head) {
+		t.Errorf("the first and last lines are not %q:\n%s", head, s)
 	}
 	// Answers read as text: the job's two-line command is two lines, not a "\n" escape (issue 16).
 	if strings.Contains(s, `\n`) || !strings.Contains(s, "        command: |-\n          make build\n          make test\n") {
 		t.Errorf("answers are not shown as text:\n%s", s)
 	}
 	var out bytes.Buffer
-	WriteDiffTable(&out, Compare(a, a), false)
-	if !strings.HasSuffix(out.String(), "ok\t10 cases: 9 agree, 0 disagree (a right 0, b right 0, neither 0), 0 only in a, 0 only in b, 1 skipped by both\n") || strings.Contains(out.String(), "---") {
-		t.Errorf("a report against itself:\n%s", out.String())
+	good := wellAnswered(t)
+	WriteDiffTable(&out, Compare(good, good), false)
+	if !strings.HasSuffix(out.String(), "ok\t10 agree; 10 of 10 cases compared\n") || strings.Contains(out.String(), "---") {
+		t.Errorf("a good report against itself:\n%s", out.String())
 	}
 	if err := WriteDiff(&out, c, "junit", false); err == nil {
 		t.Error("an unknown diff format writes")
@@ -157,7 +227,7 @@ func TestSkippedByBothIsNotAgreement(t *testing.T) {
 	a, _ := runCases(ctx, skip, cases, runner.Options{})
 	b, _ := runCases(ctx, skip, cases[:3], runner.Options{})
 	c := Compare(a, b)
-	if n := CountDiff(c.Cases); n.Agree != 0 || n.Skipped != 4 {
+	if n := CountDiff(c.Cases); n.By[Agree] != 0 || n.By[SkippedByBoth] != 4 {
 		t.Errorf("counts %+v", n)
 	}
 	if DiffStatus(c) != format.Unfinished {
@@ -190,8 +260,14 @@ func TestWriteDiffJSON(t *testing.T) {
 	if l := lines[len(lines)-2]; l["a"] != nil || l["verdict"] != "only in b" {
 		t.Errorf("the case only b has: %v", l)
 	}
-	if f := lines[len(lines)-1]; f["disagree"] != 5.0 || f["disagrees"] != true || f["only_in_a"] != 2.0 {
+	// The footer's fields are named as a run's: counts by verdict, status, failed; and the header
+	// says the verdict first (issue 21).
+	f := lines[len(lines)-1]
+	if fmt.Sprint(f) != "map[a_right:1 b_right:1 cases:12 compared:5 counts:map[agree:1 both wrong:1 disagree:3 not compared:3 only in a:2 only in b:1 skipped by both:1] failed:true interrupted:false neither_right:1 status:FAIL type:footer]" {
 		t.Errorf("footer %v", f)
+	}
+	if h := lines[0]; h["status"] != "FAIL" || !strings.HasPrefix(h["summary"].(string), "FAIL 1 both wrong, 3 disagree") {
+		t.Errorf("header %v", h)
 	}
 }
 
@@ -200,10 +276,15 @@ func TestWriteDiffMarkdown(t *testing.T) {
 	s := written(t, Compare(a, b), WriteDiffMarkdown)
 	// The markdown says what the table says: the counts, the list, the reasons, each disagreement.
 	for _, w := range []string{
-		"## ❌ lembas-check diff",
-		"| jobs | 11 | 2 | 5 | 1 | 2 | 2 | 2 | 1 | 1 |",
-		"### 5 disagreement(s): the spec backs a in 1, b in 2, neither in 2",
+		"## ❌ lembas-check diff: 1 both wrong, 3 disagree (a right 1, b right 1, neither 1), 3 not compared, 1 agree, 2 only in a, 1 only in b, 1 skipped by both; 5 of 12 cases compared\n",
+		"| jobs | 12 | 1 | 1 | 3 | 1 | 1 | 1 | 3 | 2 | 1 | 1 |",
+		"### 1 both wrong: the same answer on both sides, which the spec does not back\n\n| Case | Both answered | About |\n|---|---|---|\n| `jobs/eeeeeeee` | another answer |  |\n",
+		"### 3 disagreement(s): the spec backs a in 1, b in 1, neither in 1",
 		"| Case | Spec backs | a | b | About |",
+		"### 3 not compared: a side was asked and gave no answer\n\n| Case | Why | a | b | About |\n",
+		"| both crashed | crashed: exited (exit status 1) | crashed: exited (exit status 2) |",
+		"— not compared: a errored</summary>",
+		"— both wrong</summary>",
 		"- **jobs**: 1 skipped by both — a skipped: not yet; b skipped: no",
 		"— disagree: the spec backs b</summary>",
 	} {
@@ -211,7 +292,7 @@ func TestWriteDiffMarkdown(t *testing.T) {
 			t.Errorf("markdown does not say %q:\n%s", w, s)
 		}
 	}
-	if strings.Count(s, "<details>") != 5 {
+	if strings.Count(s, "<details>") != 7 {
 		t.Errorf("markdown:\n%s", s)
 	}
 }
@@ -231,7 +312,7 @@ func TestWriteDiffHTML(t *testing.T) {
 	if strings.Contains(s, "<script>alert(1)") || !strings.Contains(s, "&lt;script&gt;alert(1)") {
 		t.Error("an answer's text is not escaped")
 	}
-	cells := regexp.MustCompile(`<a class="cell ([a-z]+)" href="#(case-[a-z_]+-[0-9a-f]{8})"[^>]*>([ab–]?)</a>`).FindAllStringSubmatch(s, -1)
+	cells := regexp.MustCompile(`<a class="cell ([a-z]+)" href="#(case-[a-z_]+-[0-9a-f]{8})"[^>]*>([ab–×=]?)</a>`).FindAllStringSubmatch(s, -1)
 	if len(cells) != len(c.Cases) {
 		t.Fatalf("%d cells for %d cases", len(cells), len(c.Cases))
 	}
@@ -242,16 +323,25 @@ func TestWriteDiffHTML(t *testing.T) {
 			t.Errorf("cell %s opens nothing", m[2])
 		}
 	}
-	if fmt.Sprint(classes) != "map[agree:2 disagreea:1 disagreeb:2 disagree–:2 onlya:2 onlyb:1 skipped:1]" {
+	if fmt.Sprint(classes) != "map[agree:1 bothwrong=:1 disagreea:1 disagreeb:1 disagree–:1 notcompareda:1 notcompared×:2 onlya:2 onlyb:1 skipped:1]" {
 		t.Errorf("cells %v", classes)
 	}
 	// The disagreements are listed first, each with whom the spec backs (issue 16: they were found
 	// by hovering cells); a filter per kind, with its count.
-	list := s[strings.Index(s, `<section id="disagreements">`):strings.Index(s, `<section id="matrix">`)]
-	if n := strings.Count(list, "<tr><td><a href=\"#case-"); n != 5 || !strings.Contains(list, `<td class="backs-b">b</td>`) || !strings.Contains(list, `<td class="backs-neither">neither</td>`) {
+	list := s[strings.Index(s, `<section id="disagreements"`):strings.Index(s, `<section id="notcompared"`)]
+	if n := strings.Count(list, "<tr><td><a href=\"#case-"); n != 3 || !strings.Contains(list, `<td class="backs-b">b</td>`) || !strings.Contains(list, `<td class="backs-neither">neither</td>`) {
 		t.Errorf("%d disagreements listed:\n%s", n, list)
 	}
-	for _, f := range []string{`for="f-agree"><i class="swatch agree"></i>agree <b>2</b>`, `disagree <b>5</b>`, `only in one <b>3</b>`, `skipped by both <b>1</b>`} {
+	// The cases both got wrong lead, then the disagreements, then those not compared (issue 21).
+	both, nc := strings.Index(s, `<section id="bothwrong"`), strings.Index(s, `<section id="notcompared"`)
+	if both < 0 || nc < 0 || both > strings.Index(s, `<section id="disagreements"`) || nc < strings.Index(s, `<section id="disagreements"`) ||
+		!strings.Contains(s[nc:], `<td class="fault">a timed out, b crashed</td>`) {
+		t.Error("the lists of cases both wrong and not compared are missing or out of order")
+	}
+	if !strings.Contains(s, "<title>FAIL 1 both wrong, 3 disagree") || !strings.Contains(s, `id="verdict">FAIL: 1 both wrong, 3 disagree`) {
+		t.Error("the title and verdict do not lead with the count of cases both wrong")
+	}
+	for _, f := range []string{`for="f-agree"><i class="swatch agree"></i>agree <b>1</b>`, `both wrong <b>1</b>`, `disagree <b>3</b>`, `not compared <b>3</b>`, `only in one <b>3</b>`, `skipped by both <b>1</b>`} {
 		if !strings.Contains(s, f) {
 			t.Errorf("no filter %q", f)
 		}
@@ -281,7 +371,7 @@ func TestDiffHTMLReadsTheMarkFromTheFirstColumn(t *testing.T) {
 func TestSelectReport(t *testing.T) {
 	a, _, _ := twoReports(t)
 	one, _ := selection.New([]string{"jobs"}, a.Results[3].Case.ID)
-	if got, err := Select(one, a); err != nil || len(got.Results) != 1 || len(a.Results) != 10 {
+	if got, err := Select(one, a); err != nil || len(got.Results) != 1 || len(a.Results) != 11 {
 		t.Errorf("%v (%v)", got, err)
 	}
 	// An area the report lacks is an error, not an empty report (issue 10: `diff` of two saved
@@ -293,7 +383,8 @@ func TestSelectReport(t *testing.T) {
 }
 
 // A diff is ok only when something was compared and all of it agreed: one with a side's run
-// interrupted, or with no case on both sides, is unfinished, its summary and icon saying so.
+// interrupted, or with no case on both sides, is unfinished; one with a case both got wrong or a
+// side's fault fails; its summary and icon say so.
 func TestDiffStatus(t *testing.T) {
 	a, b, _ := twoReports(t)
 	stopped := *a
@@ -303,12 +394,18 @@ func TestDiffStatus(t *testing.T) {
 	onlyA.Results = a.Results[:2]
 	onlyB := *a
 	onlyB.Results = a.Results[2:4]
+	good := wellAnswered(t)
+	crashOne := *good
+	crashOne.Results = append([]runner.Result{}, good.Results...)
+	crashOne.Results[0].Verdict, crashOne.Results[0].Answer, crashOne.Results[0].Message = runner.Crashed, nil, "exited (exit status 1)"
 	for _, c := range []struct {
 		name string
 		c    *Comparison
 		want format.Status
 	}{
-		{"the same", Compare(a, a), format.OK},
+		{"the same", Compare(good, good), format.OK},
+		{"the same, some wrong or faulted", Compare(a, a), format.Failed},
+		{"a crash on one side, the rest agreeing", Compare(good, &crashOne), format.Failed},
 		{"disagreeing", Compare(a, b), format.Failed},
 		{"interrupted", Compare(&stopped, a), format.Unfinished},
 		{"nothing on both sides", Compare(&onlyA, &onlyB), format.Unfinished},
@@ -329,6 +426,16 @@ func TestDiffStatus(t *testing.T) {
 			}
 		})
 	}
+}
+
+// wellAnswered is a report of ten jobs cases each answered as the spec expects.
+func wellAnswered(t *testing.T) *runner.Report {
+	t.Helper()
+	rep, err := runCases(context.Background(), scripted{areas: []string{"jobs"}}, conformancetest.Cases(t, conformance.Jobs)[:10], runner.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
 }
 
 // written is what write writes of c; a write that fails ends the test.
