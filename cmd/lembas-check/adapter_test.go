@@ -182,9 +182,11 @@ func TestDiffCommand(t *testing.T) {
 	}
 	cut := filepath.Join(dir, "cut.json")
 	os.WriteFile(cut, b[:bytes.LastIndex(b, []byte(`{"type":"footer"`))], 0o644)
-	code, _, errs = runCLI(t, "diff", "--a", saved, "--b", cut)
-	if code != 0 || !strings.Contains(errs, "warning: "+cut+": no footer line") {
-		t.Errorf("a report cut short: exit %d %s", code, errs)
+	// A report cut at a line boundary is damaged, not a run of fewer cases (issue 21: exit 0,
+	// "4 agree, 263 only in a", a stderr warning the only sign).
+	code, out, errs = runCLI(t, "diff", "--a", saved, "--b", cut)
+	if code != 2 || !strings.Contains(errs, "--b "+cut+": a damaged report: no footer line: the report was cut short after 10 cases") || strings.Contains(out, "ok") {
+		t.Errorf("a report cut short: exit %d\n%s%s", code, out, errs)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -461,5 +462,24 @@ func TestDisagreementShowsTheStderrTail(t *testing.T) {
 	s := written(t, c, func(w io.Writer, c *Comparison) error { return WriteDiff(w, c, "table", true) })
 	if !strings.Contains(s, "        stderr (tail):\n            …\n            log line 11\n") || strings.Contains(s, "log line 10\n") || !strings.Contains(s, "            log line 30\n") {
 		t.Errorf("the stderr of %s:\n%s", c.Cases[7].Case.ID, s)
+	}
+}
+
+// A saved report cut at a line boundary (no footer) is a damaged input to a diff, an error naming
+// the file and what it lacks, never a run of fewer cases (issue 21: a warning, and exit 0).
+func TestOpenSideRefusesAReportCutShort(t *testing.T) {
+	var js bytes.Buffer
+	if err := WriteJSON(&js, wellAnswered(t)); err != nil {
+		t.Fatal(err)
+	}
+	whole := js.String()
+	path := t.TempDir() + "/cut.json"
+	if err := os.WriteFile(path, []byte(whole[:strings.LastIndex(whole, `{"type":"footer"`)]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var log bytes.Buffer
+	rep, err := OpenSide(context.Background(), path, selection.Selection{}, SideOptions{Log: &log})
+	if rep != nil || err == nil || !strings.Contains(err.Error(), path+": a damaged report: no footer line: the report was cut short after 10 cases") {
+		t.Errorf("%v (%v)", rep, err)
 	}
 }

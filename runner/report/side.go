@@ -64,8 +64,9 @@ func SourceOf(spec string) (Source, error) {
 	return Command, nil
 }
 
-// ReadFile reads a saved JSON report. A report cut short comes back with what it holds and the
-// error saying so, for the caller to warn of; any other fault is an error naming the file.
+// ReadFile reads a saved JSON report. Any fault is an error naming the file; a report cut short,
+// even at a line boundary (no footer line), is damaged: what it lacks was not checked, and a diff
+// against it would count those cases as on one side only (issue 21: it was a warning, exit 0).
 func ReadFile(path string) (*runner.Report, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -73,8 +74,11 @@ func ReadFile(path string) (*runner.Report, error) {
 	}
 	defer f.Close()
 	rep, err := ReadJSON(bufio.NewReader(f))
-	if err != nil {
-		return rep, fmt.Errorf("%s: %v", path, err)
+	switch {
+	case err != nil && rep != nil:
+		return nil, fmt.Errorf("%s: a damaged report: %v; save it again with `run --format json --out` and let the run finish", path, err)
+	case err != nil:
+		return nil, fmt.Errorf("%s: %v", path, err)
 	}
 	return rep, nil
 }
@@ -86,7 +90,7 @@ type SideOptions struct {
 	Cases func() ([]conformance.Case, error)
 	// Label names the side on the progress line ("diff a").
 	Label string
-	// Log gets the progress line, and the warning of a saved report cut short.
+	// Log gets the progress line.
 	Log io.Writer
 }
 
@@ -101,12 +105,8 @@ func OpenSide(ctx context.Context, spec string, sel selection.Selection, o SideO
 	switch src {
 	case Saved:
 		rep, err := ReadFile(spec)
-		if rep == nil {
-			return nil, err
-		}
 		if err != nil {
-			// A report cut short still holds every case it got to: compare those, and say so.
-			fmt.Fprintf(o.Log, "lembas-check: warning: %v\n", err)
+			return nil, err
 		}
 		if rep, err = Select(sel, rep); err != nil {
 			return nil, fmt.Errorf("%s: %v", spec, err)
