@@ -19,6 +19,9 @@ import (
 // `<test binary> adapter` as an adapter without building the command first.
 func TestMain(m *testing.M) {
 	if os.Getenv("LEMBAS_CHECK_TEST_MAIN") == "1" {
+		if fault := os.Getenv("LEMBAS_CHECK_TEST_FAULT"); fault != "" {
+			os.Exit(serveFaulty(fault))
+		}
 		os.Exit(runMain(os.Args[1:]))
 	}
 	code := m.Run()
