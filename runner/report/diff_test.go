@@ -483,3 +483,22 @@ func TestOpenSideRefusesAReportCutShort(t *testing.T) {
 		t.Errorf("%v (%v)", rep, err)
 	}
 }
+
+// A case judged by its checks, not an expectation (a Gherkin scenario in a saved report, its
+// expect null), is backed by the side's own verdict: the same answer passed agrees, failed is
+// both wrong.
+func TestCompareWithoutAnExpectation(t *testing.T) {
+	c := conformance.Case{Label: conformance.Label{ID: "context/feature:1", Area: "context"}, Expect: json.RawMessage("null")}
+	answer := json.RawMessage(`{"text": "x"}`)
+	for v, want := range map[runner.Verdict]DiffVerdict{runner.Pass: Agree, runner.Fail: BothWrong, runner.XFail: BothWrong} {
+		r := runner.Result{Case: c, Verdict: v, Answer: answer}
+		if got := compareOne(&r, &r).Verdict; got != want {
+			t.Errorf("both %s: %s, want %s", v, got, want)
+		}
+	}
+	pass := runner.Result{Case: c, Verdict: runner.Pass, Answer: answer}
+	fail := runner.Result{Case: c, Verdict: runner.Fail, Answer: json.RawMessage(`{"text": "y"}`)}
+	if d := compareOne(&fail, &pass); d.Verdict != Disagree || d.Right != "b" {
+		t.Errorf("%s, right %q", d.Verdict, d.Right)
+	}
+}
