@@ -203,3 +203,31 @@ func TestJudgeOutsideTheSession(t *testing.T) {
 		t.Errorf("session %q", s)
 	}
 }
+
+// A compaction step of the scenario lets the history be replaced and the system prompt be made
+// again on the session's next request, though the agent's compaction carries none of the
+// audit's marks; a move to another model lets the system prompt change. Without the step, both
+// are breaks.
+func TestJudgeCompactionAndModelSteps(t *testing.T) {
+	for _, step := range []Step{{Compact: true}, {Model: "fake-model-2"}, {Wait: time.Second}} {
+		second := chatBody("You are a helper, remade.", "summary of a", "b")
+		if step.Model != "" {
+			second = strings.Replace(chatBody("You are a helper, remade.", "a", "b"), `"model":"`+Model+`"`, `"model":"fake-model-2"`, 1)
+		}
+		run := &Run{Scenario: scenario(t, "two-prompts"), Profile: mustProfile(t, "opencode"), Driven: "acp", Session: Session{ID: "ACP session s4", First: 1},
+			Recording: record(t, chatBody("You are a helper.", "a"), second),
+			Steps: []StepRun{{Step: Step{Prompt: "a"}, First: 1, Last: 1, At: night}, {Step: step, First: 2, Last: 1, At: night},
+				{Step: Step{Prompt: "b"}, First: 2, Last: 2, At: night}}}
+		v := judged(t, run)
+		want := runner.Pass
+		if step.Wait > 0 {
+			want = runner.Fail
+		}
+		if x := v[RuleSystemPrompt]; x.Verdict != want {
+			t.Errorf("%s: system-prompt %s %q, want %s", step, x.Verdict, x.Message, want)
+		}
+		if x := v[RuleRewritten]; step.Model == "" && x.Verdict != want {
+			t.Errorf("%s: nothing-rewritten %s %q, want %s", step, x.Verdict, x.Message, want)
+		}
+	}
+}

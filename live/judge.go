@@ -175,7 +175,7 @@ func sents(run *Run, rep *audit.Report, line []*request) []Sent {
 			prev = line[i-1].seq
 		}
 		for _, s := range run.Steps {
-			if s.Skipped != "" || !s.Step.Compact && s.Step.Model == "" || s.Last < s.First && s.First > q.seq {
+			if s.Skipped != "" || !s.Step.Compact && s.Step.Model == "" {
 				continue
 			}
 			// The step's own requests, and the session's first after it.
@@ -294,26 +294,6 @@ func judgeHeld(rule string, line []*request, breaks []Break, beside []string, he
 		msg += fmt.Sprintf(" (%d beside the session not judged as its own)", len(beside))
 	}
 	return rule, runner.Pass, msg, ""
-}
-
-// compared is the number of requests the audit compared with an earlier one they continue: a
-// rule about what holds from one request to the next has no evidence without one, and why says
-// so.
-func compared(rep *audit.Report) (n int, why string) {
-	for _, q := range rep.Requests {
-		if q.Continues != 0 {
-			n++
-		}
-	}
-	switch {
-	case n > 0:
-		return n, ""
-	case len(rep.Requests) == 0:
-		return 0, "not checked: no request reached the fake"
-	case len(rep.Requests) == 1:
-		return 0, "not checked: one request reached the fake, and the rule compares a request with the one it continues"
-	}
-	return 0, fmt.Sprintf("not checked: none of the %d requests continues an earlier one (each begins a conversation): nothing to compare", len(rep.Requests))
 }
 
 func requests(n int) string {
