@@ -201,3 +201,24 @@ func headOf(reqs []*chat.Request) *chat.Request {
 	}
 	return nil
 }
+
+// speculates says whether a request runs a suggested prompt ahead of the person (claude-agent-acp
+// sends the reply to its suggestion request as the next user message, before the person types
+// anything): its last user message says one of the suggestions, word for word.
+func speculates(q *chat.Request, suggested []string) bool {
+	for i := len(q.Messages) - 1; i >= 0 && len(suggested) > 0; i-- {
+		m := q.Messages[i]
+		if m.Role != "user" {
+			continue
+		}
+		for _, t := range chat.MessageTexts(m.Raw) {
+			for _, s := range suggested {
+				if strings.TrimSpace(t) == s {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return false
+}

@@ -231,3 +231,29 @@ func TestJudgeCompactionAndModelSteps(t *testing.T) {
 		}
 	}
 }
+
+// A suggestion answered with text is then run ahead as the next user message (claude-agent-acp's
+// speculation), before the person's prompt: that request is beside the session too, and the
+// prompt's request, which replaces its last message, is no rewrite.
+func TestJudgeSpeculation(t *testing.T) {
+	sys := "You are a helper."
+	ask := chatBody(sys, "a", "[SUGGESTION MODE: Suggest what the user might naturally type next.]")
+	var xs []sent
+	for i, c := range []struct{ body, reply string }{
+		{chatBody(sys, "a"), "done"}, {ask, "Now plan the JSON output"}, {chatBody(sys, "a", "Now plan the JSON output"), "done"}, {chatBody(sys, "a", "b"), "done"},
+	} {
+		e := x("/v1/chat/completions", i)
+		e.Response.Body = json.RawMessage(`{"choices":[{"message":{"role":"assistant","content":"` + c.reply + `"}}]}`)
+		xs = append(xs, sent{e, c.body})
+	}
+	run := &Run{Scenario: scenario(t, "two-prompts"), Profile: mustProfile(t, "claude-agent-acp"), Driven: "acp", Session: Session{ID: "ACP session s5", First: 1},
+		Recording: written(t, xs...),
+		Steps:     []StepRun{{Step: Step{Prompt: "a"}, First: 1, Last: 3, At: night}, {Step: Step{Prompt: "b"}, First: 4, Last: 4, At: night}}}
+	v := judged(t, run)
+	if x := v[RuleRewritten]; x.Verdict != runner.Pass {
+		t.Errorf("nothing-rewritten: %s %q", x.Verdict, x.Message)
+	}
+	if s := v[RuleSession].Message; !strings.Contains(s, "request 3: a side request (speculation") {
+		t.Errorf("session %q", s)
+	}
+}

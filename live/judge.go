@@ -65,6 +65,8 @@ type request struct {
 	seq  int
 	body []byte
 	r    *chat.Request
+	// reply is the text the fake answered it with ("" for calls, or none recorded).
+	reply string
 }
 
 // Judge reads a run's recording and judges it by each rule.
@@ -97,7 +99,11 @@ func Judge(ctx context.Context, run *Run) (*Judgement, error) {
 		if err != nil {
 			continue
 		}
-		reqs = append(reqs, request{seq: e.Exchange.Seq, body: body, r: r})
+		q := request{seq: e.Exchange.Seq, body: body, r: r}
+		if rep, err := e.Exchange.Response.Reply(); err == nil {
+			q.reply = strings.TrimSpace(rep.Text)
+		}
+		reqs = append(reqs, q)
 	}
 	j := &Judgement{Audit: rep, Prompts: len(reqs)}
 	line, beside := sessionOf(run, reqs)
@@ -146,9 +152,17 @@ func sessionOf(run *Run, reqs []request) (line []*request, beside []string) {
 		in, rs = append(in, q), append(rs, q.r)
 	}
 	head := headOf(rs)
+	var suggested []string
 	for _, q := range in {
-		if k := sideOf(head, q.r); k != "" {
+		k := sideOf(head, q.r)
+		if k == "" && speculates(q.r, suggested) {
+			k = "speculation: the suggested prompt run ahead"
+		}
+		if k != "" {
 			beside = append(beside, fmt.Sprintf("request %d: a side request (%s), not judged as the session's", q.seq, k))
+			if k == "suggestion" && q.reply != "" {
+				suggested = append(suggested, q.reply)
+			}
 			continue
 		}
 		line = append(line, q)
