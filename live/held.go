@@ -81,9 +81,12 @@ func heldAfter(p, c Sent) []Break {
 	pm, cm := p.Req.Messages, c.Req.Messages
 	if i, ok := differ(pm, cm); ok && i < len(pm) {
 		b := breakAt(pm, cm, i)
-		if i < len(cm) {
+		switch {
+		case i == 0:
+			add(RuleRewritten, audit.MessageRewritten, b, fmt.Sprintf("its history does not begin as request %d's: a new conversation inside the session", p.Seq))
+		case i < len(cm):
 			add(RuleRewritten, audit.MessageRewritten, b, fmt.Sprintf("%s (%s) was rewritten", cm[i].Path(), audit.MessageLabel(cm[i], pm[i].Content())))
-		} else {
+		default:
 			add(RuleRewritten, audit.MessageRewritten, b, fmt.Sprintf("request %d sent %d messages, this one sends %d: the history was cut back", p.Seq, len(pm), len(cm)))
 		}
 	}

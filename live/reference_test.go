@@ -115,6 +115,10 @@ func TestReferenceAgentNoteFirst(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// The driver says which requests its session sent: all the fake got, from the first.
+			if j := mustJudge(t, r); !strings.HasPrefix(r.Session.ID, "ACP session ") || r.Session.First != 1 || r.Session.Last != j.Prompts {
+				t.Errorf("%s: session %+v, %d requests", sc, r.Session, j.Prompts)
+			}
 			x := verdicts(mustJudge(t, r))[rule]
 			switch {
 			case broken && (x.Verdict != runner.Fail || !strings.Contains(x.Message, "before the person's words")):

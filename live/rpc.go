@@ -153,7 +153,6 @@ func (d *driver) rpc(ctx context.Context) {
 		d.r.Fault = err
 		return
 	}
-	d.r.Session.ID = "the RPC process"
 	lines, done := make(chan rpcMsg), make(chan struct{})
 	go readRPC(a.Out, lines, done)
 	c := &rpcConn{in: a.In, lines: lines, after: d.o.After, timeout: d.o.StepTimeout}

@@ -214,7 +214,10 @@ func Drive(ctx context.Context, o Options) (*Run, error) {
 	// The fake serves this one agent: every request it gets from here on is the session's, or
 	// beside it (a title, a suggestion), which the judge tells by what it is. The agent has
 	// ended when its driver returns, so Last is the session's last request.
-	r.Session = Session{ID: "the one-shot chain", First: srv.Requests() + 1}
+	r.Session = Session{ID: map[string]string{"acp": "the ACP session", "rpc": "the RPC process"}[r.Driven], First: srv.Requests() + 1}
+	if r.Session.ID == "" {
+		r.Session.ID = "the one-shot chain"
+	}
 	if o.ACP {
 		tr := o.Transcript
 		if tr == "" {
