@@ -74,6 +74,9 @@ func TestJudgeEveryBreak(t *testing.T) {
 	if !strings.Contains(x.Diff, "request 2 (after request 1)") || !strings.Contains(x.Diff, "request 3 (after request 2)") {
 		t.Errorf("diff %q", x.Diff)
 	}
+	if x := judged(t, run)[RuleNoClock]; x.Verdict != runner.Fail || !strings.Contains(x.Message, `request 3: the system prompt holds the date "Dec 02 2026"`) || !strings.Contains(x.Message, "(3 of the session's 3 requests hold a date)") {
+		t.Errorf("no-clock: %s %q", x.Verdict, x.Message)
+	}
 	if x := judged(t, run)[RuleDateNote]; x.Verdict != runner.Fail || !strings.Contains(x.Message, "request 2: the new date") || !strings.Contains(x.Message, "request 3: the new date") {
 		t.Errorf("date-note: %s %q", x.Verdict, x.Message)
 	}

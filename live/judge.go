@@ -379,16 +379,31 @@ func days(run *Run) []time.Time {
 func judgeNoClock(run *Run, reqs []request, main map[int]bool) (string, runner.Verdict, string, string) {
 	n := 0
 	ds := days(run)
+	// Each day found is named at the first request that holds it, and how many held one.
+	var found []string
+	seen := map[string]bool{}
+	dated := 0
 	for _, q := range reqs {
 		if !main[q.seq] {
 			continue
 		}
 		n++
+		has := false
 		for _, d := range ds {
 			if s := dateIn(systemText(q.r), d); s != "" {
-				return RuleNoClock, runner.Fail, fmt.Sprintf("request %d: the system prompt holds the date %q", q.seq, s), ""
+				has = true
+				if !seen[s] {
+					seen[s] = true
+					found = append(found, fmt.Sprintf("request %d: the system prompt holds the date %q", q.seq, s))
+				}
 			}
 		}
+		if has {
+			dated++
+		}
+	}
+	if len(found) > 0 {
+		return RuleNoClock, runner.Fail, fmt.Sprintf("%s (%d of the session's %s hold a date)", strings.Join(found, "; "), dated, requests(n)), ""
 	}
 	if n == 0 || len(ds) == 0 {
 		return RuleNoClock, runner.Skip, "not checked: no request of the session reached the fake", ""
