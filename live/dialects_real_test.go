@@ -43,14 +43,23 @@ func TestClaudeCodeCrossingMidnight(t *testing.T) {
 	}
 }
 
-// Gemini CLI 0.61 over ACP: the date lives in its first user content, so the prefix holds across
-// midnight, and the new date is never sent.
+// Gemini CLI 0.61 over ACP: the date lives in its first user content, so the system prompt holds
+// across midnight, and the new date is never sent. Judged by its one ACP session, the next
+// prompt's request drops the thoughtSignature of the earlier function call ($.contents[1]): a
+// rewrite, which the audit's guess (that request continuing the first) hid.
 func TestGeminiOverACPCrossingMidnight(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a real agent")
 	}
 	_, got := drive(t, "gemini", "midnight", true)
-	wantDateHeldNotSent(t, got)
+	for _, rule := range []string{RuleSystemPrompt, RuleNoClock, RuleTools} {
+		want(t, got, rule, runner.Pass)
+	}
+	want(t, got, RuleRewritten, runner.Fail, "earlier message rewritten at $.contents[1]")
+	if d := got[RuleRewritten].Diff; !strings.Contains(d, "thoughtSignature") {
+		t.Errorf("nothing-rewritten's diff: %q", d)
+	}
+	want(t, got, RuleDateNote, runner.Fail, "the new date is not sent")
 }
 
 // Zed's claude-code-acp 0.16.2 writes the month into its WebSearch tool's description: across

@@ -46,8 +46,13 @@ type Judgement struct {
 	Audit   *audit.Report
 	// Where the date and the working directory were found in the first request.
 	DateAt, DirAt string
-	// Break is the first break that fails the audit, if any.
-	Break *audit.Request
+	// Breaks are every break of the held rules in the session (Held); Break is the first, as
+	// the audit reports one, for the field report.
+	Breaks []Break
+	Break  *audit.Request
+	// Beside names each request not judged as the session's: "request 6: a side request
+	// (suggestion), not judged as the session's".
+	Beside []string
 	// Prompts is the number of prompt requests recorded.
 	Prompts int
 	// NotRun says why the scenario could not be run, or finished, for a reason that is not the
@@ -60,6 +65,8 @@ type request struct {
 	seq  int
 	body []byte
 	r    *chat.Request
+	// reply is the text the fake answered it with ("" for calls, or none recorded).
+	reply string
 }
 
 // Judge reads a run's recording and judges it by each rule.
@@ -92,16 +99,23 @@ func Judge(ctx context.Context, run *Run) (*Judgement, error) {
 		if err != nil {
 			continue
 		}
-		reqs = append(reqs, request{seq: e.Exchange.Seq, body: body, r: r})
+		q := request{seq: e.Exchange.Seq, body: body, r: r}
+		if rep, err := e.Exchange.Response.Reply(); err == nil {
+			q.reply = strings.TrimSpace(rep.Text)
+		}
+		reqs = append(reqs, q)
 	}
 	j := &Judgement{Audit: rep, Prompts: len(reqs)}
-	main := mainConversation(rep)
+	line, beside := sessionOf(run, reqs)
+	j.Beside = beside
+	main := map[int]bool{}
+	for _, q := range line {
+		main[q.seq] = true
+	}
 	j.DateAt, j.DirAt = where(reqs, main, run)
-	for i := range rep.Requests {
-		if q := &rep.Requests[i]; q.Fails {
-			j.Break = q
-			break
-		}
+	j.Breaks = Held(sents(run, rep, line))
+	if len(j.Breaks) > 0 {
+		j.Break = j.Breaks[0].Request()
 	}
 	add := func(rule string, v runner.Verdict, msg, diff string) {
 		j.Results = append(j.Results, result(run, rule, v, msg, diff))
@@ -109,37 +123,89 @@ func Judge(ctx context.Context, run *Run) (*Judgement, error) {
 	rule, v, msg, diff := judgeSession(run, j.Prompts)
 	if v == runner.Skip {
 		j.NotRun = msg
+	} else if len(beside) > 0 {
+		msg += "; " + strings.Join(beside, "; ")
 	}
 	add(rule, v, msg, diff)
-	add(judgeCause(run, rep, audit.SystemChanged, "the system prompt held: the same bytes on every request"))
+	add(judgeHeld(RuleSystemPrompt, line, j.Breaks, beside, "the system prompt held: the same bytes on every request of the session"))
 	add(judgeNoClock(run, reqs, main))
-	add(judgeCause(run, rep, audit.ToolsChanged, "the tool list held: the same on every request"))
-	add(judgeCause(run, rep, audit.MessageRewritten, "nothing sent was rewritten: each request extends the one before"))
+	add(judgeHeld(RuleTools, line, j.Breaks, beside, "the tool list held: the same on every request of the session"))
+	add(judgeHeld(RuleRewritten, line, j.Breaks, beside, "nothing sent was rewritten: each request of the session extends the one before"))
 	add(judgeDate(run, reqs, main))
-	add(judgeMode(run, reqs, rep))
+	add(judgeMode(run, reqs, main))
 	return j, nil
 }
 
-// mainConversation is the conversation with the most requests: the session, not its title
-// requests.
-func mainConversation(rep *audit.Report) map[int]bool {
-	count := map[int]int{}
-	for _, q := range rep.Requests {
-		count[q.Conversation]++
+// sessionOf sorts the recording's requests into the session's own, in the order it sent them,
+// and those beside it, each named with what it is. Which requests the session sent is the
+// driver's to say (Run.Session: the ACP session, the RPC process, the one-shot chain); which of
+// those are its own is what they are (sideOf), not when they came.
+func sessionOf(run *Run, reqs []request) (line []*request, beside []string) {
+	var in []*request
+	var rs []*chat.Request
+	for i := range reqs {
+		q := &reqs[i]
+		if s := run.Session; s.ID != "" && (q.seq < s.First || s.Last >= s.First && q.seq > s.Last) {
+			beside = append(beside, fmt.Sprintf("request %d: sent outside %s, not judged as the session's", q.seq, s.ID))
+			continue
+		}
+		in, rs = append(in, q), append(rs, q.r)
 	}
-	best := 0
-	for c, n := range count {
-		if n > count[best] || n == count[best] && c < best {
-			best = c
+	head := headOf(rs)
+	var suggested []string
+	for _, q := range in {
+		k := sideOf(head, q.r)
+		if k == "" && speculates(q.r, suggested) {
+			k = "speculation: the suggested prompt run ahead"
+		}
+		if k != "" {
+			beside = append(beside, fmt.Sprintf("request %d: a side request (%s), not judged as the session's", q.seq, k))
+			if k == "suggestion" && q.reply != "" {
+				suggested = append(suggested, q.reply)
+			}
+			continue
+		}
+		line = append(line, q)
+	}
+	return line, beside
+}
+
+// sents are the session's requests as Held reads them: each says whether a compaction or a
+// move to another model came before it (a step of the scenario, or the compaction the audit
+// found by its own marks), which lets its system prompt, and after a compaction its history,
+// differ.
+func sents(run *Run, rep *audit.Report, line []*request) []Sent {
+	compacted := map[int]bool{}
+	for _, q := range rep.Requests {
+		if q.Cause == audit.Compaction {
+			compacted[q.Seq] = true
 		}
 	}
-	out := map[int]bool{}
-	for _, q := range rep.Requests {
-		if q.Conversation == best {
-			out[q.Seq] = true
+	out := make([]Sent, len(line))
+	for i, q := range line {
+		out[i] = Sent{Seq: q.seq, Req: q.r, Remade: compacted[q.seq], Reset: compacted[q.seq]}
+		prev := 0
+		if i > 0 {
+			prev = line[i-1].seq
+		}
+		for _, s := range run.Steps {
+			if s.Skipped != "" || !s.Step.Compact && s.Step.Model == "" {
+				continue
+			}
+			// The step's own requests, and the session's first after it.
+			during := q.seq >= s.First && q.seq <= s.Last
+			if during || prev <= s.Last && q.seq > s.Last {
+				out[i].Remade = true
+				out[i].Reset = out[i].Reset || s.Step.Compact
+			}
 		}
 	}
 	return out
+}
+
+// Request is the break as the audit reports one, for the field report.
+func (b Break) Request() *audit.Request {
+	return &audit.Request{Seq: b.Seq, Continues: b.Prev, Cause: b.Cause, Break: true, Fails: true, Path: b.Path, Change: b.Change, Detail: b.Detail, Clock: b.Clock}
 }
 
 func result(run *Run, rule string, v runner.Verdict, msg, diff string) runner.Result {
@@ -210,57 +276,38 @@ func stepAt(run *Run) string {
 	return "the start"
 }
 
-// judgeCause: no request of the recording breaks the prefix with this cause.
-func judgeCause(run *Run, rep *audit.Report, c audit.Cause, held string) (string, runner.Verdict, string, string) {
-	rule := map[audit.Cause]string{audit.SystemChanged: RuleSystemPrompt, audit.ToolsChanged: RuleTools, audit.MessageRewritten: RuleRewritten}[c]
-	for _, q := range rep.Requests {
-		if q.Cause != c || !q.Fails {
+// judgeHeld: no request of the session breaks the rule against the one before it; every break
+// is named, each with its change in the diff.
+func judgeHeld(rule string, line []*request, breaks []Break, beside []string, held string) (string, runner.Verdict, string, string) {
+	var msgs []string
+	var diff strings.Builder
+	for _, b := range breaks {
+		if b.Rule != rule {
 			continue
 		}
-		msg := fmt.Sprintf("request %d (continuing request %d): %s at %s", q.Seq, q.Continues, q.Cause, q.Path)
-		if q.Clock != "" {
-			msg += fmt.Sprintf("; a clock: %s", q.Clock)
-		} else if q.Detail != "" {
-			msg += "; " + q.Detail
-		}
-		msg += fmt.Sprintf("; %d tokens read again", q.LostTokens)
-		diff := ""
-		if q.Change != nil {
-			diff = q.Change.Lines()
-		}
-		return rule, runner.Fail, msg, diff
-	}
-	n, why := compared(rep)
-	if n == 0 {
-		return rule, runner.Skip, why, ""
-	}
-	allowed := ""
-	for _, q := range rep.Requests {
-		if q.Cause.Allowed() && c == audit.SystemChanged {
-			allowed = fmt.Sprintf(" (changed only where allowed: request %d, %s)", q.Seq, q.Cause)
+		msgs = append(msgs, b.String())
+		if b.Change != nil {
+			fmt.Fprintf(&diff, "request %d (after request %d), %s:\n%s", b.Seq, b.Prev, b.Path, b.Change.Lines())
 		}
 	}
-	return rule, runner.Pass, fmt.Sprintf("%s%s; %s compared with the one each continues", held, allowed, requests(n)), ""
-}
-
-// compared is the number of requests the audit compared with an earlier one they continue: a
-// rule about what holds from one request to the next has no evidence without one, and why says
-// so.
-func compared(rep *audit.Report) (n int, why string) {
-	for _, q := range rep.Requests {
-		if q.Continues != 0 {
-			n++
+	if len(msgs) > 0 {
+		msg := strings.Join(msgs, "; ")
+		if len(msgs) > 1 {
+			msg = fmt.Sprintf("%d breaks: %s", len(msgs), msg)
 		}
+		return rule, runner.Fail, msg, diff.String()
 	}
-	switch {
-	case n > 0:
-		return n, ""
-	case len(rep.Requests) == 0:
-		return 0, "not checked: no request reached the fake"
-	case len(rep.Requests) == 1:
-		return 0, "not checked: one request reached the fake, and the rule compares a request with the one it continues"
+	switch len(line) {
+	case 0:
+		return rule, runner.Skip, "not checked: no request of the session reached the fake", ""
+	case 1:
+		return rule, runner.Skip, "not checked: one request of the session reached the fake, and the rule compares a request with the one before it", ""
 	}
-	return 0, fmt.Sprintf("not checked: none of the %d requests continues an earlier one (each begins a conversation): nothing to compare", len(rep.Requests))
+	msg := fmt.Sprintf("%s; %s compared with the one before it", held, requests(len(line)-1))
+	if len(beside) > 0 {
+		msg += fmt.Sprintf(" (%d beside the session not judged as its own)", len(beside))
+	}
+	return rule, runner.Pass, msg, ""
 }
 
 func requests(n int) string {
@@ -332,16 +379,31 @@ func days(run *Run) []time.Time {
 func judgeNoClock(run *Run, reqs []request, main map[int]bool) (string, runner.Verdict, string, string) {
 	n := 0
 	ds := days(run)
+	// Each day found is named at the first request that holds it, and how many held one.
+	var found []string
+	seen := map[string]bool{}
+	dated := 0
 	for _, q := range reqs {
 		if !main[q.seq] {
 			continue
 		}
 		n++
+		has := false
 		for _, d := range ds {
 			if s := dateIn(systemText(q.r), d); s != "" {
-				return RuleNoClock, runner.Fail, fmt.Sprintf("request %d: the system prompt holds the date %q", q.seq, s), ""
+				has = true
+				if !seen[s] {
+					seen[s] = true
+					found = append(found, fmt.Sprintf("request %d: the system prompt holds the date %q", q.seq, s))
+				}
 			}
 		}
+		if has {
+			dated++
+		}
+	}
+	if len(found) > 0 {
+		return RuleNoClock, runner.Fail, fmt.Sprintf("%s (%d of the session's %s hold a date)", strings.Join(found, "; "), dated, requests(n)), ""
 	}
 	if n == 0 || len(ds) == 0 {
 		return RuleNoClock, runner.Skip, "not checked: no request of the session reached the fake", ""
@@ -398,17 +460,6 @@ func where(reqs []request, main map[int]bool, run *Run) (date, dir string) {
 	return date, dir
 }
 
-// tail is what a request added to the one before it in the session: its new messages, without
-// the person's words.
-func tailOf(prev, cur *chat.Request, prompt string) []byte {
-	var b bytes.Buffer
-	for i := len(prev.Messages); i < len(cur.Messages); i++ {
-		b.Write(cur.Messages[i].Raw)
-	}
-	words, _ := json.Marshal(prompt)
-	return bytes.ReplaceAll(b.Bytes(), words[1:len(words)-1], nil)
-}
-
 // firstOf is the first request of the session made during step i, and the last one before it.
 func firstOf(run *Run, i int, reqs []request, main map[int]bool) (prev, first *request) {
 	s := run.Steps[i]
@@ -427,7 +478,8 @@ func firstOf(run *Run, i int, reqs []request, main map[int]bool) (prev, first *r
 }
 
 // judgeDate: with the clock set, the first message carries the date, and after it changed the
-// next prompt's request carries the new one after the person's words (not in the system prompt).
+// next prompt's request carries the new one — after the person's words, read as the model reads
+// them (placeNote), not in the system prompt, not before them.
 func judgeDate(run *Run, reqs []request, main map[int]bool) (string, runner.Verdict, string, string) {
 	if !run.Clock.Set {
 		return RuleDateNote, runner.Skip, "the scenario does not set the clock", ""
@@ -435,7 +487,7 @@ func judgeDate(run *Run, reqs []request, main map[int]bool) (string, runner.Verd
 	if !run.Clock.Controlled {
 		return RuleDateNote, runner.Skip, "clock " + run.Clock.Why, ""
 	}
-	var said []string
+	var said, failed, unseen []string
 	lastDay := ""
 	changes := 0
 	for i, s := range run.Steps {
@@ -455,31 +507,47 @@ func judgeDate(run *Run, reqs []request, main map[int]bool) (string, runner.Verd
 			if !first {
 				what = "the first prompt after the clock reached " + day
 			}
-			return RuleDateNote, runner.Skip, fmt.Sprintf("not checked: step %d (%s), %s, sent the session no request", i+1, s.Step, what), ""
+			unseen = append(unseen, fmt.Sprintf("not checked: step %d (%s), %s, sent the session no request", i+1, s.Step, what))
+			continue
 		}
 		d := s.At.UTC()
-		if first {
-			if got := dateIn(q.body, d); got == "" {
-				return RuleDateNote, runner.Skip, fmt.Sprintf("request %d does not carry the date (%s) at all: the agent does not tell the model the date", q.seq, day), ""
-			} else if dateIn(systemText(q.r), d) != "" {
+		what := "the date"
+		if !first {
+			changes++
+			what = "the new date"
+		}
+		if got := dateIn(systemText(q.r), d); got != "" {
+			if first {
 				said = append(said, fmt.Sprintf("request %d has %q in the system prompt", q.seq, got))
-				continue
 			} else {
-				said = append(said, fmt.Sprintf("request %d has %q after the system prompt", q.seq, got))
+				failed = append(failed, fmt.Sprintf("request %d: the new date %q is in the system prompt, not after the person's words", q.seq, got))
 			}
 			continue
 		}
-		changes++
-		if got := dateIn(systemText(q.r), d); got != "" {
-			return RuleDateNote, runner.Fail, fmt.Sprintf("request %d: the new date %q is in the system prompt, not after the person's words", q.seq, got), ""
+		from := 0
+		if !first {
+			from = len(prev.r.Messages)
 		}
-		if got := dateIn(tailOf(prev.r, q.r, s.Step.Prompt), d); got != "" {
-			said = append(said, fmt.Sprintf("request %d has the new date %q after the person's words", q.seq, got))
-			continue
+		p := placeNote(q.r, from, s.Step.Prompt, dateFinder(d))
+		switch {
+		case p.note == "" && first:
+			unseen = append(unseen, fmt.Sprintf("request %d does not carry the date (%s) at all: the agent does not tell the model the date", q.seq, day))
+		case p.note == "":
+			failed = append(failed, fmt.Sprintf("request %d, the first after the clock reached %s: the new date is not sent (the model still reads the day before)", q.seq, day))
+		case !p.words:
+			unseen = append(unseen, fmt.Sprintf("not checked: request %d has %s %q at %s, and not the person's words as sent, so whether it comes after them cannot be told", q.seq, what, p.note, p.at))
+		case !p.after:
+			failed = append(failed, fmt.Sprintf("request %d: %s %q is %s", q.seq, what, p.note, p))
+		default:
+			said = append(said, fmt.Sprintf("request %d has %s %q %s", q.seq, what, p.note, p))
 		}
-		return RuleDateNote, runner.Fail, fmt.Sprintf("request %d, the first after the clock reached %s: the new date is not sent (the model still reads the day before)", q.seq, day), ""
 	}
-	if len(said) == 0 {
+	switch {
+	case len(failed) > 0:
+		return RuleDateNote, runner.Fail, strings.Join(append(failed, said...), "; "), ""
+	case len(unseen) > 0:
+		return RuleDateNote, runner.Skip, strings.Join(append(unseen, said...), "; "), ""
+	case len(said) == 0:
 		return RuleDateNote, runner.Skip, "not checked: no prompt was sent", ""
 	}
 	if changes == 0 {
@@ -488,10 +556,9 @@ func judgeDate(run *Run, reqs []request, main map[int]bool) (string, runner.Verd
 	return RuleDateNote, runner.Pass, strings.Join(said, "; "), ""
 }
 
-// judgeMode: after a mode change, the next prompt's request keeps the system prompt and the tools,
-// and says the mode after the person's words.
-func judgeMode(run *Run, reqs []request, rep *audit.Report) (string, runner.Verdict, string, string) {
-	main := mainConversation(rep)
+// judgeMode: after a mode change, the next prompt's request of the session keeps the system
+// prompt and the tools, and says the mode after the person's words, read as the model reads them.
+func judgeMode(run *Run, reqs []request, main map[int]bool) (string, runner.Verdict, string, string) {
 	mode, at := "", 0
 	for i, s := range run.Steps {
 		if s.Step.Mode != "" {
@@ -509,23 +576,28 @@ func judgeMode(run *Run, reqs []request, rep *audit.Report) (string, runner.Verd
 			return RuleModeNote, runner.Skip, fmt.Sprintf("not checked: the session sent no request before the mode change (step %d)", at), ""
 		}
 		if q == nil {
-			for _, r := range reqs { // sent, but not as the session's next request (Gemini CLI's plan mode)
-				if r.seq >= s.First && r.seq <= s.Last {
-					return RuleModeNote, runner.Fail, fmt.Sprintf("request %d, after the mode change, continues none of the session's requests: its system prompt and tools are so changed that the audit takes it for a new conversation, and a prefix cache reuses nothing of it", r.seq), ""
-				}
-			}
-			return RuleModeNote, runner.Skip, fmt.Sprintf("not checked: step %d (%s), after the mode change, sent no request", i+1, s.Step), ""
+			return RuleModeNote, runner.Skip, fmt.Sprintf("not checked: step %d (%s), after the mode change, sent the session no request", i+1, s.Step), ""
 		}
+		var wrong []string
 		if !bytes.Equal(systemText(prev.r), systemText(q.r)) {
-			return RuleModeNote, runner.Fail, fmt.Sprintf("request %d: the mode change went into the system prompt", q.seq), ""
+			wrong = append(wrong, fmt.Sprintf("request %d: the mode change went into the system prompt", q.seq))
 		}
 		if !sameTools(prev.r, q.r) {
-			return RuleModeNote, runner.Fail, fmt.Sprintf("request %d: the mode change changed the tools", q.seq), ""
+			wrong = append(wrong, fmt.Sprintf("request %d: the mode change changed the tools", q.seq))
 		}
-		if bytes.Contains(bytes.ToLower(tailOf(prev.r, q.r, s.Step.Prompt)), []byte(strings.ToLower(mode))) {
-			return RuleModeNote, runner.Pass, fmt.Sprintf("request %d says the mode %s after the person's words; the system prompt and the tools held", q.seq, mode), ""
+		p := placeNote(q.r, len(prev.r.Messages), s.Step.Prompt, modeFinder(mode))
+		switch {
+		case p.note != "" && p.words && !p.after:
+			wrong = append(wrong, fmt.Sprintf("request %d: the mode %s is %s", q.seq, mode, p))
+		case len(wrong) > 0:
+		case p.note == "":
+			return RuleModeNote, runner.Skip, fmt.Sprintf("request %d: the system prompt and the tools held, and the agent does not tell the model the mode is now %s", q.seq, mode), ""
+		case !p.words:
+			return RuleModeNote, runner.Skip, fmt.Sprintf("not checked: request %d says the mode %s at %s, and not the person's words as sent, so whether it comes after them cannot be told", q.seq, mode, p.at), ""
+		default:
+			return RuleModeNote, runner.Pass, fmt.Sprintf("request %d says the mode %s %s; the system prompt and the tools held", q.seq, mode, p), ""
 		}
-		return RuleModeNote, runner.Skip, fmt.Sprintf("request %d: the system prompt and the tools held, and the agent does not tell the model the mode is now %s", q.seq, mode), ""
+		return RuleModeNote, runner.Fail, strings.Join(wrong, "; "), ""
 	}
 	if mode != "" {
 		return RuleModeNote, runner.Skip, fmt.Sprintf("not checked: the mode changed at step %d, and no prompt followed", at), ""

@@ -160,7 +160,7 @@ func TestJudgeOneRequest(t *testing.T) {
 		Steps:     []StepRun{{Step: Step{Prompt: "a"}, First: 1, Last: 1, At: night}, {Step: Step{Prompt: "b"}, First: 2, Last: 1, At: night}}}
 	v := judged(t, run)
 	for _, rule := range []string{RuleSystemPrompt, RuleTools, RuleRewritten} {
-		if x := v[rule]; x.Verdict != runner.Skip || !strings.Contains(x.Message, "one request reached the fake") {
+		if x := v[rule]; x.Verdict != runner.Skip || !strings.Contains(x.Message, "one request of the session reached the fake") {
 			t.Errorf("%s: %s %q", rule, x.Verdict, x.Message)
 		}
 	}
@@ -188,7 +188,7 @@ func TestJudgeTwoRequestsPass(t *testing.T) {
 // The clock crosses midnight and the prompt after it sends no request: whether the new date
 // reaches the model was never exercised, so date-note is a skip, not a pass (nor a failure).
 func TestJudgeDateNoteWithoutRequestAfterTheClock(t *testing.T) {
-	first := chatBody("You are a helper.", "Today is Mon Nov 30 2026. a")
+	first := chatBody("You are a helper.", "a\nToday is Mon Nov 30 2026.")
 	run := &Run{Scenario: scenario(t, "midnight"), Profile: mustProfile(t, "opencode"), Driven: "acp",
 		Recording: record(t, first), Clock: ClockInfo{Set: true, Controlled: true},
 		Steps: []StepRun{{Step: Step{Prompt: "a"}, First: 1, Last: 1, At: night}, {Step: Step{SetClock: &day}, First: 2, Last: 1, At: night},
@@ -208,7 +208,7 @@ func TestJudgeDateNoteWithoutRequestAfterTheClock(t *testing.T) {
 // message alone, and says that is all it checked.
 func TestJudgeDateNoteSameDay(t *testing.T) {
 	run := &Run{Scenario: scenario(t, "midnight"), Profile: mustProfile(t, "opencode"), Driven: "acp", Clock: ClockInfo{Set: true, Controlled: true},
-		Recording: record(t, chatBody("You are a helper.", "Today is Mon Nov 30 2026. a"), chatBody("You are a helper.", "Today is Mon Nov 30 2026. a", "b")),
+		Recording: record(t, chatBody("You are a helper.", "a\nToday is Mon Nov 30 2026."), chatBody("You are a helper.", "a\nToday is Mon Nov 30 2026.", "b")),
 		Steps:     []StepRun{{Step: Step{Prompt: "a"}, First: 1, Last: 1, At: night}, {Step: Step{Prompt: "b"}, First: 2, Last: 2, At: night}}}
 	if x := judged(t, run)[RuleDateNote]; x.Verdict != runner.Pass || !strings.Contains(x.Message, "only the first message was checked") {
 		t.Errorf("date-note: %s %q", x.Verdict, x.Message)
@@ -257,7 +257,7 @@ func TestJudgeReadsAContinuationWhole(t *testing.T) {
 	tools := `[{"type":"function","name":"read","parameters":{"type":"object"}}]`
 	var xs []sent
 	for i, c := range []struct{ body, id string }{
-		{`{"model":"fake-model","instructions":"Help.","tools":` + tools + `,"input":[{"type":"message","role":"user","content":"Today is Mon Nov 30 2026. a"}]}`, "resp_1"},
+		{`{"model":"fake-model","instructions":"Help.","tools":` + tools + `,"input":[{"type":"message","role":"user","content":"a\nToday is Mon Nov 30 2026."}]}`, "resp_1"},
 		{`{"model":"fake-model","instructions":"Help.","tools":` + tools + `,"previous_response_id":"resp_1","input":[{"type":"message","role":"user","content":"Read them again.\nThe date is now Tue Dec 01 2026."}]}`, "resp_2"},
 	} {
 		resp := `{"id":"` + c.id + `","object":"response","status":"completed","output":[{"type":"message","id":"msg_` + c.id + `","role":"assistant","status":"completed","content":[{"type":"output_text","text":"done","annotations":[]}]}]}`
@@ -273,15 +273,15 @@ func TestJudgeReadsAContinuationWhole(t *testing.T) {
 }
 
 // A break the rule forbids fails it, its diff the change's two sides as the audit's markdown
-// shows them (audit.Change.Lines).
-func TestJudgeCauseShowsTheChange(t *testing.T) {
-	rep := &audit.Report{Requests: []audit.Request{{Seq: 1}, {Seq: 2, Continues: 1, Cause: audit.SystemChanged, Fails: true, Path: "$.messages[0].content",
-		Change: &audit.Change{Old: `"You are ⟦a⟧ helper"`, New: `"You are ⟦the⟧ helper"`}}}}
-	rule, v, msg, diff := judgeCause(&Run{}, rep, audit.SystemChanged, "held")
-	if rule != RuleSystemPrompt || v != runner.Fail || !strings.HasPrefix(msg, "request 2 (continuing request 1): ") {
+// shows them (audit.Change.Lines), under the request it is in.
+func TestJudgeHeldShowsTheChange(t *testing.T) {
+	breaks := []Break{{Rule: RuleSystemPrompt, Seq: 2, Prev: 1, Cause: audit.SystemChanged, Path: "$.messages[0].content",
+		Change: &audit.Change{Old: `"You are ⟦a⟧ helper"`, New: `"You are ⟦the⟧ helper"`}}}
+	rule, v, msg, diff := judgeHeld(RuleSystemPrompt, nil, breaks, nil, "held")
+	if rule != RuleSystemPrompt || v != runner.Fail || !strings.HasPrefix(msg, "request 2 (after request 1): ") {
 		t.Errorf("%s %s %s", rule, v, msg)
 	}
-	if want := "- \"You are ⟦a⟧ helper\"\n+ \"You are ⟦the⟧ helper\"\n"; diff != want {
+	if want := "request 2 (after request 1), $.messages[0].content:\n- \"You are ⟦a⟧ helper\"\n+ \"You are ⟦the⟧ helper\"\n"; diff != want {
 		t.Errorf("diff %q, want %q", diff, want)
 	}
 }

@@ -120,7 +120,7 @@ func TestCodexClockNotControlled(t *testing.T) {
 	}
 	r, got := drive(t, "codex", "midnight", false)
 	want(t, got, RuleDateNote, runner.Skip, "clock not controlled: codex is a static binary")
-	want(t, got, RuleSystemPrompt, runner.Pass, "compared with the one each continues")
+	want(t, got, RuleSystemPrompt, runner.Pass, "compared with the one before it")
 	if r.Clock.Controlled {
 		t.Error("the clock says it was controlled")
 	}

@@ -23,6 +23,9 @@ func TestMain(m *testing.M) {
 	}
 	if os.Getenv("LIVE_TEST_AGENT") == "reference" {
 		o := refagent.Options{BaseURL: os.Getenv("OPENAI_BASE_URL"), Key: os.Getenv("OPENAI_API_KEY"), Model: os.Getenv("OPENAI_MODEL"), Version: "test"}
+		if b := os.Getenv("LIVE_TEST_BREAK"); b != "" {
+			o.Break = []string{b}
+		}
 		if err := refagent.Serve(context.Background(), os.Stdin, os.Stdout, o); err != nil {
 			os.Stderr.WriteString(err.Error() + "\n")
 			os.Exit(1)
@@ -90,5 +93,39 @@ func TestSessionMovedToTheProfilesModel(t *testing.T) {
 	move := fmt.Sprintf(`"method":%q,"params":{"model":%q`, spec.Text("acp.method.configure"), Model)
 	if !strings.Contains(string(b), move) {
 		t.Errorf("the transcript has no %s:\n%s", move, b)
+	}
+}
+
+// The reference agent with its note before the person's words (--break note-first) fails the
+// date and mode notes, "before the person's words", in the midnight and mode scenarios (it passed
+// them: the judge looked for the note anywhere in the new messages); as it is, it passes them.
+func TestReferenceAgentNoteFirst(t *testing.T) {
+	for _, broken := range []bool{false, true} {
+		p := *mustProfile(t, "lembas-check")
+		p.Env = map[string]string{"LIVE_TEST_AGENT": "reference"}
+		if broken {
+			p.Env["LIVE_TEST_BREAK"] = refagent.BreakNoteFirst
+		}
+		for sc, rule := range map[string]string{"midnight": RuleDateNote, "mode": RuleModeNote} {
+			s, err := LoadScenario(sc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := Drive(context.Background(), Options{Profile: &p, Bin: os.Args[0], ACP: true, Scenario: s, Work: t.TempDir(), After: never, Tool: "lembas-check test", Version: "test"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The driver says which requests its session sent: all the fake got, from the first.
+			if j := mustJudge(t, r); !strings.HasPrefix(r.Session.ID, "ACP session ") || r.Session.First != 1 || r.Session.Last != j.Prompts {
+				t.Errorf("%s: session %+v, %d requests", sc, r.Session, j.Prompts)
+			}
+			x := verdicts(mustJudge(t, r))[rule]
+			switch {
+			case broken && (x.Verdict != runner.Fail || !strings.Contains(x.Message, "before the person's words")):
+				t.Errorf("note-first, %s: %s %s %q, want a failure before the person's words", sc, rule, x.Verdict, x.Message)
+			case !broken && (x.Verdict != runner.Pass || !strings.Contains(x.Message, "after the person's words")):
+				t.Errorf("%s: %s %s %q, want a pass after the person's words\nstderr: %s", sc, rule, x.Verdict, x.Message, r.Stderr)
+			}
+		}
 	}
 }

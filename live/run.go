@@ -66,7 +66,10 @@ type Run struct {
 	Recording               string
 	// Transcript is the ACP transcript's path ("" for one-shot).
 	Transcript string
-	Steps      []StepRun
+	// Session is the one session the driver held: which requests it sent is the driver's to
+	// know, not the judge's to guess from their bytes.
+	Session Session
+	Steps   []StepRun
 	// Fault is what ended the scenario early: the agent died, hung, spoke garbage, reached
 	// outside its directory, or exited non-zero; nil when it ran to its end.
 	Fault error
@@ -91,6 +94,14 @@ type StepRun struct {
 	At time.Time
 	// Said is what the agent answered a prompt with.
 	Said string
+}
+
+// Session is a session as its driver knows it: what it is (the ACP session's id, the RPC
+// process, the one-shot chain) and the seqs of the requests the fake got while it was open
+// (First, Last; Last < First: to the end).
+type Session struct {
+	ID          string
+	First, Last int
 }
 
 // NotRun is what kept a scenario from being run, or from being finished, that is no doing of the
@@ -200,6 +211,13 @@ func Drive(ctx context.Context, o Options) (*Run, error) {
 		return time.Now().UTC()
 	}
 	d := &driver{o: o, r: r, ag: ag, srv: srv, clock: clock, now: now, stderr: &stderr}
+	// The fake serves this one agent: every request it gets from here on is the session's, or
+	// beside it (a title, a suggestion), which the judge tells by what it is. The agent has
+	// ended when its driver returns, so Last is the session's last request.
+	r.Session = Session{ID: map[string]string{"acp": "the ACP session", "rpc": "the RPC process"}[r.Driven], First: srv.Requests() + 1}
+	if r.Session.ID == "" {
+		r.Session.ID = "the one-shot chain"
+	}
 	if o.ACP {
 		tr := o.Transcript
 		if tr == "" {
@@ -211,6 +229,7 @@ func Drive(ctx context.Context, o Options) (*Run, error) {
 	} else {
 		d.oneshot(ctx)
 	}
+	r.Session.Last = srv.Requests()
 	r.Stderr = stderr.String()
 	return r, nil
 }
@@ -337,6 +356,7 @@ func (d *driver) acp(ctx context.Context, transcript string) {
 		d.r.Fault = err
 		return
 	}
+	d.r.Session.ID = "ACP session " + s.ID
 	d.each(ctx, func(sr StepRun) (StepRun, error) {
 		var err error
 		switch st := sr.Step; {

@@ -99,3 +99,37 @@ func TestNoCallSkips(t *testing.T) {
 		t.Errorf("%+v %v", c, err)
 	}
 }
+
+// The kept rules are live.Held's: a case whose harness writes the day into its system prompt at
+// two date changes breaks "system prompt held" twice, and both requests are named (only the
+// first was); a compaction before a request lets its history be replaced.
+func TestKeptNamesEveryBreak(t *testing.T) {
+	body := func(system string, users ...string) []byte {
+		msgs := []map[string]string{{"role": "system", "content": system}}
+		for _, u := range users {
+			msgs = append(msgs, map[string]string{"role": "user", "content": u})
+		}
+		b, _ := json.Marshal(map[string]any{"model": "fake-model", "messages": msgs})
+		return b
+	}
+	slotOf := func(b []byte, reset bool) *slot {
+		q, err := parseRequest(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &slot{body: b, req: q, reset: reset, remade: map[bool]int{true: 1}[reset]}
+	}
+	pl := &plan{turns: []*turn{{slots: []*slot{
+		slotOf(body("Today is Nov 30.", "a"), false),
+		slotOf(body("Today is Dec 01.", "a", "b"), false),
+		slotOf(body("Today is Dec 02.", "a", "b", "c"), false),
+		slotOf(body("Today is Dec 02.", "summary"), true),
+	}}}}
+	k := kept("context/x", "context", pl)
+	if got := k.Broke[RulePrompt]; !strings.HasPrefix(got, "request 2 (after request 1): system prompt changed") || !strings.Contains(got, "; request 3 (after request 2): system prompt changed") {
+		t.Errorf("system prompt held: %q", got)
+	}
+	if k.Broke[RuleRewritten] != "" || k.Broke[RuleTools] != "" || k.Requests != 4 {
+		t.Errorf("%+v", k)
+	}
+}

@@ -1,8 +1,10 @@
 package livetarget
 
 import (
-	"fmt"
-	"slices"
+	"strings"
+
+	"github.com/LLeMbas/lembas-check/live"
+	"github.com/LLeMbas/lembas-check/replay/chat"
 )
 
 // The rules every harness can be held to whatever its texts: checked over the requests of each
@@ -30,44 +32,32 @@ type Kept struct {
 	Broke    map[string]string
 }
 
-// kept checks the universal rules over a case's requests in the order they came.
+// kept checks the universal rules over a case's requests in the order they came: the one judge
+// of them, live.Held, which `live` judges its scenarios by too, with the session the plan knows
+// (its requests, and where a compaction or a move to another model came before one). Every
+// break of a rule is named, not the first.
 func kept(id, area string, pl *plan) Kept {
 	k := Kept{ID: id, Area: area, Broke: map[string]string{}}
-	var prev *slot
+	var sent []live.Sent
 	for _, tn := range pl.turns {
 		for _, s := range tn.slots {
 			if s.req == nil {
 				continue
 			}
 			k.Requests++
-			if prev != nil {
-				n := k.Requests
-				if s.remade == 0 && s.req.raw != prev.req.raw && k.Broke[RulePrompt] == "" {
-					k.Broke[RulePrompt] = fmt.Sprintf("request %d sends another system prompt than request %d", n, n-1)
-				}
-				if s.req.rawTools != prev.req.rawTools && k.Broke[RuleTools] == "" {
-					k.Broke[RuleTools] = fmt.Sprintf("request %d offers other tools than request %d", n, n-1)
-				}
-				if !s.reset && k.Broke[RuleRewritten] == "" {
-					if i := rewritten(prev.req.msgs, s.req.msgs); i >= 0 {
-						k.Broke[RuleRewritten] = fmt.Sprintf("request %d changes message %d of request %d", n, i+1, n-1)
-					}
-				}
+			r, err := chat.Parse(s.body)
+			if err != nil {
+				continue // s.req was read from the same bytes by chat.Parse: never here
 			}
-			prev = s
+			sent = append(sent, live.Sent{Seq: k.Requests, Req: r, Remade: s.remade > 0, Reset: s.reset})
 		}
+	}
+	rules := map[string]string{live.RuleSystemPrompt: RulePrompt, live.RuleTools: RuleTools, live.RuleRewritten: RuleRewritten}
+	for _, b := range live.Held(sent) {
+		rule := rules[b.Rule]
+		k.Broke[rule] = strings.TrimPrefix(k.Broke[rule]+"; "+b.String(), "; ")
 	}
 	return k
-}
-
-// rewritten is the first message of before that after does not send as it was, or -1.
-func rewritten(before, after []msg) int {
-	for i, m := range before {
-		if i >= len(after) || after[i].role != m.role || after[i].text != m.text || after[i].callID != m.callID || !slices.Equal(after[i].calls, m.calls) {
-			return i
-		}
-	}
-	return -1
 }
 
 // Kept is what the cases played so far say of the universal rules, in the order they ran.

@@ -285,7 +285,7 @@ func TestUniversalRules(t *testing.T) {
 	for _, k := range kept {
 		if msg := k.Broke[RulePrompt]; msg != "" {
 			broke++
-			if !strings.Contains(msg, "another system prompt") {
+			if !strings.Contains(msg, "system prompt changed") {
 				t.Errorf("%s: %q", k.ID, msg)
 			}
 		}

@@ -279,3 +279,21 @@ func size(n int) string {
 	}
 	return fmt.Sprintf("%d B", n)
 }
+
+// Difference is where two parts' bytes first differ, as the audit shows a break: the offset in
+// cur, the change, and the clock it looks like ("" when none). The live judge compares a known
+// session's requests part by part and names each break with it, in the audit's words.
+func Difference(prev, cur []byte) (off int, c Change, clock string) {
+	off = commonPrefix(prev, cur)
+	c = change(prev, cur, off)
+	clock, _ = clockChange(c)
+	return off, c, clock
+}
+
+// ToolsDiff says which tools were added, removed, changed or moved between two lists of tools'
+// bytes, as the audit's detail does.
+func ToolsDiff(prev, cur [][]byte) string { return toolsDiff(prev, cur) }
+
+// MessageLabel names a message for a person (its role, the call it answers), as the audit's
+// detail does.
+func MessageLabel(p chat.Part, raw []byte) string { return messageLabel(p, raw) }

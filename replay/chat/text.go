@@ -67,3 +67,47 @@ func IsToolResult(raw []byte) bool {
 	}
 	return false
 }
+
+// MessageTexts are a message's texts in the order the model reads them, each content block (a
+// Gemini part) that carries text its own piece: the text of a chat completions or Anthropic
+// message's `content`, of a Responses input item's `content` (or the `input` given as one
+// string), of a Gemini content's `parts`. ContentText joins these; a rule about where a text
+// stands (a note after the person's words) reads them apart, so that a note in block 0 is not
+// taken to follow words in block 1. Blocks without text add nothing, as in ContentText.
+func MessageTexts(raw []byte) []string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return []string{s}
+	}
+	c, ok := objectMember(raw, "content")
+	if !ok {
+		if c, ok = objectMember(raw, "parts"); !ok {
+			return nil
+		}
+	}
+	c = bytes.Trim(c, " \t\r\n")
+	if len(c) > 0 && c[0] != '[' {
+		t, _ := ContentText(c, "")
+		if t == "" {
+			return nil
+		}
+		return []string{t}
+	}
+	blocks, _ := Elements(c)
+	var out []string
+	for _, b := range blocks {
+		if t, _ := ContentText(append(append([]byte("["), b...), ']'), ""); t != "" {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// objectMember is the value of an object's member key, when raw is an object that has it.
+func objectMember(raw []byte, key string) ([]byte, bool) {
+	s, e, ok := Member(raw, key)
+	if !ok {
+		return nil, false
+	}
+	return raw[s:e], true
+}

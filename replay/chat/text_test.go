@@ -3,6 +3,7 @@ package chat
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"testing"
 )
 
@@ -135,5 +136,27 @@ func TestContinuation(t *testing.T) {
 	}
 	if got := string(Continuation(map[string]json.RawMessage{"input": json.RawMessage(`"q"`)}, nil)); got != `{"input":[]}` {
 		t.Errorf("nothing but input: %s", got)
+	}
+}
+
+// A message's texts come apart, block by block, in the order the model reads them, in each of
+// the four shapes: a note in block 0 stays before the words in block 1.
+func TestMessageTexts(t *testing.T) {
+	for _, c := range []struct {
+		name, raw string
+		want      []string
+	}{
+		{"chat completions string", `{"role":"user","content":"words\n\nnote"}`, []string{"words\n\nnote"}},
+		{"chat completions parts", `{"role":"user","content":[{"type":"text","text":"note"},{"type":"image_url","image_url":{"url":"x"}},{"type":"text","text":"words"}]}`, []string{"note", "words"}},
+		{"responses item", `{"type":"message","role":"user","content":[{"type":"input_text","text":"note"},{"type":"input_text","text":"words"}]}`, []string{"note", "words"}},
+		{"responses input string", `"words"`, []string{"words"}},
+		{"responses call output", `{"type":"function_call_output","call_id":"c","output":"x"}`, nil},
+		{"anthropic blocks", `{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"r"},{"type":"text","text":"note"},{"type":"text","text":"words","cache_control":{"type":"ephemeral"}}]}`, []string{"note", "words"}},
+		{"gemini parts", `{"role":"user","parts":[{"text":"thinking","thought":true},{"text":"note"},{"text":"words"}]}`, []string{"note", "words"}},
+		{"null content", `{"role":"assistant","content":null}`, nil},
+	} {
+		if got := MessageTexts([]byte(c.raw)); !slices.Equal(got, c.want) {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
 	}
 }
