@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"go/format"
 	"os"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -60,7 +61,12 @@ func renderEmbedded(cases []Case) ([]byte, error) {
 	b.WriteString("var embeddedCases = [...]embeddedCase{\n")
 	for _, c := range cases {
 		fmt.Fprintf(&b, "\t{\n\t\tid: %q, area: %q, index: %d, file: %q, line: %d,\n", c.ID, c.Area, c.Index, c.File, c.Line)
-		fmt.Fprintf(&b, "\t\tabout:  %s,\n\t\tinput:  %s,\n\t\texpect: %s,\n\t},\n", goString(c.About), goString(string(c.Input)), goString(string(c.Expect)))
+		canon, err := Canonical(c.Expect)
+		if err != nil {
+			return nil, fmt.Errorf("%s: expect: %v", c.Where(), err)
+		}
+		fmt.Fprintf(&b, "\t\tabout:  %s,\n\t\tinput:  %s,\n\t\texpect: %s,\n", goString(c.About), goString(string(c.Input)), goString(string(c.Expect)))
+		fmt.Fprintf(&b, "\t\tcanonical: %s,\n\t},\n", goString(string(canon)))
 	}
 	b.WriteString("}\n")
 	return format.Source(b.Bytes())
@@ -79,4 +85,24 @@ func goString(s string) string {
 		return "`" + s + "`"
 	}
 	return strconv.Quote(s)
+}
+
+// An embedded case is decoded without its checks run again, to the value its area's Decode makes;
+// any other input is checked.
+func TestEmbeddedDecodeIsTheArea(t *testing.T) {
+	for _, c := range Embedded() {
+		got, err := c.Decode()
+		if err != nil {
+			t.Fatalf("%s: %v", c.Where(), err)
+		}
+		a, _ := ByName(c.Area)
+		want, err := a.Decode(c.Input)
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: decoded %#v, the area decodes %#v (%v)", c.Where(), got, want, err)
+		}
+	}
+	bad := Case{Label: Label{Area: "jobs"}, Input: []byte(`{"kind":"no such kind","id":"j"}`)}
+	if _, err := bad.Decode(); err == nil {
+		t.Error("a case not in the table was not checked")
+	}
 }

@@ -83,7 +83,9 @@ type Label struct {
 func (c Case) Where() string { return fmt.Sprintf("%s, case %d", c.File, c.Index) }
 
 // Decode is the case as its area decodes it (Area.Decode, which checks it): Decoded from the
-// load, or Input decoded now for a case made without it.
+// load, or Input decoded now for a case made without it. An embedded case's input (these very
+// bytes, of this area) passed the area's checks when the table was made: it is decoded without
+// checking it again.
 func (c Case) Decode() (any, error) {
 	if c.Decoded != nil {
 		return c.Decoded, nil
@@ -91,6 +93,9 @@ func (c Case) Decode() (any, error) {
 	a, ok := ByName(c.Area)
 	if !ok {
 		return nil, fmt.Errorf("no area %q", c.Area)
+	}
+	if a.decodeChecked != nil && embeddedInputs()[string(c.Input)] == c.Area {
+		return a.decodeChecked(c.Input)
 	}
 	return a.Decode(c.Input)
 }
