@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // Canonical returns the RFC 8785 (JSON Canonicalization Scheme) form of a JSON text: object keys
@@ -16,6 +17,18 @@ import (
 // JSON.stringify does, numbers in ECMAScript's shortest form. Case ids hash this form, so an id
 // does not change when a case file is re-indented or its keys are reordered.
 func Canonical(raw []byte) ([]byte, error) {
+	if json.Valid(raw) {
+		w := canonWriter{in: raw, out: make([]byte, 0, len(raw))}
+		if _, ok := w.value(skipSpace(raw, 0)); ok {
+			return w.out, nil
+		}
+	}
+	return canonicalDecoded(raw)
+}
+
+// canonicalDecoded is Canonical by way of encoding/json's decoder: the way for a text that is not
+// JSON (its error is the decoder's), or one canonWriter leaves to it.
+func canonicalDecoded(raw []byte) ([]byte, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var v any
@@ -85,7 +98,13 @@ func writeCanonical(b *bytes.Buffer, v any) error {
 	return nil
 }
 
+// utf16Less orders names by their UTF-16 code units. UTF-8's byte order is the code points'
+// order, which is UTF-16's but where a name holds U+E000 or above (a lead byte 0xEE or more):
+// only those are converted.
 func utf16Less(a, b string) bool {
+	if !hasHigh(a) && !hasHigh(b) {
+		return a < b
+	}
 	ua, ub := utf16.Encode([]rune(a)), utf16.Encode([]rune(b))
 	for i := 0; i < len(ua) && i < len(ub); i++ {
 		if ua[i] != ub[i] {
@@ -95,33 +114,48 @@ func utf16Less(a, b string) bool {
 	return len(ua) < len(ub)
 }
 
+func hasHigh(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0xEE {
+			return true
+		}
+	}
+	return false
+}
+
 func writeCanonicalString(b *bytes.Buffer, s string) {
-	b.WriteByte('"')
+	b.Write(appendCanonicalString(b.AvailableBuffer(), s))
+}
+
+// appendCanonicalString appends s as ECMAScript's JSON.stringify writes it.
+func appendCanonicalString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
 	for _, r := range s {
 		switch r {
 		case '"':
-			b.WriteString(`\"`)
+			b = append(b, `\"`...)
 		case '\\':
-			b.WriteString(`\\`)
+			b = append(b, `\\`...)
 		case '\b':
-			b.WriteString(`\b`)
+			b = append(b, `\b`...)
 		case '\f':
-			b.WriteString(`\f`)
+			b = append(b, `\f`...)
 		case '\n':
-			b.WriteString(`\n`)
+			b = append(b, `\n`...)
 		case '\r':
-			b.WriteString(`\r`)
+			b = append(b, `\r`...)
 		case '\t':
-			b.WriteString(`\t`)
+			b = append(b, `\t`...)
 		default:
 			if r < 0x20 {
-				fmt.Fprintf(b, `\u%04x`, r)
+				b = append(b, '\\', 'u', '0', '0', hex[r>>4], hex[r&0xf])
 			} else {
-				b.WriteRune(r)
+				b = utf8.AppendRune(b, r)
 			}
 		}
 	}
-	b.WriteByte('"')
+	return append(b, '"')
 }
 
 // ESNumber formats a double as ECMAScript's Number.prototype.toString does (RFC 8785 §3.2.2.3).

@@ -46,11 +46,15 @@ func TestESNumberMatchesECMAScript(t *testing.T) {
 }
 
 func FuzzCanonical(f *testing.F) {
-	for _, s := range []string{`{"a":1}`, `[1e300,"\u00e9",{"z":null,"y":[]}]`, `"x"`, `-0.5`} {
+	for _, s := range canonicalTexts {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {
 		c, err := Canonical(in)
+		slow, slowErr := canonicalDecoded(in)
+		if string(c) != string(slow) || (err == nil) != (slowErr == nil) {
+			t.Fatalf("Canonical(%q) = %q, %v; by the decoder %q, %v", in, c, err, slow, slowErr)
+		}
 		if err != nil {
 			return
 		}
@@ -62,6 +66,54 @@ func FuzzCanonical(f *testing.F) {
 			t.Fatalf("not idempotent: %q -> %q -> %q (%v)", in, c, again, err)
 		}
 	})
+}
+
+// canonicalTexts are texts whose canonical form the one-pass writer and the decoder must agree
+// on: escapes, surrogates (paired, lone, followed by another escape), invalid UTF-8, numbers at
+// the edges, names out of order, the same name twice, and texts that are not JSON.
+var canonicalTexts = []string{
+	`{"a":1}`, `[1e300,"\u00e9",{"z":null,"y":[]}]`, `"x"`, `-0.5`, `-0`, `0`, `123456789012345`,
+	`1234567890123456789`, `-123456789012345`, `1e400`, `-1e-400`, `1.5E+3`, `[ 1 , 2 ]`,
+	`{"b":{"d":1,"c":2},"a":[{"y":1,"x":2}]}`, `{"a":1,"a":2}`, `{"a":{"b":1,"b":2}}`,
+	`"\ud83d\ude00"`, `"\ud83d"`, `"\ud83dx"`, `"\ud83d\u0041"`, `"\ude00\ud83d"`, `"\ud83d\ud83d\ude00"`,
+	"\"\xff\xfe\"", "\"a\xc3\"", "{\"\xff\":1,\"\xfe\":2}", `"\/\"\\\b\f\n\r\t\u0000\u001f\u007f"`,
+	"\"\u2028\u00e9\U0001F600\"", `{"\ufb33":1,"\ud83d\ude00":2,"\u20ac":3,"1":4,"\r":5,"":6}`,
+	`{"é":1,"e":2,"\ue000":3,"\U0001F600":4}`, `1 2`, `{`, ``, ` `, `[1,]`, `tru`, `{"a" 1}`,
+	"\t{\n \"k\" :\r [ true , false , null ] }\n",
+}
+
+// The one-pass writer is the decoder's way, byte for byte, on every embedded case's input and
+// expectation and on the edges above.
+func TestCanonicalIsTheDecoders(t *testing.T) {
+	texts := append([]string(nil), canonicalTexts...)
+	for _, c := range Embedded() {
+		texts = append(texts, string(c.Input), string(c.Expect))
+	}
+	for _, in := range texts {
+		got, err := Canonical([]byte(in))
+		want, wantErr := canonicalDecoded([]byte(in))
+		if string(got) != string(want) || (err == nil) != (wantErr == nil) || (err != nil && err.Error() != wantErr.Error()) {
+			t.Errorf("Canonical(%q) = %q, %v; by the decoder %q, %v", in, got, err, want, wantErr)
+		}
+	}
+}
+
+func BenchmarkCanonical(b *testing.B) {
+	cases := Embedded()
+	for _, way := range []struct {
+		name string
+		f    func([]byte) ([]byte, error)
+	}{{"one-pass", Canonical}, {"decoder", canonicalDecoded}} {
+		b.Run(way.name, func(b *testing.B) {
+			for b.Loop() {
+				for _, c := range cases {
+					if _, err := way.f(c.Expect); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
+	}
 }
 
 func float64frombits(b uint64) float64 { return math.Float64frombits(b) }

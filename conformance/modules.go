@@ -95,7 +95,7 @@ func (c modulesCase) Validate() error {
 	if c.Root == nil || !strings.HasPrefix(*c.Root, "/") {
 		return Fieldf("root", "missing or not absolute: the Project root the envelope's paths begin with")
 	}
-	if _, err := c.disk(); err != nil {
+	if _, err := c.makeDisk(false); err != nil {
 		return err
 	}
 	if len(c.Steps) == 0 {
@@ -181,13 +181,22 @@ func modulesKeys[V any](m map[string]V) []string {
 }
 
 // disk is the case's disk; an entry that cannot be is a FieldError naming it.
-func (c modulesCase) disk() (*modules.Disk, error) {
+func (c modulesCase) disk() (*modules.Disk, error) { return c.makeDisk(true) }
+
+// makeDisk is the case's disk, its files' contents left empty without content: whether a disk
+// can be depends on its paths only, and Validate need not build padded files of 256 KiB that
+// the answer builds again.
+func (c modulesCase) makeDisk(content bool) (*modules.Disk, error) {
 	files := map[string][]byte{}
 	for _, p := range modulesKeys(c.Files) {
 		if err := c.Files[p].check(fmt.Sprintf("files[%q]", p)); err != nil {
 			return nil, err
 		}
-		files[p] = c.Files[p].bytes()
+		if content {
+			files[p] = c.Files[p].bytes()
+		} else {
+			files[p] = nil
+		}
 	}
 	links := map[string]string{}
 	for _, p := range modulesKeys(c.Links) {

@@ -1,6 +1,9 @@
 package conformance
 
-import "sort"
+import (
+	"sort"
+	"sync"
+)
 
 // All is every area lembas-check knows, the spec's and its own, by name.
 func All() []Area {
@@ -9,12 +12,17 @@ func All() []Area {
 	return areas
 }
 
+// byName is All by name, made once: ByName is asked for every case a run answers.
+var byName = sync.OnceValue(func() map[string]Area {
+	m := map[string]Area{}
+	for _, a := range All() {
+		m[a.Name] = a
+	}
+	return m
+})
+
 // ByName finds an area.
 func ByName(name string) (Area, bool) {
-	for _, a := range All() {
-		if a.Name == name {
-			return a, true
-		}
-	}
-	return Area{}, false
+	a, ok := byName()[name]
+	return a, ok
 }

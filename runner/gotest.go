@@ -12,11 +12,7 @@ import (
 // does not answer is skipped; one listed in expect as a known failure may fail.
 func TestTarget(t *testing.T, target Target, expect *Expectations) {
 	t.Helper()
-	cases, err := conformance.Load(conformance.EmbeddedSuites(), conformance.All())
-	if err != nil {
-		t.Fatal(err)
-	}
-	TestItems(t, target, expect, CaseItems(cases), Result.Failure)
+	TestItems(t, target, expect, CaseItems(conformance.Embedded()), Result.Failure)
 }
 
 // TestItems runs work items (cases, scenarios) against a target inside `go test`, one subtest

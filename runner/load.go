@@ -15,13 +15,15 @@ type SuiteOptions struct {
 	NoEmbedded bool
 }
 
-// LoadCases loads the suites. An unreadable folder, a file of an unknown area or a malformed case
+// LoadCases loads the suites: the embedded ones from their table (conformance.Embedded, read
+// when lembas-check was built), then the folders. An unreadable folder, a file of an unknown area or a malformed case
 // is an error naming the file, the case and the field.
 func LoadCases(o SuiteOptions) ([]conformance.Case, error) {
-	var suites []conformance.Suite
+	var embedded []conformance.Case
 	if !o.NoEmbedded {
-		suites = append(suites, conformance.EmbeddedSuites()...)
+		embedded = conformance.Embedded()
 	}
+	var suites []conformance.Suite
 	for _, d := range o.Dirs {
 		st, err := os.Stat(d)
 		if err != nil {
@@ -32,8 +34,8 @@ func LoadCases(o SuiteOptions) ([]conformance.Case, error) {
 		}
 		suites = append(suites, conformance.Suite{Name: d, FS: os.DirFS(d)})
 	}
-	if len(suites) == 0 {
+	if o.NoEmbedded && len(suites) == 0 {
 		return nil, fmt.Errorf("no suites: --no-embedded needs at least one --suite DIR")
 	}
-	return conformance.Load(suites, conformance.All())
+	return conformance.Extend(embedded, suites, conformance.All())
 }

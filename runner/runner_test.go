@@ -196,12 +196,23 @@ func BenchmarkSuiteBuiltin(b *testing.B) {
 	b.ReportMetric(float64(len(cases)), "cases")
 }
 
+// Loading the embedded suites as a run does (their table) beside the baseline, parsing and
+// checking every case file as Load does for a --suite folder (and as every run did before).
 func BenchmarkLoadSuites(b *testing.B) {
-	for b.Loop() {
-		if _, err := conformance.Load(conformance.EmbeddedSuites(), conformance.All()); err != nil {
-			b.Fatal(err)
+	b.Run("table", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := LoadCases(SuiteOptions{}); err != nil {
+				b.Fatal(err)
+			}
 		}
-	}
+	})
+	b.Run("parsed", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := conformance.Load(conformance.EmbeddedSuites(), conformance.All()); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
 
 func TestAFailureShowsTheLastLinesOfStderr(t *testing.T) {

@@ -73,9 +73,5 @@ func Cases(t testing.TB, area conformance.Area) []conformance.Case {
 // All are the embedded cases of every area.
 func All(t testing.TB) []conformance.Case {
 	t.Helper()
-	cases, err := conformance.Load(conformance.EmbeddedSuites(), conformance.All())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cases
+	return conformance.Embedded()
 }

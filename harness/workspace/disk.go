@@ -3,8 +3,9 @@
 // registered), the "/" sentinel that means the default at session/new and the stored root at
 // session/load, a root fixed at creation, and containment — a path the session uses must really
 // be inside its root, symlinks followed (by fsaccess.Real). It is the one harness package that
-// touches a real disk: a case's tree is made in a temporary directory, links and all, resolved
-// there, and removed; answers name paths as the case does, never the temporary directory.
+// touches a real disk: a case's tree is held in memory (Memory), which answers as that disk would,
+// or, where that is not sure, made in a temporary directory, links and all, resolved there, and
+// removed; answers name paths as the case does, never the temporary directory.
 package workspace
 
 import (

@@ -53,12 +53,17 @@ type Config struct {
 // Server is a serve with its roots over a disk, and the sessions made on it.
 type Server struct {
 	cfg     Config
-	disk    *Disk
+	disk    fsaccess.Links
 	session *string // the root of the session the steps act on, once one is made
 }
 
-// NewServer is a serve over disk.
-func NewServer(cfg Config, disk *Disk) *Server { return &Server{cfg: cfg, disk: disk} }
+// NewServer is a serve over disk: a *Disk (Materialize's), or a *Memory that answers as it does.
+func NewServer(cfg Config, disk fsaccess.Links) *Server { return &Server{cfg: cfg, disk: disk} }
+
+// real is where p really is on the disk, read as Disk.Real reads it.
+func (s *Server) real(p string) (string, fsaccess.Entry, error) {
+	return fsaccess.Real(s.disk, p, fsaccess.SlashIgnored)
+}
 
 // allowlist is the default, then the registered roots, cleaned, each once.
 func (s *Server) allowlist() []string {
@@ -96,10 +101,10 @@ func (s *Server) root(cwd *string) (string, error) {
 	if slices.Contains(list, c) {
 		return c, nil
 	}
-	real, kind, err := s.disk.Real(c)
+	real, kind, err := s.real(c)
 	if err == nil && kind == fsaccess.DirEntry {
 		for _, r := range list {
-			if rr, k, err := s.disk.Real(r); err == nil && k == fsaccess.DirEntry && rr == real {
+			if rr, k, err := s.real(r); err == nil && k == fsaccess.DirEntry && rr == real {
 				return r, nil
 			}
 		}
@@ -135,8 +140,8 @@ func (s *Server) Load(cwd *string) (string, error) {
 	if c == stored {
 		return stored, nil
 	}
-	if real, kind, err := s.disk.Real(c); err == nil && kind == fsaccess.DirEntry {
-		if sr, _, err := s.disk.Real(stored); err == nil && sr == real {
+	if real, kind, err := s.real(c); err == nil && kind == fsaccess.DirEntry {
+		if sr, _, err := s.real(stored); err == nil && sr == real {
 			return stored, nil
 		}
 	}
@@ -189,11 +194,11 @@ func (s *Server) within(root, p string, write bool) (string, error) {
 		abs = root + "/" + p
 	}
 	abs = path.Clean(abs)
-	rootReal, _, err := s.disk.Real(root)
+	rootReal, _, err := s.real(root)
 	if err != nil {
 		return "", s.diskError(root, err)
 	}
-	real, kind, err := s.disk.Real(abs)
+	real, kind, err := s.real(abs)
 	if err != nil {
 		return "", s.diskError(abs, err)
 	}

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"testing"
 
+	"github.com/LLeMbas/lembas-check/conformance"
 	"github.com/LLeMbas/lembas-check/conformance/conformancetest"
 	"github.com/LLeMbas/lembas-check/conformance/features"
 	"github.com/LLeMbas/lembas-check/runner"
@@ -12,7 +13,8 @@ import (
 
 // Loading: the embedded features (parsed by cucumber's parser, every step run to build its case)
 // beside two baselines: the same through godog, as Load did until lembas-check stopped linking
-// it, and the embedded JSON suites (parsed and decoded). Per case, so the three compare.
+// it, and the embedded JSON suites parsed and decoded from their files (as a --suite folder is;
+// a run takes the embedded ones from their table). Per case, so the three compare.
 func BenchmarkLoad(b *testing.B) {
 	for _, c := range []struct {
 		name string
@@ -33,7 +35,10 @@ func BenchmarkLoad(b *testing.B) {
 	b.Run("json-cases", func(b *testing.B) {
 		n := 0
 		for b.Loop() {
-			cases := conformancetest.All(b)
+			cases, err := conformance.Load(conformance.EmbeddedSuites(), conformance.All())
+			if err != nil {
+				b.Fatal(err)
+			}
 			n = len(cases)
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/case")

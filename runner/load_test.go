@@ -1,0 +1,53 @@
+package runner
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/LLeMbas/lembas-check/conformance"
+)
+
+// The embedded cases come from their table, undecoded until a target needs them; a folder's
+// copy of an embedded case is kept once, and one that expects another answer is refused, as
+// between two folders.
+func TestLoadCasesEmbeddedThenFolders(t *testing.T) {
+	cases, err := LoadCases(SuiteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) != len(conformance.Embedded()) {
+		t.Fatalf("%d cases, %d embedded", len(cases), len(conformance.Embedded()))
+	}
+	var job conformance.Case
+	for _, c := range cases {
+		if c.Decoded != nil {
+			t.Fatalf("%s was decoded at load", c.ID)
+		}
+		if c.Area == "jobs" && job.ID == "" {
+			job = c
+		}
+	}
+	if _, err := job.Decode(); err != nil {
+		t.Fatalf("%s: %v", job.ID, err)
+	}
+	obj := strings.TrimSuffix(string(job.Input), "}") + `,"expect":` + string(job.Expect) + "}"
+	same := writeJobs(t, obj)
+	if got, err := LoadCases(SuiteOptions{Dirs: []string{same}}); err != nil || len(got) != len(cases) {
+		t.Errorf("an embedded case again in a folder: %d cases, %v", len(got), err)
+	}
+	other := writeJobs(t, strings.TrimSuffix(string(job.Input), "}")+`,"expect":{"text":"another"}}`)
+	if _, err := LoadCases(SuiteOptions{Dirs: []string{other}}); err == nil || !strings.Contains(err.Error(), "expects another answer") {
+		t.Errorf("a folder disagreeing with an embedded case: %v", err)
+	}
+}
+
+func writeJobs(t *testing.T, caseObj string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "jobs.json"), []byte(`{"about": "", "cases": [`+caseObj+`]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}

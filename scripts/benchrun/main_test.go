@@ -1,0 +1,39 @@
+package main
+
+import (
+	"path/filepath"
+	"testing"
+)
+
+// `run` on the embedded suite costs, in CPU time, a small multiple of `version`, the process
+// that only starts: the bound has room for a loaded machine (the figure is docs/performance.md's,
+// from `go run ./scripts/benchrun`), and fails where loading or comparing regresses to what it
+// was (12× version before the suite became a table).
+func TestRunCostsFewVersions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds lembas-check and runs it 14 times")
+	}
+	bin := filepath.Join(t.TempDir(), "lembas-check")
+	if err := build("../..", bin); err != nil {
+		t.Fatal(err)
+	}
+	var version, run []sample
+	for range 7 {
+		for _, c := range []struct {
+			args []string
+			to   *[]sample
+		}{{[]string{"version"}, &version}, {[]string{"run"}, &run}} {
+			s, err := once(bin, c.args)
+			if err != nil {
+				t.Fatalf("lembas-check %v: %v", c.args, err)
+			}
+			*c.to = append(*c.to, s)
+		}
+	}
+	v, r := medians(version), medians(run)
+	const bound = 8
+	t.Logf("CPU: version %s, run %s (%.1f×)", ms(v.cpu), ms(r.cpu), float64(r.cpu)/float64(v.cpu))
+	if r.cpu > bound*v.cpu {
+		t.Errorf("run took %s of CPU, over %d× version's %s", ms(r.cpu), bound, ms(v.cpu))
+	}
+}
