@@ -252,8 +252,8 @@ func (a *Auditor) dateAt(r *chat.Request, cur *past) string {
 		at, ok := a.dates[s]
 		if !ok {
 			at = "-"
-			if loc := dateRE().FindIndex(p.Raw); loc != nil {
-				at = chat.PathAt(p.Raw, loc[0])
+			if i := firstDate(p.Raw); i >= 0 {
+				at = chat.PathAt(p.Raw, i)
 			}
 			a.dates[s] = at
 		}
