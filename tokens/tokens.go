@@ -144,17 +144,25 @@ func encoding() (*tiktoken.Tiktoken, error) {
 type Tiktoken struct {
 	enc *tiktoken.Tiktoken
 	mu  sync.Mutex
-	// Two generations bound the cache: when cur holds limit tokens it becomes old and a new cur
-	// starts; a part found in old moves back to cur. What a session still resends stays.
+	// Two generations bound the cache: when cur holds limit tokens, or has served cacheCalls
+	// prompts, it becomes old and a new cur starts; a part found in old moves back to cur. What a
+	// session still resends stays; what no prompt has read for two generations goes, so that a
+	// long session's cache does not grow with its length.
 	cur, old map[Sum][]uint32
 	curN     int
 	limit    int
+	calls    int
 	// Encoded counts the tokens actually encoded (cache misses), for tests and benchmarks.
 	encoded int64
 }
 
-// DefaultCacheTokens bounds one generation of the part cache (4 bytes a token).
-const DefaultCacheTokens = 16 << 20
+// DefaultCacheTokens bounds one generation of the part cache (4 bytes a token): a million
+// tokens, the longest context a model reads, so that a whole prompt resent fits in one; at 16 M a
+// long audit's cache never turned over and grew with the session.
+const DefaultCacheTokens = 1 << 20
+
+// cacheCalls is how many prompts (Of) one generation of the part cache serves.
+const cacheCalls = 1024
 
 // NewTiktoken makes a tokenizer with its own cache; the BPE tables are loaded once per process.
 func NewTiktoken() (*Tiktoken, error) {
@@ -180,6 +188,12 @@ func (t *Tiktoken) Prompt(_ context.Context, _ []byte, r *chat.Request) (Prompt,
 func (t *Tiktoken) Of(r *chat.Request) Prompt {
 	parts := r.Parts()
 	p := Prompt{Pieces: make([]Piece, 0, len(parts))}
+	t.mu.Lock()
+	if t.calls >= cacheCalls {
+		t.turn()
+	}
+	t.calls++
+	t.mu.Unlock()
 	var todo []job
 	seen := map[Sum]bool{}
 	add := func(s Sum, j job) {
@@ -281,10 +295,15 @@ func (t *Tiktoken) store(s Sum, toks []uint32) {
 		return
 	}
 	if t.curN+len(toks) > t.limit && len(t.cur) > 0 {
-		t.old, t.cur, t.curN = t.cur, map[Sum][]uint32{}, 0
+		t.turn()
 	}
 	t.cur[s] = toks
 	t.curN += len(toks)
+}
+
+// turn starts a new generation of the cache (t.mu held).
+func (t *Tiktoken) turn() {
+	t.old, t.cur, t.curN, t.calls = t.cur, map[Sum][]uint32{}, 0, 0
 }
 
 // Encode tokenizes one part without the cache: its text framed by <|im_start|> and <|im_end|>.
