@@ -256,3 +256,42 @@ func TestIncrementalAgreesWithNaive(t *testing.T) {
 		t.Errorf("incremental encoded %d tokens, naive %d: the cache is not working", inc.encoded, nv.encoded)
 	}
 }
+
+// The audit costs a few reads of the recording, not the square of its length: on a generated
+// session, its CPU time is within auditReads times the reader's alone, measured in the same
+// process one after the other, best of two (CPU, not wall: it holds on a loaded machine). The audit
+// costs about 4 reads; re-tokenizing every prompt (naive) some 30 (docs/performance.md), which is
+// what the bound is there to catch.
+func TestAuditCostsAFewReads(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates a session and times it (-short skips it)")
+	}
+	if raceEnabled {
+		t.Skip("the race detector's cost is not the audit's")
+	}
+	const auditReads = 8
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	f, _ := os.Create(path)
+	w := bufio.NewWriter(f)
+	if err := gen.WriteLarge(w, gen.LargeOptions{Requests: 400, Tokens: 400 * 20000, Seed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	w.Flush()
+	f.Close()
+	newTiktoken(t) // the tables, loaded once per process, are no part of either
+	best := func(f func()) time.Duration {
+		lo := time.Duration(1 << 62)
+		for range 2 {
+			c := cpuTime()
+			f()
+			lo = min(lo, cpuTime()-c)
+		}
+		return lo
+	}
+	read := best(func() { readOnly(t, path) })
+	aud := best(func() { incremental(t, path) })
+	t.Logf("reader %v, audit %v of CPU: %.1f reads", read, aud, float64(aud)/float64(read))
+	if aud > auditReads*read {
+		t.Errorf("the audit took %v of CPU, %.1f times the reader's %v: over %d", aud, float64(aud)/float64(read), read, auditReads)
+	}
+}
