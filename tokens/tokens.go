@@ -144,17 +144,25 @@ func encoding() (*tiktoken.Tiktoken, error) {
 type Tiktoken struct {
 	enc *tiktoken.Tiktoken
 	mu  sync.Mutex
-	// Two generations bound the cache: when cur holds limit tokens it becomes old and a new cur
-	// starts; a part found in old moves back to cur. What a session still resends stays.
+	// Two generations bound the cache: when cur holds limit tokens, or has served cacheCalls
+	// prompts, it becomes old and a new cur starts; a part found in old moves back to cur. What a
+	// session still resends stays; what no prompt has read for two generations goes, so that a
+	// long session's cache does not grow with its length.
 	cur, old map[Sum][]uint32
 	curN     int
 	limit    int
+	calls    int
 	// Encoded counts the tokens actually encoded (cache misses), for tests and benchmarks.
 	encoded int64
 }
 
-// DefaultCacheTokens bounds one generation of the part cache (4 bytes a token).
-const DefaultCacheTokens = 16 << 20
+// DefaultCacheTokens bounds one generation of the part cache (4 bytes a token): a million
+// tokens, the longest context a model reads, so that a whole prompt resent fits in one; at 16 M a
+// long audit's cache never turned over and grew with the session.
+const DefaultCacheTokens = 1 << 20
+
+// cacheCalls is how many prompts (Of) one generation of the part cache serves.
+const cacheCalls = 1024
 
 // NewTiktoken makes a tokenizer with its own cache; the BPE tables are loaded once per process.
 func NewTiktoken() (*Tiktoken, error) {
@@ -175,17 +183,38 @@ func (t *Tiktoken) Prompt(_ context.Context, _ []byte, r *chat.Request) (Prompt,
 
 // Of tokenizes a parsed request, part by part, reusing the tokens of parts seen before. A part
 // with content blocks (Anthropic's) is a piece per block, framed as one: Anthropic's cache is
-// written and looked up at block boundaries.
+// written and looked up at block boundaries. The parts not in the cache are encoded on every core
+// (encodeAll): each part's tokens depend on its own text alone.
 func (t *Tiktoken) Of(r *chat.Request) Prompt {
 	parts := r.Parts()
 	p := Prompt{Pieces: make([]Piece, 0, len(parts))}
+	t.mu.Lock()
+	if t.calls >= cacheCalls {
+		t.turn()
+	}
+	t.calls++
+	t.mu.Unlock()
+	var todo []job
+	seen := map[Sum]bool{}
+	add := func(s Sum, j job) {
+		toks, ok := t.lookup(s)
+		if !ok && !seen[s] {
+			seen[s] = true
+			j.at = len(p.Pieces)
+			todo = append(todo, j)
+		}
+		p.Pieces = append(p.Pieces, Piece{s, toks})
+	}
 	for _, part := range parts {
 		if len(part.Blocks) == 0 {
-			p.Pieces = append(p.Pieces, t.Piece(part))
-		} else {
-			p.Pieces = t.blockPieces(p.Pieces, part)
+			add(SumOf(part), job{part: part, block: -1})
+			continue
+		}
+		for i := range part.Blocks {
+			add(blockSum(part, i), job{part: part, block: i})
 		}
 	}
+	t.encodeAll(p.Pieces, todo)
 	for _, pc := range p.Pieces {
 		p.N += len(pc.Tokens)
 	}
@@ -203,39 +232,35 @@ func SumOf(p chat.Part) Sum {
 	return s
 }
 
-// blockPieces appends a piece per content block of a part.
-func (t *Tiktoken) blockPieces(out []Piece, p chat.Part) []Piece {
-	for i := range p.Blocks {
-		h := sha256.New()
-		h.Write([]byte{byte(p.Kind), byte(min(i, 1))})
-		if i == 0 {
-			h.Write([]byte(p.Role))
-		}
-		h.Write([]byte{0})
-		h.Write(p.BlockContent(i))
-		var s Sum
-		h.Sum(s[:0])
-		toks, ok := t.lookup(s)
-		if !ok {
-			ids := t.enc.EncodeOrdinary(BlockText(p, i))
-			toks = make([]uint32, 0, len(ids)+2)
-			if i == 0 {
-				toks = append(toks, imStart)
-			}
-			for _, id := range ids {
-				toks = append(toks, uint32(id))
-			}
-			if i == len(p.Blocks)-1 {
-				toks = append(toks, imEnd)
-			}
-			t.mu.Lock()
-			t.encoded += int64(len(toks))
-			t.store(s, toks)
-			t.mu.Unlock()
-		}
-		out = append(out, Piece{s, toks})
+// blockSum names block i of a part: its kind, whether it is the first (which carries the role),
+// and its bytes.
+func blockSum(p chat.Part, i int) Sum {
+	h := sha256.New()
+	h.Write([]byte{byte(p.Kind), byte(min(i, 1))})
+	if i == 0 {
+		h.Write([]byte(p.Role))
 	}
-	return out
+	h.Write([]byte{0})
+	h.Write(p.BlockContent(i))
+	var s Sum
+	h.Sum(s[:0])
+	return s
+}
+
+// encodeBlock tokenizes block i of a part: the first opens the frame, the last closes it.
+func (t *Tiktoken) encodeBlock(p chat.Part, i int) []uint32 {
+	ids := t.enc.EncodeOrdinary(BlockText(p, i))
+	toks := make([]uint32, 0, len(ids)+2)
+	if i == 0 {
+		toks = append(toks, imStart)
+	}
+	for _, id := range ids {
+		toks = append(toks, uint32(id))
+	}
+	if i == len(p.Blocks)-1 {
+		toks = append(toks, imEnd)
+	}
+	return toks
 }
 
 // Piece tokenizes one part, or finds it in the cache.
@@ -270,10 +295,15 @@ func (t *Tiktoken) store(s Sum, toks []uint32) {
 		return
 	}
 	if t.curN+len(toks) > t.limit && len(t.cur) > 0 {
-		t.old, t.cur, t.curN = t.cur, map[Sum][]uint32{}, 0
+		t.turn()
 	}
 	t.cur[s] = toks
 	t.curN += len(toks)
+}
+
+// turn starts a new generation of the cache (t.mu held).
+func (t *Tiktoken) turn() {
+	t.old, t.cur, t.curN, t.calls = t.cur, map[Sum][]uint32{}, 0, 0
 }
 
 // Encode tokenizes one part without the cache: its text framed by <|im_start|> and <|im_end|>.

@@ -3,6 +3,7 @@ package tokens
 import (
 	"context"
 	"crypto/sha256"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -189,5 +190,23 @@ func TestBlockSums(t *testing.T) {
 	}
 	if got := BlockSums(nil, 16, nil); len(got) != 0 {
 		t.Errorf("no tokens: %x", got)
+	}
+}
+
+// A long session's cache does not grow with it: a generation serves cacheCalls prompts, so a part
+// no prompt has read for two generations goes, however few tokens the cache holds; a part every
+// prompt reads stays.
+func TestCacheTurnsOverWithPrompts(t *testing.T) {
+	tk := mustTok(t)
+	for i := range 3*cacheCalls + 1 {
+		tk.Of(parse(t, fmt.Sprintf(`{"messages":[{"role":"system","content":"always"},{"role":"user","content":"turn %d"}]}`, i)))
+	}
+	if n := len(tk.cur) + len(tk.old); n > 2*cacheCalls+1 {
+		t.Errorf("the cache holds %d parts after %d prompts of one new part each; two generations hold at most %d", n, 3*cacheCalls+1, 2*cacheCalls+1)
+	}
+	before := tk.Encoded()
+	tk.Of(parse(t, `{"messages":[{"role":"system","content":"always"}]}`))
+	if tk.Encoded() != before {
+		t.Error("a part every prompt reads was evicted")
 	}
 }

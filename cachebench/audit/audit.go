@@ -96,22 +96,25 @@ type Auditor struct {
 	tik    *tokens.Tiktoken
 	allow  map[Cause]bool
 	reqs   []*past
-	full   map[tokens.Sum][]int // the chain of all of a request's messages → those requests
-	prefix map[tokens.Sum]int   // every prefix chain → the latest request that holds it
-	head   map[tokens.Sum]int   // a request's first part → the latest request starting with it
-	store  map[tokens.Sum][]byte
-	asks   []int // compaction asks not yet followed by their summary
-	convs  int
-	report Report
+	full   map[tokens.Sum][]int   // the chain of all of a request's messages → those requests
+	prefix map[tokens.Sum]int     // every prefix chain → the latest request that holds it
+	head   map[tokens.Sum]int     // a request's first part → the latest request starting with it
+	store  map[tokens.Sum]*stored // the parts of the requests kept (forget.go)
+	tips   map[int]int            // a conversation → its latest request
+	asks   []int                  // compaction asks not yet followed by their summary
+	// released are asks that left asks while a request was judged: forgotten once it is kept.
+	released []int
+	convs    int
+	report   Report
 	// caches are the providers' simulated caches (provider.go).
 	caches caches
 	prices *prices.Table
 	// dates is where each part (by sum) carries a date: a path inside it, "-" for none.
-	dates map[dateKey]string
+	dates *dateCache
 }
 
 // past is what the audit keeps of a request already read: no body, only sums, and each distinct
-// part's bytes once (in store).
+// part's bytes once (in store). Requests no later one can continue are forgotten (forget.go).
 type past struct {
 	seq    int
 	model  string
@@ -143,7 +146,7 @@ func (r ref) path() string { return chat.Part{Kind: r.kind, Field: r.field, Inde
 // New makes an auditor.
 func New(o Options) (*Auditor, error) {
 	a := &Auditor{tok: o.Tokenizer, allow: map[Cause]bool{}, full: map[tokens.Sum][]int{},
-		prefix: map[tokens.Sum]int{}, head: map[tokens.Sum]int{}, store: map[tokens.Sum][]byte{}, dates: map[dateKey]string{}}
+		prefix: map[tokens.Sum]int{}, head: map[tokens.Sum]int{}, store: map[tokens.Sum]*stored{}, tips: map[int]int{}, dates: newDates()}
 	if a.tok == nil {
 		t, err := tokens.NewTiktoken()
 		if err != nil {
@@ -343,6 +346,7 @@ func (a *Auditor) judge(cur *past, r *chat.Request) *Request {
 		for i := len(a.asks) - 1; i >= 0; i-- {
 			if a.compacted(cur, r, a.reqs[a.asks[i]]) {
 				parent, rel = a.asks[i], relCompaction
+				a.released = append(a.released, a.asks[i])
 				a.asks = append(a.asks[:i], a.asks[i+1:]...)
 				break
 			}
@@ -414,7 +418,7 @@ func (a *Auditor) related(cur *past, r *chat.Request, p *past) bool {
 		now = append(now, s.Content()...)
 	}
 	for _, s := range p.sys() {
-		then = append(then, a.store[s.sum]...)
+		then = append(then, a.bytesOf(s.sum)...)
 	}
 	longer := max(len(now), len(then))
 	if longer == 0 {
@@ -505,7 +509,7 @@ func (a *Auditor) compare(out *Request, cur *past, r *chat.Request, p *past, rel
 	}
 	if at < len(s.then) {
 		prevRef = s.then[at]
-		prevRaw = a.store[prevRef.sum]
+		prevRaw = a.bytesOf(prevRef.sum)
 	}
 	switch {
 	case curRaw != nil && prevRaw != nil:
@@ -545,7 +549,7 @@ func (a *Auditor) compare(out *Request, cur *past, r *chat.Request, p *past, rel
 			now = append(now, t.Content())
 		}
 		for _, t := range s.then {
-			then = append(then, a.store[t.sum])
+			then = append(then, a.bytesOf(t.sum))
 		}
 		detail = append(detail, "tools "+toolsDiff(then, now))
 	case MessageRewritten:
@@ -583,16 +587,12 @@ func (a *Auditor) compare(out *Request, cur *past, r *chat.Request, p *past, rel
 	out.Detail = strings.Join(detail, "; ")
 }
 
-// remember keeps what later requests are compared with.
+// remember keeps what later requests are compared with, and forgets what they no longer can be.
 func (a *Auditor) remember(cur *past, r *chat.Request) {
 	idx := len(a.reqs)
 	a.reqs = append(a.reqs, cur)
-	for i, p := range r.Parts() {
-		s := cur.parts[i].sum
-		if _, ok := a.store[s]; !ok {
-			a.store[s] = append([]byte(nil), p.Content()...)
-		}
-	}
+	parts := r.Parts()
+	a.hold(cur, func(i int) []byte { return parts[i].Content() })
 	ch := chains(cur.msgs())
 	if len(ch) > 0 {
 		a.full[ch[len(ch)-1]] = append(a.full[ch[len(ch)-1]], idx)
@@ -606,7 +606,15 @@ func (a *Auditor) remember(cur *past, r *chat.Request) {
 	if cur.ask {
 		a.asks = append(a.asks, idx)
 		if len(a.asks) > 16 {
+			a.released = append(a.released, a.asks[0])
 			a.asks = a.asks[1:]
 		}
 	}
+	prevTip, ok := a.tips[cur.conv]
+	if !ok {
+		prevTip = -1
+	}
+	a.tips[cur.conv] = idx
+	a.forgetOld(idx, prevTip, a.released)
+	a.released = a.released[:0]
 }

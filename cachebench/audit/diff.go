@@ -297,3 +297,73 @@ func ToolsDiff(prev, cur [][]byte) string { return toolsDiff(prev, cur) }
 // MessageLabel names a message for a person (its role, the call it answers), as the audit's
 // detail does.
 func MessageLabel(p chat.Part, raw []byte) string { return messageLabel(p, raw) }
+
+// firstDate is where dateRE's first match in b starts, or -1: the same answer as
+// dateRE().FindIndex(b)[0], found faster. Every match starts at a word's first byte with four
+// digits and a dash (ISO), one or two digits and a slash (US), or a weekday's first three
+// letters (\b and \d are ASCII in Go, and of those letters only s has a fold outside ASCII, ſ);
+// the regexp runs, anchored, only where one of those is. Searching the whole text with
+// it ran at a few MB/s: the audit's second-largest cost on a long session.
+func firstDate(b []byte) int {
+	for i := 0; i < len(b); i++ {
+		if b[i] == 0xc5 && i > 0 && isWordByte(b[i-1]) && i+1 < len(b) && b[i+1] == 0xbf {
+			// ſ folds to s and is no word character: after a word character, \b holds before it ("2026ſun").
+			if afterWordDateRE().Match(b[i-1:]) {
+				return i
+			}
+			continue
+		}
+		c := b[i] | 0x20
+		digit := b[i] >= '0' && b[i] <= '9'
+		if !digit && (c < 'a' || c > 'z') {
+			continue
+		}
+		if i > 0 && isWordByte(b[i-1]) {
+			continue
+		}
+		if digit && !dateDigits(b[i:]) || !digit && !weekdayStart(b[i:]) {
+			continue
+		}
+		if loc := anchoredDateRE().FindIndex(b[i:]); loc != nil {
+			return i
+		}
+	}
+	return -1
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// dateDigits: b starts with \d{4}- or \d{1,2}/.
+func dateDigits(b []byte) bool {
+	n := 0
+	for n < len(b) && n < 5 && b[n] >= '0' && b[n] <= '9' {
+		n++
+	}
+	return n == 4 && n < len(b) && b[n] == '-' || (n == 1 || n == 2) && n < len(b) && b[n] == '/'
+}
+
+// weekdayStart: b starts with a weekday's first three letters, in any case.
+func weekdayStart(b []byte) bool {
+	if len(b) < 3 {
+		return false
+	}
+	w := string([]byte{b[0] | 0x20, b[1] | 0x20, b[2] | 0x20})
+	switch w {
+	case "mon", "tue", "wed", "thu", "fri", "sat", "sun":
+		return true
+	}
+	return false
+}
+
+// afterWordDateRE is dateRE matching just after the word character its text starts with.
+var afterWordDateRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\w(?i:` + strings.Join([]string{dateForms[0], dateForms[1], dateForms[5]}, "|") + `)`)
+})
+
+// anchoredDateRE is dateRE matching only at the start of its text (firstDate has checked the
+// word boundary before it).
+var anchoredDateRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?i:` + strings.Join([]string{dateForms[0], dateForms[1], dateForms[5]}, "|") + `)`)
+})

@@ -179,7 +179,7 @@ func (a *Auditor) parting(cur *past, r *chat.Request) (string, *Change, string) 
 		if cur.parts[i].sum == p.parts[i].sum {
 			continue
 		}
-		now, then := parts[i].Content(), a.store[p.parts[i].sum]
+		now, then := parts[i].Content(), a.bytesOf(p.parts[i].sum)
 		off := commonPrefix(then, now)
 		c := change(then, now, off)
 		path := parts[i].Path() + chat.PathAt(now, off)
@@ -249,13 +249,13 @@ func (a *Auditor) dateAt(r *chat.Request, cur *past) string {
 	for i, p := range r.Parts() {
 		// The sum names the part as the provider reads it; its raw length tells two forms of it apart.
 		s := dateKey{cur.parts[i].sum, len(p.Raw)}
-		at, ok := a.dates[s]
+		at, ok := a.dates.get(s)
 		if !ok {
 			at = "-"
-			if loc := dateRE().FindIndex(p.Raw); loc != nil {
-				at = chat.PathAt(p.Raw, loc[0])
+			if i := firstDate(p.Raw); i >= 0 {
+				at = chat.PathAt(p.Raw, i)
 			}
-			a.dates[s] = at
+			a.dates.put(s, at)
 		}
 		if at != "-" {
 			return p.Path() + at

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"sync"
 
 	"github.com/LLeMbas/lembas-check/replay"
 )
@@ -159,11 +160,13 @@ func Run(ctx context.Context, src Source, o Options, progress func(*Request)) (*
 	if err != nil {
 		return nil, err
 	}
+	next, stop := ahead(src)
+	defer stop()
 	for {
 		if err := ctx.Err(); err != nil {
 			return a.Report(), err
 		}
-		e, err := src.Next()
+		e, err := next()
 		if errors.Is(err, io.EOF) {
 			return a.Report(), nil
 		}
@@ -183,4 +186,43 @@ func Run(ctx context.Context, src Source, o Options, progress func(*Request)) (*
 			progress(q)
 		}
 	}
+}
+
+// readAhead is how many exchanges the reader may get ahead of the audit.
+const readAhead = 4
+
+type read struct {
+	e   replay.Entry
+	err error
+}
+
+// ahead reads src on a goroutine of its own, a few exchanges ahead of the audit: reading (the
+// bodies put back together and checked by their SHA-256) takes one core while tokenizing takes
+// the other. The entries come in src's order, its first error last; stop ends the goroutine.
+func ahead(src Source) (next func() (replay.Entry, error), stop func()) {
+	ch := make(chan read, readAhead)
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		defer close(ch)
+		for {
+			e, err := src.Next()
+			select {
+			case ch <- read{e, err}:
+			case <-done:
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	})
+	next = func() (replay.Entry, error) {
+		r, ok := <-ch
+		if !ok {
+			return replay.Entry{}, io.EOF
+		}
+		return r.e, r.err
+	}
+	return next, func() { close(done); wg.Wait() }
 }

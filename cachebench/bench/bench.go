@@ -278,6 +278,9 @@ type Open func() (replay.Source, io.Closer, error)
 type Recording struct {
 	Name string
 	Open Open
+	// scanned keeps the pass that counts its requests and finds its models (scan.go), so that
+	// the count and the simulator share it; Recordings sets it.
+	scanned *scanned
 }
 
 // Bench runs the baseline and each variant of one recording (with Concurrency, of that many

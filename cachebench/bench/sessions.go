@@ -19,6 +19,7 @@ type session struct {
 	index   int // from 1
 	name    string
 	open    Open
+	rec     Recording
 	mark    int // a copy's number (from 2) put before its first user message; 0: as recorded
 	prompts int
 }
@@ -31,12 +32,12 @@ func sessionsOf(recs []Recording, concurrency int) ([]session, error) {
 	var out []session
 	if len(recs) == 1 && concurrency > 1 {
 		for k := 1; k <= concurrency; k++ {
-			out = append(out, session{index: k, name: recs[0].Name, open: recs[0].Open, mark: k})
+			out = append(out, session{index: k, name: recs[0].Name, open: recs[0].Open, rec: recs[0], mark: k})
 		}
 		out[0].mark = 0
 	} else {
 		for i, r := range recs {
-			out = append(out, session{index: i + 1, name: r.Name, open: r.Open})
+			out = append(out, session{index: i + 1, name: r.Name, open: r.Open, rec: r})
 		}
 	}
 	counts := map[string]int{}
@@ -45,22 +46,13 @@ func sessionsOf(recs []Recording, concurrency int) ([]session, error) {
 			out[i].prompts = n
 			continue
 		}
-		n, err := countPrompts(out[i].open)
+		n, _, err := out[i].rec.scan()
 		if err != nil {
 			return nil, err
 		}
 		out[i].prompts, counts[out[i].name] = n, n
 	}
 	return out, nil
-}
-
-func countPrompts(open Open) (int, error) {
-	src, c, err := open()
-	if err != nil {
-		return 0, err
-	}
-	defer c.Close()
-	return replay.CountPrompts(src)
 }
 
 // SessionMark is what MarkSession puts before copy k's first user message.

@@ -198,7 +198,7 @@ func Recordings(path string, opened func(*replay.Reader)) ([]Recording, error) {
 			return nil, err
 		}
 		c.Close()
-		out = append(out, Recording{Name: f, Open: open})
+		out = append(out, Recording{Name: f, Open: open, scanned: &scanned{}})
 	}
 	return out, nil
 }

@@ -6,7 +6,6 @@ import (
 	"github.com/LLeMbas/lembas-check/cachesim"
 	"github.com/LLeMbas/lembas-check/fakeprovider"
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
-	"github.com/LLeMbas/lembas-check/replay/chat"
 	"github.com/LLeMbas/lembas-check/tokens"
 	"github.com/LLeMbas/lembas-check/usage"
 )
@@ -33,7 +32,8 @@ func StartSim(recs []Recording, slots int, tok tokens.Tokenizer) (*Sim, error) {
 	var models []string
 	seen := map[string]bool{}
 	for _, r := range recs {
-		for _, m := range recordingModels(r.Open) {
+		_, ms, _ := r.scan() // a damaged recording: the models before the damage (the count says it)
+		for _, m := range ms {
 			if !seen[m] {
 				seen[m] = true
 				models = append(models, m)
@@ -61,25 +61,4 @@ func (s *Sim) Reset() string {
 // Name is the server as a report names it.
 func (s *Sim) Name() string {
 	return fmt.Sprintf("simulator via the fake provider (%d slot(s))", s.Cache.Slots())
-}
-
-// recordingModels lists the models a recording's requests name (the simulator serves those).
-func recordingModels(open Open) []string {
-	src, c, err := open()
-	if err != nil {
-		return nil
-	}
-	defer c.Close()
-	seen := map[string]bool{}
-	var out []string
-	for {
-		e, err := src.Next()
-		if err != nil {
-			return out
-		}
-		if r, err := chat.Parse(e.Body); err == nil && r.Model != "" && !seen[r.Model] {
-			seen[r.Model] = true
-			out = append(out, r.Model)
-		}
-	}
 }
