@@ -234,3 +234,31 @@ func MarkdownFence(lang, text string) string {
 	}
 	return fence + lang + "\n" + strings.TrimRight(text, "\n") + "\n" + fence
 }
+
+// Footer is the last line of every command's JSON report, one shape for all of them (run, live,
+// diff, audit, bench, replay), so a CI reads any of them the same way: the status word, whether
+// the gate fails (Failed is Status != ok, from the same value, so the two cannot disagree), the
+// exit status, whether a signal cut it short, what was counted, and why when it is not ok.
+// A command embeds it in its own footer to add fields of its own.
+type Footer struct {
+	Type string `json:"type"` // "footer"
+	// Status is the summary's first word: "ok" (exit 0), "FAIL" (1) or "ERROR" (2).
+	Status string `json:"status"`
+	Exit   int    `json:"exit"`
+	// Failed says the command did not pass: true for FAIL and ERROR alike.
+	Failed bool `json:"failed"`
+	// Interrupted says Ctrl-C or SIGTERM ended the command before it was done.
+	Interrupted bool `json:"interrupted"`
+	// Counts are what the command counted, by its own words (verdicts, requests, errors).
+	Counts map[string]int `json:"counts"`
+	// Error is why the status is ERROR (or what failed), when there is a reason to give.
+	Error string `json:"error,omitempty"`
+}
+
+// NewFooter makes the footer of a command that ended with s.
+func NewFooter(s Status, interrupted bool, counts map[string]int, why string) Footer {
+	if counts == nil {
+		counts = map[string]int{}
+	}
+	return Footer{Type: "footer", Status: s.Word(), Exit: s.Code(), Failed: s != OK, Interrupted: interrupted, Counts: counts, Error: why}
+}

@@ -145,14 +145,26 @@ func WriteTable(w io.Writer, r *runner.Report, verbose bool) error {
 	return WriteSummary(w, r)
 }
 
-// WriteSummary writes the run's last line: the status word, the target, the counts, the time, and
-// why when the run is unfinished.
-func WriteSummary(w io.Writer, r *runner.Report) error {
+// Coverage says how much of the run was checked: "10 of 267 checked, 257 skipped" (and how
+// many were interrupted). Every format's first line carries it, so a run that checks little is
+// not read as a run that checks much.
+func Coverage(r *runner.Report) string {
 	n := count(r.Results)
-	s := fmt.Sprintf("%s\t%s\t%d cases: %d pass, %d fail, %d xfail, %d skip", Status(r).Word(), r.Target.Name(), len(r.Results), n.pass, n.fail, n.xfail, n.skip)
+	s := fmt.Sprintf("%d of %d checked, %d skipped", n.checked(), len(r.Results), n.skip)
 	if n.interrupted > 0 {
 		s += fmt.Sprintf(", %d interrupted", n.interrupted)
 	}
+	return s
+}
+
+// Headline is the status word and the coverage: "ok 10 of 267 checked, 257 skipped".
+func Headline(r *runner.Report) string { return Status(r).Word() + " " + Coverage(r) }
+
+// WriteSummary writes the run's last line: the status word, the coverage, the target, the
+// verdict counts, the time, and why when the run is unfinished.
+func WriteSummary(w io.Writer, r *runner.Report) error {
+	n := count(r.Results)
+	s := fmt.Sprintf("%s\t%s\t%s\t%d pass, %d fail, %d xfail", Status(r).Word(), Coverage(r), r.Target.Name(), n.pass, n.fail, n.xfail)
 	s += "\t" + table.Millis(r.Duration)
 	if reason := why(r); reason != "" {
 		s += "\t" + reason
@@ -200,15 +212,15 @@ type JSONCase struct {
 	MS       float64         `json:"ms"`
 }
 
-// JSONFooter is the last line.
+// JSONFooter is the last line: the footer every command writes (format.Footer: status, exit,
+// failed, interrupted, counts by verdict, error) and the run's own fields.
 type JSONFooter struct {
-	Type   string         `json:"type"` // "footer"
-	Counts map[string]int `json:"counts"`
-	Cases  int            `json:"cases"`
-	Failed bool           `json:"failed"`
-	// Status is the summary's first word: "ok" (exit 0), "FAIL" (1) or "ERROR" (2).
-	Status string  `json:"status"`
-	MS     float64 `json:"ms"`
+	format.Footer
+	Cases int `json:"cases"`
+	// Checked and Skipped are the coverage line's numbers (Coverage).
+	Checked int     `json:"checked"`
+	Skipped int     `json:"skipped"`
+	MS      float64 `json:"ms"`
 	// CloseErr is what closing the target said when it failed (an adapter slow to exit).
 	CloseErr string `json:"close_error,omitempty"`
 	// NotRun is what of the run could not be made (runner.Report.NotRun).
@@ -238,7 +250,11 @@ func WriteJSON(w io.Writer, r *runner.Report) error {
 	for v, n := range r.Counts() {
 		counts[string(v)] = n
 	}
-	return enc.Encode(JSONFooter{Type: "footer", Counts: counts, Cases: len(r.Results), Failed: r.Failed(), Status: Status(r).Word(), MS: msf(r.Duration), CloseErr: r.CloseErr, NotRun: r.NotRun})
+	n := count(r.Results)
+	return enc.Encode(JSONFooter{
+		Footer: format.NewFooter(Status(r), n.interrupted > 0, counts, why(r)),
+		Cases:  len(r.Results), Checked: n.checked(), Skipped: n.skip, MS: msf(r.Duration), CloseErr: r.CloseErr, NotRun: r.NotRun,
+	})
 }
 
 func msf(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
@@ -404,6 +420,9 @@ func WriteJUnit(w io.Writer, r *runner.Report) error {
 		out.Suites = append(out.Suites, s)
 	}
 	io.WriteString(w, xml.Header)
+	// The coverage as a comment on the first line after the declaration: a person opening the
+	// file reads it first, and no JUnit reader minds it.
+	fmt.Fprintf(w, "<!-- %s -->\n", strings.ReplaceAll(Headline(r), "--", "- -"))
 	enc := xml.NewEncoder(w)
 	enc.Indent("", "  ")
 	if err := enc.Encode(out); err != nil {
@@ -456,7 +475,7 @@ func secs(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }
 // WriteMarkdown writes a summary that fits $GITHUB_STEP_SUMMARY: the per-area table, then each
 // failure folded in a <details>.
 func WriteMarkdown(w io.Writer, r *runner.Report) error {
-	fmt.Fprintf(w, "## %s %s\n\n", Status(r).Icon(), format.MarkdownCell(runName(r)))
+	fmt.Fprintf(w, "## %s %s: %s\n\n", Status(r).Icon(), format.MarkdownCell(runName(r)), Coverage(r))
 	if reason := why(r); reason != "" {
 		fmt.Fprintf(w, "**%s**\n\n", format.MarkdownCell(reason))
 	}
