@@ -20,6 +20,8 @@ type reportFlags struct {
 	out     string
 	verbose bool
 	expect  string
+	// writeExpect is --write-expect's file: the run's failures and skips, as --expect reads them.
+	writeExpect string
 }
 
 func addReportFlags(fs interface {
@@ -30,7 +32,8 @@ func addReportFlags(fs interface {
 	fs.StringVar(&r.format, "format", "table", "report `FORMAT`: "+report.Formats.Help())
 	fs.StringVar(&r.out, "out", "", "write the report to `FILE` (the table summary still goes to stdout)")
 	fs.BoolVar(&r.verbose, "v", false, "list every case, not only failures")
-	fs.StringVar(&r.expect, "expect", "", "known failures: `FILE` of id (or glob) and reason per line, or a JSON object id → reason")
+	fs.StringVar(&r.expect, "expect", "", "known failures and skips: `FILE` of id (or glob) and reason per line (`skip` first for a known skip), or a JSON object id → reason; a skip it does not list fails the run")
+	fs.StringVar(&r.writeExpect, "write-expect", "", "write the run's failures and skips to `FILE` as --expect reads them (a baseline)")
 	return r
 }
 
@@ -48,6 +51,14 @@ func (r *reportFlags) expectations() (*runner.Expectations, error) {
 func (r *reportFlags) write(stdout, stderr io.Writer, rep *runner.Report, expect *runner.Expectations, what string) error {
 	for _, p := range expect.Unused() {
 		fmt.Fprintf(stderr, "lembas-check: warning: --expect %s: %s matched no %s of this run\n", r.expect, p, what)
+	}
+	if s := report.UnlistedSkips(rep); s != "" {
+		fmt.Fprintf(stderr, "lembas-check: --expect %s: %s\n", r.expect, s)
+	}
+	if r.writeExpect != "" {
+		if err := format.WriteFile("--write-expect", r.writeExpect, func(w io.Writer) error { return runner.WriteExpectations(w, rep) }); err != nil {
+			return err
+		}
 	}
 	o := format.Output{Format: r.format, Out: r.out, Verbose: r.verbose}
 	return format.Write(report.Formats, o, rep, stdout, func(w io.Writer, rep *runner.Report) error { return report.WriteTable(w, rep, r.verbose) })

@@ -71,6 +71,7 @@ func why(r *runner.Report) string {
 // tally counts a run's verdicts in the columns of its summary.
 type tally struct {
 	pass, fail, xfail, skip, interrupted int
+	unlisted                             int // skips --expect does not list (also in skip)
 	d                                    time.Duration
 }
 
@@ -85,6 +86,10 @@ func count(rs []runner.Result) tally {
 			t.pass++
 		case runner.Skip:
 			t.skip++
+		case runner.UnlistedSkip:
+			// Not checked, and failing the run: a skip in the counts, named in the summary.
+			t.skip++
+			t.unlisted++
 		case runner.XFail:
 			t.xfail++
 		case runner.Interrupted:
@@ -165,6 +170,9 @@ func Headline(r *runner.Report) string { return Status(r).Word() + " " + Coverag
 func WriteSummary(w io.Writer, r *runner.Report) error {
 	n := count(r.Results)
 	s := fmt.Sprintf("%s\t%s\t%s\t%d pass, %d fail, %d xfail", Status(r).Word(), Coverage(r), r.Target.Name(), n.pass, n.fail, n.xfail)
+	if n.unlisted > 0 {
+		s += fmt.Sprintf(", %d skipped unlisted in --expect", n.unlisted)
+	}
 	s += "\t" + table.Millis(r.Duration)
 	if reason := why(r); reason != "" {
 		s += "\t" + reason
@@ -173,8 +181,29 @@ func WriteSummary(w io.Writer, r *runner.Report) error {
 	return err
 }
 
+// UnlistedSkips names the skips an expectations file does not list ("" when there are none), for
+// stderr: the first ten ids, and what to do.
+func UnlistedSkips(r *runner.Report) string {
+	var ids []string
+	for _, x := range r.Results {
+		if x.Verdict == runner.UnlistedSkip {
+			ids = append(ids, x.Case.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return ""
+	}
+	n := len(ids)
+	if n > 10 {
+		ids = append(ids[:10], "…")
+	}
+	return fmt.Sprintf("%d skipped cases it does not list fail the run: %s (list each as `ID skip WHY`, or start a baseline with --write-expect FILE)", n, strings.Join(ids, ", "))
+}
+
 func suffix(x runner.Result) string {
 	switch {
+	case x.Verdict == runner.Skip && x.Expected != "":
+		return ": " + x.Message + " (expected: " + x.Expected + ")"
 	case x.Verdict == runner.Skip && x.Message != "":
 		return ": " + x.Message
 	case x.Expected != "":
@@ -403,7 +432,7 @@ func WriteJUnit(w io.Writer, r *runner.Report) error {
 				s.Skipped++
 			case runner.XFail:
 				c.SystemOut = "expected failure (" + x.Expected + ")\n" + body
-			case runner.Fail, runner.XPass:
+			case runner.Fail, runner.XPass, runner.UnlistedSkip:
 				c.Failure = &junitFailure{Message: firstLine(x), Type: string(x.Verdict), Body: body}
 				s.Fail++
 			default:
@@ -462,8 +491,8 @@ func runName(r *runner.Report) string {
 
 func firstLine(x runner.Result) string {
 	switch {
-	case x.Verdict == runner.XPass:
-		return "listed as a known failure but passes: " + x.Expected
+	case x.ExpectNote() != "":
+		return x.ExpectNote()
 	case x.Message != "":
 		return string(x.Verdict) + ": " + x.Message
 	}
