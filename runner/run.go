@@ -155,6 +155,21 @@ func Run(ctx context.Context, t Target, info TargetInfo, items []Item, opts Opti
 	return rep
 }
 
+// NotMade is the report of a run that could not be made at all — a hello that failed, a
+// selection of nothing, a file that could not be read — so that every report a command promises
+// is still written, saying ERROR and why, never left as an older run's. Target is what is known of
+// the target (its command). When the run was interrupted before its first case (Ctrl-C during
+// hello), every item is an interrupted result; otherwise there is none.
+func NotMade(target TargetInfo, items []Item, reason string, interrupted bool) *Report {
+	rep := &Report{Tool: "lembas-check", Version: ToolVersion, Spec: specVersion(), Target: target, Started: time.Now(), NotRun: []string{reason}}
+	if interrupted {
+		for _, it := range items {
+			rep.Results = append(rep.Results, Result{Case: it.Case, Verdict: Interrupted, Message: reason})
+		}
+	}
+	return rep
+}
+
 // Closed records what the target's Close returned.
 func (r *Report) Closed(err error) {
 	if err != nil {

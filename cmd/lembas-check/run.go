@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/LLeMbas/lembas-check/livetarget"
 
+	"github.com/LLeMbas/lembas-check/internal/cli"
 	"github.com/LLeMbas/lembas-check/internal/format"
 	"github.com/LLeMbas/lembas-check/runner"
 	"github.com/LLeMbas/lembas-check/runner/report"
@@ -76,28 +78,59 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return flagExit(err)
 	}
-	if len(pos) > 0 {
-		return errorf(stderr, "run takes no arguments (got %q); cases are chosen with --area, --run and --suite", pos)
-	}
-	if err := af.Check(); err != nil {
-		return errorf(stderr, "%v", err)
-	}
 	if _, err := report.Formats.Lookup(rf.format); err != nil {
 		return errorf(stderr, "%v", err)
 	}
+	// From here on a run not made still writes its report, saying ERROR and why (rf.notMade).
+	who := runner.TargetInfo{Kind: "builtin", Implementation: runner.Implementation{Name: "lembas-check reference"}}
+	switch {
+	case *impl != "":
+		who = runner.TargetInfo{Kind: "adapter", Implementation: runner.Implementation{Name: "--impl"}, Command: *impl}
+	case lf.Agent != "":
+		who = runner.TargetInfo{Kind: "live", Implementation: runner.Implementation{Name: "--live"}, Command: lf.Agent}
+	}
+	fail := func(format string, args ...any) int {
+		return rf.notMade(stdout, stderr, who, fmt.Sprintf(format, args...))
+	}
+	if len(pos) > 0 {
+		return fail("run takes no arguments (got %q); cases are chosen with --area, --run and --suite", pos)
+	}
+	if err := af.Check(); err != nil {
+		return fail("%v", err)
+	}
 	items, err := loadItems(cf, ff)
 	if err != nil {
-		return errorf(stderr, "%v", err)
+		return fail("%v", err)
 	}
 	expect, err := rf.expectations()
 	if err != nil {
+		return fail("%v", err)
+	}
+	target, workers, err := runTarget(fs, af, lf, *impl)
+	if err != nil {
+		return fail("%v", err)
+	}
+	// A hello that fails is an error here: the run could not be made (exit 2).
+	rep, err := runner.RunShown(ctx, target, items, runner.Options{Expect: expect, Workers: workers}, "run", stderr)
+	if err != nil {
+		if ctx.Err() != nil {
+			rf.writeNotMade(stdout, stderr, runner.NotMade(who, items, err.Error(), true))
+			return errorf(stderr, "%v", err)
+		}
+		return fail("%v", err)
+	}
+	if err := rf.write(stdout, stderr, rep, expect, "case"); err != nil {
 		return errorf(stderr, "%v", err)
 	}
-	target := runner.Target(runner.Builtin{})
-	workers := af.Jobs
+	return report.Status(rep).Code()
+}
+
+// runTarget is the target run's flags name: --live's harness, --impl's adapter, or the builtin
+// reference, and how many cases it takes at once.
+func runTarget(fs *flag.FlagSet, af *runner.AdapterOptions, lf *livetarget.Settings, impl string) (runner.Target, int, error) {
 	switch {
-	case lf.Agent != "" && *impl != "":
-		return errorf(stderr, "--live and --impl: give one target")
+	case lf.Agent != "" && impl != "":
+		return nil, 0, errors.New("--live and --impl: give one target")
 	case lf.Agent != "":
 		var timeout time.Duration // --timeout bounds each case only when given
 		fs.Visit(func(f *flag.Flag) {
@@ -107,34 +140,40 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		})
 		t, err := lf.Target(timeout, runner.ToolVersion)
 		if err != nil {
-			return errorf(stderr, "--live: %v", err)
+			return nil, 0, fmt.Errorf("--live: %v", err)
 		}
-		target, workers = t, 1
+		return t, 1, nil
 	case lf.Profile != "":
-		return errorf(stderr, "--profile names the profile of --live's harness: give --live too")
-	}
-	if *impl != "" {
-		a, err := runner.NewAdapter(*impl, *af)
+		return nil, 0, errors.New("--profile names the profile of --live's harness: give --live too")
+	case impl != "":
+		a, err := runner.NewAdapter(impl, *af)
 		if err != nil {
-			return errorf(stderr, "--impl: %v", err)
+			return nil, 0, fmt.Errorf("--impl: %v", err)
 		}
-		target = a
+		return a, af.Jobs, nil
 	}
-	// A hello that fails is an error here: the run could not be made (exit 2).
-	rep, err := runner.RunShown(ctx, target, items, runner.Options{Expect: expect, Workers: workers}, "run", stderr)
-	if err != nil {
-		return errorf(stderr, "%v", err)
+	return runner.Builtin{}, af.Jobs, nil
+}
+
+// notMade ends a run that could not be made: each report the flags promise is written, saying
+// ERROR and why (never left as an older run's), then the error goes to stderr; exit 2.
+func (r *reportFlags) notMade(stdout, stderr io.Writer, who runner.TargetInfo, why string) int {
+	r.writeNotMade(stdout, stderr, runner.NotMade(who, nil, why, false))
+	return errorf(stderr, "%s", why)
+}
+
+// writeNotMade writes a report of a run not made: the --out file, or the summary on stdout.
+func (r *reportFlags) writeNotMade(stdout, stderr io.Writer, rep *runner.Report) {
+	o := format.Output{Format: r.format, Out: r.out, Verbose: r.verbose}
+	if err := format.Write(report.Formats, o, rep, stdout, func(w io.Writer, rep *runner.Report) error { return report.WriteSummary(w, rep) }); err != nil {
+		fmt.Fprintf(stderr, "lembas-check: %v\n", err)
 	}
-	if err := rf.write(stdout, stderr, rep, expect, "case"); err != nil {
-		return errorf(stderr, "%v", err)
-	}
-	return report.Status(rep).Code()
 }
 
 // addLiveFlags adds the flags that choose a live harness as run's target (docs/live.md).
 func addLiveFlags(fs *flag.FlagSet) *livetarget.Settings {
 	l := &livetarget.Settings{}
-	fs.StringVar(&l.Agent, "live", "", "run the cases against a live harness, the fake as its model: an agent profile `NAME`, a profile FILE (.json), or 'CMD ARGS' ('lembas-check agent': the reference agent); see docs/live.md")
+	cli.CommandTo(fs, &l.Agent, "live", "run the cases against a live harness, the fake as its model: an agent profile `NAME`, a profile FILE (.json), or 'CMD ARGS' ('lembas-check agent': the reference agent); see docs/live.md")
 	fs.StringVar(&l.Profile, "profile", "", "the agent profile `NAME` (or FILE) of --live's command: how to point it at the fake, its tools' calls")
 	fs.BoolVar(&l.OneShot, "oneshot", false, "drive --live's harness one prompt at a time, even where its profile has an ACP command")
 	fs.StringVar(&l.Keep, "keep", "", "keep what --live's harness sent the fake (requests.jsonl) and the ACP transcript in `DIR`")

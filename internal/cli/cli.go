@@ -267,8 +267,13 @@ func (c command) Set(s string) error {
 func CommandVar(fs *flag.FlagSet, name, value, usage string) *string {
 	p := new(string)
 	*p = value
-	fs.Var(command{p}, name, usage)
+	CommandTo(fs, p, name, usage)
 	return p
+}
+
+// CommandTo is CommandVar into a string of the caller's (--live's, a field of its settings).
+func CommandTo(fs *flag.FlagSet, p *string, name, usage string) {
+	fs.Var(command{p}, name, usage)
 }
 
 // Optional is a flag that may stand alone (`--features`: Given, no Value) or take the next word as

@@ -125,6 +125,10 @@ func WriteTable(w io.Writer, r *runner.Report, verbose bool) error {
 			x.WriteHeading(w, suffix(x))
 		}
 	}
+	if len(r.Results) == 0 {
+		// A run not made (runner.NotMade): no table of nothing, the summary says why.
+		return WriteSummary(w, r)
+	}
 	all := count(r.Results)
 	stopped := all.interrupted > 0
 	t := table.New(w, 1)
@@ -448,6 +452,17 @@ func WriteJUnit(w io.Writer, r *runner.Report) error {
 		out.add(s.junitCounts)
 		out.Suites = append(out.Suites, s)
 	}
+	if len(r.NotRun) > 0 {
+		// What could not be run is an error a CI's test view shows, not an absence.
+		s := junitSuite{Name: "lembas-check", junitCounts: junitCounts{Time: secs(0)}}
+		for _, why := range r.NotRun {
+			s.Cases = append(s.Cases, junitCase{Name: "not run", Classname: "lembas-check.run", Time: secs(0), Error: &junitFailure{Message: "not run: " + why, Type: "not run", Body: why}})
+			s.Tests++
+			s.Errors++
+		}
+		out.add(s.junitCounts)
+		out.Suites = append(out.Suites, s)
+	}
 	io.WriteString(w, xml.Header)
 	// The coverage as a comment on the first line after the declaration: a person opening the
 	// file reads it first, and no JUnit reader minds it.
@@ -510,6 +525,9 @@ func WriteMarkdown(w io.Writer, r *runner.Report) error {
 	}
 	if r.CloseErr != "" {
 		fmt.Fprintf(w, "warning: %s\n\n", format.MarkdownCell(r.CloseErr))
+	}
+	if len(r.Results) == 0 {
+		return nil // a run not made: the heading and why say it all
 	}
 	all := count(r.Results)
 	stopped := all.interrupted > 0
