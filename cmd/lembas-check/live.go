@@ -2,12 +2,16 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"strings"
 	"time"
 
 	"github.com/LLeMbas/lembas-check/agents"
+	"github.com/LLeMbas/lembas-check/internal/format"
 	"github.com/LLeMbas/lembas-check/live"
 	"github.com/LLeMbas/lembas-check/livetarget"
 	"github.com/LLeMbas/lembas-check/runner"
@@ -37,17 +41,22 @@ func cmdLive(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if *field != "" {
 		return fieldReport(ctx, *field, st.Agent, st.StepTimeout, stdout, stderr)
 	}
-	expect, err := rf.expectations()
-	if err != nil {
-		return errorf(stderr, "%v", err)
-	}
 	if _, err := report.Formats.Lookup(rf.format); err != nil {
 		return errorf(stderr, "%v", err)
+	}
+	// A live run not made still writes its report, saying ERROR and why (rf.notMade).
+	who := runner.TargetInfo{Kind: "live", Implementation: runner.Implementation{Name: "--agent"}, Command: st.Agent}
+	expect, err := rf.expectations()
+	if err != nil {
+		return rf.notMade(stdout, stderr, who, err.Error())
+	}
+	if err := checkRecordDir(st.Record); err != nil {
+		return rf.notMade(stdout, stderr, who, err.Error())
 	}
 	st.Lax = !strict
 	rep, err := st.Run(ctx, expect)
 	if err != nil {
-		return errorf(stderr, "%v", err)
+		return rf.notMade(stdout, stderr, who, err.Error())
 	}
 	if err := rf.write(stdout, stderr, rep, expect, "verdict"); err != nil {
 		return errorf(stderr, "%v", err)
@@ -57,6 +66,27 @@ func cmdLive(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	return report.Status(rep).Code()
+}
+
+// checkRecordDir checks --record's folder before any agent starts. As `go test -o DIR/` and
+// `mkdir` (without -p) do, only the last component is made: a parent that does not exist is a
+// mistake in the path (a typo, an unmounted volume), named with the flag, never a tree made
+// silently.
+func checkRecordDir(dir string) error {
+	if dir == "" {
+		return nil
+	}
+	if st, err := os.Stat(dir); err == nil {
+		if !st.IsDir() {
+			return fmt.Errorf("--record %s: not a directory: give a folder for the recordings", dir)
+		}
+		return nil
+	}
+	err := os.Mkdir(dir, 0o755)
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("--record %s: its parent must exist: lembas-check makes only the last folder, as mkdir does", dir)
+	}
+	return format.FileErr("--record", dir, err)
 }
 
 // fieldReport is live --field-report (livetarget.FieldReport).
