@@ -7,6 +7,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/LLeMbas/lembas-check/internal/jsonx"
 	"github.com/LLeMbas/lembas-check/replay"
 )
 
@@ -49,7 +50,15 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return errorf(stderr, "%v", err)
 	}
 	status, line := replay.Outcome(pos[0], st.Mode, sent, played, cold)
-	fmt.Fprintln(stdout, line)
+	if write.Name == "json" {
+		// JSON lines only on stdout: the footer says what the line says; the line goes to stderr.
+		if err := jsonx.NewEncoder(stdout).Encode(replay.Footer(status, sent, line, ctx.Err() != nil)); err != nil {
+			return errorf(stderr, "%v", err)
+		}
+		fmt.Fprintln(stderr, line)
+	} else {
+		fmt.Fprintln(stdout, line)
+	}
 	if played != nil {
 		fmt.Fprintf(stderr, "lembas-check: %v\n", played)
 	}
