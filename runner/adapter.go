@@ -636,9 +636,7 @@ func (p *proc) exitedWithin(grace time.Duration) bool {
 	select {
 	case <-p.sv.Exited():
 	case <-up:
-		select {
-		case <-p.sv.Exited(): // it exited as the time ran out: in time
-		default:
+		if !p.sv.HasExited() { // one that exited as the time ran out exited in time
 			p.kill()
 			return false
 		}

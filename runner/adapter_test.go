@@ -337,45 +337,6 @@ func TestAdapterLeavesNothing(t *testing.T) {
 	}
 }
 
-// An adapter that exits at once on bye, leaving a child that ignores TERM (issue 21: blamed on the
-// adapter, "did not exit within 1s of bye"): its grace runs out while the child is being ended,
-// and Close names the child, by command line and pid, as the adapter's leftover.
-func TestAdapterByeBlamesTheLeftover(t *testing.T) {
-	if _, err := exec.LookPath("setsid"); err != nil {
-		t.Skip("setsid(1) (util-linux) is not on PATH")
-	}
-	f := newFake(t, "good")
-	t.Setenv("LEMBAS_FAKE_CHILD", "detach")
-	// The grace of bye is up the moment the adapter has exited: the supervisor is then still
-	// giving the stubborn child its own grace before the KILL.
-	exitUp := func(pid int, what string, d time.Duration, fire func()) func() bool {
-		if what != "exit" {
-			return f.timer(pid, what, d, fire)
-		}
-		stop := make(chan struct{})
-		var once sync.Once
-		go func() {
-			for alive(pid) {
-				select {
-				case <-stop:
-					return
-				case <-time.After(5 * time.Millisecond): // a poll, not a bound
-				}
-			}
-			fire()
-		}()
-		return func() bool { once.Do(func() { close(stop) }); return true }
-	}
-	a := f.adapter(AdapterOptions{Grace: 300 * time.Millisecond, timer: exitUp})
-	run(t, a, conformancetest.Cases(t, conformance.Jobs)[:1], 1)
-	err := a.Close()
-	if err == nil || strings.Contains(err.Error(), "did not exit") || !strings.Contains(err.Error(), "exited after bye but left processes running: ended 2 processes it left behind: ") ||
-		!strings.Contains(err.Error(), "stubborn-sleeper (pid ") {
-		t.Errorf("Close: %v, want the children named as left behind", err)
-	}
-	f.done()
-}
-
 // A timeout with the rest answered: the process is restarted and the next case passes on it.
 func TestAdapterTimeoutThenRestart(t *testing.T) {
 	f := newFake(t, "hang").once()

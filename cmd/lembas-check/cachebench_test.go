@@ -58,7 +58,7 @@ func TestAuditOutputs(t *testing.T) {
 	var q struct {
 		Cause, Path, Detail string
 	}
-	if len(lines) != 7 || json.Unmarshal([]byte(lines[3]), &q) != nil || q.Cause != "tools changed" || q.Path != "$.tools[3]" {
+	if len(lines) != 8 || json.Unmarshal([]byte(lines[3]), &q) != nil || q.Cause != "tools changed" || q.Path != "$.tools[3]" {
 		t.Errorf("json lines: %d, line 4 %+v", len(lines), q)
 	}
 	if s, err := os.ReadFile(svg); err != nil || !strings.HasPrefix(string(s), "<svg ") {
