@@ -148,6 +148,17 @@ func Footer(status format.Status, sent []Sent, why string, interrupted bool) for
 	return format.NewFooter(status, interrupted, map[string]int{"requests": len(sent), "failed": failed}, why)
 }
 
+// WriteEnd ends a replay's report in the format of that name: the JSON footer (the summary
+// line then goes to stderr: JSON output is JSON lines only), or the summary line.
+func WriteEnd(stdout, stderr io.Writer, name string, f format.Footer, line string) error {
+	if name != "json" {
+		_, err := fmt.Fprintln(stdout, line)
+		return err
+	}
+	fmt.Fprintln(stderr, line)
+	return jsonx.NewEncoder(stdout).Encode(f)
+}
+
 // Outcome is how a replay of file in mode ended, and its last line: unfinished when the play
 // stopped (played) or sent nothing, failed when a request failed; cold is what emptying the
 // cache first said ("" when not asked).

@@ -2,13 +2,12 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
 	"strings"
 
+	"github.com/LLeMbas/lembas-check/internal/cli"
 	"github.com/LLeMbas/lembas-check/refagent"
 	"github.com/LLeMbas/lembas-check/runner"
 )
@@ -30,7 +29,7 @@ func cmdAgent(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return errorf(stderr, "agent takes no arguments (got %q): it speaks ACP on stdin and stdout", pos)
 	}
 	// A malformed URL is a mistake in the command line, said now, not at the first prompt.
-	if err := checkBaseURL(*base); err != nil {
+	if err := cli.CheckURL("--base-url", *base); err != nil {
 		return errorf(stderr, "agent: %v", err)
 	}
 	o := refagent.Options{BaseURL: *base, Key: os.Getenv("OPENAI_API_KEY"), Model: *model, Version: runner.ToolVersion, Break: breaks}
@@ -45,20 +44,4 @@ func cmdAgent(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 2
 	}
 	return 0
-}
-
-// checkBaseURL checks --base-url (or $OPENAI_BASE_URL): an absolute http or https URL with a
-// host. An empty one is left to refagent.New, which says how to give one.
-func checkBaseURL(base string) error {
-	if base == "" {
-		return nil
-	}
-	u, err := url.Parse(base)
-	if err == nil && (u.Scheme != "http" && u.Scheme != "https" || u.Host == "") {
-		err = errors.New("want an http or https URL with a host, as http://127.0.0.1:8080/v1")
-	}
-	if err != nil {
-		return fmt.Errorf("--base-url %q (default $OPENAI_BASE_URL): %v", base, err)
-	}
-	return nil
 }

@@ -2,11 +2,8 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"strings"
 	"time"
 
@@ -48,15 +45,15 @@ func cmdLive(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	who := runner.TargetInfo{Kind: "live", Implementation: runner.Implementation{Name: "--agent"}, Command: st.Agent}
 	expect, err := rf.expectations()
 	if err != nil {
-		return rf.notMade(stdout, stderr, who, err.Error())
+		return rf.notMade(stdout, stderr, runner.NotMade(who, nil, err.Error(), false))
 	}
-	if err := checkRecordDir(st.Record); err != nil {
-		return rf.notMade(stdout, stderr, who, err.Error())
+	if err := format.MakeDir("--record", st.Record); err != nil {
+		return rf.notMade(stdout, stderr, runner.NotMade(who, nil, err.Error(), false))
 	}
 	st.Lax = !strict
 	rep, err := st.Run(ctx, expect)
 	if err != nil {
-		return rf.notMade(stdout, stderr, who, err.Error())
+		return rf.notMade(stdout, stderr, runner.NotMade(who, nil, err.Error(), false))
 	}
 	if err := rf.write(stdout, stderr, rep, expect, "verdict"); err != nil {
 		return errorf(stderr, "%v", err)
@@ -66,27 +63,6 @@ func cmdLive(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	return report.Status(rep).Code()
-}
-
-// checkRecordDir checks --record's folder before any agent starts. As `go test -o DIR/` and
-// `mkdir` (without -p) do, only the last component is made: a parent that does not exist is a
-// mistake in the path (a typo, an unmounted volume), named with the flag, never a tree made
-// silently.
-func checkRecordDir(dir string) error {
-	if dir == "" {
-		return nil
-	}
-	if st, err := os.Stat(dir); err == nil {
-		if !st.IsDir() {
-			return fmt.Errorf("--record %s: not a directory: give a folder for the recordings", dir)
-		}
-		return nil
-	}
-	err := os.Mkdir(dir, 0o755)
-	if errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("--record %s: its parent must exist: lembas-check makes only the last folder, as mkdir does", dir)
-	}
-	return format.FileErr("--record", dir, err)
 }
 
 // fieldReport is live --field-report (livetarget.FieldReport).

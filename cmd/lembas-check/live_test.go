@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/LLeMbas/lembas-check/internal/cli"
+	"github.com/LLeMbas/lembas-check/internal/format"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -58,7 +60,7 @@ func TestLiveRecordDir(t *testing.T) {
 	if _, err := os.Stat(parent); err == nil {
 		t.Errorf("%s was made", parent)
 	}
-	if err := checkRecordDir(parent); err != nil {
+	if err := format.MakeDir("--record", parent); err != nil {
 		t.Errorf("a folder whose parent exists: %v", err)
 	}
 	if st, err := os.Stat(parent); err != nil || !st.IsDir() {
@@ -74,7 +76,7 @@ func TestAgentBaseURLChecked(t *testing.T) {
 			t.Errorf("--base-url %s: exit %d, stderr %q", u, code, errs)
 		}
 	}
-	if err := checkBaseURL("http://127.0.0.1:8080/v1"); err != nil {
+	if err := cli.CheckURL("--base-url", "http://127.0.0.1:8080/v1"); err != nil {
 		t.Errorf("a good URL: %v", err)
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"io"
 	"time"
 
-	"github.com/LLeMbas/lembas-check/internal/jsonx"
 	"github.com/LLeMbas/lembas-check/replay"
 )
 
@@ -50,14 +49,8 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return errorf(stderr, "%v", err)
 	}
 	status, line := replay.Outcome(pos[0], st.Mode, sent, played, cold)
-	if write.Name == "json" {
-		// JSON lines only on stdout: the footer says what the line says; the line goes to stderr.
-		if err := jsonx.NewEncoder(stdout).Encode(replay.Footer(status, sent, line, ctx.Err() != nil)); err != nil {
-			return errorf(stderr, "%v", err)
-		}
-		fmt.Fprintln(stderr, line)
-	} else {
-		fmt.Fprintln(stdout, line)
+	if err := replay.WriteEnd(stdout, stderr, write.Name, replay.Footer(status, sent, line, ctx.Err() != nil), line); err != nil {
+		return errorf(stderr, "%v", err)
 	}
 	if played != nil {
 		fmt.Fprintf(stderr, "lembas-check: %v\n", played)

@@ -57,7 +57,7 @@ func (r *reportFlags) write(stdout, stderr io.Writer, rep *runner.Report, expect
 	if s := report.UnlistedSkips(rep); s != "" {
 		fmt.Fprintf(stderr, "lembas-check: --expect %s: %s\n", r.expect, s)
 	}
-	if r.writeExpect != "" {
+	if r.writeExpect != "" && report.Status(rep) != format.Unfinished { // no baseline from a run not whole
 		if err := format.WriteFile("--write-expect", r.writeExpect, func(w io.Writer) error { return runner.WriteExpectations(w, rep) }); err != nil {
 			return err
 		}
@@ -90,7 +90,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		who = runner.TargetInfo{Kind: "live", Implementation: runner.Implementation{Name: "--live"}, Command: lf.Agent}
 	}
 	fail := func(format string, args ...any) int {
-		return rf.notMade(stdout, stderr, who, fmt.Sprintf(format, args...))
+		return rf.notMade(stdout, stderr, runner.NotMade(who, nil, fmt.Sprintf(format, args...), false))
 	}
 	if len(pos) > 0 {
 		return fail("run takes no arguments (got %q); cases are chosen with --area, --run and --suite", pos)
@@ -113,11 +113,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	// A hello that fails is an error here: the run could not be made (exit 2).
 	rep, err := runner.RunShown(ctx, target, items, runner.Options{Expect: expect, Workers: workers}, "run", stderr)
 	if err != nil {
-		if ctx.Err() != nil {
-			rf.writeNotMade(stdout, stderr, runner.NotMade(who, items, err.Error(), true))
-			return errorf(stderr, "%v", err)
-		}
-		return fail("%v", err)
+		return rf.notMade(stdout, stderr, runner.NotMade(who, items, err.Error(), ctx.Err() != nil))
 	}
 	if err := rf.write(stdout, stderr, rep, expect, "case"); err != nil {
 		return errorf(stderr, "%v", err)
@@ -155,19 +151,13 @@ func runTarget(fs *flag.FlagSet, af *runner.AdapterOptions, lf *livetarget.Setti
 	return runner.Builtin{}, af.Jobs, nil
 }
 
-// notMade ends a run that could not be made: each report the flags promise is written, saying
-// ERROR and why (never left as an older run's), then the error goes to stderr; exit 2.
-func (r *reportFlags) notMade(stdout, stderr io.Writer, who runner.TargetInfo, why string) int {
-	r.writeNotMade(stdout, stderr, runner.NotMade(who, nil, why, false))
-	return errorf(stderr, "%s", why)
-}
-
-// writeNotMade writes a report of a run not made: the --out file, or the summary on stdout.
-func (r *reportFlags) writeNotMade(stdout, stderr io.Writer, rep *runner.Report) {
-	o := format.Output{Format: r.format, Out: r.out, Verbose: r.verbose}
-	if err := format.Write(report.Formats, o, rep, stdout, func(w io.Writer, rep *runner.Report) error { return report.WriteSummary(w, rep) }); err != nil {
+// notMade ends a run that could not be made (runner.NotMade): the report the flags promise is
+// written, saying ERROR and why (never left as an older run's), and the error goes to stderr.
+func (r *reportFlags) notMade(stdout, stderr io.Writer, rep *runner.Report) int {
+	if err := r.write(stdout, stderr, rep, nil, ""); err != nil {
 		fmt.Fprintf(stderr, "lembas-check: %v\n", err)
 	}
+	return errorf(stderr, "%s", rep.NotRun[0])
 }
 
 // addLiveFlags adds the flags that choose a live harness as run's target (docs/live.md).

@@ -10,6 +10,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -322,4 +323,20 @@ func joinOptional(fs *flag.FlagSet, args []string) []string {
 		out = append(out, a)
 	}
 	return out
+}
+
+// CheckURL checks a flag's URL (agent --base-url) at the start, not at its first use: an absolute
+// http or https URL with a host. "" is left to the caller (a default, or its own message).
+func CheckURL(flag, value string) error {
+	if value == "" {
+		return nil
+	}
+	u, err := url.Parse(value)
+	if err == nil && (u.Scheme != "http" && u.Scheme != "https" || u.Host == "") {
+		err = errors.New("want an http or https URL with a host, as http://127.0.0.1:8080/v1")
+	}
+	if err != nil {
+		return fmt.Errorf("%s %q: %v", flag, value, err)
+	}
+	return nil
 }

@@ -178,6 +178,27 @@ func WriteFile(flag, path string, write func(io.Writer) error) error {
 	return nil
 }
 
+// MakeDir makes the folder a flag names (live --record), checked before any work starts. As
+// `mkdir` and `go test -o DIR/` do, only the last folder is made: a parent that does not exist is
+// a mistake in the path (a typo, an unmounted volume), said naming the flag, never a tree made
+// silently. "" and an existing folder are fine.
+func MakeDir(flag, dir string) error {
+	if dir == "" {
+		return nil
+	}
+	if st, err := os.Stat(dir); err == nil {
+		if !st.IsDir() {
+			return fmt.Errorf("%s %s: not a directory: give a folder", flag, dir)
+		}
+		return nil
+	}
+	err := os.Mkdir(dir, 0o755)
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%s %s: its parent must exist: lembas-check makes only the last folder, as mkdir does", flag, dir)
+	}
+	return FileErr(flag, dir, err)
+}
+
 // FileErr names the flag and path of a file an operation on it failed, reading or writing: the
 // cause of an *fs.PathError only (its path may be a temporary file's), and the path said once. A
 // nil err is nil.
