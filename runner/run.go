@@ -170,6 +170,18 @@ func NotMade(target TargetInfo, items []Item, reason string, interrupted bool) *
 	return rep
 }
 
+// Unstarted is what is known of a target before it starts, for the report of a run not made:
+// the first command given of flag, command pairs ("--impl", "python3 a.py": "--impl (python3
+// a.py)"), or the builtin reference when none is.
+func Unstarted(flagCommands ...string) TargetInfo {
+	for i := 0; i+1 < len(flagCommands); i += 2 {
+		if flagCommands[i+1] != "" {
+			return TargetInfo{Kind: "unstarted", Implementation: Implementation{Name: flagCommands[i]}, Command: flagCommands[i+1]}
+		}
+	}
+	return TargetInfo{Kind: "builtin", Implementation: Implementation{Name: "lembas-check reference", Version: ToolVersion}}
+}
+
 // Closed records what the target's Close returned.
 func (r *Report) Closed(err error) {
 	if err != nil {

@@ -38,11 +38,11 @@ func cmdLive(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if *field != "" {
 		return fieldReport(ctx, *field, st.Agent, st.StepTimeout, stdout, stderr)
 	}
-	if _, err := report.Formats.Lookup(rf.format); err != nil {
+	if _, err := report.Formats.Lookup(rf.Format); err != nil {
 		return errorf(stderr, "%v", err)
 	}
 	// A live run not made still writes its report, saying ERROR and why (rf.notMade).
-	who := runner.TargetInfo{Kind: "live", Implementation: runner.Implementation{Name: "--agent"}, Command: st.Agent}
+	who := runner.Unstarted("--agent", st.Agent)
 	expect, err := rf.expectations()
 	if err != nil {
 		return rf.notMade(stdout, stderr, runner.NotMade(who, nil, err.Error(), false))
@@ -55,7 +55,7 @@ func cmdLive(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return rf.notMade(stdout, stderr, runner.NotMade(who, nil, err.Error(), false))
 	}
-	if err := rf.write(stdout, stderr, rep, expect, "verdict"); err != nil {
+	if err := rf.Write(stdout, stderr, rep, expect, "verdict"); err != nil {
 		return errorf(stderr, "%v", err)
 	}
 	if ctx.Err() != nil {

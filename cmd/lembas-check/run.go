@@ -16,54 +16,29 @@ import (
 	"github.com/LLeMbas/lembas-check/runner/report"
 )
 
-// reportFlags are the flags that say how a report is written, shared by run and diff.
-type reportFlags struct {
-	format  string
-	out     string
-	verbose bool
-	expect  string
-	// writeExpect is --write-expect's file: the run's failures and skips, as --expect reads them.
-	writeExpect string
-}
+// reportFlags are the flags that say how a run's report is written, shared by run and live.
+type reportFlags struct{ report.Output }
 
 func addReportFlags(fs interface {
 	StringVar(*string, string, string, string)
 	BoolVar(*bool, string, bool, string)
 }) *reportFlags {
 	r := &reportFlags{}
-	fs.StringVar(&r.format, "format", "table", "report `FORMAT`: "+report.Formats.Help())
-	fs.StringVar(&r.out, "out", "", "write the report to `FILE` (the table summary still goes to stdout)")
-	fs.BoolVar(&r.verbose, "v", false, "list every case, not only failures")
-	fs.StringVar(&r.expect, "expect", "", "known failures and skips: `FILE` of id (or glob) and reason per line (`skip` first for a known skip), or a JSON object id → reason; a skip it does not list fails the run")
-	fs.StringVar(&r.writeExpect, "write-expect", "", "write the run's failures and skips to `FILE` as --expect reads them (a baseline)")
+	fs.StringVar(&r.Format, "format", "table", "report `FORMAT`: "+report.Formats.Help())
+	fs.StringVar(&r.Out, "out", "", "write the report to `FILE` (the table summary still goes to stdout)")
+	fs.BoolVar(&r.Verbose, "v", false, "list every case, not only failures")
+	fs.StringVar(&r.Expect, "expect", "", "known failures and skips: `FILE` of id (or glob) and reason per line (`skip` first for a known skip), or a JSON object id → reason; a skip it does not list fails the run")
+	fs.StringVar(&r.WriteExpect, "write-expect", "", "write the run's failures and skips to `FILE` as --expect reads them (a baseline)")
 	return r
 }
 
 // expectations are the known failures --expect names (nil without it).
 func (r *reportFlags) expectations() (*runner.Expectations, error) {
-	if r.expect == "" {
+	if r.Expect == "" {
 		return nil, nil
 	}
-	e, err := runner.LoadExpectations(r.expect)
-	return e, format.FileErr("--expect", r.expect, err)
-}
-
-// write writes the report as the flags say, after a warning for each known failure that
-// matched no result (of what: "case", "verdict").
-func (r *reportFlags) write(stdout, stderr io.Writer, rep *runner.Report, expect *runner.Expectations, what string) error {
-	for _, p := range expect.Unused() {
-		fmt.Fprintf(stderr, "lembas-check: warning: --expect %s: %s matched no %s of this run\n", r.expect, p, what)
-	}
-	if s := report.UnlistedSkips(rep); s != "" {
-		fmt.Fprintf(stderr, "lembas-check: --expect %s: %s\n", r.expect, s)
-	}
-	if r.writeExpect != "" && report.Status(rep) != format.Unfinished { // no baseline from a run not whole
-		if err := format.WriteFile("--write-expect", r.writeExpect, func(w io.Writer) error { return runner.WriteExpectations(w, rep) }); err != nil {
-			return err
-		}
-	}
-	o := format.Output{Format: r.format, Out: r.out, Verbose: r.verbose}
-	return format.Write(report.Formats, o, rep, stdout, func(w io.Writer, rep *runner.Report) error { return report.WriteTable(w, rep, r.verbose) })
+	e, err := runner.LoadExpectations(r.Expect)
+	return e, format.FileErr("--expect", r.Expect, err)
 }
 
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -78,19 +53,13 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return flagExit(err)
 	}
-	if _, err := report.Formats.Lookup(rf.format); err != nil {
+	if _, err := report.Formats.Lookup(rf.Format); err != nil {
 		return errorf(stderr, "%v", err)
 	}
 	// From here on a run not made still writes its report, saying ERROR and why (rf.notMade).
-	who := runner.TargetInfo{Kind: "builtin", Implementation: runner.Implementation{Name: "lembas-check reference"}}
-	switch {
-	case *impl != "":
-		who = runner.TargetInfo{Kind: "adapter", Implementation: runner.Implementation{Name: "--impl"}, Command: *impl}
-	case lf.Agent != "":
-		who = runner.TargetInfo{Kind: "live", Implementation: runner.Implementation{Name: "--live"}, Command: lf.Agent}
-	}
-	fail := func(format string, args ...any) int {
-		return rf.notMade(stdout, stderr, runner.NotMade(who, nil, fmt.Sprintf(format, args...), false))
+	who := runner.Unstarted("--impl", *impl, "--live", lf.Agent)
+	fail := func(f string, a ...any) int {
+		return rf.notMade(stdout, stderr, runner.NotMade(who, nil, fmt.Sprintf(f, a...), false))
 	}
 	if len(pos) > 0 {
 		return fail("run takes no arguments (got %q); cases are chosen with --area, --run and --suite", pos)
@@ -115,7 +84,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return rf.notMade(stdout, stderr, runner.NotMade(who, items, err.Error(), ctx.Err() != nil))
 	}
-	if err := rf.write(stdout, stderr, rep, expect, "case"); err != nil {
+	if err := rf.Write(stdout, stderr, rep, expect, "case"); err != nil {
 		return errorf(stderr, "%v", err)
 	}
 	return report.Status(rep).Code()
@@ -129,11 +98,9 @@ func runTarget(fs *flag.FlagSet, af *runner.AdapterOptions, lf *livetarget.Setti
 		return nil, 0, errors.New("--live and --impl: give one target")
 	case lf.Agent != "":
 		var timeout time.Duration // --timeout bounds each case only when given
-		fs.Visit(func(f *flag.Flag) {
-			if f.Name == "timeout" {
-				timeout = af.Timeout
-			}
-		})
+		if cli.Given(fs, "timeout") {
+			timeout = af.Timeout
+		}
 		t, err := lf.Target(timeout, runner.ToolVersion)
 		if err != nil {
 			return nil, 0, fmt.Errorf("--live: %v", err)
@@ -154,7 +121,7 @@ func runTarget(fs *flag.FlagSet, af *runner.AdapterOptions, lf *livetarget.Setti
 // notMade ends a run that could not be made (runner.NotMade): the report the flags promise is
 // written, saying ERROR and why (never left as an older run's), and the error goes to stderr.
 func (r *reportFlags) notMade(stdout, stderr io.Writer, rep *runner.Report) int {
-	if err := r.write(stdout, stderr, rep, nil, ""); err != nil {
+	if err := r.Write(stdout, stderr, rep, nil, ""); err != nil {
 		fmt.Fprintf(stderr, "lembas-check: %v\n", err)
 	}
 	return errorf(stderr, "%s", rep.NotRun[0])

@@ -325,6 +325,13 @@ func joinOptional(fs *flag.FlagSet, args []string) []string {
 	return out
 }
 
+// Given says whether the flag name was given on the command line (not left at its default).
+func Given(fs *flag.FlagSet, name string) bool {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given
+}
+
 // CheckURL checks a flag's URL (agent --base-url) at the start, not at its first use: an absolute
 // http or https URL with a host. "" is left to the caller (a default, or its own message).
 func CheckURL(flag, value string) error {
