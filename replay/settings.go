@@ -132,6 +132,33 @@ var Formats = format.Formats[[]Sent]{
 	}},
 }
 
+// Footer is a replay's JSON footer (format.Footer, every command's): how it ended, the requests
+// sent and failed, why when it is not ok, and whether a signal cut it short. `replay --format
+// json` ends with it instead of the summary line, so its output is JSON lines only.
+func Footer(status format.Status, sent []Sent, why string, interrupted bool) format.Footer {
+	failed := 0
+	for _, s := range sent {
+		if s.Error != "" {
+			failed++
+		}
+	}
+	if status == format.OK {
+		why = ""
+	}
+	return format.NewFooter(status, interrupted, map[string]int{"requests": len(sent), "failed": failed}, why)
+}
+
+// WriteEnd ends a replay's report in the format of that name: the JSON footer (the summary
+// line then goes to stderr: JSON output is JSON lines only), or the summary line.
+func WriteEnd(stdout, stderr io.Writer, name string, f format.Footer, line string) error {
+	if name != "json" {
+		_, err := fmt.Fprintln(stdout, line)
+		return err
+	}
+	fmt.Fprintln(stderr, line)
+	return jsonx.NewEncoder(stdout).Encode(f)
+}
+
 // Outcome is how a replay of file in mode ended, and its last line: unfinished when the play
 // stopped (played) or sent nothing, failed when a request failed; cold is what emptying the
 // cache first said ("" when not asked).

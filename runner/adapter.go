@@ -627,6 +627,25 @@ func (p *proc) exitWithin(grace time.Duration) bool {
 	}
 }
 
+// exitedWithin is exitWithin for the adapter process alone: grace bounds its own exit, not the
+// ending of what it left (a child that ignores TERM takes the supervisor's grace and a KILL),
+// which bye then waits for and names as the adapter's leftovers, not as the adapter's slowness.
+func (p *proc) exitedWithin(grace time.Duration) bool {
+	up, stop := p.after("exit", grace)
+	defer stop()
+	select {
+	case <-p.sv.Exited():
+	case <-up:
+		if !p.sv.HasExited() { // one that exited as the time ran out exited in time
+			p.kill()
+			return false
+		}
+	}
+	<-p.exited // what it left is ended, within the supervisor's own grace
+	p.closeFiles()
+	return true
+}
+
 // after is closed once the time d the process has for what ("answer", "exit") is up, unless
 // stop comes first.
 func (p *proc) after(what string, d time.Duration) (up <-chan struct{}, stop func() bool) {
@@ -656,7 +675,7 @@ func (p *proc) bye(grace time.Duration) error {
 		p.stdin.Write([]byte(`{"cmd":"bye"}` + "\n"))
 		p.stdin.Close()
 	}()
-	if !p.exitWithin(grace) {
+	if !p.exitedWithin(grace) {
 		return fmt.Errorf("adapter process %d did not exit within %s of bye (ended by lembas-check): it must exit when it reads bye or its stdin closes", p.pid, grace)
 	}
 	if st := p.sv.State(); !st.Success() {

@@ -45,8 +45,11 @@ func (x Result) WriteFailure(w io.Writer) {
 	if x.Case.About != "" {
 		fmt.Fprintf(w, "    %s\n", x.Case.About)
 	}
-	if x.Expected != "" {
-		fmt.Fprintf(w, "    listed as a known failure (%s) but it passes: take it off the expectations file\n", x.Expected)
+	if note := x.ExpectNote(); note != "" {
+		fmt.Fprintf(w, "    %s\n", note)
+		if x.Verdict == UnlistedSkip {
+			return // nothing was sent: no answer, no diff
+		}
 	}
 	fmt.Fprintf(w, "    case:   %s\n", table.JSON(x.Case.Input, "            "))
 	fmt.Fprintf(w, "    want:   %s\n", table.JSON(x.Case.Expect, "            "))
@@ -64,6 +67,24 @@ func (x Result) WriteFailure(w io.Writer) {
 		}
 	}
 	WriteStderr(w, "    ", x.Stderr)
+}
+
+// ExpectNote says why the expectations file (--expect) made this verdict fail the run: an
+// unlisted skip, or an xpass (a listed failure or skip that passes); "" for any other verdict.
+func (x Result) ExpectNote() string {
+	switch {
+	case x.Verdict == UnlistedSkip:
+		why := x.Message
+		if why == "" {
+			why = "no reason given"
+		}
+		return fmt.Sprintf("skipped (%s), and the expectations file does not list it: list it as `%s skip WHY`, or make the target answer it", why, x.Case.ID)
+	case x.Verdict == XPass && strings.HasPrefix(x.Expected, skipWord+": "):
+		return fmt.Sprintf("listed as skipped (%s) but it was checked and passes: take it off the expectations file", strings.TrimPrefix(x.Expected, skipWord+": "))
+	case x.Verdict == XPass:
+		return fmt.Sprintf("listed as a known failure (%s) but it passes: take it off the expectations file", x.Expected)
+	}
+	return ""
 }
 
 // WriteStderr writes the tail of what a target wrote on stderr as a failure or a disagreement

@@ -155,6 +155,33 @@ func Run(ctx context.Context, t Target, info TargetInfo, items []Item, opts Opti
 	return rep
 }
 
+// NotMade is the report of a run that could not be made at all — a hello that failed, a
+// selection of nothing, a file that could not be read — so that every report a command promises
+// is still written, saying ERROR and why, never left as an older run's. Target is what is known of
+// the target (its command). When the run was interrupted before its first case (Ctrl-C during
+// hello), every item is an interrupted result; otherwise there is none.
+func NotMade(target TargetInfo, items []Item, reason string, interrupted bool) *Report {
+	rep := &Report{Tool: "lembas-check", Version: ToolVersion, Spec: specVersion(), Target: target, Started: time.Now(), NotRun: []string{reason}}
+	if interrupted {
+		for _, it := range items {
+			rep.Results = append(rep.Results, Result{Case: it.Case, Verdict: Interrupted, Message: reason})
+		}
+	}
+	return rep
+}
+
+// Unstarted is what is known of a target before it starts, for the report of a run not made:
+// the first command given of flag, command pairs ("--impl", "python3 a.py": "--impl (python3
+// a.py)"), or the builtin reference when none is.
+func Unstarted(flagCommands ...string) TargetInfo {
+	for i := 0; i+1 < len(flagCommands); i += 2 {
+		if flagCommands[i+1] != "" {
+			return TargetInfo{Kind: "unstarted", Implementation: Implementation{Name: flagCommands[i]}, Command: flagCommands[i+1]}
+		}
+	}
+	return TargetInfo{Kind: "builtin", Implementation: Implementation{Name: "lembas-check reference", Version: ToolVersion}}
+}
+
 // Closed records what the target's Close returned.
 func (r *Report) Closed(err error) {
 	if err != nil {
@@ -170,7 +197,6 @@ func runOne(ctx context.Context, t Target, it Item, answers map[string]bool, exp
 		r.Verdict, r.Message = Error, it.Err.Error()
 	case !answers[c.Area]:
 		r.Verdict, r.Message = Skip, "area not implemented"
-		return r
 	default:
 		began := time.Now()
 		out := t.Answer(ctx, c)

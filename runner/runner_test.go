@@ -83,7 +83,8 @@ func TestRunVerdicts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Verdict{Pass, Fail, Error, Skip, XFail, XPass}
+	// With --expect, a skip the file does not list fails the run (issue 21).
+	want := []Verdict{Pass, Fail, Error, UnlistedSkip, XFail, XPass}
 	for i, r := range rep.Results {
 		if r.Verdict != want[i] {
 			t.Errorf("case %d: verdict %s, want %s", i, r.Verdict, want[i])
@@ -104,6 +105,66 @@ func TestRunVerdicts(t *testing.T) {
 	}
 	if rep.Failed() {
 		t.Error("skips failed the run")
+	}
+}
+
+// Known skips (issue 21): `ID skip WHY` lists a skip as a known failure is listed. A listed skip
+// is a skip; an unlisted one fails the run naming itself; a case listed as skipped that passes is
+// an xpass; and the file --write-expect writes from a run makes that run pass.
+func TestExpectedSkips(t *testing.T) {
+	cases := conformancetest.Cases(t, conformance.Jobs)[:5]
+	wrong := Outcome{Answer: json.RawMessage(`{"text": "wrong"}`)}
+	target := scripted{areas: []string{"jobs"}, answers: map[string]Outcome{
+		cases[0].ID: {Verdict: Skip, Message: "no jobs yet"},
+		cases[1].ID: {Verdict: Skip, Message: "not here"},
+		cases[3].ID: wrong,
+	}}
+	expect, err := ParseExpectations([]byte(cases[0].ID + " skip the CLI has no jobs\n" + cases[2].ID + "  skip  later\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := runCases(context.Background(), target, cases, Options{Expect: expect})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Verdict{Skip, UnlistedSkip, XPass, Fail, Pass}
+	for i, r := range rep.Results {
+		if r.Verdict != want[i] {
+			t.Errorf("case %d: verdict %s, want %s", i, r.Verdict, want[i])
+		}
+	}
+	if note := rep.Results[1].ExpectNote(); !strings.Contains(note, "skipped (not here), and the expectations file does not list it") || !strings.Contains(note, cases[1].ID+" skip WHY") {
+		t.Errorf("unlisted skip: %q", note)
+	}
+	if note := rep.Results[2].ExpectNote(); !strings.Contains(note, "listed as skipped (later) but it was checked and passes") {
+		t.Errorf("a listed skip that passes: %q", note)
+	}
+	if !rep.Failed() {
+		t.Error("an unlisted skip did not fail the run")
+	}
+	if _, err := ParseExpectations([]byte("jobs/1 skip\n")); err == nil || !strings.Contains(err.Error(), "expected to be skipped") {
+		t.Errorf("a skip without a reason: %v", err)
+	}
+
+	// The baseline: written from a run without --expect, it lists the failure and both skips,
+	// and the same run with it passes.
+	rep, _ = runCases(context.Background(), target, cases, Options{})
+	var b strings.Builder
+	if err := WriteExpectations(&b, rep); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range []string{cases[0].ID + " skip no jobs yet\n", cases[1].ID + " skip not here\n", cases[3].ID + " fail: the answer differs from the expectation\n"} {
+		if !strings.Contains(b.String(), line) {
+			t.Errorf("written file lacks %q:\n%s", line, b.String())
+		}
+	}
+	base, err := ParseExpectations([]byte(b.String()))
+	if err != nil {
+		t.Fatalf("the written file does not parse: %v\n%s", err, b.String())
+	}
+	rep, _ = runCases(context.Background(), target, cases, Options{Expect: base})
+	if rep.Failed() || len(base.Unused()) > 0 {
+		t.Errorf("the run fails against its own baseline (unused %v): %+v", base.Unused(), rep.Counts())
 	}
 }
 

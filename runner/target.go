@@ -61,6 +61,9 @@ const (
 	ProtocolError Verdict = "protocol error"
 	XFail         Verdict = "xfail"
 	XPass         Verdict = "xpass"
+	// UnlistedSkip is a skip an expectations file (--expect) does not list: the case was not
+	// checked, and the run fails until the file says why or the target answers it.
+	UnlistedSkip Verdict = "unlisted skip"
 	// Interrupted is a case the run did not finish (Ctrl-C, SIGTERM): not passed, and the run
 	// that has one is unfinished.
 	Interrupted Verdict = "interrupted"

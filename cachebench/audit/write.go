@@ -184,7 +184,8 @@ func WriteTable(w io.Writer, r *Report, verbose bool) error {
 	return nil
 }
 
-// WriteJSON writes JSON lines: one {"type":"request",…} per request, then {"type":"totals",…}.
+// WriteJSON writes JSON lines: one {"type":"request",…} per request, then {"type":"totals",…},
+// then the footer every command ends its JSON with (format.Footer).
 func WriteJSON(w io.Writer, r *Report) error {
 	enc := jsonx.NewEncoder(w)
 	for _, q := range r.Requests {
@@ -195,13 +196,30 @@ func WriteJSON(w io.Writer, r *Report) error {
 			return err
 		}
 	}
-	return enc.Encode(struct {
+	if err := enc.Encode(struct {
 		Type string `json:"type"`
 		*Report
-		Failed bool `json:"failed"`
-		// Status is the summary's first word: ok, FAIL or ERROR.
-		Status string `json:"status"`
-	}{"totals", r, r.Failed(), Status(r).Word()})
+	}{"totals", r}); err != nil {
+		return err
+	}
+	return enc.Encode(Footer(r))
+}
+
+// Footer is the audit's JSON footer: its status, the requests, breaks and failing breaks counted,
+// and why when it is not ok.
+func Footer(r *Report) format.Footer {
+	t := r.Totals
+	why := ""
+	switch Status(r) {
+	case format.Unfinished:
+		why = NoRequest(r)
+		if r.Damage != "" {
+			why = "not audited whole: " + r.Damage
+		}
+	case format.Failed:
+		why = fmt.Sprintf("%d break(s) the spec does not allow", t.Failing)
+	}
+	return format.NewFooter(Status(r), false, map[string]int{"requests": t.Requests, "conversations": t.Conversations, "breaks": t.Breaks, "failing": t.Failing}, why)
 }
 
 // Lines are a change's two sides as a diff shows them: "- old", "+ new", a side left out when

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
+	"github.com/LLeMbas/lembas-check/internal/format"
 	"strings"
 	"testing"
 	"time"
@@ -42,14 +43,14 @@ func TestTableShowsTheBreakLikeGoTest(t *testing.T) {
 	}
 }
 
-func TestJSONLinesAreOneRequestEachThenTotals(t *testing.T) {
+func TestJSONLinesAreOneRequestEachThenTotalsAndFooter(t *testing.T) {
 	var b bytes.Buffer
 	rep := dateReport(t)
 	if err := Write(&b, rep, "json", false); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
-	if len(lines) != len(rep.Requests)+1 {
+	if len(lines) != len(rep.Requests)+2 {
 		t.Fatalf("%d lines for %d requests", len(lines), len(rep.Requests))
 	}
 	var q struct {
@@ -64,7 +65,6 @@ func TestJSONLinesAreOneRequestEachThenTotals(t *testing.T) {
 	}
 	var tot struct {
 		Type   string
-		Failed bool
 		Totals struct {
 			PromptTokens int64 `json:"prompt_tokens"`
 			ByCause      map[string]struct {
@@ -72,8 +72,21 @@ func TestJSONLinesAreOneRequestEachThenTotals(t *testing.T) {
 			} `json:"by_cause"`
 		}
 	}
-	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &tot); err != nil || tot.Type != "totals" || !tot.Failed || tot.Totals.ByCause["system prompt changed"].LostTokens != 404 {
+	if err := json.Unmarshal([]byte(lines[len(lines)-2]), &tot); err != nil || tot.Type != "totals" || tot.Totals.ByCause["system prompt changed"].LostTokens != 404 {
 		t.Errorf("totals: %+v %v", tot, err)
+	}
+	var foot format.Footer
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &foot); err != nil || foot.Type != "footer" || foot.Status != "FAIL" || !foot.Failed || foot.Exit != 1 || foot.Counts["failing"] == 0 {
+		t.Errorf("footer: %+v %v", foot, err)
+	}
+}
+
+// The audit's footer is every command's (issue 21: `status: ERROR` stood beside `failed: false`):
+// an audit with no request is ERROR, failed, exit 2, saying why.
+func TestFooterOfAnAuditNotMade(t *testing.T) {
+	f := Footer(&Report{})
+	if f.Status != "ERROR" || !f.Failed || f.Exit != 2 || !strings.Contains(f.Error, "no request") {
+		t.Errorf("%+v", f)
 	}
 }
 

@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"encoding/json"
+	"github.com/LLeMbas/lembas-check/internal/format"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -87,6 +88,15 @@ func TestBaselineAndVariantSideBySide(t *testing.T) {
 	out.Reset()
 	if err := Write(&out, res, "json", false); err != nil || strings.Count(out.String(), `"type":"row"`) != 12 || strings.Count(out.String(), `"type":"run"`) != 2 {
 		t.Errorf("json: %v\n%s", err, out.String())
+	}
+	// The last line is the footer every command writes (issue 21: bench's JSON had none).
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	var foot format.Footer
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &foot); err != nil || foot.Type != "footer" || foot.Status != Status(res).Word() || foot.Exit != Status(res).Code() || foot.Counts["runs"] != 2 || foot.Counts["requests"] != 12 {
+		t.Errorf("footer %s (%v)", lines[len(lines)-1], err)
+	}
+	if f := Footer(&Result{Stopped: "replaying: context canceled"}); f.Status != "ERROR" || !f.Failed || !f.Interrupted || !strings.Contains(f.Error, "not finished") {
+		t.Errorf("an interrupted bench's footer: %+v", f)
 	}
 }
 

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -342,7 +343,7 @@ func Summaries(r *Result) []string {
 }
 
 // WriteJSON writes JSON lines: {"type":"row",…} per request of each run, then {"type":"run",…}
-// per run.
+// per run, then the footer every command ends its JSON with (Footer).
 func WriteJSON(w io.Writer, r *Result) error {
 	enc := jsonx.NewEncoder(w)
 	for _, run := range r.Runs {
@@ -376,7 +377,24 @@ func WriteJSON(w io.Writer, r *Result) error {
 			return err
 		}
 	}
-	return nil
+	return enc.Encode(Footer(r))
+}
+
+// Footer is the bench's JSON footer (format.Footer): its status, the runs, requests and failed
+// requests counted, and why when it is not ok. A bench stopped by Ctrl-C or SIGTERM is
+// interrupted (its Stopped is the context's error).
+func Footer(r *Result) format.Footer {
+	n := map[string]int{"runs": len(r.Runs), "requests": 0, "errors": 0}
+	for _, run := range r.Runs {
+		n["requests"] += run.Totals.Requests
+		n["errors"] += run.Totals.Errors
+	}
+	why := why(r)
+	if Status(r) == format.Failed {
+		why = fmt.Sprintf("%d request(s) failed", n["errors"])
+	}
+	interrupted := strings.Contains(r.Stopped, context.Canceled.Error())
+	return format.NewFooter(Status(r), interrupted, n, why)
 }
 
 // WriteMarkdown writes the side-by-side summary as a markdown table.

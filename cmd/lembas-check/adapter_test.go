@@ -222,6 +222,22 @@ func TestExampleAdapters(t *testing.T) {
 			if code != 0 || !strings.Contains(out, "│ jobs         │    10 │   10 │    0 │     0 │    0 │") {
 				t.Fatalf("run: exit %d\n%s\n%s", code, out, errs)
 			}
+			// Coverage a CI can hold (issue 21): an --expect that lists no skips fails the run,
+			// naming the skips; the file --write-expect wrote from the run makes it pass.
+			dir := t.TempDir()
+			none, base := filepath.Join(dir, "none.txt"), filepath.Join(dir, "base.txt")
+			if err := os.WriteFile(none, []byte("# no known failures, no known skips\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			code, out, errs = runCLI(t, "run", "--impl", c.impl, "--expect", none, "--write-expect", base)
+			if code != 1 || !strings.Contains(lastLine(out), "FAIL\t10 of 267 checked, 257 skipped") || !strings.Contains(errs, "257 skipped cases it does not list fail the run: chunk_tokens/") ||
+				!strings.Contains(out, "--- UNLISTED SKIP: chunk_tokens/") {
+				t.Fatalf("run --expect listing no skips: exit %d\n%s\n%s", code, lastLine(out), errs)
+			}
+			code, out, errs = runCLI(t, "run", "--impl", c.impl, "--expect", base)
+			if code != 0 || !strings.HasPrefix(lastLine(out), "ok\t10 of 267 checked, 257 skipped") || strings.Contains(errs, "--expect") {
+				t.Fatalf("run --expect with the baseline --write-expect wrote: exit %d\n%s\n%s", code, lastLine(out), errs)
+			}
 			code, out, errs = runCLI(t, "diff", "--a", "builtin", "--b", c.impl)
 			if code != 0 || !strings.Contains(out, "│ jobs         │    10 │    10 │          0 │        0 │") || !strings.HasPrefix(out, "ok\t10 agree, 257 only in a; 10 of 267 cases compared\n") {
 				t.Fatalf("diff: exit %d\n%s\n%s", code, out, errs)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/LLeMbas/lembas-check/internal/cli"
 	"github.com/LLeMbas/lembas-check/refagent"
 	"github.com/LLeMbas/lembas-check/runner"
 )
@@ -26,6 +27,10 @@ func cmdAgent(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	if len(pos) > 0 {
 		return errorf(stderr, "agent takes no arguments (got %q): it speaks ACP on stdin and stdout", pos)
+	}
+	// A malformed URL is a mistake in the command line, said now, not at the first prompt.
+	if err := cli.CheckURL("--base-url", *base); err != nil {
+		return errorf(stderr, "agent: %v", err)
 	}
 	o := refagent.Options{BaseURL: *base, Key: os.Getenv("OPENAI_API_KEY"), Model: *model, Version: runner.ToolVersion, Break: breaks}
 	if _, err := refagent.New(o); err != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/LLeMbas/lembas-check/internal/format"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -57,7 +58,7 @@ func TestAuditOutputs(t *testing.T) {
 	var q struct {
 		Cause, Path, Detail string
 	}
-	if len(lines) != 7 || json.Unmarshal([]byte(lines[3]), &q) != nil || q.Cause != "tools changed" || q.Path != "$.tools[3]" {
+	if len(lines) != 8 || json.Unmarshal([]byte(lines[3]), &q) != nil || q.Cause != "tools changed" || q.Path != "$.tools[3]" {
 		t.Errorf("json lines: %d, line 4 %+v", len(lines), q)
 	}
 	if s, err := os.ReadFile(svg); err != nil || !strings.HasPrefix(string(s), "<svg ") {
@@ -127,6 +128,17 @@ func TestBenchAndReplayAgainstAServer(t *testing.T) {
 	first := strings.SplitN(out, "\n", 2)[0]
 	if code != 0 || json.Unmarshal([]byte(first), &line) != nil || line.Seq != 1 || line.Usage.CachedTokens == nil {
 		t.Errorf("replay json: exit %d, %q", code, first)
+	}
+	// JSON lines only (issue 21: it ended with the text line `ok …`), the last the footer.
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	for _, l := range lines {
+		if !json.Valid([]byte(l)) {
+			t.Errorf("replay json: a line that is not JSON: %q", l)
+		}
+	}
+	var foot format.Footer
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &foot); err != nil || foot.Type != "footer" || foot.Status != "ok" || foot.Failed || foot.Counts["requests"] != len(lines)-1 {
+		t.Errorf("replay json footer %q (%v)", lines[len(lines)-1], err)
 	}
 	srv.Close()
 	if code, _, errs = runCLI(t, "replay", recDir+"clean.jsonl", "--server", srv.URL); code != 2 || !strings.Contains(errs, "cannot be reached") {

@@ -136,6 +136,8 @@ func TestEmptyCommandFlags(t *testing.T) {
 		"run --impl empty":   {[]string{"run", "--impl", ""}, "empty"},
 		"run --impl blank":   {[]string{"run", "--impl", "  "}, "empty"},
 		"run --impl=":        {[]string{"run", "--impl="}, "empty"},
+		"run --live empty":   {[]string{"run", "--live", ""}, "empty"},
+		"run --live blank":   {[]string{"run", "--live", " "}, "empty"},
 		"diff --a empty":     {[]string{"diff", "--a", "", "--b", "builtin"}, "empty"},
 		"diff --b blank":     {[]string{"diff", "--b", " "}, "empty"},
 		"smoke --impl empty": {[]string{"smoke", "--impl", ""}, "empty"},
@@ -187,5 +189,68 @@ func TestUnwritableFilesNameTheirFlag(t *testing.T) {
 		if code != 2 || !strings.Contains(errs, want) || strings.Contains(errs, ".tmp") || strings.Contains(out, "ok\t") {
 			t.Errorf("%q: exit %d, stderr %q, want 2 and %q", c.args, code, errs, want)
 		}
+	}
+}
+
+// A run not made still writes the report --out promises, saying ERROR and why, over any older file
+// (issue 21: `run --impl false --format junit --out f.xml` left last run's f.xml in place, so a CI
+// uploaded it): a failed hello as a JUnit <error>, a selection of nothing as a JSON footer, an
+// unreadable --expect as markdown's ⚠️.
+func TestRunNotMadeWritesItsReport(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		name, format string
+		args         []string
+		want         []string
+	}{
+		{"failed hello", "junit", []string{"--impl", "false"}, []string{"<error ", `adapter &#34;false&#34;: exited (exit status 1) before answering hello`, `errors="1"`}},
+		{"selection of nothing", "json", []string{"--run", "nomatch/*"}, []string{`"type":"footer","status":"ERROR","exit":2,"failed":true`, "--run 'nomatch/*' matches none"}},
+		{"unreadable --expect", "markdown", []string{"--expect", filepath.Join(dir, "nosuch.txt")}, []string{"## ⚠️ ", "not run: --expect " + filepath.Join(dir, "nosuch.txt")}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out := filepath.Join(dir, c.name+"."+c.format)
+			if err := os.WriteFile(out, []byte("<old/>\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			code, stdout, errs := runCLI(t, append([]string{"run", "--format", c.format, "--out", out}, c.args...)...)
+			b, _ := os.ReadFile(out)
+			if code != 2 || strings.Contains(string(b), "<old/>") || !strings.HasPrefix(lastLine(stdout), "ERROR\t") {
+				t.Fatalf("exit %d, stdout %q, stderr %q\n%s", code, stdout, errs, b)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(string(b), w) {
+					t.Errorf("%s lacks %q:\n%s", out, w, b)
+				}
+			}
+		})
+	}
+}
+
+// Ctrl-C while the adapter has not said hello (issue 21: no report was written): the report is
+// written, every case interrupted, exit 2.
+func TestRunInterruptedDuringHello(t *testing.T) {
+	dir := t.TempDir()
+	mark, script := filepath.Join(dir, "started"), filepath.Join(dir, "mute.sh")
+	if err := os.WriteFile(script, []byte(": > \"$1\"\nexec sleep 600\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	junit := filepath.Join(dir, "r.xml")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		if waitFor(mark, ctx.Done()) {
+			cancel()
+		}
+	}()
+	var out, errb strings.Builder
+	code := dispatch(ctx, []string{"run", "--impl", "sh " + shellQuote(script) + " " + shellQuote(mark), "--area", "jobs", "--format", "junit", "--out", junit}, &out, &errb)
+	<-watched
+	if last := lastLine(out.String()); code != 2 || !strings.HasPrefix(last, "ERROR\t0 of 10 checked, 0 skipped, 10 interrupted") {
+		t.Fatalf("exit %d, summary %q\n%s", code, last, errb.String())
+	}
+	if tests, failures, errors := junitCounts(t, junit); tests != 11 || failures != 0 || errors != 11 {
+		t.Errorf("JUnit: tests=%d failures=%d errors=%d, want the 10 cases and the run, as errors", tests, failures, errors)
 	}
 }

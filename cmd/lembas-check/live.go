@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/LLeMbas/lembas-check/agents"
+	"github.com/LLeMbas/lembas-check/internal/format"
 	"github.com/LLeMbas/lembas-check/live"
 	"github.com/LLeMbas/lembas-check/livetarget"
 	"github.com/LLeMbas/lembas-check/runner"
@@ -37,19 +38,24 @@ func cmdLive(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if *field != "" {
 		return fieldReport(ctx, *field, st.Agent, st.StepTimeout, stdout, stderr)
 	}
-	expect, err := rf.expectations()
-	if err != nil {
+	if _, err := report.Formats.Lookup(rf.Format); err != nil {
 		return errorf(stderr, "%v", err)
 	}
-	if _, err := report.Formats.Lookup(rf.format); err != nil {
-		return errorf(stderr, "%v", err)
+	// A live run not made still writes its report, saying ERROR and why (rf.notMade).
+	who := runner.Unstarted("--agent", st.Agent)
+	expect, err := rf.expectations()
+	if err != nil {
+		return rf.notMade(stdout, stderr, runner.NotMade(who, nil, err.Error(), false))
+	}
+	if err := format.MakeDir("--record", st.Record); err != nil {
+		return rf.notMade(stdout, stderr, runner.NotMade(who, nil, err.Error(), false))
 	}
 	st.Lax = !strict
 	rep, err := st.Run(ctx, expect)
 	if err != nil {
-		return errorf(stderr, "%v", err)
+		return rf.notMade(stdout, stderr, runner.NotMade(who, nil, err.Error(), false))
 	}
-	if err := rf.write(stdout, stderr, rep, expect, "verdict"); err != nil {
+	if err := rf.Write(stdout, stderr, rep, expect, "verdict"); err != nil {
 		return errorf(stderr, "%v", err)
 	}
 	if ctx.Err() != nil {

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"github.com/LLeMbas/lembas-check/internal/cli"
+	"github.com/LLeMbas/lembas-check/internal/format"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -17,7 +20,7 @@ func TestLiveAgentNotStarted(t *testing.T) {
 		t.Fatalf("exit %d, want 2\n%s\n%s", code, out, errs)
 	}
 	last := lastLine(out)
-	if !strings.HasPrefix(last, "ERROR\t") || !strings.Contains(last, "7 cases: 0 pass, 0 fail, 0 xfail, 7 skip") ||
+	if !strings.HasPrefix(last, "ERROR\t") || !strings.Contains(last, "0 of 7 checked, 7 skipped") ||
 		!strings.Contains(last, "not run: midnight: at the start: starting "+bin) {
 		t.Errorf("summary %q", last)
 	}
@@ -43,5 +46,39 @@ func TestLiveStrictFlag(t *testing.T) {
 	code, out, errs = runCLI(t, "live", "--agent", prof, "--scenario", "two-prompts", "--strict=false", "-v")
 	if code != 1 || !strings.Contains(out, "--- PASS: live/two-prompts/session") || !strings.Contains(out, "--- FAIL: live/two-prompts/nothing-rewritten") {
 		t.Errorf("--strict=false: exit %d\n%s\n%s", code, out, errs)
+	}
+}
+
+// --record's folder is checked before any agent starts (issue 21: `live --record
+// /nonexistent/dir` made the whole tree silently): a missing parent is exit 2 naming the flag, and
+// nothing is made; a folder whose parent exists is made, as `mkdir` would.
+func TestLiveRecordDir(t *testing.T) {
+	parent := filepath.Join(t.TempDir(), "nonexistent")
+	dir := filepath.Join(parent, "dir")
+	code, _, errs := runCLI(t, "live", "--agent", "lembas-check agent", "--scenario", "midnight", "--record", dir)
+	if code != 2 || !strings.Contains(errs, "lembas-check: --record "+dir+": ") || !strings.Contains(errs, "its parent must exist") {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+	if _, err := os.Stat(parent); err == nil {
+		t.Errorf("%s was made", parent)
+	}
+	if err := format.MakeDir("--record", parent); err != nil {
+		t.Errorf("a folder whose parent exists: %v", err)
+	}
+	if st, err := os.Stat(parent); err != nil || !st.IsDir() {
+		t.Errorf("%s was not made: %v", parent, err)
+	}
+}
+
+// agent --base-url is checked at the start (issue 21: a malformed URL was found at the first
+// prompt): exit 2 naming the flag.
+func TestAgentBaseURLChecked(t *testing.T) {
+	for _, u := range []string{"127.0.0.1:8080/v1", "ftp://127.0.0.1/v1", "http:///v1", "http://%zz/v1"} {
+		if code, _, errs := runCLI(t, "agent", "--base-url", u); code != 2 || !strings.Contains(errs, "lembas-check: agent: --base-url "+strconv.Quote(u)) {
+			t.Errorf("--base-url %s: exit %d, stderr %q", u, code, errs)
+		}
+	}
+	if err := cli.CheckURL("--base-url", "http://127.0.0.1:8080/v1"); err != nil {
+		t.Errorf("a good URL: %v", err)
 	}
 }

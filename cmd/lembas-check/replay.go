@@ -49,7 +49,9 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return errorf(stderr, "%v", err)
 	}
 	status, line := replay.Outcome(pos[0], st.Mode, sent, played, cold)
-	fmt.Fprintln(stdout, line)
+	if err := replay.WriteEnd(stdout, stderr, write.Name, replay.Footer(status, sent, line, ctx.Err() != nil), line); err != nil {
+		return errorf(stderr, "%v", err)
+	}
 	if played != nil {
 		fmt.Fprintf(stderr, "lembas-check: %v\n", played)
 	}

@@ -10,6 +10,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -267,8 +268,13 @@ func (c command) Set(s string) error {
 func CommandVar(fs *flag.FlagSet, name, value, usage string) *string {
 	p := new(string)
 	*p = value
-	fs.Var(command{p}, name, usage)
+	CommandTo(fs, p, name, usage)
 	return p
+}
+
+// CommandTo is CommandVar into a string of the caller's (--live's, a field of its settings).
+func CommandTo(fs *flag.FlagSet, p *string, name, usage string) {
+	fs.Var(command{p}, name, usage)
 }
 
 // Optional is a flag that may stand alone (`--features`: Given, no Value) or take the next word as
@@ -317,4 +323,27 @@ func joinOptional(fs *flag.FlagSet, args []string) []string {
 		out = append(out, a)
 	}
 	return out
+}
+
+// Given says whether the flag name was given on the command line (not left at its default).
+func Given(fs *flag.FlagSet, name string) bool {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given
+}
+
+// CheckURL checks a flag's URL (agent --base-url) at the start, not at its first use: an absolute
+// http or https URL with a host. "" is left to the caller (a default, or its own message).
+func CheckURL(flag, value string) error {
+	if value == "" {
+		return nil
+	}
+	u, err := url.Parse(value)
+	if err == nil && (u.Scheme != "http" && u.Scheme != "https" || u.Host == "") {
+		err = errors.New("want an http or https URL with a host, as http://127.0.0.1:8080/v1")
+	}
+	if err != nil {
+		return fmt.Errorf("%s %q: %v", flag, value, err)
+	}
+	return nil
 }

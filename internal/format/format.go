@@ -178,6 +178,27 @@ func WriteFile(flag, path string, write func(io.Writer) error) error {
 	return nil
 }
 
+// MakeDir makes the folder a flag names (live --record), checked before any work starts. As
+// `mkdir` and `go test -o DIR/` do, only the last folder is made: a parent that does not exist is
+// a mistake in the path (a typo, an unmounted volume), said naming the flag, never a tree made
+// silently. "" and an existing folder are fine.
+func MakeDir(flag, dir string) error {
+	if dir == "" {
+		return nil
+	}
+	if st, err := os.Stat(dir); err == nil {
+		if !st.IsDir() {
+			return fmt.Errorf("%s %s: not a directory: give a folder", flag, dir)
+		}
+		return nil
+	}
+	err := os.Mkdir(dir, 0o755)
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%s %s: its parent must exist: lembas-check makes only the last folder, as mkdir does", flag, dir)
+	}
+	return FileErr(flag, dir, err)
+}
+
 // FileErr names the flag and path of a file an operation on it failed, reading or writing: the
 // cause of an *fs.PathError only (its path may be a temporary file's), and the path said once. A
 // nil err is nil.
@@ -233,4 +254,32 @@ func MarkdownFence(lang, text string) string {
 		fence += "`"
 	}
 	return fence + lang + "\n" + strings.TrimRight(text, "\n") + "\n" + fence
+}
+
+// Footer is the last line of every command's JSON report, one shape for all of them (run, live,
+// diff, audit, bench, replay), so a CI reads any of them the same way: the status word, whether
+// the gate fails (Failed is Status != ok, from the same value, so the two cannot disagree), the
+// exit status, whether a signal cut it short, what was counted, and why when it is not ok.
+// A command embeds it in its own footer to add fields of its own.
+type Footer struct {
+	Type string `json:"type"` // "footer"
+	// Status is the summary's first word: "ok" (exit 0), "FAIL" (1) or "ERROR" (2).
+	Status string `json:"status"`
+	Exit   int    `json:"exit"`
+	// Failed says the command did not pass: true for FAIL and ERROR alike.
+	Failed bool `json:"failed"`
+	// Interrupted says Ctrl-C or SIGTERM ended the command before it was done.
+	Interrupted bool `json:"interrupted"`
+	// Counts are what the command counted, by its own words (verdicts, requests, errors).
+	Counts map[string]int `json:"counts"`
+	// Error is why the status is ERROR (or what failed), when there is a reason to give.
+	Error string `json:"error,omitempty"`
+}
+
+// NewFooter makes the footer of a command that ended with s.
+func NewFooter(s Status, interrupted bool, counts map[string]int, why string) Footer {
+	if counts == nil {
+		counts = map[string]int{}
+	}
+	return Footer{Type: "footer", Status: s.Word(), Exit: s.Code(), Failed: s != OK, Interrupted: interrupted, Counts: counts, Error: why}
 }

@@ -98,3 +98,14 @@ func TestMarkdown(t *testing.T) {
 		}
 	}
 }
+
+// One footer for every command: failed and exit come from the status, so a footer saying ERROR
+// says failed too (audit's said `failed: false` beside `status: ERROR`).
+func TestFooterFollowsStatus(t *testing.T) {
+	for s, failed := range map[Status]bool{OK: false, Failed: true, Unfinished: true} {
+		f := NewFooter(s, s == Unfinished, nil, "")
+		if f.Type != "footer" || f.Status != s.Word() || f.Exit != s.Code() || f.Failed != failed || f.Counts == nil {
+			t.Errorf("%v: %+v", s, f)
+		}
+	}
+}

@@ -270,6 +270,18 @@ func (p *Process) Done() <-chan struct{} { return p.done }
 // Exited is closed as soon as the process itself has exited, before what it left is ended.
 func (p *Process) Exited() <-chan struct{} { return p.exited }
 
+// HasExited says, without waiting, whether the process itself has exited: Exited is closed, or
+// (Linux) it is a zombie the supervisor has not yet seen. A deadline that ran out at the moment it
+// exited asks this, so that the exit is not taken for a hang.
+func (p *Process) HasExited() bool {
+	select {
+	case <-p.exited:
+		return true
+	default:
+		return exitedNow(p)
+	}
+}
+
 // Wait waits for Done and returns what (*exec.Cmd).Wait returned.
 func (p *Process) Wait() error {
 	<-p.done

@@ -29,6 +29,9 @@ func limits() string {
 // waitExited cannot wait without reaping here: the process is reaped first.
 func waitExited(*Process) bool { return false }
 
+// exitedNow cannot look without reaping here: Exited alone says it.
+func exitedNow(*Process) bool { return false }
+
 func signalAll(p *Process, sig os.Signal) { signalGroup(p.pid, unixSignal(sig)) }
 
 // owned is the rest of p's group, as one entry: its members cannot be listed here.

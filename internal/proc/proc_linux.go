@@ -48,6 +48,13 @@ func waitExited(p *Process) bool {
 	}
 }
 
+// exitedNow says, without waiting or reaping, whether the process has exited (a zombie).
+func exitedNow(p *Process) bool {
+	var info unix.Siginfo // zero: a waitid with nothing to report leaves si_signo 0
+	err := unix.Waitid(unix.P_PID, p.pid, &info, unix.WEXITED|unix.WNOWAIT|unix.WNOHANG, nil)
+	return err == nil && info.Signo != 0
+}
+
 func signalAll(p *Process, sig os.Signal) {
 	s := unixSignal(sig)
 	signalGroup(p.pid, s)

@@ -480,3 +480,20 @@ func TestMarkReadAgainMidExec(t *testing.T) {
 		t.Error("a gone process read as marked")
 	}
 }
+
+// HasExited looks without waiting: false while the process runs, true once it has exited, even
+// before Exited is closed (a zombie the watcher has not seen yet is found by waitid WNOHANG).
+func TestHasExited(t *testing.T) {
+	p, err := Start(exec.Command("sleep", "60"), Options{Grace: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.HasExited() || exitedNow(p) {
+		t.Error("a running process has exited")
+	}
+	p.Stop(syscall.SIGKILL)
+	<-p.Exited()
+	if !p.HasExited() {
+		t.Error("an exited process has not")
+	}
+}

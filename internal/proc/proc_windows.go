@@ -87,6 +87,9 @@ func limits() string {
 
 func waitExited(*Process) bool { return false }
 
+// exitedNow cannot look without reaping here: Exited alone says it.
+func exitedNow(*Process) bool { return false }
+
 func signalAll(p *Process, sig os.Signal) {
 	if sig != nil {
 		_ = windows.GenerateConsoleCtrlEvent(windows.CTRL_BREAK_EVENT, uint32(p.pid))

@@ -71,6 +71,7 @@ func why(r *runner.Report) string {
 // tally counts a run's verdicts in the columns of its summary.
 type tally struct {
 	pass, fail, xfail, skip, interrupted int
+	unlisted                             int // skips --expect does not list (also in skip)
 	d                                    time.Duration
 }
 
@@ -85,6 +86,10 @@ func count(rs []runner.Result) tally {
 			t.pass++
 		case runner.Skip:
 			t.skip++
+		case runner.UnlistedSkip:
+			// Not checked, and failing the run: a skip in the counts, named in the summary.
+			t.skip++
+			t.unlisted++
 		case runner.XFail:
 			t.xfail++
 		case runner.Interrupted:
@@ -120,6 +125,10 @@ func WriteTable(w io.Writer, r *runner.Report, verbose bool) error {
 			x.WriteHeading(w, suffix(x))
 		}
 	}
+	if len(r.Results) == 0 {
+		// A run not made (runner.NotMade): no table of nothing, the summary says why.
+		return WriteSummary(w, r)
+	}
 	all := count(r.Results)
 	stopped := all.interrupted > 0
 	t := table.New(w, 1)
@@ -145,13 +154,28 @@ func WriteTable(w io.Writer, r *runner.Report, verbose bool) error {
 	return WriteSummary(w, r)
 }
 
-// WriteSummary writes the run's last line: the status word, the target, the counts, the time, and
-// why when the run is unfinished.
-func WriteSummary(w io.Writer, r *runner.Report) error {
+// Coverage says how much of the run was checked: "10 of 267 checked, 257 skipped" (and how
+// many were interrupted). Every format's first line carries it, so a run that checks little is
+// not read as a run that checks much.
+func Coverage(r *runner.Report) string {
 	n := count(r.Results)
-	s := fmt.Sprintf("%s\t%s\t%d cases: %d pass, %d fail, %d xfail, %d skip", Status(r).Word(), r.Target.Name(), len(r.Results), n.pass, n.fail, n.xfail, n.skip)
+	s := fmt.Sprintf("%d of %d checked, %d skipped", n.checked(), len(r.Results), n.skip)
 	if n.interrupted > 0 {
 		s += fmt.Sprintf(", %d interrupted", n.interrupted)
+	}
+	return s
+}
+
+// Headline is the status word and the coverage: "ok 10 of 267 checked, 257 skipped".
+func Headline(r *runner.Report) string { return Status(r).Word() + " " + Coverage(r) }
+
+// WriteSummary writes the run's last line: the status word, the coverage, the target, the
+// verdict counts, the time, and why when the run is unfinished.
+func WriteSummary(w io.Writer, r *runner.Report) error {
+	n := count(r.Results)
+	s := fmt.Sprintf("%s\t%s\t%s\t%d pass, %d fail, %d xfail", Status(r).Word(), Coverage(r), r.Target.Name(), n.pass, n.fail, n.xfail)
+	if n.unlisted > 0 {
+		s += fmt.Sprintf(", %d skipped unlisted in --expect", n.unlisted)
 	}
 	s += "\t" + table.Millis(r.Duration)
 	if reason := why(r); reason != "" {
@@ -161,8 +185,29 @@ func WriteSummary(w io.Writer, r *runner.Report) error {
 	return err
 }
 
+// UnlistedSkips names the skips an expectations file does not list ("" when there are none), for
+// stderr: the first ten ids, and what to do.
+func UnlistedSkips(r *runner.Report) string {
+	var ids []string
+	for _, x := range r.Results {
+		if x.Verdict == runner.UnlistedSkip {
+			ids = append(ids, x.Case.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return ""
+	}
+	n := len(ids)
+	if n > 10 {
+		ids = append(ids[:10], "…")
+	}
+	return fmt.Sprintf("%d skipped cases it does not list fail the run: %s (list each as `ID skip WHY`, or start a baseline with --write-expect FILE)", n, strings.Join(ids, ", "))
+}
+
 func suffix(x runner.Result) string {
 	switch {
+	case x.Verdict == runner.Skip && x.Expected != "":
+		return ": " + x.Message + " (expected: " + x.Expected + ")"
 	case x.Verdict == runner.Skip && x.Message != "":
 		return ": " + x.Message
 	case x.Expected != "":
@@ -200,15 +245,15 @@ type JSONCase struct {
 	MS       float64         `json:"ms"`
 }
 
-// JSONFooter is the last line.
+// JSONFooter is the last line: the footer every command writes (format.Footer: status, exit,
+// failed, interrupted, counts by verdict, error) and the run's own fields.
 type JSONFooter struct {
-	Type   string         `json:"type"` // "footer"
-	Counts map[string]int `json:"counts"`
-	Cases  int            `json:"cases"`
-	Failed bool           `json:"failed"`
-	// Status is the summary's first word: "ok" (exit 0), "FAIL" (1) or "ERROR" (2).
-	Status string  `json:"status"`
-	MS     float64 `json:"ms"`
+	format.Footer
+	Cases int `json:"cases"`
+	// Checked and Skipped are the coverage line's numbers (Coverage).
+	Checked int     `json:"checked"`
+	Skipped int     `json:"skipped"`
+	MS      float64 `json:"ms"`
 	// CloseErr is what closing the target said when it failed (an adapter slow to exit).
 	CloseErr string `json:"close_error,omitempty"`
 	// NotRun is what of the run could not be made (runner.Report.NotRun).
@@ -238,7 +283,11 @@ func WriteJSON(w io.Writer, r *runner.Report) error {
 	for v, n := range r.Counts() {
 		counts[string(v)] = n
 	}
-	return enc.Encode(JSONFooter{Type: "footer", Counts: counts, Cases: len(r.Results), Failed: r.Failed(), Status: Status(r).Word(), MS: msf(r.Duration), CloseErr: r.CloseErr, NotRun: r.NotRun})
+	n := count(r.Results)
+	return enc.Encode(JSONFooter{
+		Footer: format.NewFooter(Status(r), n.interrupted > 0, counts, why(r)),
+		Cases:  len(r.Results), Checked: n.checked(), Skipped: n.skip, MS: msf(r.Duration), CloseErr: r.CloseErr, NotRun: r.NotRun,
+	})
 }
 
 func msf(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
@@ -387,7 +436,7 @@ func WriteJUnit(w io.Writer, r *runner.Report) error {
 				s.Skipped++
 			case runner.XFail:
 				c.SystemOut = "expected failure (" + x.Expected + ")\n" + body
-			case runner.Fail, runner.XPass:
+			case runner.Fail, runner.XPass, runner.UnlistedSkip:
 				c.Failure = &junitFailure{Message: firstLine(x), Type: string(x.Verdict), Body: body}
 				s.Fail++
 			default:
@@ -403,7 +452,21 @@ func WriteJUnit(w io.Writer, r *runner.Report) error {
 		out.add(s.junitCounts)
 		out.Suites = append(out.Suites, s)
 	}
+	if len(r.NotRun) > 0 {
+		// What could not be run is an error a CI's test view shows, not an absence.
+		s := junitSuite{Name: "lembas-check", junitCounts: junitCounts{Time: secs(0)}}
+		for _, why := range r.NotRun {
+			s.Cases = append(s.Cases, junitCase{Name: "not run", Classname: "lembas-check.run", Time: secs(0), Error: &junitFailure{Message: "not run: " + why, Type: "not run", Body: why}})
+			s.Tests++
+			s.Errors++
+		}
+		out.add(s.junitCounts)
+		out.Suites = append(out.Suites, s)
+	}
 	io.WriteString(w, xml.Header)
+	// The coverage as a comment on the first line after the declaration: a person opening the
+	// file reads it first, and no JUnit reader minds it.
+	fmt.Fprintf(w, "<!-- %s -->\n", strings.ReplaceAll(Headline(r), "--", "- -"))
 	enc := xml.NewEncoder(w)
 	enc.Indent("", "  ")
 	if err := enc.Encode(out); err != nil {
@@ -443,8 +506,8 @@ func runName(r *runner.Report) string {
 
 func firstLine(x runner.Result) string {
 	switch {
-	case x.Verdict == runner.XPass:
-		return "listed as a known failure but passes: " + x.Expected
+	case x.ExpectNote() != "":
+		return x.ExpectNote()
 	case x.Message != "":
 		return string(x.Verdict) + ": " + x.Message
 	}
@@ -456,12 +519,15 @@ func secs(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }
 // WriteMarkdown writes a summary that fits $GITHUB_STEP_SUMMARY: the per-area table, then each
 // failure folded in a <details>.
 func WriteMarkdown(w io.Writer, r *runner.Report) error {
-	fmt.Fprintf(w, "## %s %s\n\n", Status(r).Icon(), format.MarkdownCell(runName(r)))
+	fmt.Fprintf(w, "## %s %s: %s\n\n", Status(r).Icon(), format.MarkdownCell(runName(r)), Coverage(r))
 	if reason := why(r); reason != "" {
 		fmt.Fprintf(w, "**%s**\n\n", format.MarkdownCell(reason))
 	}
 	if r.CloseErr != "" {
 		fmt.Fprintf(w, "warning: %s\n\n", format.MarkdownCell(r.CloseErr))
+	}
+	if len(r.Results) == 0 {
+		return nil // a run not made: the heading and why say it all
 	}
 	all := count(r.Results)
 	stopped := all.interrupted > 0

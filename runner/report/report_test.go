@@ -191,7 +191,7 @@ func TestNamesACIShows(t *testing.T) {
 
 	var md bytes.Buffer
 	WriteMarkdown(&md, rep)
-	if !strings.HasPrefix(md.String(), "## ❌ lembas-check reference 0.1.0 against harness spec 3.1.0\n") {
+	if !strings.HasPrefix(md.String(), "## ❌ lembas-check reference 0.1.0 against harness spec 3.1.0: 1 of 1 checked, 0 skipped\n") {
 		t.Errorf("markdown heading %q", strings.SplitN(md.String(), "\n", 2)[0])
 	}
 	if !strings.Contains(md.String(), "<summary><code>"+c.ID+"</code> A text that fits is one piece") {
@@ -241,7 +241,7 @@ func TestTableColour(t *testing.T) {
 	var b bytes.Buffer
 	WriteTable(term.Writer{Writer: &b}, rep, false)
 	s := b.String()
-	for _, want := range []string{"\x1b[31m--- FAIL:\x1b[0m", "\x1b[31m-\t\"a\",\x1b[0m", "\x1b[32m+\t\"b\",\x1b[0m", "\n          \t\"-e\",\n", "\x1b[31mFAIL\x1b[0m\tx\t"} {
+	for _, want := range []string{"\x1b[31m--- FAIL:\x1b[0m", "\x1b[31m-\t\"a\",\x1b[0m", "\x1b[32m+\t\"b\",\x1b[0m", "\n          \t\"-e\",\n", "\x1b[31mFAIL\x1b[0m\t2 of 2 checked, 0 skipped\tx\t"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("no %q in\n%q", want, s)
 		}
@@ -273,5 +273,37 @@ func TestOneLine(t *testing.T) {
 		if got := oneLine(c.s, c.max); got != c.want {
 			t.Errorf("oneLine(%q, %d) = %q, want %q", c.s, c.max, got, c.want)
 		}
+	}
+}
+
+// Every format's first line says how much was checked (issue 21: `ok … 257 skip` read as a full
+// run): the table's summary, markdown's heading, JUnit's first line, the JSON footer's numbers.
+func TestCoverageInEveryFormat(t *testing.T) {
+	cases := conformancetest.Cases(t, conformance.Jobs)[:3]
+	rep := &runner.Report{Target: runner.TargetInfo{Implementation: runner.Implementation{Name: "x"}}, Results: []runner.Result{
+		{Case: cases[0], Verdict: runner.Pass}, {Case: cases[1], Verdict: runner.Skip}, {Case: cases[2], Verdict: runner.Skip}}}
+	const want = "1 of 3 checked, 2 skipped"
+	if got := Headline(rep); got != "ok "+want {
+		t.Errorf("Headline %q", got)
+	}
+	var tb, md, ju, js bytes.Buffer
+	WriteTable(&tb, rep, false)
+	WriteMarkdown(&md, rep)
+	WriteJUnit(&ju, rep)
+	WriteJSON(&js, rep)
+	lines := strings.Split(strings.TrimSpace(tb.String()), "\n")
+	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "ok\t"+want+"\tx\t1 pass, 0 fail, 0 xfail\t") {
+		t.Errorf("table summary %q", last)
+	}
+	if first, _, _ := strings.Cut(md.String(), "\n"); first != "## ✅ lembas-check: x against harness spec : "+want {
+		t.Errorf("markdown heading %q", first)
+	}
+	if second := strings.Split(ju.String(), "\n")[1]; second != "<!-- ok "+want+" -->" {
+		t.Errorf("JUnit's first line %q", second)
+	}
+	jl := strings.Split(strings.TrimSpace(js.String()), "\n")
+	var f JSONFooter
+	if err := json.Unmarshal([]byte(jl[len(jl)-1]), &f); err != nil || f.Checked != 1 || f.Skipped != 2 || f.Cases != 3 || f.Failed || f.Exit != 0 || f.Interrupted {
+		t.Errorf("JSON footer %s (%v)", jl[len(jl)-1], err)
 	}
 }
