@@ -101,7 +101,7 @@ func answered(r *runner.Result) bool { return r != nil && r.Answer != nil }
 // gaveNothing says whether a side has nothing to compare and no fault to own: its run lacks the
 // case, it skipped it, or its run was interrupted before the case ended.
 func gaveNothing(r *runner.Result) bool {
-	return r == nil || r.Verdict == runner.Skip || r.Verdict == runner.Interrupted
+	return r == nil || baseVerdict(r.Verdict) == runner.Skip || r.Verdict == runner.Interrupted
 }
 
 // faulted says whether a side was asked the case and gave no answer: an error, a crash, a
@@ -210,13 +210,16 @@ func faultWord(r *runner.Result) string {
 	return "gave no answer"
 }
 
-// baseVerdict forgets an expectations file: an xfail that crashed is a crash.
+// baseVerdict forgets an expectations file: an xfail that crashed is a crash, a skip the file
+// did not list a skip.
 func baseVerdict(v runner.Verdict) runner.Verdict {
 	switch v {
 	case runner.XFail:
 		return runner.Fail
 	case runner.XPass:
 		return runner.Pass
+	case runner.UnlistedSkip:
+		return runner.Skip
 	}
 	return v
 }

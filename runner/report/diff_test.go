@@ -502,3 +502,16 @@ func TestCompareWithoutAnExpectation(t *testing.T) {
 		t.Errorf("%s, right %q", d.Verdict, d.Right)
 	}
 }
+
+// A saved report run with --expect marks a skip its file did not list; to a diff it is a skip,
+// not a side that was asked and gave no answer.
+func TestCompareReadsAnUnlistedSkipAsASkip(t *testing.T) {
+	c := conformance.Case{Label: conformance.Label{ID: "jobs/00000001", Area: "jobs"}, Expect: []byte(`{"a":1}`)}
+	skip := &runner.Result{Case: c, Verdict: runner.UnlistedSkip}
+	a := &runner.Report{Results: []runner.Result{*skip}}
+	b := &runner.Report{Results: []runner.Result{*skip}}
+	d := Compare(a, b).Cases
+	if len(d) != 1 || d[0].Verdict != SkippedByBoth {
+		t.Fatalf("an unlisted skip on both sides: %+v, want %q", d, SkippedByBoth)
+	}
+}
