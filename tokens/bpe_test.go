@@ -80,3 +80,33 @@ func TestBPETable(t *testing.T) {
 		t.Error("a text that is no token found a rank")
 	}
 }
+
+// BenchmarkEncode: the compact tables beside tiktoken-go's maps, on the repo's docs.
+func BenchmarkEncode(b *testing.B) {
+	files, _ := filepath.Glob("../docs/*.md")
+	var text strings.Builder
+	for _, f := range files {
+		s, _ := os.ReadFile(f)
+		text.Write(s)
+	}
+	tiktoken.SetBpeLoader(tiktoken_loader.NewOfflineLoader())
+	ref, err := tiktoken.GetEncoding(Encoding)
+	if err != nil {
+		b.Fatal(err)
+	}
+	compact, err := encoding()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		enc  func(string) []int
+	}{{"tiktoken-go", ref.EncodeOrdinary}, {"compact", compact.EncodeOrdinary}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(text.Len()))
+			for b.Loop() {
+				c.enc(text.String())
+			}
+		})
+	}
+}
