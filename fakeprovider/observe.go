@@ -64,8 +64,8 @@ func (s *Server) observe(next http.Handler) http.Handler {
 		var body []byte
 		var seq int
 		if s.rec != nil {
+			// Done once the exchange is written (record, below): Close waits for it.
 			s.inflight.Add(1)
-			defer s.inflight.Done()
 			seq = s.rec.NextSeq()
 			// Read the body here, up to one byte over the limit, so the recording holds the
 			// bytes the handler saw; the handler reads them again from memory.
@@ -88,7 +88,14 @@ func (s *Server) observe(next http.Handler) http.Handler {
 			}
 			s.metrics.done(r, tw, time.Since(start), s.cfg.Upstream != "")
 			if s.rec != nil {
-				s.record(r, tw, n, seq, start, body)
+				// Written off the request's path: the response ends when the handler returns,
+				// not after a file append. The handler is done with r and tw by now.
+				end := time.Now()
+				tw.finish()
+				go func() {
+					defer s.inflight.Done()
+					s.record(r, tw, n, seq, start, end, body)
+				}()
 			}
 			if p != nil {
 				panic(p)
@@ -108,7 +115,7 @@ func readUpTo(r *http.Request, limit int64) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(r.Body, limit))
 }
 
-func (s *Server) record(r *http.Request, tw *trackWriter, n *exchangeNote, seq int, start time.Time, body []byte) {
+func (s *Server) record(r *http.Request, tw *trackWriter, n *exchangeNote, seq int, start, end time.Time, body []byte) {
 	x := replay.Exchange{Seq: seq, Started: start.UTC(), Method: r.Method, Path: r.URL.Path}
 	if r.URL.RawQuery != "" {
 		x.Path += "?" + r.URL.RawQuery
@@ -135,9 +142,9 @@ func (s *Server) record(r *http.Request, tw *trackWriter, n *exchangeNote, seq i
 			}
 		}
 		x.Response = resp
-		x.Timing = replay.Timing{FirstByteMS: tw.firstMS, TotalMS: ms(time.Since(start))}
+		x.Timing = replay.Timing{FirstByteMS: tw.firstMS, TotalMS: ms(end.Sub(start))}
 	} else {
-		x.Timing = replay.Timing{TotalMS: ms(time.Since(start))}
+		x.Timing = replay.Timing{TotalMS: ms(end.Sub(start))}
 	}
 	n.mu.Lock()
 	x.Error, x.Note = n.err, n.note

@@ -24,8 +24,6 @@ type stored struct {
 	// input are the request's own input items (with ids); chain is everything the response
 	// continues with: the earlier chain, the input, and the output.
 	input, chain []json.RawMessage
-	// calls are the ids of the calls the response made, which a continuation answers.
-	calls map[string]bool
 }
 
 type conversation struct {

@@ -1,8 +1,9 @@
 // Package tokens turns a request into its prompt's tokens, in the fixed order a server reads them
 // — system prompt, tools, messages — and compares two prompts token by token.
 //
-// The default tokenizer is tiktoken's o200k_base, loaded from the BPE file compiled into the
-// binary (github.com/pkoukk/tiktoken-go-loader): nothing is downloaded. Each part of a prompt is
+// The default tokenizer is tiktoken's o200k_base, loaded on first use from the BPE file compiled
+// into the binary (github.com/pkoukk/tiktoken-go-loader's assets: nothing is downloaded) into a
+// compact form (bpe.go) that encodes as github.com/pkoukk/tiktoken-go does. Each part of a prompt is
 // rendered (Text), framed by <|im_start|> and <|im_end|> and tokenized on its own, and its tokens
 // are kept by the SHA-256 of its exact bytes: a session resends its history on every request, so
 // only the new parts of each request are tokenized. That is what keeps auditing a session linear
@@ -17,8 +18,6 @@ import (
 	"sync"
 
 	"github.com/LLeMbas/lembas-check/replay/chat"
-	"github.com/pkoukk/tiktoken-go"
-	tiktoken_loader "github.com/pkoukk/tiktoken-go-loader"
 )
 
 // Sum names a part by its kind and exact bytes.
@@ -123,15 +122,15 @@ const (
 
 var (
 	encOnce sync.Once
-	enc     *tiktoken.Tiktoken
+	enc     *bpe
 	encErr  error
 )
 
-func encoding() (*tiktoken.Tiktoken, error) {
+// encoding loads the BPE tables on first use, once per process: a command that tokenizes
+// nothing (the fake before its first request, run, diff) never pays for them.
+func encoding() (*bpe, error) {
 	encOnce.Do(func() {
-		// The offline loader reads the BPE file compiled into the binary: no download, ever.
-		tiktoken.SetBpeLoader(tiktoken_loader.NewOfflineLoader())
-		enc, encErr = tiktoken.GetEncoding(Encoding)
+		enc, encErr = loadBPE(Encoding+".tiktoken", o200kPattern)
 		if encErr != nil {
 			encErr = fmt.Errorf("tokenizer %s: %v", Encoding, encErr)
 		}
@@ -142,8 +141,7 @@ func encoding() (*tiktoken.Tiktoken, error) {
 // Tiktoken is the default tokenizer, with its cache of parts already tokenized. Safe for
 // concurrent use.
 type Tiktoken struct {
-	enc *tiktoken.Tiktoken
-	mu  sync.Mutex
+	mu sync.Mutex
 	// Two generations bound the cache: when cur holds limit tokens, or has served cacheCalls
 	// prompts, it becomes old and a new cur starts; a part found in old moves back to cur. What a
 	// session still resends stays; what no prompt has read for two generations goes, so that a
@@ -164,13 +162,20 @@ const DefaultCacheTokens = 1 << 20
 // cacheCalls is how many prompts (Of) one generation of the part cache serves.
 const cacheCalls = 1024
 
-// NewTiktoken makes a tokenizer with its own cache; the BPE tables are loaded once per process.
+// NewTiktoken makes a tokenizer with its own cache. The BPE tables are loaded on its first
+// encoding, once per process.
 func NewTiktoken() (*Tiktoken, error) {
+	return &Tiktoken{cur: map[Sum][]uint32{}, old: map[Sum][]uint32{}, limit: DefaultCacheTokens}, nil
+}
+
+// encoder is the loaded BPE. The file is compiled into the binary: failing to read it is a
+// broken build, not a mistake of the caller's.
+func (t *Tiktoken) encoder() *bpe {
 	e, err := encoding()
 	if err != nil {
-		return nil, err
+		panic(err)
 	}
-	return &Tiktoken{enc: e, cur: map[Sum][]uint32{}, old: map[Sum][]uint32{}, limit: DefaultCacheTokens}, nil
+	return e
 }
 
 // Name implements Tokenizer.
@@ -249,7 +254,7 @@ func blockSum(p chat.Part, i int) Sum {
 
 // encodeBlock tokenizes block i of a part: the first opens the frame, the last closes it.
 func (t *Tiktoken) encodeBlock(p chat.Part, i int) []uint32 {
-	ids := t.enc.EncodeOrdinary(BlockText(p, i))
+	ids := t.encoder().EncodeOrdinary(BlockText(p, i))
 	toks := make([]uint32, 0, len(ids)+2)
 	if i == 0 {
 		toks = append(toks, imStart)
@@ -308,7 +313,7 @@ func (t *Tiktoken) turn() {
 
 // Encode tokenizes one part without the cache: its text framed by <|im_start|> and <|im_end|>.
 func (t *Tiktoken) Encode(p chat.Part) []uint32 {
-	ids := t.enc.EncodeOrdinary(Text(p))
+	ids := t.encoder().EncodeOrdinary(Text(p))
 	out := make([]uint32, 0, len(ids)+2)
 	out = append(out, imStart)
 	for _, id := range ids {
@@ -325,4 +330,4 @@ func (t *Tiktoken) Encoded() int64 {
 }
 
 // Count tokenizes a text on its own, with no frame (for the length of a reply).
-func (t *Tiktoken) Count(text string) int { return len(t.enc.EncodeOrdinary(text)) }
+func (t *Tiktoken) Count(text string) int { return len(t.encoder().EncodeOrdinary(text)) }

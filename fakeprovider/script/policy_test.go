@@ -14,7 +14,7 @@ func calls(t *testing.T, p *Picker, ts []wire.Tool, before int) []wire.ToolCall 
 	t.Helper()
 	var out []wire.ToolCall
 	for k := 0; k < 10; k++ {
-		pk, err := p.Next(&wire.Request{ToolResults: before + k, ResultsSinceUser: k, LastIsToolResult: k > 0, Tools: ts})
+		pk, err := p.Next(&wire.Request{ToolResults: before + k, ResultsSinceUser: k, CallsInARow: k, LastIsToolResult: k > 0, Tools: ts})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -81,7 +81,7 @@ func TestPolicyAnswersAnAgentThatRemindsAfterEachResult(t *testing.T) {
 	p := profilePolicy()
 	n := 0
 	for ; n < 10; n++ {
-		pk, _ := p.Next(&wire.Request{ToolResults: n, ResultsSinceUser: 0, Tools: tools("read:path")})
+		pk, _ := p.Next(&wire.Request{ToolResults: n, ResultsSinceUser: 0, CallsInARow: n, Tools: tools("read:path")})
 		if len(pk.Answer.ToolCalls) == 0 {
 			break
 		}
@@ -106,5 +106,23 @@ func TestPolicyWarnsWhenNoToolReads(t *testing.T) {
 	q := profilePolicy()
 	if pk, _ := q.Next(&wire.Request{}); pk.Warning != "" || pk.Answer.Text != "done" {
 		t.Errorf("no tools: %+v", pk)
+	}
+}
+
+// The policy's answer is the request's own: asked the same twice, it answers the same, whatever
+// came in between (a request answered at once, another conversation's calls).
+func TestPolicyAnswersTheSameRequestTheSame(t *testing.T) {
+	p := profilePolicy()
+	q := &wire.Request{Tools: tools("read:path")}
+	first, _ := p.Next(q)
+	if len(first.Answer.ToolCalls) != 1 {
+		t.Fatalf("the first request answered %+v", first.Answer)
+	}
+	for i := 2; i <= 4; i++ {
+		p.Next(&wire.Request{ToolResults: 1, ResultsSinceUser: 1, CallsInARow: 1, Tools: tools("read:path")})
+		again, _ := p.Next(q)
+		if len(again.Answer.ToolCalls) != 1 || again.Answer.ToolCalls[0].Arguments != first.Answer.ToolCalls[0].Arguments {
+			t.Errorf("the same request answered %+v, then %+v the %dth time", first.Answer, again.Answer, i)
+		}
 	}
 }

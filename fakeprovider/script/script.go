@@ -147,14 +147,11 @@ func (r *Rule) Matches(q *wire.Request) bool {
 
 // Picker hands out a script's replies, request after request. Safe for concurrent use.
 type Picker struct {
-	s     *Script
-	mu    sync.Mutex
-	n     int
-	next  int
-	fired []int
-	// streak counts the default policy's calls since its last answer: an agent that adds a user
-	// message after each tool result must still get its answer.
-	streak int
+	s      *Script
+	mu     sync.Mutex
+	n      int
+	next   int
+	fired  []int
 	warned bool
 }
 
@@ -271,20 +268,20 @@ func (p *Picker) policy(q *wire.Request, n int) Pick {
 	d := p.s.Default
 	pick := Pick{N: n, Reply: &Reply{}, Source: "default", Answer: wire.Answer{Text: d.Answer}}
 	files := append([]string{d.Read}, d.Then...)
+	// The calls in a row come from the request itself, never from what the server answered
+	// before: an agent that adds a user message after each tool result (a reminder) still gets
+	// its answer, and the same request gets the same answer under any concurrency.
 	k := q.ResultsSinceUser
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if k >= len(files) || p.streak >= len(files) {
-		p.streak = 0
+	if k >= len(files) || q.CallsInARow >= len(files) {
 		return pick
 	}
 	if c, ok := d.call(q.Tools, d.path(files[k])); ok {
 		c.ID = callID(n, 0)
-		p.streak++
 		pick.Answer = wire.Answer{ToolCalls: []wire.ToolCall{c}}
 		return pick
 	}
-	p.streak = 0
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if len(q.Tools) > 0 && !p.warned {
 		p.warned = true
 		pick.Warning = fmt.Sprintf("request %d offers the tools %s, and the default policy can use none of them to read a file: the agent is answered %q at once, not driven through tool calls (give its read tool's shape in its profile, or a script)", n, strings.Join(toolNames(q.Tools), ", "), d.Answer)

@@ -53,13 +53,14 @@ func DecodeAnthropic(body []byte) (*Request, *Error) {
 		if m.Role == nil {
 			return nil, &Error{Status: http.StatusBadRequest, Type: TypeInvalidRequest, Param: fmt.Sprintf("messages.%d.role", i), Message: fmt.Sprintf("messages.%d.role: Field required", i)}
 		}
-		text, results, ok := anthropicContent(json.RawMessage(m.Content))
+		text, results, calls, ok := anthropicContent(json.RawMessage(m.Content))
 		if !ok {
 			return nil, &Error{Status: http.StatusBadRequest, Type: TypeInvalidRequest, Param: fmt.Sprintf("messages.%d.content", i),
 				Message: fmt.Sprintf("messages.%d.content: Input should be a valid string or a list of content blocks", i)}
 		}
 		r.LastIsToolResult = *m.Role == "user" && results > 0
 		if *m.Role != "user" {
+			r.turn(calls > 0)
 			continue
 		}
 		r.ToolResults += results
@@ -84,26 +85,28 @@ func DecodeAnthropic(body []byte) (*Request, *Error) {
 }
 
 // anthropicContent reads a message's content: its text, and how many tool results it carries.
-func anthropicContent(raw json.RawMessage) (string, int, bool) {
+func anthropicContent(raw json.RawMessage) (text string, results, calls int, ok bool) {
 	if absent(raw) {
-		return "", 0, true
+		return "", 0, 0, true
 	}
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
-		return s, 0, true
+		return s, 0, 0, true
 	}
-	text, ok := contentText(raw)
+	text, ok = contentText(raw)
 	var blocks []anthropicBlock
 	if !ok || json.Unmarshal(raw, &blocks) != nil {
-		return "", 0, false
+		return "", 0, 0, false
 	}
-	results := 0
 	for _, bl := range blocks {
-		if bl.Type == "tool_result" {
+		switch bl.Type {
+		case "tool_result":
 			results++
+		case "tool_use":
+			calls++
 		}
 	}
-	return text, results, true
+	return text, results, calls, true
 }
 
 // anthropicTools reads `tools`: custom tools {name, input_schema}; a server tool (web search, a

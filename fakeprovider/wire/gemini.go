@@ -53,14 +53,18 @@ func DecodeGemini(body []byte, model string, stream bool) (*Request, *Error) {
 		if !absent(json.RawMessage(c.Parts)) && json.Unmarshal(c.Parts, &parts) != nil {
 			return nil, badContents
 		}
-		results := 0
+		results, calls := 0, 0
 		for _, p := range parts {
 			if p.FunctionResp != nil {
 				results++
 			}
+			if p.FunctionCall != nil {
+				calls++
+			}
 		}
 		r.LastIsToolResult = results > 0
 		if c.Role == "model" {
+			r.turn(calls > 0)
 			continue
 		}
 		r.ToolResults += results

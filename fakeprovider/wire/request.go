@@ -30,6 +30,10 @@ type Request struct {
 	// ToolResults counts the tool results anywhere in the request; ResultsSinceUser those after
 	// the last user message (the calls made so far for the person's latest words).
 	ToolResults, ResultsSinceUser int
+	// CallsInARow counts the assistant's turns that called a tool since its last turn that did
+	// not (or since the start): read from the conversation, so that the same request always
+	// gets the same answer, whoever sent what before it.
+	CallsInARow int
 	// LastUserText is the text of the last user message.
 	LastUserText string
 	// Params are the settings the answer honours.
@@ -131,6 +135,8 @@ func DecodeChat(body []byte) (*Request, *Error) {
 		case "user":
 			lastUser, lastUserAt = json.RawMessage(msg.Content), i
 			r.ResultsSinceUser = 0
+		case "assistant":
+			r.turn(msg.calls())
 		}
 		r.LastIsToolResult = *msg.Role == "tool" || *msg.Role == "function"
 	}
@@ -153,8 +159,24 @@ func DecodeChat(body []byte) (*Request, *Error) {
 }
 
 type chatMessage struct {
-	Role    *string `json:"role"`
-	Content raw     `json:"content"`
+	Role         *string `json:"role"`
+	Content      raw     `json:"content"`
+	ToolCalls    raw     `json:"tool_calls"`
+	FunctionCall raw     `json:"function_call"`
+}
+
+// calls says whether an assistant message called a tool.
+func (m *chatMessage) calls() bool {
+	return !absent(json.RawMessage(m.FunctionCall)) || (!absent(json.RawMessage(m.ToolCalls)) && string(bytes.TrimSpace(m.ToolCalls)) != "[]")
+}
+
+// turn counts an assistant turn into CallsInARow: one more when it called a tool, else none.
+func (r *Request) turn(called bool) {
+	if called {
+		r.CallsInARow++
+	} else {
+		r.CallsInARow = 0
+	}
 }
 
 // countMedia counts the image and file parts of a content array.
@@ -325,6 +347,8 @@ func (r *Request) readTools() *Error {
 // readInput reads what a script looks at from the input items.
 func (r *Request) readInput() *Error {
 	r.Messages, r.ToolResults, r.ResultsSinceUser, r.LastIsToolResult, r.LastUserText = len(r.Input), 0, 0, false, ""
+	r.CallsInARow = 0
+	prevCall := false
 	for i, it := range r.Input {
 		var item struct {
 			Type    string          `json:"type"`
@@ -335,6 +359,14 @@ func (r *Request) readInput() *Error {
 			return invalidType(fmt.Sprintf("input[%d]", i), "an object", it)
 		}
 		isResult := item.Type == "function_call_output" || item.Type == "custom_tool_call_output"
+		// Calls side by side are one turn; an assistant message ends a run of calls.
+		isCall := item.Type == "function_call" || item.Type == "custom_tool_call"
+		if isCall && !prevCall {
+			r.turn(true)
+		} else if item.Role == "assistant" && (item.Type == "" || item.Type == "message") {
+			r.turn(false)
+		}
+		prevCall = isCall
 		if isResult {
 			r.ToolResults++
 			r.ResultsSinceUser++

@@ -24,7 +24,7 @@ func TestDecodeChat(t *testing.T) {
 	if e != nil {
 		t.Fatal(e)
 	}
-	want := &Request{API: chat.ChatCompletions, Model: "m", Stream: true, IncludeUsage: true, Messages: 4, LastIsToolResult: true, ToolResults: 1, ResultsSinceUser: 1,
+	want := &Request{API: chat.ChatCompletions, Model: "m", Stream: true, IncludeUsage: true, Messages: 4, LastIsToolResult: true, ToolResults: 1, ResultsSinceUser: 1, CallsInARow: 1,
 		LastUserText: "read it", Tools: []Tool{{Name: "read", Props: []string{"offset", "path"}, Schema: json.RawMessage(`{"type":"object","properties":{"path":{},"offset":{}}}`)}, {Name: "bash"}},
 		Params: Params{Images: 1}}
 	if d := cmp.Diff(want, got, cmpopts.IgnoreFields(Request{}, "Top")); d != "" {
@@ -44,7 +44,7 @@ func TestDecodeResponses(t *testing.T) {
 			{"type":"function_call","call_id":"c","name":"read_file","arguments":"{}"},
 			{"type":"function_call_output","call_id":"c","output":"text"}],
 			"tools":[{"type":"function","name":"read_file","parameters":{"properties":{"file_path":{}}}},{"type":"web_search_preview"}]}`,
-			&Request{API: chat.Responses, Model: "m", Stream: true, IncludeUsage: true, Messages: 3, LastIsToolResult: true, ToolResults: 1, ResultsSinceUser: 1,
+			&Request{API: chat.Responses, Model: "m", Stream: true, IncludeUsage: true, Messages: 3, LastIsToolResult: true, ToolResults: 1, ResultsSinceUser: 1, CallsInARow: 1,
 				LastUserText: "go", Tools: []Tool{{Name: "read_file", Props: []string{"file_path"}, Schema: json.RawMessage(`{"properties":{"file_path":{}}}`)}}, Store: true}},
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -270,6 +270,47 @@ func TestLastUserTextParts(t *testing.T) {
 	} {
 		if r, e := decode[c.api](c.body); e == nil {
 			t.Errorf("%s %s: read (%q), not refused", c.api, c.body, r.LastUserText)
+		}
+	}
+}
+
+// CallsInARow is read from the conversation in every API: the assistant's turns that called a
+// tool since its last turn that did not; a reminder between them does not end the run.
+func TestCallsInARow(t *testing.T) {
+	for name, c := range map[string]struct {
+		decode func([]byte) (*Request, *Error)
+		body   string
+		want   int
+	}{
+		"chat, a reminder after each result": {DecodeChat, `{"model":"m","messages":[{"role":"user","content":"go"},
+			{"role":"assistant","tool_calls":[{"id":"a","type":"function","function":{"name":"read","arguments":"{}"}}]},{"role":"tool","tool_call_id":"a","content":"x"},
+			{"role":"user","content":"reminder"},
+			{"role":"assistant","content":"","tool_calls":[{"id":"b","type":"function","function":{"name":"read","arguments":"{}"}}]},{"role":"tool","tool_call_id":"b","content":"x"},
+			{"role":"user","content":"reminder"}]}`, 2},
+		"chat, after an answer": {DecodeChat, `{"model":"m","messages":[{"role":"user","content":"go"},
+			{"role":"assistant","tool_calls":[{"id":"a","type":"function","function":{"name":"read","arguments":"{}"}}]},{"role":"tool","tool_call_id":"a","content":"x"},
+			{"role":"assistant","content":"done","tool_calls":[]},{"role":"user","content":"again"}]}`, 0},
+		"responses, calls side by side are one turn": {DecodeResponses, `{"model":"m","input":[{"role":"user","content":"go"},
+			{"type":"message","role":"assistant","content":[{"type":"output_text","text":"ok"}]},
+			{"type":"function_call","call_id":"a","name":"r","arguments":"{}"},{"type":"function_call","call_id":"b","name":"r","arguments":"{}"},
+			{"type":"function_call_output","call_id":"a","output":"x"},{"type":"function_call_output","call_id":"b","output":"x"},
+			{"type":"custom_tool_call","call_id":"c","name":"e","input":"x"},{"type":"custom_tool_call_output","call_id":"c","output":"x"}]}`, 2},
+		"anthropic": {DecodeAnthropic, `{"model":"m","max_tokens":5,"messages":[{"role":"user","content":"go"},
+			{"role":"assistant","content":[{"type":"text","text":"reading"},{"type":"tool_use","id":"a","name":"Read","input":{}}]},
+			{"role":"user","content":[{"type":"tool_result","tool_use_id":"a","content":"x"}]},
+			{"role":"assistant","content":[{"type":"tool_use","id":"b","name":"Read","input":{}}]},
+			{"role":"user","content":[{"type":"tool_result","tool_use_id":"b","content":"x"}]}]}`, 2},
+		"gemini": {func(b []byte) (*Request, *Error) { return DecodeGemini(b, "m", false) }, `{"contents":[{"role":"user","parts":[{"text":"go"}]},
+			{"role":"model","parts":[{"functionCall":{"name":"read","args":{}}}]},{"role":"user","parts":[{"functionResponse":{"name":"read","response":{}}}]},
+			{"role":"model","parts":[{"text":"done"}]},{"role":"user","parts":[{"text":"again"}]},
+			{"role":"model","parts":[{"functionCall":{"name":"read","args":{}}}]},{"role":"user","parts":[{"functionResponse":{"name":"read","response":{}}}]}]}`, 1},
+	} {
+		r, e := c.decode([]byte(c.body))
+		if e != nil {
+			t.Fatalf("%s: %v", name, e)
+		}
+		if r.CallsInARow != c.want {
+			t.Errorf("%s: CallsInARow %d, want %d", name, r.CallsInARow, c.want)
 		}
 	}
 }

@@ -1,0 +1,5 @@
+//go:build !race
+
+package fakeprovider_test
+
+const raceOn = false
