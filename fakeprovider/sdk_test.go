@@ -66,6 +66,7 @@ type view struct {
 }
 
 func viewOf(c *openai.ChatCompletion) view {
+	//lint:ignore SA1019 the fake still sends system_fingerprint, as OpenAI does, so the SDK's view of it is checked
 	v := view{ID: c.ID, Model: c.Model, Object: string(c.Object), Fingerprint: c.SystemFingerprint, ServiceTier: string(c.ServiceTier), Created: c.Created,
 		Prompt: c.Usage.PromptTokens, Cached: c.Usage.PromptTokensDetails.CachedTokens, Completion: c.Usage.CompletionTokens, Total: c.Usage.TotalTokens}
 	ch := c.Choices[0]

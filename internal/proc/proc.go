@@ -83,8 +83,9 @@ type Process struct {
 	mark  string
 	grace time.Duration
 	after func(time.Duration) <-chan time.Time
-	sys   sysState
-	tty   int // the terminal it was given (-1: none), taken back when it exits
+	//lint:ignore U1000 the job object on Windows; Linux has nothing to hold
+	sys sysState
+	tty int // the terminal it was given (-1: none), taken back when it exits
 
 	exited chan struct{} // the process itself has exited (it may not be reaped yet)
 	done   chan struct{} // it is reaped, and everything it left is ended

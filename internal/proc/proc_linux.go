@@ -13,6 +13,7 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+//lint:ignore U1000 Process.sys holds the Windows job object; Linux has nothing to keep
 type sysState struct{}
 
 func prepare(cmd *exec.Cmd, term bool) int {

@@ -34,7 +34,7 @@ func (r *Request) gemini(contents []byte, offContents int, sys []byte, offSys in
 			return err
 		}
 	}
-	if contents == nil || len(contents) == 0 || contents[0] != '[' {
+	if len(contents) == 0 || contents[0] != '[' {
 		return fmt.Errorf("\"contents\" must be an array")
 	}
 	return r.addMessages(contents, offContents, "contents", false)
