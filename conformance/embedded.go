@@ -47,16 +47,24 @@ var embeddedCanonical = sync.OnceValue(func() map[string]string {
 	return m
 })
 
-// embeddedInputs is each embedded case's input by its text, with its area ("" for a text two
-// areas share): Case.Decode knows these passed their area's checks.
-var embeddedInputs = sync.OnceValue(func() map[string]string {
-	m := make(map[string]string, len(embeddedCases))
-	for _, e := range embeddedCases {
-		if a, seen := m[e.input]; seen && a != e.area {
-			m[e.input] = ""
-			continue
-		}
-		m[e.input] = e.area
+// embeddedIndex is each embedded case's place in the table by its area and input text:
+// Case.Decode gives an embedded input the value embeddedDecoded makes, which is what the area's
+// Decode made of these very bytes (checks passed) when the table was written.
+var embeddedIndex = sync.OnceValue(func() map[string]int {
+	m := make(map[string]int, len(embeddedCases))
+	for i, e := range embeddedCases {
+		m[embeddedKey(e.area, e.input)] = i
 	}
 	return m
 })
+
+func embeddedKey(area, input string) string { return area + "\x00" + input }
+
+// embeddedValue is the decoded input of the embedded case of this area and input, if it is one.
+func embeddedValue(area string, input []byte) (any, bool) {
+	i, ok := embeddedIndex()[embeddedKey(area, string(input))]
+	if !ok || i >= len(embeddedDecoded) {
+		return nil, false
+	}
+	return embeddedDecoded[i](), true
+}
