@@ -12,6 +12,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/LLeMbas/lembas-check/internal/jsonx"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -29,11 +30,12 @@ func TestEmbeddedTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src, err := renderEmbedded(cases)
+	// The inputs are written before the reference answers them (renderEmbedded).
+	decoded, err := renderDecoded(cases)
 	if err != nil {
 		t.Fatal(err)
 	}
-	decoded, err := renderDecoded(cases)
+	src, err := renderEmbedded(cases)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +81,15 @@ func renderEmbedded(cases []Case) ([]byte, error) {
 			return nil, fmt.Errorf("%s: expect: %v", c.Where(), err)
 		}
 		fmt.Fprintf(&b, "\t\tabout:  %s,\n\t\tinput:  %s,\n\t\texpect: %s,\n", goString(c.About), goString(string(c.Input)), goString(string(c.Expect)))
-		fmt.Fprintf(&b, "\t\tcanonical: %s,\n\t},\n", goString(string(canon)))
+		fmt.Fprintf(&b, "\t\tcanonical: %s,\n", goString(string(canon)))
+		answer, err := builtinAnswer(c)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", c.Where(), err)
+		}
+		if ac, err := Canonical(answer); err == nil && bytes.Equal(ac, canon) {
+			fmt.Fprintf(&b, "\t\tanswer: %s,\n", goString(string(answer)))
+		}
+		b.WriteString("\t},\n")
 	}
 	b.WriteString("}\n")
 	return format.Source(b.Bytes())
@@ -107,6 +117,16 @@ func renderDecoded(cases []Case) ([]byte, error) {
 	b.Write(body.Bytes())
 	b.WriteString("}\n")
 	return format.Source(b.Bytes())
+}
+
+// builtinAnswer is the reference's answer to c as runner.Builtin writes it.
+func builtinAnswer(c Case) ([]byte, error) {
+	a, _ := ByName(c.Area)
+	got, err := a.Reference(c.Decoded)
+	if err != nil {
+		return nil, err
+	}
+	return jsonx.Marshal(got)
 }
 
 // goString is s as a Go literal: raw (backquoted) where it can be, so the table reads as the case
