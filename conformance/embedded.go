@@ -57,24 +57,23 @@ var embeddedCanonical = sync.OnceValue(func() map[string]embeddedExpect {
 	return m
 })
 
-// embeddedIndex is each embedded case's place in the table by its area and input text:
-// Case.Decode gives an embedded input the value embeddedDecoded makes, which is what the area's
-// Decode made of these very bytes (checks passed) when the table was written.
-var embeddedIndex = sync.OnceValue(func() map[string]int {
-	m := make(map[string]int, len(embeddedCases))
+// embeddedIndex is the places in the table of each embedded input text (several areas' cases may
+// share one): Case.Decode gives an embedded input the value embeddedDecoded makes, which is what
+// the area's Decode made of these very bytes (checks passed) when the table was written.
+var embeddedIndex = sync.OnceValue(func() map[string][]int {
+	m := make(map[string][]int, len(embeddedCases))
 	for i, e := range embeddedCases {
-		m[embeddedKey(e.area, e.input)] = i
+		m[e.input] = append(m[e.input], i)
 	}
 	return m
 })
 
-func embeddedKey(area, input string) string { return area + "\x00" + input }
-
 // embeddedValue is the decoded input of the embedded case of this area and input, if it is one.
 func embeddedValue(area string, input []byte) (any, bool) {
-	i, ok := embeddedIndex()[embeddedKey(area, string(input))]
-	if !ok || i >= len(embeddedDecoded) {
-		return nil, false
+	for _, i := range embeddedIndex()[string(input)] {
+		if embeddedCases[i].area == area && i < len(embeddedDecoded) {
+			return embeddedDecoded[i](), true
+		}
 	}
-	return embeddedDecoded[i](), true
+	return nil, false
 }

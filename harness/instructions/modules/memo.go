@@ -3,7 +3,8 @@ package modules
 import "sync"
 
 // sumMemoMin is the size from which a file's hash is remembered: below it, hashing again costs
-// less than looking it up by the file's bytes. A parse (YAML) is dearer: every one is remembered.
+// less than looking it up by the file's bytes. A frontmatter's parse (YAML) is dearer: every one
+// is remembered.
 const sumMemoMin = 4 << 10
 
 // memoMax and memoBytes bound what is remembered: a long-lived process (an adapter answering
@@ -14,9 +15,9 @@ const (
 	memoBytes = 8 << 20
 )
 
-// fileMemo remembers what a file's bytes give (their Parse, their hash) by those bytes: the
-// resolver reads every rule file again at every trigger, and a file near the cap (256 KiB) costs
-// more to parse and hash than to look up. A result depends on the bytes alone, so the memo
+// fileMemo remembers what bytes give (a large file's hash, a frontmatter block's globs) by those
+// bytes: the resolver reads every rule file again at every trigger, and a file near the cap
+// (256 KiB) costs more to hash, and a frontmatter to parse, than to look up. A result depends on the bytes alone, so the memo
 // changes no answer, only its cost.
 type fileMemo[V any] struct {
 	mu   sync.Mutex
@@ -26,7 +27,7 @@ type fileMemo[V any] struct {
 
 var (
 	sums   fileMemo[string]
-	parses fileMemo[parsed]
+	fronts fileMemo[front]
 )
 
 // get is the value remembered for b, made by mk and remembered if there is none.
@@ -50,17 +51,18 @@ func (f *fileMemo[V]) get(b []byte, mk func() V) V {
 	return v
 }
 
-// parsed is Parse's answer, kept by the memo.
-type parsed struct {
-	mod Module
-	err error
+// front is parseFront's answer, kept by the memo.
+type front struct {
+	globs []Glob
+	err   error
 }
 
-// parseMemo is Parse(b), remembered.
-func parseMemo(b []byte) (Module, error) {
-	p := parses.get(b, func() parsed {
-		m, err := Parse(b)
-		return parsed{m, err}
+// parseFrontMemo is parseFront(block, key), remembered by the block: a module's frontmatter is a
+// few lines however large the file, and YAML is the dear part of reading it.
+func parseFrontMemo(block []byte, key string) ([]Glob, error) {
+	f := fronts.get([]byte(key+"\x00"+string(block)), func() front {
+		g, err := parseFront(block, key)
+		return front{g, err}
 	})
-	return p.mod, p.err
+	return f.globs, f.err
 }

@@ -31,20 +31,20 @@ func TestMemoOnceByContentAndBounded(t *testing.T) {
 	}
 }
 
-// parseMemo answers as Parse does, for a valid and an invalid large module alike.
-func TestParseMemoIsParse(t *testing.T) {
-	pad := bytes.Repeat([]byte("x"), sumMemoMin)
-	for _, file := range [][]byte{
-		append([]byte("---\npaths:\n  - \"src/**\"\n---\n"), pad...),
-		append([]byte("---\nnope: 1\n---\n"), pad...),
-		append([]byte("# plain\n"), pad...),
-	} {
+// A frontmatter read again answers as the first reading did, for valid and invalid blocks alike,
+// and is parsed once.
+func TestParseFrontMemoIsParseFront(t *testing.T) {
+	key := SpecTexts().Key
+	for _, block := range []string{"paths:\n  - \"src/**\"\n", "nope: 1\n", "", "paths: [\n"} {
+		want, wantErr := parseFront([]byte(block), key)
 		for range 2 {
-			m, err := parseMemo(file)
-			want, wantErr := Parse(file)
-			if !reflect.DeepEqual(m, want) || fmt.Sprint(err) != fmt.Sprint(wantErr) {
-				t.Errorf("%.30q: parseMemo %v %v, Parse %v %v", file, m.Globs, err, want.Globs, wantErr)
+			got, err := parseFrontMemo([]byte(block), key)
+			if !reflect.DeepEqual(got, want) || fmt.Sprint(err) != fmt.Sprint(wantErr) {
+				t.Errorf("%q: remembered %v %v, parsed %v %v", block, got, err, want, wantErr)
 			}
+		}
+		if _, ok := fronts.m[key+"\x00"+block]; !ok {
+			t.Errorf("%q: not remembered", block)
 		}
 	}
 }

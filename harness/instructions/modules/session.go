@@ -321,7 +321,7 @@ func (s *Session) rules() ([]rule, []Diagnostic) {
 				diags = append(diags, Diagnostic{Path: r, Code: t.Oversized})
 				continue
 			}
-			m, err := parseMemo(b)
+			m, err := Parse(b)
 			if err != nil {
 				diags = append(diags, Diagnostic{Path: r})
 				continue
