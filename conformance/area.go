@@ -32,9 +32,6 @@ type Area struct {
 	// Steps is the area's Gherkin step vocabulary (conformance/steps): the phrases its feature,
 	// conformance/features/<name>.feature, is written in. nil: the area has no features yet.
 	Steps *steps.Vocabulary
-	// decodeChecked is Decode without the Validate step, for a case known to pass it (an
-	// embedded one: its exact bytes passed when the table was made). nil: Decode.
-	decodeChecked func(raw json.RawMessage) (any, error)
 }
 
 // WithSteps is the area with its Gherkin step vocabulary.
@@ -86,13 +83,6 @@ func Define[C, A any](name, origin, doc string, ref func(C) (A, error)) Area {
 			var c C
 			if err := decodeStrict(raw, &c); err != nil {
 				return nil, err
-			}
-			return c, nil
-		},
-		decodeChecked: func(raw json.RawMessage) (any, error) {
-			var c C
-			if err := jsonx.Decode(raw, &c); err != nil {
-				return nil, jsonFieldError(err)
 			}
 			return c, nil
 		},

@@ -48,22 +48,23 @@ func Diff(want, got []byte) string {
 // sameJSON says want and got are one JSON value: the same bytes, or the same canonical form. A
 // text that is not one JSON value is never the same; Diff then says why.
 func sameJSON(want, got []byte) bool {
-	cw, err := canonicalWant(want)
+	cw, known, err := canonicalWant(want)
 	if err != nil {
 		return false
 	}
-	if bytes.Equal(want, got) {
+	if bytes.Equal(want, got) || known != "" && string(got) == known {
 		return true
 	}
 	cg, err := Canonical(got)
 	return err == nil && string(cg) == cw
 }
 
-// canonicalWant is an expectation's canonical form: the table's for an embedded one.
-func canonicalWant(want []byte) (string, error) {
-	if c, ok := embeddedCanonical()[string(want)]; ok {
-		return c, nil
+// canonicalWant is an expectation's canonical form, and for an embedded one the table's form
+// and the answer bytes known to be the same JSON ("" for none).
+func canonicalWant(want []byte) (canonical, known string, err error) {
+	if e, ok := embeddedCanonical()[string(want)]; ok {
+		return e.canonical, e.answer, nil
 	}
 	c, err := Canonical(want)
-	return string(c), err
+	return string(c), "", err
 }

@@ -70,3 +70,54 @@ func BenchmarkDiffSame(b *testing.B) {
 		}
 	})
 }
+
+// An embedded expectation knows the builtin's answer bytes: those are the same at once, and any
+// other answer is still compared, so a wrong one is never taken for the known one.
+func TestDiffKnownAnswer(t *testing.T) {
+	known := 0
+	for _, e := range embeddedCases {
+		if e.answer == "" {
+			continue
+		}
+		known++
+		if d := Diff([]byte(e.expect), []byte(e.answer)); d != "" {
+			t.Errorf("%s: the known answer differs: %s", e.id, d)
+		}
+		if _, k, _ := canonicalWant([]byte(e.expect)); k == "" {
+			t.Errorf("%s: Diff does not know the answer the table holds", e.id)
+		}
+		if Diff([]byte(e.expect), []byte(`{"not":"it"}`)) == "" {
+			t.Errorf("%s: a wrong answer passed", e.id)
+		}
+	}
+	if known < len(embeddedCases)*9/10 {
+		t.Errorf("%d of %d embedded cases know their answer, want nearly all", known, len(embeddedCases))
+	}
+}
+
+// The builtin's own answer to an embedded case is known: no canonical form is made of it. The
+// baseline (canonical) is the same answers re-spaced, which Diff must canonicalise.
+func BenchmarkDiffKnown(b *testing.B) {
+	var spaced [][]byte
+	for _, e := range embeddedCases {
+		spaced = append(spaced, append([]byte(" "), e.answer...))
+	}
+	b.Run("known", func(b *testing.B) {
+		for b.Loop() {
+			for _, e := range embeddedCases {
+				if Diff([]byte(e.expect), []byte(e.answer)) != "" {
+					b.Fatal(e.id)
+				}
+			}
+		}
+	})
+	b.Run("canonical", func(b *testing.B) {
+		for b.Loop() {
+			for i, e := range embeddedCases {
+				if Diff([]byte(e.expect), spaced[i]) != "" {
+					b.Fatal(e.id)
+				}
+			}
+		}
+	})
+}

@@ -20,6 +20,10 @@ type embeddedCase struct {
 	about, input, expect string
 	// canonical is expect's RFC 8785 form, for Diff.
 	canonical string
+	// answer is the builtin's answer as runner.Builtin writes it (jsonx.Marshal of the
+	// reference's value) when the table was made, if it is the same JSON as expect, else "": Diff
+	// takes an answer of these very bytes as the same without canonicalising it.
+	answer string
 }
 
 // Embedded is the embedded suites' cases (EmbeddedSuites: the vendored spec's and lembas-check's
@@ -37,26 +41,39 @@ func Embedded() []Case {
 	return out
 }
 
-// embeddedCanonical is each embedded expectation's canonical form by its text: Diff compares an
-// answer with an expectation's canonical form, and the embedded ones were made with the table.
-var embeddedCanonical = sync.OnceValue(func() map[string]string {
-	m := make(map[string]string, len(embeddedCases))
+// embeddedExpect is what the table knows of an embedded expectation: its canonical form and an
+// answer known to be the same JSON ("" for none).
+type embeddedExpect struct{ canonical, answer string }
+
+// embeddedCanonical is each embedded expectation's canonical form and known answer by its text:
+// Diff compares an answer with an expectation's canonical form, and the embedded ones were made
+// with the table.
+var embeddedCanonical = sync.OnceValue(func() map[string]embeddedExpect {
+	m := make(map[string]embeddedExpect, len(embeddedCases))
 	for _, e := range embeddedCases {
-		m[e.expect] = e.canonical
+		// Two cases of one expectation's text: either answer is the same JSON as it.
+		m[e.expect] = embeddedExpect{e.canonical, e.answer}
 	}
 	return m
 })
 
-// embeddedInputs is each embedded case's input by its text, with its area ("" for a text two
-// areas share): Case.Decode knows these passed their area's checks.
-var embeddedInputs = sync.OnceValue(func() map[string]string {
-	m := make(map[string]string, len(embeddedCases))
-	for _, e := range embeddedCases {
-		if a, seen := m[e.input]; seen && a != e.area {
-			m[e.input] = ""
-			continue
-		}
-		m[e.input] = e.area
+// embeddedIndex is the places in the table of each embedded input text (several areas' cases may
+// share one): Case.Decode gives an embedded input the value embeddedDecoded makes, which is what
+// the area's Decode made of these very bytes (checks passed) when the table was written.
+var embeddedIndex = sync.OnceValue(func() map[string][]int {
+	m := make(map[string][]int, len(embeddedCases))
+	for i, e := range embeddedCases {
+		m[e.input] = append(m[e.input], i)
 	}
 	return m
 })
+
+// embeddedValue is the decoded input of the embedded case of this area and input, if it is one.
+func embeddedValue(area string, input []byte) (any, bool) {
+	for _, i := range embeddedIndex()[string(input)] {
+		if embeddedCases[i].area == area && i < len(embeddedDecoded) {
+			return embeddedDecoded[i](), true
+		}
+	}
+	return nil, false
+}

@@ -12,6 +12,7 @@ var embeddedCases = [...]embeddedCase{
         "One short paragraph that fits in a single piece."
       ]`,
 		canonical: `["One short paragraph that fits in a single piece."]`,
+		answer:    `["One short paragraph that fits in a single piece."]`,
 	},
 	{
 		id: "chunk_tokens/4e9665cd", area: "chunk_tokens", index: 1, file: "spec 3.1.0:chunk_tokens.json", line: 13,
@@ -22,6 +23,7 @@ var embeddedCases = [...]embeddedCase{
         "paragraph follows it and has ten words in total.\n\nA third one closes the text with"
       ]`,
 		canonical: `["The first paragraph is here, with nine words in it.\n\nThe second paragraph follows it and","paragraph follows it and has ten words in total.\n\nA third one closes the text with"]`,
+		answer:    `["The first paragraph is here, with nine words in it.\n\nThe second paragraph follows it and","paragraph follows it and has ten words in total.\n\nA third one closes the text with"]`,
 	},
 	{
 		id: "chunk_tokens/860e5a57", area: "chunk_tokens", index: 2, file: "spec 3.1.0:chunk_tokens.json", line: 23,
@@ -33,6 +35,7 @@ var embeddedCases = [...]embeddedCase{
         "eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon phi chi psi omega."
       ]`,
 		canonical: `["Alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon","pi rho sigma tau upsilon phi chi psi omega. Alpha beta gamma delta epsilon zeta eta theta iota kappa lambda","eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon phi chi psi omega."]`,
+		answer:    `["Alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon","pi rho sigma tau upsilon phi chi psi omega. Alpha beta gamma delta epsilon zeta eta theta iota kappa lambda","eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon phi chi psi omega."]`,
 	},
 	{
 		id: "chunk_tokens/2665b7e1", area: "chunk_tokens", index: 3, file: "spec 3.1.0:chunk_tokens.json", line: 34,
@@ -43,6 +46,7 @@ var embeddedCases = [...]embeddedCase{
         "three has five words\nline four has five words\nline five is the last one here"
       ]`,
 		canonical: `["line one has four\nline two has four\nline three has five words","three has five words\nline four has five words\nline five is the last one here"]`,
+		answer:    `["line one has four\nline two has four\nline three has five words","three has five words\nline four has five words\nline five is the last one here"]`,
 	},
 	{
 		id: "chunk_tokens/4cf2289f", area: "chunk_tokens", index: 4, file: "spec 3.1.0:chunk_tokens.json", line: 44,
@@ -58,6 +62,7 @@ var embeddedCases = [...]embeddedCase{
         "w48 w49 w50 w51 w52 w53 w54 w55 w56 w57 w58 w59"
       ]`,
 		canonical: `["w0 w1 w2 w3 w4 w5 w6 w7 w8 w9 w10 w11 w12 w13 w14 w15","w8 w9 w10 w11 w12 w13 w14 w15 w16 w17 w18 w19 w20 w21 w22 w23","w16 w17 w18 w19 w20 w21 w22 w23 w24 w25 w26 w27 w28 w29 w30 w31","w24 w25 w26 w27 w28 w29 w30 w31 w32 w33 w34 w35 w36 w37 w38 w39","w32 w33 w34 w35 w36 w37 w38 w39 w40 w41 w42 w43 w44 w45 w46 w47","w40 w41 w42 w43 w44 w45 w46 w47 w48 w49 w50 w51 w52 w53 w54 w55","w48 w49 w50 w51 w52 w53 w54 w55 w56 w57 w58 w59"]`,
+		answer:    `["w0 w1 w2 w3 w4 w5 w6 w7 w8 w9 w10 w11 w12 w13 w14 w15","w8 w9 w10 w11 w12 w13 w14 w15 w16 w17 w18 w19 w20 w21 w22 w23","w16 w17 w18 w19 w20 w21 w22 w23 w24 w25 w26 w27 w28 w29 w30 w31","w24 w25 w26 w27 w28 w29 w30 w31 w32 w33 w34 w35 w36 w37 w38 w39","w32 w33 w34 w35 w36 w37 w38 w39 w40 w41 w42 w43 w44 w45 w46 w47","w40 w41 w42 w43 w44 w45 w46 w47 w48 w49 w50 w51 w52 w53 w54 w55","w48 w49 w50 w51 w52 w53 w54 w55 w56 w57 w58 w59"]`,
 	},
 	{
 		id: "chunk_tokens/cc0a1974", area: "chunk_tokens", index: 5, file: "spec 3.1.0:chunk_tokens.json", line: 59,
@@ -68,6 +73,7 @@ var embeddedCases = [...]embeddedCase{
         "a3f29c0e1b7d 9d8e7f6a5b4c 0011aabbccdd a3f29c0e1b7d 9d8e7f6a5b4c 0011aabbccdd a3f29c0e1b7d 9d8e7f6a5b4c 0011aabbccdd a3f29c0e1b7d 9d8e7f6a5b4c 0011aabbccdd"
       ]`,
 		canonical: `["a3f29c0e1b7d 9d8e7f6a5b4c 0011aabbccdd a3f29c0e1b7d 9d8e7f6a5b4c 0011aabbccdd a3f29c0e1b7d 9d8e7f6a5b4c 0011aabbccdd a3f29c0e1b7d 9d8e7f6a5b4c 0011aabbccdd a3f29c0e1b7d 9d8e7f6a5b4c 0011aabbccdd a3f29c0e1b7d","a3f29c0e1b7d 9d8e7f6a5b4c 0011aabbccdd a3f29c0e1b7d 9d8e7f6a5b4c 0011aabbccdd a3f29c0e1b7d 9d8e7f6a5b4c 0011aabbccdd a3f29c0e1b7d 9d8e7f6a5b4c 0011aabbccdd"]`,
+		answer:    `["a3f29c0e1b7d 9d8e7f6a5b4c 0011aabbccdd a3f29c0e1b7d 9d8e7f6a5b4c 0011aabbccdd a3f29c0e1b7d 9d8e7f6a5b4c 0011aabbccdd a3f29c0e1b7d 9d8e7f6a5b4c 0011aabbccdd a3f29c0e1b7d 9d8e7f6a5b4c 0011aabbccdd a3f29c0e1b7d","a3f29c0e1b7d 9d8e7f6a5b4c 0011aabbccdd a3f29c0e1b7d 9d8e7f6a5b4c 0011aabbccdd a3f29c0e1b7d 9d8e7f6a5b4c 0011aabbccdd a3f29c0e1b7d 9d8e7f6a5b4c 0011aabbccdd"]`,
 	},
 	{
 		id: "chunk_tokens/cc18320a", area: "chunk_tokens", index: 6, file: "spec 3.1.0:chunk_tokens.json", line: 69,
@@ -75,6 +81,7 @@ var embeddedCases = [...]embeddedCase{
 		input:     `{"overlap":4,"size":16,"text":"   \r\n  ","tokenizer":"words"}`,
 		expect:    `[]`,
 		canonical: `[]`,
+		answer:    `[]`,
 	},
 	{
 		id: "context/8336b324", area: "context", index: 0, file: "spec 3.1.0:context.json", line: 4,
@@ -85,6 +92,7 @@ var embeddedCases = [...]embeddedCase{
         "[#a002 src/a.ts lines 1-2 of 2 sha 583e86b4] Unchanged since #a001, which already shows lines 1-2."
       ]`,
 		canonical: `["[#a001 src/a.ts lines 1-2 of 2 sha 583e86b4]\n1: const a = 1\n2: export { a }","[#a002 src/a.ts lines 1-2 of 2 sha 583e86b4] Unchanged since #a001, which already shows lines 1-2."]`,
+		answer:    `["[#a001 src/a.ts lines 1-2 of 2 sha 583e86b4]\n1: const a = 1\n2: export { a }","[#a002 src/a.ts lines 1-2 of 2 sha 583e86b4] Unchanged since #a001, which already shows lines 1-2."]`,
 	},
 	{
 		id: "context/895bc695", area: "context", index: 1, file: "spec 3.1.0:context.json", line: 24,
@@ -97,6 +105,7 @@ var embeddedCases = [...]embeddedCase{
         "[#b004 notes.md lines 5-6 of 10 sha e71d970d] Unchanged since #b003, which already shows lines 4-8."
       ]`,
 		canonical: `["[#b001 notes.md lines 1-5 of 10 sha e71d970d]\n1: line 1\n2: line 2\n3: line 3\n4: line 4\n5: line 5\n\n(5 more lines — read again with offset 6)","[#b002 notes.md lines 2-4 of 10 sha e71d970d] Unchanged since #b001, which already shows lines 1-5.","[#b003 notes.md lines 4-8 of 10 sha e71d970d]\n4: line 4\n5: line 5\n6: line 6\n7: line 7\n8: line 8\n\n(2 more lines — read again with offset 9)","[#b004 notes.md lines 5-6 of 10 sha e71d970d] Unchanged since #b003, which already shows lines 4-8."]`,
+		answer:    `["[#b001 notes.md lines 1-5 of 10 sha e71d970d]\n1: line 1\n2: line 2\n3: line 3\n4: line 4\n5: line 5\n\n(5 more lines — read again with offset 6)","[#b002 notes.md lines 2-4 of 10 sha e71d970d] Unchanged since #b001, which already shows lines 1-5.","[#b003 notes.md lines 4-8 of 10 sha e71d970d]\n4: line 4\n5: line 5\n6: line 6\n7: line 7\n8: line 8\n\n(2 more lines — read again with offset 9)","[#b004 notes.md lines 5-6 of 10 sha e71d970d] Unchanged since #b003, which already shows lines 4-8."]`,
 	},
 	{
 		id: "context/bb109852", area: "context", index: 2, file: "spec 3.1.0:context.json", line: 65,
@@ -109,6 +118,7 @@ var embeddedCases = [...]embeddedCase{
         "[#c004 a.py lines 1-3 of 3 sha a6a8e52b] Unchanged since #c003, which already shows lines 1-3."
       ]`,
 		canonical: `["[#c001 a.py lines 1-3 of 3 sha af198c55]\n1: x = 1\n2: y = 2\n3: z = 3","[#c002 a.py sha a6a8e52b]\n@@ -1,3 +1,3 @@\n x = 1\n-y = 2\n+y = 20\n z = 3","[#c003 a.py lines 1-3 of 3 sha a6a8e52b]\n1: x = 1\n2: y = 20\n3: z = 3","[#c004 a.py lines 1-3 of 3 sha a6a8e52b] Unchanged since #c003, which already shows lines 1-3."]`,
+		answer:    `["[#c001 a.py lines 1-3 of 3 sha af198c55]\n1: x = 1\n2: y = 2\n3: z = 3","[#c002 a.py sha a6a8e52b]\n@@ -1,3 +1,3 @@\n x = 1\n-y = 2\n+y = 20\n z = 3","[#c003 a.py lines 1-3 of 3 sha a6a8e52b]\n1: x = 1\n2: y = 20\n3: z = 3","[#c004 a.py lines 1-3 of 3 sha a6a8e52b] Unchanged since #c003, which already shows lines 1-3."]`,
 	},
 	{
 		id: "context/83c41da6", area: "context", index: 3, file: "spec 3.1.0:context.json", line: 100,
@@ -120,6 +130,7 @@ var embeddedCases = [...]embeddedCase{
         "[#d003 b.txt lines 1-1 of 1 sha 2c8b08da]\n1: one"
       ]`,
 		canonical: `["[#d001 a.txt lines 1-1 of 1 sha 2c8b08da]\n1: one","[#d002 a.txt lines 1-2 of 2 sha c3f9c8c2]\n1: one\n2: two","[#d003 b.txt lines 1-1 of 1 sha 2c8b08da]\n1: one"]`,
+		answer:    `["[#d001 a.txt lines 1-1 of 1 sha 2c8b08da]\n1: one","[#d002 a.txt lines 1-2 of 2 sha c3f9c8c2]\n1: one\n2: two","[#d003 b.txt lines 1-1 of 1 sha 2c8b08da]\n1: one"]`,
 	},
 	{
 		id: "context/382b5ec6", area: "context", index: 4, file: "spec 3.1.0:context.json", line: 127,
@@ -131,6 +142,7 @@ var embeddedCases = [...]embeddedCase{
         "[#e003 recall #e001 lines 1-10 of 10]\n1\n2\n3\n4\n5\n6\n7\n8\n9\n10"
       ]`,
 		canonical: `["[#e001]\n1\n2\n[6 lines elided, full output #e001]\n9\n10","[#e002 recall #e001 lines 3-4 of 10]\n3\n4","[#e003 recall #e001 lines 1-10 of 10]\n1\n2\n3\n4\n5\n6\n7\n8\n9\n10"]`,
+		answer:    `["[#e001]\n1\n2\n[6 lines elided, full output #e001]\n9\n10","[#e002 recall #e001 lines 3-4 of 10]\n3\n4","[#e003 recall #e001 lines 1-10 of 10]\n1\n2\n3\n4\n5\n6\n7\n8\n9\n10"]`,
 	},
 	{
 		id: "context/9cf9e863", area: "context", index: 5, file: "spec 3.1.0:context.json", line: 165,
@@ -144,6 +156,7 @@ var embeddedCases = [...]embeddedCase{
         "[#f005] Same result as #f004."
       ]`,
 		canonical: `["[#f001]\nsrc/\n  a.ts\n  b.ts","[#f002] Same result as #f001.","[#f003]\nsrc/\n  a.ts\n  b.ts","[#f004]\nsrc/\n  a.ts\n  b.ts\n  c.ts","[#f005] Same result as #f004."]`,
+		answer:    `["[#f001]\nsrc/\n  a.ts\n  b.ts","[#f002] Same result as #f001.","[#f003]\nsrc/\n  a.ts\n  b.ts","[#f004]\nsrc/\n  a.ts\n  b.ts\n  c.ts","[#f005] Same result as #f004."]`,
 	},
 	{
 		id: "context/87e9a7c9", area: "context", index: 6, file: "spec 3.1.0:context.json", line: 222,
@@ -156,6 +169,7 @@ var embeddedCases = [...]embeddedCase{
         "[#1004] Same result as #1003."
       ]`,
 		canonical: `["[#1001]\nnothing to commit","[#1002]\nnothing to commit","[#1003]\na.ts:3: // TODO","[#1004] Same result as #1003."]`,
+		answer:    `["[#1001]\nnothing to commit","[#1002]\nnothing to commit","[#1003]\na.ts:3: // TODO","[#1004] Same result as #1003."]`,
 	},
 	{
 		id: "context/7b38db90", area: "context", index: 7, file: "spec 3.1.0:context.json", line: 268,
@@ -172,6 +186,7 @@ var embeddedCases = [...]embeddedCase{
         "[#2007 recall #2002 lines 1-1 of 1]\n1: beta"
       ]`,
 		canonical: `["[#2001 a.md lines 1-1 of 1 sha b6a98d9c]\n1: alpha","[#2002 b.md lines 1-1 of 1 sha f2c82dec]\n1: beta","[#2003 a.md lines 1-1 of 1 sha b6a98d9c] Unchanged since #2001, which already shows lines 1-1.","[#2004]\na.md\nb.md","## Files read before this summary\n\nRead a file again for its content; recall shows a result by its id.\n\n| Path | Lines | sha | Result |\n|---|---|---|---|\n| a.md | 1-1 of 1 | b6a98d9c | #2001 |\n| b.md | 1-1 of 1 | f2c82dec | #2002 |","[#2005 a.md lines 1-1 of 1 sha b6a98d9c]\n1: alpha","[#2006]\na.md\nb.md","[#2007 recall #2002 lines 1-1 of 1]\n1: beta"]`,
+		answer:    `["[#2001 a.md lines 1-1 of 1 sha b6a98d9c]\n1: alpha","[#2002 b.md lines 1-1 of 1 sha f2c82dec]\n1: beta","[#2003 a.md lines 1-1 of 1 sha b6a98d9c] Unchanged since #2001, which already shows lines 1-1.","[#2004]\na.md\nb.md","## Files read before this summary\n\nRead a file again for its content; recall shows a result by its id.\n\n| Path | Lines | sha | Result |\n|---|---|---|---|\n| a.md | 1-1 of 1 | b6a98d9c | #2001 |\n| b.md | 1-1 of 1 | f2c82dec | #2002 |","[#2005 a.md lines 1-1 of 1 sha b6a98d9c]\n1: alpha","[#2006]\na.md\nb.md","[#2007 recall #2002 lines 1-1 of 1]\n1: beta"]`,
 	},
 	{
 		id: "context/e4ed409f", area: "context", index: 8, file: "spec 3.1.0:context.json", line: 332,
@@ -182,6 +197,7 @@ var embeddedCases = [...]embeddedCase{
         "[#3001] No stored result #ffff in this session."
       ]`,
 		canonical: `["","[#3001] No stored result #ffff in this session."]`,
+		answer:    `["","[#3001] No stored result #ffff in this session."]`,
 	},
 	{
 		id: "context/750b2858", area: "context", index: 9, file: "spec 3.1.0:context.json", line: 348,
@@ -192,6 +208,7 @@ var embeddedCases = [...]embeddedCase{
         "[#4002 empty.txt empty sha e3b0c442]\n(empty file)"
       ]`,
 		canonical: `["[#4001 new.md sha fd9dba9b] Created, 3 lines.","[#4002 empty.txt empty sha e3b0c442]\n(empty file)"]`,
+		answer:    `["[#4001 new.md sha fd9dba9b] Created, 3 lines.","[#4002 empty.txt empty sha e3b0c442]\n(empty file)"]`,
 	},
 	{
 		id: "context/4f4d35eb", area: "context", index: 10, file: "spec 3.1.0:context.json", line: 368,
@@ -202,6 +219,7 @@ var embeddedCases = [...]embeddedCase{
         "[#5002]\nfirst line\n[1 lines elided, full output #5002]\nlast"
       ]`,
 		canonical: `["[#5001]\nxxxxxxxxxxxxxxxxxxxx […cut]\n[0 lines elided, full output #5001]","[#5002]\nfirst line\n[1 lines elided, full output #5002]\nlast"]`,
+		answer:    `["[#5001]\nxxxxxxxxxxxxxxxxxxxx […cut]\n[0 lines elided, full output #5001]","[#5002]\nfirst line\n[1 lines elided, full output #5002]\nlast"]`,
 	},
 	{
 		id: "context/d38c227c", area: "context", index: 11, file: "spec 3.1.0:context.json", line: 402,
@@ -221,6 +239,7 @@ var embeddedCases = [...]embeddedCase{
         "## Files read before this summary\n\nRead a file again for its content; recall shows a result by its id.\n\n| Path | Lines | sha | Result |\n|---|---|---|---|\n| c.md | 1-1 of 1 | ae9a6306 | #6007 |"
       ]`,
 		canonical: `["[#6001 a.md lines 1-1 of 1 sha b6a98d9c]\n1: alpha","[#6002]\na.md","","[#6003 a.md lines 1-1 of 1 sha b6a98d9c]\n1: alpha","[#6004]\na.md","[#6005 a.md lines 1-1 of 1 sha b6a98d9c] Unchanged since #6003, which already shows lines 1-1.","[#6006 b.md lines 1-1 of 1 sha f2c82dec]\n1: beta","## Files read before this summary\n\nRead a file again for its content; recall shows a result by its id.\n\n| Path | Lines | sha | Result |\n|---|---|---|---|\n| a.md | 1-1 of 1 | b6a98d9c | #6003 |\n| b.md | 1-1 of 1 | f2c82dec | #6006 |","[#6007 c.md lines 1-1 of 1 sha ae9a6306]\n1: gamma","","## Files read before this summary\n\nRead a file again for its content; recall shows a result by its id.\n\n| Path | Lines | sha | Result |\n|---|---|---|---|\n| c.md | 1-1 of 1 | ae9a6306 | #6007 |"]`,
+		answer:    `["[#6001 a.md lines 1-1 of 1 sha b6a98d9c]\n1: alpha","[#6002]\na.md","","[#6003 a.md lines 1-1 of 1 sha b6a98d9c]\n1: alpha","[#6004]\na.md","[#6005 a.md lines 1-1 of 1 sha b6a98d9c] Unchanged since #6003, which already shows lines 1-1.","[#6006 b.md lines 1-1 of 1 sha f2c82dec]\n1: beta","## Files read before this summary\n\nRead a file again for its content; recall shows a result by its id.\n\n| Path | Lines | sha | Result |\n|---|---|---|---|\n| a.md | 1-1 of 1 | b6a98d9c | #6003 |\n| b.md | 1-1 of 1 | f2c82dec | #6006 |","[#6007 c.md lines 1-1 of 1 sha ae9a6306]\n1: gamma","","## Files read before this summary\n\nRead a file again for its content; recall shows a result by its id.\n\n| Path | Lines | sha | Result |\n|---|---|---|---|\n| c.md | 1-1 of 1 | ae9a6306 | #6007 |"]`,
 	},
 	{
 		id: "fs_access/8cf1f9d8", area: "fs_access", index: 0, file: "spec 3.1.0:fs_access.json", line: 4,
@@ -231,6 +250,7 @@ var embeddedCases = [...]embeddedCase{
         "passage": true
       }`,
 		canonical: `{"level":"none","passage":true}`,
+		answer:    `{"level":"none","passage":true}`,
 	},
 	{
 		id: "fs_access/1b42a529", area: "fs_access", index: 1, file: "spec 3.1.0:fs_access.json", line: 26,
@@ -241,6 +261,7 @@ var embeddedCases = [...]embeddedCase{
         "passage": false
       }`,
 		canonical: `{"level":"none","passage":false}`,
+		answer:    `{"level":"none","passage":false}`,
 	},
 	{
 		id: "fs_access/56d3f25e", area: "fs_access", index: 2, file: "spec 3.1.0:fs_access.json", line: 48,
@@ -251,6 +272,7 @@ var embeddedCases = [...]embeddedCase{
         "passage": false
       }`,
 		canonical: `{"level":"stage","passage":false}`,
+		answer:    `{"level":"stage","passage":false}`,
 	},
 	{
 		id: "fs_access/91c96950", area: "fs_access", index: 3, file: "spec 3.1.0:fs_access.json", line: 70,
@@ -260,6 +282,7 @@ var embeddedCases = [...]embeddedCase{
         "error": "Access denied: /Dir1 is not open to this session."
       }`,
 		canonical: `{"error":"Access denied: /Dir1 is not open to this session."}`,
+		answer:    `{"error":"Access denied: /Dir1 is not open to this session."}`,
 	},
 	{
 		id: "fs_access/428745f1", area: "fs_access", index: 4, file: "spec 3.1.0:fs_access.json", line: 91,
@@ -269,6 +292,7 @@ var embeddedCases = [...]embeddedCase{
         "error": "Access denied: / is not open to this session."
       }`,
 		canonical: `{"error":"Access denied: / is not open to this session."}`,
+		answer:    `{"error":"Access denied: / is not open to this session."}`,
 	},
 	{
 		id: "fs_access/870a92c9", area: "fs_access", index: 5, file: "spec 3.1.0:fs_access.json", line: 112,
@@ -278,6 +302,7 @@ var embeddedCases = [...]embeddedCase{
         "error": "Access denied: /Dir1/FILE1.txt is not open to this session."
       }`,
 		canonical: `{"error":"Access denied: /Dir1/FILE1.txt is not open to this session."}`,
+		answer:    `{"error":"Access denied: /Dir1/FILE1.txt is not open to this session."}`,
 	},
 	{
 		id: "fs_access/7bd4e51f", area: "fs_access", index: 6, file: "spec 3.1.0:fs_access.json", line: 133,
@@ -287,6 +312,7 @@ var embeddedCases = [...]embeddedCase{
         "error": "Access denied: /Dir1/new.txt is not open to this session."
       }`,
 		canonical: `{"error":"Access denied: /Dir1/new.txt is not open to this session."}`,
+		answer:    `{"error":"Access denied: /Dir1/new.txt is not open to this session."}`,
 	},
 	{
 		id: "fs_access/9ee62b15", area: "fs_access", index: 7, file: "spec 3.1.0:fs_access.json", line: 154,
@@ -296,6 +322,7 @@ var embeddedCases = [...]embeddedCase{
         "error": "Access denied: /Dir1/x is not open to this session."
       }`,
 		canonical: `{"error":"Access denied: /Dir1/x is not open to this session."}`,
+		answer:    `{"error":"Access denied: /Dir1/x is not open to this session."}`,
 	},
 	{
 		id: "fs_access/ab13917c", area: "fs_access", index: 8, file: "spec 3.1.0:fs_access.json", line: 175,
@@ -305,6 +332,7 @@ var embeddedCases = [...]embeddedCase{
         "error": "Access denied: /Dir2/b.md is not open to this session."
       }`,
 		canonical: `{"error":"Access denied: /Dir2/b.md is not open to this session."}`,
+		answer:    `{"error":"Access denied: /Dir2/b.md is not open to this session."}`,
 	},
 	{
 		id: "fs_access/b65710de", area: "fs_access", index: 9, file: "spec 3.1.0:fs_access.json", line: 196,
@@ -314,6 +342,7 @@ var embeddedCases = [...]embeddedCase{
         "error": "Access denied: /Dir2 is not open to this session."
       }`,
 		canonical: `{"error":"Access denied: /Dir2 is not open to this session."}`,
+		answer:    `{"error":"Access denied: /Dir2 is not open to this session."}`,
 	},
 	{
 		id: "fs_access/ab902855", area: "fs_access", index: 10, file: "spec 3.1.0:fs_access.json", line: 217,
@@ -323,6 +352,7 @@ var embeddedCases = [...]embeddedCase{
         "error": "Access denied: /Nope.md is not open to this session."
       }`,
 		canonical: `{"error":"Access denied: /Nope.md is not open to this session."}`,
+		answer:    `{"error":"Access denied: /Nope.md is not open to this session."}`,
 	},
 	{
 		id: "fs_access/9ef1aab6", area: "fs_access", index: 11, file: "spec 3.1.0:fs_access.json", line: 238,
@@ -332,6 +362,7 @@ var embeddedCases = [...]embeddedCase{
         "error": "No such file or directory: /Dir1/Dir3/missing.md"
       }`,
 		canonical: `{"error":"No such file or directory: /Dir1/Dir3/missing.md"}`,
+		answer:    `{"error":"No such file or directory: /Dir1/Dir3/missing.md"}`,
 	},
 	{
 		id: "fs_access/0d4201f2", area: "fs_access", index: 12, file: "spec 3.1.0:fs_access.json", line: 259,
@@ -341,6 +372,7 @@ var embeddedCases = [...]embeddedCase{
         "error": "Access denied: /Dir2/x.md is not open to this session."
       }`,
 		canonical: `{"error":"Access denied: /Dir2/x.md is not open to this session."}`,
+		answer:    `{"error":"Access denied: /Dir2/x.md is not open to this session."}`,
 	},
 	{
 		id: "fs_access/08bbf446", area: "fs_access", index: 13, file: "spec 3.1.0:fs_access.json", line: 280,
@@ -352,6 +384,7 @@ var embeddedCases = [...]embeddedCase{
         ]
       }`,
 		canonical: `{"entries":["a.md"]}`,
+		answer:    `{"entries":["a.md"]}`,
 	},
 	{
 		id: "fs_access/a966c51a", area: "fs_access", index: 14, file: "spec 3.1.0:fs_access.json", line: 303,
@@ -361,6 +394,7 @@ var embeddedCases = [...]embeddedCase{
         "ok": true
       }`,
 		canonical: `{"ok":true}`,
+		answer:    `{"ok":true}`,
 	},
 	{
 		id: "fs_access/698bb634", area: "fs_access", index: 15, file: "spec 3.1.0:fs_access.json", line: 324,
@@ -370,6 +404,7 @@ var embeddedCases = [...]embeddedCase{
         "error": "Read-only: /AGENTS.md can be read in this session but not changed."
       }`,
 		canonical: `{"error":"Read-only: /AGENTS.md can be read in this session but not changed."}`,
+		answer:    `{"error":"Read-only: /AGENTS.md can be read in this session but not changed."}`,
 	},
 	{
 		id: "fs_access/74d2c634", area: "fs_access", index: 16, file: "spec 3.1.0:fs_access.json", line: 345,
@@ -379,6 +414,7 @@ var embeddedCases = [...]embeddedCase{
         "ok": true
       }`,
 		canonical: `{"ok":true}`,
+		answer:    `{"ok":true}`,
 	},
 	{
 		id: "fs_access/a56ac707", area: "fs_access", index: 17, file: "spec 3.1.0:fs_access.json", line: 366,
@@ -388,6 +424,7 @@ var embeddedCases = [...]embeddedCase{
         "ok": true
       }`,
 		canonical: `{"ok":true}`,
+		answer:    `{"ok":true}`,
 	},
 	{
 		id: "fs_access/2a919067", area: "fs_access", index: 18, file: "spec 3.1.0:fs_access.json", line: 388,
@@ -397,6 +434,7 @@ var embeddedCases = [...]embeddedCase{
         "error": "Access denied: /Dir1/FILE1.txt is not open to this session."
       }`,
 		canonical: `{"error":"Access denied: /Dir1/FILE1.txt is not open to this session."}`,
+		answer:    `{"error":"Access denied: /Dir1/FILE1.txt is not open to this session."}`,
 	},
 	{
 		id: "fs_access/c65a85af", area: "fs_access", index: 19, file: "spec 3.1.0:fs_access.json", line: 410,
@@ -408,6 +446,7 @@ var embeddedCases = [...]embeddedCase{
         ]
       }`,
 		canonical: `{"entries":["a.md"]}`,
+		answer:    `{"entries":["a.md"]}`,
 	},
 	{
 		id: "fs_access/8dc68cdd", area: "fs_access", index: 20, file: "spec 3.1.0:fs_access.json", line: 433,
@@ -420,6 +459,7 @@ var embeddedCases = [...]embeddedCase{
         ]
       }`,
 		canonical: `{"entries":["Notes/","Ref/ [read-only]"]}`,
+		answer:    `{"entries":["Notes/","Ref/ [read-only]"]}`,
 	},
 	{
 		id: "fs_access/ae3d6f91", area: "fs_access", index: 21, file: "spec 3.1.0:fs_access.json", line: 456,
@@ -431,6 +471,7 @@ var embeddedCases = [...]embeddedCase{
         ]
       }`,
 		canonical: `{"entries":["a.md"]}`,
+		answer:    `{"entries":["a.md"]}`,
 	},
 	{
 		id: "fs_access/bbccbf32", area: "fs_access", index: 22, file: "spec 3.1.0:fs_access.json", line: 478,
@@ -440,6 +481,7 @@ var embeddedCases = [...]embeddedCase{
         "error": "No such file or directory: /Notes/Private/p.md"
       }`,
 		canonical: `{"error":"No such file or directory: /Notes/Private/p.md"}`,
+		answer:    `{"error":"No such file or directory: /Notes/Private/p.md"}`,
 	},
 	{
 		id: "fs_access/f6dc3909", area: "fs_access", index: 23, file: "spec 3.1.0:fs_access.json", line: 498,
@@ -449,6 +491,7 @@ var embeddedCases = [...]embeddedCase{
         "error": "Access denied: /Notes/Private is not open to this session."
       }`,
 		canonical: `{"error":"Access denied: /Notes/Private is not open to this session."}`,
+		answer:    `{"error":"Access denied: /Notes/Private is not open to this session."}`,
 	},
 	{
 		id: "fs_access/d3264989", area: "fs_access", index: 24, file: "spec 3.1.0:fs_access.json", line: 518,
@@ -458,6 +501,7 @@ var embeddedCases = [...]embeddedCase{
         "error": "Access denied: /Notes/Private/x.md is not open to this session."
       }`,
 		canonical: `{"error":"Access denied: /Notes/Private/x.md is not open to this session."}`,
+		answer:    `{"error":"Access denied: /Notes/Private/x.md is not open to this session."}`,
 	},
 	{
 		id: "fs_access/3f6f9c29", area: "fs_access", index: 25, file: "spec 3.1.0:fs_access.json", line: 538,
@@ -467,6 +511,7 @@ var embeddedCases = [...]embeddedCase{
         "error": "No such file or directory: /Notes/Private"
       }`,
 		canonical: `{"error":"No such file or directory: /Notes/Private"}`,
+		answer:    `{"error":"No such file or directory: /Notes/Private"}`,
 	},
 	{
 		id: "fs_access/cd848848", area: "fs_access", index: 26, file: "spec 3.1.0:fs_access.json", line: 558,
@@ -476,6 +521,7 @@ var embeddedCases = [...]embeddedCase{
         "error": "No such file or directory: /Notes/gone.md"
       }`,
 		canonical: `{"error":"No such file or directory: /Notes/gone.md"}`,
+		answer:    `{"error":"No such file or directory: /Notes/gone.md"}`,
 	},
 	{
 		id: "fs_access/c85f3f81", area: "fs_access", index: 27, file: "spec 3.1.0:fs_access.json", line: 578,
@@ -485,6 +531,7 @@ var embeddedCases = [...]embeddedCase{
         "error": "Read-only: /Ref/r.md can be read in this session but not changed."
       }`,
 		canonical: `{"error":"Read-only: /Ref/r.md can be read in this session but not changed."}`,
+		answer:    `{"error":"Read-only: /Ref/r.md can be read in this session but not changed."}`,
 	},
 	{
 		id: "fs_access/5573d0ef", area: "fs_access", index: 28, file: "spec 3.1.0:fs_access.json", line: 598,
@@ -494,6 +541,7 @@ var embeddedCases = [...]embeddedCase{
         "error": "Read-only: /Ref/new.md can be read in this session but not changed."
       }`,
 		canonical: `{"error":"Read-only: /Ref/new.md can be read in this session but not changed."}`,
+		answer:    `{"error":"Read-only: /Ref/new.md can be read in this session but not changed."}`,
 	},
 	{
 		id: "fs_access/9dd6773a", area: "fs_access", index: 29, file: "spec 3.1.0:fs_access.json", line: 618,
@@ -503,6 +551,7 @@ var embeddedCases = [...]embeddedCase{
         "ok": true
       }`,
 		canonical: `{"ok":true}`,
+		answer:    `{"ok":true}`,
 	},
 	{
 		id: "fs_access/71bc0670", area: "fs_access", index: 30, file: "spec 3.1.0:fs_access.json", line: 638,
@@ -513,6 +562,7 @@ var embeddedCases = [...]embeddedCase{
         "passage": false
       }`,
 		canonical: `{"level":"ro","passage":false}`,
+		answer:    `{"level":"ro","passage":false}`,
 	},
 	{
 		id: "fs_access/60478129", area: "fs_access", index: 31, file: "spec 3.1.0:fs_access.json", line: 660,
@@ -522,6 +572,7 @@ var embeddedCases = [...]embeddedCase{
         "error": "Read-only: /Ref/r.md can be read in this session but not changed."
       }`,
 		canonical: `{"error":"Read-only: /Ref/r.md can be read in this session but not changed."}`,
+		answer:    `{"error":"Read-only: /Ref/r.md can be read in this session but not changed."}`,
 	},
 	{
 		id: "fs_access/7387173c", area: "fs_access", index: 32, file: "spec 3.1.0:fs_access.json", line: 681,
@@ -534,6 +585,7 @@ var embeddedCases = [...]embeddedCase{
         ]
       }`,
 		canonical: `{"entries":["home/","repo/ [mount]"]}`,
+		answer:    `{"entries":["home/","repo/ [mount]"]}`,
 	},
 	{
 		id: "fs_access/073bacd0", area: "fs_access", index: 33, file: "spec 3.1.0:fs_access.json", line: 706,
@@ -543,6 +595,7 @@ var embeddedCases = [...]embeddedCase{
         "error": "Not committed: this session may change /repo/src/x.ts but not commit it; the change stays staged."
       }`,
 		canonical: `{"error":"Not committed: this session may change /repo/src/x.ts but not commit it; the change stays staged."}`,
+		answer:    `{"error":"Not committed: this session may change /repo/src/x.ts but not commit it; the change stays staged."}`,
 	},
 	{
 		id: "fs_access/3c9b45b4", area: "fs_access", index: 34, file: "spec 3.1.0:fs_access.json", line: 728,
@@ -552,6 +605,7 @@ var embeddedCases = [...]embeddedCase{
         "error": "Nothing to commit: /home/n.md is not in a repository."
       }`,
 		canonical: `{"error":"Nothing to commit: /home/n.md is not in a repository."}`,
+		answer:    `{"error":"Nothing to commit: /home/n.md is not in a repository."}`,
 	},
 	{
 		id: "fs_access/27ab8436", area: "fs_access", index: 35, file: "spec 3.1.0:fs_access.json", line: 749,
@@ -561,6 +615,7 @@ var embeddedCases = [...]embeddedCase{
         "ok": true
       }`,
 		canonical: `{"ok":true}`,
+		answer:    `{"ok":true}`,
 	},
 	{
 		id: "fs_access/8d15261b", area: "fs_access", index: 36, file: "spec 3.1.0:fs_access.json", line: 770,
@@ -570,6 +625,7 @@ var embeddedCases = [...]embeddedCase{
         "error": "Read-only: /repo/README.md can be read in this session but not changed."
       }`,
 		canonical: `{"error":"Read-only: /repo/README.md can be read in this session but not changed."}`,
+		answer:    `{"error":"Read-only: /repo/README.md can be read in this session but not changed."}`,
 	},
 	{
 		id: "fs_access/f50a6b5b", area: "fs_access", index: 37, file: "spec 3.1.0:fs_access.json", line: 791,
@@ -579,6 +635,7 @@ var embeddedCases = [...]embeddedCase{
         "error": "Is a directory: /repo/src"
       }`,
 		canonical: `{"error":"Is a directory: /repo/src"}`,
+		answer:    `{"error":"Is a directory: /repo/src"}`,
 	},
 	{
 		id: "fs_access/8abf85af", area: "fs_access", index: 38, file: "spec 3.1.0:fs_access.json", line: 812,
@@ -588,6 +645,7 @@ var embeddedCases = [...]embeddedCase{
         "error": "Not a directory: /home/n.md"
       }`,
 		canonical: `{"error":"Not a directory: /home/n.md"}`,
+		answer:    `{"error":"Not a directory: /home/n.md"}`,
 	},
 	{
 		id: "fs_access/9c1049fb", area: "fs_access", index: 39, file: "spec 3.1.0:fs_access.json", line: 833,
@@ -597,6 +655,7 @@ var embeddedCases = [...]embeddedCase{
         "error": "Already exists: /home/n.md"
       }`,
 		canonical: `{"error":"Already exists: /home/n.md"}`,
+		answer:    `{"error":"Already exists: /home/n.md"}`,
 	},
 	{
 		id: "fs_access/27dc3c5d", area: "fs_access", index: 40, file: "spec 3.1.0:fs_access.json", line: 854,
@@ -606,6 +665,7 @@ var embeddedCases = [...]embeddedCase{
         "ok": true
       }`,
 		canonical: `{"ok":true}`,
+		answer:    `{"ok":true}`,
 	},
 	{
 		id: "instructions/105edae5", area: "instructions", index: 0, file: "spec 3.1.0:instructions.json", line: 4,
@@ -617,6 +677,7 @@ var embeddedCases = [...]embeddedCase{
         "/sec/repo/CLAUDE.md"
       ]`,
 		canonical: `["/AGENTS.md","/sec/AGENTS.md","/sec/repo/CLAUDE.md"]`,
+		answer:    `["/AGENTS.md","/sec/AGENTS.md","/sec/repo/CLAUDE.md"]`,
 	},
 	{
 		id: "instructions/284a71c9", area: "instructions", index: 1, file: "spec 3.1.0:instructions.json", line: 19,
@@ -629,6 +690,7 @@ var embeddedCases = [...]embeddedCase{
         "/sec/repo/src/AGENTS.md"
       ]`,
 		canonical: `["/AGENTS.md","/sec/AGENTS.md","/sec/repo/CLAUDE.md","/sec/repo/src/AGENTS.md"]`,
+		answer:    `["/AGENTS.md","/sec/AGENTS.md","/sec/repo/CLAUDE.md","/sec/repo/src/AGENTS.md"]`,
 	},
 	{
 		id: "instructions/f414da52", area: "instructions", index: 2, file: "spec 3.1.0:instructions.json", line: 35,
@@ -639,6 +701,7 @@ var embeddedCases = [...]embeddedCase{
         "/sec/repo/CLAUDE.md"
       ]`,
 		canonical: `["/sec/AGENTS.md","/sec/repo/CLAUDE.md"]`,
+		answer:    `["/sec/AGENTS.md","/sec/repo/CLAUDE.md"]`,
 	},
 	{
 		id: "instructions/bf1bad17", area: "instructions", index: 3, file: "spec 3.1.0:instructions.json", line: 49,
@@ -648,6 +711,7 @@ var embeddedCases = [...]embeddedCase{
         "/sec/AGENTS.md"
       ]`,
 		canonical: `["/sec/AGENTS.md"]`,
+		answer:    `["/sec/AGENTS.md"]`,
 	},
 	{
 		id: "instructions/52b24670", area: "instructions", index: 4, file: "spec 3.1.0:instructions.json", line: 62,
@@ -657,6 +721,7 @@ var embeddedCases = [...]embeddedCase{
         "/x/AGENTS.md"
       ]`,
 		canonical: `["/x/AGENTS.md"]`,
+		answer:    `["/x/AGENTS.md"]`,
 	},
 	{
 		id: "instructions/cdadbd57", area: "instructions", index: 5, file: "spec 3.1.0:instructions.json", line: 73,
@@ -667,6 +732,7 @@ var embeddedCases = [...]embeddedCase{
         "/Dir1/Dir3/AGENTS.md"
       ]`,
 		canonical: `["/AGENTS.md","/Dir1/Dir3/AGENTS.md"]`,
+		answer:    `["/AGENTS.md","/Dir1/Dir3/AGENTS.md"]`,
 	},
 	{
 		id: "instructions/e0888236", area: "instructions", index: 6, file: "spec 3.1.0:instructions.json", line: 90,
@@ -676,6 +742,7 @@ var embeddedCases = [...]embeddedCase{
         "/x/CLAUDE.md"
       ]`,
 		canonical: `["/x/CLAUDE.md"]`,
+		answer:    `["/x/CLAUDE.md"]`,
 	},
 	{
 		id: "instructions/a9c4c199", area: "instructions", index: 7, file: "spec 3.1.0:instructions.json", line: 105,
@@ -685,6 +752,7 @@ var embeddedCases = [...]embeddedCase{
         "/a/b/AGENTS.md"
       ]`,
 		canonical: `["/a/b/AGENTS.md"]`,
+		answer:    `["/a/b/AGENTS.md"]`,
 	},
 	{
 		id: "instructions/3cd05c5e", area: "instructions", index: 8, file: "spec 3.1.0:instructions.json", line: 120,
@@ -692,6 +760,7 @@ var embeddedCases = [...]embeddedCase{
 		input:     `{"boundary":"/","files":["/README.md"],"start":"/"}`,
 		expect:    `[]`,
 		canonical: `[]`,
+		answer:    `[]`,
 	},
 	{
 		id: "jobs/54d2f4ce", area: "jobs", index: 0, file: "spec 3.1.0:jobs.json", line: 4,
@@ -701,6 +770,7 @@ var embeddedCases = [...]embeddedCase{
         "text": "[A background job you started has finished:]\njob3 (npm test) exited with 0 after 5s.\nOutput you had not read:\nok 12 tests"
       }`,
 		canonical: `{"text":"[A background job you started has finished:]\njob3 (npm test) exited with 0 after 5s.\nOutput you had not read:\nok 12 tests"}`,
+		answer:    `{"text":"[A background job you started has finished:]\njob3 (npm test) exited with 0 after 5s.\nOutput you had not read:\nok 12 tests"}`,
 	},
 	{
 		id: "jobs/30345a81", area: "jobs", index: 1, file: "spec 3.1.0:jobs.json", line: 15,
@@ -710,6 +780,7 @@ var embeddedCases = [...]embeddedCase{
         "text": "[A background job you started has finished:]\njob1 (python -m http.server 8000) stopped (SIGTERM) after 2m 05s. It printed nothing you had not read."
       }`,
 		canonical: `{"text":"[A background job you started has finished:]\njob1 (python -m http.server 8000) stopped (SIGTERM) after 2m 05s. It printed nothing you had not read."}`,
+		answer:    `{"text":"[A background job you started has finished:]\njob1 (python -m http.server 8000) stopped (SIGTERM) after 2m 05s. It printed nothing you had not read."}`,
 	},
 	{
 		id: "jobs/f5b09ecf", area: "jobs", index: 2, file: "spec 3.1.0:jobs.json", line: 26,
@@ -719,6 +790,7 @@ var embeddedCases = [...]embeddedCase{
         "text": "[A background job you started has finished:]\njob2 (make build) exited with 2 after 2h 02m.\nOutput you had not read:\n…rror: missing semicolon\nmake: *** [test] Error 2"
       }`,
 		canonical: `{"text":"[A background job you started has finished:]\njob2 (make build) exited with 2 after 2h 02m.\nOutput you had not read:\n…rror: missing semicolon\nmake: *** [test] Error 2"}`,
+		answer:    `{"text":"[A background job you started has finished:]\njob2 (make build) exited with 2 after 2h 02m.\nOutput you had not read:\n…rror: missing semicolon\nmake: *** [test] Error 2"}`,
 	},
 	{
 		id: "jobs/5fc4b937", area: "jobs", index: 3, file: "spec 3.1.0:jobs.json", line: 37,
@@ -726,6 +798,7 @@ var embeddedCases = [...]embeddedCase{
 		input:     "{\"agent\":\"explore\",\"description\":\"find the config loader\",\"id\":\"job4\",\"kind\":\"subagent\",\"reason\":\"stop\",\"report\":\"The loader is `src/config/load.ts:40`; it is called from `src/app.ts:120`.\",\"seconds\":48,\"steps\":6,\"tools\":9}",
 		expect:    "{\n        \"text\": \"[A subagent you started has finished:]\\njob4 (explore: find the config loader) finished after 48s.\\nThe loader is `src/config/load.ts:40`; it is called from `src/app.ts:120`.\\n\\n[explore subagent · 6 steps · 9 tool calls]\"\n      }",
 		canonical: "{\"text\":\"[A subagent you started has finished:]\\njob4 (explore: find the config loader) finished after 48s.\\nThe loader is `src/config/load.ts:40`; it is called from `src/app.ts:120`.\\n\\n[explore subagent · 6 steps · 9 tool calls]\"}",
+		answer:    "{\"text\":\"[A subagent you started has finished:]\\njob4 (explore: find the config loader) finished after 48s.\\nThe loader is `src/config/load.ts:40`; it is called from `src/app.ts:120`.\\n\\n[explore subagent · 6 steps · 9 tool calls]\"}",
 	},
 	{
 		id: "jobs/575b5b94", area: "jobs", index: 4, file: "spec 3.1.0:jobs.json", line: 51,
@@ -735,6 +808,7 @@ var embeddedCases = [...]embeddedCase{
         "text": "[A subagent you started has finished:]\njob5 (general: add the migration) stopped at its step limit after 10m 00s.\n(the subagent returned no report)\n\n[general subagent · 50 steps · 70 tool calls · ended: steps]"
       }`,
 		canonical: `{"text":"[A subagent you started has finished:]\njob5 (general: add the migration) stopped at its step limit after 10m 00s.\n(the subagent returned no report)\n\n[general subagent · 50 steps · 70 tool calls · ended: steps]"}`,
+		answer:    `{"text":"[A subagent you started has finished:]\njob5 (general: add the migration) stopped at its step limit after 10m 00s.\n(the subagent returned no report)\n\n[general subagent · 50 steps · 70 tool calls · ended: steps]"}`,
 	},
 	{
 		id: "jobs/ef4b56c0", area: "jobs", index: 5, file: "spec 3.1.0:jobs.json", line: 65,
@@ -742,6 +816,7 @@ var embeddedCases = [...]embeddedCase{
 		input:     "{\"agent\":\"general\",\"description\":\"rename the module\",\"id\":\"job6\",\"kind\":\"subagent\",\"reason\":\"stop\",\"report\":\"Renamed in 12 files.\",\"seconds\":90,\"steps\":8,\"tools\":14,\"worktree\":\"Branch lembas/general-rename-a1b2c3: 1 commit, 12 files changed. Merge it with `git merge lembas/general-rename-a1b2c3`, or drop it with `git branch -D lembas/general-rename-a1b2c3`.\"}",
 		expect:    "{\n        \"text\": \"[A subagent you started has finished:]\\njob6 (general: rename the module) finished after 1m 30s.\\nRenamed in 12 files.\\n\\n[general subagent · 8 steps · 14 tool calls]\\n[worktree] Branch lembas/general-rename-a1b2c3: 1 commit, 12 files changed. Merge it with `git merge lembas/general-rename-a1b2c3`, or drop it with `git branch -D lembas/general-rename-a1b2c3`.\"\n      }",
 		canonical: "{\"text\":\"[A subagent you started has finished:]\\njob6 (general: rename the module) finished after 1m 30s.\\nRenamed in 12 files.\\n\\n[general subagent · 8 steps · 14 tool calls]\\n[worktree] Branch lembas/general-rename-a1b2c3: 1 commit, 12 files changed. Merge it with `git merge lembas/general-rename-a1b2c3`, or drop it with `git branch -D lembas/general-rename-a1b2c3`.\"}",
+		answer:    "{\"text\":\"[A subagent you started has finished:]\\njob6 (general: rename the module) finished after 1m 30s.\\nRenamed in 12 files.\\n\\n[general subagent · 8 steps · 14 tool calls]\\n[worktree] Branch lembas/general-rename-a1b2c3: 1 commit, 12 files changed. Merge it with `git merge lembas/general-rename-a1b2c3`, or drop it with `git branch -D lembas/general-rename-a1b2c3`.\"}",
 	},
 	{
 		id: "jobs/c67b3624", area: "jobs", index: 6, file: "spec 3.1.0:jobs.json", line: 80,
@@ -751,6 +826,7 @@ var embeddedCases = [...]embeddedCase{
         "text": "[A subagent you started has finished:]\njob7 (explore: read the logs) was stopped after 20s.\nPartial: the error begins at 12:03.\n\n[explore subagent · 3 steps · 4 tool calls · ended: stopped]"
       }`,
 		canonical: `{"text":"[A subagent you started has finished:]\njob7 (explore: read the logs) was stopped after 20s.\nPartial: the error begins at 12:03.\n\n[explore subagent · 3 steps · 4 tool calls · ended: stopped]"}`,
+		answer:    `{"text":"[A subagent you started has finished:]\njob7 (explore: read the logs) was stopped after 20s.\nPartial: the error begins at 12:03.\n\n[explore subagent · 3 steps · 4 tool calls · ended: stopped]"}`,
 	},
 	{
 		id: "jobs/8bd7a9ed", area: "jobs", index: 7, file: "spec 3.1.0:jobs.json", line: 94,
@@ -760,6 +836,7 @@ var embeddedCases = [...]embeddedCase{
         "text": "[A subagent you started has finished:]\njob8 (explore: check the API) failed after 2s.\n(the subagent returned no report)\n\n[explore subagent · 1 step · 0 tool calls · ended: error — connection refused]"
       }`,
 		canonical: `{"text":"[A subagent you started has finished:]\njob8 (explore: check the API) failed after 2s.\n(the subagent returned no report)\n\n[explore subagent · 1 step · 0 tool calls · ended: error — connection refused]"}`,
+		answer:    `{"text":"[A subagent you started has finished:]\njob8 (explore: check the API) failed after 2s.\n(the subagent returned no report)\n\n[explore subagent · 1 step · 0 tool calls · ended: error — connection refused]"}`,
 	},
 	{
 		id: "jobs/970976e7", area: "jobs", index: 8, file: "spec 3.1.0:jobs.json", line: 109,
@@ -769,6 +846,7 @@ var embeddedCases = [...]embeddedCase{
         "text": "[A message from a subagent you started:]\njob4 (explore: find the config loader):\nThere are two loaders; which one — the YAML one or the env one?"
       }`,
 		canonical: `{"text":"[A message from a subagent you started:]\njob4 (explore: find the config loader):\nThere are two loaders; which one — the YAML one or the env one?"}`,
+		answer:    `{"text":"[A message from a subagent you started:]\njob4 (explore: find the config loader):\nThere are two loaders; which one — the YAML one or the env one?"}`,
 	},
 	{
 		id: "jobs/ac2b2304", area: "jobs", index: 9, file: "spec 3.1.0:jobs.json", line: 119,
@@ -778,6 +856,7 @@ var embeddedCases = [...]embeddedCase{
         "text": "[The main agent sent this while you were working — take it into account from here:]\nThe YAML one. Ignore the env loader."
       }`,
 		canonical: `{"text":"[The main agent sent this while you were working — take it into account from here:]\nThe YAML one. Ignore the env loader."}`,
+		answer:    `{"text":"[The main agent sent this while you were working — take it into account from here:]\nThe YAML one. Ignore the env loader."}`,
 	},
 	{
 		id: "prefix/2c36ee95", area: "prefix", index: 0, file: "spec 3.1.0:prefix.json", line: 4,
@@ -827,6 +906,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[{"note":"<session-note>\nToday is 2026-11-04.\n</session-note>","system":1,"tools":["read","plan_submit"]},{"note":null,"system":1,"tools":["read","plan_submit"]},{"note":null,"system":1,"tools":["read","plan_submit"]},null,{"note":null,"system":1,"tools":["read","plan_submit"]},{"note":"<session-note>\nToday is 2026-11-05.\n</session-note>","system":1,"tools":["read","plan_submit"]}]`,
+		answer:    `[{"system":1,"tools":["read","plan_submit"],"note":"\u003csession-note\u003e\nToday is 2026-11-04.\n\u003c/session-note\u003e"},{"system":1,"tools":["read","plan_submit"],"note":null},{"system":1,"tools":["read","plan_submit"],"note":null},null,{"system":1,"tools":["read","plan_submit"],"note":null},{"system":1,"tools":["read","plan_submit"],"note":"\u003csession-note\u003e\nToday is 2026-11-05.\n\u003c/session-note\u003e"}]`,
 	},
 	{
 		id: "prefix/81804e91", area: "prefix", index: 1, file: "spec 3.1.0:prefix.json", line: 82,
@@ -875,6 +955,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[{"note":"<session-note>\nToday is 2026-11-05.\n</session-note>","system":1,"tools":["read","plan_write","plan_submit"]},"Not in plan mode: plan_submit is how a plan made in plan mode is put to the person for approval. Carry on with the work; keep the plan current with plan_update.",null,{"note":"<session-note>\nThe permission mode is now plan:\nPermission mode: plan. You are planning, not implementing. Read, search and investigate as much as you need, but change nothing: no file but a plan under .agent/plans, no command that is not already allowed, nothing saved to the library.\n\nWrite the plan with plan_write, so that someone else could follow it: findings with file:line references, what will be true when it is done (objectives), and the work as phases of tasks in order, with the risks and how to verify it as the last phase. Ask with ask_user if a decision is the user's. When the plan is written, call plan_submit — that is how the user approves it, and after approval you carry on and implement it, keeping the plan current with plan_update.\n</session-note>","system":1,"tools":["read","plan_write","plan_submit"]},null,null,{"note":null,"system":1,"tools":["read","plan_write","plan_submit"]},{"note":null,"system":1,"tools":["read","plan_write","plan_submit"]}]`,
+		answer:    `[{"system":1,"tools":["read","plan_write","plan_submit"],"note":"\u003csession-note\u003e\nToday is 2026-11-05.\n\u003c/session-note\u003e"},"Not in plan mode: plan_submit is how a plan made in plan mode is put to the person for approval. Carry on with the work; keep the plan current with plan_update.",null,{"system":1,"tools":["read","plan_write","plan_submit"],"note":"\u003csession-note\u003e\nThe permission mode is now plan:\nPermission mode: plan. You are planning, not implementing. Read, search and investigate as much as you need, but change nothing: no file but a plan under .agent/plans, no command that is not already allowed, nothing saved to the library.\n\nWrite the plan with plan_write, so that someone else could follow it: findings with file:line references, what will be true when it is done (objectives), and the work as phases of tasks in order, with the risks and how to verify it as the last phase. Ask with ask_user if a decision is the user's. When the plan is written, call plan_submit — that is how the user approves it, and after approval you carry on and implement it, keeping the plan current with plan_update.\n\u003c/session-note\u003e"},null,null,{"system":1,"tools":["read","plan_write","plan_submit"],"note":null},{"system":1,"tools":["read","plan_write","plan_submit"],"note":null}]`,
 	},
 	{
 		id: "prefix/d721286d", area: "prefix", index: 2, file: "spec 3.1.0:prefix.json", line: 170,
@@ -923,6 +1004,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[{"note":"<session-note>\nToday is 2026-11-05.\n</session-note>","system":1,"tools":["read","plan_submit"]},{"note":null,"system":1,"tools":["read","plan_submit"]},{"ask":"Summarise the conversation below so it can be carried forward after the earlier turns are dropped from your context. This is a working record, not a report for a reader.\n\nKeep, under these headings and in this order:\n\n## What we are doing\nThe goal, and where we have got to.\n\n## Decisions\nAnything settled, and why. A decision without its reason gets argued again.\n\n## Facts established\nNames, numbers, versions, file paths, commands, URLs and identifiers, copied exactly. Do not round them, paraphrase them or reconstruct one from memory — if it is not in the transcript, leave it out.\n\n## Files touched\nEach file read or changed that still matters, and what was done to it.\n\n## Open threads\nWhat is unfinished, and what was about to happen next.\n\nLeave out pleasantries, retracted ideas and anything already superseded. Do not answer the conversation: you are recording it. Write in the language of the conversation, and stay under 600 words.","system":1,"tools":["read","plan_submit"]},{"note":"<session-note>\nToday is 2026-11-05.\n</session-note>","system":2,"tools":["read","plan_submit"]},{"ask":"Summarise the conversation below so it can be carried forward after the earlier turns are dropped from your context. This is a working record, not a report for a reader.\n\nKeep, under these headings and in this order:\n\n## What we are doing\nThe goal, and where we have got to.\n\n## Decisions\nAnything settled, and why. A decision without its reason gets argued again.\n\n## Facts established\nNames, numbers, versions, file paths, commands, URLs and identifiers, copied exactly. Do not round them, paraphrase them or reconstruct one from memory — if it is not in the transcript, leave it out.\n\n## Files touched\nEach file read or changed that still matters, and what was done to it.\n\n## Open threads\nWhat is unfinished, and what was about to happen next.\n\nLeave out pleasantries, retracted ideas and anything already superseded. Do not answer the conversation: you are recording it. Write in the language of the conversation, and stay under 600 words.","system":2,"tools":["read","plan_submit"]}]`,
+		answer:    `[{"system":1,"tools":["read","plan_submit"],"note":"\u003csession-note\u003e\nToday is 2026-11-05.\n\u003c/session-note\u003e"},{"system":1,"tools":["read","plan_submit"],"note":null},{"system":1,"tools":["read","plan_submit"],"ask":"Summarise the conversation below so it can be carried forward after the earlier turns are dropped from your context. This is a working record, not a report for a reader.\n\nKeep, under these headings and in this order:\n\n## What we are doing\nThe goal, and where we have got to.\n\n## Decisions\nAnything settled, and why. A decision without its reason gets argued again.\n\n## Facts established\nNames, numbers, versions, file paths, commands, URLs and identifiers, copied exactly. Do not round them, paraphrase them or reconstruct one from memory — if it is not in the transcript, leave it out.\n\n## Files touched\nEach file read or changed that still matters, and what was done to it.\n\n## Open threads\nWhat is unfinished, and what was about to happen next.\n\nLeave out pleasantries, retracted ideas and anything already superseded. Do not answer the conversation: you are recording it. Write in the language of the conversation, and stay under 600 words."},{"system":2,"tools":["read","plan_submit"],"note":"\u003csession-note\u003e\nToday is 2026-11-05.\n\u003c/session-note\u003e"},{"system":2,"tools":["read","plan_submit"],"ask":"Summarise the conversation below so it can be carried forward after the earlier turns are dropped from your context. This is a working record, not a report for a reader.\n\nKeep, under these headings and in this order:\n\n## What we are doing\nThe goal, and where we have got to.\n\n## Decisions\nAnything settled, and why. A decision without its reason gets argued again.\n\n## Facts established\nNames, numbers, versions, file paths, commands, URLs and identifiers, copied exactly. Do not round them, paraphrase them or reconstruct one from memory — if it is not in the transcript, leave it out.\n\n## Files touched\nEach file read or changed that still matters, and what was done to it.\n\n## Open threads\nWhat is unfinished, and what was about to happen next.\n\nLeave out pleasantries, retracted ideas and anything already superseded. Do not answer the conversation: you are recording it. Write in the language of the conversation, and stay under 600 words."}]`,
 	},
 	{
 		id: "prefix/a57b75a7", area: "prefix", index: 3, file: "spec 3.1.0:prefix.json", line: 243,
@@ -969,6 +1051,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[{"note":"<session-note>\nToday is 2026-11-05.\n</session-note>","system":1,"tools":["read"]},null,{"note":null,"system":1,"tools":["read"]},{"note":null,"system":1,"tools":["read"]},null,{"note":"<session-note>\nThe person changed the plan; it is now:\n(none)\n\nThe person changed what is remembered; it is now:\nUses fish.\n\n/p/src/AGENTS.md changed; it now reads:\nStrict types.\n\nThe person chose a different personality:\nBe brief.\n\nInstructions from an MCP server that connected since the session began:\n<server name=\"tickets\">\nName the ticket in every commit.\n</server>\n</session-note>","system":1,"tools":["read"]},null,{"note":"<session-note>\n/p/src/AGENTS.md changed; it now reads:\n(none)\n</session-note>","system":1,"tools":["read"]}]`,
+		answer:    `[{"system":1,"tools":["read"],"note":"\u003csession-note\u003e\nToday is 2026-11-05.\n\u003c/session-note\u003e"},null,{"system":1,"tools":["read"],"note":null},{"system":1,"tools":["read"],"note":null},null,{"system":1,"tools":["read"],"note":"\u003csession-note\u003e\nThe person changed the plan; it is now:\n(none)\n\nThe person changed what is remembered; it is now:\nUses fish.\n\n/p/src/AGENTS.md changed; it now reads:\nStrict types.\n\nThe person chose a different personality:\nBe brief.\n\nInstructions from an MCP server that connected since the session began:\n\u003cserver name=\"tickets\"\u003e\nName the ticket in every commit.\n\u003c/server\u003e\n\u003c/session-note\u003e"},null,{"system":1,"tools":["read"],"note":"\u003csession-note\u003e\n/p/src/AGENTS.md changed; it now reads:\n(none)\n\u003c/session-note\u003e"}]`,
 	},
 	{
 		id: "prefix/116db41c", area: "prefix", index: 4, file: "spec 3.1.0:prefix.json", line: 351,
@@ -992,6 +1075,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[{"note":"<session-note>\nToday is 2026-11-05.\n</session-note>","system":1,"tools":["read"]},null,{"note":null,"system":2,"tools":["read"]}]`,
+		answer:    `[{"system":1,"tools":["read"],"note":"\u003csession-note\u003e\nToday is 2026-11-05.\n\u003c/session-note\u003e"},null,{"system":2,"tools":["read"],"note":null}]`,
 	},
 	{
 		id: "prefix/dda0b0b1", area: "prefix", index: 5, file: "spec 3.1.0:prefix.json", line: 392,
@@ -1011,6 +1095,7 @@ var embeddedCases = [...]embeddedCase{
         null
       ]`,
 		canonical: `[{"note":"<session-note>\nToday is 2026-11-05.\n</session-note>","system":1,"tools":["read","show"]},"Nothing can be shown now: this session has no screen to show a file on. Give the user the path instead.",null,null]`,
+		answer:    `[{"system":1,"tools":["read","show"],"note":"\u003csession-note\u003e\nToday is 2026-11-05.\n\u003c/session-note\u003e"},"Nothing can be shown now: this session has no screen to show a file on. Give the user the path instead.",null,null]`,
 	},
 	{
 		id: "prefix/5ec1de00", area: "prefix", index: 6, file: "spec 3.1.0:prefix.json", line: 440,
@@ -1026,6 +1111,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[{"note":"<session-note>\nToday is 2026-11-05.\n</session-note>","system":1,"tools":["read"]}]`,
+		answer:    `[{"system":1,"tools":["read"],"note":"\u003csession-note\u003e\nToday is 2026-11-05.\n\u003c/session-note\u003e"}]`,
 	},
 	{
 		id: "prefix/43a37410", area: "prefix", index: 7, file: "spec 3.1.0:prefix.json", line: 467,
@@ -1067,6 +1153,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[{"note":"<session-note>\nToday is 2026-11-05.\n</session-note>","system":1,"tools":["read","plan_submit"]},{"note":null,"system":1,"tools":["read","plan_submit"]},null,{"note":null,"system":1,"tools":["read","plan_submit"]},{"note":"<session-note>\nToday is 2026-11-06.\n</session-note>","system":1,"tools":["read","plan_submit"]}]`,
+		answer:    `[{"system":1,"tools":["read","plan_submit"],"note":"\u003csession-note\u003e\nToday is 2026-11-05.\n\u003c/session-note\u003e"},{"system":1,"tools":["read","plan_submit"],"note":null},null,{"system":1,"tools":["read","plan_submit"],"note":null},{"system":1,"tools":["read","plan_submit"],"note":"\u003csession-note\u003e\nToday is 2026-11-06.\n\u003c/session-note\u003e"}]`,
 	},
 	{
 		id: "chunk/134b9ada", area: "chunk", index: 0, file: "lembas-check:chunk.json", line: 4,
@@ -1076,6 +1163,7 @@ var embeddedCases = [...]embeddedCase{
         "A short note that fits in one piece, with CRLF\nline endings and spaces around it."
       ]`,
 		canonical: `["A short note that fits in one piece, with CRLF\nline endings and spaces around it."]`,
+		answer:    `["A short note that fits in one piece, with CRLF\nline endings and spaces around it."]`,
 	},
 	{
 		id: "chunk/260578f8", area: "chunk", index: 1, file: "lembas-check:chunk.json", line: 13,
@@ -1085,6 +1173,7 @@ var embeddedCases = [...]embeddedCase{
         "Door code: 4711"
       ]`,
 		canonical: `["Door code: 4711"]`,
+		answer:    `["Door code: 4711"]`,
 	},
 	{
 		id: "chunk/b9aada3d", area: "chunk", index: 2, file: "lembas-check:chunk.json", line: 22,
@@ -1092,6 +1181,7 @@ var embeddedCases = [...]embeddedCase{
 		input:     `{"about":"Reading: an empty text has no pieces; the answer is [], never null, as chunk_tokens.json's white-space case answers (\"expect\": []). filesystem.md's \"a text that fits is one piece\" is read as a text with something in it.","overlap":0,"size":200,"text":""}`,
 		expect:    `[]`,
 		canonical: `[]`,
+		answer:    `[]`,
 	},
 	{
 		id: "chunk/f0b940a8", area: "chunk", index: 3, file: "lembas-check:chunk.json", line: 29,
@@ -1099,6 +1189,7 @@ var embeddedCases = [...]embeddedCase{
 		input:     `{"about":"White space only has no pieces. chunk.json about: \"CRLF read as LF\"; then trimmed (chunk_tokens.json: \"the text trimmed\") to nothing.","overlap":0,"size":200,"text":" \r\n\t \r\n "}`,
 		expect:    `[]`,
 		canonical: `[]`,
+		answer:    `[]`,
 	},
 	{
 		id: "chunk/efc9a48f", area: "chunk", index: 4, file: "lembas-check:chunk.json", line: 36,
@@ -1109,6 +1200,7 @@ var embeddedCases = [...]embeddedCase{
         "w040 w041 w042 w043 w044 w045 w046 w047 w048 w049"
       ]`,
 		canonical: `["w000 w001 w002 w003 w004 w005 w006 w007 w008 w009 w010 w011 w012 w013 w014 w015 w016 w017 w018 w019 w020 w021 w022 w023 w024 w025 w026 w027 w028 w029 w030 w031 w032 w033 w034 w035 w036 w037 w038 w039","w040 w041 w042 w043 w044 w045 w046 w047 w048 w049"]`,
+		answer:    `["w000 w001 w002 w003 w004 w005 w006 w007 w008 w009 w010 w011 w012 w013 w014 w015 w016 w017 w018 w019 w020 w021 w022 w023 w024 w025 w026 w027 w028 w029 w030 w031 w032 w033 w034 w035 w036 w037 w038 w039","w040 w041 w042 w043 w044 w045 w046 w047 w048 w049"]`,
 	},
 	{
 		id: "chunk/e0547f90", area: "chunk", index: 5, file: "lembas-check:chunk.json", line: 46,
@@ -1119,6 +1211,7 @@ var embeddedCases = [...]embeddedCase{
         "w020 w021 w022 w023 w024 w025 w026 w027 w028 w029 w030 w031 w032 w033 w034 w035 w036 w037 w038 w039 w040 w041 w042 w043 w044 w045 w046 w047 w048 w049 w050 w051 w052 w053 w054 w055 w056 w057 w058 w059"
       ]`,
 		canonical: `["w000 w001 w002 w003 w004 w005 w006 w007 w008 w009 w010 w011 w012 w013 w014 w015 w016 w017 w018 w019 w020 w021 w022 w023 w024 w025 w026 w027 w028 w029 w030 w031 w032 w033 w034 w035 w036 w037 w038 w039","w020 w021 w022 w023 w024 w025 w026 w027 w028 w029 w030 w031 w032 w033 w034 w035 w036 w037 w038 w039 w040 w041 w042 w043 w044 w045 w046 w047 w048 w049 w050 w051 w052 w053 w054 w055 w056 w057 w058 w059"]`,
+		answer:    `["w000 w001 w002 w003 w004 w005 w006 w007 w008 w009 w010 w011 w012 w013 w014 w015 w016 w017 w018 w019 w020 w021 w022 w023 w024 w025 w026 w027 w028 w029 w030 w031 w032 w033 w034 w035 w036 w037 w038 w039","w020 w021 w022 w023 w024 w025 w026 w027 w028 w029 w030 w031 w032 w033 w034 w035 w036 w037 w038 w039 w040 w041 w042 w043 w044 w045 w046 w047 w048 w049 w050 w051 w052 w053 w054 w055 w056 w057 w058 w059"]`,
 	},
 	{
 		id: "chunk/6011f51d", area: "chunk", index: 6, file: "lembas-check:chunk.json", line: 56,
@@ -1129,6 +1222,7 @@ var embeddedCases = [...]embeddedCase{
         "020 w021 w022 w023 w024 w025 w026 w027 w028 w029 w030 w031 w032 w033 w034 w035 w036 w037 w038 w039 w040 w041 w042 w043 w044 w045 w046 w047 w048 w049 w050 w051 w052 w053 w054 w055 w056 w057 w058 w059"
       ]`,
 		canonical: `["w000 w001 w002 w003 w004 w005 w006 w007 w008 w009 w010 w011 w012 w013 w014 w015 w016 w017 w018 w019 w020 w021 w022 w023 w024 w025 w026 w027 w028 w029 w030 w031 w032 w033 w034 w035 w036 w037 w038 w039 w","020 w021 w022 w023 w024 w025 w026 w027 w028 w029 w030 w031 w032 w033 w034 w035 w036 w037 w038 w039 w040 w041 w042 w043 w044 w045 w046 w047 w048 w049 w050 w051 w052 w053 w054 w055 w056 w057 w058 w059"]`,
+		answer:    `["w000 w001 w002 w003 w004 w005 w006 w007 w008 w009 w010 w011 w012 w013 w014 w015 w016 w017 w018 w019 w020 w021 w022 w023 w024 w025 w026 w027 w028 w029 w030 w031 w032 w033 w034 w035 w036 w037 w038 w039 w","020 w021 w022 w023 w024 w025 w026 w027 w028 w029 w030 w031 w032 w033 w034 w035 w036 w037 w038 w039 w040 w041 w042 w043 w044 w045 w046 w047 w048 w049 w050 w051 w052 w053 w054 w055 w056 w057 w058 w059"]`,
 	},
 	{
 		id: "chunk/9fb5f747", area: "chunk", index: 7, file: "lembas-check:chunk.json", line: 66,
@@ -1139,6 +1233,7 @@ var embeddedCases = [...]embeddedCase{
         "01234567890123456789012345678901234567890123456789"
       ]`,
 		canonical: `["01234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789","01234567890123456789012345678901234567890123456789"]`,
+		answer:    `["01234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789","01234567890123456789012345678901234567890123456789"]`,
 	},
 	{
 		id: "chunk/1bb14a4a", area: "chunk", index: 8, file: "lembas-check:chunk.json", line: 76,
@@ -1149,6 +1244,7 @@ var embeddedCases = [...]embeddedCase{
         "red orange yellow gr\napple banana cherrys. oak ash elm yew fir pine beech birch cedar larch maple poplar rowan spruce willow alder aspen hazel holly juniper li"
       ]`,
 		canonical: `["alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango uniform victor w","red orange yellow gr\napple banana cherrys. oak ash elm yew fir pine beech birch cedar larch maple poplar rowan spruce willow alder aspen hazel holly juniper li"]`,
+		answer:    `["alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango uniform victor w","red orange yellow gr\napple banana cherrys. oak ash elm yew fir pine beech birch cedar larch maple poplar rowan spruce willow alder aspen hazel holly juniper li"]`,
 	},
 	{
 		id: "chunk/05965cff", area: "chunk", index: 9, file: "lembas-check:chunk.json", line: 86,
@@ -1159,6 +1255,7 @@ var embeddedCases = [...]embeddedCase{
         "red orange yellow green blue i. apple banana cherry date elder fig grape guava kiwi lemon lime mango melon nectarine olive peach pea"
       ]`,
 		canonical: `["alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango uniform victor whiskey xra","red orange yellow green blue i. apple banana cherry date elder fig grape guava kiwi lemon lime mango melon nectarine olive peach pea"]`,
+		answer:    `["alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango uniform victor whiskey xra","red orange yellow green blue i. apple banana cherry date elder fig grape guava kiwi lemon lime mango melon nectarine olive peach pea"]`,
 	},
 	{
 		id: "chunk/95e099d8", area: "chunk", index: 10, file: "lembas-check:chunk.json", line: 96,
@@ -1169,6 +1266,7 @@ var embeddedCases = [...]embeddedCase{
         "ge corals\napple banana cherry date elder fig grape guava kiwi lemon lime mango melon nectarine olive"
       ]`,
 		canonical: `["alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa qu\n\nred orange yellow green blue indigo violet amber azure beige corals","ge corals\napple banana cherry date elder fig grape guava kiwi lemon lime mango melon nectarine olive"]`,
+		answer:    `["alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa qu\n\nred orange yellow green blue indigo violet amber azure beige corals","ge corals\napple banana cherry date elder fig grape guava kiwi lemon lime mango melon nectarine olive"]`,
 	},
 	{
 		id: "chunk/384f6389", area: "chunk", index: 11, file: "lembas-check:chunk.json", line: 106,
@@ -1179,6 +1277,7 @@ var embeddedCases = [...]embeddedCase{
         "victor whiskey xray yankee z. red orange yellow green blue indigo violet amber azure beige coral crimson cyan ivory jade khaki lilac maroon navy olive plum ruby salmon teal umber r"
       ]`,
 		canonical: `["alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango uniform victor whiskey xray yankee z.","victor whiskey xray yankee z. red orange yellow green blue indigo violet amber azure beige coral crimson cyan ivory jade khaki lilac maroon navy olive plum ruby salmon teal umber r"]`,
+		answer:    `["alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango uniform victor whiskey xray yankee z.","victor whiskey xray yankee z. red orange yellow green blue indigo violet amber azure beige coral crimson cyan ivory jade khaki lilac maroon navy olive plum ruby salmon teal umber r"]`,
 	},
 	{
 		id: "chunk/49737f39", area: "chunk", index: 12, file: "lembas-check:chunk.json", line: 116,
@@ -1189,6 +1288,7 @@ var embeddedCases = [...]embeddedCase{
         "crimson cyan ivory jade khaki lilac maroon navy o"
       ]`,
 		canonical: `["alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango uniform v\nred orange yellow green blue indigo violet amber azure beige coral","crimson cyan ivory jade khaki lilac maroon navy o"]`,
+		answer:    `["alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango uniform v\nred orange yellow green blue indigo violet amber azure beige coral","crimson cyan ivory jade khaki lilac maroon navy o"]`,
 	},
 	{
 		id: "chunk/1c7186f1", area: "chunk", index: 13, file: "lembas-check:chunk.json", line: 126,
@@ -1199,6 +1299,7 @@ var embeddedCases = [...]embeddedCase{
         "red orange yellow green blue indigo violet amber azure beige coral crimson cyan ivory jade khaki lilac maroon navys"
       ]`,
 		canonical: `["alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango uniform vi","red orange yellow green blue indigo violet amber azure beige coral crimson cyan ivory jade khaki lilac maroon navys"]`,
+		answer:    `["alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango uniform vi","red orange yellow green blue indigo violet amber azure beige coral crimson cyan ivory jade khaki lilac maroon navys"]`,
 	},
 	{
 		id: "chunk/e04862b3", area: "chunk", index: 14, file: "lembas-check:chunk.json", line: 136,
@@ -1209,6 +1310,7 @@ var embeddedCases = [...]embeddedCase{
         "apple banana cherry date elder fig grape guava kiwi lemon lime mango melon nectarine olive peach pea"
       ]`,
 		canonical: `["alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango uniform victor w\nred orange yellow green blue indigo vio","apple banana cherry date elder fig grape guava kiwi lemon lime mango melon nectarine olive peach pea"]`,
+		answer:    `["alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango uniform victor w\nred orange yellow green blue indigo vio","apple banana cherry date elder fig grape guava kiwi lemon lime mango melon nectarine olive peach pea"]`,
 	},
 	{
 		id: "chunk/b1588eef", area: "chunk", index: 15, file: "lembas-check:chunk.json", line: 146,
@@ -1219,6 +1321,7 @@ var embeddedCases = [...]embeddedCase{
         "oak ash elm yew firs\nalpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa qu"
       ]`,
 		canonical: `["alpha bravo charlie delta echo foxtrot golf hotel india juli\nred orange yellow green blue indigo violet amber azure beige\napple banana cherry date eld","oak ash elm yew firs\nalpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa qu"]`,
+		answer:    `["alpha bravo charlie delta echo foxtrot golf hotel india juli\nred orange yellow green blue indigo violet amber azure beige\napple banana cherry date eld","oak ash elm yew firs\nalpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa qu"]`,
 	},
 	{
 		id: "chunk/0aa9ec1d", area: "chunk", index: 16, file: "lembas-check:chunk.json", line: 156,
@@ -1229,6 +1332,7 @@ var embeddedCases = [...]embeddedCase{
         "azure beige coral crimson cyan ivory jade khaki li"
       ]`,
 		canonical: `["alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango uniform victor whiskey xra\rred orange yellow green blue indigo violet amber","azure beige coral crimson cyan ivory jade khaki li"]`,
+		answer:    `["alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango uniform victor whiskey xra\rred orange yellow green blue indigo violet amber","azure beige coral crimson cyan ivory jade khaki li"]`,
 	},
 	{
 		id: "chunk/a97ecbd6", area: "chunk", index: 17, file: "lembas-check:chunk.json", line: 166,
@@ -1238,6 +1342,7 @@ var embeddedCases = [...]embeddedCase{
         "01234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789"
       ]`,
 		canonical: `["01234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789"]`,
+		answer:    `["01234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789"]`,
 	},
 	{
 		id: "chunk/8e46d74f", area: "chunk", index: 18, file: "lembas-check:chunk.json", line: 175,
@@ -1248,6 +1353,7 @@ var embeddedCases = [...]embeddedCase{
         "0123456789012345678901234567890123456789"
       ]`,
 		canonical: `["01234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789","0123456789012345678901234567890123456789"]`,
+		answer:    `["01234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789","0123456789012345678901234567890123456789"]`,
 	},
 	{
 		id: "chunk/a2583454", area: "chunk", index: 19, file: "lembas-check:chunk.json", line: 185,
@@ -1258,6 +1364,7 @@ var embeddedCases = [...]embeddedCase{
         "😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀"
       ]`,
 		canonical: `["éééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééé😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀","😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀"]`,
+		answer:    `["éééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééé😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀","😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀"]`,
 	},
 	{
 		id: "chunk/fcfde784", area: "chunk", index: 20, file: "lembas-check:chunk.json", line: 195,
@@ -1268,6 +1375,7 @@ var embeddedCases = [...]embeddedCase{
         "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
       ]`,
 		canonical: `["😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀","xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"]`,
+		answer:    `["😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀","xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"]`,
 	},
 	{
 		id: "chunk/a7739188", area: "chunk", index: 21, file: "lembas-check:chunk.json", line: 205,
@@ -1277,6 +1385,7 @@ var embeddedCases = [...]embeddedCase{
         "éééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééé"
       ]`,
 		canonical: `["éééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééé"]`,
+		answer:    `["éééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééé"]`,
 	},
 	{
 		id: "chunk/50ff5c65", area: "chunk", index: 22, file: "lembas-check:chunk.json", line: 214,
@@ -1287,6 +1396,7 @@ var embeddedCases = [...]embeddedCase{
         "́ééééééééééééééééééééyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy"
       ]`,
 		canonical: `["xééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééée","́ééééééééééééééééééééyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy"]`,
+		answer:    `["xééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééée","́ééééééééééééééééééééyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy"]`,
 	},
 	{
 		id: "chunk/b5a7acb3", area: "chunk", index: 23, file: "lembas-check:chunk.json", line: 224,
@@ -1297,6 +1407,7 @@ var embeddedCases = [...]embeddedCase{
         "apple banana cherry date elder fig grape guava kiwi lemon lime mango melon nectarine olive peach pea"
       ]`,
 		canonical: `["alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango uniform victor whiskey xray yankee zulu alpha bravo charlie delta echo foxt\nred orange yellow green blue indigo violet amber azure beige coral crimson cyan ivory jade khaki lil","apple banana cherry date elder fig grape guava kiwi lemon lime mango melon nectarine olive peach pea"]`,
+		answer:    `["alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango uniform victor whiskey xray yankee zulu alpha bravo charlie delta echo foxt\nred orange yellow green blue indigo violet amber azure beige coral crimson cyan ivory jade khaki lil","apple banana cherry date elder fig grape guava kiwi lemon lime mango melon nectarine olive peach pea"]`,
 	},
 	{
 		id: "chunk/e68a9679", area: "chunk", index: 24, file: "lembas-check:chunk.json", line: 234,
@@ -1307,6 +1418,7 @@ var embeddedCases = [...]embeddedCase{
         "5 w036 w037 w038 w039 w040 w041 w042 w043 w044 w045 w046 w047 w048 w049 w050 w051 w052 w053 w054 w055 w056 w057 w058 w059"
       ]`,
 		canonical: `["w000 w001 w002 w003 w004 w005 w006 w007 w008 w009 w010 w011 w012 w013 w014 w015 w016 w017 w018 w019 w020 w021 w022 w023 w024 w025 w026 w027 w028 w029 w030 w031 w032 w033 w034 w035 w036 w037 w038 w039","5 w036 w037 w038 w039 w040 w041 w042 w043 w044 w045 w046 w047 w048 w049 w050 w051 w052 w053 w054 w055 w056 w057 w058 w059"]`,
+		answer:    `["w000 w001 w002 w003 w004 w005 w006 w007 w008 w009 w010 w011 w012 w013 w014 w015 w016 w017 w018 w019 w020 w021 w022 w023 w024 w025 w026 w027 w028 w029 w030 w031 w032 w033 w034 w035 w036 w037 w038 w039","5 w036 w037 w038 w039 w040 w041 w042 w043 w044 w045 w046 w047 w048 w049 w050 w051 w052 w053 w054 w055 w056 w057 w058 w059"]`,
 	},
 	{
 		id: "chunk/78cd9c6e", area: "chunk", index: 25, file: "lembas-check:chunk.json", line: 244,
@@ -1318,6 +1430,7 @@ var embeddedCases = [...]embeddedCase{
         "a cherry date elde. oak ash elm yew fir pine beech birch cedar larch maple poplar rowan spruce willow alder aspen hazel holly juniper linde"
       ]`,
 		canonical: `["alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango uniform victor whiskey xra","victor whiskey xra\nred orange yellow green blue indigo violet amber azure beige coral crimson cyan ivory jade khaki li\napple banana cherry date elde.","a cherry date elde. oak ash elm yew fir pine beech birch cedar larch maple poplar rowan spruce willow alder aspen hazel holly juniper linde"]`,
+		answer:    `["alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango uniform victor whiskey xra","victor whiskey xra\nred orange yellow green blue indigo violet amber azure beige coral crimson cyan ivory jade khaki li\napple banana cherry date elde.","a cherry date elde. oak ash elm yew fir pine beech birch cedar larch maple poplar rowan spruce willow alder aspen hazel holly juniper linde"]`,
 	},
 	{
 		id: "chunk/53106682", area: "chunk", index: 26, file: "lembas-check:chunk.json", line: 255,
@@ -1327,6 +1440,7 @@ var embeddedCases = [...]embeddedCase{
         "red orange yellow green blue indigo violet amber a"
       ]`,
 		canonical: `["red orange yellow green blue indigo violet amber a"]`,
+		answer:    `["red orange yellow green blue indigo violet amber a"]`,
 	},
 	{
 		id: "chunk_tokens/2c473032", area: "chunk_tokens", index: 0, file: "lembas-check:chunk_tokens.json", line: 4,
@@ -1336,6 +1450,7 @@ var embeddedCases = [...]embeddedCase{
         "a b c d e f g h i j k l m n o p q r s t"
       ]`,
 		canonical: `["a b c d e f g h i j k l m n o p q r s t"]`,
+		answer:    `["a b c d e f g h i j k l m n o p q r s t"]`,
 	},
 	{
 		id: "chunk_tokens/9da5029d", area: "chunk_tokens", index: 1, file: "lembas-check:chunk_tokens.json", line: 14,
@@ -1346,6 +1461,7 @@ var embeddedCases = [...]embeddedCase{
         "xxxxxxxxxxx yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy"
       ]`,
 		canonical: `["xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx","xxxxxxxxxxx yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy"]`,
+		answer:    `["xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx","xxxxxxxxxxx yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy"]`,
 	},
 	{
 		id: "chunk_tokens/ab9a01a7", area: "chunk_tokens", index: 2, file: "lembas-check:chunk_tokens.json", line: 25,
@@ -1356,6 +1472,7 @@ var embeddedCases = [...]embeddedCase{
         "😀😀😀😀😀😀😀😀😀😀😀 éééééééééééééééééééééééééééééééééééééééééééééééééé"
       ]`,
 		canonical: `["a😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀","😀😀😀😀😀😀😀😀😀😀😀 éééééééééééééééééééééééééééééééééééééééééééééééééé"]`,
+		answer:    `["a😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀","😀😀😀😀😀😀😀😀😀😀😀 éééééééééééééééééééééééééééééééééééééééééééééééééé"]`,
 	},
 	{
 		id: "chunk_tokens/84757a1a", area: "chunk_tokens", index: 3, file: "lembas-check:chunk_tokens.json", line: 36,
@@ -1366,6 +1483,7 @@ var embeddedCases = [...]embeddedCase{
         "The second paragraph follows, long enough to stay."
       ]`,
 		canonical: `["A first paragraph, of plain words that runs on.","The second paragraph follows, long enough to stay."]`,
+		answer:    `["A first paragraph, of plain words that runs on.","The second paragraph follows, long enough to stay."]`,
 	},
 	{
 		id: "chunk_tokens/59a13f9c", area: "chunk_tokens", index: 4, file: "lembas-check:chunk_tokens.json", line: 47,
@@ -1376,6 +1494,7 @@ var embeddedCases = [...]embeddedCase{
         "Eight nine ten eleven twelve."
       ]`,
 		canonical: `["One two three.\n\nFour five six seven.","Eight nine ten eleven twelve."]`,
+		answer:    `["One two three.\n\nFour five six seven.","Eight nine ten eleven twelve."]`,
 	},
 	{
 		id: "chunk_tokens/5215c5bb", area: "chunk_tokens", index: 5, file: "lembas-check:chunk_tokens.json", line: 59,
@@ -1388,6 +1507,7 @@ var embeddedCases = [...]embeddedCase{
         "w8 w9 w10"
       ]`,
 		canonical: `["w1 w2","w3 w4 w5","w6 w7","w8 w9 w10"]`,
+		answer:    `["w1 w2","w3 w4 w5","w6 w7","w8 w9 w10"]`,
 	},
 	{
 		id: "chunk_tokens/57ba056f", area: "chunk_tokens", index: 6, file: "lembas-check:chunk_tokens.json", line: 73,
@@ -1399,6 +1519,7 @@ var embeddedCases = [...]embeddedCase{
         "Kappa."
       ]`,
 		canonical: `["Alpha beta gamma.","Delta epsilon zeta. Eta theta iota.","Kappa."]`,
+		answer:    `["Alpha beta gamma.","Delta epsilon zeta. Eta theta iota.","Kappa."]`,
 	},
 	{
 		id: "chunk_tokens/9ec7ec79", area: "chunk_tokens", index: 7, file: "lembas-check:chunk_tokens.json", line: 86,
@@ -1411,6 +1532,7 @@ var embeddedCases = [...]embeddedCase{
         "zzzzzzzzzzzzz"
       ]`,
 		canonical: `["zzzzzzzzzzzz","zzzzzzzzzzzzz","zzzzzzzzzzzz","zzzzzzzzzzzzz"]`,
+		answer:    `["zzzzzzzzzzzz","zzzzzzzzzzzzz","zzzzzzzzzzzz","zzzzzzzzzzzzz"]`,
 	},
 	{
 		id: "chunk_tokens/afdfb4e8", area: "chunk_tokens", index: 8, file: "lembas-check:chunk_tokens.json", line: 100,
@@ -1421,6 +1543,7 @@ var embeddedCases = [...]embeddedCase{
         "paragraph follows it and has ten words in total.\n\nA third one closes the text with"
       ]`,
 		canonical: `["The first paragraph is here, with nine words in it.\n\nThe second paragraph follows it and","paragraph follows it and has ten words in total.\n\nA third one closes the text with"]`,
+		answer:    `["The first paragraph is here, with nine words in it.\n\nThe second paragraph follows it and","paragraph follows it and has ten words in total.\n\nA third one closes the text with"]`,
 	},
 	{
 		id: "chunk_tokens/d2a6e8f7", area: "chunk_tokens", index: 9, file: "lembas-check:chunk_tokens.json", line: 112,
@@ -1433,6 +1556,7 @@ var embeddedCases = [...]embeddedCase{
         "a21 a22 a23 a24 a25 a26 a27 a28"
       ]`,
 		canonical: `["a1 a2 a3 a4 a5 a6 a7 a8 a9","a10 a11 a12 a13 a14 a15 a16","a13 a14 a15 a16 a17 a18 a19 a20","a21 a22 a23 a24 a25 a26 a27 a28"]`,
+		answer:    `["a1 a2 a3 a4 a5 a6 a7 a8 a9","a10 a11 a12 a13 a14 a15 a16","a13 a14 a15 a16 a17 a18 a19 a20","a21 a22 a23 a24 a25 a26 a27 a28"]`,
 	},
 	{
 		id: "context/edc805c8", area: "context", index: 0, file: "lembas-check:context.json", line: 4,
@@ -1442,6 +1566,7 @@ var embeddedCases = [...]embeddedCase{
         "[#0001 src/list.txt sha c17edca0]\n@@ -1,5 +1,5 @@\n l1\n-l2\n+L2\n l3\n l4\n l5\n@@ -15,6 +15,6 @@\n l15\n l16\n l17\n-l18\n+L18\n l19\n l20"
       ]`,
 		canonical: `["[#0001 src/list.txt sha c17edca0]\n@@ -1,5 +1,5 @@\n l1\n-l2\n+L2\n l3\n l4\n l5\n@@ -15,6 +15,6 @@\n l15\n l16\n l17\n-l18\n+L18\n l19\n l20"]`,
+		answer:    `["[#0001 src/list.txt sha c17edca0]\n@@ -1,5 +1,5 @@\n l1\n-l2\n+L2\n l3\n l4\n l5\n@@ -15,6 +15,6 @@\n l15\n l16\n l17\n-l18\n+L18\n l19\n l20"]`,
 	},
 	{
 		id: "context/73ab0744", area: "context", index: 1, file: "lembas-check:context.json", line: 19,
@@ -1453,6 +1578,7 @@ var embeddedCases = [...]embeddedCase{
         "[#0b03 one.txt sha 3bb2abb6]\n@@ -1 +1 @@\n-x\n+y"
       ]`,
 		canonical: `["[#0b01 a.txt sha 04c54af2]\n@@ -1,3 +1,4 @@\n+z\n a\n b\n c","[#0b02 a.txt sha 6ea27940]\n@@ -4,3 +4,4 @@\n c\n d\n e\n+f","[#0b03 one.txt sha 3bb2abb6]\n@@ -1 +1 @@\n-x\n+y"]`,
+		answer:    `["[#0b01 a.txt sha 04c54af2]\n@@ -1,3 +1,4 @@\n+z\n a\n b\n c","[#0b02 a.txt sha 6ea27940]\n@@ -4,3 +4,4 @@\n c\n d\n e\n+f","[#0b03 one.txt sha 3bb2abb6]\n@@ -1 +1 @@\n-x\n+y"]`,
 	},
 	{
 		id: "context/bf19ebb5", area: "context", index: 2, file: "lembas-check:context.json", line: 50,
@@ -1463,6 +1589,7 @@ var embeddedCases = [...]embeddedCase{
         "[#0b12 c.txt sha cf2c7f63]\n@@ -2,4 +2,3 @@\n b\n c\n d\n-e\n\\ No newline at end of file"
       ]`,
 		canonical: `["[#0b11 b.txt sha 911169dd]\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+b","[#0b12 c.txt sha cf2c7f63]\n@@ -2,4 +2,3 @@\n b\n c\n d\n-e\n\\ No newline at end of file"]`,
+		answer:    `["[#0b11 b.txt sha 911169dd]\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+b","[#0b12 c.txt sha cf2c7f63]\n@@ -2,4 +2,3 @@\n b\n c\n d\n-e\n\\ No newline at end of file"]`,
 	},
 	{
 		id: "context/fe568c2f", area: "context", index: 3, file: "lembas-check:context.json", line: 73,
@@ -1476,6 +1603,7 @@ var embeddedCases = [...]embeddedCase{
         "[#0c05 notes.md lines 1-10 of 10 sha e71d970d] Unchanged since #0c04, which already shows lines 1-10."
       ]`,
 		canonical: `["[#0c01 notes.md lines 1-5 of 10 sha e71d970d]\n1: line 1\n2: line 2\n3: line 3\n4: line 4\n5: line 5\n\n(5 more lines — read again with offset 6)","[#0c02 notes.md lines 4-7 of 10 sha e71d970d]\n4: line 4\n5: line 5\n6: line 6\n7: line 7\n\n(3 more lines — read again with offset 8)","[#0c03 notes.md lines 5-5 of 10 sha e71d970d] Unchanged since #0c02, which already shows lines 4-7.","[#0c04 notes.md lines 1-10 of 10 sha e71d970d]\n1: line 1\n2: line 2\n3: line 3\n4: line 4\n5: line 5\n6: line 6\n7: line 7\n8: line 8\n9: line 9\n10: line 10","[#0c05 notes.md lines 1-10 of 10 sha e71d970d] Unchanged since #0c04, which already shows lines 1-10."]`,
+		answer:    `["[#0c01 notes.md lines 1-5 of 10 sha e71d970d]\n1: line 1\n2: line 2\n3: line 3\n4: line 4\n5: line 5\n\n(5 more lines — read again with offset 6)","[#0c02 notes.md lines 4-7 of 10 sha e71d970d]\n4: line 4\n5: line 5\n6: line 6\n7: line 7\n\n(3 more lines — read again with offset 8)","[#0c03 notes.md lines 5-5 of 10 sha e71d970d] Unchanged since #0c02, which already shows lines 4-7.","[#0c04 notes.md lines 1-10 of 10 sha e71d970d]\n1: line 1\n2: line 2\n3: line 3\n4: line 4\n5: line 5\n6: line 6\n7: line 7\n8: line 8\n9: line 9\n10: line 10","[#0c05 notes.md lines 1-10 of 10 sha e71d970d] Unchanged since #0c04, which already shows lines 1-10."]`,
 	},
 	{
 		id: "context/b69be5b2", area: "context", index: 4, file: "lembas-check:context.json", line: 122,
@@ -1487,6 +1615,7 @@ var embeddedCases = [...]embeddedCase{
         "[#0d03]\naaaaa\nbbbbb\ncccccccccc\ndddddddddd\neeeeeeeeee"
       ]`,
 		canonical: `["[#0d01]\nline0\nline1\n[5 lines elided, full output #0d01]\nline7\nline8\nline9","[#0d02]\nxxxxxxxxxxxx […cut]\n[0 lines elided, full output #0d02]\nend","[#0d03]\naaaaa\nbbbbb\ncccccccccc\ndddddddddd\neeeeeeeeee"]`,
+		answer:    `["[#0d01]\nline0\nline1\n[5 lines elided, full output #0d01]\nline7\nline8\nline9","[#0d02]\nxxxxxxxxxxxx […cut]\n[0 lines elided, full output #0d02]\nend","[#0d03]\naaaaa\nbbbbb\ncccccccccc\ndddddddddd\neeeeeeeeee"]`,
 	},
 	{
 		id: "context/9e19874b", area: "context", index: 5, file: "lembas-check:context.json", line: 167,
@@ -1502,6 +1631,7 @@ var embeddedCases = [...]embeddedCase{
         "[#0e07 recall #0e01 lines 1-5 of 5]\n1\n2\n3\n4\n5"
       ]`,
 		canonical: `["[#0e01]\n1\n[3 lines elided, full output #0e01]\n5","[#0e02 recall #0e01 lines 1-5 of 5]\n1\n2\n3\n4\n5","[#0e03 recall #0e02 lines 2-3 of 5]\n2\n3","[#0e04]\na:1\n[2 lines elided, full output #0e04]\nd:4","[#0e05] Same result as #0e04.","[#0e06 recall #0e05 lines 1-4 of 4]\na:1\nb:2\nc:3\nd:4","[#0e07 recall #0e01 lines 1-5 of 5]\n1\n2\n3\n4\n5"]`,
+		answer:    `["[#0e01]\n1\n[3 lines elided, full output #0e01]\n5","[#0e02 recall #0e01 lines 1-5 of 5]\n1\n2\n3\n4\n5","[#0e03 recall #0e02 lines 2-3 of 5]\n2\n3","[#0e04]\na:1\n[2 lines elided, full output #0e04]\nd:4","[#0e05] Same result as #0e04.","[#0e06 recall #0e05 lines 1-4 of 4]\na:1\nb:2\nc:3\nd:4","[#0e07 recall #0e01 lines 1-5 of 5]\n1\n2\n3\n4\n5"]`,
 	},
 	{
 		id: "context/21b0d6e0", area: "context", index: 6, file: "lembas-check:context.json", line: 238,
@@ -1564,6 +1694,7 @@ var embeddedCases = [...]embeddedCase{
         "## Files read before this summary\n\nRead a file again for its content; recall shows a result by its id.\n\n| Path | Lines | sha | Result |\n|---|---|---|---|\n| f04.md | 1-1 of 1 | 17d98b88 | #0004 |\n| f05.md | 1-1 of 1 | c0d7afde | #0005 |\n| f06.md | 1-1 of 1 | 60d2bf59 | #0006 |\n| f07.md | 1-1 of 1 | 6303240e | #0007 |\n| f08.md | 1-1 of 1 | 9c3ca89b | #0008 |\n| f09.md | 1-1 of 1 | 45e289e5 | #0009 |\n| f10.md | 1-1 of 1 | c2756086 | #000a |\n| f11.md | 1-1 of 1 | d71ce34c | #000b |\n| f12.md | 1-1 of 1 | 24e274bd | #000c |\n| f13.md | 1-1 of 1 | daac96fe | #000d |\n| f14.md | 1-1 of 1 | 2268d99d | #000e |\n| f15.md | 1-1 of 1 | 7e929ce0 | #000f |\n| f16.md | 1-1 of 1 | 341606b8 | #0010 |\n| f17.md | 1-1 of 1 | 2d4b67d0 | #0011 |\n| f18.md | 1-1 of 1 | 8e6210b2 | #0012 |\n| f19.md | 1-1 of 1 | c23c64e8 | #0013 |\n| f20.md | 1-1 of 1 | 1dcc6d81 | #0014 |\n| f21.md | 1-1 of 1 | fed05059 | #0015 |\n| f22.md | 1-1 of 1 | 43ddc00b | #0016 |\n| f23.md | 1-1 of 1 | 089b58e3 | #0017 |\n| f24.md | 1-1 of 1 | 261439a9 | #0018 |\n| f25.md | 1-1 of 1 | f52f4b2a | #0019 |\n| f26.md | 1-1 of 1 | b3850a42 | #001a |\n| f27.md | 1-1 of 1 | 4f28e94a | #001b |\n| f28.md | 1-1 of 1 | 6767b224 | #001c |\n| f29.md | 1-1 of 1 | 97e657de | #001d |\n| f30.md | 1-1 of 1 | 4f8f77b0 | #001e |\n| f31.md | 1-1 of 1 | 43d4e495 | #001f |\n| f32.md | 1-1 of 1 | 49a44677 | #0020 |\n| f33.md | 1-1 of 1 | 111320d3 | #0021 |\n| f34.md | 1-1 of 1 | 320a977f | #0022 |\n| f35.md | 1-1 of 1 | 9f2d3105 | #0023 |\n| f36.md | 1-1 of 1 | d780ce84 | #0024 |\n| f37.md | 1-1 of 1 | f72306e5 | #0025 |\n| f38.md | 1-1 of 1 | b65a593d | #0026 |\n| f39.md | 1-1 of 1 | 8f7e2ba9 | #0027 |\n| f40.md | 1-1 of 1 | 722a043b | #0028 |\n| f41.md | 1-1 of 1 | 392ea683 | #0029 |\n| f42.md | 1-1 of 1 | ac31495c | #002a |\n| f43.md | 1-1 of 1 | bc100569 | #002b |\n| f44.md | 1-1 of 1 | e6be5e99 | #002c |\n| f45.md | 1-1 of 1 | 1d0ae5e2 | #002d |\n| f46.md | 1-1 of 1 | 1495341d | #002e |\n| f47.md | 1-1 of 1 | 3ea81a90 | #002f |\n| f48.md | 1-1 of 1 | 2dc4a82b | #0030 |\n| f49.md | 1-1 of 1 | 2b37d68a | #0031 |\n| f50.md | 1-1 of 1 | 0dc499f6 | #0032 |\n| f51.md | 1-1 of 1 | 5130967c | #0033 |\n| f52.md | 1-1 of 1 | 1c18ad98 | #0034 |\n| ./f01.md | 1-1 of 1 | 7a91133c | #0035 |"
       ]`,
 		canonical: `["[#0001 f01.md lines 1-1 of 1 sha 44939ea4]\n1: file 01","[#0002 f02.md lines 1-1 of 1 sha d2a31f21]\n1: file 02","[#0003 f03.md lines 1-1 of 1 sha 024778fa]\n1: file 03","[#0004 f04.md lines 1-1 of 1 sha 17d98b88]\n1: file 04","[#0005 f05.md lines 1-1 of 1 sha c0d7afde]\n1: file 05","[#0006 f06.md lines 1-1 of 1 sha 60d2bf59]\n1: file 06","[#0007 f07.md lines 1-1 of 1 sha 6303240e]\n1: file 07","[#0008 f08.md lines 1-1 of 1 sha 9c3ca89b]\n1: file 08","[#0009 f09.md lines 1-1 of 1 sha 45e289e5]\n1: file 09","[#000a f10.md lines 1-1 of 1 sha c2756086]\n1: file 10","[#000b f11.md lines 1-1 of 1 sha d71ce34c]\n1: file 11","[#000c f12.md lines 1-1 of 1 sha 24e274bd]\n1: file 12","[#000d f13.md lines 1-1 of 1 sha daac96fe]\n1: file 13","[#000e f14.md lines 1-1 of 1 sha 2268d99d]\n1: file 14","[#000f f15.md lines 1-1 of 1 sha 7e929ce0]\n1: file 15","[#0010 f16.md lines 1-1 of 1 sha 341606b8]\n1: file 16","[#0011 f17.md lines 1-1 of 1 sha 2d4b67d0]\n1: file 17","[#0012 f18.md lines 1-1 of 1 sha 8e6210b2]\n1: file 18","[#0013 f19.md lines 1-1 of 1 sha c23c64e8]\n1: file 19","[#0014 f20.md lines 1-1 of 1 sha 1dcc6d81]\n1: file 20","[#0015 f21.md lines 1-1 of 1 sha fed05059]\n1: file 21","[#0016 f22.md lines 1-1 of 1 sha 43ddc00b]\n1: file 22","[#0017 f23.md lines 1-1 of 1 sha 089b58e3]\n1: file 23","[#0018 f24.md lines 1-1 of 1 sha 261439a9]\n1: file 24","[#0019 f25.md lines 1-1 of 1 sha f52f4b2a]\n1: file 25","[#001a f26.md lines 1-1 of 1 sha b3850a42]\n1: file 26","[#001b f27.md lines 1-1 of 1 sha 4f28e94a]\n1: file 27","[#001c f28.md lines 1-1 of 1 sha 6767b224]\n1: file 28","[#001d f29.md lines 1-1 of 1 sha 97e657de]\n1: file 29","[#001e f30.md lines 1-1 of 1 sha 4f8f77b0]\n1: file 30","[#001f f31.md lines 1-1 of 1 sha 43d4e495]\n1: file 31","[#0020 f32.md lines 1-1 of 1 sha 49a44677]\n1: file 32","[#0021 f33.md lines 1-1 of 1 sha 111320d3]\n1: file 33","[#0022 f34.md lines 1-1 of 1 sha 320a977f]\n1: file 34","[#0023 f35.md lines 1-1 of 1 sha 9f2d3105]\n1: file 35","[#0024 f36.md lines 1-1 of 1 sha d780ce84]\n1: file 36","[#0025 f37.md lines 1-1 of 1 sha f72306e5]\n1: file 37","[#0026 f38.md lines 1-1 of 1 sha b65a593d]\n1: file 38","[#0027 f39.md lines 1-1 of 1 sha 8f7e2ba9]\n1: file 39","[#0028 f40.md lines 1-1 of 1 sha 722a043b]\n1: file 40","[#0029 f41.md lines 1-1 of 1 sha 392ea683]\n1: file 41","[#002a f42.md lines 1-1 of 1 sha ac31495c]\n1: file 42","[#002b f43.md lines 1-1 of 1 sha bc100569]\n1: file 43","[#002c f44.md lines 1-1 of 1 sha e6be5e99]\n1: file 44","[#002d f45.md lines 1-1 of 1 sha 1d0ae5e2]\n1: file 45","[#002e f46.md lines 1-1 of 1 sha 1495341d]\n1: file 46","[#002f f47.md lines 1-1 of 1 sha 3ea81a90]\n1: file 47","[#0030 f48.md lines 1-1 of 1 sha 2dc4a82b]\n1: file 48","[#0031 f49.md lines 1-1 of 1 sha 2b37d68a]\n1: file 49","[#0032 f50.md lines 1-1 of 1 sha 0dc499f6]\n1: file 50","[#0033 f51.md lines 1-1 of 1 sha 5130967c]\n1: file 51","[#0034 f52.md lines 1-1 of 1 sha 1c18ad98]\n1: file 52","[#0035 ./f01.md lines 1-1 of 1 sha 7a91133c]\n1: file 01, changed","## Files read before this summary\n\nRead a file again for its content; recall shows a result by its id.\n\n| Path | Lines | sha | Result |\n|---|---|---|---|\n| f04.md | 1-1 of 1 | 17d98b88 | #0004 |\n| f05.md | 1-1 of 1 | c0d7afde | #0005 |\n| f06.md | 1-1 of 1 | 60d2bf59 | #0006 |\n| f07.md | 1-1 of 1 | 6303240e | #0007 |\n| f08.md | 1-1 of 1 | 9c3ca89b | #0008 |\n| f09.md | 1-1 of 1 | 45e289e5 | #0009 |\n| f10.md | 1-1 of 1 | c2756086 | #000a |\n| f11.md | 1-1 of 1 | d71ce34c | #000b |\n| f12.md | 1-1 of 1 | 24e274bd | #000c |\n| f13.md | 1-1 of 1 | daac96fe | #000d |\n| f14.md | 1-1 of 1 | 2268d99d | #000e |\n| f15.md | 1-1 of 1 | 7e929ce0 | #000f |\n| f16.md | 1-1 of 1 | 341606b8 | #0010 |\n| f17.md | 1-1 of 1 | 2d4b67d0 | #0011 |\n| f18.md | 1-1 of 1 | 8e6210b2 | #0012 |\n| f19.md | 1-1 of 1 | c23c64e8 | #0013 |\n| f20.md | 1-1 of 1 | 1dcc6d81 | #0014 |\n| f21.md | 1-1 of 1 | fed05059 | #0015 |\n| f22.md | 1-1 of 1 | 43ddc00b | #0016 |\n| f23.md | 1-1 of 1 | 089b58e3 | #0017 |\n| f24.md | 1-1 of 1 | 261439a9 | #0018 |\n| f25.md | 1-1 of 1 | f52f4b2a | #0019 |\n| f26.md | 1-1 of 1 | b3850a42 | #001a |\n| f27.md | 1-1 of 1 | 4f28e94a | #001b |\n| f28.md | 1-1 of 1 | 6767b224 | #001c |\n| f29.md | 1-1 of 1 | 97e657de | #001d |\n| f30.md | 1-1 of 1 | 4f8f77b0 | #001e |\n| f31.md | 1-1 of 1 | 43d4e495 | #001f |\n| f32.md | 1-1 of 1 | 49a44677 | #0020 |\n| f33.md | 1-1 of 1 | 111320d3 | #0021 |\n| f34.md | 1-1 of 1 | 320a977f | #0022 |\n| f35.md | 1-1 of 1 | 9f2d3105 | #0023 |\n| f36.md | 1-1 of 1 | d780ce84 | #0024 |\n| f37.md | 1-1 of 1 | f72306e5 | #0025 |\n| f38.md | 1-1 of 1 | b65a593d | #0026 |\n| f39.md | 1-1 of 1 | 8f7e2ba9 | #0027 |\n| f40.md | 1-1 of 1 | 722a043b | #0028 |\n| f41.md | 1-1 of 1 | 392ea683 | #0029 |\n| f42.md | 1-1 of 1 | ac31495c | #002a |\n| f43.md | 1-1 of 1 | bc100569 | #002b |\n| f44.md | 1-1 of 1 | e6be5e99 | #002c |\n| f45.md | 1-1 of 1 | 1d0ae5e2 | #002d |\n| f46.md | 1-1 of 1 | 1495341d | #002e |\n| f47.md | 1-1 of 1 | 3ea81a90 | #002f |\n| f48.md | 1-1 of 1 | 2dc4a82b | #0030 |\n| f49.md | 1-1 of 1 | 2b37d68a | #0031 |\n| f50.md | 1-1 of 1 | 0dc499f6 | #0032 |\n| f51.md | 1-1 of 1 | 5130967c | #0033 |\n| f52.md | 1-1 of 1 | 1c18ad98 | #0034 |\n| ./f01.md | 1-1 of 1 | 7a91133c | #0035 |"]`,
+		answer:    `["[#0001 f01.md lines 1-1 of 1 sha 44939ea4]\n1: file 01","[#0002 f02.md lines 1-1 of 1 sha d2a31f21]\n1: file 02","[#0003 f03.md lines 1-1 of 1 sha 024778fa]\n1: file 03","[#0004 f04.md lines 1-1 of 1 sha 17d98b88]\n1: file 04","[#0005 f05.md lines 1-1 of 1 sha c0d7afde]\n1: file 05","[#0006 f06.md lines 1-1 of 1 sha 60d2bf59]\n1: file 06","[#0007 f07.md lines 1-1 of 1 sha 6303240e]\n1: file 07","[#0008 f08.md lines 1-1 of 1 sha 9c3ca89b]\n1: file 08","[#0009 f09.md lines 1-1 of 1 sha 45e289e5]\n1: file 09","[#000a f10.md lines 1-1 of 1 sha c2756086]\n1: file 10","[#000b f11.md lines 1-1 of 1 sha d71ce34c]\n1: file 11","[#000c f12.md lines 1-1 of 1 sha 24e274bd]\n1: file 12","[#000d f13.md lines 1-1 of 1 sha daac96fe]\n1: file 13","[#000e f14.md lines 1-1 of 1 sha 2268d99d]\n1: file 14","[#000f f15.md lines 1-1 of 1 sha 7e929ce0]\n1: file 15","[#0010 f16.md lines 1-1 of 1 sha 341606b8]\n1: file 16","[#0011 f17.md lines 1-1 of 1 sha 2d4b67d0]\n1: file 17","[#0012 f18.md lines 1-1 of 1 sha 8e6210b2]\n1: file 18","[#0013 f19.md lines 1-1 of 1 sha c23c64e8]\n1: file 19","[#0014 f20.md lines 1-1 of 1 sha 1dcc6d81]\n1: file 20","[#0015 f21.md lines 1-1 of 1 sha fed05059]\n1: file 21","[#0016 f22.md lines 1-1 of 1 sha 43ddc00b]\n1: file 22","[#0017 f23.md lines 1-1 of 1 sha 089b58e3]\n1: file 23","[#0018 f24.md lines 1-1 of 1 sha 261439a9]\n1: file 24","[#0019 f25.md lines 1-1 of 1 sha f52f4b2a]\n1: file 25","[#001a f26.md lines 1-1 of 1 sha b3850a42]\n1: file 26","[#001b f27.md lines 1-1 of 1 sha 4f28e94a]\n1: file 27","[#001c f28.md lines 1-1 of 1 sha 6767b224]\n1: file 28","[#001d f29.md lines 1-1 of 1 sha 97e657de]\n1: file 29","[#001e f30.md lines 1-1 of 1 sha 4f8f77b0]\n1: file 30","[#001f f31.md lines 1-1 of 1 sha 43d4e495]\n1: file 31","[#0020 f32.md lines 1-1 of 1 sha 49a44677]\n1: file 32","[#0021 f33.md lines 1-1 of 1 sha 111320d3]\n1: file 33","[#0022 f34.md lines 1-1 of 1 sha 320a977f]\n1: file 34","[#0023 f35.md lines 1-1 of 1 sha 9f2d3105]\n1: file 35","[#0024 f36.md lines 1-1 of 1 sha d780ce84]\n1: file 36","[#0025 f37.md lines 1-1 of 1 sha f72306e5]\n1: file 37","[#0026 f38.md lines 1-1 of 1 sha b65a593d]\n1: file 38","[#0027 f39.md lines 1-1 of 1 sha 8f7e2ba9]\n1: file 39","[#0028 f40.md lines 1-1 of 1 sha 722a043b]\n1: file 40","[#0029 f41.md lines 1-1 of 1 sha 392ea683]\n1: file 41","[#002a f42.md lines 1-1 of 1 sha ac31495c]\n1: file 42","[#002b f43.md lines 1-1 of 1 sha bc100569]\n1: file 43","[#002c f44.md lines 1-1 of 1 sha e6be5e99]\n1: file 44","[#002d f45.md lines 1-1 of 1 sha 1d0ae5e2]\n1: file 45","[#002e f46.md lines 1-1 of 1 sha 1495341d]\n1: file 46","[#002f f47.md lines 1-1 of 1 sha 3ea81a90]\n1: file 47","[#0030 f48.md lines 1-1 of 1 sha 2dc4a82b]\n1: file 48","[#0031 f49.md lines 1-1 of 1 sha 2b37d68a]\n1: file 49","[#0032 f50.md lines 1-1 of 1 sha 0dc499f6]\n1: file 50","[#0033 f51.md lines 1-1 of 1 sha 5130967c]\n1: file 51","[#0034 f52.md lines 1-1 of 1 sha 1c18ad98]\n1: file 52","[#0035 ./f01.md lines 1-1 of 1 sha 7a91133c]\n1: file 01, changed","## Files read before this summary\n\nRead a file again for its content; recall shows a result by its id.\n\n| Path | Lines | sha | Result |\n|---|---|---|---|\n| f04.md | 1-1 of 1 | 17d98b88 | #0004 |\n| f05.md | 1-1 of 1 | c0d7afde | #0005 |\n| f06.md | 1-1 of 1 | 60d2bf59 | #0006 |\n| f07.md | 1-1 of 1 | 6303240e | #0007 |\n| f08.md | 1-1 of 1 | 9c3ca89b | #0008 |\n| f09.md | 1-1 of 1 | 45e289e5 | #0009 |\n| f10.md | 1-1 of 1 | c2756086 | #000a |\n| f11.md | 1-1 of 1 | d71ce34c | #000b |\n| f12.md | 1-1 of 1 | 24e274bd | #000c |\n| f13.md | 1-1 of 1 | daac96fe | #000d |\n| f14.md | 1-1 of 1 | 2268d99d | #000e |\n| f15.md | 1-1 of 1 | 7e929ce0 | #000f |\n| f16.md | 1-1 of 1 | 341606b8 | #0010 |\n| f17.md | 1-1 of 1 | 2d4b67d0 | #0011 |\n| f18.md | 1-1 of 1 | 8e6210b2 | #0012 |\n| f19.md | 1-1 of 1 | c23c64e8 | #0013 |\n| f20.md | 1-1 of 1 | 1dcc6d81 | #0014 |\n| f21.md | 1-1 of 1 | fed05059 | #0015 |\n| f22.md | 1-1 of 1 | 43ddc00b | #0016 |\n| f23.md | 1-1 of 1 | 089b58e3 | #0017 |\n| f24.md | 1-1 of 1 | 261439a9 | #0018 |\n| f25.md | 1-1 of 1 | f52f4b2a | #0019 |\n| f26.md | 1-1 of 1 | b3850a42 | #001a |\n| f27.md | 1-1 of 1 | 4f28e94a | #001b |\n| f28.md | 1-1 of 1 | 6767b224 | #001c |\n| f29.md | 1-1 of 1 | 97e657de | #001d |\n| f30.md | 1-1 of 1 | 4f8f77b0 | #001e |\n| f31.md | 1-1 of 1 | 43d4e495 | #001f |\n| f32.md | 1-1 of 1 | 49a44677 | #0020 |\n| f33.md | 1-1 of 1 | 111320d3 | #0021 |\n| f34.md | 1-1 of 1 | 320a977f | #0022 |\n| f35.md | 1-1 of 1 | 9f2d3105 | #0023 |\n| f36.md | 1-1 of 1 | d780ce84 | #0024 |\n| f37.md | 1-1 of 1 | f72306e5 | #0025 |\n| f38.md | 1-1 of 1 | b65a593d | #0026 |\n| f39.md | 1-1 of 1 | 8f7e2ba9 | #0027 |\n| f40.md | 1-1 of 1 | 722a043b | #0028 |\n| f41.md | 1-1 of 1 | 392ea683 | #0029 |\n| f42.md | 1-1 of 1 | ac31495c | #002a |\n| f43.md | 1-1 of 1 | bc100569 | #002b |\n| f44.md | 1-1 of 1 | e6be5e99 | #002c |\n| f45.md | 1-1 of 1 | 1d0ae5e2 | #002d |\n| f46.md | 1-1 of 1 | 1495341d | #002e |\n| f47.md | 1-1 of 1 | 3ea81a90 | #002f |\n| f48.md | 1-1 of 1 | 2dc4a82b | #0030 |\n| f49.md | 1-1 of 1 | 2b37d68a | #0031 |\n| f50.md | 1-1 of 1 | 0dc499f6 | #0032 |\n| f51.md | 1-1 of 1 | 5130967c | #0033 |\n| f52.md | 1-1 of 1 | 1c18ad98 | #0034 |\n| ./f01.md | 1-1 of 1 | 7a91133c | #0035 |"]`,
 	},
 	{
 		id: "context/c37ca18f", area: "context", index: 7, file: "lembas-check:context.json", line: 620,
@@ -1577,6 +1708,7 @@ var embeddedCases = [...]embeddedCase{
         "## Files read before this summary\n\nRead a file again for its content; recall shows a result by its id.\n\n| Path | Lines | sha | Result |\n|---|---|---|---|\n| ./a.md | 1-2 of 2 | e49c81e2 | #7004 |"
       ]`,
 		canonical: `["[#7001 a.md lines 1-1 of 1 sha b6a98d9c]\n1: alpha","[#7002 ./a.md lines 1-1 of 1 sha b6a98d9c] Unchanged since #7001, which already shows lines 1-1.","[#7003 docs/../a.md lines 1-1 of 1 sha b6a98d9c] Unchanged since #7001, which already shows lines 1-1.","[#7004 ./a.md lines 1-2 of 2 sha e49c81e2]\n1: alpha\n2: beta","## Files read before this summary\n\nRead a file again for its content; recall shows a result by its id.\n\n| Path | Lines | sha | Result |\n|---|---|---|---|\n| ./a.md | 1-2 of 2 | e49c81e2 | #7004 |"]`,
+		answer:    `["[#7001 a.md lines 1-1 of 1 sha b6a98d9c]\n1: alpha","[#7002 ./a.md lines 1-1 of 1 sha b6a98d9c] Unchanged since #7001, which already shows lines 1-1.","[#7003 docs/../a.md lines 1-1 of 1 sha b6a98d9c] Unchanged since #7001, which already shows lines 1-1.","[#7004 ./a.md lines 1-2 of 2 sha e49c81e2]\n1: alpha\n2: beta","## Files read before this summary\n\nRead a file again for its content; recall shows a result by its id.\n\n| Path | Lines | sha | Result |\n|---|---|---|---|\n| ./a.md | 1-2 of 2 | e49c81e2 | #7004 |"]`,
 	},
 	{
 		id: "context/7eca41b1", area: "context", index: 8, file: "lembas-check:context.json", line: 659,
@@ -1589,6 +1721,7 @@ var embeddedCases = [...]embeddedCase{
         "[#8004 ../proj/app.ts lines 1-1 of 1 sha 42f9a660] Unchanged since #8003, which already shows lines 1-1."
       ]`,
 		canonical: `["[#8001 /proj/src/app.ts lines 1-1 of 1 sha 42f9a660]\n1: export const app = 1","[#8002 src/app.ts lines 1-1 of 1 sha 42f9a660] Unchanged since #8001, which already shows lines 1-1.","[#8003 app.ts lines 1-1 of 1 sha 42f9a660]\n1: export const app = 1","[#8004 ../proj/app.ts lines 1-1 of 1 sha 42f9a660] Unchanged since #8003, which already shows lines 1-1."]`,
+		answer:    `["[#8001 /proj/src/app.ts lines 1-1 of 1 sha 42f9a660]\n1: export const app = 1","[#8002 src/app.ts lines 1-1 of 1 sha 42f9a660] Unchanged since #8001, which already shows lines 1-1.","[#8003 app.ts lines 1-1 of 1 sha 42f9a660]\n1: export const app = 1","[#8004 ../proj/app.ts lines 1-1 of 1 sha 42f9a660] Unchanged since #8003, which already shows lines 1-1."]`,
 	},
 	{
 		id: "context/71feb782", area: "context", index: 9, file: "lembas-check:context.json", line: 695,
@@ -1600,6 +1733,7 @@ var embeddedCases = [...]embeddedCase{
         "[#9003 recall #9001 lines 1-1 of 1]\nCreated, 1 lines."
       ]`,
 		canonical: `["[#9001 old.md sha 73cb3858] Created, 1 lines.","[#9002 old.md deleted]","[#9003 recall #9001 lines 1-1 of 1]\nCreated, 1 lines."]`,
+		answer:    `["[#9001 old.md sha 73cb3858] Created, 1 lines.","[#9002 old.md deleted]","[#9003 recall #9001 lines 1-1 of 1]\nCreated, 1 lines."]`,
 	},
 	{
 		id: "context/dfbe1660", area: "context", index: 10, file: "lembas-check:context.json", line: 721,
@@ -1613,6 +1747,7 @@ var embeddedCases = [...]embeddedCase{
         "[#1000d] No stored result #fffff in this session."
       ]`,
 		canonical: `["[#10000 a.md lines 1-1 of 1 sha b6a98d9c]\n1: alpha","[#1000a]\na.md","[#1000b] Same result as #1000a.","[#1000c recall #10000 lines 1-1 of 1]\n1: alpha","[#1000d] No stored result #fffff in this session."]`,
+		answer:    `["[#10000 a.md lines 1-1 of 1 sha b6a98d9c]\n1: alpha","[#1000a]\na.md","[#1000b] Same result as #1000a.","[#1000c recall #10000 lines 1-1 of 1]\n1: alpha","[#1000d] No stored result #fffff in this session."]`,
 	},
 	{
 		id: "context/ab3918c0", area: "context", index: 11, file: "lembas-check:context.json", line: 767,
@@ -1626,6 +1761,7 @@ var embeddedCases = [...]embeddedCase{
         "[#a005] Same result as #a001."
       ]`,
 		canonical: `["[#a001]\nsrc/a.ts:3: // TODO","[#a002] Same result as #a001.","[#a003]\nsrc/a.ts:3: // TODO","[#a004]\nsrc/a.ts:3: // TODO","[#a005] Same result as #a001."]`,
+		answer:    `["[#a001]\nsrc/a.ts:3: // TODO","[#a002] Same result as #a001.","[#a003]\nsrc/a.ts:3: // TODO","[#a004]\nsrc/a.ts:3: // TODO","[#a005] Same result as #a001."]`,
 	},
 	{
 		id: "context/25bed88a", area: "context", index: 12, file: "lembas-check:context.json", line: 830,
@@ -1635,6 +1771,7 @@ var embeddedCases = [...]embeddedCase{
         "[#0025]\n[src/a.ts sha 2ee05c97]\n@@ -1,2 +1,2 @@\n-const a = 1\n+const a = 2\n export { a }\n[docs/new.md sha 15d3599d] Created, 14 lines.\n[old.md deleted]"
       ]`,
 		canonical: `["[#0025]\n[src/a.ts sha 2ee05c97]\n@@ -1,2 +1,2 @@\n-const a = 1\n+const a = 2\n export { a }\n[docs/new.md sha 15d3599d] Created, 14 lines.\n[old.md deleted]"]`,
+		answer:    `["[#0025]\n[src/a.ts sha 2ee05c97]\n@@ -1,2 +1,2 @@\n-const a = 1\n+const a = 2\n export { a }\n[docs/new.md sha 15d3599d] Created, 14 lines.\n[old.md deleted]"]`,
 	},
 	{
 		id: "context/477cc9bf", area: "context", index: 13, file: "lembas-check:context.json", line: 857,
@@ -1648,6 +1785,7 @@ var embeddedCases = [...]embeddedCase{
         "[#0f25 recall #0f24 lines 1-5 of 5]\n[same.md sha cbc80bb5]\n[c.md sha 12f37a8a]\n@@ -1 +1 @@\n-c\n+C"
       ]`,
 		canonical: `["[#0f21 src/a.ts sha 2ee05c97]\n@@ -1,2 +1,2 @@\n-const a = 1\n+const a = 2\n export { a }","[#0f22 b.md sha 02638299] Created, 1 lines.","[#0f23 b.md deleted]","[#0f24]\n[same.md sha cbc80bb5]\n[c.md sha 12f37a8a]\n@@ -1 +1 @@\n-c\n+C","[#0f25 recall #0f24 lines 1-5 of 5]\n[same.md sha cbc80bb5]\n[c.md sha 12f37a8a]\n@@ -1 +1 @@\n-c\n+C"]`,
+		answer:    `["[#0f21 src/a.ts sha 2ee05c97]\n@@ -1,2 +1,2 @@\n-const a = 1\n+const a = 2\n export { a }","[#0f22 b.md sha 02638299] Created, 1 lines.","[#0f23 b.md deleted]","[#0f24]\n[same.md sha cbc80bb5]\n[c.md sha 12f37a8a]\n@@ -1 +1 @@\n-c\n+C","[#0f25 recall #0f24 lines 1-5 of 5]\n[same.md sha cbc80bb5]\n[c.md sha 12f37a8a]\n@@ -1 +1 @@\n-c\n+C"]`,
 	},
 	{
 		id: "context/2883ea94", area: "context", index: 14, file: "lembas-check:context.json", line: 921,
@@ -1658,6 +1796,7 @@ var embeddedCases = [...]embeddedCase{
         "[#0f32 recall #0f31 lines 1-7 of 7]\n[a.txt sha 70e78643]\n@@ -1,3 +1,3 @@\n-x\n+y\n b\n c\n[b.txt sha 7aa7a535] Created, 1 lines."
       ]`,
 		canonical: `["[#0f31]\n[a.txt sha 70e78643]\n@@ -1,3 +1,3 @@\n[3 lines elided, full output #0f31]\n c\n[b.txt sha 7aa7a535] Created, 1 lines.","[#0f32 recall #0f31 lines 1-7 of 7]\n[a.txt sha 70e78643]\n@@ -1,3 +1,3 @@\n-x\n+y\n b\n c\n[b.txt sha 7aa7a535] Created, 1 lines."]`,
+		answer:    `["[#0f31]\n[a.txt sha 70e78643]\n@@ -1,3 +1,3 @@\n[3 lines elided, full output #0f31]\n c\n[b.txt sha 7aa7a535] Created, 1 lines.","[#0f32 recall #0f31 lines 1-7 of 7]\n[a.txt sha 70e78643]\n@@ -1,3 +1,3 @@\n-x\n+y\n b\n c\n[b.txt sha 7aa7a535] Created, 1 lines."]`,
 	},
 	{
 		id: "index/0f2ebbeb", area: "index", index: 0, file: "lembas-check:index.json", line: 4,
@@ -1672,6 +1811,7 @@ var embeddedCases = [...]embeddedCase{
         }
       }`,
 		canonical: `{"embedded":["9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a"],"index":{"/Notes/a.md":"9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a"}}`,
+		answer:    `{"embedded":["9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a"],"index":{"/Notes/a.md":"9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a"}}`,
 	},
 	{
 		id: "index/bdc61466", area: "index", index: 1, file: "lembas-check:index.json", line: 22,
@@ -1688,6 +1828,7 @@ var embeddedCases = [...]embeddedCase{
         }
       }`,
 		canonical: `{"embedded":["9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a"],"index":{"/Archive/a-copy.md":"9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","/Notes/a.md":"9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","/Team/x/a.md":"9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a"}}`,
+		answer:    `{"embedded":["9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a"],"index":{"/Archive/a-copy.md":"9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","/Notes/a.md":"9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","/Team/x/a.md":"9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a"}}`,
 	},
 	{
 		id: "index/a7ab0330", area: "index", index: 2, file: "lembas-check:index.json", line: 52,
@@ -1702,6 +1843,7 @@ var embeddedCases = [...]embeddedCase{
         }
       }`,
 		canonical: `{"embedded":["9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a"],"index":{"/Notes/final.md":"9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a"}}`,
+		answer:    `{"embedded":["9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a"],"index":{"/Notes/final.md":"9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a"}}`,
 	},
 	{
 		id: "index/01235498", area: "index", index: 3, file: "lembas-check:index.json", line: 75,
@@ -1720,6 +1862,7 @@ var embeddedCases = [...]embeddedCase{
         }
       }`,
 		canonical: `{"embedded":["9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","a99689d608a56d08ec2252a7709f2b6b2f23c77780d25354ce1eb5b53e819413","57fc506bc1f3f9d57392a921062109be321805ec9829add08cce0a12ccb8cd71"],"index":{"/Proj/manual/a.md":"9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","/Proj/manual/deep/b.md":"a99689d608a56d08ec2252a7709f2b6b2f23c77780d25354ce1eb5b53e819413","/Proj/readme.md":"57fc506bc1f3f9d57392a921062109be321805ec9829add08cce0a12ccb8cd71"}}`,
+		answer:    `{"embedded":["9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","a99689d608a56d08ec2252a7709f2b6b2f23c77780d25354ce1eb5b53e819413","57fc506bc1f3f9d57392a921062109be321805ec9829add08cce0a12ccb8cd71"],"index":{"/Proj/manual/a.md":"9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","/Proj/manual/deep/b.md":"a99689d608a56d08ec2252a7709f2b6b2f23c77780d25354ce1eb5b53e819413","/Proj/readme.md":"57fc506bc1f3f9d57392a921062109be321805ec9829add08cce0a12ccb8cd71"}}`,
 	},
 	{
 		id: "index/10c70c40", area: "index", index: 4, file: "lembas-check:index.json", line: 112,
@@ -1738,6 +1881,7 @@ var embeddedCases = [...]embeddedCase{
         }
       }`,
 		canonical: `{"embedded":["9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","a99689d608a56d08ec2252a7709f2b6b2f23c77780d25354ce1eb5b53e819413"],"index":{"/Backup/a.md":"9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","/Backup/sub/b.md":"a99689d608a56d08ec2252a7709f2b6b2f23c77780d25354ce1eb5b53e819413","/Src/a.md":"9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","/Src/sub/b.md":"a99689d608a56d08ec2252a7709f2b6b2f23c77780d25354ce1eb5b53e819413"}}`,
+		answer:    `{"embedded":["9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","a99689d608a56d08ec2252a7709f2b6b2f23c77780d25354ce1eb5b53e819413"],"index":{"/Backup/a.md":"9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","/Backup/sub/b.md":"a99689d608a56d08ec2252a7709f2b6b2f23c77780d25354ce1eb5b53e819413","/Src/a.md":"9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","/Src/sub/b.md":"a99689d608a56d08ec2252a7709f2b6b2f23c77780d25354ce1eb5b53e819413"}}`,
 	},
 	{
 		id: "index/d3f946f1", area: "index", index: 5, file: "lembas-check:index.json", line: 144,
@@ -1753,6 +1897,7 @@ var embeddedCases = [...]embeddedCase{
         }
       }`,
 		canonical: `{"embedded":["9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","a99689d608a56d08ec2252a7709f2b6b2f23c77780d25354ce1eb5b53e819413"],"index":{"/Notes/a.md":"a99689d608a56d08ec2252a7709f2b6b2f23c77780d25354ce1eb5b53e819413"}}`,
+		answer:    `{"embedded":["9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","a99689d608a56d08ec2252a7709f2b6b2f23c77780d25354ce1eb5b53e819413"],"index":{"/Notes/a.md":"a99689d608a56d08ec2252a7709f2b6b2f23c77780d25354ce1eb5b53e819413"}}`,
 	},
 	{
 		id: "index/15f52068", area: "index", index: 6, file: "lembas-check:index.json", line: 173,
@@ -1768,6 +1913,7 @@ var embeddedCases = [...]embeddedCase{
         }
       }`,
 		canonical: `{"embedded":["9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","a99689d608a56d08ec2252a7709f2b6b2f23c77780d25354ce1eb5b53e819413"],"index":{"/Notes/a.md":"9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a"}}`,
+		answer:    `{"embedded":["9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","a99689d608a56d08ec2252a7709f2b6b2f23c77780d25354ce1eb5b53e819413"],"index":{"/Notes/a.md":"9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a"}}`,
 	},
 	{
 		id: "index/556e8c77", area: "index", index: 7, file: "lembas-check:index.json", line: 202,
@@ -1785,6 +1931,7 @@ var embeddedCases = [...]embeddedCase{
         }
       }`,
 		canonical: `{"embedded":["9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","a99689d608a56d08ec2252a7709f2b6b2f23c77780d25354ce1eb5b53e819413","57fc506bc1f3f9d57392a921062109be321805ec9829add08cce0a12ccb8cd71"],"index":{"/Keep/again.md":"a99689d608a56d08ec2252a7709f2b6b2f23c77780d25354ce1eb5b53e819413","/Keep/c.md":"57fc506bc1f3f9d57392a921062109be321805ec9829add08cce0a12ccb8cd71"}}`,
+		answer:    `{"embedded":["9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","a99689d608a56d08ec2252a7709f2b6b2f23c77780d25354ce1eb5b53e819413","57fc506bc1f3f9d57392a921062109be321805ec9829add08cce0a12ccb8cd71"],"index":{"/Keep/again.md":"a99689d608a56d08ec2252a7709f2b6b2f23c77780d25354ce1eb5b53e819413","/Keep/c.md":"57fc506bc1f3f9d57392a921062109be321805ec9829add08cce0a12ccb8cd71"}}`,
 	},
 	{
 		id: "index/9912ed6d", area: "index", index: 8, file: "lembas-check:index.json", line: 242,
@@ -1806,6 +1953,7 @@ var embeddedCases = [...]embeddedCase{
         }
       }`,
 		canonical: `{"embedded":["9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","a99689d608a56d08ec2252a7709f2b6b2f23c77780d25354ce1eb5b53e819413","d8d08c4825ca17a00c1b73db50b4ac6c99240cf41e33e0dd684996b591dc5725","57fc506bc1f3f9d57392a921062109be321805ec9829add08cce0a12ccb8cd71"],"index":{"/Notes/a.md":"9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","/repo/LICENSE":"a99689d608a56d08ec2252a7709f2b6b2f23c77780d25354ce1eb5b53e819413","/repo/README.md":"9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","/repo/docs/guide.md":"d8d08c4825ca17a00c1b73db50b4ac6c99240cf41e33e0dd684996b591dc5725","/repo/src/main.go":"57fc506bc1f3f9d57392a921062109be321805ec9829add08cce0a12ccb8cd71"}}`,
+		answer:    `{"embedded":["9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","a99689d608a56d08ec2252a7709f2b6b2f23c77780d25354ce1eb5b53e819413","d8d08c4825ca17a00c1b73db50b4ac6c99240cf41e33e0dd684996b591dc5725","57fc506bc1f3f9d57392a921062109be321805ec9829add08cce0a12ccb8cd71"],"index":{"/Notes/a.md":"9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","/repo/LICENSE":"a99689d608a56d08ec2252a7709f2b6b2f23c77780d25354ce1eb5b53e819413","/repo/README.md":"9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","/repo/docs/guide.md":"d8d08c4825ca17a00c1b73db50b4ac6c99240cf41e33e0dd684996b591dc5725","/repo/src/main.go":"57fc506bc1f3f9d57392a921062109be321805ec9829add08cce0a12ccb8cd71"}}`,
 	},
 	{
 		id: "index/df33c7ef", area: "index", index: 9, file: "lembas-check:index.json", line: 277,
@@ -1823,6 +1971,7 @@ var embeddedCases = [...]embeddedCase{
         }
       }`,
 		canonical: `{"embedded":["9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","a99689d608a56d08ec2252a7709f2b6b2f23c77780d25354ce1eb5b53e819413","57fc506bc1f3f9d57392a921062109be321805ec9829add08cce0a12ccb8cd71"],"index":{"/repo/a.md":"a99689d608a56d08ec2252a7709f2b6b2f23c77780d25354ce1eb5b53e819413","/repo/new.md":"57fc506bc1f3f9d57392a921062109be321805ec9829add08cce0a12ccb8cd71"}}`,
+		answer:    `{"embedded":["9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","a99689d608a56d08ec2252a7709f2b6b2f23c77780d25354ce1eb5b53e819413","57fc506bc1f3f9d57392a921062109be321805ec9829add08cce0a12ccb8cd71"],"index":{"/repo/a.md":"a99689d608a56d08ec2252a7709f2b6b2f23c77780d25354ce1eb5b53e819413","/repo/new.md":"57fc506bc1f3f9d57392a921062109be321805ec9829add08cce0a12ccb8cd71"}}`,
 	},
 	{
 		id: "index/abf947ee", area: "index", index: 10, file: "lembas-check:index.json", line: 314,
@@ -1837,6 +1986,7 @@ var embeddedCases = [...]embeddedCase{
         }
       }`,
 		canonical: `{"embedded":["9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a"],"index":{"/repo/a.md":"9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a"}}`,
+		answer:    `{"embedded":["9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a"],"index":{"/repo/a.md":"9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a"}}`,
 	},
 	{
 		id: "index/030f148f", area: "index", index: 11, file: "lembas-check:index.json", line: 344,
@@ -1856,6 +2006,7 @@ var embeddedCases = [...]embeddedCase{
         }
       }`,
 		canonical: `{"embedded":["9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","a99689d608a56d08ec2252a7709f2b6b2f23c77780d25354ce1eb5b53e819413","57fc506bc1f3f9d57392a921062109be321805ec9829add08cce0a12ccb8cd71","d8d08c4825ca17a00c1b73db50b4ac6c99240cf41e33e0dd684996b591dc5725"],"index":{"/repo/a.md":"9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","/repo/b.md":"d8d08c4825ca17a00c1b73db50b4ac6c99240cf41e33e0dd684996b591dc5725","/repo/z.md":"9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a"}}`,
+		answer:    `{"embedded":["9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","a99689d608a56d08ec2252a7709f2b6b2f23c77780d25354ce1eb5b53e819413","57fc506bc1f3f9d57392a921062109be321805ec9829add08cce0a12ccb8cd71","d8d08c4825ca17a00c1b73db50b4ac6c99240cf41e33e0dd684996b591dc5725"],"index":{"/repo/a.md":"9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","/repo/b.md":"d8d08c4825ca17a00c1b73db50b4ac6c99240cf41e33e0dd684996b591dc5725","/repo/z.md":"9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a"}}`,
 	},
 	{
 		id: "index/5adb1ef1", area: "index", index: 12, file: "lembas-check:index.json", line: 380,
@@ -1875,6 +2026,7 @@ var embeddedCases = [...]embeddedCase{
         }
       }`,
 		canonical: `{"embedded":["9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","a99689d608a56d08ec2252a7709f2b6b2f23c77780d25354ce1eb5b53e819413","57fc506bc1f3f9d57392a921062109be321805ec9829add08cce0a12ccb8cd71"],"index":{"/feature/README.md":"9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","/feature/src/x.go":"57fc506bc1f3f9d57392a921062109be321805ec9829add08cce0a12ccb8cd71","/main/README.md":"9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","/main/src/x.go":"a99689d608a56d08ec2252a7709f2b6b2f23c77780d25354ce1eb5b53e819413"}}`,
+		answer:    `{"embedded":["9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","a99689d608a56d08ec2252a7709f2b6b2f23c77780d25354ce1eb5b53e819413","57fc506bc1f3f9d57392a921062109be321805ec9829add08cce0a12ccb8cd71"],"index":{"/feature/README.md":"9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","/feature/src/x.go":"57fc506bc1f3f9d57392a921062109be321805ec9829add08cce0a12ccb8cd71","/main/README.md":"9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","/main/src/x.go":"a99689d608a56d08ec2252a7709f2b6b2f23c77780d25354ce1eb5b53e819413"}}`,
 	},
 	{
 		id: "index/39e0ecdb", area: "index", index: 13, file: "lembas-check:index.json", line: 414,
@@ -1891,6 +2043,7 @@ var embeddedCases = [...]embeddedCase{
         }
       }`,
 		canonical: `{"embedded":["a99689d608a56d08ec2252a7709f2b6b2f23c77780d25354ce1eb5b53e819413","9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a"],"index":{"/repo/keep.md":"a99689d608a56d08ec2252a7709f2b6b2f23c77780d25354ce1eb5b53e819413","/repo/new/name.md":"9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a"}}`,
+		answer:    `{"embedded":["a99689d608a56d08ec2252a7709f2b6b2f23c77780d25354ce1eb5b53e819413","9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a"],"index":{"/repo/keep.md":"a99689d608a56d08ec2252a7709f2b6b2f23c77780d25354ce1eb5b53e819413","/repo/new/name.md":"9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a"}}`,
 	},
 	{
 		id: "index/8f2628af", area: "index", index: 14, file: "lembas-check:index.json", line: 446,
@@ -1907,6 +2060,7 @@ var embeddedCases = [...]embeddedCase{
         }
       }`,
 		canonical: `{"embedded":["9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","a99689d608a56d08ec2252a7709f2b6b2f23c77780d25354ce1eb5b53e819413"],"index":{"/repo/a.md":"9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","/repo/b.md":"9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a"}}`,
+		answer:    `{"embedded":["9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","a99689d608a56d08ec2252a7709f2b6b2f23c77780d25354ce1eb5b53e819413"],"index":{"/repo/a.md":"9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","/repo/b.md":"9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a"}}`,
 	},
 	{
 		id: "index/b88f6a2f", area: "index", index: 15, file: "lembas-check:index.json", line: 478,
@@ -1923,6 +2077,7 @@ var embeddedCases = [...]embeddedCase{
         }
       }`,
 		canonical: `{"embedded":["9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","a99689d608a56d08ec2252a7709f2b6b2f23c77780d25354ce1eb5b53e819413"],"index":{"/Notes/a.md":"9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","/repo/a.md":"9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a"}}`,
+		answer:    `{"embedded":["9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","a99689d608a56d08ec2252a7709f2b6b2f23c77780d25354ce1eb5b53e819413"],"index":{"/Notes/a.md":"9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","/repo/a.md":"9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a"}}`,
 	},
 	{
 		id: "index/9f1beedd", area: "index", index: 16, file: "lembas-check:index.json", line: 518,
@@ -1941,6 +2096,7 @@ var embeddedCases = [...]embeddedCase{
         }
       }`,
 		canonical: `{"embedded":["9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","a99689d608a56d08ec2252a7709f2b6b2f23c77780d25354ce1eb5b53e819413","d8d08c4825ca17a00c1b73db50b4ac6c99240cf41e33e0dd684996b591dc5725"],"index":{"/repo/a.md":"9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","/repo/docs/b.md":"d8d08c4825ca17a00c1b73db50b4ac6c99240cf41e33e0dd684996b591dc5725","/repo/docs/c.md":"d8d08c4825ca17a00c1b73db50b4ac6c99240cf41e33e0dd684996b591dc5725"}}`,
+		answer:    `{"embedded":["9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","a99689d608a56d08ec2252a7709f2b6b2f23c77780d25354ce1eb5b53e819413","d8d08c4825ca17a00c1b73db50b4ac6c99240cf41e33e0dd684996b591dc5725"],"index":{"/repo/a.md":"9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","/repo/docs/b.md":"d8d08c4825ca17a00c1b73db50b4ac6c99240cf41e33e0dd684996b591dc5725","/repo/docs/c.md":"d8d08c4825ca17a00c1b73db50b4ac6c99240cf41e33e0dd684996b591dc5725"}}`,
 	},
 	{
 		id: "index/08df7d7f", area: "index", index: 17, file: "lembas-check:index.json", line: 565,
@@ -1958,6 +2114,7 @@ var embeddedCases = [...]embeddedCase{
         }
       }`,
 		canonical: `{"embedded":["9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","a99689d608a56d08ec2252a7709f2b6b2f23c77780d25354ce1eb5b53e819413","57fc506bc1f3f9d57392a921062109be321805ec9829add08cce0a12ccb8cd71"],"index":{"/one/a.md":"57fc506bc1f3f9d57392a921062109be321805ec9829add08cce0a12ccb8cd71","/two/b.md":"a99689d608a56d08ec2252a7709f2b6b2f23c77780d25354ce1eb5b53e819413"}}`,
+		answer:    `{"embedded":["9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","a99689d608a56d08ec2252a7709f2b6b2f23c77780d25354ce1eb5b53e819413","57fc506bc1f3f9d57392a921062109be321805ec9829add08cce0a12ccb8cd71"],"index":{"/one/a.md":"57fc506bc1f3f9d57392a921062109be321805ec9829add08cce0a12ccb8cd71","/two/b.md":"a99689d608a56d08ec2252a7709f2b6b2f23c77780d25354ce1eb5b53e819413"}}`,
 	},
 	{
 		id: "index/ef7cb67c", area: "index", index: 18, file: "lembas-check:index.json", line: 609,
@@ -1973,6 +2130,7 @@ var embeddedCases = [...]embeddedCase{
         }
       }`,
 		canonical: `{"embedded":["e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"],"index":{"/a/empty.txt":"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855","/b/empty.txt":"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"}}`,
+		answer:    `{"embedded":["e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"],"index":{"/a/empty.txt":"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855","/b/empty.txt":"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"}}`,
 	},
 	{
 		id: "index/766bd992", area: "index", index: 19, file: "lembas-check:index.json", line: 633,
@@ -1991,6 +2149,7 @@ var embeddedCases = [...]embeddedCase{
         }
       }`,
 		canonical: `{"embedded":["9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","57fc506bc1f3f9d57392a921062109be321805ec9829add08cce0a12ccb8cd71","a99689d608a56d08ec2252a7709f2b6b2f23c77780d25354ce1eb5b53e819413"],"index":{"/Notes/a.md":"9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","/Shared/b.md":"a99689d608a56d08ec2252a7709f2b6b2f23c77780d25354ce1eb5b53e819413","/Shared/readme.md":"57fc506bc1f3f9d57392a921062109be321805ec9829add08cce0a12ccb8cd71"}}`,
+		answer:    `{"embedded":["9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","57fc506bc1f3f9d57392a921062109be321805ec9829add08cce0a12ccb8cd71","a99689d608a56d08ec2252a7709f2b6b2f23c77780d25354ce1eb5b53e819413"],"index":{"/Notes/a.md":"9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","/Shared/b.md":"a99689d608a56d08ec2252a7709f2b6b2f23c77780d25354ce1eb5b53e819413","/Shared/readme.md":"57fc506bc1f3f9d57392a921062109be321805ec9829add08cce0a12ccb8cd71"}}`,
 	},
 	{
 		id: "index/19e51e79", area: "index", index: 20, file: "lembas-check:index.json", line: 675,
@@ -2007,6 +2166,7 @@ var embeddedCases = [...]embeddedCase{
         }
       }`,
 		canonical: `{"embedded":["9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","a99689d608a56d08ec2252a7709f2b6b2f23c77780d25354ce1eb5b53e819413"],"index":{"/Notes/a.md":"9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","/Notes/c.md":"a99689d608a56d08ec2252a7709f2b6b2f23c77780d25354ce1eb5b53e819413"}}`,
+		answer:    `{"embedded":["9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","a99689d608a56d08ec2252a7709f2b6b2f23c77780d25354ce1eb5b53e819413"],"index":{"/Notes/a.md":"9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","/Notes/c.md":"a99689d608a56d08ec2252a7709f2b6b2f23c77780d25354ce1eb5b53e819413"}}`,
 	},
 	{
 		id: "modules/4ac24486", area: "modules", index: 0, file: "lembas-check:modules.json", line: 4,
@@ -2037,6 +2197,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[{"diagnostics":[],"modules":[{"relPath":".elowen/rules/empty-front.md","sha256":"99852f8ffd73b210f1685b5e877373824d2e6976ef0f53609f65e16449dfb4c4"},{"relPath":".elowen/rules/style.md","sha256":"c6f4d6bc0cd0c3855a07bcad7ca8c4a87c818baf7abdd77b63b16a2155a36687"},{"relPath":".elowen/rules/team/backend.md","sha256":"33b8b41d35e81e8edf8dbf662cb7ec8519f76af088821f52d82713087d63a31f"}],"root":"AGENTS.md"},{"diagnostics":[],"record":null}]`,
+		answer:    `[{"root":"AGENTS.md","modules":[{"relPath":".elowen/rules/empty-front.md","sha256":"99852f8ffd73b210f1685b5e877373824d2e6976ef0f53609f65e16449dfb4c4"},{"relPath":".elowen/rules/style.md","sha256":"c6f4d6bc0cd0c3855a07bcad7ca8c4a87c818baf7abdd77b63b16a2155a36687"},{"relPath":".elowen/rules/team/backend.md","sha256":"33b8b41d35e81e8edf8dbf662cb7ec8519f76af088821f52d82713087d63a31f"}],"diagnostics":[]},{"record":null,"diagnostics":[]}]`,
 	},
 	{
 		id: "modules/79a48cf7", area: "modules", index: 1, file: "lembas-check:modules.json", line: 47,
@@ -2070,6 +2231,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[null,{"diagnostics":[],"record":{"instructions":[{"relPath":".elowen/rules/api.md","sha256":"508f11162dda29c7361ea107898c371f317aad57a9f8d4fb4f8c1bb60524214b","supersedes":null}],"modules":["<instruction_module path=\"/project/.elowen/rules/api.md\">\n# API rules\n- Validate endpoint inputs.\n- Update the contract tests.\n\n</instruction_module>"]}},{"diagnostics":[],"record":null},null,{"diagnostics":[],"record":null}]`,
+		answer:    `[null,{"record":{"modules":["\u003cinstruction_module path=\"/project/.elowen/rules/api.md\"\u003e\n# API rules\n- Validate endpoint inputs.\n- Update the contract tests.\n\n\u003c/instruction_module\u003e"],"instructions":[{"relPath":".elowen/rules/api.md","sha256":"508f11162dda29c7361ea107898c371f317aad57a9f8d4fb4f8c1bb60524214b","supersedes":null}]},"diagnostics":[]},{"record":null,"diagnostics":[]},null,{"record":null,"diagnostics":[]}]`,
 	},
 	{
 		id: "modules/6d2fc342", area: "modules", index: 2, file: "lembas-check:modules.json", line: 105,
@@ -2122,6 +2284,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[null,{"diagnostics":[],"record":{"instructions":[{"relPath":".elowen/rules/b.md","sha256":"c0cde77fa8fef97d476c10aad3d2d54fcc2f336140d073651c2dcccf1e379fd6","supersedes":null}],"modules":["<instruction_module path=\"/project/.elowen/rules/b.md\">\nB\n\n</instruction_module>"]}},null,{"diagnostics":[],"record":{"instructions":[{"relPath":".elowen/rules/a.md","sha256":"06f961b802bc46ee168555f066d28f4f0e9afdf3f88174c1ee6f9de004fc30a0","supersedes":null},{"relPath":".elowen/rules/c.md","sha256":"12f37a8a84034d3e623d726fe10e5031f4df997ac13f4d5571b5a90c41fb84fe","supersedes":null},{"relPath":".elowen/rules/d.md","sha256":"7c447aa2524264a3e24df73a6fddd8db360840f895bcb5e54d643c18de26a8ae","supersedes":null}],"modules":["<instruction_module path=\"/project/.elowen/rules/a.md\">\nA\n\n</instruction_module>","<instruction_module path=\"/project/.elowen/rules/c.md\">\nC\n\n</instruction_module>","<instruction_module path=\"/project/.elowen/rules/d.md\">\nD\n\n</instruction_module>"]}}]`,
+		answer:    `[null,{"record":{"modules":["\u003cinstruction_module path=\"/project/.elowen/rules/b.md\"\u003e\nB\n\n\u003c/instruction_module\u003e"],"instructions":[{"relPath":".elowen/rules/b.md","sha256":"c0cde77fa8fef97d476c10aad3d2d54fcc2f336140d073651c2dcccf1e379fd6","supersedes":null}]},"diagnostics":[]},null,{"record":{"modules":["\u003cinstruction_module path=\"/project/.elowen/rules/a.md\"\u003e\nA\n\n\u003c/instruction_module\u003e","\u003cinstruction_module path=\"/project/.elowen/rules/c.md\"\u003e\nC\n\n\u003c/instruction_module\u003e","\u003cinstruction_module path=\"/project/.elowen/rules/d.md\"\u003e\nD\n\n\u003c/instruction_module\u003e"],"instructions":[{"relPath":".elowen/rules/a.md","sha256":"06f961b802bc46ee168555f066d28f4f0e9afdf3f88174c1ee6f9de004fc30a0","supersedes":null},{"relPath":".elowen/rules/c.md","sha256":"12f37a8a84034d3e623d726fe10e5031f4df997ac13f4d5571b5a90c41fb84fe","supersedes":null},{"relPath":".elowen/rules/d.md","sha256":"7c447aa2524264a3e24df73a6fddd8db360840f895bcb5e54d643c18de26a8ae","supersedes":null}]},"diagnostics":[]}]`,
 	},
 	{
 		id: "modules/f95f1431", area: "modules", index: 3, file: "lembas-check:modules.json", line: 184,
@@ -2164,6 +2327,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[null,{"diagnostics":[],"record":{"instructions":[{"relPath":"src/AGENTS.md","sha256":"ab9c9e492bcf68662a7beb412e258ea925cc91cb40f9458c58f2f7c060c2b8d5","supersedes":null},{"relPath":"src/api/AGENTS.override.md","sha256":"a9017da9c5ba031cfec82532b7f5770a0ad0f556e80a33012e59c2ed988a6752","supersedes":null},{"relPath":".elowen/rules/a-narrow.md","sha256":"42607e58fdc09b32cdb8ebe2e5746a080c96fa8b542ebcad8114d4c69b4204e4","supersedes":null},{"relPath":".elowen/rules/z-general.md","sha256":"b5365e3d6f3f08d52a4a02857764841fbd996e7852d0e62346c81cbf48a44856","supersedes":null}],"modules":["<instruction_module path=\"/project/src/AGENTS.md\">\nsrc rules\n\n</instruction_module>","<instruction_module path=\"/project/src/api/AGENTS.override.md\">\napi override\n\n</instruction_module>","<instruction_module path=\"/project/.elowen/rules/a-narrow.md\">\nnarrow\n\n</instruction_module>","<instruction_module path=\"/project/.elowen/rules/z-general.md\">\ngeneral\n\n</instruction_module>"]}}]`,
+		answer:    `[null,{"record":{"modules":["\u003cinstruction_module path=\"/project/src/AGENTS.md\"\u003e\nsrc rules\n\n\u003c/instruction_module\u003e","\u003cinstruction_module path=\"/project/src/api/AGENTS.override.md\"\u003e\napi override\n\n\u003c/instruction_module\u003e","\u003cinstruction_module path=\"/project/.elowen/rules/a-narrow.md\"\u003e\nnarrow\n\n\u003c/instruction_module\u003e","\u003cinstruction_module path=\"/project/.elowen/rules/z-general.md\"\u003e\ngeneral\n\n\u003c/instruction_module\u003e"],"instructions":[{"relPath":"src/AGENTS.md","sha256":"ab9c9e492bcf68662a7beb412e258ea925cc91cb40f9458c58f2f7c060c2b8d5","supersedes":null},{"relPath":"src/api/AGENTS.override.md","sha256":"a9017da9c5ba031cfec82532b7f5770a0ad0f556e80a33012e59c2ed988a6752","supersedes":null},{"relPath":".elowen/rules/a-narrow.md","sha256":"42607e58fdc09b32cdb8ebe2e5746a080c96fa8b542ebcad8114d4c69b4204e4","supersedes":null},{"relPath":".elowen/rules/z-general.md","sha256":"b5365e3d6f3f08d52a4a02857764841fbd996e7852d0e62346c81cbf48a44856","supersedes":null}]},"diagnostics":[]}]`,
 	},
 	{
 		id: "modules/e374d360", area: "modules", index: 4, file: "lembas-check:modules.json", line: 243,
@@ -2193,6 +2357,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[null,{"diagnostics":[],"record":null},null,{"diagnostics":[],"record":{"instructions":[{"relPath":"docs/CLAUDE.MD","sha256":"c137c9f0046b58c9e149b1e362a571eca865ff425f6c11876b54d4525ab94f4d","supersedes":null}],"modules":["<instruction_module path=\"/project/docs/CLAUDE.MD\">\ndocs guide rules\n\n</instruction_module>"]}}]`,
+		answer:    `[null,{"record":null,"diagnostics":[]},null,{"record":{"modules":["\u003cinstruction_module path=\"/project/docs/CLAUDE.MD\"\u003e\ndocs guide rules\n\n\u003c/instruction_module\u003e"],"instructions":[{"relPath":"docs/CLAUDE.MD","sha256":"c137c9f0046b58c9e149b1e362a571eca865ff425f6c11876b54d4525ab94f4d","supersedes":null}]},"diagnostics":[]}]`,
 	},
 	{
 		id: "modules/a19e9a02", area: "modules", index: 5, file: "lembas-check:modules.json", line: 298,
@@ -2253,6 +2418,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[{"diagnostics":[{"code":null,"path":".elowen/rules/alias.md"},{"code":null,"path":".elowen/rules/bad-key.md"},{"code":null,"path":".elowen/rules/bad-yaml.md"},{"code":null,"path":".elowen/rules/extra-key.md"},{"code":null,"path":".elowen/rules/unterminated.md"}],"modules":[],"root":null},null,{"diagnostics":[{"code":null,"path":".elowen/rules/alias.md"},{"code":null,"path":".elowen/rules/bad-key.md"},{"code":null,"path":".elowen/rules/bad-yaml.md"},{"code":null,"path":".elowen/rules/extra-key.md"},{"code":null,"path":".elowen/rules/unterminated.md"}],"record":null}]`,
+		answer:    `[{"root":null,"modules":[],"diagnostics":[{"path":".elowen/rules/alias.md","code":null},{"path":".elowen/rules/bad-key.md","code":null},{"path":".elowen/rules/bad-yaml.md","code":null},{"path":".elowen/rules/extra-key.md","code":null},{"path":".elowen/rules/unterminated.md","code":null}]},null,{"record":null,"diagnostics":[{"path":".elowen/rules/alias.md","code":null},{"path":".elowen/rules/bad-key.md","code":null},{"path":".elowen/rules/bad-yaml.md","code":null},{"path":".elowen/rules/extra-key.md","code":null},{"path":".elowen/rules/unterminated.md","code":null}]}]`,
 	},
 	{
 		id: "modules/e1b51c91", area: "modules", index: 6, file: "lembas-check:modules.json", line: 377,
@@ -2310,6 +2476,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[null,{"diagnostics":[{"code":null,"path":".elowen/rules/absolute.md"},{"code":null,"path":".elowen/rules/backslash.md"},{"code":null,"path":".elowen/rules/dotdot.md"},{"code":null,"path":".elowen/rules/empty-list.md"},{"code":null,"path":".elowen/rules/empty-string.md"},{"code":null,"path":".elowen/rules/null.md"},{"code":null,"path":".elowen/rules/number.md"},{"code":null,"path":".elowen/rules/string.md"}],"record":{"instructions":[{"relPath":".elowen/rules/good.md","sha256":"6184a94c2b1cdfa44da859e0d6fada3182639365c9fda0b375952761cc39987a","supersedes":null}],"modules":["<instruction_module path=\"/project/.elowen/rules/good.md\">\nGood rules.\n\n</instruction_module>"]}}]`,
+		answer:    `[null,{"record":{"modules":["\u003cinstruction_module path=\"/project/.elowen/rules/good.md\"\u003e\nGood rules.\n\n\u003c/instruction_module\u003e"],"instructions":[{"relPath":".elowen/rules/good.md","sha256":"6184a94c2b1cdfa44da859e0d6fada3182639365c9fda0b375952761cc39987a","supersedes":null}]},"diagnostics":[{"path":".elowen/rules/absolute.md","code":null},{"path":".elowen/rules/backslash.md","code":null},{"path":".elowen/rules/dotdot.md","code":null},{"path":".elowen/rules/empty-list.md","code":null},{"path":".elowen/rules/empty-string.md","code":null},{"path":".elowen/rules/null.md","code":null},{"path":".elowen/rules/number.md","code":null},{"path":".elowen/rules/string.md","code":null}]}]`,
 	},
 	{
 		id: "modules/0ed6da10", area: "modules", index: 7, file: "lembas-check:modules.json", line: 456,
@@ -2340,6 +2507,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[null,{"diagnostics":[],"record":{"instructions":[{"relPath":".elowen/rules/readme.md","sha256":"25aba316908a9522fda2bb2f7e9801ae0a2b680aca1431c3f1802777fb29e2d8","supersedes":null}],"modules":["<instruction_module path=\"/project/.elowen/rules/readme.md\">\nBody line one\r\nBody line two\r\n\n</instruction_module>"]}},null,null,{"diagnostics":[],"record":null}]`,
+		answer:    `[null,{"record":{"modules":["\u003cinstruction_module path=\"/project/.elowen/rules/readme.md\"\u003e\nBody line one\r\nBody line two\r\n\n\u003c/instruction_module\u003e"],"instructions":[{"relPath":".elowen/rules/readme.md","sha256":"25aba316908a9522fda2bb2f7e9801ae0a2b680aca1431c3f1802777fb29e2d8","supersedes":null}]},"diagnostics":[]},null,null,{"record":null,"diagnostics":[]}]`,
 	},
 	{
 		id: "modules/2505927d", area: "modules", index: 8, file: "lembas-check:modules.json", line: 513,
@@ -2402,6 +2570,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[null,{"diagnostics":[],"record":{"instructions":[{"relPath":".elowen/rules/api.md","sha256":"888a2ac0aa5f2ebabab3d67f2108cb62ca8bb19b2fe4f1ff1287faa99cbd6040","supersedes":null}],"modules":["<instruction_module path=\"/project/.elowen/rules/api.md\">\nUse v1 of the API.\n\n</instruction_module>"]}},null,{"diagnostics":[],"record":null},null,{"diagnostics":[],"record":{"instructions":[{"relPath":".elowen/rules/api.md","sha256":"7bda928dbc00518780014fe73bc39350dc8fd74a53d95daf6caede585dbaa183","supersedes":"888a2ac0aa5f2ebabab3d67f2108cb62ca8bb19b2fe4f1ff1287faa99cbd6040"}],"modules":["<instruction_module path=\"/project/.elowen/rules/api.md\" supersedes=\"earlier version\">\nUse v2 of the API.\n\n</instruction_module>"]}},null,null,{"diagnostics":[],"record":{"instructions":[{"relPath":".elowen/rules/api.md","sha256":"888a2ac0aa5f2ebabab3d67f2108cb62ca8bb19b2fe4f1ff1287faa99cbd6040","supersedes":"7bda928dbc00518780014fe73bc39350dc8fd74a53d95daf6caede585dbaa183"}],"modules":["<instruction_module path=\"/project/.elowen/rules/api.md\" supersedes=\"earlier version\">\nUse v1 of the API.\n\n</instruction_module>"]}}]`,
+		answer:    `[null,{"record":{"modules":["\u003cinstruction_module path=\"/project/.elowen/rules/api.md\"\u003e\nUse v1 of the API.\n\n\u003c/instruction_module\u003e"],"instructions":[{"relPath":".elowen/rules/api.md","sha256":"888a2ac0aa5f2ebabab3d67f2108cb62ca8bb19b2fe4f1ff1287faa99cbd6040","supersedes":null}]},"diagnostics":[]},null,{"record":null,"diagnostics":[]},null,{"record":{"modules":["\u003cinstruction_module path=\"/project/.elowen/rules/api.md\" supersedes=\"earlier version\"\u003e\nUse v2 of the API.\n\n\u003c/instruction_module\u003e"],"instructions":[{"relPath":".elowen/rules/api.md","sha256":"7bda928dbc00518780014fe73bc39350dc8fd74a53d95daf6caede585dbaa183","supersedes":"888a2ac0aa5f2ebabab3d67f2108cb62ca8bb19b2fe4f1ff1287faa99cbd6040"}]},"diagnostics":[]},null,null,{"record":{"modules":["\u003cinstruction_module path=\"/project/.elowen/rules/api.md\" supersedes=\"earlier version\"\u003e\nUse v1 of the API.\n\n\u003c/instruction_module\u003e"],"instructions":[{"relPath":".elowen/rules/api.md","sha256":"888a2ac0aa5f2ebabab3d67f2108cb62ca8bb19b2fe4f1ff1287faa99cbd6040","supersedes":"7bda928dbc00518780014fe73bc39350dc8fd74a53d95daf6caede585dbaa183"}]},"diagnostics":[]}]`,
 	},
 	{
 		id: "modules/cfa32120", area: "modules", index: 9, file: "lembas-check:modules.json", line: 620,
@@ -2460,6 +2629,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[null,{"diagnostics":[],"record":{"instructions":[{"relPath":"src/AGENTS.md","sha256":"ab9c9e492bcf68662a7beb412e258ea925cc91cb40f9458c58f2f7c060c2b8d5","supersedes":null},{"relPath":".elowen/rules/api.md","sha256":"508f11162dda29c7361ea107898c371f317aad57a9f8d4fb4f8c1bb60524214b","supersedes":null}],"modules":["<instruction_module path=\"/project/src/AGENTS.md\">\nsrc rules\n\n</instruction_module>","<instruction_module path=\"/project/.elowen/rules/api.md\">\n# API rules\n- Validate endpoint inputs.\n- Update the contract tests.\n\n</instruction_module>"]}},null,{"diagnostics":[],"record":null},null,null,{"diagnostics":[],"record":{"instructions":[{"relPath":"src/AGENTS.md","sha256":"ab9c9e492bcf68662a7beb412e258ea925cc91cb40f9458c58f2f7c060c2b8d5","supersedes":null},{"relPath":".elowen/rules/api.md","sha256":"508f11162dda29c7361ea107898c371f317aad57a9f8d4fb4f8c1bb60524214b","supersedes":null}],"modules":["<instruction_module path=\"/project/src/AGENTS.md\">\nsrc rules\n\n</instruction_module>","<instruction_module path=\"/project/.elowen/rules/api.md\">\n# API rules\n- Validate endpoint inputs.\n- Update the contract tests.\n\n</instruction_module>"]}}]`,
+		answer:    `[null,{"record":{"modules":["\u003cinstruction_module path=\"/project/src/AGENTS.md\"\u003e\nsrc rules\n\n\u003c/instruction_module\u003e","\u003cinstruction_module path=\"/project/.elowen/rules/api.md\"\u003e\n# API rules\n- Validate endpoint inputs.\n- Update the contract tests.\n\n\u003c/instruction_module\u003e"],"instructions":[{"relPath":"src/AGENTS.md","sha256":"ab9c9e492bcf68662a7beb412e258ea925cc91cb40f9458c58f2f7c060c2b8d5","supersedes":null},{"relPath":".elowen/rules/api.md","sha256":"508f11162dda29c7361ea107898c371f317aad57a9f8d4fb4f8c1bb60524214b","supersedes":null}]},"diagnostics":[]},null,{"record":null,"diagnostics":[]},null,null,{"record":{"modules":["\u003cinstruction_module path=\"/project/src/AGENTS.md\"\u003e\nsrc rules\n\n\u003c/instruction_module\u003e","\u003cinstruction_module path=\"/project/.elowen/rules/api.md\"\u003e\n# API rules\n- Validate endpoint inputs.\n- Update the contract tests.\n\n\u003c/instruction_module\u003e"],"instructions":[{"relPath":"src/AGENTS.md","sha256":"ab9c9e492bcf68662a7beb412e258ea925cc91cb40f9458c58f2f7c060c2b8d5","supersedes":null},{"relPath":".elowen/rules/api.md","sha256":"508f11162dda29c7361ea107898c371f317aad57a9f8d4fb4f8c1bb60524214b","supersedes":null}]},"diagnostics":[]}]`,
 	},
 	{
 		id: "modules/e8a47d43", area: "modules", index: 10, file: "lembas-check:modules.json", line: 712,
@@ -2501,6 +2671,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[{"diagnostics":[{"code":"brain.context_file_oversized","path":".elowen/rules/big-api.md"},{"code":"brain.context_file_oversized","path":".elowen/rules/over-cap.md"}],"modules":[{"relPath":".elowen/rules/at-cap.md","sha256":"bd95603a50098aa673347b586b23eaefbc897346e4415fde33c8ff27d767f3b5"}],"root":"AGENTS.md"},null,{"diagnostics":[{"code":"brain.context_file_oversized","path":".elowen/rules/big-api.md"},{"code":"brain.context_file_oversized","path":".elowen/rules/over-cap.md"}],"record":null}]`,
+		answer:    `[{"root":"AGENTS.md","modules":[{"relPath":".elowen/rules/at-cap.md","sha256":"bd95603a50098aa673347b586b23eaefbc897346e4415fde33c8ff27d767f3b5"}],"diagnostics":[{"path":".elowen/rules/big-api.md","code":"brain.context_file_oversized"},{"path":".elowen/rules/over-cap.md","code":"brain.context_file_oversized"}]},null,{"record":null,"diagnostics":[{"path":".elowen/rules/big-api.md","code":"brain.context_file_oversized"},{"path":".elowen/rules/over-cap.md","code":"brain.context_file_oversized"}]}]`,
 	},
 	{
 		id: "modules/b4119c56", area: "modules", index: 11, file: "lembas-check:modules.json", line: 783,
@@ -2519,6 +2690,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[{"diagnostics":[{"code":"brain.context_file_oversized","path":"AGENTS.md"}],"modules":[],"root":null}]`,
+		answer:    `[{"root":null,"modules":[],"diagnostics":[{"path":"AGENTS.md","code":"brain.context_file_oversized"}]}]`,
 	},
 	{
 		id: "modules/a24a82d5", area: "modules", index: 12, file: "lembas-check:modules.json", line: 812,
@@ -2550,6 +2722,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[{"diagnostics":[{"code":"brain.instruction_module_escape","path":".elowen/rules/ext"},{"code":"brain.instruction_module_escape","path":".elowen/rules/notes.txt"},{"code":"brain.instruction_module_escape","path":".elowen/rules/shared.md"}],"modules":[{"relPath":".elowen/rules/alias.md","sha256":"88475f7c82997d50dbde9334b7b9eece9cd62433398d1f4f86c378e2a6cdc728"}],"root":"AGENTS.md"}]`,
+		answer:    `[{"root":"AGENTS.md","modules":[{"relPath":".elowen/rules/alias.md","sha256":"88475f7c82997d50dbde9334b7b9eece9cd62433398d1f4f86c378e2a6cdc728"}],"diagnostics":[{"path":".elowen/rules/ext","code":"brain.instruction_module_escape"},{"path":".elowen/rules/notes.txt","code":"brain.instruction_module_escape"},{"path":".elowen/rules/shared.md","code":"brain.instruction_module_escape"}]}]`,
 	},
 	{
 		id: "modules/35d3f2d2", area: "modules", index: 13, file: "lembas-check:modules.json", line: 862,
@@ -2579,6 +2752,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[null,{"diagnostics":[{"code":"brain.instruction_module_escape","path":"src/AGENTS.md"}],"record":{"instructions":[{"relPath":"lib/AGENTS.md","sha256":"feb4881e75a36a7494de308679e1b4b1a4c9b62f89595f1e223d7e6289b36b90","supersedes":null}],"modules":["<instruction_module path=\"/project/lib/AGENTS.md\">\nShared nested rules.\n\n</instruction_module>"]}}]`,
+		answer:    `[null,{"record":{"modules":["\u003cinstruction_module path=\"/project/lib/AGENTS.md\"\u003e\nShared nested rules.\n\n\u003c/instruction_module\u003e"],"instructions":[{"relPath":"lib/AGENTS.md","sha256":"feb4881e75a36a7494de308679e1b4b1a4c9b62f89595f1e223d7e6289b36b90","supersedes":null}]},"diagnostics":[{"path":"src/AGENTS.md","code":"brain.instruction_module_escape"}]}]`,
 	},
 	{
 		id: "modules/e9185319", area: "modules", index: 14, file: "lembas-check:modules.json", line: 909,
@@ -2592,6 +2766,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[null,{"diagnostics":[],"record":null}]`,
+		answer:    `[null,{"record":null,"diagnostics":[]}]`,
 	},
 	{
 		id: "modules/bd66750b", area: "modules", index: 15, file: "lembas-check:modules.json", line: 940,
@@ -2628,6 +2803,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[null,{"diagnostics":[{"code":"brain.instruction_activation_failed"}],"record":null},{"diagnostics":[],"record":{"instructions":[{"relPath":".elowen/rules/api.md","sha256":"508f11162dda29c7361ea107898c371f317aad57a9f8d4fb4f8c1bb60524214b","supersedes":null}],"modules":["<instruction_module path=\"/project/.elowen/rules/api.md\">\n# API rules\n- Validate endpoint inputs.\n- Update the contract tests.\n\n</instruction_module>"]}},{"diagnostics":[],"record":null}]`,
+		answer:    `[null,{"record":null,"diagnostics":[{"code":"brain.instruction_activation_failed"}]},{"record":{"modules":["\u003cinstruction_module path=\"/project/.elowen/rules/api.md\"\u003e\n# API rules\n- Validate endpoint inputs.\n- Update the contract tests.\n\n\u003c/instruction_module\u003e"],"instructions":[{"relPath":".elowen/rules/api.md","sha256":"508f11162dda29c7361ea107898c371f317aad57a9f8d4fb4f8c1bb60524214b","supersedes":null}]},"diagnostics":[]},{"record":null,"diagnostics":[]}]`,
 	},
 	{
 		id: "modules/6869beda", area: "modules", index: 16, file: "lembas-check:modules.json", line: 995,
@@ -2660,6 +2836,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[null,null,null,{"diagnostics":[],"record":{"instructions":[{"relPath":"src/AGENTS.md","sha256":"ab9c9e492bcf68662a7beb412e258ea925cc91cb40f9458c58f2f7c060c2b8d5","supersedes":null},{"relPath":".elowen/rules/one.md","sha256":"21df67ea7cd74f55bbb6d57814e9f536225d4ee2a136690e73c0105a6828d986","supersedes":null}],"modules":["<instruction_module path=\"/project/src/AGENTS.md\">\nsrc rules\n\n</instruction_module>","<instruction_module path=\"/project/.elowen/rules/one.md\">\nOne module.\n\n</instruction_module>"]}}]`,
+		answer:    `[null,null,null,{"record":{"modules":["\u003cinstruction_module path=\"/project/src/AGENTS.md\"\u003e\nsrc rules\n\n\u003c/instruction_module\u003e","\u003cinstruction_module path=\"/project/.elowen/rules/one.md\"\u003e\nOne module.\n\n\u003c/instruction_module\u003e"],"instructions":[{"relPath":"src/AGENTS.md","sha256":"ab9c9e492bcf68662a7beb412e258ea925cc91cb40f9458c58f2f7c060c2b8d5","supersedes":null},{"relPath":".elowen/rules/one.md","sha256":"21df67ea7cd74f55bbb6d57814e9f536225d4ee2a136690e73c0105a6828d986","supersedes":null}]},"diagnostics":[]}]`,
 	},
 	{
 		id: "modules/59803bcd", area: "modules", index: 17, file: "lembas-check:modules.json", line: 1053,
@@ -2700,6 +2877,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[null,{"diagnostics":[],"record":{"instructions":[{"relPath":".elowen/rules/dot.md","sha256":"5813c2bbe6608b51b0b5e58a64f4110b977c549b933682949fcf889f85d153f3","supersedes":null}],"modules":["<instruction_module path=\"/project/.elowen/rules/dot.md\">\ndot env rules\n\n</instruction_module>"]}},null,{"diagnostics":[],"record":{"instructions":[{"relPath":".elowen/rules/bracket.md","sha256":"fe3e2c9875e6ffc2832d614dff4fe098e80a55db248bc1a926a3a55562ad4ae2","supersedes":null}],"modules":["<instruction_module path=\"/project/.elowen/rules/bracket.md\">\ndraft rules\n\n</instruction_module>"]}}]`,
+		answer:    `[null,{"record":{"modules":["\u003cinstruction_module path=\"/project/.elowen/rules/dot.md\"\u003e\ndot env rules\n\n\u003c/instruction_module\u003e"],"instructions":[{"relPath":".elowen/rules/dot.md","sha256":"5813c2bbe6608b51b0b5e58a64f4110b977c549b933682949fcf889f85d153f3","supersedes":null}]},"diagnostics":[]},null,{"record":{"modules":["\u003cinstruction_module path=\"/project/.elowen/rules/bracket.md\"\u003e\ndraft rules\n\n\u003c/instruction_module\u003e"],"instructions":[{"relPath":".elowen/rules/bracket.md","sha256":"fe3e2c9875e6ffc2832d614dff4fe098e80a55db248bc1a926a3a55562ad4ae2","supersedes":null}]},"diagnostics":[]}]`,
 	},
 	{
 		id: "modules/0e80ed51", area: "modules", index: 18, file: "lembas-check:modules.json", line: 1118,
@@ -2729,6 +2907,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[null,{"diagnostics":[{"code":"brain.instruction_module_escape","path":"ext/AGENTS.md"}],"record":{"instructions":[{"relPath":"core/AGENTS.md","sha256":"258d7e3659217e3df23e9857b0b44c438a9b21780eded1f19eee02d34150182e","supersedes":null}],"modules":["<instruction_module path=\"/project/core/AGENTS.md\">\nCore package rules.\n\n</instruction_module>"]}}]`,
+		answer:    `[null,{"record":{"modules":["\u003cinstruction_module path=\"/project/core/AGENTS.md\"\u003e\nCore package rules.\n\n\u003c/instruction_module\u003e"],"instructions":[{"relPath":"core/AGENTS.md","sha256":"258d7e3659217e3df23e9857b0b44c438a9b21780eded1f19eee02d34150182e","supersedes":null}]},"diagnostics":[{"path":"ext/AGENTS.md","code":"brain.instruction_module_escape"}]}]`,
 	},
 	{
 		id: "modules/1d73ff97", area: "modules", index: 19, file: "lembas-check:modules.json", line: 1167,
@@ -2789,6 +2968,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[{"diagnostics":[{"code":null,"path":".elowen/rules/a-empty-first.md"},{"code":null,"path":".elowen/rules/b-second-key.md"},{"code":null,"path":".elowen/rules/c-bare.md"}],"modules":[{"relPath":".elowen/rules/d-null.md","sha256":"59f5d842318862fee6f7fc6b60f4cf676a2c95570cb81abcceee9199b2f40caf"}],"root":null},null,{"diagnostics":[{"code":null,"path":".elowen/rules/a-empty-first.md"},{"code":null,"path":".elowen/rules/b-second-key.md"},{"code":null,"path":".elowen/rules/c-bare.md"}],"record":{"instructions":[{"relPath":".elowen/rules/e-one.md","sha256":"2a25882f0e5017215d9c913a8f6a77bac8bee80ec6e96a6f4de57c71cbf833e6","supersedes":null}],"modules":["<instruction_module path=\"/project/.elowen/rules/e-one.md\">\nOne document and its end marker.\n\n</instruction_module>"]}}]`,
+		answer:    `[{"root":null,"modules":[{"relPath":".elowen/rules/d-null.md","sha256":"59f5d842318862fee6f7fc6b60f4cf676a2c95570cb81abcceee9199b2f40caf"}],"diagnostics":[{"path":".elowen/rules/a-empty-first.md","code":null},{"path":".elowen/rules/b-second-key.md","code":null},{"path":".elowen/rules/c-bare.md","code":null}]},null,{"record":{"modules":["\u003cinstruction_module path=\"/project/.elowen/rules/e-one.md\"\u003e\nOne document and its end marker.\n\n\u003c/instruction_module\u003e"],"instructions":[{"relPath":".elowen/rules/e-one.md","sha256":"2a25882f0e5017215d9c913a8f6a77bac8bee80ec6e96a6f4de57c71cbf833e6","supersedes":null}]},"diagnostics":[{"path":".elowen/rules/a-empty-first.md","code":null},{"path":".elowen/rules/b-second-key.md","code":null},{"path":".elowen/rules/c-bare.md","code":null}]}]`,
 	},
 	{
 		id: "modules/014e1631", area: "modules", index: 20, file: "lembas-check:modules.json", line: 1246,
@@ -2819,6 +2999,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[null,{"diagnostics":[],"record":{"instructions":[{"relPath":"src/AGENTS.md","sha256":"a71a75df50cbcfd2005da11d202bcaa7a9ec0cff6b87b6127aae0abc38724e57","supersedes":null},{"relPath":".elowen/rules/api.md","sha256":"a872ba59165f62d0fe5c687aef1212dadb38dad967d0edf82552c0b9e4e31278","supersedes":null}],"modules":["<instruction_module path=\"/project/src/AGENTS.md\">\nSource rules.\n\n</instruction_module>","<instruction_module path=\"/project/.elowen/rules/api.md\">\nAPI rules.\n\n</instruction_module>"]}}]`,
+		answer:    `[null,{"record":{"modules":["\u003cinstruction_module path=\"/project/src/AGENTS.md\"\u003e\nSource rules.\n\n\u003c/instruction_module\u003e","\u003cinstruction_module path=\"/project/.elowen/rules/api.md\"\u003e\nAPI rules.\n\n\u003c/instruction_module\u003e"],"instructions":[{"relPath":"src/AGENTS.md","sha256":"a71a75df50cbcfd2005da11d202bcaa7a9ec0cff6b87b6127aae0abc38724e57","supersedes":null},{"relPath":".elowen/rules/api.md","sha256":"a872ba59165f62d0fe5c687aef1212dadb38dad967d0edf82552c0b9e4e31278","supersedes":null}]},"diagnostics":[]}]`,
 	},
 	{
 		id: "modules/640bcdc7", area: "modules", index: 21, file: "lembas-check:modules.json", line: 1292,
@@ -2852,6 +3033,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[{"diagnostics":[],"modules":[{"relPath":".elowen/rules/style.md","sha256":"ba375086fcbe6ae34f619c260496e793f88cb706b204923065250b1248835fad"},{"relPath":".elowen/rules/sub/deep.md","sha256":"4d4415d5b052782540d26ff2d2021bca3993ad1cb10eb8fb41a83d75ee5aef85"}],"root":null},null,{"diagnostics":[{"code":"brain.instruction_module_escape","path":".elowen/rules"}],"modules":[],"root":null}]`,
+		answer:    `[{"root":null,"modules":[{"relPath":".elowen/rules/style.md","sha256":"ba375086fcbe6ae34f619c260496e793f88cb706b204923065250b1248835fad"},{"relPath":".elowen/rules/sub/deep.md","sha256":"4d4415d5b052782540d26ff2d2021bca3993ad1cb10eb8fb41a83d75ee5aef85"}],"diagnostics":[]},null,{"root":null,"modules":[],"diagnostics":[{"path":".elowen/rules","code":"brain.instruction_module_escape"}]}]`,
 	},
 	{
 		id: "modules/021caa50", area: "modules", index: 22, file: "lembas-check:modules.json", line: 1347,
@@ -2895,6 +3077,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[{"diagnostics":[],"modules":[],"root":"AGENTS.override.md"},null,{"diagnostics":[],"modules":[],"root":"AGENTS.md"},null,{"diagnostics":[],"modules":[],"root":"AGENTS.MD"},null,{"diagnostics":[],"modules":[],"root":"CLAUDE.md"},null,{"diagnostics":[],"modules":[],"root":"CLAUDE.MD"},null,{"diagnostics":[],"modules":[],"root":null}]`,
+		answer:    `[{"root":"AGENTS.override.md","modules":[],"diagnostics":[]},null,{"root":"AGENTS.md","modules":[],"diagnostics":[]},null,{"root":"AGENTS.MD","modules":[],"diagnostics":[]},null,{"root":"CLAUDE.md","modules":[],"diagnostics":[]},null,{"root":"CLAUDE.MD","modules":[],"diagnostics":[]},null,{"root":null,"modules":[],"diagnostics":[]}]`,
 	},
 	{
 		id: "modules/2a483f28", area: "modules", index: 23, file: "lembas-check:modules.json", line: 1446,
@@ -2925,6 +3108,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[null,{"diagnostics":[],"record":{"instructions":[{"relPath":"src/AGENTS.md","sha256":"ef8aed55fba64258003f3479ff60a060ddb8301d170110a0d2dfa0ce4ea04eb3","supersedes":null},{"relPath":"src/api/AGENTS.md","sha256":"d171794c5c1f7a50aeb8f7056ab84a4fbcd6fbd594b1999bddaefdd03efc0591","supersedes":null}],"modules":["<instruction_module path=\"/project/src/AGENTS.md\">\nsrc\n\n</instruction_module>","<instruction_module path=\"/project/src/api/AGENTS.md\">\napi\n\n</instruction_module>"]}}]`,
+		answer:    `[null,{"record":{"modules":["\u003cinstruction_module path=\"/project/src/AGENTS.md\"\u003e\nsrc\n\n\u003c/instruction_module\u003e","\u003cinstruction_module path=\"/project/src/api/AGENTS.md\"\u003e\napi\n\n\u003c/instruction_module\u003e"],"instructions":[{"relPath":"src/AGENTS.md","sha256":"ef8aed55fba64258003f3479ff60a060ddb8301d170110a0d2dfa0ce4ea04eb3","supersedes":null},{"relPath":"src/api/AGENTS.md","sha256":"d171794c5c1f7a50aeb8f7056ab84a4fbcd6fbd594b1999bddaefdd03efc0591","supersedes":null}]},"diagnostics":[]}]`,
 	},
 	{
 		id: "modules/6c647a46", area: "modules", index: 24, file: "lembas-check:modules.json", line: 1492,
@@ -2966,6 +3150,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[null,{"diagnostics":[],"record":{"instructions":[{"relPath":"src/AGENTS.md","sha256":"2d812d6fdf8ecb4d6d131cf2d3f289294aa941e08ff5776bfab097cae4a099ac","supersedes":null}],"modules":["<instruction_module path=\"/project/src/AGENTS.md\">\nUse tabs.\n\n</instruction_module>"]}},null,null,{"diagnostics":[],"record":{"instructions":[{"relPath":"src/AGENTS.md","sha256":"d9d69cfc9e52e68ebf95daffcc836dc547005ed753b097cb5d86aad654488a4f","supersedes":"2d812d6fdf8ecb4d6d131cf2d3f289294aa941e08ff5776bfab097cae4a099ac"}],"modules":["<instruction_module path=\"/project/src/AGENTS.md\" supersedes=\"earlier version\">\nUse spaces.\n\n</instruction_module>"]}}]`,
+		answer:    `[null,{"record":{"modules":["\u003cinstruction_module path=\"/project/src/AGENTS.md\"\u003e\nUse tabs.\n\n\u003c/instruction_module\u003e"],"instructions":[{"relPath":"src/AGENTS.md","sha256":"2d812d6fdf8ecb4d6d131cf2d3f289294aa941e08ff5776bfab097cae4a099ac","supersedes":null}]},"diagnostics":[]},null,null,{"record":{"modules":["\u003cinstruction_module path=\"/project/src/AGENTS.md\" supersedes=\"earlier version\"\u003e\nUse spaces.\n\n\u003c/instruction_module\u003e"],"instructions":[{"relPath":"src/AGENTS.md","sha256":"d9d69cfc9e52e68ebf95daffcc836dc547005ed753b097cb5d86aad654488a4f","supersedes":"2d812d6fdf8ecb4d6d131cf2d3f289294aa941e08ff5776bfab097cae4a099ac"}]},"diagnostics":[]}]`,
 	},
 	{
 		id: "modules/cc43ce61", area: "modules", index: 25, file: "lembas-check:modules.json", line: 1560,
@@ -2990,6 +3175,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[{"diagnostics":[],"modules":[{"relPath":".elowen/rules/always.md","sha256":"62b75cb5e1090ad036cae1f6a2dbc466ca4f791ab6c1e8f727fc663db805b8a0"}],"root":null},null,null,{"diagnostics":[],"record":null}]`,
+		answer:    `[{"root":null,"modules":[{"relPath":".elowen/rules/always.md","sha256":"62b75cb5e1090ad036cae1f6a2dbc466ca4f791ab6c1e8f727fc663db805b8a0"}],"diagnostics":[]},null,null,{"record":null,"diagnostics":[]}]`,
 	},
 	{
 		id: "modules/5f92d866", area: "modules", index: 26, file: "lembas-check:modules.json", line: 1605,
@@ -3021,6 +3207,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[null,{"diagnostics":[],"record":{"instructions":[{"relPath":".elowen/rules/api.md","sha256":"2d27fbdf4e8ca207afbfa388ca9172fbcc6c70e534af2476b3b704f87debadcf","supersedes":null}],"modules":["<instruction_module path=\"/project/.elowen/rules/api.md\">\nv1\n\n</instruction_module>"]}},null,null,null,{"diagnostics":[],"record":null}]`,
+		answer:    `[null,{"record":{"modules":["\u003cinstruction_module path=\"/project/.elowen/rules/api.md\"\u003e\nv1\n\n\u003c/instruction_module\u003e"],"instructions":[{"relPath":".elowen/rules/api.md","sha256":"2d27fbdf4e8ca207afbfa388ca9172fbcc6c70e534af2476b3b704f87debadcf","supersedes":null}]},"diagnostics":[]},null,null,null,{"record":null,"diagnostics":[]}]`,
 	},
 	{
 		id: "modules/e91e54a5", area: "modules", index: 27, file: "lembas-check:modules.json", line: 1669,
@@ -3052,6 +3239,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[null,null,{"diagnostics":[],"record":{"instructions":[{"relPath":"src/AGENTS.md","sha256":"519ae5a2403e278984506a8e47622d7b44e418dbd46e619251645a6fc38d04d6","supersedes":null},{"relPath":".elowen/rules/api.md","sha256":"bb8453ce73eec94458d0a43556e41673b63d36eb62d86441804fe71e520007ff","supersedes":null}],"modules":["<instruction_module path=\"/project/src/AGENTS.md\">\nNested at request.\n\n</instruction_module>","<instruction_module path=\"/project/.elowen/rules/api.md\">\nAt request.\n\n</instruction_module>"]}}]`,
+		answer:    `[null,null,{"record":{"modules":["\u003cinstruction_module path=\"/project/src/AGENTS.md\"\u003e\nNested at request.\n\n\u003c/instruction_module\u003e","\u003cinstruction_module path=\"/project/.elowen/rules/api.md\"\u003e\nAt request.\n\n\u003c/instruction_module\u003e"],"instructions":[{"relPath":"src/AGENTS.md","sha256":"519ae5a2403e278984506a8e47622d7b44e418dbd46e619251645a6fc38d04d6","supersedes":null},{"relPath":".elowen/rules/api.md","sha256":"bb8453ce73eec94458d0a43556e41673b63d36eb62d86441804fe71e520007ff","supersedes":null}]},"diagnostics":[]}]`,
 	},
 	{
 		id: "modules/24fc9afd", area: "modules", index: 28, file: "lembas-check:modules.json", line: 1720,
@@ -3094,6 +3282,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[null,{"diagnostics":[],"record":{"instructions":[{"relPath":".elowen/rules/api.md","sha256":"2d27fbdf4e8ca207afbfa388ca9172fbcc6c70e534af2476b3b704f87debadcf","supersedes":null}],"modules":["<instruction_module path=\"/project/.elowen/rules/api.md\">\nv1\n\n</instruction_module>"]}},null,null,null,{"diagnostics":[],"record":{"instructions":[{"relPath":".elowen/rules/api.md","sha256":"81db67b6a5702b9b68f0016f061c409bf3fb16d062fc854d1b424bb4e9c28c56","supersedes":null}],"modules":["<instruction_module path=\"/project/.elowen/rules/api.md\">\nv2\n\n</instruction_module>"]}}]`,
+		answer:    `[null,{"record":{"modules":["\u003cinstruction_module path=\"/project/.elowen/rules/api.md\"\u003e\nv1\n\n\u003c/instruction_module\u003e"],"instructions":[{"relPath":".elowen/rules/api.md","sha256":"2d27fbdf4e8ca207afbfa388ca9172fbcc6c70e534af2476b3b704f87debadcf","supersedes":null}]},"diagnostics":[]},null,null,null,{"record":{"modules":["\u003cinstruction_module path=\"/project/.elowen/rules/api.md\"\u003e\nv2\n\n\u003c/instruction_module\u003e"],"instructions":[{"relPath":".elowen/rules/api.md","sha256":"81db67b6a5702b9b68f0016f061c409bf3fb16d062fc854d1b424bb4e9c28c56","supersedes":null}]},"diagnostics":[]}]`,
 	},
 	{
 		id: "modules/ad917fe8", area: "modules", index: 29, file: "lembas-check:modules.json", line: 1792,
@@ -3133,6 +3322,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[null,{"diagnostics":[{"code":"brain.instruction_activation_failed"}],"record":null},null,{"diagnostics":[],"record":{"instructions":[{"relPath":".elowen/rules/api.md","sha256":"9dea3ba13c259ee58cb81ee3f87c058d5aefc764375e97adf81e879c3cd08dc4","supersedes":null},{"relPath":".elowen/rules/docs.md","sha256":"1fec416078e4d341cce91202bb2cf0416f4a3b84c211838086ef788c8154efd4","supersedes":null}],"modules":["<instruction_module path=\"/project/.elowen/rules/api.md\">\nAPI.\n\n</instruction_module>","<instruction_module path=\"/project/.elowen/rules/docs.md\">\nDocs.\n\n</instruction_module>"]}}]`,
+		answer:    `[null,{"record":null,"diagnostics":[{"code":"brain.instruction_activation_failed"}]},null,{"record":{"modules":["\u003cinstruction_module path=\"/project/.elowen/rules/api.md\"\u003e\nAPI.\n\n\u003c/instruction_module\u003e","\u003cinstruction_module path=\"/project/.elowen/rules/docs.md\"\u003e\nDocs.\n\n\u003c/instruction_module\u003e"],"instructions":[{"relPath":".elowen/rules/api.md","sha256":"9dea3ba13c259ee58cb81ee3f87c058d5aefc764375e97adf81e879c3cd08dc4","supersedes":null},{"relPath":".elowen/rules/docs.md","sha256":"1fec416078e4d341cce91202bb2cf0416f4a3b84c211838086ef788c8154efd4","supersedes":null}]},"diagnostics":[]}]`,
 	},
 	{
 		id: "modules/c8cf3c3c", area: "modules", index: 30, file: "lembas-check:modules.json", line: 1855,
@@ -3182,6 +3372,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[null,{"diagnostics":[],"record":{"instructions":[{"relPath":".elowen/rules/api.md","sha256":"2d27fbdf4e8ca207afbfa388ca9172fbcc6c70e534af2476b3b704f87debadcf","supersedes":null}],"modules":["<instruction_module path=\"/project/.elowen/rules/api.md\">\nv1\n\n</instruction_module>"]}},null,null,{"diagnostics":[{"code":"brain.instruction_activation_failed"}],"record":null},{"diagnostics":[],"record":{"instructions":[{"relPath":".elowen/rules/api.md","sha256":"81db67b6a5702b9b68f0016f061c409bf3fb16d062fc854d1b424bb4e9c28c56","supersedes":"2d27fbdf4e8ca207afbfa388ca9172fbcc6c70e534af2476b3b704f87debadcf"}],"modules":["<instruction_module path=\"/project/.elowen/rules/api.md\" supersedes=\"earlier version\">\nv2\n\n</instruction_module>"]}}]`,
+		answer:    `[null,{"record":{"modules":["\u003cinstruction_module path=\"/project/.elowen/rules/api.md\"\u003e\nv1\n\n\u003c/instruction_module\u003e"],"instructions":[{"relPath":".elowen/rules/api.md","sha256":"2d27fbdf4e8ca207afbfa388ca9172fbcc6c70e534af2476b3b704f87debadcf","supersedes":null}]},"diagnostics":[]},null,null,{"record":null,"diagnostics":[{"code":"brain.instruction_activation_failed"}]},{"record":{"modules":["\u003cinstruction_module path=\"/project/.elowen/rules/api.md\" supersedes=\"earlier version\"\u003e\nv2\n\n\u003c/instruction_module\u003e"],"instructions":[{"relPath":".elowen/rules/api.md","sha256":"81db67b6a5702b9b68f0016f061c409bf3fb16d062fc854d1b424bb4e9c28c56","supersedes":"2d27fbdf4e8ca207afbfa388ca9172fbcc6c70e534af2476b3b704f87debadcf"}]},"diagnostics":[]}]`,
 	},
 	{
 		id: "modules/5c542d14", area: "modules", index: 31, file: "lembas-check:modules.json", line: 1935,
@@ -3281,6 +3472,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[{"diagnostics":[{"code":null,"path":".elowen/rules/d-bool.md"},{"code":null,"path":".elowen/rules/e-nested.md"},{"code":null,"path":".elowen/rules/f-null-item.md"},{"code":null,"path":".elowen/rules/g-mapping.md"},{"code":null,"path":".elowen/rules/h-capital.md"},{"code":null,"path":".elowen/rules/i-fence-only.md"},{"code":null,"path":".elowen/rules/j-fence-newline.md"}],"modules":[],"root":null},null,{"diagnostics":[{"code":null,"path":".elowen/rules/d-bool.md"},{"code":null,"path":".elowen/rules/e-nested.md"},{"code":null,"path":".elowen/rules/f-null-item.md"},{"code":null,"path":".elowen/rules/g-mapping.md"},{"code":null,"path":".elowen/rules/h-capital.md"},{"code":null,"path":".elowen/rules/i-fence-only.md"},{"code":null,"path":".elowen/rules/j-fence-newline.md"}],"record":{"instructions":[{"relPath":".elowen/rules/a-comment.md","sha256":"73ba4a3d487d83488c46a97ab7a17c07694fdd980aa13d20470dd6c672c6803a","supersedes":null},{"relPath":".elowen/rules/b-flow.md","sha256":"9a1cc56e6028480cedd80cd52dab67f6e114f8c167087c25ea42a99ac89ba846","supersedes":null},{"relPath":".elowen/rules/c-dup.md","sha256":"ae9a2cb4d00a12fb4fd59595e99eb430fe5f786293c78c145d44b932fff5b46a","supersedes":null}],"modules":["<instruction_module path=\"/project/.elowen/rules/a-comment.md\">\nComment.\n\n</instruction_module>","<instruction_module path=\"/project/.elowen/rules/b-flow.md\">\nFlow.\n\n</instruction_module>","<instruction_module path=\"/project/.elowen/rules/c-dup.md\">\nDuplicate glob.\n\n</instruction_module>"]}}]`,
+		answer:    `[{"root":null,"modules":[],"diagnostics":[{"path":".elowen/rules/d-bool.md","code":null},{"path":".elowen/rules/e-nested.md","code":null},{"path":".elowen/rules/f-null-item.md","code":null},{"path":".elowen/rules/g-mapping.md","code":null},{"path":".elowen/rules/h-capital.md","code":null},{"path":".elowen/rules/i-fence-only.md","code":null},{"path":".elowen/rules/j-fence-newline.md","code":null}]},null,{"record":{"modules":["\u003cinstruction_module path=\"/project/.elowen/rules/a-comment.md\"\u003e\nComment.\n\n\u003c/instruction_module\u003e","\u003cinstruction_module path=\"/project/.elowen/rules/b-flow.md\"\u003e\nFlow.\n\n\u003c/instruction_module\u003e","\u003cinstruction_module path=\"/project/.elowen/rules/c-dup.md\"\u003e\nDuplicate glob.\n\n\u003c/instruction_module\u003e"],"instructions":[{"relPath":".elowen/rules/a-comment.md","sha256":"73ba4a3d487d83488c46a97ab7a17c07694fdd980aa13d20470dd6c672c6803a","supersedes":null},{"relPath":".elowen/rules/b-flow.md","sha256":"9a1cc56e6028480cedd80cd52dab67f6e114f8c167087c25ea42a99ac89ba846","supersedes":null},{"relPath":".elowen/rules/c-dup.md","sha256":"ae9a2cb4d00a12fb4fd59595e99eb430fe5f786293c78c145d44b932fff5b46a","supersedes":null}]},"diagnostics":[{"path":".elowen/rules/d-bool.md","code":null},{"path":".elowen/rules/e-nested.md","code":null},{"path":".elowen/rules/f-null-item.md","code":null},{"path":".elowen/rules/g-mapping.md","code":null},{"path":".elowen/rules/h-capital.md","code":null},{"path":".elowen/rules/i-fence-only.md","code":null},{"path":".elowen/rules/j-fence-newline.md","code":null}]}]`,
 	},
 	{
 		id: "modules/f8071126", area: "modules", index: 32, file: "lembas-check:modules.json", line: 2058,
@@ -3329,6 +3521,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[{"diagnostics":[{"code":"brain.context_file_oversized","path":".elowen/rules/c-over-cap.md"}],"modules":[{"relPath":".elowen/rules/a-bom.md","sha256":"1660b96087c023a244ef2ff4b6ad5df0febea35593a8b8cef948db4c9f330031"},{"relPath":".elowen/rules/b-at-cap.md","sha256":"a4c1edd660b9fa8b6bc101c6aba66ec566f601f55384bc3a4eee257f96450c87"}],"root":null},null,{"diagnostics":[{"code":"brain.context_file_oversized","path":".elowen/rules/c-over-cap.md"}],"record":{"instructions":[{"relPath":"src/AGENTS.md","sha256":"22606c4529fcb75a19d18fd7fc2a1463a2b618dc2e4e80a8a2993ad4d2b02810","supersedes":null}],"modules":["<instruction_module path=\"/project/src/AGENTS.md\">\nNested with a BOM.\n\n</instruction_module>"]}}]`,
+		answer:    `[{"root":null,"modules":[{"relPath":".elowen/rules/a-bom.md","sha256":"1660b96087c023a244ef2ff4b6ad5df0febea35593a8b8cef948db4c9f330031"},{"relPath":".elowen/rules/b-at-cap.md","sha256":"a4c1edd660b9fa8b6bc101c6aba66ec566f601f55384bc3a4eee257f96450c87"}],"diagnostics":[{"path":".elowen/rules/c-over-cap.md","code":"brain.context_file_oversized"}]},null,{"record":{"modules":["\u003cinstruction_module path=\"/project/src/AGENTS.md\"\u003e\nNested with a BOM.\n\n\u003c/instruction_module\u003e"],"instructions":[{"relPath":"src/AGENTS.md","sha256":"22606c4529fcb75a19d18fd7fc2a1463a2b618dc2e4e80a8a2993ad4d2b02810","supersedes":null}]},"diagnostics":[{"path":".elowen/rules/c-over-cap.md","code":"brain.context_file_oversized"}]}]`,
 	},
 	{
 		id: "modules/46d8ef50", area: "modules", index: 33, file: "lembas-check:modules.json", line: 2132,
@@ -3352,6 +3545,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[{"diagnostics":[],"modules":[],"root":"AGENTS.md"},null,{"diagnostics":[{"code":"brain.context_file_oversized","path":"src/AGENTS.md"}],"record":null}]`,
+		answer:    `[{"root":"AGENTS.md","modules":[],"diagnostics":[]},null,{"record":null,"diagnostics":[{"path":"src/AGENTS.md","code":"brain.context_file_oversized"}]}]`,
 	},
 	{
 		id: "modules/e834fb2b", area: "modules", index: 34, file: "lembas-check:modules.json", line: 2180,
@@ -3398,6 +3592,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[null,{"diagnostics":[],"record":{"instructions":[{"relPath":".elowen/rules/a-zero.md","sha256":"591f2f0b59bc0823afc2deb824dd241589617e2378de2daddb39b0ed2a32eefa","supersedes":null}],"modules":["<instruction_module path=\"/project/.elowen/rules/a-zero.md\">\nZero segments.\n\n</instruction_module>"]}},null,{"diagnostics":[],"record":{"instructions":[{"relPath":".elowen/rules/c-root-md.md","sha256":"b7673a0593b12c5a191d217c708212adf15383a7eaa26afef6a8657fdd9ca5bf","supersedes":null},{"relPath":".elowen/rules/d-dotdotfoo.md","sha256":"6c5ba7ff38979b9eb96fda03b4ad412f40fbb3b1573c6095d5626fb2f4307ef8","supersedes":null}],"modules":["<instruction_module path=\"/project/.elowen/rules/c-root-md.md\">\nRoot Markdown.\n\n</instruction_module>","<instruction_module path=\"/project/.elowen/rules/d-dotdotfoo.md\">\nDot-dot-foo.\n\n</instruction_module>"]}}]`,
+		answer:    `[null,{"record":{"modules":["\u003cinstruction_module path=\"/project/.elowen/rules/a-zero.md\"\u003e\nZero segments.\n\n\u003c/instruction_module\u003e"],"instructions":[{"relPath":".elowen/rules/a-zero.md","sha256":"591f2f0b59bc0823afc2deb824dd241589617e2378de2daddb39b0ed2a32eefa","supersedes":null}]},"diagnostics":[]},null,{"record":{"modules":["\u003cinstruction_module path=\"/project/.elowen/rules/c-root-md.md\"\u003e\nRoot Markdown.\n\n\u003c/instruction_module\u003e","\u003cinstruction_module path=\"/project/.elowen/rules/d-dotdotfoo.md\"\u003e\nDot-dot-foo.\n\n\u003c/instruction_module\u003e"],"instructions":[{"relPath":".elowen/rules/c-root-md.md","sha256":"b7673a0593b12c5a191d217c708212adf15383a7eaa26afef6a8657fdd9ca5bf","supersedes":null},{"relPath":".elowen/rules/d-dotdotfoo.md","sha256":"6c5ba7ff38979b9eb96fda03b4ad412f40fbb3b1573c6095d5626fb2f4307ef8","supersedes":null}]},"diagnostics":[]}]`,
 	},
 	{
 		id: "modules/baf291fc", area: "modules", index: 35, file: "lembas-check:modules.json", line: 2253,
@@ -3428,6 +3623,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[null,{"diagnostics":[],"record":{"instructions":[{"relPath":"a/AGENTS.md","sha256":"3e92766a22ca5e0a64740c7e128da0ef33a92127d13b1b5215bda96dd8d41f1f","supersedes":null},{"relPath":"b/AGENTS.md","sha256":"3e92766a22ca5e0a64740c7e128da0ef33a92127d13b1b5215bda96dd8d41f1f","supersedes":null}],"modules":["<instruction_module path=\"/project/a/AGENTS.md\">\nSame nested rules.\n\n</instruction_module>","<instruction_module path=\"/project/b/AGENTS.md\">\nSame nested rules.\n\n</instruction_module>"]}}]`,
+		answer:    `[null,{"record":{"modules":["\u003cinstruction_module path=\"/project/a/AGENTS.md\"\u003e\nSame nested rules.\n\n\u003c/instruction_module\u003e","\u003cinstruction_module path=\"/project/b/AGENTS.md\"\u003e\nSame nested rules.\n\n\u003c/instruction_module\u003e"],"instructions":[{"relPath":"a/AGENTS.md","sha256":"3e92766a22ca5e0a64740c7e128da0ef33a92127d13b1b5215bda96dd8d41f1f","supersedes":null},{"relPath":"b/AGENTS.md","sha256":"3e92766a22ca5e0a64740c7e128da0ef33a92127d13b1b5215bda96dd8d41f1f","supersedes":null}]},"diagnostics":[]}]`,
 	},
 	{
 		id: "modules/d95f9a0e", area: "modules", index: 36, file: "lembas-check:modules.json", line: 2297,
@@ -3459,6 +3655,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[{"diagnostics":[{"code":"brain.instruction_module_escape","path":".elowen/rules/leave.md"}],"modules":[{"relPath":".elowen/rules/abs.md","sha256":"e6807490d7f955726f457782d672e39f14e51362c827b38904c4e9071bcf16bf"},{"relPath":".elowen/rules/chain.md","sha256":"8800456cbebc9228e3afc1093e3486b5c796a7535516b581aa8a7b6a54ac6748"},{"relPath":".elowen/rules/hop.md","sha256":"8800456cbebc9228e3afc1093e3486b5c796a7535516b581aa8a7b6a54ac6748"}],"root":null}]`,
+		answer:    `[{"root":null,"modules":[{"relPath":".elowen/rules/abs.md","sha256":"e6807490d7f955726f457782d672e39f14e51362c827b38904c4e9071bcf16bf"},{"relPath":".elowen/rules/chain.md","sha256":"8800456cbebc9228e3afc1093e3486b5c796a7535516b581aa8a7b6a54ac6748"},{"relPath":".elowen/rules/hop.md","sha256":"8800456cbebc9228e3afc1093e3486b5c796a7535516b581aa8a7b6a54ac6748"}],"diagnostics":[{"path":".elowen/rules/leave.md","code":"brain.instruction_module_escape"}]}]`,
 	},
 	{
 		id: "modules/21831368", area: "modules", index: 37, file: "lembas-check:modules.json", line: 2344,
@@ -3489,6 +3686,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[{"diagnostics":[],"modules":[],"root":null},null,null,{"diagnostics":[],"record":{"instructions":[{"relPath":".elowen/rules/new.md","sha256":"91948b5fdd6d7127d7e05e4e6e2c39868396f41742561e86771638a1db97ba74","supersedes":null}],"modules":["<instruction_module path=\"/project/.elowen/rules/new.md\">\nAdded later.\n\n</instruction_module>"]}}]`,
+		answer:    `[{"root":null,"modules":[],"diagnostics":[]},null,null,{"record":{"modules":["\u003cinstruction_module path=\"/project/.elowen/rules/new.md\"\u003e\nAdded later.\n\n\u003c/instruction_module\u003e"],"instructions":[{"relPath":".elowen/rules/new.md","sha256":"91948b5fdd6d7127d7e05e4e6e2c39868396f41742561e86771638a1db97ba74","supersedes":null}]},"diagnostics":[]}]`,
 	},
 	{
 		id: "modules/dbda55b4", area: "modules", index: 38, file: "lembas-check:modules.json", line: 2395,
@@ -3507,6 +3705,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[{"diagnostics":[],"modules":[{"relPath":".elowen/rules/team/rules.md","sha256":"b65a15ebc743da0b02918ef9b361b0ab628f7df6fec7a94538a0890cf084b704"}],"root":null}]`,
+		answer:    `[{"root":null,"modules":[{"relPath":".elowen/rules/team/rules.md","sha256":"b65a15ebc743da0b02918ef9b361b0ab628f7df6fec7a94538a0890cf084b704"}],"diagnostics":[]}]`,
 	},
 	{
 		id: "modules/5aa8ed1f", area: "modules", index: 39, file: "lembas-check:modules.json", line: 2423,
@@ -3560,6 +3759,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[null,{"diagnostics":[],"record":{"instructions":[{"relPath":".elowen/rules/api.md","sha256":"2d27fbdf4e8ca207afbfa388ca9172fbcc6c70e534af2476b3b704f87debadcf","supersedes":null}],"modules":["<instruction_module path=\"/project/.elowen/rules/api.md\">\nv1\n\n</instruction_module>"]}},null,null,{"diagnostics":[],"record":null},null,null,{"diagnostics":[],"record":null},null,null,{"diagnostics":[],"record":{"instructions":[{"relPath":".elowen/rules/api.md","sha256":"81db67b6a5702b9b68f0016f061c409bf3fb16d062fc854d1b424bb4e9c28c56","supersedes":"2d27fbdf4e8ca207afbfa388ca9172fbcc6c70e534af2476b3b704f87debadcf"}],"modules":["<instruction_module path=\"/project/.elowen/rules/api.md\" supersedes=\"earlier version\">\nv2\n\n</instruction_module>"]}}]`,
+		answer:    `[null,{"record":{"modules":["\u003cinstruction_module path=\"/project/.elowen/rules/api.md\"\u003e\nv1\n\n\u003c/instruction_module\u003e"],"instructions":[{"relPath":".elowen/rules/api.md","sha256":"2d27fbdf4e8ca207afbfa388ca9172fbcc6c70e534af2476b3b704f87debadcf","supersedes":null}]},"diagnostics":[]},null,null,{"record":null,"diagnostics":[]},null,null,{"record":null,"diagnostics":[]},null,null,{"record":{"modules":["\u003cinstruction_module path=\"/project/.elowen/rules/api.md\" supersedes=\"earlier version\"\u003e\nv2\n\n\u003c/instruction_module\u003e"],"instructions":[{"relPath":".elowen/rules/api.md","sha256":"81db67b6a5702b9b68f0016f061c409bf3fb16d062fc854d1b424bb4e9c28c56","supersedes":"2d27fbdf4e8ca207afbfa388ca9172fbcc6c70e534af2476b3b704f87debadcf"}]},"diagnostics":[]}]`,
 	},
 	{
 		id: "prefix/556db09a", area: "prefix", index: 0, file: "lembas-check:prefix.json", line: 4,
@@ -3623,6 +3823,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[{"note":"<session-note>\nToday is 2026-11-05.\n</session-note>","system":1,"tools":["read"]},null,{"note":null,"system":1,"tools":["read"]},{"note":"<session-note>\nToday is 2026-11-06.\n</session-note>","system":1,"tools":["read"]},null,null,{"note":"<session-note>\nToday is 2026-11-07.\n</session-note>","system":1,"tools":["read"]},{"note":null,"system":1,"tools":["read"]},null,null,{"note":null,"system":1,"tools":["read"]},null,{"note":null,"system":1,"tools":["read"]}]`,
+		answer:    `[{"system":1,"tools":["read"],"note":"\u003csession-note\u003e\nToday is 2026-11-05.\n\u003c/session-note\u003e"},null,{"system":1,"tools":["read"],"note":null},{"system":1,"tools":["read"],"note":"\u003csession-note\u003e\nToday is 2026-11-06.\n\u003c/session-note\u003e"},null,null,{"system":1,"tools":["read"],"note":"\u003csession-note\u003e\nToday is 2026-11-07.\n\u003c/session-note\u003e"},{"system":1,"tools":["read"],"note":null},null,null,{"system":1,"tools":["read"],"note":null},null,{"system":1,"tools":["read"],"note":null}]`,
 	},
 	{
 		id: "prefix/f33c4901", area: "prefix", index: 1, file: "lembas-check:prefix.json", line: 119,
@@ -3685,6 +3886,7 @@ var embeddedCases = [...]embeddedCase{
         null
       ]`,
 		canonical: `[{"note":"<session-note>\nToday is 2026-11-05.\n</session-note>","system":1,"tools":["read","plan_write","plan_submit"]},null,null,null,"Not in plan mode: plan_submit is how a plan made in plan mode is put to the person for approval. Carry on with the work; keep the plan current with plan_update.",{"note":null,"system":1,"tools":["read","plan_write","plan_submit"]},null,{"note":"<session-note>\nThe permission mode is now plan:\nPermission mode: plan. You are planning, not implementing. Read, search and investigate as much as you need, but change nothing: no file but a plan under .agent/plans, no command that is not already allowed, nothing saved to the library.\n\nWrite the plan with plan_write, so that someone else could follow it: findings with file:line references, what will be true when it is done (objectives), and the work as phases of tasks in order, with the risks and how to verify it as the last phase. Ask with ask_user if a decision is the user's. When the plan is written, call plan_submit — that is how the user approves it, and after approval you carry on and implement it, keeping the plan current with plan_update.\n</session-note>","system":1,"tools":["read","plan_write","plan_submit"]},null,"Not in plan mode: plan_submit is how a plan made in plan mode is put to the person for approval. Carry on with the work; keep the plan current with plan_update.",{"note":null,"system":1,"tools":["read","plan_write","plan_submit"]},null,{"note":"<session-note>\nThe permission mode is now plan:\nPermission mode: plan. You are planning, not implementing. Read, search and investigate as much as you need, but change nothing: no file but a plan under .agent/plans, no command that is not already allowed, nothing saved to the library.\n\nWrite the plan with plan_write, so that someone else could follow it: findings with file:line references, what will be true when it is done (objectives), and the work as phases of tasks in order, with the risks and how to verify it as the last phase. Ask with ask_user if a decision is the user's. When the plan is written, call plan_submit — that is how the user approves it, and after approval you carry on and implement it, keeping the plan current with plan_update.\n</session-note>","system":1,"tools":["read","plan_write","plan_submit"]},null]`,
+		answer:    `[{"system":1,"tools":["read","plan_write","plan_submit"],"note":"\u003csession-note\u003e\nToday is 2026-11-05.\n\u003c/session-note\u003e"},null,null,null,"Not in plan mode: plan_submit is how a plan made in plan mode is put to the person for approval. Carry on with the work; keep the plan current with plan_update.",{"system":1,"tools":["read","plan_write","plan_submit"],"note":null},null,{"system":1,"tools":["read","plan_write","plan_submit"],"note":"\u003csession-note\u003e\nThe permission mode is now plan:\nPermission mode: plan. You are planning, not implementing. Read, search and investigate as much as you need, but change nothing: no file but a plan under .agent/plans, no command that is not already allowed, nothing saved to the library.\n\nWrite the plan with plan_write, so that someone else could follow it: findings with file:line references, what will be true when it is done (objectives), and the work as phases of tasks in order, with the risks and how to verify it as the last phase. Ask with ask_user if a decision is the user's. When the plan is written, call plan_submit — that is how the user approves it, and after approval you carry on and implement it, keeping the plan current with plan_update.\n\u003c/session-note\u003e"},null,"Not in plan mode: plan_submit is how a plan made in plan mode is put to the person for approval. Carry on with the work; keep the plan current with plan_update.",{"system":1,"tools":["read","plan_write","plan_submit"],"note":null},null,{"system":1,"tools":["read","plan_write","plan_submit"],"note":"\u003csession-note\u003e\nThe permission mode is now plan:\nPermission mode: plan. You are planning, not implementing. Read, search and investigate as much as you need, but change nothing: no file but a plan under .agent/plans, no command that is not already allowed, nothing saved to the library.\n\nWrite the plan with plan_write, so that someone else could follow it: findings with file:line references, what will be true when it is done (objectives), and the work as phases of tasks in order, with the risks and how to verify it as the last phase. Ask with ask_user if a decision is the user's. When the plan is written, call plan_submit — that is how the user approves it, and after approval you carry on and implement it, keeping the plan current with plan_update.\n\u003c/session-note\u003e"},null]`,
 	},
 	{
 		id: "prefix/1e51fe82", area: "prefix", index: 2, file: "lembas-check:prefix.json", line: 244,
@@ -3731,6 +3933,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[{"note":"<session-note>\nToday is 2026-11-05.\n</session-note>","system":1,"tools":["python","commit","branch","read"]},"Python cannot run now: no open browser page is attached to this chat.","No repository from a forge is open to this session, so there is nothing to commit here.",null,null,"No repository from a forge is open to this session, so there is nothing to branch here.",null,null,null,{"note":null,"system":1,"tools":["python","commit","branch","read"]},{"note":null,"system":1,"tools":["python","commit","branch","read"]}]`,
+		answer:    `[{"system":1,"tools":["python","commit","branch","read"],"note":"\u003csession-note\u003e\nToday is 2026-11-05.\n\u003c/session-note\u003e"},"Python cannot run now: no open browser page is attached to this chat.","No repository from a forge is open to this session, so there is nothing to commit here.",null,null,"No repository from a forge is open to this session, so there is nothing to branch here.",null,null,null,{"system":1,"tools":["python","commit","branch","read"],"note":null},{"system":1,"tools":["python","commit","branch","read"],"note":null}]`,
 	},
 	{
 		id: "prefix/020fd749", area: "prefix", index: 3, file: "lembas-check:prefix.json", line: 351,
@@ -3772,6 +3975,7 @@ var embeddedCases = [...]embeddedCase{
         null
       ]`,
 		canonical: `[{"note":"<session-note>\nToday is 2026-11-05.\n</session-note>","system":1,"tools":["show","read"]},null,null,"Nothing can be shown now: this session has no screen to show a file on. Give the user the path instead.",{"note":null,"system":1,"tools":["show","read"]},null,null,null,"Nothing can be shown now: this session has no screen to show a file on. Give the user the path instead.",{"note":null,"system":1,"tools":["show","read"]},null,null]`,
+		answer:    `[{"system":1,"tools":["show","read"],"note":"\u003csession-note\u003e\nToday is 2026-11-05.\n\u003c/session-note\u003e"},null,null,"Nothing can be shown now: this session has no screen to show a file on. Give the user the path instead.",{"system":1,"tools":["show","read"],"note":null},null,null,null,"Nothing can be shown now: this session has no screen to show a file on. Give the user the path instead.",{"system":1,"tools":["show","read"],"note":null},null,null]`,
 	},
 	{
 		id: "prefix/c33cfbfe", area: "prefix", index: 4, file: "lembas-check:prefix.json", line: 451,
@@ -3803,6 +4007,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[{"note":"<session-note>\nToday is 2026-11-05.\n</session-note>","system":1,"tools":["read"]},null,{"note":null,"system":1,"tools":["read"]},null,{"note":null,"system":1,"tools":["read"]}]`,
+		answer:    `[{"system":1,"tools":["read"],"note":"\u003csession-note\u003e\nToday is 2026-11-05.\n\u003c/session-note\u003e"},null,{"system":1,"tools":["read"],"note":null},null,{"system":1,"tools":["read"],"note":null}]`,
 	},
 	{
 		id: "prefix/b227fafb", area: "prefix", index: 5, file: "lembas-check:prefix.json", line: 527,
@@ -3866,6 +4071,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[{"note":"<session-note>\nToday is 2026-11-05.\n</session-note>","system":1,"tools":["read"]},null,null,{"note":null,"system":1,"tools":["read"]},null,{"note":null,"system":1,"tools":["read"]},null,{"note":null,"system":1,"tools":["read"]},null,{"note":"<session-note>\nThe person changed what is remembered; it is now:\nD\n</session-note>","system":1,"tools":["read"]},{"note":null,"system":1,"tools":["read"]},null,{"note":"<session-note>\nThe person changed what is remembered; it is now:\n(none)\n</session-note>","system":1,"tools":["read"]}]`,
+		answer:    `[{"system":1,"tools":["read"],"note":"\u003csession-note\u003e\nToday is 2026-11-05.\n\u003c/session-note\u003e"},null,null,{"system":1,"tools":["read"],"note":null},null,{"system":1,"tools":["read"],"note":null},null,{"system":1,"tools":["read"],"note":null},null,{"system":1,"tools":["read"],"note":"\u003csession-note\u003e\nThe person changed what is remembered; it is now:\nD\n\u003c/session-note\u003e"},{"system":1,"tools":["read"],"note":null},null,{"system":1,"tools":["read"],"note":"\u003csession-note\u003e\nThe person changed what is remembered; it is now:\n(none)\n\u003c/session-note\u003e"}]`,
 	},
 	{
 		id: "prefix/00ec4df5", area: "prefix", index: 6, file: "lembas-check:prefix.json", line: 646,
@@ -3925,6 +4131,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[{"note":"<session-note>\nToday is 2026-11-05.\n</session-note>","system":1,"tools":["read"]},null,{"note":null,"system":2,"tools":["read"]},{"note":null,"system":2,"tools":["read"]},{"ask":"Summarise the conversation below so it can be carried forward after the earlier turns are dropped from your context. This is a working record, not a report for a reader.\n\nKeep, under these headings and in this order:\n\n## What we are doing\nThe goal, and where we have got to.\n\n## Decisions\nAnything settled, and why. A decision without its reason gets argued again.\n\n## Facts established\nNames, numbers, versions, file paths, commands, URLs and identifiers, copied exactly. Do not round them, paraphrase them or reconstruct one from memory — if it is not in the transcript, leave it out.\n\n## Files touched\nEach file read or changed that still matters, and what was done to it.\n\n## Open threads\nWhat is unfinished, and what was about to happen next.\n\nLeave out pleasantries, retracted ideas and anything already superseded. Do not answer the conversation: you are recording it. Write in the language of the conversation, and stay under 600 words.","system":2,"tools":["read"]},{"note":"<session-note>\nToday is 2026-11-05.\n</session-note>","system":3,"tools":["read"]},null,{"note":null,"system":4,"tools":["read"]},{"note":null,"system":4,"tools":["read"]}]`,
+		answer:    `[{"system":1,"tools":["read"],"note":"\u003csession-note\u003e\nToday is 2026-11-05.\n\u003c/session-note\u003e"},null,{"system":2,"tools":["read"],"note":null},{"system":2,"tools":["read"],"note":null},{"system":2,"tools":["read"],"ask":"Summarise the conversation below so it can be carried forward after the earlier turns are dropped from your context. This is a working record, not a report for a reader.\n\nKeep, under these headings and in this order:\n\n## What we are doing\nThe goal, and where we have got to.\n\n## Decisions\nAnything settled, and why. A decision without its reason gets argued again.\n\n## Facts established\nNames, numbers, versions, file paths, commands, URLs and identifiers, copied exactly. Do not round them, paraphrase them or reconstruct one from memory — if it is not in the transcript, leave it out.\n\n## Files touched\nEach file read or changed that still matters, and what was done to it.\n\n## Open threads\nWhat is unfinished, and what was about to happen next.\n\nLeave out pleasantries, retracted ideas and anything already superseded. Do not answer the conversation: you are recording it. Write in the language of the conversation, and stay under 600 words."},{"system":3,"tools":["read"],"note":"\u003csession-note\u003e\nToday is 2026-11-05.\n\u003c/session-note\u003e"},null,{"system":4,"tools":["read"],"note":null},{"system":4,"tools":["read"],"note":null}]`,
 	},
 	{
 		id: "prefix/ab0ff8dc", area: "prefix", index: 7, file: "lembas-check:prefix.json", line: 741,
@@ -3975,6 +4182,7 @@ var embeddedCases = [...]embeddedCase{
         "Not in plan mode: plan_submit is how a plan made in plan mode is put to the person for approval. Carry on with the work; keep the plan current with plan_update."
       ]`,
 		canonical: `[{"note":"<session-note>\nToday is 2026-11-05.\n</session-note>","system":1,"tools":["read","plan_submit"]},{"note":null,"system":1,"tools":["read","plan_submit"]},null,{"note":null,"system":1,"tools":["read","plan_submit"]},{"ask":"Summarise the conversation below so it can be carried forward after the earlier turns are dropped from your context. This is a working record, not a report for a reader.\n\nKeep, under these headings and in this order:\n\n## What we are doing\nThe goal, and where we have got to.\n\n## Decisions\nAnything settled, and why. A decision without its reason gets argued again.\n\n## Facts established\nNames, numbers, versions, file paths, commands, URLs and identifiers, copied exactly. Do not round them, paraphrase them or reconstruct one from memory — if it is not in the transcript, leave it out.\n\n## Files touched\nEach file read or changed that still matters, and what was done to it.\n\n## Open threads\nWhat is unfinished, and what was about to happen next.\n\nLeave out pleasantries, retracted ideas and anything already superseded. Do not answer the conversation: you are recording it. Write in the language of the conversation, and stay under 600 words.","system":1,"tools":["read","plan_submit"]},{"note":"<session-note>\nToday is 2026-11-05.\n</session-note>","system":2,"tools":["read","plan_submit"]},"Not in plan mode: plan_submit is how a plan made in plan mode is put to the person for approval. Carry on with the work; keep the plan current with plan_update."]`,
+		answer:    `[{"system":1,"tools":["read","plan_submit"],"note":"\u003csession-note\u003e\nToday is 2026-11-05.\n\u003c/session-note\u003e"},{"system":1,"tools":["read","plan_submit"],"note":null},null,{"system":1,"tools":["read","plan_submit"],"note":null},{"system":1,"tools":["read","plan_submit"],"ask":"Summarise the conversation below so it can be carried forward after the earlier turns are dropped from your context. This is a working record, not a report for a reader.\n\nKeep, under these headings and in this order:\n\n## What we are doing\nThe goal, and where we have got to.\n\n## Decisions\nAnything settled, and why. A decision without its reason gets argued again.\n\n## Facts established\nNames, numbers, versions, file paths, commands, URLs and identifiers, copied exactly. Do not round them, paraphrase them or reconstruct one from memory — if it is not in the transcript, leave it out.\n\n## Files touched\nEach file read or changed that still matters, and what was done to it.\n\n## Open threads\nWhat is unfinished, and what was about to happen next.\n\nLeave out pleasantries, retracted ideas and anything already superseded. Do not answer the conversation: you are recording it. Write in the language of the conversation, and stay under 600 words."},{"system":2,"tools":["read","plan_submit"],"note":"\u003csession-note\u003e\nToday is 2026-11-05.\n\u003c/session-note\u003e"},"Not in plan mode: plan_submit is how a plan made in plan mode is put to the person for approval. Carry on with the work; keep the plan current with plan_update."]`,
 	},
 	{
 		id: "prefix/12b3a138", area: "prefix", index: 8, file: "lembas-check:prefix.json", line: 825,
@@ -4008,6 +4216,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[{"note":"<session-note>\nToday is 2026-11-05.\n</session-note>","system":1,"tools":["read"]},null,null,null,{"note":"<session-note>\nToday is 2026-11-06.\n</session-note>","system":2,"tools":["read"]},null,{"note":"<session-note>\nThe person chose a different personality:\n(none)\n</session-note>","system":2,"tools":["read"]}]`,
+		answer:    `[{"system":1,"tools":["read"],"note":"\u003csession-note\u003e\nToday is 2026-11-05.\n\u003c/session-note\u003e"},null,null,null,{"system":2,"tools":["read"],"note":"\u003csession-note\u003e\nToday is 2026-11-06.\n\u003c/session-note\u003e"},null,{"system":2,"tools":["read"],"note":"\u003csession-note\u003e\nThe person chose a different personality:\n(none)\n\u003c/session-note\u003e"}]`,
 	},
 	{
 		id: "prefix/2b098273", area: "prefix", index: 9, file: "lembas-check:prefix.json", line: 892,
@@ -4040,6 +4249,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[{"note":"<session-note>\nToday is 2026-11-05.\n</session-note>","system":1,"tools":["read"]},null,{"note":"<session-note>\n/p/AGENTS.md changed; it now reads:\nBuild with make; test with make test.\n\n/p/src/AGENTS.md changed; it now reads:\n(none)\n\nthe person's own instructions changed; it now reads:\nAnswer in English.\n</session-note>","system":1,"tools":["read"]},null,null,{"note":"<session-note>\n/p/src/AGENTS.md changed; it now reads:\nStrict types.\n</session-note>","system":1,"tools":["read"]}]`,
+		answer:    `[{"system":1,"tools":["read"],"note":"\u003csession-note\u003e\nToday is 2026-11-05.\n\u003c/session-note\u003e"},null,{"system":1,"tools":["read"],"note":"\u003csession-note\u003e\n/p/AGENTS.md changed; it now reads:\nBuild with make; test with make test.\n\n/p/src/AGENTS.md changed; it now reads:\n(none)\n\nthe person's own instructions changed; it now reads:\nAnswer in English.\n\u003c/session-note\u003e"},null,null,{"system":1,"tools":["read"],"note":"\u003csession-note\u003e\n/p/src/AGENTS.md changed; it now reads:\nStrict types.\n\u003c/session-note\u003e"}]`,
 	},
 	{
 		id: "prefix/c3774179", area: "prefix", index: 10, file: "lembas-check:prefix.json", line: 968,
@@ -4079,6 +4289,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[{"note":"<session-note>\nToday is 2026-11-05.\n</session-note>","system":1,"tools":["read"]},null,{"note":"<session-note>\nInstructions from an MCP server that connected since the session began:\n<server name=\"ci\">\nCheck CI before merging.\n</server>\n\nInstructions from an MCP server that connected since the session began:\n<server name=\"tickets\">\nName the ticket in every commit.\n</server>\n</session-note>","system":1,"tools":["read"]},null,{"note":null,"system":1,"tools":["read"]},null,{"note":"<session-note>\nInstructions from an MCP server that connected since the session began:\n<server name=\"ci\">\nCheck CI before merging.\n</server>\n</session-note>","system":1,"tools":["read"]}]`,
+		answer:    `[{"system":1,"tools":["read"],"note":"\u003csession-note\u003e\nToday is 2026-11-05.\n\u003c/session-note\u003e"},null,{"system":1,"tools":["read"],"note":"\u003csession-note\u003e\nInstructions from an MCP server that connected since the session began:\n\u003cserver name=\"ci\"\u003e\nCheck CI before merging.\n\u003c/server\u003e\n\nInstructions from an MCP server that connected since the session began:\n\u003cserver name=\"tickets\"\u003e\nName the ticket in every commit.\n\u003c/server\u003e\n\u003c/session-note\u003e"},null,{"system":1,"tools":["read"],"note":null},null,{"system":1,"tools":["read"],"note":"\u003csession-note\u003e\nInstructions from an MCP server that connected since the session began:\n\u003cserver name=\"ci\"\u003e\nCheck CI before merging.\n\u003c/server\u003e\n\u003c/session-note\u003e"}]`,
 	},
 	{
 		id: "prefix/dfe5a63e", area: "prefix", index: 11, file: "lembas-check:prefix.json", line: 1049,
@@ -4136,6 +4347,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[{"note":"<session-note>\nToday is 2026-11-05.\n</session-note>","system":1,"tools":["read","plan_write","plan_submit"]},null,{"note":null,"system":1,"tools":["read","plan_write","plan_submit"]},{"note":null,"system":1,"tools":["read","plan_write","plan_submit"]},null,null,{"note":"<session-note>\nThe person changed the plan; it is now:\n# Fix\n## p1 P (pending)\n[t1] [x] a\n</session-note>","system":1,"tools":["read","plan_write","plan_submit"]},null,{"note":"<session-note>\nThe person changed the plan; it is now:\n(none)\n</session-note>","system":1,"tools":["read","plan_write","plan_submit"]}]`,
+		answer:    `[{"system":1,"tools":["read","plan_write","plan_submit"],"note":"\u003csession-note\u003e\nToday is 2026-11-05.\n\u003c/session-note\u003e"},null,{"system":1,"tools":["read","plan_write","plan_submit"],"note":null},{"system":1,"tools":["read","plan_write","plan_submit"],"note":null},null,null,{"system":1,"tools":["read","plan_write","plan_submit"],"note":"\u003csession-note\u003e\nThe person changed the plan; it is now:\n# Fix\n## p1 P (pending)\n[t1] [x] a\n\u003c/session-note\u003e"},null,{"system":1,"tools":["read","plan_write","plan_submit"],"note":"\u003csession-note\u003e\nThe person changed the plan; it is now:\n(none)\n\u003c/session-note\u003e"}]`,
 	},
 	{
 		id: "search/7fe09195", area: "search", index: 0, file: "lembas-check:search.json", line: 4,
@@ -4149,6 +4361,7 @@ var embeddedCases = [...]embeddedCase{
         ]
       }`,
 		canonical: `{"results":["/Notes/set up.md:12-30\nTo set up the server, run make install.","/Docs/api.md:1-4\nThe API takes a token in the header.\nTokens expire after an hour.","/Docs/guide.md:7-7\nSee the guide for tokens."]}`,
+		answer:    `{"results":["/Notes/set up.md:12-30\nTo set up the server, run make install.","/Docs/api.md:1-4\nThe API takes a token in the header.\nTokens expire after an hour.","/Docs/guide.md:7-7\nSee the guide for tokens."]}`,
 	},
 	{
 		id: "search/36d55f6d", area: "search", index: 1, file: "lembas-check:search.json", line: 56,
@@ -4161,6 +4374,7 @@ var embeddedCases = [...]embeddedCase{
         ]
       }`,
 		canonical: `{"results":["/Docs/guide.md:3-8\nA token lasts an hour.","/Docs/api.md:1-9\nTokens are sent as Bearer tokens."]}`,
+		answer:    `{"results":["/Docs/guide.md:3-8\nA token lasts an hour.","/Docs/api.md:1-9\nTokens are sent as Bearer tokens."]}`,
 	},
 	{
 		id: "search/470f10bb", area: "search", index: 2, file: "lembas-check:search.json", line: 104,
@@ -4172,6 +4386,7 @@ var embeddedCases = [...]embeddedCase{
         ]
       }`,
 		canonical: `{"results":["/Docs/api.md:1-5\nToken rotation is monthly."]}`,
+		answer:    `{"results":["/Docs/api.md:1-5\nToken rotation is monthly."]}`,
 	},
 	{
 		id: "search/1fa8b52b", area: "search", index: 3, file: "lembas-check:search.json", line: 159,
@@ -4183,6 +4398,7 @@ var embeddedCases = [...]embeddedCase{
         ]
       }`,
 		canonical: `{"results":["/Docs/api.md:1-5\nToken rotation is monthly."]}`,
+		answer:    `{"results":["/Docs/api.md:1-5\nToken rotation is monthly."]}`,
 	},
 	{
 		id: "search/41c600ef", area: "search", index: 4, file: "lembas-check:search.json", line: 204,
@@ -4196,6 +4412,7 @@ var embeddedCases = [...]embeddedCase{
         ]
       }`,
 		canonical: `{"results":["/Docs/guide.md:1-2\nv2","/Docs/api.md:1-2\nv1","/AGENTS.md:1-1\nv4"]}`,
+		answer:    `{"results":["/Docs/guide.md:1-2\nv2","/Docs/api.md:1-2\nv1","/AGENTS.md:1-1\nv4"]}`,
 	},
 	{
 		id: "search/7faae84c", area: "search", index: 5, file: "lembas-check:search.json", line: 299,
@@ -4216,6 +4433,7 @@ var embeddedCases = [...]embeddedCase{
         ]
       }`,
 		canonical: `{"results":["/Docs/api.md:1-3\npassage 1","/Docs/api.md:4-6\npassage 2","/Docs/api.md:7-9\npassage 3","/Docs/api.md:10-12\npassage 4","/Docs/api.md:13-15\npassage 5","/Docs/api.md:16-18\npassage 6","/Docs/api.md:19-21\npassage 7","/Docs/api.md:22-24\npassage 8","/Docs/api.md:25-27\npassage 9","/Docs/api.md:28-30\npassage 10"]}`,
+		answer:    `{"results":["/Docs/api.md:1-3\npassage 1","/Docs/api.md:4-6\npassage 2","/Docs/api.md:7-9\npassage 3","/Docs/api.md:10-12\npassage 4","/Docs/api.md:13-15\npassage 5","/Docs/api.md:16-18\npassage 6","/Docs/api.md:19-21\npassage 7","/Docs/api.md:22-24\npassage 8","/Docs/api.md:25-27\npassage 9","/Docs/api.md:28-30\npassage 10"]}`,
 	},
 	{
 		id: "search/d367d969", area: "search", index: 6, file: "lembas-check:search.json", line: 436,
@@ -4227,6 +4445,7 @@ var embeddedCases = [...]embeddedCase{
         ]
       }`,
 		canonical: `{"results":["/Docs/api.md:1-3\nIn Docs."]}`,
+		answer:    `{"results":["/Docs/api.md:1-3\nIn Docs."]}`,
 	},
 	{
 		id: "search/158bb542", area: "search", index: 7, file: "lembas-check:search.json", line: 485,
@@ -4236,6 +4455,7 @@ var embeddedCases = [...]embeddedCase{
         "error": "Access denied: /Dir1 is not open to this session."
       }`,
 		canonical: `{"error":"Access denied: /Dir1 is not open to this session."}`,
+		answer:    `{"error":"Access denied: /Dir1 is not open to this session."}`,
 	},
 	{
 		id: "search/27576afe", area: "search", index: 8, file: "lembas-check:search.json", line: 542,
@@ -4248,6 +4468,7 @@ var embeddedCases = [...]embeddedCase{
         ]
       }`,
 		canonical: `{"results":["/AGENTS.md:1-1\nroot agents","/Dir1/Dir3/a.md:1-2\na in Dir3"]}`,
+		answer:    `{"results":["/AGENTS.md:1-1\nroot agents","/Dir1/Dir3/a.md:1-2\na in Dir3"]}`,
 	},
 	{
 		id: "search/8bc17b27", area: "search", index: 9, file: "lembas-check:search.json", line: 601,
@@ -4259,6 +4480,7 @@ var embeddedCases = [...]embeddedCase{
         ]
       }`,
 		canonical: `{"results":["/Dir1/Dir3/a.md:1-2\na in Dir3"]}`,
+		answer:    `{"results":["/Dir1/Dir3/a.md:1-2\na in Dir3"]}`,
 	},
 	{
 		id: "search/3df47de2", area: "search", index: 10, file: "lembas-check:search.json", line: 660,
@@ -4268,6 +4490,7 @@ var embeddedCases = [...]embeddedCase{
         "error": "No such file or directory: /Notes/Private"
       }`,
 		canonical: `{"error":"No such file or directory: /Notes/Private"}`,
+		answer:    `{"error":"No such file or directory: /Notes/Private"}`,
 	},
 	{
 		id: "search/86a58744", area: "search", index: 11, file: "lembas-check:search.json", line: 703,
@@ -4277,6 +4500,7 @@ var embeddedCases = [...]embeddedCase{
         "error": "Not a directory: /Notes/setup.md"
       }`,
 		canonical: `{"error":"Not a directory: /Notes/setup.md"}`,
+		answer:    `{"error":"Not a directory: /Notes/setup.md"}`,
 	},
 	{
 		id: "search/788cdfed", area: "search", index: 12, file: "lembas-check:search.json", line: 732,
@@ -4290,6 +4514,7 @@ var embeddedCases = [...]embeddedCase{
         ]
       }`,
 		canonical: `{"results":["/Docs/guide.md:1-1\nzeta","/Notes/todo.md:4-6\np2","/Docs/api.md:4-6\np1"]}`,
+		answer:    `{"results":["/Docs/guide.md:1-1\nzeta","/Notes/todo.md:4-6\np2","/Docs/api.md:4-6\np1"]}`,
 	},
 	{
 		id: "search/1a939085", area: "search", index: 13, file: "lembas-check:search.json", line: 784,
@@ -4301,6 +4526,7 @@ var embeddedCases = [...]embeddedCase{
         ]
       }`,
 		canonical: `{"results":["/Notes/set up.md:12-30\nTo set up the server, run make install."]}`,
+		answer:    `{"results":["/Notes/set up.md:12-30\nTo set up the server, run make install."]}`,
 	},
 	{
 		id: "search/8554d1d9", area: "search", index: 14, file: "lembas-check:search.json", line: 840,
@@ -4314,6 +4540,7 @@ var embeddedCases = [...]embeddedCase{
         ]
       }`,
 		canonical: `{"results":["/Docs/api.md:1-5\nearliest, shorter","/Docs/api.md:1-9\nearly lines","/Docs/api.md:10-20\nlater lines"]}`,
+		answer:    `{"results":["/Docs/api.md:1-5\nearliest, shorter","/Docs/api.md:1-9\nearly lines","/Docs/api.md:10-20\nlater lines"]}`,
 	},
 	{
 		id: "search/8f829e49", area: "search", index: 15, file: "lembas-check:search.json", line: 889,
@@ -4327,6 +4554,7 @@ var embeddedCases = [...]embeddedCase{
         ]
       }`,
 		canonical: `{"results":["/Docs/api.md:1-5\nTokens rotate monthly.","/Docs/guide.md:2-6\nRotate tokens with the CLI.","/Notes/todo.md:1-1\nRotate the staging token."]}`,
+		answer:    `{"results":["/Docs/api.md:1-5\nTokens rotate monthly.","/Docs/guide.md:2-6\nRotate tokens with the CLI.","/Notes/todo.md:1-1\nRotate the staging token."]}`,
 	},
 	{
 		id: "search/fa8be8b3", area: "search", index: 16, file: "lembas-check:search.json", line: 953,
@@ -4340,6 +4568,7 @@ var embeddedCases = [...]embeddedCase{
         ]
       }`,
 		canonical: `{"results":["/Docs/api.md:1-5\nTokens rotate monthly.","/Docs/guide.md:2-6\nRotate tokens with the CLI.","/Notes/todo.md:1-1\nRotate the staging token."]}`,
+		answer:    `{"results":["/Docs/api.md:1-5\nTokens rotate monthly.","/Docs/guide.md:2-6\nRotate tokens with the CLI.","/Notes/todo.md:1-1\nRotate the staging token."]}`,
 	},
 	{
 		id: "search/90a04d31", area: "search", index: 17, file: "lembas-check:search.json", line: 1007,
@@ -4349,6 +4578,7 @@ var embeddedCases = [...]embeddedCase{
         "error": "Access denied: / is not open to this session."
       }`,
 		canonical: `{"error":"Access denied: / is not open to this session."}`,
+		answer:    `{"error":"Access denied: / is not open to this session."}`,
 	},
 	{
 		id: "search/a79b156c", area: "search", index: 18, file: "lembas-check:search.json", line: 1047,
@@ -4360,6 +4590,7 @@ var embeddedCases = [...]embeddedCase{
         ]
       }`,
 		canonical: `{"results":["/Docs/api.md:1-5\nTokens rotate monthly."]}`,
+		answer:    `{"results":["/Docs/api.md:1-5\nTokens rotate monthly."]}`,
 	},
 	{
 		id: "search/cd2c1f83", area: "search", index: 19, file: "lembas-check:search.json", line: 1091,
@@ -4372,6 +4603,7 @@ var embeddedCases = [...]embeddedCase{
         ]
       }`,
 		canonical: `{"results":["/Docs/api.md:1-5\nTokens rotate monthly.","/Notes/todo.md:1-1\nRotate the staging token."]}`,
+		answer:    `{"results":["/Docs/api.md:1-5\nTokens rotate monthly.","/Notes/todo.md:1-1\nRotate the staging token."]}`,
 	},
 	{
 		id: "search/efaaefd4", area: "search", index: 20, file: "lembas-check:search.json", line: 1146,
@@ -4381,6 +4613,7 @@ var embeddedCases = [...]embeddedCase{
         "error": "Access denied: /Notes/Private is not open to this session."
       }`,
 		canonical: `{"error":"Access denied: /Notes/Private is not open to this session."}`,
+		answer:    `{"error":"Access denied: /Notes/Private is not open to this session."}`,
 	},
 	{
 		id: "search/92149fc6", area: "search", index: 21, file: "lembas-check:search.json", line: 1187,
@@ -4390,6 +4623,7 @@ var embeddedCases = [...]embeddedCase{
         "results": []
       }`,
 		canonical: `{"results":[]}`,
+		answer:    `{"results":[]}`,
 	},
 	{
 		id: "search/df50cb70", area: "search", index: 22, file: "lembas-check:search.json", line: 1218,
@@ -4401,6 +4635,7 @@ var embeddedCases = [...]embeddedCase{
         ]
       }`,
 		canonical: `{"results":["/Docs/api.md:1-5\nTokens rotate monthly."]}`,
+		answer:    `{"results":["/Docs/api.md:1-5\nTokens rotate monthly."]}`,
 	},
 	{
 		id: "search/5d6abf32", area: "search", index: 23, file: "lembas-check:search.json", line: 1259,
@@ -4410,6 +4645,7 @@ var embeddedCases = [...]embeddedCase{
         "error": "Access denied: /Docs is not open to this session."
       }`,
 		canonical: `{"error":"Access denied: /Docs is not open to this session."}`,
+		answer:    `{"error":"Access denied: /Docs is not open to this session."}`,
 	},
 	{
 		id: "search/e2f2056b", area: "search", index: 24, file: "lembas-check:search.json", line: 1299,
@@ -4423,6 +4659,7 @@ var embeddedCases = [...]embeddedCase{
         ]
       }`,
 		canonical: `{"results":["/Docs/api.md:1-5\nTokens rotate monthly.","/Docs/guide.md:2-6\nRotate tokens with the CLI.","/Notes/todo.md:1-1\nRotate the staging token."]}`,
+		answer:    `{"results":["/Docs/api.md:1-5\nTokens rotate monthly.","/Docs/guide.md:2-6\nRotate tokens with the CLI.","/Notes/todo.md:1-1\nRotate the staging token."]}`,
 	},
 	{
 		id: "search/f0d1ac2d", area: "search", index: 25, file: "lembas-check:search.json", line: 1364,
@@ -4443,6 +4680,7 @@ var embeddedCases = [...]embeddedCase{
         ]
       }`,
 		canonical: `{"results":["/Docs/deep/ref.md:1-1\nPassage 01.","/Docs/deep/ref.md:2-2\nPassage 02.","/Docs/deep/ref.md:3-3\nPassage 03.","/Docs/deep/ref.md:4-4\nPassage 04.","/Docs/deep/ref.md:5-5\nPassage 05.","/Docs/deep/ref.md:6-6\nPassage 06.","/Docs/deep/ref.md:7-7\nPassage 07.","/Docs/deep/ref.md:8-8\nPassage 08.","/Docs/deep/ref.md:9-9\nPassage 09.","/Docs/deep/ref.md:10-10\nPassage 10."]}`,
+		answer:    `{"results":["/Docs/deep/ref.md:1-1\nPassage 01.","/Docs/deep/ref.md:2-2\nPassage 02.","/Docs/deep/ref.md:3-3\nPassage 03.","/Docs/deep/ref.md:4-4\nPassage 04.","/Docs/deep/ref.md:5-5\nPassage 05.","/Docs/deep/ref.md:6-6\nPassage 06.","/Docs/deep/ref.md:7-7\nPassage 07.","/Docs/deep/ref.md:8-8\nPassage 08.","/Docs/deep/ref.md:9-9\nPassage 09.","/Docs/deep/ref.md:10-10\nPassage 10."]}`,
 	},
 	{
 		id: "search/718d4207", area: "search", index: 26, file: "lembas-check:search.json", line: 1535,
@@ -4455,6 +4693,7 @@ var embeddedCases = [...]embeddedCase{
         ]
       }`,
 		canonical: `{"results":["/repo/src/a.go:3-9\nfunc Rotate() {}","/repo/README.md:1-2\nRotation."]}`,
+		answer:    `{"results":["/repo/src/a.go:3-9\nfunc Rotate() {}","/repo/README.md:1-2\nRotation."]}`,
 	},
 	{
 		id: "search/736bfdc7", area: "search", index: 27, file: "lembas-check:search.json", line: 1588,
@@ -4468,6 +4707,7 @@ var embeddedCases = [...]embeddedCase{
         ]
       }`,
 		canonical: `{"results":["/Docs/api.md:1-1\nZero meaning.","/Docs/guide.md:1-1\nNegative meaning.","/AGENTS.md:1-1\nWords only."]}`,
+		answer:    `{"results":["/Docs/api.md:1-1\nZero meaning.","/Docs/guide.md:1-1\nNegative meaning.","/AGENTS.md:1-1\nWords only."]}`,
 	},
 	{
 		id: "search/06081919", area: "search", index: 28, file: "lembas-check:search.json", line: 1641,
@@ -4477,6 +4717,7 @@ var embeddedCases = [...]embeddedCase{
         "results": []
       }`,
 		canonical: `{"results":[]}`,
+		answer:    `{"results":[]}`,
 	},
 	{
 		id: "search/63599956", area: "search", index: 29, file: "lembas-check:search.json", line: 1683,
@@ -4486,6 +4727,7 @@ var embeddedCases = [...]embeddedCase{
         "error": "Access denied: /Docs is not open to this session."
       }`,
 		canonical: `{"error":"Access denied: /Docs is not open to this session."}`,
+		answer:    `{"error":"Access denied: /Docs is not open to this session."}`,
 	},
 	{
 		id: "workspace/69ad438c", area: "workspace", index: 0, file: "lembas-check:workspace.json", line: 4,
@@ -4509,6 +4751,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[{"root":"/srv/docs"},{"error":"not_allowed"},{"error":"not_allowed"},{"error":"not_allowed"},{"root":"/srv/app"}]`,
+		answer:    `[{"root":"/srv/docs"},{"error":"not_allowed"},{"error":"not_allowed"},{"error":"not_allowed"},{"root":"/srv/app"}]`,
 	},
 	{
 		id: "workspace/380cf659", area: "workspace", index: 1, file: "lembas-check:workspace.json", line: 60,
@@ -4535,6 +4778,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[{"root":"/srv/app"},{"path":"/srv/app/README.md"},{"root":"/srv/app"},{"path":"/srv/app/src/main.go"},{"root":"/srv/app"},{"path":"/srv/app/README.md"}]`,
+		answer:    `[{"root":"/srv/app"},{"path":"/srv/app/README.md"},{"root":"/srv/app"},{"path":"/srv/app/src/main.go"},{"root":"/srv/app"},{"path":"/srv/app/README.md"}]`,
 	},
 	{
 		id: "workspace/f08e740c", area: "workspace", index: 2, file: "lembas-check:workspace.json", line: 122,
@@ -4561,6 +4805,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[{"root":"/srv/docs"},{"root":"/srv/docs"},{"root":"/srv/docs"},{"root":"/srv/docs"},{"path":"/srv/docs/guide.md"},{"error":"not_found"}]`,
+		answer:    `[{"root":"/srv/docs"},{"root":"/srv/docs"},{"root":"/srv/docs"},{"root":"/srv/docs"},{"path":"/srv/docs/guide.md"},{"error":"not_found"}]`,
 	},
 	{
 		id: "workspace/4ae7a198", area: "workspace", index: 3, file: "lembas-check:workspace.json", line: 184,
@@ -4584,6 +4829,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[{"root":"/srv/docs"},{"error":"immutable"},{"error":"immutable"},{"root":"/srv/docs"},{"path":"/srv/docs/guide.md"}]`,
+		answer:    `[{"root":"/srv/docs"},{"error":"immutable"},{"error":"immutable"},{"root":"/srv/docs"},{"path":"/srv/docs/guide.md"}]`,
 	},
 	{
 		id: "workspace/1b5c4347", area: "workspace", index: 4, file: "lembas-check:workspace.json", line: 240,
@@ -4602,6 +4848,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[{"roots":["/srv/app","/srv/docs","/home/me"]},{"root":"/srv/docs"}]`,
+		answer:    `[{"roots":["/srv/app","/srv/docs","/home/me"]},{"root":"/srv/docs"}]`,
 	},
 	{
 		id: "workspace/38e4750a", area: "workspace", index: 5, file: "lembas-check:workspace.json", line: 281,
@@ -4622,6 +4869,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[{"roots":null},{"error":"not_allowed"},{"path":"/srv/app/README.md"},{"error":"not_found"}]`,
+		answer:    `[{"roots":null},{"error":"not_allowed"},{"path":"/srv/app/README.md"},{"error":"not_found"}]`,
 	},
 	{
 		id: "workspace/abaf679f", area: "workspace", index: 6, file: "lembas-check:workspace.json", line: 328,
@@ -4657,6 +4905,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[{"root":"/srv/app"},{"error":"escape"},{"error":"escape"},{"path":"/srv/app/README.md"},{"path":"/srv/app/src/main.go"},{"error":"not_found"},{"path":"/srv/app/new/dir/file.txt"},{"error":"escape"},{"path":"/srv/app"}]`,
+		answer:    `[{"root":"/srv/app"},{"error":"escape"},{"error":"escape"},{"path":"/srv/app/README.md"},{"path":"/srv/app/src/main.go"},{"error":"not_found"},{"path":"/srv/app/new/dir/file.txt"},{"error":"escape"},{"path":"/srv/app"}]`,
 	},
 	{
 		id: "workspace/ea632aee", area: "workspace", index: 7, file: "lembas-check:workspace.json", line: 412,
@@ -4686,6 +4935,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[{"root":"/srv/app"},{"error":"escape"},{"error":"escape"},{"error":"escape"},{"error":"escape"},{"path":"/srv/app/src/main.go"},{"path":"/srv/app/src"}]`,
+		answer:    `[{"root":"/srv/app"},{"error":"escape"},{"error":"escape"},{"error":"escape"},{"error":"escape"},{"path":"/srv/app/src/main.go"},{"path":"/srv/app/src"}]`,
 	},
 	{
 		id: "workspace/06213ceb", area: "workspace", index: 8, file: "lembas-check:workspace.json", line: 487,
@@ -4712,6 +4962,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[{"root":"/srv/app"},{"error":"escape"},{"error":"escape"},{"path":"/srv/app/src/new.go"},{"path":"/srv/app/src/later.go"},{"error":"not_found"}]`,
+		answer:    `[{"root":"/srv/app"},{"error":"escape"},{"error":"escape"},{"path":"/srv/app/src/new.go"},{"path":"/srv/app/src/later.go"},{"error":"not_found"}]`,
 	},
 	{
 		id: "workspace/cd6c32f7", area: "workspace", index: 9, file: "lembas-check:workspace.json", line: 555,
@@ -4741,6 +4992,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[{"root":"/srv/current"},{"path":"/srv/releases/7/app.txt"},{"path":"/srv/releases/7/app.txt"},{"path":"/srv/releases/7/app.txt"},{"root":"/srv/current"},{"root":"/srv/current"},{"error":"escape"}]`,
+		answer:    `[{"root":"/srv/current"},{"path":"/srv/releases/7/app.txt"},{"path":"/srv/releases/7/app.txt"},{"path":"/srv/releases/7/app.txt"},{"root":"/srv/current"},{"root":"/srv/current"},{"error":"escape"}]`,
 	},
 	{
 		id: "workspace/763af954", area: "workspace", index: 10, file: "lembas-check:workspace.json", line: 623,
@@ -4770,6 +5022,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[{"path":"/srv/docs/guide.md"},{"path":"/srv/app/README.md"},{"path":"/srv/app/README.md"},{"path":"/srv/app/README.md"},{"error":"not_allowed"},{"error":"escape"},{"path":"/srv/docs/sub"}]`,
+		answer:    `[{"path":"/srv/docs/guide.md"},{"path":"/srv/app/README.md"},{"path":"/srv/app/README.md"},{"path":"/srv/app/README.md"},{"error":"not_allowed"},{"error":"escape"},{"path":"/srv/docs/sub"}]`,
 	},
 	{
 		id: "workspace/907998da", area: "workspace", index: 11, file: "lembas-check:workspace.json", line: 699,
@@ -4790,6 +5043,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[{"error":"not_allowed"},{"error":"not_absolute"},{"root":"/srv/docs"},{"error":"not_absolute"}]`,
+		answer:    `[{"error":"not_allowed"},{"error":"not_absolute"},{"root":"/srv/docs"},{"error":"not_absolute"}]`,
 	},
 	{
 		id: "workspace/9b3bc8f0", area: "workspace", index: 12, file: "lembas-check:workspace.json", line: 748,
@@ -4819,6 +5073,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[{"error":"no_session"},{"error":"no_session"},{"error":"no_session"},{"error":"not_allowed"},{"error":"no_session"},{"root":"/srv/docs"},{"path":"/srv/docs/guide.md"}]`,
+		answer:    `[{"error":"no_session"},{"error":"no_session"},{"error":"no_session"},{"error":"not_allowed"},{"error":"no_session"},{"root":"/srv/docs"},{"path":"/srv/docs/guide.md"}]`,
 	},
 	{
 		id: "workspace/7084f5d6", area: "workspace", index: 13, file: "lembas-check:workspace.json", line: 817,
@@ -4842,6 +5097,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[{"root":"/srv/app"},{"error":"loop"},{"error":"loop"},{"path":"/srv/app/src/main.go"},{"path":"/srv/app/src/main.go"}]`,
+		answer:    `[{"root":"/srv/app"},{"error":"loop"},{"error":"loop"},{"path":"/srv/app/src/main.go"},{"path":"/srv/app/src/main.go"}]`,
 	},
 	{
 		id: "workspace/bcfaa7c3", area: "workspace", index: 14, file: "lembas-check:workspace.json", line: 879,
@@ -4862,6 +5118,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[{"root":"/srv/app"},{"path":"/srv/app/README.md"},{"error":"escape"},{"path":"/srv/app/README.md"}]`,
+		answer:    `[{"root":"/srv/app"},{"path":"/srv/app/README.md"},{"error":"escape"},{"path":"/srv/app/README.md"}]`,
 	},
 	{
 		id: "workspace/64cea967", area: "workspace", index: 15, file: "lembas-check:workspace.json", line: 932,
@@ -4882,6 +5139,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[{"root":"/srv/docs"},{"error":"not_allowed"},{"path":"/srv/docs/guide.md"},{"root":"/srv/docs"}]`,
+		answer:    `[{"root":"/srv/docs"},{"error":"not_allowed"},{"path":"/srv/docs/guide.md"},{"root":"/srv/docs"}]`,
 	},
 	{
 		id: "workspace/24baf092", area: "workspace", index: 16, file: "lembas-check:workspace.json", line: 981,
@@ -4905,6 +5163,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[{"root":"/srv/app"},{"error":"escape"},{"error":"escape"},{"error":"escape"},{"error":"not_allowed"}]`,
+		answer:    `[{"root":"/srv/app"},{"error":"escape"},{"error":"escape"},{"error":"escape"},{"error":"not_allowed"}]`,
 	},
 	{
 		id: "workspace/3b9f1359", area: "workspace", index: 17, file: "lembas-check:workspace.json", line: 1040,
@@ -4928,6 +5187,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[{"root":"/srv/app"},{"path":"/srv/app/README.md"},{"path":"/srv/app/src/main.go"},{"error":"escape"},{"path":"/srv/app/src/main.go"}]`,
+		answer:    `[{"root":"/srv/app"},{"path":"/srv/app/README.md"},{"path":"/srv/app/src/main.go"},{"error":"escape"},{"path":"/srv/app/src/main.go"}]`,
 	},
 	{
 		id: "workspace/89538438", area: "workspace", index: 18, file: "lembas-check:workspace.json", line: 1097,
@@ -4945,6 +5205,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[{"error":"not_allowed"},{"error":"not_allowed"},{"root":"/srv/app"}]`,
+		answer:    `[{"error":"not_allowed"},{"error":"not_allowed"},{"root":"/srv/app"}]`,
 	},
 	{
 		id: "workspace/a6ece7b5", area: "workspace", index: 19, file: "lembas-check:workspace.json", line: 1140,
@@ -4965,6 +5226,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[{"roots":null},{"error":"not_allowed"},{"path":"/srv/app/README.md"},{"root":"/srv/app"}]`,
+		answer:    `[{"roots":null},{"error":"not_allowed"},{"path":"/srv/app/README.md"},{"root":"/srv/app"}]`,
 	},
 	{
 		id: "workspace/230ca5d8", area: "workspace", index: 20, file: "lembas-check:workspace.json", line: 1187,
@@ -4991,6 +5253,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[{"root":"/srv/app"},{"path":"/srv/app/main.go"},{"error":"escape"},{"error":"escape"},{"root":"/srv"},{"path":"/srv/app/main.go"}]`,
+		answer:    `[{"root":"/srv/app"},{"path":"/srv/app/main.go"},{"error":"escape"},{"error":"escape"},{"root":"/srv"},{"path":"/srv/app/main.go"}]`,
 	},
 	{
 		id: "workspace/2ccdd247", area: "workspace", index: 21, file: "lembas-check:workspace.json", line: 1245,
@@ -5023,6 +5286,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[{"root":"/srv/app"},{"error":"escape"},{"error":"escape"},{"path":"/srv/app/README.md"},{"error":"escape"},{"error":"escape"},{"path":"/srv/app/src/new.go"},{"path":"/srv/app/src/main.go"}]`,
+		answer:    `[{"root":"/srv/app"},{"error":"escape"},{"error":"escape"},{"path":"/srv/app/README.md"},{"error":"escape"},{"error":"escape"},{"path":"/srv/app/src/new.go"},{"path":"/srv/app/src/main.go"}]`,
 	},
 	{
 		id: "workspace/3013b424", area: "workspace", index: 22, file: "lembas-check:workspace.json", line: 1330,
@@ -5043,6 +5307,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[{"root":"/srv/app"},{"error":"loop"},{"error":"loop"},{"error":"loop"}]`,
+		answer:    `[{"root":"/srv/app"},{"error":"loop"},{"error":"loop"},{"error":"loop"}]`,
 	},
 	{
 		id: "workspace/53e9df36", area: "workspace", index: 23, file: "lembas-check:workspace.json", line: 1382,
@@ -5066,6 +5331,7 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[{"path":"/srv/docs/guide.md"},{"path":"/srv/docs/guide.md"},{"error":"not_allowed"},{"error":"escape"},{"path":"/srv/app/README.md"}]`,
+		answer:    `[{"path":"/srv/docs/guide.md"},{"path":"/srv/docs/guide.md"},{"error":"not_allowed"},{"error":"escape"},{"path":"/srv/app/README.md"}]`,
 	},
 	{
 		id: "workspace/25b5874e", area: "workspace", index: 24, file: "lembas-check:workspace.json", line: 1447,
@@ -5086,5 +5352,6 @@ var embeddedCases = [...]embeddedCase{
         }
       ]`,
 		canonical: `[{"root":"/srv/app"},{"path":"/srv/app/README.md"},{"path":"/srv/app/README.md"},{"path":"/srv/app/README.md"}]`,
+		answer:    `[{"root":"/srv/app"},{"path":"/srv/app/README.md"},{"path":"/srv/app/README.md"},{"path":"/srv/app/README.md"}]`,
 	},
 }

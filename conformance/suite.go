@@ -84,8 +84,8 @@ func (c Case) Where() string { return fmt.Sprintf("%s, case %d", c.File, c.Index
 
 // Decode is the case as its area decodes it (Area.Decode, which checks it): Decoded from the
 // load, or Input decoded now for a case made without it. An embedded case's input (these very
-// bytes, of this area) passed the area's checks when the table was made: it is decoded without
-// checking it again.
+// bytes, of this area) was decoded and checked when the table was made: it is the Go value
+// written then (embedded_decoded.go), and no JSON is read.
 func (c Case) Decode() (any, error) {
 	if c.Decoded != nil {
 		return c.Decoded, nil
@@ -94,8 +94,8 @@ func (c Case) Decode() (any, error) {
 	if !ok {
 		return nil, fmt.Errorf("no area %q", c.Area)
 	}
-	if a.decodeChecked != nil && embeddedInputs()[string(c.Input)] == c.Area {
-		return a.decodeChecked(c.Input)
+	if v, ok := embeddedValue(c.Area, c.Input); ok {
+		return v, nil
 	}
 	return a.Decode(c.Input)
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -163,5 +164,22 @@ func refuses(t *testing.T, cases map[string]refusal) {
 	t.Helper()
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) { notMade(t, []string{c.want}, c.args...) })
+	}
+}
+
+// run collects garbage less often than the default (runGCPercent), unless GOGC says otherwise.
+func TestRunSetsGCPercent(t *testing.T) {
+	t.Setenv("GOGC", "")
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	if code, out, errs := runCLI(t, "run", "--area", "jobs"); code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	if got := debug.SetGCPercent(100); got != runGCPercent {
+		t.Errorf("run left GOGC at %d, want %d", got, runGCPercent)
+	}
+	t.Setenv("GOGC", "100")
+	runCLI(t, "run", "--area", "jobs")
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("with GOGC=100 set, run made it %d", got)
 	}
 }

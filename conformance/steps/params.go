@@ -57,9 +57,20 @@ var paramTypes = map[string]paramType{
 // holeRE finds a phrase's holes; compiled with the first vocabulary, not at init.
 var holeRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{([a-z]+)(?::([a-z_ ]+))?\}`) })
 
-// compilePhrase turns a phrase into its anchored regexp, its hole types in order, and the form
-// the vocabulary shows. A phrase with an unknown hole type is a programming error: it panics.
-func compilePhrase(phrase string) (*regexp.Regexp, []paramType, string) {
+// compiledPhrase is a phrase made ready to match: the literal text it begins with (a line that
+// does not begin so cannot match, and its regexp is not run), its anchored regexp (compiled when
+// a line first begins with that text: most phrases of a vocabulary are never tried), its hole
+// types in order, and the form the vocabulary shows.
+type compiledPhrase struct {
+	lit   string
+	re    func() *regexp.Regexp
+	types []paramType
+	show  string
+}
+
+// compilePhrase makes a phrase ready to match. A phrase with an unknown hole type is a
+// programming error: it panics.
+func compilePhrase(phrase string) compiledPhrase {
 	var re, show strings.Builder
 	var types []paramType
 	re.WriteString("^")
@@ -85,7 +96,12 @@ func compilePhrase(phrase string) (*regexp.Regexp, []paramType, string) {
 	re.WriteString(regexp.QuoteMeta(phrase[last:]))
 	re.WriteString("$")
 	show.WriteString(phrase[last:])
-	return regexp.MustCompile(re.String()), types, show.String()
+	lit := phrase
+	if m := holeRE().FindStringIndex(phrase); m != nil {
+		lit = phrase[:m[0]]
+	}
+	src := re.String() // every phrase's is compiled by TestPhrasesAreUnambiguous
+	return compiledPhrase{lit: lit, re: sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(src) }), types: types, show: show.String()}
 }
 
 // rawControls are the characters a step's text may hold unescaped inside quotes: an Examples cell

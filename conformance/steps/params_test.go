@@ -23,3 +23,21 @@ func TestParseTextQuotesTheRest(t *testing.T) {
 		t.Errorf("21 characters: %v", err)
 	}
 }
+
+// A phrase's regexp is run only on a line that begins with the phrase's literal start, and is
+// compiled only then: a vocabulary's first use no longer compiles every phrase.
+func TestPhraseLiteralStart(t *testing.T) {
+	for phrase, lit := range map[string]string{
+		"the session searches {string:path} for {int:limit} results": "the session searches ",
+		"{id} reads {string:path}":                                   "",
+		"the job is done":                                            "the job is done",
+	} {
+		p := compilePhrase(phrase)
+		if p.lit != lit {
+			t.Errorf("%q: literal start %q, want %q", phrase, p.lit, lit)
+		}
+		if line := strings.NewReplacer("{string:path}", `"/a"`, "{int:limit}", "3", "{id}", "#0001").Replace(phrase); !p.re().MatchString(line) || !strings.HasPrefix(line, p.lit) {
+			t.Errorf("%q does not match its own example %q", phrase, line)
+		}
+	}
+}

@@ -52,10 +52,8 @@ const (
 type stepDef struct {
 	kind   Kind
 	phrase string
-	re     *regexp.Regexp
-	types  []paramType
-	show   string // the phrase as the vocabulary shows it
-	arg    argForm
+	compiledPhrase
+	arg argForm
 	// columns names a table's columns; a first row that spells them is a header and is skipped.
 	columns []string
 	doc     string
@@ -187,7 +185,7 @@ func (v *Vocabulary) ready() []stepDef {
 	v.once.Do(func() {
 		v.steps = append(v.define(), common()...)
 		for i := range v.steps {
-			v.steps[i].re, v.steps[i].types, v.steps[i].show = compilePhrase(v.steps[i].phrase)
+			v.steps[i].compiledPhrase = compilePhrase(v.steps[i].phrase)
 		}
 	})
 	return v.steps
@@ -205,7 +203,10 @@ func (v *Vocabulary) match(area string, k Kind, text string) (stepDef, []string,
 	var other *stepDef
 	for i := range v.steps {
 		d := &v.steps[i]
-		m := d.re.FindStringSubmatch(text)
+		if !strings.HasPrefix(text, d.lit) {
+			continue
+		}
+		m := d.re().FindStringSubmatch(text)
 		if m == nil {
 			continue
 		}

@@ -47,7 +47,7 @@ func Parse(file []byte) (Module, error) {
 		line, after, _ := cutLine(rest)
 		if string(line) == t.Fence {
 			m := Module{Body: after}
-			globs, err := parseFront(front, t.Key)
+			globs, err := parseFrontMemo(front, t.Key)
 			if err != nil {
 				return Module{}, err
 			}

@@ -1,6 +1,7 @@
 package modules
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"path"
@@ -27,7 +28,7 @@ type Loaded struct {
 	Supersedes string
 	// Envelope is what the model reads (for a record's modules; empty at spawn).
 	Envelope string
-	body     string
+	body     []byte
 }
 
 // Startup is what spawn puts in the system prompt: the root instruction file (its name, ""
@@ -98,7 +99,7 @@ func (s *Session) Spawn() Startup {
 	for _, r := range rules {
 		if !r.mod.Conditional() {
 			l := r.loaded()
-			l.body = ""
+			l.body = nil
 			st.Modules = append(st.Modules, l)
 		}
 	}
@@ -136,7 +137,7 @@ func (s *Session) Request(failAppend bool) Activation {
 		a.Modules = append(a.Modules, m)
 	}
 	for i, m := range a.Modules {
-		a.Modules[i].Envelope = t.envelope(path.Join(s.root, m.RelPath), m.body, m.Supersedes != "")
+		a.Modules[i].Envelope = t.envelope(path.Join(s.root, m.RelPath), string(m.body), m.Supersedes != "")
 	}
 	if len(a.Modules) > 0 && failAppend {
 		a.Diagnostics = append(a.Diagnostics, Diagnostic{Code: t.ActivationFailed})
@@ -265,7 +266,7 @@ func (s *Session) nested(dir string) (Loaded, *Diagnostic, bool) {
 		if len(b) > t.MaxBytes {
 			return Loaded{}, &Diagnostic{Path: rel, Code: t.Oversized}, false
 		}
-		body := strings.TrimPrefix(string(b), string(bom))
+		body := bytes.TrimPrefix(b, bom)
 		return Loaded{RelPath: rel, SHA256: sum(body), body: body}, nil, true
 	}
 	return Loaded{}, nil, false
@@ -279,8 +280,7 @@ type rule struct {
 }
 
 func (r rule) loaded() Loaded {
-	body := string(r.mod.Body)
-	return Loaded{RelPath: r.rel, SHA256: sum(body), body: body}
+	return Loaded{RelPath: r.rel, SHA256: sum(r.mod.Body), body: r.mod.Body}
 }
 
 // rules walks the rules folder: a Markdown file is a module; a link is followed when it stays
@@ -352,8 +352,17 @@ func (s *Session) base() string {
 	return real
 }
 
-func sum(s string) string {
-	h := sha256.Sum256([]byte(s))
+// sum is b's SHA-256 in hex; a large file's is remembered (memo), for the same content is
+// hashed again at every trigger, and in every case that holds a file near the cap.
+func sum(b []byte) string {
+	if len(b) < sumMemoMin {
+		return sumNow(b)
+	}
+	return sums.get(b, func() string { return sumNow(b) })
+}
+
+func sumNow(b []byte) string {
+	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:])
 }
 

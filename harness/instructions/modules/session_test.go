@@ -51,7 +51,7 @@ func TestNestedFolderGivesOneFileAndARefusedOneIsNotReplaced(t *testing.T) {
 	if got, want := diags(a.Diagnostics), "a/AGENTS.md="+SpecTexts().Oversized; got != want {
 		t.Errorf("diagnostics %q, want %q", got, want)
 	}
-	if d := a.Modules[2]; d.SHA256 != sum("bom d\n") || !strings.Contains(d.Envelope, ">\nbom d\n\n<") {
+	if d := a.Modules[2]; d.SHA256 != sum([]byte("bom d\n")) || !strings.Contains(d.Envelope, ">\nbom d\n\n<") {
 		t.Errorf("a nested file's BOM is not stripped: %q", d.Envelope)
 	}
 }
