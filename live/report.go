@@ -17,8 +17,9 @@ import (
 // Settings are `live`'s settings as a person gives them (its flags; docs/live.md), all but the
 // field report and how the report is written.
 type Settings struct {
-	// Agent is a profile's name, a profile file, or a command 'CMD ARGS'.
-	Agent string
+	// Agent is a profile's name, a profile file, or a command 'CMD ARGS'; Profile the profile of
+	// that command ("none": none, agents.NoProfile).
+	Agent, Profile string
 	// ACP and Oneshot force how it is driven (default: over ACP where its profile can, else over
 	// its RPC mode, else one-shot).
 	ACP, Oneshot bool
@@ -42,7 +43,7 @@ func (s Settings) Run(ctx context.Context, expect *runner.Expectations) (*runner
 	if s.ACP && s.Oneshot {
 		return nil, fmt.Errorf("live: --acp and --oneshot: give one")
 	}
-	p, bin, err := agents.Resolve(s.Agent, "")
+	p, bin, err := agents.Resolve(s.Agent, s.Profile)
 	if err != nil {
 		return nil, fmt.Errorf("live: %v", err)
 	}

@@ -18,6 +18,7 @@ func cmdLive(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("live", stderr)
 	st := live.Settings{Log: stderr, Tool: tool, Version: runner.ToolVersion}
 	fs.StringVar(&st.Agent, "agent", "", "the agent: a profile `NAME` ("+strings.Join(agents.Names(), ", ")+"), a profile FILE (.json), or a command 'CMD ARGS'")
+	fs.StringVar(&st.Profile, "profile", "", "the agent profile `NAME` (or FILE) of --agent's command; none: run the command with no profile")
 	fs.BoolVar(&st.ACP, "acp", false, "drive it over ACP (the default when its profile has an ACP command)")
 	fs.BoolVar(&st.Oneshot, "oneshot", false, "drive it one prompt at a time (the default when it has neither an ACP nor an RPC command)")
 	fs.Var((*repeatFlag)(&st.Scenarios), "scenario", "a built-in scenario `NAME` ("+strings.Join(live.Scenarios(), ", ")+") or a scenario FILE (repeatable; default: every built-in one)")
