@@ -155,7 +155,7 @@ func result(run *Run, rule string, v runner.Verdict, msg, diff string) runner.Re
 		Case: runnerCase(run, rule, about, input, expect),
 		// A rule that holds has nothing more to say; one that does not, or could not be
 		// checked, says why.
-		Verdict: v, Message: msg, Diff: diff,
+		Verdict: v, Message: msg, Diff: diff, Evidence: evidence(v, msg),
 	}
 }
 
@@ -236,11 +236,14 @@ func judgeCause(run *Run, rep *audit.Report, c audit.Cause, held string) (string
 	}
 	allowed := ""
 	for _, q := range rep.Requests {
-		if q.Cause.Allowed() && c == audit.SystemChanged {
+		if q.Cause.Allowed() && q.Cause != audit.ModelChanged && c == audit.SystemChanged {
 			allowed = fmt.Sprintf(" (changed only where allowed: request %d, %s)", q.Seq, q.Cause)
 		}
 	}
-	return rule, runner.Pass, fmt.Sprintf("%s%s; %s compared with the one each continues", held, allowed, requests(n)), ""
+	if m := ModelMoves(rep); len(m) > 0 && c == audit.SystemChanged { // live/model.go
+		allowed += ", but where allowed: " + strings.Join(m, "; ")
+	}
+	return rule, runner.Pass, fmt.Sprintf("%s%s; %s compared with the one each continues (%s)", held, allowed, requests(n), pairs(rep)), ""
 }
 
 // compared is the number of requests the audit compared with an earlier one they continue: a

@@ -155,7 +155,7 @@ func Drive(ctx context.Context, o Options) (*Run, error) {
 	warn := &syncbuf.Buffer{}
 	srv, err := fakeprovider.Start(fakeprovider.Config{
 		Script: &script.Script{Name: "(the " + p.Name + " profile's policy)", Rules: []script.Rule{summaryRule()}, Default: p.Policy(r.Dir)},
-		Record: rec, Log: warn, Models: []string{ModelOf(p)},
+		Record: rec, Log: warn, Models: Served(sc, ModelOf(p)),
 		// A request the API would refuse is a harness bug: seen here, not in production
 		// (docs/fakeprovider.md, --strict).
 		Strict: !o.Lax,
@@ -348,7 +348,7 @@ func (d *driver) acp(ctx context.Context, transcript string) {
 			}
 			err = c.SetMode(ctx, s, st.Mode)
 		case st.Model != "":
-			err = c.SetModel(ctx, s, st.Model)
+			err = setModel(ctx, c, s, st.Model)
 		case st.Compact:
 			_, err = c.Compact(ctx, s)
 			var u *acp.Unsupported
@@ -382,6 +382,19 @@ func (d *driver) oneshot(ctx context.Context) {
 		sr.Said = strings.TrimSpace(out.String())
 		return sr, err
 	})
+}
+
+// setModel moves the session to model, by the id the agent offers for it where it offers models
+// (opencode's fake/fake-model-2), else by the name (a LLeMbas agent's _lembas/configure).
+func setModel(ctx context.Context, c *acp.Client, s acp.Session, model string) error {
+	if len(s.Models) == 0 {
+		return c.SetModel(ctx, s, model)
+	}
+	id, ok := OfferedModel(s.Models, model)
+	if !ok {
+		return &acp.Unsupported{What: "model " + model, Why: "the agent offers the models " + strings.Join(s.Models, ", ")}
+	}
+	return c.SetModel(ctx, s, id)
 }
 
 func contains(list []string, s string) bool {
