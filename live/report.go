@@ -84,7 +84,7 @@ func (s Settings) How(p *agents.Profile) (useACP, useRPC bool, err error) {
 
 // Report drives the agent o names through each scenario in turn and judges each run (`live`):
 // one report of every verdict, known failures applied. Each scenario's recording and ACP
-// transcript are kept in dir (<scenario>.jsonl, <scenario>.acp.log); with no dir they are judged,
+// transcript are kept in dir (<scenario>.jsonl, <scenario>.<acp|rpc|one-shot>.log); with no dir they are judged,
 // then go. A scenario not run makes the report's NotRun (said on o.Log); an error is a run that
 // could not be made at all, said as `live` says it. An interrupt ends it after the scenario it cut short.
 func Report(ctx context.Context, o Options, scs []*Scenario, dir string, expect *runner.Expectations) (*runner.Report, error) {
@@ -107,7 +107,7 @@ func Report(ctx context.Context, o Options, scs []*Scenario, dir string, expect 
 	for _, sc := range scs {
 		o.Scenario = sc
 		o.Record = filepath.Join(dir, sc.Name+".jsonl")
-		o.Transcript = filepath.Join(dir, sc.Name+".acp.log")
+		o.Transcript = filepath.Join(dir, sc.Name+"."+driven+".log")
 		start := time.Now()
 		run, err := Drive(ctx, o)
 		if err != nil {

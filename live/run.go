@@ -35,7 +35,7 @@ type Options struct {
 	// Work is a directory the run may use (HOME, the session directory, the ACP transcript, the
 	// recording unless Record says elsewhere); made and removed when empty, so give Record then.
 	Work string
-	// Record is the recording's path, Transcript the ACP transcript's (default: in Work, which
+	// Record is the recording's path, Transcript the transcript's (default: in Work, which
 	// goes when Work was made here).
 	Record, Transcript string
 	// StepTimeout bounds one prompt (default 5 min); every other call has a minute, or
@@ -64,7 +64,8 @@ type Run struct {
 	AgentName, AgentVersion string
 	Dir, Home               string
 	Recording               string
-	// Transcript is the ACP transcript's path ("" for one-shot).
+	// Transcript is the transcript's path: ACP's or RPC's lines each way, or each one-shot
+	// command and what it printed.
 	Transcript string
 	Steps      []StepRun
 	// Fault is what ended the scenario early: the agent died, hung, spoke garbage, reached
@@ -199,13 +200,14 @@ func Drive(ctx context.Context, o Options) (*Run, error) {
 		}
 		return time.Now().UTC()
 	}
-	d := &driver{o: o, r: r, ag: ag, srv: srv, clock: clock, now: now, stderr: &stderr}
+	tf, err := openTranscript(o.Transcript, work, r)
+	if err != nil {
+		return nil, err
+	}
+	defer tf.Close()
+	d := &driver{o: o, r: r, ag: ag, srv: srv, clock: clock, now: now, stderr: &stderr, tr: syncbuf.NewWriter(tf)}
 	if o.ACP {
-		tr := o.Transcript
-		if tr == "" {
-			tr = filepath.Join(work, "acp.log")
-		}
-		d.acp(ctx, tr)
+		d.acp(ctx)
 	} else if o.RPC {
 		d.rpc(ctx)
 	} else {
@@ -223,6 +225,23 @@ type driver struct {
 	clock  *Clock
 	now    func() time.Time
 	stderr *proc.Tail
+	// tr is the transcript: every line each way, "> " sent, "< " received.
+	tr io.Writer
+}
+
+// openTranscript makes the run's transcript, at path or else in work as <driven>.log, and says
+// where in r: every way of driving keeps one (ACP's lines, RPC's lines, each one-shot command and
+// what it printed).
+func openTranscript(path, work string, r *Run) (*os.File, error) {
+	if path == "" {
+		path = filepath.Join(work, r.Driven+".log")
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("the transcript: %v", err)
+	}
+	r.Transcript = path
+	return f, nil
 }
 
 func (d *driver) logf(format string, args ...any) {
@@ -304,26 +323,19 @@ func (d *driver) endStdio(a *Stdio) {
 }
 
 // acp drives the agent over ACP, one process for the whole scenario.
-func (d *driver) acp(ctx context.Context, transcript string) {
+func (d *driver) acp(ctx context.Context) {
 	argv, ok := d.ag.ACP()
 	if !ok {
 		d.r.Fault = &NotRun{fmt.Errorf("the %s profile has no ACP command: drive it one-shot", d.r.Profile.Name)}
 		return
 	}
-	tf, err := os.Create(transcript)
-	if err != nil {
-		d.r.Fault = &NotRun{err}
-		return
-	}
-	defer tf.Close()
-	d.r.Transcript = transcript
 	a, err := d.startStdio(argv)
 	if err != nil {
 		d.r.Fault = err
 		return
 	}
 	defer d.endStdio(a)
-	c := acp.New(a.In, a.Out, acp.Options{Dir: d.r.Dir, Lembas: true, Timeout: min(time.Minute, d.o.StepTimeout), PromptTimeout: d.o.StepTimeout, After: d.o.After, Transcript: tf})
+	c := acp.New(a.In, a.Out, acp.Options{Dir: d.r.Dir, Lembas: true, Timeout: min(time.Minute, d.o.StepTimeout), PromptTimeout: d.o.StepTimeout, After: d.o.After, Transcript: d.tr})
 	info, err := c.Initialize(ctx, d.o.Version)
 	if err != nil {
 		d.r.Fault = err
@@ -375,7 +387,7 @@ func (d *driver) oneshot(ctx context.Context) {
 		}
 		prompts++
 		var out bytes.Buffer
-		left, err := RunOnce(ctx, argv, Once{Env: d.ag.Env, Dir: d.r.Dir, Stdout: &out, Stderr: d.stderr, Timeout: d.o.StepTimeout, After: d.o.After})
+		left, err := RunLogged(ctx, argv, Once{Env: d.ag.Env, Dir: d.r.Dir, Stdout: &out, Stderr: d.stderr, Timeout: d.o.StepTimeout, After: d.o.After}, d.tr)
 		if left != "" {
 			d.logf("lembas-check live: %s", left)
 		}
