@@ -60,8 +60,8 @@ func TestReferenceAgentCompacts(t *testing.T) {
 			t.Errorf("%s: %s: %s", x.Case.ID, x.Verdict, x.Message)
 		}
 	}
-	if row := Row(map[string]Outcome{"compaction": {r, j}}); row.Compaction != "held" {
-		t.Errorf("the field report's compaction: %q, want held\nstderr: %s", row.Compaction, r.Stderr)
+	if row := Row(map[string]Outcome{"compaction": {r, j}}); row.Compaction != "✅ held" {
+		t.Errorf("the field report's compaction: %q, want ✅ held\nstderr: %s", row.Compaction, r.Stderr)
 	}
 }
 
