@@ -345,10 +345,25 @@ func ForCommand(argv []string) *Profile {
 // lembas-check's reference agent, whether or not a lembas-check is on PATH.
 const Self = "lembas-check"
 
+// NoProfile is the --profile that runs a command with no profile of its own (ForCommand): said
+// on purpose, since a command that matches no profile is otherwise an error.
+const NoProfile = "none"
+
+// NoMatch is a command that matches no built-in profile by its program, given no --profile: run
+// with a profile made for it, it was pointed at nothing it knows and its cases were skipped in
+// silence (issue 21: the reference agent under another file name, 7 pass and 260 skip, exit 0).
+type NoMatch struct{ Command string }
+
+func (e *NoMatch) Error() string {
+	return fmt.Sprintf("%q matches no agent profile by its program (%s): name its profile with --profile NAME or FILE.json, or give --profile %s to run it with none (over ACP as given, or one-shot with the prompt last)",
+		e.Command, strings.Join(Names(), ", "), NoProfile)
+}
+
 // Resolve is an agent as a person names it — a profile (NAME, or a FILE.json), or a command
 // 'CMD ARGS' — with its program. A command takes the profile named by profile, else the built-in
-// profile whose program it runs ('lembas-check agent': lembas-check's), else one made for it
-// (ForCommand); a profile given a command is run as the command says.
+// profile whose program it runs ('lembas-check agent': lembas-check's); with profile "none" one
+// made for it (ForCommand), and with none matched and no profile given it is a *NoMatch. A profile
+// given a command is run as the command says.
 func Resolve(agent, profile string) (*Profile, string, error) {
 	if profile == "" {
 		for _, n := range Names() {
@@ -376,6 +391,8 @@ func Resolve(agent, profile string) (*Profile, string, error) {
 	}
 	var p *Profile
 	switch {
+	case profile == NoProfile:
+		return ForCommand(argv), argv[0], nil
 	case profile != "":
 		if p, err = Load(profile); err != nil {
 			return nil, "", err
@@ -388,7 +405,7 @@ func Resolve(agent, profile string) (*Profile, string, error) {
 		}
 	}
 	if p == nil {
-		return ForCommand(argv), argv[0], nil
+		return nil, "", &NoMatch{Command: agent}
 	}
 	q := *p
 	q.Bin = argv[0]

@@ -2,6 +2,7 @@ package agents
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -139,5 +140,26 @@ func TestCIInstallsEachAgentFromItsProfile(t *testing.T) {
 		if l := strings.TrimSpace(line); strings.Contains(l, "npm install --") && !strings.HasPrefix(l, "#") && !strings.Contains(l, `"$pkg"`) {
 			t.Errorf(".ci/run:%d installs from npm other than from a profile: %s", i+1, l)
 		}
+	}
+}
+
+// A command that matches no profile by its program is an error naming the profiles, unless
+// --profile none says to run it with none (issue 21: the reference agent under another file name
+// got an empty profile in silence: 7 pass, 260 skip, exit 0).
+func TestResolveNoSilentProfile(t *testing.T) {
+	_, _, err := Resolve("/path/to/lc agent", "")
+	var nm *NoMatch
+	if !errors.As(err, &nm) || !strings.Contains(err.Error(), strings.Join(Names(), ", ")) || !strings.Contains(err.Error(), "--profile none") {
+		t.Errorf("no profile matched: %v", err)
+	}
+	p, bin, err := Resolve("/path/to/lc agent", NoProfile)
+	if err != nil || bin != "/path/to/lc" || p.File != "(command line)" || p.ACP == nil || len(p.ACP.Args) != 1 || p.ACP.Args[0] != "agent" {
+		t.Errorf("--profile none: %+v %q %v", p, bin, err)
+	}
+	if p, _, err := Resolve("lembas-check agent", ""); err != nil || p.Name != "lembas-check" {
+		t.Errorf("the reference agent by its program: %+v %v", p, err)
+	}
+	if p, _, err := Resolve("/path/to/lc agent", "lembas-check"); err != nil || p.Name != "lembas-check" || p.Bin != "/path/to/lc" {
+		t.Errorf("--profile lembas-check: %+v %v", p, err)
 	}
 }

@@ -16,12 +16,14 @@ type FieldRow struct {
 	Agent, Version, API, Driven string
 	// DateAt and DirAt: "system prompt", "first user message", "a user message", "tools", "not sent".
 	DateAt, DirAt string
-	// Midnight, Mode, Compaction say whether the prefix survived that scenario, in words.
+	// Midnight, Mode, Compaction say whether the prefix and the scenario's note survived that
+	// scenario, behind a mark: ✅ held, ❌ broke, ➖ not checked (scenarioCell).
 	Midnight, Mode, Compaction string
 	// Lost is the tokens a prefix cache would read again, over the scenarios, for breaks the
 	// spec does not allow.
 	Lost int
-	// Broke is the first such break: the scenario, the request, the path and the text.
+	// Broke is where the first scenario whose cell is ❌ broke: the audit's break (the request,
+	// the path and the text), else the rule that failed.
 	Broke string
 	// Note says what kept a scenario from running (not installed, crashed).
 	Note string
@@ -49,15 +51,20 @@ type CaseCount struct {
 	First    string
 }
 
+// cell is the count as the field report shows it, behind its mark: ✅ every case played held,
+// ❌ one did not, ➖ none was played.
 func (c CaseCount) cell() string {
 	if c.Of == 0 {
-		return "none played"
+		return mark(MarkNotChecked, "none played")
 	}
 	s := fmt.Sprintf("%d of %d", c.Held, c.Of)
 	if c.First != "" {
 		s += "; first not: " + c.First
 	}
-	return s
+	if c.Held < c.Of {
+		return mark(MarkBroke, s)
+	}
+	return mark(MarkHeld, s)
 }
 
 // Outcome is one scenario's run and judgement, for the field report.
@@ -92,60 +99,17 @@ func Row(outs map[string]Outcome) FieldRow {
 				row.Lost += q.LostTokens
 			}
 		}
-		if row.Broke == "" && j.Break != nil {
-			q := j.Break
-			what := q.Clock
-			if what == "" && q.Change != nil {
-				what = q.Change.New
-			}
-			if what == "" {
-				what = q.Detail
-			}
-			row.Broke = fmt.Sprintf("%s, request %d, %s at `%s`: %s", name, q.Seq, q.Cause, q.Path, what)
-		}
-		held := prefixHeld(v)
-		// held across the scenario's change only when a request after it continued one before
-		// it: a change no request crossed was never exercised.
-		across := func(made func(Step) bool, what string) string {
-			if held != "held" {
-				return held
-			}
-			for _, s := range r.Steps {
-				if !made(s.Step) || s.Skipped != "" || s.Err != "" || continuedAfter(j.Audit, s) {
-					continue
-				}
-				// No request continues across it: what a prefix cache still reuses of the first
-				// request after it is the evidence there is (opencode begins a new conversation
-				// after its compaction, on the same system prompt and tools).
-				if q := firstAfter(j.Audit, s); q != nil && q.ReusableTokens > 0 {
-					return fmt.Sprintf("a new conversation after %s: a prefix cache reuses %s of its first request's %s tokens", what, table.Count(q.ReusableTokens), table.Count(q.PromptTokens))
-				}
-				return "not checked: no request after " + what + " continues one from before it"
-			}
-			return held
-		}
+		cell := scenarioCell(name, r, j, v)
 		switch name {
 		case "midnight":
-			row.Midnight = across(func(s Step) bool { return s.SetClock != nil || s.MoveClock != 0 }, "the clock moved")
-			if !r.Clock.Controlled {
-				row.Midnight = "clock " + r.Clock.Why
-			} else if d := v[RuleDateNote]; d.Verdict == runner.Fail && row.Midnight == "held" {
-				row.Midnight = "held; the new date is not sent"
-			}
+			row.Midnight = cell
 		case "mode":
-			row.Mode = across(func(s Step) bool { return s.Mode != "" }, "the mode change")
-			if m := v[RuleModeNote]; m.Verdict == runner.Skip && strings.HasPrefix(m.Message, "the mode change was not made") {
-				row.Mode = "no mode change: " + strings.TrimPrefix(m.Message, "the mode change was not made: ")
-			} else if m.Verdict == runner.Fail {
-				row.Mode = "broke: " + m.Message
-			}
+			row.Mode = cell
 		case "compaction":
-			row.Compaction = across(func(s Step) bool { return s.Compact }, "the compaction")
-			for _, s := range r.Steps {
-				if s.Step.Compact && s.Skipped != "" {
-					row.Compaction = "no compaction: " + s.Skipped
-				}
-			}
+			row.Compaction = cell
+		}
+		if row.Broke == "" && strings.HasPrefix(cell, MarkBroke) {
+			row.Broke = brokeAt(name, j, cell)
 		}
 	}
 	row.Note = strings.Join(notes, "; ")
@@ -160,27 +124,6 @@ func verdicts(j *Judgement) map[string]runner.Result {
 	return out
 }
 
-// prefixHeld is "held" when the system prompt, the tools and every message sent were compared
-// and held, else where it first broke, or why it was not checked.
-func prefixHeld(v map[string]runner.Result) string {
-	for _, rule := range []string{RuleSystemPrompt, RuleTools, RuleRewritten} {
-		if x := v[rule]; x.Verdict == runner.Fail {
-			return "broke: " + x.Message
-		}
-	}
-	if s := v[RuleSession]; s.Verdict == runner.Skip {
-		return s.Message // not run: why
-	} else if s.Verdict != runner.Pass {
-		return "not finished"
-	}
-	for _, rule := range []string{RuleSystemPrompt, RuleTools, RuleRewritten} {
-		if x := v[rule]; x.Verdict != runner.Pass {
-			return x.Message // not checked: why
-		}
-	}
-	return "held"
-}
-
 // FieldColumns are the field report's columns.
 var FieldColumns = []string{"Agent", "Version", "API", "Driven", "Date lives in", "Working directory in", "Across midnight", "Mode change", "Compaction", "Tokens read again", "Where it broke"}
 
@@ -188,7 +131,7 @@ var FieldColumns = []string{"Agent", "Version", "API", "Driven", "Date lives in"
 // agent's notes. how is the command that made it, for the reader to make it again.
 func WriteFieldReport(w io.Writer, rows []FieldRow, how string) error {
 	fmt.Fprintf(w, "# Field report: real agents against the prefix rules\n\n")
-	fmt.Fprintf(w, "Generated by `%s`; do not edit by hand. Each agent was installed from npm at the version shown, run with a temporary HOME against lembas-check's fake provider on loopback, driven through the built-in scenarios %s (docs/live.md), and judged by context.md §10's rules.\n\n", how, strings.Join(FieldScenarios, ", "))
+	fmt.Fprintf(w, "Generated by `%s`; do not edit by hand. Each agent was installed from npm at the version shown, run with a temporary HOME against lembas-check's fake provider on loopback, driven through the built-in scenarios %s (docs/live.md), and judged by context.md §10's rules. Each scenario's cell leads with %s (every rule it checks held), %s (one failed; Where it broke says where first) or %s (what it exists to check was not checked, and why).\n\n", how, strings.Join(FieldScenarios, ", "), MarkHeld, MarkBroke, MarkNotChecked)
 	fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(FieldColumns, " | "), strings.Repeat("---|", len(FieldColumns)))
 	for _, r := range rows {
 		cells := []string{r.Agent, r.Version, r.API, r.Driven, r.DateAt, r.DirAt, r.Midnight, r.Mode, r.Compaction, table.Count(r.Lost), r.Broke}

@@ -64,8 +64,8 @@ func TestRowFromOutcomes(t *testing.T) {
 		j.Results = append(j.Results, result(run, rule.ID, v, "request 5: system prompt changed", ""))
 	}
 	row := Row(map[string]Outcome{"midnight": {run, j}})
-	if row.Agent != "opencode" || row.Lost != 5201 || !strings.HasPrefix(row.Midnight, "broke: request 5") ||
-		row.Broke != "midnight, request 5, system prompt changed at `$.messages[0].content`: Mon Nov 30 2026 → Tue Dec 01 2026" {
+	if row.Agent != "opencode" || row.Lost != 5201 || !strings.HasPrefix(row.Midnight, "❌ broke: request 5") ||
+		row.Broke != "❌ midnight, request 5, system prompt changed at `$.messages[0].content`: Mon Nov 30 2026 → Tue Dec 01 2026" {
 		t.Errorf("%+v", row)
 	}
 }
@@ -80,8 +80,8 @@ func TestRowAcrossACompactionThatBeginsAnew(t *testing.T) {
 		reused int
 		want   string
 	}{
-		{6772, "a new conversation after the compaction: a prefix cache reuses 6,772 of its first request's 6,798 tokens"},
-		{0, "not checked: no request after the compaction continues one from before it"},
+		{6772, "✅ a new conversation after the compaction: a prefix cache reuses 6,772 of its first request's 6,798 tokens"},
+		{0, "➖ not checked: no request after the compaction continues one from before it"},
 	} {
 		j := &Judgement{Audit: &audit.Report{Requests: []audit.Request{{Seq: 1, Conversation: 1}, {Seq: 2, Conversation: 1, Continues: 1}, {Seq: 3, Conversation: 2},
 			{Seq: 4, Conversation: 3, PromptTokens: 6798, ReusableTokens: c.reused}, {Seq: 5, Conversation: 3, Continues: 4}}}}
@@ -103,5 +103,56 @@ func TestFieldReportShowsATag(t *testing.T) {
 	}
 	if !strings.Contains(b.String(), "- **x**: the note has no &lt;session-note&gt;\n") {
 		t.Errorf("%s", b.String())
+	}
+}
+
+// One consistent verdict per agent, each cell behind its mark (issue 21: claude-agent-acp's row
+// said "clock not controlled" for midnight and "midnight, request 6" under where it broke; "held;
+// the new date is not sent" read as a pass).
+func TestRowCellsAgree(t *testing.T) {
+	steps := []StepRun{{Step: Step{Prompt: "a"}, First: 1, Last: 2}, {Step: Step{MoveClock: 1}, First: 3, Last: 2}, {Step: Step{Prompt: "b"}, First: 3, Last: 4}}
+	reqs := []audit.Request{{Seq: 1, Conversation: 1}, {Seq: 2, Conversation: 1, Continues: 1}, {Seq: 3, Conversation: 1, Continues: 2}, {Seq: 4, Conversation: 1, Continues: 3}}
+	for _, c := range []struct {
+		name       string
+		controlled bool
+		failed     string // the rule that fails
+		cell       string // the midnight cell's start
+		broke      string
+	}{
+		{"a break, the clock not controlled", false, RuleRewritten, "❌ broke: request 4 rewritten", "❌ midnight, request 4, earlier message rewritten at `$.messages[1].content`: b"},
+		{"nothing broke, the clock not controlled", false, "", "➖ clock not controlled", ""},
+		{"the new date not sent", true, RuleDateNote, "❌ request 4 rewritten; the prefix held", "❌ midnight: request 4 rewritten; the prefix held"},
+		{"every rule held", true, "", "✅ held", ""},
+	} {
+		run := &Run{Profile: mustProfile(t, "claude-agent-acp"), Driven: "acp", Scenario: &Scenario{Name: "midnight"}, Steps: steps,
+			Clock: ClockInfo{Set: true, Controlled: c.controlled, Why: "not controlled: no"}}
+		j := &Judgement{Audit: &audit.Report{Requests: append([]audit.Request(nil), reqs...)}}
+		if c.failed == RuleRewritten {
+			j.Audit.Requests[3].Cause, j.Audit.Requests[3].Fails, j.Audit.Requests[3].Path = audit.MessageRewritten, true, "$.messages[1].content"
+			j.Audit.Requests[3].Change = &audit.Change{New: "b"}
+			j.Break = &j.Audit.Requests[3]
+		}
+		for _, rule := range Rules {
+			v := runner.Pass
+			switch {
+			case rule.ID == c.failed:
+				v = runner.Fail
+			case rule.ID == RuleModeNote, rule.ID == RuleDateNote && !c.controlled:
+				v = runner.Skip
+			}
+			j.Results = append(j.Results, result(run, rule.ID, v, "request 4 rewritten", ""))
+		}
+		row := Row(map[string]Outcome{"midnight": {run, j}})
+		if !strings.HasPrefix(row.Midnight, c.cell) || row.Broke != c.broke {
+			t.Errorf("%s: midnight %q, where it broke %q", c.name, row.Midnight, row.Broke)
+		}
+	}
+	for _, c := range []struct {
+		n    CaseCount
+		want string
+	}{{CaseCount{Held: 3, Of: 3}, "✅ 3 of 3"}, {CaseCount{Held: 1, Of: 3, First: "x (fail)"}, "❌ 1 of 3; first not: x (fail)"}, {CaseCount{}, "➖ none played"}} {
+		if got := c.n.cell(); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.n, got, c.want)
+		}
 	}
 }

@@ -127,7 +127,11 @@ func Judge(ctx context.Context, run *Run) (*Judgement, error) {
 		msg += "; " + strings.Join(beside, "; ")
 	}
 	add(rule, v, msg, diff)
-	add(judgeHeld(RuleSystemPrompt, line, j.Breaks, beside, "the system prompt held: the same bytes on every request of the session"))
+	rule, v, msg, diff = judgeHeld(RuleSystemPrompt, line, j.Breaks, beside, "the system prompt held: the same bytes on every request of the session")
+	if m := ModelMoves(rep); v == runner.Pass && len(m) > 0 {
+		msg += "; where it changed, allowed: " + strings.Join(m, "; ")
+	}
+	add(rule, v, msg, diff)
 	add(judgeNoClock(run, reqs, main))
 	add(judgeHeld(RuleTools, line, j.Breaks, beside, "the tool list held: the same on every request of the session"))
 	add(judgeHeld(RuleRewritten, line, j.Breaks, beside, "nothing sent was rewritten: each request of the session extends the one before"))
@@ -221,7 +225,7 @@ func result(run *Run, rule string, v runner.Verdict, msg, diff string) runner.Re
 		Case: runnerCase(run, rule, about, input, expect),
 		// A rule that holds has nothing more to say; one that does not, or could not be
 		// checked, says why.
-		Verdict: v, Message: msg, Diff: diff,
+		Verdict: v, Message: msg, Diff: diff, Evidence: evidence(v, msg),
 	}
 }
 

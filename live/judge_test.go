@@ -129,7 +129,7 @@ func TestJudgeNotRun(t *testing.T) {
 	if j.Failed() {
 		t.Error("a scenario not run fails")
 	}
-	if row := Row(map[string]Outcome{"midnight": {run, j}}); !strings.HasPrefix(row.Midnight, "not run: ") || !strings.Contains(row.Note, "midnight: skip: not run") {
+	if row := Row(map[string]Outcome{"midnight": {run, j}}); !strings.HasPrefix(row.Midnight, "➖ not run: ") || !strings.Contains(row.Note, "midnight: skip: not run") {
 		t.Errorf("field report row: midnight %q, note %q", row.Midnight, row.Note)
 	}
 }
@@ -199,7 +199,7 @@ func TestJudgeDateNoteWithoutRequestAfterTheClock(t *testing.T) {
 	}
 	// And the field report does not say the prefix held across midnight.
 	row := Row(map[string]Outcome{"midnight": {run, mustJudge(t, run)}})
-	if !strings.HasPrefix(row.Midnight, "not checked") {
+	if !strings.HasPrefix(row.Midnight, "➖ not checked") {
 		t.Errorf("midnight %q", row.Midnight)
 	}
 }

@@ -147,3 +147,16 @@ func TestOpencodeOverACPModeChange(t *testing.T) {
 	_, got := drive(t, "opencode", "mode", true)
 	want(t, got, RuleModeNote, runner.Fail, "the mode change changed the tools")
 }
+
+// opencode over ACP moves to a model the scenario names (fake/fake-model-2, which its profile
+// lists and the fake now serves: it answered "This server serves fake-model"), and the
+// system-prompt verdict names the request that went there.
+func TestOpencodeOverACPModelChange(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a real agent")
+	}
+	_, got := drive(t, "opencode", "model-change", true)
+	if x := got[RuleSystemPrompt]; !strings.Contains(x.Message, "model fake-model → fake-model-2, allowed by the model-change rule") {
+		t.Errorf("system-prompt: %s: %s", x.Verdict, x.Message)
+	}
+}

@@ -63,8 +63,8 @@ func TestReferenceAgentCompacts(t *testing.T) {
 			t.Errorf("%s: %s: %s", x.Case.ID, x.Verdict, x.Message)
 		}
 	}
-	if row := Row(map[string]Outcome{"compaction": {r, j}}); row.Compaction != "held" {
-		t.Errorf("the field report's compaction: %q, want held\nstderr: %s", row.Compaction, r.Stderr)
+	if row := Row(map[string]Outcome{"compaction": {r, j}}); row.Compaction != "✅ held" {
+		t.Errorf("the field report's compaction: %q, want ✅ held\nstderr: %s", row.Compaction, r.Stderr)
 	}
 }
 
@@ -126,6 +126,58 @@ func TestReferenceAgentNoteFirst(t *testing.T) {
 			case !broken && (x.Verdict != runner.Pass || !strings.Contains(x.Message, "after the person's words")):
 				t.Errorf("%s: %s %s %q, want a pass after the person's words\nstderr: %s", sc, rule, x.Verdict, x.Message, r.Stderr)
 			}
+		}
+	}
+}
+
+// The fake serves every model a scenario names (issue 21: a model step got 404 from the fake,
+// which served only the profile's model): the reference agent moves to fake-model-2 and runs on,
+// and the system-prompt verdict names the request that went there and the rule that allows it.
+func TestModelChangeServed(t *testing.T) {
+	p := *mustProfile(t, "lembas-check")
+	p.Env = map[string]string{"LIVE_TEST_AGENT": "reference", "OPENAI_MODEL": "{model}"}
+	sc, err := LoadScenario("model-change")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Drive(context.Background(), Options{Profile: &p, Bin: os.Args[0], ACP: true, Scenario: sc, Work: t.TempDir(), After: never, Tool: "lembas-check test", Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Fault != nil {
+		t.Fatalf("fault: %v\nstderr: %s", r.Fault, r.Stderr)
+	}
+	j, err := Judge(context.Background(), r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range j.Results {
+		if x.Verdict.Failed() {
+			t.Errorf("%s: %s: %s", x.Case.ID, x.Verdict, x.Message)
+		}
+		if strings.HasSuffix(x.Case.ID, "/system-prompt") && !strings.Contains(x.Evidence, "request 4: model fake-model → fake-model-2, allowed by the model-change rule") {
+			t.Errorf("system-prompt: %s: %q", x.Verdict, x.Evidence)
+		}
+	}
+}
+
+// A model step is served and made by the id the agent offers for it.
+func TestServedAndOffered(t *testing.T) {
+	sc := &Scenario{Steps: []Step{{Prompt: "hi"}, {Model: "fake-model-2"}, {Model: "fake-model"}, {Model: "other"}}}
+	if got := strings.Join(Served(sc, "fake-model"), ","); got != "fake-model,fake-model-2,other" {
+		t.Errorf("Served: %s", got)
+	}
+	for _, c := range []struct {
+		offered []string
+		want    string
+		ok      bool
+	}{
+		{[]string{"fake/fake-model", "fake/fake-model-2"}, "fake/fake-model-2", true},
+		{[]string{"fake-model-2"}, "fake-model-2", true},
+		{[]string{"fake/fake-model-22"}, "", false},
+	} {
+		if got, ok := OfferedModel(c.offered, "fake-model-2"); got != c.want || ok != c.ok {
+			t.Errorf("OfferedModel(%v) = %q %v", c.offered, got, ok)
 		}
 	}
 }

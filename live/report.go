@@ -17,8 +17,9 @@ import (
 // Settings are `live`'s settings as a person gives them (its flags; docs/live.md), all but the
 // field report and how the report is written.
 type Settings struct {
-	// Agent is a profile's name, a profile file, or a command 'CMD ARGS'.
-	Agent string
+	// Agent is a profile's name, a profile file, or a command 'CMD ARGS'; Profile the profile of
+	// that command ("none": none, agents.NoProfile).
+	Agent, Profile string
 	// ACP and Oneshot force how it is driven (default: over ACP where its profile can, else over
 	// its RPC mode, else one-shot).
 	ACP, Oneshot bool
@@ -42,7 +43,7 @@ func (s Settings) Run(ctx context.Context, expect *runner.Expectations) (*runner
 	if s.ACP && s.Oneshot {
 		return nil, fmt.Errorf("live: --acp and --oneshot: give one")
 	}
-	p, bin, err := agents.Resolve(s.Agent, "")
+	p, bin, err := agents.Resolve(s.Agent, s.Profile)
 	if err != nil {
 		return nil, fmt.Errorf("live: %v", err)
 	}
@@ -83,7 +84,7 @@ func (s Settings) How(p *agents.Profile) (useACP, useRPC bool, err error) {
 
 // Report drives the agent o names through each scenario in turn and judges each run (`live`):
 // one report of every verdict, known failures applied. Each scenario's recording and ACP
-// transcript are kept in dir (<scenario>.jsonl, <scenario>.acp.log); with no dir they are judged,
+// transcript are kept in dir (<scenario>.jsonl, <scenario>.<acp|rpc|one-shot>.log); with no dir they are judged,
 // then go. A scenario not run makes the report's NotRun (said on o.Log); an error is a run that
 // could not be made at all, said as `live` says it. An interrupt ends it after the scenario it cut short.
 func Report(ctx context.Context, o Options, scs []*Scenario, dir string, expect *runner.Expectations) (*runner.Report, error) {
@@ -106,7 +107,7 @@ func Report(ctx context.Context, o Options, scs []*Scenario, dir string, expect 
 	for _, sc := range scs {
 		o.Scenario = sc
 		o.Record = filepath.Join(dir, sc.Name+".jsonl")
-		o.Transcript = filepath.Join(dir, sc.Name+".acp.log")
+		o.Transcript = filepath.Join(dir, sc.Name+"."+driven+".log")
 		start := time.Now()
 		run, err := Drive(ctx, o)
 		if err != nil {

@@ -154,8 +154,8 @@ func (d *driver) rpc(ctx context.Context) {
 		return
 	}
 	lines, done := make(chan rpcMsg), make(chan struct{})
-	go readRPC(a.Out, lines, done)
-	c := &rpcConn{in: a.In, lines: lines, after: d.o.After, timeout: d.o.StepTimeout}
+	go readRPC(teeReader{a.Out, &lineLog{w: d.tr, prefix: "< "}}, lines, done)
+	c := &rpcConn{in: teeWriter{a.In, &lineLog{w: d.tr, prefix: "> "}}, lines: lines, after: d.o.After, timeout: d.o.StepTimeout}
 	defer func() {
 		d.endStdio(a) // pi exits when its input closes
 		close(done)

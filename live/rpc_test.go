@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -192,5 +193,45 @@ func TestRPCSaidIsTheLastAssistantMessagesText(t *testing.T) {
 	}}
 	if got := m.said(); got != "ab" {
 		t.Errorf("said %q, want %q", got, "ab")
+	}
+}
+
+// --record keeps a transcript for every way of driving (issue 21: only ACP kept one, though
+// docs/live.md said RPC and one-shot agents did): RPC's lines each way, each one-shot command and
+// what it printed, in DIR/<scenario>.<driven>.log.
+func TestTranscriptEveryWay(t *testing.T) {
+	if _, err := os.Stat("/bin/sh"); err != nil {
+		t.Skip("no /bin/sh")
+	}
+	sc, _ := LoadScenario("two-prompts")
+	sh, err := agents.Parse([]byte(`{"name":"echo","bin":"sh","api":"chat completions","clock":"libfaketime",
+		"oneshot":{"args":["-c","echo said: \"$0\"","{prompt}"],"continue":["-c","echo again: \"$0\"","{prompt}"]}}`), "echo.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		o    Options
+		file string
+		want []string
+	}{
+		{Options{Profile: rpcProfile(t, ""), Bin: os.Args[0], RPC: true}, "two-prompts.rpc.log",
+			[]string{`> {"id":"lembas-1","message":"Read README.md and NOTES.md, then tell me what the project is.","type":"prompt"}`, `< {"command":"prompt","id":"lembas-2","success":true,"type":"response"}`, `"type":"agent_end"}`}},
+		{Options{Profile: sh, Bin: "/bin/sh"}, "two-prompts.one-shot.log",
+			[]string{`$ /bin/sh -c "echo said: \"$0\"" "Read README.md and NOTES.md, then tell me what the project is."`, "< said: Read README.md", "< again: Read them again", "= exit 0"}},
+	} {
+		dir := t.TempDir()
+		c.o.After, c.o.Tool, c.o.Version = never, "lembas-check test", "test"
+		if _, err := Report(context.Background(), c.o, []*Scenario{sc}, dir, nil); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(filepath.Join(dir, c.file))
+		if err != nil {
+			t.Fatalf("%s: %v", c.o.Driven(), err)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(string(b), w) {
+				t.Errorf("%s: no %q in\n%s", c.file, w, b)
+			}
+		}
 	}
 }

@@ -35,7 +35,7 @@ type Options struct {
 	// Work is a directory the run may use (HOME, the session directory, the ACP transcript, the
 	// recording unless Record says elsewhere); made and removed when empty, so give Record then.
 	Work string
-	// Record is the recording's path, Transcript the ACP transcript's (default: in Work, which
+	// Record is the recording's path, Transcript the transcript's (default: in Work, which
 	// goes when Work was made here).
 	Record, Transcript string
 	// StepTimeout bounds one prompt (default 5 min); every other call has a minute, or
@@ -64,7 +64,8 @@ type Run struct {
 	AgentName, AgentVersion string
 	Dir, Home               string
 	Recording               string
-	// Transcript is the ACP transcript's path ("" for one-shot).
+	// Transcript is the transcript's path: ACP's or RPC's lines each way, or each one-shot
+	// command and what it printed.
 	Transcript string
 	// Session is the one session the driver held: which requests it sent is the driver's to
 	// know, not the judge's to guess from their bytes.
@@ -166,7 +167,7 @@ func Drive(ctx context.Context, o Options) (*Run, error) {
 	warn := &syncbuf.Buffer{}
 	srv, err := fakeprovider.Start(fakeprovider.Config{
 		Script: &script.Script{Name: "(the " + p.Name + " profile's policy)", Rules: []script.Rule{summaryRule()}, Default: p.Policy(r.Dir)},
-		Record: rec, Log: warn, Models: []string{ModelOf(p)},
+		Record: rec, Log: warn, Models: Served(sc, ModelOf(p)),
 		// A request the API would refuse is a harness bug: seen here, not in production
 		// (docs/fakeprovider.md, --strict).
 		Strict: !o.Lax,
@@ -210,7 +211,12 @@ func Drive(ctx context.Context, o Options) (*Run, error) {
 		}
 		return time.Now().UTC()
 	}
-	d := &driver{o: o, r: r, ag: ag, srv: srv, clock: clock, now: now, stderr: &stderr}
+	tf, err := openTranscript(o.Transcript, work, r)
+	if err != nil {
+		return nil, err
+	}
+	defer tf.Close()
+	d := &driver{o: o, r: r, ag: ag, srv: srv, clock: clock, now: now, stderr: &stderr, tr: syncbuf.NewWriter(tf)}
 	// The fake serves this one agent: every request it gets from here on is the session's, or
 	// beside it (a title, a suggestion), which the judge tells by what it is. The agent has
 	// ended when its driver returns, so Last is the session's last request.
@@ -219,11 +225,7 @@ func Drive(ctx context.Context, o Options) (*Run, error) {
 		r.Session.ID = "the one-shot chain"
 	}
 	if o.ACP {
-		tr := o.Transcript
-		if tr == "" {
-			tr = filepath.Join(work, "acp.log")
-		}
-		d.acp(ctx, tr)
+		d.acp(ctx)
 	} else if o.RPC {
 		d.rpc(ctx)
 	} else {
@@ -242,6 +244,23 @@ type driver struct {
 	clock  *Clock
 	now    func() time.Time
 	stderr *proc.Tail
+	// tr is the transcript: every line each way, "> " sent, "< " received.
+	tr io.Writer
+}
+
+// openTranscript makes the run's transcript, at path or else in work as <driven>.log, and says
+// where in r: every way of driving keeps one (ACP's lines, RPC's lines, each one-shot command and
+// what it printed).
+func openTranscript(path, work string, r *Run) (*os.File, error) {
+	if path == "" {
+		path = filepath.Join(work, r.Driven+".log")
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("the transcript: %v", err)
+	}
+	r.Transcript = path
+	return f, nil
 }
 
 func (d *driver) logf(format string, args ...any) {
@@ -323,26 +342,19 @@ func (d *driver) endStdio(a *Stdio) {
 }
 
 // acp drives the agent over ACP, one process for the whole scenario.
-func (d *driver) acp(ctx context.Context, transcript string) {
+func (d *driver) acp(ctx context.Context) {
 	argv, ok := d.ag.ACP()
 	if !ok {
 		d.r.Fault = &NotRun{fmt.Errorf("the %s profile has no ACP command: drive it one-shot", d.r.Profile.Name)}
 		return
 	}
-	tf, err := os.Create(transcript)
-	if err != nil {
-		d.r.Fault = &NotRun{err}
-		return
-	}
-	defer tf.Close()
-	d.r.Transcript = transcript
 	a, err := d.startStdio(argv)
 	if err != nil {
 		d.r.Fault = err
 		return
 	}
 	defer d.endStdio(a)
-	c := acp.New(a.In, a.Out, acp.Options{Dir: d.r.Dir, Lembas: true, Timeout: min(time.Minute, d.o.StepTimeout), PromptTimeout: d.o.StepTimeout, After: d.o.After, Transcript: tf})
+	c := acp.New(a.In, a.Out, acp.Options{Dir: d.r.Dir, Lembas: true, Timeout: min(time.Minute, d.o.StepTimeout), PromptTimeout: d.o.StepTimeout, After: d.o.After, Transcript: d.tr})
 	info, err := c.Initialize(ctx, d.o.Version)
 	if err != nil {
 		d.r.Fault = err
@@ -368,7 +380,7 @@ func (d *driver) acp(ctx context.Context, transcript string) {
 			}
 			err = c.SetMode(ctx, s, st.Mode)
 		case st.Model != "":
-			err = c.SetModel(ctx, s, st.Model)
+			err = setModel(ctx, c, s, st.Model)
 		case st.Compact:
 			_, err = c.Compact(ctx, s)
 			var u *acp.Unsupported
@@ -395,13 +407,26 @@ func (d *driver) oneshot(ctx context.Context) {
 		}
 		prompts++
 		var out bytes.Buffer
-		left, err := RunOnce(ctx, argv, Once{Env: d.ag.Env, Dir: d.r.Dir, Stdout: &out, Stderr: d.stderr, Timeout: d.o.StepTimeout, After: d.o.After})
+		left, err := RunLogged(ctx, argv, Once{Env: d.ag.Env, Dir: d.r.Dir, Stdout: &out, Stderr: d.stderr, Timeout: d.o.StepTimeout, After: d.o.After}, d.tr)
 		if left != "" {
 			d.logf("lembas-check live: %s", left)
 		}
 		sr.Said = strings.TrimSpace(out.String())
 		return sr, err
 	})
+}
+
+// setModel moves the session to model, by the id the agent offers for it where it offers models
+// (opencode's fake/fake-model-2), else by the name (a LLeMbas agent's _lembas/configure).
+func setModel(ctx context.Context, c *acp.Client, s acp.Session, model string) error {
+	if len(s.Models) == 0 {
+		return c.SetModel(ctx, s, model)
+	}
+	id, ok := OfferedModel(s.Models, model)
+	if !ok {
+		return &acp.Unsupported{What: "model " + model, Why: "the agent offers the models " + strings.Join(s.Models, ", ")}
+	}
+	return c.SetModel(ctx, s, id)
 }
 
 func contains(list []string, s string) bool {

@@ -157,7 +157,12 @@ func (t *Target) Start(ctx context.Context) (runner.TargetInfo, error) {
 			return runner.TargetInfo{}, err
 		}
 		cfg.Record = t.rec
-		f, err := os.Create(filepath.Join(t.o.Keep, "acp.log"))
+		// The transcript: ACP's lines each way, or each one-shot command and what it printed.
+		name := "acp.log"
+		if t.o.OneShot {
+			name = "one-shot.log"
+		}
+		f, err := os.Create(filepath.Join(t.o.Keep, name))
 		if err != nil {
 			return runner.TargetInfo{}, err
 		}
@@ -579,7 +584,7 @@ func (o *oneshot) Prompt(ctx context.Context, words string) error {
 	}
 	o.prompts++
 	var stderr proc.Tail
-	_, err := live.RunOnce(ctx, argv, live.Once{Env: o.t.env, Dir: o.dir, Stdout: io.Discard, Stderr: &stderr, Grace: 2 * time.Second})
+	_, err := live.RunLogged(ctx, argv, live.Once{Env: o.t.env, Dir: o.dir, Stdout: io.Discard, Stderr: &stderr, Grace: 2 * time.Second}, o.t.trans)
 	if f := new(acp.Fault); errors.As(err, &f) && f.Kind == acp.Died {
 		f.Detail += "; its stderr ends:\n" + stderr.String()
 	}

@@ -47,6 +47,9 @@ type Result struct {
 	Diff string
 	// Message is the skip reason, the implementation's error, or what broke in the protocol.
 	Message string
+	// Evidence is what a pass rests on, in a line: what was compared, where a note was found
+	// (a live verdict's; -v shows it).
+	Evidence string
 	// Expected is the expectations file's reason for an xfail or xpass.
 	Expected string
 	Stderr   string

@@ -19,10 +19,11 @@ func cmdLive(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("live", stderr)
 	st := live.Settings{Log: stderr, Tool: tool, Version: runner.ToolVersion}
 	fs.StringVar(&st.Agent, "agent", "", "the agent: a profile `NAME` ("+strings.Join(agents.Names(), ", ")+"), a profile FILE (.json), or a command 'CMD ARGS'")
+	fs.StringVar(&st.Profile, "profile", "", "the agent profile `NAME` (or FILE) of --agent's command; none: run the command with no profile")
 	fs.BoolVar(&st.ACP, "acp", false, "drive it over ACP (the default when its profile has an ACP command)")
 	fs.BoolVar(&st.Oneshot, "oneshot", false, "drive it one prompt at a time (the default when it has neither an ACP nor an RPC command)")
 	fs.Var((*repeatFlag)(&st.Scenarios), "scenario", "a built-in scenario `NAME` ("+strings.Join(live.Scenarios(), ", ")+") or a scenario FILE (repeatable; default: every built-in one)")
-	fs.StringVar(&st.Record, "record", "", "keep each scenario's recording in `DIR` (<scenario>.jsonl), and the ACP transcript beside it")
+	fs.StringVar(&st.Record, "record", "", "keep each scenario's recording in `DIR` (<scenario>.jsonl), and its transcript beside it (<scenario>.<acp|rpc|one-shot>.log)")
 	fs.DurationVar(&st.StepTimeout, "timeout", 5*time.Minute, "the longest one prompt may take")
 	var strict bool
 	addStrictFlag(fs, &strict, true)

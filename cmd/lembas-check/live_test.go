@@ -15,7 +15,7 @@ import (
 // 1): exit 2, the summary ERROR saying what was not run, nothing passed and nothing failed.
 func TestLiveAgentNotStarted(t *testing.T) {
 	bin := filepath.Join(t.TempDir(), "nosuch")
-	code, out, errs := runCLI(t, "live", "--agent", bin, "--scenario", "midnight", "-v")
+	code, out, errs := runCLI(t, "live", "--agent", bin, "--profile", "none", "--scenario", "midnight", "-v")
 	if code != 2 {
 		t.Fatalf("exit %d, want 2\n%s\n%s", code, out, errs)
 	}
@@ -80,5 +80,24 @@ func TestAgentBaseURLChecked(t *testing.T) {
 	}
 	if err := cli.CheckURL("--base-url", "http://127.0.0.1:8080/v1"); err != nil {
 		t.Errorf("a good URL: %v", err)
+	}
+}
+
+// A live target whose command matches no profile, given no --profile, is a run not made naming
+// the profiles (issue 21: the reference agent under another file name ran with an empty profile,
+// 7 pass, 260 skip, exit 0); --profile none runs it with none, on purpose.
+func TestLiveCommandNeedsAProfile(t *testing.T) {
+	lc := filepath.Join(t.TempDir(), "lc")
+	if err := os.Symlink(os.Args[0], lc); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"run", "--live", lc + " agent", "--area", "prefix"},
+		{"live", "--agent", lc + " agent", "--scenario", "two-prompts"},
+	} {
+		code, out, errs := runCLI(t, args...)
+		if code != 2 || !strings.Contains(errs, "matches no agent profile") || !strings.Contains(errs, "lembas-check, opencode") || !strings.Contains(errs, "--profile none") {
+			t.Errorf("%s: exit %d\n%s\n%s", args[0], code, out, errs)
+		}
 	}
 }

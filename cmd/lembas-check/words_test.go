@@ -100,8 +100,8 @@ func TestFirstWordAgreesWithExitStatus(t *testing.T) {
 		{"fake a bad flag", []string{"fake", "--bogus"}, 2},
 		{"live no agent", []string{"live"}, 2},
 		{"live an empty agent", []string{"live", "--agent", ""}, 2},
-		{"live an agent that cannot be started", []string{"live", "--agent", filepath.Join(dir, "nosuch-agent"), "--scenario", "two-prompts"}, 2},
-		{"live an agent that cannot be started, markdown", []string{"live", "--agent", filepath.Join(dir, "nosuch-agent"), "--scenario", "two-prompts", "--format", "markdown"}, 2},
+		{"live an agent that cannot be started", []string{"live", "--agent", filepath.Join(dir, "nosuch-agent"), "--profile", "none", "--scenario", "two-prompts"}, 2},
+		{"live an agent that cannot be started, markdown", []string{"live", "--agent", filepath.Join(dir, "nosuch-agent"), "--profile", "none", "--scenario", "two-prompts", "--format", "markdown"}, 2},
 		{"version", []string{"version"}, 0},
 		{"no such command", []string{"nope"}, 2},
 	} {

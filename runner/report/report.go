@@ -212,6 +212,8 @@ func suffix(x runner.Result) string {
 		return ": " + x.Message
 	case x.Expected != "":
 		return ": expected to fail: " + x.Expected
+	case x.Verdict == runner.Pass && x.Evidence != "":
+		return ": " + x.Evidence
 	}
 	return ""
 }

@@ -307,3 +307,14 @@ func TestCoverageInEveryFormat(t *testing.T) {
 		t.Errorf("JSON footer %s (%v)", jl[len(jl)-1], err)
 	}
 }
+
+// -v shows what each pass rests on, in its line (issue 21: live -v printed nothing for a pass).
+func TestVerboseTableShowsEvidence(t *testing.T) {
+	c := conformance.Case{Label: conformance.Label{ID: "live/midnight/tools", Area: "live"}}
+	rep := &runner.Report{Results: []runner.Result{{Case: c, Verdict: runner.Pass, Evidence: "4 requests compared (2←1, 3←2, 4←3, 5←4)"}}}
+	var b bytes.Buffer
+	WriteTable(&b, rep, true)
+	if !strings.Contains(b.String(), "--- PASS: live/midnight/tools (0.0ms): 4 requests compared (2←1, 3←2, 4←3, 5←4)\n") {
+		t.Errorf("no evidence:\n%s", b.String())
+	}
+}
