@@ -85,12 +85,21 @@ func NewPredictor(c PredictorConfig) (*Predictor, error) {
 
 // prediction is one request in the predictor, from before it is sent to its answer.
 type prediction struct {
+	prompt    tokens.Prompt
 	t, shadow *cachesim.Ticket
 	err       error
 }
 
-// begin takes a request as it is about to be sent.
+// begin takes a request as it is about to be sent: prepare, then admit.
 func (p *Predictor) begin(ctx context.Context, path string, body []byte) *prediction {
+	pd := p.prepare(ctx, path, body)
+	p.admit(pd)
+	return pd
+}
+
+// prepare tokenizes a request (as the server would) without giving it to the simulators yet:
+// with sessions at once, admit comes after the run, in the order the server took the requests.
+func (p *Predictor) prepare(ctx context.Context, path string, body []byte) *prediction {
 	r, err := chat.ParsePath(path, body)
 	if err != nil {
 		return &prediction{err: err}
@@ -99,19 +108,26 @@ func (p *Predictor) begin(ctx context.Context, path string, body []byte) *predic
 	if err != nil {
 		return &prediction{err: fmt.Errorf("tokenizing: %v", err)}
 	}
+	return &prediction{prompt: pr}
+}
+
+// admit gives a prepared request to the simulators: it takes a slot now, or waits for one.
+func (p *Predictor) admit(pd *prediction) {
+	if pd.err != nil {
+		return
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	out := &prediction{t: p.cache.Begin(pr)}
+	pd.t = p.cache.Begin(pd.prompt)
 	if p.shadow != nil {
-		out.shadow = p.shadow.Begin(pr)
+		pd.shadow = p.shadow.Begin(pd.prompt)
 	}
-	return out
 }
 
 // end takes the answer: the slot that served the request holds its prompt and the tokens the
 // server generated (counted, not known: nothing later matches them).
 func (p *Predictor) end(pd *prediction, s replay.Sent) {
-	if pd.err != nil {
+	if pd.err != nil || pd.t == nil {
 		return
 	}
 	gen := 0
