@@ -25,6 +25,8 @@ type Predictor struct {
 	shadow *cachesim.Cache // with the RAM prompt cache, when cache has none
 	// ramSeen: the server showed it keeps prompts in RAM; the shadow predicts from then on.
 	ramSeen, justErased bool
+	// ram: the server keeps prompts in RAM, as the probe found.
+	ram bool
 	// About says how it is configured, for the report.
 	About string
 }
@@ -56,8 +58,10 @@ func NewPredictor(c PredictorConfig) (*Predictor, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Predictor{tok: c.Tokenizer, cache: cache}
-	if !c.RAM {
+	p := &Predictor{tok: c.Tokenizer, cache: cache, ram: c.RAM}
+	// A server the probe found keeping no prompt in RAM keeps none: the second simulator is for
+	// one whose RAM prompt cache is only assumed away.
+	if !c.RAM && c.RAMSaid == "" {
 		o.RAM, o.IdleSlots = true, true
 		if p.shadow, err = cachesim.NewWith(c.Slots, o); err != nil {
 			return nil, err

@@ -240,8 +240,11 @@ func writeRequests(w io.Writer, r *Result) error {
 				pms = fmt.Sprintf("%.1f", *row.Usage.PromptMS)
 			}
 			pred := "—"
-			if row.Predicted != nil {
+			switch {
+			case row.Predicted != nil:
 				pred = fmt.Sprint(*row.Predicted)
+			case row.simRefused:
+				pred = "refused"
 			}
 			cells = append(cells, ttft, pms, cached+"/"+prompt, pred, row.Reusable, table.Cut(note(row), 60))
 			if row.Why != "" || row.Detail != "" {
