@@ -11,8 +11,8 @@ import (
 	"github.com/LLeMbas/lembas-check/fakeprovider"
 	"github.com/LLeMbas/lembas-check/replay"
 	"github.com/LLeMbas/lembas-check/tokens"
-	"github.com/LLeMbas/lembas-check/usage"
 	"github.com/LLeMbas/lembas-check/tokens/tokenstest"
+	"github.com/LLeMbas/lembas-check/usage"
 )
 
 func recordings(t *testing.T) []string {
