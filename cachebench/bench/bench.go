@@ -66,6 +66,11 @@ type Row struct {
 	ramModelled bool
 }
 
+// counted says whether the row's prediction counts in the predicted totals: not for a request
+// the server failed or refused, which has no cached figure to set it against (the simulator
+// still served it, as the server did).
+func (r Row) counted() bool { return r.Predicted != nil && r.Error == "" }
+
 // Efficiency is reported cached ÷ predicted reusable; ok is false when the server did not
 // report, or nothing was predicted.
 func (r Row) Efficiency() (float64, bool) {
@@ -161,7 +166,7 @@ func (t *Totals) add(r Row) {
 		t.Reported++
 		t.Cached += int64(*r.Usage.CachedTokens)
 		t.Reusable += int64(r.Reusable)
-		if r.Predicted != nil {
+		if r.counted() {
 			t.Compared++
 			t.Predicted += int64(*r.Predicted)
 			t.ComparedCached += int64(*r.Usage.CachedTokens)
