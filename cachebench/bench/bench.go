@@ -118,6 +118,8 @@ type Run struct {
 	// Counters are what the server's own /metrics counted over the run (vLLM's prefix-cache
 	// queries and hits, SGLang's, llama-server's), nil when it has none.
 	Counters *replay.CacheCounters `json:"server_counters,omitempty"`
+	// CountersMissing says why Counters is nil: what /metrics answered.
+	CountersMissing string `json:"server_counters_missing,omitempty"`
 	// Currency is the money's, with Options.Prices.
 	Currency string `json:"currency,omitempty"`
 }

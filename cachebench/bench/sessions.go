@@ -155,7 +155,7 @@ func benchRun(ctx context.Context, sessions []session, o Options, v *Variant, to
 			reports[i][q.Seq] = q
 		}
 	}
-	before := o.Sender.CacheCounters(ctx)
+	before, missing := o.Sender.ReadCacheCounters(ctx)
 	run.Cold = cold(ctx, o)
 	o.phase(name, "replaying", total)
 	st := &runState{o: o, name: name, start: time.Now(), deferred: o.Predictor != nil && o.Reset == nil && len(sessions) > 1 && o.Concurrency > 1}
@@ -180,9 +180,17 @@ func benchRun(ctx context.Context, sessions []session, o Options, v *Variant, to
 		run.Totals.add(r)
 	}
 	run.TTFT, run.PromptMS = timePercentiles(run.Rows)
-	if after := o.Sender.CacheCounters(ctx); before != nil && after != nil && after.Source == before.Source {
+	after, missingAfter := o.Sender.ReadCacheCounters(ctx)
+	switch {
+	case before != nil && after != nil && after.Source == before.Source:
 		d := after.Sub(*before)
 		run.Counters = &d
+	case before != nil && after != nil:
+		run.CountersMissing = fmt.Sprintf("/metrics had %s's counters before the run and %s's after it", before.Source, after.Source)
+	case missing != "":
+		run.CountersMissing = missing
+	default:
+		run.CountersMissing = missingAfter
 	}
 	if len(sessions) > 1 {
 		run.Sessions = sessionTotals(run.Rows, sessions)

@@ -116,8 +116,12 @@ func summaryLines(res *Result) []line {
 	for _, run := range res.Runs {
 		counters = counters || run.Counters != nil
 	}
-	if counters {
+	// Missing counters are said against a real server; the simulator has none to miss.
+	if counters || !res.Simulated && len(res.Runs) > 0 && res.Runs[0].CountersMissing != "" {
 		out = append(out, line{"cached tokens (server's /metrics)", func(r Run) string {
+			if r.Counters == nil && r.CountersMissing != "" {
+				return "none: " + r.CountersMissing
+			}
 			if r.Counters == nil {
 				return "—"
 			}
