@@ -32,11 +32,29 @@ func (c CacheCounters) Sub(before CacheCounters) CacheCounters {
 // CacheCounters reads the server's /metrics; nil when it has none of the counters (or no
 // /metrics: llama-server without --metrics).
 func (s *Sender) CacheCounters(ctx context.Context) *CacheCounters {
+	c, _ := s.ReadCacheCounters(ctx)
+	return c
+}
+
+// ReadCacheCounters is CacheCounters and, when there are none, why, for the report: a report
+// whose server counters are missing says so rather than leaving them out.
+func (s *Sender) ReadCacheCounters(ctx context.Context) (*CacheCounters, string) {
 	b, code, err := s.get(ctx, http.MethodGet, s.base()+"/metrics")
-	if err != nil || code != http.StatusOK {
-		return nil
+	switch {
+	case err != nil:
+		return nil, "GET /metrics: " + err.Error()
+	case code == http.StatusNotImplemented:
+		return nil, "GET /metrics: " + statusText(code, nil) + " (llama-server serves it only when started with --metrics)"
+	case code != http.StatusOK:
+		return nil, "GET /metrics: " + statusText(code, nil)
 	}
-	return ParseCacheCounters(b)
+	if c := ParseCacheCounters(b); c != nil {
+		return c, ""
+	}
+	if bytes.Contains(b, []byte("llamacpp:prompt_tokens_total")) {
+		return nil, "/metrics has no llamacpp:prompt_tokens_cached_total (a llama-server older than that counter)"
+	}
+	return nil, "/metrics has no prompt-cache counters of llama-server, vLLM or SGLang (docs/bench.md)"
 }
 
 // ParseCacheCounters reads the counters from a Prometheus text exposition; nil when it has none.

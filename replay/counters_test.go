@@ -1,6 +1,10 @@
 package replay_test
 
 import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"testing"
 
 	"github.com/LLeMbas/lembas-check/replay"
@@ -47,4 +51,28 @@ func FuzzParseCacheCounters(f *testing.F) {
 			t.Errorf("counters without a source: %+v", c)
 		}
 	})
+}
+
+// A server with no counters to read is said so, with what its /metrics answered: llama-server
+// without --metrics (501), or one whose /metrics lacks the cached-tokens counter.
+func TestMissingCountersSayWhy(t *testing.T) {
+	for _, c := range []struct {
+		code int
+		body string
+		want string
+	}{
+		{501, `{"error":{"code":501,"message":"This server does not support metrics endpoint. Start it with --metrics"}}`, "GET /metrics: 501 Not Implemented (llama-server serves it only when started with --metrics)"},
+		{200, "llamacpp:prompt_tokens_total 10\nllamacpp:prompt_seconds_total 1\n", "/metrics has no llamacpp:prompt_tokens_cached_total (a llama-server older than that counter)"},
+		{200, "go_goroutines 7\n", "/metrics has no prompt-cache counters of llama-server, vLLM or SGLang (docs/bench.md)"},
+	} {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(c.code)
+			io.WriteString(w, c.body)
+		}))
+		s := replay.Sender{URL: srv.URL}
+		if got, why := s.ReadCacheCounters(context.Background()); got != nil || why != c.want {
+			t.Errorf("%d %q: %+v, %q", c.code, c.body, got, why)
+		}
+		srv.Close()
+	}
 }

@@ -66,6 +66,11 @@ type Row struct {
 	ramModelled bool
 }
 
+// counted says whether the row's prediction counts in the predicted totals: not for a request
+// the server failed or refused, which has no cached figure to set it against (the simulator
+// still served it, as the server did).
+func (r Row) counted() bool { return r.Predicted != nil && r.Error == "" }
+
 // Efficiency is reported cached ÷ predicted reusable; ok is false when the server did not
 // report, or nothing was predicted.
 func (r Row) Efficiency() (float64, bool) {
@@ -113,6 +118,8 @@ type Run struct {
 	// Counters are what the server's own /metrics counted over the run (vLLM's prefix-cache
 	// queries and hits, SGLang's, llama-server's), nil when it has none.
 	Counters *replay.CacheCounters `json:"server_counters,omitempty"`
+	// CountersMissing says why Counters is nil: what /metrics answered.
+	CountersMissing string `json:"server_counters_missing,omitempty"`
 	// Currency is the money's, with Options.Prices.
 	Currency string `json:"currency,omitempty"`
 }
@@ -161,7 +168,7 @@ func (t *Totals) add(r Row) {
 		t.Reported++
 		t.Cached += int64(*r.Usage.CachedTokens)
 		t.Reusable += int64(r.Reusable)
-		if r.Predicted != nil {
+		if r.counted() {
 			t.Compared++
 			t.Predicted += int64(*r.Predicted)
 			t.ComparedCached += int64(*r.Usage.CachedTokens)

@@ -41,7 +41,8 @@ func TestConcurrencyAgreesWithTheSimulator(t *testing.T) {
 					t.Fatal(err)
 				}
 				snd := replay.Sender{URL: "http://fake", Client: srv.Client()}
-				res, err := Bench(context.Background(), opener(clean), Options{Sender: snd, Cold: true, Tokenizer: tok, Concurrency: c.sessions, Rate: c.rate,
+				sim := &Sim{Server: srv, Cache: cache}
+				res, err := Bench(context.Background(), opener(clean), Options{Sender: snd, Reset: sim.Reset, Tokenizer: tok, Concurrency: c.sessions, Rate: c.rate,
 					Predictor: predictor(t, PredictorConfig{Slots: c.slots, Tokenizer: tok})})
 				if err != nil {
 					t.Fatal(err)

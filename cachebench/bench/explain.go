@@ -48,13 +48,16 @@ func (p *Predictor) settle(pd *prediction, r *Row, first bool) {
 		return
 	}
 	m, s := main.CachedTokens, shadow.CachedTokens
-	r.sim, r.simRAM, r.fromRAM = &m, &s, shadow.FromRAM
+	r.sim, r.fromRAM = &m, shadow.FromRAM
+	if p.shadow != nil || p.ram {
+		r.simRAM = &s
+	}
 	pick, refused := m, main.Refused
 	if p.ramSeen {
 		pick, refused = s, shadow.Refused
 	}
 	r.simRefused = refused
-	r.ramModelled = p.ramSeen || p.shadow == nil
+	r.ramModelled = p.ramSeen || p.ram
 	if !refused {
 		r.Predicted = &pick
 	}
@@ -95,7 +98,8 @@ func explain(run *Run, o Options, concurrent bool) (coldCheck string) {
 		d := *c - *r.Predicted
 		switch {
 		case initial[i] && d > 0 && !strings.HasPrefix(coldCheck, "cold"):
-			r.Off, r.Detail = OffNotCold, coldCheck
+			// The note is said as "not cold: …" already: the cause, then the check's words.
+			r.Off, r.Detail = OffNotCold, strings.TrimPrefix(coldCheck, string(OffNotCold)+": ")
 		case r.simRAM != nil && *c == *r.simRAM:
 			r.Off = OffRAM
 			r.Detail = fmt.Sprintf("the server took a prompt of %d tokens back from its RAM prompt cache (--cache-ram) for it, which the prediction did not model until the server showed it", r.fromRAM)

@@ -74,7 +74,7 @@ func (m *Metrics) Start(run string) {
 func (m *Metrics) Observe(r Row) {
 	m.requests.WithLabelValues(r.Run, strconv.Itoa(r.Status)).Inc()
 	m.predicted.WithLabelValues(r.Run).Add(float64(r.Reusable))
-	if r.Predicted != nil {
+	if r.counted() {
 		m.simulated.WithLabelValues(r.Run).Add(float64(*r.Predicted))
 	}
 	if r.Error != "" {

@@ -24,6 +24,9 @@ func TestMetricsServedAndWritten(t *testing.T) {
 	m.Observe(Row{Run: "baseline", Status: 200, TTFT: 30 * time.Millisecond, Total: 90 * time.Millisecond, Reusable: 900, Predicted: ip(899),
 		Usage: usage.Usage{PromptTokens: ip(1000), CachedTokens: ip(900), PromptMS: &ms}})
 	m.Observe(Row{Run: "date-in-system:3", Status: 200, Usage: usage.Usage{PromptTokens: ip(1000)}})
+	// A request the server failed is out of the predicted totals, although the simulator served it.
+	m.Start("tool-churn")
+	m.Observe(Row{Run: "tool-churn", Status: 500, Error: "500 Internal Server Error: server_error", Predicted: ip(700)})
 	srv := httptest.NewServer(m.Handler())
 	defer srv.Close()
 	resp, err := srv.Client().Get(srv.URL)
@@ -42,6 +45,7 @@ func TestMetricsServedAndWritten(t *testing.T) {
 		`lembas_bench_info{recording="clean.jsonl",server="http://127.0.0.1:8080/v1"} 1`,
 		`lembas_bench_time_to_first_token_seconds_count{run="baseline"} 1`,
 		`lembas_bench_predicted_cached_tokens_total{run="baseline"} 899`,
+		`lembas_bench_predicted_cached_tokens_total{run="tool-churn"} 0`,
 		// every metric exists from the run's start: 0, not absent
 		`lembas_bench_cache_not_reported_total{run="baseline"} 0`,
 		`lembas_bench_server_errors_total{run="baseline"} 0`,

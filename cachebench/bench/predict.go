@@ -25,6 +25,8 @@ type Predictor struct {
 	shadow *cachesim.Cache // with the RAM prompt cache, when cache has none
 	// ramSeen: the server showed it keeps prompts in RAM; the shadow predicts from then on.
 	ramSeen, justErased bool
+	// ram: the server keeps prompts in RAM, as the probe found.
+	ram bool
 	// About says how it is configured, for the report.
 	About string
 }
@@ -56,8 +58,10 @@ func NewPredictor(c PredictorConfig) (*Predictor, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Predictor{tok: c.Tokenizer, cache: cache}
-	if !c.RAM {
+	p := &Predictor{tok: c.Tokenizer, cache: cache, ram: c.RAM}
+	// A server the probe found keeping no prompt in RAM keeps none: the second simulator is for
+	// one whose RAM prompt cache is only assumed away.
+	if !c.RAM && c.RAMSaid == "" {
 		o.RAM, o.IdleSlots = true, true
 		if p.shadow, err = cachesim.NewWith(c.Slots, o); err != nil {
 			return nil, err
@@ -85,12 +89,21 @@ func NewPredictor(c PredictorConfig) (*Predictor, error) {
 
 // prediction is one request in the predictor, from before it is sent to its answer.
 type prediction struct {
+	prompt    tokens.Prompt
 	t, shadow *cachesim.Ticket
 	err       error
 }
 
-// begin takes a request as it is about to be sent.
+// begin takes a request as it is about to be sent: prepare, then admit.
 func (p *Predictor) begin(ctx context.Context, path string, body []byte) *prediction {
+	pd := p.prepare(ctx, path, body)
+	p.admit(pd)
+	return pd
+}
+
+// prepare tokenizes a request (as the server would) without giving it to the simulators yet:
+// with sessions at once, admit comes after the run, in the order the server took the requests.
+func (p *Predictor) prepare(ctx context.Context, path string, body []byte) *prediction {
 	r, err := chat.ParsePath(path, body)
 	if err != nil {
 		return &prediction{err: err}
@@ -99,19 +112,26 @@ func (p *Predictor) begin(ctx context.Context, path string, body []byte) *predic
 	if err != nil {
 		return &prediction{err: fmt.Errorf("tokenizing: %v", err)}
 	}
+	return &prediction{prompt: pr}
+}
+
+// admit gives a prepared request to the simulators: it takes a slot now, or waits for one.
+func (p *Predictor) admit(pd *prediction) {
+	if pd.err != nil {
+		return
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	out := &prediction{t: p.cache.Begin(pr)}
+	pd.t = p.cache.Begin(pd.prompt)
 	if p.shadow != nil {
-		out.shadow = p.shadow.Begin(pr)
+		pd.shadow = p.shadow.Begin(pd.prompt)
 	}
-	return out
 }
 
 // end takes the answer: the slot that served the request holds its prompt and the tokens the
 // server generated (counted, not known: nothing later matches them).
 func (p *Predictor) end(pd *prediction, s replay.Sent) {
-	if pd.err != nil {
+	if pd.err != nil || pd.t == nil {
 		return
 	}
 	gen := 0

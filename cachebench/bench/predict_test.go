@@ -12,6 +12,7 @@ import (
 	"github.com/LLeMbas/lembas-check/replay"
 	"github.com/LLeMbas/lembas-check/tokens"
 	"github.com/LLeMbas/lembas-check/tokens/tokenstest"
+	"github.com/LLeMbas/lembas-check/usage"
 )
 
 func recordings(t *testing.T) []string {
@@ -132,6 +133,11 @@ func TestTheColdCheckFindsTheRAMPromptCache(t *testing.T) {
 		if c.secondColdCheck == "not cold:" && (!strings.Contains(again.ColdCheck, "--cache-ram 0") || again.Rows[0].Off != OffNotCold) {
 			t.Errorf("%d slots: %q, first row off %q", c.slots, again.ColdCheck, again.Rows[0].Off)
 		}
+		var out strings.Builder
+		if err := Write(&out, res, "table", true); err != nil || strings.Contains(out.String(), "not cold: not cold") ||
+			c.secondColdCheck == "not cold:" && !strings.Contains(out.String(), "request 1: not cold: the first request took") {
+			t.Errorf("%d slots: a note says its cause twice, or not at all (%v):\n%s", c.slots, err, out.String())
+		}
 		if base.Totals.ByOff[OffRAM] != c.baseRAM || base.Totals.Exact != base.Totals.Compared-c.baseRAM {
 			t.Errorf("%d slots: baseline %d of %d exact, off %v: want %d named as taken from RAM", c.slots, base.Totals.Exact, base.Totals.Compared, base.Totals.ByOff, c.baseRAM)
 		}
@@ -181,7 +187,13 @@ func TestRefusalsShowTheServersReason(t *testing.T) {
 	if err := Write(&out, res, "table", true); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"refused: 400 Bad Request: exceed_context_size_error", "(" + string(rune('0'+refused)) + " refused for their size)"} {
+	// Its /metrics has no counters of the prompt cache, and the report says so rather than
+	// leaving the line out.
+	if run.CountersMissing == "" || run.Counters != nil {
+		t.Errorf("server counters %+v, missing %q", run.Counters, run.CountersMissing)
+	}
+	for _, want := range []string{"refused: 400 Bad Request: exceed_context_size_error", "(" + string(rune('0'+refused)) + " refused for their size)", " refused │",
+		"none: " + run.CountersMissing} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("the table lacks %q:\n%s", want, out.String())
 		}
@@ -313,5 +325,30 @@ func TestARAMPromptFromBeforeTheBenchIsNamed(t *testing.T) {
 		if named == 0 {
 			t.Errorf("probed %v: no request took a prompt from before its bench", probed)
 		}
+	}
+}
+
+// A server the probe found keeping no prompt in RAM (--cache-ram 0) is never told that a miss
+// came from its RAM prompt cache, nor to start with --cache-ram 0: tokens the simulator cannot
+// account for there are said as they are.
+func TestAServerWithNoRAMCacheIsNotToldOfOne(t *testing.T) {
+	tok := tiktoken(t)
+	p := predictor(t, PredictorConfig{Slots: 1, Tokenizer: tok, RAMSaid: "probed"})
+	a, b := strings.Repeat("alpha ", 50), strings.Repeat("beta ", 50)
+	run := Run{Name: "baseline", Cold: "erased 1 slot(s)"}
+	for i, text := range []string{a, b, a} {
+		pd := p.begin(context.Background(), "/v1/chat/completions", []byte(`{"model":"m","messages":[{"role":"user","content":"`+text+`"}]}`))
+		cached := 0
+		if i == 2 {
+			cached = 5 // 2 more than the 3 tokens of framing a and b share: its slot holds b
+		}
+		row := Row{Run: "baseline", N: i + 1, Usage: usage.Usage{CachedTokens: &cached}}
+		p.end(pd, replay.Sent{})
+		p.settle(pd, &row, i == 0)
+		run.Rows = append(run.Rows, row)
+	}
+	explain(&run, Options{}, false)
+	if r := run.Rows[2]; r.Off != OffUnexplained || strings.Contains(r.Detail, "RAM") || r.Predicted == nil || *r.Predicted != 3 {
+		t.Errorf("off %q: %s (predicted %v)", r.Off, r.Detail, r.Predicted)
 	}
 }

@@ -113,6 +113,12 @@ type runState struct {
 	rows  []Row
 	// first: a request of the run was answered (the predictor's cold check).
 	first bool
+	// deferred: sessions at once against a server predicted: the answers are kept (answers) and
+	// predicted when the run ends, in the order the server took them (order.go). Not against
+	// the simulator (Options.Reset), which takes requests in the order they come by construction
+	// and whose prompt times are modelled: there each is predicted as it is sent.
+	deferred bool
+	answers  []*answered
 }
 
 func benchRun(ctx context.Context, sessions []session, o Options, v *Variant, total int) (*runResult, error) {
@@ -141,13 +147,21 @@ func benchRun(ctx context.Context, sessions []session, o Options, v *Variant, to
 			reports[i][q.Seq] = q
 		}
 	}
-	before := o.Sender.CacheCounters(ctx)
+	before, missing := o.Sender.ReadCacheCounters(ctx)
 	run.Cold = cold(ctx, o)
 	o.phase(name, "replaying", total)
-	st := &runState{o: o, name: name, start: time.Now()}
+	st := &runState{o: o, name: name, start: time.Now(), deferred: o.Predictor != nil && o.Reset == nil && len(sessions) > 1 && o.Concurrency > 1}
 	err := startSessions(ctx, sessions, max(1, o.Concurrency), o.Rate, func(ctx context.Context, s session) error {
 		return st.play(ctx, s, v, reports[s.index-1], len(sessions) > 1)
 	})
+	if st.deferred {
+		for _, r := range inServerOrder(o.Predictor, st.answers) {
+			st.rows = append(st.rows, r)
+			if o.OnRow != nil {
+				o.OnRow(r)
+			}
+		}
+	}
 	sort.SliceStable(st.rows, func(i, j int) bool {
 		a, b := st.rows[i], st.rows[j]
 		return a.Session < b.Session || a.Session == b.Session && a.N < b.N
@@ -158,9 +172,17 @@ func benchRun(ctx context.Context, sessions []session, o Options, v *Variant, to
 		run.Totals.add(r)
 	}
 	run.TTFT, run.PromptMS = timePercentiles(run.Rows)
-	if after := o.Sender.CacheCounters(ctx); before != nil && after != nil && after.Source == before.Source {
+	after, missingAfter := o.Sender.ReadCacheCounters(ctx)
+	switch {
+	case before != nil && after != nil && after.Source == before.Source:
 		d := after.Sub(*before)
 		run.Counters = &d
+	case before != nil && after != nil:
+		run.CountersMissing = fmt.Sprintf("/metrics had %s's counters before the run and %s's after it", before.Source, after.Source)
+	case missing != "":
+		run.CountersMissing = missing
+	default:
+		run.CountersMissing = missingAfter
 	}
 	if len(sessions) > 1 {
 		run.Sessions = sessionTotals(run.Rows, sessions)
@@ -238,7 +260,10 @@ func (st *runState) play(ctx context.Context, s session, v *Variant, bySeq map[i
 			return rewrite(n, b)
 		},
 		BeforeSend: func(path string, body []byte) {
-			if o.Predictor != nil {
+			switch {
+			case st.deferred:
+				pd = o.Predictor.prepare(ctx, path, body)
+			case o.Predictor != nil:
 				pd = o.Predictor.begin(ctx, path, body)
 			}
 			sent = time.Since(st.start)
@@ -258,6 +283,12 @@ func (st *runState) play(ctx context.Context, s session, v *Variant, bySeq map[i
 			}
 			st.mu.Lock()
 			defer st.mu.Unlock()
+			if st.deferred {
+				a := &answered{pd: pd, row: row, x: x}
+				a.began, a.ended = serverSpan(row, x)
+				st.answers = append(st.answers, a)
+				return
+			}
 			if o.Predictor != nil {
 				o.Predictor.end(pd, x)
 				o.Predictor.settle(pd, &row, !st.first)

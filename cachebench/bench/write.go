@@ -117,8 +117,12 @@ func summaryLines(res *Result) []line {
 	for _, run := range res.Runs {
 		counters = counters || run.Counters != nil
 	}
-	if counters {
+	// Missing counters are said against a real server; the simulator has none to miss.
+	if counters || !res.Simulated && len(res.Runs) > 0 && res.Runs[0].CountersMissing != "" {
 		out = append(out, line{"cached tokens (server's /metrics)", func(r Run) string {
+			if r.Counters == nil && r.CountersMissing != "" {
+				return "none: " + r.CountersMissing
+			}
 			if r.Counters == nil {
 				return "—"
 			}
@@ -241,8 +245,11 @@ func writeRequests(w io.Writer, r *Result) error {
 				pms = fmt.Sprintf("%.1f", *row.Usage.PromptMS)
 			}
 			pred := "—"
-			if row.Predicted != nil {
+			switch {
+			case row.Predicted != nil:
 				pred = fmt.Sprint(*row.Predicted)
+			case row.simRefused:
+				pred = "refused"
 			}
 			cells = append(cells, ttft, pms, cached+"/"+prompt, pred, row.Reusable, table.Cut(note(row), 60))
 			if row.Why != "" || row.Detail != "" {
