@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
-	"github.com/LLeMbas/lembas-check/internal/format"
 	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
 
+	"github.com/LLeMbas/lembas-check/internal/format"
 	"github.com/LLeMbas/lembas-check/internal/term"
 )
 

@@ -3,7 +3,6 @@ package bench
 import (
 	"context"
 	"encoding/json"
-	"github.com/LLeMbas/lembas-check/internal/format"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -14,6 +13,7 @@ import (
 	"github.com/LLeMbas/lembas-check/cachesim"
 	"github.com/LLeMbas/lembas-check/fakeprovider"
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
+	"github.com/LLeMbas/lembas-check/internal/format"
 	"github.com/LLeMbas/lembas-check/replay"
 	"github.com/LLeMbas/lembas-check/usage"
 )
@@ -112,7 +112,7 @@ func TestServerWithoutSlotsAndWithErrors(t *testing.T) {
 		}
 		n++
 		if n == 2 {
-			http.Error(w, `{"error":"busy"}`, 503)
+			http.Error(w, `{"error":"busy"}`, http.StatusServiceUnavailable)
 			return
 		}
 		sim.ServeHTTP(w, r)

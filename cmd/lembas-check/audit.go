@@ -3,10 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/LLeMbas/lembas-check/internal/format"
 	"io"
 
 	"github.com/LLeMbas/lembas-check/cachebench/audit"
+	"github.com/LLeMbas/lembas-check/internal/format"
 )
 
 // tokenizerUsage is --tokenizer's of audit and export: tiktoken offline by default, or a llama.cpp

@@ -1,13 +1,14 @@
 package main
 
 import (
-	"github.com/LLeMbas/lembas-check/internal/cli"
-	"github.com/LLeMbas/lembas-check/internal/format"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/LLeMbas/lembas-check/internal/cli"
+	"github.com/LLeMbas/lembas-check/internal/format"
 )
 
 // An agent that cannot be started is a run not made (issue 12: it printed `--- ERROR: …

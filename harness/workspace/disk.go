@@ -114,7 +114,7 @@ func checkPath(p string) error {
 		case name == "":
 			continue
 		case name == "." || name == "..":
-			return fmt.Errorf("%q: a tree path names no . or ..", p)
+			return fmt.Errorf("%q: a tree path may not name . or .. as a part", p)
 		case len(name) > maxName:
 			return fmt.Errorf("%q: a name of %d bytes; at most %d", p, len(name), maxName)
 		}
