@@ -10,6 +10,8 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/LLeMbas/lembas-check/internal/jsonx"
 )
 
 // Canonical returns the RFC 8785 (JSON Canonicalization Scheme) form of a JSON text: object keys
@@ -19,7 +21,7 @@ import (
 func Canonical(raw []byte) ([]byte, error) {
 	if json.Valid(raw) {
 		w := canonWriter{in: raw, out: make([]byte, 0, len(raw))}
-		if _, ok := w.value(skipSpace(raw, 0)); ok {
+		if _, ok := w.value(jsonx.SkipSpace(raw, 0)); ok {
 			return w.out, nil
 		}
 	}

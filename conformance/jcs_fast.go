@@ -6,6 +6,8 @@ import (
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/LLeMbas/lembas-check/internal/jsonx"
 )
 
 // canonWriter writes the RFC 8785 form of a text json.Valid accepts in one pass over its bytes,
@@ -30,17 +32,17 @@ func (w *canonWriter) value(i int) (int, bool) {
 		return w.object(i)
 	case c == '[':
 		w.out = append(w.out, '[')
-		i = skipSpace(w.in, i+1)
+		i = jsonx.SkipSpace(w.in, i+1)
 		for first := true; w.in[i] != ']'; first = false {
 			if !first {
 				w.out = append(w.out, ',')
-				i = skipSpace(w.in, i+1) // past ','
+				i = jsonx.SkipSpace(w.in, i+1) // past ','
 			}
 			var ok bool
 			if i, ok = w.value(i); !ok {
 				return i, false
 			}
-			i = skipSpace(w.in, i)
+			i = jsonx.SkipSpace(w.in, i)
 		}
 		w.out = append(w.out, ']')
 		return i + 1, true
@@ -69,10 +71,10 @@ func (w *canonWriter) object(i int) (int, bool) {
 	w.out = append(w.out, '{')
 	at := len(w.out)
 	var members []member
-	i = skipSpace(w.in, i+1)
+	i = jsonx.SkipSpace(w.in, i+1)
 	for w.in[i] != '}' {
 		if w.in[i] == ',' {
-			i = skipSpace(w.in, i+1)
+			i = jsonx.SkipSpace(w.in, i+1)
 			w.out = append(w.out, ',')
 		}
 		name, end, ok := w.str(i)
@@ -82,12 +84,12 @@ func (w *canonWriter) object(i int) (int, bool) {
 		start := len(w.out)
 		w.out = appendCanonicalString(w.out, name)
 		w.out = append(w.out, ':')
-		i = skipSpace(w.in, skipSpace(w.in, end)+1) // past ':'
+		i = jsonx.SkipSpace(w.in, jsonx.SkipSpace(w.in, end)+1) // past ':'
 		if i, ok = w.value(i); !ok {
 			return i, false
 		}
 		members = append(members, member{name, start, len(w.out)})
-		i = skipSpace(w.in, i)
+		i = jsonx.SkipSpace(w.in, i)
 	}
 	if !slices.IsSortedFunc(members, compareNames) {
 		slices.SortStableFunc(members, compareNames)
@@ -222,16 +224,4 @@ func (w *canonWriter) number(i int) (int, bool) {
 
 func isNumberByte(c byte) bool {
 	return '0' <= c && c <= '9' || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'
-}
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) {
-		switch b[i] {
-		case ' ', '\t', '\n', '\r':
-			i++
-		default:
-			return i
-		}
-	}
-	return i
 }

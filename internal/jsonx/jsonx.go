@@ -56,3 +56,18 @@ func Decode(b []byte, v any) error {
 	}
 	return nil
 }
+
+// SkipSpace is the index of the first byte at or after i that is not JSON whitespace (space,
+// tab, newline, carriage return): the hand-written scanners of request bodies and of case
+// canonical forms step over it the same way.
+func SkipSpace(b []byte, i int) int {
+	for i < len(b) {
+		switch b[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}

@@ -115,3 +115,14 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+func TestSkipSpace(t *testing.T) {
+	for _, c := range []struct {
+		in      string
+		at, end int
+	}{{"", 0, 0}, {" \t\r\n{", 0, 4}, {"a ", 0, 0}, {"a  b", 1, 3}, {"   ", 1, 3}, {"\v", 0, 0}} {
+		if got := SkipSpace([]byte(c.in), c.at); got != c.end {
+			t.Errorf("SkipSpace(%q, %d) = %d, want %d", c.in, c.at, got, c.end)
+		}
+	}
+}

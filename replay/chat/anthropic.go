@@ -3,6 +3,8 @@ package chat
 import (
 	"fmt"
 	"strconv"
+
+	"github.com/LLeMbas/lembas-check/internal/jsonx"
 )
 
 // Block is one content block of a part, as Anthropic's prompt cache counts blocks: its span in
@@ -191,7 +193,7 @@ func (r *Request) anthropic(messages []byte, offMessages int, system []byte, off
 func (p *Part) markObject(i int) {
 	b := &p.Blocks[i]
 	raw := p.Raw[b.Start:b.End]
-	j := skipWS(raw, 0)
+	j := jsonx.SkipSpace(raw, 0)
 	if j >= len(raw) || raw[j] != '{' {
 		return
 	}
@@ -203,8 +205,8 @@ func (p *Part) markObject(i int) {
 			start, end := cap(raw)-cap(key), e
 			if prevEnd >= 0 {
 				start = prevEnd // from the end of the previous value: its comma goes too
-			} else if k := skipWS(raw, e); k < len(raw) && raw[k] == ',' {
-				end = skipWS(raw, k+1) // the first member: the comma after it goes
+			} else if k := jsonx.SkipSpace(raw, e); k < len(raw) && raw[k] == ',' {
+				end = jsonx.SkipSpace(raw, k+1) // the first member: the comma after it goes
 			}
 			if b.TTL != "" {
 				p.marks = append(p.marks, edit{Span: Span{b.Start + start, b.Start + end}})

@@ -14,6 +14,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/LLeMbas/lembas-check/internal/jsonx"
 )
 
 // API names the shape of a request body.
@@ -183,7 +185,7 @@ func ParsePath(path string, body []byte) (*Request, error) {
 // ParseAs cuts a request body of a known shape (one of the API names; "": tell it from the
 // content).
 func ParseAs(body []byte, api string) (*Request, error) {
-	i := skipWS(body, 0)
+	i := jsonx.SkipSpace(body, 0)
 	if i >= len(body) || body[i] != '{' {
 		return nil, fmt.Errorf("a request body must be a JSON object")
 	}
@@ -242,7 +244,7 @@ func ParseAs(body []byte, api string) (*Request, error) {
 	if err != nil {
 		return nil, err
 	}
-	if skipWS(body, end) != len(body) {
+	if jsonx.SkipSpace(body, end) != len(body) {
 		return nil, bad(end, "more after the request object")
 	}
 	if api == "" {
@@ -313,7 +315,7 @@ func (r *Request) addMessages(arr []byte, off int, field string, leading bool) e
 		return fmt.Errorf("%q must be an array", field)
 	}
 	inHead := leading
-	i := skipWS(arr, 1)
+	i := jsonx.SkipSpace(arr, 1)
 	if i < len(arr) && arr[i] == ']' {
 		return nil
 	}
@@ -342,13 +344,13 @@ func (r *Request) addMessages(arr []byte, off int, field string, leading bool) e
 			inHead = false
 			r.Messages = append(r.Messages, p)
 		}
-		i = skipWS(arr, e)
+		i = jsonx.SkipSpace(arr, e)
 		if i >= len(arr) {
 			return fmt.Errorf("%s: unterminated array", field)
 		}
 		switch arr[i] {
 		case ',':
-			i = skipWS(arr, i+1)
+			i = jsonx.SkipSpace(arr, i+1)
 		case ']':
 			return nil
 		default:

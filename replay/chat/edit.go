@@ -3,6 +3,8 @@ package chat
 import (
 	"encoding/json"
 	"sort"
+
+	"github.com/LLeMbas/lembas-check/internal/jsonx"
 )
 
 // Edit replaces the bytes [Off, Off+Len) of a body with With (Len 0 inserts).
@@ -33,7 +35,7 @@ func Splice(body []byte, edits []Edit) []byte {
 
 // Member finds a top-level member of an object: where its value starts and ends in raw.
 func Member(raw []byte, key string) (start, end int, ok bool) {
-	i := skipWS(raw, 0)
+	i := jsonx.SkipSpace(raw, 0)
 	if i >= len(raw) || raw[i] != '{' {
 		return 0, 0, false
 	}
@@ -49,7 +51,7 @@ func Member(raw []byte, key string) (start, end int, ok bool) {
 // End is where an object's closing brace is, for a member added at its end; -1 if raw is not an
 // object.
 func End(raw []byte) int {
-	i := skipWS(raw, 0)
+	i := jsonx.SkipSpace(raw, 0)
 	if i >= len(raw) || raw[i] != '{' {
 		return -1
 	}

@@ -3,6 +3,8 @@ package chat
 import (
 	"regexp"
 	"strconv"
+
+	"github.com/LLeMbas/lembas-check/internal/jsonx"
 )
 
 // PathAt is the JSON path, relative to raw's root, of the innermost value holding byte off:
@@ -13,7 +15,7 @@ func PathAt(raw []byte, off int) string {
 		return ""
 	}
 	path := ""
-	i := skipWS(raw, 0)
+	i := jsonx.SkipSpace(raw, 0)
 	for depth := 0; depth < maxDepth; depth++ {
 		if i >= len(raw) {
 			return path

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+
+	"github.com/LLeMbas/lembas-check/internal/jsonx"
 )
 
 // A hand-written scanner, not encoding/json: the audit reads every request of a session, so the
@@ -21,18 +23,6 @@ func (e *syntaxError) Error() string { return fmt.Sprintf("offset %d: %s", e.off
 
 func bad(off int, format string, args ...any) error {
 	return &syntaxError{off, fmt.Sprintf(format, args...)}
-}
-
-func skipWS(b []byte, i int) int {
-	for i < len(b) {
-		switch b[i] {
-		case ' ', '\t', '\n', '\r':
-			i++
-		default:
-			return i
-		}
-	}
-	return i
 }
 
 // maxDepth bounds nesting, so a hostile body cannot exhaust the stack.
@@ -118,7 +108,7 @@ func skipArray(b []byte, i, depth int, f elementFunc) (int, error) {
 // is at b[i]: one grammar, values separated by commas, but for the key before each of an
 // object's. Each member goes to member, each element to element, where not nil.
 func skipList(b []byte, i, depth int, end byte, member memberFunc, element elementFunc) (int, error) {
-	i = skipWS(b, i+1)
+	i = jsonx.SkipSpace(b, i+1)
 	if i < len(b) && b[i] == end {
 		return i + 1, nil
 	}
@@ -133,11 +123,11 @@ func skipList(b []byte, i, depth int, end byte, member memberFunc, element eleme
 				return 0, err
 			}
 			key = b[i:ke]
-			i = skipWS(b, ke)
+			i = jsonx.SkipSpace(b, ke)
 			if i >= len(b) || b[i] != ':' {
 				return 0, bad(i, "want ':'")
 			}
-			i = skipWS(b, i+1)
+			i = jsonx.SkipSpace(b, i+1)
 		}
 		ve, err := skipValue(b, i, depth+1)
 		switch {
@@ -150,7 +140,7 @@ func skipList(b []byte, i, depth int, end byte, member memberFunc, element eleme
 		if err != nil {
 			return 0, err
 		}
-		i = skipWS(b, ve)
+		i = jsonx.SkipSpace(b, ve)
 		if i >= len(b) {
 			if end == '}' {
 				return 0, bad(i, "unterminated object")
@@ -159,7 +149,7 @@ func skipList(b []byte, i, depth int, end byte, member memberFunc, element eleme
 		}
 		switch b[i] {
 		case ',':
-			i = skipWS(b, i+1)
+			i = jsonx.SkipSpace(b, i+1)
 		case end:
 			return i + 1, nil
 		default:
@@ -198,7 +188,7 @@ func stringValue(raw []byte) (string, bool) {
 // Members lists an object's members in the order written: each key decoded and its value's raw
 // bytes. It is for the parts a caller looks into (a message, a tool), not for whole bodies.
 func Members(raw []byte) (keys []string, values [][]byte, err error) {
-	i := skipWS(raw, 0)
+	i := jsonx.SkipSpace(raw, 0)
 	if i >= len(raw) || raw[i] != '{' {
 		return nil, nil, bad(i, "not an object")
 	}
@@ -214,7 +204,7 @@ func Members(raw []byte) (keys []string, values [][]byte, err error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if skipWS(raw, end) != len(raw) {
+	if jsonx.SkipSpace(raw, end) != len(raw) {
 		return nil, nil, bad(end, "more after the object")
 	}
 	return keys, values, nil
@@ -222,7 +212,7 @@ func Members(raw []byte) (keys []string, values [][]byte, err error) {
 
 // Elements lists an array's elements' raw bytes.
 func Elements(raw []byte) ([][]byte, error) {
-	i := skipWS(raw, 0)
+	i := jsonx.SkipSpace(raw, 0)
 	if i >= len(raw) || raw[i] != '[' {
 		return nil, bad(i, "not an array")
 	}
@@ -234,7 +224,7 @@ func Elements(raw []byte) ([][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if skipWS(raw, end) != len(raw) {
+	if jsonx.SkipSpace(raw, end) != len(raw) {
 		return nil, bad(end, "more after the array")
 	}
 	return out, nil
@@ -246,7 +236,7 @@ type Span struct{ Start, End int }
 // MemberSpans lists an object's keys, decoded, and where each value lies: for a caller that
 // rewrites values in place (replay's blob store) without copying the body.
 func MemberSpans(raw []byte) (keys []string, spans []Span, err error) {
-	i := skipWS(raw, 0)
+	i := jsonx.SkipSpace(raw, 0)
 	if i >= len(raw) || raw[i] != '{' {
 		return nil, nil, bad(i, "not an object")
 	}
@@ -262,7 +252,7 @@ func MemberSpans(raw []byte) (keys []string, spans []Span, err error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if skipWS(raw, end) != len(raw) {
+	if jsonx.SkipSpace(raw, end) != len(raw) {
 		return nil, nil, bad(end, "more after the object")
 	}
 	return keys, spans, nil
@@ -270,7 +260,7 @@ func MemberSpans(raw []byte) (keys []string, spans []Span, err error) {
 
 // ElementSpans lists where an array's elements lie.
 func ElementSpans(raw []byte) ([]Span, error) {
-	i := skipWS(raw, 0)
+	i := jsonx.SkipSpace(raw, 0)
 	if i >= len(raw) || raw[i] != '[' {
 		return nil, bad(i, "not an array")
 	}
@@ -282,7 +272,7 @@ func ElementSpans(raw []byte) ([]Span, error) {
 	if err != nil {
 		return nil, err
 	}
-	if skipWS(raw, end) != len(raw) {
+	if jsonx.SkipSpace(raw, end) != len(raw) {
 		return nil, bad(end, "more after the array")
 	}
 	return out, nil
@@ -290,7 +280,7 @@ func ElementSpans(raw []byte) ([]Span, error) {
 
 // StringMember is the value of an object's member `name` when it is a string.
 func StringMember(raw []byte, name string) (string, bool) {
-	i := skipWS(raw, 0)
+	i := jsonx.SkipSpace(raw, 0)
 	if i >= len(raw) || raw[i] != '{' {
 		return "", false
 	}
