@@ -75,15 +75,7 @@ func lastLine(out string) string {
 func TestRunInterrupted(t *testing.T) {
 	impl, mark := hangingAdapter(t)
 	junit := filepath.Join(t.TempDir(), "r.xml")
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	watched := make(chan struct{})
-	go func() {
-		defer close(watched)
-		if waitFor(mark, ctx.Done()) {
-			cancel()
-		}
-	}()
+	ctx, watched := cancelWhenMarked(t, mark)
 	var out, errb strings.Builder
 	code := dispatch(ctx, []string{"run", "--impl", impl, "--area", "jobs", "--format", "junit", "--out", junit}, &out, &errb)
 	<-watched
@@ -235,15 +227,7 @@ func TestRunInterruptedDuringHello(t *testing.T) {
 		t.Fatal(err)
 	}
 	junit := filepath.Join(dir, "r.xml")
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	watched := make(chan struct{})
-	go func() {
-		defer close(watched)
-		if waitFor(mark, ctx.Done()) {
-			cancel()
-		}
-	}()
+	ctx, watched := cancelWhenMarked(t, mark)
 	var out, errb strings.Builder
 	code := dispatch(ctx, []string{"run", "--impl", "sh " + shellQuote(script) + " " + shellQuote(mark), "--area", "jobs", "--format", "junit", "--out", junit}, &out, &errb)
 	<-watched
@@ -253,4 +237,19 @@ func TestRunInterruptedDuringHello(t *testing.T) {
 	if tests, failures, errors := junitCounts(t, junit); tests != 11 || failures != 0 || errors != 11 {
 		t.Errorf("JUnit: tests=%d failures=%d errors=%d, want the 10 cases and the run, as errors", tests, failures, errors)
 	}
+}
+
+// cancelWhenMarked is a context cancelled once the file mark exists (the process under test has
+// started), as a person's Ctrl-C would; watched closes when the watch ends.
+func cancelWhenMarked(t *testing.T, mark string) (context.Context, <-chan struct{}) {
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		if waitFor(mark, ctx.Done()) {
+			cancel()
+		}
+	}()
+	return ctx, watched
 }
