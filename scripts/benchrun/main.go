@@ -20,7 +20,6 @@ import (
 	"runtime"
 	"sort"
 	"strings"
-	"syscall"
 	"text/tabwriter"
 	"time"
 )
@@ -113,9 +112,7 @@ func once(bin string, args []string) (sample, error) {
 	wall := time.Since(began)
 	ps := cmd.ProcessState
 	s := sample{wall: wall, cpu: ps.UserTime() + ps.SystemTime()}
-	if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
-		s.rssKiB = int64(ru.Maxrss) // KiB on Linux
-	}
+	s.rssKiB = peakKiB(ps)
 	return s, nil
 }
 
