@@ -26,10 +26,13 @@ func TestColourOnlyOnATerminal(t *testing.T) {
 	if _, ok := Colour(tty, env(nil)).(Writer); !ok {
 		t.Error("no colour on a terminal")
 	}
-	for _, e := range []map[string]string{{"NO_COLOR": "1"}, {"TERM": "dumb"}} {
+	for _, e := range []map[string]string{{"NO_COLOR": "1"}, {"TERM": "dumb"}, {"NO_COLOR": "1", "FORCE_COLOR": "1"}, {"NO_COLOR": "1", "CLICOLOR_FORCE": "1"}} {
 		if _, ok := Colour(tty, env(e)).(Writer); ok {
 			t.Errorf("colour with %v", e)
 		}
+	}
+	if _, ok := Colour(tty, env(map[string]string{"TERM": "dumb", "CLICOLOR_FORCE": "1"})).(Writer); !ok {
+		t.Error("no colour with CLICOLOR_FORCE on a dumb terminal")
 	}
 	r, w, _ := os.Pipe()
 	defer r.Close()
