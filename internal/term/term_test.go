@@ -59,3 +59,22 @@ func TestColourOnlyOnATerminal(t *testing.T) {
 		t.Errorf("%q", got)
 	}
 }
+
+// A terminal's width is its own (TIOCGWINSZ), read anew after a resize, whatever COLUMNS says.
+func TestWidthOfATerminal(t *testing.T) {
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Skipf("SKIP: no pty: %v", err)
+	}
+	defer ptmx.Close()
+	defer tty.Close()
+	cols := func(string) string { return "80" }
+	for _, n := range []uint16{100, 37} {
+		if err := pty.Setsize(ptmx, &pty.Winsize{Rows: 40, Cols: n}); err != nil {
+			t.Fatal(err)
+		}
+		if got := Width(tty, cols); got != int(n) {
+			t.Errorf("width %d, want %d", got, n)
+		}
+	}
+}
