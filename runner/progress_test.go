@@ -67,7 +67,7 @@ func TestProgressTerminal(t *testing.T) {
 		synctest.Wait()
 		p.Stop()
 		s := b.String()
-		if n := strings.Count(s, "\r"); n != 4 || strings.Count(s, "\n") != 1 || !strings.HasSuffix(s, "\x1b[K\n") || !strings.HasPrefix(s, "\rlembas-check run: [....................] 0/3 cases   0 % · 2s\x1b[K") {
+		if n := strings.Count(s, "\r"); n != 4 || strings.Count(s, "\n") != 1 || !strings.HasSuffix(s, "\n") || !strings.HasPrefix(s, "\r\x1b[Klembas-check run: [....................] 0/3 cases   0 % · 2s\r") {
 			t.Errorf("%d redraws: %q", n, s)
 		}
 	})

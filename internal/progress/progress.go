@@ -10,6 +10,7 @@ package progress
 import (
 	"fmt"
 	"io"
+	"os"
 	"sync"
 	"time"
 
@@ -26,6 +27,10 @@ type Printer struct {
 	// is drawn (default 200ms on a terminal, 5s otherwise).
 	After, Every time.Duration
 	Line         func(final bool) string
+	// Width is the terminal's columns, asked at each redraw so a resize (SIGWINCH) is followed
+	// at the next one; nil: term.Width of W. A line wider would wrap, and \r could not erase
+	// the row above (issue 27: 48 stale rows).
+	Width func() int
 
 	// mu orders the drawing: the loop's redraws, Next's and Stop's.
 	mu      sync.Mutex
@@ -79,11 +84,20 @@ func (p *Printer) draw(final bool) {
 	line := p.Line(final)
 	p.shown = true
 	if p.Terminal {
-		// \x1b[K clears what a longer previous line left.
-		fmt.Fprintf(p.W, "\r%s\x1b[K", line)
+		// Cut to the width, so the line takes one row; \x1b[K clears what a longer previous line
+		// left, before the line, since after a line that fills the row it would erase the last
+		// character.
+		fmt.Fprintf(p.W, "\r\x1b[K%s", term.Fit(line, p.width()))
 		return
 	}
 	fmt.Fprintln(p.W, line)
+}
+
+func (p *Printer) width() int {
+	if p.Width != nil {
+		return p.Width()
+	}
+	return term.Width(p.W, os.Getenv)
 }
 
 // end draws the line a last time and ends it, when it showed; p.mu is held.

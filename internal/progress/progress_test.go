@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/LLeMbas/lembas-check/internal/syncbuf"
+	"github.com/LLeMbas/lembas-check/internal/term"
 )
 
 // clock makes a Printer's line say how long it has run.
@@ -63,7 +64,7 @@ func TestOnATerminalTheLineIsRewrittenThenKept(t *testing.T) {
 		time.Sleep(3500 * time.Millisecond)
 		synctest.Wait()
 		p.Stop()
-		want := "\rat 2s\x1b[K\rat 3s\x1b[K\rat 4s (final)\x1b[K\n"
+		want := "\r\x1b[Kat 2s\r\x1b[Kat 3s\r\x1b[Kat 4s (final)\n"
 		if got := b.String(); got != want {
 			t.Errorf("%q, want %q", got, want)
 		}
@@ -103,9 +104,66 @@ func TestNextKeepsTheLineOfTheStepDone(t *testing.T) {
 		time.Sleep(time.Second)
 		synctest.Wait()
 		p.Stop()
-		want := "\rreading\x1b[K\rreading done\x1b[K\n\rreplaying\x1b[K\rreplaying done\x1b[K\n"
+		want := "\r\x1b[Kreading\r\x1b[Kreading done\n\r\x1b[Kreplaying\r\x1b[Kreplaying done\n"
 		if got := b.String(); got != want {
 			t.Errorf("%q, want %q", got, want)
+		}
+	})
+}
+
+// On a terminal a line wider than the terminal is cut to fit its one row (issue 27: a 110-column
+// line on a 100-column terminal wrapped, and each redraw left the wrapped row behind), the width
+// asked at each redraw, so a resize is followed.
+func TestOnATerminalTheLineFitsTheWidth(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var b syncbuf.Buffer
+		line := strings.Repeat("x", 105) + "·12345" // 111 columns
+		width := 100
+		p := &Printer{W: &b, Terminal: true, Every: time.Second, Line: func(bool) string { return line }, Width: func() int { return width }}
+		p.Start()
+		time.Sleep(2500 * time.Millisecond)
+		synctest.Wait()
+		width = 40 // resized
+		time.Sleep(time.Second)
+		synctest.Wait()
+		p.Stop()
+		draws := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\r")[1:]
+		want := []int{100, 40, 40}
+		if len(draws) != len(want) || strings.Count(b.String(), "\n") != 1 {
+			t.Fatalf("%q", b.String())
+		}
+		for i, d := range draws {
+			text, ok := strings.CutPrefix(d, "\x1b[K")
+			if !ok || !strings.HasSuffix(text, "…") || term.DisplayWidth(text) != want[i] {
+				t.Errorf("draw %d: %q (%d columns), want %d ending …", i, d, term.DisplayWidth(text), want[i])
+			}
+		}
+	})
+}
+
+// A line that fits is drawn whole; in a log nothing is cut (each line stands on its own row and
+// is never redrawn).
+func TestALineThatFitsOrALogLineIsWhole(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		line := strings.Repeat("y", 110)
+		for _, c := range []struct {
+			terminal bool
+			width    int
+			want     string
+		}{
+			// Drawn at 2 s, then a last time by Stop.
+			{true, 110, "\r\x1b[K" + line + "\r\x1b[K" + line + "\n"},
+			{false, 10, line + "\n" + line + "\n"},
+		} {
+			var b syncbuf.Buffer
+			p := &Printer{W: &b, Terminal: c.terminal, Line: func(bool) string { return line }, Width: func() int { return c.width }}
+			p.Start()
+			time.Sleep(2100 * time.Millisecond)
+			synctest.Wait()
+			p.Stop()
+			if got := b.String(); got != c.want {
+				t.Errorf("terminal %v: %q", c.terminal, got)
+			}
 		}
 	})
 }

@@ -1,8 +1,9 @@
 // Package term says what the terminal lembas-check writes to can do — redraw a line in place
-// (progress), show colour (reports) — and paints a report's words: ok and pass green, FAIL red,
-// ERROR and skips yellow, a diff's removed lines red and added lines green. Colour is shown only on
-// a terminal, never when NO_COLOR is set (no-color.org) or TERM is "dumb"; a report written to a
-// file or a pipe, or in another format, is never painted.
+// (progress), how wide it is (Width), show colour (reports) — and paints a report's words: ok and
+// pass green, FAIL red, ERROR and skips yellow, a diff's removed lines red and added lines green.
+// Colour is shown on a terminal whose TERM is not "dumb", or anywhere FORCE_COLOR or
+// CLICOLOR_FORCE asks for it (a CI log that renders colour), and never when NO_COLOR is set
+// (no-color.org), which wins over both; a report written to a file by --out is never painted.
 package term
 
 import (
@@ -26,14 +27,24 @@ func IsTerminal(w io.Writer) bool {
 // one. Colour makes it for a terminal.
 type Writer struct{ io.Writer }
 
-// Colour is w as a Writer when w is a terminal that should show colour (getenv reads the
-// environment: os.Getenv), else w itself.
+// Colour is w as a Writer when w should show colour (getenv reads the environment: os.Getenv),
+// else w itself: never with NO_COLOR set; always with FORCE_COLOR or CLICOLOR_FORCE set (to
+// anything but "0"), even in a pipe or with TERM=dumb; otherwise on a terminal not dumb.
 func Colour(w io.Writer, getenv func(string) string) io.Writer {
-	if !IsTerminal(w) || getenv("NO_COLOR") != "" || getenv("TERM") == "dumb" {
+	switch {
+	case getenv("NO_COLOR") != "":
+		return w
+	case forced(getenv("FORCE_COLOR")) || forced(getenv("CLICOLOR_FORCE")):
+		return Writer{w}
+	case !IsTerminal(w) || getenv("TERM") == "dumb":
 		return w
 	}
 	return Writer{w}
 }
+
+// forced says whether a FORCE_COLOR or CLICOLOR_FORCE value asks for colour: set, and not "0"
+// (bixense.com/clicolors; FORCE_COLOR=0 is how Node's tools say "no").
+func forced(v string) bool { return v != "" && v != "0" }
 
 // A Hue is one of the few colours a report uses.
 type Hue string

@@ -26,10 +26,13 @@ func TestColourOnlyOnATerminal(t *testing.T) {
 	if _, ok := Colour(tty, env(nil)).(Writer); !ok {
 		t.Error("no colour on a terminal")
 	}
-	for _, e := range []map[string]string{{"NO_COLOR": "1"}, {"TERM": "dumb"}} {
+	for _, e := range []map[string]string{{"NO_COLOR": "1"}, {"TERM": "dumb"}, {"NO_COLOR": "1", "FORCE_COLOR": "1"}, {"NO_COLOR": "1", "CLICOLOR_FORCE": "1"}} {
 		if _, ok := Colour(tty, env(e)).(Writer); ok {
 			t.Errorf("colour with %v", e)
 		}
+	}
+	if _, ok := Colour(tty, env(map[string]string{"TERM": "dumb", "CLICOLOR_FORCE": "1"})).(Writer); !ok {
+		t.Error("no colour with CLICOLOR_FORCE on a dumb terminal")
 	}
 	r, w, _ := os.Pipe()
 	defer r.Close()
@@ -54,5 +57,24 @@ func TestColourOnlyOnATerminal(t *testing.T) {
 	}
 	if got := Line(Writer{&bytes.Buffer{}}, "FAIL\tx.jsonl\t3 requests"); got != "\x1b[31mFAIL\x1b[0m\tx.jsonl\t3 requests" {
 		t.Errorf("%q", got)
+	}
+}
+
+// A terminal's width is its own (TIOCGWINSZ), read anew after a resize, whatever COLUMNS says.
+func TestWidthOfATerminal(t *testing.T) {
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Skipf("SKIP: no pty: %v", err)
+	}
+	defer ptmx.Close()
+	defer tty.Close()
+	cols := func(string) string { return "80" }
+	for _, n := range []uint16{100, 37} {
+		if err := pty.Setsize(ptmx, &pty.Winsize{Rows: 40, Cols: n}); err != nil {
+			t.Fatal(err)
+		}
+		if got := Width(tty, cols); got != int(n) {
+			t.Errorf("width %d, want %d", got, n)
+		}
 	}
 }
