@@ -82,8 +82,8 @@ func (p *Picker) Obey(q *wire.Request, pick Pick, count func(string) int) (wire.
 			a.Text = string(b)
 		}
 	}
-	if cut, ok := stopAt(a.Text, params.Stop); ok {
-		a.Text, a.FinishReason = cut, "stop"
+	if cut, seq, ok := stopAt(a.Text, params.Stop); ok {
+		a.Text, a.FinishReason, a.StopSequence = cut, "stop", seq
 	}
 	if params.MaxTokens > 0 {
 		a = limit(a, params.MaxTokens, count)
@@ -135,21 +135,21 @@ func requiredCall(q *wire.Request, n int, d *Policy, read string) (wire.ToolCall
 	return wire.ToolCall{ID: callID(n, 0), Name: t.Name, Arguments: string(Instance(t.Schema)), Namespace: t.Namespace}, true
 }
 
-// stopAt cuts a text before the first of the stop sequences it holds.
-func stopAt(text string, stops []string) (string, bool) {
-	at := -1
+// stopAt cuts a text before the first of the stop sequences it holds, and says which it was.
+func stopAt(text string, stops []string) (string, string, bool) {
+	at, seq := -1, ""
 	for _, s := range stops {
 		if s == "" {
 			continue
 		}
 		if i := strings.Index(text, s); i >= 0 && (at < 0 || i < at) {
-			at = i
+			at, seq = i, s
 		}
 	}
 	if at < 0 {
-		return text, false
+		return text, "", false
 	}
-	return text[:at], true
+	return text[:at], seq, true
 }
 
 // limit cuts the answer to max completion tokens, counted as the usage counts them: reasoning
@@ -189,7 +189,7 @@ func limit(a wire.Answer, max int, count func(string) int) wire.Answer {
 	}
 	a.ToolCalls = calls
 	if cut {
-		a.FinishReason = "length"
+		a.FinishReason, a.StopSequence = "length", ""
 	}
 	return a
 }

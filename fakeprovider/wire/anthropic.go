@@ -76,6 +76,9 @@ func DecodeAnthropic(body []byte) (*Request, *Error) {
 	}
 	r.Tools = tools
 	r.Params.ToolChoice = anthropicToolChoice(top["tool_choice"])
+	if raw := top["stop_sequences"]; !absent(raw) && json.Unmarshal(raw, &r.Params.Stop) != nil {
+		return nil, invalidType("stop_sequences", "an array of strings", raw)
+	}
 	if cr, err := chat.ParseAs(body, chat.Anthropic); err == nil {
 		if n := cr.Breakpoints(); n > chat.MaxBreakpoints {
 			return nil, &Error{Status: http.StatusBadRequest, Type: TypeInvalidRequest, Message: (&chat.TooManyBreakpoints{N: n}).Error()}
@@ -186,6 +189,10 @@ func StopReason(a Answer) string {
 	switch a.FinishReason {
 	case "length", "max_tokens":
 		return "max_tokens"
+	case "stop":
+		if a.StopSequence != "" {
+			return "stop_sequence"
+		}
 	case "stop_sequence", "refusal", "pause_turn":
 		return a.FinishReason
 	}
@@ -193,6 +200,15 @@ func StopReason(a Answer) string {
 		return "tool_use"
 	}
 	return "end_turn"
+}
+
+// stopSequence writes stop_sequence: the one matched when the text stopped at one, else null.
+func stopSequence(e *enc, a Answer) {
+	if StopReason(a) == "stop_sequence" && a.StopSequence != "" {
+		e.kstr("stop_sequence", a.StopSequence)
+		return
+	}
+	e.knull("stop_sequence")
 }
 
 // MessageID is a Messages answer's id.
@@ -258,7 +274,7 @@ func MessagesBody(m Meta, a Answer, u MessagesUsage) []byte {
 	}
 	e.endArr()
 	e.kstr("stop_reason", StopReason(a))
-	e.knull("stop_sequence")
+	stopSequence(&e, a)
 	e.key("usage")
 	u.object(&e, false)
 	e.end()
@@ -347,7 +363,7 @@ func MessagesStream(m Meta, a Answer, u MessagesUsage) [][]byte {
 		e.key("delta")
 		e.obj()
 		e.kstr("stop_reason", StopReason(a))
-		e.knull("stop_sequence")
+		stopSequence(e, a)
 		e.end()
 		e.key("usage")
 		u.object(e, true)

@@ -35,6 +35,9 @@ type Answer struct {
 	ToolCalls       []ToolCall
 	// FinishReason defaults to "tool_calls" when there are tool calls, else "stop".
 	FinishReason string
+	// StopSequence is the stop sequence the text was cut before ("": none), which Messages
+	// names in stop_sequence.
+	StopSequence string
 	// Chunk is how many characters (runes) a stream delta carries; 0 splits text before each
 	// word (as a tokenizer roughly would) and tool arguments every 8 characters.
 	Chunk int

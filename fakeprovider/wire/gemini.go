@@ -84,8 +84,18 @@ func DecodeGemini(body []byte, model string, stream bool) (*Request, *Error) {
 		MimeType   string          `json:"responseMimeType"`
 		Schema     json.RawMessage `json:"responseSchema"`
 		JSONSchema json.RawMessage `json:"responseJsonSchema"`
+		MaxTokens  int             `json:"maxOutputTokens"`
+		Stop       []string        `json:"stopSequences"`
 	}
-	if g := top["generationConfig"]; !absent(g) && json.Unmarshal(g, &gc) == nil && gc.MimeType == "application/json" {
+	g := top["generationConfig"]
+	if !absent(g) && json.Unmarshal(g, &gc) != nil {
+		return nil, invalidType("generationConfig", "an object with maxOutputTokens a number and stopSequences an array of strings", g)
+	}
+	if gc.MaxTokens > 0 {
+		r.Params.MaxTokens, r.Params.MaxParam = gc.MaxTokens, "maxOutputTokens"
+	}
+	r.Params.Stop = gc.Stop
+	if gc.MimeType == "application/json" {
 		switch {
 		case !absent(gc.JSONSchema):
 			// Gemini CLI's router writes its JSON schema with OpenAPI's capital types.
