@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -118,12 +119,13 @@ func TestOnATerminalTheLineFitsTheWidth(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var b syncbuf.Buffer
 		line := strings.Repeat("x", 105) + "·12345" // 111 columns
-		width := 100
-		p := &Printer{W: &b, Terminal: true, Every: time.Second, Line: func(bool) string { return line }, Width: func() int { return width }}
+		var width atomic.Int64                      // the printer's goroutine asks it while the test resizes
+		width.Store(100)
+		p := &Printer{W: &b, Terminal: true, Every: time.Second, Line: func(bool) string { return line }, Width: func() int { return int(width.Load()) }}
 		p.Start()
 		time.Sleep(2500 * time.Millisecond)
 		synctest.Wait()
-		width = 40 // resized
+		width.Store(40) // resized
 		time.Sleep(time.Second)
 		synctest.Wait()
 		p.Stop()
