@@ -130,7 +130,7 @@ var (
 // nothing (the fake before its first request, run, diff) never pays for them.
 func encoding() (*bpe, error) {
 	encOnce.Do(func() {
-		enc, encErr = loadBPE(Encoding+".tiktoken", o200kPattern)
+		enc, encErr = loadBPE(Encoding + ".tiktoken")
 		if encErr != nil {
 			encErr = fmt.Errorf("tokenizer %s: %v", Encoding, encErr)
 		}
