@@ -103,16 +103,19 @@ func visit(raw []byte, stored bool, f func(kind string, v []byte) []byte) ([]byt
 	if len(reps) == 0 {
 		return bytes.Clone(raw), nil
 	}
-	var b bytes.Buffer
-	b.Grow(len(raw))
+	// The joined body is sized exactly: grown by doubling from the stored one (blob references
+	// in place of messages), copying and clearing were a tenth of a long audit's CPU.
+	size := len(raw)
+	for _, r := range reps {
+		size += len(r.with) - (r.End - r.Start)
+	}
+	b := make([]byte, 0, size)
 	at := 0
 	for _, r := range reps {
-		b.Write(raw[at:r.Start])
-		b.Write(r.with)
+		b = append(append(b, raw[at:r.Start]...), r.with...)
 		at = r.End
 	}
-	b.Write(raw[at:])
-	return b.Bytes(), nil
+	return append(b, raw[at:]...), nil
 }
 
 func isSystemMessage(m []byte) bool {
