@@ -171,6 +171,9 @@ func keyIs(raw []byte, name string) bool {
 }
 
 // stringValue decodes a raw JSON string; ok is false for any other value.
+// StringValue decodes a JSON string's raw bytes (quotes and all); false when they are no string.
+func StringValue(raw []byte) (string, bool) { return stringValue(raw) }
+
 func stringValue(raw []byte) (string, bool) {
 	if len(raw) < 2 || raw[0] != '"' {
 		return "", false
