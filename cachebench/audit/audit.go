@@ -324,7 +324,7 @@ func (a *Auditor) judge(cur *past, r *chat.Request) *Request {
 	out := &Request{Seq: cur.seq, Model: cur.model, Messages: cur.messages, PromptTokens: cur.prompt.N}
 	msgs := cur.msgs()
 	ch := chains(msgs)
-	parent, rel, common := -1, relNone, 0
+	parent, rel := -1, relNone
 	// The longest earlier history that is a prefix of this one, from the same agent: it grew.
 	grew, kGrew := -1, 0
 	for k := len(ch); k >= 1 && grew < 0; k-- {
@@ -336,10 +336,10 @@ func (a *Auditor) judge(cur *past, r *chat.Request) *Request {
 	}
 	// The earlier request sharing the longest run of first messages: when it shares more than the
 	// history that grew, this request is that one's history with a message rewritten (or cut back).
-	shares, kShares := -1, 0
+	shares := -1
 	for k := len(ch); k > kGrew && shares < 0; k-- {
 		if p, ok := a.prefix[ch[k-1]]; ok && a.related(cur, r, a.reqs[p]) {
-			shares, kShares = p, k
+			shares = p
 		}
 	}
 	if grew < 0 || shares >= 0 {
@@ -355,9 +355,9 @@ func (a *Auditor) judge(cur *past, r *chat.Request) *Request {
 	switch {
 	case parent >= 0:
 	case shares >= 0:
-		parent, rel, common = shares, relShares, kShares
+		parent, rel = shares, relShares
 	case grew >= 0:
-		parent, rel, common = grew, relGrew, kGrew
+		parent, rel = grew, relGrew
 	}
 	if parent < 0 {
 		a.convs++
@@ -376,7 +376,7 @@ func (a *Auditor) judge(cur *past, r *chat.Request) *Request {
 	cur.conv = p.conv
 	out.Conversation, out.Continues = p.conv, p.seq
 	out.ReusableTokens = tokens.LCP(cur.prompt, p.prompt)
-	a.compare(out, cur, r, p, rel, common)
+	a.compare(out, pair{cur: cur, r: r, p: p, rel: rel})
 	if out.Cause == ModelChanged {
 		out.ReusableTokens = 0 // another model's cache holds nothing of this prompt
 	}
@@ -410,7 +410,7 @@ func (a *Auditor) best(cur *past, r *chat.Request, idxs []int) int {
 // a date). A title request or a subagent that happens to begin with the same user message shares
 // neither, and starts a conversation of its own.
 func (a *Auditor) related(cur *past, r *chat.Request, p *past) bool {
-	if p.sysKey == cur.sysKey || p.ntools > 0 && p.toolKey == cur.toolKey {
+	if p.sysKey == cur.sysKey || (p.ntools > 0 && p.toolKey == cur.toolKey) {
 		return true
 	}
 	var now, then []byte
@@ -434,44 +434,87 @@ func (a *Auditor) related(cur *past, r *chat.Request, p *past) bool {
 // recorded, a shorter history from the same agent is taken for it.
 func (a *Auditor) compacted(cur *past, r *chat.Request, ask *past) bool {
 	for _, m := range r.Messages {
-		if len(ask.summary) > 0 && bytes.Contains(m.Raw, ask.summary) || bytes.Contains(m.Raw, headingProbe()) {
+		if (len(ask.summary) > 0 && bytes.Contains(m.Raw, ask.summary)) || bytes.Contains(m.Raw, headingProbe()) {
 			return true
 		}
 	}
 	return !ask.replied && a.related(cur, r, ask) && cur.messages < ask.messages
 }
 
+// pair is a request and the earlier one it is compared with, and how the two were tied.
+type pair struct {
+	cur *past
+	r   *chat.Request
+	p   *past
+	rel relation
+}
+
+// section is one of a prompt's sections (system prompt, tools, messages): its parts now and in
+// the earlier request, and the cause a difference in it is.
+type section struct {
+	cause     Cause
+	now, then []ref
+	nowParts  []chat.Part
+}
+
 // compare classifies how cur differs from p, and says where.
-func (a *Auditor) compare(out *Request, cur *past, r *chat.Request, p *past, rel relation, common int) {
-	if cur.model != "" && p.model != "" && cur.model != p.model {
+func (a *Auditor) compare(out *Request, q pair) {
+	if cur, p := q.cur, q.p; cur.model != "" && p.model != "" && cur.model != p.model {
 		out.Cause, out.Path = ModelChanged, "$.model"
 		out.Change = &Change{Old: p.model, New: cur.model}
 		out.Detail = fmt.Sprintf("from %s to %s", p.model, cur.model)
 		return
 	}
-	type section struct {
-		cause     Cause
-		now, then []ref
-		nowParts  []chat.Part
+	secs := q.sections()
+	first, at, changed := differences(secs)
+	if !classify(out, q, secs, first) {
+		return
 	}
+	s := secs[first]
+	curRaw, prevRaw := a.locate(out, q, s, at)
+	var detail []string
+	if out.Detail != "" {
+		detail = append(detail, out.Detail)
+	}
+	if d := a.sectionDetail(q, s, at, curRaw, prevRaw); d != "" {
+		detail = append(detail, d)
+	}
+	clockable := s.cause == SystemChanged || s.cause == MessageRewritten
+	if out.Change != nil && q.rel != relCompaction && clockable {
+		if c, ok := clockChange(*out.Change); ok {
+			out.Clock = c
+			detail = append(detail, "it looks like a clock: "+c)
+		}
+	}
+	if d := alsoChanged(changed, q.rel); d != "" {
+		detail = append(detail, d)
+	}
+	out.Detail = strings.Join(detail, "; ")
+}
+
+// sections are the request's and the earlier one's sections, in the order the server reads them.
+func (q pair) sections() []section {
 	secs := []section{
-		{SystemChanged, cur.sys(), p.sys(), r.System},
-		{ToolsChanged, cur.tools(), p.tools(), r.Tools},
-		{MessageRewritten, cur.msgs(), p.msgs(), r.Messages},
+		{SystemChanged, q.cur.sys(), q.p.sys(), q.r.System},
+		{ToolsChanged, q.cur.tools(), q.p.tools(), q.r.Tools},
+		{MessageRewritten, q.cur.msgs(), q.p.msgs(), q.r.Messages},
 	}
-	if cur.toolsFirst {
+	if q.cur.toolsFirst {
 		secs[0], secs[1] = secs[1], secs[0]
 	}
-	var changed []Cause
-	first := -1
-	var at int
+	return secs
+}
+
+// differences finds the sections that differ: the first one and the part where it does (-1 if
+// none), and the causes of all of them in order. Messages may grow (appended) or be cut back
+// (rewound) without differing; the system prompt and the tools may not.
+func differences(secs []section) (first, at int, changed []Cause) {
+	first = -1
 	for si, s := range secs {
 		i := 0
 		for i < len(s.now) && i < len(s.then) && s.now[i].sum == s.then[i].sum {
 			i++
 		}
-		// Messages may grow (appended) or be cut back (rewound) without differing; the system
-		// prompt and the tools may not.
 		differs := i < len(s.now) || i < len(s.then)
 		if s.cause == MessageRewritten {
 			differs = i < len(s.now) && i < len(s.then)
@@ -484,25 +527,29 @@ func (a *Auditor) compare(out *Request, cur *past, r *chat.Request, p *past, rel
 			first, at = si, i
 		}
 	}
+	return first, at, changed
+}
+
+// classify sets the request's cause; it says whether a section differs, to be named.
+func classify(out *Request, q pair, secs []section, first int) bool {
 	switch {
-	case rel == relCompaction:
+	case q.rel == relCompaction:
 		out.Cause = Compaction
-		out.Detail = fmt.Sprintf("the history was replaced by the summary asked for in request %d", p.seq)
-	case first < 0 && rel == relShares && cur.messages < p.messages:
+		out.Detail = fmt.Sprintf("the history was replaced by the summary asked for in request %d", q.p.seq)
+	case first < 0 && q.rel == relShares && q.cur.messages < q.p.messages:
 		out.Cause = Rewound
-		out.Detail = fmt.Sprintf("the history was cut back from %d to %d messages (an undo or a rewind); all of it is cached", p.messages, cur.messages)
-		return
+		out.Detail = fmt.Sprintf("the history was cut back from %d to %d messages (an undo or a rewind); all of it is cached", q.p.messages, q.cur.messages)
 	case first < 0:
 		out.Cause = Extends
-		return
 	default:
 		out.Cause = secs[first].cause
 	}
-	if first < 0 {
-		return
-	}
-	s := secs[first]
-	var curRaw, prevRaw []byte
+	return first >= 0
+}
+
+// locate sets the path and the change of the first differing part (at of section s), and
+// returns its bytes now and before (nil where the part is not).
+func (a *Auditor) locate(out *Request, q pair, s section, at int) (curRaw, prevRaw []byte) {
 	var prevRef ref
 	if at < len(s.now) {
 		curRaw = s.nowParts[at].Content()
@@ -527,22 +574,23 @@ func (a *Auditor) compare(out *Request, cur *past, r *chat.Request, p *past, rel
 		c := change(prevRaw, nil, 0)
 		c.New = ""
 		out.Change = &c
-		out.Detail = strings.TrimPrefix(out.Detail+fmt.Sprintf("; %s is in request %d's body, removed from this one", out.Path, p.seq), "; ")
+		removed := fmt.Sprintf("; %s is in request %d's body, removed from this one", out.Path, q.p.seq)
+		out.Detail = strings.TrimPrefix(out.Detail+removed, "; ")
 	}
-	var detail []string
-	if out.Detail != "" {
-		detail = append(detail, out.Detail)
-	}
+	return curRaw, prevRaw
+}
+
+// sectionDetail says what changed in the section, or "".
+func (a *Auditor) sectionDetail(q pair, s section, at int, curRaw, prevRaw []byte) string {
 	switch s.cause {
 	case SystemChanged:
 		switch {
 		case curRaw == nil:
-			detail = append(detail, fmt.Sprintf("a system message of request %d was removed", p.seq))
+			return fmt.Sprintf("a system message of request %d was removed", q.p.seq)
 		case prevRaw == nil:
-			detail = append(detail, "a system message was added")
-		default:
-			detail = append(detail, fmt.Sprintf("the system prompt of request %d changed", p.seq))
+			return "a system message was added"
 		}
+		return fmt.Sprintf("the system prompt of request %d changed", q.p.seq)
 	case ToolsChanged:
 		var now, then [][]byte
 		for _, t := range s.nowParts {
@@ -551,40 +599,48 @@ func (a *Auditor) compare(out *Request, cur *past, r *chat.Request, p *past, rel
 		for _, t := range s.then {
 			then = append(then, a.bytesOf(t.sum))
 		}
-		detail = append(detail, "tools "+toolsDiff(then, now))
+		return "tools " + toolsDiff(then, now)
 	case MessageRewritten:
-		if rel == relCompaction {
-			break // the history was replaced as a whole: no one message to name
+		if q.rel == relCompaction {
+			return "" // the history was replaced as a whole: no one message to name
 		}
-		if curRaw != nil && prevRaw != nil {
-			d := fmt.Sprintf("%s (%s) was rewritten: %s → %s", s.nowParts[at].Path(), messageLabel(s.nowParts[at], prevRaw), size(len(prevRaw)), size(len(curRaw)))
-			if chat.IsToolResult(prevRaw) && len(curRaw) < len(prevRaw) {
-				d += ", an old tool result pruned in place"
-			}
-			detail = append(detail, d)
-		} else if curRaw != nil {
-			detail = append(detail, fmt.Sprintf("a message was inserted at %s", s.nowParts[at].Path()))
-		}
+		return rewritten(s.nowParts, at, curRaw, prevRaw)
 	}
-	if out.Change != nil && rel != relCompaction && (s.cause == SystemChanged || s.cause == MessageRewritten) {
-		if c, ok := clockChange(*out.Change); ok {
-			out.Clock = c
-			detail = append(detail, "it looks like a clock: "+c)
+	return ""
+}
+
+// rewritten names the message at (in parts) that was rewritten or inserted, or "".
+func rewritten(parts []chat.Part, at int, curRaw, prevRaw []byte) string {
+	switch {
+	case curRaw != nil && prevRaw != nil:
+		d := fmt.Sprintf("%s (%s) was rewritten: %s → %s", parts[at].Path(), messageLabel(parts[at], prevRaw), size(len(prevRaw)), size(len(curRaw)))
+		if chat.IsToolResult(prevRaw) && len(curRaw) < len(prevRaw) {
+			d += ", an old tool result pruned in place"
 		}
+		return d
+	case curRaw != nil:
+		return fmt.Sprintf("a message was inserted at %s", parts[at].Path())
 	}
-	if len(changed) > 1 {
-		var also []string
-		for _, c := range changed[1:] {
-			if c == MessageRewritten && rel == relCompaction {
-				continue
-			}
-			also = append(also, string(c))
-		}
-		if len(also) > 0 {
-			detail = append(detail, "also: "+strings.Join(also, ", "))
-		}
+	return ""
+}
+
+// alsoChanged names the sections that differ after the first, or "" (the messages of a
+// compaction, replaced as a whole, are not named).
+func alsoChanged(changed []Cause, rel relation) string {
+	if len(changed) < 2 {
+		return ""
 	}
-	out.Detail = strings.Join(detail, "; ")
+	var also []string
+	for _, c := range changed[1:] {
+		if c == MessageRewritten && rel == relCompaction {
+			continue
+		}
+		also = append(also, string(c))
+	}
+	if len(also) == 0 {
+		return ""
+	}
+	return "also: " + strings.Join(also, ", ")
 }
 
 // remember keeps what later requests are compared with, and forgets what they no longer can be.
