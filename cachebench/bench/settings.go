@@ -37,11 +37,8 @@ type Settings struct {
 // With a result, cut is what cut it short (the result stands, its status says so), and metrics
 // the textfile not written (the bench is not done, and its result says so).
 func (s Settings) Run(ctx context.Context, path string, log io.Writer) (res *Result, cut, metrics error) {
-	if (s.Server.URL == "") == !s.Sim {
-		return nil, errors.New("bench needs --server URL, or --sim for the simulator (not both)"), nil
-	}
-	if s.Concurrency < 1 || s.Rate < 0 {
-		return nil, fmt.Errorf("--concurrency %d, --rate %g: want 1 or more sessions, and a rate of 0 (all at once) or more", s.Concurrency, s.Rate), nil
+	if err := s.check(); err != nil {
+		return nil, err, nil
 	}
 	vs, err := ParseVariants(s.Variants)
 	if err != nil {
@@ -65,21 +62,53 @@ func (s Settings) Run(ctx context.Context, path string, log io.Writer) (res *Res
 	if sim != nil {
 		defer sim.Close()
 	}
-	m := NewMetrics()
+	m, stop, err := s.metrics(path, sim, log)
+	if err != nil {
+		return nil, err, nil
+	}
+	defer stop()
+	bar := progress.New(log, "lembas-check bench "+path)
+	watch(&opts, bar, m, recs, &reading)
+	bar.Start()
+	res, benchErr := BenchAll(ctx, recs, opts)
+	bar.Stop()
+	return s.finish(ended{res: res, err: benchErr, m: m, sim: sim}, path, log)
+}
+
+// check refuses settings no bench can be made with.
+func (s Settings) check() error {
+	if (s.Server.URL == "") == !s.Sim {
+		return errors.New("bench needs --server URL, or --sim for the simulator (not both)")
+	}
+	if s.Concurrency < 1 || s.Rate < 0 {
+		return fmt.Errorf("--concurrency %d, --rate %g: want 1 or more sessions, and a rate of 0 (all at once) or more", s.Concurrency, s.Rate)
+	}
+	return nil
+}
+
+// metrics makes the bench's metrics, served on --metrics-listen's address when it is given;
+// stop ends serving them.
+func (s Settings) metrics(path string, sim *Sim, log io.Writer) (m *Metrics, stop func(), err error) {
+	m = NewMetrics()
 	if sim != nil {
 		m.Info(path, sim.Name())
 	} else {
 		m.Info(path, s.Server.URL)
 	}
-	if s.MetricsListen != "" {
-		url, stop, err := m.Listen(s.MetricsListen)
-		if err != nil {
-			return nil, fmt.Errorf("--metrics-listen: %v", err), nil
-		}
-		defer stop()
-		fmt.Fprintf(log, "lembas-check: metrics on %s\n", url)
+	if s.MetricsListen == "" {
+		return m, func() {}, nil
 	}
-	bar := progress.New(log, "lembas-check bench "+path)
+	url, stop, err := m.Listen(s.MetricsListen)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--metrics-listen: %v", err)
+	}
+	fmt.Fprintf(log, "lembas-check: metrics on %s\n", url)
+	return m, stop, nil
+}
+
+// watch hooks the progress line and the metrics to the bench's phases and rows: a phase that
+// reads the recordings shows the bytes read, one that sends requests the rows answered.
+func watch(opts *Options, bar *progress.Bar, m *Metrics, recs []Recording, reading *atomic.Pointer[replay.Reader]) {
 	var size int64
 	for _, r := range recs {
 		size += progress.FileSize(r.Name)
@@ -117,9 +146,19 @@ func (s Settings) Run(ctx context.Context, path string, log io.Writer) (res *Res
 		}
 		bar.Set(done.Add(1), note)
 	}
-	bar.Start()
-	res, benchErr := BenchAll(ctx, recs, opts)
-	bar.Stop()
+}
+
+// ended is a bench as BenchAll ended it, with its metrics and simulator (nil for a server).
+type ended struct {
+	res *Result
+	err error
+	m   *Metrics
+	sim *Sim
+}
+
+// finish writes the metrics' textfile and returns what Run does for the bench's result.
+func (s Settings) finish(e ended, path string, log io.Writer) (*Result, error, error) {
+	res, benchErr, m, sim := e.res, e.err, e.m, e.sim
 	var textErr error
 	if s.MetricsTextfile != "" {
 		textErr = format.FileErr("--metrics-textfile", s.MetricsTextfile, m.WriteTextfile(s.MetricsTextfile))
