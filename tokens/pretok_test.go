@@ -3,6 +3,7 @@ package tokens
 import (
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/dlclark/regexp2"
 )
@@ -55,4 +56,39 @@ func FuzzSplit(f *testing.F) {
 			t.Errorf("%q:\n got %q\nwant %q", s, got, w)
 		}
 	})
+}
+
+// splitRatio is how many times the hand-written pre-tokenizer must outrun regexp2 running the
+// pattern, in CPU time: about 20× measured (2026-12-01, loaded); a third of that leaves room for a
+// loaded machine and still fails on a return to a backtracking engine.
+const splitRatio = 5
+
+// The hand-written pre-tokenizer is the cheap one: split of the repo's docs against regexp2's
+// matches of the same texts, CPU time, best of three.
+func TestSplitIsFasterThanRegexp2(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("times the pre-tokenizers (skipped under -short and -race)")
+	}
+	all := texts(t)
+	want := oracle(t)
+	best := func(f func(string)) time.Duration {
+		lo := time.Duration(1 << 62)
+		for range 3 {
+			c := cpuTime()
+			for _, s := range all {
+				f(s)
+			}
+			lo = min(lo, cpuTime()-c)
+		}
+		return lo
+	}
+	hand := best(func(s string) { splits(s) })
+	re := best(func(s string) { want(s) })
+	if hand == 0 {
+		t.Skip("no CPU time to compare on this OS (getrusage)")
+	}
+	t.Logf("split %v, regexp2 %v of CPU: %.1f×", hand, re, float64(re)/float64(hand))
+	if re < splitRatio*hand {
+		t.Errorf("split took %v of CPU, regexp2 %v: %.1f×, under %d×", hand, re, float64(re)/float64(hand), splitRatio)
+	}
 }
