@@ -240,6 +240,8 @@ type Reader struct {
 	want    int
 	endErr  error
 	chains  chains
+	// sums checks each body's SHA-256, resuming from what it shares with the one before.
+	sums prefixSum
 	// offset counts the bytes read, for progress by bytes (Offset).
 	offset atomic.Int64
 }
@@ -451,7 +453,7 @@ func (r *Reader) nextLine() (Entry, error) {
 			r.blobs[bl.SHA256] = bl.Data
 		case TypeExchange:
 			if x, ok := decodeExchange(b); ok {
-				if body, err := x.Request.Exact(r.blobs); err == nil && sum(body) == x.Request.BodySHA256 {
+				if body, err := x.Request.Exact(r.blobs); err == nil && r.sums.sum(body) == x.Request.BodySHA256 {
 					return Entry{Exchange: x, Body: body, Line: r.line}, nil
 				}
 				// Damage: decoded whole below, it is named as it always was.
@@ -464,7 +466,7 @@ func (r *Reader) nextLine() (Entry, error) {
 			if err != nil {
 				return Entry{}, &LineError{Line: r.line, Err: err}
 			}
-			if x.Request.BodySHA256 != "" && sum(body) != x.Request.BodySHA256 {
+			if x.Request.BodySHA256 != "" && r.sums.sum(body) != x.Request.BodySHA256 {
 				return Entry{}, &LineError{Line: r.line, Err: fmt.Errorf("the request body does not hash to body_sha256")}
 			}
 			return Entry{Exchange: x, Body: body, Line: r.line}, nil
