@@ -242,6 +242,8 @@ type Reader struct {
 	chains  chains
 	// sums checks each body's SHA-256, resuming from what it shares with the one before.
 	sums prefixSum
+	// lastLine is the length of the last line read, to size the next long one.
+	lastLine int
 	// offset counts the bytes read, for progress by bytes (Offset).
 	offset atomic.Int64
 }
@@ -321,6 +323,11 @@ func (r *Reader) readLine() ([]byte, error) {
 	var buf []byte
 	for {
 		chunk, err := r.br.ReadSlice('\n')
+		if buf == nil && err == bufio.ErrBufferFull {
+			// A line longer than the buffer: sized by the last one (a session's lines grow
+			// slowly), so that it is not copied again as it grows.
+			buf = make([]byte, 0, max(2*len(chunk), r.lastLine+r.lastLine/8))
+		}
 		buf = append(buf, chunk...)
 		r.offset.Add(int64(len(chunk)))
 		if len(buf) > maxLine {
@@ -344,6 +351,7 @@ func (r *Reader) readLine() ([]byte, error) {
 			return nil, err
 		}
 		r.line++
+		r.lastLine = len(buf)
 		return bytes.TrimRight(buf, "\r\n"), nil
 	}
 }
