@@ -101,19 +101,43 @@ var ErrUnreachable = errors.New("the server cannot be reached")
 // came back is sent once more, on a new connection (Sent.Retried says so).
 func (s *Sender) Send(ctx context.Context, path string, body []byte) (Sent, error) {
 	out := Sent{Body: body}
+	resp, start, err := s.post(ctx, path, body, &out)
+	if err != nil {
+		return out, err
+	}
+	defer resp.Body.Close()
+	out.Status = resp.StatusCode
+	out.Response = Response{Status: resp.StatusCode,
+		Headers: map[string][]string{"Content-Type": resp.Header.Values("Content-Type")}}
+	out.Stream = strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream")
+	whole, complete := out.read(resp.Body, start)
+	if !complete {
+		return out, nil
+	}
+	err = out.parse(whole)
+	switch {
+	case resp.StatusCode != http.StatusOK:
+		out.Error = fmt.Sprintf("%s: %s", resp.Status, refusal(whole))
+	case err != nil:
+		out.Error = err.Error()
+	case out.Reply.Error != "":
+		out.Error = "the stream ended with an error: " + out.Reply.Error
+	}
+	return out, nil
+}
+
+// post sends the request, once more when a kept-alive connection closed before any answer (the
+// server ended it while idle; out.Retried says so), and returns the response and when it was sent.
+func (s *Sender) post(ctx context.Context, path string, body []byte, out *Sent) (*http.Response, time.Time, error) {
 	c := s.Client
 	if c == nil {
 		c = http.DefaultClient
 	}
 	stream := asksStream(body)
-	var resp *http.Response
-	var start time.Time
-	var err error
 	for attempt := 0; ; attempt++ {
-		var req *http.Request
-		req, err = http.NewRequestWithContext(ctx, http.MethodPost, s.Endpoint(path), bytes.NewReader(body))
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.Endpoint(path), bytes.NewReader(body))
 		if err != nil {
-			return out, err
+			return nil, time.Time{}, err
 		}
 		req.Header.Set("Content-Type", "application/json")
 		for k, v := range s.Header {
@@ -124,28 +148,28 @@ func (s *Sender) Send(ctx context.Context, path string, body []byte) (Sent, erro
 		req = req.WithContext(httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
 			GotConn: func(i httptrace.GotConnInfo) { reused = i.Reused },
 		}))
-		start = time.Now()
-		resp, err = c.Do(req)
+		start := time.Now()
+		resp, err := c.Do(req)
 		if err == nil {
-			break
+			return resp, start, nil
 		}
 		if ctx.Err() != nil {
-			return out, ctx.Err()
+			return nil, start, ctx.Err()
 		}
 		if attempt == 0 && reused && closedBeforeAnswer(err) {
 			out.Retried = true
 			continue
 		}
-		return out, fmt.Errorf("%w: %v", ErrUnreachable, err)
+		return nil, start, fmt.Errorf("%w: %v", ErrUnreachable, err)
 	}
-	defer resp.Body.Close()
-	out.Status = resp.StatusCode
-	out.Response = Response{Status: resp.StatusCode, Headers: map[string][]string{"Content-Type": resp.Header.Values("Content-Type")}}
-	out.Stream = strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream")
-	var whole []byte
+}
+
+// read reads the whole answer, keeping a stream's chunks with their times; an answer cut before
+// its end is said in out.Error and reported as not complete.
+func (out *Sent) read(body io.Reader, start time.Time) (whole []byte, complete bool) {
 	buf := make([]byte, 64<<10)
 	for {
-		n, rerr := resp.Body.Read(buf)
+		n, rerr := body.Read(buf)
 		if n > 0 {
 			at := time.Since(start)
 			whole = append(whole, buf[:n]...)
@@ -159,12 +183,19 @@ func (s *Sender) Send(ctx context.Context, path string, body []byte) (Sent, erro
 		if rerr != nil {
 			out.Total = time.Since(start)
 			out.Error = fmt.Sprintf("the answer was cut: %v", rerr)
-			return out, nil
+			return whole, false
 		}
 	}
 	out.Total = time.Since(start)
 	out.FirstToken = out.Total
-	if out.Stream {
+	return whole, true
+}
+
+// parse reads the reply from the answer: a stream's events, a JSON body, or text that is neither.
+func (out *Sent) parse(whole []byte) error {
+	var err error
+	switch {
+	case out.Stream:
 		out.Response.Stream = true
 		var chunks [][]byte
 		for _, ch := range out.Response.Chunks {
@@ -174,23 +205,15 @@ func (s *Sender) Send(ctx context.Context, path string, body []byte) (Sent, erro
 		if i := out.Reply.FirstTokenChunk; i >= 0 {
 			out.FirstToken = time.Duration(out.Response.Chunks[i].MS * float64(time.Millisecond))
 		}
-	} else if json.Valid(whole) {
+	case json.Valid(whole):
 		out.Response.Body = whole
 		out.Reply, err = ParseReply(whole)
-	} else {
+	default:
 		t := string(whole)
 		out.Response.BodyText = &t
 		err = fmt.Errorf("the answer is not JSON: %.120s", whole)
 	}
-	switch {
-	case resp.StatusCode != http.StatusOK:
-		out.Error = fmt.Sprintf("%s: %s", resp.Status, refusal(whole))
-	case err != nil:
-		out.Error = err.Error()
-	case out.Reply.Error != "":
-		out.Error = "the stream ended with an error: " + out.Reply.Error
-	}
-	return out, nil
+	return err
 }
 
 // refusal is what an error answer says: its error object's message (with its type), else its

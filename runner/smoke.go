@@ -31,17 +31,35 @@ type SmokeCheck struct {
 // on bye. A wrong answer is only a warning here (`run` is for those); a fault of the protocol is a
 // FAIL. cases are the suite the trivial cases are picked from.
 func Smoke(ctx context.Context, a *Adapter, cases []conformance.Case) []SmokeCheck {
-	var out []SmokeCheck
-	add := func(step, status, format string, args ...any) *SmokeCheck {
-		out = append(out, SmokeCheck{Step: step, Status: status, Detail: fmt.Sprintf(format, args...)})
-		return &out[len(out)-1]
-	}
+	var l smokeLog
 	info, err := a.Start(ctx)
 	if err != nil {
-		add("hello", SmokeFail, "%v", err)
-		return out
+		l.add("hello", SmokeFail, "%v", err)
+		return l.out
 	}
-	impl := info.Implementation
+	l.hello(info.Implementation)
+	trivial := trivialCases(cases)
+	for _, name := range l.areas(info.Areas, trivial) {
+		l.answer(trivial[name], a.Answer(ctx, trivial[name]))
+	}
+	if err := a.Close(); err != nil {
+		l.add("bye", SmokeFail, "%v", err)
+	} else {
+		l.add("bye", SmokeOK, "exited with status 0")
+	}
+	return l.out
+}
+
+// smokeLog is the checks made so far, in order.
+type smokeLog struct{ out []SmokeCheck }
+
+func (l *smokeLog) add(step, status, format string, args ...any) *SmokeCheck {
+	l.out = append(l.out, SmokeCheck{Step: step, Status: status, Detail: fmt.Sprintf(format, args...)})
+	return &l.out[len(l.out)-1]
+}
+
+// hello names who answered, and warns when it implements another version of the spec.
+func (l *smokeLog) hello(impl Implementation) {
 	who := impl.Name
 	if impl.Version != "" {
 		who += " " + impl.Version
@@ -49,12 +67,16 @@ func Smoke(ctx context.Context, a *Adapter, cases []conformance.Case) []SmokeChe
 	if impl.Language != "" {
 		who += " (" + impl.Language + ")"
 	}
-	add("hello", SmokeOK, "%s speaks protocol %d", who, Protocol)
+	l.add("hello", SmokeOK, "%s speaks protocol %d", who, Protocol)
 	if impl.HarnessSpec != "" && impl.HarnessSpec != specVersion() {
-		add("harness_spec", SmokeWarn, "it implements harness spec %s; this lembas-check checks %s, so answers may differ where the spec changed", impl.HarnessSpec, specVersion())
+		l.add("harness_spec", SmokeWarn, "it implements harness spec %s; this lembas-check checks %s, "+
+			"so answers may differ where the spec changed", impl.HarnessSpec, specVersion())
 	}
+}
 
-	trivial := trivialCases(cases)
+// areas checks the areas hello listed against those lembas-check has, and returns the ones both
+// have, sorted: the areas whose trivial case is sent.
+func (l *smokeLog) areas(listedAreas []string, trivial map[string]conformance.Case) []string {
 	var known []string
 	for name := range trivial {
 		known = append(known, name)
@@ -62,7 +84,7 @@ func Smoke(ctx context.Context, a *Adapter, cases []conformance.Case) []SmokeChe
 	sort.Strings(known)
 	listed := map[string]bool{}
 	var unknown []string
-	for _, name := range info.Areas {
+	for _, name := range listedAreas {
 		listed[name] = true
 		if _, ok := trivial[name]; !ok {
 			unknown = append(unknown, name)
@@ -77,48 +99,48 @@ func Smoke(ctx context.Context, a *Adapter, cases []conformance.Case) []SmokeChe
 		}
 	}
 	switch {
-	case len(info.Areas) == 0:
-		add("areas", SmokeFail, `it lists no areas, so every case would be skipped unsent: list the areas it answers in hello's "areas"`)
+	case len(listedAreas) == 0:
+		l.add("areas", SmokeFail, `it lists no areas, so every case would be skipped unsent: `+
+			`list the areas it answers in hello's "areas"`)
 	case len(answers) == 0:
-		add("areas", SmokeFail, "it lists no area lembas-check has (%s): every case would be skipped unsent", strings.Join(known, ", "))
+		l.add("areas", SmokeFail, "it lists no area lembas-check has (%s): every case would be skipped unsent",
+			strings.Join(known, ", "))
 	default:
 		msg := "answers " + strings.Join(answers, ", ")
 		if len(others) > 0 {
 			msg += "; the others (" + strings.Join(others, ", ") + ") are skipped unsent"
 		}
-		add("areas", SmokeOK, "%s", msg)
+		l.add("areas", SmokeOK, "%s", msg)
 	}
 	for _, name := range unknown {
-		add("areas", SmokeWarn, "lembas-check has no area %q (it has %s): a typo? its cases would never be sent", name, strings.Join(known, ", "))
+		l.add("areas", SmokeWarn, "lembas-check has no area %q (it has %s): a typo? its cases would never be sent",
+			name, strings.Join(known, ", "))
 	}
+	return answers
+}
 
-	for _, name := range answers {
-		c := trivial[name]
-		o := a.Answer(ctx, c)
-		switch o.Verdict {
-		case "":
-			area, _ := conformance.ByName(name)
-			if _, err := area.DecodeAnswer(o.Answer); err != nil {
-				add(c.ID, SmokeFail, "the answer is not a %s answer (%v): an answer has the shape of the case's \"expect\" (docs/areas.md): %s", name, err, format.Quote(o.Answer))
-			} else if conformance.Diff(c.Expect, o.Answer) == "" {
-				add(c.ID, SmokeOK, "answered as the spec expects")
-			} else {
-				add(c.ID, SmokeWarn, "answered, but not as the spec expects: `lembas-check run --impl … --run %s` shows the diff", c.ID)
-			}
-		case Skip:
-			add(c.ID, SmokeWarn, "skipped it (%q) though hello lists %s", o.Message, name)
-		case Error:
-			add(c.ID, SmokeWarn, "the implementation answered error: %q", o.Message)
-		default:
-			add(c.ID, SmokeFail, "%s: %s", o.Verdict, o.Message).Stderr = o.Stderr
+// answer judges the adapter's answer to an area's trivial case: its shape is the protocol's (a
+// FAIL when not), its content only a warning.
+func (l *smokeLog) answer(c conformance.Case, o Outcome) {
+	switch o.Verdict {
+	case "":
+		area, _ := conformance.ByName(c.Area)
+		if _, err := area.DecodeAnswer(o.Answer); err != nil {
+			l.add(c.ID, SmokeFail, "the answer is not a %s answer (%v): an answer has the shape of the case's "+
+				"\"expect\" (docs/areas.md): %s", c.Area, err, format.Quote(o.Answer))
+		} else if conformance.Diff(c.Expect, o.Answer) == "" {
+			l.add(c.ID, SmokeOK, "answered as the spec expects")
+		} else {
+			l.add(c.ID, SmokeWarn, "answered, but not as the spec expects: "+
+				"`lembas-check run --impl … --run %s` shows the diff", c.ID)
 		}
+	case Skip:
+		l.add(c.ID, SmokeWarn, "skipped it (%q) though hello lists %s", o.Message, c.Area)
+	case Error:
+		l.add(c.ID, SmokeWarn, "the implementation answered error: %q", o.Message)
+	default:
+		l.add(c.ID, SmokeFail, "%s: %s", o.Verdict, o.Message).Stderr = o.Stderr
 	}
-	if err := a.Close(); err != nil {
-		add("bye", SmokeFail, "%v", err)
-	} else {
-		add("bye", SmokeOK, "exited with status 0")
-	}
-	return out
 }
 
 // trivialCases picks, for each area, the case with the shortest input (then the smallest id).

@@ -305,45 +305,12 @@ func (p *larkParser) seq() ([]larkItem, bool) {
 func (p *larkParser) item() (larkItem, bool) {
 	it := larkItem{min: 1}
 	c := p.s[p.i]
+	ok := true
 	switch {
-	case c == '"':
-		s, ok := p.quoted('"')
-		if !ok {
-			return it, false
-		}
-		it.lit = s
-		if p.i < len(p.s) && p.s[p.i] == 'i' {
-			p.i++ // case-insensitive literal
-		}
-	case c == '/':
-		s, ok := p.quoted('/')
-		if !ok {
-			return it, false
-		}
-		for p.i < len(p.s) && strings.IndexByte("imslux", p.s[p.i]) >= 0 {
-			p.i++ // flags
-		}
-		lit, good := regexShortest(s)
-		if !good {
-			return it, false
-		}
-		it.lit = lit
+	case c == '"' || c == '/':
+		it.lit, ok = p.literal(c)
 	case c == '(' || c == '[':
-		p.i++
-		g, ok := p.alts()
-		if !ok {
-			return it, false
-		}
-		p.space()
-		want := byte(')')
-		if c == '[' {
-			want = ']'
-		}
-		if p.i >= len(p.s) || p.s[p.i] != want {
-			return it, false
-		}
-		p.i++
-		it.group = g
+		it.group, ok = p.group(c)
 		if c == '[' {
 			it.min = 0
 		}
@@ -356,34 +323,80 @@ func (p *larkParser) item() (larkItem, bool) {
 	default:
 		return it, false
 	}
-	// Operators.
-	if p.i < len(p.s) {
-		switch p.s[p.i] {
-		case '?', '*':
-			it.min = 0
+	if !ok {
+		return it, false
+	}
+	p.operator(&it)
+	return it, true
+}
+
+// literal reads a quoted string ("…", maybe i for case-insensitive) or a regular expression
+// (/…/ with its flags), the latter as the shortest text it matches.
+func (p *larkParser) literal(quote byte) (string, bool) {
+	s, ok := p.quoted(quote)
+	if !ok {
+		return "", false
+	}
+	if quote == '"' {
+		if p.i < len(p.s) && p.s[p.i] == 'i' {
+			p.i++ // case-insensitive literal
+		}
+		return s, true
+	}
+	for p.i < len(p.s) && strings.IndexByte("imslux", p.s[p.i]) >= 0 {
+		p.i++ // flags
+	}
+	return regexShortest(s)
+}
+
+// group reads ( alternatives ) or [ optional alternatives ], open being the bracket read.
+func (p *larkParser) group(open byte) ([][]larkItem, bool) {
+	p.i++
+	g, ok := p.alts()
+	if !ok {
+		return nil, false
+	}
+	p.space()
+	want := byte(')')
+	if open == '[' {
+		want = ']'
+	}
+	if p.i >= len(p.s) || p.s[p.i] != want {
+		return nil, false
+	}
+	p.i++
+	return g, true
+}
+
+// operator reads what follows an item: ?, * (none needed), + (one), or ~n[..m] (n needed).
+func (p *larkParser) operator(it *larkItem) {
+	if p.i >= len(p.s) {
+		return
+	}
+	switch p.s[p.i] {
+	case '?', '*':
+		it.min = 0
+		p.i++
+	case '+':
+		p.i++
+	case '~':
+		p.i++
+		j := p.i
+		for p.i < len(p.s) && p.s[p.i] >= '0' && p.s[p.i] <= '9' {
 			p.i++
-		case '+':
-			p.i++
-		case '~':
-			p.i++
-			j := p.i
+		}
+		n := 0
+		for _, d := range p.s[j:p.i] {
+			n = min(n*10+int(d-'0'), maxRepeat)
+		}
+		it.min = n
+		if strings.HasPrefix(p.s[p.i:], "..") {
+			p.i += 2
 			for p.i < len(p.s) && p.s[p.i] >= '0' && p.s[p.i] <= '9' {
 				p.i++
 			}
-			n := 0
-			for _, d := range p.s[j:p.i] {
-				n = min(n*10+int(d-'0'), maxRepeat)
-			}
-			it.min = n
-			if strings.HasPrefix(p.s[p.i:], "..") {
-				p.i += 2
-				for p.i < len(p.s) && p.s[p.i] >= '0' && p.s[p.i] <= '9' {
-					p.i++
-				}
-			}
 		}
 	}
-	return it, true
 }
 
 // quoted reads a "…" literal or a /…/ regex, undoing a literal's escapes.

@@ -616,17 +616,39 @@ func (d *dec) toJSON(n *yaml.Node, what string) ([]byte, error) {
 }
 
 func (d *dec) fault(n *yaml.Node, what string) (*Fault, error) {
-	_, m, err := d.fields(n, what, "status", "message", "type", "param", "code", "retry_after", "drop_after", "malformed_at", "stall", "stall_after", "error_after")
+	_, m, err := d.fields(n, what, "status", "message", "type", "param", "code", "retry_after", "drop_after",
+		"malformed_at", "stall", "stall_after", "error_after")
 	if err != nil {
 		return nil, err
 	}
 	f := &Fault{}
+	if err := d.faultBody(m, what, f); err != nil {
+		return nil, err
+	}
+	streamKeys, err := d.faultStream(m, what, f)
+	if err != nil {
+		return nil, err
+	}
+	if f.Status != 0 && streamKeys > 0 {
+		return nil, d.errf(n, "%s: a fault is either a status (an error body) or something done to the stream "+
+			"(drop_after, malformed_at, stall), not both", what)
+	}
+	if f.Status == 0 && streamKeys == 0 {
+		return nil, d.errf(n, "%s: say what goes wrong: status, drop_after, malformed_at or stall", what)
+	}
+	return f, nil
+}
+
+// faultBody reads what an error answer carries: its status, its body's fields, Retry-After, and
+// how far a stream goes before the error (error_after).
+func (d *dec) faultBody(m map[string]*yaml.Node, what string, f *Fault) error {
+	var err error
 	if v, ok := m["status"]; ok {
 		if f.Status, err = d.int(v, what+".status", 400); err != nil {
-			return nil, err
+			return err
 		}
 		if f.Status > 599 {
-			return nil, d.errf(v, "%s.status: want an HTTP error status, 400 to 599, got %d", what, f.Status)
+			return d.errf(v, "%s.status: want an HTTP error status, 400 to 599, got %d", what, f.Status)
 		}
 	}
 	for _, s := range []struct {
@@ -635,75 +657,75 @@ func (d *dec) fault(n *yaml.Node, what string) (*Fault, error) {
 	}{{"message", &f.Message}, {"type", &f.Type}, {"param", &f.Param}, {"code", &f.Code}} {
 		if v, ok := m[s.k]; ok {
 			if f.Status == 0 {
-				return nil, d.errf(v, "%s.%s: only a fault with a status has an error body", what, s.k)
+				return d.errf(v, "%s.%s: only a fault with a status has an error body", what, s.k)
 			}
 			if *s.p, err = d.str(v, what+"."+s.k); err != nil {
-				return nil, err
+				return err
 			}
 		}
 	}
 	if v, ok := m["retry_after"]; ok {
 		if f.Status == 0 {
-			return nil, d.errf(v, "%s.retry_after: only a fault with a status sends Retry-After", what)
+			return d.errf(v, "%s.retry_after: only a fault with a status sends Retry-After", what)
 		}
 		rv, err := d.resolve(v)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if rv.Kind != yaml.ScalarNode || (rv.Tag != "!!int" && rv.Tag != "!!str") || rv.Value == "" {
-			return nil, d.errf(v, "%s.retry_after: want seconds (2) or an HTTP date, got %s", what, kind(rv))
+			return d.errf(v, "%s.retry_after: want seconds (2) or an HTTP date, got %s", what, kind(rv))
 		}
 		f.RetryAfter = rv.Value
 	}
+	if v, ok := m["error_after"]; ok {
+		if f.Status == 0 {
+			return d.errf(v, "%s.error_after: give the error's status too (529 for an overloaded API)", what)
+		}
+		if f.ErrorAfter, err = d.int(v, what+".error_after", 1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// faultStream reads what is done to a stream (dropped, malformed, stalled) and counts those keys.
+func (d *dec) faultStream(m map[string]*yaml.Node, what string, f *Fault) (int, error) {
+	var err error
 	streamKeys := 0
 	if v, ok := m["drop_after"]; ok {
 		if f.DropAfter, err = d.int(v, what+".drop_after", 0); err != nil {
-			return nil, err
+			return 0, err
 		}
 		f.Drop = true
 		streamKeys++
 	}
 	if v, ok := m["malformed_at"]; ok {
 		if f.MalformedAt, err = d.int(v, what+".malformed_at", 1); err != nil {
-			return nil, err
+			return 0, err
 		}
 		streamKeys++
 	}
 	if v, ok := m["stall"]; ok {
 		rv, err := d.resolve(v)
 		if err != nil {
-			return nil, err
+			return 0, err
 		}
 		if rv.Kind == yaml.ScalarNode && rv.Value == "forever" {
 			f.StallForever = true
 		} else if f.Stall, err = d.duration(v, what+".stall"); err != nil {
-			return nil, err
+			return 0, err
 		} else if f.Stall == 0 {
-			return nil, d.errf(v, "%s.stall: give a duration above 0, or forever", what)
+			return 0, d.errf(v, "%s.stall: give a duration above 0, or forever", what)
 		}
 		streamKeys++
 	}
 	if v, ok := m["stall_after"]; ok {
 		if _, has := m["stall"]; !has {
-			return nil, d.errf(v, "%s.stall_after: give stall too", what)
+			return 0, d.errf(v, "%s.stall_after: give stall too", what)
 		}
 		if f.StallAfter, err = d.int(v, what+".stall_after", 0); err != nil {
-			return nil, err
+			return 0, err
 		}
 	}
-	if v, ok := m["error_after"]; ok {
-		if f.Status == 0 {
-			return nil, d.errf(v, "%s.error_after: give the error's status too (529 for an overloaded API)", what)
-		}
-		if f.ErrorAfter, err = d.int(v, what+".error_after", 1); err != nil {
-			return nil, err
-		}
-	}
-	if f.Status != 0 && streamKeys > 0 {
-		return nil, d.errf(n, "%s: a fault is either a status (an error body) or something done to the stream (drop_after, malformed_at, stall), not both", what)
-	}
-	if f.Status == 0 && streamKeys == 0 {
-		return nil, d.errf(n, "%s: say what goes wrong: status, drop_after, malformed_at or stall", what)
-	}
-	return f, nil
+	return streamKeys, nil
 }
