@@ -42,8 +42,11 @@ type session struct {
 	model string
 	mode  string
 	plan  string
-	files map[string]string // the instruction chain: path relative to the boundary → text
-	order []string          // the chain's paths, outermost first
+	// memory, personality and mcp are the person's settings (_lembas/configure), "" or nil for none.
+	memory, personality string
+	mcp                 map[string]string
+	files               map[string]string // the instruction chain: path relative to the boundary → text
+	order               []string          // the chain's paths, outermost first
 
 	started bool // the first turn made the prompt; before it, a mode change is the start's
 	prefix  *prefix.Session
@@ -84,7 +87,8 @@ func (s *session) start() error {
 	if s.show {
 		could = append(could, "display")
 	}
-	p, err := prefix.New(prefix.Start{Date: s.a.date(), Mode: s.mode, Files: s.files, Could: could}, toolNames())
+	p, err := prefix.New(prefix.Start{Date: s.a.date(), Mode: s.mode, Plan: s.plan, Memory: s.memory,
+		Personality: s.personality, MCP: s.mcp, Files: s.files, Could: could}, toolNames())
 	if err != nil {
 		return err
 	}
@@ -120,6 +124,7 @@ func (s *session) makeSystem() string {
 	if s.plan != "" {
 		b.WriteString("\n# Plan\n" + s.plan + "\n")
 	}
+	s.settingsBlocks(&b)
 	for _, rel := range s.order {
 		if t := s.files[rel]; t != "" {
 			b.WriteString("\n# Instructions from " + rel + "\n" + strings.TrimRight(t, "\n") + "\n")
@@ -170,14 +175,14 @@ func (s *session) observe() error {
 // model's own doing when its tool wrote it. Called with mu held.
 func (s *session) filesChanged(byModel bool) error {
 	files, order := s.chain()
-	if maps(files, s.files) {
+	if sameFiles(files, s.files) {
 		return nil
 	}
 	s.files, s.order = files, order
 	return s.prefix.Set(prefix.Change{Files: files, ByModel: byModel})
 }
 
-func maps(a, b map[string]string) bool {
+func sameFiles(a, b map[string]string) bool {
 	if len(a) != len(b) {
 		return false
 	}
