@@ -516,6 +516,8 @@ type harness interface {
 	Compact(ctx context.Context) error
 	SetMode(ctx context.Context, mode string) error
 	SetModel(ctx context.Context, model string) error
+	// Configure gives the person's settings (_lembas/configure: plan, memory, personality, mcp).
+	Configure(ctx context.Context, settings map[string]any) error
 	// Mode is the session's mode as the harness last said it ("" where it says none).
 	Mode() string
 }
@@ -569,6 +571,10 @@ func (h *acpHarness) SetModel(ctx context.Context, model string) error {
 }
 func (h *acpHarness) Mode() string { return h.c.Mode(h.s.ID) }
 
+func (h *acpHarness) Configure(ctx context.Context, settings map[string]any) error {
+	return h.c.Configure(ctx, h.s, settings)
+}
+
 // oneshot is a harness run once per prompt, the first starting the session and each later one
 // carrying it on with the profile's continue command.
 type oneshot struct {
@@ -604,6 +610,10 @@ func (o *oneshot) SetModel(context.Context, string) error {
 }
 
 func (o *oneshot) Mode() string { return "" }
+
+func (o *oneshot) Configure(context.Context, map[string]any) error {
+	return &acp.Unsupported{What: "a change of the session's settings", Why: "one-shot, there is no _lembas/configure to send"}
+}
 
 // agentProc is the harness process serving ACP, reused from case to case.
 type agentProc struct {

@@ -1,0 +1,57 @@
+package livetarget
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/LLeMbas/lembas-check/conformance"
+	"github.com/LLeMbas/lembas-check/runner"
+)
+
+// settingsCases are the prefix cases whose session starts with, or is changed to, a plan, a
+// memory, a personality or an MCP server's instructions by the person, and nothing the live
+// target cannot carry (instruction texts by heading, a wrap-up, the model's own change).
+func settingsCases(t *testing.T) []conformance.Case {
+	t.Helper()
+	var out []conformance.Case
+	for _, c := range liveCases(t) {
+		if c.Area != "prefix" {
+			continue
+		}
+		cs, err := decoded[conformance.PrefixCase](c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := cs.Start
+		has := st.Plan.V != "" || st.Memory.V != "" || st.Personality.V != "" || len(st.MCP.V) > 0
+		for _, s := range *cs.Steps {
+			has = has || s.Plan.Set || s.Memory.Set || s.Personality.Set || s.MCP.Set
+		}
+		if has {
+			if _, err := planPrefix(profile(t, "reference"), c); err == nil {
+				out = append(out, c)
+			}
+		}
+	}
+	if len(out) < 2 {
+		t.Fatalf("%d prefix cases start with or change the person's settings and can be planned, want at least 2", len(out))
+	}
+	return out
+}
+
+// The person's settings reach a LLeMbas harness by _lembas/configure: the reference agent passes
+// each such case; a plain ACP agent skips it, naming the extension that would carry it.
+func TestSettingsByConfigure(t *testing.T) {
+	cases := settingsCases(t)
+	for _, mode := range []string{"reference", "plain"} {
+		rep := run(t, profile(t, mode), runner.CaseItems(cases), never)
+		for _, r := range rep.Results {
+			switch {
+			case mode == "reference" && r.Verdict != runner.Pass:
+				t.Errorf("reference: %s: %s: %s%s", r.Case.ID, r.Verdict, r.Message, r.Diff)
+			case mode == "plain" && (r.Verdict != runner.Skip || !strings.Contains(r.Message, "_lembas/configure")):
+				t.Errorf("plain: %s: %s: %q, want a skip naming _lembas/configure", r.Case.ID, r.Verdict, r.Message)
+			}
+		}
+	}
+}
