@@ -83,48 +83,10 @@ func planFS(p *agents.Profile, c conformance.Case) (*plan, error) {
 	if op == "" {
 		return nil, skipf("a harness of one access level has no call for %s (level tells levels apart; commit needs a mount)", cs.Op)
 	}
-	same, ans, err := oneLevel(c, func(m map[string]json.RawMessage) {
-		delete(m, "floor")
-		delete(m, "mounts")
-		m["grants"] = json.RawMessage(`{"/":"stage"}`)
-		var tree []string
-		json.Unmarshal(m["tree"], &tree)
-		m["tree"], _ = json.Marshal(append(tree, gitTree...))
-	})
-	if err != nil {
+	if err := fsPlayable(c, cs, path); err != nil {
 		return nil, err
 	}
-	if !same {
-		return nil, skipf("on a harness of one access level (its directory at stage, no floor, no mount, a repository's root) the reference answers %s: the case needs its grants, floor or mounts to tell", ans)
-	}
-	cwd := "/"
-	if cs.Cwd != nil {
-		cwd = *cs.Cwd
-	}
-	if fsaccess.AboveRoot(cwd, path) {
-		return nil, skipf("%s climbs above /, which from a session directory leaves it", path)
-	}
-	pl := &plan{cwd: fsaccess.Resolve("/", cwd), files: map[string]string{}}
-	gitMarker(pl.files, "/")
-	for _, t := range cs.Tree {
-		if strings.HasSuffix(t, "/") {
-			pl.files[t] = ""
-		} else {
-			pl.files[t] = marker(fsaccess.Resolve("/", t))
-		}
-	}
-	for _, m := range cs.Mounts {
-		pl.files[strings.TrimSuffix(m, "/")+"/"] = ""
-	}
-	existed := map[string]bool{} // every path of the tree, resolved, its parents implied
-	for p := range pl.files {
-		for r := fsaccess.Resolve("/", p); r != "/"; r = fsaccess.Parent(r) {
-			existed[r] = true
-		}
-	}
-	if pl.cwd != "/" {
-		pl.files[pl.cwd+"/"] = ""
-	}
+	pl, existed := fsTree(cs)
 	id := callPrefix + "fs"
 	if _, err := makeCall(p, op, id, vals{}); err != nil {
 		return nil, err
@@ -143,44 +105,106 @@ func planFS(p *agents.Profile, c conformance.Case) (*plan, error) {
 	after := &slot{reply: text("done")}
 	pl.turns = []*turn{{words: "lembas-check: one file operation", slots: []*slot{first, after}}}
 	target := fsaccess.Resolve(pl.cwd, path)
-	pl.answer = func(e *env) (any, error) {
-		r, ok := after.req.result(id)
-		if !ok {
-			return map[string]any{"error": "(the request after the call carries no result for it)"}, nil
+	pl.answer = func(e *env) (any, error) { return fsAnswer(e, cs.Op, after, id, target, existed) }
+	return pl, nil
+}
+
+// fsPlayable says why an fs_access case cannot be played on a harness of one access level: the
+// reference answers it otherwise on that view, or its path climbs out of the session directory.
+func fsPlayable(c conformance.Case, cs conformance.FSAccessCase, path string) error {
+	same, ans, err := oneLevel(c, func(m map[string]json.RawMessage) {
+		delete(m, "floor")
+		delete(m, "mounts")
+		m["grants"] = json.RawMessage(`{"/":"stage"}`)
+		var tree []string
+		json.Unmarshal(m["tree"], &tree)
+		m["tree"], _ = json.Marshal(append(tree, gitTree...))
+	})
+	if err != nil {
+		return err
+	}
+	if !same {
+		return skipf("on a harness of one access level (its directory at stage, no floor, no mount, a repository's root) the reference answers %s: the case needs its grants, floor or mounts to tell", ans)
+	}
+	cwd := "/"
+	if cs.Cwd != nil {
+		cwd = *cs.Cwd
+	}
+	if fsaccess.AboveRoot(cwd, path) {
+		return skipf("%s climbs above /, which from a session directory leaves it", path)
+	}
+	return nil
+}
+
+// fsTree is the case's tree on disk (each file holding its marker) and every path it holds,
+// resolved, its parents implied.
+func fsTree(cs conformance.FSAccessCase) (*plan, map[string]bool) {
+	cwd := "/"
+	if cs.Cwd != nil {
+		cwd = *cs.Cwd
+	}
+	pl := &plan{cwd: fsaccess.Resolve("/", cwd), files: map[string]string{}}
+	gitMarker(pl.files, "/")
+	for _, t := range cs.Tree {
+		if strings.HasSuffix(t, "/") {
+			pl.files[t] = ""
+		} else {
+			pl.files[t] = marker(fsaccess.Resolve("/", t))
 		}
-		body := e.casePaths(strings.TrimSpace(withoutBracket(r)))
-		if isFSError(body) {
-			return map[string]any{"error": body}, nil
+	}
+	for _, m := range cs.Mounts {
+		pl.files[strings.TrimSuffix(m, "/")+"/"] = ""
+	}
+	existed := map[string]bool{}
+	for p := range pl.files {
+		for r := fsaccess.Resolve("/", p); r != "/"; r = fsaccess.Parent(r) {
+			existed[r] = true
 		}
-		real := e.root + target
-		if target == "/" {
-			real = e.root
-		}
-		st, statErr := os.Stat(real)
-		ok = false
-		switch cs.Op {
-		case "list":
-			return map[string]any{"entries": entries(body)}, nil
-		case "read":
-			if statErr == nil && st.IsDir() {
-				return map[string]any{"entries": entries(body)}, nil
-			}
-			ok = statErr == nil && strings.Contains(r, strings.TrimSuffix(marker(target), "\n"))
-		case "write":
-			b, err := os.ReadFile(real)
-			ok = err == nil && string(b) == written
-		case "mkdir":
-			ok = statErr == nil && st.IsDir()
-		case "rm":
-			// Gone, and there before: a removal of what was never there is no success.
-			ok = os.IsNotExist(statErr) && existed[target]
-		}
-		if ok {
-			return map[string]any{"ok": true}, nil
-		}
+	}
+	if pl.cwd != "/" {
+		pl.files[pl.cwd+"/"] = ""
+	}
+	return pl, existed
+}
+
+// fsAnswer reads the call's result: an error text, a listing, or ok only when the disk says it
+// happened.
+func fsAnswer(e *env, op string, after *slot, id, target string, existed map[string]bool) (any, error) {
+	r, ok := after.req.result(id)
+	if !ok {
+		return map[string]any{"error": "(the request after the call carries no result for it)"}, nil
+	}
+	body := e.casePaths(strings.TrimSpace(withoutBracket(r)))
+	if isFSError(body) {
 		return map[string]any{"error": body}, nil
 	}
-	return pl, nil
+	real := e.root + target
+	if target == "/" {
+		real = e.root
+	}
+	st, statErr := os.Stat(real)
+	ok = false
+	switch op {
+	case "list":
+		return map[string]any{"entries": entries(body)}, nil
+	case "read":
+		if statErr == nil && st.IsDir() {
+			return map[string]any{"entries": entries(body)}, nil
+		}
+		ok = statErr == nil && strings.Contains(r, strings.TrimSuffix(marker(target), "\n"))
+	case "write":
+		b, err := os.ReadFile(real)
+		ok = err == nil && string(b) == written
+	case "mkdir":
+		ok = statErr == nil && st.IsDir()
+	case "rm":
+		// Gone, and there before: a removal of what was never there is no success.
+		ok = os.IsNotExist(statErr) && existed[target]
+	}
+	if ok {
+		return map[string]any{"ok": true}, nil
+	}
+	return map[string]any{"error": body}, nil
 }
 
 // withoutBracket is a result after its id's bracket.
