@@ -55,3 +55,32 @@ func TestSettingsByConfigure(t *testing.T) {
 		}
 	}
 }
+
+// The fs_access and instructions cases one access level cannot tell reach a LLeMbas harness's
+// view by _lembas/configure's grants, floor and mounts: the reference agent passes each; a plain
+// ACP agent skips it, naming the extension and what one level answers.
+func TestPermissionRulesByConfigure(t *testing.T) {
+	var cases []conformance.Case
+	for _, c := range liveCases(t) {
+		if c.Area != "fs_access" && c.Area != "instructions" {
+			continue
+		}
+		if pl, err := planCase(profile(t, "reference"), c); err == nil && len(pl.turns[0].before) > 0 {
+			cases = append(cases, c)
+		}
+	}
+	if len(cases) < 10 {
+		t.Fatalf("%d fs_access and instructions cases are given their rules by configure, want at least 10", len(cases))
+	}
+	for _, mode := range []string{"reference", "plain"} {
+		rep := run(t, profile(t, mode), runner.CaseItems(cases), never)
+		for _, r := range rep.Results {
+			switch {
+			case mode == "reference" && r.Verdict != runner.Pass:
+				t.Errorf("reference: %s: %s: %s%s", r.Case.ID, r.Verdict, r.Message, r.Diff)
+			case mode == "plain" && (r.Verdict != runner.Skip || !strings.Contains(r.Message, "_lembas/configure") || !strings.Contains(r.Message, "the reference answers")):
+				t.Errorf("plain: %s: %s: %q, want a skip naming _lembas/configure and the one-level answer", r.Case.ID, r.Verdict, r.Message)
+			}
+		}
+	}
+}

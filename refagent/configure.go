@@ -2,6 +2,7 @@ package refagent
 
 import (
 	"encoding/json"
+	"fmt"
 	"maps"
 	"slices"
 	"sort"
@@ -9,6 +10,7 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 
+	"github.com/LLeMbas/lembas-check/harness/fsaccess"
 	"github.com/LLeMbas/lembas-check/harness/prefix"
 )
 
@@ -26,6 +28,50 @@ type configure struct {
 	Memory      *string            `json:"memory"`
 	Personality *string            `json:"personality"`
 	MCP         *map[string]string `json:"mcp"`
+	// Grants and Floor (path → level) and Mounts are the person's permission rules over the
+	// session's boundary ("/" is the boundary), as filesystem.md's view takes them; Grants
+	// present replaces the default of stage everywhere.
+	Grants *map[string]string `json:"grants"`
+	Floor  map[string]string  `json:"floor"`
+	Mounts []string           `json:"mounts"`
+}
+
+// levels parses a path → level map; a bad level is -32602 naming it.
+func levels(field string, m map[string]string) (map[string]fsaccess.Level, error) {
+	out := map[string]fsaccess.Level{}
+	for p, l := range m {
+		lv, err := fsaccess.ParseLevel(l)
+		if err != nil {
+			return nil, &sdk.RequestError{Code: -32602, Message: fmt.Sprintf("%s[%q]: %v", field, p, err)}
+		}
+		out[p] = lv
+	}
+	return out, nil
+}
+
+// setAccess applies the permission rules; the view is checked now, so that rules it cannot be
+// made of are refused here and not at the first call. Called with mu held.
+func (s *session) setAccess(c configure) error {
+	if c.Grants == nil && c.Floor == nil && c.Mounts == nil {
+		return nil
+	}
+	a := &access{grants: map[string]fsaccess.Level{"/": fsaccess.Stage}, mounts: c.Mounts}
+	var err error
+	if c.Grants != nil {
+		if a.grants, err = levels("grants", *c.Grants); err != nil {
+			return err
+		}
+	}
+	if a.floor, err = levels("floor", c.Floor); err != nil {
+		return err
+	}
+	d := s.disk
+	d.access = a
+	if _, err := d.view(); err != nil {
+		return &sdk.RequestError{Code: -32602, Message: "the permission rules: " + err.Error()}
+	}
+	s.disk = d
+	return nil
 }
 
 // configure applies the person's settings: before the session's first turn they are what it
@@ -42,6 +88,9 @@ func (s *session) configure(c configure) (map[string]any, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if err := s.setAccess(c); err != nil {
+		return nil, err
+	}
 	ch := prefix.Change{Plan: c.Plan, Memory: c.Memory, Personality: c.Personality}
 	if c.Plan != nil {
 		s.plan = *c.Plan

@@ -2,6 +2,8 @@ package refagent_test
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -55,5 +57,31 @@ func TestConfigureRefusesAnUnknownMode(t *testing.T) {
 	err := c.Configure(context.Background(), s, map[string]any{"mode": "yolo"})
 	if err == nil || !strings.Contains(err.Error(), "yolo") {
 		t.Fatalf("configure mode yolo: %v", err)
+	}
+}
+
+// The person's permission rules (_lembas/configure grants) make the view: a write where the
+// grant is ro is refused with filesystem.md's error, and the file is left as it was.
+func TestConfigureGrantsMakeTheView(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "a.md", "alpha\n")
+	c, s, got := start(t, dir, refagent.Options{}, call("call_1", "write", `{"path":"a.md","content":"beta\n"}`))
+	ctx := context.Background()
+	if err := c.Configure(ctx, s, map[string]any{"grants": map[string]string{"/": "ro"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := c.Prompt(ctx, s.ID, "write it"); err != nil {
+		t.Fatal(err)
+	}
+	reqs := got.all()
+	res := reqs[len(reqs)-1].Messages
+	if r := res[len(res)-1]; r.ToolCallID != "call_1" || strings.Contains(r.Content, "beta") || r.Content == "" {
+		t.Errorf("the write's result is %q, want the view's refusal", r.Content)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "a.md")); string(b) != "alpha\n" {
+		t.Errorf("a.md is %q: the write under an ro grant was made", b)
+	}
+	if err := c.Configure(ctx, s, map[string]any{"grants": map[string]string{"/": "loud"}}); err == nil || !strings.Contains(err.Error(), "loud") {
+		t.Errorf("a grant of no such level: %v", err)
 	}
 }
