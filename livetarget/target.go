@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -33,8 +34,26 @@ import (
 	"github.com/LLeMbas/lembas-check/runner"
 )
 
-// Areas are the areas the live target answers; cases of others are skipped unsent.
+// Areas are the areas the live target plays; cases of others are skipped unsent.
 var Areas = []string{"context", "fs_access", "instructions", "prefix"}
+
+// Unplayed are the areas whose rules show in what a harness sends its model or answers its
+// client, but which no harness here is proved to carry yet: each of their cases is a skip that
+// says what would carry it (docs/live.md, The LLeMbas extensions).
+var Unplayed = map[string]string{
+	"jobs": "a job's end note reaches the model in the request after the job ends (loop.json jobs.marks), and acp.md's capability jobs carries the rest " +
+		"(the job_note event, _lembas/jobs, _lembas/job/output and _lembas/job/stop, whose stop \"is a fact the model is told\"): " +
+		"the reference agent runs no background job and no subagent, so it advertises no jobs and no case is played",
+	"modules": "a module's rules ride the system prompt at spawn and the request after a path is touched (seeds/004, Format and discovery): " +
+		"the reference agent loads no rule modules, and a record's hashes and diagnostics show in no request — " +
+		"a harness would carry them in the envelope it appends, read back from the request after the touch",
+	"workspace": "session/new \"validates the requested cwd against the allowlist\" (seeds/002, Security model), an allowlist of the serve's " +
+		"own configuration (its directory, --workspace-root, WORKSPACE_ROOTS): the live target starts its harness once, with one " +
+		"environment, and the reference agent keeps no allowlist — a harness started per case with its roots would carry it",
+	"search": "a search \"ranks passages by meaning (embeddings) and by words (full-text) fused by rank\" (filesystem.md, A search): " +
+		"the case gives each passage's scores, which only the harness's own index makes — carrying it needs the fake to serve " +
+		"embeddings scored as the case says and a harness that offers the search tool (tools/search.json), which the reference agent does not",
+}
 
 // DefaultTimeout bounds one case: the harness's start when it must be (re)started, the session,
 // every turn.
@@ -182,7 +201,8 @@ func (t *Target) Start(ctx context.Context) (runner.TargetInfo, error) {
 	if err := t.ag.Setup(ctx, &setup); err != nil {
 		return runner.TargetInfo{}, fmt.Errorf("%v\n%s", err, setup.String())
 	}
-	info := runner.TargetInfo{Kind: "live", Implementation: runner.Implementation{Name: p.Name, Version: p.Version}, Areas: Areas}
+	areas := append(slices.Clone(Areas), slices.Sorted(maps.Keys(Unplayed))...)
+	info := runner.TargetInfo{Kind: "live", Implementation: runner.Implementation{Name: p.Name, Version: p.Version}, Areas: areas}
 	if t.o.OneShot {
 		argv, _ := t.ag.Oneshot("{prompt}", false)
 		info.Command = strings.Join(argv, " ") + " (one-shot)"
@@ -702,6 +722,9 @@ func planCase(p *agents.Profile, c conformance.Case) (*plan, error) {
 	case "prefix":
 		mk = planPrefix
 	default:
+		if why, ok := Unplayed[c.Area]; ok {
+			return nil, &skip{why: why}
+		}
 		return nil, skipf("the live target does not play %s cases", c.Area)
 	}
 	pl, err := mk(p, c)
