@@ -35,7 +35,7 @@ import (
 )
 
 // Areas are the areas the live target plays; cases of others are skipped unsent.
-var Areas = []string{"context", "fs_access", "instructions", "prefix"}
+var Areas = []string{"context", "fs_access", "instructions", "modules", "prefix"}
 
 // Unplayed are the areas whose rules show in what a harness sends its model or answers its
 // client, but which no harness here is proved to carry yet: each of their cases is a skip that
@@ -44,9 +44,6 @@ var Unplayed = map[string]string{
 	"jobs": "a job's end note reaches the model in the request after the job ends (loop.json jobs.marks), and acp.md's capability jobs carries the rest " +
 		"(the job_note event, _lembas/jobs, _lembas/job/output and _lembas/job/stop, whose stop \"is a fact the model is told\"): " +
 		"the reference agent runs no background job and no subagent, so it advertises no jobs and no case is played",
-	"modules": "a module's rules ride the system prompt at spawn and the request after a path is touched (seeds/004, Format and discovery): " +
-		"the reference agent loads no rule modules, and a record's hashes and diagnostics show in no request — " +
-		"a harness would carry them in the envelope it appends, read back from the request after the touch",
 	"workspace": "session/new \"validates the requested cwd against the allowlist\" (seeds/002, Security model), an allowlist of the serve's " +
 		"own configuration (its directory, --workspace-root, WORKSPACE_ROOTS): the live target starts its harness once, with one " +
 		"environment, and the reference agent keeps no allowlist — a harness started per case with its roots would carry it",
@@ -721,6 +718,8 @@ func planCase(p *agents.Profile, c conformance.Case) (*plan, error) {
 		mk = planInstructions
 	case "prefix":
 		mk = planPrefix
+	case "modules":
+		mk = planModules
 	default:
 		if why, ok := Unplayed[c.Area]; ok {
 			return nil, &skip{why: why}

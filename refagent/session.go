@@ -45,6 +45,7 @@ type session struct {
 	// memory, personality and mcp are the person's settings (_lembas/configure), "" or nil for none.
 	memory, personality string
 	mcp                 map[string]string
+	rules               *rules            // the rule modules (seeds/004), nil without a rules folder
 	files               map[string]string // the instruction chain: path relative to the boundary → text
 	order               []string          // the chain's paths, outermost first
 
@@ -83,6 +84,7 @@ func (s *session) chain() (map[string]string, []string) {
 // start makes the session's prompt and tool list at its first turn. Called with mu held.
 func (s *session) start() error {
 	s.files, s.order = s.chain()
+	s.rules = startRules(s.disk.root)
 	could := []string{prefix.PlanMode}
 	if s.show {
 		could = append(could, "display")
@@ -125,6 +127,10 @@ func (s *session) makeSystem() string {
 		b.WriteString("\n# Plan\n" + s.plan + "\n")
 	}
 	s.settingsBlocks(&b)
+	if s.rules != nil {
+		chained := slices.ContainsFunc(s.order, func(rel string) bool { return !strings.Contains(rel, "/") })
+		s.rules.spawn(&b, s.readable, chained)
+	}
 	for _, rel := range s.order {
 		if t := s.files[rel]; t != "" {
 			b.WriteString("\n# Instructions from " + rel + "\n" + strings.TrimRight(t, "\n") + "\n")
@@ -235,6 +241,11 @@ func (s *session) turn(ctx context.Context, words string) (string, error) {
 	s.mu.Unlock()
 	for {
 		s.mu.Lock()
+		if s.rules != nil {
+			if rec := s.rules.request(); rec != "" {
+				s.history = append(s.history, text("user", rec))
+			}
+		}
 		r, err := s.ask(ctx)
 		if err != nil {
 			return "", err
@@ -303,6 +314,9 @@ func (s *session) compact(ctx context.Context) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.prefix.Compact()
+	if s.rules != nil {
+		s.rules.s.Compact() // the records go with the history they were in
+	}
 	first := summary
 	if table := s.results.Compact(); table != "" {
 		first += "\n\n" + table
@@ -336,4 +350,14 @@ func (s *session) setMode(mode string) error {
 		return nil
 	}
 	return s.prefix.Set(prefix.Change{Mode: &mode})
+}
+
+// readable says whether the view lets the session read a file at the boundary. Called with mu held.
+func (s *session) readable(name string) bool {
+	v, err := s.disk.view()
+	if err != nil {
+		return false
+	}
+	_, err = v.Read("/" + name)
+	return err == nil
 }
