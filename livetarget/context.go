@@ -2,6 +2,8 @@ package livetarget
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/LLeMbas/lembas-check/acp"
 	"github.com/LLeMbas/lembas-check/agents"
 	"github.com/LLeMbas/lembas-check/conformance"
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
@@ -39,6 +42,10 @@ func planContext(p *agents.Profile, c conformance.Case) (*plan, error) {
 	if err := contextPlayable(cs); err != nil {
 		return nil, err
 	}
+	var first []action
+	if cs.Limits != nil {
+		first = []action{capAction(cs.Limits)}
+	}
 	cwd := "/"
 	if cs.Cwd != nil {
 		cwd = *cs.Cwd
@@ -54,6 +61,7 @@ func planContext(p *agents.Profile, c conformance.Case) (*plan, error) {
 		return &turn{words: fmt.Sprintf("lembas-check: go on (%d)", prompts), slots: []*slot{{}}}
 	}
 	cur := newTurn()
+	cur.before = first
 	var turns []*turn
 	at := map[int]*slot{}       // a step → the request after its call (or after its compaction)
 	summary := map[int]string{} // a compaction step → the summary the model gave
@@ -84,12 +92,9 @@ func planContext(p *agents.Profile, c conformance.Case) (*plan, error) {
 	return pl, nil
 }
 
-// contextPlayable says why a context case cannot be played live: its own cap, a chat's reply, the
-// output of a tool whose results the harness makes itself.
+// contextPlayable says why a context case cannot be played live: a chat's reply, the output of a
+// tool whose results the harness makes itself.
 func contextPlayable(cs conformance.ContextCase) error {
-	if cs.Limits != nil {
-		return skipf("the case sets its own cap (limits); a live harness caps output with loop.json's")
-	}
 	byResult := spec.LoopJSON().Context.Dedupe.ByResult
 	for i, st := range cs.Steps {
 		switch {
@@ -376,4 +381,23 @@ func editSpan(before, after string) (old, new string) {
 			}
 		}
 	}
+}
+
+// capAction gives the case's own cap (limits) by _lembas/configure; a harness without it caps with
+// loop.json's, and the case is skipped, saying so.
+func capAction(limits any) action {
+	b, _ := json.Marshal(limits)
+	var m map[string]any
+	json.Unmarshal(b, &m)
+	a := configureAction("the case's cap", map[string]any{"cap": m})
+	give := a.do
+	a.do = func(ctx context.Context, e *env) error {
+		err := give(ctx, e)
+		var u *acp.Unsupported
+		if errors.As(err, &u) {
+			return &acp.Unsupported{What: "the case's own cap (limits)", Why: "a live harness caps output with loop.json's unless it takes a cap, and " + u.Why}
+		}
+		return err
+	}
+	return a
 }

@@ -84,3 +84,28 @@ func TestPermissionRulesByConfigure(t *testing.T) {
 		}
 	}
 }
+
+// A context case's own cap (limits) reaches a LLeMbas harness by _lembas/configure's cap: the
+// reference agent passes each such case; a plain ACP agent skips it, naming the extension.
+func TestCapByConfigure(t *testing.T) {
+	var cases []conformance.Case
+	for _, c := range liveCases(t) {
+		if c.Area == "context" && usesConfigure(t, c) {
+			cases = append(cases, c)
+		}
+	}
+	if len(cases) < 3 {
+		t.Fatalf("%d context cases give their cap by configure, want at least 3", len(cases))
+	}
+	for _, mode := range []string{"reference", "plain"} {
+		rep := run(t, profile(t, mode), runner.CaseItems(cases), never)
+		for _, r := range rep.Results {
+			switch {
+			case mode == "reference" && r.Verdict != runner.Pass:
+				t.Errorf("reference: %s: %s: %s%s", r.Case.ID, r.Verdict, r.Message, r.Diff)
+			case mode == "plain" && (r.Verdict != runner.Skip || !strings.Contains(r.Message, "_lembas/configure") || !strings.Contains(r.Message, "limits")):
+				t.Errorf("plain: %s: %s: %q, want a skip naming the cap and _lembas/configure", r.Case.ID, r.Verdict, r.Message)
+			}
+		}
+	}
+}

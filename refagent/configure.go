@@ -12,6 +12,7 @@ import (
 
 	"github.com/LLeMbas/lembas-check/harness/fsaccess"
 	"github.com/LLeMbas/lembas-check/harness/prefix"
+	"github.com/LLeMbas/lembas-check/harness/spec"
 )
 
 // configure is _lembas/configure's params as this agent reads them. The seed fixes `model` and
@@ -34,6 +35,9 @@ type configure struct {
 	Grants *map[string]string `json:"grants"`
 	Floor  map[string]string  `json:"floor"`
 	Mounts []string           `json:"mounts"`
+	// Cap is the cap on a result's output in place of loop.json's (a conformance case's
+	// `limits`), fixed when the session starts.
+	Cap *spec.Cap `json:"cap"`
 }
 
 // levels parses a path → level map; a bad level is -32602 naming it.
@@ -90,6 +94,12 @@ func (s *session) configure(c configure) (map[string]any, error) {
 	defer s.mu.Unlock()
 	if err := s.setAccess(c); err != nil {
 		return nil, err
+	}
+	if c.Cap != nil {
+		if s.started {
+			return nil, &sdk.RequestError{Code: -32602, Message: "cap: the cap is fixed when the session starts, and it has"}
+		}
+		s.cap = c.Cap
 	}
 	ch := prefix.Change{Plan: c.Plan, Memory: c.Memory, Personality: c.Personality}
 	if c.Plan != nil {

@@ -85,3 +85,26 @@ func TestConfigureGrantsMakeTheView(t *testing.T) {
 		t.Errorf("a grant of no such level: %v", err)
 	}
 }
+
+// The cap is the session's from its start: given before the first turn it caps a result; after
+// it, it is refused with the reason.
+func TestConfigureCap(t *testing.T) {
+	dir := t.TempDir()
+	c, s, got := start(t, dir, refagent.Options{}, call("call_1", "bash", `{"command":"seq 1 10"}`))
+	ctx := context.Background()
+	limits := map[string]int{"max_lines": 4, "max_chars": 1000, "head_lines": 2, "head_chars": 1000, "tail_lines": 1, "tail_chars": 1000}
+	if err := c.Configure(ctx, s, map[string]any{"cap": limits}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := c.Prompt(ctx, s.ID, "read it"); err != nil {
+		t.Fatal(err)
+	}
+	reqs := got.all()
+	res := reqs[len(reqs)-1].Messages
+	if r := res[len(res)-1].Content; strings.Contains(r, "\n5\n") || !strings.Contains(r, "10") {
+		t.Errorf("the read was not capped at 4 lines: %q", r)
+	}
+	if err := c.Configure(ctx, s, map[string]any{"cap": limits}); err == nil || !strings.Contains(err.Error(), "cap") {
+		t.Errorf("a cap after the first turn: %v", err)
+	}
+}

@@ -45,6 +45,7 @@ type session struct {
 	// memory, personality and mcp are the person's settings (_lembas/configure), "" or nil for none.
 	memory, personality string
 	mcp                 map[string]string
+	cap                 *spec.Cap         // the person's cap on a result (nil: loop.json's)
 	rules               *rules            // the rule modules (seeds/004), nil without a rules folder
 	files               map[string]string // the instruction chain: path relative to the boundary → text
 	order               []string          // the chain's paths, outermost first
@@ -94,7 +95,7 @@ func (s *session) start() error {
 	if err != nil {
 		return err
 	}
-	r, err := results.New(results.Options{WorkDir: filepath.ToSlash(s.disk.cwd)})
+	r, err := results.New(results.Options{WorkDir: filepath.ToSlash(s.disk.cwd), Cap: s.cap})
 	if err != nil {
 		return err
 	}
