@@ -2,6 +2,7 @@ package livetarget
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -240,6 +241,10 @@ func (b *prefixBuild) set(i int, step conformance.PrefixStep) error {
 				return skipf("step %d: the model sets the mode only by plan_submit's approval, and the step before it is no such call", i+1)
 			}
 			b.mode = step.Mode.V
+		case step.By.V == "model" && f == "plan":
+			if err := b.planWrite(i, step.Plan.V); err != nil {
+				return err
+			}
 		case step.By.V == "model":
 			return skipf("step %d: the model's own %s change has no call the live target makes", i+1, f)
 		case f == "date":
@@ -256,6 +261,36 @@ func (b *prefixBuild) set(i int, step conformance.PrefixStep) error {
 		b.now(configureAction(fmt.Sprintf("step %d", i+1), settings))
 	}
 	return nil
+}
+
+// planWrite is the model's own plan change: its plan_write call (the profile's, else the tool by
+// its name) in the turn running, whose result tells the model; the request after it is the
+// session's, read by no step.
+func (b *prefixBuild) planWrite(i int, plan string) error {
+	if b.last == nil {
+		return skipf("step %d: the model changes the plan only while a turn runs, and none does", i+1)
+	}
+	b.calls++
+	id := fmt.Sprintf("%sp%d", callPrefix, b.calls)
+	call := wire.ToolCall{ID: id, Name: "plan_write", Arguments: `{"plan":` + jsonString(plan) + `}`}
+	if sh, ok := b.p.Tools.Calls["plan_write"]; ok {
+		args, err := fill(sh.Arguments, vals{"plan": plan})
+		if err != nil {
+			return err
+		}
+		call = wire.ToolCall{ID: id, Name: sh.Name, Arguments: args}
+	}
+	b.last.reply = callReply(call)
+	s := &slot{}
+	b.cur.slots = append(b.cur.slots, s)
+	b.last = s
+	b.add(s)
+	return nil
+}
+
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
 }
 
 // prefixAnswer reads each step's answer out of the requests that came: the system prompt's

@@ -109,3 +109,48 @@ func TestCapByConfigure(t *testing.T) {
 		}
 	}
 }
+
+// The model's own plan change is its plan_write call in the turn running: the case is planned
+// with that call, and the reference agent passes it.
+func TestModelsPlanChangeIsPlanWrite(t *testing.T) {
+	var items []runner.Item
+	for _, c := range liveCases(t) {
+		if c.Area != "prefix" {
+			continue
+		}
+		cs, err := decoded[conformance.PrefixCase](c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		byModel := false
+		for _, s := range *cs.Steps {
+			byModel = byModel || s.Op == "set" && s.By.V == "model" && s.Plan.Set
+		}
+		pl, err := planPrefix(profile(t, "reference"), c)
+		if !byModel || err != nil {
+			continue
+		}
+		calls := 0
+		for _, tn := range pl.turns {
+			for _, s := range tn.slots {
+				for _, tc := range s.reply.ToolCalls {
+					if tc.Name == "plan_write" {
+						calls++
+					}
+				}
+			}
+		}
+		if calls == 0 {
+			t.Errorf("%s: the model's plan change makes no plan_write call", c.ID)
+		}
+		items = append(items, runner.Item{Case: c})
+	}
+	if len(items) == 0 {
+		t.Fatal("no prefix case with the model's own plan change is planned")
+	}
+	for _, r := range run(t, profile(t, "reference"), items, never).Results {
+		if r.Verdict != runner.Pass {
+			t.Errorf("%s: %s: %s%s", r.Case.ID, r.Verdict, r.Message, r.Diff)
+		}
+	}
+}
