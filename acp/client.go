@@ -469,7 +469,8 @@ func (c *Client) SetModel(ctx context.Context, s Session, model string) error {
 // extensions): Unsupported where the agent does not advertise the configure capability.
 func (c *Client) Configure(ctx context.Context, s Session, settings map[string]any) error {
 	if !c.has(spec.Text("acp.capability.configure")) {
-		return &Unsupported{What: "a change of the session's settings", Why: "the agent does not advertise _lembas/configure (capability configure in its initialize answer's _meta.lembas)"}
+		return &Unsupported{What: "a change of the session's settings",
+			Why: "the agent does not advertise _lembas/configure (capability configure in its initialize answer's _meta.lembas)"}
 	}
 	params := map[string]any{"sessionId": s.ID}
 	for k, v := range settings {

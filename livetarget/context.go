@@ -173,7 +173,7 @@ func putFile(i int, path, cwd string, content *string) action {
 // contextOp is a step's operation: what goes on disk before it, the profile's call it is, and
 // the call's values, filled in when the request before it comes (where the root is known). Paths
 // go to the call as the case has them, an absolute one under the case's root.
-func contextOp(p *agents.Profile, i int, st conformance.ContextStep, cwd string) ([]action, string, func(*env) vals, error) {
+func contextOp(p *agents.Profile, i int, st conformance.ContextStep, cwd string) ([]action, string, valsFn, error) {
 	path, offset, limit := str(st.Path), 0, 0
 	if st.Offset != nil {
 		offset = *st.Offset
@@ -183,7 +183,8 @@ func contextOp(p *agents.Profile, i int, st conformance.ContextStep, cwd string)
 	}
 	switch st.Op {
 	case "read":
-		return []action{putFile(i, path, cwd, st.Content)}, "read", func(e *env) vals { return readVals(e.callPath(path), offset, limit) }, nil
+		v := func(e *env) vals { return readVals(e.callPath(path), offset, limit) }
+		return []action{putFile(i, path, cwd, st.Content)}, "read", v, nil
 	case "write", "edit":
 		return contextWrite(p, i, st, cwd)
 	case "delete":
@@ -197,7 +198,8 @@ func contextOp(p *agents.Profile, i int, st conformance.ContextStep, cwd string)
 		put := action{what: fmt.Sprintf("step %d: the output to print", i+1), do: func(_ context.Context, e *env) error {
 			return os.WriteFile(filepath.Join(e.out, name), []byte(str(st.Text)), 0o644)
 		}}
-		return []action{put}, "shell", func(e *env) vals { return vals{"command": "cat " + shellQuote(filepath.Join(e.out, name))} }, nil
+		v := func(e *env) vals { return vals{"command": "cat " + shellQuote(filepath.Join(e.out, name))} }
+		return []action{put}, "shell", v, nil
 	case "recall":
 		return nil, "recall", func(e *env) vals {
 			x := vals{"id": e.harnessID(str(st.Target))}
@@ -213,9 +215,12 @@ func contextOp(p *agents.Profile, i int, st conformance.ContextStep, cwd string)
 	return nil, "", nil, fmt.Errorf("step %d: no op %q", i+1, st.Op)
 }
 
+// valsFn makes a call's values once the request before it came (where the root is known).
+type valsFn func(*env) vals
+
 // contextWrite is a write, or an edit where the profile has an edit call and the change can be
 // said as one occurrence replaced (else the file written whole, which the spec answers alike).
-func contextWrite(p *agents.Profile, i int, st conformance.ContextStep, cwd string) ([]action, string, func(*env) vals, error) {
+func contextWrite(p *agents.Profile, i int, st conformance.ContextStep, cwd string) ([]action, string, valsFn, error) {
 	path := str(st.Path)
 	op := "write"
 	old, new := "", ""
@@ -235,7 +240,8 @@ func contextWrite(p *agents.Profile, i int, st conformance.ContextStep, cwd stri
 
 // present makes sure a file a step deletes is there.
 func present(i int, path, cwd string) action {
-	return action{what: fmt.Sprintf("step %d: making sure %s is there", i+1, path), do: func(_ context.Context, e *env) error {
+	what := fmt.Sprintf("step %d: making sure %s is there", i+1, path)
+	return action{what: what, do: func(_ context.Context, e *env) error {
 		real := e.real(path, cwd)
 		if _, err := os.Stat(real); err == nil {
 			return nil
@@ -248,7 +254,7 @@ func present(i int, path, cwd string) action {
 }
 
 // contextPatch is an apply_patch: each file put on disk as before, then the patch's files.
-func contextPatch(i int, st conformance.ContextStep, cwd string) ([]action, string, func(*env) vals, error) {
+func contextPatch(i int, st conformance.ContextStep, cwd string) ([]action, string, valsFn, error) {
 	var before []action
 	for _, f := range st.Files {
 		before = append(before, putFile(i, *f.Path, cwd, f.Before))
@@ -395,7 +401,8 @@ func capAction(limits any) action {
 		err := give(ctx, e)
 		var u *acp.Unsupported
 		if errors.As(err, &u) {
-			return &acp.Unsupported{What: "the case's own cap (limits)", Why: "a live harness caps output with loop.json's unless it takes a cap, and " + u.Why}
+			return &acp.Unsupported{What: "the case's own cap (limits)",
+				Why: "a live harness caps output with loop.json's unless it takes a cap, and " + u.Why}
 		}
 		return err
 	}

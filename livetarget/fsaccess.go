@@ -144,7 +144,8 @@ func fsPlayable(c conformance.Case, cs conformance.FSAccessCase, path string) (r
 	}
 	if same, gitAns, err := oneLevel(c, withGit); err != nil || !same {
 		if err == nil {
-			err = skipf("with the .git the session directory holds the reference answers %s: the case's tree has none", gitAns)
+			err = skipf("with the .git the session directory holds the reference answers %s: "+
+				"the case's tree has none", gitAns)
 		}
 		return nil, err
 	}
@@ -159,7 +160,9 @@ func fsPlayable(c conformance.Case, cs conformance.FSAccessCase, path string) (r
 		err := give(ctx, e)
 		var u *acp.Unsupported
 		if errors.As(err, &u) {
-			return &acp.Unsupported{What: "the case's grants, floor or mounts", Why: fmt.Sprintf("on a harness of one access level (its directory at stage, no floor, no mount, a repository's root) the reference answers %s, and %s", ans, u.Why)}
+			return &acp.Unsupported{What: "the case's grants, floor or mounts", Why: fmt.Sprintf("on a harness of one "+
+				"access level (its directory at stage, no floor, no mount, a repository's root) the reference "+
+				"answers %s, and %s", ans, u.Why)}
 		}
 		return err
 	}
@@ -352,7 +355,8 @@ func grantsAction(grants map[string]string, boundary, ans string) action {
 		err := give(ctx, e)
 		var u *acp.Unsupported
 		if errors.As(err, &u) {
-			return &acp.Unsupported{What: "the case's grants", Why: fmt.Sprintf("with everything readable (a harness of one access level) the reference answers %s, and %s", ans, u.Why)}
+			return &acp.Unsupported{What: "the case's grants", Why: fmt.Sprintf("with everything readable (a harness "+
+				"of one access level) the reference answers %s, and %s", ans, u.Why)}
 		}
 		return err
 	}

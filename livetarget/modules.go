@@ -94,7 +94,8 @@ func modulesPlayable(c conformance.Case, in modulesInput) (map[string]string, er
 	for _, st := range in.Steps {
 		has = has || len(st.Links) > 0
 		if st.Append != nil {
-			return nil, skipf("a request's append fails only inside the harness (seeds/004: \"only a failed append requeues it\"): no request shows it")
+			return nil, skipf("a request's append fails only inside the harness " +
+				"(seeds/004: \"only a failed append requeues it\"): no request shows it")
 		}
 	}
 	if has {
@@ -118,7 +119,8 @@ func modulesPlayable(c conformance.Case, in modulesInput) (map[string]string, er
 	json.Unmarshal(ans, &steps)
 	for i, st := range steps {
 		if st != nil && len(st.Diagnostics) > 0 {
-			return nil, skipf("step %d's answer has diagnostics, which a harness logs and sends the model in no request (seeds/004: \"brain.instruction_activation_failed is logged\")", i+1)
+			return nil, skipf("step %d's answer has diagnostics, which a harness logs and sends the model in no "+
+				"request (seeds/004: \"brain.instruction_activation_failed is logged\")", i+1)
 		}
 	}
 	return files, nil
@@ -179,7 +181,8 @@ func (b *modulesBuild) request(i int) {
 // compact ends the turn, compacts, and starts the next turn.
 func (b *modulesBuild) compact(i int) {
 	b.last.reply = text("done")
-	b.turns = append(b.turns, b.cur, &turn{compact: true, slots: []*slot{{reply: text(fmt.Sprintf("lembas-check summary, step %d.", i+1))}}})
+	sum := text(fmt.Sprintf("lembas-check summary, step %d.", i+1))
+	b.turns = append(b.turns, b.cur, &turn{compact: true, slots: []*slot{{reply: sum}}})
 	b.newTurn()
 	b.cur.slots[0].remade, b.cur.slots[0].reset = 1, true
 }
@@ -221,7 +224,8 @@ func changeFiles(i int, changed map[string]*string) action {
 }
 
 // envelopePattern finds a module's envelope: its path, whether it supersedes, its content.
-var envelopePattern = regexp.MustCompile(`(?s)<instruction_module path="([^"]*)"( supersedes="earlier version")?>\n(.*?)\n</instruction_module>`)
+var envelopePattern = regexp.MustCompile(
+	`(?s)<instruction_module path="([^"]*)"( supersedes="earlier version")?>\n(.*?)\n</instruction_module>`)
 
 func sum(s string) string {
 	h := sha256.Sum256([]byte(s))
@@ -253,7 +257,8 @@ func modulesAnswer(e *env, in modulesInput, at []*slot, files map[string]string)
 		if st.Op == "spawn" {
 			var root any
 			for _, n := range modules.SpecTexts().Names {
-				if t, ok := files[path.Join(in.Root, n)]; ok && t != "" && strings.Contains(s.req.system, strings.TrimRight(t, "\n")) {
+				t, ok := files[path.Join(in.Root, n)]
+				if ok && t != "" && strings.Contains(s.req.system, strings.TrimRight(t, "\n")) {
 					root = n
 					break
 				}

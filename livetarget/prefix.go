@@ -55,7 +55,8 @@ func planPrefix(p *agents.Profile, c conformance.Case) (*plan, error) {
 // meet: instruction texts by heading, `met` short of what it could, a tool a device never offers.
 func prefixPlayable(st *conformance.PrefixStart, tools []string) (map[string]bool, error) {
 	if len(st.Files.V) > 0 {
-		return nil, skipf("the session starts with instruction texts by path or heading, which a harness names its own way (filesystem.md's instruction files are read from disk, under the harness's names)")
+		return nil, skipf("the session starts with instruction texts by path or heading, which a harness names its own " +
+			"way (filesystem.md's instruction files are read from disk, under the harness's names)")
 	}
 	could := map[string]bool{}
 	for _, r := range st.Could.V {
@@ -119,9 +120,8 @@ func prefixStart(st *conformance.PrefixStart) []action {
 // configureAction gives the harness the person's settings (_lembas/configure).
 func configureAction(what string, set map[string]any) action {
 	names := slices.Sorted(maps.Keys(set))
-	return action{what: what + ": " + strings.Join(names, ", ") + " by _lembas/configure", do: func(ctx context.Context, e *env) error {
-		return e.h.Configure(ctx, set)
-	}}
+	do := func(ctx context.Context, e *env) error { return e.h.Configure(ctx, set) }
+	return action{what: what + ": " + strings.Join(names, ", ") + " by _lembas/configure", do: do}
 }
 
 // prefixRead is how one step's answer is read: its kind, the person's words or the call's id,
@@ -230,7 +230,8 @@ func (b *prefixBuild) set(i int, step conformance.PrefixStep) error {
 		v, ok := map[string]any{"date": step.Date.V, "mode": step.Mode.V, "plan": step.Plan.V, "memory": step.Memory.V,
 			"personality": step.Personality.V, "mcp": step.MCP.V}[f]
 		if !ok {
-			return skipf("step %d sets %s, which neither ACP nor _lembas/configure carries (a live session meets what it could; instruction texts are the harness's files)", i+1, f)
+			return skipf("step %d sets %s, which neither ACP nor _lembas/configure carries (a live session meets "+
+				"what it could; instruction texts are the harness's files)", i+1, f)
 		}
 		switch {
 		case step.By.V == "model" && f == "mode":

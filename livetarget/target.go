@@ -41,15 +41,18 @@ var Areas = []string{"context", "fs_access", "instructions", "modules", "prefix"
 // client, but which no harness here is proved to carry yet: each of their cases is a skip that
 // says what would carry it (docs/live.md, The LLeMbas extensions).
 var Unplayed = map[string]string{
-	"jobs": "a job's end note reaches the model in the request after the job ends (loop.json jobs.marks), and acp.md's capability jobs carries the rest " +
-		"(the job_note event, _lembas/jobs, _lembas/job/output and _lembas/job/stop, whose stop \"is a fact the model is told\"): " +
-		"the reference agent runs no background job and no subagent, so it advertises no jobs and no case is played",
-	"workspace": "session/new \"validates the requested cwd against the allowlist\" (seeds/002, Security model), an allowlist of the serve's " +
-		"own configuration (its directory, --workspace-root, WORKSPACE_ROOTS): the live target starts its harness once, with one " +
-		"environment, and the reference agent keeps no allowlist — a harness started per case with its roots would carry it",
-	"search": "a search \"ranks passages by meaning (embeddings) and by words (full-text) fused by rank\" (filesystem.md, A search): " +
-		"the case gives each passage's scores, which only the harness's own index makes — carrying it needs the fake to serve " +
-		"embeddings scored as the case says and a harness that offers the search tool (tools/search.json), which the reference agent does not",
+	"jobs": "a job's end note reaches the model in the request after the job ends (loop.json jobs.marks), " +
+		"and acp.md's capability jobs carries the rest (the job_note event, _lembas/jobs, _lembas/job/output " +
+		"and _lembas/job/stop, whose stop \"is a fact the model is told\"): the reference agent runs no " +
+		"background job and no subagent, so it advertises no jobs and no case is played",
+	"workspace": "session/new \"validates the requested cwd against the allowlist\" (seeds/002, Security " +
+		"model), an allowlist of the serve's own configuration (its directory, --workspace-root, " +
+		"WORKSPACE_ROOTS): the live target starts its harness once, with one environment, and the reference " +
+		"agent keeps no allowlist — a harness started per case with its roots would carry it",
+	"search": "a search \"ranks passages by meaning (embeddings) and by words (full-text) fused by rank\" " +
+		"(filesystem.md, A search): the case gives each passage's scores, which only the harness's own index " +
+		"makes — carrying it needs the fake to serve embeddings scored as the case says and a harness that " +
+		"offers the search tool (tools/search.json), which the reference agent does not",
 }
 
 // DefaultTimeout bounds one case: the harness's start when it must be (re)started, the session,
@@ -199,7 +202,8 @@ func (t *Target) Start(ctx context.Context) (runner.TargetInfo, error) {
 		return runner.TargetInfo{}, fmt.Errorf("%v\n%s", err, setup.String())
 	}
 	areas := append(slices.Clone(Areas), slices.Sorted(maps.Keys(Unplayed))...)
-	info := runner.TargetInfo{Kind: "live", Implementation: runner.Implementation{Name: p.Name, Version: p.Version}, Areas: areas}
+	info := runner.TargetInfo{Kind: "live", Areas: areas,
+		Implementation: runner.Implementation{Name: p.Name, Version: p.Version}}
 	if t.o.OneShot {
 		argv, _ := t.ag.Oneshot("{prompt}", false)
 		info.Command = strings.Join(argv, " ") + " (one-shot)"
@@ -629,7 +633,8 @@ func (o *oneshot) SetModel(context.Context, string) error {
 func (o *oneshot) Mode() string { return "" }
 
 func (o *oneshot) Configure(context.Context, map[string]any) error {
-	return &acp.Unsupported{What: "a change of the session's settings", Why: "one-shot, there is no _lembas/configure to send"}
+	return &acp.Unsupported{What: "a change of the session's settings",
+		Why: "one-shot, there is no _lembas/configure to send"}
 }
 
 // agentProc is the harness process serving ACP, reused from case to case.

@@ -81,7 +81,8 @@ func TestConfigureGrantsMakeTheView(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(dir, "a.md")); string(b) != "alpha\n" {
 		t.Errorf("a.md is %q: the write under an ro grant was made", b)
 	}
-	if err := c.Configure(ctx, s, map[string]any{"grants": map[string]string{"/": "loud"}}); err == nil || !strings.Contains(err.Error(), "loud") {
+	err := c.Configure(ctx, s, map[string]any{"grants": map[string]string{"/": "loud"}})
+	if err == nil || !strings.Contains(err.Error(), "loud") {
 		t.Errorf("a grant of no such level: %v", err)
 	}
 }
@@ -92,7 +93,8 @@ func TestConfigureCap(t *testing.T) {
 	dir := t.TempDir()
 	c, s, got := start(t, dir, refagent.Options{}, call("call_1", "bash", `{"command":"seq 1 10"}`))
 	ctx := context.Background()
-	limits := map[string]int{"max_lines": 4, "max_chars": 1000, "head_lines": 2, "head_chars": 1000, "tail_lines": 1, "tail_chars": 1000}
+	limits := map[string]int{"max_lines": 4, "max_chars": 1000, "head_lines": 2, "head_chars": 1000,
+		"tail_lines": 1, "tail_chars": 1000}
 	if err := c.Configure(ctx, s, map[string]any{"cap": limits}); err != nil {
 		t.Fatal(err)
 	}

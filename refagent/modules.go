@@ -83,7 +83,8 @@ func (r *rules) spawn(b *strings.Builder, readable func(name string) bool, chain
 	root := filepath.ToSlash(r.root)
 	if st.Root != "" && !chained && readable(st.Root) {
 		if real, _, ok := r.s.Disk().Real(root + "/" + st.Root); ok {
-			b.WriteString("\n# The project's root instructions (" + st.Root + ")\n" + strings.TrimRight(string(r.s.Disk().Read(real)), "\n") + "\n")
+			text := strings.TrimRight(string(r.s.Disk().Read(real)), "\n")
+			b.WriteString("\n# The project's root instructions (" + st.Root + ")\n" + text + "\n")
 		}
 	}
 	for _, m := range st.Modules {

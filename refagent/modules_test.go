@@ -33,11 +33,13 @@ func TestRuleModules(t *testing.T) {
 		t.Errorf("the system prompt does not hold the unconditional module alone:\n%s", sys)
 	}
 	second := reqs[1].Messages
-	if last := second[len(second)-1]; last.Role != "user" || !strings.Contains(last.Content, "# API rules\nValidate inputs.") || !strings.Contains(last.Content, "api.md\">") {
+	last := second[len(second)-1]
+	if last.Role != "user" || !strings.Contains(last.Content, "# API rules\nValidate inputs.") || !strings.Contains(last.Content, "api.md\">") {
 		t.Errorf("the request after the read ends with %+v, want the api module's envelope", last)
 	}
 	third := reqs[2].Messages
-	if n := strings.Count(third[len(third)-1].Content, "API rules") + strings.Count(third[len(third)-2].Content, "API rules"); n != 0 {
+	n := strings.Count(third[len(third)-1].Content, "API rules") + strings.Count(third[len(third)-2].Content, "API rules")
+	if n != 0 {
 		t.Error("the module was appended again after a second touch")
 	}
 }
