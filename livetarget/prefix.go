@@ -68,7 +68,7 @@ func prefixPlayable(st *conformance.PrefixStart, tools []string) (map[string]boo
 			met[r] = true
 		}
 		for r := range could {
-			if r != prefix.PlanMode && !met[r] {
+			if r != prefix.PlanMode && r != "display" && !met[r] {
 				return nil, skipf("%s could be met but is not at the start; a live session meets what it could", r)
 			}
 		}
@@ -110,6 +110,9 @@ func prefixStart(st *conformance.PrefixStart) []action {
 	}
 	if len(st.MCP.V) > 0 {
 		set["mcp"] = st.MCP.V
+	}
+	if st.Met.Set && !slices.Contains(st.Met.V, "display") && slices.Contains(st.Could.V, "display") {
+		set["met"] = st.Met.V // the client's screen is not showing files at the start
 	}
 	if len(set) > 0 {
 		acts = append(acts, configureAction("the session's start", set))
@@ -228,7 +231,7 @@ func (b *prefixBuild) set(i int, step conformance.PrefixStep) error {
 	settings := map[string]any{}
 	for _, f := range fields {
 		v, ok := map[string]any{"date": step.Date.V, "mode": step.Mode.V, "plan": step.Plan.V, "memory": step.Memory.V,
-			"personality": step.Personality.V, "mcp": step.MCP.V}[f]
+			"personality": step.Personality.V, "mcp": step.MCP.V, "met": step.Met.V}[f]
 		if !ok {
 			return skipf("step %d sets %s, which neither ACP nor _lembas/configure carries (a live session meets "+
 				"what it could; instruction texts are the harness's files)", i+1, f)

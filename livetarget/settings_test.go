@@ -9,7 +9,7 @@ import (
 )
 
 // settingsCases are the prefix cases whose session starts with, or is changed to, a plan, a
-// memory, a personality or an MCP server's instructions by the person, and nothing the live
+// memory, a personality, an MCP server's instructions or what it meets, by the person, and nothing the live
 // target cannot carry (instruction texts by heading, a wrap-up, the model's own change).
 func settingsCases(t *testing.T) []conformance.Case {
 	t.Helper()
@@ -23,9 +23,9 @@ func settingsCases(t *testing.T) []conformance.Case {
 			t.Fatal(err)
 		}
 		st := cs.Start
-		has := st.Plan.V != "" || st.Memory.V != "" || st.Personality.V != "" || len(st.MCP.V) > 0
+		has := st.Plan.V != "" || st.Memory.V != "" || st.Personality.V != "" || len(st.MCP.V) > 0 || st.Met.Set
 		for _, s := range *cs.Steps {
-			has = has || s.Plan.Set || s.Memory.Set || s.Personality.Set || s.MCP.Set
+			has = has || s.Plan.Set || s.Memory.Set || s.Personality.Set || s.MCP.Set || s.Met.Set
 		}
 		if has {
 			if _, err := planPrefix(profile(t, "reference"), c); err == nil {

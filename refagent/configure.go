@@ -35,6 +35,9 @@ type configure struct {
 	Grants *map[string]string `json:"grants"`
 	Floor  map[string]string  `json:"floor"`
 	Mounts []string           `json:"mounts"`
+	// Met is what the session meets now of what it could (`display`: the client shows files), as
+	// harness/prefix takes it; nil leaves it.
+	Met *[]string `json:"met"`
 	// Cap is the cap on a result's output in place of loop.json's (a conformance case's
 	// `limits`), fixed when the session starts.
 	Cap *spec.Cap `json:"cap"`
@@ -102,6 +105,10 @@ func (s *session) configure(c configure) (map[string]any, error) {
 		s.cap = c.Cap
 	}
 	ch := prefix.Change{Plan: c.Plan, Memory: c.Memory, Personality: c.Personality}
+	if c.Met != nil {
+		met := append([]string{}, *c.Met...)
+		s.met, ch.Met = met, met
+	}
 	if c.Plan != nil {
 		s.plan = *c.Plan
 	}
@@ -118,7 +125,7 @@ func (s *session) configure(c configure) (map[string]any, error) {
 			ch.MCP = map[string]string{}
 		}
 	}
-	if s.started && (ch.Plan != nil || ch.Memory != nil || ch.Personality != nil || ch.MCP != nil) {
+	if s.started && (ch.Plan != nil || ch.Memory != nil || ch.Personality != nil || ch.MCP != nil || ch.Met != nil) {
 		if err := s.prefix.Set(ch); err != nil {
 			return nil, sdk.NewInvalidParams(map[string]any{"error": err.Error()})
 		}

@@ -45,6 +45,7 @@ type session struct {
 	// memory, personality and mcp are the person's settings (_lembas/configure), "" or nil for none.
 	memory, personality string
 	mcp                 map[string]string
+	met                 []string          // what is met now of what it could (nil: everything)
 	cap                 *spec.Cap         // the person's cap on a result (nil: loop.json's)
 	rules               *rules            // the rule modules (seeds/004), nil without a rules folder
 	files               map[string]string // the instruction chain: path relative to the boundary → text
@@ -91,7 +92,7 @@ func (s *session) start() error {
 		could = append(could, "display")
 	}
 	p, err := prefix.New(prefix.Start{Date: s.a.date(), Mode: s.mode, Plan: s.plan, Memory: s.memory,
-		Personality: s.personality, MCP: s.mcp, Files: s.files, Could: could}, toolNames())
+		Personality: s.personality, MCP: s.mcp, Files: s.files, Could: could, Met: s.met}, toolNames())
 	if err != nil {
 		return err
 	}
