@@ -104,10 +104,33 @@ func (s *session) configure(c configure) (map[string]any, error) {
 		}
 		s.cap = c.Cap
 	}
+	if err := s.setSettings(c); err != nil {
+		return nil, err
+	}
+	return map[string]any{"model": s.model, "effort": c.Effort, "mode": s.mode}, nil
+}
+
+// setSettings applies the plan, memory, personality, MCP instructions and what is met: after the
+// first turn harness/prefix takes the change first (the next note says it), and a change it
+// refuses leaves the session as it was. Called with mu held.
+func (s *session) setSettings(c configure) error {
 	ch := prefix.Change{Plan: c.Plan, Memory: c.Memory, Personality: c.Personality}
 	if c.Met != nil {
-		met := append([]string{}, *c.Met...)
-		s.met, ch.Met = met, met
+		ch.Met = append([]string{}, *c.Met...)
+	}
+	if c.MCP != nil {
+		ch.MCP = maps.Clone(*c.MCP)
+		if ch.MCP == nil {
+			ch.MCP = map[string]string{}
+		}
+	}
+	if s.started && (ch.Plan != nil || ch.Memory != nil || ch.Personality != nil || ch.MCP != nil || ch.Met != nil) {
+		if err := s.prefix.Set(ch); err != nil {
+			return &sdk.RequestError{Code: -32602, Message: err.Error()}
+		}
+	}
+	if ch.Met != nil {
+		s.met = ch.Met
 	}
 	if c.Plan != nil {
 		s.plan = *c.Plan
@@ -118,19 +141,10 @@ func (s *session) configure(c configure) (map[string]any, error) {
 	if c.Personality != nil {
 		s.personality = *c.Personality
 	}
-	if c.MCP != nil {
-		s.mcp = maps.Clone(*c.MCP)
-		ch.MCP = maps.Clone(*c.MCP)
-		if ch.MCP == nil {
-			ch.MCP = map[string]string{}
-		}
+	if ch.MCP != nil {
+		s.mcp = maps.Clone(ch.MCP)
 	}
-	if s.started && (ch.Plan != nil || ch.Memory != nil || ch.Personality != nil || ch.MCP != nil || ch.Met != nil) {
-		if err := s.prefix.Set(ch); err != nil {
-			return nil, sdk.NewInvalidParams(map[string]any{"error": err.Error()})
-		}
-	}
-	return map[string]any{"model": s.model, "effort": c.Effort, "mode": s.mode}, nil
+	return nil
 }
 
 // settingsBlocks are the system prompt's blocks of the person's settings, made with the prompt:

@@ -110,3 +110,20 @@ func TestConfigureCap(t *testing.T) {
 		t.Errorf("a cap after the first turn: %v", err)
 	}
 }
+
+// What the session meets goes by configure, and names only what it could meet: forge, which a
+// device never could, is refused with the reason.
+func TestConfigureMetNamesOnlyWhatItCould(t *testing.T) {
+	c, s, _ := start(t, t.TempDir(), refagent.Options{})
+	ctx := context.Background()
+	if err := c.Configure(ctx, s, map[string]any{"met": []string{}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := c.Prompt(ctx, s.ID, "one"); err != nil {
+		t.Fatal(err)
+	}
+	err := c.Configure(ctx, s, map[string]any{"met": []string{"forge"}})
+	if err == nil || !strings.Contains(err.Error(), "forge") {
+		t.Errorf("met forge on a session that could not meet it: %v", err)
+	}
+}
