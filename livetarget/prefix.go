@@ -54,10 +54,6 @@ func planPrefix(p *agents.Profile, c conformance.Case) (*plan, error) {
 // prefixPlayable says why a case's start cannot be played live, else what the session could
 // meet: instruction texts by heading, `met` short of what it could, a tool a device never offers.
 func prefixPlayable(st *conformance.PrefixStart, tools []string) (map[string]bool, error) {
-	if len(st.Files.V) > 0 {
-		return nil, skipf("the session starts with instruction texts by path or heading, which a harness names its own " +
-			"way (filesystem.md's instruction files are read from disk, under the harness's names)")
-	}
 	could := map[string]bool{}
 	for _, r := range st.Could.V {
 		could[r] = true
@@ -110,6 +106,9 @@ func prefixStart(st *conformance.PrefixStart) []action {
 	}
 	if len(st.MCP.V) > 0 {
 		set["mcp"] = st.MCP.V
+	}
+	if len(st.Files.V) > 0 {
+		set["files"] = st.Files.V // by path or heading, as the case names them
 	}
 	if st.Met.Set && !slices.Contains(st.Met.V, "display") && slices.Contains(st.Could.V, "display") {
 		set["met"] = st.Met.V // the client's screen is not showing files at the start
@@ -231,7 +230,7 @@ func (b *prefixBuild) set(i int, step conformance.PrefixStep) error {
 	settings := map[string]any{}
 	for _, f := range fields {
 		v, ok := map[string]any{"date": step.Date.V, "mode": step.Mode.V, "plan": step.Plan.V, "memory": step.Memory.V,
-			"personality": step.Personality.V, "mcp": step.MCP.V, "met": step.Met.V}[f]
+			"personality": step.Personality.V, "mcp": step.MCP.V, "met": step.Met.V, "files": step.Files.V}[f]
 		if !ok {
 			return skipf("step %d sets %s, which neither ACP nor _lembas/configure carries (a live session meets "+
 				"what it could; instruction texts are the harness's files)", i+1, f)

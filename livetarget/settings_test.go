@@ -23,9 +23,10 @@ func settingsCases(t *testing.T) []conformance.Case {
 			t.Fatal(err)
 		}
 		st := cs.Start
-		has := st.Plan.V != "" || st.Memory.V != "" || st.Personality.V != "" || len(st.MCP.V) > 0 || st.Met.Set
+		has := st.Plan.V != "" || st.Memory.V != "" || st.Personality.V != "" || len(st.MCP.V) > 0 || st.Met.Set ||
+			len(st.Files.V) > 0
 		for _, s := range *cs.Steps {
-			has = has || s.Plan.Set || s.Memory.Set || s.Personality.Set || s.MCP.Set || s.Met.Set
+			has = has || s.Plan.Set || s.Memory.Set || s.Personality.Set || s.MCP.Set || s.Met.Set || s.Files.Set
 		}
 		if has {
 			if _, err := planPrefix(profile(t, "reference"), c); err == nil {

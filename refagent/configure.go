@@ -35,6 +35,9 @@ type configure struct {
 	Grants *map[string]string `json:"grants"`
 	Floor  map[string]string  `json:"floor"`
 	Mounts []string           `json:"mounts"`
+	// Files are instruction texts by path or heading (the whole set; {} for none), after those the
+	// session reads from disk.
+	Files *map[string]string `json:"files"`
 	// Met is what the session meets now of what it could (`display`: the client shows files), as
 	// harness/prefix takes it; nil leaves it.
 	Met *[]string `json:"met"`
@@ -106,6 +109,14 @@ func (s *session) configure(c configure) (map[string]any, error) {
 	}
 	if err := s.setSettings(c); err != nil {
 		return nil, err
+	}
+	if c.Files != nil {
+		s.given = maps.Clone(*c.Files)
+		if s.started {
+			if err := s.filesChanged(false); err != nil {
+				return nil, &sdk.RequestError{Code: -32602, Message: err.Error()}
+			}
+		}
 	}
 	return map[string]any{"model": s.model, "effort": c.Effort, "mode": s.mode}, nil
 }

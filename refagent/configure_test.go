@@ -127,3 +127,30 @@ func TestConfigureMetNamesOnlyWhatItCould(t *testing.T) {
 		t.Errorf("met forge on a session that could not meet it: %v", err)
 	}
 }
+
+// Instruction texts by path or heading go by configure: before the first turn they ride the
+// system prompt after those on disk; after it, the next note says the one that changed.
+func TestConfigureFiles(t *testing.T) {
+	c, s, got := start(t, t.TempDir(), refagent.Options{})
+	ctx := context.Background()
+	if err := c.Configure(ctx, s, map[string]any{"files": map[string]string{"/p/AGENTS.md": "Build with make."}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := c.Prompt(ctx, s.ID, "one"); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Configure(ctx, s, map[string]any{"files": map[string]string{"/p/AGENTS.md": "Build with make test."}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := c.Prompt(ctx, s.ID, "two"); err != nil {
+		t.Fatal(err)
+	}
+	reqs := got.all()
+	if sys := reqs[0].Messages[0].Content; !strings.Contains(sys, "Build with make.") || reqs[1].Messages[0].Content != sys {
+		t.Errorf("the system prompt lacks the text, or changed with it:\n%s", sys)
+	}
+	last := reqs[1].Messages[len(reqs[1].Messages)-1].Content
+	if !strings.Contains(last, "/p/AGENTS.md") || !strings.Contains(last, "Build with make test.") {
+		t.Errorf("the second message is %q: no note of the changed text", last)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -45,6 +46,7 @@ type session struct {
 	// memory, personality and mcp are the person's settings (_lembas/configure), "" or nil for none.
 	memory, personality string
 	mcp                 map[string]string
+	given               map[string]string // instruction texts the person gave, by path or heading
 	met                 []string          // what is met now of what it could (nil: everything)
 	cap                 *spec.Cap         // the person's cap on a result (nil: loop.json's)
 	rules               *rules            // the rule modules (seeds/004), nil without a rules folder
@@ -63,9 +65,18 @@ type session struct {
 }
 
 // chain reads the instruction files from the boundary down to the start directory.
-func (s *session) chain() (map[string]string, []string) {
-	files := map[string]string{}
-	var order []string
+func (s *session) chain() (files map[string]string, order []string) {
+	files = map[string]string{}
+	// The instruction texts the person gave (_lembas/configure files), by path or heading as given,
+	// after those on disk.
+	defer func() {
+		for _, k := range slices.Sorted(maps.Keys(s.given)) {
+			if _, ok := files[k]; !ok {
+				order = append(order, k)
+			}
+			files[k] = s.given[k]
+		}
+	}()
 	v, err := s.disk.view()
 	if err != nil {
 		return files, nil
