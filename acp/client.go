@@ -464,6 +464,22 @@ func (c *Client) SetModel(ctx context.Context, s Session, model string) error {
 	return &Unsupported{What: "a model change", Why: "the agent offers no models and no _lembas/configure"}
 }
 
+// Configure sends a LLeMbas agent's _lembas/configure with the person's settings (`mode`,
+// `plan`, `memory`, `personality`, `mcp`, as refagent reads them; docs/live.md, The LLeMbas
+// extensions): Unsupported where the agent does not advertise the configure capability.
+func (c *Client) Configure(ctx context.Context, s Session, settings map[string]any) error {
+	if !c.has(spec.Text("acp.capability.configure")) {
+		return &Unsupported{What: "a change of the session's settings",
+			Why: "the agent does not advertise _lembas/configure (capability configure in its initialize answer's _meta.lembas)"}
+	}
+	params := map[string]any{"sessionId": s.ID}
+	for k, v := range settings {
+		params[k] = v
+	}
+	_, err := c.extension(ctx, spec.Text("acp.method.configure"), params)
+	return err
+}
+
 // Compact asks a LLeMbas agent to compact the session (_lembas/session/compact) and returns
 // the summary.
 func (c *Client) Compact(ctx context.Context, s Session) (string, error) {

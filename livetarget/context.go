@@ -2,6 +2,8 @@ package livetarget
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/LLeMbas/lembas-check/acp"
 	"github.com/LLeMbas/lembas-check/agents"
 	"github.com/LLeMbas/lembas-check/conformance"
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
@@ -36,17 +39,12 @@ func planContext(p *agents.Profile, c conformance.Case) (*plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cs.Limits != nil {
-		return nil, skipf("the case sets its own cap (limits); a live harness caps output with loop.json's")
+	if err := contextPlayable(cs); err != nil {
+		return nil, err
 	}
-	byResult := spec.LoopJSON().Context.Dedupe.ByResult
-	for i, st := range cs.Steps {
-		switch {
-		case st.Op == "reply":
-			return nil, skipf("step %d is a reply (a chat's next reply, whose request carries none of the earlier results): an agent session over ACP resends every result", i+1)
-		case st.Op == "output" && slices.Contains(byResult, str(st.Tool)):
-			return nil, skipf("step %d is %s's output: a harness's own %s prints what it finds, and no call makes it print the case's text", i+1, str(st.Tool), str(st.Tool))
-		}
+	var first []action
+	if cs.Limits != nil {
+		first = []action{capAction(cs.Limits)}
 	}
 	cwd := "/"
 	if cs.Cwd != nil {
@@ -63,6 +61,7 @@ func planContext(p *agents.Profile, c conformance.Case) (*plan, error) {
 		return &turn{words: fmt.Sprintf("lembas-check: go on (%d)", prompts), slots: []*slot{{}}}
 	}
 	cur := newTurn()
+	cur.before = first
 	var turns []*turn
 	at := map[int]*slot{}       // a step → the request after its call (or after its compaction)
 	summary := map[int]string{} // a compaction step → the summary the model gave
@@ -89,136 +88,56 @@ func planContext(p *agents.Profile, c conformance.Case) (*plan, error) {
 	}
 	cur.slots[len(cur.slots)-1].reply = text("done")
 	pl.turns = append(turns, cur)
-	pl.answer = func(e *env) (any, error) {
-		ids := idMap(e, cs.Steps)
-		out := []string{}
-		for i, st := range cs.Steps {
-			s := at[i]
-			if s.req == nil {
-				return nil, fmt.Errorf("step %d: its request never came", i+1)
-			}
-			if st.Op == "compact" {
-				out = append(out, mapIDs(e.casePaths(afterSummary(s.req, summary[i])), ids))
-				continue
-			}
-			call := callPrefix + strings.TrimPrefix(str(st.ID), "#")
-			r, ok := s.req.result(call)
-			if !ok {
-				r = fmt.Sprintf("(the request after the call %s carries no result for it)", call)
-			}
-			out = append(out, mapIDs(e.casePaths(r), ids))
-		}
-		return out, nil
-	}
+	pl.answer = func(e *env) (any, error) { return contextAnswer(e, cs.Steps, at, summary) }
 	return pl, nil
+}
+
+// contextPlayable says why a context case cannot be played live: a chat's reply, the output of a
+// tool whose results the harness makes itself.
+func contextPlayable(cs conformance.ContextCase) error {
+	byResult := spec.LoopJSON().Context.Dedupe.ByResult
+	for i, st := range cs.Steps {
+		switch {
+		case st.Op == "reply":
+			return skipf("step %d is a reply (a chat's next reply, whose request carries none of the earlier results): an agent session over ACP resends every result", i+1)
+		case st.Op == "output" && slices.Contains(byResult, str(st.Tool)):
+			return skipf("step %d is %s's output: a harness's own %s prints what it finds, and no call makes it print the case's text", i+1, str(st.Tool), str(st.Tool))
+		}
+	}
+	return nil
+}
+
+// contextAnswer is each step's result as the request after its call carries it (a compaction's:
+// what follows its summary), paths and ids written back as the case's.
+func contextAnswer(e *env, steps []conformance.ContextStep, at map[int]*slot, summary map[int]string) (any, error) {
+	ids := idMap(e, steps)
+	out := []string{}
+	for i, st := range steps {
+		s := at[i]
+		if s.req == nil {
+			return nil, fmt.Errorf("step %d: its request never came", i+1)
+		}
+		if st.Op == "compact" {
+			out = append(out, mapIDs(e.casePaths(afterSummary(s.req, summary[i])), ids))
+			continue
+		}
+		call := callPrefix + strings.TrimPrefix(str(st.ID), "#")
+		r, ok := s.req.result(call)
+		if !ok {
+			r = fmt.Sprintf("(the request after the call %s carries no result for it)", call)
+		}
+		out = append(out, mapIDs(e.casePaths(r), ids))
+	}
+	return out, nil
 }
 
 // contextCall is the call that makes step i, what is put on disk before it, and for a recall the
 // call made as the request before it comes (it names the harness's id of the result it recalls).
 func contextCall(p *agents.Profile, i int, st conformance.ContextStep, cwd string) ([]action, func(*env, *request) script.Reply, error) {
 	id := callPrefix + strings.TrimPrefix(str(st.ID), "#")
-	path, offset, limit := str(st.Path), 0, 0
-	if st.Offset != nil {
-		offset = *st.Offset
-	}
-	if st.Limit != nil {
-		limit = *st.Limit
-	}
-	put := func(path string, content *string) action {
-		return action{what: fmt.Sprintf("step %d: putting %s on disk", i+1, path), do: func(_ context.Context, e *env) error {
-			real := e.real(path, cwd)
-			if content == nil {
-				if err := os.Remove(real); err != nil && !os.IsNotExist(err) {
-					return err
-				}
-				return nil
-			}
-			if err := os.MkdirAll(filepath.Dir(real), 0o755); err != nil {
-				return err
-			}
-			return os.WriteFile(real, []byte(*content), 0o644)
-		}}
-	}
-	// Paths go to the call as the case has them, an absolute one under the case's root: the
-	// call's values are filled in when the request before it comes, where the root is known.
-	var before []action
-	var op string
-	var v func(*env) vals
-	switch st.Op {
-	case "read":
-		before = append(before, put(path, st.Content))
-		op = "read"
-		v = func(e *env) vals {
-			return readVals(e.callPath(path), offset, limit)
-		}
-	case "write", "edit":
-		before = append(before, put(path, st.Before))
-		op = "write"
-		old, new := "", ""
-		if st.Op == "edit" && st.Before != nil {
-			old, new = editSpan(*st.Before, *st.After)
-		}
-		if _, ok := p.Tools.Calls["edit"]; ok && old != "" {
-			op = "edit"
-		}
-		v = func(e *env) vals {
-			if op == "edit" {
-				return vals{"path": e.callPath(path), "old": old, "new": new}
-			}
-			return vals{"path": e.callPath(path), "content": *st.After}
-		}
-	case "delete":
-		before = append(before, action{what: fmt.Sprintf("step %d: making sure %s is there", i+1, path), do: func(_ context.Context, e *env) error {
-			real := e.real(path, cwd)
-			if _, err := os.Stat(real); err == nil {
-				return nil
-			}
-			if err := os.MkdirAll(filepath.Dir(real), 0o755); err != nil {
-				return err
-			}
-			return os.WriteFile(real, nil, 0o644)
-		}})
-		op = "delete"
-		v = func(e *env) vals { return vals{"path": e.callPath(path)} }
-	case "apply_patch":
-		for _, f := range st.Files {
-			before = append(before, put(*f.Path, f.Before))
-		}
-		op = "patch"
-		v = func(e *env) vals {
-			var files []any
-			for _, f := range st.Files {
-				if f.After == nil {
-					files = append(files, map[string]any{"path": e.callPath(*f.Path), "delete": true})
-				} else {
-					files = append(files, map[string]any{"path": e.callPath(*f.Path), "content": *f.After})
-				}
-			}
-			return vals{"files": files}
-		}
-	case "output":
-		// Another tool's output is made by the harness's shell, printing a file that holds the
-		// case's text exactly (outside the root, so the case's tree stays as it is).
-		name := fmt.Sprintf("%d.txt", i+1)
-		before = append(before, action{what: fmt.Sprintf("step %d: the output to print", i+1), do: func(_ context.Context, e *env) error {
-			return os.WriteFile(filepath.Join(e.out, name), []byte(str(st.Text)), 0o644)
-		}})
-		op = "shell"
-		v = func(e *env) vals { return vals{"command": "cat " + shellQuote(filepath.Join(e.out, name))} }
-	case "recall":
-		op = "recall"
-		v = func(e *env) vals {
-			x := vals{"id": e.harnessID(str(st.Target))}
-			if offset > 0 {
-				x["offset"] = offset
-			}
-			if limit > 0 {
-				x["limit"] = limit
-			}
-			return x
-		}
-	default:
-		return nil, nil, fmt.Errorf("step %d: no op %q", i+1, st.Op)
+	before, op, v, err := contextOp(p, i, st, cwd)
+	if err != nil {
+		return nil, nil, err
 	}
 	// The shape is checked now, so that a profile without it skips the case before it runs.
 	if _, err := makeCall(p, op, id, vals{}); err != nil {
@@ -232,6 +151,125 @@ func contextCall(p *agents.Profile, i int, st conformance.ContextStep, cwd strin
 		return callReply(c)
 	}
 	return before, fn, nil
+}
+
+// putFile is step i's file put on disk as the step has it (nil content: removed).
+func putFile(i int, path, cwd string, content *string) action {
+	return action{what: fmt.Sprintf("step %d: putting %s on disk", i+1, path), do: func(_ context.Context, e *env) error {
+		real := e.real(path, cwd)
+		if content == nil {
+			if err := os.Remove(real); err != nil && !os.IsNotExist(err) {
+				return err
+			}
+			return nil
+		}
+		if err := os.MkdirAll(filepath.Dir(real), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(real, []byte(*content), 0o644)
+	}}
+}
+
+// contextOp is a step's operation: what goes on disk before it, the profile's call it is, and
+// the call's values, filled in when the request before it comes (where the root is known). Paths
+// go to the call as the case has them, an absolute one under the case's root.
+func contextOp(p *agents.Profile, i int, st conformance.ContextStep, cwd string) ([]action, string, valsFn, error) {
+	path, offset, limit := str(st.Path), 0, 0
+	if st.Offset != nil {
+		offset = *st.Offset
+	}
+	if st.Limit != nil {
+		limit = *st.Limit
+	}
+	switch st.Op {
+	case "read":
+		v := func(e *env) vals { return readVals(e.callPath(path), offset, limit) }
+		return []action{putFile(i, path, cwd, st.Content)}, "read", v, nil
+	case "write", "edit":
+		return contextWrite(p, i, st, cwd)
+	case "delete":
+		return []action{present(i, path, cwd)}, "delete", func(e *env) vals { return vals{"path": e.callPath(path)} }, nil
+	case "apply_patch":
+		return contextPatch(i, st, cwd)
+	case "output":
+		// Another tool's output is made by the harness's shell, printing a file that holds the
+		// case's text exactly (outside the root, so the case's tree stays as it is).
+		name := fmt.Sprintf("%d.txt", i+1)
+		put := action{what: fmt.Sprintf("step %d: the output to print", i+1), do: func(_ context.Context, e *env) error {
+			return os.WriteFile(filepath.Join(e.out, name), []byte(str(st.Text)), 0o644)
+		}}
+		v := func(e *env) vals { return vals{"command": "cat " + shellQuote(filepath.Join(e.out, name))} }
+		return []action{put}, "shell", v, nil
+	case "recall":
+		return nil, "recall", func(e *env) vals {
+			x := vals{"id": e.harnessID(str(st.Target))}
+			if offset > 0 {
+				x["offset"] = offset
+			}
+			if limit > 0 {
+				x["limit"] = limit
+			}
+			return x
+		}, nil
+	}
+	return nil, "", nil, fmt.Errorf("step %d: no op %q", i+1, st.Op)
+}
+
+// valsFn makes a call's values once the request before it came (where the root is known).
+type valsFn func(*env) vals
+
+// contextWrite is a write, or an edit where the profile has an edit call and the change can be
+// said as one occurrence replaced (else the file written whole, which the spec answers alike).
+func contextWrite(p *agents.Profile, i int, st conformance.ContextStep, cwd string) ([]action, string, valsFn, error) {
+	path := str(st.Path)
+	op := "write"
+	old, new := "", ""
+	if st.Op == "edit" && st.Before != nil {
+		old, new = editSpan(*st.Before, *st.After)
+	}
+	if _, ok := p.Tools.Calls["edit"]; ok && old != "" {
+		op = "edit"
+	}
+	return []action{putFile(i, path, cwd, st.Before)}, op, func(e *env) vals {
+		if op == "edit" {
+			return vals{"path": e.callPath(path), "old": old, "new": new}
+		}
+		return vals{"path": e.callPath(path), "content": *st.After}
+	}, nil
+}
+
+// present makes sure a file a step deletes is there.
+func present(i int, path, cwd string) action {
+	what := fmt.Sprintf("step %d: making sure %s is there", i+1, path)
+	return action{what: what, do: func(_ context.Context, e *env) error {
+		real := e.real(path, cwd)
+		if _, err := os.Stat(real); err == nil {
+			return nil
+		}
+		if err := os.MkdirAll(filepath.Dir(real), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(real, nil, 0o644)
+	}}
+}
+
+// contextPatch is an apply_patch: each file put on disk as before, then the patch's files.
+func contextPatch(i int, st conformance.ContextStep, cwd string) ([]action, string, valsFn, error) {
+	var before []action
+	for _, f := range st.Files {
+		before = append(before, putFile(i, *f.Path, cwd, f.Before))
+	}
+	return before, "patch", func(e *env) vals {
+		var files []any
+		for _, f := range st.Files {
+			if f.After == nil {
+				files = append(files, map[string]any{"path": e.callPath(*f.Path), "delete": true})
+			} else {
+				files = append(files, map[string]any{"path": e.callPath(*f.Path), "content": *f.After})
+			}
+		}
+		return vals{"files": files}
+	}, nil
 }
 
 // readVals are a read's values: its path, and where a window is asked for, the first line
@@ -349,4 +387,24 @@ func editSpan(before, after string) (old, new string) {
 			}
 		}
 	}
+}
+
+// capAction gives the case's own cap (limits) by _lembas/configure; a harness without it caps with
+// loop.json's, and the case is skipped, saying so.
+func capAction(limits any) action {
+	b, _ := json.Marshal(limits)
+	var m map[string]any
+	json.Unmarshal(b, &m)
+	a := configureAction("the case's cap", map[string]any{"cap": m})
+	give := a.do
+	a.do = func(ctx context.Context, e *env) error {
+		err := give(ctx, e)
+		var u *acp.Unsupported
+		if errors.As(err, &u) {
+			return &acp.Unsupported{What: "the case's own cap (limits)",
+				Why: "a live harness caps output with loop.json's unless it takes a cap, and " + u.Why}
+		}
+		return err
+	}
+	return a
 }

@@ -1,14 +1,17 @@
 package livetarget
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"sort"
 	"strings"
 
+	"github.com/LLeMbas/lembas-check/acp"
 	"github.com/LLeMbas/lembas-check/agents"
 	"github.com/LLeMbas/lembas-check/conformance"
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
@@ -83,48 +86,11 @@ func planFS(p *agents.Profile, c conformance.Case) (*plan, error) {
 	if op == "" {
 		return nil, skipf("a harness of one access level has no call for %s (level tells levels apart; commit needs a mount)", cs.Op)
 	}
-	same, ans, err := oneLevel(c, func(m map[string]json.RawMessage) {
-		delete(m, "floor")
-		delete(m, "mounts")
-		m["grants"] = json.RawMessage(`{"/":"stage"}`)
-		var tree []string
-		json.Unmarshal(m["tree"], &tree)
-		m["tree"], _ = json.Marshal(append(tree, gitTree...))
-	})
+	rules, err := fsPlayable(c, cs, path)
 	if err != nil {
 		return nil, err
 	}
-	if !same {
-		return nil, skipf("on a harness of one access level (its directory at stage, no floor, no mount, a repository's root) the reference answers %s: the case needs its grants, floor or mounts to tell", ans)
-	}
-	cwd := "/"
-	if cs.Cwd != nil {
-		cwd = *cs.Cwd
-	}
-	if fsaccess.AboveRoot(cwd, path) {
-		return nil, skipf("%s climbs above /, which from a session directory leaves it", path)
-	}
-	pl := &plan{cwd: fsaccess.Resolve("/", cwd), files: map[string]string{}}
-	gitMarker(pl.files, "/")
-	for _, t := range cs.Tree {
-		if strings.HasSuffix(t, "/") {
-			pl.files[t] = ""
-		} else {
-			pl.files[t] = marker(fsaccess.Resolve("/", t))
-		}
-	}
-	for _, m := range cs.Mounts {
-		pl.files[strings.TrimSuffix(m, "/")+"/"] = ""
-	}
-	existed := map[string]bool{} // every path of the tree, resolved, its parents implied
-	for p := range pl.files {
-		for r := fsaccess.Resolve("/", p); r != "/"; r = fsaccess.Parent(r) {
-			existed[r] = true
-		}
-	}
-	if pl.cwd != "/" {
-		pl.files[pl.cwd+"/"] = ""
-	}
+	pl, existed := fsTree(cs)
 	id := callPrefix + "fs"
 	if _, err := makeCall(p, op, id, vals{}); err != nil {
 		return nil, err
@@ -142,45 +108,136 @@ func planFS(p *agents.Profile, c conformance.Case) (*plan, error) {
 	}}
 	after := &slot{reply: text("done")}
 	pl.turns = []*turn{{words: "lembas-check: one file operation", slots: []*slot{first, after}}}
+	if rules != nil {
+		pl.turns[0].before = []action{*rules}
+	}
 	target := fsaccess.Resolve(pl.cwd, path)
-	pl.answer = func(e *env) (any, error) {
-		r, ok := after.req.result(id)
-		if !ok {
-			return map[string]any{"error": "(the request after the call carries no result for it)"}, nil
+	pl.answer = func(e *env) (any, error) { return fsAnswer(e, cs.Op, after, id, target, existed) }
+	return pl, nil
+}
+
+// fsPlayable says why an fs_access case cannot be played: its path climbs out of the session
+// directory, or the reference answers it otherwise with the .git the session directory holds. A
+// case that reads otherwise on one access level needs its grants, floor and mounts: rules is the
+// action that gives them (_lembas/configure), nil when one level answers it alike.
+func fsPlayable(c conformance.Case, cs conformance.FSAccessCase, path string) (rules *action, err error) {
+	cwd := "/"
+	if cs.Cwd != nil {
+		cwd = *cs.Cwd
+	}
+	if fsaccess.AboveRoot(cwd, path) {
+		return nil, skipf("%s climbs above /, which from a session directory leaves it", path)
+	}
+	withGit := func(m map[string]json.RawMessage) {
+		var tree []string
+		json.Unmarshal(m["tree"], &tree)
+		m["tree"], _ = json.Marshal(append(tree, gitTree...))
+	}
+	same, ans, err := oneLevel(c, func(m map[string]json.RawMessage) {
+		delete(m, "floor")
+		delete(m, "mounts")
+		m["grants"] = json.RawMessage(`{"/":"stage"}`)
+		withGit(m)
+	})
+	if err != nil || same {
+		return nil, err
+	}
+	if same, gitAns, err := oneLevel(c, withGit); err != nil || !same {
+		if err == nil {
+			err = skipf("with the .git the session directory holds the reference answers %s: "+
+				"the case's tree has none", gitAns)
 		}
-		body := e.casePaths(strings.TrimSpace(withoutBracket(r)))
-		if isFSError(body) {
-			return map[string]any{"error": body}, nil
+		return nil, err
+	}
+	grants := cs.Grants
+	if grants == nil {
+		grants = map[string]string{} // fs_access: grants absent are none
+	}
+	set := map[string]any{"grants": grants, "floor": cs.Floor, "mounts": cs.Mounts}
+	a := configureAction("the case's permission rules", set)
+	give := a.do
+	a.do = func(ctx context.Context, e *env) error {
+		err := give(ctx, e)
+		var u *acp.Unsupported
+		if errors.As(err, &u) {
+			return &acp.Unsupported{What: "the case's grants, floor or mounts", Why: fmt.Sprintf("on a harness of one "+
+				"access level (its directory at stage, no floor, no mount, a repository's root) the reference "+
+				"answers %s, and %s", ans, u.Why)}
 		}
-		real := e.root + target
-		if target == "/" {
-			real = e.root
+		return err
+	}
+	return &a, nil
+}
+
+// fsTree is the case's tree on disk (each file holding its marker) and every path it holds,
+// resolved, its parents implied.
+func fsTree(cs conformance.FSAccessCase) (*plan, map[string]bool) {
+	cwd := "/"
+	if cs.Cwd != nil {
+		cwd = *cs.Cwd
+	}
+	pl := &plan{cwd: fsaccess.Resolve("/", cwd), files: map[string]string{}}
+	gitMarker(pl.files, "/")
+	for _, t := range cs.Tree {
+		if strings.HasSuffix(t, "/") {
+			pl.files[t] = ""
+		} else {
+			pl.files[t] = marker(fsaccess.Resolve("/", t))
 		}
-		st, statErr := os.Stat(real)
-		ok = false
-		switch cs.Op {
-		case "list":
-			return map[string]any{"entries": entries(body)}, nil
-		case "read":
-			if statErr == nil && st.IsDir() {
-				return map[string]any{"entries": entries(body)}, nil
-			}
-			ok = statErr == nil && strings.Contains(r, strings.TrimSuffix(marker(target), "\n"))
-		case "write":
-			b, err := os.ReadFile(real)
-			ok = err == nil && string(b) == written
-		case "mkdir":
-			ok = statErr == nil && st.IsDir()
-		case "rm":
-			// Gone, and there before: a removal of what was never there is no success.
-			ok = os.IsNotExist(statErr) && existed[target]
+	}
+	for _, m := range cs.Mounts {
+		pl.files[strings.TrimSuffix(m, "/")+"/"] = ""
+	}
+	existed := map[string]bool{}
+	for p := range pl.files {
+		for r := fsaccess.Resolve("/", p); r != "/"; r = fsaccess.Parent(r) {
+			existed[r] = true
 		}
-		if ok {
-			return map[string]any{"ok": true}, nil
-		}
+	}
+	if pl.cwd != "/" {
+		pl.files[pl.cwd+"/"] = ""
+	}
+	return pl, existed
+}
+
+// fsAnswer reads the call's result: an error text, a listing, or ok only when the disk says it
+// happened.
+func fsAnswer(e *env, op string, after *slot, id, target string, existed map[string]bool) (any, error) {
+	r, ok := after.req.result(id)
+	if !ok {
+		return map[string]any{"error": "(the request after the call carries no result for it)"}, nil
+	}
+	body := e.casePaths(strings.TrimSpace(withoutBracket(r)))
+	if isFSError(body) {
 		return map[string]any{"error": body}, nil
 	}
-	return pl, nil
+	real := e.root + target
+	if target == "/" {
+		real = e.root
+	}
+	st, statErr := os.Stat(real)
+	ok = false
+	switch op {
+	case "list":
+		return map[string]any{"entries": entries(body)}, nil
+	case "read":
+		if statErr == nil && st.IsDir() {
+			return map[string]any{"entries": entries(body)}, nil
+		}
+		ok = statErr == nil && strings.Contains(r, strings.TrimSuffix(marker(target), "\n"))
+	case "write":
+		b, err := os.ReadFile(real)
+		ok = err == nil && string(b) == written
+	case "mkdir":
+		ok = statErr == nil && st.IsDir()
+	case "rm":
+		// Gone, and there before: a removal of what was never there is no success.
+		ok = os.IsNotExist(statErr) && existed[target]
+	}
+	if ok {
+		return map[string]any{"ok": true}, nil
+	}
+	return map[string]any{"error": body}, nil
 }
 
 // withoutBracket is a result after its id's bracket.
@@ -221,16 +278,17 @@ func planInstructions(p *agents.Profile, c conformance.Case) (*plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	boundary := fsaccess.Resolve("/", *cs.Boundary)
+	var rules []action
 	if cs.Grants != nil {
 		same, ans, err := oneLevel(c, func(m map[string]json.RawMessage) { delete(m, "grants") })
 		if err != nil {
 			return nil, err
 		}
 		if !same {
-			return nil, skipf("with everything readable (a harness of one access level) the reference answers %s: the case needs its grants to tell", ans)
+			rules = []action{grantsAction(cs.Grants, boundary, ans)}
 		}
 	}
-	boundary := fsaccess.Resolve("/", *cs.Boundary)
 	start := fsaccess.Resolve(boundary, *cs.Start)
 	if instructions.StartDir(boundary, start) != start {
 		return nil, skipf("the start directory %s is outside the boundary %s: a harness finds its boundary from where it starts", start, boundary)
@@ -251,7 +309,7 @@ func planInstructions(p *agents.Profile, c conformance.Case) (*plan, error) {
 		pl.files[start+"/"] = ""
 	}
 	first := &slot{reply: text("done")}
-	pl.turns = []*turn{{words: "lembas-check: what are your instructions?", slots: []*slot{first}}}
+	pl.turns = []*turn{{before: rules, words: "lembas-check: what are your instructions?", slots: []*slot{first}}}
 	pl.answer = func(e *env) (any, error) {
 		all := first.req.all()
 		type at struct {
@@ -272,4 +330,35 @@ func planInstructions(p *agents.Profile, c conformance.Case) (*plan, error) {
 		return out, nil
 	}
 	return pl, nil
+}
+
+// grantsAction gives an instructions case's grants by _lembas/configure, in the session's terms
+// ("/" its boundary): a grant inside the boundary by its path below it, the most specific grant
+// at or above the boundary as "/". Without the extension the case is skipped, saying what one
+// level answers.
+func grantsAction(grants map[string]string, boundary, ans string) action {
+	view := map[string]string{}
+	above := ""
+	for p, l := range grants {
+		p = fsaccess.Resolve("/", p)
+		switch {
+		case fsaccess.Within(p, boundary) && len(p) >= len(above):
+			above = p
+			view["/"] = l
+		case fsaccess.Within(boundary, p):
+			view[strings.TrimPrefix(p, strings.TrimSuffix(boundary, "/"))] = l
+		}
+	}
+	a := configureAction("the case's grants", map[string]any{"grants": view})
+	give := a.do
+	a.do = func(ctx context.Context, e *env) error {
+		err := give(ctx, e)
+		var u *acp.Unsupported
+		if errors.As(err, &u) {
+			return &acp.Unsupported{What: "the case's grants", Why: fmt.Sprintf("with everything readable (a harness "+
+				"of one access level) the reference answers %s, and %s", ans, u.Why)}
+		}
+		return err
+	}
+	return a
 }

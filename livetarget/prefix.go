@@ -2,8 +2,10 @@ package livetarget
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -21,30 +23,37 @@ import (
 // readme is the file every prefix session holds, which a tool step reads.
 const readme = "README.md"
 
-// planPrefix plays a prefix case as one session: each `user` step a prompt of the person, each
-// `tool` step a request after a call the model makes (a read), each `call` a call of the tool,
-// the person's changes made where the case makes them (the date by the clock, the mode over ACP)
-// — between turns, or while one runs, before the model answers the request before them — a
-// `compact` the harness's compaction, a `model` a move to another model. Each request's answer is
-// read out of it: the system prompt's number (a new one where its bytes change, and after a
-// compaction or a model move), the case's tools it offers, the note after the person's words.
+// planPrefix plays a prefix case as one session of prompts, calls, the person's changes, a
+// compaction or a model move; each request's answer is read out of what the harness sent it.
 func planPrefix(p *agents.Profile, c conformance.Case) (*plan, error) {
 	cs, err := decoded[conformance.PrefixCase](c)
 	if err != nil {
 		return nil, err
 	}
 	st, tools, steps := cs.Start, *cs.Tools, *cs.Steps // Validate made sure all three are there
-	for _, f := range []struct{ name, v string }{{"plan", st.Plan.V}, {"memory", st.Memory.V}, {"personality", st.Personality.V}} {
-		if f.v != "" {
-			return nil, skipf("the session starts with a %s, which a harness over ACP cannot be given", f.name)
+	could, err := prefixPlayable(st, tools)
+	if err != nil {
+		return nil, err
+	}
+	pl := &plan{cwd: "/", files: map[string]string{"/" + readme: "# lembas-check\n\nA session directory of the live target.\n"}, show: could["display"], clock: true}
+	gitMarker(pl.files, "/")
+	b := &prefixBuild{p: p, pl: pl, mode: st.Mode.V, reads: make([]prefixRead, len(steps)), pending: prefixStart(st)}
+	for i, step := range steps {
+		if err := b.step(i, step); err != nil {
+			return nil, err
 		}
 	}
-	if len(st.Files.V) > 0 {
-		return nil, skipf("the session starts with instruction texts by path or heading, which a harness names its own way")
+	b.end()
+	if len(pl.turns) == 0 {
+		return nil, skipf("the case sends no request")
 	}
-	if len(st.MCP.V) > 0 {
-		return nil, skipf("the session starts with an MCP server's instructions, which the live target does not serve")
-	}
+	pl.answer = func(e *env) (any, error) { return prefixAnswer(b.seq, b.reads, tools) }
+	return pl, nil
+}
+
+// prefixPlayable says why a case's start cannot be played live, else what the session could
+// meet: instruction texts by heading, `met` short of what it could, a tool a device never offers.
+func prefixPlayable(st *conformance.PrefixStart, tools []string) (map[string]bool, error) {
 	could := map[string]bool{}
 	for _, r := range st.Could.V {
 		could[r] = true
@@ -55,38 +64,29 @@ func planPrefix(p *agents.Profile, c conformance.Case) (*plan, error) {
 			met[r] = true
 		}
 		for r := range could {
-			if r != prefix.PlanMode && !met[r] {
+			if r != prefix.PlanMode && r != "display" && !met[r] {
 				return nil, skipf("%s could be met but is not at the start; a live session meets what it could", r)
 			}
 		}
 	}
 	for _, t := range tools {
 		for _, r := range spec.Tools()[t].Requires {
-			switch r {
-			case prefix.PlanMode:
-				if !could[r] {
-					return nil, skipf("%s requires plan, and a harness that offers plan mode could meet it in any session", t)
-				}
-			case "display":
-			default:
-				if could[r] {
-					return nil, skipf("%s requires %s, which a harness on a device can never meet", t, r)
-				}
+			switch {
+			case r == prefix.PlanMode && !could[r]:
+				return nil, skipf("%s requires plan, and a harness that offers plan mode could meet it in any session", t)
+			case r != prefix.PlanMode && r != "display" && could[r]:
+				return nil, skipf("%s requires %s, which a harness on a device can never meet", t, r)
 			}
 		}
 	}
-	pl := &plan{cwd: "/", files: map[string]string{"/" + readme: "# lembas-check\n\nA session directory of the live target.\n"}, show: could["display"], clock: true}
-	gitMarker(pl.files, "/")
+	return could, nil
+}
 
-	type read struct {
-		kind, words, tool string
-		slot              *slot
-	}
-	reads := make([]read, len(steps))
-	var seq []*slot // every request of the session, in order
-	var cur *turn
-	var last *slot // the request whose reply is not decided yet, while a turn runs
-	pending := []action{
+// prefixStart is what is done before the first turn: the clock, the mode, and the person's
+// settings the prompt is made from (_lembas/configure, which a harness without it cannot take:
+// the case is then skipped, saying so).
+func prefixStart(st *conformance.PrefixStart) []action {
+	acts := []action{
 		{what: "the clock set to " + st.Date.V, do: setDate(st.Date.V)},
 		// A harness with no such mode, or none at all, starts in its own: the case's start mode
 		// is then what the harness starts in, and only a change the person makes is asked for.
@@ -98,159 +98,258 @@ func planPrefix(p *agents.Profile, c conformance.Case) (*plan, error) {
 			return nil
 		}},
 	}
-	moves, remakes, users, calls := 0, 0, 0, 0
-	mode := st.Mode.V
-	reset := false // a compaction replaced the history before the next request
-	add := func(s *slot) {
-		s.remade, s.reset = remakes, reset
-		remakes, reset = 0, false
-		seq = append(seq, s)
-	}
-	end := func() {
-		if last != nil {
-			last.reply = text("done")
-			pl.turns = append(pl.turns, cur)
-		}
-		cur, last = nil, nil
-	}
-	// now is where a change is made: while a turn runs, before the model answers the request
-	// before it; between turns, before the next one starts.
-	now := func(a action) {
-		if last != nil {
-			last.before = append(last.before, a)
-		} else {
-			pending = append(pending, a)
+	set := map[string]any{}
+	for k, v := range map[string]string{"plan": st.Plan.V, "memory": st.Memory.V, "personality": st.Personality.V} {
+		if v != "" {
+			set[k] = v
 		}
 	}
-	for i, step := range steps {
-		op, tool, by := step.Op, step.Tool.V, step.By.V
-		switch op {
+	if len(st.MCP.V) > 0 {
+		set["mcp"] = st.MCP.V
+	}
+	if len(st.Files.V) > 0 {
+		set["files"] = st.Files.V // by path or heading, as the case names them
+	}
+	if st.Met.Set && !slices.Contains(st.Met.V, "display") && slices.Contains(st.Could.V, "display") {
+		set["met"] = st.Met.V // the client's screen is not showing files at the start
+	}
+	if len(set) > 0 {
+		acts = append(acts, configureAction("the session's start", set))
+	}
+	return acts
+}
+
+// configureAction gives the harness the person's settings (_lembas/configure).
+func configureAction(what string, set map[string]any) action {
+	names := slices.Sorted(maps.Keys(set))
+	do := func(ctx context.Context, e *env) error { return e.h.Configure(ctx, set) }
+	return action{what: what + ": " + strings.Join(names, ", ") + " by _lembas/configure", do: do}
+}
+
+// prefixRead is how one step's answer is read: its kind, the person's words or the call's id,
+// the tool called, and the request it reads.
+type prefixRead struct {
+	kind, words, tool string
+	slot              *slot
+}
+
+// prefixBuild is a prefix case's session as its steps make it.
+type prefixBuild struct {
+	p                            *agents.Profile
+	pl                           *plan
+	reads                        []prefixRead
+	seq                          []*slot // every request of the session, in order
+	cur                          *turn
+	last                         *slot // the request whose reply is not decided yet, while a turn runs
+	pending                      []action
+	mode                         string
+	moves, remakes, users, calls int
+	reset                        bool // a compaction replaced the history before the next request
+}
+
+func (b *prefixBuild) add(s *slot) {
+	s.remade, s.reset = b.remakes, b.reset
+	b.remakes, b.reset = 0, false
+	b.seq = append(b.seq, s)
+}
+
+func (b *prefixBuild) end() {
+	if b.last != nil {
+		b.last.reply = text("done")
+		b.pl.turns = append(b.pl.turns, b.cur)
+	}
+	b.cur, b.last = nil, nil
+}
+
+// now is where a change is made: while a turn runs, before the model answers the request
+// before it; between turns, before the next one starts.
+func (b *prefixBuild) now(a action) {
+	if b.last != nil {
+		b.last.before = append(b.last.before, a)
+	} else {
+		b.pending = append(b.pending, a)
+	}
+}
+
+func (b *prefixBuild) step(i int, step conformance.PrefixStep) error {
+	switch step.Op {
+	case "user":
+		b.end()
+		b.users++
+		words := fmt.Sprintf("lembas-check: the person's message %d.", b.users)
+		s := &slot{}
+		b.cur, b.last = &turn{before: b.pending, words: words, slots: []*slot{s}}, s
+		b.pending = nil
+		b.add(s)
+		b.reads[i] = prefixRead{kind: step.Op, words: words, slot: s}
+	case "tool", "call":
+		if b.last == nil {
+			return skipf("step %d (%s) comes with no turn running: the model answers only a request", i+1, step.Op)
+		}
+		b.calls++
+		id := fmt.Sprintf("%sp%d", callPrefix, b.calls)
+		r, err := prefixCall(b.p, step.Op, step.Tool.V, id)
+		if err != nil {
+			return err
+		}
+		b.last.reply = r
+		s := &slot{}
+		b.cur.slots = append(b.cur.slots, s)
+		b.last = s
+		b.add(s)
+		b.reads[i] = prefixRead{kind: step.Op, tool: step.Tool.V, words: id, slot: s}
+	case "set":
+		return b.set(i, step)
+	case "compact":
+		b.end()
+		s := &slot{reply: text(fmt.Sprintf("lembas-check summary of the session, step %d.", i+1))}
+		b.pl.turns = append(b.pl.turns, &turn{before: b.pending, compact: true, slots: []*slot{s}})
+		b.pending = nil
+		b.add(s)
+		b.remakes++
+		b.reset = true
+		b.reads[i] = prefixRead{kind: step.Op, slot: s}
+	case "model":
+		b.moves++
+		m := models[1+(b.moves-1)%(len(models)-1)]
+		b.now(action{what: "the model moved to " + m, do: func(ctx context.Context, e *env) error { return e.h.SetModel(ctx, m) }})
+		b.remakes++
+	case "wrapup":
+		return skipf("step %d is a wrap-up, which comes after a step limit or a budget that cannot be reached at a chosen step", i+1)
+	default:
+		return fmt.Errorf("step %d: no op %q", i+1, step.Op)
+	}
+	return nil
+}
+
+// set is the person's (or the clock's, or the model's) change: the date by the clock, the mode
+// over ACP, the plan, memory, personality and MCP instructions by _lembas/configure.
+func (b *prefixBuild) set(i int, step conformance.PrefixStep) error {
+	fields := step.Changed()
+	sort.Strings(fields)
+	settings := map[string]any{}
+	for _, f := range fields {
+		v, ok := map[string]any{"date": step.Date.V, "mode": step.Mode.V, "plan": step.Plan.V, "memory": step.Memory.V,
+			"personality": step.Personality.V, "mcp": step.MCP.V, "met": step.Met.V, "files": step.Files.V}[f]
+		if !ok {
+			return skipf("step %d sets %s, which neither ACP nor _lembas/configure carries (a live session meets "+
+				"what it could; instruction texts are the harness's files)", i+1, f)
+		}
+		switch {
+		case step.By.V == "model" && f == "mode":
+			// Only plan_submit's approval is the model's own mode change: the call that ran
+			// just before it made it, and the harness is to say so.
+			prev := b.reads[max(i-1, 0)]
+			if i == 0 || prev.kind != "call" || prev.tool != "plan_submit" || b.mode != prefix.PlanMode {
+				return skipf("step %d: the model sets the mode only by plan_submit's approval, and the step before it is no such call", i+1)
+			}
+			b.mode = step.Mode.V
+		case step.By.V == "model" && f == "plan":
+			if err := b.planWrite(i, step.Plan.V); err != nil {
+				return err
+			}
+		case step.By.V == "model":
+			return skipf("step %d: the model's own %s change has no call the live target makes", i+1, f)
+		case f == "date":
+			b.now(action{what: "the clock set to " + step.Date.V, do: setDate(step.Date.V)})
+		case f == "mode":
+			m := step.Mode.V
+			b.now(action{what: "the mode set to " + m, do: func(ctx context.Context, e *env) error { return e.h.SetMode(ctx, m) }})
+			b.mode = m
+		default:
+			settings[f] = v
+		}
+	}
+	if len(settings) > 0 {
+		b.now(configureAction(fmt.Sprintf("step %d", i+1), settings))
+	}
+	return nil
+}
+
+// planWrite is the model's own plan change: its plan_write call (the profile's, else the tool by
+// its name) in the turn running, whose result tells the model; the request after it is the
+// session's, read by no step.
+func (b *prefixBuild) planWrite(i int, plan string) error {
+	if b.last == nil {
+		return skipf("step %d: the model changes the plan only while a turn runs, and none does", i+1)
+	}
+	b.calls++
+	id := fmt.Sprintf("%sp%d", callPrefix, b.calls)
+	call := wire.ToolCall{ID: id, Name: "plan_write", Arguments: `{"plan":` + jsonString(plan) + `}`}
+	if sh, ok := b.p.Tools.Calls["plan_write"]; ok {
+		args, err := fill(sh.Arguments, vals{"plan": plan})
+		if err != nil {
+			return err
+		}
+		call = wire.ToolCall{ID: id, Name: sh.Name, Arguments: args}
+	}
+	b.last.reply = callReply(call)
+	s := &slot{}
+	b.cur.slots = append(b.cur.slots, s)
+	b.last = s
+	b.add(s)
+	return nil
+}
+
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// prefixAnswer reads each step's answer out of the requests that came: the system prompt's
+// number, the case's tools offered, the note; a call's unavailable text; a compaction's ask.
+func prefixAnswer(seq []*slot, reads []prefixRead, tools []string) (any, error) {
+	number := map[*slot]int{}
+	n, prev := 0, ""
+	for _, s := range seq {
+		if s.req == nil {
+			return nil, fmt.Errorf("a request of the session never came")
+		}
+		switch {
+		case n == 0:
+			n = 1 + s.remade
+		case s.remade > 0:
+			n += s.remade
+		case s.req.raw != prev:
+			n++
+		}
+		number[s], prev = n, s.req.raw
+	}
+	offered := func(q *request) []string {
+		out := []string{}
+		for _, t := range tools {
+			if slices.Contains(q.tools, t) {
+				out = append(out, t)
+			}
+		}
+		return out
+	}
+	out := make([]any, len(reads))
+	for i, r := range reads {
+		if r.slot == nil {
+			continue
+		}
+		q := r.slot.req
+		switch r.kind {
 		case "user":
-			end()
-			users++
-			words := fmt.Sprintf("lembas-check: the person's message %d.", users)
-			s := &slot{}
-			cur, last = &turn{before: pending, words: words, slots: []*slot{s}}, s
-			pending = nil
-			add(s)
-			reads[i] = read{kind: op, words: words, slot: s}
-		case "tool", "call":
-			if last == nil {
-				return nil, skipf("step %d (%s) comes with no turn running: the model answers only a request", i+1, op)
+			out[i] = map[string]any{"system": number[r.slot], "tools": offered(q), "note": noteAfter(q, r.words)}
+		case "tool":
+			var note any
+			if s := q.afterCalls(); s != "" {
+				note = s
 			}
-			calls++
-			id := fmt.Sprintf("%sp%d", callPrefix, calls)
-			r, err := prefixCall(p, op, tool, id)
-			if err != nil {
-				return nil, err
-			}
-			last.reply = r
-			s := &slot{}
-			cur.slots = append(cur.slots, s)
-			last = s
-			add(s)
-			reads[i] = read{kind: op, tool: tool, words: id, slot: s}
-		case "set":
-			fields := step.Changed()
-			sort.Strings(fields)
-			for _, f := range fields {
-				v, ok := map[string]string{"date": step.Date.V, "mode": step.Mode.V}[f]
-				if !ok {
-					return nil, skipf("step %d sets %s, which the person cannot change over ACP", i+1, f)
-				}
-				switch {
-				case by == "model" && f == "mode":
-					// Only plan_submit's approval is the model's own mode change: the call that
-					// ran just before it made it, and the harness is to say so.
-					prev := reads[max(i-1, 0)]
-					if i == 0 || prev.kind != "call" || prev.tool != "plan_submit" || mode != prefix.PlanMode {
-						return nil, skipf("step %d: the model sets the mode only by plan_submit's approval, and the step before it is no such call", i+1)
-					}
-					mode = v
-				case by == "model":
-					return nil, skipf("step %d: the model's own %s change has no call the live target makes", i+1, f)
-				case f == "date":
-					now(action{what: "the clock set to " + v, do: setDate(v)})
-				default:
-					now(action{what: "the mode set to " + v, do: func(ctx context.Context, e *env) error { return e.h.SetMode(ctx, v) }})
-					mode = v
-				}
+			out[i] = map[string]any{"system": number[r.slot], "tools": offered(q), "note": note}
+		case "call":
+			res, _ := q.result(r.words)
+			if body := strings.TrimSpace(withoutBracket(res)); body != "" && body == spec.Tools()[r.tool].Unavailable {
+				out[i] = body
 			}
 		case "compact":
-			end()
-			s := &slot{reply: text(fmt.Sprintf("lembas-check summary of the session, step %d.", i+1))}
-			pl.turns = append(pl.turns, &turn{before: pending, compact: true, slots: []*slot{s}})
-			pending = nil
-			add(s)
-			remakes++
-			reset = true
-			reads[i] = read{kind: op, slot: s}
-		case "model":
-			moves++
-			m := models[1+(moves-1)%(len(models)-1)]
-			now(action{what: "the model moved to " + m, do: func(ctx context.Context, e *env) error { return e.h.SetModel(ctx, m) }})
-			remakes++
-		case "wrapup":
-			return nil, skipf("step %d is a wrap-up, which comes after a step limit or a budget that cannot be reached at a chosen step", i+1)
-		default:
-			return nil, fmt.Errorf("step %d: no op %q", i+1, op)
+			ask, _ := q.lastUser()
+			out[i] = map[string]any{"system": number[r.slot], "tools": offered(q), "ask": ask}
 		}
 	}
-	end()
-	if len(pl.turns) == 0 {
-		return nil, skipf("the case sends no request")
-	}
-	pl.answer = func(e *env) (any, error) {
-		number := map[*slot]int{}
-		n, prev := 0, ""
-		for _, s := range seq {
-			if s.req == nil {
-				return nil, fmt.Errorf("a request of the session never came")
-			}
-			switch {
-			case n == 0:
-				n = 1 + s.remade
-			case s.remade > 0:
-				n += s.remade
-			case s.req.raw != prev:
-				n++
-			}
-			number[s], prev = n, s.req.raw
-		}
-		offered := func(q *request) []string {
-			out := []string{}
-			for _, t := range tools {
-				if slices.Contains(q.tools, t) {
-					out = append(out, t)
-				}
-			}
-			return out
-		}
-		out := make([]any, len(steps))
-		for i, r := range reads {
-			q := func() *request { return r.slot.req }
-			switch r.kind {
-			case "user":
-				out[i] = map[string]any{"system": number[r.slot], "tools": offered(q()), "note": noteAfter(q(), r.words)}
-			case "tool":
-				var note any
-				if s := q().afterCalls(); s != "" {
-					note = s
-				}
-				out[i] = map[string]any{"system": number[r.slot], "tools": offered(q()), "note": note}
-			case "call":
-				res, _ := q().result(r.words)
-				if body := strings.TrimSpace(withoutBracket(res)); body != "" && body == spec.Tools()[r.tool].Unavailable {
-					out[i] = body
-				}
-			case "compact":
-				ask, _ := q().lastUser()
-				out[i] = map[string]any{"system": number[r.slot], "tools": offered(q()), "ask": ask}
-			}
-		}
-		return out, nil
-	}
-	return pl, nil
+	return out, nil
 }
 
 // prefixCall is the model's answer that makes a `tool` step (a read of the session's README) or

@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -33,8 +34,26 @@ import (
 	"github.com/LLeMbas/lembas-check/runner"
 )
 
-// Areas are the areas the live target answers; cases of others are skipped unsent.
-var Areas = []string{"context", "fs_access", "instructions", "prefix"}
+// Areas are the areas the live target plays; cases of others are skipped unsent.
+var Areas = []string{"context", "fs_access", "instructions", "modules", "prefix"}
+
+// Unplayed are the areas whose rules show in what a harness sends its model or answers its
+// client, but which no harness here is proved to carry yet: each of their cases is a skip that
+// says what would carry it (docs/live.md, The LLeMbas extensions).
+var Unplayed = map[string]string{
+	"jobs": "a job's end note reaches the model in the request after the job ends (loop.json jobs.marks), " +
+		"and acp.md's capability jobs carries the rest (the job_note event, _lembas/jobs, _lembas/job/output " +
+		"and _lembas/job/stop, whose stop \"is a fact the model is told\"): the reference agent runs no " +
+		"background job and no subagent, so it advertises no jobs and no case is played",
+	"workspace": "session/new \"validates the requested cwd against the allowlist\" (seeds/002, Security " +
+		"model), an allowlist of the serve's own configuration (its directory, --workspace-root, " +
+		"WORKSPACE_ROOTS): the live target starts its harness once, with one environment, and the reference " +
+		"agent keeps no allowlist — a harness started per case with its roots would carry it",
+	"search": "a search \"ranks passages by meaning (embeddings) and by words (full-text) fused by rank\" " +
+		"(filesystem.md, A search): the case gives each passage's scores, which only the harness's own index " +
+		"makes — carrying it needs the fake to serve embeddings scored as the case says and a harness that " +
+		"offers the search tool (tools/search.json), which the reference agent does not",
+}
 
 // DefaultTimeout bounds one case: the harness's start when it must be (re)started, the session,
 // every turn.
@@ -182,7 +201,9 @@ func (t *Target) Start(ctx context.Context) (runner.TargetInfo, error) {
 	if err := t.ag.Setup(ctx, &setup); err != nil {
 		return runner.TargetInfo{}, fmt.Errorf("%v\n%s", err, setup.String())
 	}
-	info := runner.TargetInfo{Kind: "live", Implementation: runner.Implementation{Name: p.Name, Version: p.Version}, Areas: Areas}
+	areas := append(slices.Clone(Areas), slices.Sorted(maps.Keys(Unplayed))...)
+	info := runner.TargetInfo{Kind: "live", Areas: areas,
+		Implementation: runner.Implementation{Name: p.Name, Version: p.Version}}
 	if t.o.OneShot {
 		argv, _ := t.ag.Oneshot("{prompt}", false)
 		info.Command = strings.Join(argv, " ") + " (one-shot)"
@@ -516,6 +537,8 @@ type harness interface {
 	Compact(ctx context.Context) error
 	SetMode(ctx context.Context, mode string) error
 	SetModel(ctx context.Context, model string) error
+	// Configure gives the person's settings (_lembas/configure: plan, memory, personality, mcp).
+	Configure(ctx context.Context, settings map[string]any) error
 	// Mode is the session's mode as the harness last said it ("" where it says none).
 	Mode() string
 }
@@ -569,6 +592,10 @@ func (h *acpHarness) SetModel(ctx context.Context, model string) error {
 }
 func (h *acpHarness) Mode() string { return h.c.Mode(h.s.ID) }
 
+func (h *acpHarness) Configure(ctx context.Context, settings map[string]any) error {
+	return h.c.Configure(ctx, h.s, settings)
+}
+
 // oneshot is a harness run once per prompt, the first starting the session and each later one
 // carrying it on with the profile's continue command.
 type oneshot struct {
@@ -604,6 +631,11 @@ func (o *oneshot) SetModel(context.Context, string) error {
 }
 
 func (o *oneshot) Mode() string { return "" }
+
+func (o *oneshot) Configure(context.Context, map[string]any) error {
+	return &acp.Unsupported{What: "a change of the session's settings",
+		Why: "one-shot, there is no _lembas/configure to send"}
+}
 
 // agentProc is the harness process serving ACP, reused from case to case.
 type agentProc struct {
@@ -691,7 +723,12 @@ func planCase(p *agents.Profile, c conformance.Case) (*plan, error) {
 		mk = planInstructions
 	case "prefix":
 		mk = planPrefix
+	case "modules":
+		mk = planModules
 	default:
+		if why, ok := Unplayed[c.Area]; ok {
+			return nil, &skip{why: why}
+		}
 		return nil, skipf("the live target does not play %s cases", c.Area)
 	}
 	pl, err := mk(p, c)

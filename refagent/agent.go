@@ -270,37 +270,28 @@ func (a *Agent) SetSessionConfigOption(context.Context, sdk.SetSessionConfigOpti
 	return sdk.SetSessionConfigOptionResponse{}, sdk.NewMethodNotFound(sdk.AgentMethodSessionSetConfigOption)
 }
 
-// HandleExtensionMethod answers the _lembas/* methods of acp.md this agent has: configure (a
-// move to another model), session/compact and session/status.
+// HandleExtensionMethod answers the _lembas/* methods of acp.md this agent has: configure (the
+// model, and the person's settings the prompt is made from), session/compact and session/status.
 func (a *Agent) HandleExtensionMethod(ctx context.Context, method string, params json.RawMessage) (any, error) {
-	var p struct {
-		SessionID string `json:"sessionId"`
-		Model     string `json:"model"`
-		Effort    string `json:"effort"`
-	}
-	if err := json.Unmarshal(params, &p); err != nil {
-		return nil, sdk.NewInvalidParams(map[string]any{"error": err.Error()})
-	}
 	switch method {
 	case spec.Text("acp.method.configure"), spec.Text("acp.method.compact"), spec.Text("acp.method.status"):
 	default:
 		return nil, sdk.NewMethodNotFound(method)
 	}
-	s, err := a.session(sdk.SessionId(p.SessionID))
+	c, err := decodeConfigure(params)
+	if err != nil {
+		return nil, err
+	}
+	s, err := a.session(sdk.SessionId(c.SessionID))
 	if err != nil {
 		if method == spec.Text("acp.method.status") {
-			return map[string]any{"sessionId": p.SessionID, "exists": false}, nil
+			return map[string]any{"sessionId": c.SessionID, "exists": false}, nil
 		}
 		return nil, err
 	}
 	switch method {
 	case spec.Text("acp.method.configure"):
-		if p.Model != "" {
-			s.moveModel(p.Model)
-		}
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		return map[string]any{"model": s.model, "effort": p.Effort}, nil
+		return s.configure(c)
 	case spec.Text("acp.method.compact"):
 		summary, err := s.compact(ctx)
 		if errors.Is(err, errBusy) {

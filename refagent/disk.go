@@ -18,6 +18,15 @@ import (
 type disk struct {
 	root string // the boundary, absolute and clean
 	cwd  string // the start directory, absolute and clean
+	// access is the levels the person's permission rules give (_lembas/configure's grants,
+	// floor and mounts, in the view's terms); nil: stage everywhere in the boundary.
+	access *access
+}
+
+// access is a session's grants, floor and mounts, as filesystem.md's view takes them.
+type access struct {
+	grants, floor map[string]fsaccess.Level
+	mounts        []string
 }
 
 // boundaryOf is the project root of a start directory: the nearest directory at or above it that
@@ -70,7 +79,8 @@ func denied(abs string) string {
 	return fsaccess.SpecTexts().Errors[fsaccess.AccessDenied].Render(abs)
 }
 
-// view is the boundary's tree as it is now, at stage everywhere in it.
+// view is the boundary's tree as it is now, at stage everywhere in it unless the person's
+// permission rules say otherwise.
 func (d *disk) view() (*fsaccess.View, error) {
 	var tree []string
 	err := filepath.WalkDir(d.root, func(p string, e fs.DirEntry, err error) error {
@@ -97,7 +107,11 @@ func (d *disk) view() (*fsaccess.View, error) {
 	if !ok {
 		return nil, errors.New("the start directory is outside the boundary")
 	}
-	return fsaccess.New(fsaccess.Config{Tree: tree, Grants: map[string]fsaccess.Level{"/": fsaccess.Stage}, Cwd: cwd})
+	c := fsaccess.Config{Tree: tree, Grants: map[string]fsaccess.Level{"/": fsaccess.Stage}, Cwd: cwd}
+	if a := d.access; a != nil {
+		c.Grants, c.Floor, c.Mounts = a.grants, a.floor, a.mounts
+	}
+	return fsaccess.New(c)
 }
 
 // resolve is the call's path: absolute, in view terms, and the view; msg is the error the call

@@ -81,6 +81,10 @@ func (s *session) run(ctx context.Context, c toolCall) string {
 	if err != nil {
 		return s.outputLocked(id, name, raw, err.Error())
 	}
+	if s.rules != nil && (name == "read" || name == "write" || name == "edit") {
+		// A successful Read, Write or Edit reports the path it touched (seeds/004).
+		s.rules.s.Touch(s.disk.abs(a.Path))
+	}
 	return out
 }
 

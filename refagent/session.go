@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -42,8 +43,15 @@ type session struct {
 	model string
 	mode  string
 	plan  string
-	files map[string]string // the instruction chain: path relative to the boundary → text
-	order []string          // the chain's paths, outermost first
+	// memory, personality and mcp are the person's settings (_lembas/configure), "" or nil for none.
+	memory, personality string
+	mcp                 map[string]string
+	given               map[string]string // instruction texts the person gave, by path or heading
+	met                 []string          // what is met now of what it could (nil: everything)
+	cap                 *spec.Cap         // the person's cap on a result (nil: loop.json's)
+	rules               *rules            // the rule modules (seeds/004), nil without a rules folder
+	files               map[string]string // the instruction chain: path relative to the boundary → text
+	order               []string          // the chain's paths, outermost first
 
 	started bool // the first turn made the prompt; before it, a mode change is the start's
 	prefix  *prefix.Session
@@ -57,9 +65,18 @@ type session struct {
 }
 
 // chain reads the instruction files from the boundary down to the start directory.
-func (s *session) chain() (map[string]string, []string) {
-	files := map[string]string{}
-	var order []string
+func (s *session) chain() (files map[string]string, order []string) {
+	files = map[string]string{}
+	// The instruction texts the person gave (_lembas/configure files), by path or heading as given,
+	// after those on disk.
+	defer func() {
+		for _, k := range slices.Sorted(maps.Keys(s.given)) {
+			if _, ok := files[k]; !ok {
+				order = append(order, k)
+			}
+			files[k] = s.given[k]
+		}
+	}()
 	v, err := s.disk.view()
 	if err != nil {
 		return files, nil
@@ -80,15 +97,17 @@ func (s *session) chain() (map[string]string, []string) {
 // start makes the session's prompt and tool list at its first turn. Called with mu held.
 func (s *session) start() error {
 	s.files, s.order = s.chain()
+	s.rules = startRules(s.disk.root)
 	could := []string{prefix.PlanMode}
 	if s.show {
 		could = append(could, "display")
 	}
-	p, err := prefix.New(prefix.Start{Date: s.a.date(), Mode: s.mode, Files: s.files, Could: could}, toolNames())
+	p, err := prefix.New(prefix.Start{Date: s.a.date(), Mode: s.mode, Plan: s.plan, Memory: s.memory,
+		Personality: s.personality, MCP: s.mcp, Files: s.files, Could: could, Met: s.met}, toolNames())
 	if err != nil {
 		return err
 	}
-	r, err := results.New(results.Options{WorkDir: filepath.ToSlash(s.disk.cwd)})
+	r, err := results.New(results.Options{WorkDir: filepath.ToSlash(s.disk.cwd), Cap: s.cap})
 	if err != nil {
 		return err
 	}
@@ -119,6 +138,11 @@ func (s *session) makeSystem() string {
 	b.WriteString("\n")
 	if s.plan != "" {
 		b.WriteString("\n# Plan\n" + s.plan + "\n")
+	}
+	s.settingsBlocks(&b)
+	if s.rules != nil {
+		chained := slices.ContainsFunc(s.order, func(rel string) bool { return !strings.Contains(rel, "/") })
+		s.rules.spawn(&b, s.readable, chained)
 	}
 	for _, rel := range s.order {
 		if t := s.files[rel]; t != "" {
@@ -170,14 +194,14 @@ func (s *session) observe() error {
 // model's own doing when its tool wrote it. Called with mu held.
 func (s *session) filesChanged(byModel bool) error {
 	files, order := s.chain()
-	if maps(files, s.files) {
+	if sameFiles(files, s.files) {
 		return nil
 	}
 	s.files, s.order = files, order
 	return s.prefix.Set(prefix.Change{Files: files, ByModel: byModel})
 }
 
-func maps(a, b map[string]string) bool {
+func sameFiles(a, b map[string]string) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -230,6 +254,11 @@ func (s *session) turn(ctx context.Context, words string) (string, error) {
 	s.mu.Unlock()
 	for {
 		s.mu.Lock()
+		if s.rules != nil {
+			if rec := s.rules.request(); rec != "" {
+				s.history = append(s.history, text("user", rec))
+			}
+		}
 		r, err := s.ask(ctx)
 		if err != nil {
 			return "", err
@@ -298,6 +327,9 @@ func (s *session) compact(ctx context.Context) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.prefix.Compact()
+	if s.rules != nil {
+		s.rules.s.Compact() // the records go with the history they were in
+	}
 	first := summary
 	if table := s.results.Compact(); table != "" {
 		first += "\n\n" + table
@@ -331,4 +363,14 @@ func (s *session) setMode(mode string) error {
 		return nil
 	}
 	return s.prefix.Set(prefix.Change{Mode: &mode})
+}
+
+// readable says whether the view lets the session read a file at the boundary. Called with mu held.
+func (s *session) readable(name string) bool {
+	v, err := s.disk.view()
+	if err != nil {
+		return false
+	}
+	_, err = v.Read("/" + name)
+	return err == nil
 }

@@ -1,0 +1,33 @@
+package livetarget
+
+import (
+	"testing"
+
+	"github.com/LLeMbas/lembas-check/runner"
+)
+
+// The cases of an area whose rules a harness could show but none here carries are skips that
+// say what would carry them, not the runner's bare "area not implemented".
+func TestUnplayedAreasSayWhatWouldCarryThem(t *testing.T) {
+	cases, err := runner.LoadCases(runner.SuiteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var items []runner.Item
+	seen := map[string]bool{}
+	for _, c := range cases {
+		if _, ok := Unplayed[c.Area]; ok && !seen[c.Area] {
+			seen[c.Area] = true
+			items = append(items, runner.Item{Case: c})
+		}
+	}
+	if len(items) != len(Unplayed) {
+		t.Fatalf("cases of %d of the %d unplayed areas", len(items), len(Unplayed))
+	}
+	rep := run(t, profile(t, "reference"), items, never)
+	for _, r := range rep.Results {
+		if r.Verdict != runner.Skip || r.Message != Unplayed[r.Case.Area] {
+			t.Errorf("%s: %s %q, want a skip saying %q", r.Case.ID, r.Verdict, r.Message, Unplayed[r.Case.Area])
+		}
+	}
+}
