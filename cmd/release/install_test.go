@@ -30,8 +30,8 @@ func TestInstalledAsUsers(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, b)
 	}
 	noGo := pathWithout("go")
-	ts := "node " + filepath.Join(root, "adapters/typescript/adapter.mjs")
-	py := "python3 " + filepath.Join(root, "adapters/python/adapter.py")
+	ts := "node " + filepath.Join(root, "adapters/typescript/example/adapter.mjs")
+	py := "python3 " + filepath.Join(root, "adapters/python/example/adapter.py")
 	t.Run("npm", func(t *testing.T) {
 		if _, err := exec.LookPath("npm"); err != nil {
 			t.Skip("npm is not installed: the npm package is not checked")
