@@ -5,6 +5,7 @@
 package kitgen
 
 import (
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"sort"
@@ -109,4 +110,17 @@ func tsObject(s map[string]any, indent string) string {
 	}
 	b.WriteString(indent + "}")
 	return b.String()
+}
+
+// Schemas is the kits' schemas.json: each area's answer schema, for their debug mode's check.
+func Schemas() string {
+	m := map[string]any{}
+	for _, a := range conformance.All() {
+		m[a.Name] = a.AnswerSchema()
+	}
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		panic(err) // maps of strings, bools and slices: always marshal
+	}
+	return string(b) + "\n"
 }

@@ -12,8 +12,10 @@ var update = flag.Bool("update", false, "write the kits' generated types again")
 // Go type shows here until `go test ./adapters/kitgen -update` writes them again.
 func TestKitTypesFresh(t *testing.T) {
 	for path, want := range map[string]string{
-		"../typescript/types.d.ts":          TypeScript(),
-		"../python/lembas_adapter/types.py": Python(),
+		"../typescript/types.d.ts":              TypeScript(),
+		"../python/lembas_adapter/types.py":     Python(),
+		"../typescript/schemas.json":            Schemas(),
+		"../python/lembas_adapter/schemas.json": Schemas(),
 	} {
 		if *update {
 			if err := os.WriteFile(path, []byte(want), 0o644); err != nil {

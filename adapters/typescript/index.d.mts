@@ -13,6 +13,8 @@ export interface Implementation {
 
 export interface Options {
   implementation: Implementation;
+  /** Check each answer against its area's schema; default: LEMBAS_ADAPTER_DEBUG=1. */
+  debug?: boolean;
 }
 
 export declare const PROTOCOL: 1;

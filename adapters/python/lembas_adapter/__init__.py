@@ -4,10 +4,12 @@ answered skip, with the reason; a handler that raises is answered error, and the
 Stdout carries protocol lines only: log to stderr. Standard library only."""
 
 import json
+import os
 import sys
-from typing import Any, Dict, Mapping
+from typing import Any, Dict, Mapping, Optional
 
 from .types import Handlers
+from .validate import check_answer
 
 PROTOCOL = 1
 
@@ -18,12 +20,17 @@ AREAS = ["chunk", "chunk_tokens", "context", "fs_access", "index", "instructions
 __all__ = ["AREAS", "PROTOCOL", "Handlers", "serve"]
 
 
-def _answer(handlers: Mapping[str, Any], area: str, case: Any) -> Dict[str, Any]:
+def _answer(handlers: Mapping[str, Any], area: str, case: Any, debug: bool) -> Dict[str, Any]:
     fn = handlers.get(area)
     if fn is None:
         return {"skip": f"the {area} area has no handler in this adapter yet"}
     try:
-        return {"answer": fn(case)}
+        answer = fn(case)
+        bad = check_answer(area, answer) if debug else ""
+        if bad:  # debug mode: an answer that does not fit its schema is an error, the field named
+            sys.stderr.write(f"lembas adapter (debug): the {area} handler's {bad}\n")
+            return {"error": f"the {area} handler's answer does not fit its schema: {bad}"}
+        return {"answer": answer}
     except Exception as e:  # the implementation failed on this case: say so and keep serving
         return {"error": f"{type(e).__name__}: {e}"}
 
@@ -34,8 +41,11 @@ def _reply(obj: Dict[str, Any]) -> None:
     sys.stdout.flush()
 
 
-def serve(handlers: Handlers, implementation: Dict[str, str]) -> None:
-    """Serve the protocol on stdin/stdout until bye or the end of stdin."""
+def serve(handlers: Handlers, implementation: Dict[str, str], debug: Optional[bool] = None) -> None:
+    """Serve the protocol on stdin/stdout until bye or the end of stdin. In debug mode (debug, or
+    LEMBAS_ADAPTER_DEBUG=1) each answer is checked against its area's schema first."""
+    if debug is None:
+        debug = os.environ.get("LEMBAS_ADAPTER_DEBUG") == "1"
     sys.stdin.reconfigure(encoding="utf-8")  # type: ignore[attr-defined]
     table: Mapping[str, Any] = handlers  # type: ignore[assignment]
     for line in sys.stdin:
@@ -51,7 +61,7 @@ def serve(handlers: Handlers, implementation: Dict[str, str]) -> None:
             else:
                 _reply({"protocol": PROTOCOL, "implementation": implementation, "areas": AREAS})
         elif cmd == "run":
-            _reply({"seq": msg["seq"], **_answer(table, msg["area"], msg["case"])})
+            _reply({"seq": msg["seq"], **_answer(table, msg["area"], msg["case"], debug)})
         elif cmd == "bye":
             return
         else:
