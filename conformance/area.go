@@ -32,6 +32,8 @@ type Area struct {
 	// Steps is the area's Gherkin step vocabulary (conformance/steps): the phrases its feature,
 	// conformance/features/<name>.feature, is written in. nil: the area has no features yet.
 	Steps *steps.Vocabulary
+	// caseType and answerType are C and A of Define, for Schema.
+	caseType, answerType reflect.Type
 }
 
 // WithSteps is the area with its Gherkin step vocabulary.
@@ -76,9 +78,11 @@ type Validator interface{ Validate() error }
 // after decoding.
 func Define[C, A any](name, origin, doc string, ref func(C) (A, error)) Area {
 	return Area{
-		Name:   name,
-		Doc:    doc,
-		Origin: origin,
+		Name:       name,
+		Doc:        doc,
+		Origin:     origin,
+		caseType:   reflect.TypeFor[C](),
+		answerType: reflect.TypeFor[A](),
 		Decode: func(raw json.RawMessage) (any, error) {
 			var c C
 			if err := decodeStrict(raw, &c); err != nil {

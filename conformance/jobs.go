@@ -90,3 +90,8 @@ func answerJobs(c jobsCase) (jobsAnswer, error) {
 	})
 	return jobsAnswer{Text: &text}, err
 }
+
+// JSONSchema: an exit is an integer, or null when a signal stopped the command.
+func (exitVal) JSONSchema() map[string]any {
+	return map[string]any{"type": []string{"integer", "null"}}
+}

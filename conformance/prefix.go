@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -515,3 +516,6 @@ func change(s PrefixStep) prefix.Change {
 	}
 	return c
 }
+
+// SchemaAs: an opt field is T's shape, and may be left out.
+func (opt[T]) SchemaAs() reflect.Type { return reflect.TypeFor[*T]() }

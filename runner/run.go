@@ -209,13 +209,18 @@ func runOne(ctx context.Context, t Target, it Item, answers map[string]bool, exp
 			r.Verdict = out.Verdict
 			break
 		}
+		malformed := ""
 		if it.Check != nil {
 			r.Diff = it.Check(out.Answer)
 		} else {
 			r.Diff = conformance.Diff(c.Expect, out.Answer)
+			// A malformed answer is named by its field, not only shown as a diff.
+			if malformed = conformance.CheckAnswer(c.Area, out.Answer); malformed != "" {
+				r.Message = malformed
+			}
 		}
 		r.Verdict = Pass
-		if r.Diff != "" {
+		if r.Diff != "" || malformed != "" {
 			r.Verdict = Fail
 		}
 	}

@@ -16,8 +16,20 @@ import (
 
 // ToolVersion is lembas-check's own version, written into every report: the module version it was
 // built as (`go install …@v1.2.0`, or the pseudo-version `go build` stamps in a clone), else the
-// VCS revision it was built from, else "devel" (a test binary).
-var ToolVersion = buildVersion(debug.ReadBuildInfo())
+// VCS revision it was built from, else "devel" (a test binary). A release build stamps its own
+// (releaseVersion, set by cmd/release through -ldflags -X), which wins: a binary built from a
+// tagged archive has no module version to read.
+var ToolVersion = stampedOr(releaseVersion, buildVersion(debug.ReadBuildInfo()))
+
+// releaseVersion is set at link time by cmd/release (-X …/runner.releaseVersion=v1.2.3).
+var releaseVersion string
+
+func stampedOr(stamped, built string) string {
+	if stamped != "" {
+		return stamped
+	}
+	return built
+}
 
 func buildVersion(bi *debug.BuildInfo, ok bool) string {
 	if !ok {

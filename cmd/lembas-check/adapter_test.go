@@ -210,8 +210,8 @@ func TestSmokeCommand(t *testing.T) {
 // The example adapters pass the jobs area, skip every other, and agree with the builtin on jobs.
 func TestExampleAdapters(t *testing.T) {
 	for _, c := range []struct{ program, impl string }{
-		{"python3", "python3 ../../adapters/python/adapter.py"},
-		{"node", "node ../../adapters/typescript/adapter.mjs"},
+		{"python3", "python3 ../../adapters/python/example/adapter.py"},
+		{"node", "node ../../adapters/typescript/example/adapter.mjs"},
 	} {
 		t.Run(c.program, func(t *testing.T) {
 			if _, err := exec.LookPath(c.program); err != nil {

@@ -5,10 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/LLeMbas/lembas-check/conformance"
-	"github.com/LLeMbas/lembas-check/harness/spec"
 	"github.com/LLeMbas/lembas-check/runner"
 	"github.com/LLeMbas/lembas-check/runner/report"
 	"github.com/LLeMbas/lembas-check/runner/selection"
@@ -87,11 +85,7 @@ func cmdShow(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return errorf(stderr, "%v", err)
 	}
-	c, err := selection.Find(cases, pos[0])
-	if err != nil {
-		return errorf(stderr, "%v", err)
-	}
-	if err := report.WriteCase(stdout, c); err != nil {
+	if err := report.ShowCase(stdout, cases, pos[0]); err != nil {
 		return errorf(stderr, "%v", err)
 	}
 	return 0
@@ -126,25 +120,25 @@ func cmdSpec(_ context.Context, args []string, stdout, stderr io.Writer) int {
 		return errorf(stderr, "%v", err)
 	}
 	if len(pos) == 0 {
-		if err := f.Write(stdout, spec.Manifest(), false); err != nil {
-			return errorf(stderr, "%v", err)
-		}
-		if err := spec.Verify(); err != nil {
-			fmt.Fprintln(stderr, err)
-			return 1
-		}
-		return 0
+		return report.WriteSpec(stdout, stderr, f).Code()
 	}
 	if pos[0] != "verify" || len(pos) != 2 {
 		return errorf(stderr, "usage: lembas-check spec [verify DIR [--allow-extra]]")
 	}
-	dir := pos[1]
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return errorf(stderr, "spec verify %s: not a directory (give the folder holding the spec's VERSION, loop.json, conformance/ …)", dir)
-	}
-	problems := spec.Compare(os.DirFS(dir), spec.Manifest(), spec.CompareOptions{AllowExtra: *allowExtra})
-	if err := report.WriteSpecCompare(stdout, dir, problems); err != nil {
+	st, err := report.SpecVerify(stdout, pos[1], *allowExtra)
+	if err != nil {
 		return errorf(stderr, "%v", err)
 	}
-	return report.SpecCompareStatus(problems).Code()
+	return st.Code()
+}
+
+func cmdSchema(_ context.Context, args []string, stdout, stderr io.Writer) int {
+	pos, err := parse(newFlags("schema", stderr), args)
+	if err != nil {
+		return flagExit(err)
+	}
+	if err := conformance.WriteSchemas(stdout, pos...); err != nil {
+		return errorf(stderr, "%v", err)
+	}
+	return 0
 }

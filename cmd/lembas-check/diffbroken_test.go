@@ -15,7 +15,7 @@ import (
 
 // faulty is the builtin reference with one fault on every case, as `<test binary> adapter` plays
 // it with LEMBAS_CHECK_TEST_FAULT set: "error" answers error, "crash" exits mid-case, "wrong"
-// gives a wrong answer to the first four jobs cases.
+// gives a wrong answer to the first four jobs cases, "all-wrong" a long wrong answer to every case.
 type faulty struct {
 	runner.Builtin
 	fault string
@@ -27,6 +27,9 @@ func (f faulty) Answer(ctx context.Context, c conformance.Case) runner.Outcome {
 		return runner.Outcome{Verdict: runner.Error, Message: "TypeError: x is undefined"}
 	case f.fault == "crash":
 		os.Exit(3)
+	case f.fault == "all-wrong":
+		b, _ := json.Marshal(map[string]any{"wrong": strings.Repeat("not what the spec says ", 200), "case": c.Input})
+		return runner.Outcome{Answer: b}
 	case f.fault == "wrong" && firstFour(c):
 		return runner.Outcome{Answer: json.RawMessage(`{"text": "wrong"}`)}
 	}

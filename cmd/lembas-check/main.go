@@ -40,6 +40,7 @@ func program() cli.Program {
 			{Synopsis: "replay REC --server URL [flags]", Help: "send a recording's requests to an OpenAI-compatible server again, timing each and reading its cached tokens", Run: cmdReplay},
 			{Synopsis: "bench REC --server URL|--sim [flags]", Help: "replay a recording against a server (or the simulator) and measure cached tokens and times beside the audit's prediction; variants side by side", Run: cmdBench},
 			{Synopsis: "export REC [flags]", Help: "write a recording as a Mooncake-style trace (timestamps, lengths, prefix block hash ids; no text)", Run: cmdExport},
+			{Synopsis: "schema [AREA…]", Help: "print the JSON Schemas (draft 2020-12) of the areas' cases and answers, made from their Go types", Run: cmdSchema},
 			{Synopsis: "version", Help: "print lembas-check's version (from the build) and the spec version it checks", Run: cmdVersion},
 		},
 		Footer: "`lembas-check <command> -h` lists a command's flags. Exit status: 0 ok, 1 a failure found, 2 not made or not finished.",

@@ -10,6 +10,7 @@ import (
 	"github.com/LLeMbas/lembas-check/internal/format"
 	"github.com/LLeMbas/lembas-check/internal/jsonx"
 	"github.com/LLeMbas/lembas-check/internal/table"
+	"github.com/LLeMbas/lembas-check/runner/selection"
 )
 
 // CaseFormats are the formats a list of cases (`lembas-check list`) is written in.
@@ -54,4 +55,13 @@ func WriteCase(w io.Writer, c conformance.Case) error {
 	}
 	_, err := fmt.Fprintf(w, "case:\n%s\nexpect:\n%s\n", table.JSON(c.Input, ""), table.JSON(c.Expect, ""))
 	return err
+}
+
+// ShowCase writes the case whose id is id, or starts with it (`show`).
+func ShowCase(w io.Writer, cases []conformance.Case, id string) error {
+	c, err := selection.Find(cases, id)
+	if err != nil {
+		return err
+	}
+	return WriteCase(w, c)
 }

@@ -290,7 +290,9 @@ func Select(s selection.Selection, r *runner.Report) (*runner.Report, error) {
 var DiffFormats = format.Formats[*Comparison]{
 	{Name: "table", Write: WriteDiffTable},
 	{Name: "json", About: "JSON lines", Write: func(w io.Writer, c *Comparison, _ bool) error { return WriteDiffJSON(w, c) }},
-	{Name: "markdown", About: "for $GITHUB_STEP_SUMMARY", Write: func(w io.Writer, c *Comparison, _ bool) error { return WriteDiffMarkdown(w, c) }},
+	{Name: "markdown", About: "for $GITHUB_STEP_SUMMARY", Write: func(w io.Writer, c *Comparison, _ bool) error {
+		return cappedMarkdown(w, func(w io.Writer) error { return WriteDiffMarkdown(w, c) })
+	}},
 	{Name: "html", About: "one self-contained page", Write: func(w io.Writer, c *Comparison, _ bool) error { return WriteDiffHTML(w, c) }},
 }
 

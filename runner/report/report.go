@@ -30,7 +30,9 @@ var Formats = format.Formats[*runner.Report]{
 	{Name: "table", Write: WriteTable},
 	{Name: "json", About: "JSON lines", Write: func(w io.Writer, r *runner.Report, _ bool) error { return WriteJSON(w, r) }},
 	{Name: "junit", About: "JUnit XML", Write: func(w io.Writer, r *runner.Report, _ bool) error { return WriteJUnit(w, r) }},
-	{Name: "markdown", About: "for $GITHUB_STEP_SUMMARY", Write: func(w io.Writer, r *runner.Report, _ bool) error { return WriteMarkdown(w, r) }},
+	{Name: "markdown", About: "for $GITHUB_STEP_SUMMARY", Write: func(w io.Writer, r *runner.Report, _ bool) error {
+		return cappedMarkdown(w, func(w io.Writer) error { return WriteMarkdown(w, r) })
+	}},
 }
 
 // Write writes a report in one of Formats. verbose adds passing cases to the table format.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"os"
 	"slices"
 	"text/tabwriter"
 
@@ -61,4 +62,31 @@ func WriteSpecCompare(w io.Writer, dir string, problems []spec.Problem) error {
 	}
 	_, err := fmt.Fprintf(w, "%s\t%s: %d files differ from harness spec %s as lembas-check pins it\n", st.Word(), dir, len(problems), spec.Version())
 	return err
+}
+
+// SpecVerify is `spec verify DIR`: the project's copy compared with the pinned manifest, written
+// to w; its status, or an error when dir is not a directory.
+func SpecVerify(w io.Writer, dir string, allowExtra bool) (format.Status, error) {
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return format.Unfinished, fmt.Errorf("spec verify %s: not a directory (give the folder holding the spec's VERSION, loop.json, conformance/ …)", dir)
+	}
+	problems := spec.Compare(os.DirFS(dir), spec.Manifest(), spec.CompareOptions{AllowExtra: allowExtra})
+	if err := WriteSpecCompare(w, dir, problems); err != nil {
+		return format.Unfinished, err
+	}
+	return SpecCompareStatus(problems), nil
+}
+
+// WriteSpec is `spec` without verify: the vendored spec's manifest in f, then the check of the
+// embedded files against it (a failure on stderr, FAIL).
+func WriteSpec(stdout, stderr io.Writer, f format.Format[[]spec.Entry]) format.Status {
+	if err := f.Write(stdout, spec.Manifest(), false); err != nil {
+		fmt.Fprintf(stderr, "lembas-check: %v\n", err)
+		return format.Unfinished
+	}
+	if err := spec.Verify(); err != nil {
+		fmt.Fprintln(stderr, err)
+		return format.Failed
+	}
+	return format.OK
 }

@@ -1,0 +1,24 @@
+// @lembas-check/adapter's API; the areas' types are generated (types.d.ts).
+import type { Handlers } from "./types.js";
+export * from "./types.js";
+
+/** What the adapter says of itself in hello; lembas-check prints it in every report. */
+export interface Implementation {
+  name: string;
+  version: string;
+  language?: string;
+  harness_spec?: string;
+  homepage?: string;
+}
+
+export interface Options {
+  implementation: Implementation;
+  /** Check each answer against its area's schema; default: LEMBAS_ADAPTER_DEBUG=1. */
+  debug?: boolean;
+}
+
+export declare const PROTOCOL: 1;
+export declare const AREAS: ReadonlyArray<keyof Handlers>;
+
+/** Serve the adapter protocol on stdin/stdout until bye or the end of stdin. */
+export declare function serve(handlers: Handlers, options: Options): Promise<void>;
