@@ -58,6 +58,8 @@ type Profile struct {
 	// A2A starts an A2A server (docs/live.md): it prints the http://HOST:PORT it listens on,
 	// and serves its agent card there.
 	A2A *Command `json:"a2a,omitempty"`
+	// HTTP drives a server through its own HTTP API (docs/live.md).
+	HTTP *HTTP `json:"http,omitempty"`
 	// Tools are how the default policy drives the agent.
 	Tools Tools `json:"tools"`
 	// Clock is "libfaketime" when a moved clock reaches the agent, or why it does not.
@@ -156,7 +158,12 @@ func Parse(b []byte, file string) (*Profile, error) {
 	if len(miss) > 0 {
 		return nil, fmt.Errorf("%s: missing %s", file, strings.Join(miss, ", "))
 	}
-	if p.Oneshot == nil && p.ACP == nil && p.RPC == nil && p.A2A == nil {
+	if p.HTTP != nil {
+		if err := p.HTTP.check(file); err != nil {
+			return nil, err
+		}
+	}
+	if p.Oneshot == nil && p.ACP == nil && p.RPC == nil && p.A2A == nil && p.HTTP == nil {
 		return nil, fmt.Errorf("%s: neither oneshot, acp, rpc nor a2a: say how the agent is run", file)
 	}
 	switch p.Tools.Paths {

@@ -26,6 +26,8 @@ type Settings struct {
 	// A2A drives it as an A2A server (the profile's a2a command); the default for a profile
 	// that has no other.
 	A2A bool
+	// HTTP drives it through its profile's http section.
+	HTTP bool
 	// Scenarios are built-in names or files (default: every built-in one).
 	Scenarios []string
 	// Record keeps each scenario's recording and ACP transcript in this folder.
@@ -54,8 +56,11 @@ func (s Settings) Run(ctx context.Context, expect *runner.Expectations) (*runner
 	if err != nil {
 		return nil, err
 	}
+	if s.HTTP && p.HTTP == nil {
+		return nil, fmt.Errorf("live: the %s profile has no http section (docs/live.md): drive it another way", p.Name)
+	}
 	var useACP, useRPC bool
-	if !useA2A {
+	if !useA2A && !s.HTTP {
 		if useACP, useRPC, err = s.How(p); err != nil {
 			return nil, err
 		}
@@ -72,7 +77,7 @@ func (s Settings) Run(ctx context.Context, expect *runner.Expectations) (*runner
 		}
 		scs = append(scs, sc)
 	}
-	o := Options{Profile: p, Bin: bin, ACP: useACP, RPC: useRPC, A2A: useA2A, StepTimeout: s.StepTimeout, Lax: s.Lax, Log: s.Log, Tool: s.Tool, Version: s.Version}
+	o := Options{Profile: p, Bin: bin, ACP: useACP, RPC: useRPC, A2A: useA2A, HTTP: s.HTTP, StepTimeout: s.StepTimeout, Lax: s.Lax, Log: s.Log, Tool: s.Tool, Version: s.Version}
 	return Report(ctx, o, scs, s.Record, expect)
 }
 

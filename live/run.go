@@ -32,7 +32,9 @@ type Options struct {
 	// with its continue command).
 	ACP, RPC bool
 	// A2A drives it as an A2A server (the profile's a2a command), over message/stream.
-	A2A      bool
+	A2A bool
+	// HTTP drives it through its profile's http section (a server's own API).
+	HTTP     bool
 	Scenario *Scenario
 	// Work is a directory the run may use (HOME, the session directory, the ACP transcript, the
 	// recording unless Record says elsewhere); made and removed when empty, so give Record then.
@@ -129,6 +131,8 @@ func (o Options) Driven() string {
 	switch {
 	case o.A2A:
 		return "a2a"
+	case o.HTTP:
+		return "http"
 	case o.ACP:
 		return "acp"
 	case o.RPC:
@@ -224,11 +228,13 @@ func Drive(ctx context.Context, o Options) (*Run, error) {
 	// The fake serves this one agent: every request it gets from here on is the session's, or
 	// beside it (a title, a suggestion), which the judge tells by what it is. The agent has
 	// ended when its driver returns, so Last is the session's last request.
-	r.Session = Session{ID: map[string]string{"acp": "the ACP session", "rpc": "the RPC process", "a2a": "the A2A conversation"}[r.Driven], First: srv.Requests() + 1}
+	r.Session = Session{ID: map[string]string{"acp": "the ACP session", "rpc": "the RPC process", "a2a": "the A2A conversation", "http": "the HTTP session"}[r.Driven], First: srv.Requests() + 1}
 	if r.Session.ID == "" {
 		r.Session.ID = "the one-shot chain"
 	}
-	if o.A2A {
+	if o.HTTP {
+		d.httpd(ctx)
+	} else if o.A2A {
 		d.a2a(ctx)
 	} else if o.ACP {
 		d.acp(ctx)
