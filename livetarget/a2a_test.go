@@ -21,8 +21,8 @@ func a2aAgent(o refagent.Options) int {
 	return 0
 }
 
-// The reference agent over A2A plays every case it plays over ACP, with the same verdict and the
-// same message: a mode, a model and a compaction reach it through the LLeMbas methods, each
+// The reference agent over A2A plays every case it plays over ACP, with the same verdict (and
+// message): a mode, a model and a compaction reach it through the LLeMbas methods, each
 // case's directory through its first message's workspace.
 func TestA2AGivesTheACPVerdicts(t *testing.T) {
 	acp := referenceRun(t)
@@ -46,7 +46,9 @@ func TestA2AGivesTheACPVerdicts(t *testing.T) {
 	passed := 0
 	for _, r := range acp.Results {
 		got := byID[r.Case.ID]
-		if got.Verdict != r.Verdict || got.Message != r.Message {
+		// A skip's reason may name any one of several things the case could meet (planning's map
+		// order): its verdict is compared, a played case's message too.
+		if got.Verdict != r.Verdict || got.Verdict != runner.Skip && got.Message != r.Message {
 			t.Errorf("%s: over A2A %s (%s), over ACP %s (%s)", r.Case.ID, got.Verdict, got.Message, r.Verdict, r.Message)
 		}
 		if got.Verdict == runner.Pass {
