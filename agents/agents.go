@@ -55,6 +55,11 @@ type Profile struct {
 	Oneshot *Command `json:"oneshot,omitempty"`
 	ACP     *Command `json:"acp,omitempty"`
 	RPC     *Command `json:"rpc,omitempty"`
+	// A2A starts an A2A server (docs/live.md): it prints the http://HOST:PORT it listens on,
+	// and serves its agent card there.
+	A2A *Command `json:"a2a,omitempty"`
+	// HTTP drives a server through its own HTTP API (docs/live.md).
+	HTTP *HTTP `json:"http,omitempty"`
 	// Tools are how the default policy drives the agent.
 	Tools Tools `json:"tools"`
 	// Clock is "libfaketime" when a moved clock reaches the agent, or why it does not.
@@ -153,8 +158,13 @@ func Parse(b []byte, file string) (*Profile, error) {
 	if len(miss) > 0 {
 		return nil, fmt.Errorf("%s: missing %s", file, strings.Join(miss, ", "))
 	}
-	if p.Oneshot == nil && p.ACP == nil && p.RPC == nil {
-		return nil, fmt.Errorf("%s: neither oneshot, acp nor rpc: say how the agent is run", file)
+	if p.HTTP != nil {
+		if err := p.HTTP.check(file); err != nil {
+			return nil, err
+		}
+	}
+	if p.Oneshot == nil && p.ACP == nil && p.RPC == nil && p.A2A == nil && p.HTTP == nil {
+		return nil, fmt.Errorf("%s: neither oneshot, acp, rpc nor a2a: say how the agent is run", file)
 	}
 	switch p.Tools.Paths {
 	case "", "relative", "absolute":
@@ -419,6 +429,11 @@ func Resolve(agent, profile string) (*Profile, string, error) {
 		c := *p.RPC
 		c.Args = args
 		q.RPC = &c
+	}
+	if p.A2A != nil {
+		c := *p.A2A
+		c.Args = args
+		q.A2A = &c
 	}
 	if p.Oneshot != nil {
 		c := *p.Oneshot

@@ -43,7 +43,7 @@ func TestParseIsStrict(t *testing.T) {
 		{`{"name":"x","bin":"x","api":"chat completions","clock":"libfaketime","oneshot":{"args":["{prompt}"]},"tols":{}}`, `unknown field "tols"`},
 		{`{"name":"x","api":"chat completions","clock":"libfaketime","oneshot":{"args":[]}}`, "missing bin"},
 		{`{"name":"x","bin":"x","api":"chat completions","clock":"libfaketime","acp":{"args":[]}}` + "\n}", "line 2: more follows"},
-		{`{"name":"x","bin":"x","api":"chat completions","clock":"libfaketime"}`, "neither oneshot, acp nor rpc"},
+		{`{"name":"x","bin":"x","api":"chat completions","clock":"libfaketime"}`, "neither oneshot, acp, rpc nor a2a"},
 		{`{"name":"x","bin":"x","api":"chat","clock":"libfaketime","acp":{"args":[]}}`, `api "chat"`},
 		{`{"name":"x","bin":"x","api":"responses","clock":"libfaketime","acp":{"args":[]},"files":{"../x":"a"}}`, "inside HOME"},
 		{`{"name":"x","bin":"x","api":"responses","clock":"libfaketime","acp":{"args":[]},"tools":{"paths":"abs"}}`, `tools.paths "abs"`},

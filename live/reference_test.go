@@ -21,6 +21,14 @@ func TestMain(m *testing.M) {
 	if os.Getenv("LIVE_TEST_AGENT") == "rpc" {
 		os.Exit(fakeRPCAgent())
 	}
+	if os.Getenv("LIVE_TEST_AGENT") == "reference-a2a" {
+		o := refagent.Options{BaseURL: os.Getenv("OPENAI_BASE_URL"), Key: os.Getenv("OPENAI_API_KEY"), Model: os.Getenv("OPENAI_MODEL"), Version: "test"}
+		if err := refagent.ServeA2A(context.Background(), "127.0.0.1:0", o, func(url string) { fmt.Fprintln(os.Stderr, "A2A on", url) }); err != nil {
+			os.Stderr.WriteString(err.Error() + "\n")
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
 	if os.Getenv("LIVE_TEST_AGENT") == "reference" {
 		o := refagent.Options{BaseURL: os.Getenv("OPENAI_BASE_URL"), Key: os.Getenv("OPENAI_API_KEY"), Model: os.Getenv("OPENAI_MODEL"), Version: "test"}
 		if b := os.Getenv("LIVE_TEST_BREAK"); b != "" {

@@ -23,6 +23,11 @@ type Settings struct {
 	// ACP and Oneshot force how it is driven (default: over ACP where its profile can, else over
 	// its RPC mode, else one-shot).
 	ACP, Oneshot bool
+	// A2A drives it as an A2A server (the profile's a2a command); the default for a profile
+	// that has no other.
+	A2A bool
+	// HTTP drives it through its profile's http section.
+	HTTP bool
 	// Scenarios are built-in names or files (default: every built-in one).
 	Scenarios []string
 	// Record keeps each scenario's recording and ACP transcript in this folder.
@@ -47,9 +52,18 @@ func (s Settings) Run(ctx context.Context, expect *runner.Expectations) (*runner
 	if err != nil {
 		return nil, fmt.Errorf("live: %v", err)
 	}
-	useACP, useRPC, err := s.How(p)
+	useA2A, err := s.UseA2A(p)
 	if err != nil {
 		return nil, err
+	}
+	if s.HTTP && p.HTTP == nil {
+		return nil, fmt.Errorf("live: the %s profile has no http section (docs/live.md): drive it another way", p.Name)
+	}
+	var useACP, useRPC bool
+	if !useA2A && !s.HTTP {
+		if useACP, useRPC, err = s.How(p); err != nil {
+			return nil, err
+		}
 	}
 	names := s.Scenarios
 	if len(names) == 0 {
@@ -63,8 +77,20 @@ func (s Settings) Run(ctx context.Context, expect *runner.Expectations) (*runner
 		}
 		scs = append(scs, sc)
 	}
-	o := Options{Profile: p, Bin: bin, ACP: useACP, RPC: useRPC, StepTimeout: s.StepTimeout, Lax: s.Lax, Log: s.Log, Tool: s.Tool, Version: s.Version}
+	o := Options{Profile: p, Bin: bin, ACP: useACP, RPC: useRPC, A2A: useA2A, HTTP: s.HTTP, StepTimeout: s.StepTimeout, Lax: s.Lax, Log: s.Log, Tool: s.Tool, Version: s.Version}
 	return Report(ctx, o, scs, s.Record, expect)
+}
+
+// UseA2A says whether the agent of profile p is driven as an A2A server: --a2a as given, or a
+// profile that has no other way.
+func (s Settings) UseA2A(p *agents.Profile) (bool, error) {
+	switch {
+	case s.A2A && (s.ACP || s.Oneshot):
+		return false, fmt.Errorf("live: --transport a2a with --acp or --oneshot: give one")
+	case s.A2A && p.A2A == nil:
+		return false, fmt.Errorf("live: the %s profile has no a2a command (docs/live.md): drive it another way", p.Name)
+	}
+	return s.A2A || p.A2A != nil && p.ACP == nil && p.RPC == nil && p.Oneshot == nil, nil
 }
 
 // How is how the agent of profile p is driven (live, and the field report's runs): --acp or --oneshot as given, else over ACP where

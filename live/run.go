@@ -31,6 +31,10 @@ type Options struct {
 	// otherwise one prompt at a time (the profile's one-shot command, carrying the session on
 	// with its continue command).
 	ACP, RPC bool
+	// A2A drives it as an A2A server (the profile's a2a command), over message/stream.
+	A2A bool
+	// HTTP drives it through its profile's http section (a server's own API).
+	HTTP     bool
 	Scenario *Scenario
 	// Work is a directory the run may use (HOME, the session directory, the ACP transcript, the
 	// recording unless Record says elsewhere); made and removed when empty, so give Record then.
@@ -57,7 +61,7 @@ type Options struct {
 type Run struct {
 	Scenario *Scenario
 	Profile  *agents.Profile
-	// Driven is "acp", "rpc" or "one-shot" (Options.Driven).
+	// Driven is "acp", "rpc", "a2a" or "one-shot" (Options.Driven).
 	Driven string
 	// AgentName and AgentVersion are what the agent said of itself (ACP initialize), else the
 	// profile's.
@@ -125,6 +129,10 @@ type ClockInfo struct {
 // Driven is how the options drive the agent: "acp", "rpc" or "one-shot".
 func (o Options) Driven() string {
 	switch {
+	case o.A2A:
+		return "a2a"
+	case o.HTTP:
+		return "http"
 	case o.ACP:
 		return "acp"
 	case o.RPC:
@@ -220,11 +228,15 @@ func Drive(ctx context.Context, o Options) (*Run, error) {
 	// The fake serves this one agent: every request it gets from here on is the session's, or
 	// beside it (a title, a suggestion), which the judge tells by what it is. The agent has
 	// ended when its driver returns, so Last is the session's last request.
-	r.Session = Session{ID: map[string]string{"acp": "the ACP session", "rpc": "the RPC process"}[r.Driven], First: srv.Requests() + 1}
+	r.Session = Session{ID: map[string]string{"acp": "the ACP session", "rpc": "the RPC process", "a2a": "the A2A conversation", "http": "the HTTP session"}[r.Driven], First: srv.Requests() + 1}
 	if r.Session.ID == "" {
 		r.Session.ID = "the one-shot chain"
 	}
-	if o.ACP {
+	if o.HTTP {
+		d.httpd(ctx)
+	} else if o.A2A {
+		d.a2a(ctx)
+	} else if o.ACP {
 		d.acp(ctx)
 	} else if o.RPC {
 		d.rpc(ctx)

@@ -174,3 +174,17 @@ func (a *Agent) RPC() ([]string, bool) {
 	}
 	return append([]string{a.Vars.Bin}, a.Vars.FillAll(a.Profile.RPC.Args)...), true
 }
+
+// A2A is the command that starts an A2A server, if the profile has one.
+func (a *Agent) A2A() ([]string, bool) {
+	if a.Profile.A2A == nil {
+		return nil, false
+	}
+	// Started as the file its npm link points at: the Gemini CLI's A2A server runs only when
+	// the script's own name is argv[1]'s, and exits 0 in silence through its link.
+	bin := a.Vars.Bin
+	if real, err := filepath.EvalSymlinks(bin); err == nil {
+		bin = real
+	}
+	return append([]string{bin}, a.Vars.FillAll(a.Profile.A2A.Args)...), true
+}

@@ -54,46 +54,31 @@ func FieldReport(ctx context.Context, o FieldOptions) (rows int, whole bool, err
 			whole = false
 			continue
 		}
-		useACP, useRPC, err := live.Settings{}.How(p)
+		how, err := fieldHow(p)
 		if err != nil {
 			return 0, false, err
 		}
-		outs := map[string]live.Outcome{}
-		for _, s := range live.FieldScenarios {
-			sc, err := live.LoadScenario(s)
-			if err != nil {
-				return 0, false, err
-			}
-			work, err := os.MkdirTemp("", "lembas-field-")
-			if err != nil {
-				return 0, false, err
-			}
-			run, err := live.Drive(ctx, live.Options{Profile: p, Bin: bin, ACP: useACP, RPC: useRPC, Scenario: sc, StepTimeout: o.Timeout, Log: o.Log,
-				Tool: o.Tool, Version: o.Version, Work: work})
-			if err != nil {
-				os.RemoveAll(work)
-				return 0, false, fmt.Errorf("live: %s, %s: %v", p.Name, s, err)
-			}
-			j, err := live.Judge(ctx, run)
-			os.RemoveAll(work)
-			if err != nil {
-				return 0, false, fmt.Errorf("live: judging %s, %s: %v", p.Name, s, err)
-			}
-			outs[s] = live.Outcome{Run: run, Judgement: j}
-			if j.NotRun != "" {
-				whole = false // its row says so; the report is written, but the run is not whole
-			}
-			if ctx.Err() != nil {
-				return 0, false, fmt.Errorf("live: interrupted; %s not written", o.File)
-			}
+		outs, all, err := fieldRuns(ctx, o, p, bin, how)
+		if err != nil {
+			return 0, false, err
 		}
+		whole = whole && all
 		row := live.Row(outs)
 		// The conformance cases through the live target (run --live): its counts are a second table.
 		fmt.Fprintf(o.Log, "lembas-check live: %s: the conformance cases through the live target (run --live %s)\n", p.Name, p.Name)
-		if row.Cases, err = Field(ctx, Options{Profile: p, Bin: bin, OneShot: p.ACP == nil, Timeout: o.Timeout, Version: o.Version}); err != nil {
+		if row.Cases, err = Field(ctx, Options{Profile: p, Bin: bin, OneShot: p.ACP == nil && p.A2A == nil, A2A: p.ACP == nil && p.A2A != nil, Timeout: o.Timeout, Version: o.Version}); err != nil {
 			row.Cases = &live.Cases{Note: "not run: " + err.Error()}
 		}
 		out = append(out, row)
+		if p.HTTP != nil && !how.HTTP {
+			// The same harness through its other door (docs/live.md, Transports): its own row.
+			outs, all, err := fieldRuns(ctx, o, p, bin, live.Options{HTTP: true})
+			if err != nil {
+				return 0, false, err
+			}
+			whole = whole && all
+			out = append(out, live.Row(outs))
+		}
 	}
 	f, err := os.Create(o.File)
 	if err != nil {
@@ -185,4 +170,48 @@ func Count(rep *runner.Report, kept []Kept) *live.Cases {
 		out.Note += " " + rep.CloseErr
 	}
 	return out
+}
+
+// fieldHow is how the field report drives the agent of profile p: as `live` would by default.
+func fieldHow(p *agents.Profile) (live.Options, error) {
+	if a2a, _ := (live.Settings{}).UseA2A(p); a2a {
+		return live.Options{A2A: true}, nil
+	}
+	useACP, useRPC, err := live.Settings{}.How(p)
+	return live.Options{ACP: useACP, RPC: useRPC}, err
+}
+
+// fieldRuns drives the agent through the field report's scenarios the way how says, each judged;
+// whole is false when one was not run.
+func fieldRuns(ctx context.Context, o FieldOptions, p *agents.Profile, bin string, how live.Options) (outs map[string]live.Outcome, whole bool, err error) {
+	outs, whole = map[string]live.Outcome{}, true
+	for _, s := range live.FieldScenarios {
+		sc, err := live.LoadScenario(s)
+		if err != nil {
+			return nil, false, err
+		}
+		work, err := os.MkdirTemp("", "lembas-field-")
+		if err != nil {
+			return nil, false, err
+		}
+		run, err := live.Drive(ctx, live.Options{Profile: p, Bin: bin, ACP: how.ACP, RPC: how.RPC, A2A: how.A2A, HTTP: how.HTTP, Scenario: sc,
+			StepTimeout: o.Timeout, Log: o.Log, Tool: o.Tool, Version: o.Version, Work: work})
+		if err != nil {
+			os.RemoveAll(work)
+			return nil, false, fmt.Errorf("live: %s, %s: %v", p.Name, s, err)
+		}
+		j, err := live.Judge(ctx, run)
+		os.RemoveAll(work)
+		if err != nil {
+			return nil, false, fmt.Errorf("live: judging %s, %s: %v", p.Name, s, err)
+		}
+		outs[s] = live.Outcome{Run: run, Judgement: j}
+		if j.NotRun != "" {
+			whole = false // its row says so; the report is written, but the run is not whole
+		}
+		if ctx.Err() != nil {
+			return nil, false, fmt.Errorf("live: interrupted; %s not written", o.File)
+		}
+	}
+	return outs, whole, nil
 }

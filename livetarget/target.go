@@ -67,8 +67,9 @@ type Options struct {
 	Profile *agents.Profile
 	// Bin is the harness's program.
 	Bin string
-	// OneShot drives it one prompt at a time even where its profile has an ACP command.
-	OneShot bool
+	// OneShot drives it one prompt at a time even where its profile has an ACP command; A2A as
+	// an A2A server (its profile's a2a command), one conversation a case.
+	OneShot, A2A bool
 	// Timeout bounds one case (DefaultTimeout when 0).
 	Timeout time.Duration
 	// After is the clock Timeout is kept by: a channel that delivers once d has passed (nil:
@@ -113,6 +114,8 @@ type Settings struct {
 	Agent, Profile string
 	OneShot        bool
 	Keep           string
+	// Transport is --transport: acp, one-shot or a2a ("": the profile's first of acp, one-shot).
+	Transport string
 }
 
 // Target is the live target the settings name; timeout bounds each case (0: DefaultTimeout, a
@@ -122,7 +125,20 @@ func (s Settings) Target(timeout time.Duration, version string) (*Target, error)
 	if err != nil {
 		return nil, err
 	}
-	return New(Options{Profile: p, Bin: bin, OneShot: s.OneShot, Keep: s.Keep, Timeout: timeout, Version: version}), nil
+	o := Options{Profile: p, Bin: bin, OneShot: s.OneShot, Keep: s.Keep, Timeout: timeout, Version: version}
+	switch s.Transport {
+	case "", "acp":
+	case "one-shot", "oneshot":
+		o.OneShot = true
+	case "a2a":
+		if p.A2A == nil {
+			return nil, fmt.Errorf("--transport a2a: the %s profile has no a2a command (docs/live.md)", p.Name)
+		}
+		o.A2A = true
+	default:
+		return nil, fmt.Errorf("--transport %q: want acp, one-shot or a2a", s.Transport)
+	}
+	return New(o), nil
 }
 
 // New makes a live target; Start starts it.
@@ -144,10 +160,10 @@ var models = []string{live.Model, live.Model + "-2", live.Model + "-3", live.Mod
 // not be made.
 func (t *Target) Start(ctx context.Context) (runner.TargetInfo, error) {
 	p := t.o.Profile
-	if !t.o.OneShot && p.ACP == nil && p.Oneshot == nil {
+	if !t.o.OneShot && !t.o.A2A && p.ACP == nil && p.Oneshot == nil {
 		return runner.TargetInfo{}, fmt.Errorf("the %s profile says neither how to run it over ACP nor one-shot", p.Name)
 	}
-	if p.ACP == nil {
+	if p.ACP == nil && !t.o.A2A {
 		t.o.OneShot = true
 	}
 	var err error
@@ -180,6 +196,8 @@ func (t *Target) Start(ctx context.Context) (runner.TargetInfo, error) {
 		name := "acp.log"
 		if t.o.OneShot {
 			name = "one-shot.log"
+		} else if t.o.A2A {
+			name = "a2a.log"
 		}
 		f, err := os.Create(filepath.Join(t.o.Keep, name))
 		if err != nil {
@@ -210,10 +228,15 @@ func (t *Target) Start(ctx context.Context) (runner.TargetInfo, error) {
 		return info, nil
 	}
 	argv, _ := t.ag.ACP()
-	info.Command = strings.Join(argv, " ") + " (acp)"
+	how := "acp"
+	if t.o.A2A {
+		argv, _ = t.ag.A2A()
+		how = "a2a"
+	}
+	info.Command = strings.Join(argv, " ") + " (" + how + ")"
 	a, err := t.startAgent(ctx, false)
 	if err != nil {
-		return runner.TargetInfo{}, fmt.Errorf("%s over ACP: %v", p.Name, err)
+		return runner.TargetInfo{}, fmt.Errorf("%s over %s: %v", p.Name, strings.ToUpper(how), err)
 	}
 	t.agent = a
 	if a.info.Name != "" {
@@ -484,7 +507,7 @@ func (t *Target) harness(ctx context.Context, pl *plan, e *env) (harness, error)
 	t.mu.Lock()
 	a := t.agent
 	t.mu.Unlock()
-	if a != nil && (a.show != pl.show || a.exited()) {
+	if a != nil && ((a.show != pl.show && !t.o.A2A) || a.exited()) {
 		a.stop()
 		a = nil
 	}
@@ -496,6 +519,9 @@ func (t *Target) harness(ctx context.Context, pl *plan, e *env) (harness, error)
 		t.mu.Lock()
 		t.agent = a
 		t.mu.Unlock()
+	}
+	if t.o.A2A {
+		return a.conversation(ctx, t, filepath.Clean(cwd), pl.show)
 	}
 	s, model, err := t.ag.NewSession(ctx, a.c, filepath.Clean(cwd))
 	if err != nil {
@@ -644,10 +670,14 @@ type agentProc struct {
 	stderr *proc.Tail
 	show   bool
 	info   acp.Info
+	url    string // an A2A server's
 }
 
 // startAgent starts the harness over ACP and greets it.
 func (t *Target) startAgent(ctx context.Context, show bool) (*agentProc, error) {
+	if t.o.A2A {
+		return t.startServer(ctx)
+	}
 	argv, _ := t.ag.ACP()
 	a := &agentProc{stderr: &proc.Tail{}, show: show}
 	var err error
@@ -675,7 +705,11 @@ func (a *agentProc) exited() bool {
 // does not exit when its input closes is stopped all the same); an error names what it left
 // running.
 func (a *agentProc) stop() error {
-	if left, _ := a.End(time.After, "the harness"); left != "" {
+	end := func() (string, error) { return a.End(time.After, "the harness") }
+	if a.url != "" { // an A2A server, stopped at once (live.Server.End)
+		end = func() (string, error) { return (&live.Server{Stdio: a.Stdio}).End("the harness") }
+	}
+	if left, _ := end(); left != "" {
 		return errors.New(left)
 	}
 	return nil

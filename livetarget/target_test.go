@@ -43,6 +43,9 @@ func testAgent(mode string) int {
 	if mode == "oneshot" {
 		return oneshotAgent(o, os.Args[len(os.Args)-1])
 	}
+	if mode == "a2a" {
+		return a2aAgent(o)
+	}
 	if mode == "dies" {
 		fmt.Fprintln(os.Stderr, "the test agent dies at its start")
 		return 3

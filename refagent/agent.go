@@ -178,18 +178,29 @@ func (a *Agent) NewSession(_ context.Context, p sdk.NewSessionRequest) (sdk.NewS
 	if !filepath.IsAbs(p.Cwd) {
 		return sdk.NewSessionResponse{}, sdk.NewInvalidParams(map[string]any{"cwd": p.Cwd, "error": "not an absolute path"})
 	}
-	cwd := filepath.Clean(p.Cwd)
 	a.mu.Lock()
-	a.next++
-	s := &session{id: fmt.Sprintf("session-%d", a.next), a: a, show: a.show, model: a.o.Model, mode: Modes[0],
-		disk: disk{root: boundaryOf(cwd), cwd: cwd}}
-	a.sessions[s.id] = s
+	show := a.show
 	a.mu.Unlock()
+	s := a.open("", filepath.Clean(p.Cwd), show)
 	modes := &sdk.SessionModeState{CurrentModeId: sdk.SessionModeId(s.mode)}
 	for _, m := range Modes {
 		modes.AvailableModes = append(modes.AvailableModes, sdk.SessionMode{Id: sdk.SessionModeId(m), Name: m})
 	}
 	return sdk.NewSessionResponse{SessionId: sdk.SessionId(s.id), Modes: modes}, nil
+}
+
+// open opens a session in cwd, its boundary the project root above it, under id ("": the next
+// session-N): ACP's session/new and A2A's first message of a conversation.
+func (a *Agent) open(id, cwd string, show bool) *session {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if id == "" {
+		a.next++
+		id = fmt.Sprintf("session-%d", a.next)
+	}
+	s := &session{id: id, a: a, show: show, model: a.o.Model, mode: Modes[0], disk: disk{root: boundaryOf(cwd), cwd: cwd}}
+	a.sessions[s.id] = s
+	return s
 }
 
 // Prompt runs one turn.

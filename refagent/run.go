@@ -485,7 +485,7 @@ func (s *session) planSubmit(ctx context.Context, id string, raw json.RawMessage
 	case refused:
 		return s.output(id, "plan_submit", raw, text)
 	}
-	resp, err := s.a.connection().RequestPermission(ctx, sdk.RequestPermissionRequest{
+	resp, err := s.a.permit(ctx, sdk.RequestPermissionRequest{
 		SessionId: sdk.SessionId(s.id),
 		ToolCall:  sdk.ToolCallUpdate{ToolCallId: sdk.ToolCallId(id), Title: sdk.Ptr("Approve the plan")},
 		Options: []sdk.PermissionOption{
@@ -504,7 +504,7 @@ func (s *session) planSubmit(ctx context.Context, id string, raw json.RawMessage
 	if err != nil {
 		return s.output(id, "plan_submit", raw, err.Error())
 	}
-	s.a.connection().SessionUpdate(ctx, sdk.SessionNotification{SessionId: sdk.SessionId(s.id),
+	s.a.update(ctx, sdk.SessionNotification{SessionId: sdk.SessionId(s.id),
 		Update: sdk.SessionUpdate{CurrentModeUpdate: &sdk.SessionCurrentModeUpdate{CurrentModeId: sdk.SessionModeId(mode)}}})
 	return s.output(id, "plan_submit", raw, "The person approved the plan; the permission mode is now "+mode+".")
 }

@@ -34,7 +34,7 @@ func TestVersion(t *testing.T) {
 	}
 }
 
-var flagLine = regexp.MustCompile(`^  (--[a-z][a-z-]*|-[a-z])( \S.*)?$`)
+var flagLine = regexp.MustCompile(`^  (--[a-z][a-z0-9-]*|-[a-z])( \S.*)?$`)
 
 // Every command's -h starts with its synopsis, positional arguments named, then its help, then
 // its flags each as --name VALUE (a single-letter switch as -v), exit 0.

@@ -22,6 +22,8 @@ func cmdLive(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&st.Profile, "profile", "", "the agent profile `NAME` (or FILE) of --agent's command; none: run the command with no profile")
 	fs.BoolVar(&st.ACP, "acp", false, "drive it over ACP (the default when its profile has an ACP command)")
 	fs.BoolVar(&st.Oneshot, "oneshot", false, "drive it one prompt at a time (the default when it has neither an ACP nor an RPC command)")
+	fs.BoolVar(&st.A2A, "a2a", false, "drive it as an A2A server, its profile's a2a command (the default when it has no other)")
+	fs.BoolVar(&st.HTTP, "http", false, "drive it as a server through its own HTTP API, its profile's http section (docs/live.md)")
 	fs.Var((*repeatFlag)(&st.Scenarios), "scenario", "a built-in scenario `NAME` ("+strings.Join(live.Scenarios(), ", ")+") or a scenario FILE (repeatable; default: every built-in one)")
 	fs.StringVar(&st.Record, "record", "", "keep each scenario's recording in `DIR` (<scenario>.jsonl), and its transcript beside it (<scenario>.<acp|rpc|one-shot>.log)")
 	fs.DurationVar(&st.StepTimeout, "timeout", 5*time.Minute, "the longest one prompt may take")
