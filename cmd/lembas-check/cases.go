@@ -5,9 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/LLeMbas/lembas-check/conformance"
+	"github.com/LLeMbas/lembas-check/conformance/coverage"
 	"github.com/LLeMbas/lembas-check/harness/spec"
 	"github.com/LLeMbas/lembas-check/runner"
 	"github.com/LLeMbas/lembas-check/runner/report"
@@ -112,7 +112,7 @@ func cmdVersion(_ context.Context, args []string, stdout, stderr io.Writer) int 
 func cmdSpec(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("spec", stderr)
 	allowExtra := fs.Bool("allow-extra", false, "with verify: do not report files the manifest does not pin (a whole copy of the spec has more than the seed)")
-	form := fs.String("format", "table", "`FORMAT` of the manifest: "+report.SpecFormats.Help())
+	form := fs.String("format", "table", "`FORMAT` of the manifest: "+report.SpecFormats.Help()+"; of coverage: "+coverage.Formats.Help())
 	asJSON := fs.Bool("json", false, "the same as --format json")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -120,6 +120,9 @@ func cmdSpec(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if *asJSON {
 		*form = "json"
+	}
+	if len(pos) == 1 && pos[0] == "coverage" {
+		return coverage.Command(stdout, stderr, *form)
 	}
 	f, err := report.SpecFormats.Lookup(*form)
 	if err != nil {
@@ -136,14 +139,13 @@ func cmdSpec(_ context.Context, args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	if pos[0] != "verify" || len(pos) != 2 {
-		return errorf(stderr, "usage: lembas-check spec [verify DIR [--allow-extra]]")
+		return errorf(stderr, "usage: lembas-check spec [coverage | verify DIR [--allow-extra]]")
 	}
-	dir := pos[1]
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return errorf(stderr, "spec verify %s: not a directory (give the folder holding the spec's VERSION, loop.json, conformance/ …)", dir)
+	problems, err := spec.CompareDir(pos[1], spec.CompareOptions{AllowExtra: *allowExtra})
+	if err != nil {
+		return errorf(stderr, "%v", err)
 	}
-	problems := spec.Compare(os.DirFS(dir), spec.Manifest(), spec.CompareOptions{AllowExtra: *allowExtra})
-	if err := report.WriteSpecCompare(stdout, dir, problems); err != nil {
+	if err := report.WriteSpecCompare(stdout, pos[1], problems); err != nil {
 		return errorf(stderr, "%v", err)
 	}
 	return report.SpecCompareStatus(problems).Code()

@@ -2,6 +2,7 @@ package coverage
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"os"
 	"regexp"
@@ -105,4 +106,44 @@ func attributed(about string) []string {
 		}
 	}
 	return out
+}
+
+// `spec coverage --format json` is one object per statement, then the standard footer whose
+// counts add up to the statements.
+func TestJSONLines(t *testing.T) {
+	var b bytes.Buffer
+	if code := Command(&b, &b, "json"); code != 0 {
+		t.Fatalf("exit %d: %s", code, b.String())
+	}
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	if len(lines) != len(Load().Statements)+1 {
+		t.Fatalf("%d lines for %d statements", len(lines), len(Load().Statements))
+	}
+	var first map[string]any
+	if err := json.Unmarshal([]byte(lines[0]), &first); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"file", "line", "heading", "text", "cases"} {
+		if _, ok := first[k]; !ok {
+			t.Errorf("a statement's line has no %q: %s", k, lines[0])
+		}
+	}
+	var foot struct {
+		Type   string         `json:"type"`
+		Counts map[string]int `json:"counts"`
+	}
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &foot); err != nil || foot.Type != "footer" {
+		t.Fatalf("no footer: %s", lines[len(lines)-1])
+	}
+	if c := foot.Counts; c["covered"]+c["reasoned"]+c["todo"] != c["statements"] || c["statements"] != len(Load().Statements) {
+		t.Errorf("the footer's counts do not add up: %v", c)
+	}
+}
+
+// A map with a statement that has neither a case nor a reason fails.
+func TestStatusFailsOnASilentStatement(t *testing.T) {
+	m := &Map{Statements: []Entry{{File: "f.md", Line: 1, Text: "x", Cases: []string{}}}}
+	if m.Status().Code() != 1 {
+		t.Errorf("status %v for a statement with no case and no reason", m.Status())
+	}
 }

@@ -113,12 +113,79 @@ func templatePattern(s Statement) *regexp.Regexp {
 	return regexp.MustCompile(strings.Join(fixed, `[^\n]+?`))
 }
 
+// variable is what an example in the spec's prose stands for any value of: a file name, a result
+// id, a short hash, a number.
+var variable = regexp.MustCompile(`(?:[A-Za-z0-9_-]+/)*[A-Za-z0-9_-]+\.[a-z]{1,4}\b|#[0-9a-f]{4,}|\b[0-9a-f]{8}\b|[0-9][0-9,]*`)
+
+// examplePatterns are the shapes of a Markdown statement's examples — each line of a fenced block,
+// each backticked stretch of a sentence or row with a value in it — as patterns an answer's text
+// matches when it has that shape with other values (a file name, an id, a hash, a number). A line
+// with less than minText of fixed text, or with an ellipsis, says too little to be matched.
+func examplePatterns(s Statement) []*regexp.Regexp {
+	if !strings.HasSuffix(s.File, ".md") || strings.HasPrefix(s.File, "prompts/") {
+		return nil
+	}
+	var examples []string
+	if s.Kind == "template" {
+		examples = strings.Split(s.Text, "\n")
+	} else {
+		for _, m := range backticked.FindAllStringSubmatch(s.Text, -1) {
+			if variable.MatchString(m[1]) {
+				examples = append(examples, m[1])
+			}
+		}
+	}
+	var out []*regexp.Regexp
+	for _, ex := range examples {
+		ex = strings.TrimSpace(ex)
+		if strings.Contains(ex, "…") || strings.Contains(ex, "{") {
+			continue
+		}
+		var b strings.Builder
+		fixed, last := 0, 0
+		for _, loc := range variable.FindAllStringIndex(ex, -1) {
+			gap := ex[last:loc[0]]
+			fixed += len(gap)
+			b.WriteString(regexp.QuoteMeta(gap))
+			switch v := ex[loc[0]:loc[1]]; {
+			case strings.Contains(v, "."):
+				b.WriteString(`\S+`)
+			case strings.HasPrefix(v, "#"):
+				b.WriteString(`#[0-9a-f]+`)
+			default:
+				b.WriteString(`[0-9a-f,]+`)
+			}
+			last = loc[1]
+		}
+		fixed += len(ex) - last
+		b.WriteString(regexp.QuoteMeta(ex[last:]))
+		if fixed >= minText {
+			out = append(out, regexp.MustCompile(b.String()))
+		}
+	}
+	return out
+}
+
+func matchAll(text string, ps []*regexp.Regexp) bool {
+	if len(ps) == 0 || text == "" {
+		return false
+	}
+	for _, p := range ps {
+		if !p.MatchString(text) {
+			return false
+		}
+	}
+	return true
+}
+
 // Link is, for each statement (by index), the ids of the cases that check it, sorted.
 func Link(stmts []Statement, cases []conformance.Case) [][]string {
 	normed := make([]string, len(stmts))
 	parts := make([][]string, len(stmts))
 	patterns := make([]*regexp.Regexp, len(stmts))
+	examples := make([][]*regexp.Regexp, len(stmts))
 	for i, s := range stmts {
+		examples[i] = examplePatterns(s)
 		normed[i] = norm(s.Text)
 		parts[i] = fixedParts(s)
 		patterns[i] = templatePattern(s)
@@ -128,7 +195,7 @@ func Link(stmts []Statement, cases []conformance.Case) [][]string {
 		qs := quotes(c.About)
 		exp := expectText(c.Expect)
 		for i := range stmts {
-			if quotesStatement(qs, normed[i]) || holdsAll(exp, parts[i]) || (patterns[i] != nil && patterns[i].MatchString(exp)) {
+			if quotesStatement(qs, normed[i]) || holdsAll(exp, parts[i]) || (patterns[i] != nil && patterns[i].MatchString(exp)) || matchAll(exp, examples[i]) {
 				out[i] = append(out[i], c.ID)
 			}
 		}
