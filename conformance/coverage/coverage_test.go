@@ -147,3 +147,14 @@ func TestStatusFailsOnASilentStatement(t *testing.T) {
 		t.Errorf("status %v for a statement with no case and no reason", m.Status())
 	}
 }
+
+// README's first lines say the figure the map gives, so that it is never left as an older one.
+func TestREADMESaysTheFigure(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "Spec coverage: " + Load().Summarize().Line(); !strings.Contains(string(b), want) {
+		t.Errorf("README.md does not say %q", want)
+	}
+}
