@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Statement is one normative statement of the spec: where it is, and what it says.
@@ -35,7 +36,9 @@ const Rule = "the vendored spec's files (harness/spec/files) but VERSION and con
 	"(prompts/**.md) whole, as one template; in JSON, every string and number (a list of strings as one value) under " +
 	"loop.partial.json, and a tool's description, requires and unavailable and its parameters' descriptions"
 
-var normative = regexp.MustCompile(`(?i)\b(must|never|always|only|exactly|every|each|is|are|means|resolves?|goes|carries|counts?|changes|default|nothing|same|first|last|refused|not|no|none|at most|at least)\b`)
+var normative = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(must|never|always|only|exactly|every|each|is|are|means|resolves?|goes|carries|counts?|changes|default|nothing|same|first|last|refused|not|no|none|at most|at least)\b`)
+})
 
 // Extract is every normative statement of the spec tree, by file (in path order), then line.
 func Extract(fsys fs.FS) ([]Statement, error) {
@@ -102,9 +105,9 @@ func markdown(file string, b []byte) []Statement {
 			}
 		case t == "" || strings.HasPrefix(t, "<!--"):
 			flush()
-		case strings.HasPrefix(t, "- ") || listNumber.MatchString(t):
+		case strings.HasPrefix(t, "- ") || listNumber().MatchString(t):
 			flush()
-			para, paraLine = []string{listNumber.ReplaceAllString(strings.TrimPrefix(t, "- "), "")}, i+1
+			para, paraLine = []string{listNumber().ReplaceAllString(strings.TrimPrefix(t, "- "), "")}, i+1
 		default:
 			if len(para) == 0 {
 				paraLine = i + 1
@@ -116,7 +119,7 @@ func markdown(file string, b []byte) []Statement {
 	return out
 }
 
-var listNumber = regexp.MustCompile(`^\d+\. `)
+var listNumber = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d+\. `) })
 
 // sentences splits a paragraph (its lines, the first at line) into sentences, keeping those that
 // state a rule. A sentence ends at ". ", "! " or "? " (after an optional closing ** or `) before
@@ -127,7 +130,7 @@ func sentences(file, heading string, line int, para []string) []Statement {
 	curLine := line
 	emit := func() {
 		s := strings.TrimSpace(cur.String())
-		if s != "" && normative.MatchString(s) {
+		if s != "" && normative().MatchString(s) {
 			out = append(out, Statement{File: file, Line: curLine, Heading: heading, Kind: "sentence", Text: s})
 		}
 		cur.Reset()

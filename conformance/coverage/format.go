@@ -6,6 +6,7 @@ import (
 	htmltemplate "html/template"
 	"io"
 	"strings"
+	"sync"
 	"text/tabwriter"
 	"text/template"
 
@@ -16,8 +17,8 @@ import (
 var Formats = format.Formats[*Map]{
 	{Name: "table", Write: func(w io.Writer, m *Map, _ bool) error { return writeTable(w, m) }},
 	{Name: "json", About: "JSON lines", Write: func(w io.Writer, m *Map, _ bool) error { return writeJSON(w, m) }},
-	{Name: "markdown", Write: func(w io.Writer, m *Map, _ bool) error { return markdownTmpl.Execute(w, view(m)) }},
-	{Name: "html", Write: func(w io.Writer, m *Map, _ bool) error { return htmlTmpl.Execute(w, view(m)) }},
+	{Name: "markdown", Write: func(w io.Writer, m *Map, _ bool) error { return markdownTmpl().Execute(w, view(m)) }},
+	{Name: "html", Write: func(w io.Writer, m *Map, _ bool) error { return htmlTmpl().Execute(w, view(m)) }},
 }
 
 // Status is the map's: ok when every statement has a case or a reason, else failed (a map that
@@ -112,7 +113,8 @@ func cut(s string, n int) string {
 
 var funcs = map[string]any{"line": oneLine, "cell": func(s string) string { return format.MarkdownCell(oneLine(s)) }}
 
-var markdownTmpl = template.Must(template.New("md").Funcs(funcs).Parse(`# Spec {{.Map.Spec}}: coverage
+var markdownTmpl = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("md").Funcs(funcs).Parse(`# Spec {{.Map.Spec}}: coverage
 
 {{.Summary.Line}}.
 
@@ -126,8 +128,10 @@ Statements are found by one rule: {{.Map.Rule}}.
 {{range .Sections}}{{range .Open}}
 - ` + "`{{.File}}:{{.Line}}`" + ` ({{cell .Heading}}): {{cell .Text}} — *{{cell .Reason}}*{{end}}{{end}}
 `))
+})
 
-var htmlTmpl = htmltemplate.Must(htmltemplate.New("html").Funcs(map[string]any{"line": oneLine}).Parse(`<!doctype html>
+var htmlTmpl = sync.OnceValue(func() *htmltemplate.Template {
+	return htmltemplate.Must(htmltemplate.New("html").Funcs(map[string]any{"line": oneLine}).Parse(`<!doctype html>
 <meta charset="utf-8"><title>Spec {{.Map.Spec}}: coverage</title>
 <h1>Spec {{.Map.Spec}}: coverage</h1>
 <p>{{.Summary.Line}}.</p>
@@ -140,6 +144,7 @@ var htmlTmpl = htmltemplate.Must(htmltemplate.New("html").Funcs(map[string]any{"
 <li><code>{{.File}}:{{.Line}}</code> ({{.Heading}}): {{line .Text}} — <em>{{.Reason}}</em></li>{{end}}{{end}}
 </ul>
 `))
+})
 
 // Command is `lembas-check spec coverage --format NAME`: the checked-in map written in that
 // format, and the exit status its status gives.

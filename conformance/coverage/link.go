@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/LLeMbas/lembas-check/conformance"
 )
@@ -19,20 +20,28 @@ const (
 	minText  = 12
 )
 
-var (
-	quoted       = regexp.MustCompile(`"([^"]{10,})"|“([^”]{10,})”`)
-	placeholders = regexp.MustCompile(`\{\{?[a-z_]+\}?\}|…`)
-	backticked   = regexp.MustCompile("`([^`]+)`")
-	markup       = strings.NewReplacer("**", "", "`", "", "\\", "")
-)
+// patterns are the link rules' regular expressions, made on first use.
+var patterns = sync.OnceValue(func() (p struct {
+	quoted, placeholders, backticked, variable *regexp.Regexp
+	markup                                     *strings.Replacer
+}) {
+	p.quoted = regexp.MustCompile(`"([^"]{10,})"|“([^”]{10,})”`)
+	p.placeholders = regexp.MustCompile(`\{\{?[a-z_]+\}?\}|…`)
+	p.backticked = regexp.MustCompile("`([^`]+)`")
+	// variable is what an example in the spec's prose stands for any value of: a file name, a
+	// result id, a short hash, a number.
+	p.variable = regexp.MustCompile(`(?:[A-Za-z0-9_-]+/)*[A-Za-z0-9_-]+\.[a-z]{1,4}\b|#[0-9a-f]{4,}|\b[0-9a-f]{8}\b|[0-9][0-9,]*`)
+	p.markup = strings.NewReplacer("**", "", "`", "", "\\", "")
+	return p
+})
 
 // norm is a text without its Markdown emphasis and backticks, its spaces collapsed.
-func norm(s string) string { return strings.Join(strings.Fields(markup.Replace(s)), " ") }
+func norm(s string) string { return strings.Join(strings.Fields(patterns().markup.Replace(s)), " ") }
 
 // quotes are the stretches a case's about quotes, each split at its ellipses.
 func quotes(about string) []string {
 	var out []string
-	for _, m := range quoted.FindAllStringSubmatch(about, -1) {
+	for _, m := range patterns().quoted.FindAllStringSubmatch(about, -1) {
 		q := m[1] + m[2]
 		for _, part := range strings.Split(q, "…") {
 			if p := norm(part); len(p) >= minQuote {
@@ -50,7 +59,7 @@ func fixedParts(s Statement) []string {
 	switch s.Kind {
 	case "row":
 		var cells []string
-		for _, m := range backticked.FindAllStringSubmatch(text, -1) {
+		for _, m := range patterns().backticked.FindAllStringSubmatch(text, -1) {
 			cells = append(cells, m[1])
 		}
 		text = strings.Join(cells, "\n")
@@ -59,7 +68,7 @@ func fixedParts(s Statement) []string {
 		return nil
 	}
 	var out []string
-	for _, chunk := range placeholders.Split(text, -1) {
+	for _, chunk := range patterns().placeholders.Split(text, -1) {
 		for _, line := range strings.Split(chunk, "\n") {
 			if l := strings.TrimSpace(line); len(l) >= minText {
 				out = append(out, l)
@@ -103,7 +112,7 @@ func templatePattern(s Statement) *regexp.Regexp {
 	if s.Kind != "template" || strings.HasSuffix(s.File, ".md") || !strings.Contains(s.Text, "{{") {
 		return nil
 	}
-	fixed := placeholders.Split(s.Text, -1)
+	fixed := patterns().placeholders.Split(s.Text, -1)
 	if n := len(strings.Join(fixed, "")); n < minText {
 		return nil
 	}
@@ -112,10 +121,6 @@ func templatePattern(s Statement) *regexp.Regexp {
 	}
 	return regexp.MustCompile(strings.Join(fixed, `[^\n]+?`))
 }
-
-// variable is what an example in the spec's prose stands for any value of: a file name, a result
-// id, a short hash, a number.
-var variable = regexp.MustCompile(`(?:[A-Za-z0-9_-]+/)*[A-Za-z0-9_-]+\.[a-z]{1,4}\b|#[0-9a-f]{4,}|\b[0-9a-f]{8}\b|[0-9][0-9,]*`)
 
 // examplePatterns are the shapes of a Markdown statement's examples — each line of a fenced block,
 // each backticked stretch of a sentence or row with a value in it — as patterns an answer's text
@@ -129,8 +134,8 @@ func examplePatterns(s Statement) []*regexp.Regexp {
 	if s.Kind == "template" {
 		examples = strings.Split(s.Text, "\n")
 	} else {
-		for _, m := range backticked.FindAllStringSubmatch(s.Text, -1) {
-			if variable.MatchString(m[1]) {
+		for _, m := range patterns().backticked.FindAllStringSubmatch(s.Text, -1) {
+			if patterns().variable.MatchString(m[1]) {
 				examples = append(examples, m[1])
 			}
 		}
@@ -143,7 +148,7 @@ func examplePatterns(s Statement) []*regexp.Regexp {
 		}
 		var b strings.Builder
 		fixed, last := 0, 0
-		for _, loc := range variable.FindAllStringIndex(ex, -1) {
+		for _, loc := range patterns().variable.FindAllStringIndex(ex, -1) {
 			gap := ex[last:loc[0]]
 			fixed += len(gap)
 			b.WriteString(regexp.QuoteMeta(gap))
@@ -182,20 +187,20 @@ func matchAll(text string, ps []*regexp.Regexp) bool {
 func Link(stmts []Statement, cases []conformance.Case) [][]string {
 	normed := make([]string, len(stmts))
 	parts := make([][]string, len(stmts))
-	patterns := make([]*regexp.Regexp, len(stmts))
+	tmpls := make([]*regexp.Regexp, len(stmts))
 	examples := make([][]*regexp.Regexp, len(stmts))
 	for i, s := range stmts {
 		examples[i] = examplePatterns(s)
 		normed[i] = norm(s.Text)
 		parts[i] = fixedParts(s)
-		patterns[i] = templatePattern(s)
+		tmpls[i] = templatePattern(s)
 	}
 	out := make([][]string, len(stmts))
 	for _, c := range cases {
 		qs := quotes(c.About)
 		exp := expectText(c.Expect)
 		for i := range stmts {
-			if quotesStatement(qs, normed[i]) || holdsAll(exp, parts[i]) || (patterns[i] != nil && patterns[i].MatchString(exp)) || matchAll(exp, examples[i]) {
+			if quotesStatement(qs, normed[i]) || holdsAll(exp, parts[i]) || (tmpls[i] != nil && tmpls[i].MatchString(exp)) || matchAll(exp, examples[i]) {
 				out[i] = append(out[i], c.ID)
 			}
 		}
