@@ -83,18 +83,8 @@ func (s ContextStep) present() map[string]bool {
 }
 
 func (c ContextCase) Validate() error {
-	if l := c.Limits; l != nil {
-		for _, f := range []struct {
-			name string
-			v    *int
-		}{{"max_lines", l.MaxLines}, {"max_chars", l.MaxChars}, {"head_lines", l.HeadLines}, {"head_chars", l.HeadChars}, {"tail_lines", l.TailLines}, {"tail_chars", l.TailChars}} {
-			if f.v == nil {
-				return Fieldf("limits."+f.name, "missing: limits gives all six numbers of loop.json's cap (max_lines, max_chars, head_lines, head_chars, tail_lines, tail_chars)")
-			}
-			if *f.v < 1 {
-				return Fieldf("limits."+f.name, "is %d; a limit is at least 1", *f.v)
-			}
-		}
+	if err := c.Limits.validate(); err != nil {
+		return err
 	}
 	if c.Cwd != nil && !strings.HasPrefix(*c.Cwd, "/") {
 		return Fieldf("cwd", "%q is not absolute: the start directory begins with /", *c.Cwd)
@@ -104,68 +94,101 @@ func (c ContextCase) Validate() error {
 	}
 	ids := map[string]int{}
 	for i, s := range c.Steps {
-		at := func(f string) string { return fmt.Sprintf("steps[%d].%s", i, f) }
-		op, ok := contextOps[s.Op]
-		if !ok {
-			return Fieldf(at("op"), "%q is not a step; want %s", s.Op, contextOpNames)
-		}
-		if err := opFields(at, s.Op, op.need, op.may, s.present(), []string{"id", "path", "content", "offset", "limit", "before", "after", "tool", "args", "text", "target", "files"}); err != nil {
+		if err := s.validate(i, ids); err != nil {
 			return err
 		}
-		if s.ID != nil {
-			if _, ok := results.ParseID(*s.ID); !ok {
-				return Fieldf(at("id"), "%q is not a result id: # and lowercase hex, at least %d digits, no extra leading zeros (#0001, #a001, #10000)", *s.ID, spec.LoopJSON().Context.IDs.Digits)
-			}
-			if j, dup := ids[*s.ID]; dup {
-				return Fieldf(at("id"), "%s is already steps[%d]'s: an id is never reused in a session", *s.ID, j)
-			}
-			ids[*s.ID] = i
+	}
+	return nil
+}
+
+// validate checks the cap's six numbers, when the case gives them.
+func (l *contextLimits) validate() error {
+	if l == nil {
+		return nil
+	}
+	for _, f := range []struct {
+		name string
+		v    *int
+	}{{"max_lines", l.MaxLines}, {"max_chars", l.MaxChars}, {"head_lines", l.HeadLines}, {"head_chars", l.HeadChars}, {"tail_lines", l.TailLines}, {"tail_chars", l.TailChars}} {
+		if f.v == nil {
+			return Fieldf("limits."+f.name, "missing: limits gives all six numbers of loop.json's cap (max_lines, max_chars, head_lines, head_chars, tail_lines, tail_chars)")
 		}
-		if s.Path != nil && *s.Path == "" {
-			return Fieldf(at("path"), "empty: a path names a file")
+		if *f.v < 1 {
+			return Fieldf("limits."+f.name, "is %d; a limit is at least 1", *f.v)
 		}
-		for _, f := range []struct {
-			name string
-			v    *int
-		}{{"offset", s.Offset}, {"limit", s.Limit}} {
-			if f.v != nil && *f.v < 1 {
-				return Fieldf(at(f.name), "is %d; it is at least 1 (lines count from 1)", *f.v)
+	}
+	return nil
+}
+
+// validate checks step i: its op's fields, its id (new in the session: ids), and its values.
+func (s ContextStep) validate(i int, ids map[string]int) error {
+	at := func(f string) string { return fmt.Sprintf("steps[%d].%s", i, f) }
+	op, ok := contextOps[s.Op]
+	if !ok {
+		return Fieldf(at("op"), "%q is not a step; want %s", s.Op, contextOpNames)
+	}
+	if err := opFields(at, s.Op, op.need, op.may, s.present(), []string{"id", "path", "content", "offset", "limit", "before", "after", "tool", "args", "text", "target", "files"}); err != nil {
+		return err
+	}
+	if s.ID != nil {
+		if _, ok := results.ParseID(*s.ID); !ok {
+			return Fieldf(at("id"), "%q is not a result id: # and lowercase hex, at least %d digits, no extra leading zeros (#0001, #a001, #10000)", *s.ID, spec.LoopJSON().Context.IDs.Digits)
+		}
+		if j, dup := ids[*s.ID]; dup {
+			return Fieldf(at("id"), "%s is already steps[%d]'s: an id is never reused in a session", *s.ID, j)
+		}
+		ids[*s.ID] = i
+	}
+	return s.validateValues(i, at)
+}
+
+// validateValues checks step i's values beyond their op: paths, line numbers, a patch's files,
+// another tool's call, a recall's target.
+func (s ContextStep) validateValues(i int, at func(string) string) error {
+	if s.Path != nil && *s.Path == "" {
+		return Fieldf(at("path"), "empty: a path names a file")
+	}
+	for _, f := range []struct {
+		name string
+		v    *int
+	}{{"offset", s.Offset}, {"limit", s.Limit}} {
+		if f.v != nil && *f.v < 1 {
+			return Fieldf(at(f.name), "is %d; it is at least 1 (lines count from 1)", *f.v)
+		}
+	}
+	if s.Op == "read" && s.Offset != nil {
+		n := strings.Count(*s.Content, "\n")
+		if *s.Content != "" && !strings.HasSuffix(*s.Content, "\n") {
+			n++
+		}
+		if *s.Offset > max(n, 1) {
+			return Fieldf(at("offset"), "%d is past the file's %d lines: the read tool refuses that, and its refusal is not this area's", *s.Offset, n)
+		}
+	}
+	if s.Op == "apply_patch" {
+		if len(s.Files) == 0 {
+			return Fieldf(at("files"), "empty: a patch changes at least one file, each {path, before, after}")
+		}
+		for j, f := range s.Files {
+			fat := fmt.Sprintf("steps[%d].files[%d]", i, j)
+			if f.Path == nil || *f.Path == "" {
+				return Fieldf(fat+".path", "missing: the file's path, as the patch names it")
+			}
+			if f.Before == nil && f.After == nil {
+				return Fieldf(fat, "neither before nor after: a file the patch creates has after, one it deletes before, one it changes both")
 			}
 		}
-		if s.Op == "read" && s.Offset != nil {
-			n := strings.Count(*s.Content, "\n")
-			if *s.Content != "" && !strings.HasSuffix(*s.Content, "\n") {
-				n++
-			}
-			if *s.Offset > max(n, 1) {
-				return Fieldf(at("offset"), "%d is past the file's %d lines: the read tool refuses that, and its refusal is not this area's", *s.Offset, n)
-			}
+	}
+	if s.Op == "output" {
+		if *s.Tool == "read" || *s.Tool == "edit" || *s.Tool == "write" || *s.Tool == "recall" || *s.Tool == "apply_patch" {
+			return Fieldf(at("tool"), "%q has its own step: use op %q", *s.Tool, *s.Tool)
 		}
-		if s.Op == "apply_patch" {
-			if len(s.Files) == 0 {
-				return Fieldf(at("files"), "empty: a patch changes at least one file, each {path, before, after}")
-			}
-			for j, f := range s.Files {
-				fat := fmt.Sprintf("steps[%d].files[%d]", i, j)
-				if f.Path == nil || *f.Path == "" {
-					return Fieldf(fat+".path", "missing: the file's path, as the patch names it")
-				}
-				if f.Before == nil && f.After == nil {
-					return Fieldf(fat, "neither before nor after: a file the patch creates has after, one it deletes before, one it changes both")
-				}
-			}
+		if t := bytes.TrimSpace(s.Args); len(t) == 0 || t[0] != '{' {
+			return Fieldf(at("args"), "is %s; a call's arguments are a JSON object", string(s.Args))
 		}
-		if s.Op == "output" {
-			if *s.Tool == "read" || *s.Tool == "edit" || *s.Tool == "write" || *s.Tool == "recall" || *s.Tool == "apply_patch" {
-				return Fieldf(at("tool"), "%q has its own step: use op %q", *s.Tool, *s.Tool)
-			}
-			if t := bytes.TrimSpace(s.Args); len(t) == 0 || t[0] != '{' {
-				return Fieldf(at("args"), "is %s; a call's arguments are a JSON object", string(s.Args))
-			}
-		}
-		if s.Target != nil && strings.TrimPrefix(*s.Target, "#") == "" {
-			return Fieldf(at("target"), "empty: recall names a result id (the # may be left out)")
-		}
+	}
+	if s.Target != nil && strings.TrimPrefix(*s.Target, "#") == "" {
+		return Fieldf(at("target"), "empty: recall names a result id (the # may be left out)")
 	}
 	return nil
 }

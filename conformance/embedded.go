@@ -6,6 +6,7 @@ import (
 )
 
 //go:generate go test -run ^TestEmbeddedTable$ -update .
+//go:generate go test -run ^TestMapFresh$ -update ./coverage
 
 // embeddedCase is one case of the embedded suites as Load reads them. The table of them
 // (embedded_cases.go) is written by `go generate` and checked fresh by TestEmbeddedTable: a run

@@ -2169,6 +2169,131 @@ var embeddedCases = [...]embeddedCase{
 		answer:    `{"embedded":["9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","a99689d608a56d08ec2252a7709f2b6b2f23c77780d25354ce1eb5b53e819413"],"index":{"/Notes/a.md":"9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a","/Notes/c.md":"a99689d608a56d08ec2252a7709f2b6b2f23c77780d25354ce1eb5b53e819413"}}`,
 	},
 	{
+		id: "index/d9acf12a", area: "index", index: 21, file: "lembas-check:index.json", line: 705,
+		about: "Refused: `rm` of a mount itself; the refusal is the answer (the spec fixes no text for it), and an implementation that removes the mount fails the case. filesystem.md, What each operation needs: \"`rm` of a mount itself is refused (a mount is removed by whoever mounted it, not by a session).\"",
+		input: "{\"about\":\"Refused: `rm` of a mount itself; the refusal is the answer (the spec fixes no text for it), and an implementation that removes the mount fails the case. filesystem.md, What each operation needs: \\\"`rm` of a mount itself is refused (a mount is removed by whoever mounted it, not by a session).\\\"\",\"steps\":[{\"files\":{\"README.md\":\"Read me.\\n\"},\"op\":\"mount\",\"path\":\"/Repo\"},{\"op\":\"rm\",\"path\":\"/Repo\"}]}",
+		expect: `{
+          "refused": {
+            "step": 1
+          }
+        }`,
+		canonical: `{"refused":{"step":1}}`,
+		answer:    `{"refused":{"step":1}}`,
+	},
+	{
+		id: "index/947db6f7", area: "index", index: 22, file: "lembas-check:index.json", line: 726,
+		about: "Refused: `rm` of a directory holding a mount removes the mount with it, so it is refused as `rm` of the mount is. filesystem.md, What each operation needs: \"`rm` of a mount itself is refused\".",
+		input: "{\"about\":\"Refused: `rm` of a directory holding a mount removes the mount with it, so it is refused as `rm` of the mount is. filesystem.md, What each operation needs: \\\"`rm` of a mount itself is refused\\\".\",\"steps\":[{\"files\":{\"a.md\":\"A.\\n\"},\"op\":\"mount\",\"path\":\"/Team/Repo\"},{\"content\":\"Notes.\\n\",\"op\":\"write\",\"path\":\"/Team/notes.md\"},{\"op\":\"rm\",\"path\":\"/Team\"}]}",
+		expect: `{
+          "refused": {
+            "step": 2
+          }
+        }`,
+		canonical: `{"refused":{"step":2}}`,
+		answer:    `{"refused":{"step":2}}`,
+	},
+	{
+		id: "index/5a29d978", area: "index", index: 23, file: "lembas-check:index.json", line: 752,
+		about: "Refused: `mv` from a mount to the rest of the tree, and from the tree into a mount (the spec fixes no text). filesystem.md, What each operation needs: \"`mv` between a mount and the rest of the tree, or between two mounts, is refused\".",
+		input: "{\"about\":\"Refused: `mv` from a mount to the rest of the tree, and from the tree into a mount (the spec fixes no text). filesystem.md, What each operation needs: \\\"`mv` between a mount and the rest of the tree, or between two mounts, is refused\\\".\",\"steps\":[{\"files\":{\"README.md\":\"Read me.\\n\"},\"op\":\"mount\",\"path\":\"/Repo\"},{\"from\":\"/Repo/README.md\",\"op\":\"mv\",\"to\":\"/README.md\"}]}",
+		expect: `{
+          "refused": {
+            "step": 1
+          }
+        }`,
+		canonical: `{"refused":{"step":1}}`,
+		answer:    `{"refused":{"step":1}}`,
+	},
+	{
+		id: "index/7dc1967f", area: "index", index: 24, file: "lembas-check:index.json", line: 774,
+		about: "Refused: `mv` from the tree into a mount. filesystem.md, What each operation needs: \"`mv` between a mount and the rest of the tree, or between two mounts, is refused\".",
+		input: "{\"about\":\"Refused: `mv` from the tree into a mount. filesystem.md, What each operation needs: \\\"`mv` between a mount and the rest of the tree, or between two mounts, is refused\\\".\",\"steps\":[{\"files\":{\"README.md\":\"Read me.\\n\"},\"op\":\"mount\",\"path\":\"/Repo\"},{\"content\":\"Notes.\\n\",\"op\":\"write\",\"path\":\"/notes.md\"},{\"from\":\"/notes.md\",\"op\":\"mv\",\"to\":\"/Repo/notes.md\"}]}",
+		expect: `{
+          "refused": {
+            "step": 2
+          }
+        }`,
+		canonical: `{"refused":{"step":2}}`,
+		answer:    `{"refused":{"step":2}}`,
+	},
+	{
+		id: "index/9428fbba", area: "index", index: 25, file: "lembas-check:index.json", line: 801,
+		about: "Refused: `mv` between two mounts. filesystem.md, What each operation needs: \"`mv` between a mount and the rest of the tree, or between two mounts, is refused\".",
+		input: "{\"about\":\"Refused: `mv` between two mounts. filesystem.md, What each operation needs: \\\"`mv` between a mount and the rest of the tree, or between two mounts, is refused\\\".\",\"steps\":[{\"files\":{\"README.md\":\"Read me.\\n\"},\"op\":\"mount\",\"path\":\"/Repo\"},{\"files\":{\"b.md\":\"B.\\n\"},\"op\":\"mount\",\"path\":\"/Other\"},{\"from\":\"/Repo/README.md\",\"op\":\"mv\",\"to\":\"/Other/README.md\"}]}",
+		expect: `{
+          "refused": {
+            "step": 2
+          }
+        }`,
+		canonical: `{"refused":{"step":2}}`,
+		answer:    `{"refused":{"step":2}}`,
+	},
+	{
+		id: "index/424c01f8", area: "index", index: 26, file: "lembas-check:index.json", line: 830,
+		about: "Refused with the spec's text: a commit outside every mount. filesystem.md, Errors: \"a commit outside every mount | `Nothing to commit: {path} is not in a repository.`\"",
+		input: "{\"about\":\"Refused with the spec's text: a commit outside every mount. filesystem.md, Errors: \\\"a commit outside every mount | `Nothing to commit: {path} is not in a repository.`\\\"\",\"steps\":[{\"content\":\"Alpha.\\n\",\"op\":\"write\",\"path\":\"/Notes/a.md\"},{\"op\":\"commit\",\"path\":\"/Notes/a.md\"}]}",
+		expect: `{
+          "refused": {
+            "step": 1,
+            "error": "Nothing to commit: /Notes/a.md is not in a repository."
+          }
+        }`,
+		canonical: `{"refused":{"error":"Nothing to commit: /Notes/a.md is not in a repository.","step":1}}`,
+		answer:    `{"refused":{"step":1,"error":"Nothing to commit: /Notes/a.md is not in a repository."}}`,
+	},
+	{
+		id: "index/f1a8d274", area: "index", index: 27, file: "lembas-check:index.json", line: 850,
+		about: "Refused with the spec's text: `mv`'s target exists. filesystem.md, Errors: \"`mv`'s target, or a file `mkdir` was asked to make | `Already exists: {path}`\".",
+		input: "{\"about\":\"Refused with the spec's text: `mv`'s target exists. filesystem.md, Errors: \\\"`mv`'s target, or a file `mkdir` was asked to make | `Already exists: {path}`\\\".\",\"steps\":[{\"content\":\"A.\\n\",\"op\":\"write\",\"path\":\"/a.md\"},{\"content\":\"B.\\n\",\"op\":\"write\",\"path\":\"/b.md\"},{\"from\":\"/a.md\",\"op\":\"mv\",\"to\":\"/b.md\"}]}",
+		expect: `{
+          "refused": {
+            "step": 2,
+            "error": "Already exists: /b.md"
+          }
+        }`,
+		canonical: `{"refused":{"error":"Already exists: /b.md","step":2}}`,
+		answer:    `{"refused":{"step":2,"error":"Already exists: /b.md"}}`,
+	},
+	{
+		id: "index/90b4bfdc", area: "index", index: 28, file: "lembas-check:index.json", line: 876,
+		about: "Refused with the spec's text: `rm` of a path that is not there, named in its resolved form. filesystem.md, Errors: \"not visible (missing, or at `none`), and its nearest visible-or-passage ancestor is visible | `No such file or directory: {path}`\"; Paths: \"Every answer names a path in its **absolute, resolved** form\".",
+		input: "{\"about\":\"Refused with the spec's text: `rm` of a path that is not there, named in its resolved form. filesystem.md, Errors: \\\"not visible (missing, or at `none`), and its nearest visible-or-passage ancestor is visible | `No such file or directory: {path}`\\\"; Paths: \\\"Every answer names a path in its **absolute, resolved** form\\\".\",\"steps\":[{\"content\":\"A.\\n\",\"op\":\"write\",\"path\":\"/a.md\"},{\"op\":\"rm\",\"path\":\"/x/../gone.md\"}]}",
+		expect: `{
+          "refused": {
+            "step": 1,
+            "error": "No such file or directory: /gone.md"
+          }
+        }`,
+		canonical: `{"refused":{"error":"No such file or directory: /gone.md","step":1}}`,
+		answer:    `{"refused":{"step":1,"error":"No such file or directory: /gone.md"}}`,
+	},
+	{
+		id: "index/c6985596", area: "index", index: 29, file: "lembas-check:index.json", line: 896,
+		about: "Refused with the spec's text: writing a file where a directory is. filesystem.md, Errors: \"a directory where a file was meant | `Is a directory: {path}`\".",
+		input: "{\"about\":\"Refused with the spec's text: writing a file where a directory is. filesystem.md, Errors: \\\"a directory where a file was meant | `Is a directory: {path}`\\\".\",\"steps\":[{\"content\":\"A.\\n\",\"op\":\"write\",\"path\":\"/Notes/a.md\"},{\"content\":\"B.\\n\",\"op\":\"write\",\"path\":\"/Notes\"}]}",
+		expect: `{
+          "refused": {
+            "step": 1,
+            "error": "Is a directory: /Notes"
+          }
+        }`,
+		canonical: `{"refused":{"error":"Is a directory: /Notes","step":1}}`,
+		answer:    `{"refused":{"step":1,"error":"Is a directory: /Notes"}}`,
+	},
+	{
+		id: "index/44f5c2da", area: "index", index: 30, file: "lembas-check:index.json", line: 917,
+		about: "Refused with the spec's text: writing below a file, which is no directory. filesystem.md, Errors: \"a file where a directory was meant | `Not a directory: {path}`\".",
+		input: "{\"about\":\"Refused with the spec's text: writing below a file, which is no directory. filesystem.md, Errors: \\\"a file where a directory was meant | `Not a directory: {path}`\\\".\",\"steps\":[{\"content\":\"A.\\n\",\"op\":\"write\",\"path\":\"/a.md\"},{\"content\":\"B.\\n\",\"op\":\"write\",\"path\":\"/a.md/b.md\"}]}",
+		expect: `{
+          "refused": {
+            "step": 1,
+            "error": "Not a directory: /a.md"
+          }
+        }`,
+		canonical: `{"refused":{"error":"Not a directory: /a.md","step":1}}`,
+		answer:    `{"refused":{"step":1,"error":"Not a directory: /a.md"}}`,
+	},
+	{
 		id: "modules/4ac24486", area: "modules", index: 0, file: "lembas-check:modules.json", line: 4,
 		about: `Unconditional modules ride the system prompt at spawn, after the root file, by relative path (a subfolder's too); a conditional one does not, and a request with nothing touched appends nothing. seeds/004, Format and discovery: "Without frontmatter, or with an empty one, the module is unconditional: it is loaded at spawn, after the root file, and never returned by a trigger pass."`,
 		input: `{"about":"Unconditional modules ride the system prompt at spawn, after the root file, by relative path (a subfolder's too); a conditional one does not, and a request with nothing touched appends nothing. seeds/004, Format and discovery: \"Without frontmatter, or with an empty one, the module is unconditional: it is loaded at spawn, after the root file, and never returned by a trigger pass.\"","files":{"/project/.elowen/rules/api.md":"---\npaths:\n  - \"src/api/**/*.ts\"\n  - \"tests/api/**/*.ts\"\n---\n# API rules\n- Validate endpoint inputs.\n- Update the contract tests.\n","/project/.elowen/rules/empty-front.md":"---\n---\n# Docs\nKeep docs short.\n","/project/.elowen/rules/style.md":"# Style\nUse tabs.\n","/project/.elowen/rules/team/backend.md":"# Backend\nLog with a code.\n","/project/AGENTS.md":"Root rules.\n"},"root":"/project","steps":[{"op":"spawn"},{"op":"request"}]}`,

@@ -942,6 +942,52 @@ c
 `)}, indexStep{Op: `mv`, From: new(`/../Notes/b.md`), To: new(`/Notes/c.md`)}}}
 	},
 	func() any {
+		return indexCase{About: "Refused: `rm` of a mount itself; the refusal is the answer (the spec fixes no text for it), and an implementation that removes the mount fails the case. filesystem.md, What each operation needs: \"`rm` of a mount itself is refused (a mount is removed by whoever mounted it, not by a session).\"", Steps: []indexStep{indexStep{Op: `mount`, Path: new(`/Repo`), Files: map[string]*string{`README.md`: new(`Read me.
+`)}}, indexStep{Op: `rm`, Path: new(`/Repo`)}}}
+	},
+	func() any {
+		return indexCase{About: "Refused: `rm` of a directory holding a mount removes the mount with it, so it is refused as `rm` of the mount is. filesystem.md, What each operation needs: \"`rm` of a mount itself is refused\".", Steps: []indexStep{indexStep{Op: `mount`, Path: new(`/Team/Repo`), Files: map[string]*string{`a.md`: new(`A.
+`)}}, indexStep{Op: `write`, Path: new(`/Team/notes.md`), Content: new(`Notes.
+`)}, indexStep{Op: `rm`, Path: new(`/Team`)}}}
+	},
+	func() any {
+		return indexCase{About: "Refused: `mv` from a mount to the rest of the tree, and from the tree into a mount (the spec fixes no text). filesystem.md, What each operation needs: \"`mv` between a mount and the rest of the tree, or between two mounts, is refused\".", Steps: []indexStep{indexStep{Op: `mount`, Path: new(`/Repo`), Files: map[string]*string{`README.md`: new(`Read me.
+`)}}, indexStep{Op: `mv`, From: new(`/Repo/README.md`), To: new(`/README.md`)}}}
+	},
+	func() any {
+		return indexCase{About: "Refused: `mv` from the tree into a mount. filesystem.md, What each operation needs: \"`mv` between a mount and the rest of the tree, or between two mounts, is refused\".", Steps: []indexStep{indexStep{Op: `mount`, Path: new(`/Repo`), Files: map[string]*string{`README.md`: new(`Read me.
+`)}}, indexStep{Op: `write`, Path: new(`/notes.md`), Content: new(`Notes.
+`)}, indexStep{Op: `mv`, From: new(`/notes.md`), To: new(`/Repo/notes.md`)}}}
+	},
+	func() any {
+		return indexCase{About: "Refused: `mv` between two mounts. filesystem.md, What each operation needs: \"`mv` between a mount and the rest of the tree, or between two mounts, is refused\".", Steps: []indexStep{indexStep{Op: `mount`, Path: new(`/Repo`), Files: map[string]*string{`README.md`: new(`Read me.
+`)}}, indexStep{Op: `mount`, Path: new(`/Other`), Files: map[string]*string{`b.md`: new(`B.
+`)}}, indexStep{Op: `mv`, From: new(`/Repo/README.md`), To: new(`/Other/README.md`)}}}
+	},
+	func() any {
+		return indexCase{About: "Refused with the spec's text: a commit outside every mount. filesystem.md, Errors: \"a commit outside every mount | `Nothing to commit: {path} is not in a repository.`\"", Steps: []indexStep{indexStep{Op: `write`, Path: new(`/Notes/a.md`), Content: new(`Alpha.
+`)}, indexStep{Op: `commit`, Path: new(`/Notes/a.md`)}}}
+	},
+	func() any {
+		return indexCase{About: "Refused with the spec's text: `mv`'s target exists. filesystem.md, Errors: \"`mv`'s target, or a file `mkdir` was asked to make | `Already exists: {path}`\".", Steps: []indexStep{indexStep{Op: `write`, Path: new(`/a.md`), Content: new(`A.
+`)}, indexStep{Op: `write`, Path: new(`/b.md`), Content: new(`B.
+`)}, indexStep{Op: `mv`, From: new(`/a.md`), To: new(`/b.md`)}}}
+	},
+	func() any {
+		return indexCase{About: "Refused with the spec's text: `rm` of a path that is not there, named in its resolved form. filesystem.md, Errors: \"not visible (missing, or at `none`), and its nearest visible-or-passage ancestor is visible | `No such file or directory: {path}`\"; Paths: \"Every answer names a path in its **absolute, resolved** form\".", Steps: []indexStep{indexStep{Op: `write`, Path: new(`/a.md`), Content: new(`A.
+`)}, indexStep{Op: `rm`, Path: new(`/x/../gone.md`)}}}
+	},
+	func() any {
+		return indexCase{About: "Refused with the spec's text: writing a file where a directory is. filesystem.md, Errors: \"a directory where a file was meant | `Is a directory: {path}`\".", Steps: []indexStep{indexStep{Op: `write`, Path: new(`/Notes/a.md`), Content: new(`A.
+`)}, indexStep{Op: `write`, Path: new(`/Notes`), Content: new(`B.
+`)}}}
+	},
+	func() any {
+		return indexCase{About: "Refused with the spec's text: writing below a file, which is no directory. filesystem.md, Errors: \"a file where a directory was meant | `Not a directory: {path}`\".", Steps: []indexStep{indexStep{Op: `write`, Path: new(`/a.md`), Content: new(`A.
+`)}, indexStep{Op: `write`, Path: new(`/a.md/b.md`), Content: new(`B.
+`)}}}
+	},
+	func() any {
 		return modulesCase{About: `Unconditional modules ride the system prompt at spawn, after the root file, by relative path (a subfolder's too); a conditional one does not, and a request with nothing touched appends nothing. seeds/004, Format and discovery: "Without frontmatter, or with an empty one, the module is unconditional: it is loaded at spawn, after the root file, and never returned by a trigger pass."`, Root: new(`/project`), Files: map[string]*modulesFile{`/project/.elowen/rules/api.md`: &modulesFile{Text: `---
 paths:
   - "src/api/**/*.ts"

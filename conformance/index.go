@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -69,13 +70,19 @@ func (c indexCase) Validate() error {
 			return Fieldf(at("paths"), "empty: leave it out to commit every staged change")
 		}
 	}
-	_, err := runIndex(c)
+	_, _, err := runIndex(c)
 	return err
 }
 
-// runIndex takes the case's steps on a new index; a step the tree cannot take is a FieldError
-// naming it.
-func runIndex(c indexCase) (*index.Index, error) {
+// sessionOps are the steps a session takes; the spec may refuse them, and a refusal is the
+// case's answer. mount and forge_commit set the scene: one the tree cannot take is a malformed
+// case.
+var sessionOps = map[string]bool{"write": true, "rm": true, "mv": true, "copy": true, "commit": true}
+
+// runIndex takes the case's steps on a new index up to the first the spec refuses (its refusal
+// is the answer, the later steps are not taken); another step the tree cannot take is a
+// FieldError naming it.
+func runIndex(c indexCase) (*index.Index, *indexRefusal, error) {
 	x := index.New()
 	for i, s := range c.Steps {
 		var err error
@@ -100,24 +107,61 @@ func runIndex(c indexCase) (*index.Index, error) {
 			err = x.ForgeCommit(*s.Path, s.Files)
 		}
 		var ie *index.Error
+		if errors.As(err, &ie) && ie.Refusal && sessionOps[s.Op] {
+			r := &indexRefusal{Step: i}
+			if text := ie.Text(); text != "" {
+				r.Error = &text
+			}
+			return x, r, nil
+		}
 		if errors.As(err, &ie) {
-			return nil, Fieldf(fmt.Sprintf("steps[%d]", i), "the tree cannot take this %s: %s", s.Op, ie.Msg)
+			return nil, nil, Fieldf(fmt.Sprintf("steps[%d]", i), "the tree cannot take this %s: %s", s.Op, ie.Msg)
 		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return x, nil
+	return x, nil, nil
 }
 
 // indexAnswer is what was embedded (content hashes, in order) and what the index holds (path →
-// content hash) after the last step.
+// content hash) after the last step; or, when the spec refuses a step, only that refusal.
 type indexAnswer struct {
 	Embedded []*string          `json:"embedded"`
 	Index    map[string]*string `json:"index"`
+	Refused  *indexRefusal      `json:"refused,omitempty"`
+}
+
+// MarshalJSON writes a refusal alone, and an index answer without "refused".
+func (a indexAnswer) MarshalJSON() ([]byte, error) {
+	if a.Refused != nil {
+		return json.Marshal(struct {
+			Refused *indexRefusal `json:"refused"`
+		}{a.Refused})
+	}
+	type plain indexAnswer
+	return json.Marshal(plain(a))
+}
+
+// indexRefusal is a step the spec refuses: which (its index in steps) and the spec's error text
+// for it (filesystem.md, *Errors*), absent where the spec says only that it is refused (`mv`
+// between a mount and the tree, `rm` of a mount). An implementation that takes the step answers
+// the index instead, and fails the case.
+type indexRefusal struct {
+	Step  int     `json:"step"`
+	Error *string `json:"error,omitempty"`
 }
 
 func (a indexAnswer) Validate() error {
+	if a.Refused != nil {
+		if a.Embedded != nil || a.Index != nil {
+			return Fieldf("refused", "a refusal is the whole answer: {\"refused\": {\"step\": …, \"error\": …}}")
+		}
+		if a.Refused.Step < 0 {
+			return Fieldf("refused.step", "is %d: the index in steps of the step refused", a.Refused.Step)
+		}
+		return nil
+	}
 	if a.Embedded == nil {
 		return Fieldf("embedded", "missing: the content hashes embedded, in order ([] for none)")
 	}
@@ -153,9 +197,12 @@ func isHash(s string) bool {
 }
 
 func answerIndex(c indexCase) (indexAnswer, error) {
-	x, err := runIndex(c)
+	x, refused, err := runIndex(c)
 	if err != nil {
 		return indexAnswer{}, err
+	}
+	if refused != nil {
+		return indexAnswer{Refused: refused}, nil
 	}
 	a := indexAnswer{Embedded: []*string{}, Index: map[string]*string{}}
 	for _, h := range x.Embedded() {

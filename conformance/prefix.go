@@ -128,7 +128,51 @@ func (c PrefixCase) Validate() error {
 	if c.Start == nil {
 		return Fieldf("start", "missing: the session as it begins ({date, mode, could, …})")
 	}
-	st := c.Start
+	could, err := c.Start.validate()
+	if err != nil {
+		return err
+	}
+	if c.Tools == nil {
+		return Fieldf("tools", "missing: the tools the case looks at, in order ([] for none)")
+	}
+	tools, err := toolSet(*c.Tools)
+	if err != nil {
+		return err
+	}
+	if c.Steps == nil || len(*c.Steps) == 0 {
+		return Fieldf("steps", "missing or empty: a case has at least one step (%s)", strings.Join(prefixOps, ", "))
+	}
+	wrapped := false // after a wrapup, before the next user message
+	for i, s := range *c.Steps {
+		at := fmt.Sprintf("steps[%d]", i)
+		if err := s.validateShape(at); err != nil {
+			return err
+		}
+		switch s.Op {
+		case opUser:
+			wrapped = false
+		case opTool, opCall:
+			if wrapped {
+				return Fieldf(at+".op", "a %s after the wrap-up and before a user message: \"A tool call in that reply is not run\" (loop.json wrap_up)", s.Op)
+			}
+			if s.Op == opCall {
+				if err := s.validateCall(at, *c.Tools, tools, could); err != nil {
+					return err
+				}
+			}
+		case opWrapUp:
+			wrapped = true
+		case opSet:
+			if err := s.validateSet(at, could); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// validate checks the start's fields and answers what the session could ever meet.
+func (st *PrefixStart) validate() (map[string]bool, error) {
 	for _, f := range []struct {
 		name string
 		err  error
@@ -139,123 +183,121 @@ func (c PrefixCase) Validate() error {
 		{"start.mcp", st.MCP.check("start.mcp")}, {"start.could", st.Could.check("start.could")}, {"start.met", st.Met.check("start.met")},
 	} {
 		if f.err != nil {
-			return f.err
+			return nil, f.err
 		}
 	}
 	if !st.Date.Set || st.Date.V == "" {
-		return Fieldf("start.date", "missing or empty: the date the first user message says")
+		return nil, Fieldf("start.date", "missing or empty: the date the first user message says")
 	}
 	if !st.Mode.Set || st.Mode.V == "" {
-		return Fieldf("start.mode", "missing or empty: the permission mode the session begins in")
+		return nil, Fieldf("start.mode", "missing or empty: the permission mode the session begins in")
 	}
 	if !st.Could.Set {
-		return Fieldf("start.could", "missing: the requirements the session could ever meet, from %s ([] for none)", strings.Join(prefix.Requirements(), ", "))
+		return nil, Fieldf("start.could", "missing: the requirements the session could ever meet, from %s ([] for none)", strings.Join(prefix.Requirements(), ", "))
 	}
 	could, err := requirements("start.could", st.Could.V, false, nil)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := st.checkSets("start", could); err != nil {
-		return err
+		return nil, err
 	}
 	if st.Mode.V == prefix.PlanMode && !could[prefix.PlanMode] {
-		return Fieldf("start.could", "the session begins in plan mode, so it could meet %q: add it", prefix.PlanMode)
+		return nil, Fieldf("start.could", "the session begins in plan mode, so it could meet %q: add it", prefix.PlanMode)
 	}
-	if c.Tools == nil {
-		return Fieldf("tools", "missing: the tools the case looks at, in order ([] for none)")
-	}
+	return could, nil
+}
+
+// toolSet is the case's tools as a set; an empty or repeated name is the error.
+func toolSet(list []string) (map[string]bool, error) {
 	tools := map[string]bool{}
-	for i, t := range *c.Tools {
+	for i, t := range list {
 		if t == "" {
-			return Fieldf(fmt.Sprintf("tools[%d]", i), "empty: a tool's name")
+			return nil, Fieldf(fmt.Sprintf("tools[%d]", i), "empty: a tool's name")
 		}
 		if tools[t] {
-			return Fieldf(fmt.Sprintf("tools[%d]", i), "%s is listed twice", t)
+			return nil, Fieldf(fmt.Sprintf("tools[%d]", i), "%s is listed twice", t)
 		}
 		tools[t] = true
 	}
-	if c.Steps == nil || len(*c.Steps) == 0 {
-		return Fieldf("steps", "missing or empty: a case has at least one step (%s)", strings.Join(prefixOps, ", "))
+	return tools, nil
+}
+
+// validateShape checks a step's fields are those of its op.
+func (s PrefixStep) validateShape(at string) error {
+	if !slices.Contains(prefixOps, s.Op) {
+		return Fieldf(at+".op", "%q is not an op; want one of %s", s.Op, strings.Join(prefixOps, ", "))
 	}
-	wrapped := false // after a wrapup, before the next user message
-	for i, s := range *c.Steps {
-		at := fmt.Sprintf("steps[%d]", i)
-		if !slices.Contains(prefixOps, s.Op) {
-			return Fieldf(at+".op", "%q is not an op; want one of %s", s.Op, strings.Join(prefixOps, ", "))
-		}
-		if err := s.Tool.check(at + ".tool"); err != nil {
+	if err := s.Tool.check(at + ".tool"); err != nil {
+		return err
+	}
+	if err := s.By.check(at + ".by"); err != nil {
+		return err
+	}
+	for _, f := range s.changes() {
+		if err := f.err(at + "." + f.name); err != nil {
 			return err
 		}
-		if err := s.By.check(at + ".by"); err != nil {
-			return err
+	}
+	set := s.Changed()
+	if s.Op != opCall && s.Tool.Set {
+		return Fieldf(at+".tool", "only a call names a tool (this step is %s)", s.Op)
+	}
+	if s.Op != opSet && (s.By.Set || len(set) > 0) {
+		field := "by"
+		if len(set) > 0 {
+			field = set[0]
 		}
-		for _, f := range s.changes() {
-			if err := f.err(at + "." + f.name); err != nil {
-				return err
-			}
+		return Fieldf(at+"."+field, "only a set changes something (this step is %s)", s.Op)
+	}
+	return nil
+}
+
+// validateCall checks a call names one of the case's tools, one the session offers.
+func (s PrefixStep) validateCall(at string, list []string, tools, could map[string]bool) error {
+	if !s.Tool.Set || s.Tool.V == "" {
+		return Fieldf(at+".tool", "missing: the tool called")
+	}
+	if !tools[s.Tool.V] {
+		return Fieldf(at+".tool", "%s is not one of the case's tools (%s)", s.Tool.V, strings.Join(list, ", "))
+	}
+	for _, r := range spec.Tools()[s.Tool.V].Requires {
+		if !could[r] {
+			return Fieldf(at+".tool", "%s is not offered: it requires %s, which start.could lacks, and the spec gives no answer for a call of a tool the session does not offer", s.Tool.V, r)
 		}
-		set := s.Changed()
-		if s.Op != opCall && s.Tool.Set {
-			return Fieldf(at+".tool", "only a call names a tool (this step is %s)", s.Op)
+	}
+	return nil
+}
+
+// validateSet checks a set step: what it changes, and who.
+func (s PrefixStep) validateSet(at string, could map[string]bool) error {
+	set := s.Changed()
+	if len(set) == 0 {
+		return Fieldf(at, "a set changes at least one of date, mode, plan, memory, personality, files, mcp, met")
+	}
+	if s.By.Set {
+		if s.By.V != "model" {
+			return Fieldf(at+".by", "%q: want \"model\" (the model's own tool did it), or leave by out", s.By.V)
 		}
-		if s.Op != opSet && (s.By.Set || len(set) > 0) {
-			field := "by"
-			if len(set) > 0 {
-				field = set[0]
-			}
-			return Fieldf(at+"."+field, "only a set changes something (this step is %s)", s.Op)
-		}
-		switch s.Op {
-		case opUser:
-			wrapped = false
-		case opTool, opCall:
-			if wrapped {
-				return Fieldf(at+".op", "a %s after the wrap-up and before a user message: \"A tool call in that reply is not run\" (loop.json wrap_up)", s.Op)
-			}
-			if s.Op == opCall {
-				if !s.Tool.Set || s.Tool.V == "" {
-					return Fieldf(at+".tool", "missing: the tool called")
-				}
-				if !tools[s.Tool.V] {
-					return Fieldf(at+".tool", "%s is not one of the case's tools (%s)", s.Tool.V, strings.Join(*c.Tools, ", "))
-				}
-				for _, r := range spec.Tools()[s.Tool.V].Requires {
-					if !could[r] {
-						return Fieldf(at+".tool", "%s is not offered: it requires %s, which start.could lacks, and the spec gives no answer for a call of a tool the session does not offer", s.Tool.V, r)
-					}
-				}
-			}
-		case opWrapUp:
-			wrapped = true
-		case opSet:
-			if len(set) == 0 {
-				return Fieldf(at, "a set changes at least one of date, mode, plan, memory, personality, files, mcp, met")
-			}
-			if s.By.Set {
-				if s.By.V != "model" {
-					return Fieldf(at+".by", "%q: want \"model\" (the model's own tool did it), or leave by out", s.By.V)
-				}
-				for _, f := range set {
-					if !slices.Contains(prefix.ByModelFields, f) {
-						return Fieldf(at+"."+f, "not the model's to change: by model sets only %s", strings.Join(prefix.ByModelFields, ", "))
-					}
-				}
-			}
-			if s.Date.Set && s.Date.V == "" {
-				return Fieldf(at+".date", "empty: a date")
-			}
-			if s.Mode.Set {
-				if s.Mode.V == "" {
-					return Fieldf(at+".mode", "empty: a permission mode")
-				}
-				if s.Mode.V == prefix.PlanMode && !could[prefix.PlanMode] {
-					return Fieldf(at+".mode", "plan mode in a session whose start.could lacks %q", prefix.PlanMode)
-				}
-			}
-			if err := s.checkSets(at, could); err != nil {
-				return err
+		for _, f := range set {
+			if !slices.Contains(prefix.ByModelFields, f) {
+				return Fieldf(at+"."+f, "not the model's to change: by model sets only %s", strings.Join(prefix.ByModelFields, ", "))
 			}
 		}
+	}
+	if s.Date.Set && s.Date.V == "" {
+		return Fieldf(at+".date", "empty: a date")
+	}
+	if s.Mode.Set {
+		if s.Mode.V == "" {
+			return Fieldf(at+".mode", "empty: a permission mode")
+		}
+		if s.Mode.V == prefix.PlanMode && !could[prefix.PlanMode] {
+			return Fieldf(at+".mode", "plan mode in a session whose start.could lacks %q", prefix.PlanMode)
+		}
+	}
+	if err := s.checkSets(at, could); err != nil {
+		return err
 	}
 	return nil
 }

@@ -62,6 +62,9 @@ type Case struct {
 	Expect json.RawMessage `json:"expect"`
 	// Decoded is Input decoded by the area, for the builtin target.
 	Decoded any `json:"-"`
+	// Broken is why the case (or its whole file) could not be read, when it could not: such a
+	// case is never sent, and its verdict is error naming the file and line (Keep loads them).
+	Broken *LoadError `json:"-"`
 }
 
 // Label is what names a case wherever it is listed or reported (`lembas-check list`, a run's
@@ -80,7 +83,12 @@ type Label struct {
 }
 
 // Where says "file, case N" for messages.
-func (c Case) Where() string { return fmt.Sprintf("%s, case %d", c.File, c.Index) }
+func (c Case) Where() string {
+	if c.Index < 0 {
+		return c.File + " (the file itself)"
+	}
+	return fmt.Sprintf("%s, case %d", c.File, c.Index)
+}
 
 // Decode is the case as its area decodes it (Area.Decode, which checks it): Decoded from the
 // load, or Input decoded now for a case made without it. An embedded case's input (these very
@@ -105,6 +113,8 @@ func (c Case) Decode() (any, error) {
 type LoadError struct {
 	File  string
 	Index int
+	// Line is the line of the file the fault is on (0: not known).
+	Line  int
 	Field string
 	Msg   string
 }
@@ -112,6 +122,9 @@ type LoadError struct {
 func (e *LoadError) Error() string {
 	var b strings.Builder
 	b.WriteString(e.File)
+	if e.Line > 0 {
+		fmt.Fprintf(&b, ":%d", e.Line)
+	}
 	if e.Index >= 0 {
 		fmt.Fprintf(&b, ": case %d", e.Index)
 	}
@@ -136,8 +149,26 @@ type caseFile struct {
 func Load(suites []Suite, areas []Area) ([]Case, error) { return Extend(nil, suites, areas) }
 
 // Extend is cases (Embedded(), say) followed by the suites' cases as Load reads them; a case of
-// the suites that cases already holds is kept once, as Load keeps a case two suites hold.
+// the suites that cases already holds is kept once, as Load keeps a case two suites hold. The
+// first broken case or file is the error.
 func Extend(cases []Case, suites []Suite, areas []Area) ([]Case, error) {
+	out, err := Keep(cases, suites, areas)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range out {
+		if c.Broken != nil {
+			return nil, c.Broken
+		}
+	}
+	return out, nil
+}
+
+// Keep is Extend that keeps going past a broken file or case: each is a case with Broken set
+// (a file that cannot be read at all, one case of index -1), so that a run gives those an error
+// verdict and runs the rest. An unreadable suite folder, or two suites disagreeing on a case's
+// expectation, is still the error: no case can stand for it.
+func Keep(cases []Case, suites []Suite, areas []Area) ([]Case, error) {
 	byName := map[string]Area{}
 	var names []string
 	for _, a := range areas {
@@ -160,25 +191,12 @@ func Extend(cases []Case, suites []Suite, areas []Area) ([]Case, error) {
 				continue
 			}
 			file := s.Name + ":" + e.Name()
-			name := strings.TrimSuffix(e.Name(), ".json")
-			area, ok := byName[name]
-			if !ok {
-				return nil, &LoadError{File: file, Index: -1, Msg: fmt.Sprintf("no area %q: a case file is named <area>.json, one of %s", name, strings.Join(names, ", "))}
-			}
-			b, err := fs.ReadFile(s.FS, e.Name())
-			if err != nil {
-				return nil, &LoadError{File: file, Index: -1, Msg: err.Error()}
-			}
-			cases, err := ParseFile(file, b, area)
-			if err != nil {
-				return nil, err
-			}
-			for _, c := range cases {
-				if prev, dup := seen[c.ID]; dup {
+			for _, c := range readFile(s.FS, e.Name(), file, byName, names) {
+				if prev, dup := seen[c.ID]; dup && c.Broken == nil {
 					if equalJSON(prev.Expect, c.Expect) {
 						continue
 					}
-					return nil, &LoadError{File: file, Index: c.Index, Field: "expect", Msg: fmt.Sprintf("the same case as %s (id %s) expects another answer", prev.Where(), c.ID)}
+					return nil, &LoadError{File: file, Index: c.Index, Line: c.Line, Field: "expect", Msg: fmt.Sprintf("the same case as %s (id %s) expects another answer", prev.Where(), c.ID)}
 				}
 				seen[c.ID] = c
 				out = append(out, c)
@@ -188,35 +206,73 @@ func Extend(cases []Case, suites []Suite, areas []Area) ([]Case, error) {
 	return out, nil
 }
 
-// ParseFile reads one case file of an area.
+// readFile reads one case file of a suite: its cases, a broken one with Broken set, or one broken
+// case standing for the whole file when it cannot be read.
+func readFile(fsys fs.FS, name, file string, byName map[string]Area, names []string) []Case {
+	areaName := strings.TrimSuffix(name, ".json")
+	area, ok := byName[areaName]
+	if !ok {
+		return []Case{brokenFile(areaName, &LoadError{File: file, Index: -1, Msg: fmt.Sprintf("no area %q: a case file is named <area>.json, one of %s", areaName, strings.Join(names, ", "))})}
+	}
+	b, err := fs.ReadFile(fsys, name)
+	if err != nil {
+		return []Case{brokenFile(areaName, &LoadError{File: file, Index: -1, Msg: err.Error()})}
+	}
+	return parseFileKeep(file, b, area)
+}
+
+// brokenFile is the one case that stands for a file that cannot be read: its id is made from the
+// file's name, so it is stable as long as the file is where it is.
+func brokenFile(area string, le *LoadError) Case {
+	return Case{Label: Label{ID: CaseID(area, []byte("file "+le.File)), Area: area, Index: -1, File: le.File, Line: le.Line, About: "the case file cannot be read"}, Broken: le}
+}
+
+// ParseFile reads one case file of an area; the first broken case, or the file itself, is the
+// error.
 func ParseFile(file string, b []byte, area Area) ([]Case, error) {
+	cases := parseFileKeep(file, b, area)
+	for _, c := range cases {
+		if c.Broken != nil {
+			return nil, c.Broken
+		}
+	}
+	return cases, nil
+}
+
+// parseFileKeep reads one case file of an area, every case of it: a malformed case has Broken
+// set (and its id from its text as written); a file that is not a case file is one broken case.
+func parseFileKeep(file string, b []byte, area Area) []Case {
 	var f caseFile
 	if err := jsonx.Decode(b, &f); err != nil {
 		fe := jsonFieldError(err).(*FieldError)
+		le := &LoadError{File: file, Index: -1, Field: fe.Field}
 		if se, ok := asSyntax(err); ok {
 			line, col := lineCol(b, se.Offset)
+			le.Line = line
 			fe.Msg = fmt.Sprintf("not JSON at line %d, column %d: %s", line, col, se.Error())
 		}
-		return nil, &LoadError{File: file, Index: -1, Field: fe.Field, Msg: fe.Msg + ` (a case file is {"about": "…", "cases": [ … ]})`}
+		le.Msg = fe.Msg + ` (a case file is {"about": "…", "cases": [ … ]})`
+		return []Case{brokenFile(area.Name, le)}
 	}
 	lines := caseLines(b)
 	var out []Case
 	for i, raw := range f.Cases {
+		line := 0
+		if i < len(lines) {
+			line = lines[i]
+		}
 		c, err := ParseCase(area, raw)
 		if err != nil {
-			le := &LoadError{File: file, Index: i, Msg: err.Error()}
+			le := &LoadError{File: file, Index: i, Line: line, Msg: err.Error()}
 			if fe, ok := err.(*FieldError); ok {
 				le.Field, le.Msg = fe.Field, fe.Msg
 			}
-			return nil, le
+			c = Case{Label: Label{ID: CaseID(area.Name, raw), Area: area.Name}, Broken: le}
 		}
-		c.Index, c.File = i, file
-		if i < len(lines) {
-			c.Line = lines[i]
-		}
+		c.Index, c.File, c.Line = i, file, line
 		out = append(out, c)
 	}
-	return out, nil
+	return out
 }
 
 // caseLines is the line each case of a well-formed case file starts on, for reports that point

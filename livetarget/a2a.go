@@ -66,3 +66,7 @@ func (h *a2aHarness) SetModel(ctx context.Context, model string) error {
 }
 
 func (h *a2aHarness) Mode() string { return h.mode }
+
+func (h *a2aHarness) Configure(ctx context.Context, settings map[string]any) error {
+	return h.c.Configure(ctx, "a change of the session's settings", settings)
+}

@@ -16,8 +16,9 @@ type SuiteOptions struct {
 }
 
 // LoadCases loads the suites: the embedded ones from their table (conformance.Embedded, read
-// when lembas-check was built), then the folders. An unreadable folder, a file of an unknown area or a malformed case
-// is an error naming the file, the case and the field.
+// when lembas-check was built), then the folders. An unreadable folder is an error; a file of an
+// unknown area, a file that is not JSON or a malformed case is a case with Broken set (naming the
+// file, line, case and field), whose verdict is error while the other cases run.
 func LoadCases(o SuiteOptions) ([]conformance.Case, error) {
 	var embedded []conformance.Case
 	if !o.NoEmbedded {
@@ -37,5 +38,5 @@ func LoadCases(o SuiteOptions) ([]conformance.Case, error) {
 	if o.NoEmbedded && len(suites) == 0 {
 		return nil, fmt.Errorf("no suites: --no-embedded needs at least one --suite DIR")
 	}
-	return conformance.Extend(embedded, suites, conformance.All())
+	return conformance.Keep(embedded, suites, conformance.All())
 }

@@ -51,3 +51,49 @@ func writeJobs(t *testing.T, caseObj string) string {
 	}
 	return dir
 }
+
+// A case file that is not JSON is one error verdict naming its file and line, a malformed case
+// is an error verdict for that case alone, and every other case still runs (issue 28).
+func TestBrokenFilesAreErrorVerdicts(t *testing.T) {
+	cases, err := LoadCases(SuiteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var job conformance.Case
+	for _, c := range cases {
+		if c.Area == "jobs" {
+			job = c
+			break
+		}
+	}
+	good := strings.TrimSuffix(string(job.Input), "}") + `,"expect":` + string(job.Expect) + "}"
+	dir := t.TempDir()
+	for name, body := range map[string]string{
+		"jobs.json":  `{"cases": [` + good + `, {"kind": "daemon", "expect": {"text": ""}}]}`,
+		"chunk.json": "{\"cases\": [\n  {\"text\": }\n]}",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := LoadCases(SuiteOptions{NoEmbedded: true, Dirs: []string{dir}})
+	if err != nil {
+		t.Fatalf("a broken file stopped the load: %v", err)
+	}
+	rep := Run(t.Context(), Builtin{}, TargetInfo{Areas: []string{"jobs", "chunk"}}, CaseItems(got), Options{})
+	want := map[string]Verdict{"chunk.json:2:": Error, "jobs.json:3: case 1: field kind": Error, "": Pass}
+	seen := map[string]bool{}
+	for _, r := range rep.Results {
+		for frag, v := range want {
+			if r.Verdict == v && strings.Contains(r.Message, frag) && (frag != "" || r.Verdict == Pass) {
+				seen[frag] = true
+			}
+		}
+	}
+	if len(rep.Results) != 3 || len(seen) != len(want) {
+		for _, r := range rep.Results {
+			t.Logf("%s %s %s", r.Case.ID, r.Verdict, r.Message)
+		}
+		t.Fatalf("want one error per broken file or case and the good case passing")
+	}
+}

@@ -34,6 +34,9 @@ func CaseItems(cases []conformance.Case) []Item {
 	items := make([]Item, len(cases))
 	for i, c := range cases {
 		items[i] = Item{Case: c}
+		if c.Broken != nil {
+			items[i].Err = c.Broken
+		}
 	}
 	return items
 }

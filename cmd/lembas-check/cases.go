@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/LLeMbas/lembas-check/conformance"
+	"github.com/LLeMbas/lembas-check/conformance/coverage"
 	"github.com/LLeMbas/lembas-check/runner"
 	"github.com/LLeMbas/lembas-check/runner/report"
 	"github.com/LLeMbas/lembas-check/runner/selection"
@@ -106,7 +107,7 @@ func cmdVersion(_ context.Context, args []string, stdout, stderr io.Writer) int 
 func cmdSpec(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("spec", stderr)
 	allowExtra := fs.Bool("allow-extra", false, "with verify: do not report files the manifest does not pin (a whole copy of the spec has more than the seed)")
-	form := fs.String("format", "table", "`FORMAT` of the manifest: "+report.SpecFormats.Help())
+	form := fs.String("format", "table", "`FORMAT` of the manifest: "+report.SpecFormats.Help()+"; of coverage: "+coverage.Formats.Help())
 	asJSON := fs.Bool("json", false, "the same as --format json")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -114,6 +115,9 @@ func cmdSpec(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if *asJSON {
 		*form = "json"
+	}
+	if len(pos) == 1 && pos[0] == "coverage" {
+		return coverage.Command(stdout, stderr, *form)
 	}
 	f, err := report.SpecFormats.Lookup(*form)
 	if err != nil {
@@ -123,7 +127,7 @@ func cmdSpec(_ context.Context, args []string, stdout, stderr io.Writer) int {
 		return report.WriteSpec(stdout, stderr, f).Code()
 	}
 	if pos[0] != "verify" || len(pos) != 2 {
-		return errorf(stderr, "usage: lembas-check spec [verify DIR [--allow-extra]]")
+		return errorf(stderr, "usage: lembas-check spec [coverage | verify DIR [--allow-extra]]")
 	}
 	st, err := report.SpecVerify(stdout, pos[1], *allowExtra)
 	if err != nil {

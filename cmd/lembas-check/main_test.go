@@ -37,15 +37,16 @@ func TestRunJobsPasses(t *testing.T) {
 	}
 }
 
-// A malformed suite is exit 2 with a message naming the file, the case and the field.
+// A malformed case file is an error verdict for its cases (exit 1), naming the file, the line,
+// the case and the field, and the cases of the other files still run and pass.
 func TestMalformedSuites(t *testing.T) {
 	for name, c := range map[string]struct {
 		file, body string
 		want       []string
 	}{
-		"bad JSON":      {"jobs.json", "{\"cases\": [\n  {\"kind\": }\n]}", []string{"jobs.json", "line 2"}},
+		"bad JSON":      {"jobs.json", "{\"cases\": [\n  {\"kind\": }\n]}", []string{"jobs.json:2:", "line 2"}},
 		"unknown area":  {"jobz.json", `{"cases": []}`, []string{"jobz.json", `no area "jobz"`, "jobs"}},
-		"unknown kind":  {"jobs.json", `{"cases": [` + goodJob + `, {"kind": "daemon", "id": "j", "expect": {"text": ""}}]}`, []string{"jobs.json: case 1: field kind", "daemon"}},
+		"unknown kind":  {"jobs.json", `{"cases": [` + goodJob + `, {"kind": "daemon", "id": "j", "expect": {"text": ""}}]}`, []string{"jobs.json:1: case 1: field kind", "daemon"}},
 		"missing field": {"jobs.json", `{"cases": [{"kind": "command", "id": "j", "command": "x", "exit": 0, "unread": "", "expect": {"text": ""}}]}`, []string{"case 0: field seconds", "missing"}},
 		"no expect":     {"jobs.json", `{"cases": [{"kind": "to_subagent", "text": "x"}]}`, []string{"case 0: field expect", "missing"}},
 		"bad expect":    {"jobs.json", `{"cases": [{"kind": "to_subagent", "text": "x", "expect": {"txt": ""}}]}`, []string{"case 0: field expect.txt", "unknown field"}},
@@ -53,8 +54,23 @@ func TestMalformedSuites(t *testing.T) {
 		"unknown field": {"jobs.json", `{"cases": [{"kind": "to_subagent", "text": "x", "colour": 1, "expect": {"text": ""}}]}`, []string{"case 0: field colour", "unknown field"}},
 	} {
 		t.Run(name, func(t *testing.T) {
-			dir := writeSuite(t, map[string]string{c.file: c.body})
-			notMade(t, c.want, "run", "--no-embedded", "--suite", dir)
+			files := map[string]string{c.file: c.body}
+			if c.file != "jobs.json" {
+				files["jobs.json"] = `{"cases": [` + goodJob + `]}`
+			}
+			dir := writeSuite(t, files)
+			code, out, errs := runCLI(t, "run", "--no-embedded", "--suite", dir, "--format", "json")
+			if code != 1 || !strings.Contains(out, `"verdict":"error"`) {
+				t.Fatalf("exit %d, want 1 and an error verdict\n%s%s", code, out, errs)
+			}
+			if c.file != "jobs.json" && !strings.Contains(out, `"verdict":"pass"`) {
+				t.Errorf("the good file's case did not pass beside the broken one:\n%s", out)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(out, strings.ReplaceAll(w, `"`, `\"`)) {
+					t.Errorf("the report does not say %q:\n%s", w, out)
+				}
+			}
 		})
 	}
 }

@@ -144,3 +144,15 @@ Feature: index — what search's index embeds, and holds per path, as the tree c
       | Read.\n   |
       | main\n    |
       | feature\n |
+
+  Scenario: rm of a mount is refused, with no text of the spec's
+    Given a repository mounted at "/repo" with:
+      | path      | content |
+      | README.md | Read.\n |
+    When "/repo" is removed
+    Then step 2 is refused
+
+  Scenario: a commit outside every mount is refused with the spec's text
+    Given the file "/Notes/a.md" holds "Alpha.\n"
+    When the session commits "/Notes/a.md"
+    Then step 2 is refused with "Nothing to commit: /Notes/a.md is not in a repository."

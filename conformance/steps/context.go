@@ -176,54 +176,67 @@ func numbers(n int) string {
 // Context is the vocabulary of area context: what each step of a session inserts.
 var Context = &Vocabulary{newBuilder: func() builder { return &contextBuilder{files: map[string]string{}, ids: map[string]int{}} }, define: contextSteps}
 
+// contextSteps are context's phrases: the Givens of the files and the cap, the Whens of what
+// the session reads, changes and calls, and the Thens of what each inserts.
 func contextSteps() []stepDef {
-	type B = contextBuilder
-	// The Thens' items: the result a Then names by its id, the scenario's one compaction, or the
-	// one it names by its place.
-	result := func(b *B, a *args) (int, error) { return b.result(a.str(0)) }
-	theCompaction := func(b *B, a *args) (int, error) { return b.nth("compact", 0) }
-	compactionN := func(b *B, a *args) (int, error) { return b.nth("compact", a.num(0)) }
-	// writes is an edit or a write of result {id} to {string:path}, its content read by after.
-	writes := func(op string, overwrite bool, after text) func(b *B, a *args) error {
-		return func(b *B, a *args) error {
-			t, err := after(a)
-			if err != nil {
-				return err
-			}
-			return b.write(op, a.str(0), a.str(1), t, overwrite)
-		}
-	}
-	// holds is a Given or When that says what file {string:path} holds, the content read by t.
-	holds := func(t text) func(b *B, a *args) error {
-		return func(b *B, a *args) error {
-			c, err := t(a)
-			b.setContent(a.str(0), c)
+	steps := append(contextGivens(), contextReads()...)
+	steps = append(steps, contextChanges()...)
+	return append(steps, contextThens()...)
+}
+
+type contextB = contextBuilder
+
+// contextWrites is an edit or a write of result {id} to {string:path}, its content read by after.
+func contextWrites(op string, overwrite bool, after text) func(b *contextB, a *args) error {
+	return func(b *contextB, a *args) error {
+		t, err := after(a)
+		if err != nil {
 			return err
 		}
+		return b.write(op, a.str(0), a.str(1), t, overwrite)
 	}
-	limitNames := []string{"max_lines", "max_chars", "head_lines", "head_chars", "tail_lines", "tail_chars"}
+}
+
+// contextHolds is a Given or When that says what file {string:path} holds, the content read by t.
+func contextHolds(t text) func(b *contextB, a *args) error {
+	return func(b *contextB, a *args) error {
+		c, err := t(a)
+		b.setContent(a.str(0), c)
+		return err
+	}
+}
+
+var capLimitNames = []string{"max_lines", "max_chars", "head_lines", "head_chars", "tail_lines", "tail_chars"}
+
+// setCap is the cap Given: all six limits, one a row.
+func setCap(b *contextB, a *args) error {
+	rows, err := a.rows(2)
+	if err != nil {
+		return err
+	}
+	b.limits = map[string]any{}
+	for _, r := range rows {
+		n, err := strconv.Atoi(strings.TrimSpace(r[1]))
+		if err != nil {
+			return fmt.Errorf("limit %s: %q is not a number", r[0], r[1])
+		}
+		b.limits[strings.TrimSpace(r[0])] = n
+	}
+	for _, name := range capLimitNames {
+		if _, ok := b.limits[name]; !ok {
+			return fmt.Errorf("the cap needs all six limits (%s); %s is missing", strings.Join(capLimitNames, ", "), name)
+		}
+	}
+	return nil
+}
+
+// contextGivens are the phrases of the cap, the start directory and the files.
+func contextGivens() []stepDef {
+	type B = contextB
+	holds := contextHolds
 	return []stepDef{
 		step(Given, "the cap:", tableArg, "the case's limits in place of loop.json's cap: all six, one a row",
-			func(b *B, a *args) error {
-				rows, err := a.rows(2)
-				if err != nil {
-					return err
-				}
-				b.limits = map[string]any{}
-				for _, r := range rows {
-					n, err := strconv.Atoi(strings.TrimSpace(r[1]))
-					if err != nil {
-						return fmt.Errorf("limit %s: %q is not a number", r[0], r[1])
-					}
-					b.limits[strings.TrimSpace(r[0])] = n
-				}
-				for _, name := range limitNames {
-					if _, ok := b.limits[name]; !ok {
-						return fmt.Errorf("the cap needs all six limits (%s); %s is missing", strings.Join(limitNames, ", "), name)
-					}
-				}
-				return nil
-			}, "limit", "value"),
+			setCap, "limit", "value"),
 		step(Given, "the session starts in {string:dir}", noArg, "the start directory relative paths resolve against (lembas-check's cwd field)",
 			func(b *B, a *args) error { s := a.str(0); b.cwd = &s; return nil }),
 		step(Given, "the file {string:path} holds {text:content}", noArg, "what the file holds (kept for the steps that read or change it)",
@@ -234,7 +247,14 @@ func contextSteps() []stepDef {
 			func(b *B, a *args) error { b.setContent(a.str(0), lines(a.str(1), a.num(2))); return nil }),
 		step(Given, "the file {string:path} is empty", noArg, "the file holds nothing",
 			func(b *B, a *args) error { b.setContent(a.str(0), ""); return nil }),
+	}
+}
 
+// contextReads are the phrases of a file changed from outside and of the session's reads.
+func contextReads() []stepDef {
+	type B = contextB
+	holds := contextHolds
+	return []stepDef{
 		step(When, "the file {string:path} now holds {text:content}", noArg, "the file changed from outside the session (nothing is inserted)",
 			holds(holeText(1))),
 		step(When, "the file {string:path} now holds these lines:", docArg, "the file changed from outside: the docstring's lines, each ending with a line break",
@@ -247,6 +267,15 @@ func contextSteps() []stepDef {
 			func(b *B, a *args) error { return b.read(a, a.str(0), a.str(2), 0, a.num(1)) }),
 		step(When, "{id} reads {int:limit} lines of {string:path} from line {int:offset}", noArg, "a read of some lines from a line",
 			func(b *B, a *args) error { return b.read(a, a.str(0), a.str(2), a.num(3), a.num(1)) }),
+	}
+}
+
+// contextChanges are the phrases of the session's edits, writes, other tools, recalls, replies
+// and compactions.
+func contextChanges() []stepDef {
+	type B = contextB
+	writes := contextWrites
+	return []stepDef{
 		step(When, "{id} edits {string:path} to {text:content}", noArg, "an edit: the file's content before (from the Givens or an earlier step) and after",
 			writes("edit", true, holeText(2))),
 		step(When, "{id} edits {string:path} to these lines:", docArg, "an edit to the docstring's lines, each ending with a line break",
@@ -284,7 +313,18 @@ func contextSteps() []stepDef {
 			func(b *B, a *args) error { return b.add("", map[string]any{"op": "reply"}) }),
 		step(When, "the session is compacted", noArg, "the summary's table is added and the dedupe table emptied",
 			func(b *B, a *args) error { return b.add("", map[string]any{"op": "compact"}) }),
+	}
+}
 
+// contextThens are the phrases of what a result or a compaction inserts.
+func contextThens() []stepDef {
+	type B = contextB
+	// The Thens' items: the result a Then names by its id, the scenario's one compaction, or the
+	// one it names by its place.
+	result := func(b *B, a *args) (int, error) { return b.result(a.str(0)) }
+	theCompaction := func(b *B, a *args) (int, error) { return b.nth("compact", 0) }
+	compactionN := func(b *B, a *args) (int, error) { return b.nth("compact", a.num(0)) }
+	return []stepDef{
 		thenOf("{id} inserts:", docArg, "the whole text the result inserts", result, nil, docWant),
 		thenOf("{id} inserts {text:text}", noArg, "the whole text the result inserts, on one line", result, nil, valWant(1)),
 		thenOf("the bracket of {id} is {text:line}", noArg, "the first line the result inserts (its bracket, and a stub's sentence)", result, path{firstLine}, valWant(1)),

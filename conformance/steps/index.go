@@ -122,5 +122,19 @@ func indexSteps() []stepDef {
 			func(b *B, a *args) error { return a.expect(path{"index", a.str(0)}, contentHash(a.str(1))) }),
 		step(Then, "the index holds nothing", noArg, "the answer's index is {}",
 			func(b *B, a *args) error { return a.expect(path{"index"}, map[string]any{}) }),
+		step(Then, "step {int:n} is refused with {text:error}", noArg, "the spec refuses the n-th step (counting from 1), with filesystem.md's error text; the later steps are not taken",
+			func(b *B, a *args) error { return b.refused(a, map[string]any{"error": a.str(1)}) }),
+		step(Then, "step {int:n} is refused", noArg, "the spec refuses the n-th step (counting from 1) and fixes no text for it",
+			func(b *B, a *args) error { return b.refused(a, map[string]any{}) }),
 	}
+}
+
+// refused expects the answer {"refused": {"step": n-1, …}}: the n-th step, counting from 1.
+func (b *indexBuilder) refused(a *args, r map[string]any) error {
+	n := a.num(0)
+	if n < 1 || n > len(b.steps) {
+		return fmt.Errorf("step %d: the scenario has steps 1 to %d", n, len(b.steps))
+	}
+	r["step"] = n - 1
+	return a.expect(path{"refused"}, r)
 }

@@ -88,13 +88,15 @@ func diagnostics(a *args) ([]map[string]any, error) {
 // Modules is the vocabulary of area modules: rule modules loaded by the path touched.
 var Modules = &Vocabulary{newBuilder: func() builder { return &modulesBuilder{files: map[string]any{}, links: map[string]any{}} }, define: modulesSteps}
 
+// modulesSteps are modules' phrases: the Givens of the disk, the Whens of the session's steps
+// and the Thens of what each loads, appends and diagnoses.
 func modulesSteps() []stepDef {
+	return append(append(modulesGivens(), modulesWhens()...), modulesThens()...)
+}
+
+// modulesGivens are the phrases of the Project root and the disk.
+func modulesGivens() []stepDef {
 	type B = modulesBuilder
-	// stepOf is the Thens' item: the step a Then names by its place, which must be of one of ops.
-	stepOf := func(ops ...string) func(b *B, a *args) (int, error) {
-		return func(b *B, a *args) (int, error) { return b.at(a.num(0), ops...) }
-	}
-	spawn, request, spawnOrRequest := stepOf("spawn"), stepOf("request"), stepOf("spawn", "request")
 	return []stepDef{
 		step(Given, "the project root is {string:dir}", noArg, "the Project root the envelopes' paths begin with",
 			func(b *B, a *args) error { s := a.str(0); b.root = &s; return nil }),
@@ -114,6 +116,13 @@ func modulesSteps() []stepDef {
 			}),
 		step(Given, "the link {string:path} to {string:target}", noArg, "a symlink (target absolute, or relative to the link's folder)",
 			func(b *B, a *args) error { return b.link(a.str(0), a.str(1)) }),
+	}
+}
+
+// modulesWhens are the phrases of the session's steps and the disk's changes.
+func modulesWhens() []stepDef {
+	type B = modulesBuilder
+	return []stepDef{
 		step(When, "the session spawns", noArg, "the session starts (op spawn)",
 			func(b *B, a *args) error { return b.add(map[string]any{"op": "spawn"}) }),
 		step(When, "the agent touches {strings:paths}", noArg, "a successful Read, Write or Edit reported these absolute paths (op touch)",
@@ -148,7 +157,18 @@ func modulesSteps() []stepDef {
 			func(b *B, a *args) error { return b.add(map[string]any{"op": "request", "append": "fail"}) }),
 		step(When, "the session is compacted", noArg, "compaction drops the instruction records (op compact)",
 			func(b *B, a *args) error { return b.add(map[string]any{"op": "compact"}) }),
+	}
+}
 
+// modulesThens are the phrases of what a step loads, appends, records and diagnoses.
+func modulesThens() []stepDef {
+	type B = modulesBuilder
+	// stepOf is the Thens' item: the step a Then names by its place, which must be of one of ops.
+	stepOf := func(ops ...string) func(b *B, a *args) (int, error) {
+		return func(b *B, a *args) (int, error) { return b.at(a.num(0), ops...) }
+	}
+	spawn, request, spawnOrRequest := stepOf("spawn"), stepOf("request"), stepOf("spawn", "request")
+	return []stepDef{
 		thenOf("step {int:n} loads the root file {string:name}", noArg, "spawn's root: the root instruction file's name", spawn, path{"root"}, valWant(1)),
 		thenOf("step {int:n} loads no root file", noArg, "spawn's root is null", spawn, path{"root"}, is(nil)),
 		thenOf("step {int:n} loads the unconditional modules:", tableArg, "spawn's modules, in order", spawn, path{"modules"},

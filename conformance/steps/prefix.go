@@ -134,12 +134,20 @@ var Prefix = &Vocabulary{newBuilder: func() builder {
 	return &prefixBuilder{start: map[string]any{}, files: map[string]string{}, mcp: map[string]string{}}
 }, define: prefixSteps}
 
+// prefixSteps are prefix's phrases: the Givens of the session's start, the Whens of its
+// requests and changes, and the Thens of what each request sends.
 func prefixSteps() []stepDef {
-	type B = prefixBuilder
-	// The Thens' items: the request or the step a Then names by its place among the Whens.
-	request := func(b *B, a *args) (int, error) { return b.request(a.num(0)) }
-	at := func(b *B, a *args) (int, error) { return b.at(a.num(0)) }
-	who := []struct{ words, by string }{{"the person", ""}, {"the model", "model"}}
+	steps := prefixGivens()
+	steps = append(steps, prefixWhens()...)
+	steps = append(steps, prefixChanges()...)
+	return append(steps, prefixThens()...)
+}
+
+type prefixB = prefixBuilder
+
+// prefixGivens are the phrases of what the session starts with.
+func prefixGivens() []stepDef {
+	type B = prefixB
 	steps := []stepDef{
 		step(Given, "a session that starts on {string:date} in mode {string:mode}", noArg, "the session's date and permission mode as it begins",
 			func(b *B, a *args) error {
@@ -179,6 +187,14 @@ func prefixSteps() []stepDef {
 					return b.setStart(f, t)
 				}))
 	}
+	return steps
+}
+
+// prefixWhens are the phrases of the requests and of what the clock, the requirements and the
+// MCP servers do.
+func prefixWhens() []stepDef {
+	type B = prefixB
+	var steps []stepDef
 	steps = append(steps,
 		step(When, "the person sends a message", noArg, "a request carrying a user message (op user)",
 			func(b *B, a *args) error { return b.add(map[string]any{"op": "user"}) }),
@@ -211,6 +227,14 @@ func prefixSteps() []stepDef {
 				return b.set("", map[string]any{"mcp": copyTexts(b.mcp)})
 			}),
 	)
+	return steps
+}
+
+// prefixChanges are the phrases of what the person, or the model with its own tools, changes.
+func prefixChanges() []stepDef {
+	type B = prefixB
+	who := []struct{ words, by string }{{"the person", ""}, {"the model", "model"}}
+	var steps []stepDef
 	for _, w := range who {
 		steps = append(steps,
 			step(When, w.words+" sets the mode to {string:mode}", noArg, "set mode"+byWords(w.by),
@@ -247,6 +271,16 @@ func prefixSteps() []stepDef {
 				}, "field", "value"),
 		)
 	}
+	return steps
+}
+
+// prefixThens are the phrases of what a request sends or a step answers.
+func prefixThens() []stepDef {
+	type B = prefixB
+	// The Thens' items: the request or the step a Then names by its place among the Whens.
+	request := func(b *B, a *args) (int, error) { return b.request(a.num(0)) }
+	at := func(b *B, a *args) (int, error) { return b.at(a.num(0)) }
+	var steps []stepDef
 	steps = append(steps,
 		step(Then, "step {int:n} sends system prompt {int:system} with the tools {strings:tools}", noArg, "a request's system prompt number and tool list",
 			func(b *B, a *args) error {

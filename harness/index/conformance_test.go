@@ -21,8 +21,8 @@ func TestMalformedCasesNameTheirField(t *testing.T) {
 		{`{"steps":[{"op":"mount","path":"/r","files":{"a":null}}]}`, `steps[0].files["a"]`, "is null"},
 		{`{"steps":[{"op":"mount","path":"/r","files":{"a":"x"}},{"op":"commit","path":"/r","paths":[]}]}`, "steps[1].paths", "empty"},
 		{`{"steps":[{"op":"write","path":"a","content":"x"}]}`, "steps[0]", "not absolute"},
-		{`{"steps":[{"op":"write","path":"/a","content":"x"},{"op":"mv","from":"/a","to":"/a"}]}`, "steps[1]", "already there"},
-		{`{"steps":[{"op":"commit","path":"/a"}]}`, "steps[0]", "nothing to commit"},
+		{`{"steps":[{"op":"mount","path":"/r","files":{"a":"x"}},{"op":"mount","path":"/r","files":{}}]}`, "steps[1]", "already there"},
+		{`{"steps":[{"op":"forge_commit","path":"/a","files":{}}]}`, "steps[0]", "not in a repository"},
 		{`{"steps":[{"op":"rm","path":"/a"}],"expect":[]}`, "expect", "unknown field"},
 	} {
 		_, err := conformance.Index.Decode(json.RawMessage(c.json))
@@ -38,9 +38,13 @@ func TestAnswerShapes(t *testing.T) {
 	if _, err := conformance.Index.DecodeAnswer(json.RawMessage(`{"embedded":["` + h + `"],"index":{"/a":"` + h + `"}}`)); err != nil {
 		t.Fatalf("a good answer: %v", err)
 	}
+	if _, err := conformance.Index.DecodeAnswer(json.RawMessage(`{"refused":{"step":2,"error":"Already exists: /b"}}`)); err != nil {
+		t.Fatalf("a refusal: %v", err)
+	}
 	for _, bad := range []string{`{"embedded":[]}`, `{"index":{}}`, `{"embedded":null,"index":{}}`, `{"embedded":["abc"],"index":{}}`,
 		`{"embedded":[null],"index":{}}`, `{"embedded":[],"index":{"a":"` + h + `"}}`, `{"embedded":[],"index":{"/a":null}}`,
-		`{"embedded":["` + strings.ToUpper(h) + `"],"index":{}}`, `{"embedded":[],"index":{},"held":{}}`, `[]`} {
+		`{"embedded":["` + strings.ToUpper(h) + `"],"index":{}}`, `{"embedded":[],"index":{},"held":{}}`, `[]`,
+		`{"refused":{"step":1},"embedded":[],"index":{}}`, `{"refused":{"step":-1}}`, `{"refused":{"error":"x","stap":1}}`} {
 		if _, err := conformance.Index.DecodeAnswer(json.RawMessage(bad)); err == nil {
 			t.Errorf("%s: decoded as an answer", bad)
 		}

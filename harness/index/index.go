@@ -34,13 +34,34 @@ func New() *Index {
 	return &Index{files: map[string]string{}, mounts: map[string]map[string]string{}, held: map[string]string{}, known: map[string]bool{}}
 }
 
-// Error is a step the tree cannot take (a move onto an existing path, a commit outside every
-// mount, …): a malformed case, since the spec gives such a step no answer here.
-type Error struct{ Msg string }
+// Error is a step the tree cannot take. A session's step the spec refuses (a move onto an
+// existing path, a commit outside every mount, `rm` of a mount, …) is a Refusal: an answer, with
+// the spec's error text (Code, at Path) where filesystem.md's *Errors* table has one for it, and
+// no text where the spec says only that it is refused. Any other (a mount made where something
+// is, a path not absolute) is a malformed case: the spec gives it no answer.
+type Error struct {
+	Msg     string
+	Refusal bool
+	Code    fsaccess.Code // 0: the spec fixes no text for this refusal
+	Path    string
+}
 
 func (e *Error) Error() string { return e.Msg }
 
+// Text is the spec's text for the refusal, "" when the spec fixes none.
+func (e *Error) Text() string {
+	if e.Code == 0 {
+		return ""
+	}
+	return fsaccess.SpecTexts().Errors[e.Code].Render(e.Path)
+}
+
 func fail(format string, args ...any) error { return &Error{Msg: fmt.Sprintf(format, args...)} }
+
+// refuse is a refusal the spec makes, with its text's code and path (code 0: no text).
+func refuse(code fsaccess.Code, path, format string, args ...any) error {
+	return &Error{Msg: fmt.Sprintf(format, args...), Refusal: true, Code: code, Path: path}
+}
 
 // Hash is a content's key: the hex SHA-256 of its bytes ("a file: bytes, with a content hash
 // (SHA-256)", filesystem.md *Node kinds*).
@@ -139,10 +160,10 @@ func below[V any](m map[string]V, p string) []string {
 // newFile checks a file may be made at p: not `/`, not a directory, not below a file.
 func (x *Index) newFile(p string) error {
 	if x.isDir(p) {
-		return fail("%s is a directory", p)
+		return refuse(fsaccess.IsADirectory, p, "%s is a directory", p)
 	}
 	if f, ok := x.fileAbove(p); ok {
-		return fail("%s is below %s, a file", p, f)
+		return refuse(fsaccess.NotADirectory, f, "%s is below %s, a file", p, f)
 	}
 	return nil
 }
@@ -188,15 +209,15 @@ func (x *Index) Rm(p string) error {
 // movable checks p is there and is neither `/` nor a mount nor holds one.
 func (x *Index) movable(p string) error {
 	if !x.exists(p) {
-		return fail("%s is not there", p)
+		return refuse(fsaccess.NoSuchFile, p, "%s is not there", p)
 	}
 	for m := range x.mounts {
 		if fsaccess.Within(p, m) {
-			return fail("%s is or holds the mount %s, which only whoever mounted it removes or moves", p, m)
+			return refuse(0, p, "%s is or holds the mount %s, which only whoever mounted it removes or moves", p, m)
 		}
 	}
 	if p == "/" {
-		return fail("/ is the tree's root")
+		return refuse(0, p, "/ is the tree's root")
 	}
 	return nil
 }
@@ -204,15 +225,24 @@ func (x *Index) movable(p string) error {
 // target checks to may be made from `from`: not there yet, its directory there, not inside from.
 func (x *Index) target(from, to string) error {
 	if x.exists(to) {
-		return fail("%s is already there", to)
+		return refuse(fsaccess.AlreadyExists, to, "%s is already there", to)
 	}
 	if fsaccess.Within(from, to) {
-		return fail("%s is inside %s", to, from)
+		return refuse(0, to, "%s is inside %s", to, from)
 	}
 	if dir := fsaccess.Parent(to); !x.isDir(dir) {
-		return fail("%s, the directory of %s, is not a directory of the tree", dir, to)
+		return x.notADir(dir, to)
 	}
 	return nil
+}
+
+// notADir is the refusal of a target whose directory is not one: missing, or a file.
+func (x *Index) notADir(dir, to string) error {
+	code := fsaccess.NoSuchFile
+	if _, file := x.files[dir]; file {
+		code = fsaccess.NotADirectory
+	}
+	return refuse(code, dir, "%s, the directory of %s, is not a directory of the tree", dir, to)
 }
 
 // Mv moves a file or a directory with everything in it. It costs nothing: outside every mount
@@ -273,14 +303,14 @@ func (x *Index) copyFiles(from, to string, move bool) (map[string]string, error)
 			return nil, err
 		}
 	} else if !x.exists(from) {
-		return nil, fail("%s is not there", from)
+		return nil, refuse(fsaccess.NoSuchFile, from, "%s is not there", from)
 	}
 	if err := x.target(from, to); err != nil {
 		return nil, err
 	}
 	if move {
 		if a, b := mountName(x.mountOf(from)), mountName(x.mountOf(to)); a != b {
-			return nil, fail("a move from %s to %s is between %s and %s: refused", from, to, a, b)
+			return nil, refuse(0, from, "a move from %s to %s is between %s and %s: refused", from, to, a, b)
 		}
 	}
 	out := map[string]string{}
@@ -361,7 +391,7 @@ func (x *Index) Commit(p string, paths []string) error {
 	}
 	m, in := x.mountOf(p)
 	if !in {
-		return fail("%s is not in a repository: nothing to commit", p)
+		return refuse(fsaccess.NothingToCommit, p, "%s is not in a repository: nothing to commit", p)
 	}
 	changed := x.staged(m)
 	if paths != nil {
@@ -379,7 +409,7 @@ func (x *Index) Commit(p string, paths []string) error {
 				}
 			}
 			if n == 0 {
-				return fail("%s is not a staged change of the mount %s", q, m)
+				return refuse(0, q, "%s is not a staged change of the mount %s", q, m)
 			}
 		}
 		changed = dedupe(only)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
 	"sort"
 	"strings"
@@ -39,6 +40,15 @@ const (
 	partialLoop = "loop.partial.json"
 	wholeLoop   = "loop.json"
 )
+
+// CompareDir is Compare of the copy in the folder dir, against the vendored manifest; a dir that
+// is not a folder is the error, saying what to give.
+func CompareDir(dir string, opts CompareOptions) ([]Problem, error) {
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return nil, fmt.Errorf("spec verify %s: not a directory (give the folder holding the spec's VERSION, loop.json, conformance/ …)", dir)
+	}
+	return Compare(os.DirFS(dir), Manifest(), opts), nil
+}
 
 // Compare checks a copy of the spec (the CLI's `harness/`, the server's vendored copy, or the
 // embedded files) against the manifest: each pinned file must be there with the pinned bytes.

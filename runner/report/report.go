@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/LLeMbas/lembas-check/conformance"
+	"github.com/LLeMbas/lembas-check/conformance/coverage"
 	"github.com/LLeMbas/lembas-check/internal/format"
 	"github.com/LLeMbas/lembas-check/internal/jsonx"
 	"github.com/LLeMbas/lembas-check/internal/table"
@@ -560,7 +561,7 @@ func WriteMarkdown(w io.Writer, r *runner.Report) error {
 		mdRow(a, n, len(by[a]), n.d, false)
 	}
 	mdRow("**all**", all, len(r.Results), r.Duration, true)
-	fmt.Fprintln(w)
+	fmt.Fprintf(w, "\nSpec coverage: %s (`lembas-check spec coverage`).\n\n", coverage.Load().Summarize().Line())
 	var failed []runner.Result
 	for _, x := range r.Results {
 		if x.Verdict.Failed() {
@@ -573,7 +574,28 @@ func WriteMarkdown(w io.Writer, r *runner.Report) error {
 		if x.Case.About != "" {
 			about = " " + format.MarkdownCell(oneLine(x.Case.About, 100)) + " —"
 		}
-		fmt.Fprintf(w, "<details><summary><code>%s</code>%s %s</summary>\n\n%s\n\n</details>\n\n", x.Case.ID, about, format.MarkdownCell(firstLine(x)), format.MarkdownFence("", x.Failure()))
+		fmt.Fprintf(w, "<details><summary><code>%s</code>%s %s</summary>\n\n%s%s\n\n</details>\n\n", x.Case.ID, about, format.MarkdownCell(firstLine(x)), checks(x.Case.ID), format.MarkdownFence("", x.Failure()))
 	}
 	return nil
+}
+
+// maxChecks is how many of a failing case's statements its markdown names.
+const maxChecks = 3
+
+// checks says which statements of the spec a case holds an implementation to, from the coverage
+// map, as markdown lines before its failure; "" for a case the map ties to none.
+func checks(id string) string {
+	st := coverage.ForCase(id)
+	if len(st) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	for i, e := range st {
+		if i == maxChecks {
+			fmt.Fprintf(&b, "- … and %d more (`lembas-check spec coverage`)\n", len(st)-maxChecks)
+			break
+		}
+		fmt.Fprintf(&b, "- checks `%s:%d` (%s): %s\n", e.File, e.Line, format.MarkdownCell(e.Heading), format.MarkdownCell(oneLine(e.Text, 160)))
+	}
+	return b.String() + "\n"
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"os"
 	"slices"
 	"text/tabwriter"
 
@@ -67,10 +66,10 @@ func WriteSpecCompare(w io.Writer, dir string, problems []spec.Problem) error {
 // SpecVerify is `spec verify DIR`: the project's copy compared with the pinned manifest, written
 // to w; its status, or an error when dir is not a directory.
 func SpecVerify(w io.Writer, dir string, allowExtra bool) (format.Status, error) {
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return format.Unfinished, fmt.Errorf("spec verify %s: not a directory (give the folder holding the spec's VERSION, loop.json, conformance/ …)", dir)
+	problems, err := spec.CompareDir(dir, spec.CompareOptions{AllowExtra: allowExtra})
+	if err != nil {
+		return format.Unfinished, err
 	}
-	problems := spec.Compare(os.DirFS(dir), spec.Manifest(), spec.CompareOptions{AllowExtra: allowExtra})
 	if err := WriteSpecCompare(w, dir, problems); err != nil {
 		return format.Unfinished, err
 	}

@@ -1,0 +1,156 @@
+package coverage
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/LLeMbas/lembas-check/conformance"
+	"github.com/LLeMbas/lembas-check/harness/spec"
+)
+
+//go:generate go test -run ^TestMapFresh$ -update .
+
+// Entry is one statement of the map and what checks it: the cases, or why none does.
+type Entry struct {
+	File    string   `json:"file"`
+	Line    int      `json:"line"`
+	Heading string   `json:"heading"`
+	Text    string   `json:"text"`
+	Cases   []string `json:"cases"`
+	Reason  string   `json:"reason,omitempty"`
+}
+
+// Todo says the entry is a statement a case could check and none does yet.
+func (e Entry) Todo() bool { return len(e.Cases) == 0 && strings.HasPrefix(e.Reason, "todo:") }
+
+// Map is the coverage map as map.json holds it, pinned to the spec files it was made from.
+type Map struct {
+	Spec string `json:"spec"`
+	Rule string `json:"rule"`
+	// Files are the SHA-256 of each file a statement comes from, as MANIFEST.sha256 pins it.
+	Files      map[string]string `json:"files"`
+	Statements []Entry           `json:"statements"`
+}
+
+//go:embed map.json
+var mapJSON []byte
+
+//go:embed reasons.json
+var reasonsJSON []byte
+
+// Load is the checked-in map.
+var Load = sync.OnceValue(func() *Map {
+	var m Map
+	if err := json.Unmarshal(mapJSON, &m); err != nil {
+		panic("conformance/coverage/map.json: " + err.Error())
+	}
+	return &m
+})
+
+// Build makes the map from the vendored spec, the embedded cases and reasons.json: what map.json
+// must hold.
+func Build() (*Map, error) {
+	stmts, err := Extract(spec.Files)
+	if err != nil {
+		return nil, err
+	}
+	var r struct {
+		Reasons map[string]string `json:"reasons"`
+	}
+	if err := json.Unmarshal(reasonsJSON, &r); err != nil {
+		return nil, fmt.Errorf("conformance/coverage/reasons.json: %v", err)
+	}
+	links := Link(stmts, conformance.Embedded())
+	sums := map[string]string{}
+	for _, e := range spec.Manifest() {
+		sums[e.Path] = e.SHA256
+	}
+	m := &Map{Spec: spec.Version(), Rule: Rule, Files: map[string]string{}}
+	for i, s := range stmts {
+		e := Entry{File: s.File, Line: s.Line, Heading: s.Heading, Text: s.Text, Cases: links[i]}
+		if e.Cases == nil {
+			e.Cases = []string{}
+			e.Reason = reasonFor(r.Reasons, s)
+		}
+		m.Files[s.File] = sums[s.File]
+		m.Statements = append(m.Statements, e)
+	}
+	return m, nil
+}
+
+// reasonFor is the most specific reason for a statement: file#heading, file, then its folder.
+func reasonFor(reasons map[string]string, s Statement) string {
+	for _, k := range []string{s.File + "#" + s.Heading, s.File, strings.SplitN(s.File, "/", 2)[0]} {
+		if r, ok := reasons[k]; ok {
+			return r
+		}
+	}
+	return ""
+}
+
+// Marshal is the map as map.json holds it.
+func (m *Map) Marshal() ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	err := enc.Encode(m)
+	return b.Bytes(), err
+}
+
+// Summary is how much of the map is covered.
+type Summary struct {
+	Statements int `json:"statements"`
+	// Covered have a case; Reasoned have a reason no case can check them; Todo could be checked
+	// and are not.
+	Covered, Reasoned, Todo int
+}
+
+// Percent is the share of statements covered by a case, in tenths of a percent cut down.
+func (s Summary) Percent() float64 {
+	if s.Statements == 0 {
+		return 0
+	}
+	return float64(s.Covered*1000/s.Statements) / 10
+}
+
+// Line is the figure in one line, as README and run's markdown summary say it.
+func (s Summary) Line() string {
+	return fmt.Sprintf("%d of %d normative statements of the spec (%.1f %%) are checked by a case; %d more cannot be by any target (reasons given); %d could be and are not yet",
+		s.Covered, s.Statements, s.Percent(), s.Reasoned, s.Todo)
+}
+
+// Summarize counts the map's entries.
+func (m *Map) Summarize() Summary {
+	s := Summary{Statements: len(m.Statements)}
+	for _, e := range m.Statements {
+		switch {
+		case len(e.Cases) > 0:
+			s.Covered++
+		case e.Todo():
+			s.Todo++
+		default:
+			s.Reasoned++
+		}
+	}
+	return s
+}
+
+// byCase is each case id's statements.
+var byCase = sync.OnceValue(func() map[string][]Entry {
+	out := map[string][]Entry{}
+	for _, e := range Load().Statements {
+		for _, id := range e.Cases {
+			out[id] = append(out[id], e)
+		}
+	}
+	return out
+})
+
+// ForCase is the statements a case checks, in the map's order (none for a case the map does
+// not tie to one).
+func ForCase(id string) []Entry { return byCase()[id] }
