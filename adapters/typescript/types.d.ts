@@ -94,6 +94,10 @@ export type IndexCase = {
 export type IndexAnswer = {
   embedded?: Array<string | null>;
   index?: Record<string, string | null>;
+  refused?: {
+    error?: string;
+    step: number;
+  };
 };
 
 /** instructions: a case (the instruction files a session starts with, stacked from the boundary down to the start directory (filesystem.md)). */

@@ -107,9 +107,15 @@ IndexCase = TypedDict("IndexCase", {
     "steps": NotRequired[List[IndexCaseStepsItem]],
 })
 
+IndexAnswerRefused = TypedDict("IndexAnswerRefused", {
+    "error": NotRequired[str],
+    "step": int,
+})
+
 IndexAnswer = TypedDict("IndexAnswer", {
     "embedded": NotRequired[List[Optional[str]]],
     "index": NotRequired[Dict[str, Optional[str]]],
+    "refused": NotRequired[IndexAnswerRefused],
 })
 
 InstructionsCase = TypedDict("InstructionsCase", {
