@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"strings"
@@ -67,6 +68,52 @@ func (x Result) WriteFailure(w io.Writer) {
 		}
 	}
 	WriteStderr(w, "    ", x.Stderr)
+}
+
+// WriteShown writes what a person is shown of the result as it ends, the one place a run's
+// table and its stream decide it: a verdict that fails the run whole (WriteFailure); with verbose
+// every other verdict's heading, with why (a skip's reason, a pass's evidence).
+func (x Result) WriteShown(w io.Writer, verbose bool) {
+	switch {
+	case x.Verdict == Interrupted:
+		if verbose {
+			fmt.Fprintf(w, "--- INTERRUPTED: %s: %s\n", x.Case.ID, x.Message)
+		}
+	case x.Verdict.Failed():
+		x.WriteFailure(w)
+	case verbose:
+		x.WriteHeading(w, x.suffix())
+	}
+}
+
+// Stream writes WriteShown's text to w in one Write, so that a writer that puts it above a
+// progress line (Progress.Above) erases and redraws the line once; colour as w takes it.
+func (x Result) Stream(w io.Writer, verbose bool) {
+	var b bytes.Buffer
+	var bw io.Writer = &b
+	if _, ok := w.(term.Writer); ok {
+		bw = term.Writer{Writer: &b}
+	}
+	x.WriteShown(bw, verbose)
+	if b.Len() > 0 {
+		w.Write(b.Bytes())
+	}
+}
+
+// suffix is what follows a heading that is not a failure's: why it was skipped or expected to
+// fail, what a pass rests on.
+func (x Result) suffix() string {
+	switch {
+	case x.Verdict == Skip && x.Expected != "":
+		return ": " + x.Message + " (expected: " + x.Expected + ")"
+	case x.Verdict == Skip && x.Message != "":
+		return ": " + x.Message
+	case x.Expected != "":
+		return ": expected to fail: " + x.Expected
+	case x.Verdict == Pass && x.Evidence != "":
+		return ": " + x.Evidence
+	}
+	return ""
 }
 
 // ExpectNote says why the expectations file (--expect) made this verdict fail the run: an

@@ -113,16 +113,15 @@ func (t tally) row(cases int, interrupted bool) []any {
 // WriteTable writes what a person reads: each failure as `go test` shows one (the case, want, got
 // and the diff), then a summary per area, then one line (Summary).
 func WriteTable(w io.Writer, r *runner.Report, verbose bool) error {
+	return writeTable(w, r, verbose, true)
+}
+
+// writeTable is WriteTable; without results it leaves out what a person was shown as each case
+// ended (runner.Options.Stream), so a streamed run does not show its failures twice.
+func writeTable(w io.Writer, r *runner.Report, verbose, results bool) error {
 	for _, x := range r.Results {
-		switch {
-		case x.Verdict == runner.Interrupted:
-			if verbose {
-				fmt.Fprintf(w, "--- INTERRUPTED: %s: %s\n", x.Case.ID, x.Message)
-			}
-		case x.Verdict.Failed():
-			x.WriteFailure(w)
-		case verbose:
-			x.WriteHeading(w, suffix(x))
+		if results {
+			x.WriteShown(w, verbose)
 		}
 	}
 	if len(r.Results) == 0 {
@@ -202,20 +201,6 @@ func UnlistedSkips(r *runner.Report) string {
 		ids = append(ids[:10], "…")
 	}
 	return fmt.Sprintf("%d skipped cases it does not list fail the run: %s (list each as `ID skip WHY`, or start a baseline with --write-expect FILE)", n, strings.Join(ids, ", "))
-}
-
-func suffix(x runner.Result) string {
-	switch {
-	case x.Verdict == runner.Skip && x.Expected != "":
-		return ": " + x.Message + " (expected: " + x.Expected + ")"
-	case x.Verdict == runner.Skip && x.Message != "":
-		return ": " + x.Message
-	case x.Expected != "":
-		return ": expected to fail: " + x.Expected
-	case x.Verdict == runner.Pass && x.Evidence != "":
-		return ": " + x.Evidence
-	}
-	return ""
 }
 
 // JSON lines: a header, one line per case, a footer. The same shape is read back by ReadJSON, so

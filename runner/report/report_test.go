@@ -318,3 +318,29 @@ func TestVerboseTableShowsEvidence(t *testing.T) {
 		t.Errorf("no evidence:\n%s", b.String())
 	}
 }
+
+// A run that streamed its verdicts to stdout (Output.Stream) ends there with the table and the
+// summary, each failure shown once; a --out file keeps them all, in the cases' order; stdout
+// that is a JSON report gets no stream.
+func TestStreamedRunShowsEachFailureOnce(t *testing.T) {
+	cases := conformancetest.Cases(t, conformance.Jobs)[:3]
+	target := scripted{areas: []string{"jobs"}, answers: map[string]runner.Outcome{cases[1].ID: {Answer: json.RawMessage(`{"text":"x"}`)}}}
+	o := Output{Output: format.Output{Format: "table"}}
+	var stdout bytes.Buffer
+	rep, err := runCases(context.Background(), target, cases, runner.Options{Stream: o.Stream(&stdout)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := o.Write(&stdout, &bytes.Buffer{}, rep, nil, "case"); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(stdout.String(), "--- FAIL: "+cases[1].ID); n != 1 {
+		t.Errorf("stdout shows the failure %d times:\n%s", n, stdout.String())
+	}
+	if !strings.Contains(stdout.String(), "FAIL\t") {
+		t.Errorf("no summary:\n%s", stdout.String())
+	}
+	if (Output{Output: format.Output{Format: "json"}}).Stream(&stdout) != nil {
+		t.Error("a JSON report on stdout is streamed into")
+	}
+}
