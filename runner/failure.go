@@ -86,15 +86,20 @@ func (x Result) WriteShown(w io.Writer, verbose bool) {
 	}
 }
 
-// Stream writes WriteShown's text to w in one Write, so that a writer that puts it above a
-// progress line (Progress.Above) erases and redraws the line once; colour as w takes it.
+// Stream writes WriteShown's text to w in one Write (StreamTo).
 func (x Result) Stream(w io.Writer, verbose bool) {
+	StreamTo(w, func(w io.Writer) { x.WriteShown(w, verbose) })
+}
+
+// StreamTo writes what write writes to w in one Write, so that a writer that puts it above a
+// progress line (Progress.Above) erases and redraws the line once; colour as w takes it.
+func StreamTo(w io.Writer, write func(io.Writer)) {
 	var b bytes.Buffer
 	var bw io.Writer = &b
 	if _, ok := w.(term.Writer); ok {
 		bw = term.Writer{Writer: &b}
 	}
-	x.WriteShown(bw, verbose)
+	write(bw)
 	if b.Len() > 0 {
 		w.Write(b.Bytes())
 	}

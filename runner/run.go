@@ -114,6 +114,9 @@ type Options struct {
 	// RunShown writes it above the progress line. The report keeps the items' order.
 	Stream  io.Writer
 	Verbose bool
+	// Show, when set, is what Stream is shown of a result instead (a diff's side shows how it
+	// compares with the other side).
+	Show func(w io.Writer, r Result)
 }
 
 // Run hands every item to a started target — info is what its Start said — and returns the
@@ -148,7 +151,11 @@ func Run(ctx context.Context, t Target, info TargetInfo, items []Item, opts Opti
 					opts.OnResult(r)
 				}
 				if opts.Stream != nil {
-					r.Stream(opts.Stream, opts.Verbose)
+					show := opts.Show
+					if show == nil {
+						show = func(w io.Writer, r Result) { r.WriteShown(w, opts.Verbose) }
+					}
+					StreamTo(opts.Stream, func(w io.Writer) { show(w, r) })
 				}
 				mu.Unlock()
 			}

@@ -73,6 +73,9 @@ type DiffCase struct {
 type Comparison struct {
 	A, B  Side
 	Cases []DiffCase
+	// Streamed says the failing cases were shown as b's run went (DiffRun): the table on the
+	// same stdout leaves them out.
+	Streamed bool `json:"-"`
 }
 
 // Compare lines up two reports by case id, a's order first, then the cases only b has.
@@ -567,12 +570,16 @@ func (c *Comparison) Failing(v DiffVerdict) []DiffCase {
 func (c *Comparison) failures() []DiffCase {
 	var out []DiffCase
 	for _, d := range c.Cases {
-		switch d.Verdict {
-		case BothWrong, Disagree, NotCompared:
+		if d.fails() {
 			out = append(out, d)
 		}
 	}
 	return out
+}
+
+// fails says whether the case fails the diff: both wrong, a disagreement, not compared.
+func (d DiffCase) fails() bool {
+	return d.Verdict == BothWrong || d.Verdict == Disagree || d.Verdict == NotCompared
 }
 
 // textLines is an answer as text (table.Text), line by line.
@@ -644,6 +651,9 @@ func WriteDiffTable(w io.Writer, c *Comparison, verbose bool) error {
 		}
 	}
 	for _, d := range c.failures() {
+		if c.Streamed {
+			break // shown as b's run went (DiffRun)
+		}
 		fmt.Fprintln(w)
 		writeFailing(w, c, d)
 	}

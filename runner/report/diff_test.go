@@ -515,3 +515,27 @@ func TestCompareReadsAnUnlistedSkipAsASkip(t *testing.T) {
 		t.Fatalf("an unlisted skip on both sides: %+v, want %q", d, SkippedByBoth)
 	}
 }
+
+// While b runs, each of its cases that fails the diff is shown as it ends, compared with a's
+// result, and one that agrees is not; the table after it leaves the streamed cases out.
+func TestDiffStreamsFailingCasesAsBRuns(t *testing.T) {
+	a, b, _ := twoReports(t)
+	show := DiffRun{A: "a", B: "b"}.streamed(a)
+	var out bytes.Buffer
+	for _, r := range b.Results {
+		show(&out, r)
+	}
+	c := Compare(a, b)
+	want := len(c.failures())
+	if n := strings.Count(out.String(), "\n--- ") + strings.Count(out.String()[:4], "--- "); n != want {
+		t.Errorf("streamed %d failing cases, want %d:\n%s", n, want, out.String())
+	}
+	c.Streamed = true
+	var table bytes.Buffer
+	if err := WriteDiffTable(&table, c, false); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(table.String(), "\n--- ") {
+		t.Errorf("the table repeats what was streamed:\n%s", table.String())
+	}
+}
