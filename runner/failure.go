@@ -40,11 +40,22 @@ func (x Result) WriteHeading(w io.Writer, tail string) {
 
 // WriteFailure writes Failure to w, its verdict and diff lines in colour when w takes it
 // (internal/term).
-func (x Result) WriteFailure(w io.Writer) {
+func (x Result) WriteFailure(w io.Writer) { x.writeFailure(w, false) }
+
+// FailureText is Failure with the case, want and got as text, a field a line and a string's
+// lines as lines (table.Text), and their line diff (-want +got) instead of go-cmp's report: for
+// a viewer that shows a body as it is (JUnit), where one line of escaped JSON is unreadable.
+func (x Result) FailureText() string {
+	var b strings.Builder
+	x.writeFailure(&b, true)
+	return b.String()
+}
+
+func (x Result) writeFailure(w io.Writer, text bool) {
 	x.WriteHeading(w, "")
 	fmt.Fprintf(w, "    %s\n", x.Case.Where())
-	if x.Case.About != "" {
-		fmt.Fprintf(w, "    %s\n", x.Case.About)
+	if title := x.Case.Title(); title != "" {
+		fmt.Fprintf(w, "    %s\n", title)
 	}
 	if note := x.ExpectNote(); note != "" {
 		fmt.Fprintf(w, "    %s\n", note)
@@ -52,22 +63,42 @@ func (x Result) WriteFailure(w io.Writer) {
 			return // nothing was sent: no answer, no diff
 		}
 	}
-	fmt.Fprintf(w, "    case:   %s\n", table.JSON(x.Case.Input, "            "))
-	fmt.Fprintf(w, "    want:   %s\n", table.JSON(x.Case.Expect, "            "))
+	show := func(name string, raw []byte) {
+		if text {
+			fmt.Fprintf(w, "    %s:\n%s", name, table.Indent(table.Text(raw), "        "))
+			return
+		}
+		fmt.Fprintf(w, "    %-7s %s\n", name+":", table.JSON(raw, "            "))
+	}
+	show("case", x.Case.Input)
+	show("want", x.Case.Expect)
 	if x.Answer != nil {
-		fmt.Fprintf(w, "    got:    %s\n", table.JSON(x.Answer, "            "))
+		show("got", x.Answer)
 	}
 	if x.Message != "" {
 		fmt.Fprintf(w, "    %s: %s\n", x.Verdict, x.Message)
 	}
-	if x.Diff != "" {
-		// go-cmp's report, read by its first column and without its non-breaking spaces.
-		fmt.Fprintf(w, "    diff (-want +got):\n")
-		for _, l := range textdiff.Cmp(x.Diff) {
-			fmt.Fprintf(w, "        %s\n", term.Diff(w, l.Text))
+	x.writeDiff(w, text)
+	WriteStderr(w, "    ", x.Stderr)
+}
+
+// writeDiff writes what differs: go-cmp's report, read by its first column and without its
+// non-breaking spaces; as text, the line diff of want and got as text.
+func (x Result) writeDiff(w io.Writer, text bool) {
+	if x.Diff == "" {
+		return
+	}
+	lines := textdiff.Cmp(x.Diff)
+	if text && x.Answer != nil {
+		lines = textdiff.Lines(strings.Split(table.Text(x.Case.Expect), "\n"), strings.Split(table.Text(x.Answer), "\n"))
+		for i, l := range lines {
+			lines[i].Text = string(l.Op) + " " + l.Text
 		}
 	}
-	WriteStderr(w, "    ", x.Stderr)
+	fmt.Fprintf(w, "    diff (-want +got):\n")
+	for _, l := range lines {
+		fmt.Fprintf(w, "        %s\n", term.Diff(w, l.Text))
+	}
 }
 
 // WriteShown writes what a person is shown of the result as it ends, the one place a run's
@@ -82,7 +113,11 @@ func (x Result) WriteShown(w io.Writer, verbose bool) {
 	case x.Verdict.Failed():
 		x.WriteFailure(w)
 	case verbose:
-		x.WriteHeading(w, x.suffix())
+		tail := x.suffix()
+		if title := x.Case.Title(); title != "" {
+			tail = " — " + title + tail
+		}
+		x.WriteHeading(w, tail)
 	}
 }
 

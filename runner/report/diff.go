@@ -636,7 +636,7 @@ func WriteDiffTable(w io.Writer, c *Comparison, verbose bool) error {
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 		fmt.Fprintf(tw, "  CASE\t%s\tABOUT\n", strings.ToUpper(strings.Join(l.Columns, "\t")))
 		for i, d := range l.Cases {
-			fmt.Fprintf(tw, "  %s\t%s\t%s\n", d.Case.ID, strings.Join(l.Cells[i], "\t"), oneLine(d.Case.About, 60))
+			fmt.Fprintf(tw, "  %s\t%s\t%s\n", d.Case.ID, strings.Join(l.Cells[i], "\t"), oneLine(d.Case.Title(), 60))
 		}
 		tw.Flush()
 	}
@@ -695,8 +695,8 @@ func writeFailing(w io.Writer, c *Comparison, d DiffCase) {
 	word, rest, _ := strings.Cut(failHeading(c, d), ": ")
 	fmt.Fprintf(w, "%s %s\n", term.Word(w, word+":"), rest)
 	fmt.Fprintf(w, "    %s\n", d.Case.Where())
-	if d.Case.About != "" {
-		fmt.Fprintf(w, "    %s\n", d.Case.About)
+	if title := d.Case.Title(); title != "" {
+		fmt.Fprintf(w, "    %s\n", title)
 	}
 	if d.Note != "" {
 		fmt.Fprintf(w, "    note: %s\n", d.Note)
@@ -855,7 +855,7 @@ func WriteDiffMarkdown(w io.Writer, c *Comparison) error {
 		fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(cols, " | "), strings.Repeat("---|", len(cols)))
 		for i, d := range l.Cases {
 			cells := []string{"`" + d.Case.ID + "`"}
-			for _, s := range append(append([]string{}, l.Cells[i]...), oneLine(d.Case.About, 100)) {
+			for _, s := range append(append([]string{}, l.Cells[i]...), oneLine(d.Case.Title(), 100)) {
 				cells = append(cells, format.MarkdownCell(s))
 			}
 			fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))

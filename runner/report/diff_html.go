@@ -124,7 +124,7 @@ func htmlLists(c *Comparison) []htmlList {
 	for _, l := range c.findings() {
 		hl := htmlList{ID: listID[l.Verdict], Heading: l.Heading, Columns: l.Columns}
 		for i, d := range l.Cases {
-			item := htmlListItem{Anchor: anchor(d.Case.ID), ID: d.Case.ID, About: d.Case.About, Where: d.Case.Where(), Cells: l.Cells[i]}
+			item := htmlListItem{Anchor: anchor(d.Case.ID), ID: d.Case.ID, About: d.Case.Title(), Where: d.Case.Where(), Cells: l.Cells[i]}
 			switch l.Verdict {
 			case Disagree:
 				item.FirstClass = "backs-" + d.Right
@@ -205,10 +205,10 @@ func WriteDiffHTML(w io.Writer, c *Comparison) error {
 func htmlCaseOf(c *Comparison, d DiffCase) htmlCase {
 	kind, mark := cellKind(d)
 	cell := htmlCell{ID: d.Case.ID, Anchor: anchor(d.Case.ID), Kind: kind, Mark: mark, Title: d.Case.ID + ": " + c.title(d)}
-	if d.Case.About != "" {
-		cell.Title += " — " + oneLine(d.Case.About, 100)
+	if title := d.Case.Title(); title != "" {
+		cell.Title += " — " + oneLine(title, 100)
 	}
-	hc := htmlCase{htmlCell: cell, Where: d.Case.Where(), About: d.Case.About, Note: d.Note,
+	hc := htmlCase{htmlCell: cell, Where: d.Case.Where(), About: d.Case.Title(), Note: d.Note,
 		Input: table.Text(d.Case.Input), Expect: table.Text(d.Case.Expect),
 		Sides: []htmlSide{htmlSideOf(c, "a", d.A), htmlSideOf(c, "b", d.B)}}
 	hc.Title = c.title(d)

@@ -279,7 +279,7 @@ func TestWriteDiffMarkdown(t *testing.T) {
 	for _, w := range []string{
 		"## ❌ lembas-check diff: 1 both wrong, 3 disagree (a right 1, b right 1, neither 1), 3 not compared, 1 agree, 2 only in a, 1 only in b, 1 skipped by both; 5 of 12 cases compared\n",
 		"| jobs | 12 | 1 | 1 | 3 | 1 | 1 | 1 | 3 | 2 | 1 | 1 |",
-		"### 1 both wrong: the same answer on both sides, which the spec does not back\n\n| Case | Both answered | About |\n|---|---|---|\n| `jobs/eeeeeeee` | another answer |  |\n",
+		"### 1 both wrong: the same answer on both sides, which the spec does not back\n\n| Case | Both answered | About |\n|---|---|---|\n| `jobs/eeeeeeee` | another answer | jobs: note for command `npm test`, exit 0 after 5s |\n",
 		"### 3 disagreement(s): the spec backs a in 1, b in 1, neither in 1",
 		"| Case | Spec backs | a | b | About |",
 		"### 3 not compared: a side was asked and gave no answer\n\n| Case | Why | a | b | About |\n",

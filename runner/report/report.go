@@ -414,8 +414,8 @@ func WriteJUnit(w io.Writer, r *runner.Report) error {
 		var d time.Duration
 		for _, x := range by[a] {
 			d += x.Duration
-			c := junitCase{Name: caseName(x.Case), Classname: "lembas-check." + a, File: caseFile(x.Case), Line: x.Case.Line, Time: secs(x.Duration)}
-			body := x.Failure()
+			c := junitCase{Name: caseName(x.Case), Classname: "lembas-check." + a, File: x.Case.Path(), Line: x.Case.Line, Time: secs(x.Duration)}
+			body := x.FailureText()
 			switch x.Verdict {
 			case runner.Pass:
 			case runner.Skip:
@@ -463,22 +463,13 @@ func WriteJUnit(w io.Writer, r *runner.Report) error {
 	return err
 }
 
-// caseName is how a CI's test view names a case: its id and, when it has one, the start of what it
-// is about ("chunk/134b9ada: A text that fits is one piece, CRLF read as LF…").
+// caseName is how a CI's test view names a case: its id and its title (conformance.Case.Title:
+// its about, or what it asks) — "chunk/134b9ada: A text that fits is one piece, CRLF read as LF…".
 func caseName(c conformance.Case) string {
-	if c.About == "" {
-		return c.ID
+	if title := c.Title(); title != "" {
+		return c.ID + ": " + oneLine(title, 72)
 	}
-	return c.ID + ": " + oneLine(c.About, 72)
-}
-
-// caseFile is the file a case came from, without the line a scenario's name carries (JUnit has a
-// line of its own).
-func caseFile(c conformance.Case) string {
-	if c.Line > 0 {
-		return strings.TrimSuffix(c.File, fmt.Sprintf(":%d", c.Line))
-	}
-	return c.File
+	return c.ID
 }
 
 // runName names a run in a heading: what was checked against which spec, the tool named once
@@ -553,8 +544,8 @@ func WriteMarkdown(w io.Writer, r *runner.Report) error {
 	sort.SliceStable(failed, func(i, j int) bool { return failed[i].Case.ID < failed[j].Case.ID })
 	for _, x := range failed {
 		about := ""
-		if x.Case.About != "" {
-			about = " " + format.MarkdownCell(oneLine(x.Case.About, 100)) + " —"
+		if title := x.Case.Title(); title != "" {
+			about = " " + format.MarkdownCell(oneLine(title, 100)) + " —"
 		}
 		fmt.Fprintf(w, "<details><summary><code>%s</code>%s %s</summary>\n\n%s\n\n</details>\n\n", x.Case.ID, about, format.MarkdownCell(firstLine(x)), format.MarkdownFence("", x.Failure()))
 	}

@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"encoding/xml"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -182,8 +184,12 @@ func TestNamesACIShows(t *testing.T) {
 	if want := c.ID + ": " + oneLine(c.About, 72); got.Name != want || !strings.HasPrefix(got.Name, "chunk/134b9ada: A text that fits is one piece") {
 		t.Errorf("JUnit name %q, want %q", got.Name, want)
 	}
-	if got.File != c.File || got.Line != c.Line || got.Line < 2 {
+	if got.File != "conformance/cases/chunk.json" || got.Line != c.Line || got.Line < 2 {
 		t.Errorf("JUnit file %q line %d", got.File, got.Line)
+	}
+	// want and got as text, a line each, and their line diff (issue 27: one-line escaped JSON).
+	if body := got.Failure.Body; !strings.Contains(body, "    want:\n        - |-\n") || !strings.Contains(body, "        + - a short note\n") {
+		t.Errorf("JUnit body:\n%s", body)
 	}
 	if parsed.Name != "lembas-check reference 0.1.0 against harness spec 3.1.0" {
 		t.Errorf("JUnit suites %q", parsed.Name)
@@ -216,7 +222,7 @@ func TestNamesACIShows(t *testing.T) {
 		t.Errorf("%q", got)
 	}
 	// A scenario's file carries its line; JUnit gives the two apart.
-	if got := caseFile(conformance.Case{Label: conformance.Label{File: "features/jobs.feature:12", Line: 12}}); got != "features/jobs.feature" {
+	if got := (conformance.Label{File: "features/jobs.feature:12", Line: 12}).Path(); got != "features/jobs.feature" {
 		t.Errorf("%q", got)
 	}
 	// The line survives a saved report.
@@ -342,5 +348,37 @@ func TestStreamedRunShowsEachFailureOnce(t *testing.T) {
 	}
 	if (Output{Output: format.Output{Format: "json"}}).Stream(&stdout) != nil {
 		t.Error("a JSON report on stdout is streamed into")
+	}
+}
+
+// JUnit of a whole run names no case by its id alone, and each file is a path in the repository
+// (issue 27: 80 of 267 names were a hash, files "spec 3.1.0:jobs.json").
+func TestJUnitOfAFullRunNamesEveryCase(t *testing.T) {
+	rep, err := runCases(context.Background(), runner.Builtin{}, conformance.Embedded(), runner.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ju bytes.Buffer
+	if err := WriteJUnit(&ju, rep); err != nil {
+		t.Fatal(err)
+	}
+	var parsed junitSuites
+	if err := xml.Unmarshal(ju.Bytes(), &parsed); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, s := range parsed.Suites {
+		for _, c := range s.Cases {
+			n++
+			if id, title, _ := strings.Cut(c.Name, ": "); title == "" || strings.Contains(id, " ") {
+				t.Errorf("JUnit name %q: want the id and a title", c.Name)
+			}
+			if _, err := os.Stat(filepath.Join("..", "..", c.File)); err != nil || c.Line == 0 {
+				t.Errorf("%s: file %q line %d is not a place in the repository", c.Name, c.File, c.Line)
+			}
+		}
+	}
+	if n != len(rep.Results) {
+		t.Errorf("%d JUnit cases of %d results", n, len(rep.Results))
 	}
 }
