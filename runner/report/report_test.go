@@ -135,7 +135,7 @@ func TestStatusWordsAgree(t *testing.T) {
 			WriteTable(&tb, rep, false)
 			WriteMarkdown(&md, rep)
 			WriteJSON(&js, rep)
-			lines := strings.Split(strings.TrimSpace(tb.String()), "\n")
+			lines := strings.Split(strings.TrimSpace(strings.ReplaceAll(tb.String(), "\n\t", "\t")), "\n")
 			last := lines[len(lines)-1]
 			if word, _, _ := strings.Cut(last, "\t"); word != c.want.Word() || !strings.Contains(last, c.why) {
 				t.Errorf("summary %q, want %q first and %q", last, c.want.Word(), c.why)
