@@ -63,9 +63,12 @@ func (x Result) writeFailure(w io.Writer, text bool) {
 			return // nothing was sent: no answer, no diff
 		}
 	}
+	marked := false
 	show := func(name string, raw []byte) {
 		if text {
-			fmt.Fprintf(w, "    %s:\n%s", name, table.Indent(table.Text(raw), "        "))
+			s, m := textdiff.VisibleText(table.Text(raw))
+			marked = marked || m
+			fmt.Fprintf(w, "    %s:\n%s", name, table.Indent(s, "        "))
 			return
 		}
 		fmt.Fprintf(w, "    %-7s %s\n", name+":", table.JSON(raw, "            "))
@@ -79,6 +82,9 @@ func (x Result) writeFailure(w io.Writer, text bool) {
 		fmt.Fprintf(w, "    %s: %s\n", x.Verdict, x.Message)
 	}
 	x.writeDiff(w, text)
+	if marked {
+		fmt.Fprintf(w, "    %s\n", textdiff.Legend)
+	}
 	WriteStderr(w, "    ", x.Stderr)
 }
 
@@ -90,7 +96,9 @@ func (x Result) writeDiff(w io.Writer, text bool) {
 	}
 	lines := textdiff.Cmp(x.Diff)
 	if text && x.Answer != nil {
-		lines = textdiff.Lines(strings.Split(table.Text(x.Case.Expect), "\n"), strings.Split(table.Text(x.Answer), "\n"))
+		want, _ := textdiff.VisibleText(table.Text(x.Case.Expect))
+		got, _ := textdiff.VisibleText(table.Text(x.Answer))
+		lines = textdiff.Lines(strings.Split(want, "\n"), strings.Split(got, "\n"))
 		for i, l := range lines {
 			lines[i].Text = string(l.Op) + " " + l.Text
 		}

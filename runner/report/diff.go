@@ -584,7 +584,24 @@ func (d DiffCase) fails() bool {
 
 // textLines is an answer as text (table.Text), line by line.
 func textLines(raw []byte) []string {
-	return strings.Split(table.Text(raw), "\n")
+	return strings.Split(shownText(raw), "\n")
+}
+
+// shownText is a value as text (table.Text) with the whitespace a reader cannot see marked
+// (textdiff.Visible): every answer view and diff of a diff's reports shows it so.
+func shownText(raw []byte) string {
+	s, _ := textdiff.VisibleText(table.Text(raw))
+	return s
+}
+
+// marksIn says whether any of the values' text views carry textdiff.Visible's marks.
+func marksIn(raws ...[]byte) bool {
+	for _, raw := range raws {
+		if _, marked := textdiff.VisibleText(table.Text(raw)); raw != nil && marked {
+			return true
+		}
+	}
+	return false
 }
 
 // AnswerDiff is the line diff of the answers as text: a's and b's (-a +b) when they disagree,
@@ -701,8 +718,8 @@ func writeFailing(w io.Writer, c *Comparison, d DiffCase) {
 	if d.Note != "" {
 		fmt.Fprintf(w, "    note: %s\n", d.Note)
 	}
-	fmt.Fprintf(w, "    case:\n%s", table.Indent(table.Text(d.Case.Input), "        "))
-	fmt.Fprintf(w, "    expect:\n%s", table.Indent(table.Text(d.Case.Expect), "        "))
+	fmt.Fprintf(w, "    case:\n%s", table.Indent(shownText(d.Case.Input), "        "))
+	fmt.Fprintf(w, "    expect:\n%s", table.Indent(shownText(d.Case.Expect), "        "))
 	for _, who := range []string{"a", "b"} {
 		r := d.A
 		if who == "b" {
@@ -713,7 +730,7 @@ func writeFailing(w io.Writer, c *Comparison, d DiffCase) {
 		case answered(r) && who == "b" && d.Verdict == BothWrong:
 			fmt.Fprintln(w, "        (the same answer as a)")
 		case answered(r):
-			fmt.Fprint(w, table.Indent(table.Text(r.Answer), "        "))
+			fmt.Fprint(w, table.Indent(shownText(r.Answer), "        "))
 		}
 		if r != nil {
 			runner.WriteStderr(w, "        ", r.Stderr)
@@ -725,6 +742,17 @@ func writeFailing(w io.Writer, c *Comparison, d DiffCase) {
 			fmt.Fprintf(w, "        %s\n", term.Diff(w, string(l.Op)+" "+l.Text))
 		}
 	}
+	if marksIn(d.Case.Input, d.Case.Expect, answerOf(d.A), answerOf(d.B)) {
+		fmt.Fprintf(w, "    %s\n", textdiff.Legend)
+	}
+}
+
+// answerOf is a side's answer (nil for a side without one).
+func answerOf(r *runner.Result) []byte {
+	if r == nil {
+		return nil
+	}
+	return r.Answer
 }
 
 // diffOf says what AnswerDiff compares: "-a +b", or "-expect +both" for a case both got wrong.

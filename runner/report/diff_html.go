@@ -7,7 +7,6 @@ import (
 	"sync"
 
 	"github.com/LLeMbas/lembas-check/internal/format"
-	"github.com/LLeMbas/lembas-check/internal/table"
 	"github.com/LLeMbas/lembas-check/internal/textdiff"
 	"github.com/LLeMbas/lembas-check/runner"
 )
@@ -146,7 +145,7 @@ func htmlSideOf(c *Comparison, who string, r *runner.Result) htmlSide {
 	}
 	s.Verdict, s.Message, s.Stderr = string(baseVerdict(r.Verdict)), r.Message, r.Stderr
 	if answered(r) {
-		s.Answer = table.Text(r.Answer)
+		s.Answer = shownText(r.Answer)
 	}
 	return s
 }
@@ -209,7 +208,7 @@ func htmlCaseOf(c *Comparison, d DiffCase) htmlCase {
 		cell.Title += " — " + oneLine(title, 100)
 	}
 	hc := htmlCase{htmlCell: cell, Where: d.Case.Where(), About: d.Case.Title(), Note: d.Note,
-		Input: table.Text(d.Case.Input), Expect: table.Text(d.Case.Expect),
+		Input: shownText(d.Case.Input), Expect: shownText(d.Case.Expect),
 		Sides: []htmlSide{htmlSideOf(c, "a", d.A), htmlSideOf(c, "b", d.B)}}
 	hc.Title = c.title(d)
 	if lines := d.AnswerDiff(); lines != nil && d.Verdict == Disagree {

@@ -14,6 +14,7 @@ import (
 	"github.com/LLeMbas/lembas-check/conformance/conformancetest"
 	"github.com/LLeMbas/lembas-check/internal/format"
 	"github.com/LLeMbas/lembas-check/internal/term"
+	"github.com/LLeMbas/lembas-check/internal/textdiff"
 	"github.com/LLeMbas/lembas-check/runner"
 )
 
@@ -190,6 +191,17 @@ func TestNamesACIShows(t *testing.T) {
 	// want and got as text, a line each, and their line diff (issue 27: one-line escaped JSON).
 	if body := got.Failure.Body; !strings.Contains(body, "    want:\n        - |-\n") || !strings.Contains(body, "        + - a short note\n") {
 		t.Errorf("JUnit body:\n%s", body)
+	}
+	// The case's CRs and trailing spaces are marked, the marks explained once (issue 27).
+	if body := got.Failure.Body; !strings.Contains(body, "with CRLF␍\n") || strings.Count(body, textdiff.Legend) != 1 {
+		t.Errorf("JUnit body without its whitespace marked:\n%s", body)
+	}
+	var dt bytes.Buffer
+	other := *rep
+	other.Results = []runner.Result{{Case: c, Verdict: runner.Pass, Answer: c.Expect}}
+	writeFailing(&dt, Compare(rep, &other), Compare(rep, &other).Cases[0])
+	if !strings.Contains(dt.String(), "with CRLF␍\n") || !strings.Contains(dt.String(), textdiff.Legend) {
+		t.Errorf("diff's case without its whitespace marked:\n%s", dt.String())
 	}
 	if parsed.Name != "lembas-check reference 0.1.0 against harness spec 3.1.0" {
 		t.Errorf("JUnit suites %q", parsed.Name)
