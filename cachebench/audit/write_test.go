@@ -98,7 +98,9 @@ func TestMarkdownAndSVG(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"| 4 | 8 | system prompt changed | `$.messages[0].content` |",
+		// The verdict in a word beside its emoji; each break says whether it fails (issue 27).
+		"❌ **FAIL** 1 break(s) the spec does not allow.",
+		"| 4 | 8 | system prompt changed (fails) | `$.messages[0].content` |",
 		// The changed text, as the table shows it.
 		"Request 4, at `$.messages[0].content`:\n\n```diff\n- …ent\":\"Today is 2026-11-0⟦5⟧.",
 		"\n+ …ent\":\"Today is 2026-11-0⟦6⟧.",
