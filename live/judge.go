@@ -266,7 +266,7 @@ func judgeSession(run *Run, prompts int) (string, runner.Verdict, string, string
 			skipped = append(skipped, fmt.Sprintf("step %d (%s): %s", i+1, s.Step, s.Skipped))
 		}
 	}
-	msg := fmt.Sprintf("%d steps, %d requests, driven %s", len(run.Steps), prompts, run.Driven)
+	msg := fmt.Sprintf("%d steps, %s, driven %s", len(run.Steps), requests(prompts), run.Driven)
 	if len(skipped) > 0 {
 		msg += "; not made: " + strings.Join(skipped, "; ")
 	}

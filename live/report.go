@@ -37,6 +37,9 @@ type Settings struct {
 	Log         io.Writer
 	Tool        string
 	Version     string
+	// Stream and Verbose are Options'.
+	Stream  io.Writer
+	Verbose bool
 }
 
 // Run checks the settings, finds the agent, loads the scenarios and drives them into one report
@@ -77,7 +80,8 @@ func (s Settings) Run(ctx context.Context, expect *runner.Expectations) (*runner
 		}
 		scs = append(scs, sc)
 	}
-	o := Options{Profile: p, Bin: bin, ACP: useACP, RPC: useRPC, A2A: useA2A, HTTP: s.HTTP, StepTimeout: s.StepTimeout, Lax: s.Lax, Log: s.Log, Tool: s.Tool, Version: s.Version}
+	o := Options{Profile: p, Bin: bin, ACP: useACP, RPC: useRPC, A2A: useA2A, HTTP: s.HTTP, StepTimeout: s.StepTimeout,
+		Lax: s.Lax, Log: s.Log, Tool: s.Tool, Version: s.Version, Stream: s.Stream, Verbose: s.Verbose}
 	return Report(ctx, o, scs, s.Record, expect)
 }
 
@@ -129,7 +133,8 @@ func Report(ctx context.Context, o Options, scs []*Scenario, dir string, expect 
 	driven := o.Driven()
 	p := o.Profile
 	rep := &runner.Report{Tool: "lembas-check", Version: o.Version, Spec: spec.Version(), Started: time.Now(),
-		Target: runner.TargetInfo{Kind: "live", Command: o.Bin + " (" + driven + ")", Implementation: runner.Implementation{Name: p.Name, Version: p.Version}, Areas: []string{"live"}}}
+		Target:   runner.TargetInfo{Kind: "live", Command: o.Bin + " (" + driven + ")", Implementation: runner.Implementation{Name: p.Name, Version: p.Version}, Areas: []string{"live"}},
+		Streamed: o.Stream != nil}
 	for _, sc := range scs {
 		o.Scenario = sc
 		o.Record = filepath.Join(dir, sc.Name+".jsonl")
@@ -161,6 +166,9 @@ func Report(ctx context.Context, o Options, scs []*Scenario, dir string, expect 
 				x.Stderr = run.Stderr
 			}
 			rep.Results = append(rep.Results, x)
+			if o.Stream != nil {
+				x.Stream(o.Stream, o.Verbose)
+			}
 		}
 		if ctx.Err() != nil {
 			break

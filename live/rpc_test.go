@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/LLeMbas/lembas-check/agents"
+	"github.com/LLeMbas/lembas-check/internal/syncbuf"
 	"github.com/LLeMbas/lembas-check/runner"
 )
 
@@ -233,5 +234,33 @@ func TestTranscriptEveryWay(t *testing.T) {
 				t.Errorf("%s: no %q in\n%s", c.file, w, b)
 			}
 		}
+	}
+}
+
+// Each scenario's verdicts are shown as it is judged, before the next scenario starts (issue
+// 27: only at the end), and each step's line names its scenario.
+func TestVerdictsStreamedAfterEachScenario(t *testing.T) {
+	if _, err := os.Stat("/bin/sh"); err != nil {
+		t.Skip("no /bin/sh")
+	}
+	sc, _ := LoadScenario("two-prompts")
+	sh, err := agents.Parse([]byte(`{"name":"echo","bin":"sh","api":"chat completions","clock":"libfaketime",
+		"oneshot":{"args":["-c","echo said: \"$0\"","{prompt}"],"continue":["-c","echo again: \"$0\"","{prompt}"]}}`), "echo.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var both syncbuf.Buffer
+	o := Options{Profile: sh, Bin: "/bin/sh", After: never, Tool: "lembas-check test", Version: "test", Log: &both, Stream: &both, Verbose: true}
+	rep, err := Report(context.Background(), o, []*Scenario{sc, sc}, t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := both.String()
+	steps := strings.Split(out, "echo, two-prompts, step 1 of")
+	if len(steps) != 3 {
+		t.Fatalf("want two scenarios' first steps, named, in\n%s", out)
+	}
+	if n := strings.Count(steps[1], "\n--- "); n != len(rep.Results)/2 || !rep.Streamed {
+		t.Errorf("%d verdicts shown between the scenarios, want %d (streamed %v):\n%s", n, len(rep.Results)/2, rep.Streamed, out)
 	}
 }

@@ -55,6 +55,10 @@ type Options struct {
 	Log io.Writer
 	// Tool is lembas-check's name and version, for the recording and initialize.
 	Tool, Version string
+	// Stream, when set, is shown each verdict as its scenario is judged (runner.Result.Stream:
+	// a failure whole, with Verbose every verdict's line), before the next scenario runs.
+	Stream  io.Writer
+	Verbose bool
 }
 
 // Run is what happened: the steps as made, and the recording of what the agent sent.
@@ -284,7 +288,7 @@ func (d *driver) logf(format string, args ...any) {
 // each runs the steps in order, each with the requests it caused, until one faults.
 func (d *driver) each(ctx context.Context, do func(StepRun) (StepRun, error)) {
 	for i, s := range d.r.Scenario.Steps {
-		d.logf("lembas-check live: %s, step %d of %d: %s", d.r.Profile.Name, i+1, len(d.r.Scenario.Steps), s)
+		d.logf("lembas-check live: %s, %s, step %d of %d: %s", d.r.Profile.Name, d.r.Scenario.Name, i+1, len(d.r.Scenario.Steps), s)
 		sr := StepRun{Step: s, First: d.srv.Requests() + 1, At: d.now()}
 		var err error
 		switch {

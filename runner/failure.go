@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"strings"
@@ -39,11 +40,22 @@ func (x Result) WriteHeading(w io.Writer, tail string) {
 
 // WriteFailure writes Failure to w, its verdict and diff lines in colour when w takes it
 // (internal/term).
-func (x Result) WriteFailure(w io.Writer) {
+func (x Result) WriteFailure(w io.Writer) { x.writeFailure(w, false) }
+
+// FailureText is Failure with the case, want and got as text, a field a line and a string's
+// lines as lines (table.Text), and their line diff (-want +got) instead of go-cmp's report: for
+// a viewer that shows a body as it is (JUnit), where one line of escaped JSON is unreadable.
+func (x Result) FailureText() string {
+	var b strings.Builder
+	x.writeFailure(&b, true)
+	return b.String()
+}
+
+func (x Result) writeFailure(w io.Writer, text bool) {
 	x.WriteHeading(w, "")
 	fmt.Fprintf(w, "    %s\n", x.Case.Where())
-	if x.Case.About != "" {
-		fmt.Fprintf(w, "    %s\n", x.Case.About)
+	if title := x.Case.Title(); title != "" {
+		fmt.Fprintf(w, "    %s\n", title)
 	}
 	if note := x.ExpectNote(); note != "" {
 		fmt.Fprintf(w, "    %s\n", note)
@@ -51,22 +63,105 @@ func (x Result) WriteFailure(w io.Writer) {
 			return // nothing was sent: no answer, no diff
 		}
 	}
-	fmt.Fprintf(w, "    case:   %s\n", table.JSON(x.Case.Input, "            "))
-	fmt.Fprintf(w, "    want:   %s\n", table.JSON(x.Case.Expect, "            "))
+	marked := false
+	show := func(name string, raw []byte) {
+		if text {
+			s, m := textdiff.VisibleText(table.Text(raw))
+			marked = marked || m
+			fmt.Fprintf(w, "    %s:\n%s", name, table.Indent(s, "        "))
+			return
+		}
+		fmt.Fprintf(w, "    %-7s %s\n", name+":", table.JSON(raw, "            "))
+	}
+	show("case", x.Case.Input)
+	show("want", x.Case.Expect)
 	if x.Answer != nil {
-		fmt.Fprintf(w, "    got:    %s\n", table.JSON(x.Answer, "            "))
+		show("got", x.Answer)
 	}
 	if x.Message != "" {
 		fmt.Fprintf(w, "    %s: %s\n", x.Verdict, x.Message)
 	}
-	if x.Diff != "" {
-		// go-cmp's report, read by its first column and without its non-breaking spaces.
-		fmt.Fprintf(w, "    diff (-want +got):\n")
-		for _, l := range textdiff.Cmp(x.Diff) {
-			fmt.Fprintf(w, "        %s\n", term.Diff(w, l.Text))
-		}
+	x.writeDiff(w, text)
+	if marked {
+		fmt.Fprintf(w, "    %s\n", textdiff.Legend)
 	}
 	WriteStderr(w, "    ", x.Stderr)
+}
+
+// writeDiff writes what differs: go-cmp's report, read by its first column and without its
+// non-breaking spaces; as text, the line diff of want and got as text.
+func (x Result) writeDiff(w io.Writer, text bool) {
+	if x.Diff == "" {
+		return
+	}
+	lines := textdiff.Cmp(x.Diff)
+	if text && x.Answer != nil {
+		want, _ := textdiff.VisibleText(table.Text(x.Case.Expect))
+		got, _ := textdiff.VisibleText(table.Text(x.Answer))
+		lines = textdiff.Lines(strings.Split(want, "\n"), strings.Split(got, "\n"))
+		for i, l := range lines {
+			lines[i].Text = string(l.Op) + " " + l.Text
+		}
+	}
+	fmt.Fprintf(w, "    diff (-want +got):\n")
+	for _, l := range lines {
+		fmt.Fprintf(w, "        %s\n", term.Diff(w, l.Text))
+	}
+}
+
+// WriteShown writes what a person is shown of the result as it ends, the one place a run's
+// table and its stream decide it: a verdict that fails the run whole (WriteFailure); with verbose
+// every other verdict's heading, with why (a skip's reason, a pass's evidence).
+func (x Result) WriteShown(w io.Writer, verbose bool) {
+	switch {
+	case x.Verdict == Interrupted:
+		if verbose {
+			fmt.Fprintf(w, "--- INTERRUPTED: %s: %s\n", x.Case.ID, x.Message)
+		}
+	case x.Verdict.Failed():
+		x.WriteFailure(w)
+	case verbose:
+		tail := x.suffix()
+		if title := x.Case.Title(); title != "" {
+			tail = " — " + title + tail
+		}
+		x.WriteHeading(w, tail)
+	}
+}
+
+// Stream writes WriteShown's text to w in one Write (StreamTo).
+func (x Result) Stream(w io.Writer, verbose bool) {
+	StreamTo(w, func(w io.Writer) { x.WriteShown(w, verbose) })
+}
+
+// StreamTo writes what write writes to w in one Write, so that a writer that puts it above a
+// progress line (Progress.Above) erases and redraws the line once; colour as w takes it.
+func StreamTo(w io.Writer, write func(io.Writer)) {
+	var b bytes.Buffer
+	var bw io.Writer = &b
+	if _, ok := w.(term.Writer); ok {
+		bw = term.Writer{Writer: &b}
+	}
+	write(bw)
+	if b.Len() > 0 {
+		w.Write(b.Bytes())
+	}
+}
+
+// suffix is what follows a heading that is not a failure's: why it was skipped or expected to
+// fail, what a pass rests on.
+func (x Result) suffix() string {
+	switch {
+	case x.Verdict == Skip && x.Expected != "":
+		return ": " + x.Message + " (expected: " + x.Expected + ")"
+	case x.Verdict == Skip && x.Message != "":
+		return ": " + x.Message
+	case x.Expected != "":
+		return ": expected to fail: " + x.Expected
+	case x.Verdict == Pass && x.Evidence != "":
+		return ": " + x.Evidence
+	}
+	return ""
 }
 
 // ExpectNote says why the expectations file (--expect) made this verdict fail the run: an

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/LLeMbas/lembas-check/internal/progress"
+	"github.com/LLeMbas/lembas-check/internal/term"
 )
 
 // Progress shows how far a long run has gone, on stderr, in the progress line every command
@@ -47,6 +48,22 @@ func (p *Progress) Add(r Result) {
 	p.bar.Set(int64(p.done), VerdictCounts(p.counts))
 }
 
+// Above is w written above the line: each Write (a result's whole block, Result.Stream) erases
+// the line, is written, and draws the line again. w keeps its colour (term.Writer).
+func (p *Progress) Above(w io.Writer) io.Writer {
+	if _, ok := w.(term.Writer); ok {
+		return term.Writer{Writer: above{p, w}}
+	}
+	return above{p, w}
+}
+
+type above struct {
+	p *Progress
+	w io.Writer
+}
+
+func (a above) Write(b []byte) (int, error) { return a.p.bar.Print(a.w, b) }
+
 // Stop ends the line: drawn a last time, when it showed, its clock stopped.
 func (p *Progress) Stop() {
 	if p.bar != nil {
@@ -83,6 +100,9 @@ func RunShown(ctx context.Context, t Target, items []Item, opts Options, label s
 		return nil, err
 	}
 	opts.OnResult = p.Add
+	if opts.Stream != nil {
+		opts.Stream = p.Above(opts.Stream)
+	}
 	rep := Run(ctx, t, info, items, opts)
 	p.Stop()
 	rep.Closed(t.Close())

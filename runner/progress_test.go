@@ -3,6 +3,7 @@ package runner
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -106,3 +107,64 @@ func (slowStart) Answer(ctx context.Context, c conformance.Case) Outcome {
 }
 
 func (slowStart) Close() error { return nil }
+
+// slowTarget answers each case after the time its Input names, in seconds: "2" after 2 s.
+type slowTarget struct{}
+
+func (slowTarget) Start(context.Context) (TargetInfo, error) {
+	return TargetInfo{Kind: "test", Areas: []string{"x"}}, nil
+}
+
+func (slowTarget) Answer(ctx context.Context, c conformance.Case) Outcome {
+	var secs int
+	fmt.Sscan(string(c.Input), &secs)
+	time.Sleep(time.Duration(secs) * time.Second)
+	return Outcome{Answer: []byte(`"got"`)}
+}
+
+func (slowTarget) Close() error { return nil }
+
+// A failure is shown when its case ends, before the run does, in the order cases end, as go test
+// streams them; -v's PASS lines too; the report keeps the items' order (issue 27: every block
+// came after 100 %).
+func TestRunShownStreamsVerdictsAsCasesEnd(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		mk := func(id, secs string, pass bool) Item {
+			return Item{Case: conformance.Case{Label: conformance.Label{ID: id, Area: "x"}, Input: []byte(secs)}, Check: func(json.RawMessage) string {
+				if pass {
+					return ""
+				}
+				return "-want +got"
+			}}
+		}
+		items := []Item{mk("x/slow", "10", false), mk("x/first", "3", false), mk("x/ok", "4", true), mk("x/second", "5", false)}
+		var out, log syncbuf.Buffer
+		var rep *Report
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			rep, _ = RunShown(t.Context(), slowTarget{}, items, Options{Workers: 4, Stream: &out, Verbose: true}, "run", &log)
+		}()
+		time.Sleep(3500 * time.Millisecond)
+		synctest.Wait()
+		if s := out.String(); !strings.HasPrefix(s, "--- FAIL: x/first") || strings.Contains(s, "x/second") {
+			t.Fatalf("at 3.5 s the stream is %q, want x/first's failure alone", s)
+		}
+		time.Sleep(2 * time.Second)
+		synctest.Wait()
+		s := out.String()
+		first, pass, second := strings.Index(s, "--- FAIL: x/first"), strings.Index(s, "--- PASS: x/ok"), strings.Index(s, "--- FAIL: x/second")
+		if first < 0 || pass < first || second < pass || strings.Contains(s, "x/slow") {
+			t.Fatalf("at 5.5 s the stream is %q, want x/first, x/ok, x/second in that order", s)
+		}
+		<-done
+		if !strings.Contains(out.String(), "--- FAIL: x/slow") || !rep.Streamed {
+			t.Errorf("after the run the stream is %q (streamed %v)", out.String(), rep.Streamed)
+		}
+		for i, r := range rep.Results {
+			if r.Case.ID != items[i].Case.ID {
+				t.Errorf("result %d is %s, want %s: the report keeps the items' order", i, r.Case.ID, items[i].Case.ID)
+			}
+		}
+	})
+}

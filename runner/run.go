@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"sort"
 	"sync"
 	"time"
@@ -75,6 +76,9 @@ type Report struct {
 	// not be started, or never reached the fake): its cases are skipped saying why, and the run is
 	// unfinished (exit 2), whatever the other cases found.
 	NotRun []string
+	// Streamed says each result was shown as it ended (Options.Stream): a table on the same
+	// stream leaves them out rather than show them twice.
+	Streamed bool `json:"-"`
 }
 
 // Counts tallies verdicts.
@@ -108,6 +112,14 @@ type Options struct {
 	// OnResult, when set, is called as each item ends (in completion order, one call at a time),
 	// for progress and -v.
 	OnResult func(Result)
+	// Stream, when set, is shown each result as it ends, as go test streams a verdict: a failure
+	// whole, and with Verbose every verdict's line (Result.WriteShown), in the order cases end;
+	// RunShown writes it above the progress line. The report keeps the items' order.
+	Stream  io.Writer
+	Verbose bool
+	// Show, when set, is what Stream is shown of a result instead (a diff's side shows how it
+	// compares with the other side).
+	Show func(w io.Writer, r Result)
 }
 
 // Run hands every item to a started target — info is what its Start said — and returns the
@@ -121,7 +133,8 @@ type Options struct {
 // Every fault of a single item is that item's verdict. When ctx ends no further item is sent.
 func Run(ctx context.Context, t Target, info TargetInfo, items []Item, opts Options) *Report {
 	start := time.Now()
-	rep := &Report{Tool: "lembas-check", Version: ToolVersion, Spec: specVersion(), Target: info, Started: start}
+	rep := &Report{Tool: "lembas-check", Version: ToolVersion, Spec: specVersion(), Target: info, Started: start,
+		Streamed: opts.Stream != nil}
 	answers := map[string]bool{}
 	for _, a := range info.Areas {
 		answers[a] = true
@@ -136,11 +149,18 @@ func Run(ctx context.Context, t Target, info TargetInfo, items []Item, opts Opti
 			for i := range next {
 				r := runOne(ctx, t, items[i], answers, opts.Expect)
 				rep.Results[i] = r
+				mu.Lock()
 				if opts.OnResult != nil {
-					mu.Lock()
 					opts.OnResult(r)
-					mu.Unlock()
 				}
+				if opts.Stream != nil {
+					show := opts.Show
+					if show == nil {
+						show = func(w io.Writer, r Result) { r.WriteShown(w, opts.Verbose) }
+					}
+					StreamTo(opts.Stream, func(w io.Writer) { show(w, r) })
+				}
+				mu.Unlock()
 			}
 		})
 	}

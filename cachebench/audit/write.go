@@ -235,6 +235,13 @@ func (c *Change) Lines() string {
 	return b.String()
 }
 
+// withWord is a markdown status with its word beside its emoji ("✅ **ok** no break …"), so that
+// it is read where an emoji is not (issue 27: the verdict was an emoji alone).
+func withWord(status string, s format.Status) string {
+	icon, rest, _ := strings.Cut(status, " ")
+	return icon + " **" + s.Word() + "** " + rest
+}
+
 // WriteMarkdown writes the report for a pull request or a job summary.
 func WriteMarkdown(w io.Writer, r *Report) error {
 	t := r.Totals
@@ -249,7 +256,7 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 		}
 	}
 	fmt.Fprintf(w, "## Prefix audit: `%s`\n\n%s. %d requests in %d conversation(s), %s prompt tokens; a prefix cache could reuse **%s** of them (%s without the breaks). Tokenizer: %s.\n\n",
-		r.File, status, t.Requests, t.Conversations, table.Count(t.PromptTokens), pct(t.ReusableShare), pct(t.PossibleShare), r.Tokenizer)
+		r.File, withWord(status, Status(r)), t.Requests, t.Conversations, table.Count(t.PromptTokens), pct(t.ReusableShare), pct(t.PossibleShare), r.Tokenizer)
 	if r.Damage != "" {
 		fmt.Fprintf(w, "> The recording is damaged: %s\n\n", r.Damage)
 	}
@@ -277,9 +284,9 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 	if len(breaks) > 0 {
 		fmt.Fprintln(w, "\n### Breaks\n\n| Request | Line | Cause | Path | What | Lost tokens |\n|---:|---:|---|---|---|---:|")
 		for _, q := range breaks {
-			cause := string(q.Cause)
+			cause := string(q.Cause) + " (fails)"
 			if !q.Fails {
-				cause += " (allowed)"
+				cause = string(q.Cause) + " (allowed)"
 			}
 			fmt.Fprintf(w, "| %d | %d | %s | `%s` | %s | %s |\n", q.Seq, q.Line, cause, q.Path, format.MarkdownCell(q.Detail), table.Count(q.LostTokens))
 		}

@@ -37,7 +37,8 @@ func TestTableShowsTheBreakLikeGoTest(t *testing.T) {
 		"system prompt changed │        1 │         404",
 		"FAIL\tdate-in-system.jsonl\t6 requests, 1 conversation: 2,537 prompt tokens, 62.2 % reusable (78.2 % without the breaks); 1 break fails the audit",
 	} {
-		if !strings.Contains(out, want) {
+		// The summary goes on in lines after a tab within 100 columns (term.Line): read by its words.
+		if !strings.Contains(words(out), words(want)) {
 			t.Errorf("table lacks %q:\n%s", want, out)
 		}
 	}
@@ -97,7 +98,9 @@ func TestMarkdownAndSVG(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"| 4 | 8 | system prompt changed | `$.messages[0].content` |",
+		// The verdict in a word beside its emoji; each break says whether it fails (issue 27).
+		"❌ **FAIL** 1 break(s) the spec does not allow.",
+		"| 4 | 8 | system prompt changed (fails) | `$.messages[0].content` |",
 		// The changed text, as the table shows it.
 		"Request 4, at `$.messages[0].content`:\n\n```diff\n- …ent\":\"Today is 2026-11-0⟦5⟧.",
 		"\n+ …ent\":\"Today is 2026-11-0⟦6⟧.",
@@ -221,3 +224,6 @@ func TestChangeLines(t *testing.T) {
 		}
 	}
 }
+
+// words is s with each run of spaces, tabs and newlines one space.
+func words(s string) string { return strings.Join(strings.Fields(s), " ") }

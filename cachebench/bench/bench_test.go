@@ -47,6 +47,7 @@ const clean = "../../testdata/recordings/clean.jsonl"
 // cached tokens are what the audit predicted (the simulator tokenizes as the audit does), and the
 // variant shows the break it makes.
 func TestBaselineAndVariantSideBySide(t *testing.T) {
+	t.Setenv("COLUMNS", "400") // the cells whole, as they come: a test of what they say, not of the layout
 	srv := llamaFake(t, nil, "qwen3-coder")
 	v, _ := ParseVariant("date-in-system")
 	var rows []Row

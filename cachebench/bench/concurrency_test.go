@@ -20,6 +20,7 @@ import (
 // same simulator, fed the requests in the order the bench sent them and the answers as they came
 // — agrees with what the server reported, request for request. Time is synctest's: exact.
 func TestConcurrencyAgreesWithTheSimulator(t *testing.T) {
+	t.Setenv("COLUMNS", "400") // the cells whole, as they come: a test of what they say, not of the layout
 	for _, c := range []struct {
 		slots, sessions int
 		rate            float64

@@ -203,6 +203,7 @@ func TestRefusalsShowTheServersReason(t *testing.T) {
 // -v shows each request's prompt ms beside its TTFT; under --sim the prompt times are labelled
 // modelled and no ratio of wall times is printed.
 func TestTheTableSaysWhatItsTimesAre(t *testing.T) {
+	t.Setenv("COLUMNS", "400") // the headers whole: a test of what they say, not of the layout
 	recs := []Recording{{Name: clean, Open: opener(clean)}}
 	_, o := startSim(t, recs, 1, nil)
 	v, _ := ParseVariant("date-in-system")

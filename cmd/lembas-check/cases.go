@@ -24,8 +24,8 @@ func addCaseFlags(fs *flag.FlagSet) *caseFlags {
 	c := &caseFlags{}
 	fs.Var((*repeatFlag)(&c.suites.Dirs), "suite", "add a suite: a `DIR` of <area>.json case files (repeatable)")
 	fs.BoolVar(&c.suites.NoEmbedded, "no-embedded", false, "leave out the embedded suites (the vendored spec's cases and lembas-check's own)")
-	fs.Var(&c.areas, "area", "run only these areas (`AREA,…`; repeatable)")
-	fs.StringVar(&c.run, "run", "", "run only cases whose id matches `GLOB` (* within a segment, ** across; several with ,)")
+	fs.Var(&c.areas, "area", "only the cases of these areas (`AREA,…`; repeatable)")
+	fs.StringVar(&c.run, "run", "", "only the cases whose id matches `GLOB` (* within a segment, ** across; several with ,)")
 	return c
 }
 

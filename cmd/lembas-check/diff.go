@@ -6,7 +6,6 @@ import (
 
 	"github.com/LLeMbas/lembas-check/conformance"
 	"github.com/LLeMbas/lembas-check/internal/format"
-	"github.com/LLeMbas/lembas-check/runner"
 	"github.com/LLeMbas/lembas-check/runner/report"
 )
 
@@ -43,18 +42,10 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return cases, err
 	}
-	var reports [2]*runner.Report
-	for i, s := range []struct{ flag, spec string }{{"a", *a}, {"b", *b}} {
-		rep, err := report.OpenSide(ctx, s.spec, sel, report.SideOptions{Adapter: *af, Cases: load, Label: "diff " + s.flag, Log: stderr})
-		if err != nil {
-			return errorf(stderr, "--%s %v", s.flag, err)
-		}
-		reports[i] = rep
-	}
-	c := report.Compare(reports[0], reports[1])
-	c.A.Label, c.B.Label = *a, *b
 	o := format.Output{Format: *form, Out: *out, Verbose: *verbose}
-	if err := format.Write(report.DiffFormats, o, c, stdout, func(w io.Writer, c *report.Comparison) error { return report.WriteDiffTable(w, c, *verbose) }); err != nil {
+	d := report.DiffRun{A: *a, B: *b, Sel: sel, Side: report.SideOptions{Adapter: *af, Cases: load, Log: stderr}, Output: o}
+	c, err := d.Run(ctx, stdout)
+	if err != nil {
 		return errorf(stderr, "%v", err)
 	}
 	return report.DiffStatus(c).Code()

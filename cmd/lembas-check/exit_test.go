@@ -65,7 +65,8 @@ func junitCounts(t *testing.T, path string) (tests, failures, errors int) {
 
 // lastLine is the last non-empty line of out.
 func lastLine(out string) string {
-	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	// A summary too wide for 100 columns goes on in lines that start with a tab (term.Line).
+	lines := strings.Split(strings.TrimRight(strings.ReplaceAll(out, "\n\t", "\t"), "\n"), "\n")
 	return lines[len(lines)-1]
 }
 

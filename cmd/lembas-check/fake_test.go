@@ -75,6 +75,6 @@ func TestFakeBadFlags(t *testing.T) {
 		"listen":          {[]string{"fake", "--listen", "nonsense"}, "want host:port"},
 		"upstream":        {[]string{"fake", "--upstream", "ftp://x"}, "want an http(s) base URL"},
 		"record dir":      {[]string{"fake", "--record", filepath.Join(dir, "no", "such", "rec.jsonl")}, "--record:"},
-		"unknown flag":    {[]string{"fake", "--nope"}, "flag provided but not defined: -nope"},
+		"unknown flag":    {[]string{"fake", "--nope"}, "no flag --nope"},
 	})
 }

@@ -82,7 +82,7 @@ func TestFlagMessages(t *testing.T) {
 		"run --timeout":    {[]string{"run", "--timeout", "5"}, "lembas-check run: --timeout 5: want a duration, such as 5s"},
 		"bench --timeout":  {[]string{"bench", "x.jsonl", "--sim", "--timeout", "ten"}, "--timeout ten: want a duration, such as 5s"},
 		"run --jobs":       {[]string{"run", "--jobs", "two"}, "--jobs two: want a whole number"},
-		"run unknown flag": {[]string{"run", "--bogus"}, "flag provided but not defined: -bogus"},
+		"run unknown flag": {[]string{"run", "--bogus"}, "no flag --bogus"},
 		"diff --b":         {[]string{"diff", "--b", "nosuch.json"}, "--b nosuch.json: no such file, and not a command on PATH"},
 		"run --expect":     {[]string{"run", "--expect", "nosuch.txt"}, "--expect nosuch.txt: no such file"},
 		"fake --script":    {[]string{"fake", "--script", "nosuch.yaml"}, "--script nosuch.yaml: no such file"},

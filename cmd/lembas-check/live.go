@@ -53,7 +53,7 @@ func cmdLive(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err := format.MakeDir("--record", st.Record); err != nil {
 		return rf.notMade(stdout, stderr, runner.NotMade(who, nil, err.Error(), false))
 	}
-	st.Lax = !strict
+	st.Lax, st.Stream, st.Verbose = !strict, rf.Stream(stdout), rf.Verbose
 	rep, err := st.Run(ctx, expect)
 	if err != nil {
 		return rf.notMade(stdout, stderr, runner.NotMade(who, nil, err.Error(), false))

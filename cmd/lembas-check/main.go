@@ -29,7 +29,7 @@ func program() cli.Program {
 			{Synopsis: "list [flags]", Help: "list the cases, with their ids", Run: cmdList},
 			{Synopsis: "show ID [flags]", Help: "print one case (by its id, or the start of one) with its expectation", Run: cmdShow},
 			{Synopsis: "spec [verify DIR] [flags]", Help: "print the vendored spec's version and pinned files, or compare a project's copy with them", Run: cmdSpec},
-			{Synopsis: "fake [flags]", Help: "serve an OpenAI-compatible fake model server (prints its URL first)", Run: cmdFake},
+			{Synopsis: "fake [flags]", Help: "serve a fake model server speaking OpenAI's chat completions and Responses, Anthropic's Messages and Gemini's generateContent (prints its URL first)", Run: cmdFake},
 			{Synopsis: "record --out FILE [flags] -- CMD [ARGS]", Help: "run CMD against the fake (or a recording proxy) and record every exchange", Run: cmdRecord},
 			{Synopsis: "live --agent NAME|FILE|'CMD' [flags]", Help: "drive a real agent through scenarios (midnight, a mode change, two prompts, a compaction) with the fake as its model, and judge what it sent by the prefix rules", Run: cmdLive},
 			{Synopsis: "diff --b Y [--a X] [flags]", Help: "compare two implementations case by case: builtin, an adapter command, or a saved JSON report", Run: cmdDiff},

@@ -10,7 +10,17 @@ import (
 	"testing"
 )
 
+// runCLI runs the command; its stdout with each summary line whole: one too wide for 100 columns
+// goes on in lines that start with a tab (term.Line), joined here, so a test reads what it says
+// (runCLIRaw keeps the layout).
 func runCLI(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	code, out, errs := runCLIRaw(t, args...)
+	return code, strings.ReplaceAll(out, "\n\t", "\t"), errs
+}
+
+// runCLIRaw runs the command, its output as written.
+func runCLIRaw(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	code := dispatch(context.Background(), args, &out, &errb)

@@ -92,7 +92,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return fail("%v", err)
 	}
 	// A hello that fails is an error here: the run could not be made (exit 2).
-	rep, err := runner.RunShown(ctx, target, items, runner.Options{Expect: expect, Workers: workers}, "run", stderr)
+	rep, err := runner.RunShown(ctx, target, items, runner.Options{Expect: expect, Workers: workers, Stream: rf.Stream(stdout), Verbose: rf.Verbose}, "run", stderr)
 	if err != nil {
 		return rf.notMade(stdout, stderr, runner.NotMade(who, items, err.Error(), ctx.Err() != nil))
 	}

@@ -188,6 +188,14 @@ func Exit(err error) int {
 // with `--` and says what kind of value it wants. (No regexp: nothing is compiled at start-up.)
 func explain(fs *flag.FlagSet, err error) string {
 	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
+		// The flag as a person types it (issue 27: `--nosuch` was echoed as `-nosuch`).
+		dashes := "--"
+		if len(name) == 1 {
+			dashes = "-"
+		}
+		return fmt.Sprintf("no flag %s%s", dashes, name)
+	}
 	rest, ok := strings.CutPrefix(msg, "invalid value ")
 	if !ok {
 		return msg

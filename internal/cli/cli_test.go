@@ -55,7 +55,7 @@ func TestParse(t *testing.T) {
 		{[]string{"--timeout", "5"}, "prog cmd: --timeout 5: want a duration, such as 5s, 2m or 1h30m\nrun 'prog cmd -h' for its usage\n"},
 		{[]string{"--jobs=two"}, "prog cmd: --jobs two: want a whole number\n"},
 		{[]string{"--timeout", ""}, `prog cmd: --timeout "": want a duration`},
-		{[]string{"--nope"}, "prog cmd: flag provided but not defined: -nope\n"},
+		{[]string{"--nope"}, "prog cmd: no flag --nope\n"},
 	} {
 		errb.Reset()
 		fs, _ := newSet(&errb)

@@ -236,3 +236,12 @@ func FileSize(path string) int64 {
 	}
 	return st.Size()
 }
+
+// Print writes text to w above the line (Printer.Print); before Start or after Stop it is
+// written as it is.
+func (b *Bar) Print(w io.Writer, text []byte) (int, error) {
+	if b.printer == nil {
+		return w.Write(text)
+	}
+	return b.printer.Print(w, text)
+}

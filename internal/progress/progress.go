@@ -134,3 +134,21 @@ func (p *Printer) Stop() {
 	p.stop = nil
 	p.end()
 }
+
+// Print writes text to w above the line, as go test streams a verdict above nothing: on a
+// terminal the line is erased first and drawn again below the text, so what is printed while a job
+// runs (a failure as its case ends) never mixes with the line. w may be another stream than W
+// (stdout beside stderr's line); text should end with a newline.
+func (p *Printer) Print(w io.Writer, text []byte) (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	live := p.shown && p.Terminal && p.stop != nil
+	if live {
+		fmt.Fprint(p.W, "\r\x1b[K")
+	}
+	n, err := w.Write(text)
+	if live {
+		p.draw(false)
+	}
+	return n, err
+}

@@ -169,3 +169,22 @@ func TestALineThatFitsOrALogLineIsWhole(t *testing.T) {
 		}
 	})
 }
+
+// What is printed while the line shows goes above it: the line erased, the text written, the
+// line drawn again, so a terminal keeps one line of progress (issue 27).
+func TestPrintGoesAboveTheLine(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var b syncbuf.Buffer
+		p := &Printer{W: &b, Terminal: true, Every: time.Second, Line: clock()}
+		p.Print(&b, []byte("before\n"))
+		p.Start()
+		time.Sleep(2500 * time.Millisecond)
+		synctest.Wait()
+		p.Print(&b, []byte("--- FAIL: x\n"))
+		p.Stop()
+		want := "before\n\r\x1b[Kat 2s\r\x1b[K--- FAIL: x\n\r\x1b[Kat 3s\r\x1b[Kat 3s (final)\n"
+		if got := b.String(); got != want {
+			t.Errorf("%q, want %q", got, want)
+		}
+	})
+}

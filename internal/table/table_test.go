@@ -98,3 +98,28 @@ func TestCut(t *testing.T) {
 		}
 	}
 }
+
+// A table wider than its width has its widest column wrapped; one that cannot fit even so is
+// one block per row; none passes the width (issue 27).
+func TestTableFitsItsWidth(t *testing.T) {
+	var b strings.Builder
+	tb := NewWidth(&b, 1, 40)
+	tb.Header("Name", "Count", "Note")
+	tb.Append("a", 1, "a long note that needs more room than the table has")
+	if err := tb.Render(); err != nil {
+		t.Fatal(err)
+	}
+	if n := widest(b.String()); n > 40 || !strings.Contains(b.String(), "room") {
+		t.Errorf("%d columns:\n%s", n, b.String())
+	}
+	b.Reset()
+	tb = NewWidth(&b, 1, 20)
+	tb.Header("N", "first column", "second column", "third column")
+	tb.Append(1, "alpha", "beta", "gamma")
+	if err := tb.Render(); err != nil {
+		t.Fatal(err)
+	}
+	if want := "N 1\n  first column: alpha\n  second column: beta\n  third column: gamma\n"; b.String() != want {
+		t.Errorf("%q, want %q", b.String(), want)
+	}
+}

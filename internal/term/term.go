@@ -80,13 +80,63 @@ func Word(w io.Writer, word string) string {
 }
 
 // Line is a summary line with its first word — up to the first tab: "ok", "FAIL", "ERROR" —
-// painted as Word paints it.
+// painted as Word paints it, and its tab-separated fields laid out within w's width (Width): a
+// field that would pass it starts a line of its own, after a tab, so that a terminal of 100
+// columns wraps none of it (issue 27: 130 to 250 columns) and the line is read back whole by
+// joining each line that starts with a tab to the one before.
 func Line(w io.Writer, line string) string {
 	word, rest, ok := strings.Cut(line, "\t")
 	if !ok {
 		return line
 	}
-	return Word(w, word) + "\t" + rest
+	under := w
+	if t, ok := w.(Writer); ok {
+		under = t.Writer
+	}
+	return Word(w, word) + Wrap(rest, len(word), Width(under, os.Getenv))
+}
+
+// Wrap is the tab-separated fields of a line that began with `used` columns, each after a tab,
+// a field that would pass width after a newline and a tab instead of on the line so far; a field
+// too wide for a line of its own is cut after each "; " in it (and a part still too wide after
+// each ", "), its parts on one line after a space.
+func Wrap(fields string, used, width int) string {
+	var b strings.Builder
+	col := used
+	for _, f := range strings.Split(fields, "\t") {
+		for i, p := range pieces(f, width-8) {
+			sep, at := "\t", (col/8+1)*8 // the tab stop a field starts at
+			if i > 0 {
+				sep, at = " ", col+1
+			}
+			if col != 8 && at+DisplayWidth(p) > width {
+				b.WriteString("\n")
+				sep, at = "\t", 8
+			}
+			b.WriteString(sep + p)
+			col = at + DisplayWidth(p)
+		}
+	}
+	return b.String()
+}
+
+// pieces is a field cut for lines of width: whole when it fits, else after each "; ", a part
+// still too wide after each ", " (the space after the cut left out).
+func pieces(f string, width int) []string {
+	if DisplayWidth(f) <= width {
+		return []string{f}
+	}
+	var out []string
+	for _, p := range strings.SplitAfter(f, "; ") {
+		if DisplayWidth(p) <= width {
+			out = append(out, strings.TrimSuffix(p, " "))
+			continue
+		}
+		for _, q := range strings.SplitAfter(p, ", ") {
+			out = append(out, strings.TrimSuffix(q, " "))
+		}
+	}
+	return out
 }
 
 // Diff is a diff line painted by its mark (its first byte): "-" red, "+" green.

@@ -78,3 +78,13 @@ func TestWidthOfATerminal(t *testing.T) {
 		}
 	}
 }
+
+// A summary's fields past the width go on in lines after a tab; a field too wide for a line is
+// cut after "; " (issue 27: summary lines of 130 to 250 columns).
+func TestWrapKeepsTheSummaryWithinTheWidth(t *testing.T) {
+	got := Wrap("first field\tsecond field is here\tthird; and its second part", 2, 30)
+	want := "\tfirst field\n\tsecond field is here\n\tthird;\n\tand its second part"
+	if got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+}

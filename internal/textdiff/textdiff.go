@@ -219,3 +219,45 @@ func SideBySide(lines []Line) []Row {
 	}
 	return rows
 }
+
+// Legend says what Visible's marks stand for, written once under a view that used one.
+const Legend = "(␍ a carriage return, → a tab, · a space at a line's end)"
+
+// Visible is a line of a text view with the whitespace a reader cannot see marked: a carriage
+// return as ␍, a tab as →, each space at the line's end as · (issue 27: a text of " \r\n\t \r\n "
+// showed as three blank lines, and a case about CRLF showed no CR). marked says whether it marked
+// anything, for the Legend.
+func Visible(line string) (shown string, marked bool) {
+	body, cr := strings.CutSuffix(line, "\r") // a CRLF's CR ends the line: the spaces before it trail
+	end := len(strings.TrimRight(body, " "))
+	s := strings.NewReplacer("\r", "␍", "\t", "→").Replace(body[:end]) + strings.Repeat("·", len(body)-end)
+	if cr {
+		s += "␍"
+	}
+	return s, s != line
+}
+
+// VisibleText is Visible of each line of s, and whether any was marked.
+func VisibleText(s string) (string, bool) {
+	lines := strings.Split(s, "\n")
+	any := false
+	for i, l := range lines {
+		var m bool
+		lines[i], m = Visible(l)
+		any = any || m
+	}
+	return strings.Join(lines, "\n"), any
+}
+
+// VisibleLines is Visible of each diff line's text (its mark kept), and whether any was marked.
+func VisibleLines(lines []Line) ([]Line, bool) {
+	out := make([]Line, len(lines))
+	any := false
+	for i, l := range lines {
+		var m bool
+		out[i] = l
+		out[i].Text, m = Visible(l.Text)
+		any = any || m
+	}
+	return out, any
+}

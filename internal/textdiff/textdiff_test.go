@@ -96,3 +96,14 @@ func TestEnds(t *testing.T) {
 		t.Errorf("lines: %d, %d, want 1, 1", head, tail)
 	}
 }
+
+// Whitespace a reader cannot see is marked: CR, tab, spaces at a line's end (issue 27).
+func TestVisible(t *testing.T) {
+	got, marked := VisibleText(" \r\n\t \r\n ")
+	if want := "·␍\n→·␍\n·"; got != want || !marked {
+		t.Errorf("%q (%v), want %q", got, marked, want)
+	}
+	if got, marked := Visible("plain text"); got != "plain text" || marked {
+		t.Errorf("%q (%v)", got, marked)
+	}
+}

@@ -32,7 +32,7 @@ func WriteCaseTable(w io.Writer, cases []conformance.Case, _ bool) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tINDEX\tFILE\tABOUT")
 	for _, c := range cases {
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\n", c.ID, c.Index, c.File, oneLine(c.About, 70))
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\n", c.ID, c.Index, c.File, oneLine(c.Title(), 70))
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -73,6 +73,9 @@ type DiffCase struct {
 type Comparison struct {
 	A, B  Side
 	Cases []DiffCase
+	// Streamed says the failing cases were shown as b's run went (DiffRun): the table on the
+	// same stdout leaves them out.
+	Streamed bool `json:"-"`
 }
 
 // Compare lines up two reports by case id, a's order first, then the cases only b has.
@@ -569,17 +572,38 @@ func (c *Comparison) Failing(v DiffVerdict) []DiffCase {
 func (c *Comparison) failures() []DiffCase {
 	var out []DiffCase
 	for _, d := range c.Cases {
-		switch d.Verdict {
-		case BothWrong, Disagree, NotCompared:
+		if d.fails() {
 			out = append(out, d)
 		}
 	}
 	return out
 }
 
+// fails says whether the case fails the diff: both wrong, a disagreement, not compared.
+func (d DiffCase) fails() bool {
+	return d.Verdict == BothWrong || d.Verdict == Disagree || d.Verdict == NotCompared
+}
+
 // textLines is an answer as text (table.Text), line by line.
 func textLines(raw []byte) []string {
-	return strings.Split(table.Text(raw), "\n")
+	return strings.Split(shownText(raw), "\n")
+}
+
+// shownText is a value as text (table.Text) with the whitespace a reader cannot see marked
+// (textdiff.Visible): every answer view and diff of a diff's reports shows it so.
+func shownText(raw []byte) string {
+	s, _ := textdiff.VisibleText(table.Text(raw))
+	return s
+}
+
+// marksIn says whether any of the values' text views carry textdiff.Visible's marks.
+func marksIn(raws ...[]byte) bool {
+	for _, raw := range raws {
+		if _, marked := textdiff.VisibleText(table.Text(raw)); raw != nil && marked {
+			return true
+		}
+	}
+	return false
 }
 
 // AnswerDiff is the line diff of the answers as text: a's and b's (-a +b) when they disagree,
@@ -631,7 +655,7 @@ func WriteDiffTable(w io.Writer, c *Comparison, verbose bool) error {
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 		fmt.Fprintf(tw, "  CASE\t%s\tABOUT\n", strings.ToUpper(strings.Join(l.Columns, "\t")))
 		for i, d := range l.Cases {
-			fmt.Fprintf(tw, "  %s\t%s\t%s\n", d.Case.ID, strings.Join(l.Cells[i], "\t"), oneLine(d.Case.About, 60))
+			fmt.Fprintf(tw, "  %s\t%s\t%s\n", d.Case.ID, strings.Join(l.Cells[i], "\t"), oneLine(d.Case.Title(), 60))
 		}
 		tw.Flush()
 	}
@@ -646,6 +670,9 @@ func WriteDiffTable(w io.Writer, c *Comparison, verbose bool) error {
 		}
 	}
 	for _, d := range c.failures() {
+		if c.Streamed {
+			break // shown as b's run went (DiffRun)
+		}
 		fmt.Fprintln(w)
 		writeFailing(w, c, d)
 	}
@@ -687,14 +714,14 @@ func writeFailing(w io.Writer, c *Comparison, d DiffCase) {
 	word, rest, _ := strings.Cut(failHeading(c, d), ": ")
 	fmt.Fprintf(w, "%s %s\n", term.Word(w, word+":"), rest)
 	fmt.Fprintf(w, "    %s\n", d.Case.Where())
-	if d.Case.About != "" {
-		fmt.Fprintf(w, "    %s\n", d.Case.About)
+	if title := d.Case.Title(); title != "" {
+		fmt.Fprintf(w, "    %s\n", title)
 	}
 	if d.Note != "" {
 		fmt.Fprintf(w, "    note: %s\n", d.Note)
 	}
-	fmt.Fprintf(w, "    case:\n%s", table.Indent(table.Text(d.Case.Input), "        "))
-	fmt.Fprintf(w, "    expect:\n%s", table.Indent(table.Text(d.Case.Expect), "        "))
+	fmt.Fprintf(w, "    case:\n%s", table.Indent(shownText(d.Case.Input), "        "))
+	fmt.Fprintf(w, "    expect:\n%s", table.Indent(shownText(d.Case.Expect), "        "))
 	for _, who := range []string{"a", "b"} {
 		r := d.A
 		if who == "b" {
@@ -705,7 +732,7 @@ func writeFailing(w io.Writer, c *Comparison, d DiffCase) {
 		case answered(r) && who == "b" && d.Verdict == BothWrong:
 			fmt.Fprintln(w, "        (the same answer as a)")
 		case answered(r):
-			fmt.Fprint(w, table.Indent(table.Text(r.Answer), "        "))
+			fmt.Fprint(w, table.Indent(shownText(r.Answer), "        "))
 		}
 		if r != nil {
 			runner.WriteStderr(w, "        ", r.Stderr)
@@ -717,6 +744,17 @@ func writeFailing(w io.Writer, c *Comparison, d DiffCase) {
 			fmt.Fprintf(w, "        %s\n", term.Diff(w, string(l.Op)+" "+l.Text))
 		}
 	}
+	if marksIn(d.Case.Input, d.Case.Expect, answerOf(d.A), answerOf(d.B)) {
+		fmt.Fprintf(w, "    %s\n", textdiff.Legend)
+	}
+}
+
+// answerOf is a side's answer (nil for a side without one).
+func answerOf(r *runner.Result) []byte {
+	if r == nil {
+		return nil
+	}
+	return r.Answer
 }
 
 // diffOf says what AnswerDiff compares: "-a +b", or "-expect +both" for a case both got wrong.
@@ -847,7 +885,7 @@ func WriteDiffMarkdown(w io.Writer, c *Comparison) error {
 		fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(cols, " | "), strings.Repeat("---|", len(cols)))
 		for i, d := range l.Cases {
 			cells := []string{"`" + d.Case.ID + "`"}
-			for _, s := range append(append([]string{}, l.Cells[i]...), oneLine(d.Case.About, 100)) {
+			for _, s := range append(append([]string{}, l.Cells[i]...), oneLine(d.Case.Title(), 100)) {
 				cells = append(cells, format.MarkdownCell(s))
 			}
 			fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))

@@ -7,7 +7,6 @@ import (
 	"sync"
 
 	"github.com/LLeMbas/lembas-check/internal/format"
-	"github.com/LLeMbas/lembas-check/internal/table"
 	"github.com/LLeMbas/lembas-check/internal/textdiff"
 	"github.com/LLeMbas/lembas-check/runner"
 )
@@ -124,7 +123,7 @@ func htmlLists(c *Comparison) []htmlList {
 	for _, l := range c.findings() {
 		hl := htmlList{ID: listID[l.Verdict], Heading: l.Heading, Columns: l.Columns}
 		for i, d := range l.Cases {
-			item := htmlListItem{Anchor: anchor(d.Case.ID), ID: d.Case.ID, About: d.Case.About, Where: d.Case.Where(), Cells: l.Cells[i]}
+			item := htmlListItem{Anchor: anchor(d.Case.ID), ID: d.Case.ID, About: d.Case.Title(), Where: d.Case.Where(), Cells: l.Cells[i]}
 			switch l.Verdict {
 			case Disagree:
 				item.FirstClass = "backs-" + d.Right
@@ -146,7 +145,7 @@ func htmlSideOf(c *Comparison, who string, r *runner.Result) htmlSide {
 	}
 	s.Verdict, s.Message, s.Stderr = string(baseVerdict(r.Verdict)), r.Message, r.Stderr
 	if answered(r) {
-		s.Answer = table.Text(r.Answer)
+		s.Answer = shownText(r.Answer)
 	}
 	return s
 }
@@ -205,11 +204,11 @@ func WriteDiffHTML(w io.Writer, c *Comparison) error {
 func htmlCaseOf(c *Comparison, d DiffCase) htmlCase {
 	kind, mark := cellKind(d)
 	cell := htmlCell{ID: d.Case.ID, Anchor: anchor(d.Case.ID), Kind: kind, Mark: mark, Title: d.Case.ID + ": " + c.title(d)}
-	if d.Case.About != "" {
-		cell.Title += " — " + oneLine(d.Case.About, 100)
+	if title := d.Case.Title(); title != "" {
+		cell.Title += " — " + oneLine(title, 100)
 	}
-	hc := htmlCase{htmlCell: cell, Where: d.Case.Where(), About: d.Case.About, Note: d.Note,
-		Input: table.Text(d.Case.Input), Expect: table.Text(d.Case.Expect),
+	hc := htmlCase{htmlCell: cell, Where: d.Case.Where(), About: d.Case.Title(), Note: d.Note,
+		Input: shownText(d.Case.Input), Expect: shownText(d.Case.Expect),
 		Sides: []htmlSide{htmlSideOf(c, "a", d.A), htmlSideOf(c, "b", d.B)}}
 	hc.Title = c.title(d)
 	if lines := d.AnswerDiff(); lines != nil && d.Verdict == Disagree {

@@ -165,6 +165,7 @@ func TestCompareNotesDifferentExpectations(t *testing.T) {
 }
 
 func TestWriteDiffTable(t *testing.T) {
+	t.Setenv("COLUMNS", "400") // the cells whole, as they come: a test of what they say, not of the layout
 	a, b, _ := twoReports(t)
 	c := Compare(a, b)
 	c.B.Target.Implementation.Name = "other"
@@ -279,7 +280,7 @@ func TestWriteDiffMarkdown(t *testing.T) {
 	for _, w := range []string{
 		"## ❌ lembas-check diff: 1 both wrong, 3 disagree (a right 1, b right 1, neither 1), 3 not compared, 1 agree, 2 only in a, 1 only in b, 1 skipped by both; 5 of 12 cases compared\n",
 		"| jobs | 12 | 1 | 1 | 3 | 1 | 1 | 1 | 3 | 2 | 1 | 1 |",
-		"### 1 both wrong: the same answer on both sides, which the spec does not back\n\n| Case | Both answered | About |\n|---|---|---|\n| `jobs/eeeeeeee` | another answer |  |\n",
+		"### 1 both wrong: the same answer on both sides, which the spec does not back\n\n| Case | Both answered | About |\n|---|---|---|\n| `jobs/eeeeeeee` | another answer | jobs: note for command `npm test`, exit 0 after 5s |\n",
 		"### 3 disagreement(s): the spec backs a in 1, b in 1, neither in 1",
 		"| Case | Spec backs | a | b | About |",
 		"### 3 not compared: a side was asked and gave no answer\n\n| Case | Why | a | b | About |\n",
@@ -418,7 +419,7 @@ func TestDiffStatus(t *testing.T) {
 			var tb, md bytes.Buffer
 			WriteDiffTable(&tb, c.c, false)
 			WriteDiffMarkdown(&md, c.c)
-			lines := strings.Split(strings.TrimSpace(tb.String()), "\n")
+			lines := strings.Split(strings.TrimSpace(strings.ReplaceAll(tb.String(), "\n\t", "\t")), "\n")
 			if word, _, _ := strings.Cut(lines[len(lines)-1], "\t"); word != c.want.Word() {
 				t.Errorf("summary %q", lines[len(lines)-1])
 			}
@@ -513,5 +514,29 @@ func TestCompareReadsAnUnlistedSkipAsASkip(t *testing.T) {
 	d := Compare(a, b).Cases
 	if len(d) != 1 || d[0].Verdict != SkippedByBoth {
 		t.Fatalf("an unlisted skip on both sides: %+v, want %q", d, SkippedByBoth)
+	}
+}
+
+// While b runs, each of its cases that fails the diff is shown as it ends, compared with a's
+// result, and one that agrees is not; the table after it leaves the streamed cases out.
+func TestDiffStreamsFailingCasesAsBRuns(t *testing.T) {
+	a, b, _ := twoReports(t)
+	show := DiffRun{A: "a", B: "b"}.streamed(a)
+	var out bytes.Buffer
+	for _, r := range b.Results {
+		show(&out, r)
+	}
+	c := Compare(a, b)
+	want := len(c.failures())
+	if n := strings.Count(out.String(), "\n--- ") + strings.Count(out.String()[:4], "--- "); n != want {
+		t.Errorf("streamed %d failing cases, want %d:\n%s", n, want, out.String())
+	}
+	c.Streamed = true
+	var table bytes.Buffer
+	if err := WriteDiffTable(&table, c, false); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(table.String(), "\n--- ") {
+		t.Errorf("the table repeats what was streamed:\n%s", table.String())
 	}
 }

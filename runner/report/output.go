@@ -3,8 +3,10 @@ package report
 import (
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/LLeMbas/lembas-check/internal/format"
+	"github.com/LLeMbas/lembas-check/internal/term"
 	"github.com/LLeMbas/lembas-check/runner"
 )
 
@@ -31,5 +33,19 @@ func (o Output) Write(stdout, stderr io.Writer, rep *runner.Report, expect *runn
 			return err
 		}
 	}
+	if rep.Streamed && o.Out == "" && o.Format == Formats[0].Name {
+		// Each case's verdict was shown as it ended (Stream): the table and the summary are left.
+		return writeTable(term.Colour(stdout, os.Getenv), rep, o.Verbose, false)
+	}
 	return format.Write(Formats, o.Output, rep, stdout, func(w io.Writer, rep *runner.Report) error { return WriteTable(w, rep, o.Verbose) })
+}
+
+// Stream is where a run shows each verdict as its case ends (runner.Options.Stream): stdout,
+// painted as the table is, when it carries the table or the summary; nil when stdout is the
+// report of another format (JSON, JUnit, markdown), which a verdict would break.
+func (o Output) Stream(stdout io.Writer) io.Writer {
+	if o.Out == "" && o.Format != Formats[0].Name {
+		return nil
+	}
+	return term.Colour(stdout, os.Getenv)
 }

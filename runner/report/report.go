@@ -116,16 +116,15 @@ func (t tally) row(cases int, interrupted bool) []any {
 // WriteTable writes what a person reads: each failure as `go test` shows one (the case, want, got
 // and the diff), then a summary per area, then one line (Summary).
 func WriteTable(w io.Writer, r *runner.Report, verbose bool) error {
+	return writeTable(w, r, verbose, true)
+}
+
+// writeTable is WriteTable; without results it leaves out what a person was shown as each case
+// ended (runner.Options.Stream), so a streamed run does not show its failures twice.
+func writeTable(w io.Writer, r *runner.Report, verbose, results bool) error {
 	for _, x := range r.Results {
-		switch {
-		case x.Verdict == runner.Interrupted:
-			if verbose {
-				fmt.Fprintf(w, "--- INTERRUPTED: %s: %s\n", x.Case.ID, x.Message)
-			}
-		case x.Verdict.Failed():
-			x.WriteFailure(w)
-		case verbose:
-			x.WriteHeading(w, suffix(x))
+		if results {
+			x.WriteShown(w, verbose)
 		}
 	}
 	if len(r.Results) == 0 {
@@ -205,20 +204,6 @@ func UnlistedSkips(r *runner.Report) string {
 		ids = append(ids[:10], "…")
 	}
 	return fmt.Sprintf("%d skipped cases it does not list fail the run: %s (list each as `ID skip WHY`, or start a baseline with --write-expect FILE)", n, strings.Join(ids, ", "))
-}
-
-func suffix(x runner.Result) string {
-	switch {
-	case x.Verdict == runner.Skip && x.Expected != "":
-		return ": " + x.Message + " (expected: " + x.Expected + ")"
-	case x.Verdict == runner.Skip && x.Message != "":
-		return ": " + x.Message
-	case x.Expected != "":
-		return ": expected to fail: " + x.Expected
-	case x.Verdict == runner.Pass && x.Evidence != "":
-		return ": " + x.Evidence
-	}
-	return ""
 }
 
 // JSON lines: a header, one line per case, a footer. The same shape is read back by ReadJSON, so
@@ -432,8 +417,8 @@ func WriteJUnit(w io.Writer, r *runner.Report) error {
 		var d time.Duration
 		for _, x := range by[a] {
 			d += x.Duration
-			c := junitCase{Name: caseName(x.Case), Classname: "lembas-check." + a, File: caseFile(x.Case), Line: x.Case.Line, Time: secs(x.Duration)}
-			body := x.Failure()
+			c := junitCase{Name: caseName(x.Case), Classname: "lembas-check." + a, File: x.Case.Path(), Line: x.Case.Line, Time: secs(x.Duration)}
+			body := x.FailureText()
 			switch x.Verdict {
 			case runner.Pass:
 			case runner.Skip:
@@ -481,22 +466,13 @@ func WriteJUnit(w io.Writer, r *runner.Report) error {
 	return err
 }
 
-// caseName is how a CI's test view names a case: its id and, when it has one, the start of what it
-// is about ("chunk/134b9ada: A text that fits is one piece, CRLF read as LF…").
+// caseName is how a CI's test view names a case: its id and its title (conformance.Case.Title:
+// its about, or what it asks) — "chunk/134b9ada: A text that fits is one piece, CRLF read as LF…".
 func caseName(c conformance.Case) string {
-	if c.About == "" {
-		return c.ID
+	if title := c.Title(); title != "" {
+		return c.ID + ": " + oneLine(title, 72)
 	}
-	return c.ID + ": " + oneLine(c.About, 72)
-}
-
-// caseFile is the file a case came from, without the line a scenario's name carries (JUnit has a
-// line of its own).
-func caseFile(c conformance.Case) string {
-	if c.Line > 0 {
-		return strings.TrimSuffix(c.File, fmt.Sprintf(":%d", c.Line))
-	}
-	return c.File
+	return c.ID
 }
 
 // runName names a run in a heading: what was checked against which spec, the tool named once
@@ -571,8 +547,8 @@ func WriteMarkdown(w io.Writer, r *runner.Report) error {
 	sort.SliceStable(failed, func(i, j int) bool { return failed[i].Case.ID < failed[j].Case.ID })
 	for _, x := range failed {
 		about := ""
-		if x.Case.About != "" {
-			about = " " + format.MarkdownCell(oneLine(x.Case.About, 100)) + " —"
+		if title := x.Case.Title(); title != "" {
+			about = " " + format.MarkdownCell(oneLine(title, 100)) + " —"
 		}
 		fmt.Fprintf(w, "<details><summary><code>%s</code>%s %s</summary>\n\n%s%s\n\n</details>\n\n", x.Case.ID, about, format.MarkdownCell(firstLine(x)), checks(x.Case.ID), format.MarkdownFence("", x.Failure()))
 	}

@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"encoding/xml"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -12,6 +14,7 @@ import (
 	"github.com/LLeMbas/lembas-check/conformance/conformancetest"
 	"github.com/LLeMbas/lembas-check/internal/format"
 	"github.com/LLeMbas/lembas-check/internal/term"
+	"github.com/LLeMbas/lembas-check/internal/textdiff"
 	"github.com/LLeMbas/lembas-check/runner"
 )
 
@@ -133,7 +136,7 @@ func TestStatusWordsAgree(t *testing.T) {
 			WriteTable(&tb, rep, false)
 			WriteMarkdown(&md, rep)
 			WriteJSON(&js, rep)
-			lines := strings.Split(strings.TrimSpace(tb.String()), "\n")
+			lines := strings.Split(strings.TrimSpace(strings.ReplaceAll(tb.String(), "\n\t", "\t")), "\n")
 			last := lines[len(lines)-1]
 			if word, _, _ := strings.Cut(last, "\t"); word != c.want.Word() || !strings.Contains(last, c.why) {
 				t.Errorf("summary %q, want %q first and %q", last, c.want.Word(), c.why)
@@ -182,8 +185,23 @@ func TestNamesACIShows(t *testing.T) {
 	if want := c.ID + ": " + oneLine(c.About, 72); got.Name != want || !strings.HasPrefix(got.Name, "chunk/134b9ada: A text that fits is one piece") {
 		t.Errorf("JUnit name %q, want %q", got.Name, want)
 	}
-	if got.File != c.File || got.Line != c.Line || got.Line < 2 {
+	if got.File != "conformance/cases/chunk.json" || got.Line != c.Line || got.Line < 2 {
 		t.Errorf("JUnit file %q line %d", got.File, got.Line)
+	}
+	// want and got as text, a line each, and their line diff (issue 27: one-line escaped JSON).
+	if body := got.Failure.Body; !strings.Contains(body, "    want:\n        - |-\n") || !strings.Contains(body, "        + - a short note\n") {
+		t.Errorf("JUnit body:\n%s", body)
+	}
+	// The case's CRs and trailing spaces are marked, the marks explained once (issue 27).
+	if body := got.Failure.Body; !strings.Contains(body, "with CRLF␍\n") || strings.Count(body, textdiff.Legend) != 1 {
+		t.Errorf("JUnit body without its whitespace marked:\n%s", body)
+	}
+	var dt bytes.Buffer
+	other := *rep
+	other.Results = []runner.Result{{Case: c, Verdict: runner.Pass, Answer: c.Expect}}
+	writeFailing(&dt, Compare(rep, &other), Compare(rep, &other).Cases[0])
+	if !strings.Contains(dt.String(), "with CRLF␍\n") || !strings.Contains(dt.String(), textdiff.Legend) {
+		t.Errorf("diff's case without its whitespace marked:\n%s", dt.String())
 	}
 	if parsed.Name != "lembas-check reference 0.1.0 against harness spec 3.1.0" {
 		t.Errorf("JUnit suites %q", parsed.Name)
@@ -216,7 +234,7 @@ func TestNamesACIShows(t *testing.T) {
 		t.Errorf("%q", got)
 	}
 	// A scenario's file carries its line; JUnit gives the two apart.
-	if got := caseFile(conformance.Case{Label: conformance.Label{File: "features/jobs.feature:12", Line: 12}}); got != "features/jobs.feature" {
+	if got := (conformance.Label{File: "features/jobs.feature:12", Line: 12}).Path(); got != "features/jobs.feature" {
 		t.Errorf("%q", got)
 	}
 	// The line survives a saved report.
@@ -316,5 +334,63 @@ func TestVerboseTableShowsEvidence(t *testing.T) {
 	WriteTable(&b, rep, true)
 	if !strings.Contains(b.String(), "--- PASS: live/midnight/tools (0.0ms): 4 requests compared (2←1, 3←2, 4←3, 5←4)\n") {
 		t.Errorf("no evidence:\n%s", b.String())
+	}
+}
+
+// A run that streamed its verdicts to stdout (Output.Stream) ends there with the table and the
+// summary, each failure shown once; a --out file keeps them all, in the cases' order; stdout
+// that is a JSON report gets no stream.
+func TestStreamedRunShowsEachFailureOnce(t *testing.T) {
+	cases := conformancetest.Cases(t, conformance.Jobs)[:3]
+	target := scripted{areas: []string{"jobs"}, answers: map[string]runner.Outcome{cases[1].ID: {Answer: json.RawMessage(`{"text":"x"}`)}}}
+	o := Output{Output: format.Output{Format: "table"}}
+	var stdout bytes.Buffer
+	rep, err := runCases(context.Background(), target, cases, runner.Options{Stream: o.Stream(&stdout)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := o.Write(&stdout, &bytes.Buffer{}, rep, nil, "case"); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(stdout.String(), "--- FAIL: "+cases[1].ID); n != 1 {
+		t.Errorf("stdout shows the failure %d times:\n%s", n, stdout.String())
+	}
+	if !strings.Contains(stdout.String(), "FAIL\t") {
+		t.Errorf("no summary:\n%s", stdout.String())
+	}
+	if (Output{Output: format.Output{Format: "json"}}).Stream(&stdout) != nil {
+		t.Error("a JSON report on stdout is streamed into")
+	}
+}
+
+// JUnit of a whole run names no case by its id alone, and each file is a path in the repository
+// (issue 27: 80 of 267 names were a hash, files "spec 3.1.0:jobs.json").
+func TestJUnitOfAFullRunNamesEveryCase(t *testing.T) {
+	rep, err := runCases(context.Background(), runner.Builtin{}, conformance.Embedded(), runner.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ju bytes.Buffer
+	if err := WriteJUnit(&ju, rep); err != nil {
+		t.Fatal(err)
+	}
+	var parsed junitSuites
+	if err := xml.Unmarshal(ju.Bytes(), &parsed); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, s := range parsed.Suites {
+		for _, c := range s.Cases {
+			n++
+			if id, title, _ := strings.Cut(c.Name, ": "); title == "" || strings.Contains(id, " ") {
+				t.Errorf("JUnit name %q: want the id and a title", c.Name)
+			}
+			if _, err := os.Stat(filepath.Join("..", "..", c.File)); err != nil || c.Line == 0 {
+				t.Errorf("%s: file %q line %d is not a place in the repository", c.Name, c.File, c.Line)
+			}
+		}
+	}
+	if n != len(rep.Results) {
+		t.Errorf("%d JUnit cases of %d results", n, len(rep.Results))
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/LLeMbas/lembas-check/conformance"
+	"github.com/LLeMbas/lembas-check/internal/format"
+	"github.com/LLeMbas/lembas-check/internal/term"
 	"github.com/LLeMbas/lembas-check/runner"
 	"github.com/LLeMbas/lembas-check/runner/selection"
 )
@@ -92,6 +94,9 @@ type SideOptions struct {
 	Label string
 	// Log gets the progress line.
 	Log io.Writer
+	// Stream and Show are runner.Options': how a side that runs shows each case as it ends.
+	Stream io.Writer
+	Show   func(io.Writer, runner.Result)
 }
 
 // OpenSide makes one side's report: the builtin or an adapter run on the selected cases, or a
@@ -121,5 +126,59 @@ func OpenSide(ctx context.Context, spec string, sel selection.Selection, o SideO
 	if err != nil {
 		return nil, err
 	}
-	return runner.RunShown(ctx, target, runner.CaseItems(cases), runner.Options{Workers: o.Adapter.Jobs}, o.Label, o.Log)
+	return runner.RunShown(ctx, target, runner.CaseItems(cases), runner.Options{Workers: o.Adapter.Jobs, Stream: o.Stream, Show: o.Show}, o.Label, o.Log)
+}
+
+// DiffRun is `diff`'s settings: the two sides as given (--a, --b), the selection, how a side
+// runs, and how the report is written.
+type DiffRun struct {
+	A, B   string
+	Sel    selection.Selection
+	Side   SideOptions
+	Output format.Output
+}
+
+// Run makes both sides' reports, compares them and writes the comparison to stdout as Output
+// says. While b runs, each case that fails the diff is shown as it ends (a's report is known by
+// then), as go test streams a failure, and the table at the end leaves it out. An error names the
+// side (--a, --b) whose report could not be made.
+func (d DiffRun) Run(ctx context.Context, stdout io.Writer) (*Comparison, error) {
+	var reports [2]*runner.Report
+	var streamed bool
+	for i, s := range []struct{ flag, spec string }{{"a", d.A}, {"b", d.B}} {
+		o := d.Side
+		o.Label = "diff " + s.flag
+		if i == 1 && d.Output.Out == "" && d.Output.Format == DiffFormats[0].Name {
+			o.Stream, o.Show = term.Colour(stdout, os.Getenv), d.streamed(reports[0])
+			streamed = true
+		}
+		rep, err := OpenSide(ctx, s.spec, d.Sel, o)
+		if err != nil {
+			return nil, fmt.Errorf("--%s %v", s.flag, err)
+		}
+		reports[i] = rep
+	}
+	c := Compare(reports[0], reports[1])
+	c.A.Label, c.B.Label = d.A, d.B
+	c.Streamed = streamed && reports[1].Streamed
+	return c, format.Write(DiffFormats, d.Output, c, stdout, func(w io.Writer, c *Comparison) error {
+		return WriteDiffTable(w, c, d.Output.Verbose)
+	})
+}
+
+// streamed shows a case of b's run as the diff's table shows it when it fails the diff, compared
+// with a's result; b is named as given, its hello not yet known here.
+func (d DiffRun) streamed(a *runner.Report) func(io.Writer, runner.Result) {
+	inA := map[string]*runner.Result{}
+	for i := range a.Results {
+		inA[a.Results[i].Case.ID] = &a.Results[i]
+	}
+	c := &Comparison{A: Side{Label: d.A, Target: a.Target}, B: Side{Label: d.B}}
+	return func(w io.Writer, rb runner.Result) {
+		dc := compareOne(inA[rb.Case.ID], &rb)
+		if dc.fails() {
+			writeFailing(w, c, dc)
+			fmt.Fprintln(w)
+		}
+	}
 }
