@@ -61,7 +61,8 @@ func (c countingReader) Read(p []byte) (int, error) {
 
 // A whole `bench --sim` — the simulator's models, the count, and for the baseline and a variant,
 // two sessions at once, each predicted and replayed — opens the recording once and reads each
-// of its bytes once (it read the file 1 + 2×2×2 = 9 times), and says what it said before.
+// of its bytes once (it read the file 1 + 2×2×2 = 9 times), and says what it said before; a
+// recording too long to keep is read as before.
 func TestBenchReadsTheRecordingOnce(t *testing.T) {
 	const path = "../../testdata/recordings/clean.jsonl"
 	opens, read := 0, int64(0)
@@ -92,9 +93,15 @@ func TestBenchReadsTheRecordingOnce(t *testing.T) {
 	if opens != 1 || read != st.Size() {
 		t.Errorf("the recording was opened %d times and %d bytes read, want once and %d", opens, read, st.Size())
 	}
-	// Without the one pass (a Recording made by hand), each stage opens the file again: the same
+	// A recording whose bodies do not fit in keepBytes is read by each stage again: the same
 	// predictions and answers.
-	again := bench([]Recording{{Name: path, Open: opener(path)}})
+	defer func(n int) { keepBytes = n }(keepBytes)
+	keepBytes = 1000
+	opens, read = 0, 0
+	again := bench([]Recording{{Name: path, Open: open, scanned: &scanned{}}})
+	if opens != 9 {
+		t.Errorf("a recording too long to keep was opened %d times, want 9 (once, then each stage)", opens)
+	}
 	for i := range res.Runs {
 		if a, b := runRows(res.Runs[i]), runRows(again.Runs[i]); a != b {
 			t.Errorf("run %s: read once\n%s\nread per stage\n%s", res.Runs[i].Name, a, b)
