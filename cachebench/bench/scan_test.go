@@ -8,6 +8,7 @@ import (
 	"os"
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/LLeMbas/lembas-check/replay"
@@ -50,12 +51,12 @@ func TestCountAndModelsShareOnePass(t *testing.T) {
 // countingReader counts the bytes read through it.
 type countingReader struct {
 	r io.Reader
-	n *int64
+	n *atomic.Int64
 }
 
 func (c countingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
-	*c.n += int64(n)
+	c.n.Add(int64(n))
 	return n, err
 }
 
@@ -65,9 +66,10 @@ func (c countingReader) Read(p []byte) (int, error) {
 // recording too long to keep is read as before.
 func TestBenchReadsTheRecordingOnce(t *testing.T) {
 	const path = "../../testdata/recordings/clean.jsonl"
-	opens, read := 0, int64(0)
+	// Atomic: over the bound, two sessions open the file at once.
+	var opens, read atomic.Int64
 	open := func() (replay.Source, io.Closer, error) {
-		opens++
+		opens.Add(1)
 		f, err := os.Open(path)
 		if err != nil {
 			return nil, nil, err
@@ -90,17 +92,17 @@ func TestBenchReadsTheRecordingOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if opens != 1 || read != st.Size() {
-		t.Errorf("the recording was opened %d times and %d bytes read, want once and %d", opens, read, st.Size())
+	if opens.Load() != 1 || read.Load() != st.Size() {
+		t.Errorf("the recording was opened %d times and %d bytes read, want once and %d", opens.Load(), read.Load(), st.Size())
 	}
 	// A recording whose bodies do not fit in keepBytes is read by each stage again: the same
 	// predictions and answers.
 	defer func(n int) { keepBytes = n }(keepBytes)
 	keepBytes = 1000
-	opens, read = 0, 0
+	opens.Store(0)
 	again := bench([]Recording{{Name: path, Open: open, scanned: &scanned{}}})
-	if opens != 9 {
-		t.Errorf("a recording too long to keep was opened %d times, want 9 (once, then each stage)", opens)
+	if opens.Load() != 9 {
+		t.Errorf("a recording too long to keep was opened %d times, want 9 (once, then each stage)", opens.Load())
 	}
 	for i := range res.Runs {
 		if a, b := runRows(res.Runs[i]), runRows(again.Runs[i]); a != b {
