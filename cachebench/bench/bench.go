@@ -272,13 +272,16 @@ type Options struct {
 	// OnPhase is called as each step starts, for progress: "reading" the recording (run ""), then
 	// for each run "tokenizing" (the audit's prediction) and "replaying" its requests.
 	OnPhase func(run, step string, requests int)
+	// OnPredicted is called after the prediction of each request ("tokenizing": the recording is
+	// read once, at "reading", so that step counts requests, not bytes).
+	OnPredicted func()
 	// Prices, when set, puts money on each run: what the server's usage cost, what the audit
 	// predicts, and what the breaks lost (cost.go).
 	Prices *prices.Table
 }
 
-// Open opens the recording again for each pass (audit, then replay, for each run): the file is
-// streamed, never held whole.
+// Open opens the recording. The bench opens it once and decodes it whole (scan.go): its
+// prediction and replay, for each run and session, read the decoded exchanges.
 type Open func() (replay.Source, io.Closer, error)
 
 // Recording is one recording to bench: its name for the report and how to open it.
@@ -293,7 +296,7 @@ type Recording struct {
 // Bench runs the baseline and each variant of one recording (with Concurrency, of that many
 // copies of it at once).
 func Bench(ctx context.Context, open Open, o Options) (*Result, error) {
-	return BenchAll(ctx, []Recording{{Open: open}}, o)
+	return BenchAll(ctx, []Recording{{Open: open, scanned: &scanned{}}}, o)
 }
 
 // BenchAll runs the baseline and each variant of several recordings, Concurrency at once.

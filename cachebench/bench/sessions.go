@@ -18,7 +18,6 @@ import (
 type session struct {
 	index   int // from 1
 	name    string
-	open    Open
 	rec     Recording
 	mark    int // a copy's number (from 2) put before its first user message; 0: as recorded
 	prompts int
@@ -32,12 +31,12 @@ func sessionsOf(recs []Recording, concurrency int) ([]session, error) {
 	var out []session
 	if len(recs) == 1 && concurrency > 1 {
 		for k := 1; k <= concurrency; k++ {
-			out = append(out, session{index: k, name: recs[0].Name, open: recs[0].Open, rec: recs[0], mark: k})
+			out = append(out, session{index: k, name: recs[0].Name, rec: recs[0], mark: k})
 		}
 		out[0].mark = 0
 	} else {
 		for i, r := range recs {
-			out = append(out, session{index: i + 1, name: r.Name, open: r.Open, rec: r})
+			out = append(out, session{index: i + 1, name: r.Name, rec: r})
 		}
 	}
 	counts := map[string]int{}
@@ -128,14 +127,19 @@ func benchRun(ctx context.Context, sessions []session, o Options, v *Variant, to
 	}
 	run := &runResult{Run: Run{Name: name}}
 	// The audit's prediction of each session as this run sends it.
-	o.phase(name, "tokenizing", 0)
+	o.phase(name, "tokenizing", total)
+	predicted := func(*audit.Request) {
+		if o.OnPredicted != nil {
+			o.OnPredicted()
+		}
+	}
 	reports := make([]map[int]audit.Request, len(sessions))
 	for i, s := range sessions {
-		src, c, err := s.open()
+		src, c, err := s.rec.source()
 		if err != nil {
 			return nil, err
 		}
-		rep, err := audit.Run(ctx, &rewriting{src: src, rewrite: s.rewrite(v)}, audit.Options{Tokenizer: o.Tokenizer, Prices: o.Prices}, nil)
+		rep, err := audit.Run(ctx, &rewriting{src: src, rewrite: s.rewrite(v)}, audit.Options{Tokenizer: o.Tokenizer, Prices: o.Prices}, predicted)
 		c.Close()
 		if err != nil {
 			return nil, fmt.Errorf("%s: predicting: %w", name, err)
@@ -241,7 +245,7 @@ func startSessions(ctx context.Context, sessions []session, n int, rate float64,
 
 // play replays one session of the run.
 func (st *runState) play(ctx context.Context, s session, v *Variant, bySeq map[int]audit.Request, many bool) error {
-	src, c, err := s.open()
+	src, c, err := s.rec.source()
 	if err != nil {
 		return err
 	}

@@ -133,6 +133,7 @@ func watch(opts *Options, bar *progress.Bar, m *Metrics, recs []Recording, readi
 			return 0
 		})
 	}
+	opts.OnPredicted = func() { bar.Set(done.Add(1), "") }
 	opts.OnRow = func(r Row) {
 		m.Observe(r)
 		note := "cached: not reported"

@@ -72,8 +72,8 @@ func TestBenchAnnouncesEachStep(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{" reading 0 (after 0 rows)", "baseline tokenizing 0 (after 0 rows)", "baseline replaying 6 (after 0 rows)",
-		"tool-churn:3 tokenizing 0 (after 6 rows)", "tool-churn:3 replaying 6 (after 6 rows)"}
+	want := []string{" reading 0 (after 0 rows)", "baseline tokenizing 6 (after 0 rows)", "baseline replaying 6 (after 0 rows)",
+		"tool-churn:3 tokenizing 6 (after 6 rows)", "tool-churn:3 replaying 6 (after 6 rows)"}
 	if strings.Join(steps, "\n") != strings.Join(want, "\n") {
 		t.Errorf("steps\n%s\nwant\n%s", strings.Join(steps, "\n"), strings.Join(want, "\n"))
 	}
