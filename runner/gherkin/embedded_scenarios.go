@@ -1002,6 +1002,18 @@ func embeddedScenarios() []Scenario {
 				steps.NewCheck("Then the embedded contents are, in order:", 142, []any{"embedded"}, "[\"3f15b799424b9449ca6432df6c63f13356b6805b45ea74eca9f0bc17c47abae1\",\"6403203dd5a0867eb14d104ee8a73730bd72dd9ad92e78d996a6dba0a5dcfc01\",\"53f85fa2b099699e005c8265b0c10a7ef3ecd52cb20a57f69b7e726226dfb5bd\"]"),
 			},
 		},
+		{Case: conformance.Case{Label: conformance.Label{ID: "index/feature:rm-of-a-mount-is-refused-with-no-text-of-the-spec-s", Area: "index", Index: 11, File: "features/index.feature:148", Line: 148, About: "rm of a mount is refused, with no text of the spec's"},
+			Input: json.RawMessage("{\"steps\":[{\"files\":{\"README.md\":\"Read.\\n\"},\"op\":\"mount\",\"path\":\"/repo\"},{\"op\":\"rm\",\"path\":\"/repo\"}]}"), Expect: json.RawMessage("[{\"then\":\"Then step 2 is refused\",\"line\":153,\"part\":\"answer.refused\",\"want\":{\"step\":1}}]")},
+			Checks: []steps.Check{
+				steps.NewCheck("Then step 2 is refused", 153, []any{"refused"}, "{\"step\":1}"),
+			},
+		},
+		{Case: conformance.Case{Label: conformance.Label{ID: "index/feature:a-commit-outside-every-mount-is-refused-with-the-spec-s-text", Area: "index", Index: 12, File: "features/index.feature:155", Line: 155, About: "a commit outside every mount is refused with the spec's text"},
+			Input: json.RawMessage("{\"steps\":[{\"content\":\"Alpha.\\n\",\"op\":\"write\",\"path\":\"/Notes/a.md\"},{\"op\":\"commit\",\"path\":\"/Notes/a.md\"}]}"), Expect: json.RawMessage("[{\"then\":\"Then step 2 is refused with \\\"Nothing to commit: /Notes/a.md is not in a repository.\\\"\",\"line\":158,\"part\":\"answer.refused\",\"want\":{\"error\":\"Nothing to commit: /Notes/a.md is not in a repository.\",\"step\":1}}]")},
+			Checks: []steps.Check{
+				steps.NewCheck("Then step 2 is refused with \"Nothing to commit: /Notes/a.md is not in a repository.\"", 158, []any{"refused"}, "{\"error\":\"Nothing to commit: /Notes/a.md is not in a repository.\",\"step\":1}"),
+			},
+		},
 		{Case: conformance.Case{Label: conformance.Label{ID: "instructions/feature:every-directory-from-the-boundary-down-to-the-start-directory-gives-its-file-outermost-first", Area: "instructions", Index: 0, File: "features/instructions.feature:14", Line: 14, About: "every directory from the boundary down to the start directory gives its file, outermost first"},
 			Input: json.RawMessage("{\"boundary\":\"/\",\"files\":[\"/AGENTS.md\",\"/sec/AGENTS.md\",\"/sec/repo/CLAUDE.md\",\"/sec/repo/src/AGENTS.md\"],\"start\":\"/sec/repo/src\"}"), Expect: json.RawMessage("[{\"then\":\"Then the instruction files are, in order:\",\"line\":18,\"part\":\"answer\",\"want\":[\"/AGENTS.md\",\"/sec/AGENTS.md\",\"/sec/repo/CLAUDE.md\",\"/sec/repo/src/AGENTS.md\"]}]")},
 			Checks: []steps.Check{
