@@ -67,14 +67,19 @@ type line struct {
 }
 
 func summaryLines(res *Result) []line {
-	f := func(v float64, ok bool) (float64, bool) { return v, ok }
-	// Under the simulator prompt times are modelled from token counts, and the wall times are
-	// the fake's on loopback: no ratio of them means anything.
-	promptLabel, wall := "prompt processing (server ms)", func(v func(Run) (float64, bool)) func(Run) (float64, bool) { return v }
-	if res.Simulated {
-		promptLabel, wall = "prompt processing (modelled ms)", func(func(Run) (float64, bool)) func(Run) (float64, bool) { return nil }
+	out := serverLines()
+	if res.Predictor != "" {
+		out = append(out, predictionLines()...)
 	}
-	out := []line{
+	out = append(out, counterLines(res)...)
+	out = append(out, auditAndTimeLines(res)...)
+	return append(out, costLines()...)
+}
+
+// serverLines are what the server answered: requests, errors, and the tokens it said it cached.
+func serverLines() []line {
+	f := func(v float64, ok bool) (float64, bool) { return v, ok }
+	return []line{
 		{"requests", func(r Run) string { return fmt.Sprint(r.Totals.Requests) }, nil},
 		{"server errors", func(r Run) string {
 			if r.Totals.Refused > 0 {
@@ -97,62 +102,87 @@ func summaryLines(res *Result) []line {
 			return table.Percent(float64(r.Totals.Cached) / float64(r.Totals.Prompt))
 		}, nil},
 	}
-	if res.Predictor != "" {
-		out = append(out,
-			line{"cached tokens (predicted)", func(r Run) string { return table.Count(r.Totals.Predicted) }, nil},
-			line{"prediction exact", func(r Run) string {
-				if r.Totals.Compared == 0 {
-					return "—"
-				}
-				return fmt.Sprintf("%d of %d", r.Totals.Exact, r.Totals.Compared)
-			}, nil},
-			line{"prediction off (of cached tokens)", func(r Run) string {
-				if _, off, ok := r.Totals.Agreement(); ok {
-					return table.Percent(off)
-				}
+}
+
+// predictionLines say how well the simulator predicted what the server cached.
+func predictionLines() []line {
+	return []line{
+		{"cached tokens (predicted)", func(r Run) string { return table.Count(r.Totals.Predicted) }, nil},
+		{"prediction exact", func(r Run) string {
+			if r.Totals.Compared == 0 {
 				return "—"
-			}, nil})
+			}
+			return fmt.Sprintf("%d of %d", r.Totals.Exact, r.Totals.Compared)
+		}, nil},
+		{"prediction off (of cached tokens)", func(r Run) string {
+			if _, off, ok := r.Totals.Agreement(); ok {
+				return table.Percent(off)
+			}
+			return "—"
+		}, nil},
 	}
+}
+
+// counterLines are the server's own /metrics counters, said missing against a real server (the
+// simulator has none to miss).
+func counterLines(res *Result) []line {
 	counters := false
 	for _, run := range res.Runs {
 		counters = counters || run.Counters != nil
 	}
-	// Missing counters are said against a real server; the simulator has none to miss.
-	if counters || !res.Simulated && len(res.Runs) > 0 && res.Runs[0].CountersMissing != "" {
-		out = append(out, line{"cached tokens (server's /metrics)", func(r Run) string {
-			if r.Counters == nil && r.CountersMissing != "" {
-				return "none: " + r.CountersMissing
-			}
-			if r.Counters == nil {
-				return "—"
-			}
-			return table.Count(int64(r.Counters.Cached)) + " of " + table.Count(int64(r.Counters.Prompt))
-		}, nil})
+	if !counters && (res.Simulated || len(res.Runs) == 0 || res.Runs[0].CountersMissing == "") {
+		return nil
 	}
-	out = append(out,
-		line{"reusable tokens (audit)", func(r Run) string { return table.Count(r.Audit.ReusableTokens) }, func(r Run) (float64, bool) { return f(float64(r.Audit.ReusableTokens), true) }},
-		line{"reusable share (audit)", func(r Run) string { return table.Percent(r.Audit.ReusableShare) }, nil},
-		line{"efficiency (cached ÷ reusable)", func(r Run) string {
+	return []line{{"cached tokens (server's /metrics)", func(r Run) string {
+		if r.Counters == nil && r.CountersMissing != "" {
+			return "none: " + r.CountersMissing
+		}
+		if r.Counters == nil {
+			return "—"
+		}
+		return table.Count(int64(r.Counters.Cached)) + " of " + table.Count(int64(r.Counters.Prompt))
+	}, nil}}
+}
+
+// auditAndTimeLines are what the audit found reusable, and the times. Under the simulator prompt
+// times are modelled from token counts, and the wall times are the fake's on loopback: no ratio
+// of them means anything.
+func auditAndTimeLines(res *Result) []line {
+	f := func(v float64, ok bool) (float64, bool) { return v, ok }
+	promptLabel := "prompt processing (server ms)"
+	wall := func(v func(Run) (float64, bool)) func(Run) (float64, bool) { return v }
+	if res.Simulated {
+		promptLabel = "prompt processing (modelled ms)"
+		wall = func(func(Run) (float64, bool)) func(Run) (float64, bool) { return nil }
+	}
+	out := []line{
+		{"reusable tokens (audit)", func(r Run) string { return table.Count(r.Audit.ReusableTokens) }, func(r Run) (float64, bool) { return f(float64(r.Audit.ReusableTokens), true) }},
+		{"reusable share (audit)", func(r Run) string { return table.Percent(r.Audit.ReusableShare) }, nil},
+		{"efficiency (cached ÷ reusable)", func(r Run) string {
 			if e, ok := r.Totals.Efficiency(); ok {
 				return fmt.Sprintf("%.2f", e)
 			}
 			return "—"
 		}, nil},
-		line{promptLabel, func(r Run) string { return fmt.Sprintf("%.1f", r.Totals.PromptMS) }, func(r Run) (float64, bool) { return r.Totals.PromptMS, true }},
-		line{"time to first token (ms, sum)", func(r Run) string { return fmt.Sprintf("%.1f", r.Totals.TTFTMS) }, wall(func(r Run) (float64, bool) { return r.Totals.TTFTMS, true })},
-		line{"total time (ms, sum)", func(r Run) string { return fmt.Sprintf("%.1f", r.Totals.TotalMS) }, wall(func(r Run) (float64, bool) { return r.Totals.TotalMS, true })},
-	)
+		{promptLabel, func(r Run) string { return fmt.Sprintf("%.1f", r.Totals.PromptMS) }, func(r Run) (float64, bool) { return r.Totals.PromptMS, true }},
+		{"time to first token (ms, sum)", func(r Run) string { return fmt.Sprintf("%.1f", r.Totals.TTFTMS) }, wall(func(r Run) (float64, bool) { return r.Totals.TTFTMS, true })},
+		{"total time (ms, sum)", func(r Run) string { return fmt.Sprintf("%.1f", r.Totals.TotalMS) }, wall(func(r Run) (float64, bool) { return r.Totals.TotalMS, true })},
+	}
 	if !res.Simulated {
 		out = append(out, line{"TTFT ms p50 / p90 / p99", func(r Run) string { return pct(r.TTFT) }, nil})
 	}
-	out = append(out,
-		line{"cold cache", func(r Run) string { return r.Cold }, nil},
-		line{"cold check", func(r Run) string { return r.ColdCheck }, nil},
-		line{"cost (server's usage)", func(r Run) string { return money(r.Totals.Cost, r.Audit.Priced, r.Currency) }, func(r Run) (float64, bool) { return r.Totals.Cost, r.Audit.Priced > 0 }},
-		line{"cost, prefix kept (audit)", func(r Run) string { return money(r.Audit.Kept, r.Audit.Priced, r.Currency) }, nil},
-		line{"lost to the breaks (audit)", func(r Run) string { return money(r.Audit.LostCost, r.Audit.Priced, r.Currency) }, nil},
-	)
 	return out
+}
+
+// costLines are the cold-cache checks and what the tokens cost.
+func costLines() []line {
+	return []line{
+		{"cold cache", func(r Run) string { return r.Cold }, nil},
+		{"cold check", func(r Run) string { return r.ColdCheck }, nil},
+		{"cost (server's usage)", func(r Run) string { return money(r.Totals.Cost, r.Audit.Priced, r.Currency) }, func(r Run) (float64, bool) { return r.Totals.Cost, r.Audit.Priced > 0 }},
+		{"cost, prefix kept (audit)", func(r Run) string { return money(r.Audit.Kept, r.Audit.Priced, r.Currency) }, nil},
+		{"lost to the breaks (audit)", func(r Run) string { return money(r.Audit.LostCost, r.Audit.Priced, r.Currency) }, nil},
+	}
 }
 
 func pct(p Percentiles) string {

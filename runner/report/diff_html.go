@@ -1,6 +1,7 @@
 package report
 
 import (
+	_ "embed"
 	"html/template"
 	"io"
 	"strings"
@@ -218,125 +219,10 @@ func htmlCaseOf(c *Comparison, d DiffCase) htmlCase {
 }
 
 // diffPage is parsed on first use, not at every start.
+//
+//go:embed diff.html.tmpl
+var diffPageText string
+
 var diffPage = sync.OnceValue(func() *template.Template {
-	return template.Must(template.New("diff").Parse(`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{{.Word}} {{.Counts}} · lembas-check diff: {{.AName}} vs {{.BName}}</title>
-<style>
-:root{--agree:#1a7f37;--disagree:#cf222e;--bothwrong:#82071e;--notcompared:#9a6700;--only:#8c959f;--line:#d0d7de;--muted:#59636e}
-body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:1.5em auto;max-width:76em;padding:0 1em;color:#1f2328}
-h1{font-size:1.3em;margin:0 0 .3em}h2{font-size:1.1em;margin:1.6em 0 .5em}h3{font-size:1.05em;margin:.2em 0}h4{margin:.8em 0 .2em;font-size:.9em}
-code,pre{font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
-pre{background:#f6f8fa;border-radius:4px;padding:6px 8px;overflow:auto;white-space:pre-wrap;margin:0}
-.verdict{font-size:1.15em;font-weight:600;padding:.5em .8em;border-radius:6px;margin:.6em 0}
-.verdict.fail{background:#ffebe9;color:var(--disagree)}.verdict.ok{background:#dafbe1;color:var(--agree)}.verdict.error{background:#fff8c5;color:#7d4e00}
-.verdict small{display:block;font-weight:400;color:#1f2328;font-size:.8em}
-.sides{display:grid;grid-template-columns:max-content 1fr;gap:2px 10px;margin:.4em 0}
-.sides dt{font-weight:600}.sides dd{margin:0}
-.filters{display:flex;flex-wrap:wrap;gap:8px;margin:1em 0}
-.filters input{position:absolute;opacity:0}
-.filters label{display:inline-flex;align-items:center;gap:6px;border:1px solid var(--line);border-radius:20px;padding:3px 12px;cursor:pointer;user-select:none}
-.filters label b{font-variant-numeric:tabular-nums}
-.filters input:checked+label{border-color:#1f2328;box-shadow:0 0 0 1px #1f2328;background:#f6f8fa}
-.filters input:focus-visible+label{outline:2px solid #0969da}
-.swatch{display:inline-block;width:12px;height:12px;border-radius:3px}
-table{border-collapse:collapse}
-th,td{border:1px solid var(--line);padding:3px 8px;vertical-align:top}
-table.counts td,table.counts th{text-align:right}table.counts td:first-child,table.counts th:first-child{text-align:left}
-table.list{width:100%}table.list th{text-align:left;background:#f6f8fa}
-table.list td:first-child{white-space:nowrap}table.list th.side{width:12em}
-.clamp{display:-webkit-box;-webkit-line-clamp:2;-webkit-box-orient:vertical;overflow:hidden}
-.backs-a,.backs-b{font-weight:600}.backs-neither,.fault{color:var(--disagree);font-weight:600}
-.matrix{display:grid;grid-template-columns:max-content 1fr;gap:8px 14px;align-items:start;margin:1em 0}
-.matrix small{color:var(--muted)}
-.cells{display:flex;flex-wrap:wrap;gap:3px}
-.cell{display:inline-flex;align-items:center;justify-content:center;width:18px;height:18px;border-radius:3px;box-sizing:border-box;font:bold 11px/1 ui-monospace,monospace;color:#fff;text-decoration:none}
-.cell:hover{transform:scale(1.25)}
-.cell.sel{outline:2px solid #1f2328;outline-offset:1px}
-.agree{background:var(--agree)}.disagree{background:var(--disagree)}.only{background:var(--only)}
-.bothwrong{background:var(--bothwrong)}.notcompared{background:var(--notcompared)}
-.skipped{background:#fff;border:1px dashed var(--only);color:var(--muted)}
-body:has(#f-agree:checked) .cell:not(.agree),body:has(#f-disagree:checked) .cell:not(.disagree),
-body:has(#f-only:checked) .cell:not(.only),body:has(#f-skipped:checked) .cell:not(.skipped),
-body:has(#f-bothwrong:checked) .cell:not(.bothwrong),body:has(#f-notcompared:checked) .cell:not(.notcompared){opacity:.12}
-.legend{color:var(--muted);margin:.3em 0}
-.case{display:none;border:1px solid var(--line);border-radius:6px;padding:10px 14px;margin:1em 0}
-.case:target{display:block}
-.two{display:grid;grid-template-columns:1fr 1fr;gap:12px}
-table.sbs{width:100%;table-layout:fixed;font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
-table.sbs td{white-space:pre-wrap;word-break:break-word;border:none;border-left:1px solid var(--line);padding:0 6px}
-table.sbs th{text-align:left;font:600 13px system-ui,sans-serif}
-tr.del td.a,tr.changed td.a{background:#ffebe9}tr.ins td.b,tr.changed td.b{background:#dafbe1}
-.hint,.why{color:var(--muted)}
-</style>
-</head>
-<body>
-<h1>lembas-check diff</h1>
-<dl class="sides"><dt>a</dt><dd>{{.A}}</dd><dt>b</dt><dd>{{.B}}</dd></dl>
-<p class="verdict {{.Status}}" id="verdict">{{.Word}}: {{.Counts}}<small>{{.Lead}}</small></p>
-
-<div class="filters" id="filters" role="radiogroup" aria-label="show">
-<input type="radio" name="f" id="f-all" checked><label for="f-all">all <b>{{.Total.Cases}}</b></label>
-{{range .Filters}}<input type="radio" name="f" id="f-{{.Kind}}"><label for="f-{{.Kind}}"><i class="swatch {{.Kind}}"></i>{{.Label}} <b>{{.N}}</b></label>
-{{end}}</div>
-
-{{range .Lists}}<section id="{{.ID}}" class="findings">
-<h2>{{.Heading}}</h2>
-<table class="list">
-<tr><th>Case</th>{{range .Columns}}<th class="side">{{.}}</th>{{end}}<th>About</th></tr>
-{{range .Items}}{{$item := .}}<tr><td><a href="#{{.Anchor}}"><code>{{.ID}}</code></a></td>{{range $i, $c := .Cells}}<td{{if eq $i 0}} class="{{$item.FirstClass}}"{{end}}>{{$c}}</td>{{end}}<td title="{{.About}}">{{if .About}}<span class="clamp">{{.About}}</span>{{else}}<span class="hint">{{.Where}}</span>{{end}}</td></tr>
-{{end}}</table>
-</section>
-{{else}}<section id="findings"><p class="hint">No failing case: every case both sides answered has the same answer, which the spec backs.</p></section>
-{{end}}
-<section id="matrix">
-<h2>Every case</h2>
-<p class="legend">A cell per case, by area; a disagreement's letter is the side the spec backs (– neither), a case not compared the side that gave no answer (× both), a one-sided case's the side that checked it; = is the same wrong answer on both sides. Click a cell to open its case.</p>
-<div class="matrix">
-{{range .Areas}}<div><b>{{.Name}}</b> <small>{{.Counts.Cases}}</small></div>
-<div class="cells">{{range .Cells}}<a class="cell {{.Kind}}" href="#{{.Anchor}}" title="{{.Title}}" aria-label="{{.Title}}">{{.Mark}}</a>{{end}}</div>
-{{end}}</div>
-</section>
-
-<section id="areas">
-<h2>Per area</h2>
-<table class="counts">
-<tr>{{range .CountsHeader}}<th>{{.}}</th>{{end}}</tr>
-{{range .AreaCountsRows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
-{{end}}</table>
-{{if .Only}}<h3 style="margin-top:1em">Checked by one side only, or neither</h3>
-<ul id="only">{{range .Only}}<li><b>{{.Area}}</b>: {{.N}} {{.Verdict}} — <span class="why">{{.Why}}</span></li>{{end}}</ul>{{end}}
-</section>
-
-<section id="cases">
-{{range .Cases}}<section class="case" id="{{.Anchor}}">
-<h3><code>{{.ID}}</code> — {{.Title}}</h3>
-<div>{{.Where}}{{if .About}}<br>{{.About}}{{end}}{{if .Note}}<br><b>note:</b> {{.Note}}{{end}}</div>
-<div class="two"><div><h4>case</h4><pre>{{.Input}}</pre></div><div><h4>expect</h4><pre>{{.Expect}}</pre></div></div>
-{{$rows := .Rows}}{{if $rows}}<h4>the answers, a beside b</h4>
-<table class="sbs"><tr>{{range .Sides}}<th>{{.Who}}: {{.Name}} — {{.Verdict}}{{if .Message}}: {{.Message}}{{end}}</th>{{end}}</tr>
-{{range $rows}}<tr class="{{.Op}}"><td class="a">{{.A}}</td><td class="b">{{.B}}</td></tr>
-{{end}}</table>{{end}}
-<div class="two">{{range .Sides}}<div>{{if not $rows}}<h4>{{.Who}}: {{.Name}} — {{.Verdict}}{{if .Message}}: {{.Message}}{{end}}</h4>{{if .Answer}}<pre>{{.Answer}}</pre>{{end}}{{end}}{{if .Stderr}}<h4>{{.Who}}: stderr (tail)</h4><pre>{{.Stderr}}</pre>{{end}}</div>{{end}}</div>
-</section>
-{{end}}</section>
-<script>
-// Marks the cell of the case that is open (the case itself opens through CSS :target).
-(function () {
-  function mark() {
-    document.querySelectorAll(".cell.sel").forEach(function (c) { c.classList.remove("sel"); });
-    if (!location.hash) return;
-    var c = document.querySelector('.cells a[href="' + location.hash + '"]');
-    if (c) c.classList.add("sel");
-  }
-  window.addEventListener("hashchange", mark);
-  mark();
-})();
-</script>
-</body>
-</html>
-`))
+	return template.Must(template.New("diff").Parse(diffPageText))
 })
