@@ -139,7 +139,8 @@ func (s *Server) handleMessages(w http.ResponseWriter, r *http.Request) {
 		sv = cachesim.Served{PromptTokens: wire.CountWords(string(body))}
 		sv.Input = sv.PromptTokens
 	}
-	u := wire.MessagesUsage{Input: sv.Input, CacheRead: sv.Read, CacheWrite5m: sv.Written5m, CacheWrite1h: sv.Written1h, Output: s.completion(a)}
+	u := wire.MessagesUsage{Input: sv.Input, CacheRead: sv.Read, CacheWrite5m: sv.Written5m, CacheWrite1h: sv.Written1h, Output: s.completion(a),
+		Thinking: s.count(a.Reasoning)}
 	s.account(sv.PromptTokens, sv.Read, u.Output)
 	m := wire.Meta{ID: fmt.Sprintf("fake%d", pick.N), Created: s.now().Unix(), Model: req.Model}
 	w.Header().Set("request-id", fmt.Sprintf("req_fake%d", pick.N))

@@ -243,6 +243,10 @@ func response(e *enc, m Meta, q *Request, a Answer, u *Usage, status string) {
 	e.kint("created_at", m.Created)
 	e.kstr("status", status)
 	e.kbool("background", false)
+	e.key("access_programs") // required by the SDKs' types; the fake runs no access program
+	e.obj()
+	e.kstr("cyber", "standard")
+	e.end()
 	if u != nil {
 		e.kint("completed_at", m.Created)
 	} else {
@@ -306,6 +310,7 @@ func response(e *enc, m Meta, q *Request, a Answer, u *Usage, status string) {
 		e.key("input_tokens_details")
 		e.obj()
 		e.kint("cached_tokens", int64(u.Cached))
+		e.kint("cache_write_tokens", 0) // OpenAI's cache is written without a charge; nothing is counted
 		e.end()
 		e.kint("output_tokens", int64(u.Completion))
 		e.key("output_tokens_details")
