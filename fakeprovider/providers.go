@@ -36,7 +36,7 @@ func (p *providerCaches) init(tok *tokens.Tiktoken) error {
 	return err
 }
 
-func (s *Server) providerRoutes(mux *http.ServeMux) {
+func (s *Server) providerRoutes(mux *routeMux) {
 	for _, p := range []string{"/v1", ""} {
 		mux.HandleFunc("POST "+p+"/messages", s.handleMessages)
 		mux.HandleFunc("POST "+p+"/messages/count_tokens", s.handleCountTokens)

@@ -3,6 +3,7 @@ package fakeprovider
 import (
 	"context"
 	"fmt"
+	"strings"
 )
 
 // requestNumber is the request's number among all the server received (observe counts them), so
@@ -16,3 +17,11 @@ func requestNumber(ctx context.Context) int {
 
 // anthropicRequestID is the id the Messages API gives request n, in its header and error bodies.
 func anthropicRequestID(n int) string { return fmt.Sprintf("req_fake%d", n) }
+
+// ModelsAbout says which model ids the server answers, for the line that announces it.
+func (s *Server) ModelsAbout() string {
+	if s.anyModel {
+		return "any model id (--model or a script's models: restricts them)"
+	}
+	return "the models " + strings.Join(s.models, ", ") + " (404 for any other)"
+}

@@ -35,3 +35,37 @@ func TestAnthropicRequestIDs(t *testing.T) {
 		t.Errorf("200 after the 400: status %d, header %q; want req_fake2", status, header)
 	}
 }
+
+// Without --model or a script's models, any model id is served, in every API, and the start
+// line says so; a list restricts them.
+func TestAnyModelByDefault(t *testing.T) {
+	srv := strictServer(t, "replies:\n  - {text: a}\n  - {text: b}\n  - {text: c}\n")
+	for path, body := range map[string]string{
+		"/v1/chat/completions": `{"model":"gpt-9","messages":[{"role":"user","content":"x"}]}`,
+		"/v1/messages":         `{"model":"claude-nine","max_tokens":9,"messages":[{"role":"user","content":"x"}]}`,
+		"/v1beta/models/gemini-nine:generateContent": `{"contents":[{"role":"user","parts":[{"text":"x"}]}]}`,
+	} {
+		resp, err := http.Post(srv.URL+path, "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Errorf("%s: %s %s", path, resp.Status, b)
+		}
+	}
+	if got := srv.ModelsAbout(); !strings.HasPrefix(got, "any model id") {
+		t.Errorf("ModelsAbout %q", got)
+	}
+	only := strictServer(t, "models: [m1]\nreplies:\n  - {text: a}\n")
+	resp, err := http.Post(only.URL+"/v1/chat/completions", "application/json",
+		strings.NewReader(`{"model":"gpt-9","messages":[{"role":"user","content":"x"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound || !strings.Contains(only.ModelsAbout(), "m1") {
+		t.Errorf("restricted: %s, %q", resp.Status, only.ModelsAbout())
+	}
+}

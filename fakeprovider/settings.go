@@ -162,7 +162,8 @@ func (s Settings) Serve(ctx context.Context, tool, record string, stdout, log io
 		return false, err
 	}
 	fmt.Fprintln(stdout, srv.URL)
-	fmt.Fprintf(log, "lembas-check fake: %s on %s (OpenAI base URL %s); stop with Ctrl-C\n", s.About(), srv.URL, srv.BaseURL())
+	fmt.Fprintf(log, "lembas-check fake: %s on %s (OpenAI base URL %s), serving %s; stop with Ctrl-C\n",
+		s.About(), srv.URL, srv.BaseURL(), srv.ModelsAbout())
 	<-ctx.Done()
 	_, ok = srv.Stop(record, log)
 	return ok, nil
