@@ -22,7 +22,7 @@ func addFakeFlags(fs *flag.FlagSet, strict bool) *fakeprovider.Settings {
 	fs.StringVar(&s.Usage, "usage", "openai", "usage and body `DIALECT` (llama.cpp's with timings): "+usage.Names())
 	fs.IntVar(&s.CacheSlots, "cache-slots", 1, "prompt cache slots of the simulator (as llama-server -np `N`)")
 	fs.Var((*repeatFlag)(&s.Models), "model", "serve only this model `ID` (repeatable; default: the script's models, else any model id)")
-	fs.Int64Var(&s.MaxBody, "max-body", fakeprovider.DefaultMaxBody, "largest request body taken, in `BYTES` (413 above)")
+	s.AddFlags(fs)
 	return s
 }
 
