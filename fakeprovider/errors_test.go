@@ -64,7 +64,7 @@ func decodeError(t *testing.T, b []byte) apiError {
 // Bad input gets OpenAI's error body and the right status; a script that ran out says which
 // script and which request, and so does the recording.
 func TestErrorStatuses(t *testing.T) {
-	s, err := script.Parse("short.yaml", []byte("- text: only one\n"))
+	s, err := script.Parse("short.yaml", []byte("models: [fake-model]\nreplies:\n  - text: only one\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +140,17 @@ func TestUnknownRoutes(t *testing.T) {
 		if resp.StatusCode != c.status || resp.Header.Get("Allow") != c.allow {
 			t.Errorf("%s %s: %d Allow %q, want %d %q", c.method, c.path, resp.StatusCode, resp.Header.Get("Allow"), c.status, c.allow)
 		}
-		decodeError(t, b)
+		e := decodeError(t, b)
+		if c.status != 404 {
+			continue
+		}
+		// The 404 names every route, the Messages and Gemini APIs' too.
+		for _, route := range []string{"POST /v1/messages;", "POST /v1/messages/count_tokens", "POST /v1beta/models/{call}",
+			"GET /v1beta/models;", "POST /v1/chat/completions", "GET /v1/models", "POST, GET /v1/responses;", "GET /metrics", "GET /.well-known/lembas.json"} {
+			if !strings.Contains(e.Error.Message, route) {
+				t.Errorf("the 404 does not list %s: %s", route, e.Error.Message)
+			}
+		}
 	}
 }
 

@@ -38,9 +38,11 @@ func scrape(t *testing.T, srv *fakeprovider.Server) map[string]float64 {
 
 func TestMetrics(t *testing.T) {
 	srv := fakeprovider.New(t, mustParse(t, `
-- text: "a b c"
-- text: "d e f"
-- fault: {status: 429}
+models: [fake-model]
+replies:
+  - text: "a b c"
+  - text: "d e f"
+  - fault: {status: 429}
 `))
 	post(t, srv.BaseURL()+"/chat/completions", hello)
 	resp, _ := http.Post(srv.BaseURL()+"/chat/completions", "application/json", strings.NewReader(streamHello))

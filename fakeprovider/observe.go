@@ -22,6 +22,8 @@ type exchangeNote struct {
 	note string
 	// body is the request body, when the recording read it first.
 	body []byte
+	// num is the request's number among all the server received, from 1: its request id's.
+	num int
 }
 
 type noteKey struct{}
@@ -56,10 +58,10 @@ func (s *Server) observe(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		s.requests.Add(1)
+		num := s.requests.Add(1)
 		start := time.Now()
 		tw := &trackWriter{rw: w, start: start, keep: s.rec != nil}
-		n := &exchangeNote{}
+		n := &exchangeNote{num: int(num)}
 		r = r.WithContext(context.WithValue(r.Context(), noteKey{}, n))
 		var body []byte
 		var seq int

@@ -36,7 +36,7 @@ func (p *providerCaches) init(tok *tokens.Tiktoken) error {
 	return err
 }
 
-func (s *Server) providerRoutes(mux *http.ServeMux) {
+func (s *Server) providerRoutes(mux *routeMux) {
 	for _, p := range []string{"/v1", ""} {
 		mux.HandleFunc("POST "+p+"/messages", s.handleMessages)
 		mux.HandleFunc("POST "+p+"/messages/count_tokens", s.handleCountTokens)
@@ -47,10 +47,12 @@ func (s *Server) providerRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /v1beta/models", s.handleGeminiModels)
 }
 
-// anthropicError writes an error in the Messages API's shape.
+// anthropicError writes an error in the Messages API's shape, its request_id also in the
+// request-id header, as the API sends it and the SDKs read it.
 func (s *Server) anthropicError(w http.ResponseWriter, e *wire.Error, n int) {
-	b := e.AnthropicBody(fmt.Sprintf("req_fake%d", n))
-	writeJSON(w, e.Status, b)
+	id := anthropicRequestID(n)
+	w.Header().Set("request-id", id)
+	writeJSON(w, e.Status, e.AnthropicBody(id))
 }
 
 // readOr413 reads the body, answering a body over the limit; ok is false when nothing more is
@@ -110,7 +112,7 @@ func (s *Server) account(prompt, cached, completion int) {
 // usage from Anthropic's cache rules.
 func (s *Server) handleMessages(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	n := int(s.requests.Load())
+	n := requestNumber(ctx)
 	body, ok := s.readOr413(w, r, func(e *wire.Error) { s.anthropicError(w, e, n) })
 	if !ok {
 		return
@@ -130,7 +132,7 @@ func (s *Server) handleMessages(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rep, f := pick.Reply, pick.Reply.Fault
-	if !s.delayOrFault(ctx, w, pick, req.Model, req.Stream, func(e *wire.Error) { s.anthropicError(w, e, pick.N) }) {
+	if !s.delayOrFault(ctx, w, pick, req.Model, req.Stream, func(e *wire.Error) { s.anthropicError(w, e, n) }) {
 		return
 	}
 	sv, err := s.providers.anthropic.Serve(body, r.Header, s.now())
@@ -139,10 +141,11 @@ func (s *Server) handleMessages(w http.ResponseWriter, r *http.Request) {
 		sv = cachesim.Served{PromptTokens: wire.CountWords(string(body))}
 		sv.Input = sv.PromptTokens
 	}
-	u := wire.MessagesUsage{Input: sv.Input, CacheRead: sv.Read, CacheWrite5m: sv.Written5m, CacheWrite1h: sv.Written1h, Output: s.completion(a)}
+	u := wire.MessagesUsage{Input: sv.Input, CacheRead: sv.Read, CacheWrite5m: sv.Written5m, CacheWrite1h: sv.Written1h, Output: s.completion(a),
+		Thinking: s.count(a.Reasoning)}
 	s.account(sv.PromptTokens, sv.Read, u.Output)
 	m := wire.Meta{ID: fmt.Sprintf("fake%d", pick.N), Created: s.now().Unix(), Model: req.Model}
-	w.Header().Set("request-id", fmt.Sprintf("req_fake%d", pick.N))
+	w.Header().Set("request-id", anthropicRequestID(n))
 	if !req.Stream {
 		s.sendBody(w, r, wire.MessagesBody(m, a, u), f, pick)
 		return
@@ -153,7 +156,7 @@ func (s *Server) handleMessages(w http.ResponseWriter, r *http.Request) {
 // handleCountTokens answers POST /v1/messages/count_tokens: the prompt's length, as the simulator
 // counts it.
 func (s *Server) handleCountTokens(w http.ResponseWriter, r *http.Request) {
-	n := int(s.requests.Load())
+	n := requestNumber(r.Context())
 	body, ok := s.readOr413(w, r, func(e *wire.Error) { s.anthropicError(w, e, n) })
 	if !ok {
 		return

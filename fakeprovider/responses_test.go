@@ -50,7 +50,7 @@ func TestResponsesObjectComplete(t *testing.T) {
 		"max_tool_calls":3,"top_logprobs":0,"presence_penalty":0.5,"frequency_penalty":0.25,"user":"u","truncation":"auto",
 		"reasoning":{"effort":"low"},"text":{"format":{"type":"json_object"},"verbosity":"low"},
 		"tools":[{"type":"function","name":"read","parameters":{"type":"object","properties":{"path":{"type":"string"}}}}]}`
-	want := []string{"id", "object", "created_at", "status", "background", "completed_at", "error", "frequency_penalty", "incomplete_details",
+	want := []string{"id", "object", "created_at", "status", "background", "access_programs", "completed_at", "error", "frequency_penalty", "incomplete_details",
 		"instructions", "max_output_tokens", "max_tool_calls", "model", "output", "parallel_tool_calls", "presence_penalty", "previous_response_id",
 		"prompt_cache_key", "reasoning", "safety_identifier", "service_tier", "store", "temperature", "text", "tool_choice", "tools",
 		"top_logprobs", "top_p", "truncation", "usage", "user", "metadata"}

@@ -41,7 +41,8 @@ type Config struct {
 	Script *script.Script
 	// Upstream, when set, makes a recording proxy to this OpenAI-compatible base URL instead.
 	Upstream string
-	// Models are the model ids served (404 for any other): the script's, else DefaultModel.
+	// Models are the model ids served (404 for any other): these, else the script's; with
+	// neither, any model id is served and DefaultModel is the one listed.
 	Models []string
 	// Dialect shapes chat completions and their usage (usage.OpenAI by default).
 	Dialect usage.Dialect
@@ -78,7 +79,10 @@ type Server struct {
 	cfg    Config
 	picker *script.Picker
 	models []string
-	cache  *cachesim.Cache
+	// anyModel: no model list was given, so every model id is served (an agent pointed at the
+	// fake with its own model name works without --model).
+	anyModel bool
+	cache    *cachesim.Cache
 	// providers are the prompt caches of the Anthropic and Gemini endpoints (providers.go).
 	providers providerCaches
 	maxBody   int64
@@ -120,7 +124,7 @@ func newServer(cfg Config) (*Server, error) {
 		s.models = cfg.Script.Models
 	}
 	if len(s.models) == 0 {
-		s.models = []string{DefaultModel}
+		s.models, s.anyModel = []string{DefaultModel}, true
 	}
 	if s.cfg.Dialect == "" {
 		s.cfg.Dialect = usage.OpenAI
@@ -150,7 +154,7 @@ func newServer(cfg Config) (*Server, error) {
 	}
 	s.personal = personalization{Available: true}
 	s.state = newState()
-	mux := http.NewServeMux()
+	mux := &routeMux{ServeMux: http.NewServeMux()}
 	mux.Handle("GET /metrics", s.metrics.handler())
 	if cfg.Upstream != "" {
 		p, err := s.proxy(cfg.Upstream)
@@ -290,7 +294,7 @@ func (s *Server) logf(format string, args ...any) {
 
 // routes are the fake's endpoints. Each API path is also served without its /v1, for clients
 // whose base URL leaves it out.
-func (s *Server) routes(mux *http.ServeMux) {
+func (s *Server) routes(mux *routeMux) {
 	for _, p := range []string{"/v1", ""} {
 		mux.HandleFunc("GET "+p+"/models", s.handleModels)
 		mux.HandleFunc("POST "+p+"/chat/completions", s.handleCompletion(chat.ChatCompletions))
@@ -343,7 +347,7 @@ func writeJSON(w http.ResponseWriter, status int, b []byte) {
 }
 
 // handleUnknown answers a path no route serves (404), or a known path with the wrong method (405).
-func (s *Server) handleUnknown(mux *http.ServeMux) http.HandlerFunc {
+func (s *Server) handleUnknown(mux *routeMux) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		var allow []string
 		for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete} {
@@ -359,7 +363,7 @@ func (s *Server) handleUnknown(mux *http.ServeMux) http.HandlerFunc {
 			return
 		}
 		writeError(w, &wire.Error{Status: http.StatusNotFound, Type: wire.TypeInvalidRequest, Code: "unknown_url",
-			Message: fmt.Sprintf("Unknown request URL: %s %s. This fake serves /v1/models, /v1/chat/completions, /v1/responses (and its state: /v1/responses/{id}, /v1/conversations), the Responses WebSocket mode and the LLeMbas instance endpoints (docs/fakeprovider.md).", r.Method, r.URL.Path)})
+			Message: fmt.Sprintf("Unknown request URL: %s %s. This fake serves %s (docs/fakeprovider.md).", r.Method, r.URL.Path, mux.served())})
 	}
 }
 
@@ -372,6 +376,9 @@ func (s *Server) handleModels(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) serves(model string) bool {
+	if s.anyModel {
+		return true
+	}
 	for _, m := range s.models {
 		if m == model {
 			return true

@@ -3,6 +3,7 @@ package fakeprovider
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
 	"github.com/LLeMbas/lembas-check/internal/format"
 	"github.com/LLeMbas/lembas-check/replay"
+	"github.com/LLeMbas/lembas-check/replay/redact"
 	"github.com/LLeMbas/lembas-check/usage"
 )
 
@@ -25,6 +27,23 @@ type Settings struct {
 	Models     []string
 	MaxBody    int64
 	Strict     bool
+	// Redact is a rules file of secrets to scrub from a recording beside the built-in shapes.
+	Redact string
+}
+
+// AddFlags adds the settings' flags that live here rather than in cmd: --max-body, --redact.
+func (s *Settings) AddFlags(fs *flag.FlagSet) {
+	fs.Int64Var(&s.MaxBody, "max-body", DefaultMaxBody, "largest request body taken, in `BYTES` (413 above)")
+	fs.StringVar(&s.Redact, "redact", "", "scrub also what the rules `FILE` names from a recording (patterns:, paths:; "+
+		"the common providers' keys are always scrubbed; docs/recording.md)")
+}
+
+// rules are the redaction rules of a recording: the built-in ones and --redact's file.
+func (s Settings) rules() (*redact.Rules, error) {
+	if s.Redact == "" {
+		return redact.Builtin(), nil
+	}
+	return redact.Load(s.Redact)
 }
 
 // Config turns the settings into a server configuration, loading the script. Its errors name
@@ -45,6 +64,9 @@ func (s Settings) Config() (Config, error) {
 	if err != nil {
 		return cfg, fmt.Errorf("--usage: %v", err)
 	}
+	if _, err := s.rules(); err != nil {
+		return cfg, err
+	}
 	if s.CacheSlots < 1 {
 		return cfg, fmt.Errorf("--cache-slots %d: want 1 or more", s.CacheSlots)
 	}
@@ -57,6 +79,7 @@ func (s Settings) Config() (Config, error) {
 // and its version.
 func (s Settings) Header(tool string) replay.Header {
 	h := replay.Header{Tool: tool, Source: "fake"}
+	h.Rules, _ = s.rules() // checked by Config; nil (the built-in rules) if the file went since
 	if s.Upstream != "" {
 		h.Source, h.Upstream = "proxy", s.Upstream
 	} else if s.Script != "" {
@@ -162,7 +185,8 @@ func (s Settings) Serve(ctx context.Context, tool, record string, stdout, log io
 		return false, err
 	}
 	fmt.Fprintln(stdout, srv.URL)
-	fmt.Fprintf(log, "lembas-check fake: %s on %s (OpenAI base URL %s); stop with Ctrl-C\n", s.About(), srv.URL, srv.BaseURL())
+	fmt.Fprintf(log, "lembas-check fake: %s on %s (OpenAI base URL %s), serving %s; stop with Ctrl-C\n",
+		s.About(), srv.URL, srv.BaseURL(), srv.ModelsAbout())
 	<-ctx.Done()
 	_, ok = srv.Stop(record, log)
 	return ok, nil

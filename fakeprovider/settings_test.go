@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -170,5 +171,22 @@ func TestSettingsServe(t *testing.T) {
 	go io.Copy(io.Discard, r)
 	if !<-done || !strings.Contains(log.String(), "lembas-check: recorded 1 exchanges") {
 		t.Errorf("Serve did not finish its recording:\n%s", log.String())
+	}
+}
+
+// --redact's file is checked up front, its error naming the flag; its rules reach the header.
+func TestRedactSetting(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "r.yaml")
+	os.WriteFile(p, []byte("patterns: ['(']\n"), 0o644)
+	if _, err := (fakeprovider.Settings{Usage: "openai", CacheSlots: 1, Redact: p}).Config(); err == nil || !strings.Contains(err.Error(), "--redact") {
+		t.Errorf("bad pattern: %v", err)
+	}
+	os.WriteFile(p, []byte("paths: [$.user]\n"), 0o644)
+	s := fakeprovider.Settings{Usage: "openai", CacheSlots: 1, Redact: p}
+	if _, err := s.Config(); err != nil {
+		t.Fatal(err)
+	}
+	if h := s.Header("t"); h.Rules == nil || !slices.Contains(h.Rules.Kinds(), "$.user") {
+		t.Errorf("header rules %v", h.Rules)
 	}
 }

@@ -10,6 +10,7 @@ package replay
 
 import (
 	"encoding/json"
+	"github.com/LLeMbas/lembas-check/replay/redact"
 	"time"
 )
 
@@ -42,6 +43,11 @@ type Header struct {
 	Script   string `json:"script,omitempty"`
 	// Command is the program under test, when `lembas-check record` ran one.
 	Command []string `json:"command,omitempty"`
+	// Redact names what is scrubbed from every exchange (docs/recording.md): the key shapes,
+	// credential fields and a rules file's patterns and paths. Each exchange counts its own.
+	Redact []string `json:"redact,omitempty"`
+	// Rules are the rules the Writer scrubs by; nil: the built-in ones.
+	Rules *redact.Rules `json:"-"`
 }
 
 // Blob is a content-addressed piece of request: a system message or a tool list, stored once.
@@ -78,6 +84,8 @@ type Exchange struct {
 	Transport string `json:"transport,omitempty"`
 	// Conn numbers the WebSocket connection a turn came over, from 1 (0 for HTTP).
 	Conn int `json:"conn,omitempty"`
+	// Scrubbed counts the secrets replaced by a marker in this exchange, by kind; never values.
+	Scrubbed redact.Counts `json:"scrubbed,omitempty"`
 }
 
 // Request is a request as received.

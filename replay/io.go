@@ -17,6 +17,7 @@ import (
 
 	"github.com/LLeMbas/lembas-check/internal/jsonx"
 	"github.com/LLeMbas/lembas-check/replay/chat"
+	"github.com/LLeMbas/lembas-check/replay/redact"
 )
 
 // Writer appends to a recording. Each line goes out in one write as soon as its exchange is
@@ -30,6 +31,7 @@ type Writer struct {
 	seq   int
 	lines int
 	err   error
+	rules *redact.Rules
 }
 
 // Create makes a new recording file and writes its header.
@@ -53,7 +55,11 @@ func NewWriter(w io.Writer, h Header) (*Writer, error) {
 	if h.Created.IsZero() {
 		h.Created = time.Now().UTC()
 	}
-	rw := &Writer{w: w, seen: map[string]bool{}}
+	if h.Rules == nil {
+		h.Rules = redact.Builtin()
+	}
+	h.Redact = h.Rules.Kinds()
+	rw := &Writer{w: w, seen: map[string]bool{}, rules: h.Rules}
 	if err := rw.line(h); err != nil {
 		return nil, err
 	}
@@ -88,6 +94,7 @@ func (w *Writer) NextSeq() int {
 // Write records one exchange whose request body was raw: its blobs first, those not yet written,
 // then the exchange. x.Request is filled from raw (headers are kept as set on x.Request).
 func (w *Writer) Write(x Exchange, raw []byte) error {
+	raw = scrub(w.rules, &x, raw)
 	req, blobs := SplitBody(raw)
 	req.Headers, req.Redacted = x.Request.Headers, x.Request.Redacted
 	x.Request = req
@@ -137,7 +144,7 @@ func (w *Writer) Close() error {
 }
 
 // credentialHeaders are left out of a recording, whatever their value.
-var credentialHeaders = []string{"authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key", "openai-organization", "openai-project"}
+var credentialHeaders = []string{"authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key", "openai-organization", "openai-project", "x-goog-api-key"}
 
 // CleanHeaders copies headers without the ones that carry credentials: the usual names, and any
 // whose name says key, token, secret, auth or password. It returns the names it left out. A

@@ -21,8 +21,8 @@ func addFakeFlags(fs *flag.FlagSet, strict bool) *fakeprovider.Settings {
 	fs.StringVar(&s.Listen, "listen", "", "listen on `ADDR` (default 127.0.0.1:0; a port alone stays on loopback, name a host such as 0.0.0.0:8080 to be reached from elsewhere)")
 	fs.StringVar(&s.Usage, "usage", "openai", "usage and body `DIALECT` (llama.cpp's with timings): "+usage.Names())
 	fs.IntVar(&s.CacheSlots, "cache-slots", 1, "prompt cache slots of the simulator (as llama-server -np `N`)")
-	fs.Var((*repeatFlag)(&s.Models), "model", "serve this model `ID` (repeatable; default: the script's models, else fake-model)")
-	fs.Int64Var(&s.MaxBody, "max-body", fakeprovider.DefaultMaxBody, "largest request body taken, in `BYTES` (413 above)")
+	fs.Var((*repeatFlag)(&s.Models), "model", "serve only this model `ID` (repeatable; default: the script's models, else any model id)")
+	s.AddFlags(fs)
 	return s
 }
 

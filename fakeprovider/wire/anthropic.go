@@ -160,9 +160,9 @@ func anthropicToolChoice(raw json.RawMessage) ToolChoice {
 }
 
 // MessagesUsage is a Messages answer's usage, as the API counts it: Input is what was neither
-// read from the cache nor written to it.
+// read from the cache nor written to it; Thinking is the part of Output spent on thinking.
 type MessagesUsage struct {
-	Input, CacheRead, CacheWrite5m, CacheWrite1h, Output int
+	Input, CacheRead, CacheWrite5m, CacheWrite1h, Output, Thinking int
 }
 
 func (u MessagesUsage) object(e *enc, outputOnly bool) {
@@ -178,10 +178,30 @@ func (u MessagesUsage) object(e *enc, outputOnly bool) {
 		e.end()
 	}
 	e.kint("output_tokens", int64(u.Output))
+	// the members the SDKs' types require, in message_delta too: no server tools run here
+	e.key("output_tokens_details")
+	e.obj()
+	e.kint("thinking_tokens", int64(min(u.Thinking, u.Output)))
+	e.end()
+	e.key("server_tool_use")
+	e.obj()
+	e.kint("web_fetch_requests", 0)
+	e.kint("web_search_requests", 0)
+	e.end()
 	if !outputOnly {
 		e.kstr("service_tier", "standard")
+		e.kstr("inference_geo", "global")
+		e.kstr("speed", "standard")
 	}
 	e.end()
+}
+
+// messageTail writes the members a message's SDK type requires that the fake has nothing for:
+// no container tool runs, no diagnostics were asked for, no refusal stops a turn.
+func messageTail(e *enc) {
+	e.knull("container")
+	e.knull("diagnostics")
+	e.knull("stop_details")
 }
 
 // StopReason is the answer's stop_reason: tool_use, end_turn, max_tokens, stop_sequence.
@@ -275,6 +295,7 @@ func MessagesBody(m Meta, a Answer, u MessagesUsage) []byte {
 	e.endArr()
 	e.kstr("stop_reason", StopReason(a))
 	stopSequence(&e, a)
+	messageTail(&e)
 	e.key("usage")
 	u.object(&e, false)
 	e.end()
@@ -302,6 +323,7 @@ func MessagesStream(m Meta, a Answer, u MessagesUsage) [][]byte {
 		e.kstrs("content")
 		e.knull("stop_reason")
 		e.knull("stop_sequence")
+		messageTail(e)
 		e.key("usage")
 		start := u
 		start.Output = 1 // the API counts the first token in message_start
@@ -420,6 +442,7 @@ func AnthropicModelsBody(models []string, created string) []byte {
 		e.kstr("id", m)
 		e.kstr("display_name", m)
 		e.kstr("created_at", created)
+		modelInfo(&e, m)
 	})
 	e.kbool("has_more", false)
 	if len(models) > 0 {
@@ -431,4 +454,36 @@ func AnthropicModelsBody(models []string, created string) []byte {
 	}
 	e.end()
 	return e.b
+}
+
+// anthropicCapabilities is what the fake does with a Messages request: thinking at every effort,
+// structured outputs, images and PDFs taken as input; no batches, citations or server tools.
+const anthropicCapabilities = `{"batch":{"supported":false},"citations":{"supported":false},` +
+	`"code_execution":{"supported":false},"context_management":{"supported":false,` +
+	`"clear_thinking_20251015":{"supported":false},"clear_tool_uses_20250919":{"supported":false},` +
+	`"compact_20260112":{"supported":false}},"effort":{"supported":true,"low":{"supported":true},` +
+	`"medium":{"supported":true},"high":{"supported":true},"xhigh":{"supported":true},"max":{"supported":true}},` +
+	`"image_input":{"supported":true},"pdf_input":{"supported":true},"server_tools":{"supported":false,` +
+	`"code_execution":{"supported":false},"web_search":{"supported":false}},"structured_outputs":{"supported":true},` +
+	`"thinking":{"supported":true,"types":{"adaptive":{"supported":true},"between_tools":{"supported":true},` +
+	`"disabled":{"supported":true},"enabled":{"supported":true}}}}`
+
+// modelInfo writes the model list item's members the SDKs' types require: the family a Claude
+// model id names (null for another id), an active model with no deprecation or retirement date,
+// and Claude's current window and output bound.
+func modelInfo(e *enc, model string) {
+	e.key("capabilities")
+	e.raw([]byte(anthropicCapabilities))
+	e.kstr("lifecycle", "active")
+	e.knull("deprecated_at")
+	e.knull("retires_at")
+	line := ""
+	for _, l := range []string{"haiku", "sonnet", "opus"} {
+		if strings.Contains(model, l) {
+			line = l
+		}
+	}
+	e.kstrOrNull("line", line)
+	e.kint("max_input_tokens", 200000)
+	e.kint("max_tokens", 64000)
 }

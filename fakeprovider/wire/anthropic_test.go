@@ -31,10 +31,10 @@ func TestMessagesStreamEvents(t *testing.T) {
 		t.Errorf("events\n got %s\nwant %s", got, want)
 	}
 	joined := string(frames[0])
-	if !strings.HasPrefix(joined, `event: message_start`+"\n"+`data: {"type":"message_start","message":{"id":"msg_fake1","type":"message","role":"assistant","model":"m","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":3,"cache_creation_input_tokens":7,"cache_read_input_tokens":5,"cache_creation":{"ephemeral_5m_input_tokens":7,"ephemeral_1h_input_tokens":0},"output_tokens":1,"service_tier":"standard"}}}`) {
+	if !strings.HasPrefix(joined, `event: message_start`+"\n"+`data: {"type":"message_start","message":{"id":"msg_fake1","type":"message","role":"assistant","model":"m","content":[],"stop_reason":null,"stop_sequence":null,"container":null,"diagnostics":null,"stop_details":null,"usage":{"input_tokens":3,"cache_creation_input_tokens":7,"cache_read_input_tokens":5,"cache_creation":{"ephemeral_5m_input_tokens":7,"ephemeral_1h_input_tokens":0},"output_tokens":1,"output_tokens_details":{"thinking_tokens":0},"server_tool_use":{"web_fetch_requests":0,"web_search_requests":0},"service_tier":"standard","inference_geo":"global","speed":"standard"}}}`) {
 		t.Errorf("message_start: %s", joined)
 	}
-	if d := string(frames[len(frames)-2]); !strings.Contains(d, `"delta":{"stop_reason":"tool_use","stop_sequence":null},"usage":{"input_tokens":3,"cache_creation_input_tokens":7,"cache_read_input_tokens":5,"output_tokens":9}`) {
+	if d := string(frames[len(frames)-2]); !strings.Contains(d, `"delta":{"stop_reason":"tool_use","stop_sequence":null},"usage":{"input_tokens":3,"cache_creation_input_tokens":7,"cache_read_input_tokens":5,"output_tokens":9,"output_tokens_details":{"thinking_tokens":0},"server_tool_use":{"web_fetch_requests":0,"web_search_requests":0}}`) {
 		t.Errorf("message_delta: %s", d)
 	}
 	if s := string(frames[6]); !strings.Contains(s, `"content_block":{"type":"text","text":""}`) {
@@ -44,7 +44,7 @@ func TestMessagesStreamEvents(t *testing.T) {
 
 func TestMessagesBodyAndErrors(t *testing.T) {
 	b := MessagesBody(Meta{ID: "fake2", Model: "m"}, Answer{ToolCalls: []ToolCall{{ID: "call_2_0", Name: "Bash", Arguments: "not json"}}}, MessagesUsage{Output: 2})
-	want := `{"id":"msg_fake2","type":"message","role":"assistant","model":"m","content":[{"type":"tool_use","id":"toolu_2_0","name":"Bash","input":{}}],"stop_reason":"tool_use","stop_sequence":null,"usage":{"input_tokens":0,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"cache_creation":{"ephemeral_5m_input_tokens":0,"ephemeral_1h_input_tokens":0},"output_tokens":2,"service_tier":"standard"}}`
+	want := `{"id":"msg_fake2","type":"message","role":"assistant","model":"m","content":[{"type":"tool_use","id":"toolu_2_0","name":"Bash","input":{}}],"stop_reason":"tool_use","stop_sequence":null,"container":null,"diagnostics":null,"stop_details":null,"usage":{"input_tokens":0,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"cache_creation":{"ephemeral_5m_input_tokens":0,"ephemeral_1h_input_tokens":0},"output_tokens":2,"output_tokens_details":{"thinking_tokens":0},"server_tool_use":{"web_fetch_requests":0,"web_search_requests":0},"service_tier":"standard","inference_geo":"global","speed":"standard"}}`
 	if string(b) != want {
 		t.Errorf("body\n got %s\nwant %s", b, want)
 	}

@@ -86,76 +86,15 @@ func ResponsesEvents(m Meta, q *Request, a Answer, u Usage, emit func(typ string
 		out++
 	}
 	if a.Reasoning != "" {
-		id := itemID("rs", m, 0)
-		s.item("response.output_item.added", out, func(e *enc) { reasoningItem(e, id, "", false) })
-		s.part("response.reasoning_summary_part.added", id, out, "summary_index", func(e *enc) {
-			e.key("part")
-			summaryPart(e, "")
-		})
-		for _, p := range Pieces(a.Reasoning, a.Chunk, false) {
-			s.part("response.reasoning_summary_text.delta", id, out, "summary_index", func(e *enc) {
-				e.kstr("delta", p)
-			})
-		}
-		s.part("response.reasoning_summary_text.done", id, out, "summary_index", func(e *enc) {
-			e.kstr("text", a.Reasoning)
-		})
-		s.part("response.reasoning_summary_part.done", id, out, "summary_index", func(e *enc) {
-			e.key("part")
-			summaryPart(e, a.Reasoning)
-		})
-		s.item("response.output_item.done", out, func(e *enc) { reasoningItem(e, id, a.Reasoning, true) })
+		s.reasoning(m, a, out)
 		out++
 	}
 	if a.Text != "" {
-		id := itemID("msg", m, 0)
-		s.item("response.output_item.added", out, func(e *enc) { messageItem(e, id, a, false, "") })
-		s.part("response.content_part.added", id, out, "content_index", func(e *enc) {
-			e.key("part")
-			outputText(e, Answer{})
-		})
-		for i, p := range textPieces(a) {
-			lp := a.Logprobs.one(i)
-			s.part("response.output_text.delta", id, out, "content_index", func(e *enc) {
-				e.kstr("delta", p)
-				e.key("logprobs")
-				logprobList(e, lp)
-			})
-		}
-		s.part("response.output_text.done", id, out, "content_index", func(e *enc) {
-			e.kstr("text", a.Text)
-			e.key("logprobs")
-			logprobList(e, a.Logprobs)
-		})
-		s.part("response.content_part.done", id, out, "content_index", func(e *enc) {
-			e.key("part")
-			outputText(e, a)
-		})
-		s.item("response.output_item.done", out, func(e *enc) { messageItem(e, id, a, true, st) })
+		s.message(m, a, out, st)
 		out++
 	}
-	for i := range a.ToolCalls {
-		c := a.ToolCalls[i]
-		id := callItemID(m, c, i)
-		s.item("response.output_item.added", out, func(e *enc) {
-			callItem(e, id, ToolCall{ID: c.ID, Name: c.Name, Custom: c.Custom, Namespace: c.Namespace}, false)
-		})
-		delta, done, field := "response.function_call_arguments.delta", "response.function_call_arguments.done", "arguments"
-		if c.Custom {
-			delta, done, field = "response.custom_tool_call_input.delta", "response.custom_tool_call_input.done", "input"
-		}
-		for _, p := range Pieces(c.Arguments, a.Chunk, true) {
-			s.part(delta, id, out, "", func(e *enc) {
-				e.kstr("delta", p)
-			})
-		}
-		s.part(done, id, out, "", func(e *enc) {
-			if !c.Custom {
-				e.kstr("name", c.Name)
-			}
-			e.kstr(field, c.Arguments)
-		})
-		s.item("response.output_item.done", out, func(e *enc) { callItem(e, id, c, true) })
+	for i, c := range a.ToolCalls {
+		s.call(m, a, c, i, out)
 		out++
 	}
 	final := "response.completed"
@@ -166,6 +105,81 @@ func ResponsesEvents(m Meta, q *Request, a Answer, u Usage, emit func(typ string
 		e.key("response")
 		response(e, m, q, a, &u, Status(a))
 	})
+}
+
+// reasoning emits the reasoning item, output index out, and its summary's events.
+func (s *rstream) reasoning(m Meta, a Answer, out int) {
+	id := itemID("rs", m, 0)
+	s.item("response.output_item.added", out, func(e *enc) { reasoningItem(e, id, "", false) })
+	s.part("response.reasoning_summary_part.added", id, out, "summary_index", func(e *enc) {
+		e.key("part")
+		summaryPart(e, "")
+	})
+	for _, p := range Pieces(a.Reasoning, a.Chunk, false) {
+		s.part("response.reasoning_summary_text.delta", id, out, "summary_index", func(e *enc) {
+			e.kstr("delta", p)
+		})
+	}
+	s.part("response.reasoning_summary_text.done", id, out, "summary_index", func(e *enc) {
+		e.kstr("text", a.Reasoning)
+	})
+	s.part("response.reasoning_summary_part.done", id, out, "summary_index", func(e *enc) {
+		e.key("part")
+		summaryPart(e, a.Reasoning)
+	})
+	s.item("response.output_item.done", out, func(e *enc) { reasoningItem(e, id, a.Reasoning, true) })
+}
+
+// message emits the message item, output index out, its text's deltas with their logprobs.
+func (s *rstream) message(m Meta, a Answer, out int, st string) {
+	id := itemID("msg", m, 0)
+	s.item("response.output_item.added", out, func(e *enc) { messageItem(e, id, a, false, "") })
+	s.part("response.content_part.added", id, out, "content_index", func(e *enc) {
+		e.key("part")
+		outputText(e, Answer{})
+	})
+	for i, p := range textPieces(a) {
+		lp := a.Logprobs.one(i)
+		s.part("response.output_text.delta", id, out, "content_index", func(e *enc) {
+			e.kstr("delta", p)
+			e.key("logprobs")
+			logprobList(e, lp)
+		})
+	}
+	s.part("response.output_text.done", id, out, "content_index", func(e *enc) {
+		e.kstr("text", a.Text)
+		e.key("logprobs")
+		logprobList(e, a.Logprobs)
+	})
+	s.part("response.content_part.done", id, out, "content_index", func(e *enc) {
+		e.key("part")
+		outputText(e, a)
+	})
+	s.item("response.output_item.done", out, func(e *enc) { messageItem(e, id, a, true, st) })
+}
+
+// call emits tool call i's item, output index out, and its arguments' (or input's) deltas.
+func (s *rstream) call(m Meta, a Answer, c ToolCall, i, out int) {
+	id := callItemID(m, c, i)
+	s.item("response.output_item.added", out, func(e *enc) {
+		callItem(e, id, ToolCall{ID: c.ID, Name: c.Name, Custom: c.Custom, Namespace: c.Namespace}, false)
+	})
+	delta, done, field := "response.function_call_arguments.delta", "response.function_call_arguments.done", "arguments"
+	if c.Custom {
+		delta, done, field = "response.custom_tool_call_input.delta", "response.custom_tool_call_input.done", "input"
+	}
+	for _, p := range Pieces(c.Arguments, a.Chunk, true) {
+		s.part(delta, id, out, "", func(e *enc) {
+			e.kstr("delta", p)
+		})
+	}
+	s.part(done, id, out, "", func(e *enc) {
+		if !c.Custom {
+			e.kstr("name", c.Name)
+		}
+		e.kstr(field, c.Arguments)
+	})
+	s.item("response.output_item.done", out, func(e *enc) { callItem(e, id, c, true) })
 }
 
 type rstream struct {
@@ -243,6 +257,10 @@ func response(e *enc, m Meta, q *Request, a Answer, u *Usage, status string) {
 	e.kint("created_at", m.Created)
 	e.kstr("status", status)
 	e.kbool("background", false)
+	e.key("access_programs") // required by the SDKs' types; the fake runs no access program
+	e.obj()
+	e.kstr("cyber", "standard")
+	e.end()
 	if u != nil {
 		e.kint("completed_at", m.Created)
 	} else {
@@ -297,26 +315,32 @@ func response(e *enc, m Meta, q *Request, a Answer, u *Usage, status string) {
 	echo("top_logprobs", "0")
 	echo("top_p", "1.0")
 	echo("truncation", `"disabled"`)
-	if u == nil {
-		e.knull("usage")
-	} else {
-		e.key("usage")
-		e.obj()
-		e.kint("input_tokens", int64(u.Prompt))
-		e.key("input_tokens_details")
-		e.obj()
-		e.kint("cached_tokens", int64(u.Cached))
-		e.end()
-		e.kint("output_tokens", int64(u.Completion))
-		e.key("output_tokens_details")
-		e.obj()
-		e.kint("reasoning_tokens", int64(u.Reasoning))
-		e.end()
-		e.kint("total_tokens", int64(u.Prompt+u.Completion))
-		e.end()
-	}
+	responseUsage(e, u)
 	echo("user", "null")
 	echo("metadata", "{}")
+	e.end()
+}
+
+// responseUsage writes the response's usage: null while it is in progress.
+func responseUsage(e *enc, u *Usage) {
+	if u == nil {
+		e.knull("usage")
+		return
+	}
+	e.key("usage")
+	e.obj()
+	e.kint("input_tokens", int64(u.Prompt))
+	e.key("input_tokens_details")
+	e.obj()
+	e.kint("cached_tokens", int64(u.Cached))
+	e.kint("cache_write_tokens", 0) // OpenAI's cache is written without a charge; nothing is counted
+	e.end()
+	e.kint("output_tokens", int64(u.Completion))
+	e.key("output_tokens_details")
+	e.obj()
+	e.kint("reasoning_tokens", int64(u.Reasoning))
+	e.end()
+	e.kint("total_tokens", int64(u.Prompt+u.Completion))
 	e.end()
 }
 

@@ -363,6 +363,20 @@ func validateResponses(r *Request, ws bool) *Error {
 			return e
 		}
 	}
+	if e := validateResponsesSettings(r, top); e != nil {
+		return e
+	}
+	if e := validateResponsesInput(r.Input); e != nil {
+		return e
+	}
+	if e := validateResponsesTools(top["tools"]); e != nil {
+		return e
+	}
+	return toolsNeeded(r)
+}
+
+// validateResponsesSettings checks reasoning and text, as the API does.
+func validateResponsesSettings(r *Request, top map[string]json.RawMessage) *Error {
 	if raw, ok := top["reasoning"]; ok && !isNull(raw) {
 		var re struct {
 			Effort json.RawMessage `json:"effort"`
@@ -393,7 +407,12 @@ func validateResponses(r *Request, ws bool) *Error {
 			}
 		}
 	}
-	for i, it := range r.Input {
+	return nil
+}
+
+// validateResponsesInput checks each input item's type, and a message's role and content parts.
+func validateResponsesInput(input []json.RawMessage) *Error {
+	for i, it := range input {
 		var item struct {
 			Type    string          `json:"type"`
 			Role    *string         `json:"role"`
@@ -428,11 +447,16 @@ func validateResponses(r *Request, ws bool) *Error {
 			}
 		}
 	}
+	return nil
+}
+
+// validateResponsesTools checks each tool's type, and function and custom tools' names.
+func validateResponsesTools(raw json.RawMessage) *Error {
 	var list []struct {
 		Type string `json:"type"`
 		Name string `json:"name"`
 	}
-	json.Unmarshal(top["tools"], &list)
+	json.Unmarshal(raw, &list)
 	seen := map[string]bool{}
 	for i, t := range list {
 		if !vocab().toolTypes[t.Type] {
@@ -444,7 +468,7 @@ func validateResponses(r *Request, ws bool) *Error {
 			}
 		}
 	}
-	return toolsNeeded(r)
+	return nil
 }
 
 func invalidValue(param, got string, allowed []string) *Error {
