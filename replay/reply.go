@@ -260,7 +260,7 @@ func Events(stream []byte) [][]byte {
 // ParseStream reads a streamed response from its chunks (each write as it came; an event may be
 // split across chunks). It keeps which chunk first carried text or a call.
 func ParseStream(chunks [][]byte) (Reply, error) {
-	x := Reply{FirstTokenChunk: -1}
+	st := streamState{x: Reply{FirstTokenChunk: -1}, calls: map[int]*ToolCall{}, usage: map[string]json.RawMessage{}}
 	// Chunk boundaries matter only for the first token; the events are read from the whole stream.
 	var whole []byte
 	ends := make([]int, len(chunks))
@@ -268,124 +268,154 @@ func ParseStream(chunks [][]byte) (Reply, error) {
 		whole = append(whole, c...)
 		ends[i] = len(whole)
 	}
-	calls := map[int]*ToolCall{}
-	usage := map[string]json.RawMessage{}
-	var order []int
-	evs := Events(whole)
 	textSeen := false
-	for _, ev := range evs {
-		var v struct {
-			Type    string `json:"type"`
-			Choices []struct {
-				Delta struct {
-					Content   *string        `json:"content"`
-					ToolCalls []chatToolCall `json:"tool_calls"`
-				} `json:"delta"`
-			} `json:"choices"`
-			Usage   json.RawMessage `json:"usage"`
-			Timings json.RawMessage `json:"timings"`
-			// Responses events
-			Delta    json.RawMessage `json:"delta"`
-			Response json.RawMessage `json:"response"`
-			Item     json.RawMessage `json:"item"`
-			// Anthropic events
-			Message      json.RawMessage `json:"message"`
-			ContentBlock json.RawMessage `json:"content_block"`
-			Index        int             `json:"index"`
-			// Gemini: each event a whole response
-			Candidates    []geminiCandidate `json:"candidates"`
-			UsageMetadata json.RawMessage   `json:"usageMetadata"`
-			Error         json.RawMessage   `json:"error"`
-		}
+	for _, ev := range Events(whole) {
+		var v streamEvent
 		if err := json.Unmarshal(ev, &v); err != nil {
-			return x, fmt.Errorf("stream event %q: %v", table.Cut(string(ev), 80), err)
+			return st.x, fmt.Errorf("stream event %q: %v", table.Cut(string(ev), 80), err)
 		}
-		if e := nonNull(v.Error); e != nil && x.Error == "" {
-			x.Error = ErrorMessage(e)
-		}
-		merge(usage, v.Usage)
-		merge(usage, v.UsageMetadata)
-		if t := nonNull(v.Timings); t != nil {
-			x.Timings = t
-		}
-		before := len(x.Text) + len(calls)
-		if len(v.Candidates) > 0 {
-			calls0 := len(x.ToolCalls)
-			for _, p := range v.Candidates[0].Content.Parts {
-				x.addGeminiPart(p)
-			}
-			for _, c := range x.ToolCalls[calls0:] { // kept in order with the others
-				n := len(order) + 2000
-				calls[n] = &ToolCall{c.ID, c.Name, c.Arguments}
-				order = append(order, n)
-			}
-			x.ToolCalls = x.ToolCalls[:calls0]
-		}
-		for _, c := range v.Choices {
-			if c.Delta.Content != nil {
-				x.Text += *c.Delta.Content
-			}
-			for _, tc := range c.Delta.ToolCalls {
-				call, ok := calls[tc.Index]
-				if !ok {
-					call = &ToolCall{}
-					calls[tc.Index] = call
-					order = append(order, tc.Index)
-				}
-				if tc.ID != "" {
-					call.ID = tc.ID
-				}
-				call.Name += tc.Function.Name
-				call.Arguments += tc.Function.Arguments
-			}
-		}
-		switch v.Type {
-		case "response.output_text.delta":
-			var s string
-			json.Unmarshal(v.Delta, &s)
-			x.Text += s
-		case "response.completed", "response.incomplete":
-			merge(usage, usageIn(v.Response))
-		case "response.output_item.done":
-			if c, ok := responsesCall(v.Item); ok {
-				n := len(order) + 1000
-				calls[n] = &c
-				order = append(order, n)
-			}
-		case "message_start":
-			merge(usage, usageIn(v.Message))
-		case "content_block_start":
-			var bl struct {
-				Type, ID, Name string
-			}
-			if json.Unmarshal(v.ContentBlock, &bl) == nil && bl.Type == "tool_use" {
-				calls[v.Index] = &ToolCall{ID: bl.ID, Name: bl.Name}
-				order = append(order, v.Index)
-			}
-		case "content_block_delta":
-			var d struct {
-				Text        string `json:"text"`
-				PartialJSON string `json:"partial_json"`
-			}
-			json.Unmarshal(v.Delta, &d)
-			x.Text += d.Text
-			if c, ok := calls[v.Index]; ok {
-				c.Arguments += d.PartialJSON
-			}
-		}
-		if !textSeen && len(x.Text)+len(calls) > before {
+		before := len(st.x.Text) + len(st.calls)
+		st.add(&v)
+		if !textSeen && len(st.x.Text)+len(st.calls) > before {
 			textSeen = true
-			x.FirstTokenChunk = chunkOf(whole, ev, ends)
+			st.x.FirstTokenChunk = chunkOf(whole, ev, ends)
 		}
 	}
-	sort.SliceStable(order, func(i, j int) bool { return order[i] < order[j] })
-	for _, i := range order {
-		x.ToolCalls = append(x.ToolCalls, *calls[i])
+	x := st.x
+	sort.SliceStable(st.order, func(i, j int) bool { return st.order[i] < st.order[j] })
+	for _, i := range st.order {
+		x.ToolCalls = append(x.ToolCalls, *st.calls[i])
 	}
-	if len(usage) > 0 {
-		x.Usage, _ = json.Marshal(usage)
+	if len(st.usage) > 0 {
+		x.Usage, _ = json.Marshal(st.usage)
 	}
 	return x, nil
+}
+
+// streamEvent is one event of a stream in any of the APIs' shapes.
+type streamEvent struct {
+	Type    string `json:"type"`
+	Choices []struct {
+		Delta struct {
+			Content   *string        `json:"content"`
+			ToolCalls []chatToolCall `json:"tool_calls"`
+		} `json:"delta"`
+	} `json:"choices"`
+	Usage   json.RawMessage `json:"usage"`
+	Timings json.RawMessage `json:"timings"`
+	// Responses events
+	Delta    json.RawMessage `json:"delta"`
+	Response json.RawMessage `json:"response"`
+	Item     json.RawMessage `json:"item"`
+	// Anthropic events
+	Message      json.RawMessage `json:"message"`
+	ContentBlock json.RawMessage `json:"content_block"`
+	Index        int             `json:"index"`
+	// Gemini: each event a whole response
+	Candidates    []geminiCandidate `json:"candidates"`
+	UsageMetadata json.RawMessage   `json:"usageMetadata"`
+	Error         json.RawMessage   `json:"error"`
+}
+
+// streamState is a reply as its stream's events build it: the text, the calls by their index
+// (kept in the order they began: chat's by their index, Responses' from 1000, Gemini's from
+// 2000), and the usage merged key by key.
+type streamState struct {
+	x     Reply
+	calls map[int]*ToolCall
+	usage map[string]json.RawMessage
+	order []int
+}
+
+func (st *streamState) add(v *streamEvent) {
+	if e := nonNull(v.Error); e != nil && st.x.Error == "" {
+		st.x.Error = ErrorMessage(e)
+	}
+	merge(st.usage, v.Usage)
+	merge(st.usage, v.UsageMetadata)
+	if t := nonNull(v.Timings); t != nil {
+		st.x.Timings = t
+	}
+	if len(v.Candidates) > 0 {
+		st.gemini(v)
+	}
+	st.chat(v)
+	st.typed(v)
+}
+
+// gemini adds a Gemini response's parts; its calls are kept in order with the others.
+func (st *streamState) gemini(v *streamEvent) {
+	x := &st.x
+	calls0 := len(x.ToolCalls)
+	for _, p := range v.Candidates[0].Content.Parts {
+		x.addGeminiPart(p)
+	}
+	for _, c := range x.ToolCalls[calls0:] {
+		n := len(st.order) + 2000
+		st.calls[n] = &ToolCall{c.ID, c.Name, c.Arguments}
+		st.order = append(st.order, n)
+	}
+	x.ToolCalls = x.ToolCalls[:calls0]
+}
+
+// chat adds a chat completion chunk's deltas: text, and calls built up by their index.
+func (st *streamState) chat(v *streamEvent) {
+	for _, c := range v.Choices {
+		if c.Delta.Content != nil {
+			st.x.Text += *c.Delta.Content
+		}
+		for _, tc := range c.Delta.ToolCalls {
+			call, ok := st.calls[tc.Index]
+			if !ok {
+				call = &ToolCall{}
+				st.calls[tc.Index] = call
+				st.order = append(st.order, tc.Index)
+			}
+			if tc.ID != "" {
+				call.ID = tc.ID
+			}
+			call.Name += tc.Function.Name
+			call.Arguments += tc.Function.Arguments
+		}
+	}
+}
+
+// typed adds a Responses or Anthropic event, told apart by its type.
+func (st *streamState) typed(v *streamEvent) {
+	switch v.Type {
+	case "response.output_text.delta":
+		var s string
+		json.Unmarshal(v.Delta, &s)
+		st.x.Text += s
+	case "response.completed", "response.incomplete":
+		merge(st.usage, usageIn(v.Response))
+	case "response.output_item.done":
+		if c, ok := responsesCall(v.Item); ok {
+			n := len(st.order) + 1000
+			st.calls[n] = &c
+			st.order = append(st.order, n)
+		}
+	case "message_start":
+		merge(st.usage, usageIn(v.Message))
+	case "content_block_start":
+		var bl struct {
+			Type, ID, Name string
+		}
+		if json.Unmarshal(v.ContentBlock, &bl) == nil && bl.Type == "tool_use" {
+			st.calls[v.Index] = &ToolCall{ID: bl.ID, Name: bl.Name}
+			st.order = append(st.order, v.Index)
+		}
+	case "content_block_delta":
+		var d struct {
+			Text        string `json:"text"`
+			PartialJSON string `json:"partial_json"`
+		}
+		json.Unmarshal(v.Delta, &d)
+		st.x.Text += d.Text
+		if c, ok := st.calls[v.Index]; ok {
+			c.Arguments += d.PartialJSON
+		}
+	}
 }
 
 // ErrorMessage reads what a server's error says: the `message` of an error object (OpenAI's,
