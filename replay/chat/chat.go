@@ -190,55 +190,9 @@ func ParseAs(body []byte, api string) (*Request, error) {
 		return nil, fmt.Errorf("a request body must be a JSON object")
 	}
 	r := &Request{}
-	var messages, input, tools, instructions, system, contents, sysInstruction []byte
-	var offMessages, offInput, offTools, offInstructions, offSystem, offContents, offSysInstruction int
-	anthropic := false // a member only Anthropic's Messages API has
-	var keys []Param
+	var m members
 	end, err := skipObject(body, i, 0, func(key []byte, s, e int) error {
-		v := body[s:e]
-		switch {
-		case keyIs(key, "contents"):
-			contents, offContents = v, s
-		case keyIs(key, "systemInstruction"), keyIs(key, "system_instruction"):
-			sysInstruction, offSysInstruction = v, s
-		case keyIs(key, "cache_control"):
-			anthropic = true
-			r.AutoCache = ttlOf(v)
-		case keyIs(key, "anthropic_version"), keyIs(key, "stop_sequences"), keyIs(key, "top_k"), keyIs(key, "context_management"):
-			anthropic = true
-		case keyIs(key, "thinking"):
-			anthropic = true
-			keys = append(keys, Param{KeyThinking, v})
-		case keyIs(key, "output_config"):
-			anthropic = true
-			if s, e, ok := Member(v, "effort"); ok {
-				keys = append(keys, Param{KeyEffort, v[s:e]})
-			}
-		case keyIs(key, "tool_choice"):
-			keys = append(keys, Param{KeyToolChoice, v})
-		case keyIs(key, "prompt_cache_key"):
-			keys = append(keys, Param{KeyPromptCacheKey, v})
-		case keyIs(key, "reasoning_effort"):
-			keys = append(keys, Param{KeyReasoningEffort, v})
-		case keyIs(key, "reasoning"):
-			if s, e, ok := Member(v, "effort"); ok {
-				keys = append(keys, Param{KeyReasoning, v[s:e]})
-			}
-		case keyIs(key, "messages"):
-			messages, offMessages = v, s
-		case keyIs(key, "input"):
-			input, offInput = v, s
-		case keyIs(key, "tools"):
-			tools, offTools = v, s
-		case keyIs(key, "instructions"):
-			instructions, offInstructions = v, s
-		case keyIs(key, "system"):
-			system, offSystem = v, s
-		case keyIs(key, "model"):
-			r.Model, _ = stringValue(v)
-		case keyIs(key, "stream"):
-			r.Stream = string(v) == "true"
-		}
+		m.add(r, key, body[s:e], s)
 		return nil
 	})
 	if err != nil {
@@ -248,62 +202,150 @@ func ParseAs(body []byte, api string) (*Request, error) {
 		return nil, bad(end, "more after the request object")
 	}
 	if api == "" {
-		switch {
-		case contents != nil && messages == nil && input == nil:
-			api = Gemini
-		case messages != nil && (system != nil || anthropic || anthropicTools(tools) || bytes.Contains(messages, []byte(`"tool_use"`))):
-			api = Anthropic
-		case messages != nil:
-			api = ChatCompletions
-		case input != nil:
-			api = Responses
-		}
+		api = m.api()
 	}
-	r.Keys = keys
+	r.Keys = m.keys
+	if err := r.fill(&m, api); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// span is a member's value and its offset in the body.
+type span struct {
+	raw []byte
+	off int
+}
+
+// members are the request's top-level members the cut reads, and what they say of its API.
+type members struct {
+	messages, input, tools, instructions, system, contents, sysInstruction span
+	anthropic                                                              bool // a member only Anthropic's Messages API has
+	keys                                                                   []Param
+}
+
+// add reads one top-level member: a part of the prompt, a cache-keying parameter, the model.
+func (m *members) add(r *Request, key, v []byte, s int) {
+	switch {
+	case keyIs(key, "contents"):
+		m.contents = span{v, s}
+	case keyIs(key, "systemInstruction"), keyIs(key, "system_instruction"):
+		m.sysInstruction = span{v, s}
+	case keyIs(key, "cache_control"):
+		m.anthropic = true
+		r.AutoCache = ttlOf(v)
+	case keyIs(key, "anthropic_version"), keyIs(key, "stop_sequences"), keyIs(key, "top_k"),
+		keyIs(key, "context_management"):
+		m.anthropic = true
+	case keyIs(key, "thinking"):
+		m.anthropic = true
+		m.keys = append(m.keys, Param{KeyThinking, v})
+	case keyIs(key, "output_config"):
+		m.anthropic = true
+		if s, e, ok := Member(v, "effort"); ok {
+			m.keys = append(m.keys, Param{KeyEffort, v[s:e]})
+		}
+	case keyIs(key, "tool_choice"):
+		m.keys = append(m.keys, Param{KeyToolChoice, v})
+	case keyIs(key, "prompt_cache_key"):
+		m.keys = append(m.keys, Param{KeyPromptCacheKey, v})
+	case keyIs(key, "reasoning_effort"):
+		m.keys = append(m.keys, Param{KeyReasoningEffort, v})
+	case keyIs(key, "reasoning"):
+		if s, e, ok := Member(v, "effort"); ok {
+			m.keys = append(m.keys, Param{KeyReasoning, v[s:e]})
+		}
+	case keyIs(key, "messages"):
+		m.messages = span{v, s}
+	case keyIs(key, "input"):
+		m.input = span{v, s}
+	case keyIs(key, "tools"):
+		m.tools = span{v, s}
+	case keyIs(key, "instructions"):
+		m.instructions = span{v, s}
+	case keyIs(key, "system"):
+		m.system = span{v, s}
+	case keyIs(key, "model"):
+		r.Model, _ = stringValue(v)
+	case keyIs(key, "stream"):
+		r.Stream = string(v) == "true"
+	}
+}
+
+// api tells the request's API from its members, "" when none fits.
+func (m *members) api() string {
+	messages := m.messages.raw
+	switch {
+	case m.contents.raw != nil && messages == nil && m.input.raw == nil:
+		return Gemini
+	case messages != nil && (m.system.raw != nil || m.anthropic || anthropicTools(m.tools.raw) ||
+		bytes.Contains(messages, []byte(`"tool_use"`))):
+		return Anthropic
+	case messages != nil:
+		return ChatCompletions
+	case m.input.raw != nil:
+		return Responses
+	}
+	return ""
+}
+
+// fill cuts the members into the request's parts as api reads them.
+func (r *Request) fill(m *members, api string) error {
 	switch {
 	case api == Gemini:
 		r.API = Gemini
 		r.Keys = nil
-		if err := r.gemini(contents, offContents, sysInstruction, offSysInstruction, tools, offTools); err != nil {
-			return nil, err
-		}
-		return r, nil
-	case api == Anthropic && messages != nil:
+		return r.gemini(m.contents.raw, m.contents.off, m.sysInstruction.raw, m.sysInstruction.off, m.tools.raw,
+			m.tools.off)
+	case api == Anthropic && m.messages.raw != nil:
 		r.API = Anthropic
-		if err := r.anthropic(messages, offMessages, system, offSystem, tools, offTools); err != nil {
-			return nil, err
-		}
-		return r, nil
-	case messages != nil && api != Responses:
+		return r.anthropic(m.messages.raw, m.messages.off, m.system.raw, m.system.off, m.tools.raw, m.tools.off)
+	case m.messages.raw != nil && api != Responses:
 		r.API = ChatCompletions
-		if err := r.addMessages(messages, offMessages, "messages", true); err != nil {
-			return nil, err
+		if err := r.addMessages(m.messages.raw, m.messages.off, "messages", true); err != nil {
+			return err
 		}
-	case input != nil && api != Anthropic && api != Gemini:
+	case m.input.raw != nil && api != Anthropic && api != Gemini:
 		r.API = Responses
-		if instructions != nil && !isNull(instructions) {
-			r.System = append(r.System, Part{Kind: System, Field: "instructions", Index: -1, Role: "system", Raw: instructions, Off: offInstructions})
-		}
-		if len(input) > 0 && input[0] == '"' {
-			r.Messages = append(r.Messages, Part{Kind: Message, Field: "input", Index: -1, Role: "user", Raw: input, Off: offInput})
-		} else if err := r.addMessages(input, offInput, "input", true); err != nil {
-			return nil, err
+		if err := r.responsesInput(m); err != nil {
+			return err
 		}
 	default:
-		return nil, fmt.Errorf("a request body needs \"messages\" (chat completions, Anthropic), \"input\" (Responses) or \"contents\" (Gemini)")
+		return fmt.Errorf("a request body needs \"messages\" (chat completions, Anthropic), \"input\" (Responses) " +
+			"or \"contents\" (Gemini)")
 	}
-	if tools != nil && !isNull(tools) {
-		if len(tools) == 0 || tools[0] != '[' {
-			return nil, fmt.Errorf("\"tools\" must be an array")
-		}
-		if _, err := skipArray(tools, 0, 0, func(n, s, e int) error {
-			r.Tools = append(r.Tools, Part{Kind: Tool, Field: "tools", Index: n, Raw: tools[s:e], Off: offTools + s})
-			return nil
-		}); err != nil {
-			return nil, err
-		}
+	return r.addTools(m.tools)
+}
+
+// responsesInput cuts a Responses request's instructions and input (a string, or items).
+func (r *Request) responsesInput(m *members) error {
+	if ins := m.instructions; ins.raw != nil && !isNull(ins.raw) {
+		r.System = append(r.System, Part{Kind: System, Field: "instructions", Index: -1, Role: "system",
+			Raw: ins.raw, Off: ins.off})
 	}
-	return r, nil
+	in := m.input
+	if len(in.raw) > 0 && in.raw[0] == '"' {
+		r.Messages = append(r.Messages, Part{Kind: Message, Field: "input", Index: -1, Role: "user", Raw: in.raw,
+			Off: in.off})
+		return nil
+	}
+	return r.addMessages(in.raw, in.off, "input", true)
+}
+
+// addTools cuts the tools array (OpenAI's shapes) into one part per tool.
+func (r *Request) addTools(t span) error {
+	tools := t.raw
+	if tools == nil || isNull(tools) {
+		return nil
+	}
+	if len(tools) == 0 || tools[0] != '[' {
+		return fmt.Errorf("\"tools\" must be an array")
+	}
+	_, err := skipArray(tools, 0, 0, func(n, s, e int) error {
+		r.Tools = append(r.Tools, Part{Kind: Tool, Field: "tools", Index: n, Raw: tools[s:e], Off: t.off + s})
+		return nil
+	})
+	return err
 }
 
 func isNull(v []byte) bool { return string(v) == "null" }
