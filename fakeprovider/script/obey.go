@@ -244,23 +244,51 @@ func instance(s any, root map[string]any, depth int) any {
 	if !ok || depth > 32 {
 		return map[string]any{}
 	}
+	if v, ok := fixedValue(m, root, depth); ok {
+		return v
+	}
+	switch typ := schemaType(m); typ {
+	case "string":
+		return stringInstance(m)
+	case "integer":
+		return numberIn(m, true)
+	case "number":
+		return numberIn(m, false)
+	case "boolean":
+		return false
+	case "null":
+		return nil
+	case "array":
+		n := intOf(m["minItems"])
+		out := make([]any, 0, n)
+		for i := 0; i < n; i++ {
+			out = append(out, instance(m["items"], root, depth+1))
+		}
+		return out
+	}
+	return objectInstance(m, root, depth)
+}
+
+// fixedValue is the value a schema names or leads to without its type: a $ref's, a const, the
+// first of an enum, a default, the first alternative, or all of allOf merged.
+func fixedValue(m, root map[string]any, depth int) (any, bool) {
 	if ref, ok := m["$ref"].(string); ok {
 		if t := resolveRef(root, ref); t != nil {
-			return instance(t, root, depth+1)
+			return instance(t, root, depth+1), true
 		}
 	}
 	if v, ok := m["const"]; ok {
-		return v
+		return v, true
 	}
 	if e, ok := m["enum"].([]any); ok && len(e) > 0 {
-		return e[0]
+		return e[0], true
 	}
 	if d, ok := m["default"]; ok {
-		return d
+		return d, true
 	}
 	for _, k := range []string{"anyOf", "oneOf"} {
 		if alts, ok := m[k].([]any); ok && len(alts) > 0 {
-			return instance(alts[0], root, depth+1)
+			return instance(alts[0], root, depth+1), true
 		}
 	}
 	if all, ok := m["allOf"].([]any); ok && len(all) > 0 {
@@ -272,8 +300,14 @@ func instance(s any, root map[string]any, depth int) any {
 				}
 			}
 		}
-		return instance(merged, root, depth+1)
+		return instance(merged, root, depth+1), true
 	}
+	return nil, false
+}
+
+// schemaType is the schema's type: the first that is not null of a list, else what its
+// properties or items imply.
+func schemaType(m map[string]any) any {
 	typ := m["type"]
 	if list, ok := typ.([]any); ok && len(list) > 0 {
 		typ = list[0]
@@ -291,40 +325,29 @@ func instance(s any, root map[string]any, depth int) any {
 			typ = "array"
 		}
 	}
-	switch typ {
-	case "string":
-		minLen := intOf(m["minLength"])
-		if f, _ := m["format"].(string); f != "" {
-			switch f {
-			case "date-time":
-				return "2026-01-01T00:00:00Z"
-			case "date":
-				return "2026-01-01"
-			case "email":
-				return "fake@lembas-check.invalid"
-			case "uri", "url":
-				return "https://lembas-check.invalid/"
-			case "uuid":
-				return "00000000-0000-4000-8000-000000000000"
-			}
-		}
-		return strings.Repeat("x", max(minLen, 1))
-	case "integer":
-		return numberIn(m, true)
-	case "number":
-		return numberIn(m, false)
-	case "boolean":
-		return false
-	case "null":
-		return nil
-	case "array":
-		n := intOf(m["minItems"])
-		out := make([]any, 0, n)
-		for i := 0; i < n; i++ {
-			out = append(out, instance(m["items"], root, depth+1))
-		}
-		return out
+	return typ
+}
+
+// stringInstance is a string of the schema's format, else of its least length.
+func stringInstance(m map[string]any) string {
+	switch f, _ := m["format"].(string); f {
+	case "date-time":
+		return "2026-01-01T00:00:00Z"
+	case "date":
+		return "2026-01-01"
+	case "email":
+		return "fake@lembas-check.invalid"
+	case "uri", "url":
+		return "https://lembas-check.invalid/"
+	case "uuid":
+		return "00000000-0000-4000-8000-000000000000"
 	}
+	return strings.Repeat("x", max(intOf(m["minLength"]), 1))
+}
+
+// objectInstance is an object with the required properties (all of them, sorted, when none is
+// said to be), each an instance of its schema.
+func objectInstance(m, root map[string]any, depth int) wire.Object {
 	props, _ := m["properties"].(map[string]any)
 	obj := wire.Object{}
 	required, hasRequired := m["required"].([]any)
