@@ -169,32 +169,11 @@ func Drive(ctx context.Context, o Options) (*Run, error) {
 	if r.Home, r.Dir, err = makeSession(work, ""); err != nil {
 		return nil, err
 	}
-	if r.Recording == "" {
-		r.Recording = filepath.Join(work, sc.Name+".jsonl")
-	}
-	rec, err := replay.Create(r.Recording, replay.Header{Tool: o.Tool, Source: "fake", Script: "live " + sc.Name + " (" + p.Name + ")"})
+	srv, stop, err := r.startFake(o, work)
 	if err != nil {
 		return nil, err
 	}
-	warn := &syncbuf.Buffer{}
-	srv, err := fakeprovider.Start(fakeprovider.Config{
-		Script: &script.Script{Name: "(the " + p.Name + " profile's policy)", Rules: []script.Rule{summaryRule()}, Default: p.Policy(r.Dir)},
-		Record: rec, Log: warn, Models: Served(sc, ModelOf(p)),
-		// A request the API would refuse is a harness bug: seen here, not in production
-		// (docs/fakeprovider.md, --strict).
-		Strict: !o.Lax,
-	})
-	if err != nil {
-		rec.Close()
-		return nil, err
-	}
-	defer func() {
-		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		srv.Shutdown(sctx)
-		rec.Close()
-		r.Warnings = lines(warn)
-	}()
+	defer stop()
 
 	ag, err := Prepare(p, o.Bin, r.Home, r.Dir, srv.URL)
 	if err != nil {
@@ -205,17 +184,9 @@ func Drive(ctx context.Context, o Options) (*Run, error) {
 		r.Fault, r.Stderr = err, stderr.String()
 		return r, nil
 	}
-	var clock *Clock
-	if sc.Clock != nil {
-		r.Clock.Set = true
-		var why string
-		if clock, why, err = StartClock(p, o.Bin, r.Home, *sc.Clock); err != nil {
-			return nil, err
-		}
-		r.Clock.Controlled, r.Clock.Why = clock != nil, why
-		if clock != nil {
-			ag.Env = append(ag.Env, clock.Env()...)
-		}
+	clock, err := r.startClock(p, o.Bin, ag, sc)
+	if err != nil {
+		return nil, err
 	}
 	now := func() time.Time {
 		if clock != nil {
@@ -232,24 +203,90 @@ func Drive(ctx context.Context, o Options) (*Run, error) {
 	// The fake serves this one agent: every request it gets from here on is the session's, or
 	// beside it (a title, a suggestion), which the judge tells by what it is. The agent has
 	// ended when its driver returns, so Last is the session's last request.
-	r.Session = Session{ID: map[string]string{"acp": "the ACP session", "rpc": "the RPC process", "a2a": "the A2A conversation", "http": "the HTTP session"}[r.Driven], First: srv.Requests() + 1}
-	if r.Session.ID == "" {
-		r.Session.ID = "the one-shot chain"
-	}
-	if o.HTTP {
-		d.httpd(ctx)
-	} else if o.A2A {
-		d.a2a(ctx)
-	} else if o.ACP {
-		d.acp(ctx)
-	} else if o.RPC {
-		d.rpc(ctx)
-	} else {
-		d.oneshot(ctx)
-	}
+	r.Session = Session{ID: sessionName(r.Driven), First: srv.Requests() + 1}
+	d.drive(ctx)
 	r.Session.Last = srv.Requests()
 	r.Stderr = stderr.String()
 	return r, nil
+}
+
+// startFake starts the fake the agent is pointed at, recording into the run's recording (made in
+// work unless asked for), its policy the profile's; stop ends it and keeps its warnings.
+func (r *Run) startFake(o Options, work string) (*fakeprovider.Server, func(), error) {
+	sc, p := o.Scenario, o.Profile
+	if r.Recording == "" {
+		r.Recording = filepath.Join(work, sc.Name+".jsonl")
+	}
+	rec, err := replay.Create(r.Recording, replay.Header{Tool: o.Tool, Source: "fake",
+		Script: "live " + sc.Name + " (" + p.Name + ")"})
+	if err != nil {
+		return nil, nil, err
+	}
+	warn := &syncbuf.Buffer{}
+	srv, err := fakeprovider.Start(fakeprovider.Config{
+		Script: &script.Script{Name: "(the " + p.Name + " profile's policy)", Rules: []script.Rule{summaryRule()},
+			Default: p.Policy(r.Dir)},
+		Record: rec, Log: warn, Models: Served(sc, ModelOf(p)),
+		// A request the API would refuse is a harness bug: seen here, not in production
+		// (docs/fakeprovider.md, --strict).
+		Strict: !o.Lax,
+	})
+	if err != nil {
+		rec.Close()
+		return nil, nil, err
+	}
+	return srv, func() {
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		srv.Shutdown(sctx)
+		rec.Close()
+		r.Warnings = lines(warn)
+	}, nil
+}
+
+// startClock starts the agent's moved clock when the scenario sets one (nil when it sets none or
+// the agent's clock cannot be moved, the run saying why).
+func (r *Run) startClock(p *agents.Profile, bin string, ag *Agent, sc *Scenario) (*Clock, error) {
+	if sc.Clock == nil {
+		return nil, nil
+	}
+	r.Clock.Set = true
+	clock, why, err := StartClock(p, bin, r.Home, *sc.Clock)
+	if err != nil {
+		return nil, err
+	}
+	r.Clock.Controlled, r.Clock.Why = clock != nil, why
+	if clock != nil {
+		ag.Env = append(ag.Env, clock.Env()...)
+	}
+	return clock, nil
+}
+
+// sessionName is what the session is called for the way it is driven. The fake serves this one
+// agent: every request it gets from the session's first on is the session's, or beside it (a
+// title, a suggestion), which the judge tells by what it is.
+func sessionName(driven string) string {
+	if id, ok := map[string]string{"acp": "the ACP session", "rpc": "the RPC process", "a2a": "the A2A conversation",
+		"http": "the HTTP session"}[driven]; ok {
+		return id
+	}
+	return "the one-shot chain"
+}
+
+// drive plays the scenario the way the options say the agent is driven.
+func (d *driver) drive(ctx context.Context) {
+	switch o := d.o; {
+	case o.HTTP:
+		d.httpd(ctx)
+	case o.A2A:
+		d.a2a(ctx)
+	case o.ACP:
+		d.acp(ctx)
+	case o.RPC:
+		d.rpc(ctx)
+	default:
+		d.oneshot(ctx)
+	}
 }
 
 type driver struct {
