@@ -307,16 +307,8 @@ func MessagesBody(m Meta, a Answer, u MessagesUsage) []byte {
 // input_json_delta — and content_block_stop, a ping after the first start), message_delta with the
 // stop reason and usage, message_stop.
 func MessagesStream(m Meta, a Answer, u MessagesUsage) [][]byte {
-	var out [][]byte
-	ev := func(typ string, body func(e *enc)) {
-		e := enc{b: make([]byte, 0, 128), first: true}
-		e.obj()
-		e.kstr("type", typ)
-		body(&e)
-		e.end()
-		out = append(out, Event(typ, e.b))
-	}
-	ev("message_start", func(e *enc) {
+	var st messagesStream
+	st.ev("message_start", func(e *enc) {
 		e.key("message")
 		e.obj()
 		messageHead(e, m)
@@ -330,47 +322,21 @@ func MessagesStream(m Meta, a Answer, u MessagesUsage) [][]byte {
 		start.object(e, false)
 		e.end()
 	})
-	index := 0
-	block := func(start func(e *enc), deltas func(emit func(typ, key, v string))) {
-		i := index
-		ev("content_block_start", func(e *enc) {
-			e.kint("index", int64(i))
-			e.key("content_block")
-			e.obj()
-			start(e)
-			e.end()
-		})
-		if i == 0 {
-			ev("ping", func(*enc) {})
-		}
-		deltas(func(typ, key, v string) {
-			ev("content_block_delta", func(e *enc) {
-				e.kint("index", int64(i))
-				e.key("delta")
-				e.obj()
-				e.kstr("type", typ)
-				e.kstr(key, v)
-				e.end()
-			})
-		})
-		ev("content_block_stop", func(e *enc) { e.kint("index", int64(i)) })
-		index++
-	}
 	if a.Reasoning != "" {
-		block(func(e *enc) { e.kstr("type", "thinking"); e.kstr("thinking", ""); e.kstr("signature", "") },
+		st.block(func(e *enc) { e.kstr("type", "thinking"); e.kstr("thinking", ""); e.kstr("signature", "") },
 			func(emit func(typ, key, v string)) {
 				eachPiece(a.Reasoning, a.Chunk, false, func(p string) { emit("thinking_delta", "thinking", p) })
 				emit("signature_delta", "signature", signature)
 			})
 	}
 	if a.Text != "" || len(a.ToolCalls) == 0 && a.Reasoning == "" {
-		block(func(e *enc) { e.kstr("type", "text"); e.kstr("text", "") },
+		st.block(func(e *enc) { e.kstr("type", "text"); e.kstr("text", "") },
 			func(emit func(typ, key, v string)) {
 				eachPiece(a.Text, a.Chunk, false, func(p string) { emit("text_delta", "text", p) })
 			})
 	}
 	for _, c := range a.ToolCalls {
-		block(func(e *enc) {
+		st.block(func(e *enc) {
 			e.kstr("type", "tool_use")
 			e.kstr("id", ToolUseID(c))
 			e.kstr("name", c.Name)
@@ -381,7 +347,7 @@ func MessagesStream(m Meta, a Answer, u MessagesUsage) [][]byte {
 			eachPiece(c.Arguments, a.Chunk, true, func(p string) { emit("input_json_delta", "partial_json", p) })
 		})
 	}
-	ev("message_delta", func(e *enc) {
+	st.ev("message_delta", func(e *enc) {
 		e.key("delta")
 		e.obj()
 		e.kstr("stop_reason", StopReason(a))
@@ -390,8 +356,53 @@ func MessagesStream(m Meta, a Answer, u MessagesUsage) [][]byte {
 		e.key("usage")
 		u.object(e, true)
 	})
-	ev("message_stop", func(*enc) {})
-	return out
+	st.ev("message_stop", func(*enc) {})
+	return st.out
+}
+
+// messagesStream is a Messages stream as it is written: its events so far, and the index of the
+// next content block.
+type messagesStream struct {
+	out   [][]byte
+	index int
+}
+
+// ev writes one event of type typ, its other members written by body.
+func (st *messagesStream) ev(typ string, body func(e *enc)) {
+	e := enc{b: make([]byte, 0, 128), first: true}
+	e.obj()
+	e.kstr("type", typ)
+	body(&e)
+	e.end()
+	st.out = append(st.out, Event(typ, e.b))
+}
+
+// block writes a content block: its start (the block's members written by start, a ping after
+// the first), its deltas as deltas emits them, and its stop.
+func (st *messagesStream) block(start func(e *enc), deltas func(emit func(typ, key, v string))) {
+	i := st.index
+	st.ev("content_block_start", func(e *enc) {
+		e.kint("index", int64(i))
+		e.key("content_block")
+		e.obj()
+		start(e)
+		e.end()
+	})
+	if i == 0 {
+		st.ev("ping", func(*enc) {})
+	}
+	deltas(func(typ, key, v string) {
+		st.ev("content_block_delta", func(e *enc) {
+			e.kint("index", int64(i))
+			e.key("delta")
+			e.obj()
+			e.kstr("type", typ)
+			e.kstr(key, v)
+			e.end()
+		})
+	})
+	st.ev("content_block_stop", func(e *enc) { e.kint("index", int64(i)) })
+	st.index++
 }
 
 // AnthropicType is the error type the API gives a status.
