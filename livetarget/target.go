@@ -166,44 +166,9 @@ func (t *Target) Start(ctx context.Context) (runner.TargetInfo, error) {
 	if p.ACP == nil && !t.o.A2A {
 		t.o.OneShot = true
 	}
-	var err error
-	if t.work, err = os.MkdirTemp("", "lembas-live-"); err != nil {
+	cfg, err := t.prepare()
+	if err != nil {
 		return runner.TargetInfo{}, err
-	}
-	// Every case's directories are made here; EvalSymlinks so that the harness's paths (it may
-	// resolve its cwd) and the case's agree (/tmp is a link on macOS).
-	if t.work, err = filepath.EvalSymlinks(t.work); err != nil {
-		return runner.TargetInfo{}, err
-	}
-	t.home = filepath.Join(t.work, "home")
-	if err := os.MkdirAll(t.home, 0o755); err != nil {
-		return runner.TargetInfo{}, err
-	}
-	served := models
-	if p.Model != "" { // an agent left on its default model (codex)
-		served = append([]string{p.Model}, models...)
-	}
-	cfg := fakeprovider.Config{Turn: t.turn, Models: served, Log: io.Discard}
-	if t.o.Keep != "" {
-		if err := os.MkdirAll(t.o.Keep, 0o755); err != nil {
-			return runner.TargetInfo{}, err
-		}
-		if t.rec, err = replay.Create(filepath.Join(t.o.Keep, "requests.jsonl"), replay.Header{Tool: "lembas-check " + t.o.Version, Source: "fake", Script: "run --live " + p.Name}); err != nil {
-			return runner.TargetInfo{}, err
-		}
-		cfg.Record = t.rec
-		// The transcript: ACP's lines each way, or each one-shot command and what it printed.
-		name := "acp.log"
-		if t.o.OneShot {
-			name = "one-shot.log"
-		} else if t.o.A2A {
-			name = "a2a.log"
-		}
-		f, err := os.Create(filepath.Join(t.o.Keep, name))
-		if err != nil {
-			return runner.TargetInfo{}, err
-		}
-		t.trans = f
 	}
 	if t.srv, err = fakeprovider.Start(cfg); err != nil {
 		return runner.TargetInfo{}, err
@@ -243,6 +208,54 @@ func (t *Target) Start(ctx context.Context) (runner.TargetInfo, error) {
 		info.Implementation.Name, info.Implementation.Version = a.info.Name, a.info.Version
 	}
 	return info, nil
+}
+
+// prepare makes the target's work directory and HOME, and the fake's configuration: the models
+// it serves, and with Keep the recording and the transcript kept there.
+func (t *Target) prepare() (fakeprovider.Config, error) {
+	p := t.o.Profile
+	var err error
+	if t.work, err = os.MkdirTemp("", "lembas-live-"); err != nil {
+		return fakeprovider.Config{}, err
+	}
+	// Every case's directories are made here; EvalSymlinks so that the harness's paths (it may
+	// resolve its cwd) and the case's agree (/tmp is a link on macOS).
+	if t.work, err = filepath.EvalSymlinks(t.work); err != nil {
+		return fakeprovider.Config{}, err
+	}
+	t.home = filepath.Join(t.work, "home")
+	if err := os.MkdirAll(t.home, 0o755); err != nil {
+		return fakeprovider.Config{}, err
+	}
+	served := models
+	if p.Model != "" { // an agent left on its default model (codex)
+		served = append([]string{p.Model}, models...)
+	}
+	cfg := fakeprovider.Config{Turn: t.turn, Models: served, Log: io.Discard}
+	if t.o.Keep == "" {
+		return cfg, nil
+	}
+	if err := os.MkdirAll(t.o.Keep, 0o755); err != nil {
+		return cfg, err
+	}
+	if t.rec, err = replay.Create(filepath.Join(t.o.Keep, "requests.jsonl"),
+		replay.Header{Tool: "lembas-check " + t.o.Version, Source: "fake", Script: "run --live " + p.Name}); err != nil {
+		return cfg, err
+	}
+	cfg.Record = t.rec
+	// The transcript: ACP's lines each way, or each one-shot command and what it printed.
+	name := "acp.log"
+	if t.o.OneShot {
+		name = "one-shot.log"
+	} else if t.o.A2A {
+		name = "a2a.log"
+	}
+	f, err := os.Create(filepath.Join(t.o.Keep, name))
+	if err != nil {
+		return cfg, err
+	}
+	t.trans = f
+	return cfg, nil
 }
 
 // startClock sets up the harness's clock where its profile says a moved clock reaches it.
