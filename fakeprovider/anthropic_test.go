@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/LLeMbas/lembas-check/fakeprovider"
+	"github.com/LLeMbas/lembas-check/fakeprovider/fakeprovidertest"
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
 	anthropic "github.com/anthropics/anthropic-sdk-go/v2"
 	aopt "github.com/anthropics/anthropic-sdk-go/v2/option"
@@ -57,7 +58,7 @@ func TestAnthropicSDK(t *testing.T) {
 		t.Fatal(err)
 	}
 	now := clock
-	srv := fakeprovider.NewWith(t, fakeprovider.Config{Script: s, Now: func() time.Time { return now }})
+	srv := fakeprovidertest.NewWith(t, fakeprovider.Config{Script: s, Now: func() time.Time { return now }})
 	c := anthropicClient(srv)
 	ctx := context.Background()
 	user := anthropic.NewUserMessage(anthropic.NewTextBlock("What is in README.md?"))
@@ -148,7 +149,7 @@ func TestAnthropicSDK(t *testing.T) {
 }
 
 func TestAnthropicSDKErrors(t *testing.T) {
-	srv := fakeprovider.NewWith(t, fakeprovider.Config{Models: []string{"claude-sonnet-4-5"}})
+	srv := fakeprovidertest.NewWith(t, fakeprovider.Config{Models: []string{"claude-sonnet-4-5"}})
 	c := anthropicClient(srv)
 	ctx := context.Background()
 	cc := anthropic.NewCacheControlEphemeralParam()
@@ -182,7 +183,7 @@ func TestAnthropicSDKErrorMidStream(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := fakeprovider.NewWith(t, fakeprovider.Config{Script: s})
+	srv := fakeprovidertest.NewWith(t, fakeprovider.Config{Script: s})
 	c := anthropicClient(srv)
 	st := c.Messages.NewStreaming(context.Background(), anthropicParams(anthropic.NewUserMessage(anthropic.NewTextBlock("hi"))))
 	n := 0
@@ -205,7 +206,7 @@ func TestAnthropicBetaHeaderKeysTheCache(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := fakeprovider.NewWith(t, fakeprovider.Config{Script: s, Now: func() time.Time { return clock }})
+	srv := fakeprovidertest.NewWith(t, fakeprovider.Config{Script: s, Now: func() time.Time { return clock }})
 	mark := map[string]string{"type": "ephemeral"}
 	body, err := json.Marshal(map[string]any{"model": "claude-sonnet-4-5", "max_tokens": 100,
 		"system":   []any{map[string]any{"type": "text", "text": anthropicSystem, "cache_control": mark}},

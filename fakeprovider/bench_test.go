@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/LLeMbas/lembas-check/fakeprovider"
+	"github.com/LLeMbas/lembas-check/fakeprovider/fakeprovidertest"
 )
 
 // The fake must not be what slows a harness test down: streamed replies from it are measured
@@ -183,7 +184,7 @@ func TestStreamThroughput(t *testing.T) {
 	if os.Getenv("LEMBAS_PERF") == "" {
 		t.Skip("set LEMBAS_PERF=1 to measure the fake against a bare handler (BenchmarkStream shows the same figures)")
 	}
-	fake := fakeprovider.New(t, mustParse(t, benchScript))
+	fake := fakeprovidertest.New(t, mustParse(t, benchScript))
 	bare := httptest.NewServer(bareHandler(captureEvents(t, fake.URL)))
 	defer bare.Close()
 	cb, cf := clients(t, bare.URL), clients(t, fake.URL)
@@ -223,7 +224,7 @@ func steadier(a, b result) result {
 // BenchmarkHandler is the fake's own work for one streamed request, without the network: the
 // handler into a recorder, beside the bare handler writing the same events.
 func BenchmarkHandler(b *testing.B) {
-	fake := fakeprovider.NewWith(b, fakeprovider.Config{Script: mustParse(b, benchScript)})
+	fake := fakeprovidertest.NewWith(b, fakeprovider.Config{Script: mustParse(b, benchScript)})
 	bare := bareHandler(captureEvents(b, fake.URL))
 	for _, c := range []struct {
 		name string

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/LLeMbas/lembas-check/fakeprovider"
+	"github.com/LLeMbas/lembas-check/fakeprovider/fakeprovidertest"
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
 	anthropic "github.com/anthropics/anthropic-sdk-go/v2"
 )
@@ -27,7 +28,7 @@ func boundsServer(t *testing.T) *fakeprovider.Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return fakeprovider.NewWith(t, fakeprovider.Config{Script: s})
+	return fakeprovidertest.NewWith(t, fakeprovider.Config{Script: s})
 }
 
 func TestGeminiHonoursMaxOutputTokensAndStop(t *testing.T) {

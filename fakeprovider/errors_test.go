@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/LLeMbas/lembas-check/fakeprovider"
+	"github.com/LLeMbas/lembas-check/fakeprovider/fakeprovidertest"
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
 	"github.com/LLeMbas/lembas-check/replay"
 	"github.com/openai/openai-go/v3"
@@ -69,7 +70,7 @@ func TestErrorStatuses(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec, w := recording(t, replay.Header{Source: "fake", Script: "short.yaml"})
-	srv := fakeprovider.NewWith(t, fakeprovider.Config{Script: s, Record: w, MaxBody: 1000})
+	srv := fakeprovidertest.NewWith(t, fakeprovider.Config{Script: s, Record: w, MaxBody: 1000})
 	url := srv.BaseURL() + "/chat/completions"
 	for _, c := range []struct {
 		name, body string
@@ -118,7 +119,7 @@ func TestErrorStatuses(t *testing.T) {
 }
 
 func TestUnknownRoutes(t *testing.T) {
-	srv := fakeprovider.New(t, nil)
+	srv := fakeprovidertest.New(t, nil)
 	for _, c := range []struct {
 		method, path string
 		status       int
@@ -157,7 +158,7 @@ func TestUnknownRoutes(t *testing.T) {
 // A script whose `read` reply meets an agent offering no file-read tool says so, naming both.
 func TestNoReadTool(t *testing.T) {
 	s, _ := script.Parse("r.yaml", []byte("- read: a.md\n"))
-	srv := fakeprovider.New(t, s)
+	srv := fakeprovidertest.New(t, s)
 	resp, b := post(t, srv.BaseURL()+"/chat/completions", `{"model":"fake-model","messages":[{"role":"user","content":"x"}],"tools":[{"type":"function","function":{"name":"bash","parameters":{"properties":{"command":{}}}}}]}`)
 	e := decodeError(t, b)
 	if resp.StatusCode != 500 || *e.Error.Code != "no_read_tool" || !strings.Contains(e.Error.Message, "offers tools bash") {
@@ -210,13 +211,13 @@ func TestServe(t *testing.T) {
 // Strict mode answers what the API refuses with its 400 and param; without it the fake takes it.
 func TestStrictServer(t *testing.T) {
 	body := `{"model":"fake-model","temperature":"hot","messages":[{"role":"wizard","content":"hi"}]}`
-	strict := fakeprovider.NewWith(t, fakeprovider.Config{Strict: true})
+	strict := fakeprovidertest.NewWith(t, fakeprovider.Config{Strict: true})
 	resp, b := post(t, strict.BaseURL()+"/chat/completions", body)
 	e := decodeError(t, b)
 	if resp.StatusCode != 400 || e.Error.Param == nil || *e.Error.Param != "temperature" {
 		t.Errorf("strict: %d %s", resp.StatusCode, b)
 	}
-	lenient := fakeprovider.New(t, nil)
+	lenient := fakeprovidertest.New(t, nil)
 	if resp, b := post(t, lenient.BaseURL()+"/chat/completions", body); resp.StatusCode != 200 {
 		t.Errorf("lenient: %d %s", resp.StatusCode, b)
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/LLeMbas/lembas-check/fakeprovider"
+	"github.com/LLeMbas/lembas-check/fakeprovider/fakeprovidertest"
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
 )
 
@@ -23,7 +23,7 @@ replies:
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := fakeprovider.New(t, s)
+	srv := fakeprovidertest.New(t, s)
 	tools := `"tools":[{"type":"function","function":{"name":"read","parameters":{"type":"object","properties":{"path":{"type":"string"}}}}}]`
 	for i, want := range []string{`{\"command\":\"a < b && c > d\",\"<k>\":\"&\"}`, `x < y & z > w`, `{\"path\":\"<dir>/a&b.md\"}`} {
 		_, b := post(t, srv.BaseURL()+"/chat/completions", `{"model":"fake-model","messages":[{"role":"user","content":"hi"}],`+tools+`}`)

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/LLeMbas/lembas-check/fakeprovider"
+	"github.com/LLeMbas/lembas-check/fakeprovider/fakeprovidertest"
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
 	"github.com/LLeMbas/lembas-check/replay"
 	"github.com/openai/openai-go/v3"
@@ -83,7 +84,7 @@ func recorded(t testing.TB, cfg fakeprovider.Config) (*fakeprovider.Server, stri
 	t.Helper()
 	path, w := recording(t, replay.Header{Source: "fake"})
 	cfg.Record = w
-	return fakeprovider.NewWith(t, cfg), path, w
+	return fakeprovidertest.NewWith(t, cfg), path, w
 }
 
 func readBack(t *testing.T, srv *fakeprovider.Server, w *replay.Writer, path string) []replay.Entry {
@@ -176,7 +177,7 @@ func TestDropAfterChunks(t *testing.T) {
 }
 
 func TestMalformedChunk(t *testing.T) {
-	srv := fakeprovider.New(t, mustParse(t, `
+	srv := fakeprovidertest.New(t, mustParse(t, `
 - {text: "one two three", fault: {malformed_at: 2}}
 - {text: "one two three", fault: {malformed_at: 2}}
 - {text: "not streamed", fault: {malformed_at: 1}}

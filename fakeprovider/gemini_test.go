@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/LLeMbas/lembas-check/fakeprovider"
+	"github.com/LLeMbas/lembas-check/fakeprovider/fakeprovidertest"
 )
 
 // Hand-written Gemini requests, as Gemini CLI sends them: the router's JSON-schema classifier,
@@ -23,7 +24,7 @@ func geminiPost(t *testing.T, url, body string) (*http.Response, string) {
 
 func TestGeminiEndpoints(t *testing.T) {
 	now := clock
-	srv := fakeprovider.NewWith(t, fakeprovider.Config{Models: []string{"gemini-2.5-pro", "gemini-2.5-flash"}, Now: func() time.Time { return now }})
+	srv := fakeprovidertest.NewWith(t, fakeprovider.Config{Models: []string{"gemini-2.5-pro", "gemini-2.5-flash"}, Now: func() time.Time { return now }})
 	base := srv.URL + "/v1beta/models/"
 
 	// The router: JSON out, as its schema says.

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/LLeMbas/lembas-check/fakeprovider"
+	"github.com/LLeMbas/lembas-check/fakeprovider/fakeprovidertest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -28,7 +28,7 @@ func getJSON(t *testing.T, url string, v any) int {
 // Discovery says link protocol 3 and lists only 3, as a LLeMbas 2.0 server does, so a 2.0 CLI
 // logs in; the other endpoints answer in the shapes acp.md gives.
 func TestInstanceEndpoints(t *testing.T) {
-	srv := fakeprovider.New(t, nil)
+	srv := fakeprovidertest.New(t, nil)
 	var d struct {
 		Service   string `json:"service"`
 		Protocol  int    `json:"protocol"`

@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/LLeMbas/lembas-check/fakeprovider"
+	"github.com/LLeMbas/lembas-check/fakeprovider/fakeprovidertest"
 	"github.com/LLeMbas/lembas-check/replay"
 	"github.com/openai/openai-go/v3"
 )
@@ -23,7 +24,7 @@ import (
 func proxyTo(t *testing.T, upstream string) (*fakeprovider.Server, string, *replay.Writer) {
 	t.Helper()
 	path, w := recording(t, replay.Header{Source: "proxy", Upstream: upstream})
-	return fakeprovider.NewWith(t, fakeprovider.Config{Upstream: upstream, Record: w}), path, w
+	return fakeprovidertest.NewWith(t, fakeprovider.Config{Upstream: upstream, Record: w}), path, w
 }
 
 // The proxy passes a stream through chunk by chunk, as the upstream sends it, and records each
@@ -194,7 +195,7 @@ func TestProxyUpstreamDown(t *testing.T) {
 // The SDK works through the proxy in front of a fake, streaming; the proxy's recording is what
 // the fake sent.
 func TestProxyInFrontOfFake(t *testing.T) {
-	fake := fakeprovider.New(t, nil)
+	fake := fakeprovidertest.New(t, nil)
 	srv, path, w := proxyTo(t, fake.BaseURL())
 	client := sdkClient(srv)
 	params := chatParams()

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/LLeMbas/lembas-check/fakeprovider"
+	"github.com/LLeMbas/lembas-check/fakeprovider/fakeprovidertest"
 	"github.com/LLeMbas/lembas-check/replay"
 	"github.com/google/go-cmp/cmp"
 	"github.com/openai/openai-go/v3"
@@ -44,7 +45,7 @@ func keysOf(t *testing.T, b []byte) []string {
 // The response object has every field of the API's, in its order, with the request's settings
 // echoed — in the JSON reply and in every lifecycle event.
 func TestResponsesObjectComplete(t *testing.T) {
-	srv := fakeprovider.New(t, mustParse(t, "- text: hi\n- text: hi\n"))
+	srv := fakeprovidertest.New(t, mustParse(t, "- text: hi\n- text: hi\n"))
 	req := `{"model":"fake-model","input":"hello","instructions":"Be brief.","max_output_tokens":500,"store":false,"temperature":0.2,"top_p":0.9,
 		"parallel_tool_calls":false,"tool_choice":"auto","metadata":{"k":"v"},"prompt_cache_key":"pk","safety_identifier":"u1","service_tier":"auto",
 		"max_tool_calls":3,"top_logprobs":0,"presence_penalty":0.5,"frequency_penalty":0.25,"user":"u","truncation":"auto",
@@ -96,7 +97,7 @@ func TestResponsesObjectComplete(t *testing.T) {
 
 // Defaults are the API's: store true, temperature 1.0, tools [], text format text.
 func TestResponsesDefaults(t *testing.T) {
-	srv := fakeprovider.New(t, mustParse(t, "- text: hi\n"))
+	srv := fakeprovidertest.New(t, mustParse(t, "- text: hi\n"))
 	_, b := post(t, srv.BaseURL()+"/responses", `{"model":"fake-model","input":"hello"}`)
 	m := object(t, b)
 	for k, v := range map[string]string{"store": "true", "temperature": "1.0", "top_p": "1.0", "tools": "[]", "tool_choice": `"auto"`,
@@ -111,7 +112,7 @@ func TestResponsesDefaults(t *testing.T) {
 // A stored response continues; GET, DELETE and input_items read it; an unknown id is the API's
 // error.
 func TestResponsesState(t *testing.T) {
-	srv := fakeprovider.New(t, mustParse(t, `
+	srv := fakeprovidertest.New(t, mustParse(t, `
 replies:
   - tool_calls: [{id: call_a, name: read, arguments: {path: README.md}}]
   - text: "It says hello."
@@ -186,7 +187,7 @@ func asError(err error, target **openai.Error) bool {
 
 // Conversations keep their items; a response in a conversation sees them and adds to them.
 func TestConversations(t *testing.T) {
-	srv := fakeprovider.New(t, mustParse(t, `
+	srv := fakeprovidertest.New(t, mustParse(t, `
 rules:
   - when: {user_matches: "name"}
     reply: {text: "Alice"}
@@ -233,7 +234,7 @@ rules:
 // /responses/compact gives the user's messages back and one compaction item with the script's
 // summary; a later request that sends it back is answered.
 func TestCompact(t *testing.T) {
-	srv := fakeprovider.New(t, mustParse(t, "compaction: \"We launch Tuesday.\"\nreplies: [{text: ok}]\n"))
+	srv := fakeprovidertest.New(t, mustParse(t, "compaction: \"We launch Tuesday.\"\nreplies: [{text: ok}]\n"))
 	resp, b := post(t, srv.BaseURL()+"/responses/compact", `{"model":"fake-model","input":[{"role":"user","content":"Launch Tuesday?"},{"role":"assistant","content":"Yes."}]}`)
 	m := object(t, b)
 	if resp.StatusCode != 200 || string(m["object"]) != `"response.compaction"` {
@@ -363,7 +364,7 @@ rules:
 // context_management's compaction threshold reached: the output starts with a compaction
 // item; input_matches sees the turns a request continues.
 func TestAutoCompactionAndInputMatches(t *testing.T) {
-	srv := fakeprovider.New(t, mustParse(t, `
+	srv := fakeprovidertest.New(t, mustParse(t, `
 rules:
   - when: {input_matches: "code is 2468", user_matches: "What is the code"}
     reply: {text: "2468"}

@@ -11,7 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/LLeMbas/lembas-check/fakeprovider"
+	"github.com/LLeMbas/lembas-check/fakeprovider/fakeprovidertest"
 )
 
 // A person's first words to an agent offering a read tool, streamed: the default policy's
@@ -42,7 +42,7 @@ func answerOf(url, body string) (string, error) {
 // is not answered "done" because the first made a call; a request with tool_choice none, whose
 // call is left out, uses up nothing.
 func TestSameRequestSameAnswer(t *testing.T) {
-	srv := fakeprovider.New(t, nil)
+	srv := fakeprovidertest.New(t, nil)
 	first, err := answerOf(srv.URL, readRequest)
 	if err != nil {
 		t.Fatal(err)
@@ -64,8 +64,8 @@ func TestSameRequestSameAnswer(t *testing.T) {
 
 // 64 clients sending the same request at once, in random order, get 64 identical answers.
 func TestSameRequestConcurrently(t *testing.T) {
-	srv := fakeprovider.New(t, nil)
-	want, err := answerOf(fakeprovider.New(t, nil).URL, readRequest)
+	srv := fakeprovidertest.New(t, nil)
+	want, err := answerOf(fakeprovidertest.New(t, nil).URL, readRequest)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/LLeMbas/lembas-check/fakeprovider"
+	"github.com/LLeMbas/lembas-check/fakeprovider/fakeprovidertest"
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
 	"github.com/google/go-cmp/cmp"
 	"github.com/openai/openai-go/v3"
@@ -85,7 +86,7 @@ func TestSDKChatCompletions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := fakeprovider.NewWith(t, fakeprovider.Config{Script: s, Now: func() time.Time { return clock }})
+	srv := fakeprovidertest.NewWith(t, fakeprovider.Config{Script: s, Now: func() time.Time { return clock }})
 	client := sdkClient(srv)
 	ctx := context.Background()
 	calls := [][3]string{{"call_read", "read", `{"path":"README.md","limit":40}`}, {"call_ls", "bash", `{"command":"ls -la"}`}}
@@ -174,7 +175,7 @@ func TestSDKChatCompletions(t *testing.T) {
 }
 
 func TestSDKModels(t *testing.T) {
-	srv := fakeprovider.NewWith(t, fakeprovider.Config{Models: []string{"a", "b"}})
+	srv := fakeprovidertest.NewWith(t, fakeprovider.Config{Models: []string{"a", "b"}})
 	client := sdkClient(srv)
 	page, err := client.Models.List(context.Background())
 	if err != nil {
@@ -230,7 +231,7 @@ replies:
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := fakeprovider.NewWith(t, fakeprovider.Config{Script: s, Now: func() time.Time { return clock }})
+	srv := fakeprovidertest.NewWith(t, fakeprovider.Config{Script: s, Now: func() time.Time { return clock }})
 	client := sdkClient(srv)
 	ctx := context.Background()
 	got, err := client.Responses.New(ctx, responsesParams())
@@ -306,7 +307,7 @@ rules:
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := fakeprovider.New(t, s)
+	srv := fakeprovidertest.New(t, s)
 	client := sdkClient(srv)
 	ctx := context.Background()
 	grammar := shared.CustomToolInputFormatUnionParam{OfGrammar: &shared.CustomToolInputFormatGrammarParam{Definition: "start: /(.|\\n)+/", Syntax: "lark"}}
@@ -370,12 +371,12 @@ rules:
 // validates, tool_choice none never calls.
 func TestSDKParams(t *testing.T) {
 	s, _ := script.Parse("p.yaml", []byte("default: {}\n"))
-	srv := fakeprovider.New(t, s)
+	srv := fakeprovidertest.New(t, s)
 	client := sdkClient(srv)
 	ctx := context.Background()
 	long := script.Default()
 	long.Replies = []script.Reply{{Text: "alpha beta gamma delta epsilon zeta eta theta"}, {Text: "alpha beta gamma delta epsilon zeta eta theta"}}
-	srvLong := fakeprovider.New(t, long)
+	srvLong := fakeprovidertest.New(t, long)
 	lc := sdkClient(srvLong)
 	p := chatParams()
 	p.Tools = nil

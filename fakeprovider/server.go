@@ -18,7 +18,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"testing"
 	"time"
 
 	"github.com/LLeMbas/lembas-check/cachesim"
@@ -223,24 +222,6 @@ func Serve(ctx context.Context, cfg Config, ready func(*Server)) error {
 	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	return s.Shutdown(sctx)
-}
-
-// New starts a fake serving a script (nil: the default policy) for a test, like
-// httptest.NewServer; the test's cleanup closes it.
-func New(t testing.TB, s *script.Script) *Server {
-	t.Helper()
-	return NewWith(t, Config{Script: s})
-}
-
-// NewWith starts a server with a whole configuration for a test.
-func NewWith(t testing.TB, cfg Config) *Server {
-	t.Helper()
-	s, err := Start(cfg)
-	if err != nil {
-		t.Fatalf("fakeprovider: %v", err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
 }
 
 // BaseURL is the OpenAI base URL: URL + "/v1".

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/LLeMbas/lembas-check/fakeprovider"
+	"github.com/LLeMbas/lembas-check/fakeprovider/fakeprovidertest"
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
 	"github.com/LLeMbas/lembas-check/usage"
 	"github.com/google/go-cmp/cmp"
@@ -22,7 +23,7 @@ import (
 func okFake(t *testing.T, cfg fakeprovider.Config) *fakeprovider.Server {
 	t.Helper()
 	cfg.Script = &script.Script{Name: "ok", Rules: []script.Rule{{Reply: script.Reply{Text: "ok"}}}}
-	return fakeprovider.NewWith(t, cfg)
+	return fakeprovidertest.NewWith(t, cfg)
 }
 
 // llamaFake is the fake as a simulated llama-server: the llama.cpp dialect, the simulator's
@@ -172,7 +173,7 @@ func TestEraseEmptiesTheSlot(t *testing.T) {
 	if len(before) != 1 || before[0].Prompt == 0 || e.ID != 0 || e.Erased != before[0].Prompt || len(after) != 1 || after[0].Prompt != 0 {
 		t.Errorf("before %+v, erase %s, after %+v", before, erased, after)
 	}
-	openai := fakeprovider.NewWith(t, fakeprovider.Config{})
+	openai := fakeprovidertest.NewWith(t, fakeprovider.Config{})
 	if code := getJSON(t, openai.URL+"/slots", &struct{}{}); code != http.StatusNotFound {
 		t.Errorf("GET /slots in the openai dialect: %d, want 404", code)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/LLeMbas/lembas-check/fakeprovider"
+	"github.com/LLeMbas/lembas-check/fakeprovider/fakeprovidertest"
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
 	"github.com/LLeMbas/lembas-check/fakeprovider/wire"
 )
@@ -16,7 +17,7 @@ import (
 // the request to the script, and an error is the 500 the client gets.
 func TestTurn(t *testing.T) {
 	var bodies []string
-	srv := fakeprovider.NewWith(t, fakeprovider.Config{Turn: func(q *wire.Request, body []byte) (*script.Reply, error) {
+	srv := fakeprovidertest.NewWith(t, fakeprovider.Config{Turn: func(q *wire.Request, body []byte) (*script.Reply, error) {
 		bodies = append(bodies, string(body))
 		switch q.LastUserText {
 		case "call":
@@ -65,7 +66,7 @@ func TestTurn(t *testing.T) {
 func fromTurn(t *testing.T) (srv *fakeprovider.Server, seen *[]string) {
 	t.Helper()
 	seen = new([]string)
-	srv = fakeprovider.NewWith(t, fakeprovider.Config{Turn: func(q *wire.Request, body []byte) (*script.Reply, error) {
+	srv = fakeprovidertest.NewWith(t, fakeprovider.Config{Turn: func(q *wire.Request, body []byte) (*script.Reply, error) {
 		*seen = append(*seen, string(body))
 		return &script.Reply{Text: "from turn"}, nil
 	}})

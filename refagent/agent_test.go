@@ -13,6 +13,7 @@ import (
 
 	"github.com/LLeMbas/lembas-check/acp"
 	"github.com/LLeMbas/lembas-check/fakeprovider"
+	"github.com/LLeMbas/lembas-check/fakeprovider/fakeprovidertest"
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
 	"github.com/LLeMbas/lembas-check/fakeprovider/wire"
 	"github.com/LLeMbas/lembas-check/refagent"
@@ -57,7 +58,7 @@ func start(t *testing.T, dir string, o refagent.Options, replies ...script.Reply
 	got := &requests{}
 	var mu sync.Mutex
 	n := 0
-	srv := fakeprovider.NewWith(t, fakeprovider.Config{Turn: func(q *wire.Request, body []byte) (*script.Reply, error) {
+	srv := fakeprovidertest.NewWith(t, fakeprovider.Config{Turn: func(q *wire.Request, body []byte) (*script.Reply, error) {
 		got.add(body)
 		mu.Lock()
 		defer mu.Unlock()

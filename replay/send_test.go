@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/LLeMbas/lembas-check/fakeprovider"
+	"github.com/LLeMbas/lembas-check/fakeprovider/fakeprovidertest"
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
 	"github.com/LLeMbas/lembas-check/replay"
 	"github.com/LLeMbas/lembas-check/usage"
@@ -28,7 +29,7 @@ func simServer(t *testing.T, reply string) *fakeprovider.Server {
 	if reply == "" {
 		reply = "ok"
 	}
-	return fakeprovider.NewWith(t, fakeprovider.Config{Script: &script.Script{Name: "reply", Rules: []script.Rule{{Reply: script.Reply{Text: reply}}}},
+	return fakeprovidertest.NewWith(t, fakeprovider.Config{Script: &script.Script{Name: "reply", Rules: []script.Rule{{Reply: script.Reply{Text: reply}}}},
 		Models: []string{"qwen3-coder"}, Dialect: usage.LlamaCpp, CacheSlots: 2})
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/LLeMbas/lembas-check/harness/jobs"
 	"github.com/LLeMbas/lembas-check/runner"
+	"github.com/LLeMbas/lembas-check/runner/runnertest"
 )
 
 // A Go implementation of the harness runs lembas-check's suite inside its own `go test`: it wraps
@@ -34,5 +35,5 @@ func TestExampleGoImplementation(t *testing.T) {
 			},
 		},
 	}
-	runner.TestTarget(t, impl, nil)
+	runnertest.TestTarget(t, impl, nil)
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/LLeMbas/lembas-check/cachesim"
 	"github.com/LLeMbas/lembas-check/fakeprovider"
+	"github.com/LLeMbas/lembas-check/fakeprovider/fakeprovidertest"
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
 	"github.com/LLeMbas/lembas-check/internal/format"
 	"github.com/LLeMbas/lembas-check/replay"
@@ -24,7 +25,7 @@ import (
 func okFake(t *testing.T, cfg fakeprovider.Config) *fakeprovider.Server {
 	t.Helper()
 	cfg.Script = &script.Script{Name: "ok", Rules: []script.Rule{{Reply: script.Reply{Text: "ok"}}}}
-	return fakeprovider.NewWith(t, cfg)
+	return fakeprovidertest.NewWith(t, cfg)
 }
 
 // llamaFake is the fake provider as a simulated llama-server serving models: the llama.cpp

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/LLeMbas/lembas-check/fakeprovider"
+	"github.com/LLeMbas/lembas-check/fakeprovider/fakeprovidertest"
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
 	"github.com/LLeMbas/lembas-check/internal/format"
 	srvusage "github.com/LLeMbas/lembas-check/usage"
@@ -20,7 +21,7 @@ const recDir = "../../testdata/recordings/"
 // llamaFake is the fake provider as a simulated llama-server (the llama.cpp dialect, one slot of
 // the simulator, one fixed answer) serving the recordings' model.
 func llamaFake(t *testing.T) *fakeprovider.Server {
-	return fakeprovider.NewWith(t, fakeprovider.Config{Script: &script.Script{Name: "ok", Rules: []script.Rule{{Reply: script.Reply{Text: "ok"}}}},
+	return fakeprovidertest.NewWith(t, fakeprovider.Config{Script: &script.Script{Name: "ok", Rules: []script.Rule{{Reply: script.Reply{Text: "ok"}}}},
 		Models: []string{"qwen3-coder"}, Dialect: srvusage.LlamaCpp})
 }
 

@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/LLeMbas/lembas-check/fakeprovider"
+	"github.com/LLeMbas/lembas-check/fakeprovider/fakeprovidertest"
 	"github.com/LLeMbas/lembas-check/replay"
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
@@ -261,7 +261,7 @@ func TestRecordAgent(t *testing.T) {
 // With --upstream, a recording proxy stands in front of a real server; the caller's API key
 // goes to it and never into the file.
 func TestRecordUpstream(t *testing.T) {
-	up := fakeprovider.New(t, nil)
+	up := fakeprovidertest.New(t, nil)
 	t.Setenv("OPENAI_API_KEY", "sk-upstream-secret")
 	rec, code, _, errs := recordRun(t, append([]string{"--upstream", up.BaseURL(), "--"}, agent(t, "chat")...)...)
 	if code != 0 {

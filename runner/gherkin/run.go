@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"testing"
 
 	"github.com/LLeMbas/lembas-check/internal/table"
 	"github.com/LLeMbas/lembas-check/runner"
@@ -38,18 +37,6 @@ func Items(scs []Scenario) []runner.Item {
 // checks the answer with the scenario's Thens: runner.Run on Items(scs).
 func RunScenarios(ctx context.Context, t runner.Target, info runner.TargetInfo, scs []Scenario, opts runner.Options) []runner.Result {
 	return runner.Run(ctx, t, info, Items(scs), opts).Results
-}
-
-// TestTarget runs every embedded scenario against a target inside `go test`, one subtest per
-// scenario named by its id (`go test -run 'TestX/context/feature:'` runs one area's). A scenario
-// of an area the target does not answer is skipped.
-func TestTarget(t *testing.T, target runner.Target, expect *runner.Expectations) {
-	t.Helper()
-	scs, err := Embedded()
-	if err != nil {
-		t.Fatal(err)
-	}
-	runner.TestItems(t, target, expect, Items(scs), Failure)
 }
 
 // Failure is a failed scenario as a person reads it: where it is, its name, and each Then that
