@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/LLeMbas/lembas-check/fakeprovider"
+	"github.com/LLeMbas/lembas-check/fakeprovider/fakeprovidertest"
 )
 
 // scrape reads /metrics into "name{labels}" → value, once every request sent has been counted.
@@ -37,7 +38,7 @@ func scrape(t *testing.T, srv *fakeprovider.Server) map[string]float64 {
 }
 
 func TestMetrics(t *testing.T) {
-	srv := fakeprovider.New(t, mustParse(t, `
+	srv := fakeprovidertest.New(t, mustParse(t, `
 models: [fake-model]
 replies:
   - text: "a b c"
@@ -73,8 +74,8 @@ replies:
 
 // Proxied requests are counted by their API path.
 func TestProxyMetrics(t *testing.T) {
-	up := fakeprovider.New(t, nil)
-	srv := fakeprovider.NewWith(t, fakeprovider.Config{Upstream: up.BaseURL()})
+	up := fakeprovidertest.New(t, nil)
+	srv := fakeprovidertest.NewWith(t, fakeprovider.Config{Upstream: up.BaseURL()})
 	post(t, srv.BaseURL()+"/chat/completions", hello)
 	if resp, err := http.Get(srv.URL + "/v1/strange"); err == nil {
 		resp.Body.Close()

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/LLeMbas/lembas-check/fakeprovider"
+	"github.com/LLeMbas/lembas-check/fakeprovider/fakeprovidertest"
 	"github.com/LLeMbas/lembas-check/replay"
 )
 
@@ -41,7 +42,7 @@ func TestSecretsNeverRecorded(t *testing.T) {
 	text, _ := json.Marshal(answer)
 	sc := mustParse(t, "- {text: "+string(text)+", chunk: 3}\n- {text: "+string(text)+", chunk: 5}\n")
 	path, w := recording(t, replay.Header{Source: "fake"})
-	srv := fakeprovider.NewWith(t, fakeprovider.Config{Script: sc, Record: w})
+	srv := fakeprovidertest.NewWith(t, fakeprovider.Config{Script: sc, Record: w})
 	prompt, _ := json.Marshal("my key is " + answer)
 	body := `{"model":"fake-model","stream":%s,"messages":[{"role":"user","content":` + string(prompt) +
 		`},{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"bash","arguments":"{}"}}]},` +

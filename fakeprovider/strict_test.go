@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/LLeMbas/lembas-check/fakeprovider"
+	"github.com/LLeMbas/lembas-check/fakeprovider/fakeprovidertest"
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
 	anthropic "github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/openai/openai-go/v3/responses"
@@ -107,7 +108,7 @@ func strictServer(t *testing.T, yaml string) *fakeprovider.Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return fakeprovider.NewWith(t, fakeprovider.Config{Script: s, Now: func() time.Time { return clock }})
+	return fakeprovidertest.NewWith(t, fakeprovider.Config{Script: s, Now: func() time.Time { return clock }})
 }
 
 func strictPost(t *testing.T, url, body string, header ...string) (*http.Response, []byte, [][]byte) {

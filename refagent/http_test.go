@@ -9,6 +9,7 @@ import (
 
 	"github.com/LLeMbas/lembas-check/acp"
 	"github.com/LLeMbas/lembas-check/fakeprovider"
+	"github.com/LLeMbas/lembas-check/fakeprovider/fakeprovidertest"
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
 	"github.com/LLeMbas/lembas-check/fakeprovider/wire"
 	"github.com/LLeMbas/lembas-check/live/a2a"
@@ -21,7 +22,7 @@ import (
 // method it has not is Unsupported.
 func TestServeA2A(t *testing.T) {
 	got := &requests{}
-	srv := fakeprovider.NewWith(t, fakeprovider.Config{Turn: func(q *wire.Request, body []byte) (*script.Reply, error) {
+	srv := fakeprovidertest.NewWith(t, fakeprovider.Config{Turn: func(q *wire.Request, body []byte) (*script.Reply, error) {
 		got.add(body)
 		return &script.Reply{Text: "done"}, nil
 	}})
