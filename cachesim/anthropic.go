@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/LLeMbas/lembas-check/replay/chat"
+	"github.com/LLeMbas/lembas-check/internal/api/chat"
 	"github.com/LLeMbas/lembas-check/tokens"
 )
 

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/LLeMbas/lembas-check/replay/chat"
+	"github.com/LLeMbas/lembas-check/internal/api/chat"
 )
 
 // long is a text of about n tokens.

@@ -15,7 +15,7 @@ import (
 	"math"
 	"sync"
 
-	"github.com/LLeMbas/lembas-check/replay/chat"
+	"github.com/LLeMbas/lembas-check/internal/api/chat"
 	"github.com/LLeMbas/lembas-check/tokens"
 )
 

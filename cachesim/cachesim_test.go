@@ -6,7 +6,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/LLeMbas/lembas-check/replay/chat"
+	"github.com/LLeMbas/lembas-check/internal/api/chat"
 	"github.com/LLeMbas/lembas-check/tokens"
 )
 

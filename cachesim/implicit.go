@@ -5,7 +5,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/LLeMbas/lembas-check/replay/chat"
+	"github.com/LLeMbas/lembas-check/internal/api/chat"
 	"github.com/LLeMbas/lembas-check/tokens"
 )
 

@@ -9,9 +9,9 @@ import (
 
 	"github.com/LLeMbas/lembas-check/cachesim"
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
-	"github.com/LLeMbas/lembas-check/fakeprovider/wire"
+	"github.com/LLeMbas/lembas-check/internal/api/chat"
+	"github.com/LLeMbas/lembas-check/internal/api/wire"
 	"github.com/LLeMbas/lembas-check/internal/jsonx"
-	"github.com/LLeMbas/lembas-check/replay/chat"
 	"github.com/LLeMbas/lembas-check/tokens"
 )
 

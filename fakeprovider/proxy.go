@@ -6,7 +6,7 @@ import (
 	"net/http/httputil"
 	"net/url"
 
-	"github.com/LLeMbas/lembas-check/fakeprovider/wire"
+	"github.com/LLeMbas/lembas-check/internal/api/wire"
 	"github.com/LLeMbas/lembas-check/replay"
 )
 

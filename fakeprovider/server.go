@@ -22,10 +22,10 @@ import (
 
 	"github.com/LLeMbas/lembas-check/cachesim"
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
-	"github.com/LLeMbas/lembas-check/fakeprovider/wire"
+	"github.com/LLeMbas/lembas-check/internal/api/chat"
+	"github.com/LLeMbas/lembas-check/internal/api/usage"
+	"github.com/LLeMbas/lembas-check/internal/api/wire"
 	"github.com/LLeMbas/lembas-check/replay"
-	"github.com/LLeMbas/lembas-check/replay/chat"
-	"github.com/LLeMbas/lembas-check/usage"
 )
 
 // DefaultModel is the model the fake serves when neither the script nor the flags name one.

@@ -12,8 +12,8 @@ import (
 	"testing"
 
 	"github.com/LLeMbas/lembas-check/fakeprovider"
+	"github.com/LLeMbas/lembas-check/internal/api/usage"
 	"github.com/LLeMbas/lembas-check/replay"
-	"github.com/LLeMbas/lembas-check/usage"
 )
 
 // Settings are checked as the flags they come from: each error names its flag.

@@ -7,9 +7,9 @@ import (
 	"strconv"
 
 	"github.com/LLeMbas/lembas-check/cachesim"
-	"github.com/LLeMbas/lembas-check/fakeprovider/wire"
-	"github.com/LLeMbas/lembas-check/replay/chat"
-	"github.com/LLeMbas/lembas-check/usage"
+	"github.com/LLeMbas/lembas-check/internal/api/chat"
+	"github.com/LLeMbas/lembas-check/internal/api/usage"
+	"github.com/LLeMbas/lembas-check/internal/api/wire"
 )
 
 // llama-server's slot endpoints, served in the llama.cpp dialect over the cache simulator: the

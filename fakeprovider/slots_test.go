@@ -13,7 +13,7 @@ import (
 	"github.com/LLeMbas/lembas-check/fakeprovider"
 	"github.com/LLeMbas/lembas-check/fakeprovider/fakeprovidertest"
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
-	"github.com/LLeMbas/lembas-check/usage"
+	"github.com/LLeMbas/lembas-check/internal/api/usage"
 	"github.com/google/go-cmp/cmp"
 )
 

@@ -8,9 +8,9 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/LLeMbas/lembas-check/fakeprovider/wire"
+	"github.com/LLeMbas/lembas-check/internal/api/chat"
+	"github.com/LLeMbas/lembas-check/internal/api/wire"
 	"github.com/LLeMbas/lembas-check/internal/jsonx"
-	"github.com/LLeMbas/lembas-check/replay/chat"
 )
 
 // The state the Responses API keeps: stored responses (store: true, the API's default), which a

@@ -10,7 +10,7 @@ import (
 	"github.com/LLeMbas/lembas-check/fakeprovider"
 	"github.com/LLeMbas/lembas-check/fakeprovider/fakeprovidertest"
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
-	"github.com/LLeMbas/lembas-check/fakeprovider/wire"
+	"github.com/LLeMbas/lembas-check/internal/api/wire"
 )
 
 // Config.Turn answers before the script: its call goes out with its own id, a nil reply leaves

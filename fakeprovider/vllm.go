@@ -5,7 +5,7 @@ import (
 	"net/http"
 
 	"github.com/LLeMbas/lembas-check/cachesim"
-	"github.com/LLeMbas/lembas-check/replay/chat"
+	"github.com/LLeMbas/lembas-check/internal/api/chat"
 	"github.com/prometheus/client_golang/prometheus"
 )
 

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/LLeMbas/lembas-check/cachebench/audit"
-	"github.com/LLeMbas/lembas-check/replay/chat"
+	"github.com/LLeMbas/lembas-check/internal/api/chat"
 )
 
 // Sent is one request of a session, in the order the session sent it, with what was done before

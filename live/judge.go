@@ -12,8 +12,8 @@ import (
 	"github.com/LLeMbas/lembas-check/acp"
 	"github.com/LLeMbas/lembas-check/cachebench/audit"
 	"github.com/LLeMbas/lembas-check/conformance"
+	"github.com/LLeMbas/lembas-check/internal/api/chat"
 	"github.com/LLeMbas/lembas-check/replay"
-	"github.com/LLeMbas/lembas-check/replay/chat"
 	"github.com/LLeMbas/lembas-check/runner"
 )
 

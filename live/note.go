@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/LLeMbas/lembas-check/replay/chat"
+	"github.com/LLeMbas/lembas-check/internal/api/chat"
 )
 
 // piece is a text the model reads: one block of one message.

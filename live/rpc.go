@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/LLeMbas/lembas-check/acp"
+	"github.com/LLeMbas/lembas-check/internal/api/chat"
 	"github.com/LLeMbas/lembas-check/internal/format"
 	"github.com/LLeMbas/lembas-check/internal/jsonx"
-	"github.com/LLeMbas/lembas-check/replay/chat"
 )
 
 // rpcMsg is one line an RPC agent writes (pi's --mode rpc, docs/live.md): a command's response

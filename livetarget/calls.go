@@ -8,7 +8,7 @@ import (
 
 	"github.com/LLeMbas/lembas-check/agents"
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
-	"github.com/LLeMbas/lembas-check/fakeprovider/wire"
+	"github.com/LLeMbas/lembas-check/internal/api/wire"
 	"github.com/LLeMbas/lembas-check/internal/jsonx"
 )
 

@@ -3,8 +3,8 @@ package livetarget
 import (
 	"strings"
 
+	"github.com/LLeMbas/lembas-check/internal/api/chat"
 	"github.com/LLeMbas/lembas-check/live"
-	"github.com/LLeMbas/lembas-check/replay/chat"
 )
 
 // The rules every harness can be held to whatever its texts: checked over the requests of each

@@ -15,8 +15,8 @@ import (
 	"github.com/LLeMbas/lembas-check/agents"
 	"github.com/LLeMbas/lembas-check/conformance"
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
-	"github.com/LLeMbas/lembas-check/fakeprovider/wire"
 	"github.com/LLeMbas/lembas-check/harness/instructions/modules"
+	"github.com/LLeMbas/lembas-check/internal/api/wire"
 )
 
 // modulesInput is a modules case as the live target reads it (conformance's type is its own).

@@ -7,8 +7,8 @@ import (
 	"sync"
 
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
-	"github.com/LLeMbas/lembas-check/fakeprovider/wire"
 	"github.com/LLeMbas/lembas-check/harness/fsaccess"
+	"github.com/LLeMbas/lembas-check/internal/api/wire"
 )
 
 // plan is how one case is played against a live harness: the files its session starts with, the

@@ -15,9 +15,9 @@ import (
 	"github.com/LLeMbas/lembas-check/agents"
 	"github.com/LLeMbas/lembas-check/conformance"
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
-	"github.com/LLeMbas/lembas-check/fakeprovider/wire"
 	"github.com/LLeMbas/lembas-check/harness/prefix"
 	"github.com/LLeMbas/lembas-check/harness/spec"
+	"github.com/LLeMbas/lembas-check/internal/api/wire"
 )
 
 // readme is the file every prefix session holds, which a tool step reads.

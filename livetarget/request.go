@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/LLeMbas/lembas-check/fakeprovider/wire"
-	"github.com/LLeMbas/lembas-check/replay/chat"
+	"github.com/LLeMbas/lembas-check/internal/api/chat"
+	"github.com/LLeMbas/lembas-check/internal/api/wire"
 )
 
 // request is what the live target reads of a request a harness sent the fake: its system prompt

@@ -26,7 +26,7 @@ import (
 	"github.com/LLeMbas/lembas-check/conformance"
 	"github.com/LLeMbas/lembas-check/fakeprovider"
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
-	"github.com/LLeMbas/lembas-check/fakeprovider/wire"
+	"github.com/LLeMbas/lembas-check/internal/api/wire"
 	"github.com/LLeMbas/lembas-check/internal/jsonx"
 	"github.com/LLeMbas/lembas-check/internal/proc"
 	"github.com/LLeMbas/lembas-check/live"

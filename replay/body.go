@@ -9,7 +9,7 @@ import (
 	"fmt"
 	"unicode/utf8"
 
-	"github.com/LLeMbas/lembas-check/replay/chat"
+	"github.com/LLeMbas/lembas-check/internal/api/chat"
 )
 
 // blobKey is the one key of the object that stands for a blob in a stored body.
@@ -63,7 +63,7 @@ type replacement struct {
 
 // visit finds the values of a body that are blobs: f gets each with its kind and returns what
 // replaces it (nil: keep). Reading a recording puts blobs back into every body of a session, so
-// this scans with replay/chat's scanner and looks into a message only when it must: when
+// this scans with internal/api/chat's scanner and looks into a message only when it must: when
 // splitting (stored is false), for its role; when joining, only a short {"$blob": …} can be one.
 func visit(raw []byte, stored bool, f func(kind string, v []byte) []byte) ([]byte, error) {
 	keys, spans, err := chat.MemberSpans(raw)

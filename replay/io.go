@@ -15,8 +15,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/LLeMbas/lembas-check/internal/api/chat"
 	"github.com/LLeMbas/lembas-check/internal/jsonx"
-	"github.com/LLeMbas/lembas-check/replay/chat"
 	"github.com/LLeMbas/lembas-check/replay/redact"
 )
 

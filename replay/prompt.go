@@ -3,7 +3,7 @@ package replay
 import (
 	"strings"
 
-	"github.com/LLeMbas/lembas-check/replay/chat"
+	"github.com/LLeMbas/lembas-check/internal/api/chat"
 )
 
 // IsPrompt says whether an exchange is a request for a model's answer: a POST to a chat

@@ -8,9 +8,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/LLeMbas/lembas-check/internal/api/chat"
+	"github.com/LLeMbas/lembas-check/internal/api/usage"
 	"github.com/LLeMbas/lembas-check/internal/table"
-	"github.com/LLeMbas/lembas-check/replay/chat"
-	"github.com/LLeMbas/lembas-check/usage"
 )
 
 // Reply is what a model answered, read from a response in any of the shapes a server sends: an

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/LLeMbas/lembas-check/internal/api/usage"
 	"github.com/LLeMbas/lembas-check/internal/table"
-	"github.com/LLeMbas/lembas-check/usage"
 )
 
 // The replay command's report: a row per request sent, with what the server said it cached.

@@ -14,8 +14,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/LLeMbas/lembas-check/internal/api/chat"
 	"github.com/LLeMbas/lembas-check/internal/jsonx"
-	"github.com/LLeMbas/lembas-check/replay/chat"
 )
 
 // Modes of a replay.

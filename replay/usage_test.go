@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/LLeMbas/lembas-check/usage"
+	"github.com/LLeMbas/lembas-check/internal/api/usage"
 )
 
 // readReply reads a fixture as a replay reads the answer it gets.

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/LLeMbas/lembas-check/replay/chat"
+	"github.com/LLeMbas/lembas-check/internal/api/chat"
 )
 
 // Server tokenizes with a llama.cpp server's own template and vocabulary: `POST /apply-template`

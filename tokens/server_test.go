@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/LLeMbas/lembas-check/replay/chat"
+	"github.com/LLeMbas/lembas-check/internal/api/chat"
 	"github.com/LLeMbas/lembas-check/tokens/tokenstest"
 )
 

@@ -17,7 +17,7 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/LLeMbas/lembas-check/replay/chat"
+	"github.com/LLeMbas/lembas-check/internal/api/chat"
 )
 
 // Sum names a part by its kind and exact bytes.

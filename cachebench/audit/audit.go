@@ -22,10 +22,10 @@ import (
 
 	"github.com/LLeMbas/lembas-check/cachesim"
 	"github.com/LLeMbas/lembas-check/harness/spec"
+	"github.com/LLeMbas/lembas-check/internal/api/chat"
 	"github.com/LLeMbas/lembas-check/internal/jsonx"
 	"github.com/LLeMbas/lembas-check/prices"
 	"github.com/LLeMbas/lembas-check/replay"
-	"github.com/LLeMbas/lembas-check/replay/chat"
 	"github.com/LLeMbas/lembas-check/tokens"
 )
 

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/LLeMbas/lembas-check/cachesim"
+	"github.com/LLeMbas/lembas-check/internal/api/chat"
 	"github.com/LLeMbas/lembas-check/replay"
-	"github.com/LLeMbas/lembas-check/replay/chat"
 	"github.com/LLeMbas/lembas-check/tokens"
 	"github.com/LLeMbas/lembas-check/tokens/tokenstest"
 	"github.com/google/go-cmp/cmp"

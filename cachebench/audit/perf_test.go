@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/LLeMbas/lembas-check/cachebench/gen"
+	"github.com/LLeMbas/lembas-check/internal/api/chat"
 	"github.com/LLeMbas/lembas-check/replay"
-	"github.com/LLeMbas/lembas-check/replay/chat"
 	"github.com/LLeMbas/lembas-check/tokens"
 )
 

@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/LLeMbas/lembas-check/cachesim"
+	"github.com/LLeMbas/lembas-check/internal/api/chat"
 	"github.com/LLeMbas/lembas-check/prices"
 	"github.com/LLeMbas/lembas-check/replay"
-	"github.com/LLeMbas/lembas-check/replay/chat"
 	"github.com/LLeMbas/lembas-check/tokens"
 )
 

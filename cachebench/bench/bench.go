@@ -15,10 +15,10 @@ import (
 	"time"
 
 	"github.com/LLeMbas/lembas-check/cachebench/audit"
+	"github.com/LLeMbas/lembas-check/internal/api/usage"
 	"github.com/LLeMbas/lembas-check/prices"
 	"github.com/LLeMbas/lembas-check/replay"
 	"github.com/LLeMbas/lembas-check/tokens"
-	"github.com/LLeMbas/lembas-check/usage"
 )
 
 // Row is one request of one run.

@@ -14,9 +14,9 @@ import (
 	"github.com/LLeMbas/lembas-check/fakeprovider"
 	"github.com/LLeMbas/lembas-check/fakeprovider/fakeprovidertest"
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
+	"github.com/LLeMbas/lembas-check/internal/api/usage"
 	"github.com/LLeMbas/lembas-check/internal/format"
 	"github.com/LLeMbas/lembas-check/replay"
-	"github.com/LLeMbas/lembas-check/usage"
 )
 
 // okFake is the fake provider answering "ok" to every request, set up as cfg says (its dialect,

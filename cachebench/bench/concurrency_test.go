@@ -11,8 +11,8 @@ import (
 	"github.com/LLeMbas/lembas-check/cachesim"
 	"github.com/LLeMbas/lembas-check/fakeprovider"
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
+	"github.com/LLeMbas/lembas-check/internal/api/usage"
 	"github.com/LLeMbas/lembas-check/replay"
-	"github.com/LLeMbas/lembas-check/usage"
 )
 
 // Sessions at once against a simulated llama-server of fewer slots than sessions: requests wait

@@ -3,8 +3,8 @@ package bench
 import (
 	"fmt"
 
+	"github.com/LLeMbas/lembas-check/internal/api/usage"
 	"github.com/LLeMbas/lembas-check/prices"
-	"github.com/LLeMbas/lembas-check/usage"
 )
 
 // cost is what a server's usage of one request cost at the table's price for the model: the

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/LLeMbas/lembas-check/usage"
+	"github.com/LLeMbas/lembas-check/internal/api/usage"
 )
 
 func ip(n int) *int { return &n }

@@ -6,8 +6,8 @@ import (
 	"sync"
 
 	"github.com/LLeMbas/lembas-check/cachesim"
+	"github.com/LLeMbas/lembas-check/internal/api/chat"
 	"github.com/LLeMbas/lembas-check/replay"
-	"github.com/LLeMbas/lembas-check/replay/chat"
 	"github.com/LLeMbas/lembas-check/tokens"
 )
 

@@ -9,10 +9,10 @@ import (
 
 	"github.com/LLeMbas/lembas-check/cachesim"
 	"github.com/LLeMbas/lembas-check/fakeprovider"
+	"github.com/LLeMbas/lembas-check/internal/api/usage"
 	"github.com/LLeMbas/lembas-check/replay"
 	"github.com/LLeMbas/lembas-check/tokens"
 	"github.com/LLeMbas/lembas-check/tokens/tokenstest"
-	"github.com/LLeMbas/lembas-check/usage"
 )
 
 func recordings(t *testing.T) []string {

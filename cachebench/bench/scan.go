@@ -4,8 +4,8 @@ import (
 	"io"
 	"sync"
 
+	"github.com/LLeMbas/lembas-check/internal/api/chat"
 	"github.com/LLeMbas/lembas-check/replay"
-	"github.com/LLeMbas/lembas-check/replay/chat"
 )
 
 // scanned is the one pass over a recording: its exchanges decoded (each body checked against

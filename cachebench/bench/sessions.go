@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/LLeMbas/lembas-check/cachebench/audit"
+	"github.com/LLeMbas/lembas-check/internal/api/chat"
+	"github.com/LLeMbas/lembas-check/internal/api/usage"
 	"github.com/LLeMbas/lembas-check/replay"
-	"github.com/LLeMbas/lembas-check/replay/chat"
-	"github.com/LLeMbas/lembas-check/usage"
 )
 
 // session is one replay of a recording within a run.

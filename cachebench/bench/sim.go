@@ -6,8 +6,8 @@ import (
 	"github.com/LLeMbas/lembas-check/cachesim"
 	"github.com/LLeMbas/lembas-check/fakeprovider"
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
+	"github.com/LLeMbas/lembas-check/internal/api/usage"
 	"github.com/LLeMbas/lembas-check/tokens"
-	"github.com/LLeMbas/lembas-check/usage"
 )
 
 // Sim is what `bench --sim` benches against: the fake provider, in-process on loopback, as a

@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/LLeMbas/lembas-check/harness/spec"
+	"github.com/LLeMbas/lembas-check/internal/api/chat"
 	"github.com/LLeMbas/lembas-check/internal/jsonx"
-	"github.com/LLeMbas/lembas-check/replay/chat"
 )
 
 // clockLine is the date as the spec's session note says it (loop.json context.note.date), which

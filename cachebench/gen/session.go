@@ -2,7 +2,7 @@
 // request as a harness would (keeping the 3.1 prefix rules, or breaking one of them on purpose),
 // a scripted model side that answers, and a simulated server (cachesim) that reports the
 // cached tokens in llama.cpp's fields. The answers are written by the fake provider's wire
-// (fakeprovider/wire, the llama.cpp dialect), as the fake would send them. The recordings under
+// (internal/api/wire, the llama.cpp dialect), as the fake would send them. The recordings under
 // testdata/recordings are made by it (`go run ./cachebench/cmd/gen`), and so are the large ones
 // the benchmarks audit.
 package gen
@@ -15,10 +15,10 @@ import (
 	"time"
 
 	"github.com/LLeMbas/lembas-check/cachesim"
-	"github.com/LLeMbas/lembas-check/fakeprovider/wire"
+	"github.com/LLeMbas/lembas-check/internal/api/usage"
+	"github.com/LLeMbas/lembas-check/internal/api/wire"
 	"github.com/LLeMbas/lembas-check/internal/jsonx"
 	"github.com/LLeMbas/lembas-check/replay"
-	"github.com/LLeMbas/lembas-check/usage"
 )
 
 // Session is the harness side of one conversation: what its next request sends.

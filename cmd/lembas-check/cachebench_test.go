@@ -12,8 +12,8 @@ import (
 	"github.com/LLeMbas/lembas-check/fakeprovider"
 	"github.com/LLeMbas/lembas-check/fakeprovider/fakeprovidertest"
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
+	srvusage "github.com/LLeMbas/lembas-check/internal/api/usage"
 	"github.com/LLeMbas/lembas-check/internal/format"
-	srvusage "github.com/LLeMbas/lembas-check/usage"
 )
 
 const recDir = "../../testdata/recordings/"

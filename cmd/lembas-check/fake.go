@@ -6,8 +6,8 @@ import (
 	"io"
 
 	"github.com/LLeMbas/lembas-check/fakeprovider"
+	"github.com/LLeMbas/lembas-check/internal/api/usage"
 	"github.com/LLeMbas/lembas-check/runner"
-	"github.com/LLeMbas/lembas-check/usage"
 )
 
 // addFakeFlags adds the flags that say what the fake provider serves, shared by fake and record;

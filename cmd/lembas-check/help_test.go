@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/LLeMbas/lembas-check/internal/api/usage"
 	"github.com/LLeMbas/lembas-check/runner"
-	"github.com/LLeMbas/lembas-check/usage"
 )
 
 // lembas-check alone prints its usage and exits 2, as `go` does; help prints it and exits 0.

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/LLeMbas/lembas-check/fakeprovider/wire"
+	"github.com/LLeMbas/lembas-check/internal/api/wire"
 )
 
 // obeyed picks and obeys the answer to a chat request body.

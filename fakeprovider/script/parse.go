@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/LLeMbas/lembas-check/fakeprovider/wire"
+	"github.com/LLeMbas/lembas-check/internal/api/wire"
 	"github.com/LLeMbas/lembas-check/internal/jsonx"
 	"go.yaml.in/yaml/v3"
 )

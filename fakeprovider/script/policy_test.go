@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/LLeMbas/lembas-check/fakeprovider/wire"
+	"github.com/LLeMbas/lembas-check/internal/api/wire"
 )
 
 // calls runs the policy over one prompt the way an agent would: each call's result comes back

@@ -6,7 +6,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/LLeMbas/lembas-check/fakeprovider/wire"
+	"github.com/LLeMbas/lembas-check/internal/api/wire"
 	"github.com/google/go-cmp/cmp"
 )
 

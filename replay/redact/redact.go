@@ -13,8 +13,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/LLeMbas/lembas-check/internal/api/chat"
 	"github.com/LLeMbas/lembas-check/internal/jsonx"
-	"github.com/LLeMbas/lembas-check/replay/chat"
 	"go.yaml.in/yaml/v3"
 )
 

@@ -20,7 +20,7 @@ func TestDocsListEveryStep(t *testing.T) {
 	}
 	doc := string(b)
 	for _, a := range Areas() {
-		if !strings.Contains(doc, "`conformance/features/"+a+".feature`") {
+		if !strings.Contains(doc, "`internal/gherkin/features/"+a+".feature`") {
 			t.Errorf("docs/features.md has no section for %s", a)
 		}
 		area, _ := conformance.ByName(a)

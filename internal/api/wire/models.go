@@ -1,6 +1,6 @@
 package wire
 
-import "github.com/LLeMbas/lembas-check/usage"
+import "github.com/LLeMbas/lembas-check/internal/api/usage"
 
 // ModelsBody is GET /v1/models: OpenAI's list, or llama-server's (its `models` list beside
 // `data`, and `aliases`, `tags` and `meta` on each entry) in the llama.cpp dialect. The meta

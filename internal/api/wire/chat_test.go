@@ -7,7 +7,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/LLeMbas/lembas-check/usage"
+	"github.com/LLeMbas/lembas-check/internal/api/usage"
 	"github.com/google/go-cmp/cmp"
 )
 

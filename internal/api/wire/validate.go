@@ -9,7 +9,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/LLeMbas/lembas-check/replay/chat"
+	"github.com/LLeMbas/lembas-check/internal/api/chat"
 )
 
 // Validate checks a request as the API does before it answers (strict mode): every parameter

@@ -9,14 +9,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/LLeMbas/lembas-check/usage"
+	"github.com/LLeMbas/lembas-check/internal/api/usage"
 	"github.com/google/go-cmp/cmp"
 )
 
 // The llamacpp dialect must match real llama-server answers (testdata/llamacpp, pinned by
 // SHA256SUMS) field for field: the same keys at every level, each of the same JSON type.
 
-const fixtures = "../../testdata/llamacpp/"
+const fixtures = "../../../testdata/llamacpp/"
 
 func readFixture(t *testing.T, name string) []byte {
 	t.Helper()

@@ -3,7 +3,7 @@
 // Responses' `input_tokens_details.cached_tokens`), llama.cpp (`timings.cache_n`, `prompt_n`,
 // `prompt_ms`), Anthropic (`cache_read_input_tokens`) and DeepSeek (`prompt_cache_hit_tokens`). A
 // field the server did not send is "not reported", kept apart from a reported 0. The fake
-// provider writes the same dialects (fakeprovider/wire).
+// provider writes the same dialects (internal/api/wire).
 package usage
 
 import (

@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-const fixtures = "../testdata/llamacpp/"
+const fixtures = "../../../testdata/llamacpp/"
 
 // Every file of the llama-server fixtures is the one SHA256SUMS pins, and every file there is
 // pinned.

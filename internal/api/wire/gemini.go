@@ -6,8 +6,8 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/LLeMbas/lembas-check/internal/api/chat"
 	"github.com/LLeMbas/lembas-check/internal/jsonx"
-	"github.com/LLeMbas/lembas-check/replay/chat"
 )
 
 // Gemini's generateContent (POST /v1beta/models/{model}:generateContent, and

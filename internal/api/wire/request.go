@@ -11,7 +11,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/LLeMbas/lembas-check/replay/chat"
+	"github.com/LLeMbas/lembas-check/internal/api/chat"
 )
 
 // Request is what the fake needs from a request body: enough to pick and shape a reply.
@@ -166,7 +166,7 @@ type chatMessage struct {
 	FunctionCall raw     `json:"function_call"`
 }
 
-// scanMessages is json.Unmarshal of a valid messages array into chatMessages by replay/chat's
+// scanMessages is json.Unmarshal of a valid messages array into chatMessages by internal/api/chat's
 // scanner (its members matched to the fields as encoding/json matches them: without regard to
 // case, the last one kept); false when a message is not an object or its role neither a string
 // nor null, for encoding/json to decode and name.
@@ -472,7 +472,7 @@ func decodeObject(body []byte) (map[string]json.RawMessage, *Error) {
 }
 
 // members is object's fast path, for a valid JSON object: checked by json.Valid and split by
-// replay/chat's scanner, where decoding it into a map with encoding/json (a second pass, a
+// internal/api/chat's scanner, where decoding it into a map with encoding/json (a second pass, a
 // value copied per member) was a quarter of the fake's work for a request. A key whose bytes
 // are not UTF-8 (encoding/json would replace them) and anything else take the slow path.
 func members(body []byte) (map[string]json.RawMessage, bool) {

@@ -5,7 +5,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/LLeMbas/lembas-check/usage"
+	"github.com/LLeMbas/lembas-check/internal/api/usage"
 )
 
 // The dialects a chat completion takes the shape of are package usage's (usage.Dialect): one
