@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/LLeMbas/lembas-check/fakeprovider"
-	"github.com/LLeMbas/lembas-check/replay"
+	"github.com/LLeMbas/lembas-check/internal/replay"
 )
 
 // No goroutine outlives 10,000 requests whose clients hang up mid-stream (half by cancelling

@@ -7,7 +7,7 @@ import (
 	"net/url"
 
 	"github.com/LLeMbas/lembas-check/internal/api/wire"
-	"github.com/LLeMbas/lembas-check/replay"
+	"github.com/LLeMbas/lembas-check/internal/replay"
 )
 
 // proxy forwards every request to a real OpenAI-compatible server and streams its answer back

@@ -25,7 +25,7 @@ import (
 	"github.com/LLeMbas/lembas-check/internal/api/chat"
 	"github.com/LLeMbas/lembas-check/internal/api/usage"
 	"github.com/LLeMbas/lembas-check/internal/api/wire"
-	"github.com/LLeMbas/lembas-check/replay"
+	"github.com/LLeMbas/lembas-check/internal/replay"
 )
 
 // DefaultModel is the model the fake serves when neither the script nor the flags name one.

@@ -13,8 +13,8 @@ import (
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
 	"github.com/LLeMbas/lembas-check/internal/api/usage"
 	"github.com/LLeMbas/lembas-check/internal/format"
-	"github.com/LLeMbas/lembas-check/replay"
-	"github.com/LLeMbas/lembas-check/replay/redact"
+	"github.com/LLeMbas/lembas-check/internal/replay"
+	"github.com/LLeMbas/lembas-check/internal/replay/redact"
 )
 
 // Settings are the fake's settings as a person gives them to `lembas-check fake` and `record`

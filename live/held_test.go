@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/LLeMbas/lembas-check/internal/api/chat"
-	"github.com/LLeMbas/lembas-check/replay"
+	"github.com/LLeMbas/lembas-check/internal/replay"
 	"github.com/LLeMbas/lembas-check/runner"
 )
 

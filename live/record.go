@@ -13,8 +13,8 @@ import (
 	"github.com/LLeMbas/lembas-check/fakeprovider"
 	"github.com/LLeMbas/lembas-check/internal/format"
 	"github.com/LLeMbas/lembas-check/internal/proc"
+	"github.com/LLeMbas/lembas-check/internal/replay"
 	"github.com/LLeMbas/lembas-check/internal/syncbuf"
-	"github.com/LLeMbas/lembas-check/replay"
 )
 
 // RecordSettings are `record`'s settings as a person gives them (docs/recording.md).

@@ -18,8 +18,8 @@ import (
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
 	"github.com/LLeMbas/lembas-check/harness/spec"
 	"github.com/LLeMbas/lembas-check/internal/proc"
+	"github.com/LLeMbas/lembas-check/internal/replay"
 	"github.com/LLeMbas/lembas-check/internal/syncbuf"
-	"github.com/LLeMbas/lembas-check/replay"
 )
 
 // Options say what to drive and how.

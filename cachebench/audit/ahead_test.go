@@ -5,7 +5,7 @@ import (
 	"io"
 	"testing"
 
-	"github.com/LLeMbas/lembas-check/replay"
+	"github.com/LLeMbas/lembas-check/internal/replay"
 )
 
 type countingSource struct {

@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/LLeMbas/lembas-check/replay"
+	"github.com/LLeMbas/lembas-check/internal/replay"
 )
 
 // FuzzAudit: any sequence of request bodies is audited without a panic; every prompt that parses

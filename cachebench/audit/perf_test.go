@@ -14,7 +14,7 @@ import (
 
 	"github.com/LLeMbas/lembas-check/cachebench/gen"
 	"github.com/LLeMbas/lembas-check/internal/api/chat"
-	"github.com/LLeMbas/lembas-check/replay"
+	"github.com/LLeMbas/lembas-check/internal/replay"
 	"github.com/LLeMbas/lembas-check/tokens"
 )
 

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/LLeMbas/lembas-check/cachesim"
+	"github.com/LLeMbas/lembas-check/internal/replay"
 	"github.com/LLeMbas/lembas-check/prices"
-	"github.com/LLeMbas/lembas-check/replay"
 )
 
 // Scripted Anthropic sessions whose bytes hold the prefix but whose cache does not: each gets its

@@ -6,7 +6,7 @@ import (
 	"io"
 	"sync"
 
-	"github.com/LLeMbas/lembas-check/replay"
+	"github.com/LLeMbas/lembas-check/internal/replay"
 )
 
 // Report is a whole recording's audit.

@@ -12,7 +12,7 @@ import (
 	"github.com/LLeMbas/lembas-check/fakeprovider"
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
 	"github.com/LLeMbas/lembas-check/internal/api/usage"
-	"github.com/LLeMbas/lembas-check/replay"
+	"github.com/LLeMbas/lembas-check/internal/replay"
 )
 
 // Sessions at once against a simulated llama-server of fewer slots than sessions: requests wait

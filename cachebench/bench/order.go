@@ -5,7 +5,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/LLeMbas/lembas-check/replay"
+	"github.com/LLeMbas/lembas-check/internal/replay"
 )
 
 // answered is a request of a run with sessions at once, kept until the run ends: the simulator

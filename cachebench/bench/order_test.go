@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/LLeMbas/lembas-check/cachesim"
-	"github.com/LLeMbas/lembas-check/replay"
+	"github.com/LLeMbas/lembas-check/internal/replay"
 )
 
 // lastFirst is a llama-server of one slot that, of the requests waiting for its slot, takes the

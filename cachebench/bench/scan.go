@@ -5,7 +5,7 @@ import (
 	"sync"
 
 	"github.com/LLeMbas/lembas-check/internal/api/chat"
-	"github.com/LLeMbas/lembas-check/replay"
+	"github.com/LLeMbas/lembas-check/internal/replay"
 )
 
 // scanned is the one pass over a recording: its exchanges decoded (each body checked against

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/LLeMbas/lembas-check/cachebench/audit"
-	"github.com/LLeMbas/lembas-check/replay"
+	"github.com/LLeMbas/lembas-check/internal/replay"
 )
 
 func rewriteAll(t *testing.T, v Variant, file string) []replay.Entry {

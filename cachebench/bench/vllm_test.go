@@ -7,7 +7,7 @@ import (
 
 	"github.com/LLeMbas/lembas-check/fakeprovider"
 	"github.com/LLeMbas/lembas-check/internal/api/usage"
-	"github.com/LLeMbas/lembas-check/replay"
+	"github.com/LLeMbas/lembas-check/internal/replay"
 )
 
 // Against vLLM (the fake in its dialect): the cache is emptied by POST /reset_prefix_cache, the

@@ -9,9 +9,9 @@ import (
 
 	"github.com/LLeMbas/lembas-check/internal/format"
 	"github.com/LLeMbas/lembas-check/internal/jsonx"
+	"github.com/LLeMbas/lembas-check/internal/replay"
 	"github.com/LLeMbas/lembas-check/internal/table"
 	"github.com/LLeMbas/lembas-check/internal/term"
-	"github.com/LLeMbas/lembas-check/replay"
 )
 
 // Formats are the formats a bench is written in, the table first.

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/LLeMbas/lembas-check/internal/api/chat"
-	"github.com/LLeMbas/lembas-check/replay"
+	"github.com/LLeMbas/lembas-check/internal/replay"
 	"github.com/LLeMbas/lembas-check/tokens"
 )
 

@@ -9,7 +9,7 @@ import (
 	"os"
 
 	"github.com/LLeMbas/lembas-check/internal/format"
-	"github.com/LLeMbas/lembas-check/replay"
+	"github.com/LLeMbas/lembas-check/internal/replay"
 	"github.com/LLeMbas/lembas-check/tokens"
 )
 

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/LLeMbas/lembas-check/cachebench/audit"
-	"github.com/LLeMbas/lembas-check/replay"
+	"github.com/LLeMbas/lembas-check/internal/replay"
 )
 
 // The committed recordings are what the generator makes: regenerate them with

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/LLeMbas/lembas-check/harness/spec"
-	"github.com/LLeMbas/lembas-check/replay"
+	"github.com/LLeMbas/lembas-check/internal/replay"
 )
 
 // LargeOptions shape a large generated session.

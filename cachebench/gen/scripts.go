@@ -11,7 +11,7 @@ import (
 	"github.com/LLeMbas/lembas-check/cachesim"
 	"github.com/LLeMbas/lembas-check/harness/prefix"
 	"github.com/LLeMbas/lembas-check/harness/spec"
-	"github.com/LLeMbas/lembas-check/replay"
+	"github.com/LLeMbas/lembas-check/internal/replay"
 )
 
 // The small recordings: one conversation of a coding session, driven through harness/prefix (the

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/LLeMbas/lembas-check/replay"
+	"github.com/LLeMbas/lembas-check/internal/replay"
 )
 
 // A real agent CLI from the npm registry, pi (@mariozechner/pi-coding-agent), recorded through

@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"github.com/LLeMbas/lembas-check/fakeprovider/fakeprovidertest"
-	"github.com/LLeMbas/lembas-check/replay"
+	"github.com/LLeMbas/lembas-check/internal/replay"
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/shared"

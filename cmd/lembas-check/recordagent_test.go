@@ -6,7 +6,7 @@ import (
 
 	"github.com/LLeMbas/lembas-check/agents"
 	"github.com/LLeMbas/lembas-check/agents/agentstest"
-	"github.com/LLeMbas/lembas-check/replay"
+	"github.com/LLeMbas/lembas-check/internal/replay"
 )
 
 // Each profiled agent, installed from npm (found through LEMBAS_AGENTS or LEMBAS_<NAME>; .ci/run

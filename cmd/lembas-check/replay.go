@@ -7,7 +7,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/LLeMbas/lembas-check/replay"
+	"github.com/LLeMbas/lembas-check/internal/replay"
 )
 
 // addServerFlags adds how bench and replay reach a server.

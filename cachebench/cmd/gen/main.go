@@ -15,7 +15,7 @@ import (
 	"path/filepath"
 
 	"github.com/LLeMbas/lembas-check/cachebench/gen"
-	"github.com/LLeMbas/lembas-check/replay"
+	"github.com/LLeMbas/lembas-check/internal/replay"
 )
 
 func main() {

@@ -12,7 +12,7 @@ import (
 // readReply reads a fixture as a replay reads the answer it gets.
 func readReply(t *testing.T, name string) Reply {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("../testdata/llamacpp", name))
+	b, err := os.ReadFile(filepath.Join("../../testdata/llamacpp", name))
 	if err != nil {
 		t.Fatal(err)
 	}

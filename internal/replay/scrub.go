@@ -1,6 +1,6 @@
 package replay
 
-import "github.com/LLeMbas/lembas-check/replay/redact"
+import "github.com/LLeMbas/lembas-check/internal/replay/redact"
 
 // scrub replaces the secrets of an exchange before it is written: in its path (a ?key= query),
 // its headers' values, the request body raw (returned scrubbed) and the response, a stream's

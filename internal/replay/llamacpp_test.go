@@ -7,11 +7,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/LLeMbas/lembas-check/replay"
+	"github.com/LLeMbas/lembas-check/internal/replay"
 )
 
 func TestSlotIDsOfTheFixture(t *testing.T) {
-	b, err := os.ReadFile("../testdata/llamacpp/06-slots.json")
+	b, err := os.ReadFile("../../testdata/llamacpp/06-slots.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +29,7 @@ func TestSlotIDsOfTheFixture(t *testing.T) {
 
 func fixture(t *testing.T, name string) []byte {
 	t.Helper()
-	b, err := os.ReadFile("../testdata/llamacpp/" + name)
+	b, err := os.ReadFile("../../testdata/llamacpp/" + name)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,8 +10,9 @@ package replay
 
 import (
 	"encoding/json"
-	"github.com/LLeMbas/lembas-check/replay/redact"
 	"time"
+
+	"github.com/LLeMbas/lembas-check/internal/replay/redact"
 )
 
 // Format and Version name the format in a recording's header line. Version grows when a reader

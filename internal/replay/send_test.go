@@ -17,10 +17,10 @@ import (
 	"github.com/LLeMbas/lembas-check/fakeprovider/fakeprovidertest"
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
 	"github.com/LLeMbas/lembas-check/internal/api/usage"
-	"github.com/LLeMbas/lembas-check/replay"
+	"github.com/LLeMbas/lembas-check/internal/replay"
 )
 
-const recDir = "../testdata/recordings/"
+const recDir = "../../testdata/recordings/"
 
 // simServer is the fake provider as a simulated llama-server (the llama.cpp dialect, two slots of
 // the cache simulator) answering every request with reply ("ok" when empty).

@@ -295,7 +295,7 @@ func TestAMissingSeqIsPassedOver(t *testing.T) {
 // Offset says how far into its file a reader has got, for a progress line by bytes (issue 16:
 // the audit's showed a count with no total): all of it at the end.
 func TestReaderOffset(t *testing.T) {
-	const path = "../testdata/recordings/clean.jsonl"
+	const path = "../../testdata/recordings/clean.jsonl"
 	r, f, err := Open(path)
 	if err != nil {
 		t.Fatal(err)
@@ -349,7 +349,7 @@ func TestIsPrompt(t *testing.T) {
 // damage that stops it.
 func TestCountPrompts(t *testing.T) {
 	for file, want := range map[string]int{"clean.jsonl": 6, "interleaved.jsonl": 9, "compaction.jsonl": 9} {
-		r, f, err := Open("../testdata/recordings/" + file)
+		r, f, err := Open("../../testdata/recordings/" + file)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -359,7 +359,7 @@ func TestCountPrompts(t *testing.T) {
 			t.Errorf("%s: %d, %v; want %d", file, n, err, want)
 		}
 	}
-	whole, _ := os.ReadFile("../testdata/recordings/clean.jsonl")
+	whole, _ := os.ReadFile("../../testdata/recordings/clean.jsonl")
 	r, err := NewReader(bytes.NewReader(whole[:len(whole)-100]))
 	if err != nil {
 		t.Fatal(err)

@@ -17,7 +17,7 @@ import (
 
 	"github.com/LLeMbas/lembas-check/internal/api/chat"
 	"github.com/LLeMbas/lembas-check/internal/jsonx"
-	"github.com/LLeMbas/lembas-check/replay/redact"
+	"github.com/LLeMbas/lembas-check/internal/replay/redact"
 )
 
 // Writer appends to a recording. Each line goes out in one write as soon as its exchange is

@@ -11,7 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/LLeMbas/lembas-check/replay"
+	"github.com/LLeMbas/lembas-check/internal/replay"
 )
 
 // closingServer serves h over raw HTTP/1.1 the way llama-server does: every answer says
