@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/LLeMbas/lembas-check/internal/cli"
-	"github.com/LLeMbas/lembas-check/refagent"
+	"github.com/LLeMbas/lembas-check/internal/live/refagent"
 	"github.com/LLeMbas/lembas-check/runner"
 )
 

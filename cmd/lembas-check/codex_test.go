@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/LLeMbas/lembas-check/agents/agentstest"
+	"github.com/LLeMbas/lembas-check/internal/live/agents/agentstest"
 )
 
 // codex (@openai/codex) in its default configuration but the base URL — one line of config.toml,

@@ -7,10 +7,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/LLeMbas/lembas-check/agents"
 	"github.com/LLeMbas/lembas-check/internal/format"
-	"github.com/LLeMbas/lembas-check/live"
-	"github.com/LLeMbas/lembas-check/livetarget"
+	"github.com/LLeMbas/lembas-check/internal/live"
+	"github.com/LLeMbas/lembas-check/internal/live/agents"
+	"github.com/LLeMbas/lembas-check/internal/live/livetarget"
 	"github.com/LLeMbas/lembas-check/runner"
 	"github.com/LLeMbas/lembas-check/runner/report"
 )

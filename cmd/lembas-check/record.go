@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/LLeMbas/lembas-check/live"
+	"github.com/LLeMbas/lembas-check/internal/live"
 )
 
 // killGrace is how long a command that was asked to stop has before it is killed (a variable

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/LLeMbas/lembas-check/agents"
-	"github.com/LLeMbas/lembas-check/agents/agentstest"
+	"github.com/LLeMbas/lembas-check/internal/live/agents"
+	"github.com/LLeMbas/lembas-check/internal/live/agents/agentstest"
 	"github.com/LLeMbas/lembas-check/internal/replay"
 )
 

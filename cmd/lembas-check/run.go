@@ -10,7 +10,7 @@ import (
 	"runtime/debug"
 	"time"
 
-	"github.com/LLeMbas/lembas-check/livetarget"
+	"github.com/LLeMbas/lembas-check/internal/live/livetarget"
 
 	"github.com/LLeMbas/lembas-check/internal/cli"
 	"github.com/LLeMbas/lembas-check/internal/format"

@@ -1,0 +1,364 @@
+package livetarget
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/LLeMbas/lembas-check/conformance"
+	"github.com/LLeMbas/lembas-check/fakeprovider/script"
+	"github.com/LLeMbas/lembas-check/harness/fsaccess"
+	"github.com/LLeMbas/lembas-check/harness/instructions"
+	"github.com/LLeMbas/lembas-check/internal/jsonx"
+	"github.com/LLeMbas/lembas-check/internal/live/acp"
+	"github.com/LLeMbas/lembas-check/internal/live/agents"
+)
+
+// oneLevel says whether a case reads the same on a harness whose whole boundary is one access
+// level (a CLI: stage in its directory, nothing outside, no floor, no mount, its root a
+// repository's): the reference answers the case as it is and with its access replaced by that
+// (edit changes the case's object), and the case is expressible only when the two answers agree.
+// ans is the answer on one level, for the reason of a skip.
+func oneLevel(c conformance.Case, edit func(map[string]json.RawMessage)) (same bool, ans string, err error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(c.Input, &m); err != nil {
+		return false, "", err
+	}
+	asIs, err := reference(c.Area, c.Input)
+	if err != nil {
+		return false, "", err
+	}
+	edit(m)
+	b, err := json.Marshal(m)
+	if err != nil {
+		return false, "", err
+	}
+	one, err := reference(c.Area, b)
+	if err != nil {
+		return false, "", fmt.Errorf("the case on one level: %v", err)
+	}
+	return conformance.Diff(asIs, one) == "", string(one), nil
+}
+
+// reference is the reference's answer to a case.
+func reference(area string, input []byte) ([]byte, error) {
+	a, _ := conformance.ByName(area)
+	d, err := a.Decode(input)
+	if err != nil {
+		return nil, err
+	}
+	got, err := a.Reference(d)
+	if err != nil {
+		return nil, err
+	}
+	return jsonx.Marshal(got)
+}
+
+// gitTree is the marker gitMarker writes at the root, as an fs_access tree lists it.
+var gitTree = []string{"/.git/HEAD", "/.git/config", "/.git/objects/", "/.git/refs/heads/"}
+
+// marker is the content the live target gives a file of a case's tree, to know it when a
+// result shows it.
+func marker(p string) string {
+	h := sha256.Sum256([]byte(p))
+	return "lembas-check marker " + hex.EncodeToString(h[:6]) + "\n"
+}
+
+// written is what a write step writes.
+const written = "lembas-check wrote this\n"
+
+// planFS plays an fs_access case on a harness of one access level: the case's tree on disk, one
+// call of the op's tool. Only the ops a harness has a tool for, and only the cases whose answer
+// does not hang on grants, a floor or mounts, are expressible (docs/live.md).
+func planFS(p *agents.Profile, c conformance.Case) (*plan, error) {
+	cs, err := decoded[conformance.FSAccessCase](c)
+	if err != nil {
+		return nil, err
+	}
+	path := *cs.Path
+	op := map[string]string{"read": "read", "list": "list", "write": "write", "mkdir": "mkdir", "rm": "delete"}[cs.Op]
+	if op == "" {
+		return nil, skipf("a harness of one access level has no call for %s (level tells levels apart; commit needs a mount)", cs.Op)
+	}
+	rules, err := fsPlayable(c, cs, path)
+	if err != nil {
+		return nil, err
+	}
+	pl, existed := fsTree(cs)
+	id := callPrefix + "fs"
+	if _, err := makeCall(p, op, id, vals{}); err != nil {
+		return nil, err
+	}
+	first := &slot{replyFn: func(e *env, _ *request) script.Reply {
+		v := vals{"path": e.callPath(path)}
+		if op == "write" {
+			v["content"] = written
+		}
+		call, err := makeCall(p, op, id, v)
+		if err != nil {
+			return text("(lembas-check could not make the call: " + err.Error() + ")")
+		}
+		return callReply(call)
+	}}
+	after := &slot{reply: text("done")}
+	pl.turns = []*turn{{words: "lembas-check: one file operation", slots: []*slot{first, after}}}
+	if rules != nil {
+		pl.turns[0].before = []action{*rules}
+	}
+	target := fsaccess.Resolve(pl.cwd, path)
+	pl.answer = func(e *env) (any, error) { return fsAnswer(e, cs.Op, after, id, target, existed) }
+	return pl, nil
+}
+
+// fsPlayable says why an fs_access case cannot be played: its path climbs out of the session
+// directory, or the reference answers it otherwise with the .git the session directory holds. A
+// case that reads otherwise on one access level needs its grants, floor and mounts: rules is the
+// action that gives them (_lembas/configure), nil when one level answers it alike.
+func fsPlayable(c conformance.Case, cs conformance.FSAccessCase, path string) (rules *action, err error) {
+	cwd := "/"
+	if cs.Cwd != nil {
+		cwd = *cs.Cwd
+	}
+	if fsaccess.AboveRoot(cwd, path) {
+		return nil, skipf("%s climbs above /, which from a session directory leaves it", path)
+	}
+	withGit := func(m map[string]json.RawMessage) {
+		var tree []string
+		json.Unmarshal(m["tree"], &tree)
+		m["tree"], _ = json.Marshal(append(tree, gitTree...))
+	}
+	same, ans, err := oneLevel(c, func(m map[string]json.RawMessage) {
+		delete(m, "floor")
+		delete(m, "mounts")
+		m["grants"] = json.RawMessage(`{"/":"stage"}`)
+		withGit(m)
+	})
+	if err != nil || same {
+		return nil, err
+	}
+	if same, gitAns, err := oneLevel(c, withGit); err != nil || !same {
+		if err == nil {
+			err = skipf("with the .git the session directory holds the reference answers %s: "+
+				"the case's tree has none", gitAns)
+		}
+		return nil, err
+	}
+	grants := cs.Grants
+	if grants == nil {
+		grants = map[string]string{} // fs_access: grants absent are none
+	}
+	set := map[string]any{"grants": grants, "floor": cs.Floor, "mounts": cs.Mounts}
+	a := configureAction("the case's permission rules", set)
+	give := a.do
+	a.do = func(ctx context.Context, e *env) error {
+		err := give(ctx, e)
+		var u *acp.Unsupported
+		if errors.As(err, &u) {
+			return &acp.Unsupported{What: "the case's grants, floor or mounts", Why: fmt.Sprintf("on a harness of one "+
+				"access level (its directory at stage, no floor, no mount, a repository's root) the reference "+
+				"answers %s, and %s", ans, u.Why)}
+		}
+		return err
+	}
+	return &a, nil
+}
+
+// fsTree is the case's tree on disk (each file holding its marker) and every path it holds,
+// resolved, its parents implied.
+func fsTree(cs conformance.FSAccessCase) (*plan, map[string]bool) {
+	cwd := "/"
+	if cs.Cwd != nil {
+		cwd = *cs.Cwd
+	}
+	pl := &plan{cwd: fsaccess.Resolve("/", cwd), files: map[string]string{}}
+	gitMarker(pl.files, "/")
+	for _, t := range cs.Tree {
+		if strings.HasSuffix(t, "/") {
+			pl.files[t] = ""
+		} else {
+			pl.files[t] = marker(fsaccess.Resolve("/", t))
+		}
+	}
+	for _, m := range cs.Mounts {
+		pl.files[strings.TrimSuffix(m, "/")+"/"] = ""
+	}
+	existed := map[string]bool{}
+	for p := range pl.files {
+		for r := fsaccess.Resolve("/", p); r != "/"; r = fsaccess.Parent(r) {
+			existed[r] = true
+		}
+	}
+	if pl.cwd != "/" {
+		pl.files[pl.cwd+"/"] = ""
+	}
+	return pl, existed
+}
+
+// fsAnswer reads the call's result: an error text, a listing, or ok only when the disk says it
+// happened.
+func fsAnswer(e *env, op string, after *slot, id, target string, existed map[string]bool) (any, error) {
+	r, ok := after.req.result(id)
+	if !ok {
+		return map[string]any{"error": "(the request after the call carries no result for it)"}, nil
+	}
+	body := e.casePaths(strings.TrimSpace(withoutBracket(r)))
+	if isFSError(body) {
+		return map[string]any{"error": body}, nil
+	}
+	real := e.root + target
+	if target == "/" {
+		real = e.root
+	}
+	st, statErr := os.Stat(real)
+	ok = false
+	switch op {
+	case "list":
+		return map[string]any{"entries": entries(body)}, nil
+	case "read":
+		if statErr == nil && st.IsDir() {
+			return map[string]any{"entries": entries(body)}, nil
+		}
+		ok = statErr == nil && strings.Contains(r, strings.TrimSuffix(marker(target), "\n"))
+	case "write":
+		b, err := os.ReadFile(real)
+		ok = err == nil && string(b) == written
+	case "mkdir":
+		ok = statErr == nil && st.IsDir()
+	case "rm":
+		// Gone, and there before: a removal of what was never there is no success.
+		ok = os.IsNotExist(statErr) && existed[target]
+	}
+	if ok {
+		return map[string]any{"ok": true}, nil
+	}
+	return map[string]any{"error": body}, nil
+}
+
+// withoutBracket is a result after its id's bracket.
+func withoutBracket(r string) string {
+	if !strings.HasPrefix(r, "[#") {
+		return r
+	}
+	i := strings.Index(r, "]")
+	if i < 0 {
+		return r
+	}
+	return strings.TrimPrefix(strings.TrimPrefix(r[i+1:], "\n"), " ")
+}
+
+// isFSError says whether a text is one of filesystem.md's errors.
+func isFSError(s string) bool {
+	for _, t := range fsaccess.SpecTexts().Errors {
+		if len(s) > len(t.Before)+len(t.After) && strings.HasPrefix(s, t.Before) && strings.HasSuffix(s, t.After) {
+			return true
+		}
+	}
+	return false
+}
+
+// entries are a listing's lines; none for an empty one.
+func entries(body string) []string {
+	if body == "" {
+		return []string{}
+	}
+	return strings.Split(body, "\n")
+}
+
+// planInstructions plays an instructions case: its files on disk (each holding a marker), the
+// boundary a repository's root, the session started in the start directory, one prompt. The
+// answer is the files whose markers the first request carries, in the order it carries them.
+func planInstructions(p *agents.Profile, c conformance.Case) (*plan, error) {
+	cs, err := decoded[conformance.InstructionsCase](c)
+	if err != nil {
+		return nil, err
+	}
+	boundary := fsaccess.Resolve("/", *cs.Boundary)
+	var rules []action
+	if cs.Grants != nil {
+		same, ans, err := oneLevel(c, func(m map[string]json.RawMessage) { delete(m, "grants") })
+		if err != nil {
+			return nil, err
+		}
+		if !same {
+			rules = []action{grantsAction(cs.Grants, boundary, ans)}
+		}
+	}
+	start := fsaccess.Resolve(boundary, *cs.Start)
+	if instructions.StartDir(boundary, start) != start {
+		return nil, skipf("the start directory %s is outside the boundary %s: a harness finds its boundary from where it starts", start, boundary)
+	}
+	pl := &plan{cwd: start, files: map[string]string{}}
+	gitMarker(pl.files, boundary)
+	var files []string
+	for _, f := range cs.Files {
+		if strings.HasSuffix(f, "/") {
+			pl.files[f] = ""
+			continue
+		}
+		f = fsaccess.Resolve("/", f)
+		pl.files[f] = marker(f)
+		files = append(files, f)
+	}
+	if start != "/" {
+		pl.files[start+"/"] = ""
+	}
+	first := &slot{reply: text("done")}
+	pl.turns = []*turn{{before: rules, words: "lembas-check: what are your instructions?", slots: []*slot{first}}}
+	pl.answer = func(e *env) (any, error) {
+		all := first.req.all()
+		type at struct {
+			i int
+			f string
+		}
+		var found []at
+		for _, f := range files {
+			if i := strings.Index(all, strings.TrimSuffix(marker(f), "\n")); i >= 0 {
+				found = append(found, at{i, f})
+			}
+		}
+		sort.Slice(found, func(a, b int) bool { return found[a].i < found[b].i })
+		out := []string{}
+		for _, x := range found {
+			out = append(out, x.f)
+		}
+		return out, nil
+	}
+	return pl, nil
+}
+
+// grantsAction gives an instructions case's grants by _lembas/configure, in the session's terms
+// ("/" its boundary): a grant inside the boundary by its path below it, the most specific grant
+// at or above the boundary as "/". Without the extension the case is skipped, saying what one
+// level answers.
+func grantsAction(grants map[string]string, boundary, ans string) action {
+	view := map[string]string{}
+	above := ""
+	for p, l := range grants {
+		p = fsaccess.Resolve("/", p)
+		switch {
+		case fsaccess.Within(p, boundary) && len(p) >= len(above):
+			above = p
+			view["/"] = l
+		case fsaccess.Within(boundary, p):
+			view[strings.TrimPrefix(p, strings.TrimSuffix(boundary, "/"))] = l
+		}
+	}
+	a := configureAction("the case's grants", map[string]any{"grants": view})
+	give := a.do
+	a.do = func(ctx context.Context, e *env) error {
+		err := give(ctx, e)
+		var u *acp.Unsupported
+		if errors.As(err, &u) {
+			return &acp.Unsupported{What: "the case's grants", Why: fmt.Sprintf("with everything readable (a harness "+
+				"of one access level) the reference answers %s, and %s", ans, u.Why)}
+		}
+		return err
+	}
+	return a
+}

@@ -1,0 +1,403 @@
+package livetarget
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/LLeMbas/lembas-check/conformance"
+	"github.com/LLeMbas/lembas-check/fakeprovider/script"
+	"github.com/LLeMbas/lembas-check/harness/prefix"
+	"github.com/LLeMbas/lembas-check/harness/spec"
+	"github.com/LLeMbas/lembas-check/internal/api/wire"
+	"github.com/LLeMbas/lembas-check/internal/live/acp"
+	"github.com/LLeMbas/lembas-check/internal/live/agents"
+)
+
+// readme is the file every prefix session holds, which a tool step reads.
+const readme = "README.md"
+
+// planPrefix plays a prefix case as one session of prompts, calls, the person's changes, a
+// compaction or a model move; each request's answer is read out of what the harness sent it.
+func planPrefix(p *agents.Profile, c conformance.Case) (*plan, error) {
+	cs, err := decoded[conformance.PrefixCase](c)
+	if err != nil {
+		return nil, err
+	}
+	st, tools, steps := cs.Start, *cs.Tools, *cs.Steps // Validate made sure all three are there
+	could, err := prefixPlayable(st, tools)
+	if err != nil {
+		return nil, err
+	}
+	pl := &plan{cwd: "/", files: map[string]string{"/" + readme: "# lembas-check\n\nA session directory of the live target.\n"}, show: could["display"], clock: true}
+	gitMarker(pl.files, "/")
+	b := &prefixBuild{p: p, pl: pl, mode: st.Mode.V, reads: make([]prefixRead, len(steps)), pending: prefixStart(st)}
+	for i, step := range steps {
+		if err := b.step(i, step); err != nil {
+			return nil, err
+		}
+	}
+	b.end()
+	if len(pl.turns) == 0 {
+		return nil, skipf("the case sends no request")
+	}
+	pl.answer = func(e *env) (any, error) { return prefixAnswer(b.seq, b.reads, tools) }
+	return pl, nil
+}
+
+// prefixPlayable says why a case's start cannot be played live, else what the session could
+// meet: instruction texts by heading, `met` short of what it could, a tool a device never offers.
+func prefixPlayable(st *conformance.PrefixStart, tools []string) (map[string]bool, error) {
+	could := map[string]bool{}
+	for _, r := range st.Could.V {
+		could[r] = true
+	}
+	if st.Met.Set {
+		met := map[string]bool{}
+		for _, r := range st.Met.V {
+			met[r] = true
+		}
+		for r := range could {
+			if r != prefix.PlanMode && r != "display" && !met[r] {
+				return nil, skipf("%s could be met but is not at the start; a live session meets what it could", r)
+			}
+		}
+	}
+	for _, t := range tools {
+		for _, r := range spec.Tools()[t].Requires {
+			switch {
+			case r == prefix.PlanMode && !could[r]:
+				return nil, skipf("%s requires plan, and a harness that offers plan mode could meet it in any session", t)
+			case r != prefix.PlanMode && r != "display" && could[r]:
+				return nil, skipf("%s requires %s, which a harness on a device can never meet", t, r)
+			}
+		}
+	}
+	return could, nil
+}
+
+// prefixStart is what is done before the first turn: the clock, the mode, and the person's
+// settings the prompt is made from (_lembas/configure, which a harness without it cannot take:
+// the case is then skipped, saying so).
+func prefixStart(st *conformance.PrefixStart) []action {
+	acts := []action{
+		{what: "the clock set to " + st.Date.V, do: setDate(st.Date.V)},
+		// A harness with no such mode, or none at all, starts in its own: the case's start mode
+		// is then what the harness starts in, and only a change the person makes is asked for.
+		{what: "the mode set to " + st.Mode.V, do: func(ctx context.Context, e *env) error {
+			var u *acp.Unsupported
+			if err := e.h.SetMode(ctx, st.Mode.V); err != nil && !errors.As(err, &u) {
+				return err
+			}
+			return nil
+		}},
+	}
+	set := map[string]any{}
+	for k, v := range map[string]string{"plan": st.Plan.V, "memory": st.Memory.V, "personality": st.Personality.V} {
+		if v != "" {
+			set[k] = v
+		}
+	}
+	if len(st.MCP.V) > 0 {
+		set["mcp"] = st.MCP.V
+	}
+	if len(st.Files.V) > 0 {
+		set["files"] = st.Files.V // by path or heading, as the case names them
+	}
+	if st.Met.Set && !slices.Contains(st.Met.V, "display") && slices.Contains(st.Could.V, "display") {
+		set["met"] = st.Met.V // the client's screen is not showing files at the start
+	}
+	if len(set) > 0 {
+		acts = append(acts, configureAction("the session's start", set))
+	}
+	return acts
+}
+
+// configureAction gives the harness the person's settings (_lembas/configure).
+func configureAction(what string, set map[string]any) action {
+	names := slices.Sorted(maps.Keys(set))
+	do := func(ctx context.Context, e *env) error { return e.h.Configure(ctx, set) }
+	return action{what: what + ": " + strings.Join(names, ", ") + " by _lembas/configure", do: do}
+}
+
+// prefixRead is how one step's answer is read: its kind, the person's words or the call's id,
+// the tool called, and the request it reads.
+type prefixRead struct {
+	kind, words, tool string
+	slot              *slot
+}
+
+// prefixBuild is a prefix case's session as its steps make it.
+type prefixBuild struct {
+	p                            *agents.Profile
+	pl                           *plan
+	reads                        []prefixRead
+	seq                          []*slot // every request of the session, in order
+	cur                          *turn
+	last                         *slot // the request whose reply is not decided yet, while a turn runs
+	pending                      []action
+	mode                         string
+	moves, remakes, users, calls int
+	reset                        bool // a compaction replaced the history before the next request
+}
+
+func (b *prefixBuild) add(s *slot) {
+	s.remade, s.reset = b.remakes, b.reset
+	b.remakes, b.reset = 0, false
+	b.seq = append(b.seq, s)
+}
+
+func (b *prefixBuild) end() {
+	if b.last != nil {
+		b.last.reply = text("done")
+		b.pl.turns = append(b.pl.turns, b.cur)
+	}
+	b.cur, b.last = nil, nil
+}
+
+// now is where a change is made: while a turn runs, before the model answers the request
+// before it; between turns, before the next one starts.
+func (b *prefixBuild) now(a action) {
+	if b.last != nil {
+		b.last.before = append(b.last.before, a)
+	} else {
+		b.pending = append(b.pending, a)
+	}
+}
+
+func (b *prefixBuild) step(i int, step conformance.PrefixStep) error {
+	switch step.Op {
+	case "user":
+		b.end()
+		b.users++
+		words := fmt.Sprintf("lembas-check: the person's message %d.", b.users)
+		s := &slot{}
+		b.cur, b.last = &turn{before: b.pending, words: words, slots: []*slot{s}}, s
+		b.pending = nil
+		b.add(s)
+		b.reads[i] = prefixRead{kind: step.Op, words: words, slot: s}
+	case "tool", "call":
+		if b.last == nil {
+			return skipf("step %d (%s) comes with no turn running: the model answers only a request", i+1, step.Op)
+		}
+		b.calls++
+		id := fmt.Sprintf("%sp%d", callPrefix, b.calls)
+		r, err := prefixCall(b.p, step.Op, step.Tool.V, id)
+		if err != nil {
+			return err
+		}
+		b.last.reply = r
+		s := &slot{}
+		b.cur.slots = append(b.cur.slots, s)
+		b.last = s
+		b.add(s)
+		b.reads[i] = prefixRead{kind: step.Op, tool: step.Tool.V, words: id, slot: s}
+	case "set":
+		return b.set(i, step)
+	case "compact":
+		b.end()
+		s := &slot{reply: text(fmt.Sprintf("lembas-check summary of the session, step %d.", i+1))}
+		b.pl.turns = append(b.pl.turns, &turn{before: b.pending, compact: true, slots: []*slot{s}})
+		b.pending = nil
+		b.add(s)
+		b.remakes++
+		b.reset = true
+		b.reads[i] = prefixRead{kind: step.Op, slot: s}
+	case "model":
+		b.moves++
+		m := models[1+(b.moves-1)%(len(models)-1)]
+		b.now(action{what: "the model moved to " + m, do: func(ctx context.Context, e *env) error { return e.h.SetModel(ctx, m) }})
+		b.remakes++
+	case "wrapup":
+		return skipf("step %d is a wrap-up, which comes after a step limit or a budget that cannot be reached at a chosen step", i+1)
+	default:
+		return fmt.Errorf("step %d: no op %q", i+1, step.Op)
+	}
+	return nil
+}
+
+// set is the person's (or the clock's, or the model's) change: the date by the clock, the mode
+// over ACP, the plan, memory, personality and MCP instructions by _lembas/configure.
+func (b *prefixBuild) set(i int, step conformance.PrefixStep) error {
+	fields := step.Changed()
+	sort.Strings(fields)
+	settings := map[string]any{}
+	for _, f := range fields {
+		v, ok := map[string]any{"date": step.Date.V, "mode": step.Mode.V, "plan": step.Plan.V, "memory": step.Memory.V,
+			"personality": step.Personality.V, "mcp": step.MCP.V, "met": step.Met.V, "files": step.Files.V}[f]
+		if !ok {
+			return skipf("step %d sets %s, which neither ACP nor _lembas/configure carries (a live session meets "+
+				"what it could; instruction texts are the harness's files)", i+1, f)
+		}
+		switch {
+		case step.By.V == "model" && f == "mode":
+			// Only plan_submit's approval is the model's own mode change: the call that ran
+			// just before it made it, and the harness is to say so.
+			prev := b.reads[max(i-1, 0)]
+			if i == 0 || prev.kind != "call" || prev.tool != "plan_submit" || b.mode != prefix.PlanMode {
+				return skipf("step %d: the model sets the mode only by plan_submit's approval, and the step before it is no such call", i+1)
+			}
+			b.mode = step.Mode.V
+		case step.By.V == "model" && f == "plan":
+			if err := b.planWrite(i, step.Plan.V); err != nil {
+				return err
+			}
+		case step.By.V == "model":
+			return skipf("step %d: the model's own %s change has no call the live target makes", i+1, f)
+		case f == "date":
+			b.now(action{what: "the clock set to " + step.Date.V, do: setDate(step.Date.V)})
+		case f == "mode":
+			m := step.Mode.V
+			b.now(action{what: "the mode set to " + m, do: func(ctx context.Context, e *env) error { return e.h.SetMode(ctx, m) }})
+			b.mode = m
+		default:
+			settings[f] = v
+		}
+	}
+	if len(settings) > 0 {
+		b.now(configureAction(fmt.Sprintf("step %d", i+1), settings))
+	}
+	return nil
+}
+
+// planWrite is the model's own plan change: its plan_write call (the profile's, else the tool by
+// its name) in the turn running, whose result tells the model; the request after it is the
+// session's, read by no step.
+func (b *prefixBuild) planWrite(i int, plan string) error {
+	if b.last == nil {
+		return skipf("step %d: the model changes the plan only while a turn runs, and none does", i+1)
+	}
+	b.calls++
+	id := fmt.Sprintf("%sp%d", callPrefix, b.calls)
+	call := wire.ToolCall{ID: id, Name: "plan_write", Arguments: `{"plan":` + jsonString(plan) + `}`}
+	if sh, ok := b.p.Tools.Calls["plan_write"]; ok {
+		args, err := fill(sh.Arguments, vals{"plan": plan})
+		if err != nil {
+			return err
+		}
+		call = wire.ToolCall{ID: id, Name: sh.Name, Arguments: args}
+	}
+	b.last.reply = callReply(call)
+	s := &slot{}
+	b.cur.slots = append(b.cur.slots, s)
+	b.last = s
+	b.add(s)
+	return nil
+}
+
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// prefixAnswer reads each step's answer out of the requests that came: the system prompt's
+// number, the case's tools offered, the note; a call's unavailable text; a compaction's ask.
+func prefixAnswer(seq []*slot, reads []prefixRead, tools []string) (any, error) {
+	number := map[*slot]int{}
+	n, prev := 0, ""
+	for _, s := range seq {
+		if s.req == nil {
+			return nil, fmt.Errorf("a request of the session never came")
+		}
+		switch {
+		case n == 0:
+			n = 1 + s.remade
+		case s.remade > 0:
+			n += s.remade
+		case s.req.raw != prev:
+			n++
+		}
+		number[s], prev = n, s.req.raw
+	}
+	offered := func(q *request) []string {
+		out := []string{}
+		for _, t := range tools {
+			if slices.Contains(q.tools, t) {
+				out = append(out, t)
+			}
+		}
+		return out
+	}
+	out := make([]any, len(reads))
+	for i, r := range reads {
+		if r.slot == nil {
+			continue
+		}
+		q := r.slot.req
+		switch r.kind {
+		case "user":
+			out[i] = map[string]any{"system": number[r.slot], "tools": offered(q), "note": noteAfter(q, r.words)}
+		case "tool":
+			var note any
+			if s := q.afterCalls(); s != "" {
+				note = s
+			}
+			out[i] = map[string]any{"system": number[r.slot], "tools": offered(q), "note": note}
+		case "call":
+			res, _ := q.result(r.words)
+			if body := strings.TrimSpace(withoutBracket(res)); body != "" && body == spec.Tools()[r.tool].Unavailable {
+				out[i] = body
+			}
+		case "compact":
+			ask, _ := q.lastUser()
+			out[i] = map[string]any{"system": number[r.slot], "tools": offered(q), "ask": ask}
+		}
+	}
+	return out, nil
+}
+
+// prefixCall is the model's answer that makes a `tool` step (a read of the session's README) or
+// a `call` of a tool: the profile's call for it, else the tool by its name (show is given the
+// README to show).
+func prefixCall(p *agents.Profile, op, tool, id string) (script.Reply, error) {
+	if op == "tool" || tool == "read" {
+		return filler(p, id, readme)
+	}
+	if sh, ok := p.Tools.Calls[tool]; ok {
+		args, err := fill(sh.Arguments, vals{"path": readme})
+		if err != nil {
+			return script.Reply{}, err
+		}
+		return callReply(wire.ToolCall{ID: id, Name: sh.Name, Arguments: args}), nil
+	}
+	args := `{}`
+	if tool == "show" {
+		args = `{"path":"` + readme + `"}`
+	}
+	return callReply(wire.ToolCall{ID: id, Name: tool, Arguments: args}), nil
+}
+
+// setDate moves the harness's clock to noon of a date (so that it is the date for the whole
+// case, whatever the case's length).
+func setDate(d string) func(context.Context, *env) error {
+	return func(_ context.Context, e *env) error {
+		t, err := time.Parse(time.DateOnly, d)
+		if err != nil {
+			return fmt.Errorf("the date %q is not YYYY-MM-DD", d)
+		}
+		return e.t.clock.Set(t.Add(12 * time.Hour))
+	}
+}
+
+// noteAfter is the note after the person's words in the request's last user message: what
+// follows them, without the space between; nil when nothing does.
+func noteAfter(q *request, words string) any {
+	t, ok := q.lastUser()
+	if !ok {
+		return "(the request has no user message)"
+	}
+	i := strings.Index(t, words)
+	if i < 0 {
+		return "(the person's words are not in the last user message, which reads: " + t + ")"
+	}
+	if rest := strings.TrimSpace(t[i+len(words):]); rest != "" {
+		return rest
+	}
+	return nil
+}
