@@ -12,10 +12,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/LLeMbas/lembas-check/cachesim"
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
 	"github.com/LLeMbas/lembas-check/internal/api/chat"
 	"github.com/LLeMbas/lembas-check/internal/api/wire"
+	"github.com/LLeMbas/lembas-check/internal/cachebench/cachesim"
 )
 
 // handleCompletion answers POST /v1/chat/completions or /v1/responses from the script.

@@ -7,12 +7,12 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/LLeMbas/lembas-check/cachesim"
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
 	"github.com/LLeMbas/lembas-check/internal/api/chat"
 	"github.com/LLeMbas/lembas-check/internal/api/wire"
+	"github.com/LLeMbas/lembas-check/internal/cachebench/cachesim"
+	"github.com/LLeMbas/lembas-check/internal/cachebench/tokens"
 	"github.com/LLeMbas/lembas-check/internal/jsonx"
-	"github.com/LLeMbas/lembas-check/tokens"
 )
 
 // The endpoints of the providers whose own APIs the fake speaks beside OpenAI's: Anthropic's

@@ -20,11 +20,11 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/LLeMbas/lembas-check/cachesim"
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
 	"github.com/LLeMbas/lembas-check/internal/api/chat"
 	"github.com/LLeMbas/lembas-check/internal/api/usage"
 	"github.com/LLeMbas/lembas-check/internal/api/wire"
+	"github.com/LLeMbas/lembas-check/internal/cachebench/cachesim"
 	"github.com/LLeMbas/lembas-check/internal/replay"
 )
 

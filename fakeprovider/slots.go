@@ -6,10 +6,10 @@ import (
 	"net/http"
 	"strconv"
 
-	"github.com/LLeMbas/lembas-check/cachesim"
 	"github.com/LLeMbas/lembas-check/internal/api/chat"
 	"github.com/LLeMbas/lembas-check/internal/api/usage"
 	"github.com/LLeMbas/lembas-check/internal/api/wire"
+	"github.com/LLeMbas/lembas-check/internal/cachebench/cachesim"
 )
 
 // llama-server's slot endpoints, served in the llama.cpp dialect over the cache simulator: the

@@ -4,8 +4,8 @@ import (
 	"context"
 	"net/http"
 
-	"github.com/LLeMbas/lembas-check/cachesim"
 	"github.com/LLeMbas/lembas-check/internal/api/chat"
+	"github.com/LLeMbas/lembas-check/internal/cachebench/cachesim"
 	"github.com/prometheus/client_golang/prometheus"
 )
 

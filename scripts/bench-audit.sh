@@ -3,7 +3,7 @@
 #
 #   scripts/bench-audit.sh [REQUESTS...]      (default: 2000 4000)
 #
-# For each length it generates the issue's session (cachebench/cmd/gen, 20,000 prompt tokens a
+# For each length it generates the issue's session (internal/cachebench/cmd/gen, 20,000 prompt tokens a
 # request on average, seed 1; kept in $TMPDIR between runs), then measures
 #   - cat: the file's bytes alone (the page cache's floor);
 #   - read: the replay reader alone, every exchange with its body put back and checked by its
@@ -22,11 +22,11 @@ echo "# $(date -u +%FT%TZ), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg
 printf '%-9s %-28s %10s %10s %10s\n' requests measure wall cpu peak
 for n in "${lengths[@]}"; do
 	f=$dir/large-$n.jsonl
-	[ -s "$f" ] || go run ./cachebench/cmd/gen -large "$n" -tokens $((n * 20000)) -o "$f"
+	[ -s "$f" ] || go run ./internal/cachebench/cmd/gen -large "$n" -tokens $((n * 20000)) -o "$f"
 	/usr/bin/time -f '%e %U %S %M' -o "$dir/cat.time" cat "$f" >/dev/null
 	read -r w u s _ <"$dir/cat.time"
 	printf '%-9s %-28s %9ss %9ss %10s\n' "$n" "cat (the bytes alone)" "$w" "$(awk "BEGIN { print $u + $s }")" -
-	LEMBAS_AUDIT_FILE=$f go test ./cachebench/audit -run '^$' -bench 'AuditFile' -benchtime 1x >"$dir/bench.txt"
+	LEMBAS_AUDIT_FILE=$f go test ./internal/cachebench/audit -run '^$' -bench 'AuditFile' -benchtime 1x >"$dir/bench.txt"
 	awk -v n="$n" '/^BenchmarkAuditFile\// {
 		name = $1; sub(/^BenchmarkAuditFile\//, "", name); sub(/-[0-9]+$/, "", name)
 		for (i = 3; i < NF; i++) { m[$(i+1)] = $i }

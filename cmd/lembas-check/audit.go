@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/LLeMbas/lembas-check/cachebench/audit"
+	"github.com/LLeMbas/lembas-check/internal/cachebench/audit"
 	"github.com/LLeMbas/lembas-check/internal/format"
 )
 

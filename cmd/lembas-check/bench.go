@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/LLeMbas/lembas-check/cachebench/bench"
+	"github.com/LLeMbas/lembas-check/internal/cachebench/bench"
 	"github.com/LLeMbas/lembas-check/internal/format"
 )
 

@@ -4,7 +4,7 @@ import (
 	"context"
 	"io"
 
-	"github.com/LLeMbas/lembas-check/cachebench/export"
+	"github.com/LLeMbas/lembas-check/internal/cachebench/export"
 )
 
 func cmdExport(ctx context.Context, args []string, stdout, stderr io.Writer) int {

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/LLeMbas/lembas-check/cachebench/audit"
 	"github.com/LLeMbas/lembas-check/fakeprovider"
+	"github.com/LLeMbas/lembas-check/internal/cachebench/audit"
 	"github.com/LLeMbas/lembas-check/internal/live/agents/agentstest"
 	"github.com/LLeMbas/lembas-check/internal/replay"
 	"github.com/LLeMbas/lembas-check/runner"

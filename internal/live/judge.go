@@ -9,9 +9,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/LLeMbas/lembas-check/cachebench/audit"
 	"github.com/LLeMbas/lembas-check/conformance"
 	"github.com/LLeMbas/lembas-check/internal/api/chat"
+	"github.com/LLeMbas/lembas-check/internal/cachebench/audit"
 	"github.com/LLeMbas/lembas-check/internal/live/acp"
 	"github.com/LLeMbas/lembas-check/internal/replay"
 	"github.com/LLeMbas/lembas-check/runner"

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/LLeMbas/lembas-check/cachebench/audit"
+	"github.com/LLeMbas/lembas-check/internal/cachebench/audit"
 	"github.com/LLeMbas/lembas-check/internal/replay"
 	"github.com/LLeMbas/lembas-check/runner"
 )

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/LLeMbas/lembas-check/cachebench/audit"
+	"github.com/LLeMbas/lembas-check/internal/cachebench/audit"
 )
 
 // Served are the models the fake serves a scenario's agent: the one it asks for (ModelOf), and

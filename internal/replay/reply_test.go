@@ -169,7 +169,7 @@ func TestResponsesCallsBodyAndStream(t *testing.T) {
 }
 
 // The assistant message a harness appends for a reply, which live mode feeds back and the
-// session generator (cachebench/gen) writes into its requests: role, content (null for calls
+// session generator (internal/cachebench/gen) writes into its requests: role, content (null for calls
 // alone), tool_calls, the text as sent.
 func TestReplyMessage(t *testing.T) {
 	for _, c := range []struct {

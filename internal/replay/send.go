@@ -390,7 +390,7 @@ func (p *Player) substitute(body []byte) ([]byte, [][32]byte, string) {
 
 // Message is the chat completions message a harness appends for a reply: role, content (null
 // for calls alone), tool_calls, in that order, the text as sent. Live mode feeds it back; the
-// session generator (cachebench/gen) writes it into the requests it makes.
+// session generator (internal/cachebench/gen) writes it into the requests it makes.
 func (r Reply) Message() json.RawMessage {
 	type fn struct {
 		Name      string `json:"name"`
