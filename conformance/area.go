@@ -10,7 +10,7 @@ import (
 	"reflect"
 	"strings"
 
-	"github.com/LLeMbas/lembas-check/conformance/steps"
+	"github.com/LLeMbas/lembas-check/internal/gherkin/steps"
 	"github.com/LLeMbas/lembas-check/internal/jsonx"
 )
 
@@ -29,7 +29,7 @@ type Area struct {
 	DecodeAnswer func(raw json.RawMessage) (any, error)
 	// Reference answers a decoded case with the reference implementation (harness/<area>).
 	Reference func(c any) (any, error)
-	// Steps is the area's Gherkin step vocabulary (conformance/steps): the phrases its feature,
+	// Steps is the area's Gherkin step vocabulary (internal/gherkin/steps): the phrases its feature,
 	// conformance/features/<name>.feature, is written in. nil: the area has no features yet.
 	Steps *steps.Vocabulary
 	// caseType and answerType are C and A of Define, for Schema.

@@ -1,8 +1,8 @@
 package conformance
 
 import (
-	"github.com/LLeMbas/lembas-check/conformance/steps"
 	"github.com/LLeMbas/lembas-check/harness/chunk"
+	"github.com/LLeMbas/lembas-check/internal/gherkin/steps"
 )
 
 // Chunk is conformance/chunk.json, the character splitter. The spec's file is not in the seed

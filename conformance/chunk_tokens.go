@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/LLeMbas/lembas-check/conformance/steps"
 	"github.com/LLeMbas/lembas-check/harness/chunk"
+	"github.com/LLeMbas/lembas-check/internal/gherkin/steps"
 )
 
 // ChunkTokens is conformance/chunk_tokens.json: the pieces a file is cut into for search,

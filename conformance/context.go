@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/LLeMbas/lembas-check/conformance/steps"
 	"github.com/LLeMbas/lembas-check/harness/results"
 	"github.com/LLeMbas/lembas-check/harness/spec"
+	"github.com/LLeMbas/lembas-check/internal/gherkin/steps"
 )
 
 // Context is conformance/context.json: what each step of a session inserts into the conversation.

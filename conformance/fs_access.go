@@ -6,8 +6,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/LLeMbas/lembas-check/conformance/steps"
 	"github.com/LLeMbas/lembas-check/harness/fsaccess"
+	"github.com/LLeMbas/lembas-check/internal/gherkin/steps"
 )
 
 // FSAccess is conformance/fs_access.json: one operation on a session's view of a tree.

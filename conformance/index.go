@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/LLeMbas/lembas-check/conformance/steps"
 	"github.com/LLeMbas/lembas-check/harness/index"
+	"github.com/LLeMbas/lembas-check/internal/gherkin/steps"
 )
 
 // Index is cases/index.json: what search's index embeds, and holds per path, as a tree is

@@ -5,9 +5,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/LLeMbas/lembas-check/conformance/steps"
 	"github.com/LLeMbas/lembas-check/harness/fsaccess"
 	"github.com/LLeMbas/lembas-check/harness/instructions"
+	"github.com/LLeMbas/lembas-check/internal/gherkin/steps"
 )
 
 // Instructions is conformance/instructions.json: the instruction files a session starts with.

@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/LLeMbas/lembas-check/conformance/steps"
 	"github.com/LLeMbas/lembas-check/harness/jobs"
+	"github.com/LLeMbas/lembas-check/internal/gherkin/steps"
 )
 
 // Jobs is conformance/jobs.json: the note composed from a job's record.

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/LLeMbas/lembas-check/conformance/steps"
 	"github.com/LLeMbas/lembas-check/harness/instructions/modules"
+	"github.com/LLeMbas/lembas-check/internal/gherkin/steps"
 )
 
 // Modules is cases/modules.json: rule modules loaded by the path touched (seeds/004).

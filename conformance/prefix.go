@@ -9,9 +9,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/LLeMbas/lembas-check/conformance/steps"
 	"github.com/LLeMbas/lembas-check/harness/prefix"
 	"github.com/LLeMbas/lembas-check/harness/spec"
+	"github.com/LLeMbas/lembas-check/internal/gherkin/steps"
 )
 
 // Prefix is conformance/prefix.json: one session's requests — the system prompt each sends (by

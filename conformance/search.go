@@ -4,9 +4,9 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/LLeMbas/lembas-check/conformance/steps"
 	"github.com/LLeMbas/lembas-check/harness/fsaccess"
 	"github.com/LLeMbas/lembas-check/harness/search"
+	"github.com/LLeMbas/lembas-check/internal/gherkin/steps"
 )
 
 // Search is cases/search.json: `search` over a session's view (filesystem.md, A search).

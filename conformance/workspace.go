@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/LLeMbas/lembas-check/conformance/steps"
 	"github.com/LLeMbas/lembas-check/harness/fsaccess"
 	"github.com/LLeMbas/lembas-check/harness/workspace"
+	"github.com/LLeMbas/lembas-check/internal/gherkin/steps"
 )
 
 // Workspace is cases/workspace.json: per-session workspace roots on a real disk (seeds/002).

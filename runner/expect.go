@@ -10,7 +10,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/LLeMbas/lembas-check/runner/selection"
+	"github.com/LLeMbas/lembas-check/internal/selection"
 )
 
 // Expectations are known failures and known skips: a case id (or a glob of ids) and why it

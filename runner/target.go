@@ -1,6 +1,6 @@
 // Package runner hands conformance cases to a target — the builtin reference, an adapter process,
 // a Go implementation's own functions — and turns its answers into verdicts (Run, one pool for
-// every work item). How a report is written is runner/report's; which cases run, runner/selection's.
+// every work item). How a report is written is internal/report's; which cases run, internal/selection's.
 package runner
 
 import (

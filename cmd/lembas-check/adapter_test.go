@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/LLeMbas/lembas-check/conformance"
+	"github.com/LLeMbas/lembas-check/internal/report"
 	"github.com/LLeMbas/lembas-check/runner"
-	"github.com/LLeMbas/lembas-check/runner/report"
 )
 
 // With LEMBAS_CHECK_TEST_MAIN=1 the test binary is lembas-check itself, so a test can start

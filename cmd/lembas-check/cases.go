@@ -8,9 +8,9 @@ import (
 
 	"github.com/LLeMbas/lembas-check/conformance"
 	"github.com/LLeMbas/lembas-check/conformance/coverage"
+	"github.com/LLeMbas/lembas-check/internal/report"
+	"github.com/LLeMbas/lembas-check/internal/selection"
 	"github.com/LLeMbas/lembas-check/runner"
-	"github.com/LLeMbas/lembas-check/runner/report"
-	"github.com/LLeMbas/lembas-check/runner/selection"
 )
 
 // caseFlags are the flags that choose cases, shared by run, list, show, diff and smoke.

@@ -6,7 +6,7 @@ import (
 
 	"github.com/LLeMbas/lembas-check/conformance"
 	"github.com/LLeMbas/lembas-check/internal/format"
-	"github.com/LLeMbas/lembas-check/runner/report"
+	"github.com/LLeMbas/lembas-check/internal/report"
 )
 
 func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {

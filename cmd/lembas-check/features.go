@@ -4,8 +4,8 @@ import (
 	"flag"
 
 	"github.com/LLeMbas/lembas-check/internal/cli"
+	"github.com/LLeMbas/lembas-check/internal/gherkin"
 	"github.com/LLeMbas/lembas-check/runner"
-	"github.com/LLeMbas/lembas-check/runner/gherkin"
 )
 
 // addFeatureFlag is `--features [DIR]`: alone, the features embedded in the binary; with a folder,

@@ -11,8 +11,8 @@ import (
 	"github.com/LLeMbas/lembas-check/internal/live"
 	"github.com/LLeMbas/lembas-check/internal/live/agents"
 	"github.com/LLeMbas/lembas-check/internal/live/livetarget"
+	"github.com/LLeMbas/lembas-check/internal/report"
 	"github.com/LLeMbas/lembas-check/runner"
-	"github.com/LLeMbas/lembas-check/runner/report"
 )
 
 func cmdLive(ctx context.Context, args []string, stdout, stderr io.Writer) int {

@@ -14,8 +14,8 @@ import (
 
 	"github.com/LLeMbas/lembas-check/internal/cli"
 	"github.com/LLeMbas/lembas-check/internal/format"
+	"github.com/LLeMbas/lembas-check/internal/report"
 	"github.com/LLeMbas/lembas-check/runner"
-	"github.com/LLeMbas/lembas-check/runner/report"
 )
 
 // reportFlags are the flags that say how a run's report is written, shared by run and live.

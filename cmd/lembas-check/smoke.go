@@ -4,8 +4,8 @@ import (
 	"context"
 	"io"
 
+	"github.com/LLeMbas/lembas-check/internal/report"
 	"github.com/LLeMbas/lembas-check/runner"
-	"github.com/LLeMbas/lembas-check/runner/report"
 )
 
 func cmdSmoke(ctx context.Context, args []string, stdout, stderr io.Writer) int {

@@ -30,7 +30,7 @@ var (
 
 // The baseline of BenchmarkStartup is lembas-check as it was until the features were parsed with
 // cucumber's parser directly: godog linked in, and Load going through it. It is put together at
-// build time only (go build -overlay), never written into the tree: runner/gherkin's Load is
+// build time only (go build -overlay), never written into the tree: internal/gherkin's Load is
 // renamed, and the godog loader its tests keep (loadWithGodog, godog_test.go) becomes Load.
 func godogOverlay(tb testing.TB, dir string) string {
 	here, err := os.Getwd()
@@ -44,7 +44,7 @@ func godogOverlay(tb testing.TB, dir string) string {
 	}
 	const own = "\nfunc Load(fsys fs.FS, name string) ([]Scenario, error) {"
 	if !bytes.Contains(load, []byte(own)) {
-		tb.Fatalf("runner/gherkin/load.go has no %q to set aside for the baseline", own)
+		tb.Fatalf("internal/gherkin/load.go has no %q to set aside for the baseline", own)
 	}
 	load = bytes.Replace(load, []byte(own), []byte("\nfunc loadOwn(fsys fs.FS, name string) ([]Scenario, error) {"), 1)
 	test, err := os.ReadFile(filepath.Join(pkg, "godog_test.go"))
@@ -54,7 +54,7 @@ func godogOverlay(tb testing.TB, dir string) string {
 	start := bytes.Index(test, []byte("\nfunc loadWithGodog("))
 	end := bytes.Index(test[max(start, 0):], []byte("\n}\n"))
 	if start < 0 || end < 0 {
-		tb.Fatal("runner/gherkin/godog_test.go has no loadWithGodog for the baseline")
+		tb.Fatal("internal/gherkin/godog_test.go has no loadWithGodog for the baseline")
 	}
 	fn := bytes.Replace(test[start:start+end+3], []byte("func loadWithGodog("), []byte("func Load("), 1)
 	godogLoad := "package gherkin\n\nimport (\n\t\"context\"\n\t\"fmt\"\n\t\"io\"\n\t\"io/fs\"\n\t\"strings\"\n\n" +

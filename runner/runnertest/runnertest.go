@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/LLeMbas/lembas-check/conformance"
+	"github.com/LLeMbas/lembas-check/internal/gherkin"
 	"github.com/LLeMbas/lembas-check/runner"
-	"github.com/LLeMbas/lembas-check/runner/gherkin"
 )
 
 // TestTarget runs every embedded case against a target, one subtest per case named by its id

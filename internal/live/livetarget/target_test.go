@@ -18,11 +18,11 @@ import (
 	"time"
 
 	"github.com/LLeMbas/lembas-check/conformance"
+	"github.com/LLeMbas/lembas-check/internal/gherkin"
 	"github.com/LLeMbas/lembas-check/internal/live/acp"
 	"github.com/LLeMbas/lembas-check/internal/live/agents"
 	"github.com/LLeMbas/lembas-check/internal/live/refagent"
 	"github.com/LLeMbas/lembas-check/runner"
-	"github.com/LLeMbas/lembas-check/runner/gherkin"
 )
 
 // The test binary is the harness too: with LIVETARGET_TEST_AGENT set it is the reference agent

@@ -12,9 +12,9 @@ import (
 
 	"github.com/LLeMbas/lembas-check/conformance"
 	"github.com/LLeMbas/lembas-check/internal/format"
+	"github.com/LLeMbas/lembas-check/internal/selection"
 	"github.com/LLeMbas/lembas-check/internal/term"
 	"github.com/LLeMbas/lembas-check/runner"
-	"github.com/LLeMbas/lembas-check/runner/selection"
 )
 
 // Source is what one side of a diff (--a, --b) names.

@@ -10,8 +10,8 @@ import (
 	"testing/fstest"
 
 	"github.com/LLeMbas/lembas-check/conformance"
-	"github.com/LLeMbas/lembas-check/conformance/features"
-	"github.com/LLeMbas/lembas-check/conformance/steps"
+	"github.com/LLeMbas/lembas-check/internal/gherkin/features"
+	"github.com/LLeMbas/lembas-check/internal/gherkin/steps"
 	"github.com/cucumber/godog"
 )
 

@@ -1,7 +1,7 @@
 // Package steps holds each area's Gherkin step vocabulary: the phrases a feature
 // (conformance/features/<area>.feature) is written in, and what each does — a Given or When sets
 // a field of the area's case or adds its op or steps, a Then says what the spec fixes of one part
-// of the answer. A vocabulary is a field of its conformance.Area (Area.Steps); runner/gherkin
+// of the answer. A vocabulary is a field of its conformance.Area (Area.Steps); internal/gherkin
 // parses the features and hands each step here.
 //
 // The steps never compute an answer: they only build the case and state what the spec says it

@@ -11,7 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/LLeMbas/lembas-check/conformance"
-	"github.com/LLeMbas/lembas-check/conformance/steps"
+	"github.com/LLeMbas/lembas-check/internal/gherkin/steps"
 	"github.com/LLeMbas/lembas-check/runner"
 )
 

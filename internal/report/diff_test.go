@@ -15,8 +15,8 @@ import (
 	"github.com/LLeMbas/lembas-check/conformance"
 	"github.com/LLeMbas/lembas-check/conformance/conformancetest"
 	"github.com/LLeMbas/lembas-check/internal/format"
+	"github.com/LLeMbas/lembas-check/internal/selection"
 	"github.com/LLeMbas/lembas-check/runner"
-	"github.com/LLeMbas/lembas-check/runner/selection"
 )
 
 // twoReports runs ten jobs cases through two scripted implementations that differ in every way a

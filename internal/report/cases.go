@@ -9,8 +9,8 @@ import (
 	"github.com/LLeMbas/lembas-check/conformance"
 	"github.com/LLeMbas/lembas-check/internal/format"
 	"github.com/LLeMbas/lembas-check/internal/jsonx"
+	"github.com/LLeMbas/lembas-check/internal/selection"
 	"github.com/LLeMbas/lembas-check/internal/table"
-	"github.com/LLeMbas/lembas-check/runner/selection"
 )
 
 // CaseFormats are the formats a list of cases (`lembas-check list`) is written in.

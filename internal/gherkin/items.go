@@ -2,8 +2,8 @@ package gherkin
 
 import (
 	"github.com/LLeMbas/lembas-check/conformance"
+	"github.com/LLeMbas/lembas-check/internal/selection"
 	"github.com/LLeMbas/lembas-check/runner"
-	"github.com/LLeMbas/lembas-check/runner/selection"
 )
 
 // RunItems is what a run sends: the JSON cases of the suites and, with features (--features,

@@ -7,7 +7,7 @@ import (
 
 	"github.com/LLeMbas/lembas-check/conformance"
 	"github.com/LLeMbas/lembas-check/conformance/conformancetest"
-	"github.com/LLeMbas/lembas-check/conformance/features"
+	"github.com/LLeMbas/lembas-check/internal/gherkin/features"
 	"github.com/LLeMbas/lembas-check/runner"
 )
 

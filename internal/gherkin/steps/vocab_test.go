@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/LLeMbas/lembas-check/conformance"
-	"github.com/LLeMbas/lembas-check/conformance/steps"
+	"github.com/LLeMbas/lembas-check/internal/gherkin/steps"
 )
 
 // withSteps is every area of the registry that has a vocabulary.

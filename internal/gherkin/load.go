@@ -1,4 +1,4 @@
-// Package gherkin runs lembas-check's Gherkin features (conformance/features/*.feature) against
+// Package gherkin runs lembas-check's Gherkin features (internal/gherkin/features/*.feature) against
 // any runner.Target. Each scenario's steps build one case of its area — Givens set the case's
 // fields, Whens add its op or steps, Thens say what the spec fixes of the answer — and the case is
 // sent to the target once, after the last When; each Then then checks its part of the answer. The
@@ -7,7 +7,7 @@
 //
 // cucumber's Gherkin parser (github.com/cucumber/gherkin/go) reads the features into pickles;
 // this package runs each pickle's steps through its area's vocabulary (conformance.Area's Steps,
-// package conformance/steps), so a line no step knows fails with that vocabulary. godog is not
+// package internal/gherkin/steps), so a line no step knows fails with that vocabulary. godog is not
 // used: linking it ran `go env GOTOOLDIR` at every lembas-check start (docs/design.md).
 package gherkin
 
@@ -23,7 +23,7 @@ import (
 	"sync/atomic"
 
 	"github.com/LLeMbas/lembas-check/conformance"
-	"github.com/LLeMbas/lembas-check/conformance/steps"
+	"github.com/LLeMbas/lembas-check/internal/gherkin/steps"
 	"github.com/LLeMbas/lembas-check/internal/jsonx"
 	gherkin "github.com/cucumber/gherkin/go/v42"
 	messages "github.com/cucumber/messages/go/v34"
@@ -51,7 +51,7 @@ func (e *FeatureError) Error() string { return e.File + ": " + e.Msg }
 
 //go:generate go test -run ^TestEmbeddedScenarioTable$ -update .
 
-// Embedded is the features embedded in the binary (conformance/features), as Load(features.FS,
+// Embedded is the features embedded in the binary (internal/gherkin/features), as Load(features.FS,
 // "features") makes them. They were parsed and their steps run when lembas-check was built
 // (embedded_scenarios.go, checked fresh by TestEmbeddedScenarioTable): parsing them with
 // cucumber's parser and building each case was three quarters of `run --features`. Each case is

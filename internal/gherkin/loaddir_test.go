@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/LLeMbas/lembas-check/internal/selection"
 	"github.com/LLeMbas/lembas-check/runner"
-	"github.com/LLeMbas/lembas-check/runner/selection"
 )
 
 // --features alone is the embedded features; a folder that is missing, a file, or a folder of no

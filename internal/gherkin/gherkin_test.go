@@ -8,7 +8,7 @@ import (
 	"testing/fstest"
 
 	"github.com/LLeMbas/lembas-check/conformance"
-	"github.com/LLeMbas/lembas-check/conformance/features"
+	"github.com/LLeMbas/lembas-check/internal/gherkin/features"
 	"github.com/LLeMbas/lembas-check/runner"
 	messages "github.com/cucumber/messages/go/v34"
 )

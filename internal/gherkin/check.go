@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/LLeMbas/lembas-check/conformance"
-	"github.com/LLeMbas/lembas-check/conformance/steps"
+	"github.com/LLeMbas/lembas-check/internal/gherkin/steps"
 	"github.com/LLeMbas/lembas-check/internal/table"
 )
 

@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// NewCheck is a check as a table made at build time holds it (runner/gherkin's embedded
+// NewCheck is a check as a table made at build time holds it (internal/gherkin's embedded
 // scenarios): its part's steps (a key, an index, or View's), and want as JSON. A want that is
 // not JSON is a table not made by GoString: it panics, as a bad literal would.
 func NewCheck(step string, line int, part []any, want string) Check {
