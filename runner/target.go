@@ -174,7 +174,7 @@ func (Builtin) Close() error { return nil }
 
 // Funcs is a Go implementation's own functions, one per area it implements: each takes a case's
 // JSON (without "expect") and returns its answer's JSON. It lets a Go project run the suite inside
-// its own `go test` (see ExampleFuncs).
+// its own `go test` (runnertest.TestTarget; see ExampleRun).
 type Funcs struct {
 	Implementation Implementation
 	Areas          map[string]func(caseJSON []byte) (answerJSON []byte, err error)
