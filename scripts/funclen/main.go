@@ -1,0 +1,160 @@
+// Command funclen fails when a function of lembas-check is longer than a reader holds in their
+// head: over 100 lines always, over 80 unless kept.txt gives the reason. .ci/run runs it.
+//
+//	go run ./scripts/funclen
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+const (
+	hard = 100 // never
+	soft = 80  // only with a reason in kept.txt
+)
+
+type long struct {
+	where, name string
+	lines       int
+}
+
+func main() {
+	kept, err := readKept("scripts/funclen/kept.txt")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "funclen:", err)
+		os.Exit(2)
+	}
+	found, err := scan(".")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "funclen:", err)
+		os.Exit(2)
+	}
+	bad := 0
+	for _, l := range found {
+		key := l.where + " " + l.name
+		switch {
+		case l.lines > hard:
+			fmt.Printf("%s: %s is %d lines (at most %d)\n", l.where, l.name, l.lines, hard)
+			bad++
+		case kept[key] == "":
+			fmt.Printf("%s: %s is %d lines: split it, or say why it stays in scripts/funclen/kept.txt\n",
+				l.where, l.name, l.lines)
+			bad++
+		}
+	}
+	if bad > 0 {
+		os.Exit(1)
+	}
+	fmt.Printf("ok\t%d functions over %d lines, each with its reason in kept.txt\n", len(found), soft)
+}
+
+// scan lists the non-test, non-generated functions over soft lines, by file and name.
+func scan(root string) ([]long, error) {
+	var out []long
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") && p != "." || d.Name() == "node_modules") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, p, nil, parser.ParseComments)
+		if err != nil {
+			return err
+		}
+		if ast.IsGenerated(f) {
+			return nil
+		}
+		for _, decl := range f.Decls {
+			name := declName(decl)
+			ast.Inspect(decl, func(n ast.Node) bool {
+				if n == nil {
+					return false
+				}
+				lines := fset.Position(n.End()).Line - fset.Position(n.Pos()).Line + 1
+				switch n.(type) {
+				case *ast.FuncDecl:
+					if lines > soft {
+						out = append(out, long{filepath.ToSlash(p), name, lines})
+					}
+				case *ast.FuncLit:
+					if lines > soft {
+						out = append(out, long{filepath.ToSlash(p), name + ".func", lines})
+					}
+				}
+				return true
+			})
+		}
+		return nil
+	})
+	sort.Slice(out, func(i, j int) bool { return out[i].where+out[i].name < out[j].where+out[j].name })
+	return out, err
+}
+
+// declName names a function by its receiver and name, a package-level value by its first name.
+func declName(decl ast.Decl) string {
+	switch d := decl.(type) {
+	case *ast.FuncDecl:
+		return funcName(d)
+	case *ast.GenDecl:
+		if len(d.Specs) > 0 {
+			if v, ok := d.Specs[0].(*ast.ValueSpec); ok && len(v.Names) > 0 {
+				return v.Names[0].Name
+			}
+		}
+	}
+	return "?"
+}
+
+func funcName(fn *ast.FuncDecl) string {
+	if fn.Recv == nil || len(fn.Recv.List) == 0 {
+		return fn.Name.Name
+	}
+	t := fn.Recv.List[0].Type
+	if s, ok := t.(*ast.StarExpr); ok {
+		t = s.X
+	}
+	if g, ok := t.(*ast.IndexExpr); ok {
+		t = g.X
+	}
+	if id, ok := t.(*ast.Ident); ok {
+		return id.Name + "." + fn.Name.Name
+	}
+	return fn.Name.Name
+}
+
+// readKept reads "path func reason" lines; # starts a comment.
+func readKept(path string) (map[string]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	kept := map[string]string{}
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		parts := strings.SplitN(line, " ", 3)
+		if len(parts) < 3 {
+			return nil, fmt.Errorf("%s:%d: want \"path function reason\"", path, n)
+		}
+		kept[parts[0]+" "+parts[1]] = parts[2]
+	}
+	return kept, sc.Err()
+}
