@@ -69,22 +69,33 @@ func surface(root string) ([]byte, error) {
 }
 
 func writePackage(b *bytes.Buffer, dir string) error {
-	fset := token.NewFileSet()
-	pkgs, err := parser.ParseDir(fset, dir, func(fi fs.FileInfo) bool {
-		return !strings.HasSuffix(fi.Name(), "_test.go")
-	}, parser.ParseComments)
+	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return err
 	}
-	for name, pkg := range pkgs {
-		if name == "main" {
+	fset := token.NewFileSet()
+	var files []*ast.File
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
 			continue
 		}
-		d := doc.New(pkg, module+"/"+filepath.ToSlash(dir), 0)
-		fmt.Fprintf(b, "\n## %s\n\n", filepath.ToSlash(dir))
-		for _, line := range names(d) {
-			fmt.Fprintf(b, "- %s\n", line)
+		f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, parser.ParseComments)
+		if err != nil {
+			return err
 		}
+		files = append(files, f)
+	}
+	if len(files) == 0 || files[0].Name.Name == "main" {
+		return nil
+	}
+	d, err := doc.NewFromFiles(fset, files, module+"/"+filepath.ToSlash(dir))
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(b, "\n## %s\n\n", filepath.ToSlash(dir))
+	for _, line := range names(d) {
+		fmt.Fprintf(b, "- %s\n", line)
 	}
 	return nil
 }
