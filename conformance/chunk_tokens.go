@@ -14,7 +14,8 @@ import (
 
 // ChunkTokens is conformance/chunk_tokens.json: the pieces a file is cut into for search,
 // measured in tokens (filesystem.md, Indexing, by tokens).
-var ChunkTokens = Define("chunk_tokens", "spec", "the pieces a file is cut into for search, measured in a tokenizer's tokens (filesystem.md, Indexing, by tokens)", answerChunkTokens).WithSteps(steps.ChunkTokens)
+var ChunkTokens = Define("chunk_tokens", "spec",
+	"the pieces a file is cut into for search, measured in a tokenizer's tokens (filesystem.md, Indexing, by tokens)", answerChunkTokens).WithSteps(steps.ChunkTokens)
 
 // chunkTokensCase is the spec's case; `tokenizer: "estimate"` and `limit` are lembas-check's own
 // (cases/chunk_tokens.json): the stand-in count where no tokenizer is given, and the most tokens
@@ -36,10 +37,12 @@ func (c chunkTokensCase) Validate() error {
 		return Fieldf("tokenizer", "missing: a chunk_tokens case names its tokenizer, one of %s", tokenizerNames())
 	}
 	if _, ok := chunk.Tokenizers[*c.Tokenizer]; !ok && *c.Tokenizer != noTokenizer {
-		return Fieldf("tokenizer", "%q is not a tokenizer lembas-check has; want one of %s", *c.Tokenizer, tokenizerNames())
+		return Fieldf("tokenizer", "%q is not a tokenizer lembas-check has; want one of %s", *c.Tokenizer,
+			tokenizerNames())
 	}
 	if c.Limit != nil && *c.Limit < 1 {
-		return Fieldf("limit", "is %d; the embedder takes at least 1 token (leave limit out for an embedder that refuses nothing)", *c.Limit)
+		return Fieldf("limit",
+			"is %d; the embedder takes at least 1 token (leave limit out for an embedder that refuses nothing)", *c.Limit)
 	}
 	return validateSplit(c.Size, c.Overlap, c.Text, "tokens")
 }
@@ -48,9 +51,11 @@ func (c chunkTokensCase) Validate() error {
 func validateSplit(size, overlap *int, text *string, unit string) error {
 	switch {
 	case size == nil:
-		return Fieldf("size", "missing: the most %s a piece holds (an integer; a small one is raised to the rule's minimum)", unit)
+		return Fieldf("size",
+			"missing: the most %s a piece holds (an integer; a small one is raised to the rule's minimum)", unit)
 	case overlap == nil:
-		return Fieldf("overlap", "missing: how many %s the next piece repeats (an integer, 0 or more; held to half the size)", unit)
+		return Fieldf("overlap",
+			"missing: how many %s the next piece repeats (an integer, 0 or more; held to half the size)", unit)
 	case *overlap < 0:
 		return Fieldf("overlap", "is %d; want 0 or more (%s the next piece repeats)", *overlap, unit)
 	case text == nil:
@@ -65,7 +70,8 @@ func tokenizerNames() string {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	return strings.Join(names, ", ") + ", or " + noTokenizer + " (no tokenizer: the stand-in count, ceil(UTF-8 bytes / " + strconv.Itoa(chunk.EstimateBytes()) + "))"
+	return strings.Join(names,
+		", ") + ", or " + noTokenizer + " (no tokenizer: the stand-in count, ceil(UTF-8 bytes / " + strconv.Itoa(chunk.EstimateBytes()) + "))"
 }
 
 // piecesAnswer is both splitters' answer: the pieces in order, [] when there are none (never
@@ -85,7 +91,8 @@ func (a *piecesAnswer) UnmarshalJSON(b []byte) error {
 	for i, item := range items {
 		var p *string
 		if err := json.Unmarshal(item, &p); err != nil || p == nil {
-			return &json.UnmarshalTypeError{Value: jsonKind(item), Type: reflect.TypeFor[string](), Field: "[" + strconv.Itoa(i) + "]"}
+			return &json.UnmarshalTypeError{Value: jsonKind(item), Type: reflect.TypeFor[string](),
+				Field: "[" + strconv.Itoa(i) + "]"}
 		}
 		out[i] = *p
 	}

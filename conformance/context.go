@@ -12,7 +12,8 @@ import (
 )
 
 // Context is conformance/context.json: what each step of a session inserts into the conversation.
-var Context = Define("context", "spec", "what each step of a session inserts: result ids, read brackets, stubs, the cap, recall, diffs, the compaction table (loop.json context)", answerContext).WithSteps(steps.Context)
+var Context = Define("context", "spec",
+	"what each step of a session inserts: result ids, read brackets, stubs, the cap, recall, diffs, the compaction table (loop.json context)", answerContext).WithSteps(steps.Context)
 
 // ContextCase is a session's steps in order, as Decode reads a case (and the live target plays
 // it). `limits` overrides loop.json's cap (all six numbers); `cwd` (lembas-check's own cases only)
@@ -109,9 +110,11 @@ func (l *contextLimits) validate() error {
 	for _, f := range []struct {
 		name string
 		v    *int
-	}{{"max_lines", l.MaxLines}, {"max_chars", l.MaxChars}, {"head_lines", l.HeadLines}, {"head_chars", l.HeadChars}, {"tail_lines", l.TailLines}, {"tail_chars", l.TailChars}} {
+	}{{"max_lines", l.MaxLines}, {"max_chars", l.MaxChars}, {"head_lines", l.HeadLines}, {"head_chars",
+		l.HeadChars}, {"tail_lines", l.TailLines}, {"tail_chars", l.TailChars}} {
 		if f.v == nil {
-			return Fieldf("limits."+f.name, "missing: limits gives all six numbers of loop.json's cap (max_lines, max_chars, head_lines, head_chars, tail_lines, tail_chars)")
+			return Fieldf("limits."+f.name,
+				"missing: limits gives all six numbers of loop.json's cap (max_lines, max_chars, head_lines, head_chars, tail_lines, tail_chars)")
 		}
 		if *f.v < 1 {
 			return Fieldf("limits."+f.name, "is %d; a limit is at least 1", *f.v)
@@ -127,12 +130,14 @@ func (s ContextStep) validate(i int, ids map[string]int) error {
 	if !ok {
 		return Fieldf(at("op"), "%q is not a step; want %s", s.Op, contextOpNames)
 	}
-	if err := opFields(at, s.Op, op.need, op.may, s.present(), []string{"id", "path", "content", "offset", "limit", "before", "after", "tool", "args", "text", "target", "files"}); err != nil {
+	if err := opFields(at, s.Op, op.need, op.may, s.present(), []string{"id", "path", "content", "offset", "limit",
+		"before", "after", "tool", "args", "text", "target", "files"}); err != nil {
 		return err
 	}
 	if s.ID != nil {
 		if _, ok := results.ParseID(*s.ID); !ok {
-			return Fieldf(at("id"), "%q is not a result id: # and lowercase hex, at least %d digits, no extra leading zeros (#0001, #a001, #10000)", *s.ID, spec.LoopJSON().Context.IDs.Digits)
+			return Fieldf(at("id"),
+				"%q is not a result id: # and lowercase hex, at least %d digits, no extra leading zeros (#0001, #a001, #10000)", *s.ID, spec.LoopJSON().Context.IDs.Digits)
 		}
 		if j, dup := ids[*s.ID]; dup {
 			return Fieldf(at("id"), "%s is already steps[%d]'s: an id is never reused in a session", *s.ID, j)
@@ -162,7 +167,8 @@ func (s ContextStep) validateValues(i int, at func(string) string) error {
 			n++
 		}
 		if *s.Offset > max(n, 1) {
-			return Fieldf(at("offset"), "%d is past the file's %d lines: the read tool refuses that, and its refusal is not this area's", *s.Offset, n)
+			return Fieldf(at("offset"),
+				"%d is past the file's %d lines: the read tool refuses that, and its refusal is not this area's", *s.Offset, n)
 		}
 	}
 	if s.Op == "apply_patch" {
@@ -175,7 +181,8 @@ func (s ContextStep) validateValues(i int, at func(string) string) error {
 				return Fieldf(fat+".path", "missing: the file's path, as the patch names it")
 			}
 			if f.Before == nil && f.After == nil {
-				return Fieldf(fat, "neither before nor after: a file the patch creates has after, one it deletes before, one it changes both")
+				return Fieldf(fat,
+					"neither before nor after: a file the patch creates has after, one it deletes before, one it changes both")
 			}
 		}
 	}
@@ -236,7 +243,8 @@ func (a contextAnswer) Validate() error {
 	}
 	for i, s := range a {
 		if s == nil {
-			return Fieldf(fmt.Sprintf("[%d]", i), "is null; each step's answer is a string (\"\" for reply and for a compact with no reads)")
+			return Fieldf(fmt.Sprintf("[%d]", i),
+				"is null; each step's answer is a string (\"\" for reply and for a compact with no reads)")
 		}
 	}
 	return nil
@@ -245,7 +253,8 @@ func (a contextAnswer) Validate() error {
 func answerContext(c ContextCase) (contextAnswer, error) {
 	var o results.Options
 	if l := c.Limits; l != nil {
-		o.Cap = &spec.Cap{MaxLines: *l.MaxLines, MaxChars: *l.MaxChars, HeadLines: *l.HeadLines, HeadChars: *l.HeadChars, TailLines: *l.TailLines, TailChars: *l.TailChars}
+		o.Cap = &spec.Cap{MaxLines: *l.MaxLines, MaxChars: *l.MaxChars, HeadLines: *l.HeadLines,
+			HeadChars: *l.HeadChars, TailLines: *l.TailLines, TailChars: *l.TailChars}
 	}
 	if c.Cwd != nil {
 		o.WorkDir = *c.Cwd

@@ -12,7 +12,8 @@ import (
 
 // Index is cases/index.json: what search's index embeds, and holds per path, as a tree is
 // written, moved, copied, mounted and committed (filesystem.md, Indexing, by tokens).
-var Index = Define("index", "lembas-check", "search's index: built when a file is written, keyed by content hash (a file in many places, or unchanged across commits and branches, embedded once; a move costs nothing), a mount's default branch and its new commits (filesystem.md, Indexing, by tokens)", answerIndex).WithSteps(steps.Index)
+var Index = Define("index", "lembas-check",
+	"search's index: built when a file is written, keyed by content hash (a file in many places, or unchanged across commits and branches, embedded once; a move costs nothing), a mount's default branch and its new commits (filesystem.md, Indexing, by tokens)", answerIndex).WithSteps(steps.Index)
 
 // The ops a step may have, and the fields each takes (required, then optional).
 var indexOps = map[string]struct{ need, may []string }{
@@ -43,7 +44,8 @@ type indexStep struct {
 }
 
 func (s indexStep) present() map[string]bool {
-	return map[string]bool{"path": s.Path != nil, "content": s.Content != nil, "from": s.From != nil, "to": s.To != nil, "files": s.Files != nil, "paths": s.Paths != nil}
+	return map[string]bool{"path": s.Path != nil, "content": s.Content != nil, "from": s.From != nil, "to": s.To != nil,
+		"files": s.Files != nil, "paths": s.Paths != nil}
 }
 
 func (c indexCase) Validate() error {
@@ -56,13 +58,15 @@ func (c indexCase) Validate() error {
 		if !ok {
 			return Fieldf(at("op"), "%q is not an op; want %s", s.Op, indexOpNames)
 		}
-		if err := opFields(at, s.Op, op.need, op.may, s.present(), []string{"path", "content", "from", "to", "files", "paths"}); err != nil {
+		if err := opFields(at, s.Op, op.need, op.may, s.present(), []string{"path", "content", "from", "to", "files",
+			"paths"}); err != nil {
 			return err
 		}
 		if s.Op == "mount" {
 			for _, rel := range modulesKeys(s.Files) {
 				if s.Files[rel] == nil {
-					return Fieldf(fmt.Sprintf("%s[%q]", at("files"), rel), "is null: a mounted branch's file has content (null removes a file only in a forge_commit)")
+					return Fieldf(fmt.Sprintf("%s[%q]", at("files"), rel),
+						"is null: a mounted branch's file has content (null removes a file only in a forge_commit)")
 				}
 			}
 		}

@@ -9,7 +9,8 @@ import (
 )
 
 // Jobs is conformance/jobs.json: the note composed from a job's record.
-var Jobs = Define("jobs", "spec", "the note a session is given about its background work (loop.json jobs.marks)", answerJobs).WithSteps(steps.Jobs)
+var Jobs = Define("jobs", "spec", "the note a session is given about its background work (loop.json jobs.marks)",
+	answerJobs).WithSteps(steps.Jobs)
 
 type jobsCase struct {
 	About       string  `json:"about,omitempty"`

@@ -13,7 +13,8 @@ import (
 )
 
 // Modules is cases/modules.json: rule modules loaded by the path touched (seeds/004).
-var Modules = Define("modules", "lembas-check", "rule modules loaded by the path touched: frontmatter, globs, order, dedupe by relative path and SHA-256, supersedes, size cap, symlink refusal (seeds/004)", answerModules).WithSteps(steps.Modules)
+var Modules = Define("modules", "lembas-check",
+	"rule modules loaded by the path touched: frontmatter, globs, order, dedupe by relative path and SHA-256, supersedes, size cap, symlink refusal (seeds/004)", answerModules).WithSteps(steps.Modules)
 
 // The ops a step may have.
 const (
@@ -119,7 +120,8 @@ func (f *modulesFile) check(field string) error {
 	case len(*f.Pad) != 1 || (*f.Pad)[0] >= 0x80:
 		return Fieldf(field+".pad", "%q is not one ASCII character", *f.Pad)
 	case *f.Size < len(f.Text) || *f.Size > maxSize:
-		return Fieldf(field+".size", "%d: want the file's size in bytes, from len(text) = %d to %d", *f.Size, len(f.Text), maxSize)
+		return Fieldf(field+".size", "%d: want the file's size in bytes, from len(text) = %d to %d", *f.Size,
+			len(f.Text), maxSize)
 	}
 	return nil
 }
@@ -150,8 +152,10 @@ func (s modulesStep) validate(at string) error {
 	if !known {
 		return Fieldf(at+".op", "%q is not an op; want one of %s", s.Op, strings.Join(modulesOps, ", "))
 	}
-	has := map[string]bool{"paths": s.Paths != nil, "files": s.Files != nil, "links": s.Links != nil, "append": s.Append != nil}
-	allowed := map[string][]string{modOpTouch: {"paths"}, modOpChange: {"files", "links"}, modOpRequest: {"append"}}[s.Op]
+	has := map[string]bool{"paths": s.Paths != nil, "files": s.Files != nil, "links": s.Links != nil,
+		"append": s.Append != nil}
+	allowed := map[string][]string{modOpTouch: {"paths"}, modOpChange: {"files", "links"},
+		modOpRequest: {"append"}}[s.Op]
 	for _, f := range []string{"paths", "files", "links", "append"} {
 		if has[f] && !ownHas(allowed, f) {
 			return Fieldf(at+"."+f, "a %s step has no %s", s.Op, f)
@@ -164,7 +168,8 @@ func (s modulesStep) validate(at string) error {
 		}
 		for j, p := range s.Paths {
 			if !strings.HasPrefix(p, "/") {
-				return Fieldf(fmt.Sprintf("%s.paths[%d]", at, j), "%q is not absolute: details.fileAccess reports an absolute path", p)
+				return Fieldf(fmt.Sprintf("%s.paths[%d]", at, j),
+					"%q is not absolute: details.fileAccess reports an absolute path", p)
 			}
 		}
 	case modOpChange:
@@ -184,7 +189,8 @@ func (s modulesStep) validate(at string) error {
 		}
 		for _, p := range modulesKeys(s.Links) {
 			if !strings.HasPrefix(p, "/") || (s.Links[p] != nil && *s.Links[p] == "") {
-				return Fieldf(fmt.Sprintf("%s.links[%q]", at, p), "want an absolute path to a target (null removes the link)")
+				return Fieldf(fmt.Sprintf("%s.links[%q]", at, p),
+					"want an absolute path to a target (null removes the link)")
 			}
 		}
 	case modOpRequest:

@@ -16,7 +16,8 @@ import (
 
 // Prefix is conformance/prefix.json: one session's requests — the system prompt each sends (by
 // number), the tools it offers, the note on a user message — and what a call answers.
-var Prefix = Define("prefix", "spec", "what each request of a session sends: the system prompt, the tool list and the note (context.md §10)", answerPrefix).WithSteps(steps.Prefix)
+var Prefix = Define("prefix", "spec",
+	"what each request of a session sends: the system prompt, the tool list and the note (context.md §10)", answerPrefix).WithSteps(steps.Prefix)
 
 // The ops a step may have, and what each answers.
 const (
@@ -153,7 +154,8 @@ func (c PrefixCase) Validate() error {
 			wrapped = false
 		case opTool, opCall:
 			if wrapped {
-				return Fieldf(at+".op", "a %s after the wrap-up and before a user message: \"A tool call in that reply is not run\" (loop.json wrap_up)", s.Op)
+				return Fieldf(at+".op",
+					"a %s after the wrap-up and before a user message: \"A tool call in that reply is not run\" (loop.json wrap_up)", s.Op)
 			}
 			if s.Op == opCall {
 				if err := s.validateCall(at, *c.Tools, tools, could); err != nil {
@@ -179,8 +181,10 @@ func (st *PrefixStart) validate() (map[string]bool, error) {
 	}{
 		{"start.date", st.Date.check("start.date")}, {"start.mode", st.Mode.check("start.mode")},
 		{"start.plan", st.Plan.check("start.plan")}, {"start.memory", st.Memory.check("start.memory")},
-		{"start.personality", st.Personality.check("start.personality")}, {"start.files", st.Files.check("start.files")},
-		{"start.mcp", st.MCP.check("start.mcp")}, {"start.could", st.Could.check("start.could")}, {"start.met", st.Met.check("start.met")},
+		{"start.personality", st.Personality.check("start.personality")}, {"start.files",
+			st.Files.check("start.files")},
+		{"start.mcp", st.MCP.check("start.mcp")}, {"start.could", st.Could.check("start.could")}, {"start.met",
+			st.Met.check("start.met")},
 	} {
 		if f.err != nil {
 			return nil, f.err
@@ -193,7 +197,8 @@ func (st *PrefixStart) validate() (map[string]bool, error) {
 		return nil, Fieldf("start.mode", "missing or empty: the permission mode the session begins in")
 	}
 	if !st.Could.Set {
-		return nil, Fieldf("start.could", "missing: the requirements the session could ever meet, from %s ([] for none)", strings.Join(prefix.Requirements(), ", "))
+		return nil, Fieldf("start.could",
+			"missing: the requirements the session could ever meet, from %s ([] for none)", strings.Join(prefix.Requirements(), ", "))
 	}
 	could, err := requirements("start.could", st.Could.V, false, nil)
 	if err != nil {
@@ -203,7 +208,8 @@ func (st *PrefixStart) validate() (map[string]bool, error) {
 		return nil, err
 	}
 	if st.Mode.V == prefix.PlanMode && !could[prefix.PlanMode] {
-		return nil, Fieldf("start.could", "the session begins in plan mode, so it could meet %q: add it", prefix.PlanMode)
+		return nil, Fieldf("start.could", "the session begins in plan mode, so it could meet %q: add it",
+			prefix.PlanMode)
 	}
 	return could, nil
 }
@@ -263,7 +269,8 @@ func (s PrefixStep) validateCall(at string, list []string, tools, could map[stri
 	}
 	for _, r := range spec.Tools()[s.Tool.V].Requires {
 		if !could[r] {
-			return Fieldf(at+".tool", "%s is not offered: it requires %s, which start.could lacks, and the spec gives no answer for a call of a tool the session does not offer", s.Tool.V, r)
+			return Fieldf(at+".tool",
+				"%s is not offered: it requires %s, which start.could lacks, and the spec gives no answer for a call of a tool the session does not offer", s.Tool.V, r)
 		}
 	}
 	return nil
@@ -281,7 +288,8 @@ func (s PrefixStep) validateSet(at string, could map[string]bool) error {
 		}
 		for _, f := range set {
 			if !slices.Contains(prefix.ByModelFields, f) {
-				return Fieldf(at+"."+f, "not the model's to change: by model sets only %s", strings.Join(prefix.ByModelFields, ", "))
+				return Fieldf(at+"."+f, "not the model's to change: by model sets only %s",
+					strings.Join(prefix.ByModelFields, ", "))
 			}
 		}
 	}
@@ -324,7 +332,8 @@ func requirements(field string, names []string, met bool, could map[string]bool)
 		at := fmt.Sprintf("%s[%d]", field, i)
 		switch {
 		case !slices.Contains(prefix.Requirements(), r):
-			return nil, Fieldf(at, "%q is not a requirement a tool has; want one of %s", r, strings.Join(prefix.Requirements(), ", "))
+			return nil, Fieldf(at, "%q is not a requirement a tool has; want one of %s", r,
+				strings.Join(prefix.Requirements(), ", "))
 		case out[r]:
 			return nil, Fieldf(at, "%q is listed twice", r)
 		case met && r == prefix.PlanMode:
@@ -426,7 +435,8 @@ func (a *prefixStepAnswer) object(b []byte) *FieldError {
 	sort.Strings(keys)
 	for _, k := range keys {
 		if !slices.Contains(want, k) {
-			return &FieldError{Field: k, Msg: "unknown field: a request answers {system, tools, note}, a compaction {system, tools, ask}"}
+			return &FieldError{Field: k,
+				Msg: "unknown field: a request answers {system, tools, note}, a compaction {system, tools, ask}"}
 		}
 	}
 	for _, k := range want {

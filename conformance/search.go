@@ -10,7 +10,8 @@ import (
 )
 
 // Search is cases/search.json: `search` over a session's view (filesystem.md, A search).
-var Search = Define("search", "lembas-check", "search: passages ranked by meaning and by words fused by rank, filtered by the session's view after scoring, in the result form (filesystem.md, A search)", answerSearch).WithSteps(steps.Search)
+var Search = Define("search", "lembas-check",
+	"search: passages ranked by meaning and by words fused by rank, filtered by the session's view after scoring, in the result form (filesystem.md, A search)", answerSearch).WithSteps(steps.Search)
 
 type searchCase struct {
 	About string `json:"about,omitempty"`
@@ -96,7 +97,8 @@ func answerSearch(c searchCase) (searchAnswer, error) {
 	}
 	ps := make([]search.Passage, len(c.Passages))
 	for i, p := range c.Passages {
-		ps[i] = search.Passage{Path: p.Path, Start: p.Lines[0], End: p.Lines[1], Text: *p.Text, Meaning: p.Meaning, Words: p.Words}
+		ps[i] = search.Passage{Path: p.Path, Start: p.Lines[0], End: p.Lines[1], Text: *p.Text, Meaning: p.Meaning,
+			Words: p.Words}
 	}
 	q := search.Query{}
 	if c.Path != nil {

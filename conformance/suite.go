@@ -196,7 +196,8 @@ func Keep(cases []Case, suites []Suite, areas []Area) ([]Case, error) {
 					if equalJSON(prev.Expect, c.Expect) {
 						continue
 					}
-					return nil, &LoadError{File: file, Index: c.Index, Line: c.Line, Field: "expect", Msg: fmt.Sprintf("the same case as %s (id %s) expects another answer", prev.Where(), c.ID)}
+					return nil, &LoadError{File: file, Index: c.Index, Line: c.Line, Field: "expect",
+						Msg: fmt.Sprintf("the same case as %s (id %s) expects another answer", prev.Where(), c.ID)}
 				}
 				seen[c.ID] = c
 				out = append(out, c)
@@ -212,7 +213,9 @@ func readFile(fsys fs.FS, name, file string, byName map[string]Area, names []str
 	areaName := strings.TrimSuffix(name, ".json")
 	area, ok := byName[areaName]
 	if !ok {
-		return []Case{brokenFile(areaName, &LoadError{File: file, Index: -1, Msg: fmt.Sprintf("no area %q: a case file is named <area>.json, one of %s", areaName, strings.Join(names, ", "))})}
+		return []Case{brokenFile(areaName, &LoadError{File: file, Index: -1,
+			Msg: fmt.Sprintf("no area %q: a case file is named <area>.json, one of %s", areaName, strings.Join(names,
+				", "))})}
 	}
 	b, err := fs.ReadFile(fsys, name)
 	if err != nil {
@@ -224,7 +227,8 @@ func readFile(fsys fs.FS, name, file string, byName map[string]Area, names []str
 // brokenFile is the one case that stands for a file that cannot be read: its id is made from the
 // file's name, so it is stable as long as the file is where it is.
 func brokenFile(area string, le *LoadError) Case {
-	return Case{Label: Label{ID: CaseID(area, []byte("file "+le.File)), Area: area, Index: -1, File: le.File, Line: le.Line, About: "the case file cannot be read"}, Broken: le}
+	return Case{Label: Label{ID: CaseID(area, []byte("file "+le.File)), Area: area, Index: -1, File: le.File,
+		Line: le.Line, About: "the case file cannot be read"}, Broken: le}
 }
 
 // ParseFile reads one case file of an area; the first broken case, or the file itself, is the
@@ -350,7 +354,8 @@ func ParseCase(area Area, raw json.RawMessage) (Case, error) {
 	if a, ok := obj["about"]; ok {
 		_ = json.Unmarshal(a, &about)
 	}
-	return Case{Label: Label{ID: CaseID(area.Name, canon), Area: area.Name, About: about}, Input: canon, Expect: expect, Decoded: decoded}, nil
+	return Case{Label: Label{ID: CaseID(area.Name, canon), Area: area.Name, About: about}, Input: canon, Expect: expect,
+		Decoded: decoded}, nil
 }
 
 // CaseID is `<area>/<first 8 hex of SHA-256 of canonical>`.

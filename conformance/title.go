@@ -90,9 +90,11 @@ func jobsTitle(f map[string]json.RawMessage) string {
 		if string(f["exit"]) != "null" {
 			exit = "exit " + string(f["exit"])
 		}
-		return fmt.Sprintf("note for command %s, %s after %s", quoted(str(f, "command")), exit, seconds(num(f, "seconds")))
+		return fmt.Sprintf("note for command %s, %s after %s", quoted(str(f, "command")), exit, seconds(num(f,
+			"seconds")))
 	case "subagent":
-		return fmt.Sprintf("note for subagent %s %s, ended by %s after %s", str(f, "agent"), quoted(str(f, "description")),
+		return fmt.Sprintf("note for subagent %s %s, ended by %s after %s", str(f, "agent"), quoted(str(f,
+			"description")),
 			str(f, "reason"), seconds(num(f, "seconds")))
 	case "message":
 		return fmt.Sprintf("message from subagent %s %s", str(f, "agent"), quoted(str(f, "description")))

@@ -13,7 +13,8 @@ import (
 )
 
 // Workspace is cases/workspace.json: per-session workspace roots on a real disk (seeds/002).
-var Workspace = Define("workspace", "lembas-check", "per-session workspace roots: the allowlist, the / sentinel, a root fixed at creation, containment and symlink escape on a real disk (seeds/002)", answerWorkspace).WithSteps(steps.Workspace)
+var Workspace = Define("workspace", "lembas-check",
+	"per-session workspace roots: the allowlist, the / sentinel, a root fixed at creation, containment and symlink escape on a real disk (seeds/002)", answerWorkspace).WithSteps(steps.Workspace)
 
 // The ops a step may have, and what each answers.
 const (
@@ -68,7 +69,8 @@ func (c workspaceCase) Validate() error {
 	}
 	for i, s := range c.Steps {
 		at := fmt.Sprintf("steps[%d]", i)
-		fields := map[string][]string{wsOpNew: {"cwd"}, wsOpLoad: {"cwd"}, wsOpRead: {"path"}, wsOpWrite: {"path"}, wsOpFiles: {"root", "path"}, wsOpSetRoot: {"cwd"}, wsOpOptions: {}}
+		fields := map[string][]string{wsOpNew: {"cwd"}, wsOpLoad: {"cwd"}, wsOpRead: {"path"}, wsOpWrite: {"path"},
+			wsOpFiles: {"root", "path"}, wsOpSetRoot: {"cwd"}, wsOpOptions: {}}
 		allowed, ok := fields[s.Op]
 		if !ok {
 			return Fieldf(at+".op", "%q is not an op; want one of %s", s.Op, strings.Join(workspaceOps, ", "))
@@ -158,7 +160,8 @@ func (a *workspaceStepAnswer) UnmarshalJSON(b []byte) error {
 
 func workspaceRefusals() []string {
 	var out []string
-	for _, r := range []workspace.Refusal{workspace.NotAbsolute, workspace.NotAllowed, workspace.Immutable, workspace.NoSession, workspace.Escape, workspace.NotFound, workspace.Loop} {
+	for _, r := range []workspace.Refusal{workspace.NotAbsolute, workspace.NotAllowed, workspace.Immutable,
+		workspace.NoSession, workspace.Escape, workspace.NotFound, workspace.Loop} {
 		out = append(out, string(r))
 	}
 	return out

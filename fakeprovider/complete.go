@@ -124,7 +124,8 @@ func (s *Server) decodeTurn(api string, body []byte, conn *wsConn, strict bool) 
 func (s *Server) continueTurn(t *turn) *wire.Error {
 	req := t.req
 	if req.PreviousResponseID != "" && req.Conversation != "" {
-		return &wire.Error{Status: http.StatusBadRequest, Type: wire.TypeInvalidRequest, Param: "previous_response_id", Code: "invalid_value",
+		return &wire.Error{Status: http.StatusBadRequest, Type: wire.TypeInvalidRequest, Param: "previous_response_id",
+			Code:    "invalid_value",
 			Message: "Mutually exclusive parameters: Ensure you are only providing one of: 'previous_response_id' or 'conversation'."}
 	}
 	var chain []json.RawMessage
@@ -311,7 +312,8 @@ func (s *Server) usage(ctx context.Context, body []byte, req *wire.Request, a wi
 }
 
 // countUsage is the usage of a request the cache simulator served (r, or err).
-func (s *Server) countUsage(ctx context.Context, r cachesim.Result, err error, body []byte, req *wire.Request, a wire.Answer) wire.Usage {
+func (s *Server) countUsage(ctx context.Context, r cachesim.Result, err error, body []byte, req *wire.Request,
+	a wire.Answer) wire.Usage {
 	prompt, cached := r.PromptTokens, r.CachedTokens
 	if err != nil {
 		fail(ctx, "the cache simulator could not read the request (%v); usage counts its words instead", err)
@@ -361,7 +363,8 @@ func (s *Server) sendBody(w http.ResponseWriter, r *http.Request, b []byte, f *s
 			w.Write(b[:len(b)/2])
 			http.NewResponseController(w).Flush()
 		}
-		fail(ctx, "dropped the connection %s, as %s says", map[bool]string{true: "halfway through the body", false: "before any byte"}[f.DropAfter > 0], pick.Source)
+		fail(ctx, "dropped the connection %s, as %s says", map[bool]string{true: "halfway through the body",
+			false: "before any byte"}[f.DropAfter > 0], pick.Source)
 		panic(http.ErrAbortHandler)
 	}
 	if f != nil && f.MalformedAt > 0 {
@@ -371,7 +374,8 @@ func (s *Server) sendBody(w http.ResponseWriter, r *http.Request, b []byte, f *s
 }
 
 // sendStream writes the events one write each, flushed, with the reply's timing and faults.
-func (s *Server) sendStream(w http.ResponseWriter, r *http.Request, frames [][]byte, rep *script.Reply, pick script.Pick) {
+func (s *Server) sendStream(w http.ResponseWriter, r *http.Request, frames [][]byte, rep *script.Reply,
+	pick script.Pick) {
 	ctx := r.Context()
 	f := rep.Fault
 	h := w.Header()
@@ -379,7 +383,8 @@ func (s *Server) sendStream(w http.ResponseWriter, r *http.Request, frames [][]b
 	h.Set("Cache-Control", "no-cache")
 	rc := http.NewResponseController(w)
 	if f != nil && f.Status != 0 && f.ErrorAfter > 0 { // the API's error in the middle of the stream
-		frames = append(frames[:min(f.ErrorAfter, len(frames)):min(f.ErrorAfter, len(frames))], streamError(r, faultError(f, "the stream", pick.Source)))
+		frames = append(frames[:min(f.ErrorAfter, len(frames)):min(f.ErrorAfter, len(frames))], streamError(r,
+			faultError(f, "the stream", pick.Source)))
 	}
 	for i, fr := range frames {
 		if f != nil && f.Drop && i == f.DropAfter {
@@ -426,7 +431,8 @@ var keepAlive = []byte(": keep-alive\n\n")
 
 // delayOrFault waits the reply's delay (with keep-alives when it streams) and, when the reply is a
 // status fault that comes before any answer, sends it through refuse. True: go on and answer.
-func (s *Server) delayOrFault(ctx context.Context, w http.ResponseWriter, pick script.Pick, model string, stream bool, refuse func(*wire.Error)) bool {
+func (s *Server) delayOrFault(ctx context.Context, w http.ResponseWriter, pick script.Pick, model string, stream bool,
+	refuse func(*wire.Error)) bool {
 	rep, f := pick.Reply, pick.Reply.Fault
 	keep := time.Duration(0)
 	if stream {

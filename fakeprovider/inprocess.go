@@ -73,8 +73,10 @@ func (t inProcess) RoundTrip(req *http.Request) (*http.Response, error) {
 		hangUp()
 		return nil, w.err
 	}
-	return &http.Response{StatusCode: w.code, Status: fmt.Sprintf("%d %s", w.code, http.StatusText(w.code)), Header: w.sent,
-		Body: hangUpBody{pr, hangUp}, ContentLength: -1, Request: req, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1}, nil
+	return &http.Response{StatusCode: w.code, Status: fmt.Sprintf("%d %s", w.code, http.StatusText(w.code)),
+		Header: w.sent,
+		Body: hangUpBody{pr,
+			hangUp}, ContentLength: -1, Request: req, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1}, nil
 }
 
 // pipeWriter is the handler's side of an in-process response.

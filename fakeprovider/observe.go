@@ -83,7 +83,8 @@ func (s *Server) observe(next http.Handler) http.Handler {
 			p := recover()
 			if p != nil {
 				if p == http.ErrAbortHandler {
-					fail(r.Context(), "the stream was cut after %d chunks: the client or the upstream went away", tw.chunks)
+					fail(r.Context(), "the stream was cut after %d chunks: the client or the upstream went away",
+						tw.chunks)
 				} else {
 					fail(r.Context(), "lembas-check failed: %v", p)
 				}
@@ -124,7 +125,8 @@ func (s *Server) record(r *http.Request, tw *trackWriter, n *exchangeNote, seq i
 	}
 	x.Request.Headers, x.Request.Redacted = replay.CleanHeaders(r.Header)
 	if int64(len(body)) > s.maxBody {
-		fail(r.Context(), "the request body is over the limit of %d bytes; its first %d bytes are recorded", s.maxBody, len(body))
+		fail(r.Context(), "the request body is over the limit of %d bytes; its first %d bytes are recorded", s.maxBody,
+			len(body))
 	}
 	if tw.status != 0 {
 		h, _ := replay.CleanHeaders(tw.header)

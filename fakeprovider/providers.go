@@ -81,7 +81,8 @@ func (s *Server) pickFor(ctx context.Context, req *wire.Request, body []byte) (s
 		if errors.As(err, &nr) {
 			code = "no_read_tool"
 		}
-		return pick, wire.Answer{}, &wire.Error{Status: http.StatusInternalServerError, Type: wire.TypeServer, Code: code, Message: err.Error()}
+		return pick, wire.Answer{}, &wire.Error{Status: http.StatusInternalServerError, Type: wire.TypeServer,
+			Code: code, Message: err.Error()}
 	}
 	if pick.Warning != "" {
 		s.logf("%s", pick.Warning)
@@ -141,7 +142,8 @@ func (s *Server) handleMessages(w http.ResponseWriter, r *http.Request) {
 		sv = cachesim.Served{PromptTokens: wire.CountWords(string(body))}
 		sv.Input = sv.PromptTokens
 	}
-	u := wire.MessagesUsage{Input: sv.Input, CacheRead: sv.Read, CacheWrite5m: sv.Written5m, CacheWrite1h: sv.Written1h, Output: s.completion(a),
+	u := wire.MessagesUsage{Input: sv.Input, CacheRead: sv.Read, CacheWrite5m: sv.Written5m, CacheWrite1h: sv.Written1h,
+		Output:   s.completion(a),
 		Thinking: s.count(a.Reasoning)}
 	s.account(sv.PromptTokens, sv.Read, u.Output)
 	m := wire.Meta{ID: fmt.Sprintf("fake%d", pick.N), Created: s.now().Unix(), Model: req.Model}
@@ -163,7 +165,8 @@ func (s *Server) handleCountTokens(w http.ResponseWriter, r *http.Request) {
 	}
 	cr, err := chat.ParseAs(body, chat.Anthropic)
 	if err != nil {
-		s.anthropicError(w, &wire.Error{Status: http.StatusBadRequest, Message: "The request body is not a Messages request: " + err.Error()}, n)
+		s.anthropicError(w, &wire.Error{Status: http.StatusBadRequest,
+			Message: "The request body is not a Messages request: " + err.Error()}, n)
 		return
 	}
 	if !s.serves(cr.Model) {
@@ -192,11 +195,13 @@ func (s *Server) handleGemini(w http.ResponseWriter, r *http.Request) {
 	switch method {
 	case "generateContent", "streamGenerateContent", "countTokens":
 	default:
-		geminiError(w, &wire.Error{Status: http.StatusNotFound, Message: fmt.Sprintf("Method %q of models/%s is not served here: this fake serves generateContent, streamGenerateContent and countTokens.", method, model)})
+		geminiError(w, &wire.Error{Status: http.StatusNotFound,
+			Message: fmt.Sprintf("Method %q of models/%s is not served here: this fake serves generateContent, streamGenerateContent and countTokens.", method, model)})
 		return
 	}
 	if !s.serves(model) {
-		geminiError(w, &wire.Error{Status: http.StatusNotFound, Message: fmt.Sprintf("models/%s is not found for API version v1beta, or is not supported for generateContent. This server serves %s.", model, strings.Join(s.models, ", "))})
+		geminiError(w, &wire.Error{Status: http.StatusNotFound,
+			Message: fmt.Sprintf("models/%s is not found for API version v1beta, or is not supported for generateContent. This server serves %s.", model, strings.Join(s.models, ", "))})
 		return
 	}
 	if method == "countTokens" {
@@ -208,7 +213,8 @@ func (s *Server) handleGemini(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		if err != nil {
-			geminiError(w, &wire.Error{Status: http.StatusBadRequest, Message: "Invalid countTokens request: " + err.Error()})
+			geminiError(w, &wire.Error{Status: http.StatusBadRequest,
+				Message: "Invalid countTokens request: " + err.Error()})
 			return
 		}
 		writeJSON(w, http.StatusOK, wire.GeminiCountBody(s.providers.tok.Of(cr).N))

@@ -39,8 +39,10 @@ func (s *Server) proxy(upstream string) (http.Handler, error) {
 				return
 			}
 			fail(r.Context(), "the upstream %s could not be reached: %v", upstream, err)
-			writeError(w, &wire.Error{Status: http.StatusBadGateway, Type: wire.TypeServer, Code: "upstream_unreachable",
-				Message: fmt.Sprintf("lembas-check's recording proxy could not reach the upstream %s: %v", upstream, err)})
+			writeError(w, &wire.Error{Status: http.StatusBadGateway, Type: wire.TypeServer,
+				Code: "upstream_unreachable",
+				Message: fmt.Sprintf("lembas-check's recording proxy could not reach the upstream %s: %v", upstream,
+					err)})
 		},
 	}, nil
 }

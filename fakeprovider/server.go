@@ -113,7 +113,8 @@ type Server struct {
 
 // newServer makes the server and its handler; it does not listen yet.
 func newServer(cfg Config) (*Server, error) {
-	s := &Server{cfg: cfg, rec: cfg.Record, stop: make(chan struct{}), served: make(chan struct{}), metrics: newMetrics()}
+	s := &Server{cfg: cfg, rec: cfg.Record, stop: make(chan struct{}), served: make(chan struct{}),
+		metrics: newMetrics()}
 	if cfg.Script == nil {
 		cfg.Script = script.Default()
 	}
@@ -339,12 +340,15 @@ func (s *Server) handleUnknown(mux *routeMux) http.HandlerFunc {
 		}
 		if len(allow) > 0 {
 			w.Header().Set("Allow", strings.Join(allow, ", "))
-			writeError(w, &wire.Error{Status: http.StatusMethodNotAllowed, Type: wire.TypeInvalidRequest, Code: "method_not_allowed",
-				Message: fmt.Sprintf("%s %s is not served here; use %s.", r.Method, r.URL.Path, strings.Join(allow, " or "))})
+			writeError(w, &wire.Error{Status: http.StatusMethodNotAllowed, Type: wire.TypeInvalidRequest,
+				Code: "method_not_allowed",
+				Message: fmt.Sprintf("%s %s is not served here; use %s.", r.Method, r.URL.Path, strings.Join(allow,
+					" or "))})
 			return
 		}
 		writeError(w, &wire.Error{Status: http.StatusNotFound, Type: wire.TypeInvalidRequest, Code: "unknown_url",
-			Message: fmt.Sprintf("Unknown request URL: %s %s. This fake serves %s (docs/fakeprovider.md).", r.Method, r.URL.Path, mux.served())})
+			Message: fmt.Sprintf("Unknown request URL: %s %s. This fake serves %s (docs/fakeprovider.md).", r.Method,
+				r.URL.Path, mux.served())})
 	}
 }
 

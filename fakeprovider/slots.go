@@ -69,7 +69,8 @@ func (s *Server) handleSlotAction(w http.ResponseWriter, r *http.Request) {
 	info := s.cache.Info()
 	if err != nil || id < 0 || id >= len(info) {
 		writeError(w, &wire.Error{Status: http.StatusBadRequest, Type: wire.TypeInvalidRequest, Code: "invalid_slot",
-			Message: fmt.Sprintf("No slot %q: this server has slots 0 to %d (GET /slots lists them).", r.PathValue("id"), len(info)-1)})
+			Message: fmt.Sprintf("No slot %q: this server has slots 0 to %d (GET /slots lists them).",
+				r.PathValue("id"), len(info)-1)})
 		return
 	}
 	if a := r.URL.Query().Get("action"); a != "erase" {

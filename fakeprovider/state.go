@@ -103,7 +103,8 @@ func notFound(what, id string) *wire.Error {
 
 // previousNotFound is the API's answer to a previous_response_id it does not hold.
 func previousNotFound(id string) *wire.Error {
-	return &wire.Error{Status: http.StatusBadRequest, Type: wire.TypeInvalidRequest, Param: "previous_response_id", Code: "previous_response_not_found",
+	return &wire.Error{Status: http.StatusBadRequest, Type: wire.TypeInvalidRequest, Param: "previous_response_id",
+		Code:    "previous_response_not_found",
 		Message: fmt.Sprintf("Previous response with id '%s' not found.", id)}
 }
 
@@ -129,8 +130,10 @@ func unansweredCalls(chain, input []json.RawMessage) *wire.Error {
 			Type   string `json:"type"`
 			CallID string `json:"call_id"`
 		}
-		if json.Unmarshal(it, &o) == nil && (o.Type == "function_call_output" || o.Type == "custom_tool_call_output") && !calls[o.CallID] {
-			return &wire.Error{Status: http.StatusBadRequest, Type: wire.TypeInvalidRequest, Param: fmt.Sprintf("input[%d]", i),
+		if json.Unmarshal(it,
+			&o) == nil && (o.Type == "function_call_output" || o.Type == "custom_tool_call_output") && !calls[o.CallID] {
+			return &wire.Error{Status: http.StatusBadRequest, Type: wire.TypeInvalidRequest,
+				Param:   fmt.Sprintf("input[%d]", i),
 				Message: fmt.Sprintf("No tool call found for function call output with call_id %s.", o.CallID)}
 		}
 	}
@@ -262,11 +265,13 @@ func (s *Server) handleCreateConversation(w http.ResponseWriter, r *http.Request
 		return
 	}
 	if len(in.Items) > 20 {
-		writeError(w, &wire.Error{Status: 400, Type: wire.TypeInvalidRequest, Param: "items", Code: "array_above_max_length",
+		writeError(w, &wire.Error{Status: 400, Type: wire.TypeInvalidRequest, Param: "items",
+			Code:    "array_above_max_length",
 			Message: fmt.Sprintf("Invalid 'items': array too long. Expected an array with maximum length 20, but got an array with length %d instead.", len(in.Items))})
 		return
 	}
-	c := &conversation{id: s.state.nextID("conv"), created: s.now().Unix(), metadata: nullToNil(in.Metadata), items: s.state.withIDs(in.Items)}
+	c := &conversation{id: s.state.nextID("conv"), created: s.now().Unix(), metadata: nullToNil(in.Metadata),
+		items: s.state.withIDs(in.Items)}
 	s.state.mu.Lock()
 	s.state.convs[c.id] = c
 	s.state.mu.Unlock()
@@ -351,7 +356,8 @@ func (s *Server) handleConversationItems(w http.ResponseWriter, r *http.Request)
 			return
 		}
 		if len(in.Items) == 0 {
-			writeError(w, &wire.Error{Status: 400, Type: wire.TypeInvalidRequest, Param: "items", Code: "missing_required_parameter",
+			writeError(w, &wire.Error{Status: 400, Type: wire.TypeInvalidRequest, Param: "items",
+				Code:    "missing_required_parameter",
 				Message: "Missing required parameter: 'items'."})
 			return
 		}
@@ -419,10 +425,14 @@ func (s *Server) handleCompact(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	id := s.state.nextID("cmp")
-	item, _ := jsonx.Marshal(wire.Obj("id", id, "type", "compaction", "encrypted_content", wire.CompactionContent(summary)))
+	item, _ := jsonx.Marshal(wire.Obj("id", id, "type", "compaction", "encrypted_content",
+		wire.CompactionContent(summary)))
 	out = append(out, item)
 	u := s.usage(r.Context(), t.body, req, wire.Answer{Text: summary})
-	writeValue(w, wire.Obj("id", id, "object", "response.compaction", "created_at", s.now().Unix(), "output", out, "usage", wire.Obj("input_tokens", u.Prompt, "input_tokens_details", wire.Obj("cached_tokens", u.Cached), "output_tokens", u.Completion, "output_tokens_details", wire.Obj("reasoning_tokens", 0), "total_tokens", u.Prompt+u.Completion)))
+	writeValue(w, wire.Obj("id", id, "object", "response.compaction", "created_at", s.now().Unix(), "output", out,
+		"usage", wire.Obj("input_tokens", u.Prompt, "input_tokens_details", wire.Obj("cached_tokens", u.Cached),
+			"output_tokens", u.Completion, "output_tokens_details", wire.Obj("reasoning_tokens",
+				0), "total_tokens", u.Prompt+u.Completion)))
 }
 
 // DefaultCompaction is the summary of a compaction when the script gives none.

@@ -25,10 +25,14 @@ type vllmMetrics struct {
 func newVLLMMetrics(reg *prometheus.Registry) *vllmMetrics {
 	model := []string{"model_name"}
 	m := &vllmMetrics{
-		queries:    prometheus.NewCounterVec(prometheus.CounterOpts{Name: "vllm:prefix_cache_queries_total", Help: "Prefix cache queries, in terms of number of queried tokens."}, model),
-		hits:       prometheus.NewCounterVec(prometheus.CounterOpts{Name: "vllm:prefix_cache_hits_total", Help: "Prefix cache hits, in terms of number of cached tokens."}, model),
-		prompt:     prometheus.NewCounterVec(prometheus.CounterOpts{Name: "vllm:prompt_tokens_total", Help: "Number of prefill tokens processed."}, model),
-		generation: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "vllm:generation_tokens_total", Help: "Number of generation tokens processed."}, model),
+		queries: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "vllm:prefix_cache_queries_total",
+			Help: "Prefix cache queries, in terms of number of queried tokens."}, model),
+		hits: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "vllm:prefix_cache_hits_total",
+			Help: "Prefix cache hits, in terms of number of cached tokens."}, model),
+		prompt: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "vllm:prompt_tokens_total",
+			Help: "Number of prefill tokens processed."}, model),
+		generation: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "vllm:generation_tokens_total",
+			Help: "Number of generation tokens processed."}, model),
 	}
 	reg.MustRegister(m.queries, m.hits, m.prompt, m.generation)
 	return m

@@ -70,7 +70,8 @@ func (c *wsConn) forget(id string) {
 func (s *Server) handleWebSocket(w http.ResponseWriter, r *http.Request) {
 	if r.Header.Get("Upgrade") == "" {
 		w.Header().Set("Allow", "POST")
-		writeError(w, &wire.Error{Status: http.StatusMethodNotAllowed, Type: wire.TypeInvalidRequest, Code: "method_not_allowed",
+		writeError(w, &wire.Error{Status: http.StatusMethodNotAllowed, Type: wire.TypeInvalidRequest,
+			Code:    "method_not_allowed",
 			Message: fmt.Sprintf("GET %s is served only as a WebSocket upgrade (the Responses API's WebSocket mode); use POST for HTTP.", r.URL.Path)})
 		return
 	}
@@ -95,7 +96,8 @@ func (s *Server) handleWebSocket(w http.ResponseWriter, r *http.Request) {
 		typ, msg, err := c.Read(ctx)
 		if err != nil {
 			// A close frame, or the connection simply closed (codex ends so): the session is over.
-			if st := websocket.CloseStatus(err); st != -1 || ctx.Err() != nil || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			if st := websocket.CloseStatus(err); st != -1 || ctx.Err() != nil || errors.Is(err,
+				io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 				c.CloseNow()
 				return
 			}
@@ -172,7 +174,8 @@ func (x *wsTurn) serve(ctx context.Context, msg []byte) {
 	}
 	if err := json.Unmarshal(msg, &head); err != nil || head.Type != "response.create" {
 		x.failWith(&wire.Error{Status: 400, Type: wire.TypeInvalidRequest, Param: "type", Code: "invalid_value",
-			Message: fmt.Sprintf("A WebSocket message must be a JSON object with type response.create (got %s).", describe(msg, head.Type))})
+			Message: fmt.Sprintf("A WebSocket message must be a JSON object with type response.create (got %s).",
+				describe(msg, head.Type))})
 		return
 	}
 	nctx := context.WithValue(ctx, noteKey{}, &exchangeNote{})
@@ -285,7 +288,8 @@ func (x *wsTurn) wait(ctx context.Context, d, keep time.Duration, forever bool) 
 }
 
 func (x *wsTurn) record(msg []byte) {
-	xc := replay.Exchange{Seq: x.seq, Started: x.start.UTC(), Method: http.MethodPost, Path: x.path, Transport: "websocket", Conn: x.conn.n,
+	xc := replay.Exchange{Seq: x.seq, Started: x.start.UTC(), Method: http.MethodPost, Path: x.path,
+		Transport: "websocket", Conn: x.conn.n,
 		Error: x.err, Note: x.note}
 	xc.Request.Headers, xc.Request.Redacted = x.headers, x.redacted
 	if x.status != 0 || len(x.chunks) > 0 {
@@ -296,7 +300,10 @@ func (x *wsTurn) record(msg []byte) {
 		xc.Timing.FirstByteMS = x.chunks[0].MS
 	}
 	if err := x.s.rec.Write(xc, msg); err != nil {
-		x.s.recErr.Do(func() { x.s.logf("writing the recording failed: %v; the exchanges from %d on are lost", err, x.seq) })
+		x.s.recErr.Do(func() {
+			x.s.logf("writing the recording failed: %v; the exchanges from %d on are lost", err,
+				x.seq)
+		})
 		x.s.recFailed.Store(true)
 	}
 }

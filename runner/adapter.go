@@ -189,7 +189,9 @@ func (a *Adapter) unsent(area string) (Outcome, bool) {
 	if a.streak[area] < crashesInRow {
 		return Outcome{}, false
 	}
-	return Outcome{Verdict: Crashed, Message: fmt.Sprintf("not sent: the adapter crashed on %d cases of %s in a row (the last: %s)", a.streak[area], area, a.last[area])}, true
+	return Outcome{Verdict: Crashed,
+		Message: fmt.Sprintf("not sent: the adapter crashed on %d cases of %s in a row (the last: %s)", a.streak[area],
+			area, a.last[area])}, true
 }
 
 func (a *Adapter) tally(area string, out Outcome) {
@@ -217,7 +219,8 @@ func (a *Adapter) answerOn(ctx context.Context, s *slot, c conformance.Case) Out
 			}
 			var he *HelloError
 			if errors.As(err, &he) {
-				return Outcome{Verdict: Crashed, Message: "restarted after a fault, the adapter " + he.Msg, Stderr: he.Stderr}
+				return Outcome{Verdict: Crashed, Message: "restarted after a fault, the adapter " + he.Msg,
+					Stderr: he.Stderr}
 			}
 			return Outcome{Verdict: Crashed, Message: err.Error()}
 		}
@@ -238,7 +241,8 @@ func (a *Adapter) answerOn(ctx context.Context, s *slot, c conformance.Case) Out
 	if perr != nil {
 		s.p = nil
 		p.kill()
-		return Outcome{Verdict: ProtocolError, Message: perr.Error() + ": " + format.Quote(line), Stderr: p.stderr.String()}
+		return Outcome{Verdict: ProtocolError, Message: perr.Error() + ": " + format.Quote(line),
+			Stderr: p.stderr.String()}
 	}
 	return out
 }
@@ -252,10 +256,13 @@ func (a *Adapter) fault(ctx context.Context, p *proc, partial []byte, err error)
 		return interrupted(ctx)
 	case errors.Is(err, errTimeout):
 		p.kill()
-		return Outcome{Verdict: Timeout, Message: fmt.Sprintf("no answer within %s: the adapter was ended and is restarted for the next case", a.opts.Timeout), Stderr: p.stderr.String()}
+		return Outcome{Verdict: Timeout,
+			Message: fmt.Sprintf("no answer within %s: the adapter was ended and is restarted for the next case",
+				a.opts.Timeout), Stderr: p.stderr.String()}
 	case errors.As(err, &long):
 		p.kill()
-		return Outcome{Verdict: ProtocolError, Message: fmt.Sprintf("an answer line over %d MiB (%s…)", MaxAnswerLine>>20, format.Quote(long.Head)), Stderr: p.stderr.String()}
+		return Outcome{Verdict: ProtocolError, Message: fmt.Sprintf("an answer line over %d MiB (%s…)",
+			MaxAnswerLine>>20, format.Quote(long.Head)), Stderr: p.stderr.String()}
 	default:
 		how := p.end(a.opts.Grace)
 		msg := "the adapter " + how
@@ -364,7 +371,8 @@ func parseHello(line []byte) (helloAnswer, error) {
 	}
 	for _, k := range []string{"implementation", "areas"} {
 		if _, ok := m[k]; !ok {
-			return helloAnswer{}, fmt.Errorf("answered hello without %q: %s. Update the adapter (docs/protocol.md)", k, format.Quote(line))
+			return helloAnswer{}, fmt.Errorf("answered hello without %q: %s. Update the adapter (docs/protocol.md)", k,
+				format.Quote(line))
 		}
 	}
 	var h helloAnswer
@@ -426,7 +434,8 @@ func parseAnswer(line []byte, seq int64) (Outcome, error) {
 		return Outcome{}, fmt.Errorf(`"seq" is %s, not an integer`, raw)
 	}
 	if got != seq {
-		return Outcome{}, fmt.Errorf("the answer has seq %d, the request had seq %d (one answer per request, in order)", got, seq)
+		return Outcome{}, fmt.Errorf("the answer has seq %d, the request had seq %d (one answer per request, in order)",
+			got, seq)
 	}
 	var out Outcome
 	n := 0
@@ -480,7 +489,8 @@ type proc struct {
 	seq    int64
 }
 
-func startProc(argv []string, grace time.Duration, timer func(int, string, time.Duration, func()) func() bool) (*proc, error) {
+func startProc(argv []string, grace time.Duration, timer func(int, string, time.Duration, func()) func() bool) (*proc,
+	error) {
 	var files []*os.File
 	pipe := func() (r, w *os.File) {
 		r, w, err := os.Pipe()

@@ -184,7 +184,8 @@ func WriteExpectations(w io.Writer, rep *Report) error {
 		case Pass, XPass, Interrupted:
 			continue // an xpass is listed no more: it passes
 		default:
-			line = oneLineReason(string(x.Verdict) + ": " + oneLineReason(x.Message, "the answer differs from the expectation"))
+			line = oneLineReason(string(x.Verdict) + ": " + oneLineReason(x.Message,
+				"the answer differs from the expectation"))
 		}
 		if _, err := fmt.Fprintf(w, "%s %s\n", x.Case.ID, line); err != nil {
 			return err

@@ -35,7 +35,8 @@ func (x Result) Failure() string {
 // WriteHeading writes the line `go test` heads a test's result with — "--- FAIL: ID (1.2ms)",
 // the verdict in colour when w takes it — with tail after the time (a skip's reason).
 func (x Result) WriteHeading(w io.Writer, tail string) {
-	fmt.Fprintf(w, "%s %s (%s)%s\n", term.Word(w, "--- "+strings.ToUpper(string(x.Verdict))+":"), x.Case.ID, table.Millis(x.Duration), tail)
+	fmt.Fprintf(w, "%s %s (%s)%s\n", term.Word(w, "--- "+strings.ToUpper(string(x.Verdict))+":"), x.Case.ID,
+		table.Millis(x.Duration), tail)
 }
 
 // WriteFailure writes Failure to w, its verdict and diff lines in colour when w takes it
@@ -175,9 +176,11 @@ func (x Result) ExpectNote() string {
 		}
 		return fmt.Sprintf("skipped (%s), and the expectations file does not list it: list it as `%s skip WHY`, or make the target answer it", why, x.Case.ID)
 	case x.Verdict == XPass && strings.HasPrefix(x.Expected, skipWord+": "):
-		return fmt.Sprintf("listed as skipped (%s) but it was checked and passes: take it off the expectations file", strings.TrimPrefix(x.Expected, skipWord+": "))
+		return fmt.Sprintf("listed as skipped (%s) but it was checked and passes: take it off the expectations file",
+			strings.TrimPrefix(x.Expected, skipWord+": "))
 	case x.Verdict == XPass:
-		return fmt.Sprintf("listed as a known failure (%s) but it passes: take it off the expectations file", x.Expected)
+		return fmt.Sprintf("listed as a known failure (%s) but it passes: take it off the expectations file",
+			x.Expected)
 	}
 	return ""
 }

@@ -34,7 +34,8 @@ type Progress struct {
 // Start starts the clock and the line.
 func (p *Progress) Start() {
 	p.counts = Counts{}
-	p.bar = &progress.Bar{W: p.W, Label: "lembas-check " + p.Label, Terminal: p.Terminal, After: p.After, Every: p.Every}
+	p.bar = &progress.Bar{W: p.W, Label: "lembas-check " + p.Label, Terminal: p.Terminal, After: p.After,
+		Every: p.Every}
 	p.bar.Phase("", int64(p.Total), "cases")
 	p.bar.Start()
 }
@@ -74,7 +75,8 @@ func (p *Progress) Stop() {
 // VerdictCounts says the verdicts so far: "50 pass, 3 fail, 4 skip".
 func VerdictCounts(c Counts) string {
 	var parts []string
-	for _, v := range []Verdict{Pass, Fail, XFail, XPass, Skip, UnlistedSkip, Error, Timeout, Crashed, ProtocolError, Interrupted} {
+	for _, v := range []Verdict{Pass, Fail, XFail, XPass, Skip, UnlistedSkip, Error, Timeout, Crashed, ProtocolError,
+		Interrupted} {
 		if c[v] > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", c[v], v))
 		}

@@ -171,7 +171,8 @@ func Run(ctx context.Context, t Target, info TargetInfo, items []Item, opts Opti
 		case <-ctx.Done():
 		}
 		for j := i; j < len(items); j++ {
-			rep.Results[j] = Result{Case: items[j].Case, Verdict: Interrupted, Message: "run interrupted: " + ctx.Err().Error()}
+			rep.Results[j] = Result{Case: items[j].Case, Verdict: Interrupted,
+				Message: "run interrupted: " + ctx.Err().Error()}
 		}
 		break
 	}
@@ -187,7 +188,8 @@ func Run(ctx context.Context, t Target, info TargetInfo, items []Item, opts Opti
 // the target (its command). When the run was interrupted before its first case (Ctrl-C during
 // hello), every item is an interrupted result; otherwise there is none.
 func NotMade(target TargetInfo, items []Item, reason string, interrupted bool) *Report {
-	rep := &Report{Tool: "lembas-check", Version: ToolVersion, Spec: specVersion(), Target: target, Started: time.Now(), NotRun: []string{reason}}
+	rep := &Report{Tool: "lembas-check", Version: ToolVersion, Spec: specVersion(), Target: target, Started: time.Now(),
+		NotRun: []string{reason}}
 	if interrupted {
 		for _, it := range items {
 			rep.Results = append(rep.Results, Result{Case: it.Case, Verdict: Interrupted, Message: reason})
@@ -202,10 +204,12 @@ func NotMade(target TargetInfo, items []Item, reason string, interrupted bool) *
 func Unstarted(flagCommands ...string) TargetInfo {
 	for i := 0; i+1 < len(flagCommands); i += 2 {
 		if flagCommands[i+1] != "" {
-			return TargetInfo{Kind: "unstarted", Implementation: Implementation{Name: flagCommands[i]}, Command: flagCommands[i+1]}
+			return TargetInfo{Kind: "unstarted", Implementation: Implementation{Name: flagCommands[i]},
+				Command: flagCommands[i+1]}
 		}
 	}
-	return TargetInfo{Kind: "builtin", Implementation: Implementation{Name: "lembas-check reference", Version: ToolVersion}}
+	return TargetInfo{Kind: "builtin", Implementation: Implementation{Name: "lembas-check reference",
+		Version: ToolVersion}}
 }
 
 // Closed records what the target's Close returned.

@@ -84,7 +84,8 @@ type helloReply struct {
 func handle(ctx context.Context, t Target, info TargetInfo, line []byte, n int) (answer []byte, bye bool) {
 	var req request
 	if err := json.Unmarshal(line, &req); err != nil {
-		return mustJSON(reply{Error: ptr(fmt.Sprintf("request line %d is not a protocol message (%v): %s", n, err, format.Quote(line)))}), false
+		return mustJSON(reply{Error: ptr(fmt.Sprintf("request line %d is not a protocol message (%v): %s", n, err,
+			format.Quote(line)))}), false
 	}
 	switch req.Cmd {
 	case "hello":
@@ -93,7 +94,8 @@ func handle(ctx context.Context, t Target, info TargetInfo, line []byte, n int) 
 			if req.Protocol != nil {
 				got = fmt.Sprint(*req.Protocol)
 			}
-			return mustJSON(helloReply{Protocol: Protocol, Error: fmt.Sprintf("this adapter speaks protocol %d; the runner asked for %s", Protocol, got)}), false
+			return mustJSON(helloReply{Protocol: Protocol,
+				Error: fmt.Sprintf("this adapter speaks protocol %d; the runner asked for %s", Protocol, got)}), false
 		}
 		return mustJSON(helloReply{Protocol: Protocol, Implementation: &info.Implementation, Areas: info.Areas}), false
 	case "bye":
@@ -103,7 +105,8 @@ func handle(ctx context.Context, t Target, info TargetInfo, line []byte, n int) 
 			return mustJSON(reply{Error: ptr(fmt.Sprintf("request line %d: a run request without seq", n))}), false
 		}
 		if req.Area == "" || len(req.Case) == 0 {
-			return mustJSON(reply{Seq: req.Seq, Error: ptr(fmt.Sprintf("request line %d: a run request needs area and case", n))}), false
+			return mustJSON(reply{Seq: req.Seq,
+				Error: ptr(fmt.Sprintf("request line %d: a run request needs area and case", n))}), false
 		}
 		out := t.Answer(ctx, conformance.Case{Label: conformance.Label{Area: req.Area}, Input: req.Case})
 		r := reply{Seq: req.Seq}
@@ -121,7 +124,8 @@ func handle(ctx context.Context, t Target, info TargetInfo, line []byte, n int) 
 		}
 		return b, false
 	}
-	return mustJSON(reply{Seq: req.Seq, Error: ptr(fmt.Sprintf("request line %d: unknown cmd %q (want hello, run or bye)", n, req.Cmd))}), false
+	return mustJSON(reply{Seq: req.Seq,
+		Error: ptr(fmt.Sprintf("request line %d: unknown cmd %q (want hello, run or bye)", n, req.Cmd))}), false
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -60,11 +60,14 @@ func TypeScript() string {
 	for _, a := range conformance.All() {
 		defs := a.Schema()["$defs"].(map[string]any)
 		n := pascal(a.Name)
-		fmt.Fprintf(&b, "\n/** %s: a case (%s). */\nexport type %sCase = %s;\n", a.Name, a.Doc, n, tsType(defs["case"].(map[string]any), ""))
-		fmt.Fprintf(&b, "/** %s: an answer, the shape of a case's \"expect\". */\nexport type %sAnswer = %s;\n", a.Name, n, tsType(defs["answer"].(map[string]any), ""))
+		fmt.Fprintf(&b, "\n/** %s: a case (%s). */\nexport type %sCase = %s;\n", a.Name, a.Doc, n,
+			tsType(defs["case"].(map[string]any), ""))
+		fmt.Fprintf(&b, "/** %s: an answer, the shape of a case's \"expect\". */\nexport type %sAnswer = %s;\n", a.Name,
+			n, tsType(defs["answer"].(map[string]any), ""))
 		handlers = append(handlers, fmt.Sprintf("  %s?: (c: %sCase) => %sAnswer | Promise<%sAnswer>;", a.Name, n, n, n))
 	}
-	fmt.Fprintf(&b, "\n/** One handler per area; an area without one is answered skip. */\nexport interface Handlers {\n%s\n}\n", strings.Join(handlers, "\n"))
+	fmt.Fprintf(&b,
+		"\n/** One handler per area; an area without one is answered skip. */\nexport interface Handlers {\n%s\n}\n", strings.Join(handlers, "\n"))
 	fmt.Fprintf(&b, "\nexport type Area = keyof Handlers;\n")
 	return b.String()
 }

@@ -45,7 +45,8 @@ else:  # the marks are for type checkers only: at run time a field's type is the
 	for _, d := range g.defs {
 		b.WriteString("\n" + d + "\n")
 	}
-	fmt.Fprintf(&b, "\n# One handler per area; an area without one is answered skip.\nHandlers = TypedDict(\"Handlers\", {\n%s\n})\n", strings.Join(handlers, "\n"))
+	fmt.Fprintf(&b,
+		"\n# One handler per area; an area without one is answered skip.\nHandlers = TypedDict(\"Handlers\", {\n%s\n})\n", strings.Join(handlers, "\n"))
 	return b.String()
 }
 

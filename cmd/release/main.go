@@ -28,7 +28,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	version := fs.String("version", "", "the release `VERSION`, X.Y.Z (a leading v is dropped); stamped into `lembas-check version`")
 	out := fs.String("out", "dist", "write the release into `DIR` (made if missing; files of the same names are replaced)")
-	host := fs.Bool("host", false, "build this machine's platform only ("+runtime.GOOS+"/"+runtime.GOARCH+"), not all six")
+	host := fs.Bool("host", false,
+		"build this machine's platform only ("+runtime.GOOS+"/"+runtime.GOARCH+"), not all six")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -41,7 +42,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if *host {
 		p, ok := HostPlatform()
 		if !ok {
-			fmt.Fprintf(stderr, "release: no release platform is %s/%s; build without -host\n", runtime.GOOS, runtime.GOARCH)
+			fmt.Fprintf(stderr, "release: no release platform is %s/%s; build without -host\n", runtime.GOOS,
+				runtime.GOARCH)
 			return 2
 		}
 		plats = []Platform{p}

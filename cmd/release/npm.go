@@ -110,6 +110,7 @@ func writeNpmMain(dir, version string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	files := []entry{{"package.json", pj, 0o644}, {"README.md", readme, 0o644}, {"bin/lembas-check.js", launcher, 0o755}}
+	files := []entry{{"package.json", pj, 0o644}, {"README.md", readme, 0o644}, {"bin/lembas-check.js", launcher,
+		0o755}}
 	return npmTarball(dir, tarballName("lembas-check", version), files)
 }

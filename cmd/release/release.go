@@ -24,8 +24,10 @@ type Platform struct {
 // Platforms are the release's six. The Go binary is static (CGO_ENABLED=0), so one Linux wheel
 // serves glibc and musl alike; Go 1.26 runs on macOS 12 and later, so the wheel says 12_0.
 var Platforms = []Platform{
-	{"linux", "amd64", "linux", "x64", []string{"manylinux_2_17_x86_64", "manylinux2014_x86_64", "musllinux_1_2_x86_64"}},
-	{"linux", "arm64", "linux", "arm64", []string{"manylinux_2_17_aarch64", "manylinux2014_aarch64", "musllinux_1_2_aarch64"}},
+	{"linux", "amd64", "linux", "x64", []string{"manylinux_2_17_x86_64", "manylinux2014_x86_64",
+		"musllinux_1_2_x86_64"}},
+	{"linux", "arm64", "linux", "arm64", []string{"manylinux_2_17_aarch64", "manylinux2014_aarch64",
+		"musllinux_1_2_aarch64"}},
 	{"darwin", "amd64", "darwin", "x64", []string{"macosx_12_0_x86_64"}},
 	{"darwin", "arm64", "darwin", "arm64", []string{"macosx_12_0_arm64"}},
 	{"windows", "amd64", "win32", "x64", []string{"win_amd64"}},

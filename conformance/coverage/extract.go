@@ -93,14 +93,16 @@ func markdown(file string, b []byte) []Statement {
 			for j < len(lines) && !strings.HasPrefix(strings.TrimSpace(lines[j]), "```") {
 				j++
 			}
-			out = append(out, Statement{File: file, Line: start + 1, Heading: heading, Kind: "template", Text: strings.Join(lines[start:min(j, len(lines))], "\n")})
+			out = append(out, Statement{File: file, Line: start + 1, Heading: heading, Kind: "template",
+				Text: strings.Join(lines[start:min(j, len(lines))], "\n")})
 			i = j
 		case strings.HasPrefix(t, "#"):
 			flush()
 			heading = strings.TrimSpace(strings.TrimLeft(t, "#"))
 		case strings.HasPrefix(t, "|"):
 			flush()
-			if !strings.Contains(t, "---") && i+1 < len(lines) && !strings.HasPrefix(strings.TrimSpace(lines[i+1]), "|---") {
+			if !strings.Contains(t, "---") && i+1 < len(lines) && !strings.HasPrefix(strings.TrimSpace(lines[i+1]),
+				"|---") {
 				out = append(out, Statement{File: file, Line: i + 1, Heading: heading, Kind: "row", Text: t})
 			}
 		case t == "" || strings.HasPrefix(t, "<!--"):

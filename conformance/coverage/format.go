@@ -80,7 +80,8 @@ func writeTable(w io.Writer, m *Map) error {
 	}
 	for _, s := range v.Sections {
 		for _, e := range s.Open {
-			fmt.Fprintf(w, "\n%s:%d (%s)\n  %s\n  why: %s\n", e.File, e.Line, e.Heading, cut(oneLine(e.Text), 200), e.Reason)
+			fmt.Fprintf(w, "\n%s:%d (%s)\n  %s\n  why: %s\n", e.File, e.Line, e.Heading, cut(oneLine(e.Text), 200),
+				e.Reason)
 		}
 	}
 	_, err := fmt.Fprintf(w, "\n%s\t%s\n", m.Status().Word(), v.Summary.Line())

@@ -200,7 +200,8 @@ func Link(stmts []Statement, cases []conformance.Case) [][]string {
 		qs := quotes(c.About)
 		exp := expectText(c.Expect)
 		for i := range stmts {
-			if quotesStatement(qs, normed[i]) || holdsAll(exp, parts[i]) || (tmpls[i] != nil && tmpls[i].MatchString(exp)) || matchAll(exp, examples[i]) {
+			if quotesStatement(qs, normed[i]) || holdsAll(exp,
+				parts[i]) || (tmpls[i] != nil && tmpls[i].MatchString(exp)) || matchAll(exp, examples[i]) {
 				out[i] = append(out[i], c.ID)
 			}
 		}

@@ -45,13 +45,15 @@ func (p *Picker) Obey(q *wire.Request, pick Pick, count func(string) int) (wire.
 			}
 		}
 		if !params.ToolChoice.May(c.Name) {
-			notes = append(notes, fmt.Sprintf("left out the call of %s: tool_choice %s does not allow it", c.Name, choiceText(params.ToolChoice)))
+			notes = append(notes, fmt.Sprintf("left out the call of %s: tool_choice %s does not allow it", c.Name,
+				choiceText(params.ToolChoice)))
 			continue
 		}
 		calls = append(calls, c)
 	}
 	if params.Serial && len(calls) > 1 {
-		notes = append(notes, fmt.Sprintf("left out %d calls after the first: parallel_tool_calls is false", len(calls)-1))
+		notes = append(notes, fmt.Sprintf("left out %d calls after the first: parallel_tool_calls is false",
+			len(calls)-1))
 		calls = calls[:1]
 	}
 	dropped := len(a.ToolCalls) > 0 && len(calls) == 0
@@ -61,7 +63,8 @@ func (p *Picker) Obey(q *wire.Request, pick Pick, count func(string) int) (wire.
 	if len(calls) == 0 && params.ToolChoice.Must() {
 		if c, ok := requiredCall(q, n, p.s.Default, read); ok {
 			calls = append(calls, c)
-			notes = append(notes, fmt.Sprintf("called %s: tool_choice %s requires a call", c.Name, choiceText(params.ToolChoice)))
+			notes = append(notes, fmt.Sprintf("called %s: tool_choice %s requires a call", c.Name,
+				choiceText(params.ToolChoice)))
 			if policy {
 				a.Text = "" // the policy's answer was its placeholder for no call
 			}
@@ -130,9 +133,11 @@ func requiredCall(q *wire.Request, n int, d *Policy, read string) (wire.ToolCall
 	}
 	t := may[0]
 	if t.Custom {
-		return wire.ToolCall{ID: callID(n, 0), Name: t.Name, Arguments: GrammarInput(t.Syntax, t.Grammar), Custom: true, Namespace: t.Namespace}, true
+		return wire.ToolCall{ID: callID(n, 0), Name: t.Name, Arguments: GrammarInput(t.Syntax, t.Grammar), Custom: true,
+			Namespace: t.Namespace}, true
 	}
-	return wire.ToolCall{ID: callID(n, 0), Name: t.Name, Arguments: string(Instance(t.Schema)), Namespace: t.Namespace}, true
+	return wire.ToolCall{ID: callID(n, 0), Name: t.Name, Arguments: string(Instance(t.Schema)),
+		Namespace: t.Namespace}, true
 }
 
 // stopAt cuts a text before the first of the stop sequences it holds, and says which it was.

@@ -56,7 +56,8 @@ func Parse(name string, data []byte) (*Script, error) {
 		return nil, &Error{File: name, Msg: strings.TrimPrefix(err.Error(), "yaml: ")}
 	}
 	if doc.Kind == 0 || len(doc.Content) == 0 {
-		return nil, &Error{File: name, Msg: "the script is empty: give replies, rules or a default (docs/fakeprovider.md)"}
+		return nil, &Error{File: name,
+			Msg: "the script is empty: give replies, rules or a default (docs/fakeprovider.md)"}
 	}
 	if expanded(doc.Content[0], map[*yaml.Node]int{}) > maxNodes {
 		return nil, &Error{File: name, Line: 1, Col: 1, Msg: "the script is too large once its aliases are expanded"}
@@ -364,12 +365,14 @@ func (d *dec) rule(n *yaml.Node, what string) (Rule, error) {
 	if !ok {
 		return Rule{}, d.errf(n, "%s: a rule needs `when` (tool_result, tool_results, tool_offered, user_matches, input_matches)", what)
 	}
-	_, c, err := d.fields(w, what+".when", "tool_result", "tool_results", "tool_offered", "user_matches", "input_matches")
+	_, c, err := d.fields(w, what+".when", "tool_result", "tool_results", "tool_offered", "user_matches",
+		"input_matches")
 	if err != nil {
 		return Rule{}, err
 	}
 	if len(c) == 0 {
-		return Rule{}, d.errf(w, "%s.when: give at least one condition (tool_result, tool_results, tool_offered, user_matches, input_matches)", what)
+		return Rule{}, d.errf(w,
+			"%s.when: give at least one condition (tool_result, tool_results, tool_offered, user_matches, input_matches)", what)
 	}
 	if v, ok := c["tool_result"]; ok {
 		b, err := d.bool(v, what+".when.tool_result")
@@ -421,7 +424,8 @@ func (d *dec) rule(n *yaml.Node, what string) (Rule, error) {
 	return r, nil
 }
 
-var replyKeys = []string{"text", "reasoning", "tool_calls", "read", "finish_reason", "chunk", "delay", "interval", "keepalive", "fault"}
+var replyKeys = []string{"text", "reasoning", "tool_calls", "read", "finish_reason", "chunk", "delay", "interval",
+	"keepalive", "fault"}
 
 func (d *dec) reply(n *yaml.Node, what string) (Reply, error) {
 	_, m, err := d.fields(n, what, replyKeys...)
@@ -443,7 +447,8 @@ func (d *dec) reply(n *yaml.Node, what string) (Reply, error) {
 		return Reply{}, d.errf(v, "%s.read: name the file the agent should read", what)
 	}
 	if v, ok := m["finish_reason"]; ok && r.FinishReason == "" {
-		return Reply{}, d.errf(v, "%s.finish_reason: give a reason (stop, length, tool_calls, content_filter) or leave it out", what)
+		return Reply{}, d.errf(v,
+			"%s.finish_reason: give a reason (stop, length, tool_calls, content_filter) or leave it out", what)
 	}
 	for _, f := range []struct {
 		k string
@@ -456,7 +461,8 @@ func (d *dec) reply(n *yaml.Node, what string) (Reply, error) {
 		}
 	}
 	if v, ok := m["keepalive"]; ok && r.KeepAlive == 0 {
-		return Reply{}, d.errf(v, "%s.keepalive: a period of 0 would never end; give one such as 1s, or leave it out", what)
+		return Reply{}, d.errf(v, "%s.keepalive: a period of 0 would never end; give one such as 1s, or leave it out",
+			what)
 	}
 	if v, ok := m["chunk"]; ok {
 		if r.Chunk, err = d.int(v, what+".chunk", 0); err != nil {
@@ -480,11 +486,13 @@ func (d *dec) reply(n *yaml.Node, what string) (Reply, error) {
 	}
 	says := r.Text != "" || r.Reasoning != "" || len(r.ToolCalls) > 0 || r.Read != ""
 	if r.Fault != nil && r.Fault.Status != 0 && r.Fault.ErrorAfter == 0 && (says || r.FinishReason != "") {
-		return Reply{}, d.errf(n, "%s: a fault with a status answers with an error body only (or, with error_after, cuts the reply's stream with it); move the reply to its own entry", what)
+		return Reply{}, d.errf(n,
+			"%s: a fault with a status answers with an error body only (or, with error_after, cuts the reply's stream with it); move the reply to its own entry", what)
 	}
 	if !says && r.Fault == nil {
 		if _, hasText := m["text"]; !hasText {
-			return Reply{}, d.errf(n, "%s: the reply says nothing: give text, reasoning, tool_calls, read or fault (text: \"\" for an empty answer)", what)
+			return Reply{}, d.errf(n,
+				"%s: the reply says nothing: give text, reasoning, tool_calls, read or fault (text: \"\" for an empty answer)", what)
 		}
 	}
 	if r.Fault != nil && r.Fault.Status == 0 && !says {
@@ -503,7 +511,8 @@ func (d *dec) call(n *yaml.Node, what string) (wire.ToolCall, error) {
 	}
 	if _, both := m["input"]; both {
 		if _, args := m["arguments"]; args {
-			return wire.ToolCall{}, d.errf(n, "%s: a call has arguments (a function tool) or input (a custom tool), not both", what)
+			return wire.ToolCall{}, d.errf(n,
+				"%s: a call has arguments (a function tool) or input (a custom tool), not both", what)
 		}
 	}
 	var c wire.ToolCall

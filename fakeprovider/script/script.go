@@ -256,9 +256,11 @@ func (p *Picker) serve(q *wire.Request, n int, rep *Reply, source string) (Pick,
 	if rep.Read != "" {
 		t, ok := FindReadTool(q.Tools)
 		if !ok {
-			return Pick{N: n, Reply: rep, Source: source}, &NoReadTool{Script: p.s.Name, Source: source, N: n, Offered: toolNames(q.Tools)}
+			return Pick{N: n, Reply: rep, Source: source}, &NoReadTool{Script: p.s.Name, Source: source, N: n,
+				Offered: toolNames(q.Tools)}
 		}
-		a.ToolCalls = append(a.ToolCalls, wire.ToolCall{ID: callID(n, len(a.ToolCalls)), Name: t.Name, Arguments: readArgs(t, rep.Read)})
+		a.ToolCalls = append(a.ToolCalls, wire.ToolCall{ID: callID(n, len(a.ToolCalls)), Name: t.Name,
+			Arguments: readArgs(t, rep.Read)})
 	}
 	return Pick{N: n, Reply: rep, Answer: a, Source: source}, nil
 }
@@ -303,7 +305,8 @@ func (d *Policy) call(tools []wire.Tool, file string) (wire.ToolCall, bool) {
 	for _, sh := range d.Tools {
 		for _, t := range tools {
 			if t.Name == sh.Name && sh.Input != "" {
-				return wire.ToolCall{Name: sh.Name, Arguments: fillPath(json.RawMessage(sh.Input), file), Custom: true}, true
+				return wire.ToolCall{Name: sh.Name, Arguments: fillPath(json.RawMessage(sh.Input), file),
+					Custom: true}, true
 			}
 			if t.Name == sh.Name {
 				return wire.ToolCall{Name: sh.Name, Arguments: fillPath(sh.Arguments, file)}, true
@@ -339,10 +342,12 @@ func toolNames(ts []wire.Tool) []string {
 }
 
 // Tool names that read a file, compared without case, '_', '-' and '.', best first.
-var readNames = []string{"read", "readfile", "fileread", "view", "viewfile", "cat", "openfile", "readtextfile", "getfile", "readfilecontent", "filereadtool", "readtool"}
+var readNames = []string{"read", "readfile", "fileread", "view", "viewfile", "cat", "openfile", "readtextfile",
+	"getfile", "readfilecontent", "filereadtool", "readtool"}
 
 // Properties that name a file's path, best first.
-var pathProps = []string{"path", "filepath", "file", "filename", "absolutepath", "targetfile", "relativepath", "uri", "fullpath"}
+var pathProps = []string{"path", "filepath", "file", "filename", "absolutepath", "targetfile", "relativepath", "uri",
+	"fullpath"}
 
 func norm(s string) string {
 	return strings.Map(func(r rune) rune {

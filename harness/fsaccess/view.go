@@ -99,7 +99,8 @@ func New(c Config) (*View, error) {
 			continue
 		}
 		if m, ok := v.mountOf(Parent(p)); ok && p != "/" {
-			return nil, &ConfigError{"mounts", fmt.Sprintf("%s is inside the mount %s: below a mount every node is a dir or a file", p, m)}
+			return nil, &ConfigError{"mounts",
+				fmt.Sprintf("%s is inside the mount %s: below a mount every node is a dir or a file", p, m)}
 		}
 	}
 	if err := resolveKeys("grants", c.Grants, v.grants); err != nil {

@@ -31,7 +31,8 @@ type Index struct {
 
 // New is an empty tree with an empty index.
 func New() *Index {
-	return &Index{files: map[string]string{}, mounts: map[string]map[string]string{}, held: map[string]string{}, known: map[string]bool{}}
+	return &Index{files: map[string]string{}, mounts: map[string]map[string]string{}, held: map[string]string{},
+		known: map[string]bool{}}
 }
 
 // Error is a step the tree cannot take. A session's step the spec refuses (a move onto an

@@ -99,7 +99,8 @@ func Rel(boundary, p string) string {
 // handed files added, and read itself when it is one of those directories' instruction file,
 // since the model has it then. A read that reads nothing (not a file the session can see, or
 // not below the start directory) hands nothing.
-func Nearby(v *fsaccess.View, boundary, start, read string, handed map[string]bool) (give []string, next map[string]bool) {
+func Nearby(v *fsaccess.View, boundary, start, read string, handed map[string]bool) (give []string,
+	next map[string]bool) {
 	start = StartDir(boundary, start)
 	read = fsaccess.Resolve(start, read)
 	next = make(map[string]bool, len(handed)+2)

@@ -55,7 +55,8 @@ func Note(r Record) (string, error) {
 		if r.Exit != nil {
 			how = text("jobs.command.exit", vars{"exit": strconv.Itoa(*r.Exit)})
 		}
-		note := text("jobs.command", vars{"id": r.ID, "command": commandLine(r.Command), "how": how, "duration": Duration(r.Seconds)})
+		note := text("jobs.command", vars{"id": r.ID, "command": commandLine(r.Command), "how": how,
+			"duration": Duration(r.Seconds)})
 		if strings.TrimSpace(r.Unread) != "" {
 			note += text("jobs.command.unread", vars{"unread": strings.TrimSuffix(r.Unread, "\n")})
 		} else {
@@ -63,18 +64,21 @@ func Note(r Record) (string, error) {
 		}
 		return marks.Command + "\n" + note, nil
 	case KindSubagent:
-		head := text("jobs.subagent", vars{"id": r.ID, "agent": r.Agent, "description": r.Description, "ended": ended(r.Reason), "duration": Duration(r.Seconds)})
+		head := text("jobs.subagent", vars{"id": r.ID, "agent": r.Agent, "description": r.Description,
+			"ended": ended(r.Reason), "duration": Duration(r.Seconds)})
 		report := strings.TrimSpace(r.Report)
 		if report == "" {
 			report = text("jobs.subagent.no_report", nil)
 		}
-		note := marks.Subagent + "\n" + head + "\n" + report + "\n\n" + SubagentTail(r.Agent, r.Steps, r.Tools, r.Reason, r.Error)
+		note := marks.Subagent + "\n" + head + "\n" + report + "\n\n" + SubagentTail(r.Agent, r.Steps, r.Tools,
+			r.Reason, r.Error)
 		if r.Worktree != "" {
 			note += text("jobs.subagent.worktree", vars{"worktree": r.Worktree})
 		}
 		return note, nil
 	case KindMessage:
-		return marks.Message + "\n" + text("jobs.message", vars{"id": r.ID, "agent": r.Agent, "description": r.Description, "text": r.Text}), nil
+		return marks.Message + "\n" + text("jobs.message", vars{"id": r.ID, "agent": r.Agent,
+			"description": r.Description, "text": r.Text}), nil
 	case KindToSubagent:
 		return marks.ToSubagent + "\n" + r.Text, nil
 	}

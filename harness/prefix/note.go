@@ -83,7 +83,8 @@ func (s *Session) Note() (string, error) {
 					continue
 				}
 				var server string
-				if server, err = spec.Render(spec.Text("note.mcp_server"), map[string]string{"name": name, "instructions": text}); err != nil {
+				if server, err = spec.Render(spec.Text("note.mcp_server"), map[string]string{"name": name,
+					"instructions": text}); err != nil {
 					break
 				}
 				if err = add(n.MCP, map[string]string{"instructions": server}); err != nil {

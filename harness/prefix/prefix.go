@@ -153,12 +153,14 @@ func New(st Start, tools []string) (*Session, error) {
 			continue
 		}
 		if len(t.Requires) > 0 && t.Unavailable == "" {
-			return nil, fmt.Errorf("tool %s requires %s but the vendored spec gives it no unavailable text", name, strings.Join(t.Requires, ", "))
+			return nil, fmt.Errorf("tool %s requires %s but the vendored spec gives it no unavailable text", name,
+				strings.Join(t.Requires, ", "))
 		}
 		s.tools = append(s.tools, name)
 		s.requires[name] = t.Requires
 	}
-	s.now = values{mode: st.Mode, plan: st.Plan, memory: st.Memory, personality: st.Personality, files: clean(st.Files), mcp: clean(st.MCP)}
+	s.now = values{mode: st.Mode, plan: st.Plan, memory: st.Memory, personality: st.Personality, files: clean(st.Files),
+		mcp: clean(st.MCP)}
 	s.known = s.now
 	return s, nil
 }
@@ -198,7 +200,8 @@ func requirementSet(field string, names []string, noPlan bool) (map[string]bool,
 	out := map[string]bool{}
 	for _, r := range names {
 		if !slices.Contains(Requirements(), r) {
-			return nil, fmt.Errorf("%s: %q is not a requirement any tool has; want one of %s", field, r, strings.Join(Requirements(), ", "))
+			return nil, fmt.Errorf("%s: %q is not a requirement any tool has; want one of %s", field, r,
+				strings.Join(Requirements(), ", "))
 		}
 		if noPlan && r == PlanMode {
 			return nil, fmt.Errorf("%s: %q is met by plan mode, not listed as met", field, r)
@@ -218,7 +221,8 @@ func (s *Session) metSet(names []string) (map[string]bool, error) {
 	}
 	for r := range met {
 		if !s.could[r] {
-			return nil, fmt.Errorf("met: %q is not among what the session could meet (%s)", r, strings.Join(slices.Sorted(maps.Keys(s.could)), ", "))
+			return nil, fmt.Errorf("met: %q is not among what the session could meet (%s)", r,
+				strings.Join(slices.Sorted(maps.Keys(s.could)), ", "))
 		}
 	}
 	return met, nil
@@ -389,7 +393,8 @@ func (s *Session) Call(tool string) (unavailable string, refused bool, err error
 	reqs, ok := s.requires[tool]
 	if !ok {
 		if t, known := spec.Tools()[tool]; known && !s.couldMeet(t.Requires) {
-			return "", false, fmt.Errorf("%s is not offered: it requires %s, which this session could never meet", tool, strings.Join(t.Requires, ", "))
+			return "", false, fmt.Errorf("%s is not offered: it requires %s, which this session could never meet", tool,
+				strings.Join(t.Requires, ", "))
 		}
 		return "", false, fmt.Errorf("%s is not one of the session's tools", tool)
 	}

@@ -64,7 +64,8 @@ func Cap(text string, c spec.Cap, id string) string {
 	if b.Len() > 0 || taken > 0 {
 		b.WriteByte('\n')
 	}
-	b.WriteString(spec.MustRender(spec.LoopJSON().Context.Elided, map[string]string{"n": strconv.Itoa(elided), "id": id}))
+	b.WriteString(spec.MustRender(spec.LoopJSON().Context.Elided, map[string]string{"n": strconv.Itoa(elided),
+		"id": id}))
 	if tail > 0 {
 		b.WriteByte('\n')
 		b.WriteString(strings.Join(lines[len(lines)-tail:], "\n"))

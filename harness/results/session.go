@@ -186,19 +186,22 @@ func (s *Session) Read(id, p, content string, offset, limit int) (string, error)
 		b.WriteString(render(line, vars{"n": strconv.Itoa(n), "line": lines[n-1]}))
 	}
 	if to < len(lines) {
-		b.WriteString(render(spec.Text("context.read.more"), vars{"n": strconv.Itoa(len(lines) - to), "offset": strconv.Itoa(to + 1)}))
+		b.WriteString(render(spec.Text("context.read.more"), vars{"n": strconv.Itoa(len(lines) - to),
+			"offset": strconv.Itoa(to + 1)}))
 	}
 	body := b.String()
 	if err := s.take(id, body); err != nil {
 		return "", err
 	}
-	bracket := render(ctx.ReadHeader, vars{"id": id, "path": p, "from": strconv.Itoa(from), "to": strconv.Itoa(to), "of": strconv.Itoa(len(lines)), "sha": s.short(full)})
+	bracket := render(ctx.ReadHeader, vars{"id": id, "path": p, "from": strconv.Itoa(from), "to": strconv.Itoa(to),
+		"of": strconv.Itoa(len(lines)), "sha": s.short(full)})
 	key := readKey{abs, full}
 	if s.byHash {
 		earlier := s.reads[key]
 		for i := len(earlier) - 1; i >= 0; i-- {
 			if e := earlier[i]; e.from <= from && to <= e.to {
-				return bracket + " " + render(ctx.Unchanged, vars{"earlier": e.id, "from": strconv.Itoa(e.from), "to": strconv.Itoa(e.to)}), nil
+				return bracket + " " + render(ctx.Unchanged, vars{"earlier": e.id, "from": strconv.Itoa(e.from),
+					"to": strconv.Itoa(e.to)}), nil
 			}
 		}
 	}
@@ -286,10 +289,12 @@ func (s *Session) Patch(id string, files []PatchFile) (string, error) {
 		case f.After == nil:
 			parts[i] = render(spec.Text("context.patch.deleted"), vars{"path": f.Path})
 		case f.Before == nil:
-			parts[i] = render(spec.Text("context.patch.file"), vars{"path": f.Path, "sha": s.short(Sum(*f.After))}) + " " +
+			parts[i] = render(spec.Text("context.patch.file"), vars{"path": f.Path,
+				"sha": s.short(Sum(*f.After))}) + " " +
 				render(ctx.Created, vars{"n": strconv.Itoa(countLines(*f.After))})
 		default:
-			parts[i] = withBody(render(spec.Text("context.patch.file"), vars{"path": f.Path, "sha": s.short(Sum(*f.After))}),
+			parts[i] = withBody(render(spec.Text("context.patch.file"), vars{"path": f.Path,
+				"sha": s.short(Sum(*f.After))}),
 				unidiff.Unified(*f.Before, *f.After, s.context))
 		}
 	}
@@ -366,7 +371,8 @@ func (s *Session) Recall(id, target string, offset, limit int) (string, error) {
 	if err := s.take(id, body); err != nil {
 		return "", err
 	}
-	return withBody(render(ctx.RecallHeader, vars{"id": id, "target": target, "from": strconv.Itoa(from), "to": strconv.Itoa(to), "of": strconv.Itoa(len(lines))}), body), nil
+	return withBody(render(ctx.RecallHeader, vars{"id": id, "target": target, "from": strconv.Itoa(from),
+		"to": strconv.Itoa(to), "of": strconv.Itoa(len(lines))}), body), nil
 }
 
 // Reply begins a request that does not carry the results inserted so far (a chat's next reply):
@@ -388,7 +394,8 @@ func (s *Session) Compact() string {
 		if r.superseded {
 			continue
 		}
-		rows = append(rows, render(spec.Text("context.compaction.row"), vars{"path": r.path, "lines": s.linesCell(r), "sha": r.sha, "id": r.id}))
+		rows = append(rows, render(spec.Text("context.compaction.row"), vars{"path": r.path, "lines": s.linesCell(r),
+			"sha": r.sha, "id": r.id}))
 	}
 	s.Reply()
 	s.covered = nil
@@ -399,14 +406,16 @@ func (s *Session) Compact() string {
 	if n := ctx.Compaction.Rows; len(rows) > n {
 		rows = rows[len(rows)-n:]
 	}
-	return render(spec.Text("context.compaction.table"), vars{"heading": ctx.Compaction.Heading, "line": ctx.Compaction.Line, "rows": strings.Join(rows, "\n")})
+	return render(spec.Text("context.compaction.table"), vars{"heading": ctx.Compaction.Heading,
+		"line": ctx.Compaction.Line, "rows": strings.Join(rows, "\n")})
 }
 
 // linesCell is a row's Lines: `1-200 of 340`, or for an empty file what its bracket says in that
 // place — the word read_header_empty has where read_header has its lines.
 func (s *Session) linesCell(r *fullRead) string {
 	if r.of > 0 {
-		return render(spec.Text("context.compaction.lines"), vars{"from": strconv.Itoa(r.from), "to": strconv.Itoa(r.to), "of": strconv.Itoa(r.of)})
+		return render(spec.Text("context.compaction.lines"), vars{"from": strconv.Itoa(r.from),
+			"to": strconv.Itoa(r.to), "of": strconv.Itoa(r.of)})
 	}
 	return emptyWord()
 }

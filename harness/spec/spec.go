@@ -107,7 +107,8 @@ func Verify() error {
 	for _, p := range problems {
 		lines = append(lines, p.String())
 	}
-	return fmt.Errorf("vendored spec differs from its pins (harness/spec/MANIFEST.sha256):\n  %s", strings.Join(lines, "\n  "))
+	return fmt.Errorf("vendored spec differs from its pins (harness/spec/MANIFEST.sha256):\n  %s", strings.Join(lines,
+		"\n  "))
 }
 
 // Conformance is the spec's conformance/ directory: one <area>.json per area.

@@ -80,7 +80,8 @@ func Compare(copyFS fs.FS, manifest []Entry, opts CompareOptions) []Problem {
 			continue
 		}
 		if got := Sum(b); got != e.SHA256 {
-			out = append(out, Problem{Path: e.Path, Kind: "differs", Detail: fmt.Sprintf("sha256 %s, pinned %s", got[:12], e.SHA256[:12])})
+			out = append(out, Problem{Path: e.Path, Kind: "differs", Detail: fmt.Sprintf("sha256 %s, pinned %s",
+				got[:12], e.SHA256[:12])})
 		}
 	}
 	if !opts.AllowExtra {

@@ -259,7 +259,8 @@ func caseError(p string, err error) error {
 
 // unhost turns a target Materialize wrote back into a case path.
 func (d *Disk) unhost(target string) string {
-	if rel, err := filepath.Rel(d.top, target); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	if rel, err := filepath.Rel(d.top, target); err == nil && rel != ".." && !strings.HasPrefix(rel,
+		".."+string(filepath.Separator)) {
 		return "/" + filepath.ToSlash(rel)
 	}
 	return filepath.ToSlash(target)

@@ -112,7 +112,8 @@ func (c Chromium) run(ctx context.Context, width, height int, args ...string) ([
 	defer timer.Stop()
 	switch err := p.Await(ctx, timer.C); {
 	case errors.Is(err, proc.ErrDeadline):
-		return nil, fmt.Errorf("chromium did not finish in %s: ended it (stderr: %s)", timeout, strings.TrimSpace(stderr.String()))
+		return nil, fmt.Errorf("chromium did not finish in %s: ended it (stderr: %s)", timeout,
+			strings.TrimSpace(stderr.String()))
 	case err != nil:
 		return nil, err
 	}

@@ -321,7 +321,8 @@ func joinOptional(fs *flag.FlagSet, args []string) []string {
 			return append(out, args[i:]...)
 		}
 		name := strings.TrimLeft(a, "-")
-		if f := fs.Lookup(name); f != nil && strings.HasPrefix(a, "-") && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
+		if f := fs.Lookup(name); f != nil && strings.HasPrefix(a,
+			"-") && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
 			if _, ok := f.Value.(*Optional); ok {
 				out = append(out, a+"="+args[i+1])
 				i++

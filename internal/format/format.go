@@ -194,7 +194,8 @@ func MakeDir(flag, dir string) error {
 	}
 	err := os.Mkdir(dir, 0o755)
 	if errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("%s %s: its parent must exist: lembas-check makes only the last folder, as mkdir does", flag, dir)
+		return fmt.Errorf("%s %s: its parent must exist: lembas-check makes only the last folder, as mkdir does", flag,
+			dir)
 	}
 	return FileErr(flag, dir, err)
 }
@@ -281,5 +282,6 @@ func NewFooter(s Status, interrupted bool, counts map[string]int, why string) Fo
 	if counts == nil {
 		counts = map[string]int{}
 	}
-	return Footer{Type: "footer", Status: s.Word(), Exit: s.Code(), Failed: s != OK, Interrupted: interrupted, Counts: counts, Error: why}
+	return Footer{Type: "footer", Status: s.Word(), Exit: s.Code(), Failed: s != OK, Interrupted: interrupted,
+		Counts: counts, Error: why}
 }

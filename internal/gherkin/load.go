@@ -162,7 +162,8 @@ func parseFeatures(fsys fs.FS, name string) ([]parsedFeature, error) {
 // run.
 func buildScenario(m pickleMeta, lines map[string]int, pickleSteps []*messages.PickleStep) (sc Scenario) {
 	if len(pickleSteps) == 0 {
-		return Scenario{Case: m.caseShell(), Err: fmt.Errorf("%s: scenario %q has no steps: Givens and Whens build its case, Thens say what the spec expects", m.where(), m.name)}
+		return Scenario{Case: m.caseShell(),
+			Err: fmt.Errorf("%s: scenario %q has no steps: Givens and Whens build its case, Thens say what the spec expects", m.where(), m.name)}
 	}
 	area, _ := conformance.ByName(m.area) // index has checked it has a vocabulary
 	b := area.Steps.Begin(m.area)
@@ -170,7 +171,8 @@ func buildScenario(m pickleMeta, lines map[string]int, pickleSteps []*messages.P
 		// A step's panic is a bug of the vocabulary, not of the feature: it is this scenario's
 		// error, and the other scenarios still run.
 		if r := recover(); r != nil {
-			sc = Scenario{Case: m.caseShell(), Checks: b.Checks(), Err: fmt.Errorf("%s: a step panicked: %v", m.where(), r)}
+			sc = Scenario{Case: m.caseShell(), Checks: b.Checks(), Err: fmt.Errorf("%s: a step panicked: %v", m.where(),
+				r)}
 		}
 	}()
 	for _, s := range pickleSteps {
@@ -236,7 +238,8 @@ func (m pickleMeta) file() string  { return m.dir + "/" + m.uri }
 func (m pickleMeta) where() string { return fmt.Sprintf("%s:%d", m.file(), m.line) }
 
 func (m pickleMeta) caseShell() conformance.Case {
-	return conformance.Case{Label: conformance.Label{ID: m.id, Area: m.area, Index: m.index, File: m.where(), Line: m.line, About: m.name}, Input: json.RawMessage("{}"), Expect: json.RawMessage("[]")}
+	return conformance.Case{Label: conformance.Label{ID: m.id, Area: m.area, Index: m.index, File: m.where(),
+		Line: m.line, About: m.name}, Input: json.RawMessage("{}"), Expect: json.RawMessage("[]")}
 }
 
 type featureIndex struct {
@@ -256,9 +259,11 @@ func index(feats []parsedFeature, dir string) (*featureIndex, error) {
 		file := dir + "/" + uri
 		area := strings.TrimSuffix(pathpkg.Base(uri), ".feature")
 		if a, ok := conformance.ByName(area); !ok || a.Steps == nil {
-			msg := fmt.Sprintf("no area %q with steps: a feature file is named <area>.feature, one of %s", area, strings.Join(known, ", "))
+			msg := fmt.Sprintf("no area %q with steps: a feature file is named <area>.feature, one of %s", area,
+				strings.Join(known, ", "))
 			if ok {
-				msg = fmt.Sprintf("area %q has no step vocabulary yet (the areas with one: %s)", area, strings.Join(known, ", "))
+				msg = fmt.Sprintf("area %q has no step vocabulary yet (the areas with one: %s)", area,
+					strings.Join(known, ", "))
 			}
 			return nil, &FeatureError{File: file, Msg: msg}
 		}
@@ -278,15 +283,18 @@ func index(feats []parsedFeature, dir string) (*featureIndex, error) {
 		for _, p := range f.pickles {
 			sc := scenarios[p.AstNodeIds[0]]
 			if sc == nil {
-				return nil, &FeatureError{File: file, Msg: fmt.Sprintf("scenario %q: not found in the parsed file", p.Name)}
+				return nil, &FeatureError{File: file, Msg: fmt.Sprintf("scenario %q: not found in the parsed file",
+					p.Name)}
 			}
 			if _, seen := order[sc.Id]; !seen {
 				order[sc.Id] = len(order)
 			}
-			m := pickleMeta{dir: dir, uri: uri, area: area, name: p.Name, line: int(sc.Location.Line), index: order[sc.Id]}
+			m := pickleMeta{dir: dir, uri: uri, area: area, name: p.Name, line: int(sc.Location.Line),
+				index: order[sc.Id]}
 			slug := Slug(sc.Name)
 			if slug == "" {
-				return nil, &FeatureError{File: fmt.Sprintf("%s:%d", file, m.line), Msg: "a scenario needs a name with a letter or digit: its id is made from it"}
+				return nil, &FeatureError{File: fmt.Sprintf("%s:%d", file, m.line),
+					Msg: "a scenario needs a name with a letter or digit: its id is made from it"}
 			}
 			if len(p.AstNodeIds) > 1 {
 				row := p.AstNodeIds[1]
@@ -295,7 +303,8 @@ func index(feats []parsedFeature, dir string) (*featureIndex, error) {
 			}
 			m.id = area + "/feature:" + slug
 			if prev, dup := byID[m.id]; dup {
-				return nil, &FeatureError{File: m.where(), Msg: fmt.Sprintf("scenario %q has the id %s, as the one at line %d has: give one of them another name", p.Name, m.id, prev.line)}
+				return nil, &FeatureError{File: m.where(),
+					Msg: fmt.Sprintf("scenario %q has the id %s, as the one at line %d has: give one of them another name", p.Name, m.id, prev.line)}
 			}
 			byID[m.id] = m
 			idx.pickles[p.Id] = m
@@ -369,7 +378,8 @@ func Areas() []string {
 func finish(m pickleMeta, b *steps.Build) Scenario {
 	sc := Scenario{Case: m.caseShell(), Checks: b.Checks()}
 	if len(sc.Checks) == 0 {
-		sc.Err = fmt.Errorf("%s: scenario %q has no Then: a scenario says what the spec expects with at least one Then", m.where(), m.name)
+		sc.Err = fmt.Errorf("%s: scenario %q has no Then: a scenario says what the spec expects with at least one Then",
+			m.where(), m.name)
 		return sc
 	}
 	obj, err := b.Case()
@@ -392,7 +402,8 @@ func finish(m pickleMeta, b *steps.Build) Scenario {
 	}
 	decoded, err := area.Decode(raw)
 	if err != nil {
-		sc.Err = fmt.Errorf("%s: scenario %q built a case area %s refuses: %v\n  the case: %s", m.where(), m.name, m.area, err, raw)
+		sc.Err = fmt.Errorf("%s: scenario %q built a case area %s refuses: %v\n  the case: %s", m.where(), m.name,
+			m.area, err, raw)
 		return sc
 	}
 	sc.Case.Input, sc.Case.Decoded = raw, decoded

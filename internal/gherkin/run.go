@@ -35,7 +35,8 @@ func Items(scs []Scenario) []runner.Item {
 
 // RunScenarios hands each scenario's case to a started target (info is what its Start said) and
 // checks the answer with the scenario's Thens: runner.Run on Items(scs).
-func RunScenarios(ctx context.Context, t runner.Target, info runner.TargetInfo, scs []Scenario, opts runner.Options) []runner.Result {
+func RunScenarios(ctx context.Context, t runner.Target, info runner.TargetInfo, scs []Scenario,
+	opts runner.Options) []runner.Result {
 	return runner.Run(ctx, t, info, Items(scs), opts).Results
 }
 

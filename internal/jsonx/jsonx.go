@@ -52,7 +52,8 @@ func Decode(b []byte, v any) error {
 	if _, err := dec.Token(); err != io.EOF {
 		rest := b[end:]
 		at := len(b) - len(bytes.TrimLeft(rest, " \t\r\n"))
-		return fmt.Errorf("line %d: more follows the JSON value; want one value only", 1+bytes.Count(b[:at], []byte{'\n'}))
+		return fmt.Errorf("line %d: more follows the JSON value; want one value only", 1+bytes.Count(b[:at],
+			[]byte{'\n'}))
 	}
 	return nil
 }

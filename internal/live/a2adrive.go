@@ -45,7 +45,8 @@ func (d *driver) a2a(ctx context.Context) {
 			d.logf("lembas-check live: %s", left)
 		}
 	}()
-	c, err := a2a.Open(ctx, srv.URL, a2a.Options{Stream: true, Timeout: d.o.StepTimeout, After: d.o.After, Transcript: d.tr, Metadata: Workspace(d.r.Dir, false)})
+	c, err := a2a.Open(ctx, srv.URL, a2a.Options{Stream: true, Timeout: d.o.StepTimeout, After: d.o.After,
+		Transcript: d.tr, Metadata: Workspace(d.r.Dir, false)})
 	if err != nil {
 		d.r.Fault = err
 		return
@@ -65,7 +66,8 @@ func (d *driver) a2a(ctx context.Context) {
 		case st.Compact:
 			err = c.Compact(ctx)
 		default:
-			err = &acp.Unsupported{What: st.String(), Why: "over A2A the runner makes prompts, and a mode, a model or a compaction through the LLeMbas methods"}
+			err = &acp.Unsupported{What: st.String(),
+				Why: "over A2A the runner makes prompts, and a mode, a model or a compaction through the LLeMbas methods"}
 		}
 		if c.Task != "" {
 			d.r.Session.ID = c.Session()

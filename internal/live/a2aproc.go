@@ -44,7 +44,8 @@ type Server struct {
 // StartServer starts argv in dir with env under the process supervisor and waits, up to d on
 // after, for the URL it prints; what it prints goes to stderr too. A server that exits or stays
 // silent is a fault that says so, with what it printed last.
-func StartServer(ctx context.Context, argv, env []string, dir string, stderr *proc.Tail, d time.Duration, after func(time.Duration) <-chan time.Time) (*Server, error) {
+func StartServer(ctx context.Context, argv, env []string, dir string, stderr *proc.Tail, d time.Duration,
+	after func(time.Duration) <-chan time.Time) (*Server, error) {
 	w := newURLWatch()
 	s, err := StartStdio(argv, env, dir, io.MultiWriter(stderr, w), grace)
 	if err != nil {
@@ -64,10 +65,14 @@ func StartServer(ctx context.Context, argv, env []string, dir string, stderr *pr
 	case <-s.P.Exited():
 		<-s.P.Done()
 		s.Kill()
-		return nil, &acp.Fault{Kind: acp.Died, Detail: fmt.Sprintf("%s exited (%s) before it printed where it listens; it printed:\n%s", argv[0], s.P.State(), stderr.String())}
+		return nil, &acp.Fault{Kind: acp.Died,
+			Detail: fmt.Sprintf("%s exited (%s) before it printed where it listens; it printed:\n%s", argv[0],
+				s.P.State(), stderr.String())}
 	case <-after(d):
 		s.Kill()
-		return nil, &acp.Fault{Kind: acp.Hung, Detail: fmt.Sprintf("%s printed no http://HOST:PORT within %v; it printed:\n%s", argv[0], d, stderr.String())}
+		return nil, &acp.Fault{Kind: acp.Hung,
+			Detail: fmt.Sprintf("%s printed no http://HOST:PORT within %v; it printed:\n%s", argv[0], d,
+				stderr.String())}
 	case <-ctx.Done():
 		s.Kill()
 		return nil, ctx.Err()

@@ -56,7 +56,8 @@ func NewClock(lib, dir string, start time.Time) (*Clock, error) {
 // Env is what the agent runs with to have its clock moved (no preload for an agent that reads
 // the timestamp file itself).
 func (c *Clock) Env() []string {
-	env := []string{"FAKETIME_TIMESTAMP_FILE=" + c.file, "FAKETIME_NO_CACHE=1", "FAKETIME_DONT_FAKE_MONOTONIC=1", "TZ=UTC"}
+	env := []string{"FAKETIME_TIMESTAMP_FILE=" + c.file, "FAKETIME_NO_CACHE=1", "FAKETIME_DONT_FAKE_MONOTONIC=1",
+		"TZ=UTC"}
 	if c.lib == "" {
 		return env
 	}

@@ -32,12 +32,16 @@ func scenarioCell(name string, r *Run, j *Judgement, v map[string]runner.Result)
 		if !r.Clock.Controlled {
 			return mark(MarkNotChecked, "clock "+r.Clock.Why)
 		}
-		return noteCell(acrossCell(c, r, j, "the clock moved", false, func(s Step) bool { return s.SetClock != nil || s.MoveClock != 0 }), v[RuleDateNote])
+		return noteCell(acrossCell(c, r, j, "the clock moved", false,
+			func(s Step) bool { return s.SetClock != nil || s.MoveClock != 0 }), v[RuleDateNote])
 	case "mode":
-		if m := v[RuleModeNote]; m.Verdict == runner.Skip && strings.HasPrefix(m.Message, "the mode change was not made") {
-			return mark(MarkNotChecked, "no mode change: "+strings.TrimPrefix(m.Message, "the mode change was not made: "))
+		if m := v[RuleModeNote]; m.Verdict == runner.Skip && strings.HasPrefix(m.Message,
+			"the mode change was not made") {
+			return mark(MarkNotChecked, "no mode change: "+strings.TrimPrefix(m.Message,
+				"the mode change was not made: "))
 		}
-		return noteCell(acrossCell(c, r, j, "the mode change", false, func(s Step) bool { return s.Mode != "" }), v[RuleModeNote])
+		return noteCell(acrossCell(c, r, j, "the mode change", false, func(s Step) bool { return s.Mode != "" }),
+			v[RuleModeNote])
 	case "compaction":
 		for _, s := range r.Steps {
 			if s.Step.Compact && s.Skipped != "" {
@@ -87,7 +91,9 @@ func acrossCell(c string, r *Run, j *Judgement, what string, anew bool, made fun
 			if anew {
 				m = MarkHeld
 			}
-			return mark(m, fmt.Sprintf("a new conversation after %s: a prefix cache reuses %s of its first request's %s tokens", what, table.Count(q.ReusableTokens), table.Count(q.PromptTokens)))
+			return mark(m,
+				fmt.Sprintf("a new conversation after %s: a prefix cache reuses %s of its first request's %s tokens",
+					what, table.Count(q.ReusableTokens), table.Count(q.PromptTokens)))
 		}
 		return mark(MarkNotChecked, "not checked: no request after "+what+" continues one from before it")
 	}

@@ -70,10 +70,12 @@ func heldAfter(p, c Sent) []Break {
 	}
 	moved := c.Req.Model != "" && p.Req.Model != "" && c.Req.Model != p.Req.Model
 	if i, ok := differ(p.Req.System, c.Req.System); ok && !c.Remade && !moved {
-		add(RuleSystemPrompt, audit.SystemChanged, breakAt(p.Req.System, c.Req.System, i), fmt.Sprintf("the system prompt of request %d changed", p.Seq))
+		add(RuleSystemPrompt, audit.SystemChanged, breakAt(p.Req.System, c.Req.System, i),
+			fmt.Sprintf("the system prompt of request %d changed", p.Seq))
 	}
 	if i, ok := differ(p.Req.Tools, c.Req.Tools); ok {
-		add(RuleTools, audit.ToolsChanged, breakAt(p.Req.Tools, c.Req.Tools, i), "tools "+audit.ToolsDiff(contents(p.Req.Tools), contents(c.Req.Tools)))
+		add(RuleTools, audit.ToolsChanged, breakAt(p.Req.Tools, c.Req.Tools, i),
+			"tools "+audit.ToolsDiff(contents(p.Req.Tools), contents(c.Req.Tools)))
 	}
 	if c.Reset {
 		return out
@@ -83,11 +85,15 @@ func heldAfter(p, c Sent) []Break {
 		b := breakAt(pm, cm, i)
 		switch {
 		case i == 0:
-			add(RuleRewritten, audit.MessageRewritten, b, fmt.Sprintf("its history does not begin as request %d's: a new conversation inside the session", p.Seq))
+			add(RuleRewritten, audit.MessageRewritten, b,
+				fmt.Sprintf("its history does not begin as request %d's: a new conversation inside the session", p.Seq))
 		case i < len(cm):
-			add(RuleRewritten, audit.MessageRewritten, b, fmt.Sprintf("%s (%s) was rewritten", cm[i].Path(), audit.MessageLabel(cm[i], pm[i].Content())))
+			add(RuleRewritten, audit.MessageRewritten, b, fmt.Sprintf("%s (%s) was rewritten", cm[i].Path(),
+				audit.MessageLabel(cm[i], pm[i].Content())))
 		default:
-			add(RuleRewritten, audit.MessageRewritten, b, fmt.Sprintf("request %d sent %d messages, this one sends %d: the history was cut back", p.Seq, len(pm), len(cm)))
+			add(RuleRewritten, audit.MessageRewritten, b,
+				fmt.Sprintf("request %d sent %d messages, this one sends %d: the history was cut back", p.Seq, len(pm),
+					len(cm)))
 		}
 	}
 	return out

@@ -31,7 +31,8 @@ type httpSession struct {
 }
 
 // do sends the named request, bounded by d, and reads what its Read names from the answer.
-func (s *httpSession) do(ctx context.Context, name string, r *agents.Request, d time.Duration) (map[string]string, error) {
+func (s *httpSession) do(ctx context.Context, name string, r *agents.Request, d time.Duration) (map[string]string,
+	error) {
 	path, body := s.vars.FillRequest(r, s.extra, url.PathEscape)
 	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -53,7 +54,8 @@ func (s *httpSession) do(ctx context.Context, name string, r *agents.Request, d 
 			return nil, ctx.Err()
 		}
 		if cctx.Err() != nil {
-			return nil, &acp.Fault{Kind: acp.Hung, Detail: fmt.Sprintf("its %s (%s %s) did not end within %v", name, r.Method, path, d)}
+			return nil, &acp.Fault{Kind: acp.Hung, Detail: fmt.Sprintf("its %s (%s %s) did not end within %v", name,
+				r.Method, path, d)}
 		}
 		return nil, &acp.Fault{Kind: acp.Died, Detail: fmt.Sprintf("its %s (%s %s): %v", name, r.Method, path, err)}
 	}
@@ -67,7 +69,8 @@ func (s *httpSession) do(ctx context.Context, name string, r *agents.Request, d 
 	for k, p := range r.Read {
 		v, err := JSONPath(b, p)
 		if err != nil {
-			return nil, &acp.Fault{Kind: acp.Malformed, Detail: fmt.Sprintf("its %s (%s %s): read.%s: %v", name, r.Method, path, k, err)}
+			return nil, &acp.Fault{Kind: acp.Malformed, Detail: fmt.Sprintf("its %s (%s %s): read.%s: %v", name,
+				r.Method, path, k, err)}
 		}
 		out[k] = v
 	}
@@ -135,7 +138,8 @@ func (d *driver) httpd(ctx context.Context) {
 		return
 	}
 	defer srv.End("the agent")
-	s := &httpSession{h: h, vars: d.ag.Vars, base: strings.TrimSuffix(srv.URL, "/"), hc: &http.Client{}, after: d.o.After, tr: d.tr,
+	s := &httpSession{h: h, vars: d.ag.Vars, base: strings.TrimSuffix(srv.URL, "/"), hc: &http.Client{},
+		after: d.o.After, tr: d.tr,
 		extra: map[string]string{"model": ModelOf(d.r.Profile)}}
 	if len(h.Modes) > 0 {
 		s.extra["mode"] = h.Modes[0]
@@ -170,7 +174,8 @@ func (s *httpSession) step(ctx context.Context, sr StepRun, d time.Duration) (St
 		return sr, err
 	case st.Mode != "":
 		if !slices.Contains(s.h.Modes, st.Mode) {
-			return sr, &acp.Unsupported{What: "mode " + st.Mode, Why: "the profile's http section offers the modes " + strings.Join(s.h.Modes, ", ")}
+			return sr, &acp.Unsupported{What: "mode " + st.Mode,
+				Why: "the profile's http section offers the modes " + strings.Join(s.h.Modes, ", ")}
 		}
 		s.extra["mode"] = st.Mode
 	case st.Model != "":
@@ -182,7 +187,8 @@ func (s *httpSession) step(ctx context.Context, sr StepRun, d time.Duration) (St
 		_, err := s.do(ctx, "compaction", s.h.Compact, d)
 		return sr, err
 	default:
-		return sr, &acp.Unsupported{What: st.String(), Why: "over HTTP the runner makes prompts, a mode, a model and a compaction"}
+		return sr, &acp.Unsupported{What: st.String(),
+			Why: "over HTTP the runner makes prompts, a mode, a model and a compaction"}
 	}
 	return sr, nil
 }

@@ -42,7 +42,8 @@ func ModelMoves(rep *audit.Report) []string {
 		if q.Cause != audit.ModelChanged || q.Change == nil {
 			continue
 		}
-		out = append(out, fmt.Sprintf("request %d: model %s → %s, allowed by the model-change rule (context.md §10 rule 1: the system prompt is made again on a move to another model)", q.Seq, q.Change.Old, q.Change.New))
+		out = append(out,
+			fmt.Sprintf("request %d: model %s → %s, allowed by the model-change rule (context.md §10 rule 1: the system prompt is made again on a move to another model)", q.Seq, q.Change.Old, q.Change.New))
 	}
 	return out
 }

@@ -46,7 +46,8 @@ type Settings struct {
 // (Report). Its errors are said as `live` says them.
 func (s Settings) Run(ctx context.Context, expect *runner.Expectations) (*runner.Report, error) {
 	if s.Agent == "" {
-		return nil, fmt.Errorf("live: --agent is required: a profile (%s), a profile file, or 'CMD ARGS'", strings.Join(agents.Names(), ", "))
+		return nil, fmt.Errorf("live: --agent is required: a profile (%s), a profile file, or 'CMD ARGS'",
+			strings.Join(agents.Names(), ", "))
 	}
 	if s.ACP && s.Oneshot {
 		return nil, fmt.Errorf("live: --acp and --oneshot: give one")
@@ -117,7 +118,8 @@ func (s Settings) How(p *agents.Profile) (useACP, useRPC bool, err error) {
 // transcript are kept in dir (<scenario>.jsonl, <scenario>.<acp|rpc|one-shot>.log); with no dir they are judged,
 // then go. A scenario not run makes the report's NotRun (said on o.Log); an error is a run that
 // could not be made at all, said as `live` says it. An interrupt ends it after the scenario it cut short.
-func Report(ctx context.Context, o Options, scs []*Scenario, dir string, expect *runner.Expectations) (*runner.Report, error) {
+func Report(ctx context.Context, o Options, scs []*Scenario, dir string, expect *runner.Expectations) (*runner.Report,
+	error) {
 	if dir != "" {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, fmt.Errorf("--record: %v", err)
@@ -133,7 +135,8 @@ func Report(ctx context.Context, o Options, scs []*Scenario, dir string, expect 
 	driven := o.Driven()
 	p := o.Profile
 	rep := &runner.Report{Tool: "lembas-check", Version: o.Version, Spec: spec.Version(), Started: time.Now(),
-		Target:   runner.TargetInfo{Kind: "live", Command: o.Bin + " (" + driven + ")", Implementation: runner.Implementation{Name: p.Name, Version: p.Version}, Areas: []string{"live"}},
+		Target: runner.TargetInfo{Kind: "live", Command: o.Bin + " (" + driven + ")",
+			Implementation: runner.Implementation{Name: p.Name, Version: p.Version}, Areas: []string{"live"}},
 		Streamed: o.Stream != nil}
 	for _, sc := range scs {
 		o.Scenario = sc

@@ -52,7 +52,9 @@ func readRPC(out io.Reader, lines chan<- rpcMsg, done <-chan struct{}) {
 		b, err := jsonx.ReadLine(r, maxRPCLine)
 		if long := new(jsonx.LineTooLong); errors.As(err, &long) {
 			select {
-			case lines <- rpcMsg{err: &acp.Fault{Kind: acp.Malformed, Detail: fmt.Sprintf("line %d of its output is over %d MiB: %s…", n, maxRPCLine>>20, format.Quote(long.Head))}}:
+			case lines <- rpcMsg{err: &acp.Fault{Kind: acp.Malformed,
+				Detail: fmt.Sprintf("line %d of its output is over %d MiB: %s…", n, maxRPCLine>>20,
+					format.Quote(long.Head))}}:
 			case <-done:
 			}
 			return
@@ -61,7 +63,8 @@ func readRPC(out io.Reader, lines chan<- rpcMsg, done <-chan struct{}) {
 		if len(bytes.TrimSpace(b)) > 0 {
 			var m rpcMsg
 			if jerr := json.Unmarshal(b, &m); jerr != nil || m.Type == "" {
-				m = rpcMsg{err: &acp.Fault{Kind: acp.Malformed, Detail: fmt.Sprintf("line %d of its output is not an RPC message: %s", n, format.Quote(b))}}
+				m = rpcMsg{err: &acp.Fault{Kind: acp.Malformed,
+					Detail: fmt.Sprintf("line %d of its output is not an RPC message: %s", n, format.Quote(b))}}
 			}
 			select {
 			case lines <- m:
@@ -100,7 +103,8 @@ func (c *rpcConn) call(ctx context.Context, cmd map[string]any) (end *rpcMsg, er
 		case m, ok := <-c.lines:
 			switch {
 			case !ok:
-				return nil, &acp.Fault{Kind: acp.Died, Detail: fmt.Sprintf("the agent closed its output before ending its %s", kind)}
+				return nil, &acp.Fault{Kind: acp.Died,
+					Detail: fmt.Sprintf("the agent closed its output before ending its %s", kind)}
 			case m.err != nil:
 				return nil, m.err
 			case m.Type == "response" && m.ID == id:
@@ -155,7 +159,8 @@ func (d *driver) rpc(ctx context.Context) {
 	}
 	lines, done := make(chan rpcMsg), make(chan struct{})
 	go readRPC(teeReader{a.Out, &lineLog{w: d.tr, prefix: "< "}}, lines, done)
-	c := &rpcConn{in: teeWriter{a.In, &lineLog{w: d.tr, prefix: "> "}}, lines: lines, after: d.o.After, timeout: d.o.StepTimeout}
+	c := &rpcConn{in: teeWriter{a.In, &lineLog{w: d.tr, prefix: "> "}}, lines: lines, after: d.o.After,
+		timeout: d.o.StepTimeout}
 	defer func() {
 		d.endStdio(a) // pi exits when its input closes
 		close(done)
@@ -172,7 +177,8 @@ func (d *driver) rpc(ctx context.Context) {
 			_, err := c.call(ctx, map[string]any{"type": "compact"})
 			return sr, err
 		default:
-			return sr, &acp.Unsupported{What: st.String(), Why: "over RPC the runner makes only prompts and a compaction (drive the agent with --acp where it has ACP)"}
+			return sr, &acp.Unsupported{What: st.String(),
+				Why: "over RPC the runner makes only prompts and a compaction (drive the agent with --acp where it has ACP)"}
 		}
 	})
 }

@@ -164,7 +164,8 @@ func Drive(ctx context.Context, o Options) (*Run, error) {
 		}
 		defer os.RemoveAll(work)
 	}
-	r := &Run{Scenario: sc, Profile: p, Driven: o.Driven(), AgentName: p.Name, AgentVersion: p.Version, Recording: o.Record}
+	r := &Run{Scenario: sc, Profile: p, Driven: o.Driven(), AgentName: p.Name, AgentVersion: p.Version,
+		Recording: o.Record}
 	var err error
 	if r.Home, r.Dir, err = makeSession(work, ""); err != nil {
 		return nil, err
@@ -325,7 +326,8 @@ func (d *driver) logf(format string, args ...any) {
 // each runs the steps in order, each with the requests it caused, until one faults.
 func (d *driver) each(ctx context.Context, do func(StepRun) (StepRun, error)) {
 	for i, s := range d.r.Scenario.Steps {
-		d.logf("lembas-check live: %s, %s, step %d of %d: %s", d.r.Profile.Name, d.r.Scenario.Name, i+1, len(d.r.Scenario.Steps), s)
+		d.logf("lembas-check live: %s, %s, step %d of %d: %s", d.r.Profile.Name, d.r.Scenario.Name, i+1,
+			len(d.r.Scenario.Steps), s)
 		sr := StepRun{Step: s, First: d.srv.Requests() + 1, At: d.now()}
 		var err error
 		switch {
@@ -407,7 +409,8 @@ func (d *driver) acp(ctx context.Context) {
 		return
 	}
 	defer d.endStdio(a)
-	c := acp.New(a.In, a.Out, acp.Options{Dir: d.r.Dir, Lembas: true, Timeout: min(time.Minute, d.o.StepTimeout), PromptTimeout: d.o.StepTimeout, After: d.o.After, Transcript: d.tr})
+	c := acp.New(a.In, a.Out, acp.Options{Dir: d.r.Dir, Lembas: true, Timeout: min(time.Minute, d.o.StepTimeout),
+		PromptTimeout: d.o.StepTimeout, After: d.o.After, Transcript: d.tr})
 	info, err := c.Initialize(ctx, d.o.Version)
 	if err != nil {
 		d.r.Fault = err
@@ -429,7 +432,8 @@ func (d *driver) acp(ctx context.Context) {
 			_, sr.Said, err = c.Prompt(ctx, s.ID, st.Prompt)
 		case st.Mode != "":
 			if !contains(s.Modes, st.Mode) && len(s.Modes) > 0 {
-				return sr, &acp.Unsupported{What: "mode " + st.Mode, Why: "the agent offers the modes " + strings.Join(s.Modes, ", ")}
+				return sr, &acp.Unsupported{What: "mode " + st.Mode,
+					Why: "the agent offers the modes " + strings.Join(s.Modes, ", ")}
 			}
 			err = c.SetMode(ctx, s, st.Mode)
 		case st.Model != "":
@@ -452,15 +456,18 @@ func (d *driver) oneshot(ctx context.Context) {
 	d.each(ctx, func(sr StepRun) (StepRun, error) {
 		st := sr.Step
 		if st.Prompt == "" {
-			return sr, &acp.Unsupported{What: st.String(), Why: "one-shot, there is no way to make it between two prompts (drive the agent with --acp)"}
+			return sr, &acp.Unsupported{What: st.String(),
+				Why: "one-shot, there is no way to make it between two prompts (drive the agent with --acp)"}
 		}
 		argv, ok := d.ag.Oneshot(st.Prompt, prompts > 0)
 		if !ok {
-			return sr, &acp.Unsupported{What: "a second prompt", Why: "the " + d.r.Profile.Name + " profile has no way to carry a session on one-shot (drive it with --acp)"}
+			return sr, &acp.Unsupported{What: "a second prompt",
+				Why: "the " + d.r.Profile.Name + " profile has no way to carry a session on one-shot (drive it with --acp)"}
 		}
 		prompts++
 		var out bytes.Buffer
-		left, err := RunLogged(ctx, argv, Once{Env: d.ag.Env, Dir: d.r.Dir, Stdout: &out, Stderr: d.stderr, Timeout: d.o.StepTimeout, After: d.o.After}, d.tr)
+		left, err := RunLogged(ctx, argv, Once{Env: d.ag.Env, Dir: d.r.Dir, Stdout: &out, Stderr: d.stderr,
+			Timeout: d.o.StepTimeout, After: d.o.After}, d.tr)
 		if left != "" {
 			d.logf("lembas-check live: %s", left)
 		}
@@ -477,7 +484,8 @@ func setModel(ctx context.Context, c *acp.Client, s acp.Session, model string) e
 	}
 	id, ok := OfferedModel(s.Models, model)
 	if !ok {
-		return &acp.Unsupported{What: "model " + model, Why: "the agent offers the models " + strings.Join(s.Models, ", ")}
+		return &acp.Unsupported{What: "model " + model, Why: "the agent offers the models " + strings.Join(s.Models,
+			", ")}
 	}
 	return c.SetModel(ctx, s, id)
 }

@@ -98,7 +98,8 @@ func LoadScenario(name string) (*Scenario, error) {
 	b, err := os.ReadFile(name)
 	if err != nil {
 		if os.IsNotExist(err) && !strings.ContainsAny(name, "/.") {
-			return nil, fmt.Errorf("no scenario %q (built in: %s; or give a file)", name, strings.Join(Scenarios(), ", "))
+			return nil, fmt.Errorf("no scenario %q (built in: %s; or give a file)", name, strings.Join(Scenarios(),
+				", "))
 		}
 		return nil, err
 	}
@@ -173,7 +174,8 @@ func ParseScenario(b []byte, file string) (*Scenario, error) {
 func parseStep(n *yaml.Node, errf func(*yaml.Node, string, ...any) error) (Step, error) {
 	s := Step{Line: n.Line}
 	if n.Kind != yaml.MappingNode || len(n.Content) != 2 {
-		return s, errf(n, "a step is one of prompt: TEXT, clock: TIME or +DURATION, mode: NAME, model: NAME, compact: true, wait: DURATION")
+		return s, errf(n,
+			"a step is one of prompt: TEXT, clock: TIME or +DURATION, mode: NAME, model: NAME, compact: true, wait: DURATION")
 	}
 	k, v := n.Content[0], n.Content[1]
 	switch k.Value {
@@ -192,7 +194,8 @@ func parseStep(n *yaml.Node, errf func(*yaml.Node, string, ...any) error) (Step,
 		} else {
 			t, err := time.Parse(time.RFC3339, v.Value)
 			if err != nil {
-				return s, errf(v, "clock: %q is neither a time such as 2026-12-01T00:00:30Z nor a move such as +2m", v.Value)
+				return s, errf(v, "clock: %q is neither a time such as 2026-12-01T00:00:30Z nor a move such as +2m",
+					v.Value)
 			}
 			s.SetClock = &t
 		}

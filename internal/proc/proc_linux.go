@@ -293,7 +293,8 @@ func descendants(procs map[int]pstat, root int) []pstat {
 
 // hasMark says whether the process's environment marks it as mark's.
 func hasMark(pid int, mark string) bool {
-	return markIn(func() ([]byte, error) { return os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ") }, mark, time.Sleep)
+	return markIn(func() ([]byte, error) { return os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ") }, mark,
+		time.Sleep)
 }
 
 // markIn reads an environment with read and says whether it carries mark. A process in the

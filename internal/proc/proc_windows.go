@@ -50,7 +50,8 @@ func newJob(pid uint32) (windows.Handle, error) {
 	info := windows.JOBOBJECT_EXTENDED_LIMIT_INFORMATION{
 		BasicLimitInformation: windows.JOBOBJECT_BASIC_LIMIT_INFORMATION{LimitFlags: windows.JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE},
 	}
-	if _, err := windows.SetInformationJobObject(job, windows.JobObjectExtendedLimitInformation, uintptr(unsafe.Pointer(&info)), uint32(unsafe.Sizeof(info))); err != nil {
+	if _, err := windows.SetInformationJobObject(job, windows.JobObjectExtendedLimitInformation,
+		uintptr(unsafe.Pointer(&info)), uint32(unsafe.Sizeof(info))); err != nil {
 		windows.CloseHandle(job)
 		return 0, fmt.Errorf("SetInformationJobObject: %w", err)
 	}
@@ -114,7 +115,8 @@ func owned(p *Process) []Leftover {
 		return nil
 	}
 	var list processIDList
-	if err := windows.QueryInformationJobObject(p.sys.job, windows.JobObjectBasicProcessIdList, uintptr(unsafe.Pointer(&list)), uint32(unsafe.Sizeof(list)), nil); err != nil && list.listed == 0 {
+	if err := windows.QueryInformationJobObject(p.sys.job, windows.JobObjectBasicProcessIdList,
+		uintptr(unsafe.Pointer(&list)), uint32(unsafe.Sizeof(list)), nil); err != nil && list.listed == 0 {
 		return nil
 	}
 	var out []Leftover

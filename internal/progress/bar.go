@@ -143,7 +143,8 @@ func (s State) Line() string {
 	if s.Total > 0 {
 		f := min(1, float64(s.Done)/float64(s.Total))
 		n := int(f * width)
-		fmt.Fprintf(&b, " [%s%s] %s %3.0f %%", strings.Repeat("#", n), strings.Repeat(".", width-n), s.Unit.of(s.Done, s.Total), 100*f)
+		fmt.Fprintf(&b, " [%s%s] %s %3.0f %%", strings.Repeat("#", n), strings.Repeat(".", width-n), s.Unit.of(s.Done,
+			s.Total), 100*f)
 	} else {
 		b.WriteString(" " + s.Unit.count(s.Done))
 	}
@@ -153,7 +154,8 @@ func (s State) Line() string {
 		rate := float64(s.Done) / secs
 		parts = append(parts, s.Unit.rate(rate))
 		if s.Total > s.Done && !s.Final {
-			parts = append(parts, "ETA "+round(time.Duration(float64(s.Total-s.Done)/rate*float64(time.Second))).String())
+			parts = append(parts,
+				"ETA "+round(time.Duration(float64(s.Total-s.Done)/rate*float64(time.Second))).String())
 		}
 	}
 	if s.Note != "" {

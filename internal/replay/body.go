@@ -164,7 +164,8 @@ func split(raw []byte) (json.RawMessage, []Blob, error) {
 		h := sum(data)
 		if !seen[h] {
 			seen[h] = true
-			blobs = append(blobs, Blob{Type: TypeBlob, SHA256: h, Kind: kind, Data: append(json.RawMessage(nil), data...)})
+			blobs = append(blobs, Blob{Type: TypeBlob, SHA256: h, Kind: kind, Data: append(json.RawMessage(nil),
+				data...)})
 		}
 		return []byte(`{"` + blobKey + `":"` + h + `"}`)
 	})

@@ -26,7 +26,8 @@ type CacheCounters struct {
 
 // Sub is c less an earlier reading of the same counters.
 func (c CacheCounters) Sub(before CacheCounters) CacheCounters {
-	return CacheCounters{Source: c.Source, Prompt: c.Prompt - before.Prompt, Cached: c.Cached - before.Cached, PromptSeconds: c.PromptSeconds - before.PromptSeconds}
+	return CacheCounters{Source: c.Source, Prompt: c.Prompt - before.Prompt, Cached: c.Cached - before.Cached,
+		PromptSeconds: c.PromptSeconds - before.PromptSeconds}
 }
 
 // CacheCounters reads the server's /metrics; nil when it has none of the counters (or no
@@ -44,7 +45,8 @@ func (s *Sender) ReadCacheCounters(ctx context.Context) (*CacheCounters, string)
 	case err != nil:
 		return nil, "GET /metrics: " + err.Error()
 	case code == http.StatusNotImplemented:
-		return nil, "GET /metrics: " + statusText(code, nil) + " (llama-server serves it only when started with --metrics)"
+		return nil, "GET /metrics: " + statusText(code,
+			nil) + " (llama-server serves it only when started with --metrics)"
 	case code != http.StatusOK:
 		return nil, "GET /metrics: " + statusText(code, nil)
 	}
@@ -78,13 +80,16 @@ func ParseCacheCounters(text []byte) *CacheCounters {
 	}
 	switch {
 	case has("vllm:prefix_cache_queries_total", "vllm:prefix_cache_hits_total"):
-		return &CacheCounters{Source: "vllm", Prompt: sums["vllm:prefix_cache_queries_total"], Cached: sums["vllm:prefix_cache_hits_total"]}
+		return &CacheCounters{Source: "vllm", Prompt: sums["vllm:prefix_cache_queries_total"],
+			Cached: sums["vllm:prefix_cache_hits_total"]}
 	case has("sglang:prompt_tokens_total", "sglang:cached_tokens_total"):
-		return &CacheCounters{Source: "sglang", Prompt: sums["sglang:prompt_tokens_total"], Cached: sums["sglang:cached_tokens_total"]}
+		return &CacheCounters{Source: "sglang", Prompt: sums["sglang:prompt_tokens_total"],
+			Cached: sums["sglang:cached_tokens_total"]}
 	case has("llamacpp:prompt_tokens_total", "llamacpp:prompt_tokens_cached_total"):
 		// llama-server's prompt_tokens_total leaves out the cached tokens.
 		cached := sums["llamacpp:prompt_tokens_cached_total"]
-		return &CacheCounters{Source: "llama.cpp", Prompt: sums["llamacpp:prompt_tokens_total"] + cached, Cached: cached, PromptSeconds: sums["llamacpp:prompt_seconds_total"]}
+		return &CacheCounters{Source: "llama.cpp", Prompt: sums["llamacpp:prompt_tokens_total"] + cached,
+			Cached: cached, PromptSeconds: sums["llamacpp:prompt_seconds_total"]}
 	}
 	return nil
 }

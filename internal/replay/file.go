@@ -55,7 +55,8 @@ func Summarize(path string) (Summary, error) {
 		if e.Exchange.Error != "" {
 			s.Errors++
 			if len(s.FirstErrors) < 3 {
-				s.FirstErrors = append(s.FirstErrors, fmt.Sprintf("exchange %d (%s %s): %s", e.Exchange.Seq, e.Exchange.Method, e.Exchange.Path, e.Exchange.Error))
+				s.FirstErrors = append(s.FirstErrors, fmt.Sprintf("exchange %d (%s %s): %s", e.Exchange.Seq,
+					e.Exchange.Method, e.Exchange.Path, e.Exchange.Error))
 			}
 		}
 	}

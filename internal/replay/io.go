@@ -144,7 +144,8 @@ func (w *Writer) Close() error {
 }
 
 // credentialHeaders are left out of a recording, whatever their value.
-var credentialHeaders = []string{"authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key", "openai-organization", "openai-project", "x-goog-api-key"}
+var credentialHeaders = []string{"authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key",
+	"openai-organization", "openai-project", "x-goog-api-key"}
 
 // CleanHeaders copies headers without the ones that carry credentials: the usual names, and any
 // whose name says key, token, secret, auth or password. It returns the names it left out. A
@@ -311,11 +312,13 @@ func NewReader(rd io.Reader) (*Reader, error) {
 		}
 		var probe map[string]json.RawMessage
 		if err := json.Unmarshal(b, &probe); err != nil {
-			return nil, &LineError{Line: r.line, Err: fmt.Errorf("neither a recording header nor a request body: %v", err)}
+			return nil, &LineError{Line: r.line, Err: fmt.Errorf("neither a recording header nor a request body: %v",
+				err)}
 		}
 		if _, ok := probe["messages"]; !ok {
 			if _, ok := probe["input"]; !ok {
-				return nil, &LineError{Line: r.line, Err: fmt.Errorf("a request log line must be a chat-completions request body (with \"messages\")")}
+				return nil, &LineError{Line: r.line,
+					Err: fmt.Errorf("a request log line must be a chat-completions request body (with \"messages\")")}
 			}
 		}
 		r.Kind, r.Header = KindRequestLog, Header{Type: TypeHeader, Format: Format, Version: Version, Source: "import"}
@@ -450,7 +453,8 @@ func (r *Reader) nextLine() (Entry, error) {
 			}
 			n := r.line
 			req, _ := SplitBody(b)
-			return Entry{Exchange: Exchange{Type: TypeExchange, Seq: n, Method: http.MethodPost, Path: pathOf(b), Request: req}, Body: append([]byte(nil), b...), Line: n}, nil
+			return Entry{Exchange: Exchange{Type: TypeExchange, Seq: n, Method: http.MethodPost, Path: pathOf(b),
+				Request: req}, Body: append([]byte(nil), b...), Line: n}, nil
 		}
 		typ, err := lineType(b)
 		if err != nil {
@@ -463,7 +467,8 @@ func (r *Reader) nextLine() (Entry, error) {
 				return Entry{}, &LineError{Line: r.line, Err: err}
 			}
 			if sum(bl.Data) != bl.SHA256 {
-				return Entry{}, &LineError{Line: r.line, Err: fmt.Errorf("blob %s does not hash to its name", short(bl.SHA256))}
+				return Entry{}, &LineError{Line: r.line, Err: fmt.Errorf("blob %s does not hash to its name",
+					short(bl.SHA256))}
 			}
 			r.blobs[bl.SHA256] = bl.Data
 		case TypeExchange:
@@ -482,11 +487,13 @@ func (r *Reader) nextLine() (Entry, error) {
 				return Entry{}, &LineError{Line: r.line, Err: err}
 			}
 			if x.Request.BodySHA256 != "" && r.sums.sum(body) != x.Request.BodySHA256 {
-				return Entry{}, &LineError{Line: r.line, Err: fmt.Errorf("the request body does not hash to body_sha256")}
+				return Entry{}, &LineError{Line: r.line,
+					Err: fmt.Errorf("the request body does not hash to body_sha256")}
 			}
 			return Entry{Exchange: x, Body: body, Line: r.line}, nil
 		case TypeHeader:
-			return Entry{}, &LineError{Line: r.line, Err: fmt.Errorf("a second header: two recordings joined into one file")}
+			return Entry{}, &LineError{Line: r.line,
+				Err: fmt.Errorf("a second header: two recordings joined into one file")}
 		default:
 			return Entry{}, &LineError{Line: r.line, Err: fmt.Errorf("unknown line type %q", typ)}
 		}

@@ -126,12 +126,14 @@ func (s *Sender) eraseSlots(ctx context.Context, list []byte) (string, bool) {
 		return "not offered (GET /slots: " + err.Error() + ")", false
 	}
 	for _, id := range ids {
-		if _, code, err := s.get(ctx, http.MethodPost, fmt.Sprintf("%s/slots/%d?action=erase", s.base(), id)); err != nil || code != http.StatusOK {
+		if _, code, err := s.get(ctx, http.MethodPost, fmt.Sprintf("%s/slots/%d?action=erase", s.base(),
+			id)); err != nil || code != http.StatusOK {
 			why := ""
 			if code == http.StatusNotImplemented {
 				why = " (llama-server erases slots only when started with --slot-save-path DIR)"
 			}
-			return fmt.Sprintf("not offered (POST /slots/%d?action=erase: %s%s): the cache may hold earlier requests", id, statusText(code, err), why), false
+			return fmt.Sprintf("not offered (POST /slots/%d?action=erase: %s%s): the cache may hold earlier requests",
+				id, statusText(code, err), why), false
 		}
 	}
 	return fmt.Sprintf("erased %d slot(s)", len(ids)), true
@@ -153,7 +155,8 @@ var probeTexts = [2]string{
 // in said, when the probe could not be made. The slots are left erased.
 func (s *Sender) ProbeRAMCache(ctx context.Context, model string) (ram bool, said string, ok bool) {
 	ask := func(n int) (int, error) {
-		body, _ := json.Marshal(map[string]any{"model": model, "messages": []map[string]string{{"role": "user", "content": probeTexts[n-1]}}, "max_tokens": 1})
+		body, _ := json.Marshal(map[string]any{"model": model, "messages": []map[string]string{{"role": "user",
+			"content": probeTexts[n-1]}}, "max_tokens": 1})
 		sent, err := s.Send(ctx, "/v1/chat/completions", body)
 		if err != nil {
 			return 0, err

@@ -154,7 +154,8 @@ func (x *Reply) addGeminiPart(p json.RawMessage) {
 	}
 	switch {
 	case pt.FunctionCall != nil:
-		x.ToolCalls = append(x.ToolCalls, ToolCall{pt.FunctionCall.ID, pt.FunctionCall.Name, string(pt.FunctionCall.Args)})
+		x.ToolCalls = append(x.ToolCalls, ToolCall{pt.FunctionCall.ID, pt.FunctionCall.Name,
+			string(pt.FunctionCall.Args)})
 	case pt.Text != nil && !pt.Thought:
 		x.Text += *pt.Text
 	}

@@ -237,7 +237,8 @@ func asksStream(body []byte) bool {
 // closedBeforeAnswer says whether a request failed because its connection ended before any byte
 // of an answer: the server had closed it (EOF, a reset). Such a request was not answered.
 func closedBeforeAnswer(err error) bool {
-	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE)
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err,
+		syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE)
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

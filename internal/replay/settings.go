@@ -45,7 +45,8 @@ func (s Settings) Run(ctx context.Context, file string, log io.Writer) (sent []S
 	defer f.Close()
 	var rec *Writer
 	if s.Record != "" {
-		if rec, err = Create(s.Record, Header{Tool: "lembas-check replay", Source: "proxy", Upstream: s.Server.URL, Script: file}); err != nil {
+		if rec, err = Create(s.Record, Header{Tool: "lembas-check replay", Source: "proxy", Upstream: s.Server.URL,
+			Script: file}); err != nil {
 			return nil, "", nil, format.FileErr("--record", s.Record, err)
 		}
 		defer rec.Close()

@@ -16,15 +16,16 @@ import (
 // CaseFormats are the formats a list of cases (`lembas-check list`) is written in.
 var CaseFormats = format.Formats[[]conformance.Case]{
 	{Name: "table", Write: WriteCaseTable},
-	{Name: "json", About: "one JSON object per case: id, area, index, file, about, case, expect", Write: func(w io.Writer, cases []conformance.Case, _ bool) error {
-		enc := jsonx.NewEncoder(w)
-		for _, c := range cases {
-			if err := enc.Encode(c); err != nil {
-				return err
+	{Name: "json", About: "one JSON object per case: id, area, index, file, about, case, expect",
+		Write: func(w io.Writer, cases []conformance.Case, _ bool) error {
+			enc := jsonx.NewEncoder(w)
+			for _, c := range cases {
+				if err := enc.Encode(c); err != nil {
+					return err
+				}
 			}
-		}
-		return nil
-	}},
+			return nil
+		}},
 }
 
 // WriteCaseTable lists cases with their ids, one a line, then how many.

@@ -80,7 +80,8 @@ type Comparison struct {
 
 // Compare lines up two reports by case id, a's order first, then the cases only b has.
 func Compare(a, b *runner.Report) *Comparison {
-	c := &Comparison{A: Side{Label: a.Target.Name(), Target: a.Target}, B: Side{Label: b.Target.Name(), Target: b.Target}}
+	c := &Comparison{A: Side{Label: a.Target.Name(), Target: a.Target}, B: Side{Label: b.Target.Name(),
+		Target: b.Target}}
 	inB := map[string]*runner.Result{}
 	for i := range b.Results {
 		inB[b.Results[i].Case.ID] = &b.Results[i]
@@ -292,11 +293,17 @@ func Select(s selection.Selection, r *runner.Report) (*runner.Report, error) {
 // DiffFormats are the formats a diff is written in, the table first.
 var DiffFormats = format.Formats[*Comparison]{
 	{Name: "table", Write: WriteDiffTable},
-	{Name: "json", About: "JSON lines", Write: func(w io.Writer, c *Comparison, _ bool) error { return WriteDiffJSON(w, c) }},
+	{Name: "json", About: "JSON lines", Write: func(w io.Writer, c *Comparison, _ bool) error {
+		return WriteDiffJSON(w,
+			c)
+	}},
 	{Name: "markdown", About: "for $GITHUB_STEP_SUMMARY", Write: func(w io.Writer, c *Comparison, _ bool) error {
 		return cappedMarkdown(w, func(w io.Writer) error { return WriteDiffMarkdown(w, c) })
 	}},
-	{Name: "html", About: "one self-contained page", Write: func(w io.Writer, c *Comparison, _ bool) error { return WriteDiffHTML(w, c) }},
+	{Name: "html", About: "one self-contained page", Write: func(w io.Writer, c *Comparison,
+		_ bool) error {
+		return WriteDiffHTML(w, c)
+	}},
 }
 
 // WriteDiff writes a comparison in one of DiffFormats. verbose lists the cases only one side has
@@ -341,7 +348,8 @@ func diffWhy(c *Comparison) string {
 	case c.interrupted() > 0:
 		return fmt.Sprintf("interrupted: %d cases were not finished on one side or both", c.interrupted())
 	case n.Compared() == 0 && n.By[NotCompared] > 0:
-		return fmt.Sprintf("no case was compared: none was answered on both sides, and a side gave no answer to %d", n.By[NotCompared])
+		return fmt.Sprintf("no case was compared: none was answered on both sides, and a side gave no answer to %d",
+			n.By[NotCompared])
 	case n.Compared() == 0:
 		return "no case was compared: none was answered on both sides"
 	}
@@ -477,7 +485,8 @@ func (c *Comparison) findings() []findingList {
 		l := findingList{Verdict: v, Cases: ds}
 		switch v {
 		case BothWrong:
-			l.Heading = fmt.Sprintf("%d both wrong: the same answer on both sides, which the spec does not back", len(ds))
+			l.Heading = fmt.Sprintf("%d both wrong: the same answer on both sides, which the spec does not back",
+				len(ds))
 			l.Columns = []string{"Both answered"}
 		case Disagree:
 			l.Heading = disagreeHeading(c, ds)
@@ -621,10 +630,12 @@ func (d DiffCase) AnswerDiff() []textdiff.Line {
 }
 
 // countsHeader and countsRow are the per-area counts as every format shows them.
-var countsHeader = []string{"Area", "Cases", "Agree", "Both wrong", "Disagree", "a right", "b right", "Neither", "Not compared", "Only in a", "Only in b", "Skipped by both"}
+var countsHeader = []string{"Area", "Cases", "Agree", "Both wrong", "Disagree", "a right", "b right", "Neither",
+	"Not compared", "Only in a", "Only in b", "Skipped by both"}
 
 func countsRow(n DiffCounts) []any {
-	return []any{n.Cases, n.By[Agree], n.By[BothWrong], n.By[Disagree], n.ARight, n.BRight, n.Neither, n.By[NotCompared], n.By[OnlyInA], n.By[OnlyInB], n.By[SkippedByBoth]}
+	return []any{n.Cases, n.By[Agree], n.By[BothWrong], n.By[Disagree], n.ARight, n.BRight, n.Neither,
+		n.By[NotCompared], n.By[OnlyInA], n.By[OnlyInB], n.By[SkippedByBoth]}
 }
 
 // WriteDiffTable writes what a person reads: the verdict and counts in a line, both sides, a
@@ -683,7 +694,8 @@ func WriteDiffTable(w io.Writer, c *Comparison, verbose bool) error {
 // disagreeHeading counts the disagreements by whom the spec backs.
 func disagreeHeading(c *Comparison, ds []DiffCase) string {
 	n := CountDiff(ds)
-	return fmt.Sprintf("%d disagreement(s): the spec backs %s in %d, %s in %d, neither in %d", n.By[Disagree], c.name("a"), n.ARight, c.name("b"), n.BRight, n.Neither)
+	return fmt.Sprintf("%d disagreement(s): the spec backs %s in %d, %s in %d, neither in %d", n.By[Disagree],
+		c.name("a"), n.ARight, c.name("b"), n.BRight, n.Neither)
 }
 
 // summaryLine is the table's first and last line, the status word and the reason set off by
@@ -832,12 +844,14 @@ func jsonSide(r *runner.Result) *DiffJSONSide {
 func WriteDiffJSON(w io.Writer, c *Comparison) error {
 	enc := json.NewEncoder(w)
 	st := DiffStatus(c)
-	if err := enc.Encode(map[string]any{"type": "header", "tool": "lembas-check", "version": runner.ToolVersion, "spec": spec.Version(), "a": c.A, "b": c.B,
+	if err := enc.Encode(map[string]any{"type": "header", "tool": "lembas-check", "version": runner.ToolVersion,
+		"spec": spec.Version(), "a": c.A, "b": c.B,
 		"status": st.Word(), "summary": DiffHeadline(c)}); err != nil {
 		return err
 	}
 	for _, d := range c.Cases {
-		if err := enc.Encode(DiffJSONCase{Type: "case", ID: d.Case.ID, Area: d.Case.Area, File: d.Case.File, Index: d.Case.Index,
+		if err := enc.Encode(DiffJSONCase{Type: "case", ID: d.Case.ID, Area: d.Case.Area, File: d.Case.File,
+			Index:   d.Case.Index,
 			Verdict: d.Verdict, Right: d.Right, Why: d.Why, Note: d.Note, Case: d.Case.Input, Expect: d.Case.Expect,
 			A: jsonSide(d.A), B: jsonSide(d.B), Diff: d.Diff}); err != nil {
 			return err
@@ -848,7 +862,8 @@ func WriteDiffJSON(w io.Writer, c *Comparison) error {
 	for _, v := range diffVerdicts {
 		counts[string(v)] = n.By[v]
 	}
-	return enc.Encode(DiffJSONFooter{Type: "footer", Counts: counts, Cases: n.Cases, Compared: n.Compared(), Failed: st != format.OK,
+	return enc.Encode(DiffJSONFooter{Type: "footer", Counts: counts, Cases: n.Cases, Compared: n.Compared(),
+		Failed: st != format.OK,
 		Status: st.Word(), Interrupted: c.interrupted() > 0, ARight: n.ARight, BRight: n.BRight, Neither: n.Neither})
 }
 
@@ -856,7 +871,8 @@ func WriteDiffJSON(w io.Writer, c *Comparison) error {
 // the verdict and counts in its heading, both sides, the per-area counts, the lists of failing
 // cases, why cases are on one side only, then each failing case folded in a <details>.
 func WriteDiffMarkdown(w io.Writer, c *Comparison) error {
-	fmt.Fprintf(w, "## %s lembas-check diff: %s\n\n- **a**: %s\n- **b**: %s\n\n", DiffStatus(c).Icon(), format.MarkdownCell(countsLine(c)), format.MarkdownCell(c.A.String()), format.MarkdownCell(c.B.String()))
+	fmt.Fprintf(w, "## %s lembas-check diff: %s\n\n- **a**: %s\n- **b**: %s\n\n", DiffStatus(c).Icon(),
+		format.MarkdownCell(countsLine(c)), format.MarkdownCell(c.A.String()), format.MarkdownCell(c.B.String()))
 	if reason := diffWhy(c); reason != "" {
 		fmt.Fprintf(w, "**%s**\n\n", format.MarkdownCell(reason))
 	}
@@ -903,7 +919,8 @@ func WriteDiffMarkdown(w io.Writer, c *Comparison) error {
 	for _, d := range c.failures() {
 		var b strings.Builder
 		writeFailing(&b, c, d)
-		fmt.Fprintf(w, "<details><summary><code>%s</code> — %s</summary>\n\n%s\n\n</details>\n\n", d.Case.ID, format.MarkdownCell(c.title(d)), format.MarkdownFence("", b.String()))
+		fmt.Fprintf(w, "<details><summary><code>%s</code> — %s</summary>\n\n%s\n\n</details>\n\n", d.Case.ID,
+			format.MarkdownCell(c.title(d)), format.MarkdownFence("", b.String()))
 	}
 	return nil
 }

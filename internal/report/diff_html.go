@@ -124,7 +124,8 @@ func htmlLists(c *Comparison) []htmlList {
 	for _, l := range c.findings() {
 		hl := htmlList{ID: listID[l.Verdict], Heading: l.Heading, Columns: l.Columns}
 		for i, d := range l.Cases {
-			item := htmlListItem{Anchor: anchor(d.Case.ID), ID: d.Case.ID, About: d.Case.Title(), Where: d.Case.Where(), Cells: l.Cells[i]}
+			item := htmlListItem{Anchor: anchor(d.Case.ID), ID: d.Case.ID, About: d.Case.Title(), Where: d.Case.Where(),
+				Cells: l.Cells[i]}
 			switch l.Verdict {
 			case Disagree:
 				item.FirstClass = "backs-" + d.Right
@@ -154,7 +155,8 @@ func htmlSideOf(c *Comparison, who string, r *runner.Result) htmlSide {
 func htmlRows(lines []textdiff.Line) []htmlRow {
 	var out []htmlRow
 	for _, r := range textdiff.SideBySide(lines) {
-		op := map[textdiff.Op]string{textdiff.Same: "same", textdiff.Del: "del", textdiff.Ins: "ins", textdiff.Changed: "changed"}[r.Op]
+		op := map[textdiff.Op]string{textdiff.Same: "same", textdiff.Del: "del", textdiff.Ins: "ins",
+			textdiff.Changed: "changed"}[r.Op]
 		out = append(out, htmlRow{Op: op, A: r.A, B: r.B})
 	}
 	return out
@@ -167,10 +169,13 @@ func WriteDiffHTML(w io.Writer, c *Comparison) error {
 	st := DiffStatus(c)
 	total := CountDiff(c.Cases)
 	page := htmlPage{A: c.A.String(), B: c.B.String(), AName: c.name("a"), BName: c.name("b"),
-		Status: map[format.Status]string{format.OK: "ok", format.Failed: "fail", format.Unfinished: "error"}[st], Word: st.Word(),
+		Status: map[format.Status]string{format.OK: "ok", format.Failed: "fail",
+			format.Unfinished: "error"}[st], Word: st.Word(),
 		Counts: countsLine(c), Total: total, Lists: htmlLists(c), CountsHeader: countsHeader,
-		Filters: []htmlFilter{{"agree", "agree", total.By[Agree]}, {"bothwrong", "both wrong", total.By[BothWrong]}, {"disagree", "disagree", total.By[Disagree]},
-			{"notcompared", "not compared", total.By[NotCompared]}, {"only", "only in one", total.By[OnlyInA] + total.By[OnlyInB]}, {"skipped", "skipped by both", total.By[SkippedByBoth]}}}
+		Filters: []htmlFilter{{"agree", "agree", total.By[Agree]}, {"bothwrong", "both wrong", total.By[BothWrong]},
+			{"disagree", "disagree", total.By[Disagree]},
+			{"notcompared", "not compared", total.By[NotCompared]}, {"only", "only in one",
+				total.By[OnlyInA] + total.By[OnlyInB]}, {"skipped", "skipped by both", total.By[SkippedByBoth]}}}
 	var heads []string
 	for _, l := range page.Lists {
 		heads = append(heads, l.Heading)
@@ -204,7 +209,8 @@ func WriteDiffHTML(w io.Writer, c *Comparison) error {
 // htmlCaseOf is a case's cell in the matrix and its panel.
 func htmlCaseOf(c *Comparison, d DiffCase) htmlCase {
 	kind, mark := cellKind(d)
-	cell := htmlCell{ID: d.Case.ID, Anchor: anchor(d.Case.ID), Kind: kind, Mark: mark, Title: d.Case.ID + ": " + c.title(d)}
+	cell := htmlCell{ID: d.Case.ID, Anchor: anchor(d.Case.ID), Kind: kind, Mark: mark,
+		Title: d.Case.ID + ": " + c.title(d)}
 	if title := d.Case.Title(); title != "" {
 		cell.Title += " — " + oneLine(title, 100)
 	}

@@ -29,7 +29,8 @@ func (o Output) Write(stdout, stderr io.Writer, rep *runner.Report, expect *runn
 		fmt.Fprintf(stderr, "lembas-check: --expect %s: %s\n", o.Expect, s)
 	}
 	if o.WriteExpect != "" && Status(rep) != format.Unfinished {
-		if err := format.WriteFile("--write-expect", o.WriteExpect, func(w io.Writer) error { return runner.WriteExpectations(w, rep) }); err != nil {
+		if err := format.WriteFile("--write-expect", o.WriteExpect,
+			func(w io.Writer) error { return runner.WriteExpectations(w, rep) }); err != nil {
 			return err
 		}
 	}
@@ -37,7 +38,10 @@ func (o Output) Write(stdout, stderr io.Writer, rep *runner.Report, expect *runn
 		// Each case's verdict was shown as it ended (Stream): the table and the summary are left.
 		return writeTable(term.Colour(stdout, os.Getenv), rep, o.Verbose, false)
 	}
-	return format.Write(Formats, o.Output, rep, stdout, func(w io.Writer, rep *runner.Report) error { return WriteTable(w, rep, o.Verbose) })
+	return format.Write(Formats, o.Output, rep, stdout, func(w io.Writer,
+		rep *runner.Report) error {
+		return WriteTable(w, rep, o.Verbose)
+	})
 }
 
 // Stream is where a run shows each verdict as its case ends (runner.Options.Stream): stdout,

@@ -29,8 +29,14 @@ import (
 // Formats are the formats a run's report is written in, the table first.
 var Formats = format.Formats[*runner.Report]{
 	{Name: "table", Write: WriteTable},
-	{Name: "json", About: "JSON lines", Write: func(w io.Writer, r *runner.Report, _ bool) error { return WriteJSON(w, r) }},
-	{Name: "junit", About: "JUnit XML", Write: func(w io.Writer, r *runner.Report, _ bool) error { return WriteJUnit(w, r) }},
+	{Name: "json", About: "JSON lines", Write: func(w io.Writer, r *runner.Report, _ bool) error {
+		return WriteJSON(w,
+			r)
+	}},
+	{Name: "junit", About: "JUnit XML", Write: func(w io.Writer, r *runner.Report, _ bool) error {
+		return WriteJUnit(w,
+			r)
+	}},
 	{Name: "markdown", About: "for $GITHUB_STEP_SUMMARY", Write: func(w io.Writer, r *runner.Report, _ bool) error {
 		return cappedMarkdown(w, func(w io.Writer) error { return WriteMarkdown(w, r) })
 	}},
@@ -175,7 +181,8 @@ func Headline(r *runner.Report) string { return Status(r).Word() + " " + Coverag
 // verdict counts, the time, and why when the run is unfinished.
 func WriteSummary(w io.Writer, r *runner.Report) error {
 	n := count(r.Results)
-	s := fmt.Sprintf("%s\t%s\t%s\t%d pass, %d fail, %d xfail", Status(r).Word(), Coverage(r), r.Target.Name(), n.pass, n.fail, n.xfail)
+	s := fmt.Sprintf("%s\t%s\t%s\t%d pass, %d fail, %d xfail", Status(r).Word(), Coverage(r), r.Target.Name(), n.pass,
+		n.fail, n.xfail)
 	if n.unlisted > 0 {
 		s += fmt.Sprintf(", %d skipped unlisted in --expect", n.unlisted)
 	}
@@ -253,7 +260,8 @@ type JSONFooter struct {
 // WriteJSON writes the report as JSON lines.
 func WriteJSON(w io.Writer, r *runner.Report) error {
 	enc := jsonx.NewEncoder(w)
-	if err := enc.Encode(JSONHeader{Type: "header", Tool: r.Tool, Version: r.Version, Spec: r.Spec, Target: r.Target, Started: r.Started}); err != nil {
+	if err := enc.Encode(JSONHeader{Type: "header", Tool: r.Tool, Version: r.Version, Spec: r.Spec, Target: r.Target,
+		Started: r.Started}); err != nil {
 		return err
 	}
 	for _, x := range r.Results {
@@ -417,7 +425,8 @@ func WriteJUnit(w io.Writer, r *runner.Report) error {
 		var d time.Duration
 		for _, x := range by[a] {
 			d += x.Duration
-			c := junitCase{Name: caseName(x.Case), Classname: "lembas-check." + a, File: x.Case.Path(), Line: x.Case.Line, Time: secs(x.Duration)}
+			c := junitCase{Name: caseName(x.Case), Classname: "lembas-check." + a, File: x.Case.Path(),
+				Line: x.Case.Line, Time: secs(x.Duration)}
 			body := x.FailureText()
 			switch x.Verdict {
 			case runner.Pass:
@@ -446,7 +455,8 @@ func WriteJUnit(w io.Writer, r *runner.Report) error {
 		// What could not be run is an error a CI's test view shows, not an absence.
 		s := junitSuite{Name: "lembas-check", junitCounts: junitCounts{Time: secs(0)}}
 		for _, why := range r.NotRun {
-			s.Cases = append(s.Cases, junitCase{Name: "not run", Classname: "lembas-check.run", Time: secs(0), Error: &junitFailure{Message: "not run: " + why, Type: "not run", Body: why}})
+			s.Cases = append(s.Cases, junitCase{Name: "not run", Classname: "lembas-check.run", Time: secs(0),
+				Error: &junitFailure{Message: "not run: " + why, Type: "not run", Body: why}})
 			s.Tests++
 			s.Errors++
 		}
@@ -550,7 +560,8 @@ func WriteMarkdown(w io.Writer, r *runner.Report) error {
 		if title := x.Case.Title(); title != "" {
 			about = " " + format.MarkdownCell(oneLine(title, 100)) + " —"
 		}
-		fmt.Fprintf(w, "<details><summary><code>%s</code>%s %s</summary>\n\n%s%s\n\n</details>\n\n", x.Case.ID, about, format.MarkdownCell(firstLine(x)), checks(x.Case.ID), format.MarkdownFence("", x.Failure()))
+		fmt.Fprintf(w, "<details><summary><code>%s</code>%s %s</summary>\n\n%s%s\n\n</details>\n\n", x.Case.ID, about,
+			format.MarkdownCell(firstLine(x)), checks(x.Case.ID), format.MarkdownFence("", x.Failure()))
 	}
 	return nil
 }

@@ -126,7 +126,8 @@ func OpenSide(ctx context.Context, spec string, sel selection.Selection, o SideO
 	if err != nil {
 		return nil, err
 	}
-	return runner.RunShown(ctx, target, runner.CaseItems(cases), runner.Options{Workers: o.Adapter.Jobs, Stream: o.Stream, Show: o.Show}, o.Label, o.Log)
+	return runner.RunShown(ctx, target, runner.CaseItems(cases), runner.Options{Workers: o.Adapter.Jobs,
+		Stream: o.Stream, Show: o.Show}, o.Label, o.Log)
 }
 
 // DiffRun is `diff`'s settings: the two sides as given (--a, --b), the selection, how a side

@@ -53,13 +53,15 @@ func SpecCompareStatus(problems []spec.Problem) format.Status {
 func WriteSpecCompare(w io.Writer, dir string, problems []spec.Problem) error {
 	st := SpecCompareStatus(problems)
 	if st == format.OK {
-		_, err := fmt.Fprintf(w, "%s\t%s matches harness spec %s as lembas-check pins it (%d files)\n", st.Word(), dir, spec.Version(), len(spec.Manifest()))
+		_, err := fmt.Fprintf(w, "%s\t%s matches harness spec %s as lembas-check pins it (%d files)\n", st.Word(), dir,
+			spec.Version(), len(spec.Manifest()))
 		return err
 	}
 	for _, p := range problems {
 		fmt.Fprintln(w, p.String())
 	}
-	_, err := fmt.Fprintf(w, "%s\t%s: %d files differ from harness spec %s as lembas-check pins it\n", st.Word(), dir, len(problems), spec.Version())
+	_, err := fmt.Fprintf(w, "%s\t%s: %d files differ from harness spec %s as lembas-check pins it\n", st.Word(), dir,
+		len(problems), spec.Version())
 	return err
 }
 

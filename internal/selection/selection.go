@@ -149,7 +149,8 @@ func Apply[T any](s Selection, xs []T, caseOf func(T) conformance.Case) ([]T, er
 	case len(xs) == 0:
 		return nil, fmt.Errorf("no case to work on (%s selected)", s)
 	case len(unknown) > 0:
-		return nil, fmt.Errorf("--area %s: no case of that area (the areas are %s)", strings.Join(unknown, ","), strings.Join(known, ", "))
+		return nil, fmt.Errorf("--area %s: no case of that area (the areas are %s)", strings.Join(unknown, ","),
+			strings.Join(known, ", "))
 	case len(out) == 0:
 		return nil, fmt.Errorf("%s matches none of the %d cases (of %s)", s, len(xs), strings.Join(known, ", "))
 	}

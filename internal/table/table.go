@@ -175,7 +175,8 @@ func (t *Table) render(w io.Writer, widths map[int]int, pad string) error {
 	wrap := tw.CellFormatting{AutoWrap: tw.WrapNormal}
 	padding := tw.CellPadding{Global: tw.Padding{Left: pad, Right: pad, Overwrite: true}}
 	limits := tw.CellWidth{PerColumn: widths}
-	cell := tw.CellConfig{Alignment: tw.CellAlignment{PerColumn: align}, Formatting: wrap, Padding: padding, ColMaxWidths: limits}
+	cell := tw.CellConfig{Alignment: tw.CellAlignment{PerColumn: align}, Formatting: wrap, Padding: padding,
+		ColMaxWidths: limits}
 	head := tw.CellConfig{Formatting: wrap, Padding: padding, ColMaxWidths: limits}
 	tb := tablewriter.NewTable(w, tablewriter.WithConfig(tablewriter.Config{Header: head, Row: cell, Footer: cell}),
 		tablewriter.WithHeaderAutoFormat(tw.Off), tablewriter.WithFooterAutoFormat(tw.Off))

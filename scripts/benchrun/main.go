@@ -36,7 +36,8 @@ func run() int {
 	n := flag.Int("n", 31, "rounds: each command runs `N` times")
 	baseline := flag.String("baseline", "", "also build lembas-check from the module at `DIR` (an older checkout) and time its commands beside, interleaved")
 	flag.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: go run ./scripts/benchrun [-n N] [-- ARGS ...]  (ARGS: one more command to time, e.g. run --area jobs)")
+		fmt.Fprintln(os.Stderr,
+			"usage: go run ./scripts/benchrun [-n N] [-- ARGS ...]  (ARGS: one more command to time, e.g. run --area jobs)")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
@@ -117,13 +118,15 @@ func once(bin string, args []string) (sample, error) {
 }
 
 func write(w io.Writer, cmds [][]string, samples [][]sample, n int, title string) {
-	fmt.Fprintf(w, "%slembas-check as a whole process: median of %d runs each, interleaved (%s/%s, %d CPUs)\n\n", title, n, runtime.GOOS, runtime.GOARCH, runtime.NumCPU())
+	fmt.Fprintf(w, "%slembas-check as a whole process: median of %d runs each, interleaved (%s/%s, %d CPUs)\n\n", title,
+		n, runtime.GOOS, runtime.GOARCH, runtime.NumCPU())
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "command\twall\tCPU\tpeak RSS\twall − version\tCPU − version\t")
 	floor := medians(samples[0])
 	for i, args := range cmds {
 		m := medians(samples[i])
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%.1f MiB\t%s\t%s\t\n", strings.Join(args, " "), ms(m.wall), ms(m.cpu), float64(m.rssKiB)/1024, ms(m.wall-floor.wall), ms(m.cpu-floor.cpu))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.1f MiB\t%s\t%s\t\n", strings.Join(args, " "), ms(m.wall), ms(m.cpu),
+			float64(m.rssKiB)/1024, ms(m.wall-floor.wall), ms(m.cpu-floor.cpu))
 	}
 	tw.Flush()
 }

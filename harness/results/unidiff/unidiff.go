@@ -107,7 +107,8 @@ func Hunks(before, after string, context int) []Hunk {
 
 func hunkOf(group []opcode, a, b []string) Hunk {
 	first, last := group[0], group[len(group)-1]
-	h := Hunk{OldStart: first.i1 + 1, OldLines: last.i2 - first.i1, NewStart: first.j1 + 1, NewLines: last.j2 - first.j1}
+	h := Hunk{OldStart: first.i1 + 1, OldLines: last.i2 - first.i1, NewStart: first.j1 + 1,
+		NewLines: last.j2 - first.j1}
 	if h.OldLines == 0 {
 		h.OldStart--
 	}

@@ -143,7 +143,8 @@ func anthropicTools(tools []byte) bool {
 
 // anthropic cuts an Anthropic Messages body: each tool, each system block (or the system string),
 // each message, every one with its content blocks and breakpoints.
-func (r *Request) anthropic(messages []byte, offMessages int, system []byte, offSystem int, tools []byte, offTools int) error {
+func (r *Request) anthropic(messages []byte, offMessages int, system []byte, offSystem int, tools []byte,
+	offTools int) error {
 	if tools != nil && !isNull(tools) {
 		if len(tools) == 0 || tools[0] != '[' {
 			return fmt.Errorf("\"tools\" must be an array")

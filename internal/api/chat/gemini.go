@@ -7,7 +7,8 @@ import "fmt"
 // and each element of `contents`.
 func (r *Request) gemini(contents []byte, offContents int, sys []byte, offSys int, tools []byte, offTools int) error {
 	if sys != nil && !isNull(sys) {
-		r.System = append(r.System, Part{Kind: System, Field: "systemInstruction", Index: -1, Role: "system", Raw: sys, Off: offSys})
+		r.System = append(r.System, Part{Kind: System, Field: "systemInstruction", Index: -1, Role: "system", Raw: sys,
+			Off: offSys})
 	}
 	if tools != nil && !isNull(tools) {
 		if len(tools) == 0 || tools[0] != '[' {
@@ -26,7 +27,8 @@ func (r *Request) gemini(contents []byte, offContents int, sys []byte, offSys in
 			field := fmt.Sprintf("tools[%d].functionDeclarations", n)
 			decls := el[ds:de]
 			_, err := skipArray(decls, 0, 0, func(k, s2, e2 int) error {
-				r.Tools = append(r.Tools, Part{Kind: Tool, Field: field, Index: k, Raw: decls[s2:e2], Off: offTools + s + ds + s2})
+				r.Tools = append(r.Tools, Part{Kind: Tool, Field: field, Index: k, Raw: decls[s2:e2],
+					Off: offTools + s + ds + s2})
 				return nil
 			})
 			return err

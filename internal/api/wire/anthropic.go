@@ -34,7 +34,8 @@ func DecodeAnthropic(body []byte) (*Request, *Error) {
 		return nil, e
 	}
 	if mt, ok := top["max_tokens"]; !ok || absent(mt) {
-		return nil, &Error{Status: http.StatusBadRequest, Type: TypeInvalidRequest, Param: "max_tokens", Message: "max_tokens: Field required"}
+		return nil, &Error{Status: http.StatusBadRequest, Type: TypeInvalidRequest, Param: "max_tokens",
+			Message: "max_tokens: Field required"}
 	} else if n, e := intParam("max_tokens", mt); e != nil {
 		return nil, e
 	} else {
@@ -42,21 +43,26 @@ func DecodeAnthropic(body []byte) (*Request, *Error) {
 	}
 	raw, ok := top["messages"]
 	if !ok {
-		return nil, &Error{Status: http.StatusBadRequest, Type: TypeInvalidRequest, Param: "messages", Message: "messages: Field required"}
+		return nil, &Error{Status: http.StatusBadRequest, Type: TypeInvalidRequest, Param: "messages",
+			Message: "messages: Field required"}
 	}
 	var msgs []anthropicMessage
 	if json.Unmarshal(raw, &msgs) != nil {
-		return nil, &Error{Status: http.StatusBadRequest, Type: TypeInvalidRequest, Param: "messages", Message: "messages: Input should be a valid list"}
+		return nil, &Error{Status: http.StatusBadRequest, Type: TypeInvalidRequest, Param: "messages",
+			Message: "messages: Input should be a valid list"}
 	}
 	r.Messages = len(msgs)
 	for i, m := range msgs {
 		if m.Role == nil {
-			return nil, &Error{Status: http.StatusBadRequest, Type: TypeInvalidRequest, Param: fmt.Sprintf("messages.%d.role", i), Message: fmt.Sprintf("messages.%d.role: Field required", i)}
+			return nil, &Error{Status: http.StatusBadRequest, Type: TypeInvalidRequest,
+				Param: fmt.Sprintf("messages.%d.role", i), Message: fmt.Sprintf("messages.%d.role: Field required", i)}
 		}
 		text, results, calls, ok := anthropicContent(json.RawMessage(m.Content))
 		if !ok {
-			return nil, &Error{Status: http.StatusBadRequest, Type: TypeInvalidRequest, Param: fmt.Sprintf("messages.%d.content", i),
-				Message: fmt.Sprintf("messages.%d.content: Input should be a valid string or a list of content blocks", i)}
+			return nil, &Error{Status: http.StatusBadRequest, Type: TypeInvalidRequest,
+				Param: fmt.Sprintf("messages.%d.content", i),
+				Message: fmt.Sprintf("messages.%d.content: Input should be a valid string or a list of content blocks",
+					i)}
 		}
 		r.LastIsToolResult = *m.Role == "user" && results > 0
 		if *m.Role != "user" {
@@ -81,7 +87,8 @@ func DecodeAnthropic(body []byte) (*Request, *Error) {
 	}
 	if cr, err := chat.ParseAs(body, chat.Anthropic); err == nil {
 		if n := cr.Breakpoints(); n > chat.MaxBreakpoints {
-			return nil, &Error{Status: http.StatusBadRequest, Type: TypeInvalidRequest, Message: (&chat.TooManyBreakpoints{N: n}).Error()}
+			return nil, &Error{Status: http.StatusBadRequest, Type: TypeInvalidRequest,
+				Message: (&chat.TooManyBreakpoints{N: n}).Error()}
 		}
 	}
 	return r, nil
@@ -124,12 +131,14 @@ func anthropicTools(raw json.RawMessage) ([]Tool, *Error) {
 		InputSchema json.RawMessage `json:"input_schema"`
 	}
 	if json.Unmarshal(raw, &list) != nil {
-		return nil, &Error{Status: http.StatusBadRequest, Type: TypeInvalidRequest, Param: "tools", Message: "tools: Input should be a valid list"}
+		return nil, &Error{Status: http.StatusBadRequest, Type: TypeInvalidRequest, Param: "tools",
+			Message: "tools: Input should be a valid list"}
 	}
 	out := make([]Tool, 0, len(list))
 	for i, t := range list {
 		if t.Name == nil {
-			return nil, &Error{Status: http.StatusBadRequest, Type: TypeInvalidRequest, Param: fmt.Sprintf("tools.%d.name", i), Message: fmt.Sprintf("tools.%d.name: Field required", i)}
+			return nil, &Error{Status: http.StatusBadRequest, Type: TypeInvalidRequest,
+				Param: fmt.Sprintf("tools.%d.name", i), Message: fmt.Sprintf("tools.%d.name: Field required", i)}
 		}
 		if len(t.InputSchema) == 0 && t.Type != "" && t.Type != "custom" {
 			continue

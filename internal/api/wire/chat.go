@@ -316,7 +316,8 @@ func AppendChatStream(buf []byte, m Meta, a Answer, u Usage, includeUsage bool) 
 	for choice := 0; choice < max(a.Choices, 1); choice++ {
 		c.setChoice(choice)
 		// OpenAI opens a tool-call-only answer with the first call in the role chunk.
-		first := delta{role: true, contentNull: m.Dialect == usage.LlamaCpp || (a.Text == "" && a.Reasoning == "" && len(calls) > 0)}
+		first := delta{role: true,
+			contentNull: m.Dialect == usage.LlamaCpp || (a.Text == "" && a.Reasoning == "" && len(calls) > 0)}
 		if m.Dialect != usage.LlamaCpp && a.Text == "" && a.Reasoning == "" && len(calls) > 0 {
 			first.call, first.callIndex, first.header = &calls[0], 0, true
 		}
@@ -333,7 +334,10 @@ func AppendChatStream(buf []byte, m Meta, a Answer, u Usage, includeUsage bool) 
 			if !(i == 0 && first.call != nil) {
 				c.chunk(delta{call: &calls[i], callIndex: i, header: true}, "")
 			}
-			eachPiece(calls[i].Arguments, a.Chunk, true, func(p string) { c.chunk(delta{call: &calls[i], callIndex: i, args: p}, "") })
+			eachPiece(calls[i].Arguments, a.Chunk, true, func(p string) {
+				c.chunk(delta{call: &calls[i], callIndex: i,
+					args: p}, "")
+			})
 		}
 		c.chunk(delta{}, a.Finish())
 	}

@@ -88,7 +88,8 @@ func badJSON(why string) *Error {
 }
 
 func missing(param string) *Error {
-	return &Error{Status: http.StatusBadRequest, Type: TypeInvalidRequest, Param: param, Code: "missing_required_parameter",
+	return &Error{Status: http.StatusBadRequest, Type: TypeInvalidRequest, Param: param,
+		Code:    "missing_required_parameter",
 		Message: fmt.Sprintf("Missing required parameter: '%s'.", param)}
 }
 

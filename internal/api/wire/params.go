@@ -240,7 +240,8 @@ func intParam(param string, raw json.RawMessage) (int, *Error) {
 	}
 	if f != float64(int(f)) {
 		return 0, &Error{Status: 400, Type: TypeInvalidRequest, Param: param, Code: "invalid_type",
-			Message: fmt.Sprintf("Invalid type for '%s': expected an integer, but got a decimal number instead.", param)}
+			Message: fmt.Sprintf("Invalid type for '%s': expected an integer, but got a decimal number instead.",
+				param)}
 	}
 	return int(f), nil
 }
@@ -326,7 +327,8 @@ func allowed(mode string, tools []json.RawMessage, param string) (ToolChoice, *E
 	case ChoiceRequired:
 		c.Mode = ChoiceRequired
 	default:
-		return ToolChoice{}, &Error{Status: 400, Type: TypeInvalidRequest, Param: param + ".mode", Code: "invalid_value",
+		return ToolChoice{}, &Error{Status: 400, Type: TypeInvalidRequest, Param: param + ".mode",
+			Code:    "invalid_value",
 			Message: fmt.Sprintf("Invalid value: '%s'. Supported values are: 'auto' and 'required'.", mode)}
 	}
 	for i, raw := range tools {

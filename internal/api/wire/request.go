@@ -126,7 +126,8 @@ func DecodeChat(body []byte) (*Request, *Error) {
 		}
 		// Only the kind is checked here; the text is read from the last user message alone.
 		if k := jsonKind(json.RawMessage(msg.Content)); msg.Content != nil && k != "a string" && k != "an array" && k != "null" {
-			return nil, invalidType(fmt.Sprintf("messages[%d].content", i), "a string or an array of content parts", json.RawMessage(msg.Content))
+			return nil, invalidType(fmt.Sprintf("messages[%d].content", i), "a string or an array of content parts",
+				json.RawMessage(msg.Content))
 		}
 		countMedia(msg.Content, &r.Params)
 		switch *msg.Role {
@@ -144,7 +145,8 @@ func DecodeChat(body []byte) (*Request, *Error) {
 	if lastUser != nil {
 		text, ok := contentText(lastUser)
 		if !ok {
-			return nil, invalidType(fmt.Sprintf("messages[%d].content", lastUserAt), "a string or an array of content parts", lastUser)
+			return nil, invalidType(fmt.Sprintf("messages[%d].content", lastUserAt),
+				"a string or an array of content parts", lastUser)
 		}
 		r.LastUserText = text
 	}
@@ -418,7 +420,8 @@ func (r *Request) readInput() *Error {
 		if item.Role == "user" && (item.Type == "" || item.Type == "message") {
 			text, ok := contentText(item.Content)
 			if !ok {
-				return invalidType(fmt.Sprintf("input[%d].content", i), "a string or an array of content parts", item.Content)
+				return invalidType(fmt.Sprintf("input[%d].content", i), "a string or an array of content parts",
+					item.Content)
 			}
 			r.LastUserText = text
 			r.ResultsSinceUser = 0
@@ -587,7 +590,8 @@ func readChatTools(raw json.RawMessage) ([]Tool, *Error) {
 		if t.Function.Name == nil {
 			return nil, missing(fmt.Sprintf("tools[%d].function.name", i))
 		}
-		out = append(out, Tool{Name: *t.Function.Name, Props: props(t.Function.Parameters), Schema: schemaOf(t.Function.Parameters)})
+		out = append(out, Tool{Name: *t.Function.Name, Props: props(t.Function.Parameters),
+			Schema: schemaOf(t.Function.Parameters)})
 	}
 	return out, nil
 }
@@ -663,7 +667,8 @@ func responsesToolList(raw json.RawMessage, param, namespace string) ([]Tool, *E
 			out = append(out, Tool{Name: *t.Name, Namespace: namespace, Custom: true, Syntax: syntax, Grammar: def})
 			continue
 		}
-		out = append(out, Tool{Name: *t.Name, Namespace: namespace, Props: props(t.Parameters), Schema: schemaOf(t.Parameters)})
+		out = append(out, Tool{Name: *t.Name, Namespace: namespace, Props: props(t.Parameters),
+			Schema: schemaOf(t.Parameters)})
 	}
 	return out, nil
 }

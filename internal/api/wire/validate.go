@@ -34,23 +34,28 @@ type vocabulary struct {
 
 var vocab = sync.OnceValue(func() *vocabulary {
 	return &vocabulary{
-		chatKnown: set("audio", "frequency_penalty", "function_call", "functions", "logit_bias", "logprobs", "max_completion_tokens", "max_tokens",
+		chatKnown: set("audio", "frequency_penalty", "function_call", "functions", "logit_bias", "logprobs",
+			"max_completion_tokens", "max_tokens",
 			"messages", "metadata", "modalities", "model", "moderation", "n", "parallel_tool_calls", "prediction", "presence_penalty", "prompt_cache_key",
 			"prompt_cache_options", "prompt_cache_retention", "reasoning_effort", "response_format", "safety_identifier", "seed", "service_tier", "stop",
 			"store", "stream", "stream_options", "temperature", "tool_choice", "tools", "top_logprobs", "top_p", "user", "verbosity", "web_search_options"),
 		// client_metadata: codex, OpenAI's own client, sends it to the API (the SDK lacks it).
-		responsesKnown: set("access_programs", "background", "client_metadata", "context_management", "conversation", "image", "include", "input", "instructions",
+		responsesKnown: set("access_programs", "background", "client_metadata", "context_management", "conversation",
+			"image", "include", "input", "instructions",
 			"max_output_tokens", "max_tool_calls", "metadata", "model", "moderation", "parallel_tool_calls", "previous_response_id", "prompt",
 			"prompt_cache_key", "prompt_cache_options", "prompt_cache_retention", "reasoning", "safety_identifier", "service_tier", "store", "stream",
 			"stream_options", "temperature", "text", "tool_choice", "tools", "top_logprobs", "top_p", "truncation", "user"),
-		wsOnly:         set("type", "generate", "stream_id"),
-		chatParts:      set("text", "image_url", "input_audio", "file", "refusal"),
-		responsesParts: set("input_text", "input_image", "input_file", "input_audio", "output_text", "refusal", "summary_text", "reasoning_text", "text"),
-		responsesItems: set("message", "additional_tools", "function_call", "function_call_output", "custom_tool_call", "custom_tool_call_output", "reasoning", "compaction",
+		wsOnly:    set("type", "generate", "stream_id"),
+		chatParts: set("text", "image_url", "input_audio", "file", "refusal"),
+		responsesParts: set("input_text", "input_image", "input_file", "input_audio", "output_text", "refusal",
+			"summary_text", "reasoning_text", "text"),
+		responsesItems: set("message", "additional_tools", "function_call", "function_call_output", "custom_tool_call",
+			"custom_tool_call_output", "reasoning", "compaction",
 			"item_reference", "web_search_call", "file_search_call", "computer_call", "computer_call_output", "local_shell_call", "local_shell_call_output",
 			"shell_call", "shell_call_output", "apply_patch_call", "apply_patch_call_output", "mcp_list_tools", "mcp_approval_request",
 			"mcp_approval_response", "mcp_call", "image_generation_call", "code_interpreter_call", "tool_search_call", "tool_search_output"),
-		toolTypes: set("function", "custom", "file_search", "web_search", "web_search_preview", "web_search_2025_08_26", "web_search_preview_2025_03_11",
+		toolTypes: set("function", "custom", "file_search", "web_search", "web_search_preview", "web_search_2025_08_26",
+			"web_search_preview_2025_03_11",
 			"computer_use_preview", "computer", "mcp", "code_interpreter", "image_generation", "local_shell", "shell", "apply_patch", "tool_search", "namespace"),
 		functionName: regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`),
 	}
@@ -77,7 +82,8 @@ func validateChat(r *Request) *Error {
 	top := r.Top
 	for _, k := range slices.Sorted(maps.Keys(top)) {
 		if !vocab().chatKnown[k] {
-			return &Error{Status: 400, Type: TypeInvalidRequest, Message: fmt.Sprintf("Unrecognized request argument supplied: %s", k)}
+			return &Error{Status: 400, Type: TypeInvalidRequest,
+				Message: fmt.Sprintf("Unrecognized request argument supplied: %s", k)}
 		}
 	}
 	if e := common(top); e != nil {
@@ -198,7 +204,8 @@ func toolsNeeded(r *Request) *Error {
 					continue // the Responses API takes it without tools
 				}
 				return &Error{Status: 400, Type: TypeInvalidRequest, Param: k, Code: "invalid_value",
-					Message: fmt.Sprintf("Invalid value for '%s': '%s' is only allowed when 'tools' are specified.", k, k)}
+					Message: fmt.Sprintf("Invalid value for '%s': '%s' is only allowed when 'tools' are specified.", k,
+						k)}
 			}
 		}
 	}
@@ -260,7 +267,8 @@ func chatMessages(raw json.RawMessage) *Error {
 			for j, p := range parts {
 				var t string
 				if json.Unmarshal(p.Type, &t) != nil || !vocab().chatParts[t] {
-					return invalidValue(fmt.Sprintf("messages[%d].content[%d].type", i, j), t, slices.Sorted(maps.Keys(vocab().chatParts)))
+					return invalidValue(fmt.Sprintf("messages[%d].content[%d].type", i, j), t,
+						slices.Sorted(maps.Keys(vocab().chatParts)))
 				}
 			}
 		}
@@ -333,7 +341,8 @@ func toolName(name, param string, seen map[string]bool) *Error {
 	}
 	if seen[name] {
 		return &Error{Status: 400, Type: TypeInvalidRequest, Param: param, Code: "invalid_value",
-			Message: fmt.Sprintf("Invalid '%s': the tool name '%s' is given twice; tool names must be unique.", param, name)}
+			Message: fmt.Sprintf("Invalid '%s': the tool name '%s' is given twice; tool names must be unique.", param,
+				name)}
 	}
 	seen[name] = true
 	return nil
@@ -343,7 +352,8 @@ func validateResponses(r *Request, ws bool) *Error {
 	top := r.Top
 	for _, k := range slices.Sorted(maps.Keys(top)) {
 		if !vocab().responsesKnown[k] && !(ws && vocab().wsOnly[k]) {
-			return &Error{Status: 400, Type: TypeInvalidRequest, Param: k, Code: "unknown_parameter", Message: fmt.Sprintf("Unknown parameter: '%s'.", k)}
+			return &Error{Status: 400, Type: TypeInvalidRequest, Param: k, Code: "unknown_parameter",
+				Message: fmt.Sprintf("Unknown parameter: '%s'.", k)}
 		}
 	}
 	if e := common(top); e != nil {
@@ -423,7 +433,8 @@ func validateResponsesInput(input []json.RawMessage) *Error {
 			return missing(fmt.Sprintf("input[%d].type", i))
 		}
 		if item.Type != "" && !vocab().responsesItems[item.Type] {
-			return invalidValue(fmt.Sprintf("input[%d].type", i), item.Type, slices.Sorted(maps.Keys(vocab().responsesItems)))
+			return invalidValue(fmt.Sprintf("input[%d].type", i), item.Type,
+				slices.Sorted(maps.Keys(vocab().responsesItems)))
 		}
 		if item.Type == "" || item.Type == "message" {
 			if item.Role == nil {
@@ -439,11 +450,13 @@ func validateResponsesInput(input []json.RawMessage) *Error {
 				json.Unmarshal(item.Content, &parts)
 				for j, p := range parts {
 					if !vocab().responsesParts[p.Type] {
-						return invalidValue(fmt.Sprintf("input[%d].content[%d].type", i, j), p.Type, slices.Sorted(maps.Keys(vocab().responsesParts)))
+						return invalidValue(fmt.Sprintf("input[%d].content[%d].type", i, j), p.Type,
+							slices.Sorted(maps.Keys(vocab().responsesParts)))
 					}
 				}
 			} else if jsonKind(item.Content) != "a string" {
-				return invalidType(fmt.Sprintf("input[%d].content", i), "a string or an array of content parts", item.Content)
+				return invalidType(fmt.Sprintf("input[%d].content", i), "a string or an array of content parts",
+					item.Content)
 			}
 		}
 	}
@@ -524,11 +537,13 @@ func intIn(top map[string]json.RawMessage, param string, lo, hi int) *Error {
 func outOfRange[N int | float64](param, kind string, v, lo, hi N) *Error {
 	if v < lo {
 		return &Error{Status: 400, Type: TypeInvalidRequest, Param: param, Code: kind + "_below_min_value",
-			Message: fmt.Sprintf("Invalid '%s': %s below minimum value. Expected a value >= %v, but got %v instead.", param, kind, lo, v)}
+			Message: fmt.Sprintf("Invalid '%s': %s below minimum value. Expected a value >= %v, but got %v instead.",
+				param, kind, lo, v)}
 	}
 	if v > hi {
 		return &Error{Status: 400, Type: TypeInvalidRequest, Param: param, Code: kind + "_above_max_value",
-			Message: fmt.Sprintf("Invalid '%s': %s above maximum value. Expected a value <= %v, but got %v instead.", param, kind, hi, v)}
+			Message: fmt.Sprintf("Invalid '%s': %s above maximum value. Expected a value <= %v, but got %v instead.",
+				param, kind, hi, v)}
 	}
 	return nil
 }

@@ -171,7 +171,8 @@ func New(o Options) (*Auditor, error) {
 type UnreadableError struct{ Problem }
 
 func (e *UnreadableError) Error() string {
-	return fmt.Sprintf("line %d (request %d): the body is not a request the audit can read: %s", e.Line, e.Seq, e.Problem.Error)
+	return fmt.Sprintf("line %d (request %d): the body is not a request the audit can read: %s", e.Line, e.Seq,
+		e.Problem.Error)
 }
 
 // probes are how the compaction ask's first sentence and the compaction table's heading read
@@ -613,7 +614,8 @@ func (a *Auditor) sectionDetail(q pair, s section, at int, curRaw, prevRaw []byt
 func rewritten(parts []chat.Part, at int, curRaw, prevRaw []byte) string {
 	switch {
 	case curRaw != nil && prevRaw != nil:
-		d := fmt.Sprintf("%s (%s) was rewritten: %s → %s", parts[at].Path(), messageLabel(parts[at], prevRaw), size(len(prevRaw)), size(len(curRaw)))
+		d := fmt.Sprintf("%s (%s) was rewritten: %s → %s", parts[at].Path(), messageLabel(parts[at], prevRaw),
+			size(len(prevRaw)), size(len(curRaw)))
 		if chat.IsToolResult(prevRaw) && len(curRaw) < len(prevRaw) {
 			d += ", an old tool result pruned in place"
 		}

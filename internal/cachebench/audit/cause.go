@@ -46,7 +46,8 @@ const (
 )
 
 // Causes lists every cause, in the order reports show them.
-var Causes = []Cause{Extends, NewConversation, Rewound, SystemChanged, ToolsChanged, MessageRewritten, Compaction, ModelChanged,
+var Causes = []Cause{Extends, NewConversation, Rewound, SystemChanged, ToolsChanged, MessageRewritten, Compaction,
+	ModelChanged,
 	IdlePastTTL, KeyChanged, BreakpointsMoved, TooManyBreakpoints, UnderMinimum, AcrossSessions}
 
 // Break says whether the cause breaks the prefix a server has cached.

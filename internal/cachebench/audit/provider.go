@@ -94,7 +94,8 @@ func (a *Auditor) beyondBytes(e replay.Entry, r *chat.Request, cur *past, out *R
 	case errors.As(err, &tooMany):
 		lost := out.ReusableTokens
 		out.Cause, out.Break, out.Fails = TooManyBreakpoints, true, false
-		out.Detail = fmt.Sprintf("%d breakpoints: the API refuses more than %d (%s)", tooMany.N, chat.MaxBreakpoints, tooMany.Error())
+		out.Detail = fmt.Sprintf("%d breakpoints: the API refuses more than %d (%s)", tooMany.N, chat.MaxBreakpoints,
+			tooMany.Error())
 		out.ReusableTokens, out.LostTokens = 0, lost
 		return nil
 	case err != nil:
@@ -145,7 +146,8 @@ func missCause(m *cachesim.Miss) (Cause, string, string) {
 	}
 	switch m.Reason {
 	case cachesim.ReasonExpired:
-		return IdlePastTTL, fmt.Sprintf("%s since the cached prefix was last used; it lives %s", round(m.Idle), round(m.TTL)), ""
+		return IdlePastTTL, fmt.Sprintf("%s since the cached prefix was last used; it lives %s", round(m.Idle),
+			round(m.TTL)), ""
 	case cachesim.ReasonKey:
 		was, is := m.Old, m.New
 		if was == "" {
@@ -156,7 +158,8 @@ func missCause(m *cachesim.Miss) (Cause, string, string) {
 		}
 		return KeyChanged, fmt.Sprintf("%s changed: %s → %s; the cache is keyed by it", m.Path, was, is), m.Path
 	case cachesim.ReasonUnderMinimum:
-		return UnderMinimum, fmt.Sprintf("the prefix is %d tokens, under the model's minimum cacheable length of %d", m.Tokens, m.Minimum), ""
+		return UnderMinimum, fmt.Sprintf("the prefix is %d tokens, under the model's minimum cacheable length of %d",
+			m.Tokens, m.Minimum), ""
 	}
 	return BreakpointsMoved, fmt.Sprintf("the %d tokens the last request cached are alive, but no breakpoint of this one is at them or within %d blocks after them", m.Tokens, cachesim.Lookback), ""
 }

@@ -57,9 +57,10 @@ func (s Settings) Run(ctx context.Context, file string, log io.Writer) (rep *Rep
 	bar.Phase("tokenizing", progress.FileSize(file), progress.Bytes)
 	bar.Poll(rd.Offset)
 	bar.Start()
-	rep, runErr := Run(ctx, rd, Options{Tokenizer: tk, Allow: allowed, Provider: s.Provider, TTL: ttl, Prices: table}, func(q *Request) {
-		bar.Note(fmt.Sprintf("request %d: %s", q.Seq, q.Cause))
-	})
+	rep, runErr := Run(ctx, rd, Options{Tokenizer: tk, Allow: allowed, Provider: s.Provider, TTL: ttl, Prices: table},
+		func(q *Request) {
+			bar.Note(fmt.Sprintf("request %d: %s", q.Seq, q.Cause))
+		})
 	bar.Stop()
 	if rep == nil {
 		return nil, nil, runErr
@@ -71,7 +72,8 @@ func (s Settings) Run(ctx context.Context, file string, log io.Writer) (rep *Rep
 		return nil, nil, fmt.Errorf("audit %s: %v", file, runErr)
 	}
 	for _, p := range rep.Unreadable {
-		fmt.Fprintf(log, "lembas-check: warning: %s:line %d (request %d): skipped, not a request the audit can read: %s\n", file, p.Line, p.Seq, p.Error)
+		fmt.Fprintf(log,
+			"lembas-check: warning: %s:line %d (request %d): skipped, not a request the audit can read: %s\n", file, p.Line, p.Seq, p.Error)
 	}
 	return rep, runErr, nil
 }

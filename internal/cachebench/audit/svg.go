@@ -72,7 +72,8 @@ func chartVerdict(r *Report) string {
 		}
 		return "ERROR — not audited whole: the recording is damaged"
 	case format.Failed:
-		return fmt.Sprintf("FAIL — %s the spec does not allow, %s tokens lost", plural(t.Failing, "break"), table.Count(t.LostTokens))
+		return fmt.Sprintf("FAIL — %s the spec does not allow, %s tokens lost", plural(t.Failing, "break"),
+			table.Count(t.LostTokens))
 	}
 	if t.Breaks == 0 {
 		return "ok — no break: every request continues the one before it"
@@ -97,7 +98,8 @@ func ticks(first, last int, plot float64) []int {
 	most := max(2, int(plot/70))
 	span := last - first + 1
 	step := 1
-	for _, m := range []int{1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000, 10000, 20000, 50000, 100000} {
+	for _, m := range []int{1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000, 10000, 20000, 50000,
+		100000} {
 		step = m
 		if span/m < most {
 			break

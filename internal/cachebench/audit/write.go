@@ -65,9 +65,11 @@ func breakBlock(w io.Writer, q Request) {
 		verdict = "ALLOWED"
 	}
 	if q.Continues == 0 {
-		fmt.Fprintf(w, "--- %s: request %d (line %d), conversation %d, a new one: %s\n", verdict, q.Seq, q.Line, q.Conversation, q.Cause)
+		fmt.Fprintf(w, "--- %s: request %d (line %d), conversation %d, a new one: %s\n", verdict, q.Seq, q.Line,
+			q.Conversation, q.Cause)
 	} else {
-		fmt.Fprintf(w, "%s request %d (line %d), conversation %d, continues request %d: %s\n", term.Word(w, "--- "+verdict+":"), q.Seq, q.Line, q.Conversation, q.Continues, q.Cause)
+		fmt.Fprintf(w, "%s request %d (line %d), conversation %d, continues request %d: %s\n", term.Word(w,
+			"--- "+verdict+":"), q.Seq, q.Line, q.Conversation, q.Continues, q.Cause)
 	}
 	fmt.Fprintf(w, "    at %s", q.Path)
 	if q.Detail != "" {
@@ -82,7 +84,8 @@ func breakBlock(w io.Writer, q Request) {
 			fmt.Fprintf(w, "    %s\n", term.Diff(w, "+ "+q.Change.New))
 		}
 	}
-	fmt.Fprintf(w, "    %s tokens lost: %s of %s reusable\n", table.Count(q.LostTokens), table.Count(q.ReusableTokens), table.Count(q.PromptTokens))
+	fmt.Fprintf(w, "    %s tokens lost: %s of %s reusable\n", table.Count(q.LostTokens), table.Count(q.ReusableTokens),
+		table.Count(q.PromptTokens))
 }
 
 // Summary is the report's last line: its Status's word, then the totals in words.
@@ -93,12 +96,14 @@ func Summary(r *Report) string {
 	if t.Conversations == 1 {
 		conv = "conversation"
 	}
-	s := fmt.Sprintf("%s\t%s\t%d requests, %d %s: %s prompt tokens, %s reusable", status, r.File, t.Requests, t.Conversations, conv, table.Count(t.PromptTokens), pct(t.ReusableShare))
+	s := fmt.Sprintf("%s\t%s\t%d requests, %d %s: %s prompt tokens, %s reusable", status, r.File, t.Requests,
+		t.Conversations, conv, table.Count(t.PromptTokens), pct(t.ReusableShare))
 	if t.LostTokens > 0 {
 		s += fmt.Sprintf(" (%s without the breaks)", pct(t.PossibleShare))
 	}
 	if t.Priced > 0 {
-		s += fmt.Sprintf("; cost %s, %s with the prefix kept (%s lost)", money(r, t.Cost), money(r, t.Kept), money(r, t.LostCost))
+		s += fmt.Sprintf("; cost %s, %s with the prefix kept (%s lost)", money(r, t.Cost), money(r, t.Kept), money(r,
+			t.LostCost))
 	}
 	switch t.Failing {
 	case 0:
@@ -135,7 +140,8 @@ func WriteTable(w io.Writer, r *Report, verbose bool) error {
 			if q.Continues > 0 {
 				cont = fmt.Sprint(q.Continues)
 			}
-			if err := t.Append(q.Seq, q.Line, q.Conversation, cont, string(q.Cause), table.Count(q.PromptTokens), table.Count(q.ReusableTokens), table.Count(q.LostTokens), q.Path); err != nil {
+			if err := t.Append(q.Seq, q.Line, q.Conversation, cont, string(q.Cause), table.Count(q.PromptTokens),
+				table.Count(q.ReusableTokens), table.Count(q.LostTokens), q.Path); err != nil {
 				return err
 			}
 		}
@@ -219,7 +225,8 @@ func Footer(r *Report) format.Footer {
 	case format.Failed:
 		why = fmt.Sprintf("%d break(s) the spec does not allow", t.Failing)
 	}
-	return format.NewFooter(Status(r), false, map[string]int{"requests": t.Requests, "conversations": t.Conversations, "breaks": t.Breaks, "failing": t.Failing}, why)
+	return format.NewFooter(Status(r), false, map[string]int{"requests": t.Requests, "conversations": t.Conversations,
+		"breaks": t.Breaks, "failing": t.Failing}, why)
 }
 
 // Lines are a change's two sides as a diff shows them: "- old", "+ new", a side left out when
@@ -256,12 +263,14 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 		}
 	}
 	fmt.Fprintf(w, "## Prefix audit: `%s`\n\n%s. %d requests in %d conversation(s), %s prompt tokens; a prefix cache could reuse **%s** of them (%s without the breaks). Tokenizer: %s.\n\n",
-		r.File, withWord(status, Status(r)), t.Requests, t.Conversations, table.Count(t.PromptTokens), pct(t.ReusableShare), pct(t.PossibleShare), r.Tokenizer)
+		r.File, withWord(status,
+			Status(r)), t.Requests, t.Conversations, table.Count(t.PromptTokens), pct(t.ReusableShare), pct(t.PossibleShare), r.Tokenizer)
 	if r.Damage != "" {
 		fmt.Fprintf(w, "> The recording is damaged: %s\n\n", r.Damage)
 	}
 	if t.Priced > 0 {
-		fmt.Fprintf(w, "Cost at %s prices (%s): **%s**; with the prefix kept: %s; lost to the breaks: **%s**.\n\n", r.Currency, r.Prices, money(r, t.Cost), money(r, t.Kept), money(r, t.LostCost))
+		fmt.Fprintf(w, "Cost at %s prices (%s): **%s**; with the prefix kept: %s; lost to the breaks: **%s**.\n\n",
+			r.Currency, r.Prices, money(r, t.Cost), money(r, t.Kept), money(r, t.LostCost))
 		fmt.Fprintln(w, "| Cause | Requests | Lost tokens | Lost "+r.Currency+" |\n|---|---:|---:|---:|")
 	} else {
 		fmt.Fprintln(w, "| Cause | Requests | Lost tokens |\n|---|---:|---:|")
@@ -269,7 +278,8 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 	for _, c := range Causes {
 		if ct := t.ByCause[c]; ct != nil {
 			if t.Priced > 0 {
-				fmt.Fprintf(w, "| %s | %d | %s | %s |\n", c, ct.Requests, table.Count(ct.LostTokens), money(r, ct.LostCost))
+				fmt.Fprintf(w, "| %s | %d | %s | %s |\n", c, ct.Requests, table.Count(ct.LostTokens), money(r,
+					ct.LostCost))
 			} else {
 				fmt.Fprintf(w, "| %s | %d | %s |\n", c, ct.Requests, table.Count(ct.LostTokens))
 			}
@@ -282,7 +292,8 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 		}
 	}
 	if len(breaks) > 0 {
-		fmt.Fprintln(w, "\n### Breaks\n\n| Request | Line | Cause | Path | What | Lost tokens |\n|---:|---:|---|---|---|---:|")
+		fmt.Fprintln(w,
+			"\n### Breaks\n\n| Request | Line | Cause | Path | What | Lost tokens |\n|---:|---:|---|---|---|---:|")
 		for _, q := range breaks {
 			cause := string(q.Cause) + " (fails)"
 			if !q.Fails {
@@ -304,14 +315,16 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 			fmt.Fprintln(w, "- "+l)
 		}
 	}
-	fmt.Fprintln(w, "\n<details><summary>Every request</summary>\n\n| Request | Conversation | Continues | Cause | Prompt | Reusable | Lost |\n|---:|---:|---:|---|---:|---:|---:|")
+	fmt.Fprintln(w,
+		"\n<details><summary>Every request</summary>\n\n| Request | Conversation | Continues | Cause | Prompt | Reusable | Lost |\n|---:|---:|---:|---|---:|---:|---:|")
 	for _, q := range r.Requests {
 		// A request that starts a conversation continues none: "—", not request 0.
 		cont := "—"
 		if q.Continues > 0 {
 			cont = fmt.Sprint(q.Continues)
 		}
-		fmt.Fprintf(w, "| %d | %d | %s | %s | %s | %s | %s |\n", q.Seq, q.Conversation, cont, q.Cause, table.Count(q.PromptTokens), table.Count(q.ReusableTokens), table.Count(q.LostTokens))
+		fmt.Fprintf(w, "| %d | %d | %s | %s | %s | %s | %s |\n", q.Seq, q.Conversation, cont, q.Cause,
+			table.Count(q.PromptTokens), table.Count(q.ReusableTokens), table.Count(q.LostTokens))
 	}
 	fmt.Fprintln(w, "\n</details>")
 	return nil
@@ -340,7 +353,8 @@ func placeLines(r *Report) []string {
 		if q.DateAt != "" {
 			parts = append(parts, "the date at "+q.DateAt)
 		}
-		out = append(out, fmt.Sprintf("request %d (conversation %d): %s", q.Seq, q.Conversation, strings.Join(parts, "; ")))
+		out = append(out, fmt.Sprintf("request %d (conversation %d): %s", q.Seq, q.Conversation, strings.Join(parts,
+			"; ")))
 	}
 	return out
 }

@@ -185,7 +185,8 @@ func checkCold(cold string, rows []Row, initial map[int]bool) string {
 	case strings.HasPrefix(cold, "erased"):
 		return fmt.Sprintf("not cold: the first request took %d of its %s tokens from the cache after the slots were erased — llama-server keeps prompts in RAM apart from its slots (--cache-ram, on by default); start it with --cache-ram 0 for a cold bench", c, prompt)
 	case strings.HasPrefix(cold, "emptied"):
-		return fmt.Sprintf("not cold: the first request took %d of its %s tokens from the cache after it was %s", c, prompt, cold)
+		return fmt.Sprintf("not cold: the first request took %d of its %s tokens from the cache after it was %s", c,
+			prompt, cold)
 	}
 	return fmt.Sprintf("not cold: the first request took %d of its %s tokens from the cache, which was not emptied (%s)", c, prompt, cold)
 }

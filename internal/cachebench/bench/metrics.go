@@ -33,22 +33,35 @@ type Metrics struct {
 func NewMetrics() *Metrics {
 	m := &Metrics{Registry: prometheus.NewRegistry()}
 	run := []string{"run"}
-	m.requests = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "lembas_bench_requests_total", Help: "Requests replayed, by run and HTTP status."}, []string{"run", "status"})
-	m.prompt = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "lembas_bench_prompt_tokens_total", Help: "Prompt tokens the server reported."}, run)
-	m.cached = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "lembas_bench_cached_tokens_total", Help: "Prompt tokens the server reported taking from its cache."}, run)
-	m.notReported = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "lembas_bench_cache_not_reported_total", Help: "Answers that did not report cached tokens (not the same as 0)."}, run)
-	m.predicted = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "lembas_bench_predicted_reusable_tokens_total", Help: "Tokens the audit predicted a prefix cache could reuse."}, run)
-	m.simulated = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "lembas_bench_predicted_cached_tokens_total", Help: "Tokens the simulator configured like the server predicted it would take from its cache."}, run)
-	m.errors = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "lembas_bench_server_errors_total", Help: "Requests the server answered with an error or cut short (counted apart from cache misses)."}, run)
-	m.promptSecs = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "lembas_bench_prompt_processing_seconds_total", Help: "Time the server reported reading prompts (llama.cpp timings.prompt_ms)."}, run)
+	m.requests = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "lembas_bench_requests_total",
+		Help: "Requests replayed, by run and HTTP status."}, []string{"run", "status"})
+	m.prompt = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "lembas_bench_prompt_tokens_total",
+		Help: "Prompt tokens the server reported."}, run)
+	m.cached = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "lembas_bench_cached_tokens_total",
+		Help: "Prompt tokens the server reported taking from its cache."}, run)
+	m.notReported = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "lembas_bench_cache_not_reported_total",
+		Help: "Answers that did not report cached tokens (not the same as 0)."}, run)
+	m.predicted = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "lembas_bench_predicted_reusable_tokens_total",
+		Help: "Tokens the audit predicted a prefix cache could reuse."}, run)
+	m.simulated = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "lembas_bench_predicted_cached_tokens_total",
+		Help: "Tokens the simulator configured like the server predicted it would take from its cache."}, run)
+	m.errors = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "lembas_bench_server_errors_total",
+		Help: "Requests the server answered with an error or cut short (counted apart from cache misses)."}, run)
+	m.promptSecs = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "lembas_bench_prompt_processing_seconds_total",
+		Help: "Time the server reported reading prompts (llama.cpp timings.prompt_ms)."}, run)
 	buckets := prometheus.ExponentialBuckets(0.01, 2, 16)
-	m.ttft = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "lembas_bench_time_to_first_token_seconds", Help: "Time to the first token of each answer.", Buckets: buckets}, run)
-	m.total = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "lembas_bench_request_seconds", Help: "Time to the last byte of each answer.", Buckets: buckets}, run)
+	m.ttft = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "lembas_bench_time_to_first_token_seconds",
+		Help: "Time to the first token of each answer.", Buckets: buckets}, run)
+	m.total = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "lembas_bench_request_seconds",
+		Help: "Time to the last byte of each answer.", Buckets: buckets}, run)
 	// A ratio, as Prometheus names a 0–1 fraction (it was lembas_bench_last_cached_share before any
 	// release; docs/bench.md).
-	m.lastCached = prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "lembas_bench_last_cached_ratio", Help: "The last answer's cached tokens ÷ its prompt tokens (0–1)."}, run)
-	m.info = prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "lembas_bench_info", Help: "1, labelled with the recording benched and the server it was benched against."}, []string{"recording", "server"})
-	m.Registry.MustRegister(m.requests, m.prompt, m.cached, m.notReported, m.predicted, m.simulated, m.errors, m.promptSecs, m.ttft, m.total, m.lastCached, m.info)
+	m.lastCached = prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "lembas_bench_last_cached_ratio",
+		Help: "The last answer's cached tokens ÷ its prompt tokens (0–1)."}, run)
+	m.info = prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "lembas_bench_info",
+		Help: "1, labelled with the recording benched and the server it was benched against."}, []string{"recording", "server"})
+	m.Registry.MustRegister(m.requests, m.prompt, m.cached, m.notReported, m.predicted, m.simulated, m.errors,
+		m.promptSecs, m.ttft, m.total, m.lastCached, m.info)
 	return m
 }
 
@@ -62,7 +75,8 @@ func (m *Metrics) Info(recording, server string) {
 // absent is not the same as one at 0).
 func (m *Metrics) Start(run string) {
 	m.requests.WithLabelValues(run, "200")
-	for _, c := range []*prometheus.CounterVec{m.prompt, m.cached, m.notReported, m.predicted, m.simulated, m.errors, m.promptSecs} {
+	for _, c := range []*prometheus.CounterVec{m.prompt, m.cached, m.notReported, m.predicted, m.simulated, m.errors,
+		m.promptSecs} {
 		c.WithLabelValues(run)
 	}
 	m.ttft.WithLabelValues(run)

@@ -50,7 +50,8 @@ type PredictorConfig struct {
 // NewPredictor makes a predictor.
 func NewPredictor(c PredictorConfig) (*Predictor, error) {
 	tik, ok := c.Tokenizer.(*tokens.Tiktoken)
-	o := cachesim.Options{Similarity: c.Similarity, Context: c.Context, RAM: c.RAM, IdleSlots: c.RAM, Prompter: c.Tokenizer}
+	o := cachesim.Options{Similarity: c.Similarity, Context: c.Context, RAM: c.RAM, IdleSlots: c.RAM,
+		Prompter: c.Tokenizer}
 	if ok {
 		o.Tokenizer, o.Prompter = tik, nil
 	}

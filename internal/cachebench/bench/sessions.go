@@ -139,7 +139,8 @@ func benchRun(ctx context.Context, sessions []session, o Options, v *Variant, to
 		if err != nil {
 			return nil, err
 		}
-		rep, err := audit.Run(ctx, &rewriting{src: src, rewrite: s.rewrite(v)}, audit.Options{Tokenizer: o.Tokenizer, Prices: o.Prices}, predicted)
+		rep, err := audit.Run(ctx, &rewriting{src: src, rewrite: s.rewrite(v)}, audit.Options{Tokenizer: o.Tokenizer,
+			Prices: o.Prices}, predicted)
 		c.Close()
 		if err != nil {
 			return nil, fmt.Errorf("%s: predicting: %w", name, err)
@@ -154,7 +155,8 @@ func benchRun(ctx context.Context, sessions []session, o Options, v *Variant, to
 	before, missing := o.Sender.ReadCacheCounters(ctx)
 	run.Cold = cold(ctx, o)
 	o.phase(name, "replaying", total)
-	st := &runState{o: o, name: name, start: time.Now(), deferred: o.Predictor != nil && o.Reset == nil && len(sessions) > 1 && o.Concurrency > 1}
+	st := &runState{o: o, name: name, start: time.Now(),
+		deferred: o.Predictor != nil && o.Reset == nil && len(sessions) > 1 && o.Concurrency > 1}
 	err := startSessions(ctx, sessions, max(1, o.Concurrency), o.Rate, func(ctx context.Context, s session) error {
 		return st.play(ctx, s, v, reports[s.index-1], len(sessions) > 1)
 	})
@@ -182,7 +184,8 @@ func benchRun(ctx context.Context, sessions []session, o Options, v *Variant, to
 		d := after.Sub(*before)
 		run.Counters = &d
 	case before != nil && after != nil:
-		run.CountersMissing = fmt.Sprintf("/metrics had %s's counters before the run and %s's after it", before.Source, after.Source)
+		run.CountersMissing = fmt.Sprintf("/metrics had %s's counters before the run and %s's after it", before.Source,
+			after.Source)
 	case missing != "":
 		run.CountersMissing = missing
 	default:
@@ -196,7 +199,8 @@ func benchRun(ctx context.Context, sessions []session, o Options, v *Variant, to
 
 // startSessions runs do for each session, at most n at once, starting at most rate a second
 // (0: as fast as slots free). The first error ends the others and is returned.
-func startSessions(ctx context.Context, sessions []session, n int, rate float64, do func(context.Context, session) error) error {
+func startSessions(ctx context.Context, sessions []session, n int, rate float64, do func(context.Context,
+	session) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	sem := make(chan struct{}, n)
@@ -274,8 +278,9 @@ func (st *runState) play(ctx context.Context, s session, v *Variant, bySeq map[i
 		},
 		OnSent: func(x replay.Sent) {
 			q := bySeq[x.Seq]
-			row := Row{Run: st.name, N: n, Seq: x.Seq, Line: x.Line, Status: x.Status, Error: x.Error, Retried: x.Retried,
-				Sent: sent, TTFT: x.FirstToken, Total: x.Total, Usage: x.Reply.TokenUsage(),
+			row := Row{Run: st.name, N: n, Seq: x.Seq, Line: x.Line, Status: x.Status, Error: x.Error,
+				Retried: x.Retried,
+				Sent:    sent, TTFT: x.FirstToken, Total: x.Total, Usage: x.Reply.TokenUsage(),
 				Reusable: q.ReusableTokens, PredictedPrompt: q.PromptTokens, Cause: q.Cause}
 			if many {
 				row.Session = s.index

@@ -54,7 +54,8 @@ func (s Settings) Run(ctx context.Context, path string, log io.Writer) (res *Res
 	if err != nil {
 		return nil, err, nil
 	}
-	opts := Options{Variants: vs, Cold: s.Cold, Prices: table, Adjust: s.Server.Adjust(), Concurrency: s.Concurrency, Rate: s.Rate}
+	opts := Options{Variants: vs, Cold: s.Cold, Prices: table, Adjust: s.Server.Adjust(), Concurrency: s.Concurrency,
+		Rate: s.Rate}
 	sim, err := s.Target.Setup(ctx, path, recs, &opts)
 	if err != nil {
 		return nil, err, nil
@@ -81,7 +82,8 @@ func (s Settings) check() error {
 		return errors.New("bench needs --server URL, or --sim for the simulator (not both)")
 	}
 	if s.Concurrency < 1 || s.Rate < 0 {
-		return fmt.Errorf("--concurrency %d, --rate %g: want 1 or more sessions, and a rate of 0 (all at once) or more", s.Concurrency, s.Rate)
+		return fmt.Errorf("--concurrency %d, --rate %g: want 1 or more sessions, and a rate of 0 (all at once) or more",
+			s.Concurrency, s.Rate)
 	}
 	return nil
 }

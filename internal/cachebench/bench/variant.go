@@ -56,7 +56,8 @@ func ParseVariant(s string) (Variant, error) {
 		found = found || n == name
 	}
 	if !found {
-		return v, fmt.Errorf("no variant %q: want one of %s (NAME or NAME:REQUEST)", s, strings.Join(VariantNames, ", "))
+		return v, fmt.Errorf("no variant %q: want one of %s (NAME or NAME:REQUEST)", s, strings.Join(VariantNames,
+			", "))
 	}
 	if hasAt {
 		n, err := strconv.Atoi(at)

@@ -93,8 +93,14 @@ func serverLines() []line {
 			}
 			return "all"
 		}, nil},
-		{"prompt tokens (server)", func(r Run) string { return table.Count(r.Totals.Prompt) }, func(r Run) (float64, bool) { return f(float64(r.Totals.Prompt), true) }},
-		{"cached tokens (server)", func(r Run) string { return table.Count(r.Totals.Cached) }, func(r Run) (float64, bool) { return f(float64(r.Totals.Cached), true) }},
+		{"prompt tokens (server)", func(r Run) string { return table.Count(r.Totals.Prompt) }, func(r Run) (float64,
+			bool) {
+			return f(float64(r.Totals.Prompt), true)
+		}},
+		{"cached tokens (server)", func(r Run) string { return table.Count(r.Totals.Cached) }, func(r Run) (float64,
+			bool) {
+			return f(float64(r.Totals.Cached), true)
+		}},
 		{"cached share (server)", func(r Run) string {
 			if r.Totals.Prompt == 0 {
 				return "—"
@@ -156,7 +162,8 @@ func auditAndTimeLines(res *Result) []line {
 		wall = func(func(Run) (float64, bool)) func(Run) (float64, bool) { return nil }
 	}
 	out := []line{
-		{"reusable tokens (audit)", func(r Run) string { return table.Count(r.Audit.ReusableTokens) }, func(r Run) (float64, bool) { return f(float64(r.Audit.ReusableTokens), true) }},
+		{"reusable tokens (audit)", func(r Run) string { return table.Count(r.Audit.ReusableTokens) },
+			func(r Run) (float64, bool) { return f(float64(r.Audit.ReusableTokens), true) }},
 		{"reusable share (audit)", func(r Run) string { return table.Percent(r.Audit.ReusableShare) }, nil},
 		{"efficiency (cached ÷ reusable)", func(r Run) string {
 			if e, ok := r.Totals.Efficiency(); ok {
@@ -164,9 +171,14 @@ func auditAndTimeLines(res *Result) []line {
 			}
 			return "—"
 		}, nil},
-		{promptLabel, func(r Run) string { return fmt.Sprintf("%.1f", r.Totals.PromptMS) }, func(r Run) (float64, bool) { return r.Totals.PromptMS, true }},
-		{"time to first token (ms, sum)", func(r Run) string { return fmt.Sprintf("%.1f", r.Totals.TTFTMS) }, wall(func(r Run) (float64, bool) { return r.Totals.TTFTMS, true })},
-		{"total time (ms, sum)", func(r Run) string { return fmt.Sprintf("%.1f", r.Totals.TotalMS) }, wall(func(r Run) (float64, bool) { return r.Totals.TotalMS, true })},
+		{promptLabel, func(r Run) string { return fmt.Sprintf("%.1f", r.Totals.PromptMS) }, func(r Run) (float64,
+			bool) {
+			return r.Totals.PromptMS, true
+		}},
+		{"time to first token (ms, sum)", func(r Run) string { return fmt.Sprintf("%.1f", r.Totals.TTFTMS) },
+			wall(func(r Run) (float64, bool) { return r.Totals.TTFTMS, true })},
+		{"total time (ms, sum)", func(r Run) string { return fmt.Sprintf("%.1f", r.Totals.TotalMS) },
+			wall(func(r Run) (float64, bool) { return r.Totals.TotalMS, true })},
 	}
 	if !res.Simulated {
 		out = append(out, line{"TTFT ms p50 / p90 / p99", func(r Run) string { return pct(r.TTFT) }, nil})
@@ -179,9 +191,14 @@ func costLines() []line {
 	return []line{
 		{"cold cache", func(r Run) string { return r.Cold }, nil},
 		{"cold check", func(r Run) string { return r.ColdCheck }, nil},
-		{"cost (server's usage)", func(r Run) string { return money(r.Totals.Cost, r.Audit.Priced, r.Currency) }, func(r Run) (float64, bool) { return r.Totals.Cost, r.Audit.Priced > 0 }},
-		{"cost, prefix kept (audit)", func(r Run) string { return money(r.Audit.Kept, r.Audit.Priced, r.Currency) }, nil},
-		{"lost to the breaks (audit)", func(r Run) string { return money(r.Audit.LostCost, r.Audit.Priced, r.Currency) }, nil},
+		{"cost (server's usage)", func(r Run) string { return money(r.Totals.Cost, r.Audit.Priced, r.Currency) },
+			func(r Run) (float64, bool) { return r.Totals.Cost, r.Audit.Priced > 0 }},
+		{"cost, prefix kept (audit)", func(r Run) string { return money(r.Audit.Kept, r.Audit.Priced, r.Currency) },
+			nil},
+		{"lost to the breaks (audit)", func(r Run) string {
+			return money(r.Audit.LostCost, r.Audit.Priced,
+				r.Currency)
+		}, nil},
 	}
 }
 
@@ -314,7 +331,8 @@ func writeRequests(w io.Writer, r *Result) error {
 // with the prediction and its time percentiles, run by run.
 func writeSessions(w io.Writer, r *Result) error {
 	t := table.New(w, 2)
-	t.Header("run", "session", "requests", "errors", "cached share", "predicted exact", "TTFT ms p50 / p90 / p99", "prompt ms p50 / p90 / p99")
+	t.Header("run", "session", "requests", "errors", "cached share", "predicted exact", "TTFT ms p50 / p90 / p99",
+		"prompt ms p50 / p90 / p99")
 	for _, run := range r.Runs {
 		rows := append([]SessionTotals(nil), run.Sessions...)
 		all := SessionTotals{Totals: run.Totals, TTFT: run.TTFT, PromptMS: run.PromptMS}
@@ -331,7 +349,8 @@ func writeSessions(w io.Writer, r *Result) error {
 			if s.Totals.Compared > 0 {
 				exact = fmt.Sprintf("%d of %d", s.Totals.Exact, s.Totals.Compared)
 			}
-			if err := t.Append(run.Name, name, s.Totals.Requests, s.Totals.Errors, share, exact, pct(s.TTFT), pct(s.PromptMS)); err != nil {
+			if err := t.Append(run.Name, name, s.Totals.Requests, s.Totals.Errors, share, exact, pct(s.TTFT),
+				pct(s.PromptMS)); err != nil {
 				return err
 			}
 		}
@@ -362,15 +381,18 @@ func Summaries(r *Result) []string {
 		}
 		return table.Percent(float64(run.Totals.Cached)/float64(run.Totals.Prompt)) + " cached"
 	}
-	out = append(out, fmt.Sprintf("%s\t%s\tbaseline: %d requests, %s, %s ms reading prompts, %s ms in all", status(b), r.File, b.Totals.Requests, share(b), table.Decimal(b.Totals.PromptMS, 1), table.Decimal(b.Totals.TotalMS, 1)))
+	out = append(out, fmt.Sprintf("%s\t%s\tbaseline: %d requests, %s, %s ms reading prompts, %s ms in all", status(b),
+		r.File, b.Totals.Requests, share(b), table.Decimal(b.Totals.PromptMS, 1), table.Decimal(b.Totals.TotalMS, 1)))
 	for _, v := range r.Runs[1:] {
 		if r.Simulated {
 			// Modelled prompt times compare; the fake's wall times on loopback do not.
-			out = append(out, fmt.Sprintf("%s\t%s\t%s: %s (baseline %s); prompt reading %s the baseline's (modelled)", status(v), r.File, v.Name, share(v), share(b),
+			out = append(out, fmt.Sprintf("%s\t%s\t%s: %s (baseline %s); prompt reading %s the baseline's (modelled)",
+				status(v), r.File, v.Name, share(v), share(b),
 				ratio(b.Totals.PromptMS, v.Totals.PromptMS)))
 			continue
 		}
-		out = append(out, fmt.Sprintf("%s\t%s\t%s: %s (baseline %s); prompt reading %s, total time %s the baseline's", status(v), r.File, v.Name, share(v), share(b),
+		out = append(out, fmt.Sprintf("%s\t%s\t%s: %s (baseline %s); prompt reading %s, total time %s the baseline's",
+			status(v), r.File, v.Name, share(v), share(b),
 			ratio(b.Totals.PromptMS, v.Totals.PromptMS), ratio(b.Totals.TotalMS, v.Totals.TotalMS)))
 	}
 	if reason := why(r); reason != "" {

@@ -276,7 +276,8 @@ func (b *Breakpoints) boundaries(r *chat.Request, p tokens.Prompt, msgKey tokens
 
 // why finds the longest prefix of the prompt the cache holds in any state, and when more was held
 // than read, says why it was not read. It runs before this request's own writes.
-func (b *Breakpoints) why(bounds []boundary, best int, marks []int, msgKey tokens.Sum, keys []chat.Param, minimum int, at time.Time) *Miss {
+func (b *Breakpoints) why(bounds []boundary, best int, marks []int, msgKey tokens.Sum, keys []chat.Param, minimum int,
+	at time.Time) *Miss {
 	for j := len(bounds) - 1; j > best; j-- {
 		e := b.plain[bounds[j].plain]
 		if e == nil || e.pos != j {

@@ -53,7 +53,8 @@ func NewImplicit(provider string, ttl time.Duration, tok *tokens.Tiktoken) (*Imp
 	case ProviderGemini:
 		c.Minimum = GeminiMinimum
 	default:
-		return nil, fmt.Errorf("no implicit cache rules for provider %q (there are %s and %s)", provider, ProviderOpenAI, ProviderGemini)
+		return nil, fmt.Errorf("no implicit cache rules for provider %q (there are %s and %s)", provider,
+			ProviderOpenAI, ProviderGemini)
 	}
 	if ttl > 0 {
 		c.TTL = ttl
@@ -132,7 +133,8 @@ func (c *Implicit) round(n, minimum int) int {
 }
 
 // why says why less was read than the longest prefix held (in any state, under any key).
-func (c *Implicit) why(held *implicitEntry, heldN, read int, key tokens.Sum, keys []chat.Param, minimum int, at time.Time) *Miss {
+func (c *Implicit) why(held *implicitEntry, heldN, read int, key tokens.Sum, keys []chat.Param, minimum int,
+	at time.Time) *Miss {
 	if held == nil || heldN <= read {
 		return nil
 	}

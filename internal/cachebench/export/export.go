@@ -93,7 +93,8 @@ func Write(ctx context.Context, src replay.Source, w io.Writer, o Options) (Stat
 		// Blocks wholly inside the common prefix with the previous request keep its hashes.
 		keep := min(tokens.LCP(p, prev)/block, len(prevHashes))
 		hashes := tokens.BlockSums(p.Flat(), block, prevHashes[:keep])
-		rec := Record{InputLength: p.N, OutputLength: outputLength(e.Exchange.Response, tik), HashIDs: make([]int, len(hashes))}
+		rec := Record{InputLength: p.N, OutputLength: outputLength(e.Exchange.Response, tik), HashIDs: make([]int,
+			len(hashes))}
 		if !e.Exchange.Started.IsZero() {
 			rec.Timestamp = e.Exchange.Started.Sub(first).Milliseconds()
 		}

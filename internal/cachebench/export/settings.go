@@ -55,7 +55,8 @@ func (s Settings) Run(ctx context.Context, file string, stdout, log io.Writer) e
 			expErr = format.FileErr("--out", s.Out, err)
 		}
 	}
-	fmt.Fprintf(log, "lembas-check: exported %d requests, %d input tokens, %d distinct %d-token blocks\n", st.Requests, st.Input, st.Blocks, s.Block)
+	fmt.Fprintf(log, "lembas-check: exported %d requests, %d input tokens, %d distinct %d-token blocks\n", st.Requests,
+		st.Input, st.Blocks, s.Block)
 	if expErr != nil {
 		var le *replay.LineError
 		if errors.As(expErr, &le) {

@@ -74,7 +74,8 @@ func WriteLarge(w io.Writer, o LargeOptions) error {
 	}
 	rng := rand.New(rand.NewPCG(o.Seed, 0x5eed))
 	rw, err := replay.NewWriter(w, replay.Header{Created: Start, Tool: "lembas-check cachebench/gen", Source: "fake",
-		Script: fmt.Sprintf("large: %d requests, about %d cumulative prompt tokens, seed %d", o.Requests, o.Tokens, o.Seed)})
+		Script: fmt.Sprintf("large: %d requests, about %d cumulative prompt tokens, seed %d", o.Requests, o.Tokens,
+			o.Seed)})
 	if err != nil {
 		return err
 	}

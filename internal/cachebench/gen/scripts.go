@@ -96,7 +96,8 @@ func WriteScript(name string, w io.Writer) error {
 	if !ok {
 		return fmt.Errorf("no script %q (have %s)", name, strings.Join(ScriptNames(), ", "))
 	}
-	rw, err := replay.NewWriter(w, replay.Header{Created: Start, Tool: "lembas-check cachebench/gen", Source: "fake", Script: name})
+	rw, err := replay.NewWriter(w, replay.Header{Created: Start, Tool: "lembas-check cachebench/gen", Source: "fake",
+		Script: name})
 	if err != nil {
 		return err
 	}
@@ -144,7 +145,8 @@ func (pl *player) system(date string) {
 	text := systemPrompt
 	if pl.br.DateInSystem {
 		// The date where 3.0 put it, in the words of the 3.1 note (loop.json context.note.date).
-		text = spec.MustRender(spec.LoopJSON().Context.Note.Date, map[string]string{"date": date}) + "\n\n" + systemPrompt
+		text = spec.MustRender(spec.LoopJSON().Context.Note.Date,
+			map[string]string{"date": date}) + "\n\n" + systemPrompt
 	}
 	pl.s.System = []json.RawMessage{Msg("system", text)}
 }
@@ -154,7 +156,8 @@ func (pl *player) send(reply Reply) error {
 	pl.n++
 	s, br := pl.s, pl.br
 	if pl.n == br.ToolAt {
-		s.Tools = append(s.Tools, Tool("mcp__tickets__search", "Search the ticket tracker (an MCP server that connected late).", "query"))
+		s.Tools = append(s.Tools, Tool("mcp__tickets__search",
+			"Search the ticket tracker (an MCP server that connected late).", "query"))
 	}
 	if pl.n == br.ModelAt {
 		s.Model = "qwen3-coder-large"
@@ -211,7 +214,8 @@ func (pl *player) firstTurn() error {
 				return nil
 			}
 			// The title request: another prompt, no tools, the person's first words as they were.
-			title := &Session{Model: pl.s.Model, System: []json.RawMessage{Msg("system", "Write a title of five words or fewer for the conversation that starts with the user's message. Answer with the title only.")},
+			title := &Session{Model: pl.s.Model, System: []json.RawMessage{Msg("system",
+				"Write a title of five words or fewer for the conversation that starts with the user's message. Answer with the title only.")},
 				Msgs: []json.RawMessage{Msg("user", firstAsk)}}
 			_, err := pl.rec.Send(title.Body(), Reply{Text: "Why the build fails"}, false)
 			return err
@@ -241,7 +245,8 @@ func (pl *player) secondTurn() error {
 			return pl.send(Reply{Calls: []Call{{"call_3", "edit", `{"path":"main.go","old":"+ nme","new":"+ name"}`}}})
 		},
 		func() error {
-			pl.result("call_3", "[#0004 main.go edited]\n@@ -10 +10 @@\n-\treturn \"hello, \" + nme\n+\treturn \"hello, \" + name")
+			pl.result("call_3",
+				"[#0004 main.go edited]\n@@ -10 +10 @@\n-\treturn \"hello, \" + nme\n+\treturn \"hello, \" + name")
 			return pl.send(Reply{Calls: []Call{{"call_4", "bash", `{"command":"go build ./... && go run ."}`}}})
 		},
 		func() error {
@@ -297,9 +302,10 @@ func pruneResults(s *Session) {
 // subagent runs a subagent's two requests: its own prompt, a narrower tool list, its own task.
 func subagent(rec *Recorder) error {
 	s := &Session{Model: "qwen3-coder", Stream: true,
-		System: []json.RawMessage{Msg("system", "You are a subagent of LLeMbas. Explore what you are asked to, read only, and report what you found in a few lines.")},
-		Tools:  []json.RawMessage{Tool("read", "Read a file of the workspace, with line numbers.", "path")},
-		Msgs:   []json.RawMessage{Msg("user", "Is greet called anywhere but main.go?")}}
+		System: []json.RawMessage{Msg("system",
+			"You are a subagent of LLeMbas. Explore what you are asked to, read only, and report what you found in a few lines.")},
+		Tools: []json.RawMessage{Tool("read", "Read a file of the workspace, with line numbers.", "path")},
+		Msgs:  []json.RawMessage{Msg("user", "Is greet called anywhere but main.go?")}}
 	m, err := rec.Send(s.Body(), Reply{Calls: []Call{{"sub_1", "read", `{"path":"go.mod"}`}}}, true)
 	if err != nil {
 		return err

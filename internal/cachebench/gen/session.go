@@ -136,7 +136,8 @@ func (r *Recorder) Send(body []byte, reply Reply, stream bool) (json.RawMessage,
 			return nil, err
 		}
 	}
-	m := wire.Meta{ID: fmt.Sprintf("chatcmpl-gen%06d", r.n), Created: r.Clock.Unix(), Model: modelOf(body), Dialect: usage.LlamaCpp}
+	m := wire.Meta{ID: fmt.Sprintf("chatcmpl-gen%06d", r.n), Created: r.Clock.Unix(), Model: modelOf(body),
+		Dialect: usage.LlamaCpp}
 	a := wire.Answer{Text: reply.Text}
 	for _, c := range reply.Calls {
 		a.ToolCalls = append(a.ToolCalls, wire.ToolCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments})
@@ -152,7 +153,8 @@ func (r *Recorder) Send(body []byte, reply Reply, stream bool) (json.RawMessage,
 	total := first + u.PredictedMS
 	x.Timing = replay.Timing{FirstByteMS: round(first), TotalMS: round(total)}
 	if stream {
-		x.Response = &replay.Response{Status: 200, Stream: true, Headers: map[string][]string{"Content-Type": {"text/event-stream"}}}
+		x.Response = &replay.Response{Status: 200, Stream: true,
+			Headers: map[string][]string{"Content-Type": {"text/event-stream"}}}
 		evs := wire.ChatStream(m, a, u, true)
 		for i, ev := range evs {
 			ms := first + (total-first)*float64(i)/float64(max(1, len(evs)-1))

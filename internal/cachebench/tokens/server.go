@@ -25,7 +25,8 @@ type Server struct {
 
 // NewServer makes a server tokenizer for a base URL (http://127.0.0.1:8080).
 func NewServer(url string) *Server {
-	return &Server{URL: strings.TrimRight(strings.TrimSuffix(strings.TrimRight(url, "/"), "/v1"), "/"), Client: &http.Client{Timeout: 2 * time.Minute}}
+	return &Server{URL: strings.TrimRight(strings.TrimSuffix(strings.TrimRight(url, "/"), "/v1"), "/"),
+		Client: &http.Client{Timeout: 2 * time.Minute}}
 }
 
 // Name implements Tokenizer.

@@ -6,7 +6,8 @@ package steps
 // setFrom is a step that sets the case's field key (in the map fields gives) to what read takes
 // from the step: a docstring, its lines, a table. The field is set even when read fails, to what
 // it read so far; the step then fails with read's error.
-func setFrom[B, T any](fields func(*B) map[string]any, key string, read func(a *args) (T, error)) func(b *B, a *args) error {
+func setFrom[B, T any](fields func(*B) map[string]any, key string, read func(a *args) (T, error)) func(b *B,
+	a *args) error {
 	return func(b *B, a *args) error {
 		v, err := read(a)
 		fields(b)[key] = v

@@ -44,9 +44,11 @@ func chunkSteps(unit string) []stepDef {
 			setFrom(fields, "text", holeText(0))),
 		step(Given, "the text:", docArg, "the text to cut: the docstring as it is (no final line break)",
 			setFrom(fields, "text", (*args).text)),
-		step(When, "the text is cut", noArg, "marks the end of the setup (optional: the case is sent at the first Then)",
+		step(When, "the text is cut", noArg,
+			"marks the end of the setup (optional: the case is sent at the first Then)",
 			func(b *B, a *args) error { return nil }),
-		thenPart[B]("the pieces are:", tableArg, "every piece in order, one a row (a cell writes a line break as \\n): the whole answer",
+		thenPart[B]("the pieces are:", tableArg,
+			"every piece in order, one a row (a cell writes a line break as \\n): the whole answer",
 			nil, tableWant(1, cell), "piece"),
 		thenPart[B]("there are no pieces", noArg, "the answer is []", nil, is([]string{})),
 		thenPart[B]("the only piece is {text:piece}", noArg, "the answer is this one piece", nil, one(valWant(0))),
@@ -56,7 +58,8 @@ func chunkSteps(unit string) []stepDef {
 		thenOf("piece {int:n} is:", docArg, "one piece, counting from 1: the docstring", piece, nil, docWant),
 	}
 	if unit == "tokens" {
-		steps = append([]stepDef{step(Given, "the words tokenizer", noArg, "a token is a run of non-whitespace characters (the spec's stand-in)",
+		steps = append([]stepDef{step(Given, "the words tokenizer", noArg,
+			"a token is a run of non-whitespace characters (the spec's stand-in)",
 			func(b *B, a *args) error { b.fields["tokenizer"] = "words"; return nil })}, steps...)
 	}
 	return steps

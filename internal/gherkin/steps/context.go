@@ -174,7 +174,10 @@ func numbers(n int) string {
 }
 
 // Context is the vocabulary of area context: what each step of a session inserts.
-var Context = &Vocabulary{newBuilder: func() builder { return &contextBuilder{files: map[string]string{}, ids: map[string]int{}} }, define: contextSteps}
+var Context = &Vocabulary{newBuilder: func() builder {
+	return &contextBuilder{files: map[string]string{},
+		ids: map[string]int{}}
+}, define: contextSteps}
 
 // contextSteps are context's phrases: the Givens of the files and the cap, the Whens of what
 // the session reads, changes and calls, and the Thens of what each inserts.
@@ -224,7 +227,8 @@ func setCap(b *contextB, a *args) error {
 	}
 	for _, name := range capLimitNames {
 		if _, ok := b.limits[name]; !ok {
-			return fmt.Errorf("the cap needs all six limits (%s); %s is missing", strings.Join(capLimitNames, ", "), name)
+			return fmt.Errorf("the cap needs all six limits (%s); %s is missing", strings.Join(capLimitNames, ", "),
+				name)
 		}
 	}
 	return nil
@@ -237,11 +241,14 @@ func contextGivens() []stepDef {
 	return []stepDef{
 		step(Given, "the cap:", tableArg, "the case's limits in place of loop.json's cap: all six, one a row",
 			setCap, "limit", "value"),
-		step(Given, "the session starts in {string:dir}", noArg, "the start directory relative paths resolve against (lembas-check's cwd field)",
+		step(Given, "the session starts in {string:dir}", noArg,
+			"the start directory relative paths resolve against (lembas-check's cwd field)",
 			func(b *B, a *args) error { s := a.str(0); b.cwd = &s; return nil }),
-		step(Given, "the file {string:path} holds {text:content}", noArg, "what the file holds (kept for the steps that read or change it)",
+		step(Given, "the file {string:path} holds {text:content}", noArg,
+			"what the file holds (kept for the steps that read or change it)",
 			holds(holeText(1))),
-		step(Given, "the file {string:path} holds these lines:", docArg, "what the file holds: the docstring's lines, each ending with a line break",
+		step(Given, "the file {string:path} holds these lines:", docArg,
+			"what the file holds: the docstring's lines, each ending with a line break",
 			holds(docLines)),
 		step(Given, "the file {string:path} holds the lines {string:word} 1 to {int:n}", noArg, `the lines "WORD 1" to "WORD N", each ending with a line break`,
 			func(b *B, a *args) error { b.setContent(a.str(0), lines(a.str(1), a.num(2))); return nil }),
@@ -255,9 +262,11 @@ func contextReads() []stepDef {
 	type B = contextB
 	holds := contextHolds
 	return []stepDef{
-		step(When, "the file {string:path} now holds {text:content}", noArg, "the file changed from outside the session (nothing is inserted)",
+		step(When, "the file {string:path} now holds {text:content}", noArg,
+			"the file changed from outside the session (nothing is inserted)",
 			holds(holeText(1))),
-		step(When, "the file {string:path} now holds these lines:", docArg, "the file changed from outside: the docstring's lines, each ending with a line break",
+		step(When, "the file {string:path} now holds these lines:", docArg,
+			"the file changed from outside: the docstring's lines, each ending with a line break",
 			holds(docLines)),
 		step(When, "{id} reads {string:path}", noArg, "a read of the whole file (default offset and limit)",
 			func(b *B, a *args) error { return b.read(a, a.str(0), a.str(1), 0, 0) }),
@@ -265,7 +274,8 @@ func contextReads() []stepDef {
 			func(b *B, a *args) error { return b.read(a, a.str(0), a.str(1), a.num(2), 0) }),
 		step(When, "{id} reads {int:limit} lines of {string:path}", noArg, "a read of the first lines",
 			func(b *B, a *args) error { return b.read(a, a.str(0), a.str(2), 0, a.num(1)) }),
-		step(When, "{id} reads {int:limit} lines of {string:path} from line {int:offset}", noArg, "a read of some lines from a line",
+		step(When, "{id} reads {int:limit} lines of {string:path} from line {int:offset}", noArg,
+			"a read of some lines from a line",
 			func(b *B, a *args) error { return b.read(a, a.str(0), a.str(2), a.num(3), a.num(1)) }),
 	}
 }
@@ -276,13 +286,17 @@ func contextChanges() []stepDef {
 	type B = contextB
 	writes := contextWrites
 	return []stepDef{
-		step(When, "{id} edits {string:path} to {text:content}", noArg, "an edit: the file's content before (from the Givens or an earlier step) and after",
+		step(When, "{id} edits {string:path} to {text:content}", noArg,
+			"an edit: the file's content before (from the Givens or an earlier step) and after",
 			writes("edit", true, holeText(2))),
-		step(When, "{id} edits {string:path} to these lines:", docArg, "an edit to the docstring's lines, each ending with a line break",
+		step(When, "{id} edits {string:path} to these lines:", docArg,
+			"an edit to the docstring's lines, each ending with a line break",
 			writes("edit", true, docLines)),
-		step(When, "{id} writes the new file {string:path} with {text:content}", noArg, "a write of a file that did not exist",
+		step(When, "{id} writes the new file {string:path} with {text:content}", noArg,
+			"a write of a file that did not exist",
 			writes("write", false, holeText(2))),
-		step(When, "{id} writes the new file {string:path} with these lines:", docArg, "a write of a new file: the docstring's lines, each ending with a line break",
+		step(When, "{id} writes the new file {string:path} with these lines:", docArg,
+			"a write of a new file: the docstring's lines, each ending with a line break",
 			writes("write", false, docLines)),
 		step(When, "{id} overwrites {string:path} with {text:content}", noArg, "a write over an existing file",
 			writes("write", true, holeText(2))),
@@ -291,9 +305,11 @@ func contextChanges() []stepDef {
 				delete(b.files, a.str(1))
 				return b.add(a.str(0), map[string]any{"op": "delete", "path": a.str(1)})
 			}),
-		step(When, "{id} is {string:tool} {json:args} answering {text:text}", noArg, "another tool's result: its name, arguments and text",
+		step(When, "{id} is {string:tool} {json:args} answering {text:text}", noArg,
+			"another tool's result: its name, arguments and text",
 			func(b *B, a *args) error { return b.output(a.str(0), a.str(1), a.raw(2), a.str(3)) }),
-		step(When, "{id} is {string:tool} {json:args} answering:", docArg, "another tool's result, its text the docstring",
+		step(When, "{id} is {string:tool} {json:args} answering:", docArg,
+			"another tool's result, its text the docstring",
 			func(b *B, a *args) error {
 				t, err := a.text()
 				if err != nil {
@@ -307,9 +323,11 @@ func contextChanges() []stepDef {
 			func(b *B, a *args) error { return b.recall(a.str(0), a.str(1), 0, 0) }),
 		step(When, "{id} recalls {string:target} from line {int:offset}", noArg, "a recall from a line",
 			func(b *B, a *args) error { return b.recall(a.str(0), a.str(1), a.num(2), 0) }),
-		step(When, "{id} recalls {int:limit} lines of {string:target} from line {int:offset}", noArg, "a recall of some lines from a line",
+		step(When, "{id} recalls {int:limit} lines of {string:target} from line {int:offset}", noArg,
+			"a recall of some lines from a line",
 			func(b *B, a *args) error { return b.recall(a.str(0), a.str(2), a.num(3), a.num(1)) }),
-		step(When, "a new reply begins", noArg, "a reply whose request does not carry the results so far (a chat's next reply)",
+		step(When, "a new reply begins", noArg,
+			"a reply whose request does not carry the results so far (a chat's next reply)",
 			func(b *B, a *args) error { return b.add("", map[string]any{"op": "reply"}) }),
 		step(When, "the session is compacted", noArg, "the summary's table is added and the dedupe table emptied",
 			func(b *B, a *args) error { return b.add("", map[string]any{"op": "compact"}) }),
@@ -326,12 +344,18 @@ func contextThens() []stepDef {
 	compactionN := func(b *B, a *args) (int, error) { return b.nth("compact", a.num(0)) }
 	return []stepDef{
 		thenOf("{id} inserts:", docArg, "the whole text the result inserts", result, nil, docWant),
-		thenOf("{id} inserts {text:text}", noArg, "the whole text the result inserts, on one line", result, nil, valWant(1)),
-		thenOf("the bracket of {id} is {text:line}", noArg, "the first line the result inserts (its bracket, and a stub's sentence)", result, path{firstLine}, valWant(1)),
-		thenOf("the last line of {id} is {text:line}", noArg, "the last line the result inserts", result, path{lastLine}, valWant(1)),
-		thenOf("{id} inserts {int:n} lines", noArg, "how many lines the result inserts", result, path{lineCount}, valWant(1)),
-		thenOf("the compaction inserts:", docArg, "the text the scenario's one compaction inserts (its table)", theCompaction, nil, docWant),
-		thenOf("compaction {int:n} inserts:", docArg, "the text the n-th compaction inserts", compactionN, nil, docWant),
+		thenOf("{id} inserts {text:text}", noArg, "the whole text the result inserts, on one line", result, nil,
+			valWant(1)),
+		thenOf("the bracket of {id} is {text:line}", noArg,
+			"the first line the result inserts (its bracket, and a stub's sentence)", result, path{firstLine}, valWant(1)),
+		thenOf("the last line of {id} is {text:line}", noArg, "the last line the result inserts", result,
+			path{lastLine}, valWant(1)),
+		thenOf("{id} inserts {int:n} lines", noArg, "how many lines the result inserts", result, path{lineCount},
+			valWant(1)),
+		thenOf("the compaction inserts:", docArg, "the text the scenario's one compaction inserts (its table)",
+			theCompaction, nil, docWant),
+		thenOf("compaction {int:n} inserts:", docArg, "the text the n-th compaction inserts", compactionN, nil,
+			docWant),
 		thenOf("the compaction inserts nothing", noArg, `the one compaction inserts "" (no reads: no table)`, theCompaction, nil, is("")),
 		thenOf("compaction {int:n} inserts nothing", noArg, `the n-th compaction inserts ""`, compactionN, nil, is("")),
 		step(Then, "every reply inserts nothing", noArg, `each reply step inserts ""`,

@@ -41,13 +41,15 @@ var fsOps = []struct{ op, words string }{
 }
 
 // FSAccess is the vocabulary of area fs_access: one operation on a session's view of a tree.
-var FSAccess = &Vocabulary{newBuilder: func() builder { return &fsAccessBuilder{fields: map[string]any{}} }, define: fsAccessSteps}
+var FSAccess = &Vocabulary{newBuilder: func() builder { return &fsAccessBuilder{fields: map[string]any{}} },
+	define: fsAccessSteps}
 
 func fsAccessSteps() []stepDef {
 	type B = fsAccessBuilder
 	steps := viewSteps(func(b *B) map[string]any { return b.fields })
 	steps = append(steps,
-		step(When, "the session does {word:op} on {string:path}", noArg, "any operation by its name (level, list, read, write, mkdir, rm, commit), for outlines",
+		step(When, "the session does {word:op} on {string:path}", noArg,
+			"any operation by its name (level, list, read, write, mkdir, rm, commit), for outlines",
 			func(b *B, a *args) error { return b.op(a.str(0), a.str(1)) }))
 	for _, o := range fsOps {
 		steps = append(steps, step(When, "the session "+o.words+" {string:path}", noArg, "the "+o.op+" operation",

@@ -75,13 +75,17 @@ func indexSteps() []stepDef {
 		return b.add(map[string]any{"op": "mount", "path": a.str(0), "files": files})
 	}
 	return []stepDef{
-		step(Given, "the file {string:path} holds {text:content}", noArg, "a file written (op write): outside every mount it is indexed now",
+		step(Given, "the file {string:path} holds {text:content}", noArg,
+			"a file written (op write): outside every mount it is indexed now",
 			write),
-		step(Given, "a repository mounted at {string:path} with:", tableArg, "a repository mounted at its default branch (op mount): its files by relative path",
+		step(Given, "a repository mounted at {string:path} with:", tableArg,
+			"a repository mounted at its default branch (op mount): its files by relative path",
 			mount, "path", "content"),
-		step(When, "the file {string:path} is written with {text:content}", noArg, "a file written (op write); inside a mount, staged in the working copy",
+		step(When, "the file {string:path} is written with {text:content}", noArg,
+			"a file written (op write); inside a mount, staged in the working copy",
 			write),
-		step(When, "a repository is mounted at {string:path} with:", tableArg, "a repository mounted at its default branch (op mount): its files by relative path",
+		step(When, "a repository is mounted at {string:path} with:", tableArg,
+			"a repository mounted at its default branch (op mount): its files by relative path",
 			mount, "path", "content"),
 		step(When, "{string:from} is moved to {string:to}", noArg, "a file or a directory moved (op mv)",
 			addOp(add, "mv", "from", "to")),
@@ -89,11 +93,14 @@ func indexSteps() []stepDef {
 			addOp(add, "copy", "from", "to")),
 		step(When, "{string:path} is removed", noArg, "a file or a directory removed (op rm)",
 			addOp(add, "rm", "path")),
-		step(When, "the session commits {string:path}", noArg, "the session commits every staged change of the mount holding the path (op commit)",
+		step(When, "the session commits {string:path}", noArg,
+			"the session commits every staged change of the mount holding the path (op commit)",
 			addOp(add, "commit", "path")),
-		step(When, "the session commits only {strings:paths} in {string:path}", noArg, "the session commits the staged changes under these paths only (op commit with paths)",
+		step(When, "the session commits only {strings:paths} in {string:path}", noArg,
+			"the session commits the staged changes under these paths only (op commit with paths)",
 			addOp(add, "commit", "paths", "path")),
-		step(When, "a commit on the forge changes {string:path}:", tableArg, "someone else's commit on the mount's branch (op forge_commit): files by relative path, the content (removed) removing one",
+		step(When, "a commit on the forge changes {string:path}:", tableArg,
+			"someone else's commit on the mount's branch (op forge_commit): files by relative path, the content (removed) removing one",
 			func(b *B, a *args) error {
 				files, err := branchFiles(a, true)
 				if err != nil {
@@ -103,10 +110,13 @@ func indexSteps() []stepDef {
 			}, "path", "content"),
 
 		thenPart[B]("nothing is embedded", noArg, "the answer's embedded is []", path{"embedded"}, is([]any{})),
-		thenPart[B]("the embedded contents are, in order:", tableArg, "every content embedded, in order, one a row (the answer names each by its SHA-256)",
+		thenPart[B]("the embedded contents are, in order:", tableArg,
+			"every content embedded, in order, one a row (the answer names each by its SHA-256)",
 			path{"embedded"}, tableWant(1, func(r []string) string { return contentHash(r[0]) }), "content"),
-		thenPart[B]("{int:n} contents are embedded", noArg, "how many contents were embedded", path{"embedded", length}, valWant(0)),
-		step(Then, "the index holds:", tableArg, "everything the index holds: each path with its content (the answer names it by its SHA-256)",
+		thenPart[B]("{int:n} contents are embedded", noArg, "how many contents were embedded", path{"embedded", length},
+			valWant(0)),
+		step(Then, "the index holds:", tableArg,
+			"everything the index holds: each path with its content (the answer names it by its SHA-256)",
 			func(b *B, a *args) error {
 				rows, err := a.rows(2)
 				if err != nil {
@@ -118,13 +128,16 @@ func indexSteps() []stepDef {
 				}
 				return a.expect(path{"index"}, held)
 			}, "path", "content"),
-		step(Then, "the index holds {string:path} as {text:content}", noArg, "one path the index holds, and its content",
+		step(Then, "the index holds {string:path} as {text:content}", noArg,
+			"one path the index holds, and its content",
 			func(b *B, a *args) error { return a.expect(path{"index", a.str(0)}, contentHash(a.str(1))) }),
 		step(Then, "the index holds nothing", noArg, "the answer's index is {}",
 			func(b *B, a *args) error { return a.expect(path{"index"}, map[string]any{}) }),
-		step(Then, "step {int:n} is refused with {text:error}", noArg, "the spec refuses the n-th step (counting from 1), with filesystem.md's error text; the later steps are not taken",
+		step(Then, "step {int:n} is refused with {text:error}", noArg,
+			"the spec refuses the n-th step (counting from 1), with filesystem.md's error text; the later steps are not taken",
 			func(b *B, a *args) error { return b.refused(a, map[string]any{"error": a.str(1)}) }),
-		step(Then, "step {int:n} is refused", noArg, "the spec refuses the n-th step (counting from 1) and fixes no text for it",
+		step(Then, "step {int:n} is refused", noArg,
+			"the spec refuses the n-th step (counting from 1) and fixes no text for it",
 			func(b *B, a *args) error { return b.refused(a, map[string]any{}) }),
 	}
 }

@@ -48,9 +48,11 @@ func instructionsSteps() []stepDef {
 			func(b *B, a *args) (err error) { b.grants, err = levelRows(a); return err }, "path", "level"),
 		step(Given, "nothing is granted", noArg, "grants given and empty: nothing is readable",
 			func(b *B, a *args) error { b.grants = map[string]any{}; return nil }),
-		step(When, "the session starts", noArg, "marks the end of the setup (optional: the case is sent at the first Then)",
+		step(When, "the session starts", noArg,
+			"marks the end of the setup (optional: the case is sent at the first Then)",
 			func(b *B, a *args) error { return nil }),
-		step(Then, "the instruction files are, in order:", tableArg, "the files loaded, outermost first: the whole answer",
+		step(Then, "the instruction files are, in order:", tableArg,
+			"the files loaded, outermost first: the whole answer",
 			func(b *B, a *args) error {
 				ps, err := pathRows(a)
 				if err != nil {

@@ -51,7 +51,8 @@ func jobsSteps() []stepDef {
 			func(b *B, a *args) error { b.fields["seconds"] = a.num(0); return nil }),
 		step(Given, "its unread output is {text:output}", noArg, "the output the model had not read",
 			func(b *B, a *args) error { b.fields["unread"] = a.str(0); return nil }),
-		step(Given, "its unread output is these lines:", docArg, "the output the model had not read: the docstring's lines, each ending with a line break",
+		step(Given, "its unread output is these lines:", docArg,
+			"the output the model had not read: the docstring's lines, each ending with a line break",
 			setFrom(fields, "unread", docLines)),
 		step(Given, "it left no unread output", noArg, "unread is empty",
 			func(b *B, a *args) error { b.fields["unread"] = ""; return nil }),
@@ -60,9 +61,11 @@ func jobsSteps() []stepDef {
 			func(b *B, a *args) error {
 				return b.set("subagent", map[string]any{"agent": a.str(0), "id": a.str(1), "description": a.str(2)})
 			}),
-		step(Given, "it took {int:steps} steps and {int:tools} tool calls", noArg, "the subagent's step and tool-call counts",
+		step(Given, "it took {int:steps} steps and {int:tools} tool calls", noArg,
+			"the subagent's step and tool-call counts",
 			func(b *B, a *args) error { b.fields["steps"], b.fields["tools"] = a.num(0), a.num(1); return nil }),
-		step(Given, "it ended with the reason {string:reason}", noArg, "why the subagent ended: stop, stopped, steps, budget or error",
+		step(Given, "it ended with the reason {string:reason}", noArg,
+			"why the subagent ended: stop, stopped, steps, budget or error",
 			func(b *B, a *args) error { b.fields["reason"] = a.str(0); return nil }),
 		step(Given, "it failed with the error {string:error}", noArg, "reason error, with the error's text",
 			func(b *B, a *args) error { b.fields["reason"], b.fields["error"] = "error", a.str(0); return nil }),
@@ -74,14 +77,16 @@ func jobsSteps() []stepDef {
 			func(b *B, a *args) error { b.fields["report"] = ""; return nil }),
 		step(Given, "its worktree summary is {string:summary}", noArg, "the worktree summary line",
 			func(b *B, a *args) error { b.fields["worktree"] = a.str(0); return nil }),
-		step(Given, "a message from the subagent {string:agent} with the id {string:id} asked to {string:description}:", docArg,
+		step(Given, "a message from the subagent {string:agent} with the id {string:id} asked to {string:description}:",
+			docArg,
 			"a message from a subagent (kind message); the docstring is its text",
 			func(b *B, a *args) error {
 				t, err := a.text()
 				if err != nil {
 					return err
 				}
-				return b.set("message", map[string]any{"agent": a.str(0), "id": a.str(1), "description": a.str(2), "text": t})
+				return b.set("message", map[string]any{"agent": a.str(0), "id": a.str(1), "description": a.str(2),
+					"text": t})
 			}),
 		step(Given, "a message to the subagent:", docArg, "a message the main agent sent a subagent (kind to_subagent)",
 			func(b *B, a *args) error {
@@ -91,7 +96,8 @@ func jobsSteps() []stepDef {
 				}
 				return b.set("to_subagent", map[string]any{"text": t})
 			}),
-		step(When, "the job's note is made", noArg, "marks the end of the record (optional: the case is sent at the first Then)",
+		step(When, "the job's note is made", noArg,
+			"marks the end of the record (optional: the case is sent at the first Then)",
 			func(b *B, a *args) error { return nil }),
 		thenPart[B]("the note is:", docArg, "the whole note, mark included", path{"text"}, docWant),
 		step(Then, "the note's first line is {text:line}", noArg, "the note's first line (its mark)",
@@ -103,6 +109,7 @@ func jobsSteps() []stepDef {
 				}
 				return a.expect(noteLine(a.num(0)), a.str(1))
 			}),
-		thenPart[B]("the note has {int:n} lines", noArg, "how many lines the note has", path{"text", lineCount}, valWant(0)),
+		thenPart[B]("the note has {int:n} lines", noArg, "how many lines the note has", path{"text", lineCount},
+			valWant(0)),
 	}
 }

@@ -86,7 +86,10 @@ func diagnostics(a *args) ([]map[string]any, error) {
 }
 
 // Modules is the vocabulary of area modules: rule modules loaded by the path touched.
-var Modules = &Vocabulary{newBuilder: func() builder { return &modulesBuilder{files: map[string]any{}, links: map[string]any{}} }, define: modulesSteps}
+var Modules = &Vocabulary{newBuilder: func() builder {
+	return &modulesBuilder{files: map[string]any{},
+		links: map[string]any{}}
+}, define: modulesSteps}
 
 // modulesSteps are modules' phrases: the Givens of the disk, the Whens of the session's steps
 // and the Thens of what each loads, appends and diagnoses.
@@ -102,7 +105,8 @@ func modulesGivens() []stepDef {
 			func(b *B, a *args) error { s := a.str(0); b.root = &s; return nil }),
 		step(Given, "the file {string:path} holds {text:content}", noArg, "a file on the disk (absolute path)",
 			func(b *B, a *args) error { return b.file(a.str(0), a.str(1)) }),
-		step(Given, "the file {string:path} holds these lines:", docArg, "a file on the disk: the docstring's lines, each ending with a line break",
+		step(Given, "the file {string:path} holds these lines:", docArg,
+			"a file on the disk: the docstring's lines, each ending with a line break",
 			func(b *B, a *args) error {
 				t, err := docLines(a)
 				if err != nil {
@@ -110,11 +114,13 @@ func modulesGivens() []stepDef {
 				}
 				return b.file(a.str(0), t)
 			}),
-		step(Given, "the file {string:path} is {text:text} padded with {string:pad} to {int:size} bytes", noArg, "a large file: the text, then one ASCII character repeated up to the size",
+		step(Given, "the file {string:path} is {text:text} padded with {string:pad} to {int:size} bytes", noArg,
+			"a large file: the text, then one ASCII character repeated up to the size",
 			func(b *B, a *args) error {
 				return b.file(a.str(0), map[string]any{"text": a.str(1), "pad": a.str(2), "size": a.num(3)})
 			}),
-		step(Given, "the link {string:path} to {string:target}", noArg, "a symlink (target absolute, or relative to the link's folder)",
+		step(Given, "the link {string:path} to {string:target}", noArg,
+			"a symlink (target absolute, or relative to the link's folder)",
 			func(b *B, a *args) error { return b.link(a.str(0), a.str(1)) }),
 	}
 }
@@ -125,13 +131,15 @@ func modulesWhens() []stepDef {
 	return []stepDef{
 		step(When, "the session spawns", noArg, "the session starts (op spawn)",
 			func(b *B, a *args) error { return b.add(map[string]any{"op": "spawn"}) }),
-		step(When, "the agent touches {strings:paths}", noArg, "a successful Read, Write or Edit reported these absolute paths (op touch)",
+		step(When, "the agent touches {strings:paths}", noArg,
+			"a successful Read, Write or Edit reported these absolute paths (op touch)",
 			func(b *B, a *args) error { return b.add(map[string]any{"op": "touch", "paths": a.list(0)}) }),
 		step(When, "the file {string:path} changes to {text:content}", noArg, "the disk changes (op change)",
 			func(b *B, a *args) error {
 				return b.add(map[string]any{"op": "change", "files": map[string]any{a.str(0): a.str(1)}})
 			}),
-		step(When, "the file {string:path} changes to these lines:", docArg, "the disk changes: the docstring's lines, each ending with a line break",
+		step(When, "the file {string:path} changes to these lines:", docArg,
+			"the disk changes: the docstring's lines, each ending with a line break",
 			func(b *B, a *args) error {
 				t, err := docLines(a)
 				if err != nil {
@@ -143,7 +151,8 @@ func modulesWhens() []stepDef {
 			func(b *B, a *args) error {
 				return b.add(map[string]any{"op": "change", "files": map[string]any{a.str(0): nil}})
 			}),
-		step(When, "the link {string:path} now points to {string:target}", noArg, "the disk changes: a link made or moved (op change)",
+		step(When, "the link {string:path} now points to {string:target}", noArg,
+			"the disk changes: a link made or moved (op change)",
 			func(b *B, a *args) error {
 				return b.add(map[string]any{"op": "change", "links": map[string]any{a.str(0): a.str(1)}})
 			}),
@@ -169,17 +178,21 @@ func modulesThens() []stepDef {
 	}
 	spawn, request, spawnOrRequest := stepOf("spawn"), stepOf("request"), stepOf("spawn", "request")
 	return []stepDef{
-		thenOf("step {int:n} loads the root file {string:name}", noArg, "spawn's root: the root instruction file's name", spawn, path{"root"}, valWant(1)),
+		thenOf("step {int:n} loads the root file {string:name}", noArg,
+			"spawn's root: the root instruction file's name", spawn, path{"root"}, valWant(1)),
 		thenOf("step {int:n} loads no root file", noArg, "spawn's root is null", spawn, path{"root"}, is(nil)),
-		thenOf("step {int:n} loads the unconditional modules:", tableArg, "spawn's modules, in order", spawn, path{"modules"},
+		thenOf("step {int:n} loads the unconditional modules:", tableArg, "spawn's modules, in order", spawn,
+			path{"modules"},
 			func(a *args) (any, error) {
 				return mapRows(a, 2, func(r []string) map[string]any {
 					return map[string]any{"relPath": strings.TrimSpace(r[0]), "sha256": strings.TrimSpace(r[1])}
 				})
 			}, "relPath", "sha256"),
-		thenOf("step {int:n} loads no unconditional module", noArg, "spawn's modules are []", spawn, path{"modules"}, is([]any{})),
+		thenOf("step {int:n} loads no unconditional module", noArg, "spawn's modules are []", spawn, path{"modules"},
+			is([]any{})),
 		thenOf("step {int:n} appends nothing", noArg, "a request's record is null", request, path{"record"}, is(nil)),
-		step(Then, "step {int:n} appends {int:count} modules", noArg, "how many envelopes a request's record holds (0: the record is null)",
+		step(Then, "step {int:n} appends {int:count} modules", noArg,
+			"how many envelopes a request's record holds (0: the record is null)",
 			func(b *B, a *args) error {
 				i, err := b.at(a.num(0), "request")
 				if err != nil {
@@ -209,12 +222,15 @@ func modulesThens() []stepDef {
 					if s := strings.TrimSpace(r[2]); s != "null" && s != "" {
 						sup = s
 					}
-					return map[string]any{"relPath": strings.TrimSpace(r[0]), "sha256": strings.TrimSpace(r[1]), "supersedes": sup}
+					return map[string]any{"relPath": strings.TrimSpace(r[0]), "sha256": strings.TrimSpace(r[1]),
+						"supersedes": sup}
 				})
 			}, "relPath", "sha256", "supersedes"),
 		thenOf("step {int:n} diagnoses:", tableArg, `a spawn's or request's diagnostics, by path (an empty path: none; code "null": none declared)`, spawnOrRequest, path{"diagnostics"},
 			func(a *args) (any, error) { return diagnostics(a) }, "path", "code"),
-		thenOf("step {int:n} diagnoses nothing", noArg, "a spawn's or request's diagnostics are []", spawnOrRequest, path{"diagnostics"}, is([]any{})),
-		thenOf("step {int:n} answers nothing", noArg, "a touch, change or compact step answers null", stepOf("touch", "change", "compact"), nil, is(nil)),
+		thenOf("step {int:n} diagnoses nothing", noArg, "a spawn's or request's diagnostics are []", spawnOrRequest,
+			path{"diagnostics"}, is([]any{})),
+		thenOf("step {int:n} answers nothing", noArg, "a touch, change or compact step answers null", stepOf("touch",
+			"change", "compact"), nil, is(nil)),
 	}
 }

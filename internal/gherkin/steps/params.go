@@ -101,7 +101,8 @@ func compilePhrase(phrase string) compiledPhrase {
 		lit = phrase[:m[0]]
 	}
 	src := re.String() // every phrase's is compiled by TestPhrasesAreUnambiguous
-	return compiledPhrase{lit: lit, re: sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(src) }), types: types, show: show.String()}
+	return compiledPhrase{lit: lit, re: sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(src) }),
+		types: types, show: show.String()}
 }
 
 // rawControls are the characters a step's text may hold unescaped inside quotes: an Examples cell
@@ -112,7 +113,8 @@ var rawControls = strings.NewReplacer("\n", `\n`, "\r", `\r`, "\t", `\t`)
 func unquote(s string) (string, error) {
 	var out string
 	if err := json.Unmarshal([]byte(rawControls.Replace(s)), &out); err != nil {
-		return "", fmt.Errorf("%s is not a quoted string (escapes are JSON's: \\n, \\t, \\\", \\\\, \\u00e9): %v", s, err)
+		return "", fmt.Errorf("%s is not a quoted string (escapes are JSON's: \\n, \\t, \\\", \\\\, \\u00e9): %v", s,
+			err)
 	}
 	return out, nil
 }

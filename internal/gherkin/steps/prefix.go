@@ -117,7 +117,8 @@ func (b *prefixBuilder) fieldRows(a *args) (map[string]any, error) {
 			b.mcp[strings.TrimSpace(strings.TrimPrefix(f, "mcp "))] = v
 			mcp = true
 		default:
-			return nil, fmt.Errorf("no field %q: a row is date, mode, plan, memory, personality, file PATH or mcp NAME", f)
+			return nil, fmt.Errorf("no field %q: a row is date, mode, plan, memory, personality, file PATH or mcp NAME",
+				f)
 		}
 	}
 	if files {
@@ -149,29 +150,34 @@ type prefixB = prefixBuilder
 func prefixGivens() []stepDef {
 	type B = prefixB
 	steps := []stepDef{
-		step(Given, "a session that starts on {string:date} in mode {string:mode}", noArg, "the session's date and permission mode as it begins",
+		step(Given, "a session that starts on {string:date} in mode {string:mode}", noArg,
+			"the session's date and permission mode as it begins",
 			func(b *B, a *args) error {
 				if err := b.setStart("date", a.str(0)); err != nil {
 					return err
 				}
 				return b.setStart("mode", a.str(1))
 			}),
-		step(Given, "it could meet {strings:requirements}", noArg, "start.could: what the session could ever meet (plan, display, page, forge)",
+		step(Given, "it could meet {strings:requirements}", noArg,
+			"start.could: what the session could ever meet (plan, display, page, forge)",
 			func(b *B, a *args) error { return b.setStart("could", a.list(0)) }),
 		step(Given, "it could meet nothing", noArg, "start.could is []",
 			func(b *B, a *args) error { return b.setStart("could", []string{}) }),
-		step(Given, "it meets {strings:requirements} now", noArg, "start.met: what is met at the start besides plan (without this step: all it could)",
+		step(Given, "it meets {strings:requirements} now", noArg,
+			"start.met: what is met at the start besides plan (without this step: all it could)",
 			func(b *B, a *args) error { return b.setStart("met", a.list(0)) }),
 		step(Given, "it meets nothing now", noArg, "start.met is []",
 			func(b *B, a *args) error { return b.setStart("met", []string{}) }),
 		step(Given, "the tools {strings:tools}", noArg, "the tools the case looks at, in order",
 			func(b *B, a *args) error { b.tools = a.list(0); return nil }),
-		step(Given, "its instruction file {string:path} reads {text:text}", noArg, "an instruction text the prompt is made from (start.files)",
+		step(Given, "its instruction file {string:path} reads {text:text}", noArg,
+			"an instruction text the prompt is made from (start.files)",
 			func(b *B, a *args) error {
 				b.files[a.str(0)] = a.str(1)
 				return b.setStart("files", copyTexts(b.files))
 			}),
-		step(Given, "the MCP server {string:name} instructs {text:text}", noArg, "an MCP server connected at the start, with its instructions (start.mcp)",
+		step(Given, "the MCP server {string:name} instructs {text:text}", noArg,
+			"an MCP server connected at the start, with its instructions (start.mcp)",
 			func(b *B, a *args) error { b.mcp[a.str(0)] = a.str(1); return b.setStart("mcp", copyTexts(b.mcp)) }),
 	}
 	for _, f := range []string{"plan", "memory", "personality"} {
@@ -216,7 +222,8 @@ func prefixWhens() []stepDef {
 			func(b *B, a *args) error { return b.set("", map[string]any{"met": []string{}}) }),
 		step(When, "the person chooses the personality {text:text}", noArg, "set personality",
 			func(b *B, a *args) error { return b.set("", map[string]any{"personality": a.str(0)}) }),
-		step(When, "the MCP server {string:name} connects, instructing {text:text}", noArg, "set mcp: the servers so far and this one",
+		step(When, "the MCP server {string:name} connects, instructing {text:text}", noArg,
+			"set mcp: the servers so far and this one",
 			func(b *B, a *args) error {
 				b.mcp[a.str(0)] = a.str(1)
 				return b.set("", map[string]any{"mcp": copyTexts(b.mcp)})
@@ -251,12 +258,14 @@ func prefixChanges() []stepDef {
 				}),
 			step(When, w.words+" changes the memory to {text:memory}", noArg, "set memory"+byWords(w.by),
 				func(b *B, a *args) error { return b.change(w.by, "memory", a.str(0)) }),
-			step(When, w.words+" changes the instruction file {string:path} to {text:text}", noArg, "set files: the files so far, this one's text changed or added"+byWords(w.by),
+			step(When, w.words+" changes the instruction file {string:path} to {text:text}", noArg,
+				"set files: the files so far, this one's text changed or added"+byWords(w.by),
 				func(b *B, a *args) error {
 					b.files[a.str(0)] = a.str(1)
 					return b.set(w.by, map[string]any{"files": copyTexts(b.files)})
 				}),
-			step(When, w.words+" removes the instruction file {string:path}", noArg, "set files: the files so far without this one"+byWords(w.by),
+			step(When, w.words+" removes the instruction file {string:path}", noArg,
+				"set files: the files so far without this one"+byWords(w.by),
 				func(b *B, a *args) error {
 					delete(b.files, a.str(0))
 					return b.set(w.by, map[string]any{"files": copyTexts(b.files)})
@@ -282,7 +291,8 @@ func prefixThens() []stepDef {
 	at := func(b *B, a *args) (int, error) { return b.at(a.num(0)) }
 	var steps []stepDef
 	steps = append(steps,
-		step(Then, "step {int:n} sends system prompt {int:system} with the tools {strings:tools}", noArg, "a request's system prompt number and tool list",
+		step(Then, "step {int:n} sends system prompt {int:system} with the tools {strings:tools}", noArg,
+			"a request's system prompt number and tool list",
 			func(b *B, a *args) error {
 				i, err := b.request(a.num(0))
 				if err != nil {
@@ -293,9 +303,12 @@ func prefixThens() []stepDef {
 				}
 				return a.expect(path{i, "tools"}, a.list(2))
 			}),
-		thenOf("step {int:n} sends system prompt {int:system}", noArg, "a request's system prompt number", request, path{"system"}, valWant(1)),
-		thenOf("step {int:n} offers the tools {strings:tools}", noArg, "a request's tool list", request, path{"tools"}, valWant(1)),
-		step(Then, "every request sends system prompt {int:system} with the tools {strings:tools}", noArg, "each request step's system prompt number and tool list",
+		thenOf("step {int:n} sends system prompt {int:system}", noArg, "a request's system prompt number", request,
+			path{"system"}, valWant(1)),
+		thenOf("step {int:n} offers the tools {strings:tools}", noArg, "a request's tool list", request, path{"tools"},
+			valWant(1)),
+		step(Then, "every request sends system prompt {int:system} with the tools {strings:tools}", noArg,
+			"each request step's system prompt number and tool list",
 			func(b *B, a *args) error {
 				n := 0
 				for i, s := range b.steps {
@@ -318,7 +331,8 @@ func prefixThens() []stepDef {
 		thenOf("step {int:n} carries the note:", docArg, "a request's note, whole", request, path{"note"}, docWant),
 		thenOf("step {int:n} carries no note", noArg, "a request's note is null", request, path{"note"}, is(nil)),
 		thenOf("step {int:n} asks:", docArg, "the compaction request's ask, whole", request, path{"ask"}, docWant),
-		thenOf("step {int:n} answers {text:text}", noArg, "a call's answer: the tool's unavailable text", at, nil, valWant(1)),
+		thenOf("step {int:n} answers {text:text}", noArg, "a call's answer: the tool's unavailable text", at, nil,
+			valWant(1)),
 		thenOf("step {int:n} answers:", docArg, "a call's answer, the docstring", at, nil, docWant),
 		thenOf("step {int:n} runs", noArg, "a call runs: its answer is null", func(b *B, a *args) (int, error) {
 			i, err := b.at(a.num(0))

@@ -60,13 +60,15 @@ func score(cell string) (any, bool, error) {
 func result(where, text string) string { return where + "\n" + text }
 
 // Search is the vocabulary of area search: rank fusion filtered by the view.
-var Search = &Vocabulary{newBuilder: func() builder { return &searchBuilder{fields: map[string]any{}} }, define: searchSteps}
+var Search = &Vocabulary{newBuilder: func() builder { return &searchBuilder{fields: map[string]any{}} },
+	define: searchSteps}
 
 func searchSteps() []stepDef {
 	type B = searchBuilder
 	steps := viewSteps(func(b *B) map[string]any { return b.fields })
 	steps = append(steps,
-		step(Given, "the passages:", tableArg, "what the index holds for the query: path, lines (start-end), meaning and words scores (empty: not returned by that search), text (\\n for a line break)",
+		step(Given, "the passages:", tableArg,
+			"what the index holds for the query: path, lines (start-end), meaning and words scores (empty: not returned by that search), text (\\n for a line break)",
 			func(b *B, a *args) error {
 				rows, err := a.rows(5)
 				if err != nil {
@@ -99,17 +101,24 @@ func searchSteps() []stepDef {
 			func(b *B, a *args) error { b.fields["passages"] = []any{}; return nil }),
 		step(When, "the session searches everything", noArg, "a search without path or limit",
 			func(b *B, a *args) error { return b.search(nil, 0) }),
-		step(When, "the session searches everything for {int:limit} results", noArg, "a search without path, with a limit",
+		step(When, "the session searches everything for {int:limit} results", noArg,
+			"a search without path, with a limit",
 			func(b *B, a *args) error { return b.search(nil, a.num(0)) }),
 		step(When, "the session searches {string:path}", noArg, "a search of one directory",
 			func(b *B, a *args) error { p := a.str(0); return b.search(&p, 0) }),
-		step(When, "the session searches {string:path} for {int:limit} results", noArg, "a search of one directory, with a limit",
+		step(When, "the session searches {string:path} for {int:limit} results", noArg,
+			"a search of one directory, with a limit",
 			func(b *B, a *args) error { p := a.str(0); return b.search(&p, a.num(1)) }),
-		thenPart[B]("the results are, best first:", tableArg, "every result in order: its path and line range (PATH:START-END), and the passage",
-			nil, field("results", tableWant(2, func(r []string) string { return result(strings.TrimSpace(r[0]), r[1]) })), "result", "passage"),
+		thenPart[B]("the results are, best first:", tableArg,
+			"every result in order: its path and line range (PATH:START-END), and the passage",
+			nil, field("results", tableWant(2, func(r []string) string {
+				return result(strings.TrimSpace(r[0]),
+					r[1])
+			})), "result", "passage"),
 		thenPart[B]("there are no results", noArg, `the answer is {"results": []}`, nil, is(map[string]any{"results": []string{}})),
 		thenPart[B]("there are {int:n} results", noArg, "how many results", path{"results", length}, valWant(0)),
-		step(Then, "result {int:n} is {string:where}", noArg, "the first line of one result (PATH:START-END), counting from 1",
+		step(Then, "result {int:n} is {string:where}", noArg,
+			"the first line of one result (PATH:START-END), counting from 1",
 			func(b *B, a *args) error {
 				n, err := a.counted(0, "results")
 				if err != nil {

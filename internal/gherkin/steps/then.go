@@ -37,7 +37,8 @@ func (a *args) check(part path, w want) error {
 // thenOf defines a Then about one item of the answer, which find locates from the step and what
 // the scenario built so far (the step named by its place, the result by its id): below is the
 // path under the item, w what the spec says is there.
-func thenOf[B any](phrase string, arg argForm, doc string, find func(b *B, a *args) (int, error), below path, w want, columns ...string) stepDef {
+func thenOf[B any](phrase string, arg argForm, doc string, find func(b *B, a *args) (int, error), below path, w want,
+	columns ...string) stepDef {
 	return step(Then, phrase, arg, doc, func(b *B, a *args) error {
 		i, err := find(b, a)
 		if err != nil {

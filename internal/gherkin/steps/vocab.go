@@ -61,7 +61,8 @@ type stepDef struct {
 }
 
 // step defines a phrase whose handler works on the area's builder B.
-func step[B any](k Kind, phrase string, arg argForm, doc string, fn func(b *B, a *args) error, columns ...string) stepDef {
+func step[B any](k Kind, phrase string, arg argForm, doc string, fn func(b *B, a *args) error,
+	columns ...string) stepDef {
 	// The phrase is compiled when its vocabulary is first used (Vocabulary.ready).
 	return stepDef{kind: k, phrase: phrase, arg: arg, columns: columns, doc: doc,
 		run: func(bd *Build, a *args) error {

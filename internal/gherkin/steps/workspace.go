@@ -36,7 +36,8 @@ func (b *workspaceBuilder) add(s map[string]any) error { b.steps = append(b.step
 func (b *workspaceBuilder) at(n int) (int, error) { return stepIndex(n, len(b.steps)) }
 
 // Workspace is the vocabulary of area workspace: per-session workspace roots.
-var Workspace = &Vocabulary{newBuilder: func() builder { return &workspaceBuilder{fields: map[string]any{}} }, define: workspaceSteps}
+var Workspace = &Vocabulary{newBuilder: func() builder { return &workspaceBuilder{fields: map[string]any{}} },
+	define: workspaceSteps}
 
 func workspaceSteps() []stepDef {
 	type B = workspaceBuilder
@@ -47,7 +48,8 @@ func workspaceSteps() []stepDef {
 	return []stepDef{
 		step(Given, "the disk:", tableArg, "the disk's paths, one a row; a directory ends with /, parents are implied",
 			setFrom(fields, "tree", pathRows), "path"),
-		step(Given, "the link {string:path} to {string:target}", noArg, "a symlink, its target as written on disk (absolute, or relative to the link's folder)",
+		step(Given, "the link {string:path} to {string:target}", noArg,
+			"a symlink, its target as written on disk (absolute, or relative to the link's folder)",
 			func(b *B, a *args) error {
 				links, _ := b.fields["links"].(map[string]any)
 				if links == nil {
@@ -59,7 +61,8 @@ func workspaceSteps() []stepDef {
 			}),
 		step(Given, "the serve's own directory is {string:dir}", noArg, "the default root, always a root",
 			func(b *B, a *args) error { b.fields["default"] = a.str(0); return nil }),
-		step(Given, "the registered roots {strings:roots}", noArg, "the roots registered besides the default (without this step: none, the legacy serve)",
+		step(Given, "the registered roots {strings:roots}", noArg,
+			"the roots registered besides the default (without this step: none, the legacy serve)",
 			func(b *B, a *args) error { b.fields["roots"] = a.list(0); return nil }),
 		step(Given, "no root is registered", noArg, "roots absent: the legacy serve, the default root only",
 			func(b *B, a *args) error { delete(b.fields, "roots"); return nil }),
@@ -75,11 +78,13 @@ func workspaceSteps() []stepDef {
 			addOp(add, "set_root", "cwd")),
 		step(When, "the workspace-root picker is asked for", noArg, "the picker's options",
 			addOp(add, "options")),
-		step(When, "the session reads {string:path}", noArg, "local_fs reads a path (absolute, or relative to the root)",
+		step(When, "the session reads {string:path}", noArg,
+			"local_fs reads a path (absolute, or relative to the root)",
 			addOp(add, "read", "path")),
 		step(When, "the session writes {string:path}", noArg, "local_fs writes a path",
 			addOp(add, "write", "path")),
-		step(When, "/files is asked for {string:path} in the root {string:root}", noArg, "a /files request with its root parameter",
+		step(When, "/files is asked for {string:path} in the root {string:root}", noArg,
+			"a /files request with its root parameter",
 			addOp(add, "files", "path", "root")),
 		step(When, "/files is asked for {string:path}", noArg, "a /files request without a root parameter",
 			addOp(add, "files", "path")),

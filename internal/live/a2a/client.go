@@ -73,10 +73,12 @@ func Open(ctx context.Context, base string, o Options) (*Client, error) {
 		b, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 		c.log("< ", b)
 		if resp.StatusCode != http.StatusOK {
-			return &acp.Fault{Kind: acp.Malformed, Detail: fmt.Sprintf("GET %s: %s: %s", url, resp.Status, format.Quote(b))}
+			return &acp.Fault{Kind: acp.Malformed, Detail: fmt.Sprintf("GET %s: %s: %s", url, resp.Status,
+				format.Quote(b))}
 		}
 		if err := json.Unmarshal(b, &c.Card); err != nil || c.Card.URL == "" {
-			return &acp.Fault{Kind: acp.Malformed, Detail: fmt.Sprintf("GET %s: no agent card with a url: %s", url, format.Quote(b))}
+			return &acp.Fault{Kind: acp.Malformed, Detail: fmt.Sprintf("GET %s: no agent card with a url: %s", url,
+				format.Quote(b))}
 		}
 		return nil
 	})
@@ -105,7 +107,8 @@ func (c *Client) Session() string {
 // turn; said is the agent's answer (its artifacts' text, else its messages').
 func (c *Client) Send(ctx context.Context, words string) (said string, err error) {
 	c.n++
-	m := Message{Kind: "message", MessageID: fmt.Sprintf("lembas-%d", c.n), Role: "user", Parts: []Part{{Kind: "text", Text: words}},
+	m := Message{Kind: "message", MessageID: fmt.Sprintf("lembas-%d", c.n), Role: "user", Parts: []Part{{Kind: "text",
+		Text: words}},
 		ContextID: c.Context}
 	if c.Task != "" && !Terminal(c.state) {
 		m.TaskID = c.Task
@@ -135,7 +138,8 @@ func (c *Client) Send(ctx context.Context, words string) (said string, err error
 	case t.state == "failed" || t.state == "rejected":
 		return "", fmt.Errorf("the agent's task %s %s: %s", c.Task, t.state, t.said())
 	case !t.ended:
-		return "", &acp.Fault{Kind: acp.Malformed, Detail: fmt.Sprintf("its %s ended with the task %q, not ended (state %q)", method, c.Task, t.state)}
+		return "", &acp.Fault{Kind: acp.Malformed,
+			Detail: fmt.Sprintf("its %s ended with the task %q, not ended (state %q)", method, c.Task, t.state)}
 	}
 	return t.said(), nil
 }
@@ -201,7 +205,8 @@ func (c *Client) post(ctx context.Context, method string, params any, each func(
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		b, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
-		return &acp.Fault{Kind: acp.Malformed, Detail: fmt.Sprintf("POST %s (%s): %s: %s", c.Card.URL, method, resp.Status, format.Quote(b))}
+		return &acp.Fault{Kind: acp.Malformed, Detail: fmt.Sprintf("POST %s (%s): %s: %s", c.Card.URL, method,
+			resp.Status, format.Quote(b))}
 	}
 	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
 		return c.events(resp.Body, method, each)
@@ -218,7 +223,8 @@ func (c *Client) post(ctx context.Context, method string, params any, each func(
 func (c *Client) result(b []byte, method string, each func(json.RawMessage) error) error {
 	var r Response
 	if err := json.Unmarshal(b, &r); err != nil || (r.Result == nil && r.Error == nil) {
-		return &acp.Fault{Kind: acp.Malformed, Detail: fmt.Sprintf("the answer to %s is no JSON-RPC response: %s", method, format.Quote(b))}
+		return &acp.Fault{Kind: acp.Malformed, Detail: fmt.Sprintf("the answer to %s is no JSON-RPC response: %s",
+			method, format.Quote(b))}
 	}
 	if r.Error != nil {
 		if r.Error.Code == -32601 {
@@ -278,7 +284,8 @@ type turn struct {
 func (t *turn) add(r json.RawMessage) error {
 	var e Event
 	if err := json.Unmarshal(r, &e); err != nil {
-		return &acp.Fault{Kind: acp.Malformed, Detail: fmt.Sprintf("a result that is no A2A event: %s", format.Quote(r))}
+		return &acp.Fault{Kind: acp.Malformed, Detail: fmt.Sprintf("a result that is no A2A event: %s",
+			format.Quote(r))}
 	}
 	if e.ContextID != "" {
 		t.context = e.ContextID
@@ -302,7 +309,8 @@ func (t *turn) add(r json.RawMessage) error {
 			t.artifact(*e.Artifact, e.Append)
 		}
 	default:
-		return &acp.Fault{Kind: acp.Malformed, Detail: fmt.Sprintf("an A2A event of no known kind %q: %s", e.Kind, format.Quote(r))}
+		return &acp.Fault{Kind: acp.Malformed, Detail: fmt.Sprintf("an A2A event of no known kind %q: %s", e.Kind,
+			format.Quote(r))}
 	}
 	return nil
 }
@@ -361,7 +369,8 @@ func (t *turn) said() string {
 // conversation's contextId is chosen here, and the workspace sent with it.
 func (c *Client) Configure(ctx context.Context, what string, fields map[string]any) error {
 	if !c.Lembas() {
-		return &acp.Unsupported{What: what, Why: "A2A carries only the person's messages, and the agent card offers no LLeMbas extension (" + ExtLembas + ")"}
+		return &acp.Unsupported{What: what,
+			Why: "A2A carries only the person's messages, and the agent card offers no LLeMbas extension (" + ExtLembas + ")"}
 	}
 	if c.Context == "" {
 		c.Context = fmt.Sprintf("lembas-%d", time.Now().UnixNano())
@@ -377,12 +386,14 @@ func (c *Client) Configure(ctx context.Context, what string, fields map[string]a
 // ExtLembas.
 func (c *Client) Compact(ctx context.Context) error {
 	if !c.Lembas() {
-		return &acp.Unsupported{What: "a compaction", Why: "A2A carries only the person's messages, and the agent card offers no LLeMbas extension (" + ExtLembas + ")"}
+		return &acp.Unsupported{What: "a compaction",
+			Why: "A2A carries only the person's messages, and the agent card offers no LLeMbas extension (" + ExtLembas + ")"}
 	}
 	if c.Context == "" {
 		return &acp.Unsupported{What: "a compaction", Why: "nothing to compact: no message was sent"}
 	}
 	return c.bounded(ctx, c.o.Timeout, "its compaction", func(ctx context.Context) error {
-		return c.post(ctx, spec.Text("acp.method.compact"), map[string]any{"sessionId": c.Context}, func(json.RawMessage) error { return nil })
+		return c.post(ctx, spec.Text("acp.method.compact"), map[string]any{"sessionId": c.Context},
+			func(json.RawMessage) error { return nil })
 	})
 }

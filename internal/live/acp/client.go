@@ -278,7 +278,8 @@ func (c *Client) Initialize(ctx context.Context, version string) (Info, error) {
 	if err != nil {
 		return Info{}, err
 	}
-	info := Info{LoadSession: resp.AgentCapabilities.LoadSession, CloseSession: resp.AgentCapabilities.SessionCapabilities.Close != nil}
+	info := Info{LoadSession: resp.AgentCapabilities.LoadSession,
+		CloseSession: resp.AgentCapabilities.SessionCapabilities.Close != nil}
 	if resp.AgentInfo != nil {
 		info.Name, info.Version = resp.AgentInfo.Name, resp.AgentInfo.Version
 	}
@@ -385,7 +386,8 @@ func (c *Client) Prompt(ctx context.Context, sessionID, text string) (stop, said
 	c.mu.Unlock()
 	var resp sdk.PromptResponse
 	err = c.call(ctx, "session/prompt", c.o.PromptTimeout, func(ctx context.Context) (err error) {
-		resp, err = c.conn.Prompt(ctx, sdk.PromptRequest{SessionId: sdk.SessionId(sessionID), Prompt: []sdk.ContentBlock{sdk.TextBlock(text)}})
+		resp, err = c.conn.Prompt(ctx, sdk.PromptRequest{SessionId: sdk.SessionId(sessionID),
+			Prompt: []sdk.ContentBlock{sdk.TextBlock(text)}})
 		return err
 	})
 	c.mu.Lock()
@@ -404,7 +406,8 @@ func (c *Client) SetMode(ctx context.Context, s Session, mode string) error {
 		return &Unsupported{What: "a mode change", Why: "the agent offers no modes"}
 	}
 	err := c.call(ctx, "session/set_mode", c.o.Timeout, func(ctx context.Context) error {
-		_, err := c.conn.SetSessionMode(ctx, sdk.SetSessionModeRequest{SessionId: sdk.SessionId(s.ID), ModeId: sdk.SessionModeId(mode)})
+		_, err := c.conn.SetSessionMode(ctx, sdk.SetSessionModeRequest{SessionId: sdk.SessionId(s.ID),
+			ModeId: sdk.SessionModeId(mode)})
 		return err
 	})
 	if err == nil {
@@ -417,8 +420,9 @@ func (c *Client) SetMode(ctx context.Context, s Session, mode string) error {
 
 func (c *Client) setOption(ctx context.Context, sessionID, option, value string) error {
 	return c.call(ctx, "session/set_config_option", c.o.Timeout, func(ctx context.Context) error {
-		_, err := c.conn.SetSessionConfigOption(ctx, sdk.SetSessionConfigOptionRequest{ValueId: &sdk.SetSessionConfigOptionValueId{
-			SessionId: sdk.SessionId(sessionID), ConfigId: sdk.SessionConfigId(option), Value: sdk.SessionConfigValueId(value)}})
+		_, err := c.conn.SetSessionConfigOption(ctx,
+			sdk.SetSessionConfigOptionRequest{ValueId: &sdk.SetSessionConfigOptionValueId{
+				SessionId: sdk.SessionId(sessionID), ConfigId: sdk.SessionConfigId(option), Value: sdk.SessionConfigValueId(value)}})
 		return err
 	})
 }
@@ -457,7 +461,8 @@ func (c *Client) SetModel(ctx context.Context, s Session, model string) error {
 		return c.setOption(ctx, s.ID, s.ModelOption, model)
 	case len(s.Models) > 0:
 		return c.call(ctx, "session/set_model", c.o.Timeout, func(ctx context.Context) error {
-			_, err := c.conn.UnstableSetSessionModel(ctx, sdk.UnstableSetSessionModelRequest{SessionId: sdk.SessionId(s.ID), ModelId: sdk.UnstableModelId(model)})
+			_, err := c.conn.UnstableSetSessionModel(ctx,
+				sdk.UnstableSetSessionModelRequest{SessionId: sdk.SessionId(s.ID), ModelId: sdk.UnstableModelId(model)})
 			return err
 		})
 	}
@@ -484,7 +489,8 @@ func (c *Client) Configure(ctx context.Context, s Session, settings map[string]a
 // the summary.
 func (c *Client) Compact(ctx context.Context, s Session) (string, error) {
 	if !c.lembas() {
-		return "", &Unsupported{What: "a compaction", Why: "the agent is not a LLeMbas agent (no _meta.lembas in its initialize answer), so it offers no _lembas/session/compact"}
+		return "", &Unsupported{What: "a compaction",
+			Why: "the agent is not a LLeMbas agent (no _meta.lembas in its initialize answer), so it offers no _lembas/session/compact"}
 	}
 	raw, err := c.extension(ctx, spec.Text("acp.method.compact"), map[string]any{"sessionId": s.ID})
 	if err != nil {

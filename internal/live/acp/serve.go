@@ -41,7 +41,8 @@ func (h handler) SessionUpdate(_ context.Context, n sdk.SessionNotification) err
 
 // RequestPermission answers with the policy: allow once (else allow always, else the first
 // option), or with Reject, reject once (else reject always).
-func (h handler) RequestPermission(_ context.Context, p sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
+func (h handler) RequestPermission(_ context.Context, p sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse,
+	error) {
 	want := []sdk.PermissionOptionKind{sdk.PermissionOptionKindAllowOnce, sdk.PermissionOptionKindAllowAlways}
 	if h.c.o.Reject {
 		want = []sdk.PermissionOptionKind{sdk.PermissionOptionKindRejectOnce, sdk.PermissionOptionKindRejectAlways}
@@ -70,7 +71,8 @@ func (h handler) RequestPermission(_ context.Context, p sdk.RequestPermissionReq
 		resp.Outcome = sdk.RequestPermissionOutcome{Cancelled: &sdk.RequestPermissionOutcomeCancelled{Outcome: "cancelled"}}
 	} else {
 		rec.Answer = string(pick.Kind)
-		resp.Outcome = sdk.RequestPermissionOutcome{Selected: &sdk.RequestPermissionOutcomeSelected{Outcome: "selected", OptionId: pick.OptionId}}
+		resp.Outcome = sdk.RequestPermissionOutcome{Selected: &sdk.RequestPermissionOutcomeSelected{Outcome: "selected",
+			OptionId: pick.OptionId}}
 	}
 	h.c.mu.Lock()
 	h.c.permissions = append(h.c.permissions, rec)
@@ -185,7 +187,8 @@ func (handler) TerminalOutput(context.Context, sdk.TerminalOutputRequest) (sdk.T
 func (handler) ReleaseTerminal(context.Context, sdk.ReleaseTerminalRequest) (sdk.ReleaseTerminalResponse, error) {
 	return sdk.ReleaseTerminalResponse{}, sdk.NewMethodNotFound("terminal/release")
 }
-func (handler) WaitForTerminalExit(context.Context, sdk.WaitForTerminalExitRequest) (sdk.WaitForTerminalExitResponse, error) {
+func (handler) WaitForTerminalExit(context.Context, sdk.WaitForTerminalExitRequest) (sdk.WaitForTerminalExitResponse,
+	error) {
 	return sdk.WaitForTerminalExitResponse{}, sdk.NewMethodNotFound("terminal/wait_for_exit")
 }
 
@@ -224,7 +227,8 @@ func (g *guard) Read(p []byte) (int, error) {
 		var long *jsonx.LineTooLong
 		switch {
 		case errors.As(err, &long):
-			g.onFault(&Fault{Kind: Malformed, Detail: fmt.Sprintf("line %d of its output is over %d MiB: %s…", g.n+1, maxLine>>20, format.Quote(long.Head))})
+			g.onFault(&Fault{Kind: Malformed, Detail: fmt.Sprintf("line %d of its output is over %d MiB: %s…", g.n+1,
+				maxLine>>20, format.Quote(long.Head))})
 			g.err = io.EOF
 			continue
 		case errors.Is(err, io.EOF):
@@ -246,7 +250,8 @@ func (g *guard) Read(p []byte) (int, error) {
 			continue
 		}
 		if why := notJSONRPC(line); why != "" {
-			g.onFault(&Fault{Kind: Malformed, Detail: fmt.Sprintf("line %d of its output %s: %s", g.n, why, format.Quote(line))})
+			g.onFault(&Fault{Kind: Malformed, Detail: fmt.Sprintf("line %d of its output %s: %s", g.n, why,
+				format.Quote(line))})
 			g.err = io.EOF
 			continue
 		}

@@ -124,7 +124,8 @@ func Names() []string {
 func Builtin(name string) (*Profile, error) {
 	b, err := files.ReadFile(name + ".json")
 	if err != nil {
-		return nil, fmt.Errorf("no agent profile %q (built in: %s; or give a profile file, docs/live.md)", name, strings.Join(Names(), ", "))
+		return nil, fmt.Errorf("no agent profile %q (built in: %s; or give a profile file, docs/live.md)", name,
+			strings.Join(Names(), ", "))
 	}
 	return Parse(b, "agents/"+name+".json")
 }

@@ -49,7 +49,8 @@ func (h *HTTP) check(file string) error {
 	if h.Open.Read["session"] == "" {
 		return fmt.Errorf("%s: http.open.read.session: the JSON path of the session's id is required", file)
 	}
-	for name, r := range map[string]*Request{"open": h.Open, "prompt": h.Prompt, "compact": h.Compact, "close": h.Close} {
+	for name, r := range map[string]*Request{"open": h.Open, "prompt": h.Prompt, "compact": h.Compact,
+		"close": h.Close} {
 		if r == nil {
 			continue
 		}
@@ -76,7 +77,8 @@ func (h *HTTP) check(file string) error {
 // Requests are the section's requests by name, those given.
 func (h *HTTP) Requests() map[string]*Request {
 	out := map[string]*Request{}
-	for name, r := range map[string]*Request{"open": h.Open, "prompt": h.Prompt, "compact": h.Compact, "close": h.Close} {
+	for name, r := range map[string]*Request{"open": h.Open, "prompt": h.Prompt, "compact": h.Compact,
+		"close": h.Close} {
 		if r != nil {
 			out[name] = r
 		}
@@ -87,7 +89,8 @@ func (h *HTTP) Requests() map[string]*Request {
 // FillRequest fills a request's path and body: the Vars' placeholders and extra's ({session},
 // {mode}), each value escaped as a JSON string's content in the body and as a path segment's
 // query-safe text in the path.
-func (v Vars) FillRequest(r *Request, extra map[string]string, pathEscape func(string) string) (path string, body []byte) {
+func (v Vars) FillRequest(r *Request, extra map[string]string, pathEscape func(string) string) (path string,
+	body []byte) {
 	jsonEsc := func(s string) string {
 		b, _ := json.Marshal(s)
 		return string(b[1 : len(b)-1])

@@ -32,7 +32,8 @@ func (t *Target) startServer(ctx context.Context) (*agentProc, error) {
 // conversation opens the case's conversation on the A2A server, in cwd (the first message's
 // workspace metadata), with a screen when show.
 func (a *agentProc) conversation(ctx context.Context, t *Target, cwd string, show bool) (harness, error) {
-	c, err := a2a.Open(ctx, a.url, a2a.Options{Stream: true, Timeout: t.o.Timeout, After: t.o.After, Transcript: t.trans, Metadata: live.Workspace(cwd, show)})
+	c, err := a2a.Open(ctx, a.url, a2a.Options{Stream: true, Timeout: t.o.Timeout, After: t.o.After,
+		Transcript: t.trans, Metadata: live.Workspace(cwd, show)})
 	if err != nil {
 		return nil, err
 	}

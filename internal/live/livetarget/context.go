@@ -133,7 +133,8 @@ func contextAnswer(e *env, steps []conformance.ContextStep, at map[int]*slot, su
 
 // contextCall is the call that makes step i, what is put on disk before it, and for a recall the
 // call made as the request before it comes (it names the harness's id of the result it recalls).
-func contextCall(p *agents.Profile, i int, st conformance.ContextStep, cwd string) ([]action, func(*env, *request) script.Reply, error) {
+func contextCall(p *agents.Profile, i int, st conformance.ContextStep, cwd string) ([]action, func(*env,
+	*request) script.Reply, error) {
 	id := callPrefix + strings.TrimPrefix(str(st.ID), "#")
 	before, op, v, err := contextOp(p, i, st, cwd)
 	if err != nil {
@@ -155,7 +156,8 @@ func contextCall(p *agents.Profile, i int, st conformance.ContextStep, cwd strin
 
 // putFile is step i's file put on disk as the step has it (nil content: removed).
 func putFile(i int, path, cwd string, content *string) action {
-	return action{what: fmt.Sprintf("step %d: putting %s on disk", i+1, path), do: func(_ context.Context, e *env) error {
+	return action{what: fmt.Sprintf("step %d: putting %s on disk", i+1, path), do: func(_ context.Context,
+		e *env) error {
 		real := e.real(path, cwd)
 		if content == nil {
 			if err := os.Remove(real); err != nil && !os.IsNotExist(err) {
@@ -188,14 +190,16 @@ func contextOp(p *agents.Profile, i int, st conformance.ContextStep, cwd string)
 	case "write", "edit":
 		return contextWrite(p, i, st, cwd)
 	case "delete":
-		return []action{present(i, path, cwd)}, "delete", func(e *env) vals { return vals{"path": e.callPath(path)} }, nil
+		return []action{present(i, path,
+			cwd)}, "delete", func(e *env) vals { return vals{"path": e.callPath(path)} }, nil
 	case "apply_patch":
 		return contextPatch(i, st, cwd)
 	case "output":
 		// Another tool's output is made by the harness's shell, printing a file that holds the
 		// case's text exactly (outside the root, so the case's tree stays as it is).
 		name := fmt.Sprintf("%d.txt", i+1)
-		put := action{what: fmt.Sprintf("step %d: the output to print", i+1), do: func(_ context.Context, e *env) error {
+		put := action{what: fmt.Sprintf("step %d: the output to print", i+1), do: func(_ context.Context,
+			e *env) error {
 			return os.WriteFile(filepath.Join(e.out, name), []byte(str(st.Text)), 0o644)
 		}}
 		v := func(e *env) vals { return vals{"command": "cat " + shellQuote(filepath.Join(e.out, name))} }

@@ -50,7 +50,8 @@ func FieldReport(ctx context.Context, o FieldOptions) (rows int, whole bool, err
 		bin, err := p.Find()
 		if err != nil {
 			fmt.Fprintf(o.Log, "lembas-check: live: %v\n", err)
-			out = append(out, live.FieldRow{Agent: p.Name, Version: p.Version, API: p.API, Note: "not run: " + err.Error()})
+			out = append(out, live.FieldRow{Agent: p.Name, Version: p.Version, API: p.API,
+				Note: "not run: " + err.Error()})
 			whole = false
 			continue
 		}
@@ -65,8 +66,10 @@ func FieldReport(ctx context.Context, o FieldOptions) (rows int, whole bool, err
 		whole = whole && all
 		row := live.Row(outs)
 		// The conformance cases through the live target (run --live): its counts are a second table.
-		fmt.Fprintf(o.Log, "lembas-check live: %s: the conformance cases through the live target (run --live %s)\n", p.Name, p.Name)
-		if row.Cases, err = Field(ctx, Options{Profile: p, Bin: bin, OneShot: p.ACP == nil && p.A2A == nil, A2A: p.ACP == nil && p.A2A != nil, Timeout: o.Timeout, Version: o.Version}); err != nil {
+		fmt.Fprintf(o.Log, "lembas-check live: %s: the conformance cases through the live target (run --live %s)\n",
+			p.Name, p.Name)
+		if row.Cases, err = Field(ctx, Options{Profile: p, Bin: bin, OneShot: p.ACP == nil && p.A2A == nil,
+			A2A: p.ACP == nil && p.A2A != nil, Timeout: o.Timeout, Version: o.Version}); err != nil {
 			row.Cases = &live.Cases{Note: "not run: " + err.Error()}
 		}
 		out = append(out, row)
@@ -183,7 +186,8 @@ func fieldHow(p *agents.Profile) (live.Options, error) {
 
 // fieldRuns drives the agent through the field report's scenarios the way how says, each judged;
 // whole is false when one was not run.
-func fieldRuns(ctx context.Context, o FieldOptions, p *agents.Profile, bin string, how live.Options) (outs map[string]live.Outcome, whole bool, err error) {
+func fieldRuns(ctx context.Context, o FieldOptions, p *agents.Profile, bin string,
+	how live.Options) (outs map[string]live.Outcome, whole bool, err error) {
 	outs, whole = map[string]live.Outcome{}, true
 	for _, s := range live.FieldScenarios {
 		sc, err := live.LoadScenario(s)
@@ -194,7 +198,8 @@ func fieldRuns(ctx context.Context, o FieldOptions, p *agents.Profile, bin strin
 		if err != nil {
 			return nil, false, err
 		}
-		run, err := live.Drive(ctx, live.Options{Profile: p, Bin: bin, ACP: how.ACP, RPC: how.RPC, A2A: how.A2A, HTTP: how.HTTP, Scenario: sc,
+		run, err := live.Drive(ctx, live.Options{Profile: p, Bin: bin, ACP: how.ACP, RPC: how.RPC, A2A: how.A2A,
+			HTTP: how.HTTP, Scenario: sc,
 			StepTimeout: o.Timeout, Log: o.Log, Tool: o.Tool, Version: o.Version, Work: work})
 		if err != nil {
 			os.RemoveAll(work)

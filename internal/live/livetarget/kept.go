@@ -52,7 +52,8 @@ func kept(id, area string, pl *plan) Kept {
 			sent = append(sent, live.Sent{Seq: k.Requests, Req: r, Remade: s.remade > 0, Reset: s.reset})
 		}
 	}
-	rules := map[string]string{live.RuleSystemPrompt: RulePrompt, live.RuleTools: RuleTools, live.RuleRewritten: RuleRewritten}
+	rules := map[string]string{live.RuleSystemPrompt: RulePrompt, live.RuleTools: RuleTools,
+		live.RuleRewritten: RuleRewritten}
 	for _, b := range live.Held(sent) {
 		rule := rules[b.Rule]
 		k.Broke[rule] = strings.TrimPrefix(k.Broke[rule]+"; "+b.String(), "; ")

@@ -35,7 +35,8 @@ func planPrefix(p *agents.Profile, c conformance.Case) (*plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	pl := &plan{cwd: "/", files: map[string]string{"/" + readme: "# lembas-check\n\nA session directory of the live target.\n"}, show: could["display"], clock: true}
+	pl := &plan{cwd: "/",
+		files: map[string]string{"/" + readme: "# lembas-check\n\nA session directory of the live target.\n"}, show: could["display"], clock: true}
 	gitMarker(pl.files, "/")
 	b := &prefixBuild{p: p, pl: pl, mode: st.Mode.V, reads: make([]prefixRead, len(steps)), pending: prefixStart(st)}
 	for i, step := range steps {
@@ -73,7 +74,8 @@ func prefixPlayable(st *conformance.PrefixStart, tools []string) (map[string]boo
 		for _, r := range spec.Tools()[t].Requires {
 			switch {
 			case r == prefix.PlanMode && !could[r]:
-				return nil, skipf("%s requires plan, and a harness that offers plan mode could meet it in any session", t)
+				return nil, skipf("%s requires plan, and a harness that offers plan mode could meet it in any session",
+					t)
 			case r != prefix.PlanMode && r != "display" && could[r]:
 				return nil, skipf("%s requires %s, which a harness on a device can never meet", t, r)
 			}
@@ -212,7 +214,10 @@ func (b *prefixBuild) step(i int, step conformance.PrefixStep) error {
 	case "model":
 		b.moves++
 		m := models[1+(b.moves-1)%(len(models)-1)]
-		b.now(action{what: "the model moved to " + m, do: func(ctx context.Context, e *env) error { return e.h.SetModel(ctx, m) }})
+		b.now(action{what: "the model moved to " + m, do: func(ctx context.Context,
+			e *env) error {
+			return e.h.SetModel(ctx, m)
+		}})
 		b.remakes++
 	case "wrapup":
 		return skipf("step %d is a wrap-up, which comes after a step limit or a budget that cannot be reached at a chosen step", i+1)
@@ -254,7 +259,10 @@ func (b *prefixBuild) set(i int, step conformance.PrefixStep) error {
 			b.now(action{what: "the clock set to " + step.Date.V, do: setDate(step.Date.V)})
 		case f == "mode":
 			m := step.Mode.V
-			b.now(action{what: "the mode set to " + m, do: func(ctx context.Context, e *env) error { return e.h.SetMode(ctx, m) }})
+			b.now(action{what: "the mode set to " + m, do: func(ctx context.Context,
+				e *env) error {
+				return e.h.SetMode(ctx, m)
+			}})
 			b.mode = m
 		default:
 			settings[f] = v

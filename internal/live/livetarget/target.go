@@ -161,7 +161,8 @@ var models = []string{live.Model, live.Model + "-2", live.Model + "-3", live.Mod
 func (t *Target) Start(ctx context.Context) (runner.TargetInfo, error) {
 	p := t.o.Profile
 	if !t.o.OneShot && !t.o.A2A && p.ACP == nil && p.Oneshot == nil {
-		return runner.TargetInfo{}, fmt.Errorf("the %s profile says neither how to run it over ACP nor one-shot", p.Name)
+		return runner.TargetInfo{}, fmt.Errorf("the %s profile says neither how to run it over ACP nor one-shot",
+			p.Name)
 	}
 	if p.ACP == nil && !t.o.A2A {
 		t.o.OneShot = true
@@ -239,7 +240,8 @@ func (t *Target) prepare() (fakeprovider.Config, error) {
 		return cfg, err
 	}
 	if t.rec, err = replay.Create(filepath.Join(t.o.Keep, "requests.jsonl"),
-		replay.Header{Tool: "lembas-check " + t.o.Version, Source: "fake", Script: "run --live " + p.Name}); err != nil {
+		replay.Header{Tool: "lembas-check " + t.o.Version, Source: "fake",
+			Script: "run --live " + p.Name}); err != nil {
 		return cfg, err
 	}
 	cfg.Record = t.rec
@@ -333,7 +335,8 @@ func (t *Target) Answer(ctx context.Context, c conformance.Case) runner.Outcome 
 		return runner.Outcome{Verdict: runner.Error, Message: err.Error()}
 	}
 	if pl.clock && t.clock == nil {
-		return runner.Outcome{Verdict: runner.Skip, Message: "the case sets the date, and the harness's clock is " + t.clockNo}
+		return runner.Outcome{Verdict: runner.Skip,
+			Message: "the case sets the date, and the harness's clock is " + t.clockNo}
 	}
 	out := t.play(ctx, pl, seq)
 	t.mu.Lock()
@@ -356,7 +359,8 @@ func (t *Target) Answer(ctx context.Context, c conformance.Case) runner.Outcome 
 // removes the directories.
 func (t *Target) play(ctx context.Context, pl *plan, seq int) runner.Outcome {
 	e := &env{t: t, seq: seq, cwd: pl.cwd, ids: map[string]string{},
-		root: filepath.Join(t.work, fmt.Sprintf("case-%d", seq)), out: filepath.Join(t.work, fmt.Sprintf("out-%d", seq))}
+		root: filepath.Join(t.work, fmt.Sprintf("case-%d", seq)), out: filepath.Join(t.work, fmt.Sprintf("out-%d",
+			seq))}
 	defer os.RemoveAll(e.root)
 	defer os.RemoveAll(e.out)
 	for _, d := range []string{e.root, e.out} {
@@ -481,7 +485,8 @@ func (t *Target) fault(ctx, cctx context.Context, err error) runner.Outcome {
 		if errors.Is(err, context.Canceled) {
 			err = context.Cause(cctx) // the case's time was up
 		}
-		return runner.Outcome{Verdict: runner.Timeout, Message: fmt.Sprintf("the case did not end within %s (%v): the harness was ended and is started again for the next case", t.o.Timeout, err), Stderr: stderr}
+		return runner.Outcome{Verdict: runner.Timeout,
+			Message: fmt.Sprintf("the case did not end within %s (%v): the harness was ended and is started again for the next case", t.o.Timeout, err), Stderr: stderr}
 	case errors.As(err, &f) && f.Kind == acp.Malformed:
 		return runner.Outcome{Verdict: runner.ProtocolError, Message: f.Error(), Stderr: stderr}
 	}
@@ -609,7 +614,8 @@ func (h *acpHarness) SetMode(ctx context.Context, mode string) error {
 		return nil
 	}
 	if len(h.s.Modes) > 0 && !slices.Contains(h.s.Modes, mode) {
-		return &acp.Unsupported{What: "mode " + mode, Why: "the harness offers the modes " + strings.Join(h.s.Modes, ", ")}
+		return &acp.Unsupported{What: "mode " + mode, Why: "the harness offers the modes " + strings.Join(h.s.Modes,
+			", ")}
 	}
 	return h.c.SetMode(ctx, h.s, mode)
 }
@@ -627,7 +633,8 @@ func (h *acpHarness) SetModel(ctx context.Context, model string) error {
 			return h.c.SetModel(ctx, h.s, m)
 		}
 	}
-	return &acp.Unsupported{What: "a model change", Why: "the harness offers no other model the fake serves (it offers " + strings.Join(h.s.Models, ", ") + ")"}
+	return &acp.Unsupported{What: "a model change",
+		Why: "the harness offers no other model the fake serves (it offers " + strings.Join(h.s.Models, ", ") + ")"}
 }
 func (h *acpHarness) Mode() string { return h.c.Mode(h.s.ID) }
 
@@ -646,11 +653,13 @@ type oneshot struct {
 func (o *oneshot) Prompt(ctx context.Context, words string) error {
 	argv, ok := o.t.ag.Oneshot(words, o.prompts > 0)
 	if !ok {
-		return &acp.Unsupported{What: "a second prompt", Why: "the " + o.t.o.Profile.Name + " profile has no way to carry a session on one-shot"}
+		return &acp.Unsupported{What: "a second prompt",
+			Why: "the " + o.t.o.Profile.Name + " profile has no way to carry a session on one-shot"}
 	}
 	o.prompts++
 	var stderr proc.Tail
-	_, err := live.RunLogged(ctx, argv, live.Once{Env: o.t.env, Dir: o.dir, Stdout: io.Discard, Stderr: &stderr, Grace: 2 * time.Second}, o.t.trans)
+	_, err := live.RunLogged(ctx, argv, live.Once{Env: o.t.env, Dir: o.dir, Stdout: io.Discard, Stderr: &stderr,
+		Grace: 2 * time.Second}, o.t.trans)
 	if f := new(acp.Fault); errors.As(err, &f) && f.Kind == acp.Died {
 		f.Detail += "; its stderr ends:\n" + stderr.String()
 	}
@@ -697,7 +706,8 @@ func (t *Target) startAgent(ctx context.Context, show bool) (*agentProc, error) 
 	if a.Stdio, err = live.StartStdio(argv, t.env, t.work, a.stderr, 2*time.Second); err != nil {
 		return nil, err
 	}
-	a.c = acp.New(a.In, a.Out, acp.Options{Dir: t.work, Lembas: true, Show: show, Timeout: t.o.Timeout, PromptTimeout: t.o.Timeout, After: t.o.After, Transcript: t.trans})
+	a.c = acp.New(a.In, a.Out, acp.Options{Dir: t.work, Lembas: true, Show: show, Timeout: t.o.Timeout,
+		PromptTimeout: t.o.Timeout, After: t.o.After, Transcript: t.trans})
 	if a.info, err = a.c.Initialize(ctx, t.o.Version); err != nil {
 		a.Kill()
 		return nil, fmt.Errorf("%v; its stderr ends:\n%s", err, a.stderr.String())

@@ -163,7 +163,8 @@ func (a *Agent) Initialize(_ context.Context, p sdk.InitializeRequest) (sdk.Init
 	}
 	if a.lembas {
 		n, _ := strconv.Atoi(spec.Text("acp.protocol"))
-		resp.Meta = map[string]any{"lembas": map[string]any{"protocol": n, "capabilities": []string{spec.Text("acp.capability.configure")}}}
+		resp.Meta = map[string]any{"lembas": map[string]any{"protocol": n,
+			"capabilities": []string{spec.Text("acp.capability.configure")}}}
 	}
 	return resp, nil
 }
@@ -176,7 +177,8 @@ func (a *Agent) Authenticate(context.Context, sdk.AuthenticateRequest) (sdk.Auth
 // NewSession opens a session in cwd, its boundary the project root above it.
 func (a *Agent) NewSession(_ context.Context, p sdk.NewSessionRequest) (sdk.NewSessionResponse, error) {
 	if !filepath.IsAbs(p.Cwd) {
-		return sdk.NewSessionResponse{}, sdk.NewInvalidParams(map[string]any{"cwd": p.Cwd, "error": "not an absolute path"})
+		return sdk.NewSessionResponse{}, sdk.NewInvalidParams(map[string]any{"cwd": p.Cwd,
+			"error": "not an absolute path"})
 	}
 	a.mu.Lock()
 	show := a.show
@@ -198,7 +200,8 @@ func (a *Agent) open(id, cwd string, show bool) *session {
 		a.next++
 		id = fmt.Sprintf("session-%d", a.next)
 	}
-	s := &session{id: id, a: a, show: show, model: a.o.Model, mode: Modes[0], disk: disk{root: boundaryOf(cwd), cwd: cwd}}
+	s := &session{id: id, a: a, show: show, model: a.o.Model, mode: Modes[0], disk: disk{root: boundaryOf(cwd),
+		cwd: cwd}}
 	a.sessions[s.id] = s
 	return s
 }
@@ -229,7 +232,8 @@ func (a *Agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 		return sdk.PromptResponse{}, failed(err)
 	}
 	if said != "" {
-		a.connection().SessionUpdate(ctx, sdk.SessionNotification{SessionId: p.SessionId, Update: sdk.UpdateAgentMessageText(said)})
+		a.connection().SessionUpdate(ctx, sdk.SessionNotification{SessionId: p.SessionId,
+			Update: sdk.UpdateAgentMessageText(said)})
 	}
 	return sdk.PromptResponse{StopReason: sdk.StopReasonEndTurn}, nil
 }
@@ -255,7 +259,8 @@ func (a *Agent) SetSessionMode(_ context.Context, p sdk.SetSessionModeRequest) (
 		return sdk.SetSessionModeResponse{}, err
 	}
 	if err := s.setMode(string(p.ModeId)); err != nil {
-		return sdk.SetSessionModeResponse{}, sdk.NewInvalidParams(map[string]any{"modeId": p.ModeId, "error": err.Error()})
+		return sdk.SetSessionModeResponse{}, sdk.NewInvalidParams(map[string]any{"modeId": p.ModeId,
+			"error": err.Error()})
 	}
 	return sdk.SetSessionModeResponse{}, nil
 }
@@ -277,7 +282,8 @@ func (a *Agent) ResumeSession(context.Context, sdk.ResumeSessionRequest) (sdk.Re
 	return sdk.ResumeSessionResponse{}, sdk.NewMethodNotFound(sdk.AgentMethodSessionResume)
 }
 
-func (a *Agent) SetSessionConfigOption(context.Context, sdk.SetSessionConfigOptionRequest) (sdk.SetSessionConfigOptionResponse, error) {
+func (a *Agent) SetSessionConfigOption(context.Context,
+	sdk.SetSessionConfigOptionRequest) (sdk.SetSessionConfigOptionResponse, error) {
 	return sdk.SetSessionConfigOptionResponse{}, sdk.NewMethodNotFound(sdk.AgentMethodSessionSetConfigOption)
 }
 
@@ -315,7 +321,8 @@ func (a *Agent) HandleExtensionMethod(ctx context.Context, method string, params
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return map[string]any{"sessionId": s.id, "exists": true, "held": false, "busy": s.busy, "title": "", "queued": 0}, nil
+	return map[string]any{"sessionId": s.id, "exists": true, "held": false, "busy": s.busy, "title": "",
+		"queued": 0}, nil
 }
 
 // failed is an internal error that says what went wrong in its message, where a client shows it.

@@ -21,7 +21,8 @@ type Clock struct {
 
 // EnvClock is the clock libfaketime's variables in the environment say.
 func EnvClock() *Clock {
-	return &Clock{file: os.Getenv("FAKETIME_TIMESTAMP_FILE"), spec: os.Getenv("FAKETIME"), real: time.Now, started: time.Now()}
+	return &Clock{file: os.Getenv("FAKETIME_TIMESTAMP_FILE"), spec: os.Getenv("FAKETIME"), real: time.Now,
+		started: time.Now()}
 }
 
 // Now is the time the clock reads, in the local zone (the person's: "the date is the person's

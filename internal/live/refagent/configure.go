@@ -103,7 +103,8 @@ func (s *session) configure(c configure) (map[string]any, error) {
 	}
 	if c.Cap != nil {
 		if s.started {
-			return nil, &sdk.RequestError{Code: -32602, Message: "cap: the cap is fixed when the session starts, and it has"}
+			return nil, &sdk.RequestError{Code: -32602,
+				Message: "cap: the cap is fixed when the session starts, and it has"}
 		}
 		s.cap = c.Cap
 	}

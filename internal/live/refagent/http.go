@@ -96,11 +96,14 @@ func (h *a2aServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *a2aServer) card() a2a.Card {
-	return a2a.Card{Name: Name, Description: "lembas-check's reference agent: the harness spec's rules, over A2A", URL: h.url,
+	return a2a.Card{Name: Name, Description: "lembas-check's reference agent: the harness spec's rules, over A2A",
+		URL:     h.url,
 		Version: h.a.o.Version, ProtocolVersion: "0.3.0", PreferredTransport: "JSONRPC",
-		Capabilities:      a2a.Capabilities{Streaming: true, Extensions: []a2a.Extension{{URI: a2a.ExtLembas, Description: "_lembas/configure (mode, model) and _lembas/session/compact, sessionId the contextId"}}},
+		Capabilities: a2a.Capabilities{Streaming: true, Extensions: []a2a.Extension{{URI: a2a.ExtLembas,
+			Description: "_lembas/configure (mode, model) and _lembas/session/compact, sessionId the contextId"}}},
 		DefaultInputModes: []string{"text/plain"}, DefaultOutputModes: []string{"text/plain"},
-		Skills: []a2a.Skill{{ID: "code", Name: "code", Description: "works in the files of its workspace", Tags: []string{"coding"}}}}
+		Skills: []a2a.Skill{{ID: "code", Name: "code", Description: "works in the files of its workspace",
+			Tags: []string{"coding"}}}}
 }
 
 func writeJSON(w http.ResponseWriter, v any) {
@@ -113,7 +116,8 @@ func writeJSON(w http.ResponseWriter, v any) {
 func (h *a2aServer) rpc(w http.ResponseWriter, r *http.Request) {
 	var q a2a.Request
 	if err := json.NewDecoder(io.LimitReader(r.Body, 64<<20)).Decode(&q); err != nil {
-		writeJSON(w, a2a.Response{JSONRPC: "2.0", ID: json.RawMessage("null"), Error: &a2a.Error{Code: -32700, Message: err.Error()}})
+		writeJSON(w, a2a.Response{JSONRPC: "2.0", ID: json.RawMessage("null"), Error: &a2a.Error{Code: -32700,
+			Message: err.Error()}})
 		return
 	}
 	answer := func(res any, err error) {
@@ -184,7 +188,8 @@ func (h *a2aServer) send(ctx context.Context, raw json.RawMessage, emit func(any
 	if err != nil {
 		state, words = "failed", err.Error()
 	}
-	msg := &a2a.Message{Kind: "message", MessageID: t.ID + "-answer", Role: "agent", Parts: []a2a.Part{{Kind: "text", Text: words}}, ContextID: s.id, TaskID: t.ID}
+	msg := &a2a.Message{Kind: "message", MessageID: t.ID + "-answer", Role: "agent", Parts: []a2a.Part{{Kind: "text",
+		Text: words}}, ContextID: s.id, TaskID: t.ID}
 	t.Status = a2a.Status{State: state, Message: msg}
 	if err == nil {
 		t.Artifacts = []a2a.Artifact{{ArtifactID: "answer", Parts: []a2a.Part{{Kind: "text", Text: said}}}}
@@ -213,7 +218,8 @@ func (h *a2aServer) session(m a2a.Message) (*session, error) {
 	json.Unmarshal(b, &meta)
 	if w := meta.CoderAgent.WorkspacePath; w != "" {
 		if !filepath.IsAbs(w) {
-			return nil, &a2a.Error{Code: -32602, Message: fmt.Sprintf("metadata.coderAgent.workspacePath %q: not an absolute path", w)}
+			return nil, &a2a.Error{Code: -32602,
+				Message: fmt.Sprintf("metadata.coderAgent.workspacePath %q: not an absolute path", w)}
 		}
 		cwd = w
 	}

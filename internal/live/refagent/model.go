@@ -47,7 +47,8 @@ type reply struct {
 
 // complete sends one request and reads the first choice.
 func (m *model) complete(ctx context.Context, body []byte) (reply, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimRight(m.base, "/")+"/chat/completions", bytes.NewReader(body))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimRight(m.base, "/")+"/chat/completions",
+		bytes.NewReader(body))
 	if err != nil {
 		return reply{}, err
 	}

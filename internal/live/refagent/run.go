@@ -63,7 +63,8 @@ func (s *session) run(ctx context.Context, c toolCall) string {
 	}
 	var a args
 	if err := json.Unmarshal(raw, &a); err != nil {
-		return s.output(id, c.Function.Name, json.RawMessage("{}"), fmt.Sprintf("The arguments of %s are not a JSON object: %v", c.Function.Name, err))
+		return s.output(id, c.Function.Name, json.RawMessage("{}"),
+			fmt.Sprintf("The arguments of %s are not a JSON object: %v", c.Function.Name, err))
 	}
 	name := c.Function.Name
 	switch name {
@@ -124,7 +125,10 @@ func (s *session) tool(id, name string, raw json.RawMessage, a args) (string, er
 	case "apply_patch":
 		return s.patch(id, a)
 	case "mkdir":
-		if err := s.change(a.Path, (*fsaccess.View).Mkdir, func(real string) error { return os.MkdirAll(real, 0o755) }); err != nil {
+		if err := s.change(a.Path, (*fsaccess.View).Mkdir, func(real string) error {
+			return os.MkdirAll(real,
+				0o755)
+		}); err != nil {
 			return "", err
 		}
 		return s.outputLocked(id, name, raw, ""), nil
@@ -266,7 +270,8 @@ func (s *session) write(id, name string, a args) (string, error) {
 		case n == 0 || *a.Old == "":
 			return "", failure(fmt.Sprintf("The text to replace is not in %s.", abs))
 		case n > 1:
-			return "", failure(fmt.Sprintf("The text to replace is in %s %d times: give enough of it to be found once.", abs, n))
+			return "", failure(fmt.Sprintf("The text to replace is in %s %d times: give enough of it to be found once.",
+				abs, n))
 		}
 		after = strings.Replace(*before, *a.Old, *a.New, 1)
 	}

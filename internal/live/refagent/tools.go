@@ -44,7 +44,8 @@ func allTools() []toolDef {
 			}
 			b, err := spec.ReadFile("tools/" + name + ".json")
 			if err != nil {
-				panic(fmt.Sprintf("internal/live/refagent/tools.json: %s is neither described there nor vendored whole", name))
+				panic(fmt.Sprintf("internal/live/refagent/tools.json: %s is neither described there nor vendored whole",
+					name))
 			}
 			var t toolDef
 			if err := json.Unmarshal(b, &t); err != nil {

@@ -93,7 +93,8 @@ func Load(path string) (*Rules, error) {
 	for i, p := range f.Paths {
 		rest, ok := strings.CutPrefix(p, "$.")
 		if !ok || rest == "" {
-			return nil, fmt.Errorf("--redact %s: paths[%d] %q: want a member path such as $.metadata.user_id", path, i, p)
+			return nil, fmt.Errorf("--redact %s: paths[%d] %q: want a member path such as $.metadata.user_id", path, i,
+				p)
 		}
 		r.paths = append(r.paths, strings.Split(rest, "."))
 	}
