@@ -8,7 +8,8 @@ import (
 // Chunk is conformance/chunk.json, the character splitter. The spec's file is not in the seed
 // beyond its about, so the cases are lembas-check's own (cases/chunk.json), written from it.
 var Chunk = Define("chunk", "lembas-check",
-	"the pieces a knowledge document is cut into for search, measured in characters (conformance/chunk.json's about)", answerChunk).WithSteps(steps.Chunk)
+	"the pieces a knowledge document is cut into for search, measured in characters (conformance/chunk.json's "+
+		"about)", answerChunk).WithSteps(steps.Chunk)
 
 type chunkCase struct {
 	About   string  `json:"about,omitempty"`

@@ -15,7 +15,8 @@ import (
 // ChunkTokens is conformance/chunk_tokens.json: the pieces a file is cut into for search,
 // measured in tokens (filesystem.md, Indexing, by tokens).
 var ChunkTokens = Define("chunk_tokens", "spec",
-	"the pieces a file is cut into for search, measured in a tokenizer's tokens (filesystem.md, Indexing, by tokens)", answerChunkTokens).WithSteps(steps.ChunkTokens)
+	"the pieces a file is cut into for search, measured in a tokenizer's tokens (filesystem.md, Indexing, by "+
+		"tokens)", answerChunkTokens).WithSteps(steps.ChunkTokens)
 
 // chunkTokensCase is the spec's case; `tokenizer: "estimate"` and `limit` are lembas-check's own
 // (cases/chunk_tokens.json): the stand-in count where no tokenizer is given, and the most tokens
@@ -42,7 +43,8 @@ func (c chunkTokensCase) Validate() error {
 	}
 	if c.Limit != nil && *c.Limit < 1 {
 		return Fieldf("limit",
-			"is %d; the embedder takes at least 1 token (leave limit out for an embedder that refuses nothing)", *c.Limit)
+			"is %d; the embedder takes at least 1 token (leave limit out for an embedder that refuses "+
+				"nothing)", *c.Limit)
 	}
 	return validateSplit(c.Size, c.Overlap, c.Text, "tokens")
 }
@@ -71,7 +73,8 @@ func tokenizerNames() string {
 	}
 	sort.Strings(names)
 	return strings.Join(names,
-		", ") + ", or " + noTokenizer + " (no tokenizer: the stand-in count, ceil(UTF-8 bytes / " + strconv.Itoa(chunk.EstimateBytes()) + "))"
+		", ") + ", or " + noTokenizer + " (no tokenizer: the stand-in count, ceil(UTF-8 bytes " +
+		"/ " + strconv.Itoa(chunk.EstimateBytes()) + "))"
 }
 
 // piecesAnswer is both splitters' answer: the pieces in order, [] when there are none (never

@@ -13,7 +13,8 @@ import (
 
 // Context is conformance/context.json: what each step of a session inserts into the conversation.
 var Context = Define("context", "spec",
-	"what each step of a session inserts: result ids, read brackets, stubs, the cap, recall, diffs, the compaction table (loop.json context)", answerContext).WithSteps(steps.Context)
+	"what each step of a session inserts: result ids, read brackets, stubs, the cap, recall, diffs, the compaction "+
+		"table (loop.json context)", answerContext).WithSteps(steps.Context)
 
 // ContextCase is a session's steps in order, as Decode reads a case (and the live target plays
 // it). `limits` overrides loop.json's cap (all six numbers); `cwd` (lembas-check's own cases only)
@@ -114,7 +115,8 @@ func (l *contextLimits) validate() error {
 		l.HeadChars}, {"tail_lines", l.TailLines}, {"tail_chars", l.TailChars}} {
 		if f.v == nil {
 			return Fieldf("limits."+f.name,
-				"missing: limits gives all six numbers of loop.json's cap (max_lines, max_chars, head_lines, head_chars, tail_lines, tail_chars)")
+				"missing: limits gives all six numbers of loop.json's cap (max_lines, max_chars, head_lines, "+
+					"head_chars, tail_lines, tail_chars)")
 		}
 		if *f.v < 1 {
 			return Fieldf("limits."+f.name, "is %d; a limit is at least 1", *f.v)
@@ -137,7 +139,8 @@ func (s ContextStep) validate(i int, ids map[string]int) error {
 	if s.ID != nil {
 		if _, ok := results.ParseID(*s.ID); !ok {
 			return Fieldf(at("id"),
-				"%q is not a result id: # and lowercase hex, at least %d digits, no extra leading zeros (#0001, #a001, #10000)", *s.ID, spec.LoopJSON().Context.IDs.Digits)
+				"%q is not a result id: # and lowercase hex, at least %d digits, no extra leading zeros (#0001, "+
+					"#a001, #10000)", *s.ID, spec.LoopJSON().Context.IDs.Digits)
 		}
 		if j, dup := ids[*s.ID]; dup {
 			return Fieldf(at("id"), "%s is already steps[%d]'s: an id is never reused in a session", *s.ID, j)
@@ -168,7 +171,8 @@ func (s ContextStep) validateValues(i int, at func(string) string) error {
 		}
 		if *s.Offset > max(n, 1) {
 			return Fieldf(at("offset"),
-				"%d is past the file's %d lines: the read tool refuses that, and its refusal is not this area's", *s.Offset, n)
+				"%d is past the file's %d lines: the read tool refuses that, and its refusal is not this "+
+					"area's", *s.Offset, n)
 		}
 	}
 	if s.Op == "apply_patch" {
@@ -182,7 +186,8 @@ func (s ContextStep) validateValues(i int, at func(string) string) error {
 			}
 			if f.Before == nil && f.After == nil {
 				return Fieldf(fat,
-					"neither before nor after: a file the patch creates has after, one it deletes before, one it changes both")
+					"neither before nor after: a file the patch creates has after, one it deletes before, one it "+
+						"changes both")
 			}
 		}
 	}

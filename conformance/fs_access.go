@@ -12,7 +12,8 @@ import (
 
 // FSAccess is conformance/fs_access.json: one operation on a session's view of a tree.
 var FSAccess = Define("fs_access", "spec",
-	"the file system one session sees: levels, passages, listings and the exact error texts (filesystem.md)", answerFSAccess).WithSteps(steps.FSAccess)
+	"the file system one session sees: levels, passages, listings and the exact error texts "+
+		"(filesystem.md)", answerFSAccess).WithSteps(steps.FSAccess)
 
 // FSAccessCase is an fs_access case as Decode reads it (and the live target plays it).
 type FSAccessCase struct {

@@ -13,7 +13,9 @@ import (
 // Index is cases/index.json: what search's index embeds, and holds per path, as a tree is
 // written, moved, copied, mounted and committed (filesystem.md, Indexing, by tokens).
 var Index = Define("index", "lembas-check",
-	"search's index: built when a file is written, keyed by content hash (a file in many places, or unchanged across commits and branches, embedded once; a move costs nothing), a mount's default branch and its new commits (filesystem.md, Indexing, by tokens)", answerIndex).WithSteps(steps.Index)
+	"search's index: built when a file is written, keyed by content hash (a file in many places, or unchanged across "+
+		"commits and branches, embedded once; a move costs nothing), a mount's default branch and its new commits "+
+		"(filesystem.md, Indexing, by tokens)", answerIndex).WithSteps(steps.Index)
 
 // The ops a step may have, and the fields each takes (required, then optional).
 var indexOps = map[string]struct{ need, may []string }{

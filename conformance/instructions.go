@@ -12,7 +12,8 @@ import (
 
 // Instructions is conformance/instructions.json: the instruction files a session starts with.
 var Instructions = Define("instructions", "spec",
-	"the instruction files a session starts with, stacked from the boundary down to the start directory (filesystem.md)", answerInstructions).WithSteps(steps.Instructions)
+	"the instruction files a session starts with, stacked from the boundary down to the start directory "+
+		"(filesystem.md)", answerInstructions).WithSteps(steps.Instructions)
 
 // InstructionsCase is an instructions case as Decode reads it (and the live target plays it).
 type InstructionsCase struct {

@@ -14,7 +14,8 @@ import (
 
 // Modules is cases/modules.json: rule modules loaded by the path touched (seeds/004).
 var Modules = Define("modules", "lembas-check",
-	"rule modules loaded by the path touched: frontmatter, globs, order, dedupe by relative path and SHA-256, supersedes, size cap, symlink refusal (seeds/004)", answerModules).WithSteps(steps.Modules)
+	"rule modules loaded by the path touched: frontmatter, globs, order, dedupe by relative path and SHA-256, "+
+		"supersedes, size cap, symlink refusal (seeds/004)", answerModules).WithSteps(steps.Modules)
 
 // The ops a step may have.
 const (

@@ -17,7 +17,8 @@ import (
 // Prefix is conformance/prefix.json: one session's requests — the system prompt each sends (by
 // number), the tools it offers, the note on a user message — and what a call answers.
 var Prefix = Define("prefix", "spec",
-	"what each request of a session sends: the system prompt, the tool list and the note (context.md §10)", answerPrefix).WithSteps(steps.Prefix)
+	"what each request of a session sends: the system prompt, the tool list and the note (context.md "+
+		"§10)", answerPrefix).WithSteps(steps.Prefix)
 
 // The ops a step may have, and what each answers.
 const (
@@ -155,7 +156,8 @@ func (c PrefixCase) Validate() error {
 		case opTool, opCall:
 			if wrapped {
 				return Fieldf(at+".op",
-					"a %s after the wrap-up and before a user message: \"A tool call in that reply is not run\" (loop.json wrap_up)", s.Op)
+					"a %s after the wrap-up and before a user message: \"A tool call in that reply is not run\" "+
+						"(loop.json wrap_up)", s.Op)
 			}
 			if s.Op == opCall {
 				if err := s.validateCall(at, *c.Tools, tools, could); err != nil {
@@ -198,7 +200,8 @@ func (st *PrefixStart) validate() (map[string]bool, error) {
 	}
 	if !st.Could.Set {
 		return nil, Fieldf("start.could",
-			"missing: the requirements the session could ever meet, from %s ([] for none)", strings.Join(prefix.Requirements(), ", "))
+			"missing: the requirements the session could ever meet, from %s ([] for "+
+				"none)", strings.Join(prefix.Requirements(), ", "))
 	}
 	could, err := requirements("start.could", st.Could.V, false, nil)
 	if err != nil {
@@ -270,7 +273,8 @@ func (s PrefixStep) validateCall(at string, list []string, tools, could map[stri
 	for _, r := range spec.Tools()[s.Tool.V].Requires {
 		if !could[r] {
 			return Fieldf(at+".tool",
-				"%s is not offered: it requires %s, which start.could lacks, and the spec gives no answer for a call of a tool the session does not offer", s.Tool.V, r)
+				"%s is not offered: it requires %s, which start.could lacks, and the spec gives no answer for a call "+
+					"of a tool the session does not offer", s.Tool.V, r)
 		}
 	}
 	return nil

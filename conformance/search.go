@@ -11,7 +11,8 @@ import (
 
 // Search is cases/search.json: `search` over a session's view (filesystem.md, A search).
 var Search = Define("search", "lembas-check",
-	"search: passages ranked by meaning and by words fused by rank, filtered by the session's view after scoring, in the result form (filesystem.md, A search)", answerSearch).WithSteps(steps.Search)
+	"search: passages ranked by meaning and by words fused by rank, filtered by the session's view after scoring, in "+
+		"the result form (filesystem.md, A search)", answerSearch).WithSteps(steps.Search)
 
 type searchCase struct {
 	About string `json:"about,omitempty"`

@@ -14,7 +14,8 @@ import (
 
 // Workspace is cases/workspace.json: per-session workspace roots on a real disk (seeds/002).
 var Workspace = Define("workspace", "lembas-check",
-	"per-session workspace roots: the allowlist, the / sentinel, a root fixed at creation, containment and symlink escape on a real disk (seeds/002)", answerWorkspace).WithSteps(steps.Workspace)
+	"per-session workspace roots: the allowlist, the / sentinel, a root fixed at creation, containment and symlink "+
+		"escape on a real disk (seeds/002)", answerWorkspace).WithSteps(steps.Workspace)
 
 // The ops a step may have, and what each answers.
 const (

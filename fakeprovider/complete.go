@@ -125,8 +125,9 @@ func (s *Server) continueTurn(t *turn) *wire.Error {
 	req := t.req
 	if req.PreviousResponseID != "" && req.Conversation != "" {
 		return &wire.Error{Status: http.StatusBadRequest, Type: wire.TypeInvalidRequest, Param: "previous_response_id",
-			Code:    "invalid_value",
-			Message: "Mutually exclusive parameters: Ensure you are only providing one of: 'previous_response_id' or 'conversation'."}
+			Code: "invalid_value",
+			Message: "Mutually exclusive parameters: Ensure you are only providing one of: 'previous_response_id' or " +
+				"'conversation'."}
 	}
 	var chain []json.RawMessage
 	switch {

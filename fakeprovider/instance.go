@@ -104,7 +104,8 @@ func (s *Server) handlePersonalization(w http.ResponseWriter, r *http.Request) {
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&in); err != nil {
 			writeError(w, &wire.Error{Status: http.StatusBadRequest, Type: wire.TypeInvalidRequest,
-				Message: fmt.Sprintf("The personalization body must be an object of enabled, personality, personality_custom and instructions: %v.", err)})
+				Message: fmt.Sprintf("The personalization body must be an object of enabled, personality, "+
+					"personality_custom and instructions: %v.", err)})
 			return
 		}
 		p.mu.Lock()

@@ -196,12 +196,14 @@ func (s *Server) handleGemini(w http.ResponseWriter, r *http.Request) {
 	case "generateContent", "streamGenerateContent", "countTokens":
 	default:
 		geminiError(w, &wire.Error{Status: http.StatusNotFound,
-			Message: fmt.Sprintf("Method %q of models/%s is not served here: this fake serves generateContent, streamGenerateContent and countTokens.", method, model)})
+			Message: fmt.Sprintf("Method %q of models/%s is not served here: this fake serves generateContent, "+
+				"streamGenerateContent and countTokens.", method, model)})
 		return
 	}
 	if !s.serves(model) {
 		geminiError(w, &wire.Error{Status: http.StatusNotFound,
-			Message: fmt.Sprintf("models/%s is not found for API version v1beta, or is not supported for generateContent. This server serves %s.", model, strings.Join(s.models, ", "))})
+			Message: fmt.Sprintf("models/%s is not found for API version v1beta, or is not supported for "+
+				"generateContent. This server serves %s.", model, strings.Join(s.models, ", "))})
 		return
 	}
 	if method == "countTokens" {

@@ -75,7 +75,8 @@ func (s *Server) handleSlotAction(w http.ResponseWriter, r *http.Request) {
 	}
 	if a := r.URL.Query().Get("action"); a != "erase" {
 		writeError(w, &wire.Error{Status: http.StatusBadRequest, Type: wire.TypeInvalidRequest, Code: "invalid_action",
-			Message: fmt.Sprintf("Action %q is not served here: the fake erases slots (POST /slots/%d?action=erase) and keeps nothing to save or restore.", a, id)})
+			Message: fmt.Sprintf("Action %q is not served here: the fake erases slots (POST /slots/%d?action=erase) "+
+				"and keeps nothing to save or restore.", a, id)})
 		return
 	}
 	s.cache.Erase(id)

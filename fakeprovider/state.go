@@ -266,8 +266,9 @@ func (s *Server) handleCreateConversation(w http.ResponseWriter, r *http.Request
 	}
 	if len(in.Items) > 20 {
 		writeError(w, &wire.Error{Status: 400, Type: wire.TypeInvalidRequest, Param: "items",
-			Code:    "array_above_max_length",
-			Message: fmt.Sprintf("Invalid 'items': array too long. Expected an array with maximum length 20, but got an array with length %d instead.", len(in.Items))})
+			Code: "array_above_max_length",
+			Message: fmt.Sprintf("Invalid 'items': array too long. Expected an array with maximum length 20, but got "+
+				"an array with length %d instead.", len(in.Items))})
 		return
 	}
 	c := &conversation{id: s.state.nextID("conv"), created: s.now().Unix(), metadata: nullToNil(in.Metadata),

@@ -71,8 +71,9 @@ func (s *Server) handleWebSocket(w http.ResponseWriter, r *http.Request) {
 	if r.Header.Get("Upgrade") == "" {
 		w.Header().Set("Allow", "POST")
 		writeError(w, &wire.Error{Status: http.StatusMethodNotAllowed, Type: wire.TypeInvalidRequest,
-			Code:    "method_not_allowed",
-			Message: fmt.Sprintf("GET %s is served only as a WebSocket upgrade (the Responses API's WebSocket mode); use POST for HTTP.", r.URL.Path)})
+			Code: "method_not_allowed",
+			Message: fmt.Sprintf("GET %s is served only as a WebSocket upgrade (the Responses API's WebSocket mode); "+
+				"use POST for HTTP.", r.URL.Path)})
 		return
 	}
 	c, err := websocket.Accept(w, r, &websocket.AcceptOptions{InsecureSkipVerify: true})

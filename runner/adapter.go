@@ -314,13 +314,15 @@ func (a *Adapter) launch(ctx context.Context) (*proc, helloAnswer, error) {
 			return nil, helloAnswer{}, ctx.Err()
 		case errors.Is(err, errTimeout):
 			p.kill()
-			return fail(fmt.Sprintf("did not answer hello within %s. Update the adapter: it must answer the first line it reads, and flush stdout after each line", a.opts.Timeout))
+			return fail(fmt.Sprintf("did not answer hello within %s. Update the adapter: it must answer the first "+
+				"line it reads, and flush stdout after each line", a.opts.Timeout))
 		case errors.As(err, &long):
 			p.kill()
 			return fail(fmt.Sprintf("answered hello with a line over %d MiB. Update the adapter", MaxAnswerLine>>20))
 		default:
 			how := p.end(a.opts.Grace)
-			return fail(how + " before answering hello. Check the command starts the adapter, and that the adapter reads JSON lines on stdin (docs/protocol.md)")
+			return fail(how + " before answering hello. Check the command starts the adapter, and that the adapter " +
+				"reads JSON lines on stdin (docs/protocol.md)")
 		}
 	}
 	h, err := parseHello(line)
@@ -347,12 +349,14 @@ type helloAnswer struct {
 func parseHello(line []byte) (helloAnswer, error) {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(line, &m); err != nil || m == nil {
-		return helloAnswer{}, fmt.Errorf("answered hello with a line that is not a JSON object: %s. Update the adapter: everything it prints on stdout must be protocol lines (logs go to stderr)", format.Quote(line))
+		return helloAnswer{}, fmt.Errorf("answered hello with a line that is not a JSON object: %s. Update the "+
+			"adapter: everything it prints on stdout must be protocol lines (logs go to stderr)", format.Quote(line))
 	}
 	var proto int
 	raw, ok := m["protocol"]
 	if !ok || json.Unmarshal(raw, &proto) != nil {
-		return helloAnswer{}, fmt.Errorf("answered hello without a protocol number: %s. Update the adapter to protocol %d (docs/protocol.md)", format.Quote(line), Protocol)
+		return helloAnswer{}, fmt.Errorf("answered hello without a protocol number: %s. Update the adapter to "+
+			"protocol %d (docs/protocol.md)", format.Quote(line), Protocol)
 	}
 	var refusal string
 	if raw, ok := m["error"]; ok {
@@ -363,9 +367,11 @@ func parseHello(line []byte) (helloAnswer, error) {
 	}
 	switch {
 	case proto > Protocol:
-		return helloAnswer{}, fmt.Errorf("speaks protocol %d, this lembas-check speaks %d. Update lembas-check (go install github.com/LLeMbas/lembas-check/cmd/lembas-check@latest)%s", proto, Protocol, said(refusal))
+		return helloAnswer{}, fmt.Errorf("speaks protocol %d, this lembas-check speaks %d. Update lembas-check (go "+
+			"install github.com/LLeMbas/lembas-check/cmd/lembas-check@latest)%s", proto, Protocol, said(refusal))
 	case proto < Protocol:
-		return helloAnswer{}, fmt.Errorf("speaks protocol %d, this lembas-check speaks %d. Update the adapter to protocol %d (docs/protocol.md)%s", proto, Protocol, Protocol, said(refusal))
+		return helloAnswer{}, fmt.Errorf("speaks protocol %d, this lembas-check speaks %d. Update the adapter to "+
+			"protocol %d (docs/protocol.md)%s", proto, Protocol, Protocol, said(refusal))
 	case refusal != "":
 		return helloAnswer{}, fmt.Errorf("refused hello: %q", refusal)
 	}
@@ -395,7 +401,8 @@ func parseHello(line []byte) (helloAnswer, error) {
 			err = errors.New("the hello answer has protocol, implementation and areas only")
 		}
 		if err != nil {
-			return helloAnswer{}, fmt.Errorf("answered hello with a wrong %q (%v): %s. Update the adapter (docs/protocol.md)", k, err, format.Quote(line))
+			return helloAnswer{}, fmt.Errorf("answered hello with a wrong %q (%v): %s. Update the adapter "+
+				"(docs/protocol.md)", k, err, format.Quote(line))
 		}
 	}
 	sort.Strings(h.Areas)
@@ -686,7 +693,8 @@ func (p *proc) bye(grace time.Duration) error {
 		p.stdin.Close()
 	}()
 	if !p.exitedWithin(grace) {
-		return fmt.Errorf("adapter process %d did not exit within %s of bye (ended by lembas-check): it must exit when it reads bye or its stdin closes", p.pid, grace)
+		return fmt.Errorf("adapter process %d did not exit within %s of bye (ended by lembas-check): it must exit "+
+			"when it reads bye or its stdin closes", p.pid, grace)
 	}
 	if st := p.sv.State(); !st.Success() {
 		msg := fmt.Sprintf("adapter process %d ended with %s after bye (want exit status 0)", p.pid, st)
@@ -696,7 +704,8 @@ func (p *proc) bye(grace time.Duration) error {
 		return errors.New(strings.TrimRight(msg, "\n"))
 	}
 	if left := p.sv.Left(); len(left) > 0 {
-		return fmt.Errorf("adapter process %d exited after bye but left processes running: %s (an adapter must end what it starts)", p.pid, supervisor.Summary(left, "it"))
+		return fmt.Errorf("adapter process %d exited after bye but left processes running: %s (an adapter must end "+
+			"what it starts)", p.pid, supervisor.Summary(left, "it"))
 	}
 	return nil
 }

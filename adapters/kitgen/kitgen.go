@@ -67,7 +67,8 @@ func TypeScript() string {
 		handlers = append(handlers, fmt.Sprintf("  %s?: (c: %sCase) => %sAnswer | Promise<%sAnswer>;", a.Name, n, n, n))
 	}
 	fmt.Fprintf(&b,
-		"\n/** One handler per area; an area without one is answered skip. */\nexport interface Handlers {\n%s\n}\n", strings.Join(handlers, "\n"))
+		"\n/** One handler per area; an area without one is answered skip. */\nexport interface Handlers "+
+			"{\n%s\n}\n", strings.Join(handlers, "\n"))
 	fmt.Fprintf(&b, "\nexport type Area = keyof Handlers;\n")
 	return b.String()
 }

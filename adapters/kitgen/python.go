@@ -46,7 +46,8 @@ else:  # the marks are for type checkers only: at run time a field's type is the
 		b.WriteString("\n" + d + "\n")
 	}
 	fmt.Fprintf(&b,
-		"\n# One handler per area; an area without one is answered skip.\nHandlers = TypedDict(\"Handlers\", {\n%s\n})\n", strings.Join(handlers, "\n"))
+		"\n# One handler per area; an area without one is answered skip.\nHandlers = TypedDict(\"Handlers\", "+
+			"{\n%s\n})\n", strings.Join(handlers, "\n"))
 	return b.String()
 }
 

@@ -53,9 +53,10 @@ func packageJSON(fields map[string]any) ([]byte, error) {
 // installs it only where it runs.
 func writeNpmPlatform(dir, version string, p Platform, bin []byte) (string, error) {
 	pj, err := packageJSON(map[string]any{
-		"name":            p.NpmName(),
-		"version":         version,
-		"description":     "The lembas-check binary for " + p.NodeOS + " " + p.CPU + "; installed by the lembas-check package.",
+		"name":    p.NpmName(),
+		"version": version,
+		"description": "The lembas-check binary " +
+			"for " + p.NodeOS + " " + p.CPU + "; installed by the lembas-check package.",
 		"license":         "UNLICENSED",
 		"repository":      map[string]string{"type": "git", "url": "git+" + repoURL + ".git"},
 		"os":              []string{p.NodeOS},
@@ -89,9 +90,10 @@ func writeNpmMain(dir, version string) (string, error) {
 		opt[p.NpmName()] = version
 	}
 	pj, err := packageJSON(map[string]any{
-		"name":                 "lembas-check",
-		"version":              version,
-		"description":          "Checks implementations of the LLeMbas harness spec 3.1.0: conformance cases, diff, the prefix audit.",
+		"name":    "lembas-check",
+		"version": version,
+		"description": "Checks implementations of the LLeMbas harness spec 3.1.0: conformance cases, diff, " +
+			"the prefix audit.",
 		"license":              "UNLICENSED",
 		"repository":           map[string]string{"type": "git", "url": "git+" + repoURL + ".git"},
 		"bin":                  map[string]string{"lembas-check": "bin/lembas-check.js"},

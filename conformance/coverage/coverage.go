@@ -120,7 +120,8 @@ func (s Summary) Percent() float64 {
 
 // Line is the figure in one line, as README and run's markdown summary say it.
 func (s Summary) Line() string {
-	return fmt.Sprintf("%d of %d normative statements of the spec (%.1f %%) are checked by a case; %d more cannot be by any target (reasons given); %d could be and are not yet",
+	return fmt.Sprintf("%d of %d normative statements of the spec (%.1f %%) are checked by a case; %d more cannot be "+
+		"by any target (reasons given); %d could be and are not yet",
 		s.Covered, s.Statements, s.Percent(), s.Reasoned, s.Todo)
 }
 

@@ -31,7 +31,8 @@ type Statement struct {
 // Rule is the extraction rule, as docs/areas.md states it and `spec coverage` prints it.
 const Rule = "the vendored spec's files (harness/spec/files) but VERSION and conformance/*.json (those are cases): " +
 	"in Markdown, every table body row, every fenced block, and every sentence of a paragraph or list item that " +
-	"states a rule (holds must, never, always, only, exactly, every, each, is, are, means, resolve(s), goes, carries, count(s), " +
+	"states a rule (holds must, never, always, only, exactly, every, each, is, are, means, resolve(s), goes, " +
+	"carries, count(s), " +
 	"changes, default, nothing, same, first, last, refused, not, no, none, at most or at least); a prompt file " +
 	"(prompts/**.md) whole, as one template; in JSON, every string and number (a list of strings as one value) under " +
 	"loop.partial.json, and a tool's description, requires and unavailable and its parameters' descriptions"

@@ -372,7 +372,8 @@ func (d *dec) rule(n *yaml.Node, what string) (Rule, error) {
 	}
 	if len(c) == 0 {
 		return Rule{}, d.errf(w,
-			"%s.when: give at least one condition (tool_result, tool_results, tool_offered, user_matches, input_matches)", what)
+			"%s.when: give at least one condition (tool_result, tool_results, tool_offered, user_matches, "+
+				"input_matches)", what)
 	}
 	if v, ok := c["tool_result"]; ok {
 		b, err := d.bool(v, what+".when.tool_result")
@@ -487,12 +488,14 @@ func (d *dec) reply(n *yaml.Node, what string) (Reply, error) {
 	says := r.Text != "" || r.Reasoning != "" || len(r.ToolCalls) > 0 || r.Read != ""
 	if r.Fault != nil && r.Fault.Status != 0 && r.Fault.ErrorAfter == 0 && (says || r.FinishReason != "") {
 		return Reply{}, d.errf(n,
-			"%s: a fault with a status answers with an error body only (or, with error_after, cuts the reply's stream with it); move the reply to its own entry", what)
+			"%s: a fault with a status answers with an error body only (or, with error_after, cuts the reply's "+
+				"stream with it); move the reply to its own entry", what)
 	}
 	if !says && r.Fault == nil {
 		if _, hasText := m["text"]; !hasText {
 			return Reply{}, d.errf(n,
-				"%s: the reply says nothing: give text, reasoning, tool_calls, read or fault (text: \"\" for an empty answer)", what)
+				"%s: the reply says nothing: give text, reasoning, tool_calls, read or fault (text: \"\" for an "+
+					"empty answer)", what)
 		}
 	}
 	if r.Fault != nil && r.Fault.Status == 0 && !says {

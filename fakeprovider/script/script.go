@@ -201,7 +201,8 @@ func (e *NoReadTool) Error() string {
 	if len(e.Offered) > 0 {
 		off = "tools " + strings.Join(e.Offered, ", ")
 	}
-	return fmt.Sprintf("script %s, request %d: %s calls the file-read tool, but the request offers %s, none of which reads a file by path", e.Script, e.N, e.Source, off)
+	return fmt.Sprintf("script %s, request %d: %s calls the file-read tool, but the request offers %s, none of which "+
+		"reads a file by path", e.Script, e.N, e.Source, off)
 }
 
 // Next picks the reply for a request: the first rule that matches (and has firings left), else
@@ -286,7 +287,9 @@ func (p *Picker) policy(q *wire.Request, n int) Pick {
 	defer p.mu.Unlock()
 	if len(q.Tools) > 0 && !p.warned {
 		p.warned = true
-		pick.Warning = fmt.Sprintf("request %d offers the tools %s, and the default policy can use none of them to read a file: the agent is answered %q at once, not driven through tool calls (give its read tool's shape in its profile, or a script)", n, strings.Join(toolNames(q.Tools), ", "), d.Answer)
+		pick.Warning = fmt.Sprintf("request %d offers the tools %s, and the default policy can use none of them to "+
+			"read a file: the agent is answered %q at once, not driven through tool calls (give its read tool's "+
+			"shape in its profile, or a script)", n, strings.Join(toolNames(q.Tools), ", "), d.Answer)
 	}
 	return pick
 }

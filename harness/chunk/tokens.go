@@ -70,10 +70,12 @@ func checkSpans(ts []Span, t string) error {
 	prev := 0
 	for i, s := range ts {
 		if s.Start < prev || s.End <= s.Start || s.End > len(t) {
-			return fmt.Errorf("chunk: token %d is bytes [%d, %d): tokens are non-empty, in order, not overlapping, inside the %d bytes of the text", i, s.Start, s.End, len(t))
+			return fmt.Errorf("chunk: token %d is bytes [%d, %d): tokens are non-empty, in order, not overlapping, "+
+				"inside the %d bytes of the text", i, s.Start, s.End, len(t))
 		}
 		if !boundary(s.Start) || !boundary(s.End) {
-			return fmt.Errorf("chunk: token %d, bytes [%d, %d), parts a character: a tokenizer's spans begin and end on character boundaries", i, s.Start, s.End)
+			return fmt.Errorf("chunk: token %d, bytes [%d, %d), parts a character: a tokenizer's spans begin and end "+
+				"on character boundaries", i, s.Start, s.End)
 		}
 		prev = s.End
 	}

@@ -121,7 +121,8 @@ func isChatBlock(key string) bool {
 func ModeText(mode string) (string, error) {
 	t, ok := spec.Extras().Texts["mode."+mode]
 	if !ok || mode == "" || strings.Contains(mode, ".") {
-		return "", fmt.Errorf("no vendored text for mode %q: the note's body is prompts/modes/%s.md, which the seed does not carry (harness/spec/extra has mode.%s only)", mode, mode, PlanMode)
+		return "", fmt.Errorf("no vendored text for mode %q: the note's body is prompts/modes/%s.md, which the seed "+
+			"does not carry (harness/spec/extra has mode.%s only)", mode, mode, PlanMode)
 	}
 	return spec.Render(t.Text, map[string]string{"plan_dir": spec.Text("mode.plan.plan_dir")})
 }

@@ -24,7 +24,8 @@ const PlanMode = "plan"
 
 // ErrWrapUpReply is a call or a tool step after the wrap-up request and before the next user
 // message: "A tool call in that reply is not run" (loop.json wrap_up), so neither can happen.
-var ErrWrapUpReply = errors.New("the wrap-up's reply runs no call (loop.json wrap_up: \"A tool call in that reply is not run.\"); a user message starts the next turn")
+var ErrWrapUpReply = errors.New("the wrap-up's reply runs no call (loop.json wrap_up: \"A tool call in that reply is " +
+	"not run.\"); a user message starts the next turn")
 
 // Start is a session as it begins: what its prompt is made from, and what it could ever meet.
 type Start struct {

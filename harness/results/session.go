@@ -364,7 +364,8 @@ func (s *Session) Recall(id, target string, offset, limit int) (string, error) {
 	}
 	lines, _ := splitLines(text)
 	if offset > len(lines) {
-		return "", fmt.Errorf("recall of %s from line %d: it has %d lines, and the spec gives no text for a recall past the end", target, offset, len(lines))
+		return "", fmt.Errorf("recall of %s from line %d: it has %d lines, and the spec gives no text for a recall "+
+			"past the end", target, offset, len(lines))
 	}
 	from, to := offset, lastLine(offset, limit, len(lines))
 	body := strings.Join(lines[from-1:to], "\n")

@@ -45,7 +45,8 @@ const (
 // is not a folder is the error, saying what to give.
 func CompareDir(dir string, opts CompareOptions) ([]Problem, error) {
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return nil, fmt.Errorf("spec verify %s: not a directory (give the folder holding the spec's VERSION, loop.json, conformance/ …)", dir)
+		return nil, fmt.Errorf("spec verify %s: not a directory (give the folder holding the spec's VERSION, "+
+			"loop.json, conformance/ …)", dir)
 	}
 	return Compare(os.DirFS(dir), Manifest(), opts), nil
 }

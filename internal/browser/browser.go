@@ -37,7 +37,8 @@ type Chromium struct {
 func Find() (Chromium, error) {
 	p := os.Getenv(EnvVar)
 	if p == "" {
-		return Chromium{}, fmt.Errorf("$%s is not set: set it to a Chromium binary (Debian: apt-get install chromium; LEMBAS_CHROMIUM=/usr/bin/chromium) to check the pages in a browser", EnvVar)
+		return Chromium{}, fmt.Errorf("$%s is not set: set it to a Chromium binary (Debian: apt-get install "+
+			"chromium; LEMBAS_CHROMIUM=/usr/bin/chromium) to check the pages in a browser", EnvVar)
 	}
 	if _, err := exec.LookPath(p); err != nil {
 		return Chromium{}, fmt.Errorf("$%s=%s: %v", EnvVar, p, err)

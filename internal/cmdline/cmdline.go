@@ -43,12 +43,14 @@ func POSIX(command string, env []string) ([]string, error) {
 	var words []*syntax.Word
 	for w, err := range p.WordsSeq(strings.NewReader(command)) {
 		if err != nil {
-			return nil, fmt.Errorf("command %q: %v. It is split as a shell splits words, but no shell runs it: for pipes, redirections, ';' or '&&' start one (sh -c '…')", command, err)
+			return nil, fmt.Errorf("command %q: %v. It is split as a shell splits words, but no shell runs it: for "+
+				"pipes, redirections, ';' or '&&' start one (sh -c '…')", command, err)
 		}
 		words = append(words, w)
 	}
 	if len(words) > 0 && assignment(words[0]) {
-		return nil, fmt.Errorf("command %q: it starts with NAME=VALUE, which a shell would take for a variable to set; no shell runs the command: set it with env (env NAME=VALUE program …)", command)
+		return nil, fmt.Errorf("command %q: it starts with NAME=VALUE, which a shell would take for a variable to "+
+			"set; no shell runs the command: set it with env (env NAME=VALUE program …)", command)
 	}
 	cfg := &expand.Config{Env: expand.ListEnviron(env...), NoUnset: true}
 	fields, err := expand.Fields(cfg, words...)
@@ -57,9 +59,11 @@ func POSIX(command string, env []string) ([]string, error) {
 		var subst expand.UnexpectedCommandError
 		switch {
 		case errors.As(err, &unset):
-			return nil, fmt.Errorf("command %q: $%s is not set in lembas-check's environment: set it, give a default (${%[2]s:-…}), or put the word in single quotes to keep the $", command, unset.Node.Param.Value)
+			return nil, fmt.Errorf("command %q: $%s is not set in lembas-check's environment: set it, give a default "+
+				"(${%[2]s:-…}), or put the word in single quotes to keep the $", command, unset.Node.Param.Value)
 		case errors.As(err, &subst):
-			return nil, fmt.Errorf("command %q: command substitution is not run (no shell runs the command): start one (sh -c '…')", command)
+			return nil, fmt.Errorf("command %q: command substitution is not run (no shell runs the command): start "+
+				"one (sh -c '…')", command)
 		}
 		return nil, fmt.Errorf("command %q: %v", command, err)
 	}

@@ -163,7 +163,8 @@ func parseFeatures(fsys fs.FS, name string) ([]parsedFeature, error) {
 func buildScenario(m pickleMeta, lines map[string]int, pickleSteps []*messages.PickleStep) (sc Scenario) {
 	if len(pickleSteps) == 0 {
 		return Scenario{Case: m.caseShell(),
-			Err: fmt.Errorf("%s: scenario %q has no steps: Givens and Whens build its case, Thens say what the spec expects", m.where(), m.name)}
+			Err: fmt.Errorf("%s: scenario %q has no steps: Givens and Whens build its case, Thens say what the spec "+
+				"expects", m.where(), m.name)}
 	}
 	area, _ := conformance.ByName(m.area) // index has checked it has a vocabulary
 	b := area.Steps.Begin(m.area)
@@ -304,7 +305,8 @@ func index(feats []parsedFeature, dir string) (*featureIndex, error) {
 			m.id = area + "/feature:" + slug
 			if prev, dup := byID[m.id]; dup {
 				return nil, &FeatureError{File: m.where(),
-					Msg: fmt.Sprintf("scenario %q has the id %s, as the one at line %d has: give one of them another name", p.Name, m.id, prev.line)}
+					Msg: fmt.Sprintf("scenario %q has the id %s, as the one at line %d has: give one of them another "+
+						"name", p.Name, m.id, prev.line)}
 			}
 			byID[m.id] = m
 			idx.pickles[p.Id] = m

@@ -67,7 +67,8 @@ func (d *driver) a2a(ctx context.Context) {
 			err = c.Compact(ctx)
 		default:
 			err = &acp.Unsupported{What: st.String(),
-				Why: "over A2A the runner makes prompts, and a mode, a model or a compaction through the LLeMbas methods"}
+				Why: "over A2A the runner makes prompts, and a mode, a model or a compaction through the LLeMbas " +
+					"methods"}
 		}
 		if c.Task != "" {
 			d.r.Session.ID = c.Session()

@@ -44,7 +44,8 @@ func FindLibfaketime() (string, error) {
 			return p, nil
 		}
 	}
-	return "", fmt.Errorf("libfaketime is not installed (apt-get install libfaketime, or LEMBAS_LIBFAKETIME=PATH to libfaketime.so.1)")
+	return "", fmt.Errorf("libfaketime is not installed (apt-get install libfaketime, or LEMBAS_LIBFAKETIME=PATH to " +
+		"libfaketime.so.1)")
 }
 
 // NewClock makes a clock whose timestamp file is in dir, set to start.

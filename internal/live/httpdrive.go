@@ -101,7 +101,8 @@ func CheckOpenAPI(h *agents.HTTP, doc []byte) error {
 	}
 	if len(missing) > 0 {
 		sort.Strings(missing)
-		return fmt.Errorf("the server's OpenAPI document (%s) lists no %s: the API moved; fix the profile's http section (docs/live.md)", h.OpenAPI, strings.Join(missing, ", "))
+		return fmt.Errorf("the server's OpenAPI document (%s) lists no %s: the API moved; fix the profile's http "+
+			"section (docs/live.md)", h.OpenAPI, strings.Join(missing, ", "))
 	}
 	return nil
 }

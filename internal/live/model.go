@@ -43,7 +43,8 @@ func ModelMoves(rep *audit.Report) []string {
 			continue
 		}
 		out = append(out,
-			fmt.Sprintf("request %d: model %s → %s, allowed by the model-change rule (context.md §10 rule 1: the system prompt is made again on a move to another model)", q.Seq, q.Change.Old, q.Change.New))
+			fmt.Sprintf("request %d: model %s → %s, allowed by the model-change rule (context.md §10 rule 1: the "+
+				"system prompt is made again on a move to another model)", q.Seq, q.Change.Old, q.Change.New))
 	}
 	return out
 }

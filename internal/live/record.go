@@ -104,10 +104,13 @@ func Record(ctx context.Context, s RecordSettings, argv []string, stdout, stderr
 		return format.Failed
 	case stopped && exchanges == 0:
 		return fail(stderr,
-			"record: %s holds no request: did the agent reach the fake? (it served %s; an agent that reads its URL from another variable needs --env NAME={url})", s.Out, srv.BaseURL())
+			"record: %s holds no request: did the agent reach the fake? (it served %s; an agent that reads its URL "+
+				"from another variable needs --env NAME={url})", s.Out, srv.BaseURL())
 	case stopped && ag != nil && srv.Logged() > 0:
 		fmt.Fprintf(stderr,
-			"lembas-check: record: the fake's policy could not drive %s through its tools (said above): %s is not of a driven session; give the agent's tool shapes in its profile (docs/live.md)\n", ag.Profile.Name, s.Out)
+			"lembas-check: record: the fake's policy could not drive %s through its tools (said above): %s is not of "+
+				"a driven session; give the agent's tool shapes in its profile "+
+				"(docs/live.md)\n", ag.Profile.Name, s.Out)
 		return format.Failed
 	case !stopped:
 		return format.Unfinished

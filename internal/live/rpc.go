@@ -178,7 +178,8 @@ func (d *driver) rpc(ctx context.Context) {
 			return sr, err
 		default:
 			return sr, &acp.Unsupported{What: st.String(),
-				Why: "over RPC the runner makes only prompts and a compaction (drive the agent with --acp where it has ACP)"}
+				Why: "over RPC the runner makes only prompts and a compaction (drive the agent with --acp where it " +
+					"has ACP)"}
 		}
 	})
 }

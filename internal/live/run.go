@@ -462,7 +462,8 @@ func (d *driver) oneshot(ctx context.Context) {
 		argv, ok := d.ag.Oneshot(st.Prompt, prompts > 0)
 		if !ok {
 			return sr, &acp.Unsupported{What: "a second prompt",
-				Why: "the " + d.r.Profile.Name + " profile has no way to carry a session on one-shot (drive it with --acp)"}
+				Why: "the " + d.r.Profile.Name + " profile has no way to carry a session on one-shot (drive it with " +
+					"--acp)"}
 		}
 		prompts++
 		var out bytes.Buffer

@@ -164,7 +164,8 @@ func ParseScenario(b []byte, file string) (*Scenario, error) {
 	if sc.Clock == nil {
 		for _, s := range sc.Steps {
 			if s.SetClock == nil && s.MoveClock != 0 {
-				return nil, fmt.Errorf("%s:%d: the clock is moved but the scenario sets no clock: add clock: TIME at the top", file, s.Line)
+				return nil, fmt.Errorf("%s:%d: the clock is moved but the scenario sets no clock: add clock: TIME at "+
+					"the top", file, s.Line)
 			}
 		}
 	}
@@ -175,7 +176,8 @@ func parseStep(n *yaml.Node, errf func(*yaml.Node, string, ...any) error) (Step,
 	s := Step{Line: n.Line}
 	if n.Kind != yaml.MappingNode || len(n.Content) != 2 {
 		return s, errf(n,
-			"a step is one of prompt: TEXT, clock: TIME or +DURATION, mode: NAME, model: NAME, compact: true, wait: DURATION")
+			"a step is one of prompt: TEXT, clock: TIME or +DURATION, mode: NAME, model: NAME, compact: true, wait: "+
+				"DURATION")
 	}
 	k, v := n.Content[0], n.Content[1]
 	switch k.Value {

@@ -23,7 +23,8 @@ func release(*Process) {}
 func setup() {}
 
 func limits() string {
-	return "on " + runtime.GOOS + ", a process that leaves its process group (setsid, a daemon) is not followed and may outlive lembas-check; what a group leaves behind is ended but not named"
+	return "on " + runtime.GOOS + ", a process that leaves its process group (setsid, a daemon) is not followed and " +
+		"may outlive lembas-check; what a group leaves behind is ended but not named"
 }
 
 // waitExited cannot wait without reaping here: the process is reaped first.

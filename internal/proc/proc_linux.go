@@ -32,7 +32,8 @@ func setup() { subreaperErr = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0
 
 func limits() string {
 	if subreaperErr != nil {
-		return fmt.Sprintf("a process that leaves its process group (setsid, a daemon) is not followed (PR_SET_CHILD_SUBREAPER: %v): it may outlive lembas-check", subreaperErr)
+		return fmt.Sprintf("a process that leaves its process group (setsid, a daemon) is not followed "+
+			"(PR_SET_CHILD_SUBREAPER: %v): it may outlive lembas-check", subreaperErr)
 	}
 	return ""
 }

@@ -19,7 +19,8 @@ func release(*Process) {}
 func setup() {}
 
 func limits() string {
-	return "on " + runtime.GOOS + ", processes are not grouped: what a process starts may outlive lembas-check, and stopping one kills it at once"
+	return "on " + runtime.GOOS + ", processes are not grouped: what a process starts may outlive lembas-check, and " +
+		"stopping one kills it at once"
 }
 
 func waitExited(*Process) bool { return false }

@@ -77,11 +77,13 @@ func release(p *Process) {
 func setup() {}
 
 func limits() string {
-	s := "on windows there is no TERM: a process is sent CTRL_BREAK (which only console programs sharing lembas-check's console receive), then its job object is terminated"
+	s := "on windows there is no TERM: a process is sent CTRL_BREAK (which only console programs sharing " +
+		"lembas-check's console receive), then its job object is terminated"
 	jobMu.Lock()
 	defer jobMu.Unlock()
 	if jobErr != nil {
-		s += fmt.Sprintf("; a process could not be put in a job object (%v), so what it starts may outlive lembas-check", jobErr)
+		s += fmt.Sprintf("; a process could not be put in a job object (%v), so what it starts may outlive "+
+			"lembas-check", jobErr)
 	}
 	return s
 }

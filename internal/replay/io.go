@@ -218,7 +218,8 @@ func (e *LineError) Error() string {
 		where = e.File + ":" + where
 	}
 	if e.Cut {
-		return fmt.Sprintf("%s: the last line is cut short (the writer was stopped mid-line); everything before it was read", where)
+		return fmt.Sprintf("%s: the last line is cut short (the writer was stopped mid-line); everything before it "+
+			"was read", where)
 	}
 	return fmt.Sprintf("%s: %v; everything before it was read", where, e.Err)
 }
@@ -305,7 +306,8 @@ func NewReader(rd io.Reader) (*Reader, error) {
 		var h Header
 		if json.Unmarshal(b, &h) == nil && h.Type == TypeHeader && h.Format == Format {
 			if h.Version > Version {
-				return nil, fmt.Errorf("a recording of format version %d; this lembas-check reads up to %d: update lembas-check", h.Version, Version)
+				return nil, fmt.Errorf("a recording of format version %d; this lembas-check reads up to %d: update "+
+					"lembas-check", h.Version, Version)
 			}
 			r.Kind, r.Header = KindRecording, h
 			return r, nil

@@ -185,9 +185,11 @@ func (s *Sender) ProbeRAMCache(ctx context.Context, model string) (ram bool, sai
 	}
 	s.EmptyCache(ctx)
 	if n > 0 {
-		return true, fmt.Sprintf("keeps prompts in RAM (--cache-ram): a prompt sent again after its slot was erased took %d tokens from the cache", n), true
+		return true, fmt.Sprintf("keeps prompts in RAM (--cache-ram): a prompt sent again after its slot was erased "+
+			"took %d tokens from the cache", n), true
 	}
-	return false, "keeps no prompt in RAM (--cache-ram 0): a prompt sent again after its slot was erased took nothing from the cache", true
+	return false, "keeps no prompt in RAM (--cache-ram 0): a prompt sent again after its slot was erased took " +
+		"nothing from the cache", true
 }
 
 func statusText(code int, err error) string {

@@ -449,7 +449,8 @@ func keepCalls(recorded []byte, live json.RawMessage) ([]byte, string) {
 		}
 		m["tool_calls"], _ = json.Marshal(calls)
 	} else {
-		note = fmt.Sprintf("the server made %d calls where the recording has %d; the recorded calls were kept, so the recorded results still answer them", len(lv.ToolCalls), len(rec.ToolCalls))
+		note = fmt.Sprintf("the server made %d calls where the recording has %d; the recorded calls were kept, so "+
+			"the recorded results still answer them", len(lv.ToolCalls), len(rec.ToolCalls))
 		if len(rec.ToolCalls) == 0 {
 			delete(m, "tool_calls")
 		} else {

@@ -37,7 +37,8 @@ func run() int {
 	baseline := flag.String("baseline", "", "also build lembas-check from the module at `DIR` (an older checkout) and time its commands beside, interleaved")
 	flag.Usage = func() {
 		fmt.Fprintln(os.Stderr,
-			"usage: go run ./scripts/benchrun [-n N] [-- ARGS ...]  (ARGS: one more command to time, e.g. run --area jobs)")
+			"usage: go run ./scripts/benchrun [-n N] [-- ARGS ...]  (ARGS: one more command to time, e.g. run --area "+
+				"jobs)")
 		flag.PrintDefaults()
 	}
 	flag.Parse()

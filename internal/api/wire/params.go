@@ -275,7 +275,8 @@ func chatToolChoice(raw json.RawMessage) (ToolChoice, *Error) {
 		return ToolChoice{}, missing("tool_choice.function")
 	}
 	return ToolChoice{}, &Error{Status: 400, Type: TypeInvalidRequest, Param: "tool_choice", Code: "invalid_value",
-		Message: fmt.Sprintf("Invalid value for 'tool_choice': %s. Give none, auto, required, or an object naming a function, a custom tool or the allowed tools.", compactOf(raw))}
+		Message: fmt.Sprintf("Invalid value for 'tool_choice': %s. Give none, auto, required, or an object naming a "+
+			"function, a custom tool or the allowed tools.", compactOf(raw))}
 }
 
 // responsesToolChoice reads the Responses API's tool_choice: a mode, {"type": "function" or

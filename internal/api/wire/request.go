@@ -116,7 +116,8 @@ func DecodeChat(body []byte) (*Request, *Error) {
 	}
 	if len(msgs) == 0 {
 		return nil, &Error{Status: 400, Type: TypeInvalidRequest, Param: "messages", Code: "empty_array",
-			Message: "Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead."}
+			Message: "Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty " +
+				"array instead."}
 	}
 	r.Messages = len(msgs)
 	lastUser, lastUserAt := json.RawMessage(nil), 0

@@ -117,7 +117,8 @@ func validateChat(r *Request) *Error {
 	}
 	if len(r.Params.Stop) > 4 {
 		return &Error{Status: 400, Type: TypeInvalidRequest, Param: "stop", Code: "array_above_max_length",
-			Message: fmt.Sprintf("Invalid 'stop': array too long. Expected an array with maximum length 4, but got an array with length %d instead.", len(r.Params.Stop))}
+			Message: fmt.Sprintf("Invalid 'stop': array too long. Expected an array with maximum length 4, but got "+
+				"an array with length %d instead.", len(r.Params.Stop))}
 	}
 	if raw, ok := top["reasoning_effort"]; ok && !isNull(raw) {
 		if e := oneOf("reasoning_effort", raw, reasoningEffort); e != nil {
@@ -183,7 +184,8 @@ func common(top map[string]json.RawMessage) *Error {
 		}
 		if len(md) > 16 {
 			return &Error{Status: 400, Type: TypeInvalidRequest, Param: "metadata", Code: "object_above_max_properties",
-				Message: fmt.Sprintf("Invalid 'metadata': too many properties. Expected an object with at most 16 properties, but got an object with %d properties instead.", len(md))}
+				Message: fmt.Sprintf("Invalid 'metadata': too many properties. Expected an object with at most 16 "+
+					"properties, but got an object with %d properties instead.", len(md))}
 		}
 		for _, k := range slices.Sorted(maps.Keys(md)) {
 			if jsonKind(md[k]) != "a string" {
@@ -213,13 +215,15 @@ func toolsNeeded(r *Request) *Error {
 	if c.Name != "" && !hosted {
 		if _, ok := r.Tool(c.Name); !ok {
 			return &Error{Status: 400, Type: TypeInvalidRequest, Param: "tool_choice", Code: "invalid_value",
-				Message: fmt.Sprintf("Invalid value for 'tool_choice': the tool '%s' is not among the tools offered (%s).", c.Name, quoteList(toolNamesOf(r.Tools)))}
+				Message: fmt.Sprintf("Invalid value for 'tool_choice': the tool '%s' is not among the tools offered "+
+					"(%s).", c.Name, quoteList(toolNamesOf(r.Tools)))}
 		}
 	}
 	for _, a := range c.Allowed {
 		if _, ok := r.Tool(a); !ok && !vocab().toolTypes[a] {
 			return &Error{Status: 400, Type: TypeInvalidRequest, Param: "tool_choice", Code: "invalid_value",
-				Message: fmt.Sprintf("Invalid value for 'tool_choice': the allowed tool '%s' is not among the tools offered (%s).", a, quoteList(toolNamesOf(r.Tools)))}
+				Message: fmt.Sprintf("Invalid value for 'tool_choice': the allowed tool '%s' is not among the tools "+
+					"offered (%s).", a, quoteList(toolNamesOf(r.Tools)))}
 		}
 	}
 	return nil
@@ -292,7 +296,8 @@ func chatMessages(raw json.RawMessage) *Error {
 			}
 			if !pending[id] {
 				return &Error{Status: 400, Type: TypeInvalidRequest, Param: fmt.Sprintf("messages.[%d].role", i),
-					Message: "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'."}
+					Message: "Invalid parameter: messages with role 'tool' must be a response to a preceeding " +
+						"message with 'tool_calls'."}
 			}
 			delete(pending, id)
 		default:
@@ -309,7 +314,9 @@ func chatMessages(raw json.RawMessage) *Error {
 
 func unanswered(at int, pending map[string]bool) *Error {
 	return &Error{Status: 400, Type: TypeInvalidRequest, Param: fmt.Sprintf("messages.[%d].role", at),
-		Message: fmt.Sprintf("An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: %s", strings.Join(slices.Sorted(maps.Keys(pending)), ", "))}
+		Message: fmt.Sprintf("An assistant message with 'tool_calls' must be followed by tool messages responding to "+
+			"each 'tool_call_id'. The following tool_call_ids did not have response messages: "+
+			"%s", strings.Join(slices.Sorted(maps.Keys(pending)), ", "))}
 }
 
 func chatToolList(raw json.RawMessage) *Error {
@@ -337,7 +344,8 @@ func chatToolList(raw json.RawMessage) *Error {
 func toolName(name, param string, seen map[string]bool) *Error {
 	if !vocab().functionName.MatchString(name) {
 		return &Error{Status: 400, Type: TypeInvalidRequest, Param: param, Code: "invalid_value",
-			Message: fmt.Sprintf("Invalid '%s': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]{1,64}$'.", param)}
+			Message: fmt.Sprintf("Invalid '%s': string does not match pattern. Expected a string that matches the "+
+				"pattern '^[a-zA-Z0-9_-]{1,64}$'.", param)}
 	}
 	if seen[name] {
 		return &Error{Status: 400, Type: TypeInvalidRequest, Param: param, Code: "invalid_value",

@@ -539,7 +539,8 @@ func classify(out *Request, q pair, secs []section, first int) bool {
 		out.Detail = fmt.Sprintf("the history was replaced by the summary asked for in request %d", q.p.seq)
 	case first < 0 && q.rel == relShares && q.cur.messages < q.p.messages:
 		out.Cause = Rewound
-		out.Detail = fmt.Sprintf("the history was cut back from %d to %d messages (an undo or a rewind); all of it is cached", q.p.messages, q.cur.messages)
+		out.Detail = fmt.Sprintf("the history was cut back from %d to %d messages (an undo or a rewind); all of it "+
+			"is cached", q.p.messages, q.cur.messages)
 	case first < 0:
 		out.Cause = Extends
 	default:

@@ -102,7 +102,8 @@ func ParseCauses(list []string) ([]Cause, error) {
 	for _, a := range list {
 		c, ok := ParseCause(a)
 		if !ok {
-			return nil, fmt.Errorf("--allow %q: not a cause; want one of system-prompt-changed, tools-changed, earlier-message-rewritten, compaction, model-changed", a)
+			return nil, fmt.Errorf("--allow %q: not a cause; want one of system-prompt-changed, tools-changed, "+
+				"earlier-message-rewritten, compaction, model-changed", a)
 		}
 		out = append(out, c)
 	}

@@ -142,7 +142,8 @@ func providerOf(r *chat.Request, def string) string {
 // missCause names what the cache said of its miss.
 func missCause(m *cachesim.Miss) (Cause, string, string) {
 	if m == nil {
-		return BreakpointsMoved, "no breakpoint covers the prefix this request shares with the last one: what comes after the last one's last breakpoint was never cached", ""
+		return BreakpointsMoved, "no breakpoint covers the prefix this request shares with the last one: what comes " +
+			"after the last one's last breakpoint was never cached", ""
 	}
 	switch m.Reason {
 	case cachesim.ReasonExpired:
@@ -161,7 +162,8 @@ func missCause(m *cachesim.Miss) (Cause, string, string) {
 		return UnderMinimum, fmt.Sprintf("the prefix is %d tokens, under the model's minimum cacheable length of %d",
 			m.Tokens, m.Minimum), ""
 	}
-	return BreakpointsMoved, fmt.Sprintf("the %d tokens the last request cached are alive, but no breakpoint of this one is at them or within %d blocks after them", m.Tokens, cachesim.Lookback), ""
+	return BreakpointsMoved, fmt.Sprintf("the %d tokens the last request cached are alive, but no breakpoint of this "+
+		"one is at them or within %d blocks after them", m.Tokens, cachesim.Lookback), ""
 }
 
 func round(d time.Duration) string { return d.Round(time.Second).String() }
@@ -186,7 +188,8 @@ func (a *Auditor) parting(cur *past, r *chat.Request) (string, *Change, string) 
 		off := commonPrefix(then, now)
 		c := change(then, now, off)
 		path := parts[i].Path() + chat.PathAt(now, off)
-		return path, &c, fmt.Sprintf("shares its first %d parts with request %d (conversation %d), then differs at %s; the cache reads only up to a breakpoint before it", i, p.seq, p.conv, path)
+		return path, &c, fmt.Sprintf("shares its first %d parts with request %d (conversation %d), then differs at "+
+			"%s; the cache reads only up to a breakpoint before it", i, p.seq, p.conv, path)
 	}
 	return "", nil, fmt.Sprintf("the same prompt as request %d, which the cache does not hold", p.seq)
 }

@@ -73,7 +73,8 @@ func (s Settings) Run(ctx context.Context, file string, log io.Writer) (rep *Rep
 	}
 	for _, p := range rep.Unreadable {
 		fmt.Fprintf(log,
-			"lembas-check: warning: %s:line %d (request %d): skipped, not a request the audit can read: %s\n", file, p.Line, p.Seq, p.Error)
+			"lembas-check: warning: %s:line %d (request %d): skipped, not a request the audit can read: "+
+				"%s\n", file, p.Line, p.Seq, p.Error)
 	}
 	return rep, runErr, nil
 }

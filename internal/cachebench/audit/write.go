@@ -316,7 +316,8 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 		}
 	}
 	fmt.Fprintln(w,
-		"\n<details><summary>Every request</summary>\n\n| Request | Conversation | Continues | Cause | Prompt | Reusable | Lost |\n|---:|---:|---:|---|---:|---:|---:|")
+		"\n<details><summary>Every request</summary>\n\n| Request | Conversation | Continues | Cause | Prompt | "+
+			"Reusable | Lost |\n|---:|---:|---:|---|---:|---:|---:|")
 	for _, q := range r.Requests {
 		// A request that starts a conversation continues none: "—", not request 0.
 		cont := "—"

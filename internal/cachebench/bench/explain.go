@@ -89,7 +89,8 @@ func explain(run *Run, o Options, concurrent bool) (coldCheck string) {
 			continue
 		}
 		if r.simRefused {
-			r.Off, r.Detail = OffContext, "the simulator took it for longer than the slot's context; the server served it"
+			r.Off, r.Detail = OffContext, "the simulator took it for longer than the slot's context; the server "+
+				"served it"
 			continue
 		}
 		if r.Predicted == nil || *c == *r.Predicted {
@@ -102,23 +103,30 @@ func explain(run *Run, o Options, concurrent bool) (coldCheck string) {
 			r.Off, r.Detail = OffNotCold, strings.TrimPrefix(coldCheck, string(OffNotCold)+": ")
 		case r.simRAM != nil && *c == *r.simRAM:
 			r.Off = OffRAM
-			r.Detail = fmt.Sprintf("the server took a prompt of %d tokens back from its RAM prompt cache (--cache-ram) for it, which the prediction did not model until the server showed it", r.fromRAM)
+			r.Detail = fmt.Sprintf("the server took a prompt of %d tokens back from its RAM prompt cache "+
+				"(--cache-ram) for it, which the prediction did not model until the server showed it", r.fromRAM)
 		case d > 0 && r.fromRAM > 0:
 			// The simulator with the RAM cache took a prompt back from RAM here, and the server
 			// found a longer one: its RAM held prompts from before this bench.
 			r.Off = OffRAM
-			r.Detail = fmt.Sprintf("the server's RAM prompt cache (--cache-ram) held a longer prompt for it than the simulator knew of (%d tokens more): one from before this bench; start llama-server with --cache-ram 0", d)
+			r.Detail = fmt.Sprintf("the server's RAM prompt cache (--cache-ram) held a longer prompt for it than the "+
+				"simulator knew of (%d tokens more): one from before this bench; start llama-server with --cache-ram "+
+				"0", d)
 		case d > 0 && before != nil && d <= before.generated-1 && r.Cause == "extends":
 			r.Off = OffOwnAnswer
-			r.Detail = fmt.Sprintf("the server matched %d of the %d tokens it generated for request %d: the recording holds this server's own answer there", d, before.generated, before.N)
+			r.Detail = fmt.Sprintf("the server matched %d of the %d tokens it generated for request %d: the "+
+				"recording holds this server's own answer there", d, before.generated, before.N)
 		case d > 0 && r.ramModelled:
 			// The server keeps prompts in RAM, and found one longer than any this bench sent
 			// could give: one an earlier bench (or anything else sent to it) left there.
 			r.Off = OffRAM
-			r.Detail = fmt.Sprintf("the server's RAM prompt cache (--cache-ram) held a prompt for it that this bench never sent (%d tokens more than the simulator's): one from before this bench; start llama-server with --cache-ram 0", d)
+			r.Detail = fmt.Sprintf("the server's RAM prompt cache (--cache-ram) held a prompt for it that this bench "+
+				"never sent (%d tokens more than the simulator's): one from before this bench; start llama-server "+
+				"with --cache-ram 0", d)
 		case concurrent:
 			r.Off = OffOrder
-			r.Detail = fmt.Sprintf("with %d sessions at once the server may have taken requests in another order than the bench sent them", o.Concurrency)
+			r.Detail = fmt.Sprintf("with %d sessions at once the server may have taken requests in another order "+
+				"than the bench sent them", o.Concurrency)
 		default:
 			r.Off = OffUnexplained
 			r.Detail = fmt.Sprintf("the server cached %d tokens, the simulator %d", *c, *r.Predicted)
@@ -183,12 +191,15 @@ func checkCold(cold string, rows []Row, initial map[int]bool) string {
 	c := *first.Usage.CachedTokens
 	switch {
 	case strings.HasPrefix(cold, "erased"):
-		return fmt.Sprintf("not cold: the first request took %d of its %s tokens from the cache after the slots were erased — llama-server keeps prompts in RAM apart from its slots (--cache-ram, on by default); start it with --cache-ram 0 for a cold bench", c, prompt)
+		return fmt.Sprintf("not cold: the first request took %d of its %s tokens from the cache after the slots were "+
+			"erased — llama-server keeps prompts in RAM apart from its slots (--cache-ram, on by default); start it "+
+			"with --cache-ram 0 for a cold bench", c, prompt)
 	case strings.HasPrefix(cold, "emptied"):
 		return fmt.Sprintf("not cold: the first request took %d of its %s tokens from the cache after it was %s", c,
 			prompt, cold)
 	}
-	return fmt.Sprintf("not cold: the first request took %d of its %s tokens from the cache, which was not emptied (%s)", c, prompt, cold)
+	return fmt.Sprintf("not cold: the first request took %d of its %s tokens from the cache, which was not emptied "+
+		"(%s)", c, prompt, cold)
 }
 
 // isRefusal says whether an error is a server refusing a prompt for its size.

@@ -59,7 +59,8 @@ func NewMetrics() *Metrics {
 	m.lastCached = prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "lembas_bench_last_cached_ratio",
 		Help: "The last answer's cached tokens ÷ its prompt tokens (0–1)."}, run)
 	m.info = prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "lembas_bench_info",
-		Help: "1, labelled with the recording benched and the server it was benched against."}, []string{"recording", "server"})
+		Help: "1, labelled with the recording benched and the server it was benched " +
+			"against."}, []string{"recording", "server"})
 	m.Registry.MustRegister(m.requests, m.prompt, m.cached, m.notReported, m.predicted, m.simulated, m.errors,
 		m.promptSecs, m.ttft, m.total, m.lastCached, m.info)
 	return m

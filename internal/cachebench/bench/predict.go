@@ -84,7 +84,8 @@ func NewPredictor(c PredictorConfig) (*Predictor, error) {
 	if c.RAM {
 		ram = "the RAM prompt cache (--cache-ram, " + said + ")"
 	}
-	p.About = fmt.Sprintf("the cache simulator as llama-server: %d slot(s), %s, slot prompt similarity %.2f, %s, tokens of %s", cache.Slots(), ctxs, sim, ram, c.Tokenizer.Name())
+	p.About = fmt.Sprintf("the cache simulator as llama-server: %d slot(s), %s, slot prompt similarity %.2f, %s, "+
+		"tokens of %s", cache.Slots(), ctxs, sim, ram, c.Tokenizer.Name())
 	return p, nil
 }
 

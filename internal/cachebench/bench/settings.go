@@ -322,7 +322,8 @@ func (t Target) Setup(ctx context.Context, path string, recs []Recording, o *Opt
 			}
 		}
 		if t.Tokenizer == "server" && info == nil {
-			return nil, fmt.Errorf("--tokenizer server: %s is not a llama-server (GET /props has no total_slots): give a tokenizer's URL, or leave --tokenizer out", t.Server.URL)
+			return nil, fmt.Errorf("--tokenizer server: %s is not a llama-server (GET /props has no total_slots): "+
+				"give a tokenizer's URL, or leave --tokenizer out", t.Server.URL)
 		}
 	}
 	o.Tokenizer = counter

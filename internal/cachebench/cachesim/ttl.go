@@ -21,7 +21,8 @@ func ParseTTLs(list []string) (map[string]time.Duration, error) {
 			known = known || p == name
 		}
 		if !known || name == ProviderAnthropic {
-			return nil, fmt.Errorf("--ttl %q: want openai or gemini (an Anthropic request says its own TTL, 5m or 1h, in each breakpoint)", item)
+			return nil, fmt.Errorf("--ttl %q: want openai or gemini (an Anthropic request says its own TTL, 5m or "+
+				"1h, in each breakpoint)", item)
 		}
 		out[name] = dur
 	}

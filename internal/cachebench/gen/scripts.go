@@ -215,7 +215,8 @@ func (pl *player) firstTurn() error {
 			}
 			// The title request: another prompt, no tools, the person's first words as they were.
 			title := &Session{Model: pl.s.Model, System: []json.RawMessage{Msg("system",
-				"Write a title of five words or fewer for the conversation that starts with the user's message. Answer with the title only.")},
+				"Write a title of five words or fewer for the conversation that starts with the user's message. "+
+					"Answer with the title only.")},
 				Msgs: []json.RawMessage{Msg("user", firstAsk)}}
 			_, err := pl.rec.Send(title.Body(), Reply{Text: "Why the build fails"}, false)
 			return err
@@ -268,14 +269,16 @@ func (pl *player) compact() error {
 		return err
 	}
 	lp := spec.LoopJSON().Context.Compaction
-	table := lp.Heading + "\n\n" + lp.Line + "\n\n| Path | Lines | sha | Result |\n|---|---|---|---|\n| main.go | 1-11 of 11 | 5d1e2a07 | #0002 |"
+	table := lp.Heading + "\n\n" + lp.Line + "\n\n| Path | Lines | sha | Result |\n|---|---|---|---|\n| main.go | " +
+		"1-11 of 11 | 5d1e2a07 | #0002 |"
 	s.Msgs = []json.RawMessage{Msg("user", summary+"\n\n"+table)}
 	return steps(
 		func() error { return pl.user("Now add a test for greet.") },
 		func() error { return pl.send(Reply{Calls: []Call{{"call_5", "read", `{"path":"main_test.go"}`}}}) },
 		func() error {
 			pl.result("call_5", "[main_test.go does not exist]")
-			return pl.send(Reply{Text: "There is no test file yet; I will create main_test.go with a table test for greet."})
+			return pl.send(Reply{Text: "There is no test file yet; I will create main_test.go with a table test for " +
+				"greet."})
 		},
 	)
 }
@@ -303,7 +306,8 @@ func pruneResults(s *Session) {
 func subagent(rec *Recorder) error {
 	s := &Session{Model: "qwen3-coder", Stream: true,
 		System: []json.RawMessage{Msg("system",
-			"You are a subagent of LLeMbas. Explore what you are asked to, read only, and report what you found in a few lines.")},
+			"You are a subagent of LLeMbas. Explore what you are asked to, read only, and report what you found in a "+
+				"few lines.")},
 		Tools: []json.RawMessage{Tool("read", "Read a file of the workspace, with line numbers.", "path")},
 		Msgs:  []json.RawMessage{Msg("user", "Is greet called anywhere but main.go?")}}
 	m, err := rec.Send(s.Body(), Reply{Calls: []Call{{"sub_1", "read", `{"path":"go.mod"}`}}}, true)

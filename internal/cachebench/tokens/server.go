@@ -143,7 +143,8 @@ func (s *Server) post(ctx context.Context, path string, body []byte, v any) erro
 		return fmt.Errorf("%s%s: reading the answer: %v", s.URL, path, err)
 	}
 	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("%s%s answered %s: %.200s (--tokenizer needs a llama.cpp server: /apply-template and /tokenize)", s.URL, path, resp.Status, bytes.TrimSpace(b))
+		return fmt.Errorf("%s%s answered %s: %.200s (--tokenizer needs a llama.cpp server: /apply-template and "+
+			"/tokenize)", s.URL, path, resp.Status, bytes.TrimSpace(b))
 	}
 	if err := json.Unmarshal(b, v); err != nil {
 		return fmt.Errorf("%s%s: the answer is not JSON: %v: %.120s", s.URL, path, err, b)

@@ -347,7 +347,8 @@ func contextThens() []stepDef {
 		thenOf("{id} inserts {text:text}", noArg, "the whole text the result inserts, on one line", result, nil,
 			valWant(1)),
 		thenOf("the bracket of {id} is {text:line}", noArg,
-			"the first line the result inserts (its bracket, and a stub's sentence)", result, path{firstLine}, valWant(1)),
+			"the first line the result inserts (its bracket, and a stub's "+
+				"sentence)", result, path{firstLine}, valWant(1)),
 		thenOf("the last line of {id} is {text:line}", noArg, "the last line the result inserts", result,
 			path{lastLine}, valWant(1)),
 		thenOf("{id} inserts {int:n} lines", noArg, "how many lines the result inserts", result, path{lineCount},

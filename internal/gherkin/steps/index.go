@@ -52,7 +52,8 @@ func branchFiles(a *args, removals bool) (map[string]any, error) {
 		case r[1] == removed && removals:
 			out[p] = nil
 		case r[1] == removed:
-			return nil, fmt.Errorf("row %d: a mounted branch's file has content; %s is for a commit that removes a file", i+1, removed)
+			return nil, fmt.Errorf("row %d: a mounted branch's file has content; %s is for a commit that removes a "+
+				"file", i+1, removed)
 		default:
 			out[p] = r[1]
 		}
@@ -100,7 +101,8 @@ func indexSteps() []stepDef {
 			"the session commits the staged changes under these paths only (op commit with paths)",
 			addOp(add, "commit", "paths", "path")),
 		step(When, "a commit on the forge changes {string:path}:", tableArg,
-			"someone else's commit on the mount's branch (op forge_commit): files by relative path, the content (removed) removing one",
+			"someone else's commit on the mount's branch (op forge_commit): files by relative path, the content "+
+				"(removed) removing one",
 			func(b *B, a *args) error {
 				files, err := branchFiles(a, true)
 				if err != nil {
@@ -134,7 +136,8 @@ func indexSteps() []stepDef {
 		step(Then, "the index holds nothing", noArg, "the answer's index is {}",
 			func(b *B, a *args) error { return a.expect(path{"index"}, map[string]any{}) }),
 		step(Then, "step {int:n} is refused with {text:error}", noArg,
-			"the spec refuses the n-th step (counting from 1), with filesystem.md's error text; the later steps are not taken",
+			"the spec refuses the n-th step (counting from 1), with filesystem.md's error text; the later steps are "+
+				"not taken",
 			func(b *B, a *args) error { return b.refused(a, map[string]any{"error": a.str(1)}) }),
 		step(Then, "step {int:n} is refused", noArg,
 			"the spec refuses the n-th step (counting from 1) and fixes no text for it",

@@ -82,7 +82,8 @@ func (b *prefixBuilder) request(n int) (int, error) {
 		return 0, err
 	}
 	if op := b.steps[i]["op"].(string); !requests[op] {
-		return 0, fmt.Errorf("step %d is a %s step, not a request (a user message, a tool step, the summary or the wrap-up)", n, op)
+		return 0, fmt.Errorf("step %d is a %s step, not a request (a user message, a tool step, the summary or the "+
+			"wrap-up)", n, op)
 	}
 	return i, nil
 }

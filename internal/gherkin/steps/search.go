@@ -51,7 +51,8 @@ func score(cell string) (any, bool, error) {
 	}
 	f, err := strconv.ParseFloat(cell, 64)
 	if err != nil {
-		return nil, false, fmt.Errorf("score %q is not a number (leave the cell empty when that search did not return the passage)", cell)
+		return nil, false, fmt.Errorf("score %q is not a number (leave the cell empty when that search did not "+
+			"return the passage)", cell)
 	}
 	return f, true, nil
 }
@@ -68,7 +69,8 @@ func searchSteps() []stepDef {
 	steps := viewSteps(func(b *B) map[string]any { return b.fields })
 	steps = append(steps,
 		step(Given, "the passages:", tableArg,
-			"what the index holds for the query: path, lines (start-end), meaning and words scores (empty: not returned by that search), text (\\n for a line break)",
+			"what the index holds for the query: path, lines (start-end), meaning and words scores (empty: not "+
+				"returned by that search), text (\\n for a line break)",
 			func(b *B, a *args) error {
 				rows, err := a.rows(5)
 				if err != nil {

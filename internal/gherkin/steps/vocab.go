@@ -317,7 +317,8 @@ func sameWord(w, shown string) bool {
 func common() []stepDef {
 	return []stepDef{
 		{kind: Given, phrase: "the case also has:", arg: docArg,
-			doc: "a JSON object whose fields are set on the case as it is sent, over what the other steps built — for a field no step sets",
+			doc: "a JSON object whose fields are set on the case as it is sent, over what the other steps built — " +
+				"for a field no step sets",
 			run: func(b *Build, a *args) error {
 				var m map[string]any
 				if err := a.json(&m, "a JSON object"); err != nil {
@@ -400,7 +401,8 @@ func (b *Build) Step(k Kind, text string, line int, arg Arg) error {
 	}
 	// The case is sent once, after the last When: a Given or When after a Then has nothing to act on.
 	if b.phase == Then && k != Then {
-		return errors.New("a Given or When after a Then: the case is sent once, after the last When, so every Then comes last (write a second scenario for what follows)")
+		return errors.New("a Given or When after a Then: the case is sent once, after the last When, so every Then " +
+			"comes last (write a second scenario for what follows)")
 	}
 	b.phase = k
 	a := &args{b: b}

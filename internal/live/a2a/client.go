@@ -370,7 +370,8 @@ func (t *turn) said() string {
 func (c *Client) Configure(ctx context.Context, what string, fields map[string]any) error {
 	if !c.Lembas() {
 		return &acp.Unsupported{What: what,
-			Why: "A2A carries only the person's messages, and the agent card offers no LLeMbas extension (" + ExtLembas + ")"}
+			Why: "A2A carries only the person's messages, and the agent card offers no LLeMbas extension " +
+				"(" + ExtLembas + ")"}
 	}
 	if c.Context == "" {
 		c.Context = fmt.Sprintf("lembas-%d", time.Now().UnixNano())
@@ -387,7 +388,8 @@ func (c *Client) Configure(ctx context.Context, what string, fields map[string]a
 func (c *Client) Compact(ctx context.Context) error {
 	if !c.Lembas() {
 		return &acp.Unsupported{What: "a compaction",
-			Why: "A2A carries only the person's messages, and the agent card offers no LLeMbas extension (" + ExtLembas + ")"}
+			Why: "A2A carries only the person's messages, and the agent card offers no LLeMbas extension " +
+				"(" + ExtLembas + ")"}
 	}
 	if c.Context == "" {
 		return &acp.Unsupported{What: "a compaction", Why: "nothing to compact: no message was sent"}

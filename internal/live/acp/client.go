@@ -475,7 +475,8 @@ func (c *Client) SetModel(ctx context.Context, s Session, model string) error {
 func (c *Client) Configure(ctx context.Context, s Session, settings map[string]any) error {
 	if !c.has(spec.Text("acp.capability.configure")) {
 		return &Unsupported{What: "a change of the session's settings",
-			Why: "the agent does not advertise _lembas/configure (capability configure in its initialize answer's _meta.lembas)"}
+			Why: "the agent does not advertise _lembas/configure (capability configure in its initialize answer's " +
+				"_meta.lembas)"}
 	}
 	params := map[string]any{"sessionId": s.ID}
 	for k, v := range settings {
@@ -490,7 +491,8 @@ func (c *Client) Configure(ctx context.Context, s Session, settings map[string]a
 func (c *Client) Compact(ctx context.Context, s Session) (string, error) {
 	if !c.lembas() {
 		return "", &Unsupported{What: "a compaction",
-			Why: "the agent is not a LLeMbas agent (no _meta.lembas in its initialize answer), so it offers no _lembas/session/compact"}
+			Why: "the agent is not a LLeMbas agent (no _meta.lembas in its initialize answer), so it offers no " +
+				"_lembas/session/compact"}
 	}
 	raw, err := c.extension(ctx, spec.Text("acp.method.compact"), map[string]any{"sessionId": s.ID})
 	if err != nil {

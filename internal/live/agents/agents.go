@@ -175,7 +175,8 @@ func Parse(b []byte, file string) (*Profile, error) {
 	switch p.API {
 	case "chat completions", "responses", "anthropic messages", "gemini":
 	default:
-		return nil, fmt.Errorf("%s: api %q: want \"chat completions\", \"responses\", \"anthropic messages\" or \"gemini\"", file, p.API)
+		return nil, fmt.Errorf("%s: api %q: want \"chat completions\", \"responses\", \"anthropic messages\" or "+
+			"\"gemini\"", file, p.API)
 	}
 	for name, c := range p.Files {
 		if filepath.IsAbs(name) || strings.HasPrefix(path.Clean(name), "..") {
@@ -188,12 +189,14 @@ func Parse(b []byte, file string) (*Profile, error) {
 	}
 	for op, sh := range p.Tools.Calls {
 		if !shapeOK(sh) {
-			return nil, fmt.Errorf("%s: tools.calls.%s: a call needs a name, and its arguments as JSON or (a custom tool's) its input", file, op)
+			return nil, fmt.Errorf("%s: tools.calls.%s: a call needs a name, and its arguments as JSON or (a custom "+
+				"tool's) its input", file, op)
 		}
 	}
 	for _, sh := range p.Tools.Read {
 		if !shapeOK(sh) {
-			return nil, fmt.Errorf("%s: tools.read: each shape needs a name, and its arguments as JSON or (a custom tool's) its input", file)
+			return nil, fmt.Errorf("%s: tools.read: each shape needs a name, and its arguments as JSON or (a custom "+
+				"tool's) its input", file)
 		}
 	}
 	return &p, nil
@@ -244,7 +247,8 @@ type NotInstalled struct{ Profile *Profile }
 
 func (e *NotInstalled) Error() string {
 	p := e.Profile
-	return fmt.Sprintf("%s is not installed: npm install --prefix DIR/%s %s@%s, then LEMBAS_AGENTS=DIR (or %s=DIR/%s/node_modules/.bin/%s, or %s on PATH)",
+	return fmt.Sprintf("%s is not installed: npm install --prefix DIR/%s %s@%s, then LEMBAS_AGENTS=DIR (or "+
+		"%s=DIR/%s/node_modules/.bin/%s, or %s on PATH)",
 		p.Name, p.Name, p.Package, p.Version, p.EnvName(), p.Name, p.Bin, p.Bin)
 }
 
@@ -366,7 +370,8 @@ const NoProfile = "none"
 type NoMatch struct{ Command string }
 
 func (e *NoMatch) Error() string {
-	return fmt.Sprintf("%q matches no agent profile by its program (%s): name its profile with --profile NAME or FILE.json, or give --profile %s to run it with none (over ACP as given, or one-shot with the prompt last)",
+	return fmt.Sprintf("%q matches no agent profile by its program (%s): name its profile with --profile NAME or "+
+		"FILE.json, or give --profile %s to run it with none (over ACP as given, or one-shot with the prompt last)",
 		e.Command, strings.Join(Names(), ", "), NoProfile)
 }
 

@@ -99,9 +99,11 @@ func contextPlayable(cs conformance.ContextCase) error {
 	for i, st := range cs.Steps {
 		switch {
 		case st.Op == "reply":
-			return skipf("step %d is a reply (a chat's next reply, whose request carries none of the earlier results): an agent session over ACP resends every result", i+1)
+			return skipf("step %d is a reply (a chat's next reply, whose request carries none of the earlier "+
+				"results): an agent session over ACP resends every result", i+1)
 		case st.Op == "output" && slices.Contains(byResult, str(st.Tool)):
-			return skipf("step %d is %s's output: a harness's own %s prints what it finds, and no call makes it print the case's text", i+1, str(st.Tool), str(st.Tool))
+			return skipf("step %d is %s's output: a harness's own %s prints what it finds, and no call makes it "+
+				"print the case's text", i+1, str(st.Tool), str(st.Tool))
 		}
 	}
 	return nil

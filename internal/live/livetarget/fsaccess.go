@@ -84,7 +84,8 @@ func planFS(p *agents.Profile, c conformance.Case) (*plan, error) {
 	path := *cs.Path
 	op := map[string]string{"read": "read", "list": "list", "write": "write", "mkdir": "mkdir", "rm": "delete"}[cs.Op]
 	if op == "" {
-		return nil, skipf("a harness of one access level has no call for %s (level tells levels apart; commit needs a mount)", cs.Op)
+		return nil, skipf("a harness of one access level has no call for %s (level tells levels apart; commit needs "+
+			"a mount)", cs.Op)
 	}
 	rules, err := fsPlayable(c, cs, path)
 	if err != nil {
@@ -291,7 +292,8 @@ func planInstructions(p *agents.Profile, c conformance.Case) (*plan, error) {
 	}
 	start := fsaccess.Resolve(boundary, *cs.Start)
 	if instructions.StartDir(boundary, start) != start {
-		return nil, skipf("the start directory %s is outside the boundary %s: a harness finds its boundary from where it starts", start, boundary)
+		return nil, skipf("the start directory %s is outside the boundary %s: a harness finds its boundary from "+
+			"where it starts", start, boundary)
 	}
 	pl := &plan{cwd: start, files: map[string]string{}}
 	gitMarker(pl.files, boundary)

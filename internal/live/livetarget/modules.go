@@ -58,7 +58,8 @@ func planModules(p *agents.Profile, c conformance.Case) (*plan, error) {
 		switch st.Op {
 		case "spawn":
 			if i != 0 {
-				return nil, skipf("step %d spawns a session that has had a step: a live session spawns once, at its start", i+1)
+				return nil, skipf("step %d spawns a session that has had a step: a live session spawns once, at its "+
+					"start", i+1)
 			}
 			b.at[i] = b.last
 		case "touch":
@@ -99,7 +100,8 @@ func modulesPlayable(c conformance.Case, in modulesInput) (map[string]string, er
 		}
 	}
 	if has {
-		return nil, skipf("the case's links point at its own paths, which on a session directory are not where they lead")
+		return nil, skipf("the case's links point at its own paths, which on a session directory are not where they " +
+			"lead")
 	}
 	files := map[string]string{}
 	for fp, raw := range in.Files {

@@ -36,7 +36,8 @@ func planPrefix(p *agents.Profile, c conformance.Case) (*plan, error) {
 		return nil, err
 	}
 	pl := &plan{cwd: "/",
-		files: map[string]string{"/" + readme: "# lembas-check\n\nA session directory of the live target.\n"}, show: could["display"], clock: true}
+		files: map[string]string{"/" + readme: "# lembas-check\n\nA session directory of the live " +
+			"target.\n"}, show: could["display"], clock: true}
 	gitMarker(pl.files, "/")
 	b := &prefixBuild{p: p, pl: pl, mode: st.Mode.V, reads: make([]prefixRead, len(steps)), pending: prefixStart(st)}
 	for i, step := range steps {
@@ -220,7 +221,8 @@ func (b *prefixBuild) step(i int, step conformance.PrefixStep) error {
 		}})
 		b.remakes++
 	case "wrapup":
-		return skipf("step %d is a wrap-up, which comes after a step limit or a budget that cannot be reached at a chosen step", i+1)
+		return skipf("step %d is a wrap-up, which comes after a step limit or a budget that cannot be reached at a "+
+			"chosen step", i+1)
 	default:
 		return fmt.Errorf("step %d: no op %q", i+1, step.Op)
 	}
@@ -246,7 +248,8 @@ func (b *prefixBuild) set(i int, step conformance.PrefixStep) error {
 			// just before it made it, and the harness is to say so.
 			prev := b.reads[max(i-1, 0)]
 			if i == 0 || prev.kind != "call" || prev.tool != "plan_submit" || b.mode != prefix.PlanMode {
-				return skipf("step %d: the model sets the mode only by plan_submit's approval, and the step before it is no such call", i+1)
+				return skipf("step %d: the model sets the mode only by plan_submit's approval, and the step before "+
+					"it is no such call", i+1)
 			}
 			b.mode = step.Mode.V
 		case step.By.V == "model" && f == "plan":

@@ -452,7 +452,8 @@ func (t *Target) turns(ctx context.Context, pl *plan, e *env) error {
 			if tn.compact {
 				what = "the compaction"
 			}
-			return &short{msg: fmt.Sprintf("turn %d (%s) ended after %d of the %d requests the case needs: the harness stopped calling the model", i+1, what, n, len(tn.slots))}
+			return &short{msg: fmt.Sprintf("turn %d (%s) ended after %d of the %d requests the case needs: the "+
+				"harness stopped calling the model", i+1, what, n, len(tn.slots))}
 		}
 	}
 	return nil
@@ -486,7 +487,8 @@ func (t *Target) fault(ctx, cctx context.Context, err error) runner.Outcome {
 			err = context.Cause(cctx) // the case's time was up
 		}
 		return runner.Outcome{Verdict: runner.Timeout,
-			Message: fmt.Sprintf("the case did not end within %s (%v): the harness was ended and is started again for the next case", t.o.Timeout, err), Stderr: stderr}
+			Message: fmt.Sprintf("the case did not end within %s (%v): the harness was ended and is started again "+
+				"for the next case", t.o.Timeout, err), Stderr: stderr}
 	case errors.As(err, &f) && f.Kind == acp.Malformed:
 		return runner.Outcome{Verdict: runner.ProtocolError, Message: f.Error(), Stderr: stderr}
 	}

@@ -81,7 +81,8 @@ func FakeTime(s string, now, started time.Time) (time.Time, error) {
 	}
 	t, err := time.ParseInLocation(layout, s, time.Local)
 	if err != nil {
-		return time.Time{}, fmt.Errorf("faketime %q: not an offset (+N), a start (@YYYY-MM-DD hh:mm:ss) or a time (YYYY-MM-DD hh:mm:ss)", s)
+		return time.Time{}, fmt.Errorf("faketime %q: not an offset (+N), a start (@YYYY-MM-DD hh:mm:ss) or a time "+
+			"(YYYY-MM-DD hh:mm:ss)", s)
 	}
 	return t, nil
 }

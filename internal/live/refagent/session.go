@@ -124,7 +124,8 @@ func (s *session) start() error {
 // rules 1 and 2). Called with mu held.
 func (s *session) makeSystem() string {
 	var b strings.Builder
-	b.WriteString("You are lembas-check's reference agent: a harness that keeps harness spec " + spec.Version() + ", for checking other harnesses against it.\n\n")
+	b.WriteString("You are lembas-check's reference agent: a harness that keeps harness " +
+		"spec " + spec.Version() + ", for checking other harnesses against it.\n\n")
 	if ctx, err := spec.ReadFile("prompts/blocks/context.md"); err == nil && slices.Contains(s.offered, "recall") {
 		b.WriteString(withoutComment(string(ctx)))
 		b.WriteString("\n\n")
