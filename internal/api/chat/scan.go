@@ -191,24 +191,13 @@ func stringValue(raw []byte) (string, bool) {
 // Members lists an object's members in the order written: each key decoded and its value's raw
 // bytes. It is for the parts a caller looks into (a message, a tool), not for whole bodies.
 func Members(raw []byte) (keys []string, values [][]byte, err error) {
-	i := jsonx.SkipSpace(raw, 0)
-	if i >= len(raw) || raw[i] != '{' {
-		return nil, nil, bad(i, "not an object")
-	}
-	end, err := skipObject(raw, i, 0, func(key []byte, s, e int) error {
-		k, ok := stringValue(key)
-		if !ok {
-			return bad(s, "bad key")
-		}
-		keys = append(keys, k)
-		values = append(values, raw[s:e])
-		return nil
-	})
+	keys, spans, err := MemberSpans(raw)
 	if err != nil {
 		return nil, nil, err
 	}
-	if jsonx.SkipSpace(raw, end) != len(raw) {
-		return nil, nil, bad(end, "more after the object")
+	values = make([][]byte, len(spans))
+	for i, sp := range spans {
+		values[i] = raw[sp.Start:sp.End]
 	}
 	return keys, values, nil
 }
