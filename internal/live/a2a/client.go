@@ -369,9 +369,7 @@ func (t *turn) said() string {
 // conversation's contextId is chosen here, and the workspace sent with it.
 func (c *Client) Configure(ctx context.Context, what string, fields map[string]any) error {
 	if !c.Lembas() {
-		return &acp.Unsupported{What: what,
-			Why: "A2A carries only the person's messages, and the agent card offers no LLeMbas extension " +
-				"(" + ExtLembas + ")"}
+		return noLembas(what)
 	}
 	if c.Context == "" {
 		c.Context = fmt.Sprintf("lembas-%d", time.Now().UnixNano())
@@ -383,13 +381,18 @@ func (c *Client) Configure(ctx context.Context, what string, fields map[string]a
 	return c.Call(ctx, spec.Text("acp.method.configure"), params, nil)
 }
 
+// noLembas is the skip of a step only the LLeMbas methods carry, on a server whose card offers
+// none of them.
+func noLembas(what string) error {
+	return &acp.Unsupported{What: what,
+		Why: "A2A carries only the person's messages, and the agent card offers no LLeMbas extension (" + ExtLembas + ")"}
+}
+
 // Compact compacts the conversation with _lembas/session/compact, where the card offers
 // ExtLembas.
 func (c *Client) Compact(ctx context.Context) error {
 	if !c.Lembas() {
-		return &acp.Unsupported{What: "a compaction",
-			Why: "A2A carries only the person's messages, and the agent card offers no LLeMbas extension " +
-				"(" + ExtLembas + ")"}
+		return noLembas("a compaction")
 	}
 	if c.Context == "" {
 		return &acp.Unsupported{What: "a compaction", Why: "nothing to compact: no message was sent"}
