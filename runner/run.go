@@ -147,7 +147,7 @@ func Run(ctx context.Context, t Target, info TargetInfo, items []Item, opts Opti
 	for range workers {
 		wg.Go(func() {
 			for i := range next {
-				r := runOne(ctx, t, items[i], answers, opts.Expect)
+				r := RunOne(ctx, t, items[i], answers, opts.Expect)
 				rep.Results[i] = r
 				mu.Lock()
 				if opts.OnResult != nil {
@@ -219,7 +219,10 @@ func (r *Report) Closed(err error) {
 	}
 }
 
-func runOne(ctx context.Context, t Target, it Item, answers map[string]bool, expect *Expectations) Result {
+// RunOne runs one work item against a started target, as Run does for each: answers names the
+// areas the target said it answers (others are skipped), expect its known failures. It is what
+// runnertest's subtests call, one item each.
+func RunOne(ctx context.Context, t Target, it Item, answers map[string]bool, expect *Expectations) Result {
 	c := it.Case
 	r := Result{Case: c}
 	switch {
