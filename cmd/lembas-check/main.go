@@ -37,6 +37,7 @@ func program() cli.Program {
 			{Synopsis: "agent [flags]", Help: "serve lembas-check's reference agent over ACP on stdin/stdout, its model $OPENAI_BASE_URL (the live target's proof: run --live 'lembas-check agent')", Run: cmdAgent},
 			{Synopsis: "adapter", Help: "serve the builtin reference over the adapter protocol on stdin/stdout", Run: cmdAdapter},
 			{Synopsis: "audit REC [flags]", Help: "find where each request of a recorded session breaks the prefix, and what it costs; exit 1 on a break the spec does not allow", Run: cmdAudit},
+			{Synopsis: "diff-recordings A B [flags]", Help: "compare two recordings request by request: what differs apart from ids and times, the prefix they share and its cost; exit 1 on a difference that changes a cached prefix", Run: cmdDiffRecordings},
 			{Synopsis: "replay REC --server URL [flags]", Help: "send a recording's requests to an OpenAI-compatible server again, timing each and reading its cached tokens", Run: cmdReplay},
 			{Synopsis: "bench REC --server URL|--sim [flags]", Help: "replay a recording against a server (or the simulator) and measure cached tokens and times beside the audit's prediction; variants side by side", Run: cmdBench},
 			{Synopsis: "export REC [flags]", Help: "write a recording as a Mooncake-style trace (timestamps, lengths, prefix block hash ids; no text)", Run: cmdExport},
