@@ -208,7 +208,8 @@ func TestSmokeCommand(t *testing.T) {
 	}
 }
 
-// The example adapters pass the jobs area, skip every other, and agree with the builtin on jobs.
+// The example adapters pass the jobs and fs_access areas, skip every other, and agree with the
+// builtin on both.
 func TestExampleAdapters(t *testing.T) {
 	for _, c := range []struct{ program, impl string }{
 		{"python3", "python3 ../../adapters/python/example/adapter.py"},
@@ -220,7 +221,8 @@ func TestExampleAdapters(t *testing.T) {
 			}
 			began := time.Now()
 			code, out, errs := runCLI(t, "run", "--impl", c.impl, "--format", "json", "--out", filepath.Join(t.TempDir(), "r.json"))
-			if code != 0 || !strings.Contains(out, "│ jobs         │    10 │   10 │    0 │     0 │    0 │") {
+			if code != 0 || !strings.Contains(out, "│ jobs         │    10 │   10 │    0 │     0 │    0 │") ||
+				!strings.Contains(out, "│ fs_access    │    41 │   41 │    0 │     0 │    0 │") {
 				t.Fatalf("run: exit %d\n%s\n%s", code, out, errs)
 			}
 			// Coverage a CI can hold (issue 21): an --expect that lists no skips fails the run,
@@ -231,16 +233,18 @@ func TestExampleAdapters(t *testing.T) {
 				t.Fatal(err)
 			}
 			code, out, errs = runCLI(t, "run", "--impl", c.impl, "--expect", none, "--write-expect", base)
-			if code != 1 || !strings.Contains(lastLine(out), "FAIL\t10 of 277 checked, 267 skipped") || !strings.Contains(errs, "267 skipped cases it does not list fail the run: chunk_tokens/") ||
+			if code != 1 || !strings.Contains(lastLine(out), "FAIL\t51 of 277 checked, 226 skipped") || !strings.Contains(errs, "226 skipped cases it does not list fail the run: chunk_tokens/") ||
 				!strings.Contains(out, "--- UNLISTED SKIP: chunk_tokens/") {
 				t.Fatalf("run --expect listing no skips: exit %d\n%s\n%s", code, lastLine(out), errs)
 			}
 			code, out, errs = runCLI(t, "run", "--impl", c.impl, "--expect", base)
-			if code != 0 || !strings.HasPrefix(lastLine(out), "ok\t10 of 277 checked, 267 skipped") || strings.Contains(errs, "--expect") {
+			if code != 0 || !strings.HasPrefix(lastLine(out), "ok\t51 of 277 checked, 226 skipped") || strings.Contains(errs, "--expect") {
 				t.Fatalf("run --expect with the baseline --write-expect wrote: exit %d\n%s\n%s", code, lastLine(out), errs)
 			}
 			code, out, errs = runCLI(t, "diff", "--a", "builtin", "--b", c.impl)
-			if code != 0 || !regexp.MustCompile(`│ ?jobs +│ *10 ?│ *10 ?│ *0 ?│ *0 ?│`).MatchString(out) || !strings.HasPrefix(out, "ok\t10 agree, 267 only in a; 10 of 277 cases compared\n") {
+			if code != 0 || !regexp.MustCompile(`│ ?jobs +│ *10 ?│ *10 ?│ *0 ?│ *0 ?│`).MatchString(out) ||
+				!regexp.MustCompile(`│ ?fs_access +│ *41 ?│ *41 ?│ *0 ?│ *0 ?│`).MatchString(out) ||
+				!strings.HasPrefix(out, "ok\t51 agree, 226 only in a; 51 of 277 cases compared\n") {
 				t.Fatalf("diff: exit %d\n%s\n%s", code, out, errs)
 			}
 			code, out, _ = runCLI(t, "smoke", "--impl", c.impl)

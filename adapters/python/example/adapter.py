@@ -9,10 +9,11 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))  # the kit, in the repo
 
 from lembas_adapter import serve  # noqa: E402
+from fs_access import fs_access  # noqa: E402
 from jobs import jobs  # noqa: E402
 
 if __name__ == "__main__":
-    serve({"jobs": jobs}, {
+    serve({"fs_access": fs_access, "jobs": jobs}, {
         "name": "example Python adapter",
         "version": "0.1.0",
         "language": "python",

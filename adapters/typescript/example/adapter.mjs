@@ -3,9 +3,10 @@
 //   import { serve } from "@lembas-check/adapter";
 // and `lembas-check run --impl 'node test/lembas-adapter.mjs'`.
 import { serve } from "../index.mjs";
+import { fs_access } from "./fs_access.mjs";
 import { jobs } from "./jobs.mjs";
 
-await serve({ jobs }, {
+await serve({ fs_access, jobs }, {
   implementation: {
     name: "example TypeScript adapter",
     version: "0.1.0",
