@@ -2,6 +2,9 @@ package recdiff
 
 import (
 	"context"
+	"flag"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -32,6 +35,8 @@ const probe = `<script>
   document.body.appendChild(pre);
 })();
 </script>`
+
+var updateDocs = flag.Bool("update-docs", false, "write the screenshot docs/audit.md shows (docs/img) from the browser check")
 
 type probeResult struct {
 	Verdict   string
@@ -66,7 +71,8 @@ func TestPageInABrowser(t *testing.T) {
 	if err != nil {
 		t.Skipf("SKIP: no browser to check the page in: %v", err)
 	}
-	r := openPage(t, c, run(t, recordings+"clean.jsonl", recordings+"date-in-system.jsonl"))
+	rep := run(t, recordings+"clean.jsonl", recordings+"date-in-system.jsonl")
+	r := openPage(t, c, rep)
 	if !strings.HasPrefix(r.Verdict, "FAIL: 6 pairs: 6 break the cached prefix\n") ||
 		!strings.Contains(r.Verdict, "first: system at $.messages[0].content") {
 		t.Errorf("verdict %q", r.Verdict)
@@ -84,5 +90,22 @@ func TestPageInABrowser(t *testing.T) {
 	same := openPage(t, c, run(t, recordings+"clean.jsonl", recordings+"clean.jsonl"))
 	if !strings.HasPrefix(same.Verdict, "ok: 6 pairs: 6 same\n") || same.Open != 0 || len(same.Changes) != 0 {
 		t.Errorf("against itself: %+v", same)
+	}
+
+	var page strings.Builder
+	if err := WriteHTML(&page, rep); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "page.html")
+	if err := os.WriteFile(file, []byte(page.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	png := filepath.Join(t.TempDir(), "page.png")
+	if *updateDocs {
+		png = "../../../docs/img/diff-recordings.png"
+	}
+	url, _ := browser.FileURL(file, "")
+	if err := c.Screenshot(context.Background(), url, png, 1280, 1000); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -249,8 +249,13 @@ func breakpoints(p *Pair, a, b *request) {
 	if len(parts) == 0 {
 		parts = append(parts, "the same breakpoints in another order")
 	}
-	p.add(Difference{Kind: KindBreakpoints, Path: "cache_control", Prefix: true, Detail: "breakpoints " +
-		strings.Join(parts, "; ")})
+	// The path is the first breakpoint that moved, without its TTL ("$.system[0] (5m)").
+	at := append(removed, added...)
+	if len(at) == 0 {
+		at = b.marks
+	}
+	path, _, _ := strings.Cut(at[0], " (")
+	p.add(Difference{Kind: KindBreakpoints, Path: path, Prefix: true, Detail: "breakpoints " + strings.Join(parts, "; ")})
 }
 
 func minus(x, y []string) []string {

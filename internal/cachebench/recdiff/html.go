@@ -72,7 +72,7 @@ func WriteHTML(w io.Writer, r *Report) error {
 	p := htmlPage{A: r.A, B: r.B, AKeeps: table.Percent(r.A.Audit.ReusableShare),
 		BKeeps: table.Percent(r.B.Audit.ReusableShare), Status: map[format.Status]string{format.OK: "ok",
 			format.Failed: "fail", format.Unfinished: "error"}[st], Word: st.Word(),
-		Counts: fmt.Sprintf("%d pairs: %s", r.Totals.Pairs, counts(r.Totals)), Pairing: r.Pairing,
+		Counts: pairs(r.Totals.Pairs) + ": " + counts(r.Totals), Pairing: r.Pairing,
 		Tokenizer: r.Tokenizer, Currency: r.Currency, Priced: r.Totals.LostCost != nil}
 	p.Lead = lead(r)
 	for _, c := range r.Changes {

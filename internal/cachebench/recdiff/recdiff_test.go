@@ -230,3 +230,27 @@ func FuzzCompare(f *testing.F) {
 		}
 	})
 }
+
+// Anthropic: a breakpoint moved from the system prompt to the last tool result shares every
+// byte, yet caches another prefix: it breaks, named at the breakpoint that moved; the tool_use
+// ids are cosmetic.
+func TestBreakpointMoved(t *testing.T) {
+	msgs := func(id, mark string) string {
+		return `"messages":[{"role":"user","content":"hi"},{"role":"assistant","content":[{"type":"tool_use","id":"` + id +
+			`","name":"read","input":{}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"` + id +
+			`","content":"ok"` + mark + `}]}]}`
+	}
+	const mark = `,"cache_control":{"type":"ephemeral"}`
+	head := `{"model":"claude-sonnet-4-5","max_tokens":100,"tools":[{"name":"read","input_schema":{"type":"object"}}],`
+	a := writeLog(t, "a.jsonl", head+`"system":[{"type":"text","text":"You are X."`+mark+`}],`+msgs("toolu_01ABCDEFGH", ""))
+	b := writeLog(t, "b.jsonl", head+`"system":[{"type":"text","text":"You are X."}],`+msgs("toolu_01ZZZZZZZZ", mark))
+	r := run(t, a, b)
+	p := r.Pairs[0]
+	if p.Verdict != Breaks || len(p.Differences) != 1 || p.Cosmetic["ids"] != 2 || p.SharedTokens != p.PromptTokens {
+		t.Fatalf("%+v", p)
+	}
+	if d := p.Differences[0]; d.Kind != KindBreakpoints || d.Path != "$.system[0]" ||
+		d.Detail != "breakpoints added $.messages[2].content[0] (5m); removed $.system[0] (5m)" {
+		t.Errorf("%+v", d)
+	}
+}

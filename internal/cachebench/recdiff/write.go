@@ -24,8 +24,8 @@ var Formats = format.Formats[*Report]{
 // Summary is the report's last line: its Status's word, then the counts in words.
 func Summary(r *Report) string {
 	t := r.Totals
-	s := fmt.Sprintf("%s\t%s vs %s\t%d pairs (%s): %s; %s of %s tokens shared (%s)", Status(r).Word(), r.A.File,
-		r.B.File, t.Pairs, r.Pairing, counts(t), table.Count(t.SharedTokens), table.Count(t.PromptTokens),
+	s := fmt.Sprintf("%s\t%s vs %s\t%s (%s): %s; %s of %s tokens shared (%s)", Status(r).Word(), r.A.File,
+		r.B.File, pairs(t.Pairs), r.Pairing, counts(t), table.Count(t.SharedTokens), table.Count(t.PromptTokens),
 		table.Percent(t.SharedShare))
 	if t.LostCost != nil {
 		s += fmt.Sprintf(", %s lost to the differences", money(r, *t.LostCost))
@@ -59,6 +59,14 @@ func counts(t Totals) string {
 		return "none"
 	}
 	return strings.Join(parts, ", ")
+}
+
+// pairs is a count of pairs in words: "1 pair", "6 pairs".
+func pairs(n int) string {
+	if n == 1 {
+		return "1 pair"
+	}
+	return fmt.Sprintf("%d pairs", n)
 }
 
 func money(r *Report, v float64) string {
@@ -230,9 +238,9 @@ func Footer(r *Report) format.Footer {
 func WriteMarkdown(w io.Writer, r *Report) error {
 	st := Status(r)
 	t := r.Totals
-	fmt.Fprintf(w, "## Two recordings: `%s` vs `%s`\n\n%s **%s** %d pairs (%s): %s. They share **%s** of %s "+
+	fmt.Fprintf(w, "## Two recordings: `%s` vs `%s`\n\n%s **%s** %s (%s): %s. They share **%s** of %s "+
 		"prompt tokens (%s). Each keeps of its own prefix: a %s, b %s. Tokenizer: %s.\n\n", r.A.File, r.B.File,
-		st.Icon(), st.Word(), t.Pairs, r.Pairing, counts(t), table.Count(t.SharedTokens), table.Count(t.PromptTokens),
+		st.Icon(), st.Word(), pairs(t.Pairs), r.Pairing, counts(t), table.Count(t.SharedTokens), table.Count(t.PromptTokens),
 		table.Percent(t.SharedShare), table.Percent(r.A.Audit.ReusableShare), table.Percent(r.B.Audit.ReusableShare),
 		r.Tokenizer)
 	if t.LostCost != nil {
@@ -248,6 +256,7 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 			fmt.Fprintf(w, "| %s | `%s` | %s | %d | %s | %s |\n", c.Kind, c.Path, format.MarkdownCell(c.Detail),
 				len(c.Pairs), table.Count(c.LostTokens), yes)
 		}
+		fmt.Fprintln(w, "\nA pair's lost tokens are counted on its first change to the prefix.")
 		fmt.Fprintln(w)
 	}
 	for _, u := range r.Unpaired {
