@@ -11,27 +11,30 @@ import (
 
 func cmdDiffRecordings(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("diff-recordings", stderr)
-	form := fs.String("format", "table", "report `FORMAT`: "+recdiff.Formats.Help())
-	out := fs.String("out", "", "write the report to `FILE` (the table's last line still goes to stdout)")
-	verbose := fs.Bool("v", false, "list the pairs that differ only cosmetically, too")
-	var st recdiff.Settings
+	o := format.Output{}
+	fs.StringVar(&o.Format, "format", "table", "report `FORMAT`: "+recdiff.Formats.Help())
+	fs.StringVar(&o.Out, "out", "", "write the report to `FILE` (the table's last line still goes to stdout)")
+	fs.BoolVar(&o.Verbose, "v", false, "list the pairs that differ only cosmetically, too")
+	st := recdiff.Settings{}
 	fs.StringVar(&st.Tokenizer, "tokenizer", "", tokenizerUsage)
-	fs.StringVar(&st.Prices, "prices", "", "put money on the lost tokens with the price table in `FILE` "+
-		"(default: the built-in one)")
+	pf := addPriceFlags(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return flagExit(err)
 	}
-	if _, err := recdiff.Formats.Lookup(*form); err != nil || len(pos) != 2 {
-		return errorf(stderr, "usage: lembas-check diff-recordings A B (two recordings or request logs; %v)", err)
+	if len(pos) != 2 {
+		return errorf(stderr, "usage: lembas-check diff-recordings A B: two recordings or request logs (got %d)", len(pos))
 	}
-	rep, err := st.Run(ctx, pos[0], pos[1])
-	if err != nil {
+	if _, err := recdiff.Formats.Lookup(o.Format); err != nil {
 		return errorf(stderr, "%v", err)
 	}
-	o := format.Output{Format: *form, Out: *out, Verbose: *verbose}
-	summary := func(w io.Writer, r *recdiff.Report) error { _, err := fmt.Fprintln(w, recdiff.Summary(r)); return err }
-	if err := format.Write(recdiff.Formats, o, rep, stdout, summary); err != nil {
+	st.Prices = *pf
+	rep, err := st.Run(ctx, pos[0], pos[1])
+	if err == nil {
+		summary := func(w io.Writer, r *recdiff.Report) error { _, err := fmt.Fprintln(w, recdiff.Summary(r)); return err }
+		err = format.Write(recdiff.Formats, o, rep, stdout, summary)
+	}
+	if err != nil {
 		return errorf(stderr, "%v", err)
 	}
 	return recdiff.Status(rep).Code()
