@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"regexp"
+	"sync"
 
 	"github.com/LLeMbas/lembas-check/internal/cachebench/audit"
 )
@@ -12,15 +13,20 @@ import (
 // space outside strings (the API reads the values, not the text), ids (a tool call's, a
 // response's, a session's: new on every run) and times (the audit's clock forms). A part is
 // compared masked; the excerpt a difference shows is masked too, so an id never hides the
-// difference after it.
+// difference after it. The regexps are compiled on first use: at init they would cost every
+// lembas-check start.
 var (
 	// idMember is a member that holds an id whatever its value looks like.
-	idMember = regexp.MustCompile(`"(id|tool_call_id|call_id|tool_use_id|previous_response_id|prompt_cache_key|` +
-		`user_id|session_id|conversation_id|request_id)":"(?:[^"\\]|\\.)*"`)
+	idMember = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`"(id|tool_call_id|call_id|tool_use_id|previous_response_id|prompt_cache_key|` +
+			`user_id|session_id|conversation_id|request_id)":"(?:[^"\\]|\\.)*"`)
+	})
 	// idValue is a value shaped as the APIs' and agents' ids: a prefixed one (call_, toolu_, fc_,
 	// msg_, resp_, rs_, chatcmpl-, item_), a UUID, or a long hex run.
-	idValue = regexp.MustCompile(`\b(?:call|toolu|srvtoolu|fc|msg|resp|rs|chatcmpl|item|ses|sess)[_-][A-Za-z0-9_-]{6,}` +
-		`|\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b|\b[0-9a-f]{24,}\b`)
+	idValue = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b(?:call|toolu|srvtoolu|fc|msg|resp|rs|chatcmpl|item|ses|sess)[_-][A-Za-z0-9_-]{6,}` +
+			`|\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b|\b[0-9a-f]{24,}\b`)
+	})
 )
 
 var (
@@ -40,7 +46,7 @@ func mask(raw []byte) masked {
 	if json.Compact(&b, raw) == nil {
 		m.compact = b.Bytes()
 	}
-	m.ids = idValue.ReplaceAll(idMember.ReplaceAll(m.compact, []byte(`"$1":"<id>"`)), idMask)
+	m.ids = idValue().ReplaceAll(idMember().ReplaceAll(m.compact, []byte(`"$1":"<id>"`)), idMask)
 	m.all = audit.MaskClocks(m.ids, timeMask)
 	return m
 }
