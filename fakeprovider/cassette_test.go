@@ -37,17 +37,18 @@ func castFrom(t *testing.T) (path string, answer []byte) {
 }
 
 // cassetteServer is a fake playing the cassette with settings s, recording to its own file.
-func cassetteServer(t *testing.T, s fakeprovider.Settings) (*fakeprovider.Server, string, *replay.Writer, *bytes.Buffer) {
+func cassetteServer(t *testing.T, s fakeprovider.Settings) (srv *fakeprovider.Server, path string, w *replay.Writer,
+	log *bytes.Buffer) {
 	t.Helper()
 	cfg, err := flagged(s).Config()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var log bytes.Buffer
-	cfg.Log = &log
-	path, w := recording(t, s.Header("test"))
+	log = &bytes.Buffer{}
+	cfg.Log = log
+	path, w = recording(t, s.Header("test"))
 	cfg.Record = w
-	return fakeprovidertest.NewWith(t, cfg), path, w, &log
+	return fakeprovidertest.NewWith(t, cfg), path, w, log
 }
 
 // An agent's request from another run gets the recorded answer byte for byte, in its recorded

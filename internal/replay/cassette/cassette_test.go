@@ -18,7 +18,8 @@ func TestNormalizeBuiltin(t *testing.T) {
 	b := `{"stream":true, "prompt_cache_key":"s-2","messages":[{"role":"system","content":"Current date: 2027-01-09\n` +
 		`Current working directory: /tmp/lembas-record-1930134177/session\nid 0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d ` +
 		`at 11:12:13"},{"role":"user","content":"hi"}],"model":"m"}`
-	ka, kb := r.Normalize("POST", "/v1/chat/completions", []byte(a)), r.Normalize("POST", "/v1/chat/completions", []byte(b))
+	const path = "/v1/chat/completions"
+	ka, kb := r.Normalize("POST", path, []byte(a)), r.Normalize("POST", path, []byte(b))
 	if string(ka.Body) != string(kb.Body) {
 		t.Fatalf("one session, two keys:\n%s\n%s", ka.Body, kb.Body)
 	}
@@ -28,7 +29,7 @@ func TestNormalizeBuiltin(t *testing.T) {
 		}
 	}
 	c := strings.Replace(b, `"content":"hi"`, `"content":"hello"`, 1)
-	if kc := r.Normalize("POST", "/v1/chat/completions", []byte(c)); string(kc.Body) == string(ka.Body) {
+	if kc := r.Normalize("POST", path, []byte(c)); string(kc.Body) == string(ka.Body) {
 		t.Error("a changed prompt gave the same key")
 	}
 }
@@ -44,6 +45,17 @@ func TestParse(t *testing.T) {
 	k := r.Normalize("POST", "/x", []byte(`{"a":"corp-12 on 2026-12-02","metadata":{"run":7}}`))
 	if want := `{"a":"<pattern-1> on 2026-12-02","metadata":{"run":"<omitted>"}}`; string(k.Body) != want {
 		t.Errorf("key %s, want %s", k.Body, want)
+	}
+	// docs/ci.md's example, an install directory that varies between machines.
+	doc := "patterns: ['/(?:root|home/[^/]+|Users/[^/]+)/\\.cache/[^\"\\s]*', 'my-agent/[0-9.]+']\n" +
+		"paths: [$.metadata.trace_id]\n"
+	if r, err := Parse([]byte(doc)); err != nil {
+		t.Errorf("docs/ci.md's rules: %v", err)
+	} else {
+		k := r.Normalize("POST", "/", []byte(`{"s":"docs: /home/ci/.cache/agents/pi/README.md by my-agent/1.2"}`))
+		if string(k.Body) != `{"s":"docs: <pattern-1> by <pattern-2>"}` {
+			t.Errorf("docs/ci.md's rules: %s", k.Body)
+		}
 	}
 	if r, err := Parse(nil); err != nil || len(r.Patterns) != len(Builtin().Patterns) {
 		t.Errorf("an empty file: %v, %v", r, err)
@@ -73,7 +85,8 @@ func TestPlayInOrder(t *testing.T) {
 		entry(2, "/v1/chat/completions", `{"messages":[{"role":"user","content":"title?"}]}`, `{"n":2}`),
 	}, nil)
 	for i, want := range []string{`{"n":1}`, `{"n":2}`, `{"n":2}`} {
-		rec, repeat, miss := c.Play("POST", "/v1/chat/completions", []byte(`{"messages":[{"content":"title?","role":"user"}]}`))
+		body := []byte(`{"messages":[{"content":"title?","role":"user"}]}`)
+		rec, repeat, miss := c.Play("POST", "/v1/chat/completions", body)
 		if miss != nil {
 			t.Fatal(miss)
 		}
