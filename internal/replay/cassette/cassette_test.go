@@ -23,6 +23,9 @@ func TestNormalizeBuiltin(t *testing.T) {
 	if string(ka.Body) != string(kb.Body) {
 		t.Fatalf("one session, two keys:\n%s\n%s", ka.Body, kb.Body)
 	}
+	if k := r.Normalize("GET", "/tmp/TestX1/003/a", nil); k.Path != "<tmpdir>/a" {
+		t.Errorf("t.TempDir's path: %s", k.Path)
+	}
 	for _, want := range []string{"<date>", "<tmpdir>/session", "<uuid>", "<time>", `"prompt_cache_key":"<omitted>"`} {
 		if !strings.Contains(string(ka.Body), want) {
 			t.Errorf("key %s lacks %s", ka.Body, want)

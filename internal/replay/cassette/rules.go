@@ -36,7 +36,8 @@ type Pattern struct {
 // handed (a fresh temporary directory as its HOME and working directory), the clock, and the
 // ids it makes itself. Each is documented in docs/recording.md.
 var builtin = []struct{ name, re string }{
-	{"tmpdir", `(?:/private)?/(?:tmp|var/folders/[^/\s"'\\]+/[^/\s"'\\]+/T)/[^/\s"'\\]+`},
+	// A directory made in the temporary directory, with the numbered one Go's t.TempDir makes in it.
+	{"tmpdir", `(?:/private)?/(?:tmp|var/folders/[^/\s"'\\]+/[^/\s"'\\]+/T)/[^/\s"'\\]+(?:/\d{3}\b)?`},
 	{"uuid", `\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b`},
 	{"timestamp", `\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?`},
 	{"date", `\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/\d{4}\b|\b(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,? )?` +
