@@ -125,6 +125,14 @@ func TestMissNamesNearestAndPath(t *testing.T) {
 			t.Errorf("%q lacks %q", msg, want)
 		}
 	}
+	// The first request changed after it was played: its twin is the first exchange (as many
+	// messages), not the unused second one, which shares as long a prefix.
+	c.used[0] = true
+	changed := []byte(`{"messages":[{"role":"user","content":"z"}],"model":"m"}`)
+	_, _, miss = c.Play("POST", "/v1/chat/completions", changed)
+	if miss == nil || miss.Nearest.Seq != 1 {
+		t.Errorf("a changed first request: %v", miss)
+	}
 	_, _, miss = c.Play("POST", "/v1/responses", []byte(`{}`))
 	if miss == nil || miss.Path != "" || !strings.Contains(miss.Error(), "the cassette has no POST /v1/responses") {
 		t.Errorf("another route: %v", miss)

@@ -126,19 +126,45 @@ func same(a, b Key) bool {
 
 // Nearest is the recorded exchange a request that matched none comes nearest to: of those with
 // its method and path (else any), the one whose body shares the longest prefix with it — the
-// conversation it continues — the first unused one on a tie, then the first. -1: the
-// cassette is empty.
+// conversation it continues —; on a tie the one nearest its length (as many turns), then the
+// first unused one, then the first. -1: the cassette is empty.
 func Nearest(recs []Recorded, used []bool, k Key) int {
-	best, bestLen, bestUsed, bestRoute := -1, -1, true, false
+	best := -1
+	var bs nearness
 	for j, rec := range recs {
-		route := rec.Key.Method == k.Method && rec.Key.Path == k.Path
-		n := commonPrefix(rec.Key.Body, k.Body)
-		better := route && !bestRoute || route == bestRoute && (n > bestLen || n == bestLen && bestUsed && !used[j])
-		if best < 0 || better {
-			best, bestLen, bestUsed, bestRoute = j, n, used[j], route
+		n := nearness{route: rec.Key.Method == k.Method && rec.Key.Path == k.Path,
+			prefix: commonPrefix(rec.Key.Body, k.Body), diff: abs(len(rec.Key.Body) - len(k.Body)), unused: !used[j]}
+		if best < 0 || n.nearer(bs) {
+			best, bs = j, n
 		}
 	}
 	return best
+}
+
+// nearness is how near a recorded request is to one sent, in the order Nearest weighs it.
+type nearness struct {
+	route        bool
+	prefix, diff int
+	unused       bool
+}
+
+func (a nearness) nearer(b nearness) bool {
+	switch {
+	case a.route != b.route:
+		return a.route
+	case a.prefix != b.prefix:
+		return a.prefix > b.prefix
+	case a.diff != b.diff:
+		return a.diff < b.diff
+	}
+	return a.unused && !b.unused
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }
 
 func commonPrefix(a, b []byte) int {
