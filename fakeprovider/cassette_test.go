@@ -199,3 +199,16 @@ func flagged(s fakeprovider.Settings) fakeprovider.Settings {
 	s.Usage, s.CacheSlots = "openai", 1
 	return s
 }
+
+// A miss on the Messages API is in its error shape, with its request-id header, as the
+// Anthropic SDKs read an error.
+func TestCassetteMissAnthropic(t *testing.T) {
+	cas, _ := castFrom(t)
+	srv, _, _, _ := cassetteServer(t, fakeprovider.Settings{Cassette: cas})
+	resp, b := post(t, srv.BaseURL()+"/messages", `{"model":"m","max_tokens":9,"messages":[]}`,
+		"anthropic-version", "2023-06-01")
+	if resp.StatusCode != 400 || resp.Header.Get("request-id") == "" || !strings.Contains(string(b), `"type":"error"`) ||
+		!strings.Contains(string(b), "the cassette has no POST /v1/messages") {
+		t.Errorf("%d %v %s", resp.StatusCode, resp.Header, b)
+	}
+}
