@@ -26,6 +26,7 @@ import (
 	"github.com/LLeMbas/lembas-check/internal/api/wire"
 	"github.com/LLeMbas/lembas-check/internal/cachebench/cachesim"
 	"github.com/LLeMbas/lembas-check/internal/replay"
+	"github.com/LLeMbas/lembas-check/internal/replay/cassette"
 )
 
 // DefaultModel is the model the fake serves when neither the script nor the flags name one.
@@ -68,6 +69,11 @@ type Config struct {
 	// which plays the model so that a harness makes exactly a case's calls, judges every request
 	// whole: a nil reply leaves the request to the script; an error answers 500 with it.
 	Turn func(q *wire.Request, body []byte) (*script.Reply, error)
+	// Cassette, when set, answers every request with its recorded answer (cassetteHandler); a
+	// miss goes to Upstream when it is set (mode new), else it is a 400. Timed sends each
+	// answer's writes at their recorded times.
+	Cassette *cassette.Cassette
+	Timed    bool
 }
 
 // Server is a running fake provider (or recording proxy).
@@ -109,6 +115,7 @@ type Server struct {
 	vllm    *vllmMetrics
 	wsConns atomic.Int64
 	logged  atomic.Int64 // lines said on cfg.Log (Logged)
+	misses  atomic.Int64 // requests the cassette held no answer to (Misses)
 }
 
 // newServer makes the server and its handler; it does not listen yet.
@@ -156,13 +163,20 @@ func newServer(cfg Config) (*Server, error) {
 	s.state = newState()
 	mux := &routeMux{ServeMux: http.NewServeMux()}
 	mux.Handle("GET /metrics", s.metrics.handler())
+	var upstream http.Handler
 	if cfg.Upstream != "" {
 		p, err := s.proxy(cfg.Upstream)
 		if err != nil {
 			return nil, err
 		}
-		mux.Handle("/", p)
-	} else {
+		upstream = p
+	}
+	switch {
+	case cfg.Cassette != nil:
+		mux.Handle("/", s.cassetteHandler(cfg.Cassette, upstream))
+	case upstream != nil:
+		mux.Handle("/", upstream)
+	default:
 		s.routes(mux)
 	}
 	s.handler = s.observe(mux)

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -14,6 +16,7 @@ import (
 	"github.com/LLeMbas/lembas-check/internal/api/usage"
 	"github.com/LLeMbas/lembas-check/internal/format"
 	"github.com/LLeMbas/lembas-check/internal/replay"
+	"github.com/LLeMbas/lembas-check/internal/replay/cassette"
 	"github.com/LLeMbas/lembas-check/internal/replay/redact"
 )
 
@@ -29,6 +32,11 @@ type Settings struct {
 	Strict     bool
 	// Redact is a rules file of secrets to scrub from a recording beside the built-in shapes.
 	Redact string
+	// Cassette is a recording to answer from, in CassetteMode (CassetteStrict when empty), its
+	// requests compared by the rules file CassetteMatch beside the built-in rules; Timed sends
+	// its answers at their recorded times.
+	Cassette, CassetteMode, CassetteMatch string
+	Timed                                 bool
 }
 
 // AddFlags adds the settings' flags that live here rather than in cmd: --max-body, --redact.
@@ -36,6 +44,83 @@ func (s *Settings) AddFlags(fs *flag.FlagSet) {
 	fs.Int64Var(&s.MaxBody, "max-body", DefaultMaxBody, "largest request body taken, in `BYTES` (413 above)")
 	fs.StringVar(&s.Redact, "redact", "", "scrub also what the rules `FILE` names from a recording (patterns:, paths:; "+
 		"the common providers' keys are always scrubbed; docs/recording.md)")
+	fs.StringVar(&s.Cassette, "cassette", "", "answer each request with its recorded answer from the recording `FILE`, "+
+		"a request that matches none with a 400 naming where it differs (docs/recording.md, Cassettes)")
+	fs.StringVar(&s.CassetteMode, "cassette-mode", "", "with --cassette: `MODE` strict (a miss is an error; the default), "+
+		"new (a miss is answered by --upstream and recorded) or all (re-record everything from --upstream)")
+	fs.StringVar(&s.CassetteMatch, "cassette-match", "", "with --cassette: compare requests by the rules `FILE` too "+
+		"(patterns:, paths: of values that may vary; builtin: false drops the built-in ones)")
+	fs.BoolVar(&s.Timed, "timed", false, "with --cassette: send each recorded answer at its recorded times (default: at once)")
+}
+
+// cassette loads --cassette into cfg, checking the flags that go with it.
+func (s Settings) cassette(cfg *Config) error {
+	if s.Cassette == "" {
+		for name, set := range map[string]bool{"--cassette-mode": s.CassetteMode != "",
+			"--cassette-match": s.CassetteMatch != "", "--timed": s.Timed} {
+			if set {
+				return fmt.Errorf("%s goes with --cassette FILE", name)
+			}
+		}
+		return nil
+	}
+	switch s.mode() {
+	case CassetteStrict:
+		if s.Upstream != "" {
+			return errors.New("--cassette-mode strict answers from the cassette alone: --upstream goes with " +
+				"--cassette-mode new or all")
+		}
+	case CassetteNew, CassetteAll:
+		if s.Upstream == "" {
+			return fmt.Errorf("--cassette-mode %s records what the cassette lacks from an upstream: give --upstream URL",
+				s.mode())
+		}
+	default:
+		return fmt.Errorf("--cassette-mode %q: want strict, new or all", s.CassetteMode)
+	}
+	if s.Script != "" {
+		return errors.New("--script and --cassette: give one (each answers the agent)")
+	}
+	if s.mode() == CassetteAll {
+		return nil // everything is re-recorded: the cassette is not read
+	}
+	rules := cassette.Builtin()
+	if s.CassetteMatch != "" {
+		var err error
+		if rules, err = cassette.Load(s.CassetteMatch); err != nil {
+			return err
+		}
+	}
+	c, err := cassette.Open(s.Cassette, rules)
+	if err != nil {
+		return err
+	}
+	c.Redact, _ = s.rules()
+	cfg.Cassette, cfg.Timed = c, s.Timed
+	return nil
+}
+
+func (s Settings) mode() string {
+	if s.CassetteMode == "" {
+		return CassetteStrict
+	}
+	return s.CassetteMode
+}
+
+// CheckOut checks the recording a server of these settings writes to (flag names it): a
+// cassette mode that records needs one, and it is never the cassette itself, which it would
+// empty before it was played.
+func (s Settings) CheckOut(flag, out string) error {
+	if s.Cassette == "" {
+		return nil
+	}
+	if out == "" && s.mode() != CassetteStrict {
+		return fmt.Errorf("--cassette-mode %s records: give %s FILE", s.mode(), flag)
+	}
+	if out != "" && filepath.Clean(out) == filepath.Clean(s.Cassette) {
+		return fmt.Errorf("%s %s is the cassette: write the new recording elsewhere, then move it", flag, out)
+	}
+	return nil
 }
 
 // rules are the redaction rules of a recording: the built-in ones and --redact's file.
@@ -52,6 +137,9 @@ func (s Settings) Config() (Config, error) {
 	var cfg Config
 	if s.Script != "" && s.Upstream != "" {
 		return cfg, errors.New("--script and --upstream: give one (a script answers; an upstream is proxied)")
+	}
+	if err := s.cassette(&cfg); err != nil {
+		return cfg, err
 	}
 	if s.Script != "" {
 		sc, err := script.Load(s.Script)
@@ -80,8 +168,14 @@ func (s Settings) Config() (Config, error) {
 func (s Settings) Header(tool string) replay.Header {
 	h := replay.Header{Tool: tool, Source: "fake"}
 	h.Rules, _ = s.rules() // checked by Config; nil (the built-in rules) if the file went since
+	if s.Cassette != "" && s.mode() != CassetteAll {
+		h.Source, h.Cassette = "cassette", s.Cassette
+	}
 	if s.Upstream != "" {
-		h.Source, h.Upstream = "proxy", s.Upstream
+		h.Upstream = s.Upstream
+		if h.Source != "cassette" {
+			h.Source = "proxy"
+		}
 	} else if s.Script != "" {
 		h.Script = s.Script
 	}
@@ -91,6 +185,10 @@ func (s Settings) Header(tool string) replay.Header {
 // About says what a server of these settings answers with, for the line that announces it.
 func (s Settings) About() string {
 	switch {
+	case s.Cassette != "" && s.mode() == CassetteNew:
+		return "the cassette " + s.Cassette + ", what it lacks from " + s.Upstream
+	case s.Cassette != "" && s.mode() == CassetteStrict:
+		return "the cassette " + s.Cassette + " (strict: a request it lacks is an error)"
 	case s.Upstream != "":
 		return "a recording proxy to " + s.Upstream
 	case s.Script != "":
@@ -111,6 +209,10 @@ func (s *Server) Stop(path string, log io.Writer) (exchanges int, ok bool) {
 		fmt.Fprintf(log, "lembas-check: stopping the server: %v\n", err)
 		ok = false
 	}
+	if c := s.cfg.Cassette; c != nil {
+		fmt.Fprintf(log, "lembas-check: the cassette %s: %d of %d exchanges played, %d requests missed%s\n", c.File,
+			c.Len()-len(c.Unplayed()), c.Len(), s.Misses(), unplayed(c.Unplayed()))
+	}
 	if s.cfg.Record == nil {
 		return s.Requests(), ok
 	}
@@ -129,6 +231,26 @@ func (s *Server) Stop(path string, log io.Writer) (exchanges int, ok bool) {
 		fmt.Fprintf(log, "lembas-check:   %s\n", e)
 	}
 	return sum.Exchanges, ok
+}
+
+// unplayed names the cassette's exchanges not played, or "".
+func unplayed(seqs []int) string {
+	if len(seqs) == 0 {
+		return ""
+	}
+	w := make([]string, len(seqs))
+	for i, q := range seqs {
+		w[i] = strconv.Itoa(q)
+	}
+	return "; not asked for: exchange " + strings.Join(w, ", ")
+}
+
+// Unplayed are the cassette's exchanges (seqs) no request was answered with; nil without one.
+func (s *Server) Unplayed() []int {
+	if s.cfg.Cassette == nil {
+		return nil
+	}
+	return s.cfg.Cassette.Unplayed()
 }
 
 // Logged counts the problems the server has said on Config.Log (a request its policy could not
@@ -165,6 +287,9 @@ func (s *Server) Env(envs []string) []string {
 // stdout, what it serves on log, every exchange recorded to record ("": none). ok is false when
 // it could not start (err says why) or could not finish its recording (said on log).
 func (s Settings) Serve(ctx context.Context, tool, record string, stdout, log io.Writer) (ok bool, err error) {
+	if err := s.CheckOut("--record", record); err != nil {
+		return false, err
+	}
 	cfg, err := s.Config()
 	if err != nil {
 		return false, err

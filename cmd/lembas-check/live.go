@@ -26,6 +26,7 @@ func cmdLive(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&st.HTTP, "http", false, "drive it as a server through its own HTTP API, its profile's http section (docs/live.md)")
 	fs.Var((*repeatFlag)(&st.Scenarios), "scenario", "a built-in scenario `NAME` ("+strings.Join(live.Scenarios(), ", ")+") or a scenario FILE (repeatable; default: every built-in one)")
 	fs.StringVar(&st.Record, "record", "", "keep each scenario's recording in `DIR` (<scenario>.jsonl), and its transcript beside it (<scenario>.<acp|rpc|one-shot>.log)")
+	fs.StringVar(&st.Cassette, "cassette", "", "answer each scenario from its recording in `DIR` (an earlier --record's)")
 	fs.DurationVar(&st.StepTimeout, "timeout", 5*time.Minute, "the longest one prompt may take")
 	var strict bool
 	addStrictFlag(fs, &strict, true)

@@ -44,6 +44,9 @@ func Record(ctx context.Context, s RecordSettings, argv []string, stdout, stderr
 	if err := fakeprovider.CheckEnv(s.Envs); err != nil {
 		return fail(stderr, "%v", err)
 	}
+	if err := s.Fake.CheckOut("--out", s.Out); err != nil {
+		return fail(stderr, "%v", err)
+	}
 	cfg, err := s.Fake.Config()
 	if err != nil {
 		return fail(stderr, "%v", err)
@@ -102,10 +105,27 @@ func Record(ctx context.Context, s RecordSettings, argv []string, stdout, stderr
 	case status != 0:
 		fmt.Fprintf(stderr, "lembas-check: %s exited with status %d\n", argv[0], status)
 		return format.Failed
+	}
+	return served(s, srv, ag, exchanges, stopped, stderr)
+}
+
+// served is how a recording of a command that ended well went: whether the fake (or its
+// cassette) served the session whole.
+func served(s RecordSettings, srv *fakeprovider.Server, ag *OneShot, exchanges int, stopped bool,
+	stderr io.Writer) format.Status {
+	switch {
 	case stopped && exchanges == 0:
 		return fail(stderr,
 			"record: %s holds no request: did the agent reach the fake? (it served %s; an agent that reads its URL "+
 				"from another variable needs --env NAME={url})", s.Out, srv.BaseURL())
+	case stopped && srv.Misses() > 0:
+		fmt.Fprintf(stderr, "lembas-check: record: %d requests matched nothing in the cassette %s (said above): the "+
+			"session is not the one recorded\n", srv.Misses(), s.Fake.Cassette)
+		return format.Failed
+	case stopped && s.Fake.CassetteMode != fakeprovider.CassetteNew && len(srv.Unplayed()) > 0:
+		fmt.Fprintf(stderr, "lembas-check: record: the session ended before the cassette %s did (said above)\n",
+			s.Fake.Cassette)
+		return format.Failed
 	case stopped && ag != nil && srv.Logged() > 0:
 		fmt.Fprintf(stderr,
 			"lembas-check: record: the fake's policy could not drive %s through its tools (said above): %s is not of "+

@@ -31,7 +31,10 @@ type Settings struct {
 	// Scenarios are built-in names or files (default: every built-in one).
 	Scenarios []string
 	// Record keeps each scenario's recording and ACP transcript in this folder.
-	Record      string
+	Record string
+	// Cassette is a folder of an earlier Record: each scenario is answered from its recording
+	// there (Options.Cassette).
+	Cassette    string
 	StepTimeout time.Duration
 	Lax         bool
 	Log         io.Writer
@@ -82,7 +85,11 @@ func (s Settings) Run(ctx context.Context, expect *runner.Expectations) (*runner
 		scs = append(scs, sc)
 	}
 	o := Options{Profile: p, Bin: bin, ACP: useACP, RPC: useRPC, A2A: useA2A, HTTP: s.HTTP, StepTimeout: s.StepTimeout,
-		Lax: s.Lax, Log: s.Log, Tool: s.Tool, Version: s.Version, Stream: s.Stream, Verbose: s.Verbose}
+		Lax: s.Lax, Log: s.Log, Tool: s.Tool, Version: s.Version, Stream: s.Stream, Verbose: s.Verbose,
+		Cassette: s.Cassette}
+	if s.Cassette != "" && s.Record != "" && filepath.Clean(s.Cassette) == filepath.Clean(s.Record) {
+		return nil, fmt.Errorf("live: --record %s is the --cassette: keep the new recordings elsewhere", s.Record)
+	}
 	return Report(ctx, o, scs, s.Record, expect)
 }
 

@@ -19,6 +19,7 @@ import (
 	"github.com/LLeMbas/lembas-check/internal/live/agents"
 	"github.com/LLeMbas/lembas-check/internal/proc"
 	"github.com/LLeMbas/lembas-check/internal/replay"
+	"github.com/LLeMbas/lembas-check/internal/replay/cassette"
 	"github.com/LLeMbas/lembas-check/internal/syncbuf"
 )
 
@@ -48,6 +49,9 @@ type Options struct {
 	// Lax (live --strict=false) has the fake check only what it reads, not answer a request the
 	// API would refuse with its 400 error.
 	Lax bool
+	// Cassette, when set, is a folder of an earlier run's recordings: the scenario's agent is
+	// answered from <Cassette>/<scenario>.jsonl (docs/recording.md, Cassettes), not by the policy.
+	Cassette string
 	// After is the clock the timeouts are kept by (nil: time.After): a test's fires on its cue,
 	// so that no verdict depends on the machine's speed.
 	After func(d time.Duration) <-chan time.Time
@@ -218,13 +222,21 @@ func (r *Run) startFake(o Options, work string) (*fakeprovider.Server, func(), e
 	if r.Recording == "" {
 		r.Recording = filepath.Join(work, sc.Name+".jsonl")
 	}
-	rec, err := replay.Create(r.Recording, replay.Header{Tool: o.Tool, Source: "fake",
-		Script: "live " + sc.Name + " (" + p.Name + ")"})
+	h := replay.Header{Tool: o.Tool, Source: "fake", Script: "live " + sc.Name + " (" + p.Name + ")"}
+	var cas *cassette.Cassette
+	if o.Cassette != "" {
+		var err error
+		if cas, err = cassette.Open(filepath.Join(o.Cassette, sc.Name+".jsonl"), nil); err != nil {
+			return nil, nil, err
+		}
+		h.Source, h.Cassette, h.Script = "cassette", cas.File, ""
+	}
+	rec, err := replay.Create(r.Recording, h)
 	if err != nil {
 		return nil, nil, err
 	}
 	warn := &syncbuf.Buffer{}
-	srv, err := fakeprovider.Start(fakeprovider.Config{
+	srv, err := fakeprovider.Start(fakeprovider.Config{Cassette: cas,
 		Script: &script.Script{Name: "(the " + p.Name + " profile's policy)", Rules: []script.Rule{summaryRule()},
 			Default: p.Policy(r.Dir)},
 		Record: rec, Log: warn, Models: Served(sc, ModelOf(p)),

@@ -38,10 +38,12 @@ type Header struct {
 	// Tool is the program that wrote it, with its version.
 	Tool string `json:"tool"`
 	// Source is "fake" (the fake provider answered), "proxy" (a real server answered through the
-	// recording proxy) or "import".
+	// recording proxy), "cassette" (a recording's answers were played, Cassette) or "import".
 	Source   string `json:"source"`
 	Upstream string `json:"upstream,omitempty"`
 	Script   string `json:"script,omitempty"`
+	// Cassette is the recording the answers were played from, when Source is "cassette".
+	Cassette string `json:"cassette,omitempty"`
 	// Command is the program under test, when `lembas-check record` ran one.
 	Command []string `json:"command,omitempty"`
 	// Redact names what is scrubbed from every exchange (docs/recording.md): the key shapes,

@@ -562,10 +562,8 @@ func (a *Auditor) locate(out *Request, q pair, s section, at int) (curRaw, prevR
 	}
 	switch {
 	case curRaw != nil && prevRaw != nil:
-		off := commonPrefix(prevRaw, curRaw)
-		out.Path = s.nowParts[at].Path() + chat.PathAt(curRaw, off)
-		c := change(prevRaw, curRaw, off)
-		out.Change = &c
+		path, c := FirstPath(s.nowParts[at].Path(), prevRaw, curRaw)
+		out.Path, out.Change = path, &c
 	case curRaw != nil:
 		out.Path = s.nowParts[at].Path()
 		c := change(nil, curRaw, 0)

@@ -290,6 +290,15 @@ func Difference(prev, cur []byte) (off int, c Change, clock string) {
 	return off, c, clock
 }
 
+// FirstPath is the JSON path of the first byte where cur differs from prev, below base (the
+// path of the values compared, such as $.messages[3], or $ for whole bodies), and the change
+// there: the path and the change the audit names a break by. The cassette names a request that
+// matched no recorded one with it.
+func FirstPath(base string, prev, cur []byte) (string, Change) {
+	off := commonPrefix(prev, cur)
+	return base + chat.PathAt(cur, off), change(prev, cur, off)
+}
+
 // ToolsDiff says which tools were added, removed, changed or moved between two lists of tools'
 // bytes, as the audit's detail does.
 func ToolsDiff(prev, cur [][]byte) string { return toolsDiff(prev, cur) }
