@@ -107,6 +107,11 @@ func (c *Client) Session() string {
 // turn; said is the agent's answer (its artifacts' text, else its messages').
 func (c *Client) Send(ctx context.Context, words string) (said string, err error) {
 	c.n++
+	if c.Context == "" && c.Lembas() {
+		// Chosen here, so that a LLeMbas method made while the turn runs (a job ending) names
+		// this conversation.
+		c.Context = fmt.Sprintf("lembas-%d", time.Now().UnixNano())
+	}
 	m := Message{Kind: "message", MessageID: fmt.Sprintf("lembas-%d", c.n), Role: "user", Parts: []Part{{Kind: "text",
 		Text: words}},
 		ContextID: c.Context}
@@ -130,7 +135,7 @@ func (c *Client) Send(ctx context.Context, words string) (said string, err error
 	if t.task != "" {
 		c.Task = t.task
 	}
-	if t.context != "" {
+	if t.context != "" && t.context != c.Context {
 		c.Context = t.context
 	}
 	c.state = t.state

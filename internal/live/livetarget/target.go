@@ -35,24 +35,16 @@ import (
 )
 
 // Areas are the areas the live target plays; cases of others are skipped unsent.
-var Areas = []string{"context", "fs_access", "instructions", "modules", "prefix"}
+var Areas = []string{"context", "fs_access", "instructions", "jobs", "modules", "prefix", "search"}
 
 // Unplayed are the areas whose rules show in what a harness sends its model or answers its
 // client, but which no harness here is proved to carry yet: each of their cases is a skip that
 // says what would carry it (docs/live.md, The LLeMbas extensions).
 var Unplayed = map[string]string{
-	"jobs": "a job's end note reaches the model in the request after the job ends (loop.json jobs.marks), " +
-		"and acp.md's capability jobs carries the rest (the job_note event, _lembas/jobs, _lembas/job/output " +
-		"and _lembas/job/stop, whose stop \"is a fact the model is told\"): the reference agent runs no " +
-		"background job and no subagent, so it advertises no jobs and no case is played",
 	"workspace": "session/new \"validates the requested cwd against the allowlist\" (seeds/002, Security " +
 		"model), an allowlist of the serve's own configuration (its directory, --workspace-root, " +
 		"WORKSPACE_ROOTS): the live target starts its harness once, with one environment, and the reference " +
 		"agent keeps no allowlist — a harness started per case with its roots would carry it",
-	"search": "a search \"ranks passages by meaning (embeddings) and by words (full-text) fused by rank\" " +
-		"(filesystem.md, A search): the case gives each passage's scores, which only the harness's own index " +
-		"makes — carrying it needs the fake to serve embeddings scored as the case says and a harness that " +
-		"offers the search tool (tools/search.json), which the reference agent does not",
 }
 
 // DefaultTimeout bounds one case: the harness's start when it must be (re)started, the session,
@@ -784,6 +776,10 @@ func planCase(p *agents.Profile, c conformance.Case) (*plan, error) {
 		mk = planPrefix
 	case "modules":
 		mk = planModules
+	case "jobs":
+		mk = planJobs
+	case "search":
+		mk = planSearch
 	default:
 		if why, ok := Unplayed[c.Area]; ok {
 			return nil, &skip{why: why}

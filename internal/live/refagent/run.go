@@ -143,6 +143,12 @@ func (s *session) tool(id, name string, raw json.RawMessage, a args) (string, er
 		return out, err
 	case "recall":
 		return s.results.Recall(id, a.ID, a.Offset, a.Limit)
+	case "search":
+		found, err := s.searchIndex(a)
+		if err != nil {
+			return "", err
+		}
+		return s.outputLocked(id, name, raw, found), nil
 	case "plan_write":
 		if a.Plan == nil {
 			return "", failure("plan_write needs the plan")

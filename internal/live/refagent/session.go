@@ -15,6 +15,7 @@ import (
 	"github.com/LLeMbas/lembas-check/harness/instructions"
 	"github.com/LLeMbas/lembas-check/harness/prefix"
 	"github.com/LLeMbas/lembas-check/harness/results"
+	"github.com/LLeMbas/lembas-check/harness/search"
 	"github.com/LLeMbas/lembas-check/harness/spec"
 	"github.com/LLeMbas/lembas-check/internal/jsonx"
 )
@@ -51,6 +52,8 @@ type session struct {
 	cap                 *spec.Cap         // the person's cap on a result (nil: loop.json's)
 	rules               *rules            // the rule modules (seeds/004), nil without a rules folder
 	files               map[string]string // the instruction chain: path relative to the boundary → text
+	notes               []string          // job notes due at the next step boundary
+	index               []search.Passage  // what search finds (_lembas/configure's index), nil: no search
 	order               []string          // the chain's paths, outermost first
 
 	started bool // the first turn made the prompt; before it, a mode change is the start's
@@ -103,7 +106,7 @@ func (s *session) start() error {
 		could = append(could, "display")
 	}
 	p, err := prefix.New(prefix.Start{Date: s.a.date(), Mode: s.mode, Plan: s.plan, Memory: s.memory,
-		Personality: s.personality, MCP: s.mcp, Files: s.files, Could: could, Met: s.met}, toolNames())
+		Personality: s.personality, MCP: s.mcp, Files: s.files, Could: could, Met: s.met}, s.offerable())
 	if err != nil {
 		return err
 	}
@@ -255,6 +258,7 @@ func (s *session) turn(ctx context.Context, words string) (string, error) {
 	s.mu.Unlock()
 	for {
 		s.mu.Lock()
+		s.history = append(s.history, s.takeNotes()...)
 		if s.rules != nil {
 			if rec := s.rules.request(); rec != "" {
 				s.history = append(s.history, text("user", rec))
