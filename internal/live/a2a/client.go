@@ -235,9 +235,20 @@ func (c *Client) result(b []byte, method string, each func(json.RawMessage) erro
 		if r.Error.Code == -32601 {
 			return &acp.Unsupported{What: method, Why: "the A2A server has no such method"}
 		}
-		return fmt.Errorf("the agent refused %s: %s (code %d)", method, r.Error.Message, r.Error.Code)
+		return &Refused{Method: method, Code: r.Error.Code, Message: r.Error.Message}
 	}
 	return each(r.Result)
+}
+
+// Refused is a JSON-RPC error the agent answered a method with.
+type Refused struct {
+	Method  string
+	Code    int
+	Message string
+}
+
+func (e *Refused) Error() string {
+	return fmt.Sprintf("the agent refused %s: %s (code %d)", e.Method, e.Message, e.Code)
 }
 
 // events reads an SSE stream: each event's data is a JSON-RPC response.

@@ -78,6 +78,9 @@ func (s *session) run(ctx context.Context, c toolCall) string {
 	if !slices.Contains(s.offered, name) {
 		return s.outputLocked(id, name, raw, fmt.Sprintf("No tool %s is offered in this session.", name))
 	}
+	if out, ok := s.wsTool(id, name, raw, a); ok {
+		return out
+	}
 	out, err := s.tool(id, name, raw, a)
 	if err != nil {
 		return s.outputLocked(id, name, raw, err.Error())

@@ -17,6 +17,7 @@ import (
 	"github.com/LLeMbas/lembas-check/harness/results"
 	"github.com/LLeMbas/lembas-check/harness/search"
 	"github.com/LLeMbas/lembas-check/harness/spec"
+	"github.com/LLeMbas/lembas-check/harness/workspace"
 	"github.com/LLeMbas/lembas-check/internal/jsonx"
 )
 
@@ -38,6 +39,7 @@ type session struct {
 	id    string
 	a     *Agent
 	disk  disk
+	ws    *workspace.Server // the serve's roots this session was made under (nil: not a serve's)
 	show  bool // the client has a screen: `display` can be met, show is offered
 	mu    sync.Mutex
 	busy  bool
