@@ -410,6 +410,25 @@ func TestBrokenAgentFailsTheCasesItsRuleGuards(t *testing.T) {
 		}
 		return false
 	}
+	// escapes: a read or a write the case expects refused as an escape.
+	escapes := func(c conformance.Case) bool {
+		var cs struct {
+			Steps []struct {
+				Op string `json:"op"`
+			} `json:"steps"`
+		}
+		var want []struct {
+			Error string `json:"error"`
+		}
+		json.Unmarshal(c.Input, &cs)
+		json.Unmarshal(c.Expect, &want)
+		for i, w := range want {
+			if w.Error == "escape" && i < len(cs.Steps) && (cs.Steps[i].Op == "read" || cs.Steps[i].Op == "write") {
+				return true
+			}
+		}
+		return false
+	}
 	for _, tc := range []struct {
 		fault  string
 		guards func(conformance.Case) bool
@@ -418,6 +437,7 @@ func TestBrokenAgentFailsTheCasesItsRuleGuards(t *testing.T) {
 		{refagent.BreakNoStub, func(c conformance.Case) bool { return c.Area == "context" && stubbed(c) }, "Unchanged since"},
 		{refagent.BreakDateInSystem, func(c conformance.Case) bool { return c.Area == "prefix" && dateSeen(c) }, `"system"`},
 		{refagent.BreakNoteFirst, func(c conformance.Case) bool { return c.Area == "prefix" && noted(c) }, "session-note"},
+		{refagent.BreakNoContainment, func(c conformance.Case) bool { return c.Area == "workspace" && escapes(c) }, "escape"},
 	} {
 		t.Run(tc.fault, func(t *testing.T) {
 			rep := run(t, profile(t, "reference", "LIVETARGET_TEST_BREAK", tc.fault), items, nil)

@@ -41,10 +41,13 @@ const (
 	BreakNoStub = "no-stub"
 	// BreakNoteFirst puts the note before the person's words (against §10 rule 3).
 	BreakNoteFirst = "note-first"
+	// BreakNoContainment lets a serve's session read and write where a path really leads, outside
+	// its root too (against seeds/002: local_fs "is sandboxed to it").
+	BreakNoContainment = "no-containment"
 )
 
 // Breaks are the faults Break may name.
-var Breaks = []string{BreakDateInSystem, BreakNoStub, BreakNoteFirst}
+var Breaks = []string{BreakDateInSystem, BreakNoStub, BreakNoteFirst, BreakNoContainment}
 
 // Options say what the agent talks to.
 type Options struct {
@@ -152,7 +155,7 @@ func (a *Agent) session(id sdk.SessionId) (*session, error) {
 // the capabilities it has (acp.md, Versions and discovery).
 func (a *Agent) Initialize(_ context.Context, p sdk.InitializeRequest) (sdk.InitializeResponse, error) {
 	resp := sdk.InitializeResponse{ProtocolVersion: sdk.ProtocolVersionNumber, AuthMethods: []sdk.AuthMethod{},
-		AgentInfo:         &sdk.Implementation{Name: Name, Version: a.o.Version},
+		AgentInfo: &sdk.Implementation{Name: Name, Version: a.o.Version},
 		AgentCapabilities: sdk.AgentCapabilities{LoadSession: a.ws != nil,
 			SessionCapabilities: sdk.SessionCapabilities{Close: &sdk.SessionCloseCapabilities{}}}}
 	a.mu.Lock()

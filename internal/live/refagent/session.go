@@ -40,7 +40,7 @@ type session struct {
 	a     *Agent
 	disk  disk
 	ws    *workspace.Server // the serve's roots this session was made under (nil: not a serve's)
-	show  bool // the client has a screen: `display` can be met, show is offered
+	show  bool              // the client has a screen: `display` can be met, show is offered
 	mu    sync.Mutex
 	busy  bool
 	model string

@@ -138,6 +138,10 @@ func (s *session) wsTool(id, name string, raw json.RawMessage, a args) (out stri
 		resolve = s.ws.Write
 	}
 	real, err := resolve(filepath.ToSlash(a.Path))
+	var we *workspace.Error
+	if errors.As(err, &we) && we.Refusal == workspace.Escape && s.a.broken(BreakNoContainment) {
+		real, err = s.uncontained(a.Path, name == "write")
+	}
 	if err != nil {
 		return s.outputLocked(id, name, raw, err.Error()), true
 	}
@@ -147,7 +151,8 @@ func (s *session) wsTool(id, name string, raw json.RawMessage, a args) (out stri
 		if a.Content != nil {
 			content = *a.Content
 		}
-		if err := os.MkdirAll(filepath.Dir(host), 0o755); err == nil {
+		err := os.MkdirAll(filepath.Dir(host), 0o755)
+		if err == nil {
 			err = os.WriteFile(host, []byte(content), 0o644)
 		}
 		if err != nil {
@@ -179,4 +184,15 @@ func (s *session) setRoot() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return refusal(s.ws.SetRoot())
+}
+
+// uncontained is where a path really leads, whatever the root (BreakNoContainment). Called with
+// mu held.
+func (s *session) uncontained(p string, write bool) (string, error) {
+	abs := fsaccess.Resolve(filepath.ToSlash(s.disk.cwd), filepath.ToSlash(p))
+	real, kind, err := fsaccess.Real(hostLinks{}, abs, fsaccess.SlashIgnored)
+	if err == nil && kind == fsaccess.NoEntry && !write {
+		return "", &workspace.Error{Refusal: workspace.NotFound, Msg: abs + " is not there"}
+	}
+	return real, err
 }
