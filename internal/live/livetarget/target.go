@@ -376,7 +376,7 @@ func (t *Target) play(ctx context.Context, pl *plan, seq int) runner.Outcome {
 		e.h = h
 		err = t.turns(cctx, pl, e)
 		if err == nil {
-			t.release(cctx, h)
+			t.release(cctx, e.h) // the case's last session (a workspace case opens several)
 		}
 	}
 	if err != nil {

@@ -147,8 +147,7 @@ func (s *session) makeSystem() string {
 	}
 	s.settingsBlocks(&b)
 	if s.rules != nil {
-		chained := slices.ContainsFunc(s.order, func(rel string) bool { return !strings.Contains(rel, "/") })
-		s.rules.spawn(&b, s.readable, chained)
+		s.rules.spawn(&b, s.readable, func(name string) bool { return slices.Contains(s.order, name) })
 	}
 	for _, rel := range s.order {
 		if t := s.files[rel]; t != "" {
