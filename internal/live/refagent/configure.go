@@ -48,6 +48,9 @@ type configure struct {
 	Job *jobRecord `json:"job"`
 	// Index is what the session's search index holds for the next query, before its first turn.
 	Index *[]indexPassage `json:"index"`
+	// Steps is the step limit of the turn running or the next one: after so many rounds of calls
+	// its last request is the wrap-up (loop.json wrap_up).
+	Steps *int `json:"steps"`
 }
 
 // levels parses a path → level map; a bad level is -32602 naming it.
@@ -119,6 +122,9 @@ func (s *session) configure(c configure) (map[string]any, error) {
 		if err := s.setIndex(*c.Index); err != nil {
 			return nil, err
 		}
+	}
+	if c.Steps != nil {
+		s.steps = *c.Steps
 	}
 	if c.Job != nil {
 		if err := s.jobEnded(*c.Job); err != nil {

@@ -55,6 +55,7 @@ type session struct {
 	rules               *rules            // the rule modules (seeds/004), nil without a rules folder
 	files               map[string]string // the instruction chain: path relative to the boundary → text
 	notes               []string          // job notes due at the next step boundary
+	steps               int               // the running or next turn's step limit (0: none)
 	index               []search.Passage  // what search finds (_lembas/configure's index), nil: no search
 	order               []string          // the chain's paths, outermost first
 
@@ -230,7 +231,7 @@ func (s *session) turn(ctx context.Context, words string) (string, error) {
 	ctx, s.cancel = context.WithCancel(ctx)
 	defer func() {
 		s.mu.Lock()
-		s.busy, s.cancel = false, nil
+		s.busy, s.cancel, s.steps = false, nil, 0
 		s.mu.Unlock()
 	}()
 	if !s.started {
@@ -257,7 +258,7 @@ func (s *session) turn(ctx context.Context, words string) (string, error) {
 	}
 	s.history = append(s.history, text("user", content))
 	s.mu.Unlock()
-	for {
+	for rounds := 1; ; rounds++ {
 		s.mu.Lock()
 		s.history = append(s.history, s.takeNotes()...)
 		if s.rules != nil {
@@ -282,12 +283,36 @@ func (s *session) turn(ctx context.Context, words string) (string, error) {
 			s.mu.Unlock()
 		}
 		s.mu.Lock()
+		if s.steps > 0 && rounds >= s.steps {
+			return s.wrapUp(ctx)
+		}
 		_, err = s.prefix.Step()
 		s.mu.Unlock()
 		if err != nil {
 			return "", err
 		}
 	}
+}
+
+// stepLimit names the limit a wrap-up reached in loop.json's message ({{limit}}), which the
+// spec leaves to the harness.
+const stepLimit = "step limit"
+
+// wrapUp is the turn's last request once its step limit is reached (loop.json wrap_up): the same
+// prompt and tools, the wrap-up message as the last user message and no note; a call in the
+// reply is not run. Called with mu held; it lets go of mu.
+func (s *session) wrapUp(ctx context.Context) (string, error) {
+	s.prefix.WrapUp()
+	msg := spec.MustRender(spec.LoopJSON().WrapUp.Message, map[string]string{"limit": stepLimit})
+	s.history = append(s.history, text("user", msg))
+	r, err := s.ask(ctx)
+	if err != nil {
+		return "", err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.history = append(s.history, r.Message)
+	return r.Text, nil
 }
 
 // ask sends the model the session's request, extra after its history. Called with mu held; it
