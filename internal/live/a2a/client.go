@@ -107,6 +107,11 @@ func (c *Client) Session() string {
 // turn; said is the agent's answer (its artifacts' text, else its messages').
 func (c *Client) Send(ctx context.Context, words string) (said string, err error) {
 	c.n++
+	if c.Context == "" && c.Lembas() {
+		// Chosen here, so that a LLeMbas method made while the turn runs (a job ending) names
+		// this conversation.
+		c.Context = fmt.Sprintf("lembas-%d", time.Now().UnixNano())
+	}
 	m := Message{Kind: "message", MessageID: fmt.Sprintf("lembas-%d", c.n), Role: "user", Parts: []Part{{Kind: "text",
 		Text: words}},
 		ContextID: c.Context}
@@ -130,7 +135,7 @@ func (c *Client) Send(ctx context.Context, words string) (said string, err error
 	if t.task != "" {
 		c.Task = t.task
 	}
-	if t.context != "" {
+	if t.context != "" && t.context != c.Context {
 		c.Context = t.context
 	}
 	c.state = t.state
@@ -230,9 +235,20 @@ func (c *Client) result(b []byte, method string, each func(json.RawMessage) erro
 		if r.Error.Code == -32601 {
 			return &acp.Unsupported{What: method, Why: "the A2A server has no such method"}
 		}
-		return fmt.Errorf("the agent refused %s: %s (code %d)", method, r.Error.Message, r.Error.Code)
+		return &Refused{Method: method, Code: r.Error.Code, Message: r.Error.Message}
 	}
 	return each(r.Result)
+}
+
+// Refused is a JSON-RPC error the agent answered a method with.
+type Refused struct {
+	Method  string
+	Code    int
+	Message string
+}
+
+func (e *Refused) Error() string {
+	return fmt.Sprintf("the agent refused %s: %s (code %d)", e.Method, e.Message, e.Code)
 }
 
 // events reads an SSE stream: each event's data is a JSON-RPC response.

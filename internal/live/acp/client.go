@@ -90,6 +90,9 @@ type Session struct {
 	// Models are the models it offers (unstable session/set_model), or a "model" config option.
 	Models      []string
 	ModelOption string
+	// Selects are the values of each select config option it offers, by the option's id (a
+	// serve's workspace-root picker among them).
+	Selects map[string][]string
 }
 
 // Permission is one permission request the agent made, and how it was answered.
@@ -341,7 +344,7 @@ func (c *Client) NewSessionIn(ctx context.Context, cwd string) (Session, error) 
 	}
 	for _, o := range resp.ConfigOptions {
 		sel := o.Select
-		if sel == nil || sel.Category == nil {
+		if sel == nil {
 			continue
 		}
 		var values []string
@@ -349,6 +352,13 @@ func (c *Client) NewSessionIn(ctx context.Context, cwd string) (Session, error) 
 			for _, v := range *u {
 				values = append(values, string(v.Value))
 			}
+		}
+		if s.Selects == nil {
+			s.Selects = map[string][]string{}
+		}
+		s.Selects[string(sel.Id)] = values
+		if sel.Category == nil {
+			continue
 		}
 		switch *sel.Category {
 		case sdk.SessionConfigOptionCategoryMode:
@@ -367,6 +377,20 @@ func (c *Client) NewSessionIn(ctx context.Context, cwd string) (Session, error) 
 	c.modes[s.ID] = s.CurrentMode
 	c.mu.Unlock()
 	return s, nil
+}
+
+// LoadSession loads a session the agent holds, in cwd (session/load), where it said it can.
+func (c *Client) LoadSession(ctx context.Context, sessionID, cwd string) error {
+	return c.call(ctx, "session/load", c.o.Timeout, func(ctx context.Context) error {
+		_, err := c.conn.LoadSession(ctx, sdk.LoadSessionRequest{SessionId: sdk.SessionId(sessionID), Cwd: cwd,
+			McpServers: []sdk.McpServer{}})
+		return err
+	})
+}
+
+// SetOption sets a session's config option to a value (session/set_config_option).
+func (c *Client) SetOption(ctx context.Context, sessionID, option, value string) error {
+	return c.setOption(ctx, sessionID, option, value)
 }
 
 // CloseSession closes a session, where the agent said it can (Info.CloseSession): it frees what

@@ -12,10 +12,10 @@ import (
 
 // startServer starts the harness as an A2A server (its profile's a2a command) and reads its
 // agent card for who it is; one server serves every case, each case a conversation of its own.
-func (t *Target) startServer(ctx context.Context) (*agentProc, error) {
+func (t *Target) startServer(ctx context.Context, serve, dir string, env []string) (*agentProc, error) {
 	argv, _ := t.ag.A2A()
-	a := &agentProc{stderr: &proc.Tail{}}
-	srv, err := live.StartServer(ctx, argv, t.env, t.work, a.stderr, min(time.Minute, t.o.Timeout), t.o.After)
+	a := &agentProc{stderr: &proc.Tail{}, serve: serve}
+	srv, err := live.StartServer(ctx, argv, env, dir, a.stderr, min(time.Minute, t.o.Timeout), t.o.After)
 	if err != nil {
 		return nil, err
 	}
@@ -37,7 +37,7 @@ func (a *agentProc) conversation(ctx context.Context, t *Target, cwd string, sho
 	if err != nil {
 		return nil, err
 	}
-	return &a2aHarness{c: c}, nil
+	return &a2aHarness{c: c, a: a, cwd: cwd}, nil
 }
 
 // a2aHarness is a case's conversation with an A2A server: prompts as message/stream, a mode, a
@@ -45,6 +45,8 @@ func (a *agentProc) conversation(ctx context.Context, t *Target, cwd string, sho
 type a2aHarness struct {
 	c    *a2a.Client
 	mode string
+	a    *agentProc // the server, for another conversation (a workspace case's session/new)
+	cwd  string     // the workspace its first message names
 }
 
 func (h *a2aHarness) Prompt(ctx context.Context, words string) error {

@@ -50,7 +50,8 @@ func TestFieldCounts(t *testing.T) {
 	out := b.String()
 	for _, want := range []string{
 		"## The conformance cases on each agent",
-		"| Agent | context | fs_access | instructions | modules | prefix | system prompt held | tool list held | nothing rewritten |",
+		"| Agent | context | fs_access | instructions | jobs | modules | prefix | search | workspace | " +
+			"system prompt held | tool list held | nothing rewritten |",
 		"| someagent | ❌ 1 of 2; first not: context/a (fail) | ➖ none played |",
 		"| ❌ 1 of 2; first not: context/b: request 3 sends another system prompt than request 2 | ✅ 2 of 2 | ✅ 2 of 2 |",
 	} {

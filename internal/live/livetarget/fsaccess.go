@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"sort"
 	"strings"
@@ -143,16 +144,30 @@ func fsPlayable(c conformance.Case, cs conformance.FSAccessCase, path string) (r
 	if err != nil || same {
 		return nil, err
 	}
-	if same, gitAns, err := oneLevel(c, withGit); err != nil || !same {
-		if err == nil {
-			err = skipf("with the .git the session directory holds the reference answers %s: "+
-				"the case's tree has none", gitAns)
-		}
-		return nil, err
-	}
-	grants := cs.Grants
+	grants := maps.Clone(cs.Grants)
 	if grants == nil {
 		grants = map[string]string{} // fs_access: grants absent are none
+	}
+	if same, gitAns, err := oneLevel(c, withGit); err != nil || !same {
+		if err != nil {
+			return nil, err
+		}
+		// The session directory's .git is the live target's, not the case's: a grant of none
+		// hides it, where the reference then answers as the case.
+		hidden := func(m map[string]json.RawMessage) {
+			withGit(m)
+			g := maps.Clone(grants)
+			g["/.git"] = "none"
+			m["grants"], _ = json.Marshal(g)
+		}
+		if same, _, err := oneLevel(c, hidden); err != nil || !same || cs.Grants["/.git"] != "" {
+			if err == nil {
+				err = skipf("with the .git the session directory holds the reference answers %s: "+
+					"the case's tree has none", gitAns)
+			}
+			return nil, err
+		}
+		grants["/.git"] = "none"
 	}
 	set := map[string]any{"grants": grants, "floor": cs.Floor, "mounts": cs.Mounts}
 	a := configureAction("the case's permission rules", set)

@@ -16,6 +16,7 @@ import (
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
 	"github.com/LLeMbas/lembas-check/harness/instructions/modules"
 	"github.com/LLeMbas/lembas-check/internal/api/wire"
+	"github.com/LLeMbas/lembas-check/internal/live/acp"
 	"github.com/LLeMbas/lembas-check/internal/live/agents"
 )
 
@@ -58,8 +59,7 @@ func planModules(p *agents.Profile, c conformance.Case) (*plan, error) {
 		switch st.Op {
 		case "spawn":
 			if i != 0 {
-				return nil, skipf("step %d spawns a session that has had a step: a live session spawns once, at its "+
-					"start", i+1)
+				b.spawn()
 			}
 			b.at[i] = b.last
 		case "touch":
@@ -180,6 +180,26 @@ func (b *modulesBuild) request(i int) {
 	b.at[i] = s
 }
 
+// spawn ends the turn and starts the next one in a session of its own, in the same directory:
+// a later spawn is a new session, whose first request is its answer.
+func (b *modulesBuild) spawn() {
+	b.last.reply = text("done")
+	b.turns = append(b.turns, b.cur)
+	b.newTurn()
+	b.cur.before = []action{{what: "a new session", do: func(ctx context.Context, e *env) error {
+		d, ok := e.h.(wsDoor)
+		if !ok {
+			return &acp.Unsupported{What: "a second spawn", Why: "one-shot, a session is the chain of runs"}
+		}
+		h, err := d.open(ctx, e, e.real(e.cwd, "/"))
+		if err == nil {
+			e.h = h
+		}
+		return err
+	}}}
+	b.cur.slots[0].remade, b.cur.slots[0].reset = 1, true
+}
+
 // compact ends the turn, compacts, and starts the next turn.
 func (b *modulesBuild) compact(i int) {
 	b.last.reply = text("done")
@@ -260,7 +280,8 @@ func modulesAnswer(e *env, in modulesInput, at []*slot, files map[string]string)
 			var root any
 			for _, n := range modules.SpecTexts().Names {
 				t, ok := files[path.Join(in.Root, n)]
-				if ok && t != "" && strings.Contains(s.req.system, strings.TrimRight(t, "\n")) {
+				// Whole lines: a root file's text may be a word (a letter), found inside any other.
+				if ok && t != "" && strings.Contains("\n"+s.req.system+"\n", "\n"+strings.TrimRight(t, "\n")+"\n") {
 					root = n
 					break
 				}

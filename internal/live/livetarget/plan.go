@@ -25,6 +25,11 @@ type plan struct {
 	show bool
 	// clock: the case sets the harness's clock (a date).
 	clock bool
+	// links are symbolic links made after the files: a case path → its target as the case writes
+	// it (an absolute one made under the root).
+	links map[string]string
+	// serve, when set, starts the harness for the case as a serve with workspace roots.
+	serve *serve
 	turns []*turn
 	// answer reads the case's answer once every turn was played.
 	answer func(*env) (any, error)
@@ -37,6 +42,9 @@ type turn struct {
 	words   string
 	compact bool
 	slots   []*slot
+	// none, when it says so after the turn's before actions, leaves the turn out (a refused
+	// session/new opens no session to prompt).
+	none func() bool
 }
 
 // slot is one request the harness is to send: what is done before the model answers it (a file

@@ -221,8 +221,7 @@ func (b *prefixBuild) step(i int, step conformance.PrefixStep) error {
 		}})
 		b.remakes++
 	case "wrapup":
-		return skipf("step %d is a wrap-up, which comes after a step limit or a budget that cannot be reached at a "+
-			"chosen step", i+1)
+		return b.wrapUp(i)
 	default:
 		return fmt.Errorf("step %d: no op %q", i+1, step.Op)
 	}
@@ -274,6 +273,30 @@ func (b *prefixBuild) set(i int, step conformance.PrefixStep) error {
 	if len(settings) > 0 {
 		b.now(configureAction(fmt.Sprintf("step %d", i+1), settings))
 	}
+	return nil
+}
+
+// wrapUp is the request after a step limit: the model answers the request before it with a
+// call (a read of the README), and the turn's step limit — as many rounds of calls as it has made
+// then, given by _lembas/configure's steps before the turn — makes the harness send the wrap-up
+// instead of the next step. Its reply ends the turn.
+func (b *prefixBuild) wrapUp(i int) error {
+	if b.last == nil {
+		return skipf("step %d is a wrap-up with no turn running: a step limit is reached only in one", i+1)
+	}
+	b.calls++
+	r, err := prefixCall(b.p, "tool", "", fmt.Sprintf("%sp%d", callPrefix, b.calls))
+	if err != nil {
+		return err
+	}
+	b.last.reply = r
+	b.cur.before = append(b.cur.before, configureAction(fmt.Sprintf("the step limit of step %d", i+1),
+		map[string]any{"steps": len(b.cur.slots)}))
+	s := &slot{reply: text("done")}
+	b.cur.slots = append(b.cur.slots, s)
+	b.last = s
+	b.add(s)
+	b.reads[i] = prefixRead{kind: "wrapup", slot: s}
 	return nil
 }
 
@@ -358,6 +381,8 @@ func prefixAnswer(seq []*slot, reads []prefixRead, tools []string) (any, error) 
 		case "compact":
 			ask, _ := q.lastUser()
 			out[i] = map[string]any{"system": number[r.slot], "tools": offered(q), "ask": ask}
+		case "wrapup":
+			out[i] = map[string]any{"system": number[r.slot], "tools": offered(q), "note": wrapUpNote(q)}
 		}
 	}
 	return out, nil
@@ -394,6 +419,22 @@ func setDate(d string) func(context.Context, *env) error {
 		}
 		return e.t.clock.Set(t.Add(12 * time.Hour))
 	}
+}
+
+// wrapUpNote is what the wrap-up request's last user message says after loop.json's wrap-up
+// message (its {{limit}} the harness's to name), nil when nothing; a request with no wrap-up
+// message says so, for the diff.
+func wrapUpNote(q *request) any {
+	t, _ := q.lastUser()
+	before, after, _ := strings.Cut(spec.LoopJSON().WrapUp.Message, "{{limit}}")
+	i, j := strings.Index(t, before), strings.Index(t, after)
+	if i < 0 || j < i {
+		return "(the last user message is no wrap-up: " + t + ")"
+	}
+	if rest := strings.TrimSpace(t[j+len(after):]); rest != "" {
+		return rest
+	}
+	return nil
 }
 
 // noteAfter is the note after the person's words in the request's last user message: what

@@ -155,3 +155,33 @@ func TestModelsPlanChangeIsPlanWrite(t *testing.T) {
 		}
 	}
 }
+
+// A job's end and a search's index reach a LLeMbas harness by _lembas/configure's job and index:
+// the reference agent passes every such case but a message to a subagent (it runs none); a plain
+// ACP agent skips each, naming the extension.
+func TestJobsAndSearchByConfigure(t *testing.T) {
+	var cases []conformance.Case
+	for _, c := range liveCases(t) {
+		if c.Area == "jobs" || c.Area == "search" {
+			cases = append(cases, c)
+		}
+	}
+	for _, mode := range []string{"reference", "plain"} {
+		rep := run(t, profile(t, mode), runner.CaseItems(cases), never)
+		passed := 0
+		for _, r := range rep.Results {
+			switch {
+			case r.Verdict == runner.Skip && strings.Contains(r.Message, "runs no subagent"):
+			case mode == "reference" && r.Verdict == runner.Pass:
+				passed++
+			case mode == "reference":
+				t.Errorf("reference: %s: %s: %s%s", r.Case.ID, r.Verdict, r.Message, r.Diff)
+			case r.Verdict != runner.Skip || !strings.Contains(r.Message, "_lembas/configure"):
+				t.Errorf("plain: %s: %s: %q, want a skip naming _lembas/configure", r.Case.ID, r.Verdict, r.Message)
+			}
+		}
+		if mode == "reference" && passed < len(cases)-1 {
+			t.Errorf("reference: %d of %d jobs and search cases passed", passed, len(cases))
+		}
+	}
+}

@@ -35,25 +35,12 @@ import (
 )
 
 // Areas are the areas the live target plays; cases of others are skipped unsent.
-var Areas = []string{"context", "fs_access", "instructions", "modules", "prefix"}
+var Areas = []string{"context", "fs_access", "instructions", "jobs", "modules", "prefix", "search", "workspace"}
 
 // Unplayed are the areas whose rules show in what a harness sends its model or answers its
 // client, but which no harness here is proved to carry yet: each of their cases is a skip that
 // says what would carry it (docs/live.md, The LLeMbas extensions).
-var Unplayed = map[string]string{
-	"jobs": "a job's end note reaches the model in the request after the job ends (loop.json jobs.marks), " +
-		"and acp.md's capability jobs carries the rest (the job_note event, _lembas/jobs, _lembas/job/output " +
-		"and _lembas/job/stop, whose stop \"is a fact the model is told\"): the reference agent runs no " +
-		"background job and no subagent, so it advertises no jobs and no case is played",
-	"workspace": "session/new \"validates the requested cwd against the allowlist\" (seeds/002, Security " +
-		"model), an allowlist of the serve's own configuration (its directory, --workspace-root, " +
-		"WORKSPACE_ROOTS): the live target starts its harness once, with one environment, and the reference " +
-		"agent keeps no allowlist — a harness started per case with its roots would carry it",
-	"search": "a search \"ranks passages by meaning (embeddings) and by words (full-text) fused by rank\" " +
-		"(filesystem.md, A search): the case gives each passage's scores, which only the harness's own index " +
-		"makes — carrying it needs the fake to serve embeddings scored as the case says and a harness that " +
-		"offers the search tool (tools/search.json), which the reference agent does not",
-}
+var Unplayed = map[string]string{}
 
 // DefaultTimeout bounds one case: the harness's start when it must be (re)started, the session,
 // every turn.
@@ -200,7 +187,7 @@ func (t *Target) Start(ctx context.Context) (runner.TargetInfo, error) {
 		how = "a2a"
 	}
 	info.Command = strings.Join(argv, " ") + " (" + how + ")"
-	a, err := t.startAgent(ctx, false)
+	a, err := t.startAgent(ctx, false, "")
 	if err != nil {
 		return runner.TargetInfo{}, fmt.Errorf("%s over %s: %v", p.Name, strings.ToUpper(how), err)
 	}
@@ -371,6 +358,9 @@ func (t *Target) play(ctx context.Context, pl *plan, seq int) runner.Outcome {
 	if err := writeFiles(e.root, pl.files); err != nil {
 		return runner.Outcome{Verdict: runner.Error, Message: "making the case's files: " + err.Error()}
 	}
+	if err := writeLinks(e.root, pl.links); err != nil {
+		return runner.Outcome{Verdict: runner.Error, Message: "making the case's links: " + err.Error()}
+	}
 	cctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	up := t.o.After(t.o.Timeout)
@@ -386,7 +376,7 @@ func (t *Target) play(ctx context.Context, pl *plan, seq int) runner.Outcome {
 		e.h = h
 		err = t.turns(cctx, pl, e)
 		if err == nil {
-			t.release(cctx, h)
+			t.release(cctx, e.h) // the case's last session (a workspace case opens several)
 		}
 	}
 	if err != nil {
@@ -423,6 +413,23 @@ func writeFiles(root string, files map[string]string) error {
 	return nil
 }
 
+// writeLinks makes a plan's links under root, an absolute target under root too.
+func writeLinks(root string, links map[string]string) error {
+	for l, target := range links {
+		real := filepath.Join(root, filepath.FromSlash(l))
+		if err := os.MkdirAll(filepath.Dir(real), 0o755); err != nil {
+			return err
+		}
+		if strings.HasPrefix(target, "/") {
+			target = root + target
+		}
+		if err := os.Symlink(filepath.FromSlash(target), real); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // turns plays each turn: what comes before it, then its prompt or compaction, while the fake
 // serves its requests; a turn that ends before every request came is the harness's fault.
 func (t *Target) turns(ctx context.Context, pl *plan, e *env) error {
@@ -431,6 +438,9 @@ func (t *Target) turns(ctx context.Context, pl *plan, e *env) error {
 			if err := a.do(ctx, e); err != nil {
 				return fmt.Errorf("%s: %w", a.what, err)
 			}
+		}
+		if tn.none != nil && tn.none() {
+			continue
 		}
 		p := &playing{e: e, ctx: ctx, slots: tn.slots, compact: tn.compact}
 		t.setPlaying(p)
@@ -527,13 +537,14 @@ func (t *Target) harness(ctx context.Context, pl *plan, e *env) (harness, error)
 	t.mu.Lock()
 	a := t.agent
 	t.mu.Unlock()
-	if a != nil && ((a.show != pl.show && !t.o.A2A) || a.exited()) {
+	srv := pl.serveIn(e.root)
+	if a != nil && ((a.show != pl.show && !t.o.A2A) || a.exited() || a.serve != srv) {
 		a.stop()
 		a = nil
 	}
 	if a == nil {
 		var err error
-		if a, err = t.startAgent(ctx, pl.show); err != nil {
+		if a, err = t.startAgent(ctx, pl.show, srv); err != nil {
 			return nil, err
 		}
 		t.mu.Lock()
@@ -695,17 +706,20 @@ type agentProc struct {
 	show   bool
 	info   acp.Info
 	url    string // an A2A server's
+	serve  string // the serve's roots it was started with, a key (serveIn); "" for none
 }
 
-// startAgent starts the harness over ACP and greets it.
-func (t *Target) startAgent(ctx context.Context, show bool) (*agentProc, error) {
+// startAgent starts the harness over ACP and greets it; srv, when set, is the serve's roots it is
+// started with (serveIn: its directory, then WORKSPACE_ROOTS).
+func (t *Target) startAgent(ctx context.Context, show bool, srv string) (*agentProc, error) {
+	dir, env := t.serveEnv(srv)
 	if t.o.A2A {
-		return t.startServer(ctx)
+		return t.startServer(ctx, srv, dir, env)
 	}
 	argv, _ := t.ag.ACP()
-	a := &agentProc{stderr: &proc.Tail{}, show: show}
+	a := &agentProc{stderr: &proc.Tail{}, show: show, serve: srv}
 	var err error
-	if a.Stdio, err = live.StartStdio(argv, t.env, t.work, a.stderr, 2*time.Second); err != nil {
+	if a.Stdio, err = live.StartStdio(argv, env, dir, a.stderr, 2*time.Second); err != nil {
 		return nil, err
 	}
 	a.c = acp.New(a.In, a.Out, acp.Options{Dir: t.work, Lembas: true, Show: show, Timeout: t.o.Timeout,
@@ -715,6 +729,17 @@ func (t *Target) startAgent(ctx context.Context, show bool) (*agentProc, error) 
 		return nil, fmt.Errorf("%v; its stderr ends:\n%s", err, a.stderr.String())
 	}
 	return a, nil
+}
+
+// serveEnv is where a harness is started and its environment: as a serve with workspace roots
+// when srv says so (serveIn: its directory, PWD too so that a default root that is a link stays
+// one, and WORKSPACE_ROOTS), else in the run's directory.
+func (t *Target) serveEnv(srv string) (dir string, env []string) {
+	if srv == "" {
+		return t.work, t.env
+	}
+	first, roots, _ := strings.Cut(srv, "\n")
+	return first, append(slices.Clone(t.env), "PWD="+first, "WORKSPACE_ROOTS="+roots)
 }
 
 func (a *agentProc) exited() bool {
@@ -784,6 +809,12 @@ func planCase(p *agents.Profile, c conformance.Case) (*plan, error) {
 		mk = planPrefix
 	case "modules":
 		mk = planModules
+	case "jobs":
+		mk = planJobs
+	case "search":
+		mk = planSearch
+	case "workspace":
+		mk = planWorkspace
 	default:
 		if why, ok := Unplayed[c.Area]; ok {
 			return nil, &skip{why: why}

@@ -410,6 +410,25 @@ func TestBrokenAgentFailsTheCasesItsRuleGuards(t *testing.T) {
 		}
 		return false
 	}
+	// escapes: a read or a write the case expects refused as an escape.
+	escapes := func(c conformance.Case) bool {
+		var cs struct {
+			Steps []struct {
+				Op string `json:"op"`
+			} `json:"steps"`
+		}
+		var want []struct {
+			Error string `json:"error"`
+		}
+		json.Unmarshal(c.Input, &cs)
+		json.Unmarshal(c.Expect, &want)
+		for i, w := range want {
+			if w.Error == "escape" && i < len(cs.Steps) && (cs.Steps[i].Op == "read" || cs.Steps[i].Op == "write") {
+				return true
+			}
+		}
+		return false
+	}
 	for _, tc := range []struct {
 		fault  string
 		guards func(conformance.Case) bool
@@ -418,6 +437,7 @@ func TestBrokenAgentFailsTheCasesItsRuleGuards(t *testing.T) {
 		{refagent.BreakNoStub, func(c conformance.Case) bool { return c.Area == "context" && stubbed(c) }, "Unchanged since"},
 		{refagent.BreakDateInSystem, func(c conformance.Case) bool { return c.Area == "prefix" && dateSeen(c) }, `"system"`},
 		{refagent.BreakNoteFirst, func(c conformance.Case) bool { return c.Area == "prefix" && noted(c) }, "session-note"},
+		{refagent.BreakNoContainment, func(c conformance.Case) bool { return c.Area == "workspace" && escapes(c) }, "escape"},
 	} {
 		t.Run(tc.fault, func(t *testing.T) {
 			rep := run(t, profile(t, "reference", "LIVETARGET_TEST_BREAK", tc.fault), items, nil)
@@ -515,7 +535,9 @@ func TestOneShot(t *testing.T) {
 				users++
 			}
 		}
-		if r.Case.Area == "prefix" && users > 1 || r.Case.Area == "context" && users > 0 || usesConfigure(t, r.Case) {
+		// A workspace case's sessions are session/new's: one-shot has none.
+		if r.Case.Area == "prefix" && users > 1 || r.Case.Area == "context" && users > 0 || usesConfigure(t, r.Case) ||
+			r.Case.Area == "workspace" {
 			want[r.Case.ID] = runner.Skip
 		}
 	}

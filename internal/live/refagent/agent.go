@@ -25,6 +25,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/LLeMbas/lembas-check/harness/spec"
+	"github.com/LLeMbas/lembas-check/harness/workspace"
 )
 
 // Name is what the agent says it is in initialize.
@@ -40,10 +41,13 @@ const (
 	BreakNoStub = "no-stub"
 	// BreakNoteFirst puts the note before the person's words (against §10 rule 3).
 	BreakNoteFirst = "note-first"
+	// BreakNoContainment lets a serve's session read and write where a path really leads, outside
+	// its root too (against seeds/002: local_fs "is sandboxed to it").
+	BreakNoContainment = "no-containment"
 )
 
 // Breaks are the faults Break may name.
-var Breaks = []string{BreakDateInSystem, BreakNoStub, BreakNoteFirst}
+var Breaks = []string{BreakDateInSystem, BreakNoStub, BreakNoteFirst, BreakNoContainment}
 
 // Options say what the agent talks to.
 type Options struct {
@@ -67,6 +71,7 @@ type Agent struct {
 	model *model
 	clock *Clock
 	brk   map[string]bool
+	ws    *workspace.Config // a serve's workspace roots (seeds/002), nil when it is not started as one
 
 	mu       sync.Mutex
 	show     bool // the client said _meta.lembas.show: it has a screen
@@ -102,7 +107,7 @@ func New(o Options) (*Agent, error) {
 	if o.Model == "" {
 		o.Model = "fake-model"
 	}
-	a := &Agent{o: o, clock: o.Clock, brk: map[string]bool{}, sessions: map[string]*session{}}
+	a := &Agent{o: o, clock: o.Clock, brk: map[string]bool{}, sessions: map[string]*session{}, ws: serveRoots()}
 	for _, b := range o.Break {
 		known := false
 		for _, k := range Breaks {
@@ -150,8 +155,9 @@ func (a *Agent) session(id sdk.SessionId) (*session, error) {
 // the capabilities it has (acp.md, Versions and discovery).
 func (a *Agent) Initialize(_ context.Context, p sdk.InitializeRequest) (sdk.InitializeResponse, error) {
 	resp := sdk.InitializeResponse{ProtocolVersion: sdk.ProtocolVersionNumber, AuthMethods: []sdk.AuthMethod{},
-		AgentInfo:         &sdk.Implementation{Name: Name, Version: a.o.Version},
-		AgentCapabilities: sdk.AgentCapabilities{SessionCapabilities: sdk.SessionCapabilities{Close: &sdk.SessionCloseCapabilities{}}}}
+		AgentInfo: &sdk.Implementation{Name: Name, Version: a.o.Version},
+		AgentCapabilities: sdk.AgentCapabilities{LoadSession: a.ws != nil,
+			SessionCapabilities: sdk.SessionCapabilities{Close: &sdk.SessionCloseCapabilities{}}}}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	switch l := p.ClientCapabilities.Meta["lembas"].(type) {
@@ -176,19 +182,32 @@ func (a *Agent) Authenticate(context.Context, sdk.AuthenticateRequest) (sdk.Auth
 
 // NewSession opens a session in cwd, its boundary the project root above it.
 func (a *Agent) NewSession(_ context.Context, p sdk.NewSessionRequest) (sdk.NewSessionResponse, error) {
-	if !filepath.IsAbs(p.Cwd) {
+	if a.ws == nil && !filepath.IsAbs(p.Cwd) {
 		return sdk.NewSessionResponse{}, sdk.NewInvalidParams(map[string]any{"cwd": p.Cwd,
 			"error": "not an absolute path"})
 	}
 	a.mu.Lock()
 	show := a.show
 	a.mu.Unlock()
+	var srv *workspace.Server
+	if a.ws != nil {
+		var root string
+		var err error
+		if srv, root, err = a.newServe(p.Cwd); err != nil {
+			return sdk.NewSessionResponse{}, err
+		}
+		p.Cwd = filepath.FromSlash(root)
+	}
 	s := a.open("", filepath.Clean(p.Cwd), show)
+	if srv != nil {
+		s.ws, s.disk.root = srv, s.disk.cwd
+	}
 	modes := &sdk.SessionModeState{CurrentModeId: sdk.SessionModeId(s.mode)}
 	for _, m := range Modes {
 		modes.AvailableModes = append(modes.AvailableModes, sdk.SessionMode{Id: sdk.SessionModeId(m), Name: m})
 	}
-	return sdk.NewSessionResponse{SessionId: sdk.SessionId(s.id), Modes: modes}, nil
+	return sdk.NewSessionResponse{SessionId: sdk.SessionId(s.id), Modes: modes,
+		ConfigOptions: rootPicker(srv, filepath.ToSlash(s.disk.cwd))}, nil
 }
 
 // open opens a session in cwd, its boundary the project root above it, under id ("": the next
@@ -282,8 +301,14 @@ func (a *Agent) ResumeSession(context.Context, sdk.ResumeSessionRequest) (sdk.Re
 	return sdk.ResumeSessionResponse{}, sdk.NewMethodNotFound(sdk.AgentMethodSessionResume)
 }
 
-func (a *Agent) SetSessionConfigOption(context.Context,
-	sdk.SetSessionConfigOptionRequest) (sdk.SetSessionConfigOptionResponse, error) {
+func (a *Agent) SetSessionConfigOption(_ context.Context,
+	p sdk.SetSessionConfigOptionRequest) (sdk.SetSessionConfigOptionResponse, error) {
+	if v := p.ValueId; v != nil && v.ConfigId == rootOption {
+		s, err := a.session(v.SessionId)
+		if err == nil && s.ws != nil {
+			return sdk.SetSessionConfigOptionResponse{}, s.setRoot()
+		}
+	}
 	return sdk.SetSessionConfigOptionResponse{}, sdk.NewMethodNotFound(sdk.AgentMethodSessionSetConfigOption)
 }
 

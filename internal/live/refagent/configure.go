@@ -44,6 +44,13 @@ type configure struct {
 	// Cap is the cap on a result's output in place of loop.json's (a conformance case's
 	// `limits`), fixed when the session starts.
 	Cap *spec.Cap `json:"cap"`
+	// Job is a background job of the session that ended (its note is given at the next step).
+	Job *jobRecord `json:"job"`
+	// Index is what the session's search index holds for the next query, before its first turn.
+	Index *[]indexPassage `json:"index"`
+	// Steps is the step limit of the turn running or the next one: after so many rounds of calls
+	// its last request is the wrap-up (loop.json wrap_up).
+	Steps *int `json:"steps"`
 }
 
 // levels parses a path → level map; a bad level is -32602 naming it.
@@ -110,6 +117,19 @@ func (s *session) configure(c configure) (map[string]any, error) {
 	}
 	if err := s.setSettings(c); err != nil {
 		return nil, err
+	}
+	if c.Index != nil {
+		if err := s.setIndex(*c.Index); err != nil {
+			return nil, err
+		}
+	}
+	if c.Steps != nil {
+		s.steps = *c.Steps
+	}
+	if c.Job != nil {
+		if err := s.jobEnded(*c.Job); err != nil {
+			return nil, err
+		}
 	}
 	if c.Files != nil {
 		s.given = maps.Clone(*c.Files)

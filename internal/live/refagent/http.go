@@ -200,15 +200,9 @@ func (h *a2aServer) send(ctx context.Context, raw json.RawMessage, emit func(any
 // session is the message's conversation: the one its contextId names, or a new one (under the
 // contextId the client chose, if any) in the workspace its metadata names.
 func (h *a2aServer) session(m a2a.Message) (*session, error) {
-	if m.ContextID != "" {
-		if s, err := h.a.session(sdk.SessionId(m.ContextID)); err == nil {
-			return s, nil
-		}
-	}
-	cwd, _ := os.Getwd()
 	var meta struct {
 		CoderAgent struct {
-			WorkspacePath string `json:"workspacePath"`
+			WorkspacePath *string `json:"workspacePath"`
 		} `json:"coderAgent"`
 		Lembas struct {
 			Show bool `json:"show"`
@@ -216,14 +210,63 @@ func (h *a2aServer) session(m a2a.Message) (*session, error) {
 	}
 	b, _ := json.Marshal(m.Metadata)
 	json.Unmarshal(b, &meta)
-	if w := meta.CoderAgent.WorkspacePath; w != "" {
-		if !filepath.IsAbs(w) {
-			return nil, &a2a.Error{Code: -32602,
-				Message: fmt.Sprintf("metadata.coderAgent.workspacePath %q: not an absolute path", w)}
+	w := meta.CoderAgent.WorkspacePath
+	if m.ContextID != "" {
+		if s, err := h.a.session(sdk.SessionId(m.ContextID)); err == nil {
+			return s, s.reopen(w)
 		}
-		cwd = w
+	}
+	if h.a.ws != nil {
+		return h.serveSession(m.ContextID, w, meta.Lembas.Show)
+	}
+	cwd, _ := os.Getwd()
+	if w != nil && *w != "" {
+		if !filepath.IsAbs(*w) {
+			return nil, &a2a.Error{Code: -32602,
+				Message: fmt.Sprintf("metadata.coderAgent.workspacePath %q: not an absolute path", *w)}
+		}
+		cwd = *w
 	}
 	return h.a.open(m.ContextID, filepath.Clean(cwd), meta.Lembas.Show), nil
+}
+
+// serveSession opens a conversation on a serve with workspace roots: its workspace, the
+// session/new cwd of A2A, picked from the allowlist (none: the sentinel).
+func (h *a2aServer) serveSession(id string, w *string, show bool) (*session, error) {
+	cwd := ""
+	if w != nil {
+		cwd = *w
+	}
+	srv, root, err := h.a.newServe(cwd)
+	if err != nil {
+		return nil, a2aRefusal(err)
+	}
+	s := h.a.open(id, filepath.Clean(filepath.FromSlash(root)), show)
+	s.ws, s.disk.root = srv, s.disk.cwd
+	return s, nil
+}
+
+// reopen is a later message of a conversation on a serve that names a workspace: A2A's reload,
+// held to the conversation's root as session/load is.
+func (s *session) reopen(w *string) error {
+	if s.ws == nil || w == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, err := s.ws.Load(w); err != nil {
+		return a2aRefusal(refusal(err))
+	}
+	return nil
+}
+
+// a2aRefusal is a refusal as an A2A JSON-RPC error.
+func a2aRefusal(err error) error {
+	var re *sdk.RequestError
+	if errors.As(err, &re) {
+		return &a2a.Error{Code: re.Code, Message: re.Message}
+	}
+	return err
 }
 
 func (h *a2aServer) get(raw json.RawMessage) (*a2a.Task, error) {
@@ -276,6 +319,7 @@ func (h *a2aServer) configure(ctx context.Context, raw json.RawMessage) (any, er
 		SessionID string         `json:"sessionId"`
 		Mode      string         `json:"mode"`
 		Metadata  map[string]any `json:"metadata"`
+		Root      *string        `json:"root"`
 	}
 	if err := json.Unmarshal(raw, &p); err != nil {
 		return nil, &a2a.Error{Code: -32602, Message: err.Error()}
@@ -291,5 +335,13 @@ func (h *a2aServer) configure(ctx context.Context, raw json.RawMessage) (any, er
 			return nil, &a2a.Error{Code: -32602, Message: err.Error()}
 		}
 	}
-	return h.a.HandleExtensionMethod(ctx, spec.Text("acp.method.configure"), raw)
+	if p.Root != nil && s.ws != nil {
+		// A2A has no config options: the workspace root's set_config_option is configure's root.
+		return nil, a2aRefusal(s.setRoot())
+	}
+	out, err := h.a.HandleExtensionMethod(ctx, spec.Text("acp.method.configure"), raw)
+	if m, ok := out.(map[string]any); ok && s.ws != nil {
+		m["roots"] = s.ws.Options() // the workspace-root picker, null where none is offered
+	}
+	return out, err
 }

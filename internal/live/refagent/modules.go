@@ -75,13 +75,13 @@ func envelope(path, content string) string {
 }
 
 // spawn is the system prompt's part of the rules: the root file by name priority (where the
-// instruction chain has none at the root), then each unconditional module in its envelope.
-// readable says whether the session's view lets it read a root file; chained, whether the
-// instruction chain already holds one (the root file is then in the prompt).
-func (r *rules) spawn(b *strings.Builder, readable func(name string) bool, chained bool) {
+// instruction chain does not hold that one: it may hold AGENTS.md beside an AGENTS.override.md),
+// then each unconditional module in its envelope. readable says whether the session's view lets
+// it read a root file; chained, whether the instruction chain holds the file of that name.
+func (r *rules) spawn(b *strings.Builder, readable, chained func(name string) bool) {
 	st := r.s.Spawn()
 	root := filepath.ToSlash(r.root)
-	if st.Root != "" && !chained && readable(st.Root) {
+	if st.Root != "" && !chained(st.Root) && readable(st.Root) {
 		if real, _, ok := r.s.Disk().Real(root + "/" + st.Root); ok {
 			text := strings.TrimRight(string(r.s.Disk().Read(real)), "\n")
 			b.WriteString("\n# The project's root instructions (" + st.Root + ")\n" + text + "\n")

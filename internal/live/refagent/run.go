@@ -78,6 +78,9 @@ func (s *session) run(ctx context.Context, c toolCall) string {
 	if !slices.Contains(s.offered, name) {
 		return s.outputLocked(id, name, raw, fmt.Sprintf("No tool %s is offered in this session.", name))
 	}
+	if out, ok := s.wsTool(id, name, raw, a); ok {
+		return out
+	}
 	out, err := s.tool(id, name, raw, a)
 	if err != nil {
 		return s.outputLocked(id, name, raw, err.Error())
@@ -143,6 +146,12 @@ func (s *session) tool(id, name string, raw json.RawMessage, a args) (string, er
 		return out, err
 	case "recall":
 		return s.results.Recall(id, a.ID, a.Offset, a.Limit)
+	case "search":
+		found, err := s.searchIndex(a)
+		if err != nil {
+			return "", err
+		}
+		return s.outputLocked(id, name, raw, found), nil
 	case "plan_write":
 		if a.Plan == nil {
 			return "", failure("plan_write needs the plan")

@@ -15,7 +15,9 @@ import (
 	"github.com/LLeMbas/lembas-check/harness/instructions"
 	"github.com/LLeMbas/lembas-check/harness/prefix"
 	"github.com/LLeMbas/lembas-check/harness/results"
+	"github.com/LLeMbas/lembas-check/harness/search"
 	"github.com/LLeMbas/lembas-check/harness/spec"
+	"github.com/LLeMbas/lembas-check/harness/workspace"
 	"github.com/LLeMbas/lembas-check/internal/jsonx"
 )
 
@@ -37,7 +39,8 @@ type session struct {
 	id    string
 	a     *Agent
 	disk  disk
-	show  bool // the client has a screen: `display` can be met, show is offered
+	ws    *workspace.Server // the serve's roots this session was made under (nil: not a serve's)
+	show  bool              // the client has a screen: `display` can be met, show is offered
 	mu    sync.Mutex
 	busy  bool
 	model string
@@ -51,6 +54,9 @@ type session struct {
 	cap                 *spec.Cap         // the person's cap on a result (nil: loop.json's)
 	rules               *rules            // the rule modules (seeds/004), nil without a rules folder
 	files               map[string]string // the instruction chain: path relative to the boundary → text
+	notes               []string          // job notes due at the next step boundary
+	steps               int               // the running or next turn's step limit (0: none)
+	index               []search.Passage  // what search finds (_lembas/configure's index), nil: no search
 	order               []string          // the chain's paths, outermost first
 
 	started bool // the first turn made the prompt; before it, a mode change is the start's
@@ -103,7 +109,7 @@ func (s *session) start() error {
 		could = append(could, "display")
 	}
 	p, err := prefix.New(prefix.Start{Date: s.a.date(), Mode: s.mode, Plan: s.plan, Memory: s.memory,
-		Personality: s.personality, MCP: s.mcp, Files: s.files, Could: could, Met: s.met}, toolNames())
+		Personality: s.personality, MCP: s.mcp, Files: s.files, Could: could, Met: s.met}, s.offerable())
 	if err != nil {
 		return err
 	}
@@ -142,8 +148,7 @@ func (s *session) makeSystem() string {
 	}
 	s.settingsBlocks(&b)
 	if s.rules != nil {
-		chained := slices.ContainsFunc(s.order, func(rel string) bool { return !strings.Contains(rel, "/") })
-		s.rules.spawn(&b, s.readable, chained)
+		s.rules.spawn(&b, s.readable, func(name string) bool { return slices.Contains(s.order, name) })
 	}
 	for _, rel := range s.order {
 		if t := s.files[rel]; t != "" {
@@ -226,7 +231,7 @@ func (s *session) turn(ctx context.Context, words string) (string, error) {
 	ctx, s.cancel = context.WithCancel(ctx)
 	defer func() {
 		s.mu.Lock()
-		s.busy, s.cancel = false, nil
+		s.busy, s.cancel, s.steps = false, nil, 0
 		s.mu.Unlock()
 	}()
 	if !s.started {
@@ -253,8 +258,9 @@ func (s *session) turn(ctx context.Context, words string) (string, error) {
 	}
 	s.history = append(s.history, text("user", content))
 	s.mu.Unlock()
-	for {
+	for rounds := 1; ; rounds++ {
 		s.mu.Lock()
+		s.history = append(s.history, s.takeNotes()...)
 		if s.rules != nil {
 			if rec := s.rules.request(); rec != "" {
 				s.history = append(s.history, text("user", rec))
@@ -277,12 +283,36 @@ func (s *session) turn(ctx context.Context, words string) (string, error) {
 			s.mu.Unlock()
 		}
 		s.mu.Lock()
+		if s.steps > 0 && rounds >= s.steps {
+			return s.wrapUp(ctx)
+		}
 		_, err = s.prefix.Step()
 		s.mu.Unlock()
 		if err != nil {
 			return "", err
 		}
 	}
+}
+
+// stepLimit names the limit a wrap-up reached in loop.json's message ({{limit}}), which the
+// spec leaves to the harness.
+const stepLimit = "step limit"
+
+// wrapUp is the turn's last request once its step limit is reached (loop.json wrap_up): the same
+// prompt and tools, the wrap-up message as the last user message and no note; a call in the
+// reply is not run. Called with mu held; it lets go of mu.
+func (s *session) wrapUp(ctx context.Context) (string, error) {
+	s.prefix.WrapUp()
+	msg := spec.MustRender(spec.LoopJSON().WrapUp.Message, map[string]string{"limit": stepLimit})
+	s.history = append(s.history, text("user", msg))
+	r, err := s.ask(ctx)
+	if err != nil {
+		return "", err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.history = append(s.history, r.Message)
+	return r.Text, nil
 }
 
 // ask sends the model the session's request, extra after its history. Called with mu held; it
