@@ -25,7 +25,7 @@ func TestDecodeExchangeIsUnmarshal(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
 	line := []byte(lines[len(lines)-1])
-	got, ok := decodeExchange(line)
+	got, _, ok := decodeExchange(line)
 	if !ok {
 		t.Fatalf("the fast path refused the writer's own line %s", line)
 	}
@@ -42,7 +42,7 @@ func TestDecodeExchangeIsUnmarshal(t *testing.T) {
 		"no sum":              strings.Replace(string(line), `"body_sha256":"`, `"body_sha256":"","x":"`, 1),
 		"not JSON":            string(line[:len(line)-1]),
 	} {
-		if _, ok := decodeExchange([]byte(l)); ok {
+		if _, _, ok := decodeExchange([]byte(l)); ok {
 			t.Errorf("%s: taken by the fast path", name)
 		}
 	}

@@ -474,8 +474,8 @@ func (r *Reader) nextLine() (Entry, error) {
 			}
 			r.blobs[bl.SHA256] = bl.Data
 		case TypeExchange:
-			if x, ok := decodeExchange(b); ok {
-				if body, err := x.Request.Exact(r.blobs); err == nil && r.sums.sum(body) == x.Request.BodySHA256 {
+			if x, refs, ok := decodeExchange(b); ok {
+				if body, ok := joinRefs(x.Request.Body, refs, r.blobs); ok && r.sums.sum(body) == x.Request.BodySHA256 {
 					return Entry{Exchange: x, Body: body, Line: r.line}, nil
 				}
 				// Damage: decoded whole below, it is named as it always was.
