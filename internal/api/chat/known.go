@@ -23,9 +23,10 @@ type known struct {
 	part       int
 }
 
-// Know compares body with prevBody, which prev was cut from; nil when prev is nil, of a shape
-// whose parts are not whole values of the body (Anthropic's blocks, Gemini's), or shares nothing.
-func Know(prev *Request, prevBody, body []byte) *Known {
+// Know compares body with prevBody, which prev was cut from (prevParts: prev.Parts(), made once by
+// the caller); nil when prev is nil, of a shape whose parts are not whole values of the body
+// (Anthropic's blocks, Gemini's), or shares nothing.
+func Know(prev *Request, prevParts []Part, prevBody, body []byte) *Known {
 	if prev == nil || prev.API != ChatCompletions && prev.API != Responses {
 		return nil
 	}
@@ -35,7 +36,7 @@ func Know(prev *Request, prevBody, body []byte) *Known {
 		return nil
 	}
 	k.at = map[int]known{}
-	for i, p := range prev.Parts() {
+	for i, p := range prevParts {
 		end := p.Off + len(p.Raw)
 		if end > k.prefix && p.Off < len(prevBody)-k.suffix || len(p.marks) > 0 || len(p.Blocks) > 0 {
 			continue

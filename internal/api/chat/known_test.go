@@ -50,7 +50,7 @@ func sameWithKnown(t *testing.T, path, prev, cur string) {
 	if err != nil {
 		return
 	}
-	k := Know(p, []byte(prev), []byte(cur))
+	k := Know(p, p.Parts(), []byte(prev), []byte(cur))
 	got, gerr := ParsePathKnown(path, []byte(cur), k)
 	want, werr := ParsePath(path, []byte(cur))
 	if fmt.Sprint(gerr) != fmt.Sprint(werr) {
@@ -76,7 +76,7 @@ func sameWithKnown(t *testing.T, path, prev, cur string) {
 func TestKnownJumpsTheHistory(t *testing.T) {
 	pair := knownPairs[0]
 	p, _ := ParsePath("/v1/chat/completions", []byte(pair[0]))
-	k := Know(p, []byte(pair[0]), []byte(pair[1]))
+	k := Know(p, p.Parts(), []byte(pair[0]), []byte(pair[1]))
 	r, err := ParsePathKnown("/v1/chat/completions", []byte(pair[1]), k)
 	if err != nil {
 		t.Fatal(err)

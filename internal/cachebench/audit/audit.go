@@ -113,6 +113,10 @@ type Auditor struct {
 	dates *dateCache
 	// last is the request read before, which the next one most often resends.
 	last last
+	// parts are the Parts of the request being read (partsOf), made once: a request's parts are
+	// a few hundred bytes each, and were made again by each step.
+	parts   []chat.Part
+	partsOf *chat.Request
 }
 
 // last is the request read before: its body and cut, its parts' sums and its message chains, so
@@ -120,6 +124,7 @@ type Auditor struct {
 type last struct {
 	body  []byte
 	req   *chat.Request
+	cut   []chat.Part // req.Parts()
 	parts []ref
 	msgs  []ref
 	chain []tokens.Sum
@@ -220,7 +225,7 @@ func (a *Auditor) Add(ctx context.Context, e replay.Entry) (*Request, error) {
 	if body == nil {
 		body = e.Body
 	}
-	known := chat.Know(a.last.req, a.last.body, body)
+	known := chat.Know(a.last.req, a.last.cut, a.last.body, body)
 	r, err := chat.ParsePathKnown(e.Exchange.Path, body, known)
 	if err != nil {
 		pr := Problem{Seq: e.Exchange.Seq, Line: e.Line, Error: err.Error()}
@@ -234,13 +239,13 @@ func (a *Auditor) Add(ctx context.Context, e replay.Entry) (*Request, error) {
 	cur := a.pastOf(e, r, prompt)
 	out := a.judge(cur, r)
 	out.Line = e.Line
-	out.Breakpoints, out.DateAt = marks(r), a.dateAt(r, cur)
+	out.Breakpoints, out.DateAt = marks(a.partsFor(r), r), a.dateAt(r, cur)
 	if err := a.beyondBytes(e, r, cur, out); err != nil {
 		return nil, err
 	}
 	a.price(e, r, out)
 	a.remember(cur, r)
-	a.last = last{body: body, req: r, parts: cur.parts, msgs: cur.msgs(), chain: cur.chain}
+	a.last = last{body: body, req: r, cut: a.partsFor(r), parts: cur.parts, msgs: cur.msgs(), chain: cur.chain}
 	a.report.add(*out)
 	return out, nil
 }
@@ -250,19 +255,27 @@ func (a *Auditor) prompt(ctx context.Context, body []byte, r *chat.Request, know
 	if a.tik == nil || known == nil {
 		return a.tok.Prompt(ctx, body, r)
 	}
-	parts := r.Parts()
+	parts := a.partsFor(r)
 	sums := make([]tokens.Sum, len(parts))
 	for i, p := range parts {
 		if j := known.Was(p); j >= 0 && j < len(a.last.parts) {
 			sums[i] = a.last.parts[j].sum
 		}
 	}
-	return a.tik.OfKnown(r, sums), nil
+	return a.tik.OfParts(parts, sums), nil
+}
+
+// partsFor is r.Parts(), made once for the request being read.
+func (a *Auditor) partsFor(r *chat.Request) []chat.Part {
+	if a.partsOf != r {
+		a.parts, a.partsOf = r.Parts(), r
+	}
+	return a.parts
 }
 
 // pastOf makes what is kept of a request.
 func (a *Auditor) pastOf(e replay.Entry, r *chat.Request, prompt tokens.Prompt) *past {
-	parts := r.Parts()
+	parts := a.partsFor(r)
 	cur := &past{seq: e.Exchange.Seq, model: r.Model, parts: make([]ref, len(parts)), nsys: len(r.System),
 		ntools: len(r.Tools), toolsFirst: r.ToolsFirst(), prompt: prompt, messages: len(r.Messages)}
 	sameSums := a.tik != nil && len(prompt.Pieces) == len(parts)
@@ -690,7 +703,7 @@ func alsoChanged(changed []Cause, rel relation) string {
 func (a *Auditor) remember(cur *past, r *chat.Request) {
 	idx := len(a.reqs)
 	a.reqs = append(a.reqs, cur)
-	parts := r.Parts()
+	parts := a.partsFor(r)
 	a.hold(cur, func(i int) []byte { return parts[i].Content() })
 	ch := cur.chain
 	if len(ch) > 0 {
