@@ -125,4 +125,3 @@ func joinRefs(body []byte, refs []blobAt, blobs map[string]json.RawMessage) ([]b
 	}
 	return join(body, reps), true
 }
-
