@@ -255,6 +255,8 @@ type Reader struct {
 	lastLine int
 	// offset counts the bytes read, for progress by bytes (Offset).
 	offset atomic.Int64
+	// whole counts the exchange lines decoded whole by encoding/json, off the one-pass path.
+	whole int
 }
 
 // Offset is how many bytes of the file the reader has read: how far it has got, for a progress
@@ -480,6 +482,7 @@ func (r *Reader) nextLine() (Entry, error) {
 				}
 				// Damage: decoded whole below, it is named as it always was.
 			}
+			r.whole++
 			var x Exchange
 			if err := json.Unmarshal(b, &x); err != nil {
 				return Entry{}, &LineError{Line: r.line, Err: err}
