@@ -31,7 +31,7 @@ func Know(prev *Request, prevParts []Part, prevBody, body []byte) *Known {
 		return nil
 	}
 	k := &Known{prefix: CommonPrefix(prevBody, body), prevLen: len(prevBody), delta: len(body) - len(prevBody)}
-	k.suffix = commonSuffix(prevBody, body)
+	k.suffix = CommonSuffix(prevBody, body)
 	if k.prefix == 0 && k.suffix == 0 {
 		return nil
 	}
@@ -130,8 +130,8 @@ func CommonPrefix(a, b []byte) int {
 	return i
 }
 
-// commonSuffix is the length of the longest common suffix of a and b.
-func commonSuffix(a, b []byte) int {
+// CommonSuffix is the length of the longest common suffix of a and b.
+func CommonSuffix(a, b []byte) int {
 	n := min(len(a), len(b))
 	i := 0
 	for ; i+256 <= n && bytes.Equal(a[len(a)-i-256:len(a)-i], b[len(b)-i-256:len(b)-i]); i += 256 {
