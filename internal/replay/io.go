@@ -255,6 +255,8 @@ type Reader struct {
 	lastLine int
 	// offset counts the bytes read, for progress by bytes (Offset).
 	offset atomic.Int64
+	// whole counts the exchange lines decoded whole by encoding/json, off the one-pass path.
+	whole int
 }
 
 // Offset is how many bytes of the file the reader has read: how far it has got, for a progress
@@ -474,12 +476,13 @@ func (r *Reader) nextLine() (Entry, error) {
 			}
 			r.blobs[bl.SHA256] = bl.Data
 		case TypeExchange:
-			if x, ok := decodeExchange(b); ok {
-				if body, err := x.Request.Exact(r.blobs); err == nil && r.sums.sum(body) == x.Request.BodySHA256 {
+			if x, refs, ok := decodeExchange(b); ok {
+				if body, ok := joinRefs(x.Request.Body, refs, r.blobs); ok && r.sums.sum(body) == x.Request.BodySHA256 {
 					return Entry{Exchange: x, Body: body, Line: r.line}, nil
 				}
 				// Damage: decoded whole below, it is named as it always was.
 			}
+			r.whole++
 			var x Exchange
 			if err := json.Unmarshal(b, &x); err != nil {
 				return Entry{}, &LineError{Line: r.line, Err: err}

@@ -178,7 +178,7 @@ func (r *Request) anthropic(messages []byte, offMessages int, system []byte, off
 	default:
 		return fmt.Errorf("\"system\" must be a string or an array of text blocks")
 	}
-	if err := r.addMessages(messages, offMessages, "messages", false); err != nil {
+	if err := r.addMessages(span{messages, offMessages}, "messages", false, nil); err != nil {
 		return err
 	}
 	for i := range r.Messages {

@@ -172,9 +172,13 @@ func Parse(body []byte) (*Request, error) { return ParseAs(body, "") }
 
 // ParsePath cuts a request sent to path, in the shape the path says (APIOf), with a Gemini
 // request's model and streaming taken from the path, where Gemini puts them.
-func ParsePath(path string, body []byte) (*Request, error) {
+func ParsePath(path string, body []byte) (*Request, error) { return ParsePathKnown(path, body, nil) }
+
+// ParsePathKnown is ParsePath, jumping over the values known (Know) says body shares with a
+// request cut before: the same Request, without scanning the history again.
+func ParsePathKnown(path string, body []byte, known *Known) (*Request, error) {
 	api := APIOf(path)
-	r, err := ParseAs(body, api)
+	r, err := parseAs(body, api, known)
 	if err == nil && api == Gemini {
 		r.Model = ModelOfPath(path)
 		r.Stream = strings.Contains(path, ":streamGenerateContent")
@@ -184,17 +188,19 @@ func ParsePath(path string, body []byte) (*Request, error) {
 
 // ParseAs cuts a request body of a known shape (one of the API names; "": tell it from the
 // content).
-func ParseAs(body []byte, api string) (*Request, error) {
+func ParseAs(body []byte, api string) (*Request, error) { return parseAs(body, api, nil) }
+
+func parseAs(body []byte, api string, known *Known) (*Request, error) {
 	i := jsonx.SkipSpace(body, 0)
 	if i >= len(body) || body[i] != '{' {
 		return nil, fmt.Errorf("a request body must be a JSON object")
 	}
 	r := &Request{}
-	var m members
-	end, err := skipObject(body, i, 0, func(key []byte, s, e int) error {
+	m := members{known: known}
+	end, err := skipList(body, i, 0, '}', func(key []byte, s, e int) error {
 		m.add(r, key, body[s:e], s)
 		return nil
-	})
+	}, nil, known.pre())
 	if err != nil {
 		return nil, err
 	}
@@ -222,6 +228,7 @@ type members struct {
 	messages, input, tools, instructions, system, contents, sysInstruction span
 	anthropic                                                              bool // a member only Anthropic's Messages API has
 	keys                                                                   []Param
+	known                                                                  *Known
 }
 
 // add reads one top-level member: a part of the prompt, a cache-keying parameter, the model.
@@ -302,7 +309,7 @@ func (r *Request) fill(m *members, api string) error {
 		return r.anthropic(m.messages.raw, m.messages.off, m.system.raw, m.system.off, m.tools.raw, m.tools.off)
 	case m.messages.raw != nil && api != Responses:
 		r.API = ChatCompletions
-		if err := r.addMessages(m.messages.raw, m.messages.off, "messages", true); err != nil {
+		if err := r.addMessages(m.messages, "messages", true, m.known); err != nil {
 			return err
 		}
 	case m.input.raw != nil && api != Anthropic && api != Gemini:
@@ -314,7 +321,7 @@ func (r *Request) fill(m *members, api string) error {
 		return fmt.Errorf("a request body needs \"messages\" (chat completions, Anthropic), \"input\" (Responses) " +
 			"or \"contents\" (Gemini)")
 	}
-	return r.addTools(m.tools)
+	return r.addTools(m.tools, m.known)
 }
 
 // responsesInput cuts a Responses request's instructions and input (a string, or items).
@@ -329,11 +336,11 @@ func (r *Request) responsesInput(m *members) error {
 			Off: in.off})
 		return nil
 	}
-	return r.addMessages(in.raw, in.off, "input", true)
+	return r.addMessages(in, "input", true, m.known)
 }
 
 // addTools cuts the tools array (OpenAI's shapes) into one part per tool.
-func (r *Request) addTools(t span) error {
+func (r *Request) addTools(t span, known *Known) error {
 	tools := t.raw
 	if tools == nil || isNull(tools) {
 		return nil
@@ -341,18 +348,21 @@ func (r *Request) addTools(t span) error {
 	if len(tools) == 0 || tools[0] != '[' {
 		return fmt.Errorf("\"tools\" must be an array")
 	}
-	_, err := skipArray(tools, 0, 0, func(n, s, e int) error {
+	_, err := skipList(tools, 0, 0, ']', nil, func(n, s, e int) error {
 		r.Tools = append(r.Tools, Part{Kind: Tool, Field: "tools", Index: n, Raw: tools[s:e], Off: t.off + s})
 		return nil
-	})
+	}, known.from(t.off).pre())
 	return err
 }
 
 func isNull(v []byte) bool { return string(v) == "null" }
 
 // addMessages adds an array's elements; with leading, the system and developer messages that come
-// first are the system prompt. Each message is scanned once: its role is read on the way.
-func (r *Request) addMessages(arr []byte, off int, field string, leading bool) error {
+// first are the system prompt. Each message is scanned once: its role is read on the way (or
+// known from the request before).
+func (r *Request) addMessages(sp span, field string, leading bool, known *Known) error {
+	arr, off := sp.raw, sp.off
+	known = known.from(off)
 	if len(arr) == 0 || arr[0] != '[' {
 		return fmt.Errorf("%q must be an array", field)
 	}
@@ -365,7 +375,9 @@ func (r *Request) addMessages(arr []byte, off int, field string, leading bool) e
 		role := ""
 		var e int
 		var err error
-		if i < len(arr) && arr[i] == '{' {
+		if v, ok := known.value(i, 1); ok {
+			e, role = v.end-known.base, v.role
+		} else if i < len(arr) && arr[i] == '{' {
 			e, err = skipObject(arr, i, 1, func(key []byte, s, e int) error {
 				if role == "" && keyIs(key, "role") {
 					role, _ = stringValue(arr[s:e])

@@ -39,5 +39,5 @@ func (r *Request) gemini(contents []byte, offContents int, sys []byte, offSys in
 	if len(contents) == 0 || contents[0] != '[' {
 		return fmt.Errorf("\"contents\" must be an array")
 	}
-	return r.addMessages(contents, offContents, "contents", false)
+	return r.addMessages(span{contents, offContents}, "contents", false, nil)
 }

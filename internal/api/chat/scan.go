@@ -30,7 +30,10 @@ const maxDepth = 10000
 
 // skipValue returns the end of the value starting at i (after leading whitespace is skipped by
 // the caller).
-func skipValue(b []byte, i, depth int) (int, error) {
+func skipValue(b []byte, i, depth int) (int, error) { return skipValuePre(b, i, depth, nil) }
+
+// skipValuePre is skipValue with pre reading the values of the objects and arrays in it.
+func skipValuePre(b []byte, i, depth int, pre preFunc) (int, error) {
 	if i >= len(b) {
 		return 0, bad(i, "unexpected end of JSON")
 	}
@@ -41,9 +44,9 @@ func skipValue(b []byte, i, depth int) (int, error) {
 	case c == '"':
 		return skipString(b, i)
 	case c == '{':
-		return skipObject(b, i, depth, nil)
+		return skipList(b, i, depth, '}', nil, nil, pre)
 	case c == '[':
-		return skipArray(b, i, depth, nil)
+		return skipList(b, i, depth, ']', nil, nil, pre)
 	case c == 't':
 		return literal(b, i, "true")
 	case c == 'f':
@@ -96,18 +99,42 @@ type memberFunc func(key []byte, start, end int) error
 // elementFunc is called for each element of an array with its index and span.
 type elementFunc func(n, start, end int) error
 
+// preFunc reads the value at b[start], met at depth after a member's key (nil in an array) or
+// as an array's element n, and returns where it ends: a walk that looks into some values as it
+// meets them and skips the rest, so that no byte is scanned once per level.
+type preFunc func(b, key []byte, n, start, depth int) (int, error)
+
+// EachMember walks the object that starts at raw[i]: f gets each member's raw key (quoted) and
+// where its value starts, and returns where the value ends, having looked into it or skipped it
+// (SkipValue). It returns where the object ends.
+func EachMember(raw []byte, i int, f func(key []byte, start int) (int, error)) (int, error) {
+	return skipList(raw, i, 0, '}', nil, nil, func(_, key []byte, _, start, _ int) (int, error) { return f(key, start) })
+}
+
+// EachElement walks the array that starts at raw[i] as EachMember walks an object.
+func EachElement(raw []byte, i int, f func(n, start int) (int, error)) (int, error) {
+	return skipList(raw, i, 0, ']', nil, nil, func(_, _ []byte, n, start, _ int) (int, error) { return f(n, start) })
+}
+
+// SkipValue is where the JSON value that starts at raw[i] ends.
+func SkipValue(raw []byte, i int) (int, error) { return skipValue(raw, i, 0) }
+
+// KeyIs says whether a raw key (with its quotes) is name.
+func KeyIs(raw []byte, name string) bool { return keyIs(raw, name) }
+
 func skipObject(b []byte, i, depth int, f memberFunc) (int, error) {
-	return skipList(b, i, depth, '}', f, nil)
+	return skipList(b, i, depth, '}', f, nil, nil)
 }
 
 func skipArray(b []byte, i, depth int, f elementFunc) (int, error) {
-	return skipList(b, i, depth, ']', nil, f)
+	return skipList(b, i, depth, ']', nil, f, nil)
 }
 
 // skipList returns the end of the object (end '}') or the array (end ']') whose opening bracket
 // is at b[i]: one grammar, values separated by commas, but for the key before each of an
-// object's. Each member goes to member, each element to element, where not nil.
-func skipList(b []byte, i, depth int, end byte, member memberFunc, element elementFunc) (int, error) {
+// object's. Each member goes to member, each element to element, where not nil; pre, when not
+// nil, reads each value instead of skipValue.
+func skipList(b []byte, i, depth int, end byte, member memberFunc, element elementFunc, pre preFunc) (int, error) {
 	i = jsonx.SkipSpace(b, i+1)
 	if i < len(b) && b[i] == end {
 		return i + 1, nil
@@ -129,7 +156,13 @@ func skipList(b []byte, i, depth int, end byte, member memberFunc, element eleme
 			}
 			i = jsonx.SkipSpace(b, i+1)
 		}
-		ve, err := skipValue(b, i, depth+1)
+		var ve int
+		var err error
+		if pre != nil {
+			ve, err = pre(b, key, n, i, depth+1)
+		} else {
+			ve, err = skipValue(b, i, depth+1)
+		}
 		switch {
 		case err != nil:
 		case member != nil:

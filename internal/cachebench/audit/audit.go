@@ -111,6 +111,23 @@ type Auditor struct {
 	prices *prices.Table
 	// dates is where each part (by sum) carries a date: a path inside it, "-" for none.
 	dates *dateCache
+	// last is the request read before, which the next one most often resends.
+	last last
+	// parts are the Parts of the request being read (partsOf), made once: a request's parts are
+	// a few hundred bytes each, and were made again by each step.
+	parts   []chat.Part
+	partsOf *chat.Request
+}
+
+// last is the request read before: its body and cut, its parts' sums and its message chains, so
+// that what the next request resends of it is neither scanned nor hashed again.
+type last struct {
+	body  []byte
+	req   *chat.Request
+	cut   []chat.Part // req.Parts()
+	parts []ref
+	msgs  []ref
+	chain []tokens.Sum
 }
 
 // past is what the audit keeps of a request already read: no body, only sums, and each distinct
@@ -131,6 +148,7 @@ type past struct {
 	replied    bool   // the recording holds the reply to it
 	summary    []byte // the reply's text as it reads inside JSON, for a compaction ask
 	messages   int
+	chain      []tokens.Sum // chains(msgs()): made once, read to judge, remember and forget it
 }
 
 type ref struct {
@@ -207,32 +225,57 @@ func (a *Auditor) Add(ctx context.Context, e replay.Entry) (*Request, error) {
 	if body == nil {
 		body = e.Body
 	}
-	r, err := chat.ParsePath(e.Exchange.Path, body)
+	known := chat.Know(a.last.req, a.last.cut, a.last.body, body)
+	r, err := chat.ParsePathKnown(e.Exchange.Path, body, known)
 	if err != nil {
 		pr := Problem{Seq: e.Exchange.Seq, Line: e.Line, Error: err.Error()}
 		a.report.Unreadable = append(a.report.Unreadable, pr)
 		return nil, &UnreadableError{pr}
 	}
-	prompt, err := a.tok.Prompt(ctx, body, r)
+	prompt, err := a.prompt(ctx, body, r, known)
 	if err != nil {
 		return nil, fmt.Errorf("line %d (request %d): tokenizing: %v", e.Line, e.Exchange.Seq, err)
 	}
 	cur := a.pastOf(e, r, prompt)
 	out := a.judge(cur, r)
 	out.Line = e.Line
-	out.Breakpoints, out.DateAt = marks(r), a.dateAt(r, cur)
+	out.Breakpoints, out.DateAt = marks(a.partsFor(r), r), a.dateAt(r, cur)
 	if err := a.beyondBytes(e, r, cur, out); err != nil {
 		return nil, err
 	}
 	a.price(e, r, out)
 	a.remember(cur, r)
+	a.last = last{body: body, req: r, cut: a.partsFor(r), parts: cur.parts, msgs: cur.msgs(), chain: cur.chain}
 	a.report.add(*out)
 	return out, nil
 }
 
+// prompt tokenizes the request, with the sums of the parts it resends of the request before.
+func (a *Auditor) prompt(ctx context.Context, body []byte, r *chat.Request, known *chat.Known) (tokens.Prompt, error) {
+	if a.tik == nil || known == nil {
+		return a.tok.Prompt(ctx, body, r)
+	}
+	parts := a.partsFor(r)
+	sums := make([]tokens.Sum, len(parts))
+	for i, p := range parts {
+		if j := known.Was(p); j >= 0 && j < len(a.last.parts) {
+			sums[i] = a.last.parts[j].sum
+		}
+	}
+	return a.tik.OfParts(parts, sums), nil
+}
+
+// partsFor is r.Parts(), made once for the request being read.
+func (a *Auditor) partsFor(r *chat.Request) []chat.Part {
+	if a.partsOf != r {
+		a.parts, a.partsOf = r.Parts(), r
+	}
+	return a.parts
+}
+
 // pastOf makes what is kept of a request.
 func (a *Auditor) pastOf(e replay.Entry, r *chat.Request, prompt tokens.Prompt) *past {
-	parts := r.Parts()
+	parts := a.partsFor(r)
 	cur := &past{seq: e.Exchange.Seq, model: r.Model, parts: make([]ref, len(parts)), nsys: len(r.System),
 		ntools: len(r.Tools), toolsFirst: r.ToolsFirst(), prompt: prompt, messages: len(r.Messages)}
 	sameSums := a.tik != nil && len(prompt.Pieces) == len(parts)
@@ -247,6 +290,7 @@ func (a *Auditor) pastOf(e replay.Entry, r *chat.Request, prompt tokens.Prompt) 
 	}
 	cur.sysKey = keyOf(cur.sys())
 	cur.toolKey = keyOf(cur.tools())
+	cur.chain = chains(cur.msgs(), a.last.msgs, a.last.chain)
 	if n := len(r.Messages); n > 0 {
 		last := r.Messages[n-1]
 		cur.ask = last.Role == "user" && bytes.Contains(last.Raw, askProbe())
@@ -279,11 +323,21 @@ func keyOf(rs []ref) tokens.Sum {
 }
 
 // chains are the sums of a request's message prefixes: chains[k] covers its first k+1 messages.
-func chains(msgs []ref) []tokens.Sum {
+// Those of the first messages it shares with prev, whose chains are prevChain, are prev's.
+func chains(msgs, prev []ref, prevChain []tokens.Sum) []tokens.Sum {
 	out := make([]tokens.Sum, len(msgs))
 	var c tokens.Sum
 	var buf [2 * sha256.Size]byte
-	for i, m := range msgs {
+	k := 0
+	for k < len(msgs) && k < len(prev) && k < len(prevChain) && msgs[k].sum == prev[k].sum {
+		out[k] = prevChain[k]
+		k++
+	}
+	if k > 0 {
+		c = out[k-1]
+	}
+	for i := k; i < len(msgs); i++ {
+		m := msgs[i]
 		copy(buf[:], c[:])
 		copy(buf[sha256.Size:], m.sum[:])
 		c = sha256.Sum256(buf[:])
@@ -323,8 +377,7 @@ const (
 // judge finds the request cur continues and compares the two.
 func (a *Auditor) judge(cur *past, r *chat.Request) *Request {
 	out := &Request{Seq: cur.seq, Model: cur.model, Messages: cur.messages, PromptTokens: cur.prompt.N}
-	msgs := cur.msgs()
-	ch := chains(msgs)
+	ch := cur.chain
 	parent, rel := -1, relNone
 	// The longest earlier history that is a prefix of this one, from the same agent: it grew.
 	grew, kGrew := -1, 0
@@ -648,9 +701,9 @@ func alsoChanged(changed []Cause, rel relation) string {
 func (a *Auditor) remember(cur *past, r *chat.Request) {
 	idx := len(a.reqs)
 	a.reqs = append(a.reqs, cur)
-	parts := r.Parts()
+	parts := a.partsFor(r)
 	a.hold(cur, func(i int) []byte { return parts[i].Content() })
-	ch := chains(cur.msgs())
+	ch := cur.chain
 	if len(ch) > 0 {
 		a.full[ch[len(ch)-1]] = append(a.full[ch[len(ch)-1]], idx)
 	}

@@ -64,7 +64,7 @@ func (a *Auditor) forget(i, latest int) {
 		}
 	}
 	a.reqs[i] = nil
-	ch := chains(p.msgs())
+	ch := p.chain
 	if len(ch) > 0 {
 		full := ch[len(ch)-1]
 		idxs := a.full[full][:0]

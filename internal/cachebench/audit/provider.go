@@ -176,7 +176,7 @@ func (a *Auditor) parting(cur *past, r *chat.Request) (string, *Change, string) 
 		return "", nil, ""
 	}
 	p := a.reqs[h]
-	parts := r.Parts()
+	parts := a.partsFor(r)
 	for i := range cur.parts {
 		if i >= len(p.parts) {
 			break
@@ -228,9 +228,9 @@ func outputTokens(e replay.Entry) int {
 }
 
 // marks lists a request's breakpoints: each cache_control block's path and TTL.
-func marks(r *chat.Request) []string {
+func marks(parts []chat.Part, r *chat.Request) []string {
 	var out []string
-	for _, p := range r.Parts() {
+	for _, p := range parts {
 		for i, b := range p.Blocks {
 			if b.Marked() {
 				out = append(out, fmt.Sprintf("%s (%s)", p.BlockPath(i), b.TTL))
@@ -252,7 +252,7 @@ type dateKey struct {
 // part carries its date is kept by the part's sum: a session resends its history, and searching
 // every part of every request would cost the session's length squared.
 func (a *Auditor) dateAt(r *chat.Request, cur *past) string {
-	for i, p := range r.Parts() {
+	for i, p := range a.partsFor(r) {
 		// The sum names the part as the provider reads it; its raw length tells two forms of it apart.
 		s := dateKey{cur.parts[i].sum, len(p.Raw)}
 		at, ok := a.dates.get(s)

@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"sync/atomic"
 	"testing"
 
+	cachegen "github.com/LLeMbas/lembas-check/internal/cachebench/gen"
 	"github.com/LLeMbas/lembas-check/internal/replay"
 )
 
@@ -122,4 +124,54 @@ func runRows(r Run) string {
 			row.Session, row.N, row.Seq, row.Status, *row.Usage.PromptTokens, row.Reusable, row.PredictedPrompt, row.Cause)
 	}
 	return b.String()
+}
+
+// The pass holds each body as what it adds to the one before, and gives back every exchange as
+// the reader gave it: on every shipped recording, and on a generated session whose history grows
+// and is compacted, where what is held is a small part of its bodies.
+func TestHeldBodiesAreTheReadersOnes(t *testing.T) {
+	paths, _ := filepath.Glob("../../../testdata/recordings/*.jsonl")
+	if testing.Short() {
+		t.Skip("generates a session (-short skips it)")
+	}
+	gen := filepath.Join(t.TempDir(), "large.jsonl")
+	f, err := os.Create(gen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cachegen.WriteLarge(f, cachegen.LargeOptions{Requests: 60, Tokens: 1_200_000, Seed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	for _, path := range append(paths, gen) {
+		want, _, err := replay.ReadAll(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		held, kept, _, _, err := scanRecording(opener(path))
+		if err != nil || !kept {
+			t.Fatalf("%s: kept %v, %v", path, kept, err)
+		}
+		d := &decoded{entries: held}
+		bodies, heldBytes := 0, 0
+		for i, w := range want {
+			got, err := d.Next()
+			if err != nil {
+				t.Fatal(err)
+			}
+			w.Exchange.Request.Body = nil // the stored body is not held: no stage reads it
+			if !reflect.DeepEqual(got, w) {
+				t.Fatalf("%s: exchange %d differs from the reader's", path, i)
+			}
+			bodies += len(w.Body)
+			heldBytes += len(held[i].mid)
+		}
+		if _, err := d.Next(); err != io.EOF {
+			t.Errorf("%s: after the last exchange %v, want io.EOF", path, err)
+		}
+		if path == gen && heldBytes*5 > bodies {
+			t.Errorf("%s: %d bytes held of %d bytes of bodies: more than a fifth", path, heldBytes, bodies)
+		}
+		t.Logf("%s: %d bytes held for %d bytes of bodies", filepath.Base(path), heldBytes, bodies)
+	}
 }

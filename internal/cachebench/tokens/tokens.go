@@ -190,8 +190,12 @@ func (t *Tiktoken) Prompt(_ context.Context, _ []byte, r *chat.Request) (Prompt,
 // with content blocks (Anthropic's) is a piece per block, framed as one: Anthropic's cache is
 // written and looked up at block boundaries. The parts not in the cache are encoded on every core
 // (encodeAll): each part's tokens depend on its own text alone.
-func (t *Tiktoken) Of(r *chat.Request) Prompt {
-	parts := r.Parts()
+func (t *Tiktoken) Of(r *chat.Request) Prompt { return t.OfParts(r.Parts(), nil) }
+
+// OfParts is Of for a request's Parts, with the sums of some known already: known[i], when not
+// the zero Sum, is SumOf(parts[i]) (a part the request before sent too). A session resends its
+// history in every request; hashing it again was a sixth of an audit's CPU.
+func (t *Tiktoken) OfParts(parts []chat.Part, known []Sum) Prompt {
 	p := Prompt{Pieces: make([]Piece, 0, len(parts))}
 	t.mu.Lock()
 	if t.calls >= cacheCalls {
@@ -210,9 +214,16 @@ func (t *Tiktoken) Of(r *chat.Request) Prompt {
 		}
 		p.Pieces = append(p.Pieces, Piece{s, toks})
 	}
-	for _, part := range parts {
+	for i, part := range parts {
 		if len(part.Blocks) == 0 {
-			add(SumOf(part), job{part: part, block: -1})
+			var s Sum
+			if i < len(known) {
+				s = known[i]
+			}
+			if s == (Sum{}) {
+				s = SumOf(part)
+			}
+			add(s, job{part: part, block: -1})
 			continue
 		}
 		for i := range part.Blocks {
