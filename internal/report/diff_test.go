@@ -202,7 +202,7 @@ func TestWriteDiffTable(t *testing.T) {
 		t.Errorf("the first and last lines are not %q:\n%s", head, s)
 	}
 	// Answers read as text: the job's two-line command is two lines, not a "\n" escape (issue 16).
-	if strings.Contains(s, `\n`) || !strings.Contains(s, "        command: |-\n          make build\n          make test\n") {
+	if strings.Contains(s, `\n`) || !strings.Contains(s, "        command: |-\n          make build\n          make test∎\n") {
 		t.Errorf("answers are not shown as text:\n%s", s)
 	}
 	var out bytes.Buffer
