@@ -366,7 +366,8 @@ func unpriced(t *prices.Table, recs []Recording) string {
 	if len(models) == 0 {
 		return "no request had a price"
 	}
-	return fmt.Sprintf("no price for %s in the price table (%s; --prices FILE adds one)", strings.Join(models, ", "), t.File)
+	return fmt.Sprintf("no price for %s in the price table (%s; --prices FILE adds one)", strings.Join(models, ", "),
+		t.File)
 }
 
 func (o Options) phase(run, step string, requests int) {

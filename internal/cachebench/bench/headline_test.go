@@ -29,7 +29,8 @@ func TestTheBenchLeadsWithItsAnswer(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(b.String(), "\n")
-	if want := "date-in-system:3: 78.0 % → 66.1 % cached, tokens −275 cached +60 prompt, prompt reading ×"; !strings.HasPrefix(lines[0], want) {
+	want := "date-in-system:3: 78.0 % → 66.1 % cached, tokens −275 cached +60 prompt, prompt reading ×"
+	if !strings.HasPrefix(lines[0], want) {
 		t.Errorf("first line %q, want it to start %q", lines[0], want)
 	}
 	if want := "  where date-in-system:3 is the system prompt's date, a day later from request 3 of 6"; lines[1] != want {
