@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/LLeMbas/lembas-check/internal/table"
+	"github.com/LLeMbas/lembas-check/internal/term"
 )
 
 // The side-by-side summary's layout, for a terminal of 120 columns with a baseline and two
@@ -111,7 +112,7 @@ func writeSheet(w io.Writer, s sheet) error {
 		fmt.Fprintln(w, "A variant's figure is followed by its ratio to the baseline's (×).")
 	}
 	for i, n := range s.notes {
-		fmt.Fprintf(w, "[%d] %s\n", i+1, n)
+		fmt.Fprintln(w, term.Words(fmt.Sprintf("[%d] %s", i+1, n), table.Width(w), "    "))
 	}
 	return nil
 }
