@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
@@ -64,5 +65,29 @@ func TestOutIsWordedOneWay(t *testing.T) {
 		if got, _, _ := strings.Cut(after, "\n"); !ok || strings.TrimSpace(got) != want {
 			t.Errorf("%s --out: %q, want %q", name, strings.TrimSpace(got), want)
 		}
+	}
+}
+
+// docs/protocol.md's "real exchange" is real: its hello answer is what `lembas-check adapter`
+// answers (issue 27: it left out the index area).
+func TestProtocolDocsHelloIsTheAdapters(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(self, "adapter")
+	cmd.Env = append(os.Environ(), "LEMBAS_CHECK_TEST_MAIN=1")
+	cmd.Stdin = strings.NewReader(`{"cmd":"hello","protocol":1,"harness_spec":"3.1.0"}` + "\n" + `{"cmd":"bye"}` + "\n")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	hello, _, _ := strings.Cut(string(out), "\n")
+	doc, err := os.ReadFile("../../docs/protocol.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(doc), "\n← "+hello+"\n") {
+		t.Errorf("docs/protocol.md's transcript lacks the adapter's hello answer:\n← %s", hello)
 	}
 }
