@@ -368,7 +368,7 @@ func parseHello(line []byte) (helloAnswer, error) {
 	switch {
 	case proto > Protocol:
 		return helloAnswer{}, fmt.Errorf("speaks protocol %d, this lembas-check speaks %d. Update lembas-check (go "+
-			"install github.com/LLeMbas/lembas-check/cmd/lembas-check@latest)%s", proto, Protocol, said(refusal))
+			"install ./cmd/lembas-check in its clone, git pull first)%s", proto, Protocol, said(refusal))
 	case proto < Protocol:
 		return helloAnswer{}, fmt.Errorf("speaks protocol %d, this lembas-check speaks %d. Update the adapter to "+
 			"protocol %d (docs/protocol.md)%s", proto, Protocol, Protocol, said(refusal))

@@ -54,7 +54,7 @@ func TestParseHello(t *testing.T) {
 		t.Fatalf("%+v %v", h, err)
 	}
 	for line, want := range map[string]string{
-		`{"protocol": 2, "error": "I speak 2"}`:                                `Update lembas-check (go install github.com/LLeMbas/lembas-check/cmd/lembas-check@latest); it said: "I speak 2"`,
+		`{"protocol": 2, "error": "I speak 2"}`:                                `Update lembas-check (go install ./cmd/lembas-check in its clone, git pull first); it said: "I speak 2"`,
 		`{"protocol": 0}`:                                                      "Update the adapter to protocol 1",
 		`{"protocol": 1, "error": "harness spec 3.0 only"}`:                    `refused hello: "harness spec 3.0 only"`,
 		`{"implementation": {"name": "x"}, "areas": []}`:                       "without a protocol number",

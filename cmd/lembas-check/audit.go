@@ -16,7 +16,7 @@ const tokenizerUsage = "count tokens with a llama.cpp server's /apply-template a
 func cmdAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("audit", stderr)
 	form := fs.String("format", "table", "report `FORMAT`: "+audit.Formats.Help())
-	out := fs.String("out", "", "write the report to `FILE` (the table's last line still goes to stdout)")
+	out := fs.String("out", "", format.OutUsage)
 	svg := fs.String("svg", "", "also draw the chart (cached share and lost tokens per request) to `FILE`")
 	verbose := fs.Bool("v", false, "list every request in the table, not only the breaks")
 	var st audit.Settings

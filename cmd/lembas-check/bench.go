@@ -23,7 +23,7 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs.Float64Var(&st.Rate, "rate", 0, "with --concurrency: start at most `R` sessions a second (default: all at once)")
 	fs.BoolVar(&st.Cold, "cold", true, "empty the server's slots before each run where it offers it (llama.cpp POST /slots/{id}?action=erase)")
 	form := fs.String("format", "table", "report `FORMAT`: "+bench.Formats.Help())
-	out := fs.String("out", "", "write the report to `FILE` (the summary lines still go to stdout)")
+	out := fs.String("out", "", format.OutUsage)
 	verbose := fs.Bool("v", false, "list every request of every run side by side")
 	fs.StringVar(&st.MetricsListen, "metrics-listen", "", "serve Prometheus metrics on `ADDR` (/metrics) while the bench runs")
 	fs.StringVar(&st.MetricsTextfile, "metrics-textfile", "", "write Prometheus metrics to `FILE` at the end (node_exporter's textfile collector)")

@@ -16,7 +16,7 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	a := addCommandFlag(fs, "a", "builtin", "one implementation `X`: builtin, an adapter command ('CMD ARGS'), or a JSON report saved by run --format json")
 	b := addCommandFlag(fs, "b", "", "the other implementation `Y`, as --a")
 	form := fs.String("format", "table", "report `FORMAT`: "+report.DiffFormats.Help())
-	out := fs.String("out", "", "write the report to `FILE` (the table still goes to stdout)")
+	out := fs.String("out", "", format.OutUsage)
 	verbose := fs.Bool("v", false, "list the cases only one side has, too")
 	pos, err := parse(fs, args)
 	if err != nil {

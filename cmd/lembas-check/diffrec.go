@@ -13,7 +13,7 @@ func cmdDiffRecordings(ctx context.Context, args []string, stdout, stderr io.Wri
 	fs := newFlags("diff-recordings", stderr)
 	o := format.Output{}
 	fs.StringVar(&o.Format, "format", "table", "report `FORMAT`: "+recdiff.Formats.Help())
-	fs.StringVar(&o.Out, "out", "", "write the report to `FILE` (the table's last line still goes to stdout)")
+	fs.StringVar(&o.Out, "out", "", format.OutUsage)
 	fs.BoolVar(&o.Verbose, "v", false, "list the pairs that differ only cosmetically, too")
 	st := recdiff.Settings{}
 	fs.StringVar(&st.Tokenizer, "tokenizer", "", tokenizerUsage)

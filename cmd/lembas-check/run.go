@@ -27,7 +27,7 @@ func addReportFlags(fs interface {
 }) *reportFlags {
 	r := &reportFlags{}
 	fs.StringVar(&r.Format, "format", "table", "report `FORMAT`: "+report.Formats.Help())
-	fs.StringVar(&r.Out, "out", "", "write the report to `FILE` (the table summary still goes to stdout)")
+	fs.StringVar(&r.Out, "out", "", format.OutUsage)
 	fs.BoolVar(&r.Verbose, "v", false, "list every case, not only failures")
 	fs.StringVar(&r.Expect, "expect", "", "known failures and skips: `FILE` of id (or glob) and reason per line (`skip` first for a known skip), or a JSON object id → reason; a skip it does not list fails the run")
 	fs.StringVar(&r.WriteExpect, "write-expect", "", "write the run's failures and skips to `FILE` as --expect reads them (a baseline)")

@@ -119,6 +119,10 @@ func (fs Formats[T]) Help() string {
 	return strings.Join(parts[:len(parts)-1], ", ") + " or " + parts[len(parts)-1]
 }
 
+// OutUsage is --out's help, one wording for every command whose report Write writes (issue 27:
+// four wordings, and none said a table report leaves stdout empty).
+const OutUsage = "write the report to `FILE` (with a format other than table, its summary still goes to stdout)"
+
 // Output says where a report goes: Format (a name of the report's Formats) to the file Out, or
 // to stdout when Out is "".
 type Output struct {

@@ -53,16 +53,13 @@ type CaseCount struct {
 	First    string
 }
 
-// cell is the count as the field report shows it, behind its mark: ✅ every case played held,
-// ❌ one did not, ➖ none was played.
-func (c CaseCount) cell() string {
+// count is the count as the field report's table shows it, behind its mark: ✅ every case
+// played held, ❌ one did not, ➖ none was played. The first that did not is listed under it.
+func (c CaseCount) count() string {
 	if c.Of == 0 {
-		return mark(MarkNotChecked, "none played")
+		return MarkNotChecked // none played
 	}
-	s := fmt.Sprintf("%d of %d", c.Held, c.Of)
-	if c.First != "" {
-		s += "; first not: " + c.First
-	}
+	s := table.Count(c.Held) + "/" + table.Count(c.Of) // not "of": the cell stays on one line in 920 px
 	if c.Held < c.Of {
 		return mark(MarkBroke, s)
 	}
@@ -133,12 +130,18 @@ var fieldProseText string
 
 var fieldProse = template.Must(template.New("field").Parse(fieldProseText))
 
-// FieldColumns are the field report's columns.
-var FieldColumns = []string{"Agent", "Version", "API", "Driven", "Date lives in", "Working directory in",
-	"Across midnight", "Mode change", "Compaction", "Tokens read again", "Where it broke"}
+// FieldColumns are the field report's first table's columns: short cells only, the scenarios'
+// a mark each, so that it fits GitHub's 920 px column (issue 27: 1,468 px, "Where it broke"
+// behind a scroll); what each mark stands for, and where it broke, is listed under it.
+var FieldColumns = []string{"Agent", "Midnight", "Mode", "Compaction", "Tokens lost", "Date in",
+	"Directory in"}
+
+// fieldAlign is each column's markdown alignment: the marks centred, the tokens right.
+var fieldAlign = []string{"---", ":-:", ":-:", ":-:", "--:", "---", "---"}
 
 // WriteFieldReport writes the field report (docs/field-report.md): one row per agent, then each
-// agent's notes. how is the command that made it, for the reader to make it again.
+// agent's cells in full and notes. how is the command that made it, for the reader to make it
+// again.
 func WriteFieldReport(w io.Writer, rows []FieldRow, how string) error {
 	fmt.Fprintf(w, "# Field report: real agents against the prefix rules\n\n")
 	if err := fieldProse.ExecuteTemplate(w, "intro", map[string]string{"How": how,
@@ -146,15 +149,26 @@ func WriteFieldReport(w io.Writer, rows []FieldRow, how string) error {
 		"NotChecked": MarkNotChecked}); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(FieldColumns, " | "), strings.Repeat("---|", len(FieldColumns)))
+	fmt.Fprintf(w, "| %s |\n|%s|\n", strings.Join(FieldColumns, " | "), strings.Join(fieldAlign, "|"))
 	for _, r := range rows {
-		cells := []string{r.Agent, r.Version, r.API, r.Driven, r.DateAt, r.DirAt, r.Midnight, r.Mode, r.Compaction,
-			table.Count(r.Lost), r.Broke}
+		cells := []string{r.Agent, markOf(r.Midnight), markOf(r.Mode), markOf(r.Compaction), table.Count(r.Lost),
+			r.DateAt, r.DirAt}
 		for i, c := range cells {
 			cells[i] = mdCell(c)
 		}
 		if _, err := fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | ")); err != nil {
 			return err
+		}
+	}
+	fmt.Fprintf(w, "\n## Each agent's scenarios\n\n")
+	for _, r := range rows {
+		fmt.Fprintf(w, "- **%s** %s: %s, driven %s\n", mdCell(r.Agent), mdCell(r.Version), mdCell(r.API),
+			mdCell(r.Driven))
+		for _, item := range [][2]string{{"Where it broke", r.Broke}, {"Across midnight", r.Midnight},
+			{"Mode change", r.Mode}, {"Compaction", r.Compaction}, {"Note", r.Note}} {
+			if item[1] != "" {
+				fmt.Fprintf(w, "  - %s: %s\n", item[0], mdCell(item[1]))
+			}
 		}
 	}
 	if err := writeCases(w, rows); err != nil {
@@ -165,9 +179,6 @@ func WriteFieldReport(w io.Writer, rows []FieldRow, how string) error {
 		if r.Cases != nil && r.Cases.Note != "" {
 			notes = append(notes, fmt.Sprintf("- **%s**, the conformance cases: %s", r.Agent, mdCell(r.Cases.Note)))
 		}
-		if r.Note != "" {
-			notes = append(notes, fmt.Sprintf("- **%s**: %s", r.Agent, mdCell(r.Note)))
-		}
 	}
 	if len(notes) > 0 {
 		fmt.Fprintf(w, "\n## Notes\n\n%s\n", strings.Join(notes, "\n"))
@@ -175,7 +186,19 @@ func WriteFieldReport(w io.Writer, rows []FieldRow, how string) error {
 	return nil
 }
 
-// writeCases writes the second table: each agent's run of the conformance cases.
+// markOf is a cell's mark alone (✅, ❌ or ➖), the text after it listed under the table; "—"
+// for a scenario not run.
+func markOf(cell string) string {
+	for _, m := range []string{MarkHeld, MarkBroke, MarkNotChecked} {
+		if strings.HasPrefix(cell, m) {
+			return m
+		}
+	}
+	return ""
+}
+
+// writeCases writes the second table: each agent's run of the conformance cases, a mark and a
+// count a cell, and under it the first case each did not pass.
 func writeCases(w io.Writer, rows []FieldRow) error {
 	var names []string
 	for _, r := range rows {
@@ -196,14 +219,19 @@ func writeCases(w io.Writer, rows []FieldRow) error {
 		return err
 	}
 	cols := append([]string{"Agent"}, names...)
-	fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(cols, " | "), strings.Repeat("---|", len(cols)))
+	fmt.Fprintf(w, "| %s |\n|---|%s\n", strings.Join(cols, " | "), strings.Repeat("--:|", len(names)))
+	var firsts []string
 	for _, r := range rows {
 		if r.Cases == nil {
 			continue
 		}
 		cells := []string{r.Agent}
+		var not []string
 		for _, c := range append(append([]CaseCount(nil), r.Cases.Areas...), r.Cases.Universal...) {
-			cells = append(cells, c.cell())
+			cells = append(cells, c.count())
+			if c.First != "" {
+				not = append(not, fmt.Sprintf("  - %s: %s", c.Name, mdCell(c.First)))
+			}
 		}
 		for i, c := range cells {
 			cells[i] = mdCell(c)
@@ -211,6 +239,13 @@ func writeCases(w io.Writer, rows []FieldRow) error {
 		if _, err := fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | ")); err != nil {
 			return err
 		}
+		if len(not) > 0 {
+			firsts = append(firsts, fmt.Sprintf("- **%s**, the first case not passed or kept:\n%s", mdCell(r.Agent),
+				strings.Join(not, "\n")))
+		}
+	}
+	if len(firsts) > 0 {
+		fmt.Fprintf(w, "\n%s\n", strings.Join(firsts, "\n"))
 	}
 	return nil
 }

@@ -14,10 +14,10 @@ import (
 func TestWriteFieldReport(t *testing.T) {
 	rows := []FieldRow{
 		{Agent: "opencode", Version: "1.18.33", API: "chat completions", Driven: "acp", DateAt: "system prompt", DirAt: "system prompt",
-			Midnight: "broke: request 5 | a clock", Mode: "broke: the mode change changed the tools", Compaction: "held", Lost: 6817,
+			Midnight: "❌ broke: request 5 | a clock", Mode: "❌ broke: the mode change changed the tools", Compaction: "✅ held", Lost: 6817,
 			Broke: "midnight, request 5, system prompt changed at `$.messages[0].content`: Mon Nov 30 2026 → Tue Dec 01 2026"},
 		{Agent: "codex", Version: "0.171.0", API: "responses", Driven: "one-shot", DateAt: "first user message", DirAt: "first user message",
-			Midnight: "clock not controlled: a static binary", Mode: "no mode change: one-shot", Compaction: "no compaction: one-shot", Note: "mode: skip:\nnothing"},
+			Midnight: "➖ clock not controlled: a static binary", Mode: "➖ no mode change: one-shot", Compaction: "no compaction: one-shot", Note: "mode: skip:\nnothing"},
 	}
 	var b bytes.Buffer
 	if err := WriteFieldReport(&b, rows, "lembas-check live --field-report docs/field-report.md"); err != nil {
@@ -44,7 +44,10 @@ func TestWriteFieldReport(t *testing.T) {
 			t.Errorf("an empty cell: %q", l)
 		}
 	}
-	for _, want := range []string{"| 6,817 |", `broke: request 5 \| a clock`, "| — |", "- **codex**: mode: skip: nothing"} {
+	// The table has the marks alone; each agent's cells in full are listed under it (issue 27).
+	for _, want := range []string{"| opencode | ❌ | ❌ | ✅ | 6,817 | system prompt |", "| ➖ | ➖ | — | 0 |",
+		"- **codex** 0.171.0: responses, driven one-shot\n", "  - Note: mode: skip: nothing\n",
+		"  - Mode change: ❌ broke: the mode change changed the tools\n", "  - Across midnight: ❌ broke: request 5 \\| a clock\n"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("lacks %q:\n%s", want, b.String())
 		}
@@ -101,7 +104,7 @@ func TestFieldReportShowsATag(t *testing.T) {
 	if err := WriteFieldReport(&b, []FieldRow{{Agent: "x", Note: "the note has no <session-note>"}}, "test"); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(b.String(), "- **x**: the note has no &lt;session-note&gt;\n") {
+	if !strings.Contains(b.String(), "  - Note: the note has no &lt;session-note&gt;\n") {
 		t.Errorf("%s", b.String())
 	}
 }
@@ -150,8 +153,9 @@ func TestRowCellsAgree(t *testing.T) {
 	for _, c := range []struct {
 		n    CaseCount
 		want string
-	}{{CaseCount{Held: 3, Of: 3}, "✅ 3 of 3"}, {CaseCount{Held: 1, Of: 3, First: "x (fail)"}, "❌ 1 of 3; first not: x (fail)"}, {CaseCount{}, "➖ none played"}} {
-		if got := c.n.cell(); got != c.want {
+	}{{CaseCount{Held: 3, Of: 3}, "✅ 3/3"}, {CaseCount{Held: 1, Of: 3, First: "x (fail)"}, "❌ 1/3"}, {CaseCount{}, "➖"},
+		{CaseCount{Held: 15193, Of: 15194}, "❌ 15,193/15,194"}} {
+		if got := c.n.count(); got != c.want {
 			t.Errorf("%+v: %q, want %q", c.n, got, c.want)
 		}
 	}

@@ -143,13 +143,33 @@ const probe = `<script>
   out.bothWrongFiltered = {bothwrong: seen(".cell.bothwrong"), disagree: seen(".cell.disagree")};
   document.querySelector('label[for="f-all"]').click();
   out.unfiltered = seen(".cell.agree");
+  out.firstLines = Array.prototype.map.call(document.querySelectorAll("#disagreements code.first"),
+    function (c) { return c.innerText; });
+  out.marks = {};
+  document.querySelectorAll(".cells a.cell").forEach(function (c) {
+    var k = c.classList[1], m = c.innerText;
+    out.marks[k] = out.marks[k] || [];
+    if (out.marks[k].indexOf(m) < 0) out.marks[k].push(m);
+  });
+  // A listed case opens under its row, and a matrix cell's under its area (issue 27: both at the
+  // page's bottom); a second click closes it.
   var first = document.querySelector("#disagreements table.list a");
   if (first) {
-    location.hash = first.getAttribute("href");
-    var panel = document.querySelector(location.hash);
+    first.click();
+    var panel = document.getElementById(first.getAttribute("href").slice(1));
     out.opened = panel && getComputedStyle(panel).display !== "none" ? panel.querySelector("h3").innerText : "";
     out.sideBySide = panel ? panel.querySelectorAll("table.sbs tr.changed, table.sbs tr.del, table.sbs tr.ins").length : 0;
+    out.gap = Math.round(panel.getBoundingClientRect().top - first.closest("tr").getBoundingClientRect().bottom);
+    out.underRow = panel.closest("tr") === first.closest("tr").nextElementSibling;
+    var cell = document.querySelector(".cells a.cell.disagree");
+    cell.click();
+    var p2 = document.getElementById(cell.getAttribute("href").slice(1));
+    out.underArea = p2.previousElementSibling === cell.closest(".cells") && getComputedStyle(p2).display !== "none";
+    cell.click();
+    out.closed = getComputedStyle(p2).display === "none";
   }
+  out.legends = Array.prototype.map.call(document.querySelectorAll(".case p.marks"),
+    function (p) { return p.parentNode.id; });
   out.only = Array.prototype.map.call(document.querySelectorAll("#only li"), function (li) { return li.innerText; });
   var pre = document.createElement("pre");
   pre.id = "probe";
@@ -170,6 +190,13 @@ type probeResult struct {
 	Unfiltered        float64
 	Opened            string
 	SideBySide        int
+	FirstLines        []string
+	Marks             map[string][]string
+	Gap               int
+	UnderRow          bool
+	UnderArea         bool
+	Closed            bool
+	Legends           []string
 	Only              []string
 }
 
@@ -228,6 +255,23 @@ func TestDiffPageInABrowser(t *testing.T) {
 	}
 	if !strings.Contains(r.Opened, "disagree: the spec backs") || r.SideBySide == 0 {
 		t.Errorf("the first listed case opens %q with %d changed rows", r.Opened, r.SideBySide)
+	}
+	// Each disagreement shows both answers' first differing line; a case opens in place; the
+	// matrix's letters are the side the spec backs alone; a text with marks has their legend.
+	if len(r.FirstLines) != 2*r.Listed {
+		t.Errorf("%d first differing lines for %d disagreements: %q", len(r.FirstLines), r.Listed, r.FirstLines)
+	}
+	if !r.UnderRow || r.Gap < 0 || r.Gap > 40 || !r.UnderArea || !r.Closed {
+		t.Errorf("a case opens out of place: under its row %v (%d px below the row), under its area %v, closed again %v",
+			r.UnderRow, r.Gap, r.UnderArea, r.Closed)
+	}
+	for _, m := range r.Marks["only"] {
+		if m != "◐" && m != "◑" {
+			t.Errorf("a case one side checked is marked %q, a letter of the side the spec backs: %v", m, r.Marks)
+		}
+	}
+	if !strings.Contains(strings.Join(r.Legends, " "), anchor("chunk/134b9ada")) {
+		t.Errorf("the CRLF case has no legend of the marks: %q", r.Legends)
 	}
 	if len(r.Only) != 3 || !strings.Contains(strings.Join(r.Only, "\n"), "index: 31 only in b — LLeMbas CLI 2.4.0 (a) skipped: area not implemented") {
 		t.Errorf("why one side only: %q", r.Only)

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/LLeMbas/lembas-check/internal/format"
+	"github.com/LLeMbas/lembas-check/internal/table"
 	"github.com/LLeMbas/lembas-check/internal/textdiff"
 	"github.com/LLeMbas/lembas-check/runner"
 )
@@ -40,16 +41,23 @@ type htmlRow struct {
 
 type htmlCase struct {
 	htmlCell
-	Where, About, Note, Input, Expect string
-	Sides                             []htmlSide
-	Rows                              []htmlRow
+	// Legend says what the whitespace marks in the panel's texts mean, when it has any.
+	Where, About, Note, Input, Expect, Legend string
+	Sides                                     []htmlSide
+	Rows                                      []htmlRow
 }
 
 type htmlListItem struct {
 	Anchor, ID, About, Where string
 	// Cells are the list's columns between the id and the about; the first's class marks it.
-	Cells      []string
+	Cells      []htmlListCell
 	FirstClass string
+}
+
+// htmlListCell is a list's cell: what a side did and, for a disagreement's sides, the first line
+// where its answer differs from the other's.
+type htmlListCell struct {
+	Text, Line string
 }
 
 // htmlList is one findingList on the page.
@@ -85,9 +93,10 @@ type htmlPage struct {
 	AreaCountsRows [][]any
 }
 
-// cellKind is the filter a case falls under, and mark the letter its cell shows: for a
-// disagreement, whom the spec backs; for a case not compared, the side that gave no answer (×
-// both); for a case on one side, that side; = for the same wrong answer.
+// cellKind is the filter a case falls under, and mark what its cell shows: for a disagreement,
+// the letter of whom the spec backs (– neither); for a case not compared, × and the side that
+// gave no answer (× alone: both); for a case on one side, a half disc, its left half a's (◐)
+// or its right half b's (◑); = for the same wrong answer.
 func cellKind(d DiffCase) (kind, mark string) {
 	switch d.Verdict {
 	case Agree:
@@ -99,13 +108,13 @@ func cellKind(d DiffCase) (kind, mark string) {
 		case faulted(d.A) && faulted(d.B):
 			return "notcompared", "×"
 		case faulted(d.A):
-			return "notcompared", "a"
+			return "notcompared", "×a"
 		}
-		return "notcompared", "b"
-	case OnlyInA:
-		return "only", "a"
+		return "notcompared", "×b"
+	case OnlyInA: // not a letter: a letter alone is the side the spec backs (issue 27)
+		return "only", "◐"
 	case OnlyInB:
-		return "only", "b"
+		return "only", "◑"
 	case SkippedByBoth:
 		return "skipped", ""
 	}
@@ -124,11 +133,17 @@ func htmlLists(c *Comparison) []htmlList {
 	for _, l := range c.findings() {
 		hl := htmlList{ID: listID[l.Verdict], Heading: l.Heading, Columns: l.Columns}
 		for i, d := range l.Cases {
-			item := htmlListItem{Anchor: anchor(d.Case.ID), ID: d.Case.ID, About: d.Case.Title(), Where: d.Case.Where(),
-				Cells: l.Cells[i]}
+			item := htmlListItem{Anchor: anchor(d.Case.ID), ID: d.Case.ID, About: d.Case.Title(), Where: d.Case.Where()}
+			for _, c := range l.Cells[i] {
+				item.Cells = append(item.Cells, htmlListCell{Text: c})
+			}
 			switch l.Verdict {
 			case Disagree:
 				item.FirstClass = "backs-" + d.Right
+				// The rows say what differs, not only who is right (issue 27).
+				if a, b, ok := firstDifference(d.AnswerDiff()); ok && len(item.Cells) == 3 {
+					item.Cells[1].Line, item.Cells[2].Line = a, b
+				}
 			default:
 				item.FirstClass = "fault"
 			}
@@ -160,6 +175,31 @@ func htmlRows(lines []textdiff.Line) []htmlRow {
 		out = append(out, htmlRow{Op: op, A: r.A, B: r.B})
 	}
 	return out
+}
+
+// firstDifference is the first row where a's and b's answers differ, each side's line cut for a
+// cell ("(no line)" for the side that has none there).
+func firstDifference(lines []textdiff.Line) (a, b string, ok bool) {
+	for _, r := range textdiff.SideBySide(lines) {
+		if r.Op == textdiff.Same {
+			continue
+		}
+		// Without the indent the two share (a string's block under its key), cut for a cell.
+		lead := func(s string) int { return len(s) - len(strings.TrimLeft(s, " ")) }
+		cut := lead(r.A)
+		if !r.HasA || r.HasB && lead(r.B) < cut {
+			cut = lead(r.B)
+		}
+		a, b = "(no line)", "(no line)"
+		if r.HasA {
+			a = table.Cut(r.A[cut:], 80)
+		}
+		if r.HasB {
+			b = table.Cut(r.B[cut:], 80)
+		}
+		return a, b, true
+	}
+	return "", "", false
 }
 
 func anchor(id string) string { return "case-" + strings.ReplaceAll(id, "/", "-") }
@@ -218,6 +258,9 @@ func htmlCaseOf(c *Comparison, d DiffCase) htmlCase {
 		Input: shownText(d.Case.Input), Expect: shownText(d.Case.Expect),
 		Sides: []htmlSide{htmlSideOf(c, "a", d.A), htmlSideOf(c, "b", d.B)}}
 	hc.Title = c.title(d)
+	if marksIn(d.Case.Input, d.Case.Expect, answerOf(d.A), answerOf(d.B)) {
+		hc.Legend = textdiff.Legend
+	}
 	if lines := d.AnswerDiff(); lines != nil && d.Verdict == Disagree {
 		hc.Rows = htmlRows(lines)
 	}
@@ -230,5 +273,16 @@ func htmlCaseOf(c *Comparison, d DiffCase) htmlCase {
 var diffPageText string
 
 var diffPage = sync.OnceValue(func() *template.Template {
-	return template.Must(template.New("diff").Parse(diffPageText))
+	return template.Must(template.New("diff").Funcs(template.FuncMap{"marked": marked}).Parse(diffPageText))
 })
+
+// markSpans are textdiff.Visible's marks as the page shows them: muted, so they read as marks,
+// not text; a CR as a boxed "CR", since common fonts (Debian's DejaVu) have no ␍ glyph.
+var markSpans = strings.NewReplacer("␍", `<span class="ws cr" title="carriage return">CR</span>`,
+	"→", `<span class="ws" title="tab">→</span>`, "·", `<span class="ws" title="space at the line's end">·</span>`,
+	table.NoFinalNewline, `<span class="ws" title="no newline at the text's end">`+table.NoFinalNewline+`</span>`)
+
+// marked is a text view escaped for HTML with its whitespace marks as markSpans.
+func marked(s string) template.HTML {
+	return template.HTML(markSpans.Replace(template.HTMLEscapeString(s))) //nolint:gosec // escaped first
+}

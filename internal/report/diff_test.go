@@ -202,7 +202,7 @@ func TestWriteDiffTable(t *testing.T) {
 		t.Errorf("the first and last lines are not %q:\n%s", head, s)
 	}
 	// Answers read as text: the job's two-line command is two lines, not a "\n" escape (issue 16).
-	if strings.Contains(s, `\n`) || !strings.Contains(s, "        command: |-\n          make build\n          make test\n") {
+	if strings.Contains(s, `\n`) || !strings.Contains(s, "        command: |-\n          make build\n          make test∎\n") {
 		t.Errorf("answers are not shown as text:\n%s", s)
 	}
 	var out bytes.Buffer
@@ -314,7 +314,7 @@ func TestWriteDiffHTML(t *testing.T) {
 	if strings.Contains(s, "<script>alert(1)") || !strings.Contains(s, "&lt;script&gt;alert(1)") {
 		t.Error("an answer's text is not escaped")
 	}
-	cells := regexp.MustCompile(`<a class="cell ([a-z]+)" href="#(case-[a-z_]+-[0-9a-f]{8})"[^>]*>([ab–×=]?)</a>`).FindAllStringSubmatch(s, -1)
+	cells := regexp.MustCompile(`<a class="cell ([a-z]+)" href="#(case-[a-z_]+-[0-9a-f]{8})"[^>]*>(|[ab–=◐◑]|×[ab]?)</a>`).FindAllStringSubmatch(s, -1)
 	if len(cells) != len(c.Cases) {
 		t.Fatalf("%d cells for %d cases", len(cells), len(c.Cases))
 	}
@@ -325,7 +325,7 @@ func TestWriteDiffHTML(t *testing.T) {
 			t.Errorf("cell %s opens nothing", m[2])
 		}
 	}
-	if fmt.Sprint(classes) != "map[agree:1 bothwrong=:1 disagreea:1 disagreeb:1 disagree–:1 notcompareda:1 notcompared×:2 onlya:2 onlyb:1 skipped:1]" {
+	if fmt.Sprint(classes) != "map[agree:1 bothwrong=:1 disagreea:1 disagreeb:1 disagree–:1 notcompared×:2 notcompared×a:1 only◐:2 only◑:1 skipped:1]" {
 		t.Errorf("cells %v", classes)
 	}
 	// The disagreements are listed first, each with whom the spec backs (issue 16: they were found
@@ -333,6 +333,10 @@ func TestWriteDiffHTML(t *testing.T) {
 	list := s[strings.Index(s, `<section id="disagreements"`):strings.Index(s, `<section id="notcompared"`)]
 	if n := strings.Count(list, "<tr><td><a href=\"#case-"); n != 3 || !strings.Contains(list, `<td class="backs-b">b</td>`) || !strings.Contains(list, `<td class="backs-neither">neither</td>`) {
 		t.Errorf("%d disagreements listed:\n%s", n, list)
+	}
+	// Each side of the three disagreements shows its first differing line (issue 27).
+	if n := strings.Count(list, `<code class="first">`); n != 6 {
+		t.Errorf("%d first differing lines in the disagreements:\n%s", n, list)
 	}
 	// The cases both got wrong lead, then the disagreements, then those not compared (issue 21).
 	both, nc := strings.Index(s, `<section id="bothwrong"`), strings.Index(s, `<section id="notcompared"`)

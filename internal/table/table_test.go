@@ -39,7 +39,7 @@ func TestText(t *testing.T) {
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
-	if got := Text([]byte(`"a\nb"`)); got != "|-\n  a\n  b" {
+	if got := Text([]byte(`"a\nb"`)); got != "|-\n  a\n  b∎" {
 		t.Errorf("%q", got)
 	}
 	if got := Text([]byte(`not json`)); got != "not json" {

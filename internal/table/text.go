@@ -46,9 +46,15 @@ func JSON(raw []byte, prefix string) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
+// NoFinalNewline ends the last line of a text that has no newline at its end, in Text's view
+// of a string of several lines (textdiff.Visible marks the other whitespace; its Legend says
+// what this mark means).
+const NoFinalNewline = "∎"
+
 // Text is a JSON value as a person reads it, one field a line in the value's own order: strings
 // as their text (a string of several lines as an indented block under its key), arrays as "- "
-// items, other values as JSON. Text that is not JSON is returned as it is. (Any value laid out
+// items, other values as JSON; a block without its final newline ends with NoFinalNewline.
+// Text that is not JSON is returned as it is. (Any value laid out
 // for reading, not a message's text, which is chat.ContentText.)
 func Text(raw []byte) string {
 	dec := json.NewDecoder(bytes.NewReader(raw))
@@ -121,7 +127,11 @@ func textValue(b *strings.Builder, dec *json.Decoder, lead, indent string) error
 				mark, body = "|", v[:len(v)-1]
 			}
 			b.WriteString(lead + sep + mark + "\n")
-			for _, l := range strings.Split(body, "\n") {
+			lines := strings.Split(body, "\n")
+			for i, l := range lines {
+				if i == len(lines)-1 && mark == "|-" {
+					l += NoFinalNewline // issue 27: the "|-" alone is easily missed
+				}
 				if l == "" {
 					b.WriteString("\n")
 					continue

@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"strings"
 
 	"github.com/mattn/go-runewidth"
 )
@@ -41,3 +42,28 @@ func Fit(s string, width int) string {
 
 // DisplayWidth is how many columns s takes.
 func DisplayWidth(s string) int { return runewidth.StringWidth(s) }
+
+// Words is s wrapped at spaces to lines of width display columns, each line after the first
+// starting with indent (a word wider than a line stands alone on its line); s's leading spaces
+// are kept.
+func Words(s string, width int, indent string) string {
+	var b strings.Builder
+	lead := s[:len(s)-len(strings.TrimLeft(s, " "))]
+	b.WriteString(lead)
+	col := len(lead)
+	for i, word := range strings.Fields(s) {
+		n := DisplayWidth(word)
+		switch {
+		case i == 0:
+		case col+1+n > width:
+			b.WriteString("\n" + indent)
+			col = DisplayWidth(indent)
+		default:
+			b.WriteString(" ")
+			col++
+		}
+		b.WriteString(word)
+		col += n
+	}
+	return b.String()
+}

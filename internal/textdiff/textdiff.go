@@ -221,20 +221,30 @@ func SideBySide(lines []Line) []Row {
 }
 
 // Legend says what Visible's marks stand for, written once under a view that used one.
-const Legend = "(␍ a carriage return, → a tab, · a space at a line's end)"
+const Legend = "(␍ a carriage return, → a tab, · a space at a line's end, " + noFinalNewline +
+	" the text's end without a newline)"
+
+// noFinalNewline is table.NoFinalNewline, the mark table.Text ends a block without its final
+// newline with (a copy: textdiff imports nothing of table's).
+const noFinalNewline = "∎"
 
 // Visible is a line of a text view with the whitespace a reader cannot see marked: a carriage
 // return as ␍, a tab as →, each space at the line's end as · (issue 27: a text of " \r\n\t \r\n "
-// showed as three blank lines, and a case about CRLF showed no CR). marked says whether it marked
-// anything, for the Legend.
+// showed as three blank lines, and a case about CRLF showed no CR); a line table.Text ended with
+// its no-final-newline mark counts as marked. marked says whether it marked anything, for the
+// Legend.
 func Visible(line string) (shown string, marked bool) {
-	body, cr := strings.CutSuffix(line, "\r") // a CRLF's CR ends the line: the spaces before it trail
+	body, last := strings.CutSuffix(line, noFinalNewline) // the spaces before the text's end trail
+	body, cr := strings.CutSuffix(body, "\r")             // a CRLF's CR ends the line: the spaces before it trail
 	end := len(strings.TrimRight(body, " "))
 	s := strings.NewReplacer("\r", "␍", "\t", "→").Replace(body[:end]) + strings.Repeat("·", len(body)-end)
 	if cr {
 		s += "␍"
 	}
-	return s, s != line
+	if last {
+		s += noFinalNewline
+	}
+	return s, last || s != line
 }
 
 // VisibleText is Visible of each line of s, and whether any was marked.

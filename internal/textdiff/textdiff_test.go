@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/LLeMbas/lembas-check/internal/table"
+
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -102,6 +104,13 @@ func TestVisible(t *testing.T) {
 	got, marked := VisibleText(" \r\n\t \r\n ")
 	if want := "·␍\n→·␍\n·"; got != want || !marked {
 		t.Errorf("%q (%v), want %q", got, marked, want)
+	}
+	// The end of a text without its final newline, as table.Text marks it, with a space before it.
+	if table.NoFinalNewline != noFinalNewline {
+		t.Fatalf("table marks %q, textdiff knows %q", table.NoFinalNewline, noFinalNewline)
+	}
+	if got, marked := Visible("  last ∎"); got != "  last·∎" || !marked {
+		t.Errorf("%q (%v)", got, marked)
 	}
 	if got, marked := Visible("plain text"); got != "plain text" || marked {
 		t.Errorf("%q (%v)", got, marked)

@@ -19,7 +19,7 @@ var causeColor = map[Cause]string{
 	ToolsChanged:       "#ff7f0e",
 	MessageRewritten:   "#9467bd",
 	Compaction:         "#1f77b4",
-	ModelChanged:       "#7f7f7f",
+	ModelChanged:       "#e7ba52", // not grey: the conversation-start mark is (issue 27)
 	IdlePastTTL:        "#8c564b",
 	KeyChanged:         "#e377c2",
 	BreakpointsMoved:   "#bcbd22",

@@ -231,3 +231,15 @@ func TestSmallSharesAndNewConversations(t *testing.T) {
 		t.Errorf("markdown:\n%.3000s", md.String())
 	}
 }
+
+// Each cause has a colour of its own, and none is the colour of reused or new tokens or of the
+// conversation-start mark (issue 27: "model changed" was the grey of "conversation starts").
+func TestChartColoursAreDistinct(t *testing.T) {
+	seen := map[string]string{colorReused: "reused", colorRead: "new", colorConv: "conversation starts"}
+	for cause, col := range causeColor {
+		if other, ok := seen[col]; ok {
+			t.Errorf("%s has the colour of %s: %s", cause, other, col)
+		}
+		seen[col] = string(cause)
+	}
+}

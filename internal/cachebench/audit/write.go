@@ -71,11 +71,14 @@ func breakBlock(w io.Writer, q Request) {
 		fmt.Fprintf(w, "%s request %d (line %d), conversation %d, continues request %d: %s\n", term.Word(w,
 			"--- "+verdict+":"), q.Seq, q.Line, q.Conversation, q.Continues, q.Cause)
 	}
-	fmt.Fprintf(w, "    at %s", q.Path)
+	at := "    at " + q.Path
 	if q.Detail != "" {
-		fmt.Fprintf(w, ": %s", q.Detail)
+		at += ": " + q.Detail
 	}
-	fmt.Fprintln(w)
+	if width := table.Width(w); term.DisplayWidth(at) > width {
+		at = term.Words(at, width, "      ") // issue 27: 116 columns on a 100-column terminal
+	}
+	fmt.Fprintln(w, at)
 	if q.Change != nil {
 		if q.Change.Old != "" {
 			fmt.Fprintf(w, "    %s\n", term.Diff(w, "- "+q.Change.Old))

@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/LLeMbas/lembas-check/internal/api/usage"
@@ -240,6 +241,9 @@ type Result struct {
 	// Stopped is the error that cut the bench short (a damaged recording, a server gone, an
 	// interrupt); the runs hold what was measured before it.
 	Stopped string `json:"stopped,omitempty"`
+	// Unpriced says why the runs have no cost, when nothing had a price: no table, or the
+	// table's name and the models it has no price for.
+	Unpriced string `json:"unpriced,omitempty"`
 }
 
 // Options say how to bench.
@@ -337,7 +341,33 @@ func BenchAll(ctx context.Context, recs []Recording, o Options) (*Result, error)
 			return res, err
 		}
 	}
+	if len(res.Runs) > 0 && res.Runs[0].Audit.Priced == 0 {
+		res.Unpriced = unpriced(o.Prices, recs)
+	}
 	return res, nil
+}
+
+// unpriced says why no request had a price: the models the table has none for.
+func unpriced(t *prices.Table, recs []Recording) string {
+	if t == nil {
+		return "no price table"
+	}
+	seen := map[string]bool{}
+	var models []string
+	for _, r := range recs {
+		_, ms, _ := r.scan()
+		for _, m := range ms {
+			if _, ok := t.For(m); !ok && !seen[m] {
+				seen[m] = true
+				models = append(models, m)
+			}
+		}
+	}
+	if len(models) == 0 {
+		return "no request had a price"
+	}
+	return fmt.Sprintf("no price for %s in the price table (%s; --prices FILE adds one)", strings.Join(models, ", "),
+		t.File)
 }
 
 func (o Options) phase(run, step string, requests int) {

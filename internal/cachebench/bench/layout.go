@@ -8,12 +8,14 @@ import (
 	"strings"
 
 	"github.com/LLeMbas/lembas-check/internal/table"
+	"github.com/LLeMbas/lembas-check/internal/term"
 )
 
 // The side-by-side summary's layout, for a terminal of 120 columns with a baseline and two
 // variants: a column per run, each variant's figure followed by its ratio to the baseline's
-// ("×1.01"); large numbers with their thousands separated; a cell too long for its column a
-// numbered note under the table, the same note for every run that says the same.
+// ("×1.01"); large numbers with their thousands separated; a cell too long for its column, or
+// an empty cell's reason ("— none compared"), a numbered note under the table, the same note
+// for every run that says the same.
 
 // sheet is the summary as cells.
 type sheet struct {
@@ -70,7 +72,7 @@ func makeSheet(r *Result, lines []line) sheet {
 					cell += " " + rn
 				}
 			}
-			if len([]rune(cell)) > maxCell {
+			if len([]rune(cell)) > maxCell || strings.HasPrefix(cell, "— ") { // an empty cell's reason
 				n, ok := noteOf[cell]
 				if !ok {
 					s.notes = append(s.notes, cell)
@@ -110,7 +112,7 @@ func writeSheet(w io.Writer, s sheet) error {
 		fmt.Fprintln(w, "A variant's figure is followed by its ratio to the baseline's (×).")
 	}
 	for i, n := range s.notes {
-		fmt.Fprintf(w, "[%d] %s\n", i+1, n)
+		fmt.Fprintln(w, term.Words(fmt.Sprintf("[%d] %s", i+1, n), table.Width(w), "    "))
 	}
 	return nil
 }

@@ -73,7 +73,7 @@ func summaryLines(res *Result) []line {
 	}
 	out = append(out, counterLines(res)...)
 	out = append(out, auditAndTimeLines(res)...)
-	return append(out, costLines()...)
+	return append(out, costLines(res)...)
 }
 
 // serverLines are what the server answered: requests, errors, and the tokens it said it cached.
@@ -103,7 +103,7 @@ func serverLines() []line {
 		}},
 		{"cached share (server)", func(r Run) string {
 			if r.Totals.Prompt == 0 {
-				return "—"
+				return "— none reported"
 			}
 			return table.Percent(float64(r.Totals.Cached) / float64(r.Totals.Prompt))
 		}, nil},
@@ -116,7 +116,7 @@ func predictionLines() []line {
 		{"cached tokens (predicted)", func(r Run) string { return table.Count(r.Totals.Predicted) }, nil},
 		{"prediction exact", func(r Run) string {
 			if r.Totals.Compared == 0 {
-				return "—"
+				return "— none compared"
 			}
 			return fmt.Sprintf("%d of %d", r.Totals.Exact, r.Totals.Compared)
 		}, nil},
@@ -124,7 +124,7 @@ func predictionLines() []line {
 			if _, off, ok := r.Totals.Agreement(); ok {
 				return table.Percent(off)
 			}
-			return "—"
+			return "— none compared"
 		}, nil},
 	}
 }
@@ -169,7 +169,10 @@ func auditAndTimeLines(res *Result) []line {
 			if e, ok := r.Totals.Efficiency(); ok {
 				return fmt.Sprintf("%.2f", e)
 			}
-			return "—"
+			if r.Totals.Reported == 0 {
+				return "— none reported"
+			}
+			return "— none reusable"
 		}, nil},
 		{promptLabel, func(r Run) string { return fmt.Sprintf("%.1f", r.Totals.PromptMS) }, func(r Run) (float64,
 			bool) {
@@ -187,18 +190,21 @@ func auditAndTimeLines(res *Result) []line {
 }
 
 // costLines are the cold-cache checks and what the tokens cost.
-func costLines() []line {
+func costLines(res *Result) []line {
+	// An empty cost says why (issue 27: three rows of "—"); the long reason becomes a note.
+	m := func(v float64, r Run) string {
+		if s := money(v, r.Audit.Priced, r.Currency); s != "—" || res.Unpriced == "" {
+			return s
+		}
+		return "— " + res.Unpriced
+	}
 	return []line{
 		{"cold cache", func(r Run) string { return r.Cold }, nil},
 		{"cold check", func(r Run) string { return r.ColdCheck }, nil},
-		{"cost (server's usage)", func(r Run) string { return money(r.Totals.Cost, r.Audit.Priced, r.Currency) },
+		{"cost (server's usage)", func(r Run) string { return m(r.Totals.Cost, r) },
 			func(r Run) (float64, bool) { return r.Totals.Cost, r.Audit.Priced > 0 }},
-		{"cost, prefix kept (audit)", func(r Run) string { return money(r.Audit.Kept, r.Audit.Priced, r.Currency) },
-			nil},
-		{"lost to the breaks (audit)", func(r Run) string {
-			return money(r.Audit.LostCost, r.Audit.Priced,
-				r.Currency)
-		}, nil},
+		{"cost, prefix kept (audit)", func(r Run) string { return m(r.Audit.Kept, r) }, nil},
+		{"lost to the breaks (audit)", func(r Run) string { return m(r.Audit.LostCost, r) }, nil},
 	}
 }
 
@@ -224,6 +230,10 @@ func note(r Row) string {
 // WriteTable writes the runs side by side (and each request with verbose), then one line per
 // variant saying what the rule saves.
 func WriteTable(w io.Writer, r *Result, verbose bool) error {
+	width := table.Width(w)
+	for _, h := range Headline(r) {
+		fmt.Fprintln(w, term.Words(h, width, "  "))
+	}
 	if verbose && len(r.Runs) > 0 {
 		if err := writeRequests(w, r); err != nil {
 			return err
@@ -239,7 +249,7 @@ func WriteTable(w io.Writer, r *Result, verbose bool) error {
 		return err
 	}
 	if r.Predictor != "" {
-		fmt.Fprintf(w, "predicted with %s\n", r.Predictor)
+		fmt.Fprintln(w, term.Words("predicted with "+r.Predictor, width, "  "))
 	}
 	for _, s := range Summaries(r) {
 		fmt.Fprintln(w, term.Line(w, s))
@@ -458,7 +468,11 @@ func Footer(r *Result) format.Footer {
 
 // WriteMarkdown writes the side-by-side summary as a markdown table.
 func WriteMarkdown(w io.Writer, r *Result) error {
-	fmt.Fprintf(w, "## %s Cache bench: `%s` against %s\n\nTokenizer for the predictions: %s.\n\n", Status(r).Icon(), r.File, r.Server, r.Tokenizer)
+	fmt.Fprintf(w, "## %s Cache bench: `%s` against %s\n\n", Status(r).Icon(), r.File, r.Server)
+	for _, h := range Headline(r) {
+		fmt.Fprintf(w, "%s\n\n", h)
+	}
+	fmt.Fprintf(w, "Tokenizer for the predictions: %s.\n\n", r.Tokenizer)
 	// The table's cells (layout.go), notes and all.
 	sh := makeSheet(r, summaryLines(r))
 	cell := func(c string) string { return strings.ReplaceAll(c, "|", `\|`) }

@@ -52,8 +52,9 @@ func TestFieldCounts(t *testing.T) {
 		"## The conformance cases on each agent",
 		"| Agent | context | fs_access | instructions | jobs | modules | prefix | search | workspace | " +
 			"system prompt held | tool list held | nothing rewritten |",
-		"| someagent | ❌ 1 of 2; first not: context/a (fail) | ➖ none played |",
-		"| ❌ 1 of 2; first not: context/b: request 3 sends another system prompt than request 2 | ✅ 2 of 2 | ✅ 2 of 2 |",
+		"| someagent | ❌ 1/2 | ➖ | ➖ | ✅ 1/1 | ➖ | ❌ 0/1 | ➖ | ➖ | ❌ 1/2 | ✅ 2/2 | ✅ 2/2 |",
+		"  - context: context/a (fail)\n",
+		"  - system prompt held: context/b: request 3 sends another system prompt than request 2\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the report lacks %q:\n%s", want, out)
