@@ -231,7 +231,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, t *turn) {
 	t.answer = a
 	if req.Stream {
 		u.PromptMS = ms(rep.Delay)
-		u.PredictedMS = ms(rep.Interval) * float64(len(wire.Pieces(a.Text, a.Chunk, false)))
+		u.PredictedMS = ms(rep.Interval) * float64(wire.PieceCount(a.Text, a.Chunk, false))
 	}
 	m := wire.Meta{Created: s.now().Unix(), Model: req.Model, Dialect: s.cfg.Dialect}
 	var frames [][]byte
