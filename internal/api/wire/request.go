@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/LLeMbas/lembas-check/internal/api/chat"
+	"github.com/LLeMbas/lembas-check/internal/jsonx"
 )
 
 // Request is what the fake needs from a request body: enough to pick and shape a reply.
@@ -490,12 +491,12 @@ func decodeObject(body []byte) (map[string]json.RawMessage, *Error) {
 	return top, nil
 }
 
-// members is object's fast path, for a valid JSON object: checked by json.Valid and split by
+// members is object's fast path, for a valid JSON object: checked by jsonx.Valid and split by
 // internal/api/chat's scanner, where decoding it into a map with encoding/json (a second pass, a
 // value copied per member) was a quarter of the fake's work for a request. A key whose bytes
 // are not UTF-8 (encoding/json would replace them) and anything else take the slow path.
 func members(body []byte) (map[string]json.RawMessage, *chat.Top, bool) {
-	if !json.Valid(body) {
+	if !jsonx.Valid(body) {
 		return nil, nil, false
 	}
 	split, err := chat.SplitTop(body)
