@@ -229,7 +229,7 @@ func (r *Rules) find(s string) []span { return r.search(s, true) }
 func (r *Rules) search(s string, filter bool) []span {
 	var out []span
 	may := ^uint64(0)
-	if filter {
+	if filter && r.filter != nil { // a Rules made by hand has no filter: every pattern runs
 		may = r.filter.matches(s)
 	}
 	taken := func(a, b int) bool {

@@ -114,3 +114,12 @@ func BenchmarkBody(b *testing.B) {
 		}
 	})
 }
+
+// A Rules value made without Builtin or Load still scrubs a credential field.
+func TestZeroRules(t *testing.T) {
+	c := Counts{}
+	got := (&Rules{}).Text(`{"api_key": "Zx9Qw8Er7Ty6Ui5Op4As"}`, c)
+	if got != `{"api_key": "[REDACTED:credential-field]"}` || c["credential-field"] != 1 {
+		t.Errorf("%s %v", got, c)
+	}
+}
