@@ -25,6 +25,29 @@ func TestSchemasFitTheSuites(t *testing.T) {
 	}
 }
 
+// Every known answer of the embedded table fits its area's answer schema, as CheckAnswer takes it
+// without checking (embeddedFits).
+func TestEmbeddedAnswersFitTheirSchemas(t *testing.T) {
+	n := 0
+	for _, e := range embeddedCases {
+		if e.answer == "" {
+			continue
+		}
+		n++
+		a, _ := ByName(e.area)
+		if msg := CheckSchema(a.AnswerSchema(), []byte(e.answer), "answer"); msg != "" {
+			t.Errorf("%s: the known answer: %s", e.id, msg)
+		}
+	}
+	if n == 0 {
+		t.Fatal("the table holds no known answer")
+	}
+	// An answer of other bytes is still checked.
+	if msg := CheckAnswer("jobs", []byte(`{"text": 3}`)); msg == "" {
+		t.Error("CheckAnswer passed a malformed jobs answer")
+	}
+}
+
 // A malformed answer is named by its path: a wrong type, a field the area has not, a field left out.
 func TestCheckSchemaNamesTheField(t *testing.T) {
 	s := map[string]any{"type": "object", "additionalProperties": false, "required": []string{"notes"}, "properties": map[string]any{

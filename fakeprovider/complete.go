@@ -209,7 +209,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, t *turn) {
 	ctx := r.Context()
 	req, pick := t.req, t.pick
 	rep, f := pick.Reply, pick.Reply.Fault
-	held, ok := s.hold(ctx, w, t.body)
+	held, ok := s.hold(ctx, w, t.body, t.req.Parts)
 	if !ok {
 		return
 	}
@@ -231,7 +231,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, t *turn) {
 	t.answer = a
 	if req.Stream {
 		u.PromptMS = ms(rep.Delay)
-		u.PredictedMS = ms(rep.Interval) * float64(len(wire.Pieces(a.Text, a.Chunk, false)))
+		u.PredictedMS = ms(rep.Interval) * float64(wire.PieceCount(a.Text, a.Chunk, false))
 	}
 	m := wire.Meta{Created: s.now().Unix(), Model: req.Model, Dialect: s.cfg.Dialect}
 	var frames [][]byte
@@ -308,7 +308,13 @@ func (s *Server) usage(ctx context.Context, body []byte, req *wire.Request, a wi
 		s.vllm.generation.WithLabelValues(req.Model).Add(float64(u.Completion))
 		return u
 	}
-	r, err := s.cache.Serve(body)
+	var r cachesim.Result
+	var err error
+	if req.Parts != nil { // a chat request, cut by its decoding: its body is never rewritten
+		r, err = s.cache.ServeParsed(ctx, body, req.Parts)
+	} else {
+		r, err = s.cache.Serve(body)
+	}
 	return s.countUsage(ctx, r, err, body, req, a)
 }
 

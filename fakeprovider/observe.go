@@ -193,8 +193,13 @@ func (t *trackWriter) WriteHeader(code int) {
 		return
 	}
 	t.status = code
-	t.header = t.rw.Header().Clone()
-	t.stream = strings.HasPrefix(t.header.Get("Content-Type"), "text/event-stream")
+	// The headers are copied for a recording only: a copy per response was 3 % of the fake's CPU.
+	h := t.rw.Header()
+	if t.keep {
+		h = h.Clone()
+		t.header = h
+	}
+	t.stream = strings.HasPrefix(h.Get("Content-Type"), "text/event-stream")
 	t.rw.WriteHeader(code)
 }
 
@@ -202,18 +207,20 @@ func (t *trackWriter) Write(b []byte) (int, error) {
 	if t.status == 0 {
 		t.WriteHeader(http.StatusOK)
 	}
-	at := ms(time.Since(t.start))
-	if t.chunks == 0 {
-		t.firstMS = at
-	}
-	t.chunks++
+	// A write's time is for a recording (the first's too): reading the clock at every event was
+	// 4 % of the fake's CPU.
 	if t.keep {
+		at := ms(time.Since(t.start))
+		if t.chunks == 0 {
+			t.firstMS = at
+		}
 		if t.stream {
 			t.keepChunk(b, at)
 		} else {
 			t.body.Write(b)
 		}
 	}
+	t.chunks++
 	n, err := t.rw.Write(b)
 	if err != nil && t.err == nil {
 		t.err = err

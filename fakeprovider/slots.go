@@ -27,14 +27,18 @@ type held struct {
 // last: while every slot is busy the request waits, as llama-server defers it; a prompt longer
 // than the slot's context is refused with llama-server's 400. It returns nil and true in the
 // other dialects (or when the simulator cannot read the request: usage then says so), and false
-// when the request was answered (refused) or the client went away.
-func (s *Server) hold(ctx context.Context, w http.ResponseWriter, body []byte) (*held, bool) {
+// when the request was answered (refused) or the client went away. parts is the body as its
+// decoding cut it (nil: cut here).
+func (s *Server) hold(ctx context.Context, w http.ResponseWriter, body []byte, parts *chat.Request) (*held, bool) {
 	if s.cfg.Dialect != usage.LlamaCpp {
 		return nil, true
 	}
-	r, err := chat.Parse(body)
-	if err != nil {
-		return nil, true
+	r := parts
+	if r == nil {
+		var err error
+		if r, err = chat.Parse(body); err != nil {
+			return nil, true
+		}
 	}
 	p, err := s.cache.Prompt(ctx, body, r)
 	if err != nil {

@@ -217,6 +217,58 @@ func parseAs(body []byte, api string, known *Known) (*Request, error) {
 	return r, nil
 }
 
+// Top is a request body's top-level members, split in one pass for a caller that reads them
+// (the fake's decoding, as MemberSpans lists them) and cuts the body into its parts too: the
+// fake's decoding and its cache simulator each walked the whole body before.
+type Top struct {
+	// Keys are the members' keys, decoded, and Spans where each value lies in the body.
+	Keys  []string
+	Spans []Span
+	body  []byte
+	r     *Request
+	m     members
+}
+
+// SplitTop splits a body that is one JSON object into its members (MemberSpans' error when it is
+// not).
+func SplitTop(body []byte) (*Top, error) {
+	i := jsonx.SkipSpace(body, 0)
+	if i >= len(body) || body[i] != '{' {
+		return nil, bad(i, "not an object")
+	}
+	t := &Top{body: body, r: &Request{}}
+	end, err := skipObject(body, i, 0, func(key []byte, s, e int) error {
+		k, ok := stringValue(key)
+		if !ok {
+			return bad(s, "bad key")
+		}
+		t.Keys = append(t.Keys, k)
+		t.Spans = append(t.Spans, Span{s, e})
+		t.m.add(t.r, key, body[s:e], s)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if jsonx.SkipSpace(body, end) != len(body) {
+		return nil, bad(end, "more after the object")
+	}
+	return t, nil
+}
+
+// Parse is ParseAs(body, api) of the split body; call it once.
+func (t *Top) Parse(api string) (*Request, error) {
+	if api == "" {
+		api = t.m.api()
+	}
+	r := t.r
+	r.Keys = t.m.keys
+	if err := r.fill(&t.m, api); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
 // span is a member's value and its offset in the body.
 type span struct {
 	raw []byte

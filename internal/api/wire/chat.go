@@ -526,6 +526,13 @@ func Pieces(s string, n int, args bool) []string {
 	return out
 }
 
+// PieceCount is len(Pieces(s, n, args)), without making them.
+func PieceCount(s string, n int, args bool) int {
+	k := 0
+	eachPiece(s, n, args, func(string) { k++ })
+	return k
+}
+
 // eachPiece calls f with each of Pieces' pieces, in order.
 func eachPiece(s string, n int, args bool, f func(string)) {
 	if s == "" {

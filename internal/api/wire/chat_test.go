@@ -249,6 +249,9 @@ func TestPieces(t *testing.T) {
 		if d := cmp.Diff(c.want, Pieces(c.s, c.n, c.args)); d != "" {
 			t.Errorf("Pieces(%q, %d): (-want +got)\n%s", c.s, c.n, d)
 		}
+		if got := PieceCount(c.s, c.n, c.args); got != len(c.want) {
+			t.Errorf("PieceCount(%q, %d) = %d, want %d", c.s, c.n, got, len(c.want))
+		}
 	}
 }
 
@@ -260,6 +263,9 @@ func FuzzPieces(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string, n int, args bool) {
 		n %= 64
 		ps := Pieces(s, n, args)
+		if k := PieceCount(s, n, args); k != len(ps) {
+			t.Fatalf("PieceCount %d, %d pieces", k, len(ps))
+		}
 		if strings.Join(ps, "") != s {
 			t.Fatalf("pieces %q do not join to %q", ps, s)
 		}

@@ -22,7 +22,7 @@ func TestMembersIsDecodeObject(t *testing.T) {
 		if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gotErr, wantErr) {
 			t.Errorf("%q: object %v %v, encoding/json %v %v", body, got, gotErr, want, wantErr)
 		}
-		if m, ok := members([]byte(body)); ok && wantErr != nil {
+		if m, _, ok := members([]byte(body)); ok && wantErr != nil {
 			t.Errorf("%q: the fast path took a body encoding/json refuses (%v): %v", body, wantErr, m)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/LLeMbas/lembas-check/internal/api/chat"
+	"github.com/LLeMbas/lembas-check/internal/jsonx"
 )
 
 // Request is what the fake needs from a request body: enough to pick and shape a reply.
@@ -49,6 +50,9 @@ type Request struct {
 	Conversation       string
 	// Store is `store`: the API's default is true.
 	Store bool
+	// Parts is the body as chat.Parse cuts it, made from DecodeChat's own pass over the body
+	// (nil when it was not made: chat.Parse the body then), for the cache simulator.
+	Parts *chat.Request
 }
 
 // Tool is one offered tool: a function, with its parameters' property names and schema, or a
@@ -88,7 +92,7 @@ func (r *Request) Offers(name string) bool {
 // DecodeChat reads a chat-completions request body. Fields the fake does not use are not
 // checked: an agent may send anything its server takes.
 func DecodeChat(body []byte) (*Request, *Error) {
-	top, e := object(body)
+	top, split, e := objectSplit(body)
 	if e != nil {
 		return nil, e
 	}
@@ -158,6 +162,10 @@ func DecodeChat(body []byte) (*Request, *Error) {
 	r.Tools = tools
 	if e := chatParams(top, &r.Params); e != nil {
 		return nil, e
+	}
+	if split != nil {
+		// Cut as the cache simulator cuts a body (chat.Parse: its shape told by its content).
+		r.Parts, _ = split.Parse("")
 	}
 	return r, nil
 }
@@ -443,10 +451,18 @@ func (r *raw) UnmarshalJSON(b []byte) error {
 
 // object parses the body as one JSON object, keeping its members raw (slices of body).
 func object(body []byte) (map[string]json.RawMessage, *Error) {
-	if top, ok := members(body); ok {
-		return top, nil
+	top, _, e := objectSplit(body)
+	return top, e
+}
+
+// objectSplit is object with the split the fast path made (nil when encoding/json decoded it),
+// which chat's Parse reads without walking the body again.
+func objectSplit(body []byte) (map[string]json.RawMessage, *chat.Top, *Error) {
+	if top, split, ok := members(body); ok {
+		return top, split, nil
 	}
-	return decodeObject(body)
+	top, e := decodeObject(body)
+	return top, nil, e
 }
 
 // decodeObject is object by encoding/json, which names what is wrong.
@@ -475,26 +491,26 @@ func decodeObject(body []byte) (map[string]json.RawMessage, *Error) {
 	return top, nil
 }
 
-// members is object's fast path, for a valid JSON object: checked by json.Valid and split by
+// members is object's fast path, for a valid JSON object: checked by jsonx.Valid and split by
 // internal/api/chat's scanner, where decoding it into a map with encoding/json (a second pass, a
 // value copied per member) was a quarter of the fake's work for a request. A key whose bytes
 // are not UTF-8 (encoding/json would replace them) and anything else take the slow path.
-func members(body []byte) (map[string]json.RawMessage, bool) {
-	if !json.Valid(body) {
-		return nil, false
+func members(body []byte) (map[string]json.RawMessage, *chat.Top, bool) {
+	if !jsonx.Valid(body) {
+		return nil, nil, false
 	}
-	keys, spans, err := chat.MemberSpans(body)
+	split, err := chat.SplitTop(body)
 	if err != nil {
-		return nil, false
+		return nil, nil, false
 	}
-	top := make(map[string]json.RawMessage, len(keys))
-	for i, k := range keys {
+	top := make(map[string]json.RawMessage, len(split.Keys))
+	for i, k := range split.Keys {
 		if !utf8.ValidString(k) {
-			return nil, false
+			return nil, nil, false
 		}
-		top[k] = json.RawMessage(body[spans[i].Start:spans[i].End])
+		top[k] = json.RawMessage(body[split.Spans[i].Start:split.Spans[i].End])
 	}
-	return top, true
+	return top, split, true
 }
 
 func modelAndStream(top map[string]json.RawMessage, r *Request) *Error {

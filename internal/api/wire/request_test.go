@@ -3,8 +3,10 @@ package wire
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/LLeMbas/lembas-check/internal/api/chat"
 	"github.com/google/go-cmp/cmp"
@@ -27,7 +29,7 @@ func TestDecodeChat(t *testing.T) {
 	want := &Request{API: chat.ChatCompletions, Model: "m", Stream: true, IncludeUsage: true, Messages: 4, LastIsToolResult: true, ToolResults: 1, ResultsSinceUser: 1, CallsInARow: 1,
 		LastUserText: "read it", Tools: []Tool{{Name: "read", Props: []string{"offset", "path"}, Schema: json.RawMessage(`{"type":"object","properties":{"path":{},"offset":{}}}`)}, {Name: "bash"}},
 		Params: Params{Images: 1}}
-	if d := cmp.Diff(want, got, cmpopts.IgnoreFields(Request{}, "Top")); d != "" {
+	if d := cmp.Diff(want, got, cmpopts.IgnoreFields(Request{}, "Top", "Parts")); d != "" {
 		t.Errorf("(-want +got)\n%s", d)
 	}
 }
@@ -52,7 +54,7 @@ func TestDecodeResponses(t *testing.T) {
 			if e != nil {
 				t.Fatal(e)
 			}
-			if d := cmp.Diff(c.want, got, cmpopts.IgnoreFields(Request{}, "Top", "Input")); d != "" {
+			if d := cmp.Diff(c.want, got, cmpopts.IgnoreFields(Request{}, "Top", "Input", "Parts")); d != "" {
 				t.Errorf("(-want +got)\n%s", d)
 			}
 		})
@@ -182,6 +184,7 @@ func fuzzCheck(t *testing.T, body []byte, decode func([]byte) (*Request, *Error)
 	if r.Messages < 1 || r.ToolResults > r.Messages || (r.LastIsToolResult && r.ToolResults == 0) {
 		t.Fatalf("inconsistent request %+v from %q", r, body)
 	}
+	samePartsAsParse(t, r, body)
 	for _, tl := range r.Tools {
 		for i := 1; i < len(tl.Props); i++ {
 			if tl.Props[i-1] > tl.Props[i] {
@@ -312,5 +315,51 @@ func TestCallsInARow(t *testing.T) {
 		if r.CallsInARow != c.want {
 			t.Errorf("%s: CallsInARow %d, want %d", name, r.CallsInARow, c.want)
 		}
+	}
+}
+
+// samePartsAsParse: the parts a decoding cut in its own pass are chat.Parse's of the body, or
+// none, when Parse refuses it (the cache simulator then parses the body and says why).
+func samePartsAsParse(t *testing.T, r *Request, body []byte) {
+	t.Helper()
+	if r.API != chat.ChatCompletions {
+		if r.Parts != nil {
+			t.Fatalf("%s request with parts", r.API)
+		}
+		return
+	}
+	want, err := chat.Parse(body)
+	if err != nil {
+		if r.Parts != nil {
+			t.Fatalf("parts %+v of a body chat.Parse refuses (%v): %q", r.Parts, err, body)
+		}
+		return
+	}
+	if r.Parts == nil && utf8.Valid(body) {
+		t.Fatalf("no parts for %q", body)
+	}
+	if r.Parts != nil && !reflect.DeepEqual(r.Parts, want) {
+		t.Fatalf("parts %+v, chat.Parse %+v, of %q", r.Parts, want, body)
+	}
+}
+
+// A chat request's parts, cut by its decoding, are chat.Parse's (what the cache simulator read).
+func TestDecodeChatParts(t *testing.T) {
+	for _, body := range []string{
+		`{"model":"m","stream":true,"stream_options":{"include_usage":true},
+		 "messages":[{"role":"system","content":"be brief"},{"role":"user","content":[{"type":"text","text":"read"}]},
+		  {"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"read","arguments":"{}"}}]},
+		  {"role":"tool","tool_call_id":"c1","content":"hello"}]}`,
+		`{"model":"m","messages":[{"role":"system","content":"S"},{"role":"user","content":"hi"}],"tools":[{"type":"function","function":{"name":"f"}}],"prompt_cache_key":"k","reasoning_effort":"low"}`,
+		`{"model":"m","system":"an Anthropic member","messages":[{"role":"user","content":"hi"}]}`,
+	} {
+		r, e := DecodeChat([]byte(body))
+		if e != nil {
+			t.Fatalf("%s: %v", body, e.Message)
+		}
+		if r.Parts == nil {
+			t.Fatalf("%s: no parts", body)
+		}
+		samePartsAsParse(t, r, []byte(body))
 	}
 }

@@ -150,6 +150,11 @@ func (c *Cache) ServeContext(ctx context.Context, body []byte) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("simulated server: %v", err)
 	}
+	return c.ServeParsed(ctx, body, r)
+}
+
+// ServeParsed is ServeContext of a body already cut by chat.Parse (r).
+func (c *Cache) ServeParsed(ctx context.Context, body []byte, r *chat.Request) (Result, error) {
 	p, err := c.Prompt(ctx, body, r)
 	if err != nil {
 		return Result{}, fmt.Errorf("simulated server: %v", err)

@@ -22,18 +22,25 @@ import (
 type shape struct {
 	Kind string
 	re   *regexp.Regexp
+	// need are literals one of which is in every text re matches (ASCII case aside when fold),
+	// so a text holding none is not searched: a body is mostly prose and code, and the seven
+	// patterns over every body were most of what recording costs. None: always searched.
+	need []string
+	fold bool
 }
 
 // builtin are the key shapes of the common providers, most specific first (sk-ant- before sk-);
 // compiled on first use, so that a command that records nothing pays nothing at start.
 var builtin = sync.OnceValue(func() []shape {
 	return []shape{
-		{"anthropic-key", regexp.MustCompile(`\bsk-ant-[A-Za-z0-9_-]{20,}`)},
-		{"openai-key", regexp.MustCompile(`\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}`)},
-		{"google-key", regexp.MustCompile(`AIza[0-9A-Za-z_-]{35}`)},
-		{"aws-access-key", regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`)},
-		{"aws-secret-key", regexp.MustCompile(`(?i)(aws_?secret_?(?:access_?)?key["'\s:=\\]+)[A-Za-z0-9/+]{40}`)},
-		{"github-token", regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})`)},
+		{"anthropic-key", regexp.MustCompile(`\bsk-ant-[A-Za-z0-9_-]{20,}`), []string{"sk-ant-"}, false},
+		{"openai-key", regexp.MustCompile(`\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}`), []string{"sk-"}, false},
+		{"google-key", regexp.MustCompile(`AIza[0-9A-Za-z_-]{35}`), []string{"AIza"}, false},
+		{"aws-access-key", regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`), []string{"AKIA", "ASIA"}, false},
+		{"aws-secret-key", regexp.MustCompile(`(?i)(aws_?secret_?(?:access_?)?key["'\s:=\\]+)[A-Za-z0-9/+]{40}`),
+			[]string{"aws"}, true},
+		{"github-token", regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})`),
+			[]string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, false},
 	}
 })
 
@@ -43,9 +50,87 @@ var credentialField = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)("(?:api_?key|apikey|access_?token|auth_?token|secret|client_?secret|password|token)"\s*:\s*")([^"\\]{16,})"`)
 })
 
+// credentialNeed are credentialField's literals: every name it matches ends in one of them.
+var credentialNeed = []string{`key"`, `token"`, `secret"`, `password"`}
+
+// anchor is one literal of a pattern's need, and the pattern's bit.
+type anchor struct {
+	lit  string
+	fold bool
+	bit  uint64
+}
+
+// filter finds, in one pass over a text, which patterns' literals it holds: each position's byte
+// picks the few literals that begin with it. Searching for each literal on its own was a scan of
+// the text per literal, thirteen of them.
+type filter struct {
+	first  [256][]anchor
+	always uint64 // the patterns with no literal: always searched
+	folds  uint64 // the patterns whose literals ignore case
+	many   bool   // more patterns than bits: every one is searched
+}
+
+// credentialBit is credentialField's bit.
+const credentialBit = 1 << 63
+
+func newFilter(shapes []shape) *filter {
+	f := &filter{}
+	add := func(need []string, fold bool, bit uint64) {
+		if len(need) == 0 {
+			f.always |= bit
+		}
+		if fold {
+			f.folds |= bit
+		}
+		for _, n := range need {
+			c := n[0]
+			f.first[c] = append(f.first[c], anchor{n, fold, bit})
+			if u := c - ('a' - 'A'); fold && c >= 'a' && c <= 'z' {
+				f.first[u] = append(f.first[u], anchor{n, fold, bit})
+			}
+		}
+	}
+	f.many = len(shapes) > 63
+	for i, sh := range shapes[:min(len(shapes), 63)] {
+		add(sh.need, sh.fold, 1<<i)
+	}
+	add(credentialNeed, true, credentialBit)
+	return f
+}
+
+// matches is the bits of the patterns that may match s.
+func (f *filter) matches(s string) uint64 {
+	if f.many {
+		return ^uint64(0)
+	}
+	got := f.always
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x80 && (strings.HasPrefix(s[i:], "\u017f") || strings.HasPrefix(s[i:], "\u212a")) {
+			// (?i) folds s with ſ and k with the Kelvin sign too: every pattern ignoring case is searched.
+			got |= f.folds
+			continue
+		}
+		for _, a := range f.first[c] {
+			if got&a.bit != 0 || len(s)-i < len(a.lit) {
+				continue
+			}
+			// The second byte first (every literal has two): most places fail there.
+			if d := s[i+1]; d != a.lit[1] && (!a.fold || d|0x20 != a.lit[1]) {
+				continue
+			}
+			if w := s[i : i+len(a.lit)]; w == a.lit || a.fold && strings.EqualFold(w, a.lit) {
+				got |= a.bit
+			}
+		}
+	}
+	return got
+}
+
 // Rules are what is scrubbed: the built-in shapes, then a rules file's patterns and paths.
 type Rules struct {
 	shapes []shape
+	filter *filter
 	// paths are JSON member paths ($.a.b) whose values are replaced wholesale, in bodies.
 	paths [][]string
 }
@@ -61,7 +146,12 @@ func (n Counts) Add(c Counts) {
 }
 
 // Builtin is the rules without a file.
-func Builtin() *Rules { return &Rules{shapes: slices.Clone(builtin())} }
+func Builtin() *Rules {
+	sh := builtin()
+	return &Rules{shapes: slices.Clone(sh), filter: builtinFilter()}
+}
+
+var builtinFilter = sync.OnceValue(func() *filter { return newFilter(builtin()) })
 
 // file is a rules file: regular expressions (RE2) and JSON paths.
 type file struct {
@@ -88,7 +178,7 @@ func Load(path string) (*Rules, error) {
 		if err != nil {
 			return nil, fmt.Errorf("--redact %s: patterns[%d] %q: %v", path, i, p, err)
 		}
-		r.shapes = append(r.shapes, shape{fmt.Sprintf("pattern-%d", i+1), re})
+		r.shapes = append(r.shapes, shape{Kind: fmt.Sprintf("pattern-%d", i+1), re: re, need: literalNeed(re)})
 	}
 	for i, p := range f.Paths {
 		rest, ok := strings.CutPrefix(p, "$.")
@@ -98,7 +188,17 @@ func Load(path string) (*Rules, error) {
 		}
 		r.paths = append(r.paths, strings.Split(rest, "."))
 	}
+	r.filter = newFilter(r.shapes)
 	return r, nil
+}
+
+// literalNeed is a rules file pattern's literal start, when it has one (none: always searched).
+// A pattern that ignores case has none: LiteralPrefix gives "" then.
+func literalNeed(re *regexp.Regexp) []string {
+	if p, _ := re.LiteralPrefix(); p != "" {
+		return []string{p}
+	}
+	return nil
 }
 
 // Kinds names what the rules scrub, for a recording's header.
@@ -123,8 +223,15 @@ type span struct {
 }
 
 // find lists the secrets in s, in order, none overlapping.
-func (r *Rules) find(s string) []span {
+func (r *Rules) find(s string) []span { return r.search(s, true) }
+
+// search is find, skipping the patterns whose literals s does not hold when filter is set.
+func (r *Rules) search(s string, filter bool) []span {
 	var out []span
+	may := ^uint64(0)
+	if filter && r.filter != nil { // a Rules made by hand has no filter: every pattern runs
+		may = r.filter.matches(s)
+	}
 	taken := func(a, b int) bool {
 		for _, x := range out {
 			if a < x.end && x.start < b {
@@ -133,7 +240,10 @@ func (r *Rules) find(s string) []span {
 		}
 		return false
 	}
-	for _, sh := range r.shapes {
+	for i, sh := range r.shapes {
+		if i < 63 && may&(1<<i) == 0 {
+			continue
+		}
 		for _, m := range sh.re.FindAllStringSubmatchIndex(s, -1) {
 			a, b := m[0], m[1]
 			if len(m) >= 4 && m[2] >= 0 { // a prefix group (aws_secret_key=) is kept
@@ -144,11 +254,18 @@ func (r *Rules) find(s string) []span {
 			}
 		}
 	}
+	if may&credentialBit == 0 {
+		return sortSpans(out)
+	}
 	for _, m := range credentialField().FindAllStringSubmatchIndex(s, -1) {
 		if v := s[m[4]:m[5]]; entropy(v) >= 3.5 && !taken(m[4], m[5]) {
 			out = append(out, span{m[4], m[5], "credential-field"})
 		}
 	}
+	return sortSpans(out)
+}
+
+func sortSpans(out []span) []span {
 	slices.SortFunc(out, func(a, b span) int { return a.start - b.start })
 	return out
 }

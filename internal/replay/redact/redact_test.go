@@ -3,6 +3,7 @@ package redact
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -53,5 +54,72 @@ func TestNotAKey(t *testing.T) {
 	s := `{"name":"risk-assessment-tool-for-all-users"}`
 	if got := Builtin().Text(s, Counts{}); got != s {
 		t.Errorf("%s", got)
+	}
+}
+
+// The literal filter only ever skips a pattern that would find nothing: the secrets found are
+// those of searching with every pattern.
+func FuzzFilterIsSearch(f *testing.F) {
+	for _, s := range []string{
+		`{"api_key": "Zx9Qw8Er7Ty6Ui5Op4As"}`, "AWS_SECRET_ACCESS_KEY=" + strings.Repeat("aB3/", 10),
+		"sk-ant-" + strings.Repeat("x", 24), "key sk-proj-" + strings.Repeat("Ab1", 9), "AKIA" + strings.Repeat("Q", 16),
+		"ghs_" + strings.Repeat("a", 36), "github_pat_" + strings.Repeat("b", 22), "AIza" + strings.Repeat("c", 35),
+		`{"TOKEN":"0123456789abcdefXYZ"}`, "awſ_secret_key=" + strings.Repeat("z", 40), `{"Kelvin_\u212aey":"x"}`,
+		"no secret here, only words", "",
+	} {
+		f.Add(s)
+	}
+	rules := Builtin()
+	f.Fuzz(func(t *testing.T, s string) {
+		got, want := rules.search(s, true), rules.search(s, false)
+		if !slices.Equal(got, want) {
+			t.Fatalf("%q: filtered %v, every pattern %v", s, got, want)
+		}
+	})
+}
+
+// The filter tells which patterns' literals a text holds, in either case where a pattern ignores it.
+func TestFilter(t *testing.T) {
+	f := newFilter(builtin())
+	for _, c := range []struct {
+		s    string
+		want uint64
+	}{
+		{"xxAwSyy", 1 << 4}, {"aw", 0}, {"AAAAAaws sk-", 1<<4 | 1<<1}, {`"Token"`, credentialBit},
+		{`"max_tokens"`, 0}, {"KEY\"", credentialBit}, {"sk-ant-", 1<<0 | 1<<1}, {"ASIA ghr_", 1<<3 | 1<<5},
+		{"\u212a", 1<<4 | credentialBit}, {"", 0},
+	} {
+		if got := f.matches(c.s); got != c.want {
+			t.Errorf("matches(%q) = %b, want %b", c.s, got, c.want)
+		}
+	}
+}
+
+// BenchmarkBody is a request body's scrub with the literal filter and without it (every pattern
+// run over the body, as before the filter): an agent's request holds no secret.
+func BenchmarkBody(b *testing.B) {
+	body := []byte(`{"model":"m","messages":[{"role":"system","content":"` + strings.Repeat("You are a coding agent. Follow the rules. ", 40) +
+		`"},{"role":"user","content":"Summarise README.md"}],"tools":[{"type":"function","function":{"name":"read","parameters":{"type":"object","properties":{"path":{"type":"string"}}}}}],"max_tokens":512}`)
+	r := Builtin()
+	b.Run("filtered", func(b *testing.B) {
+		b.SetBytes(int64(len(body)))
+		for b.Loop() {
+			r.search(string(body), true)
+		}
+	})
+	b.Run("every-pattern", func(b *testing.B) {
+		b.SetBytes(int64(len(body)))
+		for b.Loop() {
+			r.search(string(body), false)
+		}
+	})
+}
+
+// A Rules value made without Builtin or Load still scrubs a credential field.
+func TestZeroRules(t *testing.T) {
+	c := Counts{}
+	got := (&Rules{}).Text(`{"api_key": "Zx9Qw8Er7Ty6Ui5Op4As"}`, c)
+	if got != `{"api_key": "[REDACTED:credential-field]"}` || c["credential-field"] != 1 {
+		t.Errorf("%s %v", got, c)
 	}
 }

@@ -1,0 +1,55 @@
+package jsonx
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+var validSeeds = []string{
+	`{"model":"m","messages":[{"role":"user","content":"hi \"there\" \u00e9\n"}],"n":-1.5e+3,"ok":true,"x":null}`,
+	`[]`, `{}`, ` [1, 2.0, -0, 0.5, 1e5, 1E-5] `, `"\ud800"`, `"a\x01"`, `"\q"`, `"\u12"`, `"\u12g4"`, `01`, `-`,
+	`1.`, `1e`, `.5`, `+1`, `tru`, `nul`, `falsey`, `[1,]`, `{"a":1,}`, `{"a" 1}`, `{1:2}`, `[1 2]`, `{"a":1}x`,
+	"\"\xff\xfe\"", `"unterminated`, ``, ` `, "\t\r\n 7 \n", `{"a":[{"b":[{}]}]}`, `"\/\b\f\n\r\t"`,
+}
+
+// Valid answers as encoding/json does, on these and (FuzzValid) on any input.
+func TestValidIsEncodingJSON(t *testing.T) {
+	deep := func(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
+	for _, s := range append(validSeeds, deep(10000), deep(10001), `{"a":`+deep(9999)+`}`, `{"a":`+deep(10000)+`}`) {
+		if got, want := Valid([]byte(s)), json.Valid([]byte(s)); got != want {
+			t.Errorf("Valid(%.60q) = %v, encoding/json %v", s, got, want)
+		}
+	}
+}
+
+func FuzzValid(f *testing.F) {
+	for _, s := range validSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if got, want := Valid(b), json.Valid(b); got != want {
+			t.Fatalf("Valid(%q) = %v, encoding/json %v", b, got, want)
+		}
+	})
+}
+
+// BenchmarkValid is an agent's request body checked by Valid beside encoding/json's Valid.
+func BenchmarkValid(b *testing.B) {
+	body := []byte(`{"model":"m","stream":true,"messages":[{"role":"system","content":"` +
+		strings.Repeat("You are a coding agent. Follow the rules. ", 40) + `"},{"role":"user","content":"Summarise README.md"}],` +
+		`"tools":[{"type":"function","function":{"name":"read","parameters":{"type":"object","properties":{"path":{"type":"string"}}}}}]}`)
+	for _, c := range []struct {
+		name  string
+		valid func([]byte) bool
+	}{{"jsonx", Valid}, {"encoding-json", json.Valid}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(body)))
+			for b.Loop() {
+				if !c.valid(body) {
+					b.Fatal("invalid")
+				}
+			}
+		})
+	}
+}
