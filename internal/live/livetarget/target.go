@@ -105,6 +105,10 @@ type Target struct {
 	streak  int
 	last    string
 	kept    []Kept
+
+	// mcp are the MCP servers the fake serves the cases (serveMCP), by their path's name.
+	mcpMu sync.Mutex
+	mcp   map[string]wire.MCPServer
 }
 
 // Settings are run --live's settings as a person gives them (--live, --profile, --oneshot,
@@ -242,7 +246,7 @@ func (t *Target) prepare() (fakeprovider.Config, error) {
 	if p.Model != "" { // an agent left on its default model (codex)
 		served = append([]string{p.Model}, models...)
 	}
-	cfg := fakeprovider.Config{Turn: t.turn, Models: served, Log: io.Discard}
+	cfg := fakeprovider.Config{Turn: t.turn, Models: served, Log: io.Discard, MCP: t.mcpServer}
 	if t.o.Keep == "" {
 		return cfg, nil
 	}
