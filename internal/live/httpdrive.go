@@ -31,6 +31,8 @@ type HTTPSession struct {
 	hc    *http.Client
 	o     HTTPOptions
 	ev    *eventStream // nil: the profile has no events
+	// offered are the profile's models, filled with the session's first {model}.
+	offered []string
 }
 
 // HTTPOptions say how an HTTP session is held.
@@ -92,7 +94,7 @@ func OpenHTTP(ctx context.Context, h *agents.HTTP, vars agents.Vars, base string
 	error) {
 	o.fill()
 	s := &HTTPSession{h: h, vars: vars, base: strings.TrimSuffix(base, "/"), hc: &http.Client{}, o: o,
-		extra: map[string]string{"model": o.Model}}
+		extra: map[string]string{"model": o.Model}, offered: vars.FillAll(h.Models)}
 	if len(h.Modes) > 0 {
 		s.extra["mode"] = h.Modes[0]
 	}
@@ -174,10 +176,22 @@ func (s *HTTPSession) SetMode(mode string) error {
 	return nil
 }
 
-// SetModel sets {model} for the requests after it.
-func (s *HTTPSession) SetModel(model string) {
+// SetModel sets {model} for the requests after it: model, or where the profile lists its models
+// and model is not one of them, the first of them the session is not on.
+func (s *HTTPSession) SetModel(model string) error {
+	if offered := s.offered; len(offered) > 0 {
+		if !slices.Contains(offered, model) {
+			i := slices.IndexFunc(offered, func(m string) bool { return m != s.extra["model"] })
+			if i < 0 {
+				return &acp.Unsupported{What: "a model change", Why: "the profile's http section offers no other " +
+					"model (models: " + strings.Join(offered, ", ") + ")"}
+			}
+			model = offered[i]
+		}
+	}
 	// Vars fills {model} before extra does: both are moved, or the step changes nothing.
 	s.extra["model"], s.vars.Model = model, model
+	return nil
 }
 
 // Compact sends the compact request; with an event stream, the compaction is a turn of the
@@ -394,12 +408,11 @@ func (s *HTTPSession) step(ctx context.Context, sr StepRun, d time.Duration) (St
 	case st.Mode != "":
 		return sr, s.SetMode(st.Mode)
 	case st.Model != "":
-		s.SetModel(st.Model)
+		return sr, s.SetModel(st.Model)
 	case st.Compact:
 		return sr, s.Compact(ctx, d)
 	default:
 		return sr, &acp.Unsupported{What: st.String(),
 			Why: "over HTTP the runner makes prompts, a mode, a model and a compaction"}
 	}
-	return sr, nil
 }

@@ -207,3 +207,23 @@ func TestHTTPPollHung(t *testing.T) {
 		t.Errorf("%v, want a hang", err)
 	}
 }
+
+// A model step to a model the profile's http section does not list moves to the first it lists
+// that the session is not on (run --live's prefix cases name fake-model-3, which opencode's
+// config has not: it failed the turn); with no other, the step is skipped.
+func TestHTTPSetModel(t *testing.T) {
+	h := &agents.HTTP{Models: []string{"{model}", "{model}-2"}}
+	v := agents.Vars{Model: "m"}
+	s := &HTTPSession{h: h, vars: v, extra: map[string]string{"model": "m"}, offered: v.FillAll(h.Models)}
+	if err := s.SetModel("m-3"); err != nil || s.extra["model"] != "m-2" || s.vars.Model != "m-2" {
+		t.Errorf("to m-3: %v, on %q", err, s.extra["model"])
+	}
+	if err := s.SetModel("m"); err != nil || s.extra["model"] != "m" {
+		t.Errorf("to m, listed: %v, on %q", err, s.extra["model"])
+	}
+	s.offered = []string{"m"}
+	var u *acp.Unsupported
+	if err := s.SetModel("other"); !errors.As(err, &u) {
+		t.Errorf("no other model listed: %v, want a skip", err)
+	}
+}

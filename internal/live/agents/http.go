@@ -32,9 +32,12 @@ type HTTP struct {
 	Events *Events `json:"events,omitempty"`
 	Poll   *Poll   `json:"poll,omitempty"`
 	// Modes are the values {mode} may take, the first the session's start; a mode step sets
-	// {mode} for the requests after it (none: a mode step is skipped, saying so). Models, the
-	// same for {model} (none: the fake's models).
-	Modes []string `json:"modes,omitempty"`
+	// {mode} for the requests after it (none: a mode step is skipped, saying so). Models are the
+	// values {model} may take (placeholders filled: "{model}-2"): a model step to one outside
+	// them moves to the first the session is not on, as a harness's offered models are taken
+	// over ACP (none: any model the step names).
+	Modes  []string `json:"modes,omitempty"`
+	Models []string `json:"models,omitempty"`
 }
 
 // Request is one request template: its method, its path (with a query, if any) and its JSON

@@ -81,10 +81,7 @@ func (h *httpHarness) Compact(ctx context.Context) error { return h.s.Compact(ct
 
 func (h *httpHarness) SetMode(_ context.Context, mode string) error { return h.s.SetMode(mode) }
 
-func (h *httpHarness) SetModel(_ context.Context, model string) error {
-	h.s.SetModel(model)
-	return nil
-}
+func (h *httpHarness) SetModel(_ context.Context, model string) error { return h.s.SetModel(model) }
 
 func (h *httpHarness) Mode() string { return h.s.Mode() }
 
