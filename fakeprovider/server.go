@@ -74,6 +74,10 @@ type Config struct {
 	// answer's writes at their recorded times.
 	Cassette *cassette.Cassette
 	Timed    bool
+	// MCP, when set, names the MCP servers the fake serves at /mcp/NAME: their instructions and
+	// tools (docs/fakeprovider.md, MCP servers); asked at each request, so that the live target
+	// serves each case's.
+	MCP func(name string) (wire.MCPServer, bool)
 }
 
 // Server is a running fake provider (or recording proxy).
@@ -314,6 +318,7 @@ func (s *Server) routes(mux *routeMux) {
 	s.providerRoutes(mux) // Anthropic's Messages and Gemini (providers.go)
 	mux.HandleFunc("GET /.well-known/lembas.json", s.handleDiscovery)
 	mux.HandleFunc("GET /api/v1/instance", s.handleInstance)
+	mux.HandleFunc("POST /mcp/{name}", s.handleMCP)
 	mux.HandleFunc("GET /v1/usage", s.handleUsage)
 	mux.HandleFunc("GET /v1/me/personalization", s.handlePersonalization)
 	mux.HandleFunc("PUT /v1/me/personalization", s.handlePersonalization)

@@ -145,7 +145,7 @@ func addLiveFlags(fs *flag.FlagSet) *livetarget.Settings {
 	cli.CommandTo(fs, &l.Agent, "live", "run the cases against a live harness, the fake as its model: an agent profile `NAME`, a profile FILE (.json), or 'CMD ARGS' ('lembas-check agent': the reference agent); see docs/live.md")
 	fs.StringVar(&l.Profile, "profile", "", "the agent profile `NAME` (or FILE) of --live's command: how to point it at the fake, its tools' calls; none: run the command with no profile")
 	fs.BoolVar(&l.OneShot, "oneshot", false, "drive --live's harness one prompt at a time, even where its profile has an ACP command")
-	fs.StringVar(&l.Transport, "transport", "", "drive --live's harness over `NAME`: acp, one-shot or a2a (its profile's a2a command: an A2A server); default acp where it has one")
+	fs.StringVar(&l.Transport, "transport", "", "drive --live's harness over `NAME`: acp, one-shot, a2a (its profile's a2a command: an A2A server) or http (its profile's http section); default acp where it has one")
 	fs.StringVar(&l.Keep, "keep", "", "keep what --live's harness sent the fake (requests.jsonl) and the ACP transcript in `DIR`")
 	return l
 }

@@ -15,13 +15,13 @@ func TestCheckOpenAPI(t *testing.T) {
 	// /session/status has the shape of /session/{id} without its DELETE: a match there must not
 	// undo the one found (map order made it so one run in two).
 	doc := `{"openapi":"3.1.0","paths":{"/session":{"post":{}},"/session/{sessionID}":{"delete":{}},"/session/status":{"get":{}},"/session/a":{},"/session/b":{},"/session/c":{},
-		"/session/{sessionID}/message":{"post":{}},"/session/{sessionID}/summarize":{"post":{}}}}`
+		"/session/{sessionID}/prompt_async":{"post":{}},"/event":{"get":{}},"/session/{sessionID}/summarize":{"post":{}}}}`
 	if err := CheckOpenAPI(p.HTTP, []byte(doc)); err != nil {
 		t.Errorf("every path listed: %v", err)
 	}
-	moved := strings.Replace(doc, `"/session/{sessionID}/message"`, `"/session/{sessionID}/messages"`, 1)
+	moved := strings.Replace(doc, `"/session/{sessionID}/prompt_async"`, `"/session/{sessionID}/prompt"`, 1)
 	err := CheckOpenAPI(p.HTTP, []byte(moved))
-	if err == nil || !strings.Contains(err.Error(), "prompt (POST /session/{session}/message)") || !strings.Contains(err.Error(), "/doc") {
+	if err == nil || !strings.Contains(err.Error(), "prompt (POST /session/{session}/prompt_async)") || !strings.Contains(err.Error(), "/doc") {
 		t.Errorf("a moved path: %v, want the prompt's path and the document named", err)
 	}
 	if err := CheckOpenAPI(p.HTTP, []byte(`<html>`)); err == nil {

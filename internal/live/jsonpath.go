@@ -8,8 +8,8 @@ import (
 )
 
 // JSONPath is what a JSON path of an HTTP profile selects in doc: every match, strings as they
-// are and other values as JSON, joined by "" — $.id, $.parts[*].text, $.info.id, $[0].id. A
-// path that is not of that small grammar is an error; one that matches nothing gives "".
+// are and other values as JSON, joined by "" — $.id, $.parts[*].text, $.info.id, $[0].id, $[-1].id
+// (the last). A path that is not of that small grammar is an error; one that matches nothing gives "".
 func JSONPath(doc []byte, path string) (string, error) {
 	if !strings.HasPrefix(path, "$") {
 		return "", fmt.Errorf("JSON path %q: want $.…", path)
@@ -17,6 +17,15 @@ func JSONPath(doc []byte, path string) (string, error) {
 	var v any
 	if err := json.Unmarshal(doc, &v); err != nil {
 		return "", fmt.Errorf("the answer is not JSON: %v", err)
+	}
+	return selectPath(v, path)
+}
+
+// selectPath is JSONPath on a decoded document (an event read against several paths is decoded
+// once).
+func selectPath(v any, path string) (string, error) {
+	if !strings.HasPrefix(path, "$") {
+		return "", fmt.Errorf("JSON path %q: want $.…", path)
 	}
 	cur := []any{v}
 	rest := path[1:]
@@ -59,6 +68,9 @@ func JSONPath(doc []byte, path string) (string, error) {
 				i, err := strconv.Atoi(idx)
 				if err != nil {
 					return "", fmt.Errorf("JSON path %q: [%s]: want an index or *", path, idx)
+				}
+				if i < 0 { // from the end: [-1] is the last
+					i += len(a)
 				}
 				if i >= 0 && i < len(a) {
 					next = append(next, a[i])

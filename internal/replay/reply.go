@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 
@@ -233,29 +234,44 @@ func (x *Reply) addAnthropicBlock(b json.RawMessage) {
 // lines of an event joined by newlines; `[DONE]` is left out).
 func Events(stream []byte) [][]byte {
 	var out [][]byte
-	var cur []string
-	flush := func() {
-		if len(cur) > 0 {
-			d := strings.Join(cur, "\n")
-			if d != "[DONE]" {
-				out = append(out, []byte(d))
-			}
-			cur = nil
+	EachEvent(bytes.NewReader(stream), func(d []byte) error {
+		if string(d) != "[DONE]" {
+			out = append(out, d)
 		}
+		return nil
+	})
+	return out
+}
+
+// EachEvent reads a server-sent-events stream as it comes, handing each event's data (its
+// `data:` lines joined by newlines) to each; an error from each, or from reading, ends it.
+func EachEvent(r io.Reader, each func(data []byte) error) error {
+	var cur []string
+	flush := func() error {
+		if len(cur) == 0 {
+			return nil
+		}
+		d := strings.Join(cur, "\n")
+		cur = nil
+		return each([]byte(d))
 	}
-	sc := bufio.NewScanner(bytes.NewReader(stream))
+	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 256<<20)
 	for sc.Scan() {
 		line := strings.TrimRight(sc.Text(), "\r")
 		switch {
 		case line == "":
-			flush()
+			if err := flush(); err != nil {
+				return err
+			}
 		case strings.HasPrefix(line, "data:"):
 			cur = append(cur, strings.TrimPrefix(strings.TrimPrefix(line, "data:"), " "))
 		}
 	}
-	flush()
-	return out
+	if err := flush(); err != nil {
+		return err
+	}
+	return sc.Err()
 }
 
 // ParseStream reads a streamed response from its chunks (each write as it came; an event may be

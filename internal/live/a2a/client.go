@@ -1,7 +1,6 @@
 package a2a
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -19,6 +18,7 @@ import (
 	"github.com/LLeMbas/lembas-check/internal/format"
 	"github.com/LLeMbas/lembas-check/internal/jsonx"
 	"github.com/LLeMbas/lembas-check/internal/live/acp"
+	"github.com/LLeMbas/lembas-check/internal/replay"
 )
 
 // Options say how a client talks to a server.
@@ -253,27 +253,16 @@ func (e *Refused) Error() string {
 
 // events reads an SSE stream: each event's data is a JSON-RPC response.
 func (c *Client) events(body io.Reader, method string, each func(json.RawMessage) error) error {
-	sc := bufio.NewScanner(body)
-	sc.Buffer(make([]byte, 64<<10), 64<<20)
-	var data []byte
-	for sc.Scan() {
-		line := sc.Bytes()
-		switch {
-		case bytes.HasPrefix(line, []byte("data:")):
-			data = append(data, bytes.TrimPrefix(bytes.TrimPrefix(line, []byte("data:")), []byte(" "))...)
-		case len(line) == 0 && len(data) > 0:
-			c.log("< ", data)
-			if err := c.result(data, method, each); err != nil {
-				return err
-			}
-			data = nil
-		}
-	}
-	if len(data) > 0 {
+	var answered error // the agent's answer that ended the stream, not a read of it failing
+	err := replay.EachEvent(body, func(data []byte) error {
 		c.log("< ", data)
-		return c.result(data, method, each)
+		answered = c.result(data, method, each)
+		return answered
+	})
+	if answered != nil {
+		return answered
 	}
-	if err := sc.Err(); err != nil {
+	if err != nil {
 		return &acp.Fault{Kind: acp.Died, Detail: fmt.Sprintf("reading the %s stream: %v", method, err)}
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // HTTP is how an agent served over HTTP is driven (docs/live.md, "Writing an HTTP profile"): a
@@ -25,10 +26,18 @@ type HTTP struct {
 	Prompt  *Request `json:"prompt"`
 	Compact *Request `json:"compact,omitempty"`
 	Close   *Request `json:"close,omitempty"`
+	// Events and Poll read a turn that the prompt request does not wait for: its answer and its
+	// end from the server's event stream (SSE), or from a request repeated until the turn has
+	// ended. At most one of them; neither: the prompt request's answer is the turn's.
+	Events *Events `json:"events,omitempty"`
+	Poll   *Poll   `json:"poll,omitempty"`
 	// Modes are the values {mode} may take, the first the session's start; a mode step sets
-	// {mode} for the requests after it (none: a mode step is skipped, saying so). Models, the
-	// same for {model} (none: the fake's models).
-	Modes []string `json:"modes,omitempty"`
+	// {mode} for the requests after it (none: a mode step is skipped, saying so). Models are the
+	// values {model} may take (placeholders filled: "{model}-2"): a model step to one outside
+	// them moves to the first the session is not on, as a harness's offered models are taken
+	// over ACP (none: any model the step names).
+	Modes  []string `json:"modes,omitempty"`
+	Models []string `json:"models,omitempty"`
 }
 
 // Request is one request template: its method, its path (with a query, if any) and its JSON
@@ -41,6 +50,39 @@ type Request struct {
 	Read   map[string]string `json:"read,omitempty"`
 }
 
+// Events is a server's event stream (GET path, text/event-stream), opened with the session and
+// read through each turn. Each condition is a JSON path and the value it must select, both
+// filled with the placeholders ({session}); an event is taken when it meets every one of Where.
+type Events struct {
+	Path  string            `json:"path"`
+	Where map[string]string `json:"where,omitempty"`
+	// Said is the text an event adds to the answer; End the event that ends the turn; Error one
+	// that fails it, with what it says.
+	Said  *Pick             `json:"said,omitempty"`
+	End   map[string]string `json:"end"`
+	Error *Pick             `json:"error,omitempty"`
+}
+
+// Pick reads Read from an event that meets When. By, when set, groups the events by the value
+// it selects (a message's id): the answer is the last group's text, as a turn's tool calls and
+// their messages come before the message that ends it.
+type Pick struct {
+	When map[string]string `json:"when,omitempty"`
+	Read string            `json:"read"`
+	By   string            `json:"by,omitempty"`
+}
+
+// Poll is a request sent after the prompt, every Every (a Go duration, default 500ms), until its
+// answer meets Until (JSON path: value) and, where Changed is set, what Changed selects differs
+// from what it selected before the prompt (so the last turn's end is not taken for this one's).
+// Its read.said is the turn's answer.
+type Poll struct {
+	Request
+	Until   map[string]string `json:"until"`
+	Changed string            `json:"changed,omitempty"`
+	Every   string            `json:"every,omitempty"`
+}
+
 // check says what is wrong with an http section, naming the field.
 func (h *HTTP) check(file string) error {
 	if h.Open == nil || h.Prompt == nil {
@@ -49,11 +91,10 @@ func (h *HTTP) check(file string) error {
 	if h.Open.Read["session"] == "" {
 		return fmt.Errorf("%s: http.open.read.session: the JSON path of the session's id is required", file)
 	}
-	for name, r := range map[string]*Request{"open": h.Open, "prompt": h.Prompt, "compact": h.Compact,
-		"close": h.Close} {
-		if r == nil {
-			continue
-		}
+	if err := h.checkTurn(file); err != nil {
+		return err
+	}
+	for name, r := range h.Requests() {
 		switch r.Method {
 		case "GET", "POST", "PUT", "PATCH", "DELETE":
 		default:
@@ -74,7 +115,55 @@ func (h *HTTP) check(file string) error {
 	return nil
 }
 
-// Requests are the section's requests by name, those given.
+// checkTurn says what is wrong with how a turn is read: events and poll, their paths.
+func (h *HTTP) checkTurn(file string) error {
+	if h.Events != nil && h.Poll != nil {
+		return fmt.Errorf("%s: http: events and poll: give one way to read a turn", file)
+	}
+	paths := map[string]string{}
+	conds := func(field string, m map[string]string) {
+		for p := range m {
+			paths[field+"."+p] = p
+		}
+	}
+	if e := h.Events; e != nil {
+		if !strings.HasPrefix(e.Path, "/") || len(e.End) == 0 {
+			return fmt.Errorf("%s: http.events: a path (/…) and end (the event that ends a turn) are required", file)
+		}
+		conds("http.events.where", e.Where)
+		conds("http.events.end", e.End)
+		for name, pk := range map[string]*Pick{"said": e.Said, "error": e.Error} {
+			if pk != nil {
+				conds("http.events."+name+".when", pk.When)
+				paths["http.events."+name+".read"] = pk.Read
+				if pk.By != "" {
+					paths["http.events."+name+".by"] = pk.By
+				}
+			}
+		}
+	}
+	if p := h.Poll; p != nil {
+		if len(p.Until) == 0 {
+			return fmt.Errorf("%s: http.poll.until: the answer that says the turn has ended is required", file)
+		}
+		if _, err := time.ParseDuration(p.Every); p.Every != "" && err != nil {
+			return fmt.Errorf("%s: http.poll.every %q: want a duration (500ms)", file, p.Every)
+		}
+		conds("http.poll.until", p.Until)
+		if p.Changed != "" {
+			paths["http.poll.changed"] = p.Changed
+		}
+	}
+	for field, p := range paths {
+		if !strings.HasPrefix(p, "$") {
+			return fmt.Errorf("%s: %s %q: want a JSON path ($.…)", file, field, p)
+		}
+	}
+	return nil
+}
+
+// Requests are the section's requests by name, those given: the event stream's GET and the
+// poll among them.
 func (h *HTTP) Requests() map[string]*Request {
 	out := map[string]*Request{}
 	for name, r := range map[string]*Request{"open": h.Open, "prompt": h.Prompt, "compact": h.Compact,
@@ -83,7 +172,21 @@ func (h *HTTP) Requests() map[string]*Request {
 			out[name] = r
 		}
 	}
+	if h.Events != nil {
+		out["events"] = &Request{Method: "GET", Path: h.Events.Path}
+	}
+	if h.Poll != nil {
+		out["poll"] = &h.Poll.Request
+	}
 	return out
+}
+
+// Interval is how long a poll waits between two requests.
+func (p *Poll) Interval() time.Duration {
+	if d, err := time.ParseDuration(p.Every); err == nil && d > 0 {
+		return d
+	}
+	return 500 * time.Millisecond
 }
 
 // FillRequest fills a request's path and body: the Vars' placeholders and extra's ({session},

@@ -125,7 +125,7 @@ func prefixStart(st *conformance.PrefixStart) []action {
 // configureAction gives the harness the person's settings (_lembas/configure).
 func configureAction(what string, set map[string]any) action {
 	names := slices.Sorted(maps.Keys(set))
-	do := func(ctx context.Context, e *env) error { return e.h.Configure(ctx, set) }
+	do := func(ctx context.Context, e *env) error { return e.h.Configure(ctx, e.serveMCP(set)) }
 	return action{what: what + ": " + strings.Join(names, ", ") + " by _lembas/configure", do: do}
 }
 

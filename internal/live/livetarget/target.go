@@ -55,8 +55,9 @@ type Options struct {
 	// Bin is the harness's program.
 	Bin string
 	// OneShot drives it one prompt at a time even where its profile has an ACP command; A2A as
-	// an A2A server (its profile's a2a command), one conversation a case.
-	OneShot, A2A bool
+	// an A2A server (its profile's a2a command), one conversation a case; HTTP as a server its
+	// profile's http section drives, one session a case.
+	OneShot, A2A, HTTP bool
 	// Timeout bounds one case (DefaultTimeout when 0).
 	Timeout time.Duration
 	// After is the clock Timeout is kept by: a channel that delivers once d has passed (nil:
@@ -91,6 +92,10 @@ type Target struct {
 	streak  int
 	last    string
 	kept    []Kept
+
+	// mcp are the MCP servers the fake serves the cases (serveMCP), by their path's name.
+	mcpMu sync.Mutex
+	mcp   map[string]wire.MCPServer
 }
 
 // Settings are run --live's settings as a person gives them (--live, --profile, --oneshot,
@@ -101,7 +106,8 @@ type Settings struct {
 	Agent, Profile string
 	OneShot        bool
 	Keep           string
-	// Transport is --transport: acp, one-shot or a2a ("": the profile's first of acp, one-shot).
+	// Transport is --transport: acp, one-shot, a2a or http ("": the profile's first of acp,
+	// one-shot).
 	Transport string
 }
 
@@ -122,8 +128,13 @@ func (s Settings) Target(timeout time.Duration, version string) (*Target, error)
 			return nil, fmt.Errorf("--transport a2a: the %s profile has no a2a command (docs/live.md)", p.Name)
 		}
 		o.A2A = true
+	case "http":
+		if p.HTTP == nil {
+			return nil, fmt.Errorf("--transport http: the %s profile has no http section (docs/live.md)", p.Name)
+		}
+		o.HTTP = true
 	default:
-		return nil, fmt.Errorf("--transport %q: want acp, one-shot or a2a", s.Transport)
+		return nil, fmt.Errorf("--transport %q: want acp, one-shot, a2a or http", s.Transport)
 	}
 	return New(o), nil
 }
@@ -147,11 +158,11 @@ var models = []string{live.Model, live.Model + "-2", live.Model + "-3", live.Mod
 // not be made.
 func (t *Target) Start(ctx context.Context) (runner.TargetInfo, error) {
 	p := t.o.Profile
-	if !t.o.OneShot && !t.o.A2A && p.ACP == nil && p.Oneshot == nil {
+	if !t.o.OneShot && !t.o.A2A && !t.o.HTTP && p.ACP == nil && p.Oneshot == nil {
 		return runner.TargetInfo{}, fmt.Errorf("the %s profile says neither how to run it over ACP nor one-shot",
 			p.Name)
 	}
-	if p.ACP == nil && !t.o.A2A {
+	if p.ACP == nil && !t.o.A2A && !t.o.HTTP {
 		t.o.OneShot = true
 	}
 	cfg, err := t.prepare()
@@ -179,6 +190,9 @@ func (t *Target) Start(ctx context.Context) (runner.TargetInfo, error) {
 		argv, _ := t.ag.Oneshot("{prompt}", false)
 		info.Command = strings.Join(argv, " ") + " (one-shot)"
 		return info, nil
+	}
+	if t.o.HTTP {
+		return t.startHTTP(ctx, info)
 	}
 	argv, _ := t.ag.ACP()
 	how := "acp"
@@ -219,7 +233,7 @@ func (t *Target) prepare() (fakeprovider.Config, error) {
 	if p.Model != "" { // an agent left on its default model (codex)
 		served = append([]string{p.Model}, models...)
 	}
-	cfg := fakeprovider.Config{Turn: t.turn, Models: served, Log: io.Discard}
+	cfg := fakeprovider.Config{Turn: t.turn, Models: served, Log: io.Discard, MCP: t.mcpServer}
 	if t.o.Keep == "" {
 		return cfg, nil
 	}
@@ -238,6 +252,8 @@ func (t *Target) prepare() (fakeprovider.Config, error) {
 		name = "one-shot.log"
 	} else if t.o.A2A {
 		name = "a2a.log"
+	} else if t.o.HTTP {
+		name = "http.log"
 	}
 	f, err := os.Create(filepath.Join(t.o.Keep, name))
 	if err != nil {
@@ -534,6 +550,9 @@ func (t *Target) harness(ctx context.Context, pl *plan, e *env) (harness, error)
 	if t.o.OneShot {
 		return &oneshot{t: t, dir: cwd}, nil
 	}
+	if t.o.HTTP {
+		return t.httpSession(ctx, filepath.Clean(cwd))
+	}
 	t.mu.Lock()
 	a := t.agent
 	t.mu.Unlock()
@@ -569,6 +588,10 @@ func (t *Target) harness(ctx context.Context, pl *plan, e *env) (harness, error)
 // is ended, and the next case starts another (a harness may hold a process per session, as
 // claude-agent-acp does).
 func (t *Target) release(ctx context.Context, h harness) {
+	if hh, ok := h.(*httpHarness); ok {
+		hh.s.Close(ctx)
+		return
+	}
 	ah, ok := h.(*acpHarness)
 	if !ok {
 		return

@@ -668,3 +668,48 @@ func TestSettingsTarget(t *testing.T) {
 	}
 	tg.Close()
 }
+
+// A case's MCP servers are served by the fake and the harness reads their instructions over
+// MCP (initialize), not from the configure request: the case passes, and the fake saw each
+// server's initialize.
+func TestMCPServedByTheFake(t *testing.T) {
+	var items []conformance.Case
+	for _, c := range liveCases(t) {
+		if c.Area == "prefix" && strings.Contains(string(c.Input), `"mcp":{"docs"`) {
+			items = append(items, c)
+		}
+	}
+	if len(items) == 0 {
+		t.Fatal("no prefix case with an MCP server")
+	}
+	p := profile(t, "reference")
+	keep := t.TempDir()
+	tg := New(Options{Profile: p, Bin: p.Bin, After: never, Version: "test", Keep: keep})
+	ctx := context.Background()
+	info, err := tg.Start(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := runner.Run(ctx, tg, info, runner.CaseItems(items), runner.Options{Workers: 1})
+	rep.Closed(tg.Close())
+	played := 0
+	for _, r := range rep.Results {
+		switch r.Verdict {
+		case runner.Pass:
+			played++
+		case runner.Skip:
+		default:
+			t.Errorf("%s: %s: %s", r.Case.ID, r.Verdict, r.Message)
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(keep, "requests.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if played == 0 || !strings.Contains(string(b), `"path":"/mcp/c`) || !strings.Contains(string(b), `"method":"initialize"`) {
+		t.Errorf("%d cases passed; the fake saw no MCP initialize:\n%.2000s", played, b)
+	}
+	if acpLog, _ := os.ReadFile(filepath.Join(keep, "acp.log")); strings.Contains(string(acpLog), `"mcp":{`) {
+		t.Error("the instructions went in the configure request, not over MCP")
+	}
+}

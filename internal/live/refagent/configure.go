@@ -29,6 +29,9 @@ type configure struct {
 	Memory      *string            `json:"memory"`
 	Personality *string            `json:"personality"`
 	MCP         *map[string]string `json:"mcp"`
+	// MCPServers are MCP servers by name (name → URL, MCP's streamable HTTP): the agent connects
+	// to each, and their instructions join MCP's (the whole set when MCP is nil).
+	MCPServers map[string]string `json:"mcp_servers"`
 	// Grants and Floor (path → level) and Mounts are the person's permission rules over the
 	// session's boundary ("/" is the boundary), as filesystem.md's view takes them; Grants
 	// present replaces the default of stage everywhere.
@@ -201,6 +204,16 @@ func decodeConfigure(params json.RawMessage) (configure, error) {
 	var c configure
 	if err := json.Unmarshal(params, &c); err != nil {
 		return c, sdk.NewInvalidParams(map[string]any{"error": err.Error()})
+	}
+	if c.MCPServers != nil {
+		got, err := mcpInstructions(c.MCPServers)
+		if err != nil {
+			return c, sdk.NewInvalidParams(map[string]any{"error": err.Error()})
+		}
+		if c.MCP != nil {
+			maps.Copy(got, *c.MCP)
+		}
+		c.MCP = &got
 	}
 	return c, nil
 }
