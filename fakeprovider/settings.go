@@ -42,15 +42,19 @@ type Settings struct {
 // AddFlags adds the settings' flags that live here rather than in cmd: --max-body, --redact.
 func (s *Settings) AddFlags(fs *flag.FlagSet) {
 	fs.Int64Var(&s.MaxBody, "max-body", DefaultMaxBody, "largest request body taken, in `BYTES` (413 above)")
-	fs.StringVar(&s.Redact, "redact", "", "scrub also what the rules `FILE` names from a recording (patterns:, paths:; "+
-		"the common providers' keys are always scrubbed; docs/recording.md)")
-	fs.StringVar(&s.Cassette, "cassette", "", "answer each request with its recorded answer from the recording `FILE`, "+
-		"a request that matches none with a 400 naming where it differs (docs/recording.md, Cassettes)")
-	fs.StringVar(&s.CassetteMode, "cassette-mode", "", "with --cassette: `MODE` strict (a miss is an error; the default), "+
-		"new (a miss is answered by --upstream and recorded) or all (re-record everything from --upstream)")
+	fs.StringVar(&s.Redact, "redact", "",
+		"scrub also what the rules `FILE` names from a recording (patterns:, paths:; "+
+			"the common providers' keys are always scrubbed; docs/recording.md)")
+	fs.StringVar(&s.Cassette, "cassette", "",
+		"answer each request with its recorded answer from the recording `FILE`, "+
+			"a request that matches none with a 400 naming where it differs (docs/recording.md, Cassettes)")
+	fs.StringVar(&s.CassetteMode, "cassette-mode", "",
+		"with --cassette: `MODE` strict (a miss is an error; the default), "+
+			"new (a miss is answered by --upstream and recorded) or all (re-record everything from --upstream)")
 	fs.StringVar(&s.CassetteMatch, "cassette-match", "", "with --cassette: compare requests by the rules `FILE` too "+
 		"(patterns:, paths: of values that may vary; builtin: false drops the built-in ones)")
-	fs.BoolVar(&s.Timed, "timed", false, "with --cassette: send each recorded answer at its recorded times (default: at once)")
+	fs.BoolVar(&s.Timed, "timed", false,
+		"with --cassette: send each recorded answer at its recorded times (default: at once)")
 }
 
 // cassette loads --cassette into cfg, checking the flags that go with it.
@@ -72,8 +76,10 @@ func (s Settings) cassette(cfg *Config) error {
 		}
 	case CassetteNew, CassetteAll:
 		if s.Upstream == "" {
-			return fmt.Errorf("--cassette-mode %s records what the cassette lacks from an upstream: give --upstream URL",
-				s.mode())
+			return fmt.Errorf(
+				"--cassette-mode %s records what the cassette lacks from an upstream: give --upstream URL",
+				s.mode(),
+			)
 		}
 	default:
 		return fmt.Errorf("--cassette-mode %q: want strict, new or all", s.CassetteMode)

@@ -131,7 +131,8 @@ func unansweredCalls(chain, input []json.RawMessage) *wire.Error {
 			CallID string `json:"call_id"`
 		}
 		if json.Unmarshal(it,
-			&o) == nil && (o.Type == "function_call_output" || o.Type == "custom_tool_call_output") && !calls[o.CallID] {
+			&o) == nil && (o.Type == "function_call_output" || o.Type == "custom_tool_call_output") &&
+			!calls[o.CallID] {
 			return &wire.Error{Status: http.StatusBadRequest, Type: wire.TypeInvalidRequest,
 				Param:   fmt.Sprintf("input[%d]", i),
 				Message: fmt.Sprintf("No tool call found for function call output with call_id %s.", o.CallID)}

@@ -530,7 +530,8 @@ func startProc(argv []string, grace time.Duration, timer func(int, string, time.
 		return nil, err
 	}
 	p := &proc{sv: sv, pid: sv.Pid(), stdin: inW, stdout: outR, rd: bufio.NewReaderSize(outR, 64<<10),
-		stderr: &supervisor.Tail{Max: stderrKept}, errR: errR, copied: make(chan struct{}), exited: make(chan struct{}), grace: grace, timer: timer}
+		stderr: &supervisor.Tail{Max: stderrKept}, errR: errR, copied: make(chan struct{}), exited: make(chan struct{}),
+		grace: grace, timer: timer}
 	go func() {
 		defer close(p.copied)
 		io.Copy(p.stderr, errR)

@@ -174,7 +174,8 @@ func (x Result) ExpectNote() string {
 		if why == "" {
 			why = "no reason given"
 		}
-		return fmt.Sprintf("skipped (%s), and the expectations file does not list it: list it as `%s skip WHY`, or make the target answer it", why, x.Case.ID)
+		return fmt.Sprintf("skipped (%s), and the expectations file does not list it: list it as `%s skip WHY`, or "+
+			"make the target answer it", why, x.Case.ID)
 	case x.Verdict == XPass && strings.HasPrefix(x.Expected, skipWord+": "):
 		return fmt.Sprintf("listed as skipped (%s) but it was checked and passes: take it off the expectations file",
 			strings.TrimPrefix(x.Expected, skipWord+": "))

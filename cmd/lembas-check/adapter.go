@@ -32,7 +32,11 @@ func cmdAdapter(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return errorf(stderr, "adapter takes no arguments (got %q): it reads protocol lines on stdin", pos)
 	}
 	if progress.IsTerminal(os.Stdin) {
-		fmt.Fprintln(stderr, `lembas-check adapter: reading adapter protocol lines on stdin (docs/protocol.md), e.g. {"cmd": "hello", "protocol": 1}; Ctrl-D ends`)
+		fmt.Fprintln(
+			stderr,
+			`lembas-check adapter: reading adapter protocol lines on stdin (docs/protocol.md), `+
+				`e.g. {"cmd": "hello", "protocol": 1}; Ctrl-D ends`,
+		)
 	}
 	// A read of stdin does not see ctx; an interrupt must still end the command.
 	stop := context.AfterFunc(ctx, func() {

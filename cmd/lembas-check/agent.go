@@ -16,11 +16,14 @@ import (
 // `run --live 'lembas-check agent'` is the live target's proof, a harness held against it request by request.
 func cmdAgent(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("agent", stderr)
-	base := fs.String("base-url", os.Getenv("OPENAI_BASE_URL"), "the model's OpenAI-compatible base `URL` (…/v1); default $OPENAI_BASE_URL")
-	model := fs.String("model", os.Getenv("OPENAI_MODEL"), "the `MODEL` a session starts on; default $OPENAI_MODEL, else fake-model")
+	base := fs.String("base-url", os.Getenv("OPENAI_BASE_URL"),
+		"the model's OpenAI-compatible base `URL` (…/v1); default $OPENAI_BASE_URL")
+	model := fs.String("model", os.Getenv("OPENAI_MODEL"),
+		"the `MODEL` a session starts on; default $OPENAI_MODEL, else fake-model")
 	addr := fs.String("http", "", "serve A2A on `ADDR` (HOST:PORT, 0: any port; its URL on stderr), not ACP on stdio")
 	var breaks listFlag
-	fs.Var(&breaks, "break", "break a rule on purpose, for testing a live target: `FAULT,…` of "+strings.Join(refagent.Breaks, ", "))
+	fs.Var(&breaks, "break",
+		"break a rule on purpose, for testing a live target: `FAULT,…` of "+strings.Join(refagent.Breaks, ", "))
 	pos, err := parse(fs, args)
 	if err != nil {
 		return flagExit(err)
@@ -32,7 +35,8 @@ func cmdAgent(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if err := cli.CheckURL("--base-url", *base); err != nil {
 		return errorf(stderr, "agent: %v", err)
 	}
-	o := refagent.Options{BaseURL: *base, Key: os.Getenv("OPENAI_API_KEY"), Model: *model, Version: runner.ToolVersion, Break: breaks}
+	o := refagent.Options{BaseURL: *base, Key: os.Getenv("OPENAI_API_KEY"), Model: *model, Version: runner.ToolVersion,
+		Break: breaks}
 	if err := refagent.Run(ctx, *addr, os.Stdin, stdout, stderr, o); err != nil {
 		return errorf(stderr, "agent: %v", err)
 	}

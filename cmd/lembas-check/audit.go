@@ -11,7 +11,8 @@ import (
 
 // tokenizerUsage is --tokenizer's of audit and export: tiktoken offline by default, or a llama.cpp
 // server's own.
-const tokenizerUsage = "count tokens with a llama.cpp server's /apply-template and /tokenize at `URL` (\"tiktoken\" or none: tiktoken o200k_base, offline)"
+const tokenizerUsage = "count tokens with a llama.cpp server's /apply-template and /tokenize at `URL` (\"tiktoken\" " +
+	"or none: tiktoken o200k_base, offline)"
 
 func cmdAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("audit", stderr)
@@ -21,10 +22,18 @@ func cmdAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	verbose := fs.Bool("v", false, "list every request in the table, not only the breaks")
 	var st audit.Settings
 	fs.StringVar(&st.Tokenizer, "tokenizer", "", tokenizerUsage)
-	fs.Var((*listFlag)(&st.Allow), "allow", "breaks that do not fail the audit: `CAUSE,…` (system-prompt-changed, tools-changed, earlier-message-rewritten)")
+	fs.Var(
+		(*listFlag)(&st.Allow),
+		"allow",
+		"breaks that do not fail the audit: `CAUSE,…` "+
+			"(system-prompt-changed, tools-changed, earlier-message-rewritten)",
+	)
 	pf := addPriceFlags(fs)
-	fs.StringVar(&st.Provider, "provider", "", "judge chat-completions and Responses requests by this provider's cache rules too: `NAME` (openai; Anthropic and Gemini requests always follow their own)")
-	fs.Var((*listFlag)(&st.TTL), "ttl", "a provider's cache TTL instead of its default: `PROVIDER=DURATION,…` (openai=10m, gemini=1h)")
+	fs.StringVar(&st.Provider, "provider", "",
+		"judge chat-completions and Responses requests by this provider's cache rules too: `NAME` (openai; Anthropic "+
+			"and Gemini requests always follow their own)")
+	fs.Var((*listFlag)(&st.TTL), "ttl",
+		"a provider's cache TTL instead of its default: `PROVIDER=DURATION,…` (openai=10m, gemini=1h)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return flagExit(err)
@@ -41,12 +50,19 @@ func cmdAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return errorf(stderr, "%v", err)
 	}
 	if *svg != "" {
-		if err := format.WriteFile("--svg", *svg, func(w io.Writer) error { return audit.WriteSVG(w, rep) }); err != nil {
+		if err := format.WriteFile("--svg", *svg, func(w io.Writer) error {
+			return audit.WriteSVG(w,
+				rep)
+		}); err != nil {
 			return errorf(stderr, "%v", err)
 		}
 	}
 	o := format.Output{Format: *form, Out: *out, Verbose: *verbose}
-	if err := format.Write(audit.Formats, o, rep, stdout, func(w io.Writer, r *audit.Report) error { _, err := fmt.Fprintln(w, audit.Summary(r)); return err }); err != nil {
+	if err := format.Write(audit.Formats, o, rep, stdout, func(w io.Writer, r *audit.Report) error {
+		_,
+			err := fmt.Fprintln(w, audit.Summary(r))
+		return err
+	}); err != nil {
 		return errorf(stderr, "%v", err)
 	}
 	if damaged != nil {

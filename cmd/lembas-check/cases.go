@@ -23,9 +23,11 @@ type caseFlags struct {
 func addCaseFlags(fs *flag.FlagSet) *caseFlags {
 	c := &caseFlags{}
 	fs.Var((*repeatFlag)(&c.suites.Dirs), "suite", "add a suite: a `DIR` of <area>.json case files (repeatable)")
-	fs.BoolVar(&c.suites.NoEmbedded, "no-embedded", false, "leave out the embedded suites (the vendored spec's cases and lembas-check's own)")
+	fs.BoolVar(&c.suites.NoEmbedded, "no-embedded", false,
+		"leave out the embedded suites (the vendored spec's cases and lembas-check's own)")
 	fs.Var(&c.areas, "area", "only the cases of these areas (`AREA,…`; repeatable)")
-	fs.StringVar(&c.run, "run", "", "only the cases whose id matches `GLOB` (* within a segment, ** across; several with ,)")
+	fs.StringVar(&c.run, "run", "",
+		"only the cases whose id matches `GLOB` (* within a segment, ** across; several with ,)")
 	return c
 }
 
@@ -106,8 +108,10 @@ func cmdVersion(_ context.Context, args []string, stdout, stderr io.Writer) int 
 
 func cmdSpec(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("spec", stderr)
-	allowExtra := fs.Bool("allow-extra", false, "with verify: do not report files the manifest does not pin (a whole copy of the spec has more than the seed)")
-	form := fs.String("format", "table", "`FORMAT` of the manifest: "+report.SpecFormats.Help()+"; of coverage: "+coverage.Formats.Help())
+	allowExtra := fs.Bool("allow-extra", false,
+		"with verify: do not report files the manifest does not pin (a whole copy of the spec has more than the seed)")
+	form := fs.String("format", "table",
+		"`FORMAT` of the manifest: "+report.SpecFormats.Help()+"; of coverage: "+coverage.Formats.Help())
 	asJSON := fs.Bool("json", false, "the same as --format json")
 	pos, err := parse(fs, args)
 	if err != nil {

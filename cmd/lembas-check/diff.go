@@ -13,7 +13,8 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("diff", stderr)
 	cf := addCaseFlags(fs)
 	af := addAdapterFlags(fs)
-	a := addCommandFlag(fs, "a", "builtin", "one implementation `X`: builtin, an adapter command ('CMD ARGS'), or a JSON report saved by run --format json")
+	a := addCommandFlag(fs, "a", "builtin",
+		"one implementation `X`: builtin, an adapter command ('CMD ARGS'), or a JSON report saved by run --format json")
 	b := addCommandFlag(fs, "b", "", "the other implementation `Y`, as --a")
 	form := fs.String("format", "table", "report `FORMAT`: "+report.DiffFormats.Help())
 	out := fs.String("out", "", format.OutUsage)
@@ -23,7 +24,9 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return flagExit(err)
 	}
 	if len(pos) > 0 || *b == "" {
-		return errorf(stderr, "usage: lembas-check diff --a X --b Y (each builtin, an adapter command, or a JSON report saved by `run --format json`)")
+		return errorf(stderr,
+			"usage: lembas-check diff --a X --b Y (each builtin, an adapter command, or a JSON report saved by "+
+				"`run --format json`)")
 	}
 	if _, err := report.DiffFormats.Lookup(*form); err != nil {
 		return errorf(stderr, "%v", err)
@@ -43,7 +46,8 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return cases, err
 	}
 	o := format.Output{Format: *form, Out: *out, Verbose: *verbose}
-	d := report.DiffRun{A: *a, B: *b, Sel: sel, Side: report.SideOptions{Adapter: *af, Cases: load, Log: stderr}, Output: o}
+	d := report.DiffRun{A: *a, B: *b, Sel: sel, Side: report.SideOptions{Adapter: *af, Cases: load, Log: stderr},
+		Output: o}
 	c, err := d.Run(ctx, stdout)
 	if err != nil {
 		return errorf(stderr, "%v", err)

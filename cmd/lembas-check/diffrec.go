@@ -23,7 +23,8 @@ func cmdDiffRecordings(ctx context.Context, args []string, stdout, stderr io.Wri
 		return flagExit(err)
 	}
 	if len(pos) != 2 {
-		return errorf(stderr, "usage: lembas-check diff-recordings A B: two recordings or request logs (got %d)", len(pos))
+		return errorf(stderr, "usage: lembas-check diff-recordings A B: two recordings or request logs (got %d)",
+			len(pos))
 	}
 	if _, err := recdiff.Formats.Lookup(o.Format); err != nil {
 		return errorf(stderr, "%v", err)
@@ -31,7 +32,10 @@ func cmdDiffRecordings(ctx context.Context, args []string, stdout, stderr io.Wri
 	st.Prices = *pf
 	rep, err := st.Run(ctx, pos[0], pos[1])
 	if err == nil {
-		summary := func(w io.Writer, r *recdiff.Report) error { _, err := fmt.Fprintln(w, recdiff.Summary(r)); return err }
+		summary := func(w io.Writer, r *recdiff.Report) error {
+			_, err := fmt.Fprintln(w, recdiff.Summary(r))
+			return err
+		}
 		err = format.Write(recdiff.Formats, o, rep, stdout, summary)
 	}
 	if err != nil {

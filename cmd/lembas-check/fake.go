@@ -18,19 +18,27 @@ import (
 func addFakeFlags(fs *flag.FlagSet, strict bool) *fakeprovider.Settings {
 	s := &fakeprovider.Settings{}
 	addStrictFlag(fs, &s.Strict, strict)
-	fs.StringVar(&s.Script, "script", "", "answer from the script `FILE` (YAML or JSON, docs/fakeprovider.md); without it: call the offered read tool on README.md, then answer done")
-	fs.StringVar(&s.Upstream, "upstream", "", "be a recording proxy in front of this OpenAI-compatible base `URL` instead of answering")
-	fs.StringVar(&s.Listen, "listen", "", "listen on `ADDR` (default 127.0.0.1:0; a port alone stays on loopback, name a host such as 0.0.0.0:8080 to be reached from elsewhere)")
+	fs.StringVar(&s.Script, "script", "",
+		"answer from the script `FILE` (YAML or JSON, docs/fakeprovider.md); without it: call the offered read tool "+
+			"on README.md, then answer done")
+	fs.StringVar(&s.Upstream, "upstream", "",
+		"be a recording proxy in front of this OpenAI-compatible base `URL` instead of answering")
+	fs.StringVar(&s.Listen, "listen", "",
+		"listen on `ADDR` (default 127.0.0.1:0; a port alone stays on loopback, name a host such as 0.0.0.0:8080 to "+
+			"be reached from elsewhere)")
 	fs.StringVar(&s.Usage, "usage", "openai", "usage and body `DIALECT` (llama.cpp's with timings): "+usage.Names())
 	fs.IntVar(&s.CacheSlots, "cache-slots", 1, "prompt cache slots of the simulator (as llama-server -np `N`)")
-	fs.Var((*repeatFlag)(&s.Models), "model", "serve only this model `ID` (repeatable; default: the script's models, else any model id)")
+	fs.Var((*repeatFlag)(&s.Models), "model",
+		"serve only this model `ID` (repeatable; default: the script's models, else any model id)")
 	s.AddFlags(fs)
 	return s
 }
 
 // addStrictFlag adds --strict, which fake, record and live share.
 func addStrictFlag(fs *flag.FlagSet, p *bool, def bool) {
-	fs.BoolVar(p, "strict", def, "answer requests the OpenAI API would refuse with its 400 errors (unknown parameters, values out of range, roles, tool messages, tool_choice); --strict=false checks only what the fake reads")
+	fs.BoolVar(p, "strict", def,
+		"answer requests the OpenAI API would refuse with its 400 errors (unknown parameters, values out of range, "+
+			"roles, tool messages, tool_choice); --strict=false checks only what the fake reads")
 }
 
 // tool names lembas-check and its version in a recording's header and a live report.

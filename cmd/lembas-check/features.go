@@ -12,7 +12,9 @@ import (
 // that folder's <area>.feature files instead.
 func addFeatureFlag(fs *flag.FlagSet) *cli.Optional {
 	f := &cli.Optional{}
-	fs.Var(f, "features", "also run the Gherkin features: the embedded ones, or with `[DIR]` that folder's <area>.feature files (docs/features.md)")
+	fs.Var(f, "features",
+		"also run the Gherkin features: the embedded ones, or with `[DIR]` that folder's <area>.feature files "+
+			"(docs/features.md)")
 	return f
 }
 

@@ -18,19 +18,31 @@ import (
 func cmdLive(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("live", stderr)
 	st := live.Settings{Log: stderr, Tool: tool, Version: runner.ToolVersion}
-	fs.StringVar(&st.Agent, "agent", "", "the agent: a profile `NAME` ("+strings.Join(agents.Names(), ", ")+"), a profile FILE (.json), or a command 'CMD ARGS'")
-	fs.StringVar(&st.Profile, "profile", "", "the agent profile `NAME` (or FILE) of --agent's command; none: run the command with no profile")
+	fs.StringVar(&st.Agent, "agent", "",
+		"the agent: a profile `NAME` ("+strings.Join(agents.Names(), ", ")+"), a profile FILE (.json), "+
+			"or a command 'CMD ARGS'")
+	fs.StringVar(&st.Profile, "profile", "",
+		"the agent profile `NAME` (or FILE) of --agent's command; none: run the command with no profile")
 	fs.BoolVar(&st.ACP, "acp", false, "drive it over ACP (the default when its profile has an ACP command)")
-	fs.BoolVar(&st.Oneshot, "oneshot", false, "drive it one prompt at a time (the default when it has neither an ACP nor an RPC command)")
-	fs.BoolVar(&st.A2A, "a2a", false, "drive it as an A2A server, its profile's a2a command (the default when it has no other)")
-	fs.BoolVar(&st.HTTP, "http", false, "drive it as a server through its own HTTP API, its profile's http section (docs/live.md)")
-	fs.Var((*repeatFlag)(&st.Scenarios), "scenario", "a built-in scenario `NAME` ("+strings.Join(live.Scenarios(), ", ")+") or a scenario FILE (repeatable; default: every built-in one)")
-	fs.StringVar(&st.Record, "record", "", "keep each scenario's recording in `DIR` (<scenario>.jsonl), and its transcript beside it (<scenario>.<acp|rpc|one-shot>.log)")
-	fs.StringVar(&st.Cassette, "cassette", "", "answer each scenario from its recording in `DIR` (an earlier --record's)")
+	fs.BoolVar(&st.Oneshot, "oneshot", false,
+		"drive it one prompt at a time (the default when it has neither an ACP nor an RPC command)")
+	fs.BoolVar(&st.A2A, "a2a", false,
+		"drive it as an A2A server, its profile's a2a command (the default when it has no other)")
+	fs.BoolVar(&st.HTTP, "http", false,
+		"drive it as a server through its own HTTP API, its profile's http section (docs/live.md)")
+	fs.Var((*repeatFlag)(&st.Scenarios), "scenario", "a built-in scenario `NAME` ("+strings.Join(live.Scenarios(),
+		", ")+") or a scenario FILE (repeatable; default: every built-in one)")
+	fs.StringVar(&st.Record, "record", "",
+		"keep each scenario's recording in `DIR` (<scenario>.jsonl), and its transcript beside it "+
+			"(<scenario>.<acp|rpc|one-shot>.log)")
+	fs.StringVar(&st.Cassette, "cassette", "",
+		"answer each scenario from its recording in `DIR` (an earlier --record's)")
 	fs.DurationVar(&st.StepTimeout, "timeout", 5*time.Minute, "the longest one prompt may take")
 	var strict bool
 	addStrictFlag(fs, &strict, true)
-	field := fs.String("field-report", "", "run every profiled agent (or those --agent names, comma-separated) through the midnight, mode and compaction scenarios and write the field report to `FILE` (docs/field-report.md)")
+	field := fs.String("field-report", "",
+		"run every profiled agent (or those --agent names, comma-separated) through the midnight, mode and "+
+			"compaction scenarios and write the field report to `FILE` (docs/field-report.md)")
 	rf := addReportFlags(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -71,7 +83,8 @@ func cmdLive(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 // fieldReport is live --field-report (livetarget.FieldReport).
 func fieldReport(ctx context.Context, file, names string, timeout time.Duration, stdout, stderr io.Writer) int {
-	n, whole, err := livetarget.FieldReport(ctx, livetarget.FieldOptions{File: file, Agents: names, Timeout: timeout, Log: stderr, Tool: tool, Version: runner.ToolVersion})
+	n, whole, err := livetarget.FieldReport(ctx, livetarget.FieldOptions{File: file, Agents: names, Timeout: timeout,
+		Log: stderr, Tool: tool, Version: runner.ToolVersion})
 	if err != nil {
 		return errorf(stderr, "%v", err)
 	}

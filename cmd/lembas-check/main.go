@@ -25,26 +25,57 @@ func program() cli.Program {
 		Name:    "lembas-check",
 		Version: "lembas-check " + runner.ToolVersion + " (harness spec " + spec.Version() + ")",
 		Commands: []cli.Command{
-			{Synopsis: "run [flags]", Help: "run the conformance suite against the reference or an implementation", Run: cmdRun},
+			{Synopsis: "run [flags]", Help: "run the conformance suite against the reference or an implementation",
+				Run: cmdRun},
 			{Synopsis: "list [flags]", Help: "list the cases, with their ids", Run: cmdList},
-			{Synopsis: "show ID [flags]", Help: "print one case (by its id, or the start of one) with its expectation", Run: cmdShow},
-			{Synopsis: "spec [verify DIR] [flags]", Help: "print the vendored spec's version and pinned files, or compare a project's copy with them", Run: cmdSpec},
-			{Synopsis: "fake [flags]", Help: "serve a fake model server speaking OpenAI's chat completions and Responses, Anthropic's Messages and Gemini's generateContent (prints its URL first)", Run: cmdFake},
-			{Synopsis: "record --out FILE [flags] -- CMD [ARGS]", Help: "run CMD against the fake (or a recording proxy) and record every exchange", Run: cmdRecord},
-			{Synopsis: "live --agent NAME|FILE|'CMD' [flags]", Help: "drive a real agent through scenarios (midnight, a mode change, two prompts, a compaction) with the fake as its model, and judge what it sent by the prefix rules", Run: cmdLive},
-			{Synopsis: "diff --b Y [--a X] [flags]", Help: "compare two implementations case by case: builtin, an adapter command, or a saved JSON report", Run: cmdDiff},
-			{Synopsis: "smoke --impl CMD [flags]", Help: "check an adapter itself: hello, areas, one trivial case per area, bye", Run: cmdSmoke},
-			{Synopsis: "agent [flags]", Help: "serve lembas-check's reference agent over ACP on stdin/stdout, its model $OPENAI_BASE_URL (the live target's proof: run --live 'lembas-check agent')", Run: cmdAgent},
-			{Synopsis: "adapter", Help: "serve the builtin reference over the adapter protocol on stdin/stdout", Run: cmdAdapter},
-			{Synopsis: "audit REC [flags]", Help: "find where each request of a recorded session breaks the prefix, and what it costs; exit 1 on a break the spec does not allow", Run: cmdAudit},
-			{Synopsis: "diff-recordings A B [flags]", Help: "compare two recordings request by request: what differs apart from ids and times, the prefix they share and its cost; exit 1 on a difference that changes a cached prefix", Run: cmdDiffRecordings},
-			{Synopsis: "replay REC --server URL [flags]", Help: "send a recording's requests to an OpenAI-compatible server again, timing each and reading its cached tokens", Run: cmdReplay},
-			{Synopsis: "bench REC --server URL|--sim [flags]", Help: "replay a recording against a server (or the simulator) and measure cached tokens and times beside the audit's prediction; variants side by side", Run: cmdBench},
-			{Synopsis: "export REC [flags]", Help: "write a recording as a Mooncake-style trace (timestamps, lengths, prefix block hash ids; no text)", Run: cmdExport},
-			{Synopsis: "schema [AREA…]", Help: "print the JSON Schemas (draft 2020-12) of the areas' cases and answers, made from their Go types", Run: cmdSchema},
-			{Synopsis: "version", Help: "print lembas-check's version (from the build) and the spec version it checks", Run: cmdVersion},
+			{Synopsis: "show ID [flags]", Help: "print one case (by its id, or the start of one) with its expectation",
+				Run: cmdShow},
+			{Synopsis: "spec [verify DIR] [flags]",
+				Help: "print the vendored spec's version and pinned files, or compare a project's copy with them",
+				Run:  cmdSpec},
+			{Synopsis: "fake [flags]",
+				Help: "serve a fake model server speaking OpenAI's chat completions and Responses, Anthropic's " +
+					"Messages and Gemini's generateContent (prints its URL first)", Run: cmdFake},
+			{Synopsis: "record --out FILE [flags] -- CMD [ARGS]",
+				Help: "run CMD against the fake (or a recording proxy) and record every exchange", Run: cmdRecord},
+			{Synopsis: "live --agent NAME|FILE|'CMD' [flags]",
+				Help: "drive a real agent through scenarios (midnight, a mode change, two prompts, a compaction) " +
+					"with the fake as its model, and judge what it sent by the prefix rules", Run: cmdLive},
+			{Synopsis: "diff --b Y [--a X] [flags]",
+				Help: "compare two implementations case by case: builtin, an adapter command, or a saved JSON report",
+				Run:  cmdDiff},
+			{Synopsis: "smoke --impl CMD [flags]",
+				Help: "check an adapter itself: hello, areas, one trivial case per area, bye", Run: cmdSmoke},
+			{Synopsis: "agent [flags]",
+				Help: "serve lembas-check's reference agent over ACP on stdin/stdout, its model $OPENAI_BASE_URL " +
+					"(the live target's proof: run --live 'lembas-check agent')", Run: cmdAgent},
+			{Synopsis: "adapter", Help: "serve the builtin reference over the adapter protocol on stdin/stdout",
+				Run: cmdAdapter},
+			{Synopsis: "audit REC [flags]",
+				Help: "find where each request of a recorded session breaks the prefix, and what it costs; exit 1 on " +
+					"a break the spec does not allow", Run: cmdAudit},
+			{Synopsis: "diff-recordings A B [flags]",
+				Help: "compare two recordings request by request: what differs apart from ids and times, the prefix " +
+					"they share and its cost; exit 1 on a difference that changes a cached prefix",
+				Run: cmdDiffRecordings},
+			{Synopsis: "replay REC --server URL [flags]",
+				Help: "send a recording's requests to an OpenAI-compatible server again, timing each and reading its " +
+					"cached tokens", Run: cmdReplay},
+			{Synopsis: "bench REC --server URL|--sim [flags]",
+				Help: "replay a recording against a server (or the simulator) and measure cached tokens and times " +
+					"beside the audit's prediction; variants side by side", Run: cmdBench},
+			{Synopsis: "export REC [flags]",
+				Help: "write a recording as a Mooncake-style trace (timestamps, lengths, prefix block hash ids; no " +
+					"text)", Run: cmdExport},
+			{Synopsis: "schema [AREA…]",
+				Help: "print the JSON Schemas (draft 2020-12) of the areas' cases and answers, " +
+					"made from their Go types",
+				Run: cmdSchema},
+			{Synopsis: "version", Help: "print lembas-check's version (from the build) and the spec version it checks",
+				Run: cmdVersion},
 		},
-		Footer: "`lembas-check <command> -h` lists a command's flags. Exit status: 0 ok, 1 a failure found, 2 not made or not finished.",
+		Footer: "`lembas-check <command> -h` lists a command's flags. Exit status: 0 ok, 1 a failure found, 2 not " +
+			"made or not finished.",
 	}
 }
 

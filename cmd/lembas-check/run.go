@@ -29,8 +29,11 @@ func addReportFlags(fs interface {
 	fs.StringVar(&r.Format, "format", "table", "report `FORMAT`: "+report.Formats.Help())
 	fs.StringVar(&r.Out, "out", "", format.OutUsage)
 	fs.BoolVar(&r.Verbose, "v", false, "list every case, not only failures")
-	fs.StringVar(&r.Expect, "expect", "", "known failures and skips: `FILE` of id (or glob) and reason per line (`skip` first for a known skip), or a JSON object id → reason; a skip it does not list fails the run")
-	fs.StringVar(&r.WriteExpect, "write-expect", "", "write the run's failures and skips to `FILE` as --expect reads them (a baseline)")
+	fs.StringVar(&r.Expect, "expect", "",
+		"known failures and skips: `FILE` of id (or glob) and reason per line (`skip` first for a known skip), or a "+
+			"JSON object id → reason; a skip it does not list fails the run")
+	fs.StringVar(&r.WriteExpect, "write-expect", "",
+		"write the run's failures and skips to `FILE` as --expect reads them (a baseline)")
 	return r
 }
 
@@ -58,7 +61,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cf := addCaseFlags(fs)
 	rf := addReportFlags(fs)
 	af := addAdapterFlags(fs)
-	impl := addCommandFlag(fs, "impl", "", "run an implementation through its adapter: `'CMD ARGS'`, split like shell words (no shell runs it); see docs/protocol.md")
+	impl := addCommandFlag(fs, "impl", "",
+		"run an implementation through its adapter: `'CMD ARGS'`, split like shell words (no shell runs it); see "+
+			"docs/protocol.md")
 	ff := addFeatureFlag(fs)
 	lf := addLiveFlags(fs)
 	pos, err := parse(fs, args)
@@ -92,7 +97,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return fail("%v", err)
 	}
 	// A hello that fails is an error here: the run could not be made (exit 2).
-	rep, err := runner.RunShown(ctx, target, items, runner.Options{Expect: expect, Workers: workers, Stream: rf.Stream(stdout), Verbose: rf.Verbose}, "run", stderr)
+	rep, err := runner.RunShown(ctx, target, items, runner.Options{Expect: expect, Workers: workers,
+		Stream: rf.Stream(stdout), Verbose: rf.Verbose}, "run", stderr)
 	if err != nil {
 		return rf.notMade(stdout, stderr, runner.NotMade(who, items, err.Error(), ctx.Err() != nil))
 	}
@@ -104,7 +110,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 // runTarget is the target run's flags name: --live's harness, --impl's adapter, or the builtin
 // reference, and how many cases it takes at once.
-func runTarget(fs *flag.FlagSet, af *runner.AdapterOptions, lf *livetarget.Settings, impl string) (runner.Target, int, error) {
+func runTarget(fs *flag.FlagSet, af *runner.AdapterOptions, lf *livetarget.Settings, impl string) (runner.Target, int,
+	error) {
 	switch {
 	case lf.Agent != "" && impl != "":
 		return nil, 0, errors.New("--live and --impl: give one target")
@@ -142,10 +149,18 @@ func (r *reportFlags) notMade(stdout, stderr io.Writer, rep *runner.Report) int 
 // addLiveFlags adds the flags that choose a live harness as run's target (docs/live.md).
 func addLiveFlags(fs *flag.FlagSet) *livetarget.Settings {
 	l := &livetarget.Settings{}
-	cli.CommandTo(fs, &l.Agent, "live", "run the cases against a live harness, the fake as its model: an agent profile `NAME`, a profile FILE (.json), or 'CMD ARGS' ('lembas-check agent': the reference agent); see docs/live.md")
-	fs.StringVar(&l.Profile, "profile", "", "the agent profile `NAME` (or FILE) of --live's command: how to point it at the fake, its tools' calls; none: run the command with no profile")
-	fs.BoolVar(&l.OneShot, "oneshot", false, "drive --live's harness one prompt at a time, even where its profile has an ACP command")
-	fs.StringVar(&l.Transport, "transport", "", "drive --live's harness over `NAME`: acp, one-shot, a2a (its profile's a2a command: an A2A server) or http (its profile's http section); default acp where it has one")
-	fs.StringVar(&l.Keep, "keep", "", "keep what --live's harness sent the fake (requests.jsonl) and the ACP transcript in `DIR`")
+	cli.CommandTo(fs, &l.Agent, "live",
+		"run the cases against a live harness, the fake as its model: an agent profile `NAME`, a profile FILE "+
+			"(.json), or 'CMD ARGS' ('lembas-check agent': the reference agent); see docs/live.md")
+	fs.StringVar(&l.Profile, "profile", "",
+		"the agent profile `NAME` (or FILE) of --live's command: how to point it at the fake, its tools' calls; "+
+			"none: run the command with no profile")
+	fs.BoolVar(&l.OneShot, "oneshot", false,
+		"drive --live's harness one prompt at a time, even where its profile has an ACP command")
+	fs.StringVar(&l.Transport, "transport", "",
+		"drive --live's harness over `NAME`: acp, one-shot, a2a (its profile's a2a command: an A2A server) or http "+
+			"(its profile's http section); default acp where it has one")
+	fs.StringVar(&l.Keep, "keep", "",
+		"keep what --live's harness sent the fake (requests.jsonl) and the ACP transcript in `DIR`")
 	return l
 }

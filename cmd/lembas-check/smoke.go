@@ -12,7 +12,8 @@ func cmdSmoke(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs := newFlags("smoke", stderr)
 	cf := addCaseFlags(fs)
 	af := addAdapterFlags(fs)
-	impl := addCommandFlag(fs, "impl", "", "the adapter to check: `'CMD ARGS'`, split like shell words (no shell runs it)")
+	impl := addCommandFlag(fs, "impl", "",
+		"the adapter to check: `'CMD ARGS'`, split like shell words (no shell runs it)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return flagExit(err)

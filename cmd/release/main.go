@@ -26,8 +26,10 @@ var semver = regexp.MustCompile(`^v?([0-9]+\.[0-9]+\.[0-9]+)$`)
 func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("release", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	version := fs.String("version", "", "the release `VERSION`, X.Y.Z (a leading v is dropped); stamped into `lembas-check version`")
-	out := fs.String("out", "dist", "write the release into `DIR` (made if missing; files of the same names are replaced)")
+	version := fs.String("version", "",
+		"the release `VERSION`, X.Y.Z (a leading v is dropped); stamped into `lembas-check version`")
+	out := fs.String("out", "dist",
+		"write the release into `DIR` (made if missing; files of the same names are replaced)")
 	host := fs.Bool("host", false,
 		"build this machine's platform only ("+runtime.GOOS+"/"+runtime.GOARCH+"), not all six")
 	if err := fs.Parse(args); err != nil {

@@ -103,7 +103,8 @@ func shortest(re *syntax.Regexp, b *strings.Builder) bool {
 var larkCommon = map[string]string{
 	"INT": "0", "SIGNED_INT": "0", "DECIMAL": "0.0", "SIGNED_DECIMAL": "0.0", "FLOAT": "0.0", "SIGNED_FLOAT": "0.0",
 	"NUMBER": "0", "SIGNED_NUMBER": "0", "DIGIT": "0", "HEXDIGIT": "0", "LETTER": "a", "LCASE_LETTER": "a",
-	"UCASE_LETTER": "A", "WORD": "a", "CNAME": "a", "WS": " ", "WS_INLINE": " ", "NEWLINE": "\n", "CR": "\r", "LF": "\n",
+	"UCASE_LETTER": "A", "WORD": "a", "CNAME": "a", "WS": " ", "WS_INLINE": " ", "NEWLINE": "\n", "CR": "\r",
+	"LF":             "\n",
 	"ESCAPED_STRING": `""`, "_STRING_INNER": "", "SH_COMMENT": "#", "CPP_COMMENT": "//", "C_COMMENT": "/**/",
 }
 

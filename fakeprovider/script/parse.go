@@ -363,7 +363,8 @@ func (d *dec) rule(n *yaml.Node, what string) (Rule, error) {
 	r := Rule{Line: n.Line}
 	w, ok := m["when"]
 	if !ok {
-		return Rule{}, d.errf(n, "%s: a rule needs `when` (tool_result, tool_results, tool_offered, user_matches, input_matches)", what)
+		return Rule{}, d.errf(n,
+			"%s: a rule needs `when` (tool_result, tool_results, tool_offered, user_matches, input_matches)", what)
 	}
 	_, c, err := d.fields(w, what+".when", "tool_result", "tool_results", "tool_offered", "user_matches",
 		"input_matches")

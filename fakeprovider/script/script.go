@@ -186,7 +186,8 @@ type RanOut struct {
 }
 
 func (e *RanOut) Error() string {
-	return fmt.Sprintf("script %s ran out at request %d: its %d replies are used up, no rule matched, and it sets no default policy (add replies, or a `default:`)", e.Script, e.N, e.Replies)
+	return fmt.Sprintf("script %s ran out at request %d: its %d replies are used up, no rule matched, and it sets no "+
+		"default policy (add replies, or a `default:`)", e.Script, e.N, e.Replies)
 }
 
 // NoReadTool is a `read` reply to a request that offers no tool that reads files.

@@ -18,7 +18,8 @@ const blobKey = "$blob"
 // SplitBody cuts a request body into the stored body and its blobs: the `tools` array, every
 // message whose role is system or developer, and a top-level `instructions`, `system` or
 // `systemInstruction` (the Responses, Anthropic and Gemini shapes) become blobs, replaced in
-// place by {"$blob": "<sha256>"}. The rest of the body keeps its bytes. When the stored form cannot give back the exact bytes (the
+// place by {"$blob": "<sha256>"}. The rest of the body keeps its bytes. When the stored form cannot give back the exact
+// bytes (the
 // body is not compact JSON, or not JSON), the Request keeps them in BodyRaw too.
 func SplitBody(raw []byte) (Request, []Blob) {
 	req := Request{BodySHA256: sum(raw), BodyBytes: len(raw)}

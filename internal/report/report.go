@@ -210,7 +210,8 @@ func UnlistedSkips(r *runner.Report) string {
 	if n > 10 {
 		ids = append(ids[:10], "…")
 	}
-	return fmt.Sprintf("%d skipped cases it does not list fail the run: %s (list each as `ID skip WHY`, or start a baseline with --write-expect FILE)", n, strings.Join(ids, ", "))
+	return fmt.Sprintf("%d skipped cases it does not list fail the run: %s (list each as `ID skip WHY`, or start a "+
+		"baseline with --write-expect FILE)", n, strings.Join(ids, ", "))
 }
 
 // JSON lines: a header, one line per case, a footer. The same shape is read back by ReadJSON, so
@@ -284,7 +285,8 @@ func WriteJSON(w io.Writer, r *runner.Report) error {
 	n := count(r.Results)
 	return enc.Encode(JSONFooter{
 		Footer: format.NewFooter(Status(r), n.interrupted > 0, counts, why(r)),
-		Cases:  len(r.Results), Checked: n.checked(), Skipped: n.skip, MS: msf(r.Duration), CloseErr: r.CloseErr, NotRun: r.NotRun,
+		Cases:  len(r.Results), Checked: n.checked(), Skipped: n.skip, MS: msf(r.Duration), CloseErr: r.CloseErr,
+		NotRun: r.NotRun,
 	})
 }
 
@@ -332,12 +334,14 @@ func ReadJSON(rd io.Reader) (*runner.Report, error) {
 				return nil, fmt.Errorf("line %d: %v", n, err)
 			}
 			answer := c.Answer
-			if string(answer) == "null" && c.Verdict != runner.Pass && c.Verdict != runner.Fail && c.Verdict != runner.XFail && c.Verdict != runner.XPass {
+			if string(answer) == "null" && c.Verdict != runner.Pass && c.Verdict != runner.Fail &&
+				c.Verdict != runner.XFail && c.Verdict != runner.XPass {
 				answer = nil
 			}
 			rep.Results = append(rep.Results, runner.Result{
 				Case:    conformance.Case{Label: c.Label, Input: c.Case, Expect: c.Expect},
-				Verdict: c.Verdict, Answer: answer, Diff: c.Diff, Message: c.Message, Expected: c.Expected, Stderr: c.Stderr,
+				Verdict: c.Verdict, Answer: answer, Diff: c.Diff, Message: c.Message, Expected: c.Expected,
+				Stderr:   c.Stderr,
 				Duration: time.Duration(c.MS * float64(time.Millisecond)),
 			})
 		case "footer":
@@ -582,7 +586,8 @@ func checks(id string) string {
 			fmt.Fprintf(&b, "- … and %d more (`lembas-check spec coverage`)\n", len(st)-maxChecks)
 			break
 		}
-		fmt.Fprintf(&b, "- checks `%s:%d` (%s): %s\n", e.File, e.Line, format.MarkdownCell(e.Heading), format.MarkdownCell(oneLine(e.Text, 160)))
+		fmt.Fprintf(&b, "- checks `%s:%d` (%s): %s\n", e.File, e.Line, format.MarkdownCell(e.Heading),
+			format.MarkdownCell(oneLine(e.Text, 160)))
 	}
 	return b.String() + "\n"
 }

@@ -42,7 +42,9 @@ func SourceOf(spec string) (Source, error) {
 		// A word with no space or quote is a file or a program: say which it is not.
 		if !strings.ContainsAny(spec, " \t'\"\\") {
 			if _, lerr := exec.LookPath(spec); lerr != nil {
-				return 0, fmt.Errorf("%s: no such file, and not a command on PATH (a side is builtin, an adapter command, or a report saved by `run --format json`)", spec)
+				return 0,
+					fmt.Errorf("%s: no such file, and not a command on PATH (a side is builtin, an adapter command, "+
+						"or a report saved by `run --format json`)", spec)
 			}
 		}
 		return Command, nil
@@ -78,7 +80,9 @@ func ReadFile(path string) (*runner.Report, error) {
 	rep, err := ReadJSON(bufio.NewReader(f))
 	switch {
 	case err != nil && rep != nil:
-		return nil, fmt.Errorf("%s: a damaged report: %v; save it again with `run --format json --out` and let the run finish", path, err)
+		return nil,
+			fmt.Errorf("%s: a damaged report: %v; save it again with `run --format json --out` and let the run finish",
+				path, err)
 	case err != nil:
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}

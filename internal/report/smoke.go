@@ -37,7 +37,9 @@ func WriteSmoke(w io.Writer, command string, checks []runner.SmokeCheck) error {
 	st := SmokeStatus(checks)
 	var err error
 	if st == format.OK {
-		_, err = fmt.Fprintf(w, "%s\t%s speaks the adapter protocol; `lembas-check run --impl …` runs the suite through it\n", st.Word(), command)
+		_, err = fmt.Fprintf(w,
+			"%s\t%s speaks the adapter protocol; `lembas-check run --impl …` runs the suite through it\n", st.Word(),
+			command)
 	} else {
 		_, err = fmt.Fprintf(w, "%s\t%s: %d problem(s), each marked FAIL above\n", st.Word(), command, failed)
 	}

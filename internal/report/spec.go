@@ -23,7 +23,9 @@ var SpecFormats = format.Formats[[]spec.Entry]{
 }
 
 func writeManifestTable(w io.Writer, m []spec.Entry, _ bool) error {
-	fmt.Fprintf(w, "harness spec %s, vendored in harness/spec/files (pinned by harness/spec/MANIFEST.sha256; check a copy with `spec verify DIR`)\n\n", spec.Version())
+	fmt.Fprintf(w,
+		"harness spec %s, vendored in harness/spec/files (pinned by harness/spec/MANIFEST.sha256; check a copy with "+
+			"`spec verify DIR`)\n\n", spec.Version())
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "SHA-256\tBYTES\tFILE")
 	for _, e := range m {

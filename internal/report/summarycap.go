@@ -108,9 +108,11 @@ func cutLine(n int, where string) string {
 		place = "`" + strings.ReplaceAll(where, "`", "'") + "`"
 	}
 	if n < 0 {
-		return fmt.Sprintf("**This summary is cut to %d KiB (GitHub drops a step summary over 1 MiB); the full report: %s.**\n", SummaryBudget>>10, place)
+		return fmt.Sprintf("**This summary is cut to %d KiB (GitHub drops a step summary over 1 MiB); the full "+
+			"report: %s.**\n", SummaryBudget>>10, place)
 	}
-	return fmt.Sprintf("**%d more failures not shown: this summary is kept under %d KiB (GitHub drops a step summary over 1 MiB); all of them are in %s.**\n", n, SummaryBudget>>10, place)
+	return fmt.Sprintf("**%d more failures not shown: this summary is kept under %d KiB (GitHub drops a step summary "+
+		"over 1 MiB); all of them are in %s.**\n", n, SummaryBudget>>10, place)
 }
 
 // cappedMarkdown is a markdown writer held to SummaryBudget, the full report named from

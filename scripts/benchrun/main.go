@@ -34,7 +34,12 @@ func main() { os.Exit(run()) }
 
 func run() int {
 	n := flag.Int("n", 31, "rounds: each command runs `N` times")
-	baseline := flag.String("baseline", "", "also build lembas-check from the module at `DIR` (an older checkout) and time its commands beside, interleaved")
+	baseline := flag.String(
+		"baseline",
+		"",
+		"also build lembas-check from the module at `DIR` (an older checkout) and time its commands beside, "+
+			"interleaved",
+	)
 	flag.Usage = func() {
 		fmt.Fprintln(os.Stderr,
 			"usage: go run ./scripts/benchrun [-n N] [-- ARGS ...]  (ARGS: one more command to time, e.g. run --area "+

@@ -278,9 +278,10 @@ type span struct {
 // members are the request's top-level members the cut reads, and what they say of its API.
 type members struct {
 	messages, input, tools, instructions, system, contents, sysInstruction span
-	anthropic                                                              bool // a member only Anthropic's Messages API has
-	keys                                                                   []Param
-	known                                                                  *Known
+
+	anthropic bool // a member only Anthropic's Messages API has
+	keys      []Param
+	known     *Known
 }
 
 // add reads one top-level member: a part of the prompt, a cache-keying parameter, the model.

@@ -16,7 +16,8 @@ import (
 func InputItems(raw []byte) (items []json.RawMessage, ok bool) {
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
-		return []json.RawMessage{[]byte(`{"content":` + string(jsonx.String(s)) + `,"role":"user","type":"message"}`)}, true
+		return []json.RawMessage{[]byte(`{"content":` + string(jsonx.String(s)) + `,"role":"user","type":"message"}`)},
+			true
 	}
 	if json.Unmarshal(raw, &items) != nil {
 		return nil, false

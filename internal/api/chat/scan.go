@@ -55,7 +55,8 @@ func skipValuePre(b []byte, i, depth int, pre preFunc) (int, error) {
 		return literal(b, i, "null")
 	case c == '-' || c >= '0' && c <= '9':
 		j := i + 1
-		for j < len(b) && (b[j] >= '0' && b[j] <= '9' || b[j] == '.' || b[j] == 'e' || b[j] == 'E' || b[j] == '+' || b[j] == '-') {
+		for j < len(b) && (b[j] >= '0' && b[j] <= '9' || b[j] == '.' || b[j] == 'e' || b[j] == 'E' || b[j] == '+' ||
+			b[j] == '-') {
 			j++
 		}
 		return j, nil
@@ -108,7 +109,10 @@ type preFunc func(b, key []byte, n, start, depth int) (int, error)
 // where its value starts, and returns where the value ends, having looked into it or skipped it
 // (SkipValue). It returns where the object ends.
 func EachMember(raw []byte, i int, f func(key []byte, start int) (int, error)) (int, error) {
-	return skipList(raw, i, 0, '}', nil, nil, func(_, key []byte, _, start, _ int) (int, error) { return f(key, start) })
+	return skipList(raw, i, 0, '}', nil, nil, func(_, key []byte, _, start, _ int) (int, error) {
+		return f(key,
+			start)
+	})
 }
 
 // EachElement walks the array that starts at raw[i] as EachMember walks an object.

@@ -101,7 +101,8 @@ func invalidType(param, want string, got json.RawMessage) *Error {
 // UnknownModel is the 404 for a model the server does not serve.
 func UnknownModel(model string, served []string) *Error {
 	return &Error{Status: http.StatusNotFound, Type: TypeInvalidRequest, Param: "model", Code: "model_not_found",
-		Message: fmt.Sprintf("The model `%s` does not exist or you do not have access to it. This server serves %s.", model, quoteList(served))}
+		Message: fmt.Sprintf("The model `%s` does not exist or you do not have access to it. This server serves %s.",
+			model, quoteList(served))}
 }
 
 // TooLarge is the 413 for a body over the limit.

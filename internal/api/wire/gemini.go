@@ -39,7 +39,8 @@ func DecodeGemini(body []byte, model string, stream bool) (*Request, *Error) {
 	if !ok {
 		return nil, geminiInvalid("contents", "* GenerateContentRequest.contents: contents is not specified")
 	}
-	badContents := geminiInvalid("contents", "Invalid JSON payload received. Invalid value at 'contents': want a list of Content")
+	badContents := geminiInvalid("contents",
+		"Invalid JSON payload received. Invalid value at 'contents': want a list of Content")
 	var contents []geminiContent
 	if json.Unmarshal(raw, &contents) != nil {
 		return nil, badContents
@@ -89,7 +90,8 @@ func DecodeGemini(body []byte, model string, stream bool) (*Request, *Error) {
 	}
 	g := top["generationConfig"]
 	if !absent(g) && json.Unmarshal(g, &gc) != nil {
-		return nil, invalidType("generationConfig", "an object with maxOutputTokens a number and stopSequences an array of strings", g)
+		return nil, invalidType("generationConfig",
+			"an object with maxOutputTokens a number and stopSequences an array of strings", g)
 	}
 	if gc.MaxTokens > 0 {
 		r.Params.MaxTokens, r.Params.MaxParam = gc.MaxTokens, "maxOutputTokens"
@@ -158,13 +160,16 @@ func geminiTools(raw json.RawMessage) ([]Tool, *Error) {
 		} `json:"functionDeclarations"`
 	}
 	if json.Unmarshal(raw, &list) != nil {
-		return nil, geminiInvalid("tools", "Invalid JSON payload received. Invalid value at 'tools': want a list of Tool")
+		return nil, geminiInvalid("tools",
+			"Invalid JSON payload received. Invalid value at 'tools': want a list of Tool")
 	}
 	var out []Tool
 	for i, t := range list {
 		for j, d := range t.Decls {
 			if d.Name == nil {
-				return nil, geminiInvalid("tools", fmt.Sprintf("* GenerateContentRequest.tools[%d].function_declarations[%d].name: Name cannot be empty.", i, j))
+				return nil, geminiInvalid("tools",
+					fmt.Sprintf("* GenerateContentRequest.tools[%d].function_declarations[%d].name: Name cannot be "+
+						"empty.", i, j))
 			}
 			schema := d.Schema
 			if absent(schema) {

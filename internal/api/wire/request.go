@@ -130,7 +130,8 @@ func DecodeChat(body []byte) (*Request, *Error) {
 			return nil, missing(fmt.Sprintf("messages[%d].role", i))
 		}
 		// Only the kind is checked here; the text is read from the last user message alone.
-		if k := jsonKind(json.RawMessage(msg.Content)); msg.Content != nil && k != "a string" && k != "an array" && k != "null" {
+		if k := jsonKind(json.RawMessage(msg.Content)); msg.Content != nil && k != "a string" && k != "an array" &&
+			k != "null" {
 			return nil, invalidType(fmt.Sprintf("messages[%d].content", i), "a string or an array of content parts",
 				json.RawMessage(msg.Content))
 		}
@@ -218,7 +219,8 @@ func scanMessages(arr []byte) ([]chatMessage, bool) {
 
 // calls says whether an assistant message called a tool.
 func (m *chatMessage) calls() bool {
-	return !absent(json.RawMessage(m.FunctionCall)) || (!absent(json.RawMessage(m.ToolCalls)) && string(bytes.TrimSpace(m.ToolCalls)) != "[]")
+	return !absent(json.RawMessage(m.FunctionCall)) || (!absent(json.RawMessage(m.ToolCalls)) &&
+		string(bytes.TrimSpace(m.ToolCalls)) != "[]")
 }
 
 // turn counts an assistant turn into CallsInARow: one more when it called a tool, else none.
@@ -294,7 +296,8 @@ func DecodeResponses(body []byte) (*Request, *Error) {
 	}
 	// An empty array: a WebSocket warm-up (generate: false, as codex sends first) has nothing to
 	// answer; any other is refused.
-	if len(r.Input) == 0 && absent(top["previous_response_id"]) && absent(top["conversation"]) && string(bytes.TrimSpace(top["generate"])) != "false" {
+	if len(r.Input) == 0 && absent(top["previous_response_id"]) && absent(top["conversation"]) &&
+		string(bytes.TrimSpace(top["generate"])) != "false" {
 		return nil, &Error{Status: 400, Type: TypeInvalidRequest, Param: "input", Code: "empty_array",
 			Message: "Invalid 'input': empty array. Give the input as a string or at least one item."}
 	}

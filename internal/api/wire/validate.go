@@ -36,27 +36,37 @@ var vocab = sync.OnceValue(func() *vocabulary {
 	return &vocabulary{
 		chatKnown: set("audio", "frequency_penalty", "function_call", "functions", "logit_bias", "logprobs",
 			"max_completion_tokens", "max_tokens",
-			"messages", "metadata", "modalities", "model", "moderation", "n", "parallel_tool_calls", "prediction", "presence_penalty", "prompt_cache_key",
-			"prompt_cache_options", "prompt_cache_retention", "reasoning_effort", "response_format", "safety_identifier", "seed", "service_tier", "stop",
-			"store", "stream", "stream_options", "temperature", "tool_choice", "tools", "top_logprobs", "top_p", "user", "verbosity", "web_search_options"),
+			"messages", "metadata", "modalities", "model", "moderation", "n", "parallel_tool_calls", "prediction",
+			"presence_penalty", "prompt_cache_key",
+			"prompt_cache_options", "prompt_cache_retention", "reasoning_effort", "response_format",
+			"safety_identifier", "seed", "service_tier", "stop",
+			"store", "stream", "stream_options", "temperature", "tool_choice", "tools", "top_logprobs", "top_p", "user",
+			"verbosity", "web_search_options"),
 		// client_metadata: codex, OpenAI's own client, sends it to the API (the SDK lacks it).
 		responsesKnown: set("access_programs", "background", "client_metadata", "context_management", "conversation",
 			"image", "include", "input", "instructions",
-			"max_output_tokens", "max_tool_calls", "metadata", "model", "moderation", "parallel_tool_calls", "previous_response_id", "prompt",
-			"prompt_cache_key", "prompt_cache_options", "prompt_cache_retention", "reasoning", "safety_identifier", "service_tier", "store", "stream",
-			"stream_options", "temperature", "text", "tool_choice", "tools", "top_logprobs", "top_p", "truncation", "user"),
+			"max_output_tokens", "max_tool_calls", "metadata", "model", "moderation", "parallel_tool_calls",
+			"previous_response_id", "prompt",
+			"prompt_cache_key", "prompt_cache_options", "prompt_cache_retention", "reasoning", "safety_identifier",
+			"service_tier", "store", "stream",
+			"stream_options", "temperature", "text", "tool_choice", "tools", "top_logprobs", "top_p", "truncation",
+			"user"),
 		wsOnly:    set("type", "generate", "stream_id"),
 		chatParts: set("text", "image_url", "input_audio", "file", "refusal"),
 		responsesParts: set("input_text", "input_image", "input_file", "input_audio", "output_text", "refusal",
 			"summary_text", "reasoning_text", "text"),
 		responsesItems: set("message", "additional_tools", "function_call", "function_call_output", "custom_tool_call",
 			"custom_tool_call_output", "reasoning", "compaction",
-			"item_reference", "web_search_call", "file_search_call", "computer_call", "computer_call_output", "local_shell_call", "local_shell_call_output",
-			"shell_call", "shell_call_output", "apply_patch_call", "apply_patch_call_output", "mcp_list_tools", "mcp_approval_request",
-			"mcp_approval_response", "mcp_call", "image_generation_call", "code_interpreter_call", "tool_search_call", "tool_search_output"),
+			"item_reference", "web_search_call", "file_search_call", "computer_call", "computer_call_output",
+			"local_shell_call", "local_shell_call_output",
+			"shell_call", "shell_call_output", "apply_patch_call", "apply_patch_call_output", "mcp_list_tools",
+			"mcp_approval_request",
+			"mcp_approval_response", "mcp_call", "image_generation_call", "code_interpreter_call", "tool_search_call",
+			"tool_search_output"),
 		toolTypes: set("function", "custom", "file_search", "web_search", "web_search_preview", "web_search_2025_08_26",
 			"web_search_preview_2025_03_11",
-			"computer_use_preview", "computer", "mcp", "code_interpreter", "image_generation", "local_shell", "shell", "apply_patch", "tool_search", "namespace"),
+			"computer_use_preview", "computer", "mcp", "code_interpreter", "image_generation", "local_shell", "shell",
+			"apply_patch", "tool_search", "namespace"),
 		functionName: regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`),
 	}
 })
@@ -144,7 +154,8 @@ func validateChat(r *Request) *Error {
 		if e := oneOf("response_format.type", f.Type, formatTypes); e != nil {
 			return e
 		}
-		if r.Params.Format.Type == FormatJSONSchema && (f.JSONSchema == nil || f.JSONSchema.Name == nil || *f.JSONSchema.Name == "") {
+		if r.Params.Format.Type == FormatJSONSchema && (f.JSONSchema == nil || f.JSONSchema.Name == nil ||
+			*f.JSONSchema.Name == "") {
 			return missing("response_format.json_schema.name")
 		}
 	}
@@ -201,7 +212,8 @@ func toolsNeeded(r *Request) *Error {
 	c := r.Params.ToolChoice
 	if len(r.Tools) == 0 {
 		for _, k := range []string{"tool_choice", "parallel_tool_calls"} {
-			if raw, ok := r.Top[k]; ok && !isNull(raw) && !(k == "tool_choice" && (c.Mode == ChoiceNone || c.Mode == ChoiceAuto) && c.Name == "" && c.Allowed == nil) {
+			if raw, ok := r.Top[k]; ok && !isNull(raw) && !(k == "tool_choice" && (c.Mode == ChoiceNone ||
+				c.Mode == ChoiceAuto) && c.Name == "" && c.Allowed == nil) {
 				if r.API == chat.Responses && k == "parallel_tool_calls" {
 					continue // the Responses API takes it without tools
 				}
@@ -373,7 +385,8 @@ func validateResponses(r *Request, ws bool) *Error {
 	if e := intAtLeast(top, "max_tool_calls", 1); e != nil {
 		return e
 	}
-	if raw, ok := top["instructions"]; ok && !isNull(raw) && jsonKind(raw) != "a string" && jsonKind(raw) != "an array" {
+	if raw, ok := top["instructions"]; ok && !isNull(raw) && jsonKind(raw) != "a string" &&
+		jsonKind(raw) != "an array" {
 		return invalidType("instructions", "a string", raw)
 	}
 	if raw, ok := top["truncation"]; ok && !isNull(raw) {

@@ -164,7 +164,8 @@ func (r ref) path() string { return chat.Part{Kind: r.kind, Field: r.field, Inde
 // New makes an auditor.
 func New(o Options) (*Auditor, error) {
 	a := &Auditor{tok: o.Tokenizer, allow: map[Cause]bool{}, full: map[tokens.Sum][]int{},
-		prefix: map[tokens.Sum]int{}, head: map[tokens.Sum]int{}, store: map[tokens.Sum]*stored{}, tips: map[int]int{}, dates: newDates()}
+		prefix: map[tokens.Sum]int{}, head: map[tokens.Sum]int{}, store: map[tokens.Sum]*stored{}, tips: map[int]int{},
+		dates: newDates()}
 	if a.tok == nil {
 		t, err := tokens.NewTiktoken()
 		if err != nil {

@@ -151,7 +151,8 @@ var dateRE = sync.OnceValue(func() *regexp.Regexp {
 
 // The months and weekdays as harnesses write them, whole or abbreviated ("Sept", "Thurs").
 const (
-	monthRE   = `january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec`
+	monthRE = `january|february|march|april|may|june|july|august|september|october|november|december|` +
+		`jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec`
 	weekdayRE = `monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues|tue|wed|thurs|thu|fri|sat|sun`
 )
 

@@ -319,7 +319,8 @@ func (c *chart) prompts(b *strings.Builder) {
 	for i, f := range []float64{0, 0.5, 1} {
 		y := y0 + panel*(1-f)
 		fmt.Fprintf(b, `<line x1="%.0f" x2="%.0f" y1="%.1f" y2="%.1f" stroke="#d0d7de"/><text x="%.0f" y="%.1f" `+
-			`text-anchor="end" fill="#59636e">%d %%</text>`+"\n", left, left+plot, y, y, left-6, y+4, []int{0, 50, 100}[i])
+			`text-anchor="end" fill="#59636e">%d %%</text>`+"\n", left, left+plot, y, y, left-6, y+4, []int{0, 50,
+			100}[i])
 	}
 	b.WriteString(`<g id="prompts" shape-rendering="crispEdges">` + "\n")
 	for i, q := range c.r.Requests {
@@ -423,7 +424,8 @@ func (c *chart) axis(b *strings.Builder) {
 		// At the first request numbered k or more (seq runs past other exchanges).
 		x := c.mid(sort.Search(n, func(i int) bool { return r.Requests[i].Seq >= k }))
 		fmt.Fprintf(b, `<line x1="%.2f" x2="%.2f" y1="%.1f" y2="%.1f" stroke="#59636e"/><text class="tick" `+
-			`x="%.2f" y="%.1f" text-anchor="middle" fill="#59636e">%d</text>`+"\n", x, x, axisY, axisY+4, x, axisY+16, k)
+			`x="%.2f" y="%.1f" text-anchor="middle" fill="#59636e">%d</text>`+"\n", x, x, axisY, axisY+4, x, axisY+16,
+			k)
 	}
 	fmt.Fprintf(b, `<text x="%.0f" y="%.1f" text-anchor="end" fill="#59636e">request</text>`+"\n", c.left-6, axisY+16)
 	b.WriteString(`<g id="conversations">` + "\n")

@@ -265,9 +265,12 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 			status = "⚠️ " + why
 		}
 	}
-	fmt.Fprintf(w, "## Prefix audit: `%s`\n\n%s. %d requests in %d conversation(s), %s prompt tokens; a prefix cache could reuse **%s** of them (%s without the breaks). Tokenizer: %s.\n\n",
+	fmt.Fprintf(w,
+		"## Prefix audit: `%s`\n\n%s. %d requests in %d conversation(s), %s prompt tokens; a prefix cache could "+
+			"reuse **%s** of them (%s without the breaks). Tokenizer: %s.\n\n",
 		r.File, withWord(status,
-			Status(r)), t.Requests, t.Conversations, table.Count(t.PromptTokens), pct(t.ReusableShare), pct(t.PossibleShare), r.Tokenizer)
+			Status(r)), t.Requests, t.Conversations, table.Count(t.PromptTokens), pct(t.ReusableShare),
+		pct(t.PossibleShare), r.Tokenizer)
 	if r.Damage != "" {
 		fmt.Fprintf(w, "> The recording is damaged: %s\n\n", r.Damage)
 	}
@@ -302,14 +305,16 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 			if !q.Fails {
 				cause = string(q.Cause) + " (allowed)"
 			}
-			fmt.Fprintf(w, "| %d | %d | %s | `%s` | %s | %s |\n", q.Seq, q.Line, cause, q.Path, format.MarkdownCell(q.Detail), table.Count(q.LostTokens))
+			fmt.Fprintf(w, "| %d | %d | %s | `%s` | %s | %s |\n", q.Seq, q.Line, cause, q.Path,
+				format.MarkdownCell(q.Detail), table.Count(q.LostTokens))
 		}
 		// The changed text, as the table shows it: what a reviewer needs to see the cause.
 		for _, q := range breaks {
 			if q.Change == nil || q.Change.Old == "" && q.Change.New == "" {
 				continue
 			}
-			fmt.Fprintf(w, "\nRequest %d, at `%s`:\n\n%s\n", q.Seq, q.Path, format.MarkdownFence("diff", q.Change.Lines()))
+			fmt.Fprintf(w, "\nRequest %d, at `%s`:\n\n%s\n", q.Seq, q.Path, format.MarkdownFence("diff",
+				q.Change.Lines()))
 		}
 	}
 	if lines := placeLines(r); len(lines) > 0 {

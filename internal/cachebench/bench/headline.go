@@ -17,7 +17,8 @@ func Headline(r *Result) []string {
 	b := r.Runs[0]
 	if len(r.Runs) == 1 {
 		return []string{fmt.Sprintf("baseline: %s of %s prompt tokens cached (%s), %s ms reading prompts%s",
-			table.Count(b.Totals.Cached), table.Count(b.Totals.Prompt), cachedShare(b), table.Decimal(b.Totals.PromptMS, 1),
+			table.Count(b.Totals.Cached), table.Count(b.Totals.Prompt), cachedShare(b), table.Decimal(b.Totals.PromptMS,
+				1),
 			modelled(r))}
 	}
 	var out []string

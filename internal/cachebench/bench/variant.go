@@ -202,9 +202,17 @@ func pruneResults(body []byte, r *chat.Request) []byte {
 
 // addTool appends the churn tool to the tool list, or gives the request one.
 func addTool(body []byte, r *chat.Request) ([]byte, error) {
-	tool := []byte(`{"type":"function","function":{"name":"` + ChurnTool + `","description":"A tool an MCP server added in the middle of the session.","parameters":{"type":"object","properties":{}}}}`)
+	tool := []byte(
+		`{"type":"function","function":{"name":"` + ChurnTool + `",` +
+			`"description":"A tool an MCP server added in the middle of the session.",` +
+			`"parameters":{"type":"object","properties":{}}}}`,
+	)
 	if r.API != chat.ChatCompletions {
-		tool = []byte(`{"type":"function","name":"` + ChurnTool + `","description":"A tool an MCP server added in the middle of the session.","parameters":{"type":"object","properties":{}}}`)
+		tool = []byte(
+			`{"type":"function","name":"` + ChurnTool + `",` +
+				`"description":"A tool an MCP server added in the middle of the session.",` +
+				`"parameters":{"type":"object","properties":{}}}`,
+		)
 	}
 	if n := len(r.Tools); n > 0 {
 		last := r.Tools[n-1]

@@ -124,7 +124,8 @@ func WriteLarge(w io.Writer, o LargeOptions) error {
 		default:
 			calls++
 			id := fmt.Sprintf("call_%d", calls)
-			reply := Reply{Calls: []Call{{id, "tool_03", fmt.Sprintf(`{"path":"src/%s.go","query":"%s"}`, vocab[rng.IntN(len(vocab))], vocab[rng.IntN(len(vocab))])}}}
+			reply := Reply{Calls: []Call{{id, "tool_03", fmt.Sprintf(`{"path":"src/%s.go","query":"%s"}`,
+				vocab[rng.IntN(len(vocab))], vocab[rng.IntN(len(vocab))])}}}
 			if calls%8 == 0 {
 				reply = Reply{Text: words(rng, 30)}
 			}

@@ -223,7 +223,8 @@ func (pl *player) firstTurn() error {
 		},
 		func() error {
 			pl.result("call_1", buildOut)
-			return pl.send(Reply{Text: "The compiler names main.go line 10. Let me read it.", Calls: []Call{{"call_2", "read", `{"path":"main.go"}`}}})
+			return pl.send(Reply{Text: "The compiler names main.go line 10. Let me read it.", Calls: []Call{{"call_2",
+				"read", `{"path":"main.go"}`}}})
 		},
 		func() error {
 			pl.result("call_2", fileMain)
@@ -233,7 +234,8 @@ func (pl *player) firstTurn() error {
 			return nil
 		},
 		func() error {
-			return pl.send(Reply{Text: "Line 10 uses `nme`, which is not defined: it should be `name`, the parameter of greet."})
+			return pl.send(Reply{Text: "Line 10 uses `nme`, which is not defined: it should be `name`, the parameter " +
+				"of greet."})
 		},
 	)
 }
@@ -252,7 +254,8 @@ func (pl *player) secondTurn() error {
 		},
 		func() error {
 			pl.result("call_4", "hello, world")
-			return pl.send(Reply{Text: "Fixed: greet now uses its parameter, and the program builds and prints `hello, world`."})
+			return pl.send(Reply{Text: "Fixed: greet now uses its parameter, and the program builds and prints " +
+				"`hello, world`."})
 		},
 	)
 }
@@ -264,7 +267,10 @@ func (pl *player) compact() error {
 	s := pl.s
 	c := pl.ps.Compact()
 	s.Msgs = append(s.Msgs, Msg("user", c.Ask))
-	summary := "## What we are doing\nFixing the build of example.com/hello; done.\n\n## Decisions\nRenamed `nme` to `name` in greet (main.go:10): the parameter's name.\n\n## Facts established\n`go build ./...` failed with `./main.go:10:21: undefined: nme`; after the edit it builds and prints `hello, world`.\n\n## Files touched\nmain.go: line 10 edited.\n\n## Open threads\nNone."
+	summary := "## What we are doing\nFixing the build of example.com/hello; done.\n\n## Decisions\nRenamed `nme` to " +
+		"`name` in greet (main.go:10): the parameter's name.\n\n## Facts established\n`go build ./...` failed with " +
+		"`./main.go:10:21: undefined: nme`; after the edit it builds and prints `hello, world`.\n\n## Files " +
+		"touched\nmain.go: line 10 edited.\n\n## Open threads\nNone."
 	if _, err := pl.rec.Send(s.Body(), Reply{Text: summary}, s.Stream); err != nil {
 		return err
 	}

@@ -64,7 +64,9 @@ func (s *Session) Body() []byte {
 
 // Msg is a message with a text content.
 func Msg(role, content string) json.RawMessage {
-	return json.RawMessage(`{"role":` + string(jsonx.String(role)) + `,"content":` + string(jsonx.String(content)) + `}`)
+	return json.RawMessage(
+		`{"role":` + string(jsonx.String(role)) + `,"content":` + string(jsonx.String(content)) + `}`,
+	)
 }
 
 // Tool is a function tool with one string parameter per name.
@@ -77,8 +79,20 @@ func Tool(name, description string, params ...string) json.RawMessage {
 	for i, p := range params {
 		req[i] = string(jsonx.String(p))
 	}
-	return json.RawMessage(`{"type":"function","function":{"name":` + string(jsonx.String(name)) + `,"description":` + string(jsonx.String(description)) +
-		`,"parameters":{"type":"object","properties":{` + strings.Join(props, ",") + `},"required":[` + strings.Join(req, ",") + `]}}}`)
+	return json.RawMessage(
+		`{"type":"function","function":{"name":` + string(
+			jsonx.String(name),
+		) + `,"description":` + string(
+			jsonx.String(description),
+		) +
+			`,"parameters":{"type":"object","properties":{` + strings.Join(
+			props,
+			",",
+		) + `},"required":[` + strings.Join(
+			req,
+			",",
+		) + `]}}}`,
+	)
 }
 
 // Call is a tool call the scripted model makes.
@@ -104,7 +118,13 @@ func (r Reply) Message() json.RawMessage {
 
 // Result is a tool result message.
 func Result(id, content string) json.RawMessage {
-	return json.RawMessage(`{"role":"tool","tool_call_id":` + string(jsonx.String(id)) + `,"content":` + string(jsonx.String(content)) + `}`)
+	return json.RawMessage(
+		`{"role":"tool","tool_call_id":` + string(
+			jsonx.String(id),
+		) + `,"content":` + string(
+			jsonx.String(content),
+		) + `}`,
+	)
 }
 
 // Recorder sends requests to a simulated server and records each exchange: the request body as
@@ -146,7 +166,8 @@ func (r *Recorder) Send(body []byte, reply Reply, stream bool) (json.RawMessage,
 	// the token counts (no sleeping).
 	n := max(1, len(strings.Fields(reply.Text))+len(reply.Calls))
 	u := wire.Usage{Prompt: res.PromptTokens, Cached: res.CachedTokens, Completion: n,
-		PromptMS: float64(res.PromptTokens-res.CachedTokens) * promptMSPerToken, PredictedMS: float64(n) * predictedMSPerToken}
+		PromptMS:    float64(res.PromptTokens-res.CachedTokens) * promptMSPerToken,
+		PredictedMS: float64(n) * predictedMSPerToken}
 	x := replay.Exchange{Seq: r.n, Started: r.Clock, Method: "POST", Path: "/v1/chat/completions",
 		Request: replay.Request{Headers: map[string][]string{"Content-Type": {"application/json"}}}}
 	first := 20 + u.PromptMS

@@ -212,7 +212,8 @@ func (c comparer) messages(p *Pair, a, b *request) {
 			continue
 		}
 		d.Detail = fmt.Sprintf("%s (%s) was rewritten: %s → %s", b.r.Messages[i].Path(),
-			audit.MessageLabel(b.r.Messages[i], b.r.Messages[i].Raw), size(len(a.msgs[i].all)), size(len(b.msgs[i].all)))
+			audit.MessageLabel(b.r.Messages[i], b.r.Messages[i].Raw), size(len(a.msgs[i].all)),
+			size(len(b.msgs[i].all)))
 		if la, lb := audit.MessageLabel(a.r.Messages[i], a.r.Messages[i].Raw), audit.MessageLabel(b.r.Messages[i],
 			b.r.Messages[i].Raw); la != lb {
 			d.Detail = fmt.Sprintf("%s is %s in a, %s in b", b.r.Messages[i].Path(), la, lb)
@@ -255,7 +256,8 @@ func breakpoints(p *Pair, a, b *request) {
 		at = b.marks
 	}
 	path, _, _ := strings.Cut(at[0], " (")
-	p.add(Difference{Kind: KindBreakpoints, Path: path, Prefix: true, Detail: "breakpoints " + strings.Join(parts, "; ")})
+	p.add(Difference{Kind: KindBreakpoints, Path: path, Prefix: true, Detail: "breakpoints " + strings.Join(parts,
+		"; ")})
 }
 
 func minus(x, y []string) []string {
@@ -330,9 +332,11 @@ func headers(p *Pair, a, b *request) {
 		_, okB := b.headers[h]
 		switch {
 		case okA && !okB:
-			p.add(Difference{Kind: KindHeader, Path: h, Prefix: true, Detail: "removed: it routes a session to its cache"})
+			p.add(Difference{Kind: KindHeader, Path: h, Prefix: true,
+				Detail: "removed: it routes a session to its cache"})
 		case okB && !okA:
-			p.add(Difference{Kind: KindHeader, Path: h, Prefix: true, Detail: "added: it routes a session to its cache"})
+			p.add(Difference{Kind: KindHeader, Path: h, Prefix: true,
+				Detail: "added: it routes a session to its cache"})
 		}
 	}
 	for h, va := range a.headers {

@@ -123,7 +123,8 @@ func pagePair(q Pair) htmlPair {
 		hp.SharedW, hp.LostW = "0", "0"
 	}
 	for _, d := range q.Differences {
-		hd := htmlDiff{Kind: d.Kind, Path: d.Path, Detail: d.Detail, Tokens: tokensText(d) + restText(d), First: d.First}
+		hd := htmlDiff{Kind: d.Kind, Path: d.Path, Detail: d.Detail, Tokens: tokensText(d) + restText(d),
+			First: d.First}
 		if d.Change != nil {
 			hd.Old, hd.New = d.Change.Old, d.Change.New
 		}

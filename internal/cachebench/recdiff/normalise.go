@@ -24,8 +24,10 @@ var (
 	// idValue is a value shaped as the APIs' and agents' ids: a prefixed one (call_, toolu_, fc_,
 	// msg_, resp_, rs_, chatcmpl-, item_), a UUID, or a long hex run.
 	idValue = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`\b(?:call|toolu|srvtoolu|fc|msg|resp|rs|chatcmpl|item|ses|sess)[_-][A-Za-z0-9_-]{6,}` +
-			`|\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b|\b[0-9a-f]{24,}\b`)
+		return regexp.MustCompile(
+			`\b(?:call|toolu|srvtoolu|fc|msg|resp|rs|chatcmpl|item|ses|sess)[_-][A-Za-z0-9_-]{6,}` +
+				`|\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b|\b[0-9a-f]{24,}\b`,
+		)
 	})
 )
 

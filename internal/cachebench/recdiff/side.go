@@ -96,8 +96,9 @@ func newRequest(ctx context.Context, e replay.Entry, q *audit.Request, tk tokens
 		return nil, err
 	}
 	rq := &request{path: e.Exchange.Path, r: r, params: map[string]masked{}, headers: map[string]string{},
-		marks: q.Breakpoints, ref: Ref{Seq: q.Seq, Line: e.Line, PromptTokens: q.PromptTokens, Reusable: q.ReusableTokens,
-			Model: q.Model}}
+		marks: q.Breakpoints, ref: Ref{Seq: q.Seq, Line: e.Line, PromptTokens: q.PromptTokens,
+			Reusable: q.ReusableTokens,
+			Model:    q.Model}}
 	var edits []chat.Edit
 	each := func(ps []chat.Part) []masked {
 		out := make([]masked, len(ps))

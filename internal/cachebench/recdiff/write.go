@@ -50,7 +50,8 @@ func counts(t Totals) string {
 	for _, c := range []struct {
 		n    int
 		word string
-	}{{t.Breaks, "break the cached prefix"}, {t.Differs, "differ elsewhere"}, {t.Cosmetic, "cosmetic"}, {t.Same, "same"}} {
+	}{{t.Breaks, "break the cached prefix"}, {t.Differs, "differ elsewhere"}, {t.Cosmetic, "cosmetic"}, {t.Same,
+		"same"}} {
 		if c.n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", c.n, c.word))
 		}
@@ -240,14 +241,16 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 	t := r.Totals
 	fmt.Fprintf(w, "## Two recordings: `%s` vs `%s`\n\n%s **%s** %s (%s): %s. They share **%s** of %s "+
 		"prompt tokens (%s). Each keeps of its own prefix: a %s, b %s. Tokenizer: %s.\n\n", r.A.File, r.B.File,
-		st.Icon(), st.Word(), pairs(t.Pairs), r.Pairing, counts(t), table.Count(t.SharedTokens), table.Count(t.PromptTokens),
+		st.Icon(), st.Word(), pairs(t.Pairs), r.Pairing, counts(t), table.Count(t.SharedTokens),
+		table.Count(t.PromptTokens),
 		table.Percent(t.SharedShare), table.Percent(r.A.Audit.ReusableShare), table.Percent(r.B.Audit.ReusableShare),
 		r.Tokenizer)
 	if t.LostCost != nil {
 		fmt.Fprintf(w, "Lost to the differences, over reading from the cache: **%s**.\n\n", money(r, *t.LostCost))
 	}
 	if len(r.Changes) > 0 {
-		fmt.Fprintln(w, "| Kind | Path | Change | Pairs | Lost tokens | Changes the prefix |\n|---|---|---|---:|---:|---|")
+		fmt.Fprintln(w,
+			"| Kind | Path | Change | Pairs | Lost tokens | Changes the prefix |\n|---|---|---|---:|---:|---|")
 		for _, c := range r.Changes {
 			yes := "no"
 			if c.Prefix {

@@ -29,7 +29,8 @@ type bpe struct {
 // o200kPattern is tiktoken's o200k_base pre-tokenizer, as github.com/pkoukk/tiktoken-go v0.1.8
 // (encoding.go, o200k_base) joins it; TestBPEMatchesTiktokenGo holds the two together. split
 // (pretok.go) makes its splits by hand; the tests run the pattern as the oracle.
-const o200kPattern = `[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?` +
+const o200kPattern = `[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*` +
+	`[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?` +
 	`|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?` +
 	`|\p{N}{1,3}` +
 	`| ?[^\s\p{L}\p{N}]+[\r\n/]*` +

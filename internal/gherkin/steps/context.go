@@ -250,7 +250,8 @@ func contextGivens() []stepDef {
 		step(Given, "the file {string:path} holds these lines:", docArg,
 			"what the file holds: the docstring's lines, each ending with a line break",
 			holds(docLines)),
-		step(Given, "the file {string:path} holds the lines {string:word} 1 to {int:n}", noArg, `the lines "WORD 1" to "WORD N", each ending with a line break`,
+		step(Given, "the file {string:path} holds the lines {string:word} 1 to {int:n}", noArg,
+			`the lines "WORD 1" to "WORD N", each ending with a line break`,
 			func(b *B, a *args) error { b.setContent(a.str(0), lines(a.str(1), a.num(2))); return nil }),
 		step(Given, "the file {string:path} is empty", noArg, "the file holds nothing",
 			func(b *B, a *args) error { b.setContent(a.str(0), ""); return nil }),
@@ -317,7 +318,8 @@ func contextChanges() []stepDef {
 				}
 				return b.output(a.str(0), a.str(1), a.raw(2), t)
 			}),
-		step(When, "{id} is {string:tool} {json:args} answering the numbers 1 to {int:n}, one a line", noArg, `another tool's result: "1\n2\n…\nN"`,
+		step(When, "{id} is {string:tool} {json:args} answering the numbers 1 to {int:n}, one a line", noArg,
+			`another tool's result: "1\n2\n…\nN"`,
 			func(b *B, a *args) error { return b.output(a.str(0), a.str(1), a.raw(2), numbers(a.num(3))) }),
 		step(When, "{id} recalls {string:target}", noArg, "a recall of a result (the # may be left out)",
 			func(b *B, a *args) error { return b.recall(a.str(0), a.str(1), 0, 0) }),
@@ -357,7 +359,8 @@ func contextThens() []stepDef {
 			theCompaction, nil, docWant),
 		thenOf("compaction {int:n} inserts:", docArg, "the text the n-th compaction inserts", compactionN, nil,
 			docWant),
-		thenOf("the compaction inserts nothing", noArg, `the one compaction inserts "" (no reads: no table)`, theCompaction, nil, is("")),
+		thenOf("the compaction inserts nothing", noArg, `the one compaction inserts "" (no reads: no table)`,
+			theCompaction, nil, is("")),
 		thenOf("compaction {int:n} inserts nothing", noArg, `the n-th compaction inserts ""`, compactionN, nil, is("")),
 		step(Then, "every reply inserts nothing", noArg, `each reply step inserts ""`,
 			func(b *B, a *args) error {

@@ -63,9 +63,12 @@ func fsAccessSteps() []stepDef {
 		failsWith[B](),
 		thenPart[B]("the listing is:", tableArg, `the answer is {"entries": […]}, one entry a row, in order`,
 			nil, field("entries", tableWant(1, cell)), "entry"),
-		thenPart[B]("the listing is empty", noArg, `the answer is {"entries": []}`, nil, is(map[string]any{"entries": []string{}})),
-		thenPart[B]("the level is {string:level} and it is a passage", noArg, `the answer is {"level": …, "passage": true}`, nil, level(true)),
-		thenPart[B]("the level is {string:level} and it is not a passage", noArg, `the answer is {"level": …, "passage": false}`, nil, level(false)),
+		thenPart[B]("the listing is empty", noArg, `the answer is {"entries": []}`, nil,
+			is(map[string]any{"entries": []string{}})),
+		thenPart[B]("the level is {string:level} and it is a passage", noArg,
+			`the answer is {"level": …, "passage": true}`, nil, level(true)),
+		thenPart[B]("the level is {string:level} and it is not a passage", noArg,
+			`the answer is {"level": …, "passage": false}`, nil, level(false)),
 	)
 	return steps
 }

@@ -19,7 +19,10 @@ type indexBuilder struct {
 
 func (b *indexBuilder) Case() (map[string]any, error) {
 	if len(b.steps) == 0 {
-		return nil, fmt.Errorf("no steps: write a file with `Given the file \"/Notes/a.md\" holds \"…\"`, or mount a repository")
+		return nil,
+			fmt.Errorf(
+				"no steps: write a file with `Given the file \"/Notes/a.md\" holds \"…\"`, or mount a repository",
+			)
 	}
 	return map[string]any{"steps": b.steps}, nil
 }

@@ -12,7 +12,9 @@ type jobsBuilder struct {
 
 func (b *jobsBuilder) Case() (map[string]any, error) {
 	if b.fields["kind"] == nil {
-		return nil, fmt.Errorf("no job: begin with `Given a background command ...`, `Given a subagent ...`, `Given a message from the subagent ...` or `Given a message to the subagent:`")
+		return nil,
+			fmt.Errorf("no job: begin with `Given a background command ...`, `Given a subagent ...`, `Given a " +
+				"message from the subagent ...` or `Given a message to the subagent:`")
 	}
 	return b.fields, nil
 }

@@ -35,7 +35,8 @@ func (b *modulesBuilder) Case() (map[string]any, error) {
 func (b *modulesBuilder) add(s map[string]any) error { b.steps = append(b.steps, s); return nil }
 
 // errLate is a Given after the first When: the disk a session starts with is said before it.
-var errLate = fmt.Errorf("a Given describes the disk the session starts with, before the first When; a later change is `When the file … changes to …`")
+var errLate = fmt.Errorf("a Given describes the disk the session starts with, before the first When; a later change " +
+	"is `When the file … changes to …`")
 
 func (b *modulesBuilder) file(p string, content any) error {
 	if len(b.steps) > 0 {
@@ -162,7 +163,8 @@ func modulesWhens() []stepDef {
 			}),
 		step(When, "the next request is made", noArg, "the next model request (op request)",
 			func(b *B, a *args) error { return b.add(map[string]any{"op": "request"}) }),
-		step(When, "the next request's append fails", noArg, `the next model request, its record's append failing (append: "fail")`,
+		step(When, "the next request's append fails", noArg,
+			`the next model request, its record's append failing (append: "fail")`,
 			func(b *B, a *args) error { return b.add(map[string]any{"op": "request", "append": "fail"}) }),
 		step(When, "the session is compacted", noArg, "compaction drops the instruction records (op compact)",
 			func(b *B, a *args) error { return b.add(map[string]any{"op": "compact"}) }),
@@ -215,7 +217,9 @@ func modulesThens() []stepDef {
 				}
 				return a.check(path{i, "record", "modules", m}, docWant)
 			}),
-		thenOf("step {int:n} records the instructions:", tableArg, `a request's details.instructions, in order (supersedes: a hash, or "null")`, request, path{"record", "instructions"},
+		thenOf("step {int:n} records the instructions:", tableArg,
+			`a request's details.instructions, in order (supersedes: a hash, or "null")`, request, path{"record",
+				"instructions"},
 			func(a *args) (any, error) {
 				return mapRows(a, 3, func(r []string) map[string]any {
 					var sup any
@@ -226,7 +230,9 @@ func modulesThens() []stepDef {
 						"supersedes": sup}
 				})
 			}, "relPath", "sha256", "supersedes"),
-		thenOf("step {int:n} diagnoses:", tableArg, `a spawn's or request's diagnostics, by path (an empty path: none; code "null": none declared)`, spawnOrRequest, path{"diagnostics"},
+		thenOf("step {int:n} diagnoses:", tableArg,
+			`a spawn's or request's diagnostics, by path (an empty path: none; code "null": none declared)`,
+			spawnOrRequest, path{"diagnostics"},
 			func(a *args) (any, error) { return diagnostics(a) }, "path", "code"),
 		thenOf("step {int:n} diagnoses nothing", noArg, "a spawn's or request's diagnostics are []", spawnOrRequest,
 			path{"diagnostics"}, is([]any{})),

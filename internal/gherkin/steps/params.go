@@ -27,7 +27,10 @@ type paramType struct {
 
 var paramTypes = map[string]paramType{
 	// {string}: one quoted string.
-	"string": {re: quoted, show: func(n string) string { return `"` + n + `"` }, read: func(s string) (any, error) { return unquote(s) }},
+	"string": {re: quoted, show: func(n string) string { return `"` + n + `"` }, read: func(s string) (any,
+		error) {
+		return unquote(s)
+	}},
 	// {int}: an integer.
 	"int": {re: `-?[0-9]+`, show: func(n string) string { return n }, read: func(s string) (any, error) {
 		n, err := strconv.Atoi(s)
@@ -37,13 +40,27 @@ var paramTypes = map[string]paramType{
 		return n, nil
 	}},
 	// {text}: quoted strings joined by +, each repeated with x N: "a" x 150 + ". " + "b" x 60.
-	"text": {re: quoted + `(?: x ?[0-9]+)?(?: \+ ` + quoted + `(?: x ?[0-9]+)?)*`, show: func(n string) string { return `"` + n + `"…` }, read: func(s string) (any, error) { return ParseText(s) }},
+	"text": {re: quoted + `(?: x ?[0-9]+)?(?: \+ ` + quoted + `(?: x ?[0-9]+)?)*`,
+		show: func(n string) string { return `"` + n + `"…` }, read: func(s string) (any,
+			error) {
+			return ParseText(s)
+		}},
 	// {strings}: a list of quoted strings: "a", "b" and "c".
-	"strings": {re: quoted + `(?:(?:, |,? and )` + quoted + `)*`, show: func(n string) string { return `"` + n + `", …` }, read: func(s string) (any, error) { return ParseList(s) }},
+	"strings": {re: quoted + `(?:(?:, |,? and )` + quoted + `)*`,
+		show: func(n string) string { return `"` + n + `", …` }, read: func(s string) (any,
+			error) {
+			return ParseList(s)
+		}},
 	// {id}: a result id as the context area writes it.
-	"id": {re: `#[0-9A-Za-z]+`, show: func(n string) string { return "#" + n }, read: func(s string) (any, error) { return s, nil }},
+	"id": {re: `#[0-9A-Za-z]+`, show: func(n string) string { return "#" + n }, read: func(s string) (any,
+		error) {
+		return s, nil
+	}},
 	// {word}: a bare word (an op, a level).
-	"word": {re: `[A-Za-z_][A-Za-z0-9_]*`, show: func(n string) string { return n }, read: func(s string) (any, error) { return s, nil }},
+	"word": {re: `[A-Za-z_][A-Za-z0-9_]*`, show: func(n string) string { return n }, read: func(s string) (any,
+		error) {
+		return s, nil
+	}},
 	// {json}: a JSON object written inline: {"path": "src"}.
 	"json": {re: `\{.*\}`, show: func(n string) string { return "{" + n + "}" }, read: func(s string) (any, error) {
 		var v map[string]any

@@ -25,11 +25,15 @@ var requests = map[string]bool{"user": true, "tool": true, "compact": true, "wra
 func (b *prefixBuilder) Case() (map[string]any, error) {
 	switch {
 	case b.start["date"] == nil:
-		return nil, fmt.Errorf("no session: begin with `Given a session that starts on \"2026-11-05\" in mode \"manual\"`")
+		return nil,
+			fmt.Errorf("no session: begin with `Given a session that starts on \"2026-11-05\" in mode \"manual\"`")
 	case b.start["could"] == nil:
-		return nil, fmt.Errorf("what could the session ever meet? say it with `Given it could meet \"plan\"` (or `Given it could meet nothing`)")
+		return nil,
+			fmt.Errorf("what could the session ever meet? say it with `Given it could meet \"plan\"` (or `Given it " +
+				"could meet nothing`)")
 	case b.tools == nil:
-		return nil, fmt.Errorf("which tools does the case look at? say it with `Given the tools \"read\" and \"plan_submit\"`")
+		return nil,
+			fmt.Errorf("which tools does the case look at? say it with `Given the tools \"read\" and \"plan_submit\"`")
 	case len(b.steps) == 0:
 		return nil, fmt.Errorf("no steps: a When is one step, e.g. `When the person sends a message`")
 	}
@@ -271,14 +275,24 @@ func prefixChanges() []stepDef {
 					delete(b.files, a.str(0))
 					return b.set(w.by, map[string]any{"files": copyTexts(b.files)})
 				}),
-			step(When, w.words+" changes at once:", tableArg, "one set step of several fields: date, mode, plan, memory, personality, `file PATH`, `mcp NAME`"+byWords(w.by),
+			step(
+				When,
+				w.words+" changes at once:",
+				tableArg,
+				"one set step of several fields: date, mode, plan, memory, personality, `file PATH`, "+
+					"`mcp NAME`"+byWords(
+					w.by,
+				),
 				func(b *B, a *args) error {
 					f, err := b.fieldRows(a)
 					if err != nil {
 						return err
 					}
 					return b.set(w.by, f)
-				}, "field", "value"),
+				},
+				"field",
+				"value",
+			),
 		)
 	}
 	return steps

@@ -21,7 +21,8 @@ func (b *searchBuilder) Case() (map[string]any, error) {
 		return nil, fmt.Errorf("no tree: lay it out with `Given the tree:`")
 	}
 	if _, ok := b.fields["passages"]; !ok {
-		return nil, fmt.Errorf("no passages: say what the index holds with `Given the passages:` (or `Given no passages`)")
+		return nil,
+			fmt.Errorf("no passages: say what the index holds with `Given the passages:` (or `Given no passages`)")
 	}
 	if !b.searched {
 		return nil, fmt.Errorf("no search: a When says it, e.g. `When the session searches everything`")
@@ -117,7 +118,8 @@ func searchSteps() []stepDef {
 				return result(strings.TrimSpace(r[0]),
 					r[1])
 			})), "result", "passage"),
-		thenPart[B]("there are no results", noArg, `the answer is {"results": []}`, nil, is(map[string]any{"results": []string{}})),
+		thenPart[B]("there are no results", noArg, `the answer is {"results": []}`, nil,
+			is(map[string]any{"results": []string{}})),
 		thenPart[B]("there are {int:n} results", noArg, "how many results", path{"results", length}, valWant(0)),
 		step(Then, "result {int:n} is {string:where}", noArg,
 			"the first line of one result (PATH:START-END), counting from 1",

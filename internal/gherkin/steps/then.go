@@ -92,5 +92,6 @@ func thenPart[B any](phrase string, arg argForm, doc string, part path, w want, 
 
 // failsWith is the Then of an area whose answer is {"error": …} when the operation fails.
 func failsWith[B any]() stepDef {
-	return thenPart[B]("it fails with {text:error}", noArg, `the answer is {"error": …}, the error's exact text`, nil, field("error", valWant(0)))
+	return thenPart[B]("it fails with {text:error}", noArg, `the answer is {"error": …}, the error's exact text`, nil,
+		field("error", valWant(0)))
 }

@@ -219,7 +219,8 @@ func (v *Vocabulary) match(area string, k Kind, text string) (stepDef, []string,
 		}
 	}
 	if other != nil {
-		return stepDef{}, nil, &stepError{msg: fmt.Sprintf("%q is a %s step here: write `%s %s`", text, other.kind, other.kind, text)}
+		return stepDef{}, nil, &stepError{msg: fmt.Sprintf("%q is a %s step here: write `%s %s`", text, other.kind,
+			other.kind, text)}
 	}
 	return stepDef{}, nil, &stepError{msg: v.unknown(area, k, text)}
 }

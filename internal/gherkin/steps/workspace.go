@@ -88,10 +88,22 @@ func workspaceSteps() []stepDef {
 			addOp(add, "files", "path", "root")),
 		step(When, "/files is asked for {string:path}", noArg, "a /files request without a root parameter",
 			addOp(add, "files", "path")),
-		thenOf("step {int:n} works in the root {string:root}", noArg, `the step answers {"root": …}`, at, nil, field("root", valWant(1))),
-		thenOf("step {int:n} finds {string:path}", noArg, `the step answers {"path": …}: where the path really is`, at, nil, field("path", valWant(1))),
-		thenOf("step {int:n} is refused as {word:error}", noArg, `the step answers {"error": …}: not_absolute, not_allowed, immutable, no_session, escape, not_found or loop`, at, nil, field("error", valWant(1))),
-		thenOf("step {int:n} offers the roots {strings:roots}", noArg, `the picker answers {"roots": […]}`, at, nil, field("roots", valWant(1))),
-		thenOf("step {int:n} offers no picker", noArg, `the picker answers {"roots": null}`, at, nil, is(map[string]any{"roots": nil})),
+		thenOf("step {int:n} works in the root {string:root}", noArg, `the step answers {"root": …}`, at, nil,
+			field("root", valWant(1))),
+		thenOf("step {int:n} finds {string:path}", noArg, `the step answers {"path": …}: where the path really is`, at,
+			nil, field("path", valWant(1))),
+		thenOf(
+			"step {int:n} is refused as {word:error}",
+			noArg,
+			`the step answers {"error": …}: not_absolute, not_allowed, immutable, no_session, escape, `+
+				`not_found or loop`,
+			at,
+			nil,
+			field("error", valWant(1)),
+		),
+		thenOf("step {int:n} offers the roots {strings:roots}", noArg, `the picker answers {"roots": […]}`, at, nil,
+			field("roots", valWant(1))),
+		thenOf("step {int:n} offers no picker", noArg, `the picker answers {"roots": null}`, at, nil,
+			is(map[string]any{"roots": nil})),
 	}
 }

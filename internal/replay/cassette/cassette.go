@@ -30,7 +30,8 @@ func Open(path string, rules *Rules) (*Cassette, error) {
 		return nil, fmt.Errorf("--cassette: %v", err)
 	}
 	if r.Kind != replay.KindRecording {
-		return nil, fmt.Errorf("--cassette %s: a %s holds no answers; give a recording (docs/recording.md)", path, r.Kind)
+		return nil, fmt.Errorf("--cassette %s: a %s holds no answers; give a recording (docs/recording.md)", path,
+			r.Kind)
 	}
 	c := New(entries, rules)
 	c.File = path

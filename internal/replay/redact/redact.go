@@ -47,7 +47,10 @@ var builtin = sync.OnceValue(func() []shape {
 // credentialField finds a JSON member whose name says it holds a credential, and its string
 // value; the value is scrubbed when it looks random (entropy), not when it is a word.
 var credentialField = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)("(?:api_?key|apikey|access_?token|auth_?token|secret|client_?secret|password|token)"\s*:\s*")([^"\\]{16,})"`)
+	return regexp.MustCompile(
+		`(?i)("(?:api_?key|apikey|access_?token|auth_?token|secret|client_?secret|password|token)"` +
+			`\s*:\s*")([^"\\]{16,})"`,
+	)
 })
 
 // credentialNeed are credentialField's literals: every name it matches ends in one of them.
@@ -372,7 +375,9 @@ func (r *Rules) Chunks(chunks []string, counts Counts) []string {
 // chat completions' content and arguments, the Responses API's delta, Messages' text,
 // thinking and partial_json, Gemini's text.
 var deltaMember = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`"(?:content|text|delta|partial_json|thinking|arguments|reasoning_content|reasoning)":"((?:[^"\\]|\\.)*)"`)
+	return regexp.MustCompile(
+		`"(?:content|text|delta|partial_json|thinking|arguments|reasoning_content|reasoning)":"((?:[^"\\]|\\.)*)"`,
+	)
 })
 
 // piece is one delta string of a stream: in which chunk, where its escaped value lies, its text.
