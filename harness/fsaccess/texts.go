@@ -134,8 +134,9 @@ func ParseTexts(md []byte) (Texts, error) {
 		{[]*string{&t.ReadOnlyMark}, regexp.MustCompile("read but not change, in a directory it can, marked `([^`]+)`")},
 		{[]*string{&t.EmptyRead, &t.EmptyList},
 			regexp.MustCompile("An empty directory is `([^`]+)` from `read`, `([^`]+)` from `list`")},
-		{[]*string{&depthDefault, &depthMax}, regexp.MustCompile("`list` with a `depth` \\(default (\\d+), at most (\\d+)\\)")},
-		{[]*string{&indent}, regexp.MustCompile("each level indented by (\\w+) more spaces")},
+		{[]*string{&depthDefault, &depthMax},
+			regexp.MustCompile("`list` with a `depth` \\(default (\\d+), at most (\\d+)\\)")},
+		{[]*string{&indent}, regexp.MustCompile(`each level indented by (\w+) more spaces`)},
 		{[]*string{&maxLines, &t.MoreLine}, regexp.MustCompile("At most (\\d+) lines, then `([^`]+)` on its own line")},
 	} {
 		found := m.re.FindAllStringSubmatch(listing, -1)
