@@ -12,12 +12,15 @@ import (
 
 // How a case is tied to a statement, found from the cases themselves so that no list of ids is
 // typed by hand: a case checks a statement when its "about" quotes the statement (a quoted
-// stretch of at least minQuote characters of it, or all of it), or when its expectation holds
-// the statement's text (every fixed stretch of a template or table row, at least minText long,
-// with the placeholders left out).
+// stretch — in "", “” or, of minQuote characters or more, “ — of at least minQuote characters
+// of it, or all of it), or when its expectation holds the statement's text (every fixed stretch
+// of a template or table row, at least minText long, with the placeholders left out).
 const (
 	minQuote = 24
 	minText  = 12
+	// minTemplate is the fixed text a JSON template with placeholders needs to be matched: its
+	// placeholders stand for one run of text each, so `Today is {{date}}.` says enough.
+	minTemplate = 8
 )
 
 // patterns are the link rules' regular expressions, made on first use.
@@ -25,7 +28,7 @@ var patterns = sync.OnceValue(func() (p struct {
 	quoted, placeholders, backticked, variable *regexp.Regexp
 	markup                                     *strings.Replacer
 }) {
-	p.quoted = regexp.MustCompile(`"([^"]{10,})"|“([^”]{10,})”`)
+	p.quoted = regexp.MustCompile("\"([^\"]{10,})\"|“([^”]{10,})”|`([^`]{24,})`")
 	p.placeholders = regexp.MustCompile(`\{\{?[a-z_]+\}?\}|…`)
 	p.backticked = regexp.MustCompile("`([^`]+)`")
 	// variable is what an example in the spec's prose stands for any value of: a file name, a
@@ -42,7 +45,7 @@ func norm(s string) string { return strings.Join(strings.Fields(patterns().marku
 func quotes(about string) []string {
 	var out []string
 	for _, m := range patterns().quoted.FindAllStringSubmatch(about, -1) {
-		q := m[1] + m[2]
+		q := m[1] + m[2] + m[3]
 		for _, part := range strings.Split(q, "…") {
 			if p := norm(part); len(p) >= minQuote {
 				out = append(out, p)
@@ -107,19 +110,34 @@ func expectText(raw json.RawMessage) string {
 
 // templatePattern is a JSON template with {{placeholders}} as a pattern an answer's text would
 // match (each placeholder one run of characters on one line), when its fixed text is at least
-// minText long in all; nil otherwise.
+// minTemplate long in all; nil otherwise.
 func templatePattern(s Statement) *regexp.Regexp {
 	if s.Kind != "template" || strings.HasSuffix(s.File, ".md") || !strings.Contains(s.Text, "{{") {
 		return nil
 	}
 	fixed := patterns().placeholders.Split(s.Text, -1)
-	if n := len(strings.Join(fixed, "")); n < minText {
+	if n := len(strings.Join(fixed, "")); n < minTemplate {
 		return nil
 	}
+	names := patterns().placeholders.FindAllString(s.Text, -1)
+	var b strings.Builder
 	for i, f := range fixed {
-		fixed[i] = regexp.QuoteMeta(f)
+		b.WriteString(regexp.QuoteMeta(f))
+		if i < len(names) {
+			b.WriteString(placeholderPattern(names[i]))
+		}
 	}
-	return regexp.MustCompile(strings.Join(fixed, `[^\n]+?`))
+	return regexp.MustCompile(b.String())
+}
+
+// placeholderPattern is what a placeholder stands for: an id, a path, a hash or a number is one
+// word (so a read's bracket is not taken for an edit's), any other value a run of one line.
+func placeholderPattern(name string) string {
+	switch strings.Trim(name, "{}") {
+	case "id", "path", "sha", "n", "from", "to", "earlier", "target", "digits":
+		return `\S+?`
+	}
+	return `[^\n]+?`
 }
 
 // examplePatterns are the shapes of a Markdown statement's examples — each line of a fenced block,
@@ -171,6 +189,22 @@ func examplePatterns(s Statement) []*regexp.Regexp {
 	return out
 }
 
+// valuePattern is how an about names a JSON number or boolean of the spec: by its key — the
+// last two parts of it at least (`cap.head_chars`), or all of it — then its value, as
+// "cap.head_chars (20000)", "ids.digits: 4" or "rows = 50". nil for any other statement.
+func valuePattern(s Statement) *regexp.Regexp {
+	if s.Kind != "value" || strings.HasPrefix(s.Text, "[") || strings.HasSuffix(s.File, ".md") {
+		return nil
+	}
+	parts := strings.Split(strings.TrimSuffix(strings.TrimSuffix(s.Heading, ".default"), ".about"), ".")
+	if len(parts) > 2 {
+		parts = parts[len(parts)-2:]
+	}
+	key := regexp.QuoteMeta(strings.Join(parts, "."))
+	return regexp.MustCompile(`(?:^|[^A-Za-z0-9_.])` + key + "`?" + `\s*(?:\(|=|:)\s*` + regexp.QuoteMeta(s.Text) +
+		`(?:[^0-9.]|$)`)
+}
+
 func matchAll(text string, ps []*regexp.Regexp) bool {
 	if len(ps) == 0 || text == "" {
 		return false
@@ -189,7 +223,9 @@ func Link(stmts []Statement, cases []conformance.Case) [][]string {
 	parts := make([][]string, len(stmts))
 	tmpls := make([]*regexp.Regexp, len(stmts))
 	examples := make([][]*regexp.Regexp, len(stmts))
+	values := make([]*regexp.Regexp, len(stmts))
 	for i, s := range stmts {
+		values[i] = valuePattern(s)
 		examples[i] = examplePatterns(s)
 		normed[i] = norm(s.Text)
 		parts[i] = fixedParts(s)
@@ -200,8 +236,8 @@ func Link(stmts []Statement, cases []conformance.Case) [][]string {
 		qs := quotes(c.About)
 		exp := expectText(c.Expect)
 		for i := range stmts {
-			if quotesStatement(qs, normed[i]) || holdsAll(exp,
-				parts[i]) || (tmpls[i] != nil && tmpls[i].MatchString(exp)) || matchAll(exp, examples[i]) {
+			if quotesStatement(qs, normed[i]) || holdsAll(exp, parts[i]) || (tmpls[i] != nil && tmpls[i].MatchString(exp)) ||
+				matchAll(exp, examples[i]) || (values[i] != nil && values[i].MatchString(c.About)) {
 				out[i] = append(out[i], c.ID)
 			}
 		}
