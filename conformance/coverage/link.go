@@ -21,6 +21,8 @@ const (
 	// minTemplate is the fixed text a JSON template with placeholders needs to be matched: its
 	// placeholders stand for one run of text each, so `Today is {{date}}.` says enough.
 	minTemplate = 8
+	// minFixed is the shortest JSON text without placeholders an expectation is searched for.
+	minFixed = 6
 )
 
 // patterns are the link rules' regular expressions, made on first use.
@@ -28,7 +30,7 @@ var patterns = sync.OnceValue(func() (p struct {
 	quoted, placeholders, backticked, variable *regexp.Regexp
 	markup                                     *strings.Replacer
 }) {
-	p.quoted = regexp.MustCompile("\"([^\"]{10,})\"|“([^”]{10,})”|`([^`]{24,})`")
+	p.quoted = regexp.MustCompile(`"([^"]{10,})"|“([^”]{10,})”`)
 	p.placeholders = regexp.MustCompile(`\{\{?[a-z_]+\}?\}|…`)
 	p.backticked = regexp.MustCompile("`([^`]+)`")
 	// variable is what an example in the spec's prose stands for any value of: a file name, a
@@ -41,13 +43,23 @@ var patterns = sync.OnceValue(func() (p struct {
 // norm is a text without its Markdown emphasis and backticks, its spaces collapsed.
 func norm(s string) string { return strings.Join(strings.Fields(patterns().markup.Replace(s)), " ") }
 
-// quotes are the stretches a case's about quotes, each split at its ellipses.
+// quotes are the stretches a case's about quotes, each split at its ellipses: in "" or “”, and
+// the backticked spans (backticks paired in order, as Markdown pairs them) of minQuote or more.
 func quotes(about string) []string {
-	var out []string
+	var qs []string
 	for _, m := range patterns().quoted.FindAllStringSubmatch(about, -1) {
-		q := m[1] + m[2] + m[3]
+		qs = append(qs, m[1]+m[2])
+	}
+	for i, span := range strings.Split(about, "`") {
+		if i%2 == 1 && len(span) >= minQuote {
+			qs = append(qs, span)
+		}
+	}
+	var out []string
+	for _, q := range qs {
 		for _, part := range strings.Split(q, "…") {
-			if p := norm(part); len(p) >= minQuote {
+			// A shorter quote ties only a statement it is the whole of (quotesStatement).
+			if p := norm(part); len(p) >= minQuote || len(part) == len(q) && len(p) >= 10 {
 				out = append(out, p)
 			}
 		}
@@ -112,7 +124,14 @@ func expectText(raw json.RawMessage) string {
 // match (each placeholder one run of characters on one line), when its fixed text is at least
 // minTemplate long in all; nil otherwise.
 func templatePattern(s Statement) *regexp.Regexp {
-	if s.Kind != "template" || strings.HasSuffix(s.File, ".md") || !strings.Contains(s.Text, "{{") {
+	if s.Kind != "template" || strings.HasSuffix(s.File, ".md") {
+		return nil
+	}
+	if !strings.Contains(s.Text, "{{") {
+		// A fixed text of a few characters, as `(none)`, is matched as a whole.
+		if len(s.Text) >= minFixed && len(s.Text) < minText {
+			return regexp.MustCompile(regexp.QuoteMeta(s.Text))
+		}
 		return nil
 	}
 	fixed := patterns().placeholders.Split(s.Text, -1)
@@ -201,7 +220,7 @@ func valuePattern(s Statement) *regexp.Regexp {
 		parts = parts[len(parts)-2:]
 	}
 	key := regexp.QuoteMeta(strings.Join(parts, "."))
-	return regexp.MustCompile(`(?:^|[^A-Za-z0-9_.])` + key + "`?" + `\s*(?:\(|=|:)\s*` + regexp.QuoteMeta(s.Text) +
+	return regexp.MustCompile(`(?:^|[^A-Za-z0-9_])` + key + "`?" + `\s*(?:\(|=|:)\s*` + regexp.QuoteMeta(s.Text) +
 		`(?:[^0-9.]|$)`)
 }
 
@@ -242,6 +261,7 @@ func Link(stmts []Statement, cases []conformance.Case) [][]string {
 			}
 		}
 	}
+	requiresFromUnavailable(stmts, out)
 	for i := range out {
 		sort.Strings(out[i])
 		out[i] = dedupe(out[i])
@@ -249,9 +269,26 @@ func Link(stmts []Statement, cases []conformance.Case) [][]string {
 	return out
 }
 
+// requiresFromUnavailable ties a tool's `requires` to the cases that expect its `unavailable`
+// text: that text is what a call answers exactly while the requirement is not met, so a case
+// that expects it holds the requirement to what the tool file says.
+func requiresFromUnavailable(stmts []Statement, out [][]string) {
+	unavailable := map[string][]string{}
+	for i, s := range stmts {
+		if strings.HasPrefix(s.File, "tools/") && s.Heading == "unavailable" {
+			unavailable[s.File] = out[i]
+		}
+	}
+	for i, s := range stmts {
+		if strings.HasPrefix(s.File, "tools/") && s.Heading == "requires" {
+			out[i] = append(out[i], unavailable[s.File]...)
+		}
+	}
+}
+
 func quotesStatement(qs []string, stmt string) bool {
 	for _, q := range qs {
-		if strings.Contains(stmt, q) || (len(stmt) >= minQuote && strings.Contains(q, stmt)) {
+		if len(q) >= minQuote && strings.Contains(stmt, q) || len(stmt) >= minQuote && strings.Contains(q, stmt) || q == stmt {
 			return true
 		}
 	}
