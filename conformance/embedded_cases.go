@@ -1443,9 +1443,9 @@ var embeddedCases = [...]embeddedCase{
 		answer:    `["red orange yellow green blue indigo violet amber a"]`,
 	},
 	{
-		id: "chunk_tokens/2c473032", area: "chunk_tokens", index: 0, file: "lembas-check:chunk_tokens.json", line: 4,
-		about: "The stand-in count: a text of 39 bytes counts ceil(39 / 2) = 20 tokens, so with size 20 it fits and is one piece (even under 40 characters). filesystem.md, Indexing, by tokens: \"Where it does not, a count of `ceil(UTF-8 bytes / 2)` stands in — an estimate, not a bound\"; \"a text that fits is one piece\".",
-		input: "{\"about\":\"The stand-in count: a text of 39 bytes counts ceil(39 / 2) = 20 tokens, so with size 20 it fits and is one piece (even under 40 characters). filesystem.md, Indexing, by tokens: \\\"Where it does not, a count of `ceil(UTF-8 bytes / 2)` stands in — an estimate, not a bound\\\"; \\\"a text that fits is one piece\\\".\",\"overlap\":4,\"size\":20,\"text\":\"a b c d e f g h i j k l m n o p q r s t\",\"tokenizer\":\"estimate\"}",
+		id: "chunk_tokens/ea564a4a", area: "chunk_tokens", index: 0, file: "lembas-check:chunk_tokens.json", line: 4,
+		about: "The stand-in count: a text of 39 bytes counts ceil(39 / 2) = 20 tokens, so with size 20 it fits and is one piece (even under 40 characters). filesystem.md, Indexing, by tokens: \"Where it does not, a count of `ceil(UTF-8 bytes / 2)` stands in — an estimate, not a bound\"; \"a text that fits is one piece\". filesystem.md, Indexing, by tokens: \"Text is cut into pieces **by tokens, not by characters**\".",
+		input: "{\"about\":\"The stand-in count: a text of 39 bytes counts ceil(39 / 2) = 20 tokens, so with size 20 it fits and is one piece (even under 40 characters). filesystem.md, Indexing, by tokens: \\\"Where it does not, a count of `ceil(UTF-8 bytes / 2)` stands in — an estimate, not a bound\\\"; \\\"a text that fits is one piece\\\". filesystem.md, Indexing, by tokens: \\\"Text is cut into pieces **by tokens, not by characters**\\\".\",\"overlap\":4,\"size\":20,\"text\":\"a b c d e f g h i j k l m n o p q r s t\",\"tokenizer\":\"estimate\"}",
 		expect: `[
         "a b c d e f g h i j k l m n o p q r s t"
       ]`,
@@ -1953,9 +1953,9 @@ var embeddedCases = [...]embeddedCase{
 		answer:    `{"error":"Not a directory: /a.md"}`,
 	},
 	{
-		id: "fs_access/974503a4", area: "fs_access", index: 11, file: "lembas-check:fs_access.json", line: 982,
-		about: "edit of a file this session has not read (reads: what it has read) is refused with the spec's text, naming the resolved path. filesystem.md, Errors: \"`write` and `edit` refuse to change an existing file the session has not seen, or one that changed since it last saw it (by reading it, or by its own change).\"",
-		input: "{\"about\":\"edit of a file this session has not read (reads: what it has read) is refused with the spec's text, naming the resolved path. filesystem.md, Errors: \\\"`write` and `edit` refuse to change an existing file the session has not seen, or one that changed since it last saw it (by reading it, or by its own change).\\\"\",\"cwd\":\"/Notes\",\"grants\":{\"/\":\"stage\"},\"op\":\"edit\",\"path\":\"a.md\",\"reads\":[\"/Notes/b.md\"],\"tree\":[\"/Notes/a.md\",\"/Notes/b.md\"]}",
+		id: "fs_access/0cd4fbae", area: "fs_access", index: 11, file: "lembas-check:fs_access.json", line: 982,
+		about: "edit of a file this session has not read (reads: what it has read) is refused with the spec's text, naming the resolved path. filesystem.md, Errors: \"`write` and `edit` refuse to change an existing file the session has not seen, or one that changed since it last saw it (by reading it, or by its own change).\" Errors: \"The texts, exactly, with `{path}` the resolved absolute path\" (the path given is relative to cwd).",
+		input: "{\"about\":\"edit of a file this session has not read (reads: what it has read) is refused with the spec's text, naming the resolved path. filesystem.md, Errors: \\\"`write` and `edit` refuse to change an existing file the session has not seen, or one that changed since it last saw it (by reading it, or by its own change).\\\" Errors: \\\"The texts, exactly, with `{path}` the resolved absolute path\\\" (the path given is relative to cwd).\",\"cwd\":\"/Notes\",\"grants\":{\"/\":\"stage\"},\"op\":\"edit\",\"path\":\"a.md\",\"reads\":[\"/Notes/b.md\"],\"tree\":[\"/Notes/a.md\",\"/Notes/b.md\"]}",
 		expect: `{
         "error": "/Notes/a.md exists and has not been read in this session. Read it first."
       }`,
@@ -2093,9 +2093,9 @@ var embeddedCases = [...]embeddedCase{
 		answer:    `{"error":"No such file or directory: /Nope"}`,
 	},
 	{
-		id: "fs_access/6120f968", area: "fs_access", index: 25, file: "lembas-check:fs_access.json", line: 1224,
-		about: "filesystem.md's example, a passage listed: \"`/` and `/Dir1` are **passages**: at `none`, with something granted below.\"; \"A passage is denied for reading and writing alike\"",
-		input: "{\"about\":\"filesystem.md's example, a passage listed: \\\"`/` and `/Dir1` are **passages**: at `none`, with something granted below.\\\"; \\\"A passage is denied for reading and writing alike\\\"\",\"grants\":{\"/AGENTS.md\":\"ro\",\"/Dir1/Dir3\":\"stage\"},\"op\":\"list\",\"path\":\"/Dir1\",\"tree\":[\"/AGENTS.md\",\"/Dir1/\",\"/Dir1/FILE1.txt\",\"/Dir1/Dir3/\",\"/Dir1/Dir3/a.md\",\"/Dir2/\",\"/Dir2/b.md\"]}",
+		id: "fs_access/eb7af9f9", area: "fs_access", index: 25, file: "lembas-check:fs_access.json", line: 1224,
+		about: "filesystem.md's example, a passage listed: \"`/` and `/Dir1` are **passages**: at `none`, with something granted below.\"; \"A passage is denied for reading and writing alike\"; Access levels: \"The tree `/AGENTS.md`, `/Dir1/`, `/Dir1/FILE1.txt`, `/Dir1/Dir3/`, `/Dir2/`, with `/AGENTS.md` and `/Dir1/Dir3/` granted and nothing else\" (with /Dir1/Dir3/a.md and /Dir2/b.md below)",
+		input: "{\"about\":\"filesystem.md's example, a passage listed: \\\"`/` and `/Dir1` are **passages**: at `none`, with something granted below.\\\"; \\\"A passage is denied for reading and writing alike\\\"; Access levels: \\\"The tree `/AGENTS.md`, `/Dir1/`, `/Dir1/FILE1.txt`, `/Dir1/Dir3/`, `/Dir2/`, with `/AGENTS.md` and `/Dir1/Dir3/` granted and nothing else\\\" (with /Dir1/Dir3/a.md and /Dir2/b.md below)\",\"grants\":{\"/AGENTS.md\":\"ro\",\"/Dir1/Dir3\":\"stage\"},\"op\":\"list\",\"path\":\"/Dir1\",\"tree\":[\"/AGENTS.md\",\"/Dir1/\",\"/Dir1/FILE1.txt\",\"/Dir1/Dir3/\",\"/Dir1/Dir3/a.md\",\"/Dir2/\",\"/Dir2/b.md\"]}",
 		expect: `{
         "error": "Access denied: /Dir1 is not open to this session."
       }`,
@@ -2245,6 +2245,59 @@ var embeddedCases = [...]embeddedCase{
       }`,
 		canonical: `{"level":"stage","passage":false}`,
 		answer:    `{"level":"stage","passage":false}`,
+	},
+	{
+		id: "fs_access/c566d63f", area: "fs_access", index: 40, file: "lembas-check:fs_access.json", line: 1496,
+		about: "A path at none is no access: a file taken away under a granted directory cannot be read, and reads as missing. filesystem.md, Access levels: \"| `none` | no access | no | no | no |\"",
+		input: "{\"about\":\"A path at none is no access: a file taken away under a granted directory cannot be read, and reads as missing. filesystem.md, Access levels: \\\"| `none` | no access | no | no | no |\\\"\",\"grants\":{\"/Notes\":\"commit\",\"/Notes/p.md\":\"none\"},\"op\":\"read\",\"path\":\"/Notes/p.md\",\"tree\":[\"/Notes/a.md\",\"/Notes/p.md\"]}",
+		expect: `{
+        "error": "No such file or directory: /Notes/p.md"
+      }`,
+		canonical: `{"error":"No such file or directory: /Notes/p.md"}`,
+		answer:    `{"error":"No such file or directory: /Notes/p.md"}`,
+	},
+	{
+		id: "fs_access/89016720", area: "fs_access", index: 41, file: "lembas-check:fs_access.json", line: 1512,
+		about: "A file at ro can be read and not changed. filesystem.md, Access levels: \"| `ro` | read-only | yes | no | no |\"",
+		input: "{\"about\":\"A file at ro can be read and not changed. filesystem.md, Access levels: \\\"| `ro` | read-only | yes | no | no |\\\"\",\"grants\":{\"/Ref\":\"ro\"},\"op\":\"rm\",\"path\":\"/Ref/r.md\",\"tree\":[\"/Ref/r.md\"]}",
+		expect: `{
+        "error": "Read-only: /Ref/r.md can be read in this session but not changed."
+      }`,
+		canonical: `{"error":"Read-only: /Ref/r.md can be read in this session but not changed."}`,
+		answer:    `{"error":"Read-only: /Ref/r.md can be read in this session but not changed."}`,
+	},
+	{
+		id: "fs_access/d50c9f44", area: "fs_access", index: 42, file: "lembas-check:fs_access.json", line: 1526,
+		about: "A file at stage in a mount can be changed and not committed. filesystem.md, Access levels: \"| `stage` | read/write, stage | yes | yes | no |\"",
+		input: "{\"about\":\"A file at stage in a mount can be changed and not committed. filesystem.md, Access levels: \\\"| `stage` | read/write, stage | yes | yes | no |\\\"\",\"grants\":{\"/repo\":\"stage\"},\"mounts\":[\"/repo\"],\"op\":\"commit\",\"path\":\"/repo/a.ts\",\"tree\":[\"/repo/a.ts\"]}",
+		expect: `{
+        "error": "Not committed: this session may change /repo/a.ts but not commit it; the change stays staged."
+      }`,
+		canonical: `{"error":"Not committed: this session may change /repo/a.ts but not commit it; the change stays staged."}`,
+		answer:    `{"error":"Not committed: this session may change /repo/a.ts but not commit it; the change stays staged."}`,
+	},
+	{
+		id: "fs_access/604cca5e", area: "fs_access", index: 43, file: "lembas-check:fs_access.json", line: 1543,
+		about: "A file at commit in a mount can be committed. filesystem.md, Access levels: \"| `commit` | read/write, commit | yes | yes | yes |\"; What each operation needs: \"| commit | `commit`, `branch`, `pr`, `merge`, `tag`, `release` | `commit`, inside a mount |\"",
+		input: "{\"about\":\"A file at commit in a mount can be committed. filesystem.md, Access levels: \\\"| `commit` | read/write, commit | yes | yes | yes |\\\"; What each operation needs: \\\"| commit | `commit`, `branch`, `pr`, `merge`, `tag`, `release` | `commit`, inside a mount |\\\"\",\"grants\":{\"/repo\":\"commit\"},\"mounts\":[\"/repo\"],\"op\":\"commit\",\"path\":\"/repo/a.ts\",\"tree\":[\"/repo/a.ts\"]}",
+		expect: `{
+        "ok": true
+      }`,
+		canonical: `{"ok":true}`,
+		answer:    `{"ok":true}`,
+	},
+	{
+		id: "fs_access/82d64091", area: "fs_access", index: 44, file: "lembas-check:fs_access.json", line: 1560,
+		about: "A directory is a node of its own kind: listed with its trailing `/`, and read as its listing. filesystem.md, Node kinds: \"| `dir` | a directory of the tree |\"",
+		input: "{\"about\":\"A directory is a node of its own kind: listed with its trailing `/`, and read as its listing. filesystem.md, Node kinds: \\\"| `dir` | a directory of the tree |\\\"\",\"grants\":{\"/\":\"ro\"},\"op\":\"read\",\"path\":\"/\",\"tree\":[\"/d/\",\"/f.md\"]}",
+		expect: `{
+        "entries": [
+          "d/",
+          "f.md"
+        ]
+      }`,
+		canonical: `{"entries":["d/","f.md"]}`,
+		answer:    `{"entries":["d/","f.md"]}`,
 	},
 	{
 		id: "index/0f2ebbeb", area: "index", index: 0, file: "lembas-check:index.json", line: 4,
@@ -5073,9 +5126,9 @@ var embeddedCases = [...]embeddedCase{
 		answer:    `[{"system":1,"tools":["read","show"],"note":"\u003csession-note\u003e\nToday is 2026-11-05.\n\u003c/session-note\u003e"},null,{"system":1,"tools":["read","show"],"note":null},{"system":1,"tools":["read","show"],"note":"\u003csession-note\u003e\nToday is 2026-11-06.\n\u003c/session-note\u003e"},{"system":1,"tools":["read","show"],"note":null},{"system":1,"tools":["read","show"],"ask":"Summarise the conversation below so it can be carried forward after the earlier turns are dropped from your context. This is a working record, not a report for a reader.\n\nKeep, under these headings and in this order:\n\n## What we are doing\nThe goal, and where we have got to.\n\n## Decisions\nAnything settled, and why. A decision without its reason gets argued again.\n\n## Facts established\nNames, numbers, versions, file paths, commands, URLs and identifiers, copied exactly. Do not round them, paraphrase them or reconstruct one from memory — if it is not in the transcript, leave it out.\n\n## Files touched\nEach file read or changed that still matters, and what was done to it.\n\n## Open threads\nWhat is unfinished, and what was about to happen next.\n\nLeave out pleasantries, retracted ideas and anything already superseded. Do not answer the conversation: you are recording it. Write in the language of the conversation, and stay under 600 words."},{"system":2,"tools":["read","show"],"note":"\u003csession-note\u003e\nToday is 2026-11-06.\n\u003c/session-note\u003e"}]`,
 	},
 	{
-		id: "search/7fe09195", area: "search", index: 0, file: "lembas-check:search.json", line: 4,
-		about: `Fusion by rank: each passage's rank by meaning and by words, fused as 1/(60 + rank) summed (reciprocal rank fusion; the constant is a Reading: the spec says no number). Meaning ranks api 1, set up 2, guide 3; words ranks set up 1, guide 2, api 3: set up = 1/62 + 1/61 > api = 1/61 + 1/63 > guide = 1/63 + 1/62. A result is the path and line range, then the passage (lines kept, a one-line range written 7-7). filesystem.md, A search: "ranks passages by meaning (embeddings) and by words (full-text) fused by rank"; "A result is the passage's path and line range, then the passage".`,
-		input: `{"about":"Fusion by rank: each passage's rank by meaning and by words, fused as 1/(60 + rank) summed (reciprocal rank fusion; the constant is a Reading: the spec says no number). Meaning ranks api 1, set up 2, guide 3; words ranks set up 1, guide 2, api 3: set up = 1/62 + 1/61 > api = 1/61 + 1/63 > guide = 1/63 + 1/62. A result is the path and line range, then the passage (lines kept, a one-line range written 7-7). filesystem.md, A search: \"ranks passages by meaning (embeddings) and by words (full-text) fused by rank\"; \"A result is the passage's path and line range, then the passage\".","passages":[{"lines":[1,4],"meaning":0.9,"path":"/Docs/api.md","text":"The API takes a token in the header.\nTokens expire after an hour.","words":2},{"lines":[12,30],"meaning":0.8,"path":"/Notes/set up.md","text":"To set up the server, run make install.","words":5},{"lines":[7,7],"meaning":0.5,"path":"/Docs/guide.md","text":"See the guide for tokens.","words":3}],"tree":["/Notes/setup.md","/Notes/set up.md","/Notes/todo.md","/Notes/Private/salary.md","/Docs/api.md","/Docs/guide.md","/Docs2/x.md","/AGENTS.md"]}`,
+		id: "search/ec264f7b", area: "search", index: 0, file: "lembas-check:search.json", line: 4,
+		about: `Fusion by rank: each passage's rank by meaning and by words, fused as 1/(60 + rank) summed (reciprocal rank fusion; the constant is a Reading: the spec says no number). Meaning ranks api 1, set up 2, guide 3; words ranks set up 1, guide 2, api 3: set up = 1/62 + 1/61 > api = 1/61 + 1/63 > guide = 1/63 + 1/62. A result is the path and line range, then the passage (lines kept, a one-line range written 7-7). filesystem.md, A search: "ranks passages by meaning (embeddings) and by words (full-text) fused by rank"; "A result is the passage's path and line range, then the passage". The result form is the spec's example's: "/Notes/setup.md:12-30 <the passage>" (a path, its lines, then the passage on the next line).`,
+		input: `{"about":"Fusion by rank: each passage's rank by meaning and by words, fused as 1/(60 + rank) summed (reciprocal rank fusion; the constant is a Reading: the spec says no number). Meaning ranks api 1, set up 2, guide 3; words ranks set up 1, guide 2, api 3: set up = 1/62 + 1/61 > api = 1/61 + 1/63 > guide = 1/63 + 1/62. A result is the path and line range, then the passage (lines kept, a one-line range written 7-7). filesystem.md, A search: \"ranks passages by meaning (embeddings) and by words (full-text) fused by rank\"; \"A result is the passage's path and line range, then the passage\". The result form is the spec's example's: \"/Notes/setup.md:12-30 <the passage>\" (a path, its lines, then the passage on the next line).","passages":[{"lines":[1,4],"meaning":0.9,"path":"/Docs/api.md","text":"The API takes a token in the header.\nTokens expire after an hour.","words":2},{"lines":[12,30],"meaning":0.8,"path":"/Notes/set up.md","text":"To set up the server, run make install.","words":5},{"lines":[7,7],"meaning":0.5,"path":"/Docs/guide.md","text":"See the guide for tokens.","words":3}],"tree":["/Notes/setup.md","/Notes/set up.md","/Notes/todo.md","/Notes/Private/salary.md","/Docs/api.md","/Docs/guide.md","/Docs2/x.md","/AGENTS.md"]}`,
 		expect: `{
         "results": [
           "/Notes/set up.md:12-30\nTo set up the server, run make install.",
