@@ -3,12 +3,13 @@ package conformance
 import (
 	"github.com/LLeMbas/lembas-check/harness/prefix"
 	"github.com/LLeMbas/lembas-check/harness/spec"
+	"github.com/LLeMbas/lembas-check/internal/gherkin/steps"
 )
 
 // Tools is cases/tools.json: each tool as the model is offered it, byte for byte (tools/*.json).
 var Tools = Define("tools", "lembas-check",
 	"the tools as the model is offered them: each one's name, description and parameters as tools/*.json "+
-		"writes them (context.md §10: the tool list is part of every request's prefix)", answerTools)
+		"writes them (context.md §10: the tool list is part of every request's prefix)", answerTools).WithSteps(steps.Tools)
 
 type toolsCase struct {
 	About string   `json:"about,omitempty"`

@@ -288,7 +288,8 @@ func requiresFromUnavailable(stmts []Statement, out [][]string) {
 
 func quotesStatement(qs []string, stmt string) bool {
 	for _, q := range qs {
-		if len(q) >= minQuote && strings.Contains(stmt, q) || len(stmt) >= minQuote && strings.Contains(q, stmt) || q == stmt {
+		if len(q) >= minQuote && strings.Contains(stmt, q) || len(stmt) >= minQuote && strings.Contains(q, stmt) ||
+			q == stmt {
 			return true
 		}
 	}
