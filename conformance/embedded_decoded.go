@@ -481,7 +481,7 @@ apple banana cherry date elde. oak ash elm yew fir pine beech birch cedar larch 
 		return chunkCase{About: `Reading: the drop applies to every piece of a text that is cut, the first too, measured after trimming. chunk.json about: "pieces under 40 characters dropped". 30 letters, 300 spaces, 50 letters (380): hard cut at 200 → piece 1 trims to 30 characters → dropped; 200..379 (180) fits → the 50 letters.`, Size: new(int(200)), Overlap: new(int(0)), Text: new(`alpha bravo charlie delta echo                                                                                                                                                                                                                                                                                                            red orange yellow green blue indigo violet amber a`)}
 	},
 	func() any {
-		return chunkTokensCase{About: "The stand-in count: a text of 39 bytes counts ceil(39 / 2) = 20 tokens, so with size 20 it fits and is one piece (even under 40 characters). filesystem.md, Indexing, by tokens: \"Where it does not, a count of `ceil(UTF-8 bytes / 2)` stands in — an estimate, not a bound\"; \"a text that fits is one piece\".", Tokenizer: new(`estimate`), Size: new(int(20)), Overlap: new(int(4)), Text: new(`a b c d e f g h i j k l m n o p q r s t`)}
+		return chunkTokensCase{About: "The stand-in count: a text of 39 bytes counts ceil(39 / 2) = 20 tokens, so with size 20 it fits and is one piece (even under 40 characters). filesystem.md, Indexing, by tokens: \"Where it does not, a count of `ceil(UTF-8 bytes / 2)` stands in — an estimate, not a bound\"; \"a text that fits is one piece\". filesystem.md, Indexing, by tokens: \"Text is cut into pieces **by tokens, not by characters**\".", Tokenizer: new(`estimate`), Size: new(int(20)), Overlap: new(int(4)), Text: new(`a b c d e f g h i j k l m n o p q r s t`)}
 	},
 	func() any {
 		return chunkTokensCase{About: "The stand-in count is a ceiling: with size 30 a window holds 60 bytes (ceil(60 / 2) = 30), and a piece of 61 would count 31. A text of 102 bytes without a break is cut hard at byte 60; the next piece begins overlap 5 × 2 = 10 bytes before the cut. filesystem.md, Indexing, by tokens: \"Where it does not, a count of `ceil(UTF-8 bytes / 2)` stands in — an estimate, not a bound\"; chunk_tokens.json's about: \"else at the end of the window's last token … the next one beginning at the start of the token `overlap` tokens … before the cut\".", Tokenizer: new(`estimate`), Size: new(int(30)), Overlap: new(int(5)), Text: new(`xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy`)}
@@ -608,7 +608,7 @@ d
 `)}}}
 	},
 	func() any {
-		return ContextCase{About: "A stub only when the lines asked for lie wholly inside an earlier full read; a range reaching past it is read in full; the stub names the newest full read that holds the lines (context.md §2: `the lines asked for lie **wholly inside** that read's lines` … `a range reaching past the earlier read is read in full`).", Steps: []ContextStep{ContextStep{Op: `read`, ID: new(`#0c01`), Path: new(`notes.md`), Content: new(`line 1
+		return ContextCase{About: "A stub only when the lines asked for lie wholly inside an earlier full read; a range reaching past it is read in full; the stub names the newest full read that holds the lines (context.md §2: `the lines asked for lie **wholly inside** that read's lines` … `a range reaching past the earlier read is read in full`). §2: \"The bracket is the new read's; the sentence names the earlier result and its lines.\" §1: \"A read's bracket says more: the path **as the call gave it**, the lines shown, the file's length in lines\".", Steps: []ContextStep{ContextStep{Op: `read`, ID: new(`#0c01`), Path: new(`notes.md`), Content: new(`line 1
 line 2
 line 3
 line 4
@@ -661,7 +661,7 @@ line 10
 `)}}}
 	},
 	func() any {
-		return ContextCase{About: "The cap when head_chars binds: the head is the whole lines whose text, breaks between them included, fits head_chars (`line0\\nline1` is 11 of 12); the tail is tail_lines from what is left; a first line over head_chars is cut and the tail still follows; when head and tail leave nothing out the output is whole (loop.json cap.about: `keeps its head (as many whole lines as fit both head limits) and its tail (likewise, from what is left)` … `it is there whenever anything was left out`). lembas-check reading of how the breaks count.", Limits: &contextLimits{MaxLines: new(int(400)), MaxChars: new(int(40)), HeadLines: new(int(200)), HeadChars: new(int(12)), TailLines: new(int(3)), TailChars: new(int(1000))}, Steps: []ContextStep{ContextStep{Op: `output`, ID: new(`#0d01`), Tool: new(`bash`), Args: json.RawMessage(`{"command":"make"}`), Text: new(`line0
+		return ContextCase{About: "The cap when head_chars binds: the head is the whole lines whose text, breaks between them included, fits head_chars (`line0\\nline1` is 11 of 12); the tail is tail_lines from what is left; a first line over head_chars is cut and the tail still follows; when head and tail leave nothing out the output is whole (loop.json cap.about: `keeps its head (as many whole lines as fit both head limits) and its tail (likewise, from what is left)` … `it is there whenever anything was left out`). lembas-check reading of how the breaks count. context.md §3: \"A first line longer than `head_chars` is cut to it and ends ` […cut]`; the elided line follows it whatever it counts.\"", Limits: &contextLimits{MaxLines: new(int(400)), MaxChars: new(int(40)), HeadLines: new(int(200)), HeadChars: new(int(12)), TailLines: new(int(3)), TailChars: new(int(1000))}, Steps: []ContextStep{ContextStep{Op: `output`, ID: new(`#0d01`), Tool: new(`bash`), Args: json.RawMessage(`{"command":"make"}`), Text: new(`line0
 line1
 line2
 line3
@@ -678,7 +678,7 @@ dddddddddd
 eeeeeeeeee`)}}}
 	},
 	func() any {
-		return ContextCase{About: "Recall of a capped output shows it in full and is not capped itself; a recall is stored (recall of a recall shows its lines); a stub is stored as the text it stands for (context.md §1 `Every result is stored with the session, in full — before any cap, and for a stub the text it stands for`; §4 `A recall is not capped, is not deduplicated, and is itself stored`).", Limits: &contextLimits{MaxLines: new(int(3)), MaxChars: new(int(40000)), HeadLines: new(int(1)), HeadChars: new(int(20000)), TailLines: new(int(1)), TailChars: new(int(10000))}, Steps: []ContextStep{ContextStep{Op: `output`, ID: new(`#0e01`), Tool: new(`bash`), Args: json.RawMessage(`{"command":"seq 5"}`), Text: new(`1
+		return ContextCase{About: "Recall of a capped output shows it in full and is not capped itself; a recall is stored (recall of a recall shows its lines); a stub is stored as the text it stands for (context.md §1 `Every result is stored with the session, in full — before any cap, and for a stub the text it stands for`; §4 `A recall is not capped, is not deduplicated, and is itself stored`). §1: \"It is the first thing in the result, in brackets: `[#0001]`, then a newline and the result.\"", Limits: &contextLimits{MaxLines: new(int(3)), MaxChars: new(int(40000)), HeadLines: new(int(1)), HeadChars: new(int(20000)), TailLines: new(int(1)), TailChars: new(int(10000))}, Steps: []ContextStep{ContextStep{Op: `output`, ID: new(`#0e01`), Tool: new(`bash`), Args: json.RawMessage(`{"command":"seq 5"}`), Text: new(`1
 2
 3
 4
@@ -691,7 +691,7 @@ c:3
 d:4`)}, ContextStep{Op: `recall`, ID: new(`#0e06`), Target: new(`#0e05`)}, ContextStep{Op: `recall`, ID: new(`#0e07`), Target: new(`#0e01`)}}}
 	},
 	func() any {
-		return ContextCase{About: "The compaction table over compaction.rows (50): 53 full reads of 52 files; f01.md's newest read (under another spelling) replaces its first and goes last; of the 52 rows the newest 50 are kept, so f02.md and f03.md drop out (loop.json compaction.about: `of those the newest full read of each file, newest last, at most rows`). lembas-check reading: the rows kept are the newest.", Steps: []ContextStep{ContextStep{Op: `read`, ID: new(`#0001`), Path: new(`f01.md`), Content: new(`file 01
+		return ContextCase{About: "The compaction table over compaction.rows (50): 53 full reads of 52 files; f01.md's newest read (under another spelling) replaces its first and goes last; of the 52 rows the newest 50 are kept, so f02.md and f03.md drop out (loop.json compaction.about: `of those the newest full read of each file, newest last, at most rows`). lembas-check reading: the rows kept are the newest. context.md §7: \"the newest full read of each file (by its absolute path), newest last, at most `compaction.rows` (50)\".", Steps: []ContextStep{ContextStep{Op: `read`, ID: new(`#0001`), Path: new(`f01.md`), Content: new(`file 01
 `)}, ContextStep{Op: `read`, ID: new(`#0002`), Path: new(`f02.md`), Content: new(`file 02
 `)}, ContextStep{Op: `read`, ID: new(`#0003`), Path: new(`f03.md`), Content: new(`file 03
 `)}, ContextStep{Op: `read`, ID: new(`#0004`), Path: new(`f04.md`), Content: new(`file 04
@@ -747,7 +747,7 @@ d:4`)}, ContextStep{Op: `recall`, ID: new(`#0e06`), Target: new(`#0e05`)}, Conte
 `)}, ContextStep{Op: `compact`}}}
 	},
 	func() any {
-		return ContextCase{About: "One file under several spellings: what identifies the file is its absolute, resolved path; the bracket and the table name the path as the call gave it (context.md §1: `What identifies the file — for a stub, for the table's \"newest read of each path\" … — is its absolute, resolved path`).", Steps: []ContextStep{ContextStep{Op: `read`, ID: new(`#7001`), Path: new(`a.md`), Content: new(`alpha
+		return ContextCase{About: "One file under several spellings: what identifies the file is its absolute, resolved path; the bracket and the table name the path as the call gave it (context.md §1: `What identifies the file — for a stub, for the table's \"newest read of each path\" … — is its absolute, resolved path`). context.md §1: \"**Paths in a bracket are the call's.**\"; filesystem.md, Paths: \"a read's header, an edit's bracket and the compaction table name the path as the call gave it\" (the read's header and the table here); \"What identifies a file, there too, is its absolute path.\" The bracket's hash is the first context.sha_digits (8) hex digits of the content's SHA-256.", Steps: []ContextStep{ContextStep{Op: `read`, ID: new(`#7001`), Path: new(`a.md`), Content: new(`alpha
 `)}, ContextStep{Op: `read`, ID: new(`#7002`), Path: new(`./a.md`), Content: new(`alpha
 `)}, ContextStep{Op: `read`, ID: new(`#7003`), Path: new(`docs/../a.md`), Content: new(`alpha
 `)}, ContextStep{Op: `read`, ID: new(`#7004`), Path: new(`./a.md`), Content: new(`alpha
@@ -770,7 +770,7 @@ beta
 `)}, ContextStep{Op: `output`, ID: new(`#1000a`), Tool: new(`list`), Args: json.RawMessage(`{"path":"."}`), Text: new(`a.md`)}, ContextStep{Op: `output`, ID: new(`#1000b`), Tool: new(`list`), Args: json.RawMessage(`{"path":"."}`), Text: new(`a.md`)}, ContextStep{Op: `recall`, ID: new(`#1000c`), Target: new(`10000`)}, ContextStep{Op: `recall`, ID: new(`#1000d`), Target: new(`#fffff`)}}}
 	},
 	func() any {
-		return ContextCase{About: "A repeated search names the full result, never a stub; other arguments or another tool are another call (context.md §6: `a call with the same arguments (compared as JSON with sorted keys) as an earlier one in the dedupe table, whose result is the same text`; loop.json dedupe.about `Stubs point at the full result, never at another stub`).", Steps: []ContextStep{ContextStep{Op: `output`, ID: new(`#a001`), Tool: new(`grep`), Args: json.RawMessage(`{"path":"src","pattern":"TODO"}`), Text: new(`src/a.ts:3: // TODO`)}, ContextStep{Op: `output`, ID: new(`#a002`), Tool: new(`grep`), Args: json.RawMessage(`{"path":"src","pattern":"TODO"}`), Text: new(`src/a.ts:3: // TODO`)}, ContextStep{Op: `output`, ID: new(`#a003`), Tool: new(`grep`), Args: json.RawMessage(`{"glob":"*.ts","path":"src","pattern":"TODO"}`), Text: new(`src/a.ts:3: // TODO`)}, ContextStep{Op: `output`, ID: new(`#a004`), Tool: new(`search`), Args: json.RawMessage(`{"path":"src","pattern":"TODO"}`), Text: new(`src/a.ts:3: // TODO`)}, ContextStep{Op: `output`, ID: new(`#a005`), Tool: new(`grep`), Args: json.RawMessage(`{"path":"src","pattern":"TODO"}`), Text: new(`src/a.ts:3: // TODO`)}}}
+		return ContextCase{About: "A repeated search names the full result, never a stub; other arguments or another tool are another call (context.md §6: `a call with the same arguments (compared as JSON with sorted keys) as an earlier one in the dedupe table, whose result is the same text`; loop.json dedupe.about `Stubs point at the full result, never at another stub`). context.md §2: \"A stub points at a full result, never at another stub.\"", Steps: []ContextStep{ContextStep{Op: `output`, ID: new(`#a001`), Tool: new(`grep`), Args: json.RawMessage(`{"path":"src","pattern":"TODO"}`), Text: new(`src/a.ts:3: // TODO`)}, ContextStep{Op: `output`, ID: new(`#a002`), Tool: new(`grep`), Args: json.RawMessage(`{"path":"src","pattern":"TODO"}`), Text: new(`src/a.ts:3: // TODO`)}, ContextStep{Op: `output`, ID: new(`#a003`), Tool: new(`grep`), Args: json.RawMessage(`{"glob":"*.ts","path":"src","pattern":"TODO"}`), Text: new(`src/a.ts:3: // TODO`)}, ContextStep{Op: `output`, ID: new(`#a004`), Tool: new(`search`), Args: json.RawMessage(`{"path":"src","pattern":"TODO"}`), Text: new(`src/a.ts:3: // TODO`)}, ContextStep{Op: `output`, ID: new(`#a005`), Tool: new(`grep`), Args: json.RawMessage(`{"path":"src","pattern":"TODO"}`), Text: new(`src/a.ts:3: // TODO`)}}}
 	},
 	func() any {
 		return ContextCase{About: "An apply_patch over several files answers the id alone, then each file in its own bracket with its change, in the patch's order: a changed file's diff under `[path sha …]` (the new content's hash), a created file's sentence, a deleted file's bracket (context.md §5: `An apply_patch over several files answers the id alone, then each file in its own bracket with its change, in the patch's order`).", Steps: []ContextStep{ContextStep{Op: `apply_patch`, ID: new(`#0025`), Files: []ContextFile{ContextFile{Path: new(`src/a.ts`), Before: new(`const a = 1
@@ -816,6 +816,970 @@ b
 c
 `)}, ContextFile{Path: new(`b.txt`), After: new(`new
 `)}}}, ContextStep{Op: `recall`, ID: new(`#0f32`), Target: new(`#0f31`)}}}
+	},
+	func() any {
+		return ContextCase{About: "After a compaction the dedupe table is empty: the same unchanged file read again is read in full, not a stub of the read before the summary, and a recall of that earlier id still shows it. context.md §7: \"**The dedupe table is emptied**, so no stub ever points at content that is no longer in the context.\"; \"A read after compaction is a full read; a `recall` of any earlier id still works.\"", Steps: []ContextStep{ContextStep{Op: `read`, ID: new(`#0101`), Path: new(`a.md`), Content: new(`alpha
+beta
+`)}, ContextStep{Op: `compact`}, ContextStep{Op: `read`, ID: new(`#0102`), Path: new(`a.md`), Content: new(`alpha
+beta
+`)}, ContextStep{Op: `recall`, ID: new(`#0103`), Target: new(`#0101`)}}}
+	},
+	func() any {
+		return ContextCase{About: "A compaction with no full read since the session began adds no table (the `compact` step answers \"\"): a command's output is not a read. context.md §7: \"With no reads there is no table.\"", Steps: []ContextStep{ContextStep{Op: `output`, ID: new(`#0201`), Tool: new(`bash`), Args: json.RawMessage(`{"command":"ls"}`), Text: new(`a.md`)}, ContextStep{Op: `compact`}}}
+	},
+	func() any {
+		return ContextCase{About: "The cap at its defaults (no `limits`): an output of 401 lines is over `context.cap.max_lines` (400), so it keeps its first `cap.head_lines` (200) and last `cap.tail_lines` (100) lines, the 101 between them one elided line naming the full output's id. context.md §3 and loop.json context.cap.", Steps: []ContextStep{ContextStep{Op: `output`, ID: new(`#0301`), Tool: new(`bash`), Args: json.RawMessage(`{"command":"seq 401"}`), Text: new(`1
+2
+3
+4
+5
+6
+7
+8
+9
+10
+11
+12
+13
+14
+15
+16
+17
+18
+19
+20
+21
+22
+23
+24
+25
+26
+27
+28
+29
+30
+31
+32
+33
+34
+35
+36
+37
+38
+39
+40
+41
+42
+43
+44
+45
+46
+47
+48
+49
+50
+51
+52
+53
+54
+55
+56
+57
+58
+59
+60
+61
+62
+63
+64
+65
+66
+67
+68
+69
+70
+71
+72
+73
+74
+75
+76
+77
+78
+79
+80
+81
+82
+83
+84
+85
+86
+87
+88
+89
+90
+91
+92
+93
+94
+95
+96
+97
+98
+99
+100
+101
+102
+103
+104
+105
+106
+107
+108
+109
+110
+111
+112
+113
+114
+115
+116
+117
+118
+119
+120
+121
+122
+123
+124
+125
+126
+127
+128
+129
+130
+131
+132
+133
+134
+135
+136
+137
+138
+139
+140
+141
+142
+143
+144
+145
+146
+147
+148
+149
+150
+151
+152
+153
+154
+155
+156
+157
+158
+159
+160
+161
+162
+163
+164
+165
+166
+167
+168
+169
+170
+171
+172
+173
+174
+175
+176
+177
+178
+179
+180
+181
+182
+183
+184
+185
+186
+187
+188
+189
+190
+191
+192
+193
+194
+195
+196
+197
+198
+199
+200
+201
+202
+203
+204
+205
+206
+207
+208
+209
+210
+211
+212
+213
+214
+215
+216
+217
+218
+219
+220
+221
+222
+223
+224
+225
+226
+227
+228
+229
+230
+231
+232
+233
+234
+235
+236
+237
+238
+239
+240
+241
+242
+243
+244
+245
+246
+247
+248
+249
+250
+251
+252
+253
+254
+255
+256
+257
+258
+259
+260
+261
+262
+263
+264
+265
+266
+267
+268
+269
+270
+271
+272
+273
+274
+275
+276
+277
+278
+279
+280
+281
+282
+283
+284
+285
+286
+287
+288
+289
+290
+291
+292
+293
+294
+295
+296
+297
+298
+299
+300
+301
+302
+303
+304
+305
+306
+307
+308
+309
+310
+311
+312
+313
+314
+315
+316
+317
+318
+319
+320
+321
+322
+323
+324
+325
+326
+327
+328
+329
+330
+331
+332
+333
+334
+335
+336
+337
+338
+339
+340
+341
+342
+343
+344
+345
+346
+347
+348
+349
+350
+351
+352
+353
+354
+355
+356
+357
+358
+359
+360
+361
+362
+363
+364
+365
+366
+367
+368
+369
+370
+371
+372
+373
+374
+375
+376
+377
+378
+379
+380
+381
+382
+383
+384
+385
+386
+387
+388
+389
+390
+391
+392
+393
+394
+395
+396
+397
+398
+399
+400
+401`)}}}
+	},
+	func() any {
+		return ContextCase{About: "The cap by characters at its defaults: three lines of 15000 characters are 45002, over `cap.max_chars` (40000): the head is the whole lines within `cap.head_chars` (20000) — the first — and the tail the whole last lines within `cap.tail_chars` (10000) — none, the last line being longer — so one line is kept and two are elided.", Steps: []ContextStep{ContextStep{Op: `output`, ID: new(`#0302`), Tool: new(`bash`), Args: json.RawMessage(`{"command":"cat wide.txt"}`), Text: new(`aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
+bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb
+cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc`)}}}
+	},
+	func() any {
+		return ContextCase{About: "A command's output twice is two full results: only list, glob, grep and search are deduplicated by result (`dedupe.by_result`). context.md §6: \"Other tools are never deduplicated: a command's output twice is two results.\"", Steps: []ContextStep{ContextStep{Op: `output`, ID: new(`#0401`), Tool: new(`bash`), Args: json.RawMessage(`{"command":"date +%Y"}`), Text: new(`2026`)}, ContextStep{Op: `output`, ID: new(`#0402`), Tool: new(`bash`), Args: json.RawMessage(`{"command":"date +%Y"}`), Text: new(`2026`)}}}
+	},
+	func() any {
+		return ContextCase{About: "The same `grep` run again with another result is a full result: the call is compared by its text, not assumed unchanged. context.md §6: \"The call is run again and compared, so a change from anywhere shows up as a full result.\"", Steps: []ContextStep{ContextStep{Op: `output`, ID: new(`#0411`), Tool: new(`grep`), Args: json.RawMessage(`{"pattern":"TODO"}`), Text: new(`src/a.ts:3: // TODO`)}, ContextStep{Op: `output`, ID: new(`#0412`), Tool: new(`grep`), Args: json.RawMessage(`{"pattern":"TODO"}`), Text: new(`src/a.ts:3: // TODO
+src/b.ts:9: // TODO`)}}}
+	},
+	func() any {
+		return ContextCase{About: "A read of 401 lines is over the output cap's `max_lines` (400) and is not capped: a read has its own window, and so has a recall of it. context.md §3: \"Reads and `recall` are not capped this way: each has its own window (2000 lines from an offset).\"", Steps: []ContextStep{ContextStep{Op: `read`, ID: new(`#0421`), Path: new(`big.md`), Content: new(`1
+2
+3
+4
+5
+6
+7
+8
+9
+10
+11
+12
+13
+14
+15
+16
+17
+18
+19
+20
+21
+22
+23
+24
+25
+26
+27
+28
+29
+30
+31
+32
+33
+34
+35
+36
+37
+38
+39
+40
+41
+42
+43
+44
+45
+46
+47
+48
+49
+50
+51
+52
+53
+54
+55
+56
+57
+58
+59
+60
+61
+62
+63
+64
+65
+66
+67
+68
+69
+70
+71
+72
+73
+74
+75
+76
+77
+78
+79
+80
+81
+82
+83
+84
+85
+86
+87
+88
+89
+90
+91
+92
+93
+94
+95
+96
+97
+98
+99
+100
+101
+102
+103
+104
+105
+106
+107
+108
+109
+110
+111
+112
+113
+114
+115
+116
+117
+118
+119
+120
+121
+122
+123
+124
+125
+126
+127
+128
+129
+130
+131
+132
+133
+134
+135
+136
+137
+138
+139
+140
+141
+142
+143
+144
+145
+146
+147
+148
+149
+150
+151
+152
+153
+154
+155
+156
+157
+158
+159
+160
+161
+162
+163
+164
+165
+166
+167
+168
+169
+170
+171
+172
+173
+174
+175
+176
+177
+178
+179
+180
+181
+182
+183
+184
+185
+186
+187
+188
+189
+190
+191
+192
+193
+194
+195
+196
+197
+198
+199
+200
+201
+202
+203
+204
+205
+206
+207
+208
+209
+210
+211
+212
+213
+214
+215
+216
+217
+218
+219
+220
+221
+222
+223
+224
+225
+226
+227
+228
+229
+230
+231
+232
+233
+234
+235
+236
+237
+238
+239
+240
+241
+242
+243
+244
+245
+246
+247
+248
+249
+250
+251
+252
+253
+254
+255
+256
+257
+258
+259
+260
+261
+262
+263
+264
+265
+266
+267
+268
+269
+270
+271
+272
+273
+274
+275
+276
+277
+278
+279
+280
+281
+282
+283
+284
+285
+286
+287
+288
+289
+290
+291
+292
+293
+294
+295
+296
+297
+298
+299
+300
+301
+302
+303
+304
+305
+306
+307
+308
+309
+310
+311
+312
+313
+314
+315
+316
+317
+318
+319
+320
+321
+322
+323
+324
+325
+326
+327
+328
+329
+330
+331
+332
+333
+334
+335
+336
+337
+338
+339
+340
+341
+342
+343
+344
+345
+346
+347
+348
+349
+350
+351
+352
+353
+354
+355
+356
+357
+358
+359
+360
+361
+362
+363
+364
+365
+366
+367
+368
+369
+370
+371
+372
+373
+374
+375
+376
+377
+378
+379
+380
+381
+382
+383
+384
+385
+386
+387
+388
+389
+390
+391
+392
+393
+394
+395
+396
+397
+398
+399
+400
+401
+`)}, ContextStep{Op: `recall`, ID: new(`#0422`), Target: new(`#0421`)}}}
+	},
+	func() any {
+		return FSAccessCase{About: "An empty directory given to read (op read_text: the listing as the tool shows it) is its own text. filesystem.md, A listing: \"An empty directory is `(empty directory)` from `read`, `(empty)` from `list`.\"", viewFields: viewFields{Tree: []string{`/Notes/`, `/Empty/`}, Grants: map[string]string{`/`: `stage`}}, Op: `read_text`, Path: new(`/Empty`)}
+	},
+	func() any {
+		return FSAccessCase{About: "An empty directory given to list (op list_text) is `(empty)`, not read's text. filesystem.md, A listing: \"An empty directory is `(empty directory)` from `read`, `(empty)` from `list`.\"", viewFields: viewFields{Tree: []string{`/Notes/`, `/Empty/`}, Grants: map[string]string{`/`: `stage`}}, Op: `list_text`, Path: new(`/Empty`)}
+	},
+	func() any {
+		return FSAccessCase{About: `The listing example of filesystem.md, played: list of / (depth absent: 2) in a chat, a mount and a read-only file in a writable directory, each level indented by two more spaces, a directory's entries right after it; depth 2 stops above /docs/guide's entries and /repo/src's. Readings: the example's tree is shown with one space per level where the sentence says two (the vendored file's rendering); the sentence is kept. filesystem.md, A listing: "is a tree: the entries of the directory listed, and under each directory the entries of that directory, each level indented by two more spaces"; "The order and the marks are a single listing's, at every level; a directory's entries come right after it."`, viewFields: viewFields{Tree: []string{`/docs/guide/deep.md`, `/docs/index.md`, `/repo/src/x.ts`, `/repo/README.md`, `/notes.md`}, Mounts: []string{`/repo`}, Grants: map[string]string{`/`: `stage`, `/repo/README.md`: `ro`}}, Op: `list_text`, Path: new(`/`)}
+	},
+	func() any {
+		return FSAccessCase{About: "depth 1 is the directory's own entries, as a listing of one level. filesystem.md, A listing: \"down to `depth` levels in all (depth 1 is the directory's own entries)\"", viewFields: viewFields{Tree: []string{`/a/b/c.md`, `/z.md`}, Grants: map[string]string{`/`: `stage`}}, Op: `list_text`, Path: new(`/`), Depth: new(int(1))}
+	},
+	func() any {
+		return FSAccessCase{About: "A depth above the most is the most: depth 9 over a tree 8 deep lists 6 levels. Reading: the spec says \"at most 6\" and no error for more, so a larger depth is read as 6. filesystem.md, A listing: \"`list` with a `depth` (default 2, at most 6) is a tree\"", viewFields: viewFields{Tree: []string{`/1/2/3/4/5/6/7/8/f.md`}, Grants: map[string]string{`/`: `stage`}}, Op: `list_text`, Path: new(`/`), Depth: new(int(9))}
+	},
+	func() any {
+		return FSAccessCase{About: "A directory given to read is one level, even where list would show a tree: read takes no depth. filesystem.md, A listing: \"`list` and a directory given to `read`: one entry per line, directories (and mounts) with a trailing `/`\"", viewFields: viewFields{Tree: []string{`/a/b/x.md`, `/a/c.md`, `/a/repo/`}, Mounts: []string{`/a/repo`}, Grants: map[string]string{`/`: `stage`}}, Op: `read_text`, Path: new(`/a`)}
+	},
+	func() any {
+		return FSAccessCase{About: "Order by code point, directories first at every level: `B` before `a`, `Z/` before `a/`, and a file after every directory. filesystem.md, A listing: \"Directories first, then by name in code-point order (`B` before `a`).\"", viewFields: viewFields{Tree: []string{`/Z/a.md`, `/Z/B.md`, `/a/`, `/a.md`, `/B.md`}, Grants: map[string]string{`/`: `stage`}}, Op: `list_text`, Path: new(`/`)}
+	},
+	func() any {
+		return FSAccessCase{About: "The cap: 401 entries are 400 lines, then the cap's line on its own line. filesystem.md, A listing: \"At most 400 lines, then `(more entries — list a directory further down)` on its own line.\"", viewFields: viewFields{Tree: []string{`/d/f000.md`, `/d/f001.md`, `/d/f002.md`, `/d/f003.md`, `/d/f004.md`, `/d/f005.md`, `/d/f006.md`, `/d/f007.md`, `/d/f008.md`, `/d/f009.md`, `/d/f010.md`, `/d/f011.md`, `/d/f012.md`, `/d/f013.md`, `/d/f014.md`, `/d/f015.md`, `/d/f016.md`, `/d/f017.md`, `/d/f018.md`, `/d/f019.md`, `/d/f020.md`, `/d/f021.md`, `/d/f022.md`, `/d/f023.md`, `/d/f024.md`, `/d/f025.md`, `/d/f026.md`, `/d/f027.md`, `/d/f028.md`, `/d/f029.md`, `/d/f030.md`, `/d/f031.md`, `/d/f032.md`, `/d/f033.md`, `/d/f034.md`, `/d/f035.md`, `/d/f036.md`, `/d/f037.md`, `/d/f038.md`, `/d/f039.md`, `/d/f040.md`, `/d/f041.md`, `/d/f042.md`, `/d/f043.md`, `/d/f044.md`, `/d/f045.md`, `/d/f046.md`, `/d/f047.md`, `/d/f048.md`, `/d/f049.md`, `/d/f050.md`, `/d/f051.md`, `/d/f052.md`, `/d/f053.md`, `/d/f054.md`, `/d/f055.md`, `/d/f056.md`, `/d/f057.md`, `/d/f058.md`, `/d/f059.md`, `/d/f060.md`, `/d/f061.md`, `/d/f062.md`, `/d/f063.md`, `/d/f064.md`, `/d/f065.md`, `/d/f066.md`, `/d/f067.md`, `/d/f068.md`, `/d/f069.md`, `/d/f070.md`, `/d/f071.md`, `/d/f072.md`, `/d/f073.md`, `/d/f074.md`, `/d/f075.md`, `/d/f076.md`, `/d/f077.md`, `/d/f078.md`, `/d/f079.md`, `/d/f080.md`, `/d/f081.md`, `/d/f082.md`, `/d/f083.md`, `/d/f084.md`, `/d/f085.md`, `/d/f086.md`, `/d/f087.md`, `/d/f088.md`, `/d/f089.md`, `/d/f090.md`, `/d/f091.md`, `/d/f092.md`, `/d/f093.md`, `/d/f094.md`, `/d/f095.md`, `/d/f096.md`, `/d/f097.md`, `/d/f098.md`, `/d/f099.md`, `/d/f100.md`, `/d/f101.md`, `/d/f102.md`, `/d/f103.md`, `/d/f104.md`, `/d/f105.md`, `/d/f106.md`, `/d/f107.md`, `/d/f108.md`, `/d/f109.md`, `/d/f110.md`, `/d/f111.md`, `/d/f112.md`, `/d/f113.md`, `/d/f114.md`, `/d/f115.md`, `/d/f116.md`, `/d/f117.md`, `/d/f118.md`, `/d/f119.md`, `/d/f120.md`, `/d/f121.md`, `/d/f122.md`, `/d/f123.md`, `/d/f124.md`, `/d/f125.md`, `/d/f126.md`, `/d/f127.md`, `/d/f128.md`, `/d/f129.md`, `/d/f130.md`, `/d/f131.md`, `/d/f132.md`, `/d/f133.md`, `/d/f134.md`, `/d/f135.md`, `/d/f136.md`, `/d/f137.md`, `/d/f138.md`, `/d/f139.md`, `/d/f140.md`, `/d/f141.md`, `/d/f142.md`, `/d/f143.md`, `/d/f144.md`, `/d/f145.md`, `/d/f146.md`, `/d/f147.md`, `/d/f148.md`, `/d/f149.md`, `/d/f150.md`, `/d/f151.md`, `/d/f152.md`, `/d/f153.md`, `/d/f154.md`, `/d/f155.md`, `/d/f156.md`, `/d/f157.md`, `/d/f158.md`, `/d/f159.md`, `/d/f160.md`, `/d/f161.md`, `/d/f162.md`, `/d/f163.md`, `/d/f164.md`, `/d/f165.md`, `/d/f166.md`, `/d/f167.md`, `/d/f168.md`, `/d/f169.md`, `/d/f170.md`, `/d/f171.md`, `/d/f172.md`, `/d/f173.md`, `/d/f174.md`, `/d/f175.md`, `/d/f176.md`, `/d/f177.md`, `/d/f178.md`, `/d/f179.md`, `/d/f180.md`, `/d/f181.md`, `/d/f182.md`, `/d/f183.md`, `/d/f184.md`, `/d/f185.md`, `/d/f186.md`, `/d/f187.md`, `/d/f188.md`, `/d/f189.md`, `/d/f190.md`, `/d/f191.md`, `/d/f192.md`, `/d/f193.md`, `/d/f194.md`, `/d/f195.md`, `/d/f196.md`, `/d/f197.md`, `/d/f198.md`, `/d/f199.md`, `/d/f200.md`, `/d/f201.md`, `/d/f202.md`, `/d/f203.md`, `/d/f204.md`, `/d/f205.md`, `/d/f206.md`, `/d/f207.md`, `/d/f208.md`, `/d/f209.md`, `/d/f210.md`, `/d/f211.md`, `/d/f212.md`, `/d/f213.md`, `/d/f214.md`, `/d/f215.md`, `/d/f216.md`, `/d/f217.md`, `/d/f218.md`, `/d/f219.md`, `/d/f220.md`, `/d/f221.md`, `/d/f222.md`, `/d/f223.md`, `/d/f224.md`, `/d/f225.md`, `/d/f226.md`, `/d/f227.md`, `/d/f228.md`, `/d/f229.md`, `/d/f230.md`, `/d/f231.md`, `/d/f232.md`, `/d/f233.md`, `/d/f234.md`, `/d/f235.md`, `/d/f236.md`, `/d/f237.md`, `/d/f238.md`, `/d/f239.md`, `/d/f240.md`, `/d/f241.md`, `/d/f242.md`, `/d/f243.md`, `/d/f244.md`, `/d/f245.md`, `/d/f246.md`, `/d/f247.md`, `/d/f248.md`, `/d/f249.md`, `/d/f250.md`, `/d/f251.md`, `/d/f252.md`, `/d/f253.md`, `/d/f254.md`, `/d/f255.md`, `/d/f256.md`, `/d/f257.md`, `/d/f258.md`, `/d/f259.md`, `/d/f260.md`, `/d/f261.md`, `/d/f262.md`, `/d/f263.md`, `/d/f264.md`, `/d/f265.md`, `/d/f266.md`, `/d/f267.md`, `/d/f268.md`, `/d/f269.md`, `/d/f270.md`, `/d/f271.md`, `/d/f272.md`, `/d/f273.md`, `/d/f274.md`, `/d/f275.md`, `/d/f276.md`, `/d/f277.md`, `/d/f278.md`, `/d/f279.md`, `/d/f280.md`, `/d/f281.md`, `/d/f282.md`, `/d/f283.md`, `/d/f284.md`, `/d/f285.md`, `/d/f286.md`, `/d/f287.md`, `/d/f288.md`, `/d/f289.md`, `/d/f290.md`, `/d/f291.md`, `/d/f292.md`, `/d/f293.md`, `/d/f294.md`, `/d/f295.md`, `/d/f296.md`, `/d/f297.md`, `/d/f298.md`, `/d/f299.md`, `/d/f300.md`, `/d/f301.md`, `/d/f302.md`, `/d/f303.md`, `/d/f304.md`, `/d/f305.md`, `/d/f306.md`, `/d/f307.md`, `/d/f308.md`, `/d/f309.md`, `/d/f310.md`, `/d/f311.md`, `/d/f312.md`, `/d/f313.md`, `/d/f314.md`, `/d/f315.md`, `/d/f316.md`, `/d/f317.md`, `/d/f318.md`, `/d/f319.md`, `/d/f320.md`, `/d/f321.md`, `/d/f322.md`, `/d/f323.md`, `/d/f324.md`, `/d/f325.md`, `/d/f326.md`, `/d/f327.md`, `/d/f328.md`, `/d/f329.md`, `/d/f330.md`, `/d/f331.md`, `/d/f332.md`, `/d/f333.md`, `/d/f334.md`, `/d/f335.md`, `/d/f336.md`, `/d/f337.md`, `/d/f338.md`, `/d/f339.md`, `/d/f340.md`, `/d/f341.md`, `/d/f342.md`, `/d/f343.md`, `/d/f344.md`, `/d/f345.md`, `/d/f346.md`, `/d/f347.md`, `/d/f348.md`, `/d/f349.md`, `/d/f350.md`, `/d/f351.md`, `/d/f352.md`, `/d/f353.md`, `/d/f354.md`, `/d/f355.md`, `/d/f356.md`, `/d/f357.md`, `/d/f358.md`, `/d/f359.md`, `/d/f360.md`, `/d/f361.md`, `/d/f362.md`, `/d/f363.md`, `/d/f364.md`, `/d/f365.md`, `/d/f366.md`, `/d/f367.md`, `/d/f368.md`, `/d/f369.md`, `/d/f370.md`, `/d/f371.md`, `/d/f372.md`, `/d/f373.md`, `/d/f374.md`, `/d/f375.md`, `/d/f376.md`, `/d/f377.md`, `/d/f378.md`, `/d/f379.md`, `/d/f380.md`, `/d/f381.md`, `/d/f382.md`, `/d/f383.md`, `/d/f384.md`, `/d/f385.md`, `/d/f386.md`, `/d/f387.md`, `/d/f388.md`, `/d/f389.md`, `/d/f390.md`, `/d/f391.md`, `/d/f392.md`, `/d/f393.md`, `/d/f394.md`, `/d/f395.md`, `/d/f396.md`, `/d/f397.md`, `/d/f398.md`, `/d/f399.md`, `/d/f400.md`}, Grants: map[string]string{`/`: `stage`}}, Op: `list_text`, Path: new(`/d`)}
+	},
+	func() any {
+		return FSAccessCase{About: "At the cap exactly, no cap line: 400 entries are 400 lines. filesystem.md, A listing: \"At most 400 lines, then `(more entries — list a directory further down)` on its own line.\"", viewFields: viewFields{Tree: []string{`/d/f000.md`, `/d/f001.md`, `/d/f002.md`, `/d/f003.md`, `/d/f004.md`, `/d/f005.md`, `/d/f006.md`, `/d/f007.md`, `/d/f008.md`, `/d/f009.md`, `/d/f010.md`, `/d/f011.md`, `/d/f012.md`, `/d/f013.md`, `/d/f014.md`, `/d/f015.md`, `/d/f016.md`, `/d/f017.md`, `/d/f018.md`, `/d/f019.md`, `/d/f020.md`, `/d/f021.md`, `/d/f022.md`, `/d/f023.md`, `/d/f024.md`, `/d/f025.md`, `/d/f026.md`, `/d/f027.md`, `/d/f028.md`, `/d/f029.md`, `/d/f030.md`, `/d/f031.md`, `/d/f032.md`, `/d/f033.md`, `/d/f034.md`, `/d/f035.md`, `/d/f036.md`, `/d/f037.md`, `/d/f038.md`, `/d/f039.md`, `/d/f040.md`, `/d/f041.md`, `/d/f042.md`, `/d/f043.md`, `/d/f044.md`, `/d/f045.md`, `/d/f046.md`, `/d/f047.md`, `/d/f048.md`, `/d/f049.md`, `/d/f050.md`, `/d/f051.md`, `/d/f052.md`, `/d/f053.md`, `/d/f054.md`, `/d/f055.md`, `/d/f056.md`, `/d/f057.md`, `/d/f058.md`, `/d/f059.md`, `/d/f060.md`, `/d/f061.md`, `/d/f062.md`, `/d/f063.md`, `/d/f064.md`, `/d/f065.md`, `/d/f066.md`, `/d/f067.md`, `/d/f068.md`, `/d/f069.md`, `/d/f070.md`, `/d/f071.md`, `/d/f072.md`, `/d/f073.md`, `/d/f074.md`, `/d/f075.md`, `/d/f076.md`, `/d/f077.md`, `/d/f078.md`, `/d/f079.md`, `/d/f080.md`, `/d/f081.md`, `/d/f082.md`, `/d/f083.md`, `/d/f084.md`, `/d/f085.md`, `/d/f086.md`, `/d/f087.md`, `/d/f088.md`, `/d/f089.md`, `/d/f090.md`, `/d/f091.md`, `/d/f092.md`, `/d/f093.md`, `/d/f094.md`, `/d/f095.md`, `/d/f096.md`, `/d/f097.md`, `/d/f098.md`, `/d/f099.md`, `/d/f100.md`, `/d/f101.md`, `/d/f102.md`, `/d/f103.md`, `/d/f104.md`, `/d/f105.md`, `/d/f106.md`, `/d/f107.md`, `/d/f108.md`, `/d/f109.md`, `/d/f110.md`, `/d/f111.md`, `/d/f112.md`, `/d/f113.md`, `/d/f114.md`, `/d/f115.md`, `/d/f116.md`, `/d/f117.md`, `/d/f118.md`, `/d/f119.md`, `/d/f120.md`, `/d/f121.md`, `/d/f122.md`, `/d/f123.md`, `/d/f124.md`, `/d/f125.md`, `/d/f126.md`, `/d/f127.md`, `/d/f128.md`, `/d/f129.md`, `/d/f130.md`, `/d/f131.md`, `/d/f132.md`, `/d/f133.md`, `/d/f134.md`, `/d/f135.md`, `/d/f136.md`, `/d/f137.md`, `/d/f138.md`, `/d/f139.md`, `/d/f140.md`, `/d/f141.md`, `/d/f142.md`, `/d/f143.md`, `/d/f144.md`, `/d/f145.md`, `/d/f146.md`, `/d/f147.md`, `/d/f148.md`, `/d/f149.md`, `/d/f150.md`, `/d/f151.md`, `/d/f152.md`, `/d/f153.md`, `/d/f154.md`, `/d/f155.md`, `/d/f156.md`, `/d/f157.md`, `/d/f158.md`, `/d/f159.md`, `/d/f160.md`, `/d/f161.md`, `/d/f162.md`, `/d/f163.md`, `/d/f164.md`, `/d/f165.md`, `/d/f166.md`, `/d/f167.md`, `/d/f168.md`, `/d/f169.md`, `/d/f170.md`, `/d/f171.md`, `/d/f172.md`, `/d/f173.md`, `/d/f174.md`, `/d/f175.md`, `/d/f176.md`, `/d/f177.md`, `/d/f178.md`, `/d/f179.md`, `/d/f180.md`, `/d/f181.md`, `/d/f182.md`, `/d/f183.md`, `/d/f184.md`, `/d/f185.md`, `/d/f186.md`, `/d/f187.md`, `/d/f188.md`, `/d/f189.md`, `/d/f190.md`, `/d/f191.md`, `/d/f192.md`, `/d/f193.md`, `/d/f194.md`, `/d/f195.md`, `/d/f196.md`, `/d/f197.md`, `/d/f198.md`, `/d/f199.md`, `/d/f200.md`, `/d/f201.md`, `/d/f202.md`, `/d/f203.md`, `/d/f204.md`, `/d/f205.md`, `/d/f206.md`, `/d/f207.md`, `/d/f208.md`, `/d/f209.md`, `/d/f210.md`, `/d/f211.md`, `/d/f212.md`, `/d/f213.md`, `/d/f214.md`, `/d/f215.md`, `/d/f216.md`, `/d/f217.md`, `/d/f218.md`, `/d/f219.md`, `/d/f220.md`, `/d/f221.md`, `/d/f222.md`, `/d/f223.md`, `/d/f224.md`, `/d/f225.md`, `/d/f226.md`, `/d/f227.md`, `/d/f228.md`, `/d/f229.md`, `/d/f230.md`, `/d/f231.md`, `/d/f232.md`, `/d/f233.md`, `/d/f234.md`, `/d/f235.md`, `/d/f236.md`, `/d/f237.md`, `/d/f238.md`, `/d/f239.md`, `/d/f240.md`, `/d/f241.md`, `/d/f242.md`, `/d/f243.md`, `/d/f244.md`, `/d/f245.md`, `/d/f246.md`, `/d/f247.md`, `/d/f248.md`, `/d/f249.md`, `/d/f250.md`, `/d/f251.md`, `/d/f252.md`, `/d/f253.md`, `/d/f254.md`, `/d/f255.md`, `/d/f256.md`, `/d/f257.md`, `/d/f258.md`, `/d/f259.md`, `/d/f260.md`, `/d/f261.md`, `/d/f262.md`, `/d/f263.md`, `/d/f264.md`, `/d/f265.md`, `/d/f266.md`, `/d/f267.md`, `/d/f268.md`, `/d/f269.md`, `/d/f270.md`, `/d/f271.md`, `/d/f272.md`, `/d/f273.md`, `/d/f274.md`, `/d/f275.md`, `/d/f276.md`, `/d/f277.md`, `/d/f278.md`, `/d/f279.md`, `/d/f280.md`, `/d/f281.md`, `/d/f282.md`, `/d/f283.md`, `/d/f284.md`, `/d/f285.md`, `/d/f286.md`, `/d/f287.md`, `/d/f288.md`, `/d/f289.md`, `/d/f290.md`, `/d/f291.md`, `/d/f292.md`, `/d/f293.md`, `/d/f294.md`, `/d/f295.md`, `/d/f296.md`, `/d/f297.md`, `/d/f298.md`, `/d/f299.md`, `/d/f300.md`, `/d/f301.md`, `/d/f302.md`, `/d/f303.md`, `/d/f304.md`, `/d/f305.md`, `/d/f306.md`, `/d/f307.md`, `/d/f308.md`, `/d/f309.md`, `/d/f310.md`, `/d/f311.md`, `/d/f312.md`, `/d/f313.md`, `/d/f314.md`, `/d/f315.md`, `/d/f316.md`, `/d/f317.md`, `/d/f318.md`, `/d/f319.md`, `/d/f320.md`, `/d/f321.md`, `/d/f322.md`, `/d/f323.md`, `/d/f324.md`, `/d/f325.md`, `/d/f326.md`, `/d/f327.md`, `/d/f328.md`, `/d/f329.md`, `/d/f330.md`, `/d/f331.md`, `/d/f332.md`, `/d/f333.md`, `/d/f334.md`, `/d/f335.md`, `/d/f336.md`, `/d/f337.md`, `/d/f338.md`, `/d/f339.md`, `/d/f340.md`, `/d/f341.md`, `/d/f342.md`, `/d/f343.md`, `/d/f344.md`, `/d/f345.md`, `/d/f346.md`, `/d/f347.md`, `/d/f348.md`, `/d/f349.md`, `/d/f350.md`, `/d/f351.md`, `/d/f352.md`, `/d/f353.md`, `/d/f354.md`, `/d/f355.md`, `/d/f356.md`, `/d/f357.md`, `/d/f358.md`, `/d/f359.md`, `/d/f360.md`, `/d/f361.md`, `/d/f362.md`, `/d/f363.md`, `/d/f364.md`, `/d/f365.md`, `/d/f366.md`, `/d/f367.md`, `/d/f368.md`, `/d/f369.md`, `/d/f370.md`, `/d/f371.md`, `/d/f372.md`, `/d/f373.md`, `/d/f374.md`, `/d/f375.md`, `/d/f376.md`, `/d/f377.md`, `/d/f378.md`, `/d/f379.md`, `/d/f380.md`, `/d/f381.md`, `/d/f382.md`, `/d/f383.md`, `/d/f384.md`, `/d/f385.md`, `/d/f386.md`, `/d/f387.md`, `/d/f388.md`, `/d/f389.md`, `/d/f390.md`, `/d/f391.md`, `/d/f392.md`, `/d/f393.md`, `/d/f394.md`, `/d/f395.md`, `/d/f396.md`, `/d/f397.md`, `/d/f398.md`, `/d/f399.md`}, Grants: map[string]string{`/`: `stage`}}, Op: `list_text`, Path: new(`/d`)}
+	},
+	func() any {
+		return FSAccessCase{About: "A listing never reveals a sibling at none, at any level of a tree: /Notes/Private is taken away, so neither it nor what is in it is listed. filesystem.md, A granted path under a path that is not: \"a listing of a granted directory shows only its entries at `ro` or above.\"", viewFields: viewFields{Tree: []string{`/Notes/a.md`, `/Notes/Private/s.md`, `/Notes/Public/p.md`}, Grants: map[string]string{`/Notes`: `stage`, `/Notes/Private`: `none`}}, Op: `list_text`, Path: new(`/Notes`)}
+	},
+	func() any {
+		return FSAccessCase{About: `list_text of a file: the file is not a directory. filesystem.md, Errors: a file where a directory was meant.`, viewFields: viewFields{Tree: []string{`/a.md`}, Grants: map[string]string{`/`: `ro`}}, Op: `list_text`, Path: new(`a.md`)}
+	},
+	func() any {
+		return FSAccessCase{About: "edit of a file this session has not read (reads: what it has read) is refused with the spec's text, naming the resolved path. filesystem.md, Errors: \"`write` and `edit` refuse to change an existing file the session has not seen, or one that changed since it last saw it (by reading it, or by its own change).\" Errors: \"The texts, exactly, with `{path}` the resolved absolute path\" (the path given is relative to cwd).", viewFields: viewFields{Tree: []string{`/Notes/a.md`, `/Notes/b.md`}, Grants: map[string]string{`/`: `stage`}, Cwd: new(`/Notes`)}, Op: `edit`, Path: new(`a.md`), Reads: []string{`/Notes/b.md`}}
+	},
+	func() any {
+		return FSAccessCase{About: `edit of a file read in this session and changed since (changed: by something else, after the read) is refused. filesystem.md, Errors: "refuse to change an existing file the session has not seen, or one that changed since it last saw it"`, viewFields: viewFields{Tree: []string{`/Notes/a.md`}, Grants: map[string]string{`/`: `stage`}}, Op: `edit`, Path: new(`/Notes/./a.md`), Reads: []string{`/Notes/a.md`}, Changed: []string{`/Notes/a.md`}}
+	},
+	func() any {
+		return FSAccessCase{About: `edit of a file read in this session and unchanged since is made; the read is named by another spelling of the same path (what identifies a file is its absolute path).`, viewFields: viewFields{Tree: []string{`/Notes/a.md`}, Grants: map[string]string{`/`: `stage`}, Cwd: new(`/Notes`)}, Op: `edit`, Path: new(`a.md`), Reads: []string{`/Notes//a.md`}}
+	},
+	func() any {
+		return FSAccessCase{About: "edit of a missing file is No such file or directory, with no hint after it, and so is one hidden under a granted directory. filesystem.md, Errors: \"A missing file is `No such file or directory` for **every** tool that needs it to exist\"; \"with no hint after it: in a chat a hidden file must read exactly as a missing one\"", viewFields: viewFields{Tree: []string{`/Notes/a.md`}, Grants: map[string]string{`/`: `stage`}}, Op: `edit`, Path: new(`/Notes/new.md`), Reads: []string{`/Notes/a.md`}}
+	},
+	func() any {
+		return FSAccessCase{About: `edit of a file hidden under a granted directory reads exactly as a missing one: the same text, not the read-before-change refusal, which would say the file exists. Reading: the view's rules come before the refusal. filesystem.md, Errors: "in a chat a hidden file must read exactly as a missing one"`, viewFields: viewFields{Tree: []string{`/Notes/a.md`, `/Notes/hid.md`}, Grants: map[string]string{`/`: `stage`, `/Notes/hid.md`: `none`}}, Op: `edit`, Path: new(`/Notes/hid.md`)}
+	},
+	func() any {
+		return FSAccessCase{About: `edit of a file at ro that was read: Read-only — the level before the read. Reading: a file the session may not change is refused for that, read or not.`, viewFields: viewFields{Tree: []string{`/Ref/r.md`}, Grants: map[string]string{`/`: `stage`, `/Ref`: `ro`}}, Op: `edit`, Path: new(`/Ref/r.md`), Reads: []string{`/Ref/r.md`}}
+	},
+	func() any {
+		return FSAccessCase{About: `edit of a directory: Is a directory.`, viewFields: viewFields{Tree: []string{`/Notes/a.md`}, Grants: map[string]string{`/`: `stage`}}, Op: `edit`, Path: new(`/Notes`)}
+	},
+	func() any {
+		return FSAccessCase{About: "mv within the tree at stage is made. filesystem.md, What each operation needs: \"`mv` (the source and the target's directory)\"", viewFields: viewFields{Tree: []string{`/Notes/a.md`, `/Archive/`}, Grants: map[string]string{`/`: `stage`}}, Op: `mv`, Path: new(`/Notes/a.md`), To: new(`/Archive/a.md`)}
+	},
+	func() any {
+		return FSAccessCase{About: "mv from a mount to the rest of the tree is refused, with Access denied naming the target (the Errors table has no row of its own). filesystem.md, What each operation needs: \"`mv` between a mount and the rest of the tree, or between two mounts, is refused\"", viewFields: viewFields{Tree: []string{`/repo/x.ts`, `/Notes/`}, Mounts: []string{`/repo`}, Grants: map[string]string{`/`: `commit`}}, Op: `mv`, Path: new(`/repo/x.ts`), To: new(`/Notes/x.ts`)}
+	},
+	func() any {
+		return FSAccessCase{About: "mv between two mounts is refused. filesystem.md, What each operation needs: \"`mv` between a mount and the rest of the tree, or between two mounts, is refused\"", viewFields: viewFields{Tree: []string{`/a/x.ts`, `/b/`}, Mounts: []string{`/a`, `/b`}, Grants: map[string]string{`/`: `commit`}}, Op: `mv`, Path: new(`/a/x.ts`), To: new(`/b/x.ts`)}
+	},
+	func() any {
+		return FSAccessCase{About: "mv onto a path that exists: Already exists, naming the target. filesystem.md, Errors: `mv`'s target.", viewFields: viewFields{Tree: []string{`/Notes/a.md`, `/Archive/a.md`}, Grants: map[string]string{`/`: `stage`}}, Op: `mv`, Path: new(`/Notes/a.md`), To: new(`/Archive/a.md`)}
+	},
+	func() any {
+		return FSAccessCase{About: `mv of a file at ro: the source is a change, so Read-only. filesystem.md, What each operation needs: mv needs stage on the source.`, viewFields: viewFields{Tree: []string{`/Ref/r.md`, `/Notes/`}, Grants: map[string]string{`/`: `stage`, `/Ref`: `ro`}}, Op: `mv`, Path: new(`/Ref/r.md`), To: new(`/Notes/r.md`)}
+	},
+	func() any {
+		return FSAccessCase{About: `mv into a read-only directory: the target's directory needs stage.`, viewFields: viewFields{Tree: []string{`/Notes/a.md`, `/Ref/`}, Grants: map[string]string{`/`: `stage`, `/Ref`: `ro`}}, Op: `mv`, Path: new(`/Notes/a.md`), To: new(`/Ref/a.md`)}
+	},
+	func() any {
+		return FSAccessCase{About: `mv into a directory that does not exist: No such file or directory naming it. tools/mv.json: the target must not exist yet, in a directory that does.`, viewFields: viewFields{Tree: []string{`/Notes/a.md`}, Grants: map[string]string{`/`: `stage`}}, Op: `mv`, Path: new(`/Notes/a.md`), To: new(`/Nope/a.md`)}
+	},
+	func() any {
+		return FSAccessCase{About: "filesystem.md's example, a passage listed: \"`/` and `/Dir1` are **passages**: at `none`, with something granted below.\"; \"A passage is denied for reading and writing alike\"; Access levels: \"The tree `/AGENTS.md`, `/Dir1/`, `/Dir1/FILE1.txt`, `/Dir1/Dir3/`, `/Dir2/`, with `/AGENTS.md` and `/Dir1/Dir3/` granted and nothing else\" (with /Dir1/Dir3/a.md and /Dir2/b.md below)", viewFields: viewFields{Tree: []string{`/AGENTS.md`, `/Dir1/`, `/Dir1/FILE1.txt`, `/Dir1/Dir3/`, `/Dir1/Dir3/a.md`, `/Dir2/`, `/Dir2/b.md`}, Grants: map[string]string{`/AGENTS.md`: `ro`, `/Dir1/Dir3`: `stage`}}, Op: `list`, Path: new(`/Dir1`)}
+	},
+	func() any {
+		return FSAccessCase{About: "filesystem.md's example, a passage's file made: \"A passage is denied for reading and writing alike: `list /Dir1`, `read /Dir1/FILE1.txt`, `write /Dir1/new.txt` and `mkdir /Dir1/x` all answer `Access denied: … is not open to this session.`\"", viewFields: viewFields{Tree: []string{`/AGENTS.md`, `/Dir1/`, `/Dir1/FILE1.txt`, `/Dir1/Dir3/`, `/Dir1/Dir3/a.md`, `/Dir2/`, `/Dir2/b.md`}, Grants: map[string]string{`/AGENTS.md`: `ro`, `/Dir1/Dir3`: `stage`}}, Op: `mkdir`, Path: new(`/Dir1/x`)}
+	},
+	func() any {
+		return FSAccessCase{About: "filesystem.md's example: a hidden file under the passage / reads as a missing one. \"A path the session cannot see is answered by what the model already knows\"; \"So `/Dir2/b.md` (hidden) and `/Nope.md` (missing) get the same answer here\"", viewFields: viewFields{Tree: []string{`/AGENTS.md`, `/Dir1/`, `/Dir1/FILE1.txt`, `/Dir1/Dir3/`, `/Dir1/Dir3/a.md`, `/Dir2/`, `/Dir2/b.md`}, Grants: map[string]string{`/AGENTS.md`: `ro`, `/Dir1/Dir3`: `stage`}}, Op: `read`, Path: new(`/Dir2/b.md`)}
+	},
+	func() any {
+		return FSAccessCase{About: "filesystem.md's example: a missing file under the passage / reads as the hidden one. \"So `/Dir2/b.md` (hidden) and `/Nope.md` (missing) get the same answer here — both under the passage `/`\"", viewFields: viewFields{Tree: []string{`/AGENTS.md`, `/Dir1/`, `/Dir1/FILE1.txt`, `/Dir1/Dir3/`, `/Dir1/Dir3/a.md`, `/Dir2/`, `/Dir2/b.md`}, Grants: map[string]string{`/AGENTS.md`: `ro`, `/Dir1/Dir3`: `stage`}}, Op: `read`, Path: new(`/Nope.md`)}
+	},
+	func() any {
+		return FSAccessCase{About: "Under a visible directory a path not seen is missing, under a passage denied. \"Under a visible directory it is `No such file or directory`; under a passage, `Access denied`.\"; \"a hidden entry under a granted directory reads exactly as a missing one\"", viewFields: viewFields{Tree: []string{`/AGENTS.md`, `/Dir1/`, `/Dir1/FILE1.txt`, `/Dir1/Dir3/`, `/Dir1/Dir3/a.md`, `/Dir2/`, `/Dir2/b.md`, `/Dir1/Dir3/b.md`}, Grants: map[string]string{`/AGENTS.md`: `ro`, `/Dir1/Dir3`: `stage`, `/Dir1/Dir3/b.md`: `none`}}, Op: `read`, Path: new(`/Dir1/Dir3/b.md`)}
+	},
+	func() any {
+		return FSAccessCase{About: "The one thing that cannot be hidden: making a name taken by an entry at none is denied, and says nothing else. \"under a directory the session may write, a name taken by an entry at `none` cannot be created\"; \"Making it answers `Access denied` for that path, which says the name is taken and nothing else\"", viewFields: viewFields{Tree: []string{`/AGENTS.md`, `/Dir1/`, `/Dir1/FILE1.txt`, `/Dir1/Dir3/`, `/Dir1/Dir3/a.md`, `/Dir2/`, `/Dir2/b.md`, `/Dir1/Dir3/b.md`}, Grants: map[string]string{`/AGENTS.md`: `ro`, `/Dir1/Dir3`: `stage`, `/Dir1/Dir3/b.md`: `none`}}, Op: `write`, Path: new(`/Dir1/Dir3/b.md`)}
+	},
+	func() any {
+		return FSAccessCase{About: "The most specific grant wins, played on filesystem.md's example: \"`/` at `ro` and `/Notes` at `stage` make `/Notes/a.md` writable and `/b.md` read-only; `/Notes/Private` at `none` takes that directory away again.\"", viewFields: viewFields{Tree: []string{`/Notes/a.md`, `/Notes/Private/p.md`, `/b.md`}, Grants: map[string]string{`/`: `ro`, `/Notes`: `stage`, `/Notes/Private`: `none`}}, Op: `level`, Path: new(`/Notes/Private/p.md`)}
+	},
+	func() any {
+		return FSAccessCase{About: "The example's /b.md: read-only under / at ro. \"`/` at `ro` and `/Notes` at `stage` make `/Notes/a.md` writable and `/b.md` read-only\"", viewFields: viewFields{Tree: []string{`/Notes/a.md`, `/Notes/Private/p.md`, `/b.md`}, Grants: map[string]string{`/`: `ro`, `/Notes`: `stage`, `/Notes/Private`: `none`}}, Op: `write`, Path: new(`/b.md`)}
+	},
+	func() any {
+		return FSAccessCase{About: "No grant on a path or above it: none. \"A path with no grant on it or above it is at `none`.\"", viewFields: viewFields{Tree: []string{`/a/b.md`, `/c/`}, Grants: map[string]string{`/c`: `commit`}}, Op: `level`, Path: new(`/a/b.md`)}
+	},
+	func() any {
+		return FSAccessCase{About: `A floor is a maximum: a commit grant under a floor at ro is ro. "**A floor** is a maximum level per path, set where the session cannot widen it"`, viewFields: viewFields{Tree: []string{`/Shared/x.md`}, Grants: map[string]string{`/`: `commit`}, Floor: map[string]string{`/Shared`: `ro`}}, Op: `level`, Path: new(`/Shared/x.md`)}
+	},
+	func() any {
+		return FSAccessCase{About: `Outside mounts the two write levels are one: a file at commit outside every mount is written as at stage, and has nothing to commit. "Outside mounts there is nothing to commit, and the two write levels mean the same: write."`, viewFields: viewFields{Tree: []string{`/n.md`}, Grants: map[string]string{`/`: `commit`}}, Op: `commit`, Path: new(`/n.md`)}
+	},
+	func() any {
+		return FSAccessCase{About: "Names are case-sensitive: /Notes and /notes are two directories, and /notes is missing. \"Names are case-sensitive, `/`-separated, and never empty, `.` or `..`.\"", viewFields: viewFields{Tree: []string{`/Notes/a.md`}, Grants: map[string]string{`/`: `stage`}}, Op: `read`, Path: new(`/notes`)}
+	},
+	func() any {
+		return FSAccessCase{About: "A name is never empty: a repeated / is one, so //Notes///a.md is /Notes/a.md. \"Names are case-sensitive, `/`-separated, and never empty\"", viewFields: viewFields{Tree: []string{`/Notes/a.md`}, Grants: map[string]string{`/`: `ro`}}, Op: `read`, Path: new(`//Notes///a.md`)}
+	},
+	func() any {
+		return FSAccessCase{About: `On the server there are no links: a path is what it says, so a file named like a link is a file, and reading it reads it. "On the server there are no links: a path is what it says."`, viewFields: viewFields{Tree: []string{`/link.md`}, Grants: map[string]string{`/`: `ro`}}, Op: `read`, Path: new(`/link.md`)}
+	},
+	func() any {
+		return FSAccessCase{About: "The level of a directory, `dir`: \"Each path is at one of four levels for a session\"", viewFields: viewFields{Tree: []string{`/d/`}, Grants: map[string]string{`/d`: `stage`}}, Op: `level`, Path: new(`/d`)}
+	},
+	func() any {
+		return FSAccessCase{About: "A path at none is no access: a file taken away under a granted directory cannot be read, and reads as missing. filesystem.md, Access levels: \"| `none` | no access | no | no | no |\"", viewFields: viewFields{Tree: []string{`/Notes/a.md`, `/Notes/p.md`}, Grants: map[string]string{`/Notes`: `commit`, `/Notes/p.md`: `none`}}, Op: `read`, Path: new(`/Notes/p.md`)}
+	},
+	func() any {
+		return FSAccessCase{About: "A file at ro can be read and not changed. filesystem.md, Access levels: \"| `ro` | read-only | yes | no | no |\"", viewFields: viewFields{Tree: []string{`/Ref/r.md`}, Grants: map[string]string{`/Ref`: `ro`}}, Op: `rm`, Path: new(`/Ref/r.md`)}
+	},
+	func() any {
+		return FSAccessCase{About: "A file at stage in a mount can be changed and not committed. filesystem.md, Access levels: \"| `stage` | read/write, stage | yes | yes | no |\"", viewFields: viewFields{Tree: []string{`/repo/a.ts`}, Mounts: []string{`/repo`}, Grants: map[string]string{`/repo`: `stage`}}, Op: `commit`, Path: new(`/repo/a.ts`)}
+	},
+	func() any {
+		return FSAccessCase{About: "A file at commit in a mount can be committed. filesystem.md, Access levels: \"| `commit` | read/write, commit | yes | yes | yes |\"; What each operation needs: \"| commit | `commit`, `branch`, `pr`, `merge`, `tag`, `release` | `commit`, inside a mount |\"", viewFields: viewFields{Tree: []string{`/repo/a.ts`}, Mounts: []string{`/repo`}, Grants: map[string]string{`/repo`: `commit`}}, Op: `commit`, Path: new(`/repo/a.ts`)}
+	},
+	func() any {
+		return FSAccessCase{About: "A directory is a node of its own kind: listed with its trailing `/`, and read as its listing. filesystem.md, Node kinds: \"| `dir` | a directory of the tree |\"", viewFields: viewFields{Tree: []string{`/d/`, `/f.md`}, Grants: map[string]string{`/`: `ro`}}, Op: `read`, Path: new(`/`)}
 	},
 	func() any {
 		return indexCase{About: "A file written is indexed at once: its content hash is embedded, and the index holds its path under that hash. filesystem.md, Indexing, by tokens: \"What `search` reads is built when a file is written\".", Steps: []indexStep{indexStep{Op: `write`, Path: new(`/Notes/a.md`), Content: new(`Alpha notes.
@@ -986,6 +1950,24 @@ c
 		return indexCase{About: "Refused with the spec's text: writing below a file, which is no directory. filesystem.md, Errors: \"a file where a directory was meant | `Not a directory: {path}`\".", Steps: []indexStep{indexStep{Op: `write`, Path: new(`/a.md`), Content: new(`A.
 `)}, indexStep{Op: `write`, Path: new(`/a.md/b.md`), Content: new(`B.
 `)}}}
+	},
+	func() any {
+		return InstructionsCase{About: `The chain from the boundary down to the start directory, outermost first, each directory one file: the root's, a section's, a repository's. filesystem.md, Instruction files, stacked: "Instruction files are **collected from the boundary down to the start directory, outermost first**: every directory on the way may contribute one, and all of them go to the model — the root's, then a section's, then a repository's."`, Files: []string{`/team/repo/AGENTS.md`, `/AGENTS.md`, `/team/AGENTS.md`, `/team/repo/src/AGENTS.md`}, Boundary: new(`/`), Start: new(`/team/repo`)}
+	},
+	func() any {
+		return InstructionsCase{About: `Never both: a directory with AGENTS.md and CLAUDE.md gives AGENTS.md only; one with CLAUDE.md only gives it. "A directory contributes the first of them that is a file the session can read; never both."`, Files: []string{`/AGENTS.md`, `/CLAUDE.md`, `/a/CLAUDE.md`}, Boundary: new(`/`), Start: new(`/a`)}
+	},
+	func() any {
+		return InstructionsCase{About: `The first readable one: AGENTS.md at none, CLAUDE.md beside it at ro, so CLAUDE.md is the directory's. "A directory contributes the first of them that is a file the session can read"`, Files: []string{`/a/AGENTS.md`, `/a/CLAUDE.md`}, Boundary: new(`/`), Start: new(`/a`), Grants: map[string]string{`/`: `ro`, `/a/AGENTS.md`: `none`}}
+	},
+	func() any {
+		return InstructionsCase{About: "A file taken away under a granted directory is not loaded, and the walk goes on below it. \"**Only what the session can read is loaded.**\"; \"A file at `none` — in a passage, or taken away under a granted directory — is not loaded, and the walk goes on below it: the next directory down may still contribute.\"", Files: []string{`/AGENTS.md`, `/a/AGENTS.md`, `/a/b/AGENTS.md`}, Boundary: new(`/`), Start: new(`/a/b`), Grants: map[string]string{`/a`: `ro`, `/a/AGENTS.md`: `none`}}
+	},
+	func() any {
+		return InstructionsCase{About: "A file granted on its own while / is not is loaded; the passage / gives nothing else. \"A file granted on its own (`/AGENTS.md` ticked while `/` is not) is loaded.\"; \"**An instruction file in a passage is not loaded** (below).\"", Files: []string{`/AGENTS.md`, `/CLAUDE.md`, `/p/AGENTS.md`, `/q/AGENTS.md`}, Boundary: new(`/`), Start: new(`/p`), Grants: map[string]string{`/AGENTS.md`: `ro`, `/p`: `ro`}}
+	},
+	func() any {
+		return InstructionsCase{About: `A start directory outside the boundary is the boundary: only the boundary's own file. "A start directory outside the boundary is read as the boundary."`, Files: []string{`/AGENTS.md`, `/proj/AGENTS.md`, `/elsewhere/AGENTS.md`}, Boundary: new(`/proj`), Start: new(`/elsewhere`)}
 	},
 	func() any {
 		return modulesCase{About: `Unconditional modules ride the system prompt at spawn, after the root file, by relative path (a subfolder's too); a conditional one does not, and a request with nothing touched appends nothing. seeds/004, Format and discovery: "Without frontmatter, or with an empty one, the module is unconditional: it is loaded at spawn, after the root file, and never returned by a trigger pass."`, Root: new(`/project`), Files: map[string]*modulesFile{`/project/.elowen/rules/api.md`: &modulesFile{Text: `---
@@ -1512,7 +2494,7 @@ v2
 		return PrefixCase{About: "A mode the person set and set back before the next message is no change; one set by the approval is not said, and the person's next move to plan is said again: context.md §10 rule 3, \"the permission mode (`modes/<mode>.md` as the note's body when it changes …)\" and \"A change the model made itself … needs no note\". plan_submit runs as soon as the mode is plan, before any note (rule 4: \"a call made while it is not met answers the tool's `unavailable` text\").", Start: &PrefixStart{prefixState: prefixState{Date: opt[string]{Set: true, V: `2026-11-05`}, Mode: opt[string]{Set: true, V: `manual`}}, Could: opt[[]string]{Set: true, V: []string{`plan`}}}, Tools: new([]string{`read`, `plan_write`, `plan_submit`}), Steps: new([]PrefixStep{PrefixStep{Op: `user`}, PrefixStep{Op: `set`, prefixState: prefixState{Mode: opt[string]{Set: true, V: `plan`}}}, PrefixStep{Op: `call`, Tool: opt[string]{Set: true, V: `plan_submit`}}, PrefixStep{Op: `set`, prefixState: prefixState{Mode: opt[string]{Set: true, V: `manual`}}}, PrefixStep{Op: `call`, Tool: opt[string]{Set: true, V: `plan_submit`}}, PrefixStep{Op: `user`}, PrefixStep{Op: `set`, prefixState: prefixState{Mode: opt[string]{Set: true, V: `plan`}}}, PrefixStep{Op: `user`}, PrefixStep{Op: `set`, By: opt[string]{Set: true, V: `model`}, prefixState: prefixState{Mode: opt[string]{Set: true, V: `edit`}}}, PrefixStep{Op: `call`, Tool: opt[string]{Set: true, V: `plan_submit`}}, PrefixStep{Op: `user`}, PrefixStep{Op: `set`, prefixState: prefixState{Mode: opt[string]{Set: true, V: `plan`}}}, PrefixStep{Op: `user`}, PrefixStep{Op: `call`, Tool: opt[string]{Set: true, V: `plan_submit`}}})}
 	},
 	func() any {
-		return PrefixCase{About: "page and forge: offered from the start because the session could meet them, refused with each tool's unavailable text while not met, run once met; show is left out, the session never having a display. context.md §10 rule 4: \"A tool whose `requires` can come and go during a session — `page`, `display`, `forge`, and plan mode for `plan_submit` — is offered from the start whenever the session could ever meet it\". What is met is no block of the note (loop.json context.note has none).", Start: &PrefixStart{prefixState: prefixState{Date: opt[string]{Set: true, V: `2026-11-05`}, Mode: opt[string]{Set: true, V: `auto`}, Met: opt[[]string]{Set: true, V: []string{}}}, Could: opt[[]string]{Set: true, V: []string{`page`, `forge`}}}, Tools: new([]string{`python`, `commit`, `branch`, `show`, `read`}), Steps: new([]PrefixStep{PrefixStep{Op: `user`}, PrefixStep{Op: `call`, Tool: opt[string]{Set: true, V: `python`}}, PrefixStep{Op: `call`, Tool: opt[string]{Set: true, V: `commit`}}, PrefixStep{Op: `set`, prefixState: prefixState{Met: opt[[]string]{Set: true, V: []string{`page`}}}}, PrefixStep{Op: `call`, Tool: opt[string]{Set: true, V: `python`}}, PrefixStep{Op: `call`, Tool: opt[string]{Set: true, V: `branch`}}, PrefixStep{Op: `set`, prefixState: prefixState{Met: opt[[]string]{Set: true, V: []string{`page`, `forge`}}}}, PrefixStep{Op: `call`, Tool: opt[string]{Set: true, V: `branch`}}, PrefixStep{Op: `call`, Tool: opt[string]{Set: true, V: `commit`}}, PrefixStep{Op: `tool`}, PrefixStep{Op: `user`}})}
+		return PrefixCase{About: "page and forge: offered from the start because the session could meet them, refused with each tool's unavailable text while not met, run once met; show is left out, the session never having a display. context.md §10 rule 4: \"A tool whose `requires` can come and go during a session — `page`, `display`, `forge`, and plan mode for `plan_submit` — is offered from the start whenever the session could ever meet it\". What is met is no block of the note (loop.json context.note has none). Rule 4: \"Only what is fixed for the session may leave a tool out\".", Start: &PrefixStart{prefixState: prefixState{Date: opt[string]{Set: true, V: `2026-11-05`}, Mode: opt[string]{Set: true, V: `auto`}, Met: opt[[]string]{Set: true, V: []string{}}}, Could: opt[[]string]{Set: true, V: []string{`page`, `forge`}}}, Tools: new([]string{`python`, `commit`, `branch`, `show`, `read`}), Steps: new([]PrefixStep{PrefixStep{Op: `user`}, PrefixStep{Op: `call`, Tool: opt[string]{Set: true, V: `python`}}, PrefixStep{Op: `call`, Tool: opt[string]{Set: true, V: `commit`}}, PrefixStep{Op: `set`, prefixState: prefixState{Met: opt[[]string]{Set: true, V: []string{`page`}}}}, PrefixStep{Op: `call`, Tool: opt[string]{Set: true, V: `python`}}, PrefixStep{Op: `call`, Tool: opt[string]{Set: true, V: `branch`}}, PrefixStep{Op: `set`, prefixState: prefixState{Met: opt[[]string]{Set: true, V: []string{`page`, `forge`}}}}, PrefixStep{Op: `call`, Tool: opt[string]{Set: true, V: `branch`}}, PrefixStep{Op: `call`, Tool: opt[string]{Set: true, V: `commit`}}, PrefixStep{Op: `tool`}, PrefixStep{Op: `user`}})}
 	},
 	func() any {
 		return PrefixCase{About: "met back and forth: show answers its unavailable text exactly while display is not met, runs while it is, and stays in the list throughout (context.md §10 rule 4, \"a call made while it is not met answers the tool's `unavailable` text\"); `met` left out is everything the session could (prefix.json's about: \"default: all it could\").", Start: &PrefixStart{prefixState: prefixState{Date: opt[string]{Set: true, V: `2026-11-05`}, Mode: opt[string]{Set: true, V: `manual`}}, Could: opt[[]string]{Set: true, V: []string{`display`}}}, Tools: new([]string{`show`, `read`}), Steps: new([]PrefixStep{PrefixStep{Op: `user`}, PrefixStep{Op: `call`, Tool: opt[string]{Set: true, V: `show`}}, PrefixStep{Op: `set`, prefixState: prefixState{Met: opt[[]string]{Set: true, V: []string{}}}}, PrefixStep{Op: `call`, Tool: opt[string]{Set: true, V: `show`}}, PrefixStep{Op: `tool`}, PrefixStep{Op: `set`, prefixState: prefixState{Met: opt[[]string]{Set: true, V: []string{`display`}}}}, PrefixStep{Op: `call`, Tool: opt[string]{Set: true, V: `show`}}, PrefixStep{Op: `set`, prefixState: prefixState{Met: opt[[]string]{Set: true, V: []string{}}}}, PrefixStep{Op: `call`, Tool: opt[string]{Set: true, V: `show`}}, PrefixStep{Op: `user`}, PrefixStep{Op: `set`, prefixState: prefixState{Met: opt[[]string]{Set: true, V: []string{`display`}}}}, PrefixStep{Op: `call`, Tool: opt[string]{Set: true, V: `show`}}})}
@@ -1550,7 +2532,13 @@ v2
 [t1] [x] a`}}}, PrefixStep{Op: `call`, Tool: opt[string]{Set: true, V: `plan_submit`}}, PrefixStep{Op: `user`}, PrefixStep{Op: `set`, prefixState: prefixState{Plan: opt[string]{Set: true}}}, PrefixStep{Op: `user`}})}
 	},
 	func() any {
-		return searchCase{About: `Fusion by rank: each passage's rank by meaning and by words, fused as 1/(60 + rank) summed (reciprocal rank fusion; the constant is a Reading: the spec says no number). Meaning ranks api 1, set up 2, guide 3; words ranks set up 1, guide 2, api 3: set up = 1/62 + 1/61 > api = 1/61 + 1/63 > guide = 1/63 + 1/62. A result is the path and line range, then the passage (lines kept, a one-line range written 7-7). filesystem.md, A search: "ranks passages by meaning (embeddings) and by words (full-text) fused by rank"; "A result is the passage's path and line range, then the passage".`, viewFields: viewFields{Tree: []string{`/Notes/setup.md`, `/Notes/set up.md`, `/Notes/todo.md`, `/Notes/Private/salary.md`, `/Docs/api.md`, `/Docs/guide.md`, `/Docs2/x.md`, `/AGENTS.md`}}, Passages: []searchPassage{searchPassage{Path: `/Docs/api.md`, Lines: []int{int(1), int(4)}, Text: new(`The API takes a token in the header.
+		return PrefixCase{About: "The other forge tools — pr, merge, tag, release — each refused with its own unavailable text while no forge is open, run once one is; all four offered from the start, the session could meet forge. filesystem.md, Errors: a tool whose `requires` is not met at the time of the call answers \"the tool's `unavailable` text\".", Start: &PrefixStart{prefixState: prefixState{Date: opt[string]{Set: true, V: `2026-11-05`}, Mode: opt[string]{Set: true, V: `auto`}, Met: opt[[]string]{Set: true, V: []string{}}}, Could: opt[[]string]{Set: true, V: []string{`forge`}}}, Tools: new([]string{`pr`, `merge`, `tag`, `release`}), Steps: new([]PrefixStep{PrefixStep{Op: `user`}, PrefixStep{Op: `call`, Tool: opt[string]{Set: true, V: `pr`}}, PrefixStep{Op: `call`, Tool: opt[string]{Set: true, V: `merge`}}, PrefixStep{Op: `call`, Tool: opt[string]{Set: true, V: `tag`}}, PrefixStep{Op: `call`, Tool: opt[string]{Set: true, V: `release`}}, PrefixStep{Op: `set`, prefixState: prefixState{Met: opt[[]string]{Set: true, V: []string{`forge`}}}}, PrefixStep{Op: `call`, Tool: opt[string]{Set: true, V: `pr`}}, PrefixStep{Op: `call`, Tool: opt[string]{Set: true, V: `merge`}}, PrefixStep{Op: `call`, Tool: opt[string]{Set: true, V: `tag`}}, PrefixStep{Op: `call`, Tool: opt[string]{Set: true, V: `release`}}})}
+	},
+	func() any {
+		return PrefixCase{About: `One prompt for the whole session up to a compaction: the system prompt is the first one on every request — a tool step, a user message after the date changed, the wrap-up, the summary request — and the date goes in a note, never in the prompt; a tool step carries no note, the next user message does; the wrap-up and the summary request list the same tools; the summary request sends the prompt it replaces, and the next prompt is a new one, the date said again. context.md §10: "**The system prompt is made once per session and sent unchanged.**"; "It is built when the session starts, kept with the session, and every request sends those exact bytes."; "carry no note; it waits for the next message that starts a turn"; "The tools stay listed in the wrap-up request too"; §7: "the summary is asked for as the next turn of the same conversation**: the same system prompt, the same tools, every message as it was". context.md §10 rule 2: "No date or time."; §7: "Compaction is the one deliberate break of the cache, and it already exists."; the one rule: "The one deliberate break is compaction, which already replaces the history with a summary."`, Start: &PrefixStart{prefixState: prefixState{Date: opt[string]{Set: true, V: `2026-11-05`}, Mode: opt[string]{Set: true, V: `auto`}, Met: opt[[]string]{Set: true, V: []string{`display`}}}, Could: opt[[]string]{Set: true, V: []string{`display`}}}, Tools: new([]string{`read`, `show`}), Steps: new([]PrefixStep{PrefixStep{Op: `user`}, PrefixStep{Op: `set`, prefixState: prefixState{Date: opt[string]{Set: true, V: `2026-11-06`}}}, PrefixStep{Op: `tool`}, PrefixStep{Op: `user`}, PrefixStep{Op: `wrapup`}, PrefixStep{Op: `compact`}, PrefixStep{Op: `user`}})}
+	},
+	func() any {
+		return searchCase{About: `Fusion by rank: each passage's rank by meaning and by words, fused as 1/(60 + rank) summed (reciprocal rank fusion; the constant is a Reading: the spec says no number). Meaning ranks api 1, set up 2, guide 3; words ranks set up 1, guide 2, api 3: set up = 1/62 + 1/61 > api = 1/61 + 1/63 > guide = 1/63 + 1/62. A result is the path and line range, then the passage (lines kept, a one-line range written 7-7). filesystem.md, A search: "ranks passages by meaning (embeddings) and by words (full-text) fused by rank"; "A result is the passage's path and line range, then the passage". The result form is the spec's example's: "/Notes/setup.md:12-30 <the passage>" (a path, its lines, then the passage on the next line).`, viewFields: viewFields{Tree: []string{`/Notes/setup.md`, `/Notes/set up.md`, `/Notes/todo.md`, `/Notes/Private/salary.md`, `/Docs/api.md`, `/Docs/guide.md`, `/Docs2/x.md`, `/AGENTS.md`}}, Passages: []searchPassage{searchPassage{Path: `/Docs/api.md`, Lines: []int{int(1), int(4)}, Text: new(`The API takes a token in the header.
 Tokens expire after an hour.`), Meaning: new(float64(0.9)), Words: new(float64(2))}, searchPassage{Path: `/Notes/set up.md`, Lines: []int{int(12), int(30)}, Text: new(`To set up the server, run make install.`), Meaning: new(float64(0.8)), Words: new(float64(5))}, searchPassage{Path: `/Docs/guide.md`, Lines: []int{int(7), int(7)}, Text: new(`See the guide for tokens.`), Meaning: new(float64(0.5)), Words: new(float64(3))}}}
 	},
 	func() any {
@@ -1641,6 +2629,15 @@ Tokens expire after an hour.`), Meaning: new(float64(0.9)), Words: new(float64(2
 	},
 	func() any {
 		return searchCase{About: "The floor of none on the root, searched at /Docs: denied. filesystem.md, Access levels: \"the level a session has is its grant, lowered to the floor\"; \"Only what is at `ro` or above exists for the model.\"", viewFields: viewFields{Tree: []string{`/Notes/todo.md`, `/Notes/Private/salary.md`, `/Docs/api.md`, `/Docs/guide.md`, `/Docs/deep/ref.md`, `/AGENTS.md`}, Grants: map[string]string{`/`: `commit`}, Floor: map[string]string{`/`: `none`}}, Passages: []searchPassage{searchPassage{Path: `/Docs/api.md`, Lines: []int{int(1), int(5)}, Text: new(`Tokens rotate monthly.`), Meaning: new(float64(0.9)), Words: new(float64(3))}, searchPassage{Path: `/Notes/todo.md`, Lines: []int{int(1), int(1)}, Text: new(`Rotate the staging token.`), Meaning: new(float64(0.7)), Words: new(float64(1))}}, Path: new(`/Docs`)}
+	},
+	func() any {
+		return toolsCase{About: `The forge's tools as the model is offered them: each one's name, description and parameters exactly as tools/*.json writes them, in the order the session lists them. context.md §10, rule 4: "The tool list is the same for the whole session."`, Tools: []string{`commit`, `branch`, `pr`, `merge`, `tag`, `release`}}
+	},
+	func() any {
+		return toolsCase{About: `The file tools of a chat as the model is offered them, byte for byte (tools/mkdir.json, mv.json, rm.json, search.json, show.json): a description is what the model knows of a tool's needs — filesystem.md, Errors: "The tool's description says what it needs."`, Tools: []string{`mkdir`, `mv`, `rm`, `search`, `show`}}
+	},
+	func() any {
+		return toolsCase{About: `python, recall and the background-job tools as the model is offered them, byte for byte (tools/python.json, recall.json, job_list.json, job_send.json, job_stop.json, report.json).`, Tools: []string{`python`, `recall`, `job_list`, `job_send`, `job_stop`, `report`}}
 	},
 	func() any {
 		return workspaceCase{About: `session/new takes a root on the allowlist (the serve default and the registered roots) and refuses any other, a folder below a root included, with not_allowed (the seed: a typed ErrInvalidParams). seeds/002, Security model: "session/new validates the requested cwd against the allowlist and refuses otherwise (typed error, actionable message)."`, Tree: []string{`/srv/app/`, `/srv/app/README.md`, `/srv/app/src/main.go`, `/srv/docs/`, `/srv/docs/guide.md`, `/srv/docs/sub/`, `/etc/passwd`, `/home/me/notes.txt`}, Default: new(`/srv/app`), Roots: []string{`/srv/docs`}, Steps: []workspaceStep{workspaceStep{Op: `new`, Cwd: new(`/srv/docs`)}, workspaceStep{Op: `new`, Cwd: new(`/etc`)}, workspaceStep{Op: `new`, Cwd: new(`/srv/docs/sub`)}, workspaceStep{Op: `new`, Cwd: new(`/srv`)}, workspaceStep{Op: `new`, Cwd: new(`/srv/app`)}}}

@@ -21,6 +21,12 @@ type FSAccessCase struct {
 	viewFields
 	Op   string  `json:"op"`
 	Path *string `json:"path"`
+	// To is mv's target; Depth is list_text's (absent: the spec's default); Reads and Changed are
+	// edit's: the files this session has read, and those changed since it read them.
+	To      *string  `json:"to,omitempty"`
+	Depth   *int     `json:"depth,omitempty"`
+	Reads   []string `json:"reads,omitempty"`
+	Changed []string `json:"changed,omitempty"`
 }
 
 // viewFields are how a case describes a session's view (fs_access's fields; search's cases carry
@@ -81,8 +87,40 @@ func (c FSAccessCase) Validate() error {
 	if c.Path == nil || *c.Path == "" {
 		return Fieldf("path", "missing: the path the operation is on (absolute, or relative to cwd)")
 	}
+	if err := c.validateArgs(); err != nil {
+		return err
+	}
 	_, err := c.view(nil)
 	return err
+}
+
+// validateArgs checks each op's own fields are given with that op only.
+func (c FSAccessCase) validateArgs() error {
+	op := fsaccess.Op(c.Op)
+	switch {
+	case op == fsaccess.OpMv && (c.To == nil || *c.To == ""):
+		return Fieldf("to", "missing: mv's target (absolute, or relative to cwd)")
+	case op != fsaccess.OpMv && c.To != nil:
+		return Fieldf("to", "is mv's target; op %s has none", c.Op)
+	case op != fsaccess.OpListText && c.Depth != nil:
+		return Fieldf("depth", "is list_text's; op %s has none", c.Op)
+	case c.Depth != nil && *c.Depth < 1:
+		return Fieldf("depth", "%d: a depth is 1 or more (1 is the directory's own entries)", *c.Depth)
+	case op != fsaccess.OpEdit && (c.Reads != nil || c.Changed != nil):
+		return Fieldf("reads", "reads and changed are edit's; op %s has none", c.Op)
+	}
+	return nil
+}
+
+func (c FSAccessCase) args() fsaccess.Args {
+	a := fsaccess.Args{Reads: c.Reads, Changed: c.Changed}
+	if c.To != nil {
+		a.To = *c.To
+	}
+	if c.Depth != nil {
+		a.Depth = *c.Depth
+	}
+	return a
 }
 
 // levels reads a path → level object; nil stays nil.
@@ -106,19 +144,21 @@ func levels(field string, in map[string]string) (map[string]fsaccess.Level, erro
 	return out, nil
 }
 
-// fsAccessAnswer is one of {ok: true}, {entries}, {level, passage} or {error}.
+// fsAccessAnswer is one of {ok: true}, {entries}, {text}, {level, passage} or {error}.
 type fsAccessAnswer struct {
 	OK      *bool     `json:"ok,omitempty"`
 	Entries *[]string `json:"entries,omitempty"`
+	Text    *string   `json:"text,omitempty"`
 	Level   *string   `json:"level,omitempty"`
 	Passage *bool     `json:"passage,omitempty"`
 	Error   *string   `json:"error,omitempty"`
 }
 
 func (a fsAccessAnswer) Validate() error {
-	const shapes = `{"ok": true}, {"entries": […]}, {"level": …, "passage": …} or {"error": "…"}`
+	const shapes = `{"ok": true}, {"entries": […]}, {"text": "…"}, {"level": …, "passage": …} or {"error": "…"}`
 	n := 0
-	for _, set := range []bool{a.OK != nil, a.Entries != nil, a.Level != nil || a.Passage != nil, a.Error != nil} {
+	for _, set := range []bool{a.OK != nil, a.Entries != nil, a.Text != nil, a.Level != nil || a.Passage != nil,
+		a.Error != nil} {
 		if set {
 			n++
 		}
@@ -147,7 +187,7 @@ func answerFSAccess(c FSAccessCase) (fsAccessAnswer, error) {
 	if err != nil {
 		return fsAccessAnswer{}, err
 	}
-	r, err := v.Apply(fsaccess.Op(c.Op), *c.Path)
+	r, err := v.Do(fsaccess.Op(c.Op), *c.Path, c.args())
 	if err != nil {
 		return fsAccessAnswer{}, err
 	}
@@ -160,6 +200,8 @@ func answerFSAccess(c FSAccessCase) (fsAccessAnswer, error) {
 		return fsAccessAnswer{Level: &level, Passage: &r.Passage}, nil
 	case r.Entries != nil:
 		return fsAccessAnswer{Entries: &r.Entries}, nil
+	case r.Text != nil:
+		return fsAccessAnswer{Text: r.Text}, nil
 	}
 	ok := true
 	return fsAccessAnswer{OK: &ok}, nil

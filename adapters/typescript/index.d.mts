@@ -18,6 +18,9 @@ export interface Options {
 }
 
 export declare const PROTOCOL: 1;
+
+/** Thrown by a handler for a case it does not map: answered skip, the message as the reason. */
+export declare class Skip extends Error {}
 export declare const AREAS: ReadonlyArray<keyof Handlers>;
 
 /** Serve the adapter protocol on stdin/stdout until bye or the end of stdin. */

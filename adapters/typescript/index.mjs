@@ -8,9 +8,13 @@ import { checkAnswer } from "./validate.mjs";
 
 export const PROTOCOL = 1;
 
+/** Thrown by a handler for a case it does not map (an op it has no form for): answered skip,
+ * with the message as the reason, so the run says what is not checked rather than failing it. */
+export class Skip extends Error {}
+
 /** Every area lembas-check checks (types.d.ts's Area), listed in hello so each case is sent. */
 export const AREAS = ["chunk", "chunk_tokens", "context", "fs_access", "index", "instructions", "jobs",
-  "modules", "prefix", "search", "workspace"];
+  "modules", "prefix", "search", "tools", "workspace"];
 
 /**
  * @param {import("./index.mjs").Handlers} handlers
@@ -60,6 +64,7 @@ async function answer(handlers, area, c, debug) {
     }
     return { answer: a };
   } catch (e) {
+    if (e instanceof Skip) return { skip: e.message };
     return { error: e instanceof Error ? `${e.name}: ${e.message}` : String(e) };
   }
 }

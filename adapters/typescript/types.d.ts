@@ -60,12 +60,16 @@ export type ContextAnswer = Array<string | null>;
 /** fs_access: a case (the file system one session sees: levels, passages, listings and the exact error texts (filesystem.md)). */
 export type FsAccessCase = {
   about?: string;
+  changed?: Array<string>;
   cwd?: string;
+  depth?: number;
   floor?: Record<string, string>;
   grants?: Record<string, string>;
   mounts?: Array<string>;
   op: string;
   path?: string;
+  reads?: Array<string>;
+  to?: string;
   tree?: Array<string>;
 };
 /** fs_access: an answer, the shape of a case's "expect". */
@@ -75,6 +79,7 @@ export type FsAccessAnswer = {
   level?: string;
   ok?: boolean;
   passage?: boolean;
+  text?: string;
 };
 
 /** index: a case (search's index: built when a file is written, keyed by content hash (a file in many places, or unchanged across commits and branches, embedded once; a move costs nothing), a mount's default branch and its new commits (filesystem.md, Indexing, by tokens)). */
@@ -208,6 +213,18 @@ export type SearchAnswer = {
   results?: Array<string>;
 };
 
+/** tools: a case (the tools as the model is offered them: each one's name, description and parameters as tools/*.json writes them (context.md §10: the tool list is part of every request's prefix)). */
+export type ToolsCase = {
+  about?: string;
+  tools?: Array<string>;
+};
+/** tools: an answer, the shape of a case's "expect". */
+export type ToolsAnswer = Array<{
+  description: string;
+  name: string;
+  parameters?: Record<string, unknown>;
+}>;
+
 /** workspace: a case (per-session workspace roots: the allowlist, the / sentinel, a root fixed at creation, containment and symlink escape on a real disk (seeds/002)). */
 export type WorkspaceCase = {
   about?: string;
@@ -237,6 +254,7 @@ export interface Handlers {
   modules?: (c: ModulesCase) => ModulesAnswer | Promise<ModulesAnswer>;
   prefix?: (c: PrefixCase) => PrefixAnswer | Promise<PrefixAnswer>;
   search?: (c: SearchCase) => SearchAnswer | Promise<SearchAnswer>;
+  tools?: (c: ToolsCase) => ToolsAnswer | Promise<ToolsAnswer>;
   workspace?: (c: WorkspaceCase) => WorkspaceAnswer | Promise<WorkspaceAnswer>;
 }
 

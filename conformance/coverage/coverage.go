@@ -82,9 +82,11 @@ func Build() (*Map, error) {
 	return m, nil
 }
 
-// reasonFor is the most specific reason for a statement: file#heading, file, then its folder.
+// reasonFor is the most specific reason for a statement: file:line, file#heading, file, then its
+// folder.
 func reasonFor(reasons map[string]string, s Statement) string {
-	for _, k := range []string{s.File + "#" + s.Heading, s.File, strings.SplitN(s.File, "/", 2)[0]} {
+	for _, k := range []string{fmt.Sprintf("%s:%d", s.File, s.Line), s.File + "#" + s.Heading, s.File,
+		strings.SplitN(s.File, "/", 2)[0]} {
 		if r, ok := reasons[k]; ok {
 			return r
 		}

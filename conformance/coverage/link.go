@@ -12,12 +12,17 @@ import (
 
 // How a case is tied to a statement, found from the cases themselves so that no list of ids is
 // typed by hand: a case checks a statement when its "about" quotes the statement (a quoted
-// stretch of at least minQuote characters of it, or all of it), or when its expectation holds
-// the statement's text (every fixed stretch of a template or table row, at least minText long,
-// with the placeholders left out).
+// stretch — in "", “” or, of minQuote characters or more, “ — of at least minQuote characters
+// of it, or all of it), or when its expectation holds the statement's text (every fixed stretch
+// of a template or table row, at least minText long, with the placeholders left out).
 const (
 	minQuote = 24
 	minText  = 12
+	// minTemplate is the fixed text a JSON template with placeholders needs to be matched: its
+	// placeholders stand for one run of text each, so `Today is {{date}}.` says enough.
+	minTemplate = 8
+	// minFixed is the shortest JSON text without placeholders an expectation is searched for.
+	minFixed = 6
 )
 
 // patterns are the link rules' regular expressions, made on first use.
@@ -38,13 +43,23 @@ var patterns = sync.OnceValue(func() (p struct {
 // norm is a text without its Markdown emphasis and backticks, its spaces collapsed.
 func norm(s string) string { return strings.Join(strings.Fields(patterns().markup.Replace(s)), " ") }
 
-// quotes are the stretches a case's about quotes, each split at its ellipses.
+// quotes are the stretches a case's about quotes, each split at its ellipses: in "" or “”, and
+// the backticked spans (backticks paired in order, as Markdown pairs them) of minQuote or more.
 func quotes(about string) []string {
-	var out []string
+	var qs []string
 	for _, m := range patterns().quoted.FindAllStringSubmatch(about, -1) {
-		q := m[1] + m[2]
+		qs = append(qs, m[1]+m[2])
+	}
+	for i, span := range strings.Split(about, "`") {
+		if i%2 == 1 && len(span) >= minQuote {
+			qs = append(qs, span)
+		}
+	}
+	var out []string
+	for _, q := range qs {
 		for _, part := range strings.Split(q, "…") {
-			if p := norm(part); len(p) >= minQuote {
+			// A shorter quote ties only a statement it is the whole of (quotesStatement).
+			if p := norm(part); len(p) >= minQuote || len(part) == len(q) && len(p) >= 10 {
 				out = append(out, p)
 			}
 		}
@@ -107,19 +122,41 @@ func expectText(raw json.RawMessage) string {
 
 // templatePattern is a JSON template with {{placeholders}} as a pattern an answer's text would
 // match (each placeholder one run of characters on one line), when its fixed text is at least
-// minText long in all; nil otherwise.
+// minTemplate long in all; nil otherwise.
 func templatePattern(s Statement) *regexp.Regexp {
-	if s.Kind != "template" || strings.HasSuffix(s.File, ".md") || !strings.Contains(s.Text, "{{") {
+	if s.Kind != "template" || strings.HasSuffix(s.File, ".md") {
+		return nil
+	}
+	if !strings.Contains(s.Text, "{{") {
+		// A fixed text of a few characters, as `(none)`, is matched as a whole.
+		if len(s.Text) >= minFixed && len(s.Text) < minText {
+			return regexp.MustCompile(regexp.QuoteMeta(s.Text))
+		}
 		return nil
 	}
 	fixed := patterns().placeholders.Split(s.Text, -1)
-	if n := len(strings.Join(fixed, "")); n < minText {
+	if n := len(strings.Join(fixed, "")); n < minTemplate {
 		return nil
 	}
+	names := patterns().placeholders.FindAllString(s.Text, -1)
+	var b strings.Builder
 	for i, f := range fixed {
-		fixed[i] = regexp.QuoteMeta(f)
+		b.WriteString(regexp.QuoteMeta(f))
+		if i < len(names) {
+			b.WriteString(placeholderPattern(names[i]))
+		}
 	}
-	return regexp.MustCompile(strings.Join(fixed, `[^\n]+?`))
+	return regexp.MustCompile(b.String())
+}
+
+// placeholderPattern is what a placeholder stands for: an id, a path, a hash or a number is one
+// word (so a read's bracket is not taken for an edit's), any other value a run of one line.
+func placeholderPattern(name string) string {
+	switch strings.Trim(name, "{}") {
+	case "id", "path", "sha", "n", "from", "to", "earlier", "target", "digits":
+		return `\S+?`
+	}
+	return `[^\n]+?`
 }
 
 // examplePatterns are the shapes of a Markdown statement's examples — each line of a fenced block,
@@ -171,6 +208,22 @@ func examplePatterns(s Statement) []*regexp.Regexp {
 	return out
 }
 
+// valuePattern is how an about names a JSON number or boolean of the spec: by its key — the
+// last two parts of it at least (`cap.head_chars`), or all of it — then its value, as
+// "cap.head_chars (20000)", "ids.digits: 4" or "rows = 50". nil for any other statement.
+func valuePattern(s Statement) *regexp.Regexp {
+	if s.Kind != "value" || strings.HasPrefix(s.Text, "[") || strings.HasSuffix(s.File, ".md") {
+		return nil
+	}
+	parts := strings.Split(strings.TrimSuffix(strings.TrimSuffix(s.Heading, ".default"), ".about"), ".")
+	if len(parts) > 2 {
+		parts = parts[len(parts)-2:]
+	}
+	key := regexp.QuoteMeta(strings.Join(parts, "."))
+	return regexp.MustCompile(`(?:^|[^A-Za-z0-9_])` + key + "`?" + `\s*(?:\(|=|:)\s*` + regexp.QuoteMeta(s.Text) +
+		`(?:[^0-9.]|$)`)
+}
+
 func matchAll(text string, ps []*regexp.Regexp) bool {
 	if len(ps) == 0 || text == "" {
 		return false
@@ -189,7 +242,9 @@ func Link(stmts []Statement, cases []conformance.Case) [][]string {
 	parts := make([][]string, len(stmts))
 	tmpls := make([]*regexp.Regexp, len(stmts))
 	examples := make([][]*regexp.Regexp, len(stmts))
+	values := make([]*regexp.Regexp, len(stmts))
 	for i, s := range stmts {
+		values[i] = valuePattern(s)
 		examples[i] = examplePatterns(s)
 		normed[i] = norm(s.Text)
 		parts[i] = fixedParts(s)
@@ -200,12 +255,13 @@ func Link(stmts []Statement, cases []conformance.Case) [][]string {
 		qs := quotes(c.About)
 		exp := expectText(c.Expect)
 		for i := range stmts {
-			if quotesStatement(qs, normed[i]) || holdsAll(exp,
-				parts[i]) || (tmpls[i] != nil && tmpls[i].MatchString(exp)) || matchAll(exp, examples[i]) {
+			if quotesStatement(qs, normed[i]) || holdsAll(exp, parts[i]) || (tmpls[i] != nil && tmpls[i].MatchString(exp)) ||
+				matchAll(exp, examples[i]) || (values[i] != nil && values[i].MatchString(c.About)) {
 				out[i] = append(out[i], c.ID)
 			}
 		}
 	}
+	requiresFromUnavailable(stmts, out)
 	for i := range out {
 		sort.Strings(out[i])
 		out[i] = dedupe(out[i])
@@ -213,9 +269,27 @@ func Link(stmts []Statement, cases []conformance.Case) [][]string {
 	return out
 }
 
+// requiresFromUnavailable ties a tool's `requires` to the cases that expect its `unavailable`
+// text: that text is what a call answers exactly while the requirement is not met, so a case
+// that expects it holds the requirement to what the tool file says.
+func requiresFromUnavailable(stmts []Statement, out [][]string) {
+	unavailable := map[string][]string{}
+	for i, s := range stmts {
+		if strings.HasPrefix(s.File, "tools/") && s.Heading == "unavailable" {
+			unavailable[s.File] = out[i]
+		}
+	}
+	for i, s := range stmts {
+		if strings.HasPrefix(s.File, "tools/") && s.Heading == "requires" {
+			out[i] = append(out[i], unavailable[s.File]...)
+		}
+	}
+}
+
 func quotesStatement(qs []string, stmt string) bool {
 	for _, q := range qs {
-		if strings.Contains(stmt, q) || (len(stmt) >= minQuote && strings.Contains(q, stmt)) {
+		if len(q) >= minQuote && strings.Contains(stmt, q) || len(stmt) >= minQuote && strings.Contains(q, stmt) ||
+			q == stmt {
 			return true
 		}
 	}

@@ -34,10 +34,26 @@ const (
 	OpMkdir  Op = "mkdir"
 	OpRm     Op = "rm"
 	OpCommit Op = "commit"
+	// The ops of 3.1.0's filesystem.md the first cases could not say: a listing as its text, a move,
+	// and an edit with the files this session has read.
+	OpListText Op = "list_text"
+	OpReadText Op = "read_text"
+	OpMv       Op = "mv"
+	OpEdit     Op = "edit"
 )
 
-// Ops are the operations Apply knows, in the spec's order.
-func Ops() []Op { return []Op{OpLevel, OpList, OpRead, OpWrite, OpMkdir, OpRm, OpCommit} }
+// Ops are the operations Apply knows, in the spec's order, then the ones Do adds.
+func Ops() []Op {
+	return []Op{OpLevel, OpList, OpRead, OpWrite, OpMkdir, OpRm, OpCommit, OpListText, OpReadText, OpMv, OpEdit}
+}
+
+// Args are what an op takes beside its path: mv's target, list_text's depth (0: the default), and
+// for edit the files this session has read and those changed since it read them.
+type Args struct {
+	To             string
+	Depth          int
+	Reads, Changed []string
+}
 
 // Result is what one operation answers: an error, or for level the level and whether the path
 // is a passage, or for list (and read of a directory) the entries, never nil; else plain ok.
@@ -47,11 +63,16 @@ type Result struct {
 	Level   Level
 	Passage bool
 	Entries []string
-	Err     *Error
+	// Text is a listing as the tool shows it (list_text, read_text of a directory).
+	Text *string
+	Err  *Error
 }
 
 // Apply runs one operation on p (resolved against the start directory).
-func (v *View) Apply(op Op, p string) (Result, error) {
+func (v *View) Apply(op Op, p string) (Result, error) { return v.Do(op, p, Args{}) }
+
+// Do runs one operation on p with its arguments.
+func (v *View) Do(op Op, p string, a Args) (Result, error) {
 	r := Result{Path: v.Resolve(p)}
 	switch op {
 	case OpLevel:
@@ -69,6 +90,12 @@ func (v *View) Apply(op Op, p string) (Result, error) {
 		r.Err = v.rm(r.Path)
 	case OpCommit:
 		r.Err = v.commit(r.Path)
+	case OpListText, OpReadText:
+		r.Text, r.Err = v.listText(r.Path, op == OpReadText, a.Depth)
+	case OpMv:
+		r.Err = v.mv(r.Path, v.Resolve(a.To))
+	case OpEdit:
+		r.Err = v.edit(r.Path, v.resolveAll(a.Reads), v.resolveAll(a.Changed))
 	default:
 		return r, fmt.Errorf("fsaccess: no operation %q", op)
 	}

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/LLeMbas/lembas-check/harness/spec"
@@ -15,24 +16,29 @@ import (
 type Code int
 
 const (
-	NoSuchFile      Code = iota + 1 // not visible, under a visible ancestor
-	AccessDenied                    // a passage, under a passage, or a name taken at none
-	ReadOnly                        // a change at ro
-	NotCommitted                    // a commit at stage
-	NothingToCommit                 // a commit outside every mount
-	IsADirectory                    // a directory where a file was meant
-	NotADirectory                   // a file where a directory was meant
-	AlreadyExists                   // mv's target, or a file mkdir was asked to make
-	Unavailable                     // a tool whose requires is not met: the tool's own text
+	NoSuchFile       Code = iota + 1 // not visible, under a visible ancestor
+	AccessDenied                     // a passage, under a passage, or a name taken at none
+	ReadOnly                         // a change at ro
+	NotCommitted                     // a commit at stage
+	NothingToCommit                  // a commit outside every mount
+	IsADirectory                     // a directory where a file was meant
+	NotADirectory                    // a file where a directory was meant
+	AlreadyExists                    // mv's target, or a file mkdir was asked to make
+	Unavailable                      // a tool whose requires is not met: the tool's own text
+	NotRead                          // write/edit of an existing file this session has not read
+	ChangedSinceRead                 // write/edit of a file changed since this session last saw it
 )
 
-// errorRows finds each Code's row by how its *Case* cell begins: the cell says when the error
-// applies, so the row is found by its meaning, wherever it sits in the table.
-var errorRows = []struct {
+// rowSpec is one row of a `| Case | Text |` table, found by how its Case cell begins.
+type rowSpec struct {
 	code     Code
 	name     string
 	casePref string
-}{
+}
+
+// errorRows finds each Code's row by how its *Case* cell begins: the cell says when the error
+// applies, so the row is found by its meaning, wherever it sits in the table.
+var errorRows = []rowSpec{
 	{NoSuchFile, "no_such_file", "not visible (missing"},
 	{AccessDenied, "access_denied", "a passage;"},
 	{ReadOnly, "read_only", "a change at `ro`"},
@@ -44,9 +50,15 @@ var errorRows = []struct {
 	{Unavailable, "unavailable", "a tool whose `requires`"},
 }
 
+// refusalRows are the second table under *Errors*: write's and edit's read-before-change refusals.
+var refusalRows = []rowSpec{
+	{NotRead, "not_read", "the file exists and this session has not read it"},
+	{ChangedSinceRead, "changed_since_read", "it changed since this session last read"},
+}
+
 // String is the Code's stable name (no_such_file, access_denied, …).
 func (c Code) String() string {
-	for _, r := range errorRows {
+	for _, r := range append(errorRows[:len(errorRows):len(errorRows)], refusalRows...) {
 		if r.code == c {
 			return r.name
 		}
@@ -63,13 +75,21 @@ type Template struct {
 func (t Template) Render(path string) string { return t.Before + path + t.After }
 
 // Texts is what the view says, all from filesystem.md: the error templates by Code (Unavailable
-// has none: it is the tool's own `unavailable` text), and the listing's marks.
+// has none: it is the tool's own `unavailable` text; NotRead and ChangedSinceRead are the second
+// table's), and the listing's marks, texts and numbers.
 type Texts struct {
 	Errors map[Code]Template
 	// DirSuffix ends a directory's (and a mount's) entry; MountMark and ReadOnlyMark follow it.
 	DirSuffix    string
 	MountMark    string
 	ReadOnlyMark string
+	// EmptyRead and EmptyList are an empty directory's text from read and from list.
+	EmptyRead, EmptyList string
+	// DepthDefault and DepthMax bound list's depth; Indent is the spaces each level adds.
+	DepthDefault, DepthMax, Indent int
+	// MaxLines caps a listing, MoreLine is the line after the cap.
+	MaxLines int
+	MoreLine string
 }
 
 // SpecTexts are the vendored filesystem.md's texts, parsed once. A table or sentence that changed
@@ -82,32 +102,83 @@ var SpecTexts = spec.Parsed("harness/spec/files/filesystem.md", func() (Texts, e
 	return ParseTexts(md)
 })
 
-// ParseTexts reads the *Errors* table and the *A listing* section of a filesystem.md.
+// ParseTexts reads the *Errors* tables and the *A listing* section of a filesystem.md.
 func ParseTexts(md []byte) (Texts, error) {
-	errs, err := parseErrorTable(section(md, "## Errors"))
+	tables := tablesOf(section(md, "## Errors"))
+	if len(tables) != 2 {
+		return Texts{}, fmt.Errorf("## Errors: %d tables, want 2 (the errors, write's and edit's refusals)", len(tables))
+	}
+	errs, err := parseErrorTable(tables[0], errorRows)
 	if err != nil {
 		return Texts{}, fmt.Errorf("## Errors: %w", err)
+	}
+	refusals, err := parseErrorTable(tables[1], refusalRows)
+	if err != nil {
+		return Texts{}, fmt.Errorf("## Errors, the second table: %w", err)
+	}
+	for c, t := range refusals {
+		errs[c] = t
 	}
 	t := Texts{Errors: errs}
 	listing := strings.Join(section(md, "## A listing"), " ")
 	if listing == "" {
 		return Texts{}, fmt.Errorf("## A listing: no such section")
 	}
+	var depthDefault, depthMax, indent, maxLines string
 	for _, m := range []struct {
-		into *string
+		into []*string
 		re   *regexp.Regexp
 	}{
-		{&t.DirSuffix, regexp.MustCompile("with a trailing `([^`]+)`")},
-		{&t.MountMark, regexp.MustCompile("a mount marked `([^`]+)`")},
-		{&t.ReadOnlyMark, regexp.MustCompile("read but not change, in a directory it can, marked `([^`]+)`")},
+		{[]*string{&t.DirSuffix}, regexp.MustCompile("with a trailing `([^`]+)`")},
+		{[]*string{&t.MountMark}, regexp.MustCompile("a mount marked `([^`]+)`")},
+		{[]*string{&t.ReadOnlyMark}, regexp.MustCompile("read but not change, in a directory it can, marked `([^`]+)`")},
+		{[]*string{&t.EmptyRead, &t.EmptyList},
+			regexp.MustCompile("An empty directory is `([^`]+)` from `read`, `([^`]+)` from `list`")},
+		{[]*string{&depthDefault, &depthMax},
+			regexp.MustCompile("`list` with a `depth` \\(default (\\d+), at most (\\d+)\\)")},
+		{[]*string{&indent}, regexp.MustCompile(`each level indented by (\w+) more spaces`)},
+		{[]*string{&maxLines, &t.MoreLine}, regexp.MustCompile("At most (\\d+) lines, then `([^`]+)` on its own line")},
 	} {
 		found := m.re.FindAllStringSubmatch(listing, -1)
 		if len(found) != 1 {
 			return Texts{}, fmt.Errorf("## A listing: want one match of %q, found %d", m.re, len(found))
 		}
-		*m.into = found[0][1]
+		for i, into := range m.into {
+			*into = found[0][i+1]
+		}
+	}
+	words := map[string]string{"one": "1", "two": "2", "three": "3", "four": "4"}
+	if w, ok := words[indent]; ok {
+		indent = w
+	}
+	for _, n := range []struct {
+		into *int
+		s    string
+	}{{&t.DepthDefault, depthDefault}, {&t.DepthMax, depthMax}, {&t.Indent, indent}, {&t.MaxLines, maxLines}} {
+		v, err := strconv.Atoi(n.s)
+		if err != nil || v < 1 {
+			return Texts{}, fmt.Errorf("## A listing: %q is not a count", n.s)
+		}
+		*n.into = v
 	}
 	return t, nil
+}
+
+// tablesOf is each run of `|` lines, in order.
+func tablesOf(lines []string) [][]string {
+	var out [][]string
+	in := false
+	for _, l := range lines {
+		switch {
+		case strings.HasPrefix(l, "|") && in:
+			out[len(out)-1] = append(out[len(out)-1], l)
+		case strings.HasPrefix(l, "|"):
+			out, in = append(out, []string{l}), true
+		default:
+			in = false
+		}
+	}
+	return out
 }
 
 // section is the lines under a heading, up to the next heading of the same or a higher level.
@@ -131,16 +202,10 @@ func section(md []byte, heading string) []string {
 	return out
 }
 
-// parseErrorTable reads `| Case | Text |` rows. Every row must be one of errorRows and every one
-// of errorRows must be there once; a text row's Text cell is one backticked text with one
+// parseErrorTable reads one table's `| Case | Text |` rows. Every row must be one of known and
+// every one of known must be there once; a text row's Text cell is one backticked text with one
 // `{path}`; the Unavailable row's is not a text.
-func parseErrorTable(lines []string) (map[Code]Template, error) {
-	var rows []string
-	for _, l := range lines {
-		if strings.HasPrefix(l, "|") {
-			rows = append(rows, l)
-		}
-	}
+func parseErrorTable(rows []string, known []rowSpec) (map[Code]Template, error) {
 	if len(rows) < 2 {
 		return nil, fmt.Errorf("no table")
 	}
@@ -158,7 +223,7 @@ func parseErrorTable(lines []string) (map[Code]Template, error) {
 			return nil, fmt.Errorf("row %q: %d cells, want 2", row, len(cells))
 		}
 		var code Code
-		for _, r := range errorRows {
+		for _, r := range known {
 			if strings.HasPrefix(cells[0], r.casePref) {
 				if code != 0 {
 					return nil, fmt.Errorf("row %q: matches both %s and %s", row, code, r.code)
@@ -189,7 +254,7 @@ func parseErrorTable(lines []string) (map[Code]Template, error) {
 		}
 		out[code] = Template{Before: before, After: after}
 	}
-	for _, r := range errorRows {
+	for _, r := range known {
 		if !seen[r.code] {
 			return nil, fmt.Errorf("no %s row (its case begins %q)", r.name, r.casePref)
 		}

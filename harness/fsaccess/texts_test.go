@@ -27,11 +27,16 @@ func TestSpecTextsFindEveryRowOfTheErrorsTable(t *testing.T) {
 			t.Errorf("%s: has a template %v, want %v", r.name, ok, want)
 		}
 	}
-	if len(tx.Errors) != len(errorRows)-1 {
-		t.Errorf("%d templates, want %d", len(tx.Errors), len(errorRows)-1)
+	for _, r := range refusalRows {
+		if tmpl, ok := tx.Errors[r.code]; !ok || tmpl.Before != "" || !strings.HasPrefix(tmpl.After, " ") {
+			t.Errorf("%s: template %q / %q, want one beginning with the path", r.name, tmpl.Before, tmpl.After)
+		}
+	}
+	if len(tx.Errors) != len(errorRows)-1+len(refusalRows) {
+		t.Errorf("%d templates, want %d", len(tx.Errors), len(errorRows)-1+len(refusalRows))
 	}
 	for code, tmpl := range tx.Errors {
-		if tmpl.Before == "" || strings.Contains(tmpl.Before+tmpl.After, "`") {
+		if tmpl.Before == "" && code != NotRead && code != ChangedSinceRead || strings.Contains(tmpl.Before+tmpl.After, "`") {
 			t.Errorf("%s: template %q / %q looks mis-parsed", code, tmpl.Before, tmpl.After)
 		}
 	}
@@ -121,7 +126,12 @@ func TestParseTextsFailsWhenTheTableChangesShape(t *testing.T) {
 		{"two {path}", "`Is a directory: {path}`", "`Is a directory: {path} {path}`", "not exactly one {path}"},
 		{"text not backticked", "`Is a directory: {path}`", "Is a directory: {path}", "not one `backticked` text"},
 		{"unavailable became a text", "the tool's `unavailable` text", "`Unavailable: {path}`", "has become a text"},
-		{"no section", "## Errors", "## Failures", "no table"},
+		{"no section", "## Errors", "## Failures", "0 tables"},
+		{"no refusals", "| Case | Text |\n|---|---|\n| the file exists", "the file exists", "the second table"},
+		{"a refusal unknown", "| the file exists and", "| the file is there and", "a case this package does not know"},
+		{"no depth", "(default 2, at most 6)", "(default 2)", "`depth`"},
+		{"no cap", "At most 400 lines", "At most many lines", "At most"},
+		{"no empty text", "`(empty)` from `list`", "nothing from `list`", "An empty directory"},
 		{"no listing", "## A listing", "## Listings", "no such section"},
 		{"mount mark gone", "a mount marked ` [mount]`", "a mount shown", "a mount marked"},
 		{"read-only mark doubled", "marked ` [read-only]`.", "marked ` [read-only]`, read but not change, in a directory it can, marked ` [ro]`.", "read but not change"},

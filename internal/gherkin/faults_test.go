@@ -92,6 +92,20 @@ func faults() []fault {
 				return s
 			})
 		}},
+		{"tools", "a tool's definition is its file's, byte for byte: a description trimmed", func(t *testing.T, c []byte) any {
+			v := builtinJSON(t, "tools", c).([]any)
+			for _, d := range v {
+				m := d.(map[string]any)
+				m["description"] = strings.TrimSuffix(m["description"].(string), ".")
+				props := m["parameters"].(map[string]any)["properties"].(map[string]any)
+				for _, p := range props {
+					if p, ok := p.(map[string]any); ok && p["description"] != nil {
+						p["description"] = strings.ToLower(p["description"].(string))
+					}
+				}
+			}
+			return v
+		}},
 		{"instructions", "instruction files come outermost first (filesystem.md): nearest first", func(t *testing.T, c []byte) any {
 			v := builtinJSON(t, "instructions", c).([]any)
 			slices.Reverse(v)

@@ -13,11 +13,16 @@ from .validate import check_answer
 
 PROTOCOL = 1
 
+
+class Skip(Exception):
+    """Raised by a handler for a case it does not map (an op it has no form for): answered skip,
+    with the message as the reason, so the run says what is not checked rather than failing it."""
+
 # Every area lembas-check checks, listed in hello so that each case is sent.
 AREAS = ["chunk", "chunk_tokens", "context", "fs_access", "index", "instructions", "jobs",
-         "modules", "prefix", "search", "workspace"]
+         "modules", "prefix", "search", "tools", "workspace"]
 
-__all__ = ["AREAS", "PROTOCOL", "Handlers", "serve"]
+__all__ = ["AREAS", "PROTOCOL", "Handlers", "Skip", "serve"]
 
 
 def _answer(handlers: Mapping[str, Any], area: str, case: Any, debug: bool) -> Dict[str, Any]:
@@ -31,6 +36,8 @@ def _answer(handlers: Mapping[str, Any], area: str, case: Any, debug: bool) -> D
             sys.stderr.write(f"lembas adapter (debug): the {area} handler's {bad}\n")
             return {"error": f"the {area} handler's answer does not fit its schema: {bad}"}
         return {"answer": answer}
+    except Skip as e:
+        return {"skip": str(e)}
     except Exception as e:  # the implementation failed on this case: say so and keep serving
         return {"error": f"{type(e).__name__}: {e}"}
 

@@ -75,12 +75,16 @@ ContextAnswer = List[Optional[str]]
 
 FsAccessCase = TypedDict("FsAccessCase", {
     "about": NotRequired[str],
+    "changed": NotRequired[List[str]],
     "cwd": NotRequired[str],
+    "depth": NotRequired[int],
     "floor": NotRequired[Dict[str, str]],
     "grants": NotRequired[Dict[str, str]],
     "mounts": NotRequired[List[str]],
     "op": str,
     "path": NotRequired[str],
+    "reads": NotRequired[List[str]],
+    "to": NotRequired[str],
     "tree": NotRequired[List[str]],
 })
 
@@ -90,6 +94,7 @@ FsAccessAnswer = TypedDict("FsAccessAnswer", {
     "level": NotRequired[str],
     "ok": NotRequired[bool],
     "passage": NotRequired[bool],
+    "text": NotRequired[str],
 })
 
 IndexCaseStepsItem = TypedDict("IndexCaseStepsItem", {
@@ -229,6 +234,19 @@ SearchAnswer = TypedDict("SearchAnswer", {
     "results": NotRequired[List[str]],
 })
 
+ToolsCase = TypedDict("ToolsCase", {
+    "about": NotRequired[str],
+    "tools": NotRequired[List[str]],
+})
+
+ToolsAnswerItem = TypedDict("ToolsAnswerItem", {
+    "description": str,
+    "name": str,
+    "parameters": NotRequired[Dict[str, Any]],
+})
+
+ToolsAnswer = List[ToolsAnswerItem]
+
 WorkspaceCaseStepsItem = TypedDict("WorkspaceCaseStepsItem", {
     "cwd": NotRequired[str],
     "op": str,
@@ -259,5 +277,6 @@ Handlers = TypedDict("Handlers", {
     "modules": NotRequired[Callable[[ModulesCase], ModulesAnswer]],
     "prefix": NotRequired[Callable[[PrefixCase], PrefixAnswer]],
     "search": NotRequired[Callable[[SearchCase], SearchAnswer]],
+    "tools": NotRequired[Callable[[ToolsCase], ToolsAnswer]],
     "workspace": NotRequired[Callable[[WorkspaceCase], WorkspaceAnswer]],
 })
