@@ -1,6 +1,7 @@
 package livetarget
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/LLeMbas/lembas-check/conformance"
@@ -50,5 +51,17 @@ func TestFoundBodies(t *testing.T) {
 	foundBodies(steps, got)
 	if got[0] != "[#0001]\nx" || got[2] != "[#0003]\nx" {
 		t.Errorf("a clash was written as the case's: %q", got)
+	}
+}
+
+func TestDescendants(t *testing.T) {
+	tree := []string{"/AGENTS.md", "/Dir1/", "/Dir1/FILE1.txt", "/Dir1/Dir3/", "/Dir1/Dir3/a.md", "/Dir10/x"}
+	got := descendants(tree, "/Dir1")
+	want := []string{"/Dir1/FILE1.txt", "/Dir1/Dir3/", "/Dir1/Dir3/a.md"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("below /Dir1: %q, want %q", got, want)
+	}
+	if got := descendants(tree, "/AGENTS.md"); len(got) != 0 {
+		t.Errorf("below a file: %q", got)
 	}
 }
