@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/LLeMbas/lembas-check/conformance"
 	"github.com/LLeMbas/lembas-check/internal/live/agents"
@@ -25,7 +26,7 @@ type foundArgs struct {
 }
 
 // grepLine is a grep output's line as harnesses print it: path, line number, the line.
-var grepLine = regexp.MustCompile(`^([^:\n]+):([0-9]+): (.*)$`)
+var grepLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([^:\n]+):([0-9]+): (.*)$`) })
 
 // foundOp is the output of a tool that prints what it finds (list, glob, grep): the tree its
 // text stands for laid out on disk, then the profile's call of the tool with the case's
@@ -137,7 +138,7 @@ func foundTree(tool string, a foundArgs, text string) (map[string]*string, error
 func grepTree(lines []string, under func(string) string) (map[string]*string, error) {
 	byFile := map[string]map[int]string{}
 	for _, l := range lines {
-		m := grepLine.FindStringSubmatch(l)
+		m := grepLine().FindStringSubmatch(l)
 		if m == nil {
 			return nil, fmt.Errorf("has the line %q, which is not `path:line: text`", l)
 		}
@@ -234,8 +235,8 @@ func foundBodies(steps []conformance.ContextStep, got []string) {
 }
 
 func isFound(st conformance.ContextStep) bool {
-	return st.Op == "output" && foundTools[str(st.Tool)]
+	return st.Op == "output" && isFoundTool(str(st.Tool))
 }
 
-// foundTools are the tools lembas-check lays a tree out for.
-var foundTools = map[string]bool{"list": true, "glob": true, "grep": true}
+// isFoundTool says whether lembas-check lays a tree out for a tool's output.
+func isFoundTool(tool string) bool { return tool == "list" || tool == "glob" || tool == "grep" }

@@ -21,15 +21,24 @@ const probeDir = "lembas-check-probe"
 // Stage and commit differ only at a forge mount, which no call reaches: a case whose path is at
 // commit is skipped.
 func planLevel(p *agents.Profile, c conformance.Case, cs conformance.FSAccessCase) (*plan, error) {
+	// The reference's answer, not the case's expect: a scenario's is its Then step's.
+	ref, err := reference(c.Area, c.Input)
+	if err != nil {
+		return nil, err
+	}
 	var want struct {
 		Level string `json:"level"`
 	}
-	json.Unmarshal(c.Expect, &want)
+	json.Unmarshal(ref, &want)
 	if want.Level == "commit" {
 		return nil, skipf("the path is at commit, which a call tells from stage only at a forge mount " +
 			"(acp.md names no method that makes one)")
 	}
 	path := *cs.Path
+	if !inTree(cs.Tree, fsaccess.Resolve(fsaccess.Resolve("/", str(cs.Cwd)), path)) {
+		return nil, skipf("%s is not in the case's tree: a look at a missing path answers that it is missing, "+
+			"whatever its level", path)
+	}
 	rules, err := fsPlayable(c, cs, path)
 	if err != nil {
 		return nil, err
@@ -87,6 +96,17 @@ func planLevel(p *agents.Profile, c conformance.Case, cs conformance.FSAccessCas
 	}
 	pl.answer = func(e *env) (any, error) { return levelAnswer(e, len(below), look, change, second, after) }
 	return pl, nil
+}
+
+// inTree says whether the case's tree holds target, as a file or a directory.
+func inTree(tree []string, target string) bool {
+	for _, t := range tree {
+		r := fsaccess.Resolve("/", t)
+		if r == target || strings.HasPrefix(r, strings.TrimSuffix(target, "/")+"/") {
+			return true
+		}
+	}
+	return target == "/"
 }
 
 // descendants are the paths below target in the case's tree, in its order (none: a file, or an
