@@ -101,7 +101,7 @@ func contextPlayable(cs conformance.ContextCase) error {
 		case st.Op == "reply":
 			return skipf("step %d is a reply (a chat's next reply, whose request carries none of the earlier "+
 				"results): an agent session over ACP resends every result", i+1)
-		case st.Op == "output" && slices.Contains(byResult, str(st.Tool)):
+		case st.Op == "output" && slices.Contains(byResult, str(st.Tool)) && !isFoundTool(str(st.Tool)):
 			return skipf("step %d is %s's output: a harness's own %s prints what it finds, and no call makes it "+
 				"print the case's text", i+1, str(st.Tool), str(st.Tool))
 		}
@@ -130,6 +130,7 @@ func contextAnswer(e *env, steps []conformance.ContextStep, at map[int]*slot, su
 		}
 		out = append(out, mapIDs(e.casePaths(r), ids))
 	}
+	foundBodies(steps, out)
 	return out, nil
 }
 
@@ -197,6 +198,9 @@ func contextOp(p *agents.Profile, i int, st conformance.ContextStep, cwd string)
 	case "apply_patch":
 		return contextPatch(i, st, cwd)
 	case "output":
+		if isFoundTool(str(st.Tool)) {
+			return foundOp(p, i, st, cwd)
+		}
 		// Another tool's output is made by the harness's shell, printing a file that holds the
 		// case's text exactly (outside the root, so the case's tree stays as it is).
 		name := fmt.Sprintf("%d.txt", i+1)

@@ -313,10 +313,21 @@ func (a *Agent) SetSessionConfigOption(_ context.Context,
 }
 
 // HandleExtensionMethod answers the _lembas/* methods of acp.md this agent has: configure (the
-// model, and the person's settings the prompt is made from), session/compact and session/status.
+// model, and the person's settings the prompt is made from), session/compact, session/status,
+// and jobs, job/output and job/stop (the jobs that ended, as configure gave them).
 func (a *Agent) HandleExtensionMethod(ctx context.Context, method string, params json.RawMessage) (any, error) {
 	switch method {
 	case spec.Text("acp.method.configure"), spec.Text("acp.method.compact"), spec.Text("acp.method.status"):
+	case spec.Text("acp.method.jobs"), spec.Text("acp.method.job_output"), spec.Text("acp.method.job_stop"):
+		c, err := decodeConfigure(params)
+		if err != nil {
+			return nil, err
+		}
+		s, err := a.session(sdk.SessionId(c.SessionID))
+		if err != nil {
+			return nil, err
+		}
+		return s.jobMethod(method, params)
 	default:
 		return nil, sdk.NewMethodNotFound(method)
 	}

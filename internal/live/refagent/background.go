@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	sdk "github.com/coder/acp-go-sdk"
 
@@ -53,6 +54,9 @@ func (s *session) jobEnded(r jobRecord) error {
 		return &sdk.RequestError{Code: -32602, Message: "job: " + err.Error()}
 	}
 	s.notes = append(s.notes, note)
+	if r.Kind == jobs.KindCommand || r.Kind == jobs.KindSubagent {
+		s.ended = append(s.ended, endedJob{r: r, at: time.Now()})
+	}
 	return nil
 }
 

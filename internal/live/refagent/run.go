@@ -36,6 +36,7 @@ type args struct {
 	Limit   int     `json:"limit"`
 	Pattern string  `json:"pattern"`
 	Glob    string  `json:"glob"`
+	Depth   int     `json:"depth"`
 	Old     *string `json:"old"`
 	New     *string `json:"new"`
 	Content *string `json:"content"`
@@ -112,7 +113,7 @@ func (s *session) tool(id, name string, raw json.RawMessage, a args) (string, er
 	case "read":
 		return s.read(id, raw, a)
 	case "list":
-		_, entries, err := s.listDir(a.Path)
+		entries, err := s.listDeep(a.Path, max(a.Depth, 1))
 		if err != nil {
 			return "", err
 		}
@@ -201,6 +202,9 @@ func (s *session) output(id, tool string, raw json.RawMessage, text string) stri
 }
 
 func (s *session) outputLocked(id, tool string, raw json.RawMessage, text string) string {
+	if s.a.broken(BreakNoStub) {
+		s.results.Reply() // the dedupe table forgotten before every output too: never a stub
+	}
 	out, err := s.results.Output(id, tool, raw, text)
 	if err != nil {
 		// The arguments were no JSON object results could compare: the text, capped, all the same.
@@ -379,6 +383,33 @@ func (s *session) listDir(p string) (vp string, entries []string, err error) {
 		return "", nil, s.viewErr(err)
 	}
 	return vp, entries, nil
+}
+
+// listDeep is list's entries to depth levels: a directory's own entries under it, their paths
+// relative to where it looked. Called with mu held.
+func (s *session) listDeep(p string, depth int) ([]string, error) {
+	_, entries, err := s.listDir(p)
+	if err != nil || depth <= 1 {
+		return entries, err
+	}
+	if p == "" {
+		p = "."
+	}
+	var out []string
+	for _, e := range entries {
+		out = append(out, e)
+		if !strings.HasSuffix(e, "/") {
+			continue
+		}
+		below, err := s.listDeep(path.Join(p, e), depth-1)
+		if err != nil {
+			return nil, err
+		}
+		for _, b := range below {
+			out = append(out, e+b)
+		}
+	}
+	return out, nil
 }
 
 // search is glob's or grep's output: paths relative to where it looked, in path order.

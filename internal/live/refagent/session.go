@@ -55,6 +55,7 @@ type session struct {
 	rules               *rules            // the rule modules (seeds/004), nil without a rules folder
 	files               map[string]string // the instruction chain: path relative to the boundary → text
 	notes               []string          // job notes due at the next step boundary
+	ended               []endedJob        // the jobs that ended, as _lembas/jobs lists them
 	steps               int               // the running or next turn's step limit (0: none)
 	index               []search.Passage  // what search finds (_lembas/configure's index), nil: no search
 	order               []string          // the chain's paths, outermost first
