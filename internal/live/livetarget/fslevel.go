@@ -45,7 +45,7 @@ func planLevel(p *agents.Profile, c conformance.Case, cs conformance.FSAccessCas
 	}
 	pl, _ := fsTree(cs)
 	target := fsaccess.Resolve(pl.cwd, path)
-	dir := len(descendants(cs.Tree, target)) > 0
+	dir := len(descendants(cs.Tree, target)) > 0 || isDirIn(cs.Tree, target)
 	look, change := "read", "write"
 	if dir {
 		look, change = "list", "mkdir"
@@ -109,8 +109,19 @@ func inTree(tree []string, target string) bool {
 	return target == "/"
 }
 
+// isDirIn says whether the case's tree lists target as a directory (an empty one has nothing
+// below it, and a file's probes on it would read a directory's refused write as ro).
+func isDirIn(tree []string, target string) bool {
+	for _, t := range tree {
+		if strings.HasSuffix(t, "/") && fsaccess.Resolve("/", t) == fsaccess.Resolve("/", target) {
+			return true
+		}
+	}
+	return false
+}
+
 // descendants are the paths below target in the case's tree, in its order (none: a file, or an
-// empty directory, which a level's probes read as a file's).
+// empty directory).
 func descendants(tree []string, target string) []string {
 	d := strings.TrimSuffix(target, "/") + "/"
 	var out []string
