@@ -138,7 +138,8 @@ func jsonFieldError(err error) error {
 		return &FieldError{Msg: fmt.Sprintf("not JSON at byte %d: %v", se.Offset, err)}
 	}
 	if s := err.Error(); strings.HasPrefix(s, "json: unknown field ") {
-		return &FieldError{Field: strings.Trim(strings.TrimPrefix(s, "json: unknown field "), `"`), Msg: "unknown field"}
+		return &FieldError{Field: strings.Trim(strings.TrimPrefix(s, "json: unknown field "), `"`),
+			Msg: "unknown field"}
 	}
 	return &FieldError{Msg: err.Error()}
 }

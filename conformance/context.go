@@ -192,7 +192,8 @@ func (s ContextStep) validateValues(i int, at func(string) string) error {
 		}
 	}
 	if s.Op == "output" {
-		if *s.Tool == "read" || *s.Tool == "edit" || *s.Tool == "write" || *s.Tool == "recall" || *s.Tool == "apply_patch" {
+		if *s.Tool == "read" || *s.Tool == "edit" || *s.Tool == "write" || *s.Tool == "recall" ||
+			*s.Tool == "apply_patch" {
 			return Fieldf(at("tool"), "%q has its own step: use op %q", *s.Tool, *s.Tool)
 		}
 		if t := bytes.TrimSpace(s.Args); len(t) == 0 || t[0] != '{' {

@@ -553,7 +553,8 @@ func change(s PrefixStep) prefix.Change {
 	}
 	c := prefix.Change{
 		ByModel: s.By.Set && s.By.V == "model",
-		Date:    str(s.Date), Mode: str(s.Mode), Plan: str(s.Plan), Memory: str(s.Memory), Personality: str(s.Personality),
+		Date:    str(s.Date), Mode: str(s.Mode), Plan: str(s.Plan), Memory: str(s.Memory),
+		Personality: str(s.Personality),
 	}
 	if s.Files.Set {
 		c.Files = map[string]string{}

@@ -9,7 +9,8 @@ import (
 // Tools is cases/tools.json: each tool as the model is offered it, byte for byte (tools/*.json).
 var Tools = Define("tools", "lembas-check",
 	"the tools as the model is offered them: each one's name, description and parameters as tools/*.json "+
-		"writes them (context.md §10: the tool list is part of every request's prefix)", answerTools).WithSteps(steps.Tools)
+		"writes them (context.md §10: the tool list is part of every request's prefix)",
+	answerTools).WithSteps(steps.Tools)
 
 type toolsCase struct {
 	About string   `json:"about,omitempty"`

@@ -38,7 +38,10 @@ const Rule = "the vendored spec's files (harness/spec/files) but VERSION and con
 	"loop.partial.json, and a tool's description, requires and unavailable and its parameters' descriptions"
 
 var normative = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)\b(must|never|always|only|exactly|every|each|is|are|means|resolves?|goes|carries|counts?|changes|default|nothing|same|first|last|refused|not|no|none|at most|at least)\b`)
+	return regexp.MustCompile(
+		`(?i)\b(must|never|always|only|exactly|every|each|is|are|means|resolves?|goes|carries|counts?|changes|` +
+			`default|nothing|same|first|last|refused|not|no|none|at most|at least)\b`,
+	)
 })
 
 // Extract is every normative statement of the spec tree, by file (in path order), then line.
@@ -203,10 +206,12 @@ func jsonStatements(file string, b []byte) ([]Statement, error) {
 		case string:
 			out = append(out, Statement{File: file, Line: lineOf(b, key, x), Heading: key, Kind: "template", Text: x})
 		case float64, bool:
-			out = append(out, Statement{File: file, Line: lineOf(b, key, x), Heading: key, Kind: "value", Text: fmt.Sprint(x)})
+			out = append(out, Statement{File: file, Line: lineOf(b, key, x), Heading: key, Kind: "value",
+				Text: fmt.Sprint(x)})
 		case []any:
 			t, _ := json.Marshal(x)
-			out = append(out, Statement{File: file, Line: lineOf(b, key, nil), Heading: key, Kind: "value", Text: string(t)})
+			out = append(out, Statement{File: file, Line: lineOf(b, key, nil), Heading: key, Kind: "value",
+				Text: string(t)})
 		}
 	}
 	walk("", v, true)
@@ -253,7 +258,8 @@ func lineOf(b []byte, key string, v any) int {
 		rest := bytes.TrimLeft(b[at+len(needle):], " ")
 		if s, ok := v.(string); ok {
 			enc, _ := json.Marshal(s)
-			if bytes.HasPrefix(rest, enc) || bytes.HasPrefix(rest, []byte(strings.ReplaceAll(string(enc), `\u003c`, "<"))) {
+			if bytes.HasPrefix(rest, enc) || bytes.HasPrefix(rest, []byte(strings.ReplaceAll(string(enc), `\u003c`,
+				"<"))) {
 				first = at
 				break
 			}

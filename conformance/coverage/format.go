@@ -138,7 +138,9 @@ var htmlTmpl = sync.OnceValue(func() *htmltemplate.Template {
 <p>{{.Summary.Line}}.</p>
 <p>Statements are found by one rule: {{.Map.Rule}}.</p>
 <table><tr><th>File</th><th>Heading</th><th>Covered</th><th>Reason</th><th>Todo</th></tr>
-{{range .Sections}}<tr><td>{{.File}}</td><td>{{.Heading}}</td><td>{{.Covered}}</td><td>{{.Reasoned}}</td><td>{{.Todo}}</td></tr>
+{{range .Sections}}<tr><td>{{.File}}</td><td>{{.Heading}}</td><td>{{.Covered}}</td>
+{{- /**/ -}}
+<td>{{.Reasoned}}</td><td>{{.Todo}}</td></tr>
 {{end}}</table>
 <h2>Not covered by a case</h2>
 <ul>{{range .Sections}}{{range .Open}}

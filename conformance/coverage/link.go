@@ -35,7 +35,9 @@ var patterns = sync.OnceValue(func() (p struct {
 	p.backticked = regexp.MustCompile("`([^`]+)`")
 	// variable is what an example in the spec's prose stands for any value of: a file name, a
 	// result id, a short hash, a number.
-	p.variable = regexp.MustCompile(`(?:[A-Za-z0-9_-]+/)*[A-Za-z0-9_-]+\.[a-z]{1,4}\b|#[0-9a-f]{4,}|\b[0-9a-f]{8}\b|[0-9][0-9,]*`)
+	p.variable = regexp.MustCompile(
+		`(?:[A-Za-z0-9_-]+/)*[A-Za-z0-9_-]+\.[a-z]{1,4}\b|#[0-9a-f]{4,}|\b[0-9a-f]{8}\b|[0-9][0-9,]*`,
+	)
 	p.markup = strings.NewReplacer("**", "", "`", "", "\\", "")
 	return p
 })
@@ -255,7 +257,8 @@ func Link(stmts []Statement, cases []conformance.Case) [][]string {
 		qs := quotes(c.About)
 		exp := expectText(c.Expect)
 		for i := range stmts {
-			if quotesStatement(qs, normed[i]) || holdsAll(exp, parts[i]) || (tmpls[i] != nil && tmpls[i].MatchString(exp)) ||
+			if quotesStatement(qs, normed[i]) || holdsAll(exp, parts[i]) || (tmpls[i] != nil &&
+				tmpls[i].MatchString(exp)) ||
 				matchAll(exp, examples[i]) || (values[i] != nil && values[i].MatchString(c.About)) {
 				out[i] = append(out[i], c.ID)
 			}

@@ -106,7 +106,8 @@ var SpecTexts = spec.Parsed("harness/spec/files/filesystem.md", func() (Texts, e
 func ParseTexts(md []byte) (Texts, error) {
 	tables := tablesOf(section(md, "## Errors"))
 	if len(tables) != 2 {
-		return Texts{}, fmt.Errorf("## Errors: %d tables, want 2 (the errors, write's and edit's refusals)", len(tables))
+		return Texts{}, fmt.Errorf("## Errors: %d tables, want 2 (the errors, write's and edit's refusals)",
+			len(tables))
 	}
 	errs, err := parseErrorTable(tables[0], errorRows)
 	if err != nil {
@@ -131,7 +132,8 @@ func ParseTexts(md []byte) (Texts, error) {
 	}{
 		{[]*string{&t.DirSuffix}, regexp.MustCompile("with a trailing `([^`]+)`")},
 		{[]*string{&t.MountMark}, regexp.MustCompile("a mount marked `([^`]+)`")},
-		{[]*string{&t.ReadOnlyMark}, regexp.MustCompile("read but not change, in a directory it can, marked `([^`]+)`")},
+		{[]*string{&t.ReadOnlyMark},
+			regexp.MustCompile("read but not change, in a directory it can, marked `([^`]+)`")},
 		{[]*string{&t.EmptyRead, &t.EmptyList},
 			regexp.MustCompile("An empty directory is `([^`]+)` from `read`, `([^`]+)` from `list`")},
 		{[]*string{&depthDefault, &depthMax},
@@ -210,7 +212,8 @@ func parseErrorTable(rows []string, known []rowSpec) (map[Code]Template, error) 
 		return nil, fmt.Errorf("no table")
 	}
 	if rows[0] != "| Case | Text |" || rows[1] != "|---|---|" {
-		return nil, fmt.Errorf("the table's head is %q / %q, want \"| Case | Text |\" / \"|---|---|\"", rows[0], rows[1])
+		return nil, fmt.Errorf("the table's head is %q / %q, want \"| Case | Text |\" / \"|---|---|\"", rows[0],
+			rows[1])
 	}
 	out := map[Code]Template{}
 	seen := map[Code]bool{}

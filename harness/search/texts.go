@@ -63,7 +63,9 @@ func ParseTexts(md, tool []byte) (Texts, error) {
 		}
 	}
 	if len(block) != 2 {
-		return t, fmt.Errorf("filesystem.md: the example under \"## A search\" has %d lines, want 2 (the head, the passage)", len(block))
+		return t,
+			fmt.Errorf("filesystem.md: the example under \"## A search\" has %d lines, want 2 (the head, the passage)",
+				len(block))
 	}
 	// The example result's first line: a path, a colon, a line range.
 	m := regexp.MustCompile(`^(/[^:\s]+)(:)([0-9]+)(-)([0-9]+)$`).FindStringSubmatch(block[0])
@@ -71,7 +73,8 @@ func ParseTexts(md, tool []byte) (Texts, error) {
 		return t, fmt.Errorf("filesystem.md: the example's head %q is not <path>:<start>-<end>", block[0])
 	}
 	t.Result = "{{path}}" + m[2] + "{{start}}" + m[4] + "{{end}}" + "\n" + "{{passage}}"
-	if got := spec.MustRender(t.Result, map[string]string{"path": m[1], "start": m[3], "end": m[5], "passage": block[1]}); got != strings.Join(block, "\n") {
+	if got := spec.MustRender(t.Result, map[string]string{"path": m[1], "start": m[3], "end": m[5],
+		"passage": block[1]}); got != strings.Join(block, "\n") {
 		return t, fmt.Errorf("filesystem.md: the result form %q does not give back its example", t.Result)
 	}
 	var schema struct {
@@ -96,7 +99,8 @@ func ParseTexts(md, tool []byte) (Texts, error) {
 	t.MinLimit, t.MaxLimit = *l.Minimum, *l.Maximum
 	t.DefaultLimit, _ = strconv.Atoi(d[1])
 	if t.DefaultLimit < t.MinLimit || t.DefaultLimit > t.MaxLimit {
-		return t, fmt.Errorf("tools/search.json: the default limit %d is outside %d..%d", t.DefaultLimit, t.MinLimit, t.MaxLimit)
+		return t, fmt.Errorf("tools/search.json: the default limit %d is outside %d..%d", t.DefaultLimit, t.MinLimit,
+			t.MaxLimit)
 	}
 	return t, nil
 }

@@ -19,8 +19,9 @@ import (
 
 // The prefix rules a live session is judged by (context.md §10), by the id each verdict carries.
 const (
-	RuleSession      = "session"           // the scenario ran to its end, each step made
-	RuleSystemPrompt = "system-prompt"     // rule 1: the same bytes on every request but after a compaction or a model change
+	RuleSession = "session" // the scenario ran to its end, each step made
+	// rule 1: the same bytes on every request but after a compaction or a model change
+	RuleSystemPrompt = "system-prompt"
 	RuleNoClock      = "no-clock"          // rule 2: no date or time in the system prompt
 	RuleTools        = "tools"             // rule 4: the same tool list all session
 	RuleRewritten    = "nothing-rewritten" // rule 5: nothing sent earlier is rewritten
@@ -31,12 +32,18 @@ const (
 // Rules are the rules in the order a report gives them, with what each checks.
 var Rules = []struct{ ID, About string }{
 	{RuleSession, "the scenario ran to its end: the agent answered every step it offers a way to make"},
-	{RuleSystemPrompt, "context.md §10 rule 1: the system prompt is the same bytes on every request, but after a compaction or a model change"},
+	{RuleSystemPrompt,
+		"context.md §10 rule 1: the system prompt is the same bytes on every request, but after a compaction or a " +
+			"model change"},
 	{RuleNoClock, "context.md §10 rule 2: nothing in the system prompt is a clock (no date, no time)"},
 	{RuleTools, "context.md §10 rule 4: the tool list is the same for the whole session"},
 	{RuleRewritten, "context.md §10 rule 5: nothing already sent is rewritten"},
-	{RuleDateNote, "context.md §10 rules 2 and 3: the date reaches the model after the person's words — on the first message, and on the next one after it changed"},
-	{RuleModeNote, "context.md §10 rule 3: a mode the person changed reaches the model after their words on the next message, not in the system prompt or the tools"},
+	{RuleDateNote,
+		"context.md §10 rules 2 and 3: the date reaches the model after the person's words — on the first message, " +
+			"and on the next one after it changed"},
+	{RuleModeNote,
+		"context.md §10 rule 3: a mode the person changed reaches the model after their words on the next message, " +
+			"not in the system prompt or the tools"},
 }
 
 // Judgement is a run judged: one result per rule, in the runner's terms, and the facts the field
@@ -127,14 +134,16 @@ func Judge(ctx context.Context, run *Run) (*Judgement, error) {
 		msg += "; " + strings.Join(beside, "; ")
 	}
 	add(rule, v, msg, diff)
-	rule, v, msg, diff = judgeHeld(RuleSystemPrompt, line, j.Breaks, beside, "the system prompt held: the same bytes on every request of the session")
+	rule, v, msg, diff = judgeHeld(RuleSystemPrompt, line, j.Breaks, beside,
+		"the system prompt held: the same bytes on every request of the session")
 	if m := ModelMoves(rep); v == runner.Pass && len(m) > 0 {
 		msg += "; where it changed, allowed: " + strings.Join(m, "; ")
 	}
 	add(rule, v, msg, diff)
 	add(judgeNoClock(run, reqs, main))
 	add(judgeHeld(RuleTools, line, j.Breaks, beside, "the tool list held: the same on every request of the session"))
-	add(judgeHeld(RuleRewritten, line, j.Breaks, beside, "nothing sent was rewritten: each request of the session extends the one before"))
+	add(judgeHeld(RuleRewritten, line, j.Breaks, beside,
+		"nothing sent was rewritten: each request of the session extends the one before"))
 	add(judgeDate(run, reqs, main))
 	add(judgeMode(run, reqs, main))
 	return j, nil
@@ -150,7 +159,8 @@ func sessionOf(run *Run, reqs []request) (line []*request, beside []string) {
 	for i := range reqs {
 		q := &reqs[i]
 		if s := run.Session; s.ID != "" && (q.seq < s.First || s.Last >= s.First && q.seq > s.Last) {
-			beside = append(beside, fmt.Sprintf("request %d: sent outside %s, not judged as the session's", q.seq, s.ID))
+			beside = append(beside, fmt.Sprintf("request %d: sent outside %s, not judged as the session's", q.seq,
+				s.ID))
 			continue
 		}
 		in, rs = append(in, q), append(rs, q.r)
@@ -163,7 +173,8 @@ func sessionOf(run *Run, reqs []request) (line []*request, beside []string) {
 			k = "speculation: the suggested prompt run ahead"
 		}
 		if k != "" {
-			beside = append(beside, fmt.Sprintf("request %d: a side request (%s), not judged as the session's", q.seq, k))
+			beside = append(beside, fmt.Sprintf("request %d: a side request (%s), not judged as the session's", q.seq,
+				k))
 			if k == "suggestion" && q.reply != "" {
 				suggested = append(suggested, q.reply)
 			}
@@ -209,7 +220,8 @@ func sents(run *Run, rep *audit.Report, line []*request) []Sent {
 
 // Request is the break as the audit reports one, for the field report.
 func (b Break) Request() *audit.Request {
-	return &audit.Request{Seq: b.Seq, Continues: b.Prev, Cause: b.Cause, Break: true, Fails: true, Path: b.Path, Change: b.Change, Detail: b.Detail, Clock: b.Clock}
+	return &audit.Request{Seq: b.Seq, Continues: b.Prev, Cause: b.Cause, Break: true, Fails: true, Path: b.Path,
+		Change: b.Change, Detail: b.Detail, Clock: b.Clock}
 }
 
 func result(run *Run, rule string, v runner.Verdict, msg, diff string) runner.Result {
@@ -219,7 +231,8 @@ func result(run *Run, rule string, v runner.Verdict, msg, diff string) runner.Re
 			about = r.About
 		}
 	}
-	input, _ := json.Marshal(map[string]string{"agent": run.Profile.Name, "driven": run.Driven, "scenario": run.Scenario.Name, "rule": rule})
+	input, _ := json.Marshal(map[string]string{"agent": run.Profile.Name, "driven": run.Driven,
+		"scenario": run.Scenario.Name, "rule": rule})
 	expect, _ := json.Marshal(about)
 	return runner.Result{
 		Case: runnerCase(run, rule, about, input, expect),
@@ -249,7 +262,8 @@ func judgeSession(run *Run, prompts int) (string, runner.Verdict, string, string
 		case acp.Malformed, acp.Outside:
 			v = runner.ProtocolError
 		}
-		return RuleSession, v, fmt.Sprintf("%s: %s at %s: %s", run.Profile.Name, f.Kind, stepAt(run), strings.TrimPrefix(run.Fault.Error(), string(f.Kind)+": ")), ""
+		return RuleSession, v, fmt.Sprintf("%s: %s at %s: %s", run.Profile.Name, f.Kind, stepAt(run),
+			strings.TrimPrefix(run.Fault.Error(), string(f.Kind)+": ")), ""
 	}
 	if run.Fault != nil {
 		return RuleSession, runner.Error, fmt.Sprintf("at %s: %v", stepAt(run), run.Fault), ""
@@ -258,7 +272,9 @@ func judgeSession(run *Run, prompts int) (string, runner.Verdict, string, string
 		return RuleSession, runner.Fail, "the fake could not drive the agent: " + strings.Join(run.Warnings, "; "), ""
 	}
 	if prompts == 0 {
-		return RuleSession, runner.Skip, fmt.Sprintf("not run: no request reached the fake: did the agent reach it? (the %s profile points it at the fake: env, files)", run.Profile.Name), ""
+		return RuleSession, runner.Skip,
+			fmt.Sprintf("not run: no request reached the fake: did the agent reach it? (the %s profile points it at "+
+				"the fake: env, files)", run.Profile.Name), ""
 	}
 	var skipped []string
 	for i, s := range run.Steps {
@@ -282,7 +298,8 @@ func stepAt(run *Run) string {
 
 // judgeHeld: no request of the session breaks the rule against the one before it; every break
 // is named, each with its change in the diff.
-func judgeHeld(rule string, line []*request, breaks []Break, beside []string, held string) (string, runner.Verdict, string, string) {
+func judgeHeld(rule string, line []*request, breaks []Break, beside []string, held string) (string, runner.Verdict,
+	string, string) {
 	var msgs []string
 	var diff strings.Builder
 	for _, b := range breaks {
@@ -305,7 +322,9 @@ func judgeHeld(rule string, line []*request, breaks []Break, beside []string, he
 	case 0:
 		return rule, runner.Skip, "not checked: no request of the session reached the fake", ""
 	case 1:
-		return rule, runner.Skip, "not checked: one request of the session reached the fake, and the rule compares a request with the one before it", ""
+		return rule, runner.Skip,
+			"not checked: one request of the session reached the fake, and the rule compares a request with the one " +
+				"before it", ""
 	}
 	msg := fmt.Sprintf("%s; %s compared with the one before it", held, requests(len(line)-1))
 	if len(beside) > 0 {
@@ -353,7 +372,8 @@ func systemText(r *chat.Request) []byte {
 }
 
 // dateForms are the ways harnesses write a day (JavaScript's toDateString, US, ISO, day first).
-var dateForms = []string{"2006-01-02", "Jan 02 2006", "Jan 2 2006", "January 2, 2006", "Jan 2, 2006", "01/02/2006", "1/2/2006", "2 January 2006", "02 Jan 2006"}
+var dateForms = []string{"2006-01-02", "Jan 02 2006", "Jan 2 2006", "January 2, 2006", "Jan 2, 2006", "01/02/2006",
+	"1/2/2006", "2 January 2006", "02 Jan 2006"}
 
 // dateIn finds day t in b, in any of the forms; it returns the form's text or "".
 func dateIn(b []byte, t time.Time) string {
@@ -407,7 +427,8 @@ func judgeNoClock(run *Run, reqs []request, main map[int]bool) (string, runner.V
 		}
 	}
 	if len(found) > 0 {
-		return RuleNoClock, runner.Fail, fmt.Sprintf("%s (%d of the session's %s hold a date)", strings.Join(found, "; "), dated, requests(n)), ""
+		return RuleNoClock, runner.Fail, fmt.Sprintf("%s (%d of the session's %s hold a date)", strings.Join(found,
+			"; "), dated, requests(n)), ""
 	}
 	if n == 0 || len(ds) == 0 {
 		return RuleNoClock, runner.Skip, "not checked: no request of the session reached the fake", ""
@@ -416,7 +437,9 @@ func judgeNoClock(run *Run, reqs []request, main map[int]bool) (string, runner.V
 	for _, d := range ds {
 		names = append(names, d.Format("2006-01-02"))
 	}
-	return RuleNoClock, runner.Pass, fmt.Sprintf("no date in the system prompt of the session's %s (the days its clock read: %s)", requests(n), strings.Join(names, ", ")), ""
+	return RuleNoClock, runner.Pass,
+		fmt.Sprintf("no date in the system prompt of the session's %s (the days its clock read: %s)", requests(n),
+			strings.Join(names, ", ")), ""
 }
 
 // where says where the first request of the session carries the date and the working
@@ -511,7 +534,8 @@ func judgeDate(run *Run, reqs []request, main map[int]bool) (string, runner.Verd
 			if !first {
 				what = "the first prompt after the clock reached " + day
 			}
-			unseen = append(unseen, fmt.Sprintf("not checked: step %d (%s), %s, sent the session no request", i+1, s.Step, what))
+			unseen = append(unseen, fmt.Sprintf("not checked: step %d (%s), %s, sent the session no request", i+1,
+				s.Step, what))
 			continue
 		}
 		d := s.At.UTC()
@@ -524,7 +548,9 @@ func judgeDate(run *Run, reqs []request, main map[int]bool) (string, runner.Verd
 			if first {
 				said = append(said, fmt.Sprintf("request %d has %q in the system prompt", q.seq, got))
 			} else {
-				failed = append(failed, fmt.Sprintf("request %d: the new date %q is in the system prompt, not after the person's words", q.seq, got))
+				failed = append(failed,
+					fmt.Sprintf("request %d: the new date %q is in the system prompt, not after the person's words",
+						q.seq, got))
 			}
 			continue
 		}
@@ -535,11 +561,22 @@ func judgeDate(run *Run, reqs []request, main map[int]bool) (string, runner.Verd
 		p := placeNote(q.r, from, s.Step.Prompt, dateFinder(d))
 		switch {
 		case p.note == "" && first:
-			unseen = append(unseen, fmt.Sprintf("request %d does not carry the date (%s) at all: the agent does not tell the model the date", q.seq, day))
+			unseen = append(
+				unseen,
+				fmt.Sprintf(
+					"request %d does not carry the date (%s) at all: the agent does not tell the model the date",
+					q.seq,
+					day,
+				),
+			)
 		case p.note == "":
-			failed = append(failed, fmt.Sprintf("request %d, the first after the clock reached %s: the new date is not sent (the model still reads the day before)", q.seq, day))
+			failed = append(failed,
+				fmt.Sprintf("request %d, the first after the clock reached %s: the new date is not sent (the model "+
+					"still reads the day before)", q.seq, day))
 		case !p.words:
-			unseen = append(unseen, fmt.Sprintf("not checked: request %d has %s %q at %s, and not the person's words as sent, so whether it comes after them cannot be told", q.seq, what, p.note, p.at))
+			unseen = append(unseen,
+				fmt.Sprintf("not checked: request %d has %s %q at %s, and not the person's words as sent, so whether "+
+					"it comes after them cannot be told", q.seq, what, p.note, p.at))
 		case !p.after:
 			failed = append(failed, fmt.Sprintf("request %d: %s %q is %s", q.seq, what, p.note, p))
 		default:
@@ -577,10 +614,13 @@ func judgeMode(run *Run, reqs []request, main map[int]bool) (string, runner.Verd
 		}
 		prev, q := firstOf(run, i, reqs, main)
 		if prev == nil {
-			return RuleModeNote, runner.Skip, fmt.Sprintf("not checked: the session sent no request before the mode change (step %d)", at), ""
+			return RuleModeNote, runner.Skip,
+				fmt.Sprintf("not checked: the session sent no request before the mode change (step %d)", at), ""
 		}
 		if q == nil {
-			return RuleModeNote, runner.Skip, fmt.Sprintf("not checked: step %d (%s), after the mode change, sent the session no request", i+1, s.Step), ""
+			return RuleModeNote, runner.Skip,
+				fmt.Sprintf("not checked: step %d (%s), after the mode change, sent the session no request", i+1,
+					s.Step), ""
 		}
 		var wrong []string
 		if !bytes.Equal(systemText(prev.r), systemText(q.r)) {
@@ -595,16 +635,22 @@ func judgeMode(run *Run, reqs []request, main map[int]bool) (string, runner.Verd
 			wrong = append(wrong, fmt.Sprintf("request %d: the mode %s is %s", q.seq, mode, p))
 		case len(wrong) > 0:
 		case p.note == "":
-			return RuleModeNote, runner.Skip, fmt.Sprintf("request %d: the system prompt and the tools held, and the agent does not tell the model the mode is now %s", q.seq, mode), ""
+			return RuleModeNote, runner.Skip,
+				fmt.Sprintf("request %d: the system prompt and the tools held, and the agent does not tell the model "+
+					"the mode is now %s", q.seq, mode), ""
 		case !p.words:
-			return RuleModeNote, runner.Skip, fmt.Sprintf("not checked: request %d says the mode %s at %s, and not the person's words as sent, so whether it comes after them cannot be told", q.seq, mode, p.at), ""
+			return RuleModeNote, runner.Skip,
+				fmt.Sprintf("not checked: request %d says the mode %s at %s, and not the person's words as sent, so "+
+					"whether it comes after them cannot be told", q.seq, mode, p.at), ""
 		default:
-			return RuleModeNote, runner.Pass, fmt.Sprintf("request %d says the mode %s %s; the system prompt and the tools held", q.seq, mode, p), ""
+			return RuleModeNote, runner.Pass,
+				fmt.Sprintf("request %d says the mode %s %s; the system prompt and the tools held", q.seq, mode, p), ""
 		}
 		return RuleModeNote, runner.Fail, strings.Join(wrong, "; "), ""
 	}
 	if mode != "" {
-		return RuleModeNote, runner.Skip, fmt.Sprintf("not checked: the mode changed at step %d, and no prompt followed", at), ""
+		return RuleModeNote, runner.Skip,
+			fmt.Sprintf("not checked: the mode changed at step %d, and no prompt followed", at), ""
 	}
 	return RuleModeNote, runner.Skip, "the scenario changes no mode", ""
 }
@@ -633,5 +679,6 @@ func runnerCase(run *Run, rule, about string, input, expect []byte) conformance.
 			idx = i
 		}
 	}
-	return conformance.Case{Label: conformance.Label{ID: "live/" + run.Scenario.Name + "/" + rule, Area: "live", Index: idx, File: run.Scenario.File, About: about}, Input: input, Expect: expect}
+	return conformance.Case{Label: conformance.Label{ID: "live/" + run.Scenario.Name + "/" + rule, Area: "live",
+		Index: idx, File: run.Scenario.File, About: about}, Input: input, Expect: expect}
 }

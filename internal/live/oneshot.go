@@ -31,7 +31,9 @@ func NewOneShot(name, dir, prompt string) (*OneShot, error) {
 		return nil, err
 	}
 	if p.Oneshot == nil {
-		return nil, fmt.Errorf("the %s profile has no one-shot command: drive it with `lembas-check live --agent %s --acp`", p.Name, p.Name)
+		return nil,
+			fmt.Errorf("the %s profile has no one-shot command: drive it with `lembas-check live --agent %s --acp`",
+				p.Name, p.Name)
 	}
 	bin, err := p.Find()
 	if err != nil {

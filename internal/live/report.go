@@ -105,7 +105,8 @@ func (s Settings) UseA2A(p *agents.Profile) (bool, error) {
 	return s.A2A || p.A2A != nil && p.ACP == nil && p.RPC == nil && p.Oneshot == nil, nil
 }
 
-// How is how the agent of profile p is driven (live, and the field report's runs): --acp or --oneshot as given, else over ACP where
+// How is how the agent of profile p is driven (live, and the field report's runs): --acp or --oneshot as given, else
+// over ACP where
 // the profile has an ACP command, else over its RPC mode (one process for the session, as a
 // person's), else one-shot.
 func (s Settings) How(p *agents.Profile) (useACP, useRPC bool, err error) {

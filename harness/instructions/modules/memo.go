@@ -17,7 +17,8 @@ const (
 
 // fileMemo remembers what bytes give (a large file's hash, a frontmatter block's globs) by those
 // bytes: the resolver reads every rule file again at every trigger, and a file near the cap
-// (256 KiB) costs more to hash, and a frontmatter to parse, than to look up. A result depends on the bytes alone, so the memo
+// (256 KiB) costs more to hash, and a frontmatter to parse, than to look up. A result depends on the bytes alone, so
+// the memo
 // changes no answer, only its cost.
 type fileMemo[V any] struct {
 	mu   sync.Mutex

@@ -11,7 +11,8 @@ type toolsBuilder struct{ tools []string }
 
 func (b *toolsBuilder) Case() (map[string]any, error) {
 	if len(b.tools) == 0 {
-		return nil, fmt.Errorf("no tools: say which with `Given the session offers:` or `Given the session offers \"…\"`")
+		return nil,
+			fmt.Errorf("no tools: say which with `Given the session offers:` or `Given the session offers \"…\"`")
 	}
 	return map[string]any{"tools": b.tools}, nil
 }

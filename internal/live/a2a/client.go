@@ -390,7 +390,8 @@ func (c *Client) Configure(ctx context.Context, what string, fields map[string]a
 // none of them.
 func noLembas(what string) error {
 	return &acp.Unsupported{What: what,
-		Why: "A2A carries only the person's messages, and the agent card offers no LLeMbas extension (" + ExtLembas + ")"}
+		Why: "A2A carries only the person's messages, and the agent card offers no LLeMbas extension (" +
+			ExtLembas + ")"}
 }
 
 // Compact compacts the conversation with _lembas/session/compact, where the card offers

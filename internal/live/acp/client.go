@@ -446,7 +446,8 @@ func (c *Client) setOption(ctx context.Context, sessionID, option, value string)
 	return c.call(ctx, "session/set_config_option", c.o.Timeout, func(ctx context.Context) error {
 		_, err := c.conn.SetSessionConfigOption(ctx,
 			sdk.SetSessionConfigOptionRequest{ValueId: &sdk.SetSessionConfigOptionValueId{
-				SessionId: sdk.SessionId(sessionID), ConfigId: sdk.SessionConfigId(option), Value: sdk.SessionConfigValueId(value)}})
+				SessionId: sdk.SessionId(sessionID), ConfigId: sdk.SessionConfigId(option),
+				Value: sdk.SessionConfigValueId(value)}})
 		return err
 	})
 }

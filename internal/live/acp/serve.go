@@ -68,7 +68,9 @@ func (h handler) RequestPermission(_ context.Context, p sdk.RequestPermissionReq
 	var resp sdk.RequestPermissionResponse
 	if pick == nil {
 		rec.Answer = "cancelled"
-		resp.Outcome = sdk.RequestPermissionOutcome{Cancelled: &sdk.RequestPermissionOutcomeCancelled{Outcome: "cancelled"}}
+		resp.Outcome = sdk.RequestPermissionOutcome{
+			Cancelled: &sdk.RequestPermissionOutcomeCancelled{Outcome: "cancelled"},
+		}
 	} else {
 		rec.Answer = string(pick.Kind)
 		resp.Outcome = sdk.RequestPermissionOutcome{Selected: &sdk.RequestPermissionOutcomeSelected{Outcome: "selected",
