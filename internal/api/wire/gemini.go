@@ -81,6 +81,15 @@ func DecodeGemini(body []byte, model string, stream bool) (*Request, *Error) {
 	}
 	r.Tools = tools
 	r.Params.ToolChoice = geminiToolChoice(top["toolConfig"])
+	if e := geminiGenerationConfig(top["generationConfig"], &r.Params); e != nil {
+		return nil, e
+	}
+	return r, nil
+}
+
+// geminiGenerationConfig reads the parameters of generationConfig the fake honours: the bounds
+// (maxOutputTokens, stopSequences) and a JSON answer's format.
+func geminiGenerationConfig(g json.RawMessage, p *Params) *Error {
 	var gc struct {
 		MimeType   string          `json:"responseMimeType"`
 		Schema     json.RawMessage `json:"responseSchema"`
@@ -88,27 +97,26 @@ func DecodeGemini(body []byte, model string, stream bool) (*Request, *Error) {
 		MaxTokens  int             `json:"maxOutputTokens"`
 		Stop       []string        `json:"stopSequences"`
 	}
-	g := top["generationConfig"]
 	if !absent(g) && json.Unmarshal(g, &gc) != nil {
-		return nil, invalidType("generationConfig",
+		return invalidType("generationConfig",
 			"an object with maxOutputTokens a number and stopSequences an array of strings", g)
 	}
 	if gc.MaxTokens > 0 {
-		r.Params.MaxTokens, r.Params.MaxParam = gc.MaxTokens, "maxOutputTokens"
+		p.MaxTokens, p.MaxParam = gc.MaxTokens, "maxOutputTokens"
 	}
-	r.Params.Stop = gc.Stop
+	p.Stop = gc.Stop
 	if gc.MimeType == "application/json" {
 		switch {
 		case !absent(gc.JSONSchema):
 			// Gemini CLI's router writes its JSON schema with OpenAPI's capital types.
-			r.Params.Format = Format{Type: FormatJSONSchema, Schema: lowerTypes(gc.JSONSchema)}
+			p.Format = Format{Type: FormatJSONSchema, Schema: lowerTypes(gc.JSONSchema)}
 		case !absent(gc.Schema):
-			r.Params.Format = Format{Type: FormatJSONSchema, Schema: lowerTypes(gc.Schema)}
+			p.Format = Format{Type: FormatJSONSchema, Schema: lowerTypes(gc.Schema)}
 		default:
-			r.Params.Format = Format{Type: FormatJSONObject}
+			p.Format = Format{Type: FormatJSONObject}
 		}
 	}
-	return r, nil
+	return nil
 }
 
 // lowerTypes makes an OpenAPI schema of Gemini's (types in capitals: OBJECT, STRING) a JSON
