@@ -561,14 +561,8 @@ func judgeDate(run *Run, reqs []request, main map[int]bool) (string, runner.Verd
 		p := placeNote(q.r, from, s.Step.Prompt, dateFinder(d))
 		switch {
 		case p.note == "" && first:
-			unseen = append(
-				unseen,
-				fmt.Sprintf(
-					"request %d does not carry the date (%s) at all: the agent does not tell the model the date",
-					q.seq,
-					day,
-				),
-			)
+			unseen = append(unseen, fmt.Sprintf("request %d does not carry the date (%s) at all: the agent "+
+				"does not tell the model the date", q.seq, day))
 		case p.note == "":
 			failed = append(failed,
 				fmt.Sprintf("request %d, the first after the clock reached %s: the new date is not sent (the model "+
@@ -583,18 +577,25 @@ func judgeDate(run *Run, reqs []request, main map[int]bool) (string, runner.Verd
 			said = append(said, fmt.Sprintf("request %d has %s %q %s", q.seq, what, p.note, p))
 		}
 	}
+	v, why := dateVerdict(failed, unseen, said, changes)
+	return RuleDateNote, v, why, ""
+}
+
+// dateVerdict is the date rule's verdict from what each prompt's request showed: a failure
+// fails it, a request that could not be read leaves it unchecked, else it passed.
+func dateVerdict(failed, unseen, said []string, changes int) (runner.Verdict, string) {
 	switch {
 	case len(failed) > 0:
-		return RuleDateNote, runner.Fail, strings.Join(append(failed, said...), "; "), ""
+		return runner.Fail, strings.Join(append(failed, said...), "; ")
 	case len(unseen) > 0:
-		return RuleDateNote, runner.Skip, strings.Join(append(unseen, said...), "; "), ""
+		return runner.Skip, strings.Join(append(unseen, said...), "; ")
 	case len(said) == 0:
-		return RuleDateNote, runner.Skip, "not checked: no prompt was sent", ""
+		return runner.Skip, "not checked: no prompt was sent"
 	}
 	if changes == 0 {
 		said = append(said, "the day did not change between prompts, so only the first message was checked")
 	}
-	return RuleDateNote, runner.Pass, strings.Join(said, "; "), ""
+	return runner.Pass, strings.Join(said, "; ")
 }
 
 // judgeMode: after a mode change, the next prompt's request of the session keeps the system

@@ -35,16 +35,8 @@ func SlotErasedBody(id, erased int) []byte {
 // ContextRefusalBody is llama-server's 400 for a prompt of n tokens that does not fit a slot's
 // context of ctx tokens (testdata/llamacpp/11-refused-context.json).
 func ContextRefusalBody(n, ctx int) []byte {
-	return []byte(
-		`{"error":{"code":400,"message":"request (` + strconv.Itoa(
-			n,
-		) + ` tokens) exceeds the available context size (` + strconv.Itoa(
-			ctx,
-		) +
-			` tokens), try increasing it","type":"exceed_context_size_error","n_prompt_tokens":` + strconv.Itoa(
-			n,
-		) + `,"n_ctx":` + strconv.Itoa(
-			ctx,
-		) + `}}`,
-	)
+	ns, cs := strconv.Itoa(n), strconv.Itoa(ctx)
+	return []byte(`{"error":{"code":400,"message":"request (` + ns + ` tokens) exceeds the available context ` +
+		`size (` + cs + ` tokens), try increasing it","type":"exceed_context_size_error","n_prompt_tokens":` + ns +
+		`,"n_ctx":` + cs + `}}`)
 }

@@ -268,9 +268,8 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 	fmt.Fprintf(w,
 		"## Prefix audit: `%s`\n\n%s. %d requests in %d conversation(s), %s prompt tokens; a prefix cache could "+
 			"reuse **%s** of them (%s without the breaks). Tokenizer: %s.\n\n",
-		r.File, withWord(status,
-			Status(r)), t.Requests, t.Conversations, table.Count(t.PromptTokens), pct(t.ReusableShare),
-		pct(t.PossibleShare), r.Tokenizer)
+		r.File, withWord(status, Status(r)), t.Requests, t.Conversations, table.Count(t.PromptTokens),
+		pct(t.ReusableShare), pct(t.PossibleShare), r.Tokenizer)
 	if r.Damage != "" {
 		fmt.Fprintf(w, "> The recording is damaged: %s\n\n", r.Damage)
 	}
@@ -291,6 +290,19 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 			}
 		}
 	}
+	writeMarkdownBreaks(w, r)
+	if lines := placeLines(r); len(lines) > 0 {
+		fmt.Fprint(w, "\n### Breakpoints and the date\n\n")
+		for _, l := range lines {
+			fmt.Fprintln(w, "- "+l)
+		}
+	}
+	writeMarkdownRequests(w, r)
+	return nil
+}
+
+// writeMarkdownBreaks writes the table of breaks and each one's changed text, when there are any.
+func writeMarkdownBreaks(w io.Writer, r *Report) {
 	var breaks []Request
 	for _, q := range r.Requests {
 		if q.Break {
@@ -317,12 +329,10 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 				q.Change.Lines()))
 		}
 	}
-	if lines := placeLines(r); len(lines) > 0 {
-		fmt.Fprint(w, "\n### Breakpoints and the date\n\n")
-		for _, l := range lines {
-			fmt.Fprintln(w, "- "+l)
-		}
-	}
+}
+
+// writeMarkdownRequests writes every request's row, folded under a details element.
+func writeMarkdownRequests(w io.Writer, r *Report) {
 	fmt.Fprintln(w,
 		"\n<details><summary>Every request</summary>\n\n| Request | Conversation | Continues | Cause | Prompt | "+
 			"Reusable | Lost |\n|---:|---:|---:|---|---:|---:|---:|")
@@ -336,7 +346,6 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 			table.Count(q.PromptTokens), table.Count(q.ReusableTokens), table.Count(q.LostTokens))
 	}
 	fmt.Fprintln(w, "\n</details>")
-	return nil
 }
 
 // placeLines say where each conversation's requests carry their breakpoints and the date: for

@@ -79,20 +79,10 @@ func Tool(name, description string, params ...string) json.RawMessage {
 	for i, p := range params {
 		req[i] = string(jsonx.String(p))
 	}
-	return json.RawMessage(
-		`{"type":"function","function":{"name":` + string(
-			jsonx.String(name),
-		) + `,"description":` + string(
-			jsonx.String(description),
-		) +
-			`,"parameters":{"type":"object","properties":{` + strings.Join(
-			props,
-			",",
-		) + `},"required":[` + strings.Join(
-			req,
-			",",
-		) + `]}}}`,
-	)
+	return json.RawMessage(`{"type":"function","function":{"name":` + string(jsonx.String(name)) +
+		`,"description":` + string(jsonx.String(description)) +
+		`,"parameters":{"type":"object","properties":{` + strings.Join(props, ",") +
+		`},"required":[` + strings.Join(req, ",") + `]}}}`)
 }
 
 // Call is a tool call the scripted model makes.

@@ -280,9 +280,7 @@ func prefixChanges() []stepDef {
 				w.words+" changes at once:",
 				tableArg,
 				"one set step of several fields: date, mode, plan, memory, personality, `file PATH`, "+
-					"`mcp NAME`"+byWords(
-					w.by,
-				),
+					"`mcp NAME`"+byWords(w.by),
 				func(b *B, a *args) error {
 					f, err := b.fieldRows(a)
 					if err != nil {
