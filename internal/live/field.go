@@ -143,6 +143,7 @@ var fieldAlign = []string{"---", ":-:", ":-:", ":-:", "--:", "---", "---"}
 // agent's cells in full and notes. how is the command that made it, for the reader to make it
 // again.
 func WriteFieldReport(w io.Writer, rows []FieldRow, how string) error {
+	rows = namedByDoor(rows)
 	fmt.Fprintf(w, "# Field report: real agents against the prefix rules\n\n")
 	if err := fieldProse.ExecuteTemplate(w, "intro", map[string]string{"How": how,
 		"Scenarios": strings.Join(FieldScenarios, ", "), "Held": MarkHeld, "Broke": MarkBroke,
@@ -184,6 +185,23 @@ func WriteFieldReport(w io.Writer, rows []FieldRow, how string) error {
 		fmt.Fprintf(w, "\n## Notes\n\n%s\n", strings.Join(notes, "\n"))
 	}
 	return nil
+}
+
+// namedByDoor names an agent run through two doors (opencode over ACP and over its HTTP API) by
+// how each row was driven, so that its rows in every table tell apart; a copy, rows unchanged.
+func namedByDoor(rows []FieldRow) []FieldRow {
+	seen := map[string]int{}
+	for _, r := range rows {
+		seen[r.Agent]++
+	}
+	out := make([]FieldRow, len(rows))
+	for i, r := range rows {
+		if seen[r.Agent] > 1 && r.Driven != "" {
+			r.Agent += " (" + r.Driven + ")"
+		}
+		out[i] = r
+	}
+	return out
 }
 
 // markOf is a cell's mark alone (✅, ❌ or ➖), the text after it listed under the table; "—"

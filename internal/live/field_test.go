@@ -160,3 +160,21 @@ func TestRowCellsAgree(t *testing.T) {
 		}
 	}
 }
+
+// An agent run through two doors is two rows that must tell apart (the field report of
+// 2026-12-02 had two rows named "opencode", one driven acp, one http).
+func TestFieldReportNamesEachDoor(t *testing.T) {
+	rows := []FieldRow{{Agent: "opencode", Driven: "acp"}, {Agent: "opencode", Driven: "http"}, {Agent: "pi", Driven: "rpc"}}
+	var b strings.Builder
+	if err := WriteFieldReport(&b, rows, "test"); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"| opencode (acp) |", "| opencode (http) |", "| pi |"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the report lacks the row %q:\n%s", want, b.String())
+		}
+	}
+	if rows[0].Agent != "opencode" {
+		t.Errorf("the caller's rows were changed: %q", rows[0].Agent)
+	}
+}
