@@ -88,8 +88,7 @@ func planFS(p *agents.Profile, c conformance.Case) (*plan, error) {
 	path := *cs.Path
 	op := map[string]string{"read": "read", "list": "list", "write": "write", "mkdir": "mkdir", "rm": "delete"}[cs.Op]
 	if op == "" {
-		return nil, skipf("no call makes a %s: it needs a forge mount, which acp.md names no method to give "+
-			"(a _lembas/configure mount at a forge would carry it)", cs.Op)
+		return nil, unplayedFS(cs.Op)
 	}
 	rules, err := fsPlayable(c, cs, path)
 	if err != nil {
@@ -381,4 +380,26 @@ func grantsAction(grants map[string]string, boundary, ans string) action {
 		return err
 	}
 	return a
+}
+
+// unplayedFS is the skip of an op no play carries, naming what would carry it: only commit needs
+// a forge mount; the others need a play the live target does not have yet.
+func unplayedFS(op string) error {
+	switch op {
+	case "commit":
+		return skipf("no call makes a commit: it needs a forge mount, which acp.md names no method to give " +
+			"(a _lembas/configure mount at a forge would carry it)")
+	case "list_text", "read_text":
+		return skipf("no play reads a %s: it compares the tool's text with filesystem.md's listing ((empty), "+
+			"the depth tree, the 400-line cap), and the reference agent's list and read give paths one a line; "+
+			"a list/read tool showing harness/fsaccess's listing text and a play of it would carry it", op)
+	case "edit":
+		return skipf("no play makes an edit with reads and changed: the reference agent keeps no record of " +
+			"what the session read, so its edit has no read-before-change refusal; that record in its " +
+			"write/edit and a play (reads as read calls, changed files changed on disk, then the edit) would carry it")
+	case "mv":
+		return skipf("no call makes an mv: neither the reference agent nor its profile " +
+			"(internal/live/agents/lembas-check.json) has an mv tool; one, and a profile call for it, would carry it")
+	}
+	return skipf("no play makes a %s: the live target has no play for this op", op)
 }

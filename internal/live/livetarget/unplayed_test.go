@@ -1,6 +1,7 @@
 package livetarget
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/LLeMbas/lembas-check/runner"
@@ -28,6 +29,21 @@ func TestUnplayedAreasSayWhatWouldCarryThem(t *testing.T) {
 	for _, r := range rep.Results {
 		if r.Verdict != runner.Skip || r.Message != Unplayed[r.Case.Area] {
 			t.Errorf("%s: %s %q, want a skip saying %q", r.Case.ID, r.Verdict, r.Message, Unplayed[r.Case.Area])
+		}
+	}
+}
+
+// An op with no play is a skip naming what it lacks: only commit needs a forge mount (every
+// unknown op once read as commit's skip).
+func TestUnplayedFSOpsSayWhatTheyLack(t *testing.T) {
+	for op, want := range map[string]string{"commit": "forge mount", "list_text": "listing text",
+		"read_text": "listing text", "edit": "read-before-change", "mv": "has an mv tool"} {
+		err := unplayedFS(op)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want a skip naming %q", op, err, want)
+		}
+		if op != "commit" && strings.Contains(err.Error(), "forge") {
+			t.Errorf("%s: %v names a forge mount", op, err)
 		}
 	}
 }
