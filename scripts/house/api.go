@@ -53,7 +53,9 @@ func public(dir string) bool {
 func surface(root string) ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString("# The Go API\n\n")
-	b.WriteString("Every exported name of lembas-check's public packages, made by `go run ./scripts/house -write` and\n")
+	b.WriteString(
+		"Every exported name of lembas-check's public packages, made by `go run ./scripts/house -write` and\n",
+	)
 	b.WriteString("checked by `.ci/run`, so a change to the API shows in review. Everything under `internal/` is how\n")
 	b.WriteString("the command works and may change in any commit. docs/design.md says what each package is for.\n")
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {

@@ -264,7 +264,8 @@ type Vars struct {
 
 func (v Vars) replacer(escape func(string) string) *strings.Replacer {
 	return strings.NewReplacer("{bin}", escape(v.Bin), "{home}", escape(v.Home), "{dir}", escape(v.Dir),
-		"{url}", escape(v.URL), "{base_url}", escape(v.BaseURL), "{model}", escape(v.Model), "{key}", escape(v.Key), "{prompt}", escape(v.Prompt))
+		"{url}", escape(v.URL), "{base_url}", escape(v.BaseURL), "{model}", escape(v.Model), "{key}", escape(v.Key),
+		"{prompt}", escape(v.Prompt))
 }
 
 // Fill fills one template.
@@ -353,7 +354,8 @@ func ForCommand(argv []string) *Profile {
 		one = append(append([]string(nil), args...), "{prompt}")
 	}
 	return &Profile{Name: name, About: "the command " + strings.Join(argv, " "), Bin: argv[0], API: "chat completions",
-		Oneshot: &Command{Args: one}, ACP: &Command{Args: args}, Tools: Tools{Paths: "relative"}, Clock: "libfaketime", File: "(command line)"}
+		Oneshot: &Command{Args: one}, ACP: &Command{Args: args}, Tools: Tools{Paths: "relative"}, Clock: "libfaketime",
+		File: "(command line)"}
 }
 
 // Self is the program name that stands for lembas-check itself: 'lembas-check agent' runs this

@@ -33,8 +33,8 @@ type FieldOptions struct {
 // its profile has an ACP command, else over its RPC mode, else one-shot — and the conformance
 // cases through the live target, and writes one row per agent to o.File (docs/field-report.md).
 // An agent not installed is a row that says so: the report never counts what was not run, and
-// whole is false then (as when a scenario was not run). It returns how many rows it wrote; an error, said as `live` says it, is a report
-// not written.
+// whole is false then (as when a scenario was not run). It returns how many rows it wrote; an
+// error, said as `live` says it, is a report not written.
 func FieldReport(ctx context.Context, o FieldOptions) (rows int, whole bool, err error) {
 	list := agents.Names()
 	if o.Agents != "" {

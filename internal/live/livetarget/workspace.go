@@ -117,14 +117,15 @@ func wsPlayable(cs wsCase) error {
 			}
 			spelled[s.Op][s.Cwd == nil || *s.Cwd == ""] = s.Cwd == nil || *s.Cwd == "" || *s.Cwd == "/"
 			if len(spelled[s.Op]) == 2 && spelled[s.Op][true] && spelled[s.Op][false] {
-				return skipf("the case tells \"\" or no cwd from the sentinel \"/\" at %s, and ACP's session/%s requires "+
-					"a cwd: the live target sends \"/\" for both", s.Op, s.Op)
+				return skipf("the case tells \"\" or no cwd from the sentinel \"/\" at %s, and ACP's session/%s "+
+					"requires a cwd: the live target sends \"/\" for both", s.Op, s.Op)
 			}
 		}
 		if s.Path != nil {
 			for _, r := range append([]string{cs.Default}, cs.Roots...) {
 				if fsaccess.AboveRoot(r, *s.Path) {
-					return skipf("step %d's path %s climbs above /, which from a session directory leaves it", i+1, *s.Path)
+					return skipf("step %d's path %s climbs above /, which from a session directory leaves it", i+1,
+						*s.Path)
 				}
 			}
 		}

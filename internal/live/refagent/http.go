@@ -37,7 +37,8 @@ func (a *Agent) permit(ctx context.Context, r sdk.RequestPermissionRequest) (sdk
 	if c := a.connection(); c != nil {
 		return c.RequestPermission(ctx, r)
 	}
-	return sdk.RequestPermissionResponse{Outcome: sdk.RequestPermissionOutcome{Selected: &sdk.RequestPermissionOutcomeSelected{OptionId: r.Options[0].OptionId}}}, nil
+	first := &sdk.RequestPermissionOutcomeSelected{OptionId: r.Options[0].OptionId}
+	return sdk.RequestPermissionResponse{Outcome: sdk.RequestPermissionOutcome{Selected: first}}, nil
 }
 
 // update tells the client of a change (ACP's session/update); over A2A the answer says it.

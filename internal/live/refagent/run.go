@@ -549,7 +549,8 @@ func (s *session) planSubmit(ctx context.Context, id string, raw json.RawMessage
 	if err != nil {
 		return s.output(id, "plan_submit", raw, err.Error())
 	}
+	changed := &sdk.SessionCurrentModeUpdate{CurrentModeId: sdk.SessionModeId(mode)}
 	s.a.update(ctx, sdk.SessionNotification{SessionId: sdk.SessionId(s.id),
-		Update: sdk.SessionUpdate{CurrentModeUpdate: &sdk.SessionCurrentModeUpdate{CurrentModeId: sdk.SessionModeId(mode)}}})
+		Update: sdk.SessionUpdate{CurrentModeUpdate: changed}})
 	return s.output(id, "plan_submit", raw, "The person approved the plan; the permission mode is now "+mode+".")
 }
