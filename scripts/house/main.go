@@ -18,7 +18,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -91,22 +90,10 @@ func checkLengths() (int, error) {
 func scan(root string) ([]long, error) {
 	var out []long
 	fset := token.NewFileSet()
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	err := eachGoFile(root, func(p string, src []byte) error {
+		f, err := parser.ParseFile(fset, p, src, parser.ParseComments)
 		if err != nil {
 			return err
-		}
-		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") && p != "." || d.Name() == "node_modules") {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
-			return nil
-		}
-		f, err := parser.ParseFile(fset, p, nil, parser.ParseComments)
-		if err != nil {
-			return err
-		}
-		if ast.IsGenerated(f) {
-			return nil
 		}
 		for _, decl := range f.Decls {
 			name := declName(decl)

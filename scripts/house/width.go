@@ -21,7 +21,27 @@ const width = 120
 // many. Test files are left out: their tables of wire bytes read best one exchange to a line.
 func checkWidths(root string) (int, error) {
 	bad := 0
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	err := eachGoFile(root, func(p string, src []byte) error {
+		sc := bufio.NewScanner(bytes.NewReader(src))
+		sc.Buffer(nil, len(src)+1)
+		for n := 1; sc.Scan(); n++ {
+			if w := columns(sc.Text()); w > width {
+				fmt.Printf("%s:%d: %d columns (at most %d): break the line\n", filepath.ToSlash(p), n, w, width)
+				bad++
+			}
+		}
+		return sc.Err()
+	})
+	if err == nil && bad == 0 {
+		fmt.Printf("ok\tno line of code over %d columns\n", width)
+	}
+	return bad, err
+}
+
+// eachGoFile calls fn with each non-test, non-generated Go file below root and its bytes, the
+// dot directories and node_modules left out: the files both house rules read.
+func eachGoFile(root string, fn func(path string, src []byte) error) error {
+	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -42,20 +62,8 @@ func checkWidths(root string) (int, error) {
 		if ast.IsGenerated(f) {
 			return nil
 		}
-		sc := bufio.NewScanner(bytes.NewReader(src))
-		sc.Buffer(nil, len(src)+1)
-		for n := 1; sc.Scan(); n++ {
-			if w := columns(sc.Text()); w > width {
-				fmt.Printf("%s:%d: %d columns (at most %d): break the line\n", filepath.ToSlash(p), n, w, width)
-				bad++
-			}
-		}
-		return sc.Err()
+		return fn(p, src)
 	})
-	if err == nil && bad == 0 {
-		fmt.Printf("ok\tno line of code over %d columns\n", width)
-	}
-	return bad, err
 }
 
 // columns is a line's width on screen: a tab is four columns, every other rune one.
