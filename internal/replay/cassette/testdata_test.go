@@ -1,15 +1,11 @@
 package cassette
 
 import (
-	"bufio"
-	"crypto/sha256"
-	"encoding/hex"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/LLeMbas/lembas-check/internal/pins"
 	"github.com/LLeMbas/lembas-check/internal/replay"
 )
 
@@ -17,32 +13,12 @@ const cassettes = "../../../testdata/cassettes/"
 
 // Every cassette under testdata is the one SHA256SUMS pins, and every one there is pinned.
 func TestCassettesPinned(t *testing.T) {
-	f, err := os.Open(cassettes + "SHA256SUMS")
+	_, problems, err := pins.Check(cassettes, "*.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	pinned := map[string]bool{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		sum, name, ok := strings.Cut(sc.Text(), "  ")
-		if !ok {
-			t.Fatalf("SHA256SUMS: malformed line %q", sc.Text())
-		}
-		b, err := os.ReadFile(cassettes + name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := sha256.Sum256(b); hex.EncodeToString(got[:]) != sum {
-			t.Errorf("%s: sha256 %x, SHA256SUMS pins %s", name, got, sum)
-		}
-		pinned[name] = true
-	}
-	names, _ := filepath.Glob(cassettes + "*.jsonl")
-	for _, n := range names {
-		if !pinned[filepath.Base(n)] {
-			t.Errorf("%s is not pinned in SHA256SUMS", n)
-		}
+	for _, p := range problems {
+		t.Error(p)
 	}
 }
 
