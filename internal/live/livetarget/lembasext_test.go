@@ -53,3 +53,37 @@ func TestPlanApprovalByLembasPlan(t *testing.T) {
 		}
 	}
 }
+
+// The model's own memory change is its memory call in the running turn: the reference agent
+// passes each case that has one (and that the live target plays); an agent that notes that change
+// as the person's fails it, its note showing where none is due.
+func TestOwnMemoryByTheMemoryTool(t *testing.T) {
+	var cases []conformance.Case
+	for _, c := range liveCases(t) {
+		if c.Area != "prefix" || !strings.Contains(string(c.Input), `"by":"model"`) {
+			continue
+		}
+		cs, err := decoded[conformance.PrefixCase](c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		own := false
+		for _, s := range *cs.Steps {
+			own = own || s.By.V == "model" && s.Memory.Set
+		}
+		if _, err := planPrefix(profile(t, "reference"), c); own && err == nil {
+			cases = append(cases, c)
+		}
+	}
+	if len(cases) == 0 {
+		t.Fatal("no prefix case the live target plays has the model change its memory")
+	}
+	for brk, want := range map[string]runner.Verdict{"": runner.Pass, refagent.BreakOwnMemoryNoted: runner.Fail} {
+		rep := run(t, profile(t, "reference", "LIVETARGET_TEST_BREAK", brk), runner.CaseItems(cases), never)
+		for _, r := range rep.Results {
+			if r.Verdict != want || want == runner.Fail && !strings.Contains(r.Diff, "remembered") {
+				t.Errorf("%q: %s: %s: %s%s, want %s", brk, r.Case.ID, r.Verdict, r.Message, r.Diff, want)
+			}
+		}
+	}
+}

@@ -72,7 +72,9 @@ func prefixPlayable(st *conformance.PrefixStart, tools []string) (map[string]boo
 		}
 		for r := range could {
 			if r != prefix.PlanMode && r != "display" && !met[r] {
-				return nil, skipf("%s could be met but is not at the start; a live session meets what it could", r)
+				return nil, skipf("%s could be met but is not at the start; a live session meets what it could: "+
+					"_lembas/configure's met carries display alone, and a harness that could meet page or forge (the "+
+					"python and forge tools, filesystem.md's mounts) with met naming them would carry it", r)
 			}
 		}
 	}
@@ -257,10 +259,15 @@ func (b *prefixBuild) set(i int, step conformance.PrefixStep) error {
 			if err := b.approval(i, step.Mode.V); err != nil {
 				return err
 			}
-		case step.By.V == "model" && f == "plan":
-			if err := b.planWrite(i, step.Plan.V); err != nil {
+		case step.By.V == "model" && (f == "plan" || f == "memory"):
+			if err := b.ownChange(i, f, v.(string)); err != nil {
 				return err
 			}
+		case step.By.V == "model" && f == "files":
+			return skipf("step %d: the model's own files change has no call the live target makes: the case's "+
+				"instruction texts are given by _lembas/configure's files, by path or heading, not written where the "+
+				"model's write tool reaches them (a harness reading them from files the model may edit would carry it)",
+				i+1)
 		case step.By.V == "model":
 			return skipf("step %d: the model's own %s change has no call the live target makes", i+1, f)
 		case f == "date":
@@ -344,18 +351,22 @@ func (b *prefixBuild) approval(i int, mode string) error {
 	return nil
 }
 
-// planWrite is the model's own plan change: its plan_write call (the profile's, else the tool by
-// its name) in the turn running, whose result tells the model; the request after it is the
-// session's, read by no step.
-func (b *prefixBuild) planWrite(i int, plan string) error {
+// ownChange is the model's own plan or memory change: its plan_write or memory call (the
+// profile's, else the tool by its name, the whole new value its one argument) in the turn running,
+// whose result tells the model; the request after it is the session's, read by no step.
+func (b *prefixBuild) ownChange(i int, field, value string) error {
 	if b.last == nil {
-		return skipf("step %d: the model changes the plan only while a turn runs, and none does", i+1)
+		return skipf("step %d: the model changes the %s only while a turn runs, and none does", i+1, field)
+	}
+	tool, arg := "plan_write", "plan"
+	if field == "memory" {
+		tool, arg = "memory", "content"
 	}
 	b.calls++
 	id := fmt.Sprintf("%sp%d", callPrefix, b.calls)
-	call := wire.ToolCall{ID: id, Name: "plan_write", Arguments: `{"plan":` + jsonString(plan) + `}`}
-	if sh, ok := b.p.Tools.Calls["plan_write"]; ok {
-		args, err := fill(sh.Arguments, vals{"plan": plan})
+	call := wire.ToolCall{ID: id, Name: tool, Arguments: `{"` + arg + `":` + jsonString(value) + `}`}
+	if sh, ok := b.p.Tools.Calls[tool]; ok {
+		args, err := fill(sh.Arguments, vals{field: value})
 		if err != nil {
 			return err
 		}

@@ -48,10 +48,14 @@ const (
 	// (against the approval setting the mode, prefix.json's `mode` from plan_submit's approval):
 	// plan_submit then runs again where it is to answer its unavailable text.
 	BreakApprovalKeepsPlan = "approval-keeps-plan"
+	// BreakOwnMemoryNoted notes the model's own memory change as if the person had made it
+	// (against §10 rule 3: a change the model made itself needs no note).
+	BreakOwnMemoryNoted = "own-memory-noted"
 )
 
 // Breaks are the faults Break may name.
-var Breaks = []string{BreakDateInSystem, BreakNoStub, BreakNoteFirst, BreakNoContainment, BreakApprovalKeepsPlan}
+var Breaks = []string{BreakDateInSystem, BreakNoStub, BreakNoteFirst, BreakNoContainment, BreakApprovalKeepsPlan,
+	BreakOwnMemoryNoted}
 
 // Options say what the agent talks to.
 type Options struct {

@@ -75,6 +75,8 @@ func (s *session) run(ctx context.Context, c toolCall) string {
 		return s.planSubmit(ctx, id, raw)
 	case "ask_user":
 		return s.askUser(ctx, id, raw)
+	case "memory":
+		return s.remember(id, raw)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
