@@ -77,3 +77,22 @@ func TestSessionDirectories(t *testing.T) {
 		}
 	}
 }
+
+// The command a recording's header names is the one run: its model filled in before the fake
+// starts (it named pi's `--model ""` before).
+func TestOneShotArgvHasItsModel(t *testing.T) {
+	profile := filepath.Join(t.TempDir(), "m.json")
+	body := `{"name":"m","bin":"sh","api":"chat completions","clock":"libfaketime","model":"m-1",` +
+		`"oneshot":{"args":["-c","true","--model","{model}","{prompt}"]}}`
+	if err := os.WriteFile(profile, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a, err := NewOneShot(profile, "", "hi")
+	if err != nil {
+		t.Skip(err)
+	}
+	defer a.Cleanup()
+	if got := strings.Join(a.Argv[1:], " "); got != "-c true --model m-1 hi" {
+		t.Errorf("argv %q, want the model filled in", got)
+	}
+}
