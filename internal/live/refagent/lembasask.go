@@ -66,11 +66,18 @@ func (s *session) approvePlan(ctx context.Context, id string) (approved bool, mo
 			if !r.Approved {
 				return false, "", r.Feedback
 			}
-			if r.Mode == "" || !slices.Contains(Modes, r.Mode) {
-				r.Mode = approvedMode
-			}
-			return true, r.Mode, ""
+			return true, modeOf(r.Mode), ""
 		}
+	}
+	s.mu.Lock()
+	ahead := s.planAnswer
+	s.mu.Unlock()
+	if ahead != nil && s.a.connection() == nil {
+		// Over A2A the client cannot be asked: its answer was given ahead (_lembas/configure).
+		if !ahead.Approved {
+			return false, "", ahead.Feedback
+		}
+		return true, modeOf(ahead.Mode), ""
 	}
 	resp, err := s.a.permit(ctx, sdk.RequestPermissionRequest{
 		SessionId: sdk.SessionId(s.id),
@@ -89,6 +96,14 @@ func (s *session) approvePlan(ctx context.Context, id string) (approved bool, mo
 // nobodyToAsk is ask_user's result where no client takes _lembas/question (the seed's
 // NOBODY_TO_ASK is not in it: lembas-check's words).
 const nobodyToAsk = "Nobody can be asked in this session: decide yourself, and say what you assumed."
+
+// modeOf is the mode an approval names, approvedMode where it names none the session offers.
+func modeOf(m string) string {
+	if !slices.Contains(Modes, m) {
+		return approvedMode
+	}
+	return m
+}
 
 // askUser is the ask_user tool: the question goes to a LLeMbas client as _lembas/question (params
 // `{sessionId, toolCallId, question, options, recommended}`, answer `{answer}` — lembas-check's

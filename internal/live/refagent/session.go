@@ -56,6 +56,7 @@ type session struct {
 	files               map[string]string // the instruction chain: path relative to the boundary → text
 	notes               []string          // job notes due at the next step boundary
 	steers              []steered         // the person's messages sent into the running turn (_lembas/steer)
+	planAnswer          *planAnswer       // the person's answer to the next plans, given ahead (A2A)
 	ended               []endedJob        // the jobs that ended, as _lembas/jobs lists them
 	steps               int               // the running or next turn's step limit (0: none)
 	index               []search.Passage  // what search finds (_lembas/configure's index), nil: no search
