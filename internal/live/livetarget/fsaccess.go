@@ -101,8 +101,11 @@ func planFS(p *agents.Profile, c conformance.Case) (*plan, error) {
 	}
 	first := &slot{replyFn: func(e *env, _ *request) script.Reply {
 		v := vals{"path": e.callPath(path)}
-		if op == "write" {
+		switch op {
+		case "write":
 			v["content"] = written
+		case "list":
+			v["depth"] = 1 // the entries of one level, as the case's answer lists them
 		}
 		call, err := makeCall(p, op, id, v)
 		if err != nil {
@@ -228,6 +231,9 @@ func fsAnswer(e *env, op string, after *slot, id, target string, existed map[str
 	body := e.casePaths(strings.TrimSpace(withoutBracket(r)))
 	if isFSError(body) {
 		return map[string]any{"error": body}, nil
+	}
+	if t := fsaccess.SpecTexts(); body == t.EmptyList || body == t.EmptyRead {
+		body = "" // an empty directory's text is a listing of no entries
 	}
 	real := e.root + target
 	if target == "/" {
