@@ -177,6 +177,9 @@ func Keep(cases []Case, suites []Suite, areas []Area) ([]Case, error) {
 	}
 	sort.Strings(names)
 	out := append([]Case(nil), cases...)
+	if len(suites) == 0 {
+		return out, nil // nothing to check the cases against: no index of them (340 Cases copied)
+	}
 	seen := map[string]Case{}
 	for _, c := range cases {
 		seen[c.ID] = c

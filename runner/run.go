@@ -259,7 +259,16 @@ func RunOne(ctx context.Context, t Target, it Item, answers map[string]bool, exp
 
 // ByArea groups results by area, areas in name order.
 func (r *Report) ByArea() ([]string, map[string][]Result) {
-	m := map[string][]Result{}
+	// Each area's slice is made at its size: a Result is most of a kilobyte, and growing the
+	// slices by appending copied a run's results about twice over.
+	n := map[string]int{}
+	for _, x := range r.Results {
+		n[x.Case.Area]++
+	}
+	m := make(map[string][]Result, len(n))
+	for a, k := range n {
+		m[a] = make([]Result, 0, k)
+	}
 	for _, x := range r.Results {
 		m[x.Case.Area] = append(m[x.Case.Area], x)
 	}

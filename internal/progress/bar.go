@@ -31,6 +31,7 @@ type Bar struct {
 	stopped time.Duration // the phase's time when it ended
 	ended   bool
 	poll    func() int64
+	note    func() string
 	printer *Printer
 }
 
@@ -58,7 +59,7 @@ func (b *Bar) Phase(name string, total int64, unit Unit) {
 		b.mu.Lock()
 		defer b.mu.Unlock()
 		b.state = State{Label: b.Label, Phase: name, Total: total, Unit: unit}
-		b.started, b.poll = time.Now(), nil
+		b.started, b.poll, b.note = time.Now(), nil, nil
 	}
 	if b.printer == nil {
 		update()
@@ -72,6 +73,14 @@ func (b *Bar) Phase(name string, total int64, unit Unit) {
 func (b *Bar) Poll(f func() int64) {
 	b.mu.Lock()
 	b.poll = f
+	b.mu.Unlock()
+}
+
+// PollNote makes the phase's note whatever f says at each drawing, so that a note made of counts
+// is made only when drawn. f must be safe from another goroutine.
+func (b *Bar) PollNote(f func() string) {
+	b.mu.Lock()
+	b.note = f
 	b.mu.Unlock()
 }
 
@@ -95,6 +104,9 @@ func (b *Bar) line(final bool) string {
 	s := b.state
 	if b.poll != nil {
 		s.Done = b.poll()
+	}
+	if b.note != nil {
+		s.Note = b.note()
 	}
 	s.Elapsed = time.Since(b.started)
 	if b.ended {

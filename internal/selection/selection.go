@@ -125,12 +125,24 @@ func quote(s string) string {
 // holds nothing is an error naming it, and so is an --area none of xs has even when another area
 // matches: a typo must not pass as "nothing failed". So is an empty xs.
 func Apply[T any](s Selection, xs []T, caseOf func(T) conformance.Case) ([]T, error) {
+	// The kept are counted first and copied once: an item holds a whole case, and growing the
+	// slice by appending copied the suite about twice over.
 	have := map[string]int{}
-	var out []T
-	for _, x := range xs {
+	match := make([]bool, len(xs))
+	n := 0
+	for i, x := range xs {
 		c := caseOf(x)
 		have[c.Area]++
-		if s.Match(c) {
+		if match[i] = s.Match(c); match[i] {
+			n++
+		}
+	}
+	var out []T
+	if n > 0 {
+		out = make([]T, 0, n)
+	}
+	for i, x := range xs {
+		if match[i] {
 			out = append(out, x)
 		}
 	}

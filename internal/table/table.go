@@ -65,8 +65,11 @@ func (t *Table) Render() error {
 	var out bytes.Buffer
 	for _, pad := range []string{" ", ""} {
 		out.Reset()
-		if err := t.render(&out, t.fit(len(pad)), pad); err != nil {
-			return err
+		if widths := t.fit(len(pad)); widths != nil || !t.plain(&out, pad) {
+			out.Reset()
+			if err := t.render(&out, widths, pad); err != nil {
+				return err
+			}
 		}
 		if t.width <= 0 || widest(out.String()) <= t.width {
 			_, err := t.w.Write(out.Bytes())

@@ -3,6 +3,8 @@ package modules
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -108,4 +110,42 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// FuzzPlainFrontIsYAML: whatever the block, reading it without the parser where plainFront takes
+// it answers as the YAML parser does: the same globs, or the same error.
+func FuzzPlainFrontIsYAML(f *testing.F) {
+	for _, s := range []string{"paths:\n  - \"src/**\"\n", "paths:\n  - \"a\"\n  - \"b/*.md\"\n", "paths:\n  - \"\"\n",
+		"paths:\n  - \"[\"\n", "paths:\n  - \"a\" # x\n", "paths:\n- \"a\"\n", "paths:\n  - 'a'\n", "path:\n  - \"a\"\n",
+		"paths:\n  - \"a\\tb\"\n", "paths:\n  - \"**/x?\"\n", "paths:\n  - \"a\"\n\n"} {
+		f.Add([]byte(s))
+	}
+	key := SpecTexts().Key
+	f.Fuzz(func(t *testing.T, block []byte) {
+		if _, ok := plainFront(block, key); !ok {
+			return
+		}
+		got, err := parseFront(block, key)
+		want, wantErr := parseFrontYAML(block, key)
+		if !reflect.DeepEqual(got, want) || fmt.Sprint(err) != fmt.Sprint(wantErr) {
+			t.Fatalf("%q: read plainly %v (%v), by YAML %v (%v)", block, got, err, want, wantErr)
+		}
+	})
+}
+
+// The frontmatters of the modules cases are mostly of the plain shape: the shape read without
+// the parser must be the common one, or the fast path is dead code.
+func TestPlainFrontTakesTheCommonShape(t *testing.T) {
+	key := SpecTexts().Key
+	for _, s := range []string{"paths:\n  - \"src/**\"\n", "paths:\n  - \"src/**\"\n  - \"lib/*.ts\"\n"} {
+		if items, ok := plainFront([]byte(s), key); !ok || len(items) == 0 {
+			t.Errorf("%q: not read plainly", s)
+		}
+	}
+	for _, s := range []string{"paths: [\"src/**\"]\n", "paths:\n  - \"src/**\"\nowner: x\n", "paths:\n  - *.ts\n",
+		"paths:\r\n  - \"*.md\"\r\n", "", "paths:\n", "paths:\n  - \"a\\\\b\"\n"} {
+		if _, ok := plainFront([]byte(s), key); ok {
+			t.Errorf("%q: read plainly, want it left to YAML", s)
+		}
+	}
 }

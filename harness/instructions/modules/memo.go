@@ -1,6 +1,9 @@
 package modules
 
-import "sync"
+import (
+	"hash/maphash"
+	"sync"
+)
 
 // sumMemoMin is the size from which a file's hash is remembered: below it, hashing again costs
 // less than looking it up by the file's bytes. A frontmatter's parse (YAML) is dearer: every one
@@ -24,14 +27,21 @@ type fileMemo[V any] struct {
 	mu   sync.Mutex
 	m    map[string]V
 	size int // the keys' bytes
+	// second makes the memo keep a content only when it comes a second time (seen holds the
+	// first sightings' maphash): a process that reads a large file once, as `run` reads each
+	// file near the cap, then does not copy it into the memo.
+	second bool
+	seed   maphash.Seed
+	seen   map[uint64]bool
 }
 
 var (
-	sums   fileMemo[string]
+	sums   = fileMemo[string]{second: true}
 	fronts fileMemo[front]
 )
 
-// get is the value remembered for b, made by mk and remembered if there is none.
+// get is the value remembered for b, made by mk and remembered if there is none (with second,
+// from its second sighting on).
 func (f *fileMemo[V]) get(b []byte, mk func() V) V {
 	f.mu.Lock()
 	v, ok := f.m[string(b)]
@@ -42,8 +52,17 @@ func (f *fileMemo[V]) get(b []byte, mk func() V) V {
 	v = mk()
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.m == nil || len(f.m) >= memoMax || f.size+len(b) > memoBytes {
-		f.m, f.size = map[string]V{}, 0
+	if f.m == nil || len(f.m) >= memoMax || f.size+len(b) > memoBytes || len(f.seen) >= memoMax {
+		f.m, f.size, f.seen = map[string]V{}, 0, map[uint64]bool{}
+		if f.seed == (maphash.Seed{}) {
+			f.seed = maphash.MakeSeed()
+		}
+	}
+	if f.second {
+		if h := maphash.Bytes(f.seed, b); !f.seen[h] {
+			f.seen[h] = true
+			return v
+		}
 	}
 	if len(b) <= memoBytes {
 		f.m[string(b)] = v

@@ -48,3 +48,17 @@ func TestParseFrontMemoIsParseFront(t *testing.T) {
 		}
 	}
 }
+
+// The hashes' memo keeps a file from its second sighting: one read once is not copied into it.
+func TestSumsMemoKeepsTheSecondSighting(t *testing.T) {
+	f := fileMemo[string]{second: true}
+	made := 0
+	big := bytes.Repeat([]byte("b"), sumMemoMin)
+	mk := func() string { made++; return sumNow(big) }
+	for i, want := range []struct{ made, size int }{{1, 0}, {2, len(big)}, {2, len(big)}} {
+		if got := f.get(big, mk); got != sumNow(big) || made != want.made || f.size != want.size {
+			t.Errorf("sighting %d: %s made %d times, memo %d bytes; want %s, %d, %d", i+1, got, made, f.size,
+				sumNow(big), want.made, want.size)
+		}
+	}
+}

@@ -380,6 +380,48 @@ var deltaMember = sync.OnceValue(func() *regexp.Regexp {
 	)
 })
 
+// deltaNames are the members deltaMember finds.
+var deltaNames = map[string]bool{"content": true, "text": true, "delta": true, "partial_json": true, "thinking": true,
+	"arguments": true, "reasoning_content": true, "reasoning": true}
+
+// nextDelta is deltaMember's next match in c from at, found without the regexp (which was a
+// fifth of the fake's CPU with every exchange recorded): the value's bounds, where the match
+// ends, ok false when there is none. FuzzNextDeltaIsTheRegexp holds the two to the same matches.
+// A member's value is escapes (a backslash and any character but a newline) and any character
+// but a quote or a backslash, up to its closing quote; the split is the same whichever way it is
+// read, so the first bare quote ends it.
+func nextDelta(c string, at int) (start, end, next int, ok bool) {
+	for at < len(c) {
+		q := strings.IndexByte(c[at:], '"')
+		if q < 0 {
+			return 0, 0, 0, false
+		}
+		p := at + q
+		at = p + 1
+		n := strings.IndexByte(c[p+1:], '"')
+		if n < 0 {
+			return 0, 0, 0, false
+		}
+		name := c[p+1 : p+1+n]
+		value := p + 1 + n + len(`":"`)
+		if !deltaNames[name] || !strings.HasPrefix(c[p+1+n:], `":"`) {
+			continue
+		}
+		for k := value; k < len(c); k++ {
+			if c[k] == '"' {
+				return value, k, k + 1, true
+			}
+			if c[k] == '\\' {
+				if k+1 >= len(c) || c[k+1] == '\n' {
+					break
+				}
+				k++
+			}
+		}
+	}
+	return 0, 0, 0, false
+}
+
 // piece is one delta string of a stream: in which chunk, where its escaped value lies, its text.
 type piece struct {
 	chunk, start, end int
@@ -392,11 +434,16 @@ type piece struct {
 func (r *Rules) Stream(chunks []string, counts Counts) []string {
 	var ps []piece
 	for i, c := range chunks {
-		for _, m := range deltaMember().FindAllStringSubmatchIndex(c, -1) {
-			var s string
-			if json.Unmarshal([]byte(`"`+c[m[2]:m[3]]+`"`), &s) == nil {
-				ps = append(ps, piece{i, m[2], m[3], s})
+		for at := 0; ; {
+			start, end, next, ok := nextDelta(c, at)
+			if !ok {
+				break
 			}
+			var s string
+			if json.Unmarshal([]byte(`"`+c[start:end]+`"`), &s) == nil {
+				ps = append(ps, piece{i, start, end, s})
+			}
+			at = next
 		}
 	}
 	texts := make([]string, len(ps))

@@ -123,3 +123,32 @@ func TestZeroRules(t *testing.T) {
 		t.Errorf("%s %v", got, c)
 	}
 }
+
+// FuzzNextDeltaIsTheRegexp: nextDelta finds the matches deltaMember's regexp finds, in order.
+func FuzzNextDeltaIsTheRegexp(f *testing.F) {
+	for _, s := range []string{`data: {"choices":[{"delta":{"content":"Hi \"there\"\\"}}]}`, `"text":"a\` + "\n" + `b"`,
+		`"reasoning_content":"x","reasoning":"y"`, `"content":"unterminated`, `""content":"x"`, `"content":"é\é"`,
+		`"content" :"x"`, `"arguments":"{\"a\":1}"`, "\"text\":\"\xff\\\xfe\""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, c string) {
+		want := deltaMember().FindAllStringSubmatchIndex(c, -1)
+		var got [][]int
+		for at := 0; ; {
+			start, end, next, ok := nextDelta(c, at)
+			if !ok {
+				break
+			}
+			got = append(got, []int{at, next, start, end})
+			at = next
+		}
+		if len(got) != len(want) {
+			t.Fatalf("%q: %d matches, the regexp %d (%v)", c, len(got), len(want), want)
+		}
+		for i := range got {
+			if got[i][1] != want[i][1] || got[i][2] != want[i][2] || got[i][3] != want[i][3] {
+				t.Fatalf("%q: match %d is %v, the regexp's %v", c, i, got[i][1:], want[i])
+			}
+		}
+	})
+}
