@@ -24,6 +24,16 @@ func TestChunkAreasRefuseMalformedCases(t *testing.T) {
 		{ChunkTokens, "null text", `{"tokenizer": "words", "size": 16, "overlap": 4, "text": null}`, "text", "missing"},
 		{ChunkTokens, "a limit of 0", `{"tokenizer": "words", "size": 16, "overlap": 4, "text": "a", "limit": 0}`, "limit", "at least 1 token"},
 		{ChunkTokens, "a limit not a number", `{"tokenizer": "estimate", "size": 16, "overlap": 4, "text": "a", "limit": "8"}`, "limit", "want an integer"},
+		{ChunkTokens, "server without its answer", `{"tokenizer": "server", "size": 16, "overlap": 4, "text": "a"}`, "tokenize", "missing: tokenizer \"server\" counts the tokens a llama.cpp server answered"},
+		{ChunkTokens, "an answer for the words", `{"tokenizer": "words", "size": 16, "overlap": 4, "text": "a", "tokenize": {"tokens": []}}`, "tokenize", `for tokenizer "server" only (this case's is "words")`},
+		{ChunkTokens, "server with a limit", `{"tokenizer": "server", "size": 16, "overlap": 4, "text": "a", "limit": 8, "tokenize": {"tokens": [{"id": 264, "piece": " a"}]}}`, "limit", "only the whole text's tokens are recorded"},
+		{ChunkTokens, "server tokens of another text", `{"tokenizer": "server", "size": 16, "overlap": 4, "text": "ab", "tokenize": {"tokens": [{"id": 264, "piece": " a"}, {"id": 29890, "piece": "c"}]}}`, "tokenize", `token 1 is "c", but the text has "b" there`},
+		{ChunkTokens, "server tokens too few", `{"tokenizer": "server", "size": 16, "overlap": 4, "text": "ab", "tokenize": {"tokens": [{"id": 29874, "piece": "a"}]}}`, "tokenize", "the 1 tokens spell 1 bytes, not the 2 of the text"},
+		{ChunkTokens, "a piece not a string nor bytes", `{"tokenizer": "server", "size": 16, "overlap": 4, "text": "a", "tokenize": {"tokens": [{"id": 264, "piece": 7}]}}`, "tokenize.tokens.piece", "is number, want a string"},
+		{ChunkTokens, "a byte over 255", `{"tokenizer": "server", "size": 16, "overlap": 4, "text": "a", "tokenize": {"tokens": [{"id": 264, "piece": [256]}]}}`, "tokenize.tokens.piece", "is array, want a string"},
+		{ChunkTokens, "a token without its id", `{"tokenizer": "server", "size": 16, "overlap": 4, "text": "a", "tokenize": {"tokens": [{"piece": " a"}]}}`, "tokenize.tokens[0].id", "missing"},
+		{ChunkTokens, "a token without its piece", `{"tokenizer": "server", "size": 16, "overlap": 4, "text": "a", "tokenize": {"tokens": [{"id": 264}]}}`, "tokenize.tokens[0].piece", "missing"},
+		{ChunkTokens, "a token with more", `{"tokenizer": "server", "size": 16, "overlap": 4, "text": "a", "tokenize": {"tokens": [{"id": 264, "piece": " a", "n": 1}]}}`, "n", "unknown field"},
 		{Chunk, "a limit in the character splitter", `{"size": 200, "overlap": 4, "text": "a", "limit": 8}`, "limit", "unknown field"},
 		{ChunkTokens, "fractional size", `{"tokenizer": "words", "size": 16.5, "overlap": 4, "text": "a"}`, "size", "want an integer"},
 		{ChunkTokens, "unknown field", `{"tokenizer": "words", "size": 16, "overlap": 4, "text": "a", "model": "x"}`, "model", "unknown field"},
@@ -73,6 +83,7 @@ func TestChunkAnswersMarshalAsLists(t *testing.T) {
 		{Chunk, `{"size": 200, "overlap": 0, "text": "one\r\npiece"}`, `["one\npiece"]`},
 		{ChunkTokens, `{"tokenizer": "words", "size": 16, "overlap": 4, "text": "\t"}`, `[]`},
 		{ChunkTokens, `{"tokenizer": "words", "size": 16, "overlap": 4, "text": " a b "}`, `["a b"]`},
+		{ChunkTokens, `{"tokenizer": "server", "size": 16, "overlap": 4, "text": "é", "tokenize": {"tokens": [{"id": 29871, "piece": " "}, {"id": 232, "piece": [195]}, {"id": 172, "piece": [169]}]}}`, `["é"]`},
 	} {
 		if got := referenceJSON(t, c.area, c.in); got != c.want {
 			t.Errorf("%s %s: %s, want %s", c.area.Name, c.in, got, c.want)

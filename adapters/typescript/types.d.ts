@@ -17,6 +17,12 @@ export type ChunkTokensCase = {
   overlap?: number;
   size?: number;
   text?: string;
+  tokenize?: {
+    tokens?: Array<{
+      id: number;
+      piece: string | Array<number>;
+    }>;
+  };
   tokenizer?: string;
 };
 /** chunk_tokens: an answer, the shape of a case's "expect". */

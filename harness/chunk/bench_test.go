@@ -72,7 +72,7 @@ func TestSplittersAreLinear(t *testing.T) {
 		switch name {
 		case "tokens":
 			size, overlap = limits(TokenRule(), 480, 64)
-			m = tokens{Words.Tokens(norm), len(norm)}
+			m = tokens{ts: Words.Tokens(norm), len: len(norm)}
 		default:
 			size, overlap = limits(CharRule(), 1000, 150)
 			m = chars(norm)

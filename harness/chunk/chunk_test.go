@@ -246,7 +246,7 @@ func checkTokens(t *testing.T, text string, size, overlap int) {
 	size, overlap = limits(TokenRule(), size, overlap)
 	norm := Normalize(text)
 	ts := Words.Tokens(norm)
-	ss := spans(norm, tokens{ts, len(norm)}, size, overlap)
+	ss := spans(norm, tokens{ts: ts, len: len(norm)}, size, overlap)
 	checkCover(t, norm, ss, func(a, b int) int { return len(Words.Tokens(norm[a:b])) }, size)
 	got, err := Tokens(text, Words, size, overlap)
 	if err != nil {

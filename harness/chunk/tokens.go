@@ -62,7 +62,7 @@ func Tokens(text string, tok Tokenizer, size, overlap int) ([]string, error) {
 	if err := checkSpans(ts, t); err != nil {
 		return nil, err
 	}
-	return pieces(t, spans(t, tokens{ts, len(t)}, size, overlap), TokenRule().MinPiece), nil
+	return pieces(t, spans(t, tokens{ts: ts, len: len(t)}, size, overlap), TokenRule().MinPiece), nil
 }
 
 func checkSpans(ts []Span, t string) error {
@@ -83,10 +83,13 @@ func checkSpans(ts []Span, t string) error {
 }
 
 // tokens measures in a tokenizer's tokens. Starts and ends rise strictly, so a piece's first
-// token and the tokens before a cut are found by binary search.
+// token and the tokens before a cut are found by binary search. sum, when set, counts spans that
+// hold several of the tokenizer's tokens (a character an embedder spells in bytes, Pieces):
+// sum[i] is how many tokens the spans before span i hold; nil, each span is one token.
 type tokens struct {
 	ts  []Span
 	len int
+	sum []int
 }
 
 // first is the index of the first token beginning at or after s.
@@ -94,19 +97,33 @@ func (m tokens) first(s int) int {
 	return sort.Search(len(m.ts), func(i int) bool { return m.ts[i].Start >= s })
 }
 
+// upTo is how many tokens the spans before span i hold.
+func (m tokens) upTo(i int) int {
+	if m.sum == nil {
+		return i
+	}
+	return m.sum[i]
+}
+
 func (m tokens) window(s, size int) (int, bool) {
 	i := m.first(s)
-	if len(m.ts)-i <= size {
+	base := m.upTo(i)
+	if m.upTo(len(m.ts))-base <= size {
 		return m.len, true
 	}
-	return m.ts[i+size-1].End, false
+	// j: the first span that does not fit; a span above the whole budget is the window alone,
+	// so that the piece moves on.
+	j := sort.Search(len(m.ts), func(j int) bool { return j >= i && m.upTo(j+1)-base > size })
+	return m.ts[max(j-1, i)].End, false
 }
 
 // back: "the next one beginning at the start of the token `overlap` tokens before the cut". The
 // tokens before the cut are those ending at or before it; if fewer than overlap+1 of them lie in
-// the piece (a cut early in a window of long tokens), the next piece begins one token on.
+// the piece (a cut early in a window of long tokens), the next piece begins one token on. A span
+// of several tokens is taken whole or not at all, so that no piece begins inside a character.
 func (m tokens) back(s, cut, n int) int {
 	before := sort.Search(len(m.ts), func(i int) bool { return m.ts[i].End > cut })
-	j := max(before-n, m.first(s)+1)
+	j := sort.Search(before, func(j int) bool { return m.upTo(before)-m.upTo(j) <= n })
+	j = max(j, m.first(s)+1)
 	return m.ts[j].Start
 }

@@ -36,10 +36,13 @@ func CachedNote(u usage.Usage) string {
 }
 
 // WriteTable writes the requests sent as a table: their times, the prompt and cached tokens the
-// server reported (and in which dialect), and what went wrong or what live mode did.
+// server reported (and in which dialect), and what went wrong or what live mode did — each note
+// cut in the table and said in full below it, once for the requests that share it.
 func WriteTable(w io.Writer, sent []Sent) {
 	t := table.New(w, 0)
 	t.Header("Seq", "Line", "Status", "TTFT ms", "Total ms", "Prompt", "Cached", "Dialect", "Note")
+	var notes []string
+	seqs := map[string][]string{}
 	for _, s := range sent {
 		u := s.Reply.TokenUsage()
 		note := s.Note
@@ -48,8 +51,21 @@ func WriteTable(w io.Writer, sent []Sent) {
 		}
 		t.Append(s.Seq, s.Line, s.Status, fmt.Sprintf("%.1f", ms(s.FirstToken)), fmt.Sprintf("%.1f", ms(s.Total)),
 			intOr(u.PromptTokens, "—"), intOr(u.CachedTokens, "not reported"), u.Dialect, table.Cut(note, 60))
+		if note != "" {
+			if seqs[note] == nil {
+				notes = append(notes, note)
+			}
+			seqs[note] = append(seqs[note], fmt.Sprint(s.Seq))
+		}
 	}
 	t.Render()
+	for _, n := range notes {
+		at := "request "
+		if len(seqs[n]) > 1 {
+			at = "requests "
+		}
+		fmt.Fprintf(w, "%s%s: %s\n", at, strings.Join(seqs[n], ", "), n)
+	}
 }
 
 func intOr(p *int, none string) string {

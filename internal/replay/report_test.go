@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -46,6 +47,32 @@ func TestWriteTable(t *testing.T) {
 	}
 	if d := cmp.Diff(want, rows); d != "" {
 		t.Errorf("table (-want +got):\n%s\n%s", d, b.String())
+	}
+}
+
+// A note the table cuts is said in full below it, once for the requests that share it: live
+// mode's note on every request whose calls the server did not make was cut and printed nowhere.
+func TestWriteTableSaysEachNoteWhole(t *testing.T) {
+	t.Setenv("COLUMNS", "100")
+	live := "the server made 0 calls where the recording has 1; the recorded calls were kept, so the recorded " +
+		"results still answer them"
+	sent := append(sentRows(), Sent{Seq: 4, Line: 9, Status: 200, Note: live}, Sent{Seq: 5, Line: 10, Status: 200,
+		Note: live})
+	var b strings.Builder
+	WriteTable(&b, sent)
+	var after []string
+	for _, l := range strings.Split(strings.TrimSpace(b.String()), "\n") {
+		if r, _ := utf8.DecodeRuneInString(l); !strings.ContainsRune("│┌├└", r) {
+			after = append(after, l)
+		}
+	}
+	want := []string{
+		"request 1: the recorded calls were kept",
+		`request 2: HTTP 503: {"error":"busy"} ` + strings.TrimSpace(strings.Repeat("and more ", 10)),
+		"requests 4, 5: " + live,
+	}
+	if d := cmp.Diff(want, after); d != "" {
+		t.Errorf("below the table (-want +got):\n%s\n%s", d, b.String())
 	}
 }
 

@@ -376,15 +376,26 @@ func (p *Player) substitute(body []byte) ([]byte, [][32]byte, string) {
 	chains := make([][32]byte, len(r.Messages)+1)
 	var edits []chat.Edit
 	var notes []string
+	times := map[string]int{}
 	for i, m := range r.Messages {
 		if live, ok := p.live[chains[i]]; ok && m.Role == "assistant" {
 			with, note := keepCalls(m.Raw, live)
 			edits = append(edits, chat.Replace(m, with))
 			if note != "" {
-				notes = append(notes, note)
+				if times[note] == 0 {
+					notes = append(notes, note)
+				}
+				times[note]++
 			}
 		}
 		chains[i+1] = sha256.Sum256(append(chains[i][:], m.Raw...))
+	}
+	// A note true of several answers is said once, with how many: each later request carries
+	// every earlier answer again.
+	for i, n := range notes {
+		if times[n] > 1 {
+			notes[i] = fmt.Sprintf("%s (%d assistant messages)", n, times[n])
+		}
 	}
 	return chat.Splice(body, edits), chains, strings.Join(notes, "; ")
 }

@@ -101,6 +101,12 @@ func TestLiveFeedsTheServersAnswersBack(t *testing.T) {
 	if !strings.Contains(sent[1].Note, "recorded calls were kept") {
 		t.Errorf("note %q", sent[1].Note)
 	}
+	// Each earlier answer whose calls were kept is counted, not said again: a real llama-server's
+	// ninth request said the same sentence four times.
+	last := sent[len(sent)-1].Note
+	if n := strings.Count(last, "recorded calls were kept"); n != 1 || !strings.Contains(last, "assistant messages)") {
+		t.Errorf("the last request's note says it %d times, without the count of messages: %q", n, last)
+	}
 }
 
 func TestTimedKeepsTheRecordedGaps(t *testing.T) {

@@ -22,12 +22,22 @@ ChunkCase = TypedDict("ChunkCase", {
 
 ChunkAnswer = Any
 
+ChunkTokensCaseTokenizeTokensItem = TypedDict("ChunkTokensCaseTokenizeTokensItem", {
+    "id": int,
+    "piece": Union[str, List[int]],
+})
+
+ChunkTokensCaseTokenize = TypedDict("ChunkTokensCaseTokenize", {
+    "tokens": NotRequired[List[ChunkTokensCaseTokenizeTokensItem]],
+})
+
 ChunkTokensCase = TypedDict("ChunkTokensCase", {
     "about": NotRequired[str],
     "limit": NotRequired[int],
     "overlap": NotRequired[int],
     "size": NotRequired[int],
     "text": NotRequired[str],
+    "tokenize": NotRequired[ChunkTokensCaseTokenize],
     "tokenizer": NotRequired[str],
 })
 
