@@ -106,13 +106,16 @@ func wsPlayable(cs wsCase) error {
 		switch s.Op {
 		case "files":
 			return skipf("step %d is a /files request, the serve's HTTP API (seeds/002, Implementation status 6.), "+
-				"which ACP does not carry", i+1)
+				"which ACP does not carry: seeds/002 names its routes (GET /files, /files/content) and its root "+
+				"parameter (422 when not allowed), not its path parameter nor its answers; a harness serving "+
+				"them, with those fixed, would carry it", i+1)
 		case "new":
 			made = true
 		case "options":
 		default:
 			if !made {
-				return skipf("step %d acts on no session, and the live target's session/new is a step's own", i+1)
+				return skipf("step %d acts on no session, and the live target's session/new is a step's own: "+
+					"every ACP request after it names a sessionId, so no request can carry a step on none", i+1)
 			}
 		}
 		if s.Op == "new" || s.Op == "load" {
