@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/LLeMbas/lembas-check/harness/fsaccess"
@@ -66,15 +67,21 @@ func gitAt(root string, links map[string]string) string {
 // read the harness refused (its view ends at the root by its text), so nothing was touched and the
 // rule about such a touch was not put to it.
 func outsideTouch(e *env, root string, reads map[string]string, q *request) error {
+	var refused []string
 	for id, tp := range reads {
 		r := fsaccess.Resolve("/", tp)
 		if r == root || strings.HasPrefix(r, strings.TrimSuffix(root, "/")+"/") {
 			continue
 		}
 		if res, ok := q.result(id); ok && isFSError(strings.TrimSpace(withoutBracket(e.casePaths(res)))) {
-			return skipf("the harness refused the read of %s, not below the Project root %s as the session names "+
-				"it, so nothing was touched: a harness whose reads reach that path would show the rule", tp, root)
+			refused = append(refused, tp)
 		}
 	}
-	return nil
+	if len(refused) == 0 {
+		return nil
+	}
+	slices.Sort(refused)
+	return skipf("the harness refused the read of %s, not below the Project root %s as the session names it, "+
+		"so nothing was touched: a harness whose reads reach such a path would show the rule",
+		strings.Join(refused, ", "), root)
 }
