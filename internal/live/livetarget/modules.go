@@ -84,9 +84,9 @@ func planModules(p *agents.Profile, c conformance.Case) (*plan, error) {
 	b.last.reply = text("done")
 	pl.turns = append(b.turns, b.cur)
 	pl.answer = func(e *env) (any, error) {
-		for i, reads := range b.reads {
-			if q := b.at[i].req; q != nil {
-				if err := outsideTouch(e, path.Clean(in.Root), reads, q); err != nil {
+		for i := range in.Steps { // in order, so that the skip names the first step's reads
+			if reads, q := b.reads[i], b.at[i]; reads != nil && q != nil && q.req != nil {
+				if err := outsideTouch(e, path.Clean(in.Root), reads, q.req); err != nil {
 					return nil, err
 				}
 			}
