@@ -44,10 +44,13 @@ const (
 	// BreakNoContainment lets a serve's session read and write where a path really leads, outside
 	// its root too (against seeds/002: local_fs "is sandboxed to it").
 	BreakNoContainment = "no-containment"
+	// BreakAboveRoot refuses a serve's read or write whose path climbs above / as an escape
+	// (against filesystem.md, Paths: "`..` above `/` stays at `/`").
+	BreakAboveRoot = "above-root"
 )
 
 // Breaks are the faults Break may name.
-var Breaks = []string{BreakDateInSystem, BreakNoStub, BreakNoteFirst, BreakNoContainment}
+var Breaks = []string{BreakDateInSystem, BreakNoStub, BreakNoteFirst, BreakNoContainment, BreakAboveRoot}
 
 // Options say what the agent talks to.
 type Options struct {
