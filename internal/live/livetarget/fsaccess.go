@@ -344,7 +344,8 @@ func planInstructions(p *agents.Profile, c conformance.Case) (*plan, error) {
 	start := fsaccess.Resolve(boundary, *cs.Start)
 	if instructions.StartDir(boundary, start) != start {
 		return nil, skipf("the start directory %s is outside the boundary %s: a harness finds its boundary from "+
-			"where it starts", start, boundary)
+			"where it starts (neither ACP nor acp.md's _lembas/configure gives a session a boundary apart from its "+
+			"cwd; a field that did would carry it)", start, boundary)
 	}
 	pl := &plan{cwd: start, files: map[string]string{}}
 	gitMarker(pl.files, boundary)

@@ -44,16 +44,16 @@ func planModules(p *agents.Profile, c conformance.Case) (*plan, error) {
 	if err := json.Unmarshal(c.Input, &in); err != nil {
 		return nil, err
 	}
-	files, err := modulesPlayable(c, in)
+	files, links, err := modulesPlayable(c, in)
 	if err != nil {
 		return nil, err
 	}
-	pl := &plan{cwd: in.Root, files: files}
-	gitMarker(pl.files, in.Root)
+	pl := &plan{cwd: in.Root, files: files, links: links}
+	gitMarker(pl.files, gitAt(in.Root, links))
 	if _, err := makeCall(p, "list", "x", vals{}); err != nil {
 		return nil, err
 	}
-	b := &modulesBuild{p: p, root: in.Root, at: make([]*slot, len(in.Steps))}
+	b := &modulesBuild{p: p, root: in.Root, at: make([]*slot, len(in.Steps)), reads: map[int]map[string]string{}}
 	b.newTurn()
 	for i, st := range in.Steps {
 		switch st.Op {
@@ -83,37 +83,31 @@ func planModules(p *agents.Profile, c conformance.Case) (*plan, error) {
 	}
 	b.last.reply = text("done")
 	pl.turns = append(b.turns, b.cur)
-	pl.answer = func(e *env) (any, error) { return modulesAnswer(e, in, b.at, files) }
+	pl.answer = func(e *env) (any, error) {
+		for i := range in.Steps { // in order, so that the skip names the first step's reads
+			if reads, q := b.reads[i], b.at[i]; reads != nil && q != nil && q.req != nil {
+				if err := outsideTouch(e, path.Clean(in.Root), reads, q.req); err != nil {
+					return nil, err
+				}
+			}
+		}
+		return modulesAnswer(e, in, b.at, files)
+	}
 	return pl, nil
 }
 
-// modulesPlayable says why a case cannot be played live — links (a link's target on disk is not
-// the case's), padded files, a failed append, diagnostics (which show in no request) — else its
-// files.
-func modulesPlayable(c conformance.Case, in modulesInput) (map[string]string, error) {
-	has := len(in.Links) > 0
+// modulesPlayable says why a case cannot be played live — a failed append, diagnostics (which
+// show in no request), links changed by a step — else its files (padded ones made whole) and links.
+func modulesPlayable(c conformance.Case, in modulesInput) (map[string]string, map[string]string, error) {
 	for _, st := range in.Steps {
-		has = has || len(st.Links) > 0
 		if st.Append != nil {
-			return nil, skipf("a request's append fails only inside the harness " +
+			return nil, nil, skipf("a request's append fails only inside the harness " +
 				"(seeds/004: \"only a failed append requeues it\"): no request shows it")
 		}
 	}
-	if has {
-		return nil, skipf("the case's links point at its own paths, which on a session directory are not where they " +
-			"lead")
-	}
-	files := map[string]string{}
-	for fp, raw := range in.Files {
-		var s string
-		if json.Unmarshal(raw, &s) != nil {
-			return nil, skipf("%s is a padded file (near the cap), whose refusal is a diagnostic no request shows", fp)
-		}
-		files[fp] = s
-	}
 	ans, err := reference(c.Area, c.Input)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var steps []*struct {
 		Diagnostics []any `json:"diagnostics"`
@@ -121,11 +115,28 @@ func modulesPlayable(c conformance.Case, in modulesInput) (map[string]string, er
 	json.Unmarshal(ans, &steps)
 	for i, st := range steps {
 		if st != nil && len(st.Diagnostics) > 0 {
-			return nil, skipf("step %d's answer has diagnostics, which a harness logs and sends the model in no "+
-				"request (seeds/004: \"brain.instruction_activation_failed is logged\")", i+1)
+			return nil, nil, skipf("step %d's answer has diagnostics, which a harness logs and sends the model in "+
+				"no request (seeds/004: \"The daemon log keeps the full message\"): acp.md's _lembas/event lists a "+
+				"notice event with no fields; an event naming each diagnostic's code and path would carry them", i+1)
 		}
 	}
-	return files, nil
+	for i, st := range in.Steps {
+		if len(st.Links) > 0 {
+			return nil, nil, skipf("step %d changes the case's links, which the live target makes only before the "+
+				"session starts", i+1)
+		}
+	}
+	links, err := modulesLinks(in.Links)
+	if err != nil {
+		return nil, nil, err
+	}
+	files := map[string]string{}
+	for fp, raw := range in.Files {
+		if files[fp], err = modulesFile(fp, raw); err != nil {
+			return nil, nil, err
+		}
+	}
+	return files, links, nil
 }
 
 // modulesBuild is a modules case's session as its steps make it.
@@ -139,6 +150,7 @@ type modulesBuild struct {
 	touched []string
 	prompts int
 	calls   int
+	reads   map[int]map[string]string // a request step → its touches' reads, call id → path
 }
 
 func (b *modulesBuild) newTurn() {
@@ -154,6 +166,10 @@ func (b *modulesBuild) request(i int) {
 	b.touched = nil
 	first := b.calls
 	b.calls += max(len(touched), 1)
+	b.reads[i] = map[string]string{}
+	for k, tp := range touched {
+		b.reads[i][fmt.Sprintf("%sm%d", callPrefix, first+k+1)] = tp
+	}
 	p := b.p
 	root := b.root
 	b.last.replyFn = func(e *env, _ *request) script.Reply {

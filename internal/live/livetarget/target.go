@@ -343,7 +343,8 @@ func (t *Target) Answer(ctx context.Context, c conformance.Case) runner.Outcome 
 	}
 	out := t.play(ctx, pl, seq)
 	t.mu.Lock()
-	if k := kept(c.ID, c.Area, pl); k.Requests > 0 {
+	// A case skipped once played (its rule was not put to the harness) counts as not played.
+	if k := kept(c.ID, c.Area, pl); k.Requests > 0 && out.Verdict != runner.Skip {
 		t.kept = append(t.kept, k)
 	}
 	switch out.Verdict {
@@ -399,6 +400,10 @@ func (t *Target) play(ctx context.Context, pl *plan, seq int) runner.Outcome {
 		return t.fault(ctx, cctx, err)
 	}
 	ans, err := pl.answer(e)
+	var s *skip
+	if errors.As(err, &s) { // what the harness did shows that the case's rule was not put to it
+		return runner.Outcome{Verdict: runner.Skip, Message: s.why}
+	}
 	if err != nil {
 		return runner.Outcome{Verdict: runner.Error, Message: err.Error()}
 	}

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/LLeMbas/lembas-check/conformance"
+	"github.com/LLeMbas/lembas-check/harness/fsaccess"
 	"github.com/LLeMbas/lembas-check/internal/gherkin"
 	"github.com/LLeMbas/lembas-check/internal/live/acp"
 	"github.com/LLeMbas/lembas-check/internal/live/agents"
@@ -429,6 +430,27 @@ func TestBrokenAgentFailsTheCasesItsRuleGuards(t *testing.T) {
 		}
 		return false
 	}
+	// climbs: a read or a write whose path climbs above / and that the case expects answered
+	// otherwise than as an escape.
+	climbs := func(c conformance.Case) bool {
+		var cs wsCase
+		var want []struct {
+			Error string `json:"error"`
+		}
+		json.Unmarshal(c.Input, &cs)
+		json.Unmarshal(c.Expect, &want)
+		for i, st := range cs.Steps {
+			if st.Path == nil || (st.Op != "read" && st.Op != "write") || i >= len(want) || want[i].Error == "escape" {
+				continue
+			}
+			for _, r := range append([]string{cs.Default}, cs.Roots...) {
+				if fsaccess.AboveRoot(r, *st.Path) {
+					return true
+				}
+			}
+		}
+		return false
+	}
 	for _, tc := range []struct {
 		fault  string
 		guards func(conformance.Case) bool
@@ -439,6 +461,7 @@ func TestBrokenAgentFailsTheCasesItsRuleGuards(t *testing.T) {
 		{refagent.BreakDateInSystem, func(c conformance.Case) bool { return c.Area == "prefix" && dateSeen(c) }, `"system"`},
 		{refagent.BreakNoteFirst, func(c conformance.Case) bool { return c.Area == "prefix" && noted(c) }, "session-note"},
 		{refagent.BreakNoContainment, func(c conformance.Case) bool { return c.Area == "workspace" && escapes(c) }, "escape"},
+		{refagent.BreakAboveRoot, func(c conformance.Case) bool { return c.Area == "workspace" && climbs(c) }, "escape"},
 	} {
 		t.Run(tc.fault, func(t *testing.T) {
 			rep := run(t, profile(t, "reference", "LIVETARGET_TEST_BREAK", tc.fault), items, nil)

@@ -83,6 +83,10 @@ func planWorkspace(p *agents.Profile, c conformance.Case) (*plan, error) {
 		pl.links[l] = target
 	}
 	w := &wsPlay{p: p, cs: cs, answers: make([]any, len(cs.Steps))}
+	var err error
+	if w.from, err = wsFrom(c, cs); err != nil {
+		return nil, err
+	}
 	for i := range cs.Steps {
 		if err := w.step(pl, i); err != nil {
 			return nil, err
@@ -93,8 +97,8 @@ func planWorkspace(p *agents.Profile, c conformance.Case) (*plan, error) {
 }
 
 // wsPlayable says why a case cannot be played: the /files API, a step on no session, the spellings
-// of "no cwd" told apart, a path or a link that climbs above / (it would leave the session
-// directory).
+// of "no cwd" told apart, a link that climbs above / (it would leave the session directory; a
+// path that does is given as climbPath says).
 func wsPlayable(cs wsCase) error {
 	made := false
 	spelled := map[string]map[bool]bool{}
@@ -102,13 +106,16 @@ func wsPlayable(cs wsCase) error {
 		switch s.Op {
 		case "files":
 			return skipf("step %d is a /files request, the serve's HTTP API (seeds/002, Implementation status 6.), "+
-				"which ACP does not carry", i+1)
+				"which ACP does not carry: seeds/002 names its routes (GET /files, /files/content) and its root "+
+				"parameter (422 when not allowed), not its path parameter nor its answers; a harness serving "+
+				"them, with those fixed, would carry it", i+1)
 		case "new":
 			made = true
 		case "options":
 		default:
 			if !made {
-				return skipf("step %d acts on no session, and the live target's session/new is a step's own", i+1)
+				return skipf("step %d acts on no session, and the live target's session/new is a step's own: "+
+					"every ACP request after it names a sessionId, so no request can carry a step on none", i+1)
 			}
 		}
 		if s.Op == "new" || s.Op == "load" {
@@ -119,14 +126,6 @@ func wsPlayable(cs wsCase) error {
 			if len(spelled[s.Op]) == 2 && spelled[s.Op][true] && spelled[s.Op][false] {
 				return skipf("the case tells \"\" or no cwd from the sentinel \"/\" at %s, and ACP's session/%s "+
 					"requires a cwd: the live target sends \"/\" for both", s.Op, s.Op)
-			}
-		}
-		if s.Path != nil {
-			for _, r := range append([]string{cs.Default}, cs.Roots...) {
-				if fsaccess.AboveRoot(r, *s.Path) {
-					return skipf("step %d's path %s climbs above /, which from a session directory leaves it", i+1,
-						*s.Path)
-				}
 			}
 		}
 	}
@@ -153,6 +152,7 @@ type wsPlay struct {
 	slots   map[int]*slot  // the request each new, load, read or write is read from
 	wrote   map[int]string // where each write landed, a case path ("" for nowhere)
 	first   wsDoor         // the session the harness was opened with: its picker
+	from    []string       // the root each step's relative path is read from, the reference's
 }
 
 // wsWritten is what the k-th step's write writes, to find where it landed.
@@ -190,7 +190,7 @@ func (w *wsPlay) step(pl *plan, i int) error {
 			return err
 		}
 		first := &slot{replyFn: func(e *env, _ *request) script.Reply {
-			v := vals{"path": e.callPath(*s.Path)}
+			v := vals{"path": e.climbPath(*s.Path, w.from[i])}
 			if op == "write" {
 				v["content"] = wsWritten(i)
 			}

@@ -51,11 +51,14 @@ const (
 	// BreakOwnMemoryNoted notes the model's own memory change as if the person had made it
 	// (against §10 rule 3: a change the model made itself needs no note).
 	BreakOwnMemoryNoted = "own-memory-noted"
+	// BreakAboveRoot refuses a serve's read or write whose path climbs above / as an escape
+	// (against filesystem.md, Paths: "`..` above `/` stays at `/`").
+	BreakAboveRoot = "above-root"
 )
 
 // Breaks are the faults Break may name.
 var Breaks = []string{BreakDateInSystem, BreakNoStub, BreakNoteFirst, BreakNoContainment, BreakApprovalKeepsPlan,
-	BreakOwnMemoryNoted}
+	BreakOwnMemoryNoted, BreakAboveRoot}
 
 // Options say what the agent talks to.
 type Options struct {

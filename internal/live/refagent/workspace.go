@@ -138,6 +138,9 @@ func (s *session) wsTool(id, name string, raw json.RawMessage, a args) (out stri
 		resolve = s.ws.Write
 	}
 	real, err := resolve(filepath.ToSlash(a.Path))
+	if s.a.broken(BreakAboveRoot) && fsaccess.AboveRoot(filepath.ToSlash(s.disk.cwd), filepath.ToSlash(a.Path)) {
+		err = &workspace.Error{Refusal: workspace.Escape, Msg: a.Path + " climbs above /"}
+	}
 	var we *workspace.Error
 	if errors.As(err, &we) && we.Refusal == workspace.Escape && s.a.broken(BreakNoContainment) {
 		real, err = s.uncontained(a.Path, name == "write")
