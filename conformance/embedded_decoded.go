@@ -825,7 +825,7 @@ beta
 `)}, ContextStep{Op: `recall`, ID: new(`#0103`), Target: new(`#0101`)}}}
 	},
 	func() any {
-		return ContextCase{About: "A compaction with no full read since the session began adds no table (the `compact` step answers \"\"): a command's output is not a read. context.md §7: \"With no reads there is no table.\"", Steps: []ContextStep{ContextStep{Op: `output`, ID: new(`#0201`), Tool: new(`bash`), Args: json.RawMessage(`{"command":"ls"}`), Text: new(`a.md`)}, ContextStep{Op: `compact`}}}
+		return ContextCase{About: "A compaction with no full read since the session began adds no table (the `compact` step answers an empty string): a command's output is not a read. context.md §7: \"With no reads there is no table.\"", Steps: []ContextStep{ContextStep{Op: `output`, ID: new(`#0201`), Tool: new(`bash`), Args: json.RawMessage(`{"command":"ls"}`), Text: new(`a.md`)}, ContextStep{Op: `compact`}}}
 	},
 	func() any {
 		return ContextCase{About: "The cap at its defaults (no `limits`): an output of 401 lines is over `context.cap.max_lines` (400), so it keeps its first `cap.head_lines` (200) and last `cap.tail_lines` (100) lines, the 101 between them one elided line naming the full output's id. context.md §3 and loop.json context.cap.", Steps: []ContextStep{ContextStep{Op: `output`, ID: new(`#0301`), Tool: new(`bash`), Args: json.RawMessage(`{"command":"seq 401"}`), Text: new(`1
@@ -1645,6 +1645,141 @@ src/b.ts:9: // TODO`)}}}
 400
 401
 `)}, ContextStep{Op: `recall`, ID: new(`#0422`), Target: new(`#0421`)}}}
+	},
+	func() any {
+		return ContextCase{About: "An undo takes back the newest turn, and its results leave the request being built: a read of the file an undone read read is in full, not a stub of it — context.md §2: \"A stub names only a result that is in the request being built\"; \"That set, not anything the session stored, is the dedupe table.\"; \"after an undo, a rewind or a compaction they are gone — a read is answered in full, because what a stub would point at is not in front of the model\". A read of an earlier turn is still a stub's target. And the table after the summary: \"A turn taken back (an undo, a rewind, a reply regenerated or deleted) takes its reads with it\" — src/b.ts, read only in the undone turn, has no row; the reads of turns still in the history do (\"the full reads made since the previous compaction (or since the session began) in turns that are still part of the history being summarised\"). `turn` and `undo` are lembas-check's own steps.", Steps: []ContextStep{ContextStep{Op: `read`, ID: new(`#0001`), Path: new(`src/a.ts`), Content: new(`export const a = 1
+`)}, ContextStep{Op: `turn`}, ContextStep{Op: `read`, ID: new(`#0002`), Path: new(`notes.md`), Content: new(`one
+two
+`)}, ContextStep{Op: `read`, ID: new(`#0003`), Path: new(`src/b.ts`), Content: new(`export const b = 2
+`)}, ContextStep{Op: `undo`}, ContextStep{Op: `read`, ID: new(`#0004`), Path: new(`notes.md`), Content: new(`one
+two
+`)}, ContextStep{Op: `read`, ID: new(`#0005`), Path: new(`src/a.ts`), Content: new(`export const a = 1
+`)}, ContextStep{Op: `compact`}}}
+	},
+	func() any {
+		return ContextCase{About: "A rewind of two turns takes back both, a listing's result with them: the same list again is a full result, while the grep of the turn before them is still a stub's target. Ids keep counting after the rewind and after a compaction — context.md §1: \"Unique in the session and never reused — not after a compaction either.\" — and a taken-back result stays stored, so recall shows it (lembas-check reading of \"Every result is stored with the session, in full\" … \"so recall can show any of them for as long as the session exists\"). `rewind` is lembas-check's own step. The tools deduplicated by result: `dedupe.by_result: [\"list\",\"glob\",\"grep\",\"search\"]`.", Steps: []ContextStep{ContextStep{Op: `output`, ID: new(`#0001`), Tool: new(`grep`), Args: json.RawMessage(`{"pattern":"TODO"}`), Text: new(`src/a.ts:3: // TODO`)}, ContextStep{Op: `turn`}, ContextStep{Op: `output`, ID: new(`#0002`), Tool: new(`grep`), Args: json.RawMessage(`{"pattern":"TODO"}`), Text: new(`src/a.ts:3: // TODO`)}, ContextStep{Op: `turn`}, ContextStep{Op: `output`, ID: new(`#0003`), Tool: new(`list`), Args: json.RawMessage(`{"path":"src"}`), Text: new(`a.ts
+b.ts`)}, ContextStep{Op: `rewind`, Turns: new(int(2))}, ContextStep{Op: `output`, ID: new(`#0004`), Tool: new(`list`), Args: json.RawMessage(`{"path":"src"}`), Text: new(`a.ts
+b.ts`)}, ContextStep{Op: `output`, ID: new(`#0005`), Tool: new(`grep`), Args: json.RawMessage(`{"pattern":"TODO"}`), Text: new(`src/a.ts:3: // TODO`)}, ContextStep{Op: `recall`, ID: new(`#0006`), Target: new(`#0003`)}, ContextStep{Op: `compact`}, ContextStep{Op: `output`, ID: new(`#0007`), Tool: new(`list`), Args: json.RawMessage(`{"path":"src"}`), Text: new(`a.ts
+b.ts`)}, ContextStep{Op: `recall`, ID: new(`#0008`), Target: new(`0002`)}}}
+	},
+	func() any {
+		return ContextCase{About: "A summary's reply that ends with a tool call: the call is not run, and the compaction is made from the text before it — context.md §7: \"A tool call in the summary's reply is not run; its text before the call is the summary\". The table of the reads follows the summary, the dedupe table is emptied, and the next result takes the next id: no result was inserted for the call. \"The summary request is never shown as a turn of the session, and it is not stored as one.\" (played live: the request after the summary carries neither the summary request nor a result for the call). `summary` is lembas-check's own field.", Steps: []ContextStep{ContextStep{Op: `read`, ID: new(`#0001`), Path: new(`src/app.ts`), Content: new(`export const app = 1
+`)}, ContextStep{Op: `compact`, Summary: new(`text_and_call`)}, ContextStep{Op: `read`, ID: new(`#0002`), Path: new(`src/app.ts`), Content: new(`export const app = 1
+`)}}}
+	},
+	func() any {
+		return ContextCase{About: "A summary's reply with no text fails the compaction, whether it holds only a tool call or nothing — context.md §7: \"a reply with none fails the compaction as an empty one does\". A compaction that fails changes nothing: it inserts nothing, the dedupe table is kept (the next read of the unchanged file is a stub), and the compaction that then succeeds covers the reads from before the failed ones. `summary` is lembas-check's own field.", Steps: []ContextStep{ContextStep{Op: `read`, ID: new(`#0001`), Path: new(`docs/a.md`), Content: new(`# A
+`)}, ContextStep{Op: `compact`, Summary: new(`call`)}, ContextStep{Op: `read`, ID: new(`#0002`), Path: new(`docs/a.md`), Content: new(`# A
+`)}, ContextStep{Op: `compact`, Summary: new(`empty`)}, ContextStep{Op: `read`, ID: new(`#0003`), Path: new(`docs/b.md`), Content: new(`# B
+`)}, ContextStep{Op: `compact`}}}
+	},
+	func() any {
+		return ContextCase{About: "The reads a summary covers in a chat, whose next reply (a `reply` step) carries no earlier result: a.md, read before the reply, is still a row though its result is no longer in the request — context.md §7: \"whether or not their results are still in the request\"; \"a chat, which does not, finds them in what it stored for the turns being summarised\".", Steps: []ContextStep{ContextStep{Op: `read`, ID: new(`#0001`), Path: new(`a.md`), Content: new(`alpha
+`)}, ContextStep{Op: `reply`}, ContextStep{Op: `read`, ID: new(`#0002`), Path: new(`b.md`), Content: new(`beta
+`)}, ContextStep{Op: `compact`}}}
+	},
+	func() any {
+		return ContextCase{About: "A session that resends every result (an agent session's next turn, lembas-check's `turn` step) keeps its dedupe table from turn to turn: a.md read again in the next turn is a stub, and the table after the summary lists the reads of both turns — context.md §7: \"A session that resends every result (the CLI) finds exactly these in its dedupe table\".", Steps: []ContextStep{ContextStep{Op: `read`, ID: new(`#0001`), Path: new(`a.md`), Content: new(`alpha
+`)}, ContextStep{Op: `turn`}, ContextStep{Op: `read`, ID: new(`#0002`), Path: new(`a.md`), Content: new(`alpha
+`)}, ContextStep{Op: `read`, ID: new(`#0003`), Path: new(`b.md`), Content: new(`beta
+`)}, ContextStep{Op: `compact`}}}
+	},
+	func() any {
+		return ContextCase{About: "Ids count from 1 in lowercase hex, four digits at least (`ids.digits: 4`): #0001 … #0009, then #000a — context.md §1: \"counting from 1, in lowercase hex, at least ids.digits (4) digits\". Each result starts with its id alone in brackets, then a newline and the result (`context.header: [{{id}}]`); recall finds #000a.", Steps: []ContextStep{ContextStep{Op: `output`, ID: new(`#0001`), Tool: new(`bash`), Args: json.RawMessage(`{"command":"echo 1"}`), Text: new(`1`)}, ContextStep{Op: `output`, ID: new(`#0002`), Tool: new(`bash`), Args: json.RawMessage(`{"command":"echo 2"}`), Text: new(`2`)}, ContextStep{Op: `output`, ID: new(`#0003`), Tool: new(`bash`), Args: json.RawMessage(`{"command":"echo 3"}`), Text: new(`3`)}, ContextStep{Op: `output`, ID: new(`#0004`), Tool: new(`bash`), Args: json.RawMessage(`{"command":"echo 4"}`), Text: new(`4`)}, ContextStep{Op: `output`, ID: new(`#0005`), Tool: new(`bash`), Args: json.RawMessage(`{"command":"echo 5"}`), Text: new(`5`)}, ContextStep{Op: `output`, ID: new(`#0006`), Tool: new(`bash`), Args: json.RawMessage(`{"command":"echo 6"}`), Text: new(`6`)}, ContextStep{Op: `output`, ID: new(`#0007`), Tool: new(`bash`), Args: json.RawMessage(`{"command":"echo 7"}`), Text: new(`7`)}, ContextStep{Op: `output`, ID: new(`#0008`), Tool: new(`bash`), Args: json.RawMessage(`{"command":"echo 8"}`), Text: new(`8`)}, ContextStep{Op: `output`, ID: new(`#0009`), Tool: new(`bash`), Args: json.RawMessage(`{"command":"echo 9"}`), Text: new(`9`)}, ContextStep{Op: `output`, ID: new(`#000a`), Tool: new(`bash`), Args: json.RawMessage(`{"command":"echo 10"}`), Text: new(`10`)}, ContextStep{Op: `recall`, ID: new(`#000b`), Target: new(`#000a`)}}}
+	},
+	func() any {
+		return ContextCase{About: "Two contents whose SHA-256 share their first 8 hex digits (a05f6333) are two contents: the second read is in full, not a stub — context.md §1: \"The full hash is kept by the session; only it decides whether a file is unchanged.\" Reads count by the hash (`dedupe.by_hash: [\"read\"]`).", Steps: []ContextStep{ContextStep{Op: `read`, ID: new(`#0001`), Path: new(`version.txt`), Content: new(`version = 83904
+`)}, ContextStep{Op: `read`, ID: new(`#0002`), Path: new(`version.txt`), Content: new(`version = 96664
+`)}, ContextStep{Op: `read`, ID: new(`#0003`), Path: new(`version.txt`), Content: new(`version = 96664
+`)}}}
+	},
+	func() any {
+		return ContextCase{About: "What each step inserts is final — context.md: \"Every measure acts when a result is inserted.\" \"Nothing already sent to the model is ever rewritten.\" \"So no earlier result is ever shortened, replaced by a stub or removed afterwards.\" §10 rule 5: \"Nothing already sent is rewritten — the one rule above, for results; old tool output is never pruned in place.\" Under a cap of its own (`limits`), the full read stays full after a stub names it and after the file is edited and read again; the output over the cap is capped as it is inserted, the earlier one is not. Played live, each result is also read from every later request of the session and must be as it was inserted.", Limits: &contextLimits{MaxLines: new(int(5)), MaxChars: new(int(1000)), HeadLines: new(int(2)), HeadChars: new(int(1000)), TailLines: new(int(1)), TailChars: new(int(1000))}, Steps: []ContextStep{ContextStep{Op: `read`, ID: new(`#0001`), Path: new(`src/app.ts`), Content: new(`a
+b
+c
+`)}, ContextStep{Op: `output`, ID: new(`#0002`), Tool: new(`bash`), Args: json.RawMessage(`{"command":"seq 3"}`), Text: new(`1
+2
+3`)}, ContextStep{Op: `read`, ID: new(`#0003`), Path: new(`src/app.ts`), Content: new(`a
+b
+c
+`)}, ContextStep{Op: `edit`, ID: new(`#0004`), Path: new(`src/app.ts`), Before: new(`a
+b
+c
+`), After: new(`a
+B
+c
+`)}, ContextStep{Op: `read`, ID: new(`#0005`), Path: new(`src/app.ts`), Content: new(`a
+B
+c
+`)}, ContextStep{Op: `output`, ID: new(`#0006`), Tool: new(`bash`), Args: json.RawMessage(`{"command":"seq 6"}`), Text: new(`1
+2
+3
+4
+5
+6`)}}}
+	},
+	func() any {
+		return ContextCase{About: "An edit answers with the diff under the path as the call gave it and the new content's hash — the shape of the spec's example, `[#0022 src/app.ts sha 7d0a91c3] @@ -12,3 +12,3 @@` (context.md §5), here for a change of line 13 of 20: the hunk is lines 10-16, three lines of context each side.", Steps: []ContextStep{ContextStep{Op: `read`, ID: new(`#0021`), Path: new(`src/app.ts`), Content: new(`l1
+l2
+l3
+l4
+l5
+l6
+l7
+l8
+l9
+l10
+l11
+l12
+l13
+l14
+l15
+l16
+l17
+l18
+l19
+l20
+`)}, ContextStep{Op: `edit`, ID: new(`#0022`), Path: new(`src/app.ts`), Before: new(`l1
+l2
+l3
+l4
+l5
+l6
+l7
+l8
+l9
+l10
+l11
+l12
+l13
+l14
+l15
+l16
+l17
+l18
+l19
+l20
+`), After: new(`l1
+l2
+l3
+l4
+l5
+l6
+l7
+l8
+l9
+l10
+l11
+l12
+line 13
+l14
+l15
+l16
+l17
+l18
+l19
+l20
+`)}}}
 	},
 	func() any {
 		return FSAccessCase{About: "An empty directory given to read (op read_text: the listing as the tool shows it) is its own text. filesystem.md, A listing: \"An empty directory is `(empty directory)` from `read`, `(empty)` from `list`.\"", viewFields: viewFields{Tree: []string{`/Notes/`, `/Empty/`}, Grants: map[string]string{`/`: `stage`}}, Op: `read_text`, Path: new(`/Empty`)}
