@@ -170,7 +170,7 @@ func (a *Agent) Initialize(_ context.Context, p sdk.InitializeRequest) (sdk.Init
 	if a.lembas {
 		n, _ := strconv.Atoi(spec.Text("acp.protocol"))
 		resp.Meta = map[string]any{"lembas": map[string]any{"protocol": n,
-			"capabilities": []string{spec.Text("acp.capability.configure")}}}
+			"capabilities": []string{spec.Text("acp.capability.configure"), spec.Text("acp.capability.rewind")}}}
 	}
 	return resp, nil
 }
@@ -317,6 +317,8 @@ func (a *Agent) SetSessionConfigOption(_ context.Context,
 // and jobs, job/output and job/stop (the jobs that ended, as configure gave them).
 func (a *Agent) HandleExtensionMethod(ctx context.Context, method string, params json.RawMessage) (any, error) {
 	switch method {
+	case spec.Text("acp.method.rewind"):
+		return a.rewindMethod(params)
 	case spec.Text("acp.method.configure"), spec.Text("acp.method.compact"), spec.Text("acp.method.status"):
 	case spec.Text("acp.method.jobs"), spec.Text("acp.method.job_output"), spec.Text("acp.method.job_stop"):
 		c, err := decodeConfigure(params)
