@@ -5309,6 +5309,149 @@ var embeddedCases = [...]embeddedCase{
 		answer:    `[{"system":1,"tools":["read","show"],"note":"\u003csession-note\u003e\nToday is 2026-11-05.\n\u003c/session-note\u003e"},null,{"system":1,"tools":["read","show"],"note":null},{"system":1,"tools":["read","show"],"note":"\u003csession-note\u003e\nToday is 2026-11-06.\n\u003c/session-note\u003e"},{"system":1,"tools":["read","show"],"note":null},{"system":1,"tools":["read","show"],"ask":"Summarise the conversation below so it can be carried forward after the earlier turns are dropped from your context. This is a working record, not a report for a reader.\n\nKeep, under these headings and in this order:\n\n## What we are doing\nThe goal, and where we have got to.\n\n## Decisions\nAnything settled, and why. A decision without its reason gets argued again.\n\n## Facts established\nNames, numbers, versions, file paths, commands, URLs and identifiers, copied exactly. Do not round them, paraphrase them or reconstruct one from memory — if it is not in the transcript, leave it out.\n\n## Files touched\nEach file read or changed that still matters, and what was done to it.\n\n## Open threads\nWhat is unfinished, and what was about to happen next.\n\nLeave out pleasantries, retracted ideas and anything already superseded. Do not answer the conversation: you are recording it. Write in the language of the conversation, and stay under 600 words."},{"system":2,"tools":["read","show"],"note":"\u003csession-note\u003e\nToday is 2026-11-06.\n\u003c/session-note\u003e"}]`,
 	},
 	{
+		id: "prefix/82def799", area: "prefix", index: 14, file: "lembas-check:prefix.json", line: 1323,
+		about: "The note goes after the person's words, in their message: context.md §10 rule 3, \"The note is a block after the person's words\" — the `<session-note>` block follows them, never comes before them nor in a message of its own (played live, the note is read from what follows the person's words in the last user message).",
+		input: "{\"about\":\"The note goes after the person's words, in their message: context.md §10 rule 3, \\\"The note is a block after the person's words\\\" — the `<session-note>` block follows them, never comes before them nor in a message of its own (played live, the note is read from what follows the person's words in the last user message).\",\"start\":{\"could\":[],\"date\":\"2026-11-05\",\"mode\":\"manual\"},\"steps\":[{\"op\":\"user\"},{\"date\":\"2026-11-06\",\"op\":\"set\"},{\"op\":\"user\"}],\"tools\":[\"read\"]}",
+		expect: `[
+        {
+          "system": 1,
+          "tools": [
+            "read"
+          ],
+          "note": "<session-note>\nToday is 2026-11-05.\n</session-note>"
+        },
+        null,
+        {
+          "system": 1,
+          "tools": [
+            "read"
+          ],
+          "note": "<session-note>\nToday is 2026-11-06.\n</session-note>"
+        }
+      ]`,
+		canonical: `[{"note":"<session-note>\nToday is 2026-11-05.\n</session-note>","system":1,"tools":["read"]},null,{"note":"<session-note>\nToday is 2026-11-06.\n</session-note>","system":1,"tools":["read"]}]`,
+		answer:    `[{"system":1,"tools":["read"],"note":"\u003csession-note\u003e\nToday is 2026-11-05.\n\u003c/session-note\u003e"},null,{"system":1,"tools":["read"],"note":"\u003csession-note\u003e\nToday is 2026-11-06.\n\u003c/session-note\u003e"}]`,
+	},
+	{
+		id: "prefix/57d13a7f", area: "prefix", index: 15, file: "lembas-check:prefix.json", line: 1363,
+		about: "A note stays in the message it was sent with: context.md §10 rule 3, \"A note is part of that message from then on, like anything sent.\" Each later request of the session carries the earlier messages with their notes as they were sent (played live, every later request is read again for it), and a tool step carries none (`note` null).",
+		input: "{\"about\":\"A note stays in the message it was sent with: context.md §10 rule 3, \\\"A note is part of that message from then on, like anything sent.\\\" Each later request of the session carries the earlier messages with their notes as they were sent (played live, every later request is read again for it), and a tool step carries none (`note` null).\",\"start\":{\"could\":[],\"date\":\"2026-11-05\",\"memory\":\"\",\"mode\":\"manual\"},\"steps\":[{\"op\":\"user\"},{\"op\":\"tool\"},{\"memory\":\"Prefers tabs.\",\"op\":\"set\"},{\"op\":\"user\"},{\"op\":\"tool\"},{\"op\":\"user\"}],\"tools\":[\"read\"]}",
+		expect: `[
+        {
+          "system": 1,
+          "tools": [
+            "read"
+          ],
+          "note": "<session-note>\nToday is 2026-11-05.\n</session-note>"
+        },
+        {
+          "system": 1,
+          "tools": [
+            "read"
+          ],
+          "note": null
+        },
+        null,
+        {
+          "system": 1,
+          "tools": [
+            "read"
+          ],
+          "note": "<session-note>\nThe person changed what is remembered; it is now:\nPrefers tabs.\n</session-note>"
+        },
+        {
+          "system": 1,
+          "tools": [
+            "read"
+          ],
+          "note": null
+        },
+        {
+          "system": 1,
+          "tools": [
+            "read"
+          ],
+          "note": null
+        }
+      ]`,
+		canonical: `[{"note":"<session-note>\nToday is 2026-11-05.\n</session-note>","system":1,"tools":["read"]},{"note":null,"system":1,"tools":["read"]},null,{"note":"<session-note>\nThe person changed what is remembered; it is now:\nPrefers tabs.\n</session-note>","system":1,"tools":["read"]},{"note":null,"system":1,"tools":["read"]},{"note":null,"system":1,"tools":["read"]}]`,
+		answer:    `[{"system":1,"tools":["read"],"note":"\u003csession-note\u003e\nToday is 2026-11-05.\n\u003c/session-note\u003e"},{"system":1,"tools":["read"],"note":null},null,{"system":1,"tools":["read"],"note":"\u003csession-note\u003e\nThe person changed what is remembered; it is now:\nPrefers tabs.\n\u003c/session-note\u003e"},{"system":1,"tools":["read"],"note":null},{"system":1,"tools":["read"],"note":null}]`,
+	},
+	{
+		id: "prefix/8ef77de9", area: "prefix", index: 16, file: "lembas-check:prefix.json", line: 1434,
+		about: "A resumed session sends what it kept: context.md §10 rule 1, \"A session that is resumed sends what it kept.\" — the same system prompt (no new number), the same tools, no date said again; a change the person made before the resume is said on the next user message as it would have been. `resume` is lembas-check's own op.",
+		input: "{\"about\":\"A resumed session sends what it kept: context.md §10 rule 1, \\\"A session that is resumed sends what it kept.\\\" — the same system prompt (no new number), the same tools, no date said again; a change the person made before the resume is said on the next user message as it would have been. `resume` is lembas-check's own op.\",\"start\":{\"could\":[],\"date\":\"2026-11-05\",\"memory\":\"\",\"mode\":\"manual\"},\"steps\":[{\"op\":\"user\"},{\"op\":\"resume\"},{\"op\":\"user\"},{\"memory\":\"Prefers tabs.\",\"op\":\"set\"},{\"op\":\"resume\"},{\"op\":\"user\"}],\"tools\":[\"read\"]}",
+		expect: `[
+        {
+          "system": 1,
+          "tools": [
+            "read"
+          ],
+          "note": "<session-note>\nToday is 2026-11-05.\n</session-note>"
+        },
+        null,
+        {
+          "system": 1,
+          "tools": [
+            "read"
+          ],
+          "note": null
+        },
+        null,
+        null,
+        {
+          "system": 1,
+          "tools": [
+            "read"
+          ],
+          "note": "<session-note>\nThe person changed what is remembered; it is now:\nPrefers tabs.\n</session-note>"
+        }
+      ]`,
+		canonical: `[{"note":"<session-note>\nToday is 2026-11-05.\n</session-note>","system":1,"tools":["read"]},null,{"note":null,"system":1,"tools":["read"]},null,null,{"note":"<session-note>\nThe person changed what is remembered; it is now:\nPrefers tabs.\n</session-note>","system":1,"tools":["read"]}]`,
+		answer:    `[{"system":1,"tools":["read"],"note":"\u003csession-note\u003e\nToday is 2026-11-05.\n\u003c/session-note\u003e"},null,{"system":1,"tools":["read"],"note":null},null,null,{"system":1,"tools":["read"],"note":"\u003csession-note\u003e\nThe person changed what is remembered; it is now:\nPrefers tabs.\n\u003c/session-note\u003e"}]`,
+	},
+	{
+		id: "prefix/9f07e812", area: "prefix", index: 17, file: "lembas-check:prefix.json", line: 1493,
+		about: "A session that offers recall is told how tool results are kept short, in its system prompt, every prompt it makes: context.md §9, \"prompts/blocks/context.md, in every session that has recall\" — the block that says \"recall with an id shows that stored result in full, or from a line on\" and \"After the conversation is summarised, earlier results are no longer in front of you\". The reference answers the prompts' numbers; played live, a system prompt of a session offering `recall` that lacks the block's text is said so in place of its number.",
+		input: "{\"about\":\"A session that offers recall is told how tool results are kept short, in its system prompt, every prompt it makes: context.md §9, \\\"prompts/blocks/context.md, in every session that has recall\\\" — the block that says \\\"recall with an id shows that stored result in full, or from a line on\\\" and \\\"After the conversation is summarised, earlier results are no longer in front of you\\\". The reference answers the prompts' numbers; played live, a system prompt of a session offering `recall` that lacks the block's text is said so in place of its number.\",\"start\":{\"could\":[],\"date\":\"2026-11-05\",\"mode\":\"manual\"},\"steps\":[{\"op\":\"user\"},{\"op\":\"tool\"},{\"op\":\"compact\"},{\"op\":\"user\"}],\"tools\":[\"read\",\"recall\"]}",
+		expect: `[
+        {
+          "system": 1,
+          "tools": [
+            "read",
+            "recall"
+          ],
+          "note": "<session-note>\nToday is 2026-11-05.\n</session-note>"
+        },
+        {
+          "system": 1,
+          "tools": [
+            "read",
+            "recall"
+          ],
+          "note": null
+        },
+        {
+          "system": 1,
+          "tools": [
+            "read",
+            "recall"
+          ],
+          "ask": "Summarise the conversation below so it can be carried forward after the earlier turns are dropped from your context. This is a working record, not a report for a reader.\n\nKeep, under these headings and in this order:\n\n## What we are doing\nThe goal, and where we have got to.\n\n## Decisions\nAnything settled, and why. A decision without its reason gets argued again.\n\n## Facts established\nNames, numbers, versions, file paths, commands, URLs and identifiers, copied exactly. Do not round them, paraphrase them or reconstruct one from memory — if it is not in the transcript, leave it out.\n\n## Files touched\nEach file read or changed that still matters, and what was done to it.\n\n## Open threads\nWhat is unfinished, and what was about to happen next.\n\nLeave out pleasantries, retracted ideas and anything already superseded. Do not answer the conversation: you are recording it. Write in the language of the conversation, and stay under 600 words."
+        },
+        {
+          "system": 2,
+          "tools": [
+            "read",
+            "recall"
+          ],
+          "note": "<session-note>\nToday is 2026-11-05.\n</session-note>"
+        }
+      ]`,
+		canonical: `[{"note":"<session-note>\nToday is 2026-11-05.\n</session-note>","system":1,"tools":["read","recall"]},{"note":null,"system":1,"tools":["read","recall"]},{"ask":"Summarise the conversation below so it can be carried forward after the earlier turns are dropped from your context. This is a working record, not a report for a reader.\n\nKeep, under these headings and in this order:\n\n## What we are doing\nThe goal, and where we have got to.\n\n## Decisions\nAnything settled, and why. A decision without its reason gets argued again.\n\n## Facts established\nNames, numbers, versions, file paths, commands, URLs and identifiers, copied exactly. Do not round them, paraphrase them or reconstruct one from memory — if it is not in the transcript, leave it out.\n\n## Files touched\nEach file read or changed that still matters, and what was done to it.\n\n## Open threads\nWhat is unfinished, and what was about to happen next.\n\nLeave out pleasantries, retracted ideas and anything already superseded. Do not answer the conversation: you are recording it. Write in the language of the conversation, and stay under 600 words.","system":1,"tools":["read","recall"]},{"note":"<session-note>\nToday is 2026-11-05.\n</session-note>","system":2,"tools":["read","recall"]}]`,
+		answer:    `[{"system":1,"tools":["read","recall"],"note":"\u003csession-note\u003e\nToday is 2026-11-05.\n\u003c/session-note\u003e"},{"system":1,"tools":["read","recall"],"note":null},{"system":1,"tools":["read","recall"],"ask":"Summarise the conversation below so it can be carried forward after the earlier turns are dropped from your context. This is a working record, not a report for a reader.\n\nKeep, under these headings and in this order:\n\n## What we are doing\nThe goal, and where we have got to.\n\n## Decisions\nAnything settled, and why. A decision without its reason gets argued again.\n\n## Facts established\nNames, numbers, versions, file paths, commands, URLs and identifiers, copied exactly. Do not round them, paraphrase them or reconstruct one from memory — if it is not in the transcript, leave it out.\n\n## Files touched\nEach file read or changed that still matters, and what was done to it.\n\n## Open threads\nWhat is unfinished, and what was about to happen next.\n\nLeave out pleasantries, retracted ideas and anything already superseded. Do not answer the conversation: you are recording it. Write in the language of the conversation, and stay under 600 words."},{"system":2,"tools":["read","recall"],"note":"\u003csession-note\u003e\nToday is 2026-11-05.\n\u003c/session-note\u003e"}]`,
+	},
+	{
 		id: "search/ec264f7b", area: "search", index: 0, file: "lembas-check:search.json", line: 4,
 		about: `Fusion by rank: each passage's rank by meaning and by words, fused as 1/(60 + rank) summed (reciprocal rank fusion; the constant is a Reading: the spec says no number). Meaning ranks api 1, set up 2, guide 3; words ranks set up 1, guide 2, api 3: set up = 1/62 + 1/61 > api = 1/61 + 1/63 > guide = 1/63 + 1/62. A result is the path and line range, then the passage (lines kept, a one-line range written 7-7). filesystem.md, A search: "ranks passages by meaning (embeddings) and by words (full-text) fused by rank"; "A result is the passage's path and line range, then the passage". The result form is the spec's example's: "/Notes/setup.md:12-30 <the passage>" (a path, its lines, then the passage on the next line).`,
 		input: `{"about":"Fusion by rank: each passage's rank by meaning and by words, fused as 1/(60 + rank) summed (reciprocal rank fusion; the constant is a Reading: the spec says no number). Meaning ranks api 1, set up 2, guide 3; words ranks set up 1, guide 2, api 3: set up = 1/62 + 1/61 > api = 1/61 + 1/63 > guide = 1/63 + 1/62. A result is the path and line range, then the passage (lines kept, a one-line range written 7-7). filesystem.md, A search: \"ranks passages by meaning (embeddings) and by words (full-text) fused by rank\"; \"A result is the passage's path and line range, then the passage\". The result form is the spec's example's: \"/Notes/setup.md:12-30 <the passage>\" (a path, its lines, then the passage on the next line).","passages":[{"lines":[1,4],"meaning":0.9,"path":"/Docs/api.md","text":"The API takes a token in the header.\nTokens expire after an hour.","words":2},{"lines":[12,30],"meaning":0.8,"path":"/Notes/set up.md","text":"To set up the server, run make install.","words":5},{"lines":[7,7],"meaning":0.5,"path":"/Docs/guide.md","text":"See the guide for tokens.","words":3}],"tree":["/Notes/setup.md","/Notes/set up.md","/Notes/todo.md","/Notes/Private/salary.md","/Docs/api.md","/Docs/guide.md","/Docs2/x.md","/AGENTS.md"]}`,
@@ -5687,6 +5830,19 @@ var embeddedCases = [...]embeddedCase{
       }`,
 		canonical: `{"error":"Access denied: /Docs is not open to this session."}`,
 		answer:    `{"error":"Access denied: /Docs is not open to this session."}`,
+	},
+	{
+		id: "search/d148f3f7", area: "search", index: 30, file: "lembas-check:search.json", line: 1726,
+		about: "A search's results name each file by its absolute path, though the call gave a relative one: with cwd /Notes, path `.` finds /Notes/todo.md and /Notes/setup.md, written in full. context.md §1: \"Every other answer (an error, a refusal, a search's results) names the absolute path.\" — only a read's bracket, an edit's and the compaction table keep the call's spelling.",
+		input: "{\"about\":\"A search's results name each file by its absolute path, though the call gave a relative one: with cwd /Notes, path `.` finds /Notes/todo.md and /Notes/setup.md, written in full. context.md §1: \\\"Every other answer (an error, a refusal, a search's results) names the absolute path.\\\" — only a read's bracket, an edit's and the compaction table keep the call's spelling.\",\"cwd\":\"/Notes\",\"passages\":[{\"lines\":[1,3],\"meaning\":0.8,\"path\":\"/Notes/todo.md\",\"text\":\"In Notes.\"},{\"lines\":[2,4],\"meaning\":0.6,\"path\":\"/Notes/setup.md\",\"text\":\"Set up.\"},{\"lines\":[1,3],\"meaning\":0.9,\"path\":\"/Docs/api.md\",\"text\":\"In Docs.\"}],\"path\":\".\",\"tree\":[\"/Notes/setup.md\",\"/Notes/todo.md\",\"/Docs/api.md\"]}",
+		expect: `{
+        "results": [
+          "/Notes/todo.md:1-3\nIn Notes.",
+          "/Notes/setup.md:2-4\nSet up."
+        ]
+      }`,
+		canonical: `{"results":["/Notes/todo.md:1-3\nIn Notes.","/Notes/setup.md:2-4\nSet up."]}`,
+		answer:    `{"results":["/Notes/todo.md:1-3\nIn Notes.","/Notes/setup.md:2-4\nSet up."]}`,
 	},
 	{
 		id: "tools/a77d8bbb", area: "tools", index: 0, file: "lembas-check:tools.json", line: 4,
