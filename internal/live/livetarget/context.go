@@ -91,7 +91,7 @@ func planContext(p *agents.Profile, c conformance.Case) (*plan, error) {
 			}
 			continue
 		}
-		before, fn, err := contextCall(p, i, st, cwd)
+		before, fn, err := contextCall(p, i, unseenEdit(cs.Steps, i, cwd), cwd)
 		if err != nil {
 			return nil, err
 		}
