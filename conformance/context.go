@@ -50,6 +50,10 @@ type ContextStep struct {
 	Text    *string         `json:"text"`
 	Target  *string         `json:"target"`
 	Files   []ContextFile   `json:"files"`
+	// Turns is a rewind's: how many of the newest turns it takes back.
+	Turns *int `json:"turns"`
+	// Summary is a compaction's: what the model's reply to the summary request holds (summaryKinds).
+	Summary *string `json:"summary"`
 }
 
 // ContextFile is one file of an apply_patch step: before absent, the patch creates it; after
@@ -71,16 +75,20 @@ var contextOps = map[string]struct{ need, may []string }{
 	"output":      {need: []string{"id", "tool", "args", "text"}},
 	"recall":      {need: []string{"id", "target"}, may: []string{"offset", "limit"}},
 	"reply":       {},
-	"compact":     {},
+	"compact":     {may: []string{"summary"}},
+	"turn":        {},
+	"undo":        {},
+	"rewind":      {need: []string{"turns"}},
 }
 
-const contextOpNames = "read, edit, write, delete, apply_patch, output, recall, reply or compact"
+const contextOpNames = "read, edit, write, delete, apply_patch, output, recall, reply, compact, turn, undo or rewind"
 
 func (s ContextStep) present() map[string]bool {
 	return map[string]bool{
 		"id": s.ID != nil, "path": s.Path != nil, "content": s.Content != nil, "offset": s.Offset != nil,
 		"limit": s.Limit != nil, "before": s.Before != nil, "after": s.After != nil, "tool": s.Tool != nil,
 		"args": s.Args != nil, "text": s.Text != nil, "target": s.Target != nil, "files": s.Files != nil,
+		"turns": s.Turns != nil, "summary": s.Summary != nil,
 	}
 }
 
@@ -100,7 +108,7 @@ func (c ContextCase) Validate() error {
 			return err
 		}
 	}
-	return nil
+	return validateTurns(c.Steps)
 }
 
 // validate checks the cap's six numbers, when the case gives them.
@@ -133,7 +141,7 @@ func (s ContextStep) validate(i int, ids map[string]int) error {
 		return Fieldf(at("op"), "%q is not a step; want %s", s.Op, contextOpNames)
 	}
 	if err := opFields(at, s.Op, op.need, op.may, s.present(), []string{"id", "path", "content", "offset", "limit",
-		"before", "after", "tool", "args", "text", "target", "files"}); err != nil {
+		"before", "after", "tool", "args", "text", "target", "files", "turns", "summary"}); err != nil {
 		return err
 	}
 	if s.ID != nil {
@@ -293,7 +301,15 @@ func answerContext(c ContextCase) (contextAnswer, error) {
 		case "reply":
 			s.Reply()
 		case "compact":
-			text = s.Compact()
+			if summarised(st.Summary) {
+				text = s.Compact()
+			}
+		case "turn":
+			s.Turn()
+		case "undo":
+			err = s.Rewind(1)
+		case "rewind":
+			err = s.Rewind(*st.Turns)
 		default:
 			err = fmt.Errorf("%q is not a step", st.Op)
 		}

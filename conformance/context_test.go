@@ -59,7 +59,19 @@ func TestContextValidate(t *testing.T) {
 		name, json, field string
 	}{
 		{"no steps", `{"steps":[]}`, "steps"},
-		{"an unknown op", `{"steps":[` + read + `,{"op":"undo"}]}`, "steps[1].op"},
+		{"an unknown op", `{"steps":[` + read + `,{"op":"redo"}]}`, "steps[1].op"},
+		{"a rewind of no turn", `{"steps":[` + read + `,{"op":"rewind","turns":0}]}`, "steps[1].turns"},
+		{"a rewind without turns", `{"steps":[` + read + `,{"op":"rewind"}]}`, "steps[1].turns"},
+		{"an undo with turns", `{"steps":[` + read + `,{"op":"undo","turns":1}]}`, "steps[1].turns"},
+		{"a rewind past the start", `{"steps":[` + read + `,{"op":"turn"},{"op":"rewind","turns":3}]}`,
+			"steps[2].turns"},
+		{"a rewind into a summary", `{"steps":[` + read + `,{"op":"turn"},{"op":"compact"},{"op":"rewind","turns":2}]}`,
+			"steps[3].turns"},
+		{"an undo after undoing the first turn", `{"steps":[` + read + `,{"op":"undo"},{"op":"undo"},` +
+			`{"op":"rewind","turns":2}]}`, "steps[3].turns"},
+		{"a summary of no kind", `{"steps":[` + read + `,{"op":"compact","summary":"none"}]}`, "steps[1].summary"},
+		{"a summary on a read", `{"steps":[{"op":"read","id":"#0001","path":"a","content":"","summary":"text"}]}`,
+			"steps[0].summary"},
 		{"a read without content", `{"steps":[{"op":"read","id":"#0001","path":"a"}]}`, "steps[0].content"},
 		{"a reply with an id", `{"steps":[{"op":"reply","id":"#0001"}]}`, "steps[0].id"},
 		{"a compact with a path", `{"steps":[{"op":"compact","path":"a"}]}`, "steps[0].path"},

@@ -1859,9 +1859,9 @@ var embeddedCases = [...]embeddedCase{
 		answer:    `["[#0101 a.md lines 1-2 of 2 sha e49c81e2]\n1: alpha\n2: beta","## Files read before this summary\n\nRead a file again for its content; recall shows a result by its id.\n\n| Path | Lines | sha | Result |\n|---|---|---|---|\n| a.md | 1-2 of 2 | e49c81e2 | #0101 |","[#0102 a.md lines 1-2 of 2 sha e49c81e2]\n1: alpha\n2: beta","[#0103 recall #0101 lines 1-2 of 2]\n1: alpha\n2: beta"]`,
 	},
 	{
-		id: "context/815599d2", area: "context", index: 16, file: "lembas-check:context.json", line: 989,
-		about: "A compaction with no full read since the session began adds no table (the `compact` step answers \"\"): a command's output is not a read. context.md §7: \"With no reads there is no table.\"",
-		input: "{\"about\":\"A compaction with no full read since the session began adds no table (the `compact` step answers \\\"\\\"): a command's output is not a read. context.md §7: \\\"With no reads there is no table.\\\"\",\"steps\":[{\"args\":{\"command\":\"ls\"},\"id\":\"#0201\",\"op\":\"output\",\"text\":\"a.md\",\"tool\":\"bash\"},{\"op\":\"compact\"}]}",
+		id: "context/54618e74", area: "context", index: 16, file: "lembas-check:context.json", line: 989,
+		about: "A compaction with no full read since the session began adds no table (the `compact` step answers an empty string): a command's output is not a read. context.md §7: \"With no reads there is no table.\"",
+		input: "{\"about\":\"A compaction with no full read since the session began adds no table (the `compact` step answers an empty string): a command's output is not a read. context.md §7: \\\"With no reads there is no table.\\\"\",\"steps\":[{\"args\":{\"command\":\"ls\"},\"id\":\"#0201\",\"op\":\"output\",\"text\":\"a.md\",\"tool\":\"bash\"},{\"op\":\"compact\"}]}",
 		expect: `[
         "[#0201]\na.md",
         ""
@@ -1921,6 +1921,156 @@ var embeddedCases = [...]embeddedCase{
       ]`,
 		canonical: `["[#0421 big.md lines 1-401 of 401 sha 8f177f3d]\n1: 1\n2: 2\n3: 3\n4: 4\n5: 5\n6: 6\n7: 7\n8: 8\n9: 9\n10: 10\n11: 11\n12: 12\n13: 13\n14: 14\n15: 15\n16: 16\n17: 17\n18: 18\n19: 19\n20: 20\n21: 21\n22: 22\n23: 23\n24: 24\n25: 25\n26: 26\n27: 27\n28: 28\n29: 29\n30: 30\n31: 31\n32: 32\n33: 33\n34: 34\n35: 35\n36: 36\n37: 37\n38: 38\n39: 39\n40: 40\n41: 41\n42: 42\n43: 43\n44: 44\n45: 45\n46: 46\n47: 47\n48: 48\n49: 49\n50: 50\n51: 51\n52: 52\n53: 53\n54: 54\n55: 55\n56: 56\n57: 57\n58: 58\n59: 59\n60: 60\n61: 61\n62: 62\n63: 63\n64: 64\n65: 65\n66: 66\n67: 67\n68: 68\n69: 69\n70: 70\n71: 71\n72: 72\n73: 73\n74: 74\n75: 75\n76: 76\n77: 77\n78: 78\n79: 79\n80: 80\n81: 81\n82: 82\n83: 83\n84: 84\n85: 85\n86: 86\n87: 87\n88: 88\n89: 89\n90: 90\n91: 91\n92: 92\n93: 93\n94: 94\n95: 95\n96: 96\n97: 97\n98: 98\n99: 99\n100: 100\n101: 101\n102: 102\n103: 103\n104: 104\n105: 105\n106: 106\n107: 107\n108: 108\n109: 109\n110: 110\n111: 111\n112: 112\n113: 113\n114: 114\n115: 115\n116: 116\n117: 117\n118: 118\n119: 119\n120: 120\n121: 121\n122: 122\n123: 123\n124: 124\n125: 125\n126: 126\n127: 127\n128: 128\n129: 129\n130: 130\n131: 131\n132: 132\n133: 133\n134: 134\n135: 135\n136: 136\n137: 137\n138: 138\n139: 139\n140: 140\n141: 141\n142: 142\n143: 143\n144: 144\n145: 145\n146: 146\n147: 147\n148: 148\n149: 149\n150: 150\n151: 151\n152: 152\n153: 153\n154: 154\n155: 155\n156: 156\n157: 157\n158: 158\n159: 159\n160: 160\n161: 161\n162: 162\n163: 163\n164: 164\n165: 165\n166: 166\n167: 167\n168: 168\n169: 169\n170: 170\n171: 171\n172: 172\n173: 173\n174: 174\n175: 175\n176: 176\n177: 177\n178: 178\n179: 179\n180: 180\n181: 181\n182: 182\n183: 183\n184: 184\n185: 185\n186: 186\n187: 187\n188: 188\n189: 189\n190: 190\n191: 191\n192: 192\n193: 193\n194: 194\n195: 195\n196: 196\n197: 197\n198: 198\n199: 199\n200: 200\n201: 201\n202: 202\n203: 203\n204: 204\n205: 205\n206: 206\n207: 207\n208: 208\n209: 209\n210: 210\n211: 211\n212: 212\n213: 213\n214: 214\n215: 215\n216: 216\n217: 217\n218: 218\n219: 219\n220: 220\n221: 221\n222: 222\n223: 223\n224: 224\n225: 225\n226: 226\n227: 227\n228: 228\n229: 229\n230: 230\n231: 231\n232: 232\n233: 233\n234: 234\n235: 235\n236: 236\n237: 237\n238: 238\n239: 239\n240: 240\n241: 241\n242: 242\n243: 243\n244: 244\n245: 245\n246: 246\n247: 247\n248: 248\n249: 249\n250: 250\n251: 251\n252: 252\n253: 253\n254: 254\n255: 255\n256: 256\n257: 257\n258: 258\n259: 259\n260: 260\n261: 261\n262: 262\n263: 263\n264: 264\n265: 265\n266: 266\n267: 267\n268: 268\n269: 269\n270: 270\n271: 271\n272: 272\n273: 273\n274: 274\n275: 275\n276: 276\n277: 277\n278: 278\n279: 279\n280: 280\n281: 281\n282: 282\n283: 283\n284: 284\n285: 285\n286: 286\n287: 287\n288: 288\n289: 289\n290: 290\n291: 291\n292: 292\n293: 293\n294: 294\n295: 295\n296: 296\n297: 297\n298: 298\n299: 299\n300: 300\n301: 301\n302: 302\n303: 303\n304: 304\n305: 305\n306: 306\n307: 307\n308: 308\n309: 309\n310: 310\n311: 311\n312: 312\n313: 313\n314: 314\n315: 315\n316: 316\n317: 317\n318: 318\n319: 319\n320: 320\n321: 321\n322: 322\n323: 323\n324: 324\n325: 325\n326: 326\n327: 327\n328: 328\n329: 329\n330: 330\n331: 331\n332: 332\n333: 333\n334: 334\n335: 335\n336: 336\n337: 337\n338: 338\n339: 339\n340: 340\n341: 341\n342: 342\n343: 343\n344: 344\n345: 345\n346: 346\n347: 347\n348: 348\n349: 349\n350: 350\n351: 351\n352: 352\n353: 353\n354: 354\n355: 355\n356: 356\n357: 357\n358: 358\n359: 359\n360: 360\n361: 361\n362: 362\n363: 363\n364: 364\n365: 365\n366: 366\n367: 367\n368: 368\n369: 369\n370: 370\n371: 371\n372: 372\n373: 373\n374: 374\n375: 375\n376: 376\n377: 377\n378: 378\n379: 379\n380: 380\n381: 381\n382: 382\n383: 383\n384: 384\n385: 385\n386: 386\n387: 387\n388: 388\n389: 389\n390: 390\n391: 391\n392: 392\n393: 393\n394: 394\n395: 395\n396: 396\n397: 397\n398: 398\n399: 399\n400: 400\n401: 401","[#0422 recall #0421 lines 1-401 of 401]\n1: 1\n2: 2\n3: 3\n4: 4\n5: 5\n6: 6\n7: 7\n8: 8\n9: 9\n10: 10\n11: 11\n12: 12\n13: 13\n14: 14\n15: 15\n16: 16\n17: 17\n18: 18\n19: 19\n20: 20\n21: 21\n22: 22\n23: 23\n24: 24\n25: 25\n26: 26\n27: 27\n28: 28\n29: 29\n30: 30\n31: 31\n32: 32\n33: 33\n34: 34\n35: 35\n36: 36\n37: 37\n38: 38\n39: 39\n40: 40\n41: 41\n42: 42\n43: 43\n44: 44\n45: 45\n46: 46\n47: 47\n48: 48\n49: 49\n50: 50\n51: 51\n52: 52\n53: 53\n54: 54\n55: 55\n56: 56\n57: 57\n58: 58\n59: 59\n60: 60\n61: 61\n62: 62\n63: 63\n64: 64\n65: 65\n66: 66\n67: 67\n68: 68\n69: 69\n70: 70\n71: 71\n72: 72\n73: 73\n74: 74\n75: 75\n76: 76\n77: 77\n78: 78\n79: 79\n80: 80\n81: 81\n82: 82\n83: 83\n84: 84\n85: 85\n86: 86\n87: 87\n88: 88\n89: 89\n90: 90\n91: 91\n92: 92\n93: 93\n94: 94\n95: 95\n96: 96\n97: 97\n98: 98\n99: 99\n100: 100\n101: 101\n102: 102\n103: 103\n104: 104\n105: 105\n106: 106\n107: 107\n108: 108\n109: 109\n110: 110\n111: 111\n112: 112\n113: 113\n114: 114\n115: 115\n116: 116\n117: 117\n118: 118\n119: 119\n120: 120\n121: 121\n122: 122\n123: 123\n124: 124\n125: 125\n126: 126\n127: 127\n128: 128\n129: 129\n130: 130\n131: 131\n132: 132\n133: 133\n134: 134\n135: 135\n136: 136\n137: 137\n138: 138\n139: 139\n140: 140\n141: 141\n142: 142\n143: 143\n144: 144\n145: 145\n146: 146\n147: 147\n148: 148\n149: 149\n150: 150\n151: 151\n152: 152\n153: 153\n154: 154\n155: 155\n156: 156\n157: 157\n158: 158\n159: 159\n160: 160\n161: 161\n162: 162\n163: 163\n164: 164\n165: 165\n166: 166\n167: 167\n168: 168\n169: 169\n170: 170\n171: 171\n172: 172\n173: 173\n174: 174\n175: 175\n176: 176\n177: 177\n178: 178\n179: 179\n180: 180\n181: 181\n182: 182\n183: 183\n184: 184\n185: 185\n186: 186\n187: 187\n188: 188\n189: 189\n190: 190\n191: 191\n192: 192\n193: 193\n194: 194\n195: 195\n196: 196\n197: 197\n198: 198\n199: 199\n200: 200\n201: 201\n202: 202\n203: 203\n204: 204\n205: 205\n206: 206\n207: 207\n208: 208\n209: 209\n210: 210\n211: 211\n212: 212\n213: 213\n214: 214\n215: 215\n216: 216\n217: 217\n218: 218\n219: 219\n220: 220\n221: 221\n222: 222\n223: 223\n224: 224\n225: 225\n226: 226\n227: 227\n228: 228\n229: 229\n230: 230\n231: 231\n232: 232\n233: 233\n234: 234\n235: 235\n236: 236\n237: 237\n238: 238\n239: 239\n240: 240\n241: 241\n242: 242\n243: 243\n244: 244\n245: 245\n246: 246\n247: 247\n248: 248\n249: 249\n250: 250\n251: 251\n252: 252\n253: 253\n254: 254\n255: 255\n256: 256\n257: 257\n258: 258\n259: 259\n260: 260\n261: 261\n262: 262\n263: 263\n264: 264\n265: 265\n266: 266\n267: 267\n268: 268\n269: 269\n270: 270\n271: 271\n272: 272\n273: 273\n274: 274\n275: 275\n276: 276\n277: 277\n278: 278\n279: 279\n280: 280\n281: 281\n282: 282\n283: 283\n284: 284\n285: 285\n286: 286\n287: 287\n288: 288\n289: 289\n290: 290\n291: 291\n292: 292\n293: 293\n294: 294\n295: 295\n296: 296\n297: 297\n298: 298\n299: 299\n300: 300\n301: 301\n302: 302\n303: 303\n304: 304\n305: 305\n306: 306\n307: 307\n308: 308\n309: 309\n310: 310\n311: 311\n312: 312\n313: 313\n314: 314\n315: 315\n316: 316\n317: 317\n318: 318\n319: 319\n320: 320\n321: 321\n322: 322\n323: 323\n324: 324\n325: 325\n326: 326\n327: 327\n328: 328\n329: 329\n330: 330\n331: 331\n332: 332\n333: 333\n334: 334\n335: 335\n336: 336\n337: 337\n338: 338\n339: 339\n340: 340\n341: 341\n342: 342\n343: 343\n344: 344\n345: 345\n346: 346\n347: 347\n348: 348\n349: 349\n350: 350\n351: 351\n352: 352\n353: 353\n354: 354\n355: 355\n356: 356\n357: 357\n358: 358\n359: 359\n360: 360\n361: 361\n362: 362\n363: 363\n364: 364\n365: 365\n366: 366\n367: 367\n368: 368\n369: 369\n370: 370\n371: 371\n372: 372\n373: 373\n374: 374\n375: 375\n376: 376\n377: 377\n378: 378\n379: 379\n380: 380\n381: 381\n382: 382\n383: 383\n384: 384\n385: 385\n386: 386\n387: 387\n388: 388\n389: 389\n390: 390\n391: 391\n392: 392\n393: 393\n394: 394\n395: 395\n396: 396\n397: 397\n398: 398\n399: 399\n400: 400\n401: 401"]`,
 		answer:    `["[#0421 big.md lines 1-401 of 401 sha 8f177f3d]\n1: 1\n2: 2\n3: 3\n4: 4\n5: 5\n6: 6\n7: 7\n8: 8\n9: 9\n10: 10\n11: 11\n12: 12\n13: 13\n14: 14\n15: 15\n16: 16\n17: 17\n18: 18\n19: 19\n20: 20\n21: 21\n22: 22\n23: 23\n24: 24\n25: 25\n26: 26\n27: 27\n28: 28\n29: 29\n30: 30\n31: 31\n32: 32\n33: 33\n34: 34\n35: 35\n36: 36\n37: 37\n38: 38\n39: 39\n40: 40\n41: 41\n42: 42\n43: 43\n44: 44\n45: 45\n46: 46\n47: 47\n48: 48\n49: 49\n50: 50\n51: 51\n52: 52\n53: 53\n54: 54\n55: 55\n56: 56\n57: 57\n58: 58\n59: 59\n60: 60\n61: 61\n62: 62\n63: 63\n64: 64\n65: 65\n66: 66\n67: 67\n68: 68\n69: 69\n70: 70\n71: 71\n72: 72\n73: 73\n74: 74\n75: 75\n76: 76\n77: 77\n78: 78\n79: 79\n80: 80\n81: 81\n82: 82\n83: 83\n84: 84\n85: 85\n86: 86\n87: 87\n88: 88\n89: 89\n90: 90\n91: 91\n92: 92\n93: 93\n94: 94\n95: 95\n96: 96\n97: 97\n98: 98\n99: 99\n100: 100\n101: 101\n102: 102\n103: 103\n104: 104\n105: 105\n106: 106\n107: 107\n108: 108\n109: 109\n110: 110\n111: 111\n112: 112\n113: 113\n114: 114\n115: 115\n116: 116\n117: 117\n118: 118\n119: 119\n120: 120\n121: 121\n122: 122\n123: 123\n124: 124\n125: 125\n126: 126\n127: 127\n128: 128\n129: 129\n130: 130\n131: 131\n132: 132\n133: 133\n134: 134\n135: 135\n136: 136\n137: 137\n138: 138\n139: 139\n140: 140\n141: 141\n142: 142\n143: 143\n144: 144\n145: 145\n146: 146\n147: 147\n148: 148\n149: 149\n150: 150\n151: 151\n152: 152\n153: 153\n154: 154\n155: 155\n156: 156\n157: 157\n158: 158\n159: 159\n160: 160\n161: 161\n162: 162\n163: 163\n164: 164\n165: 165\n166: 166\n167: 167\n168: 168\n169: 169\n170: 170\n171: 171\n172: 172\n173: 173\n174: 174\n175: 175\n176: 176\n177: 177\n178: 178\n179: 179\n180: 180\n181: 181\n182: 182\n183: 183\n184: 184\n185: 185\n186: 186\n187: 187\n188: 188\n189: 189\n190: 190\n191: 191\n192: 192\n193: 193\n194: 194\n195: 195\n196: 196\n197: 197\n198: 198\n199: 199\n200: 200\n201: 201\n202: 202\n203: 203\n204: 204\n205: 205\n206: 206\n207: 207\n208: 208\n209: 209\n210: 210\n211: 211\n212: 212\n213: 213\n214: 214\n215: 215\n216: 216\n217: 217\n218: 218\n219: 219\n220: 220\n221: 221\n222: 222\n223: 223\n224: 224\n225: 225\n226: 226\n227: 227\n228: 228\n229: 229\n230: 230\n231: 231\n232: 232\n233: 233\n234: 234\n235: 235\n236: 236\n237: 237\n238: 238\n239: 239\n240: 240\n241: 241\n242: 242\n243: 243\n244: 244\n245: 245\n246: 246\n247: 247\n248: 248\n249: 249\n250: 250\n251: 251\n252: 252\n253: 253\n254: 254\n255: 255\n256: 256\n257: 257\n258: 258\n259: 259\n260: 260\n261: 261\n262: 262\n263: 263\n264: 264\n265: 265\n266: 266\n267: 267\n268: 268\n269: 269\n270: 270\n271: 271\n272: 272\n273: 273\n274: 274\n275: 275\n276: 276\n277: 277\n278: 278\n279: 279\n280: 280\n281: 281\n282: 282\n283: 283\n284: 284\n285: 285\n286: 286\n287: 287\n288: 288\n289: 289\n290: 290\n291: 291\n292: 292\n293: 293\n294: 294\n295: 295\n296: 296\n297: 297\n298: 298\n299: 299\n300: 300\n301: 301\n302: 302\n303: 303\n304: 304\n305: 305\n306: 306\n307: 307\n308: 308\n309: 309\n310: 310\n311: 311\n312: 312\n313: 313\n314: 314\n315: 315\n316: 316\n317: 317\n318: 318\n319: 319\n320: 320\n321: 321\n322: 322\n323: 323\n324: 324\n325: 325\n326: 326\n327: 327\n328: 328\n329: 329\n330: 330\n331: 331\n332: 332\n333: 333\n334: 334\n335: 335\n336: 336\n337: 337\n338: 338\n339: 339\n340: 340\n341: 341\n342: 342\n343: 343\n344: 344\n345: 345\n346: 346\n347: 347\n348: 348\n349: 349\n350: 350\n351: 351\n352: 352\n353: 353\n354: 354\n355: 355\n356: 356\n357: 357\n358: 358\n359: 359\n360: 360\n361: 361\n362: 362\n363: 363\n364: 364\n365: 365\n366: 366\n367: 367\n368: 368\n369: 369\n370: 370\n371: 371\n372: 372\n373: 373\n374: 374\n375: 375\n376: 376\n377: 377\n378: 378\n379: 379\n380: 380\n381: 381\n382: 382\n383: 383\n384: 384\n385: 385\n386: 386\n387: 387\n388: 388\n389: 389\n390: 390\n391: 391\n392: 392\n393: 393\n394: 394\n395: 395\n396: 396\n397: 397\n398: 398\n399: 399\n400: 400\n401: 401","[#0422 recall #0421 lines 1-401 of 401]\n1: 1\n2: 2\n3: 3\n4: 4\n5: 5\n6: 6\n7: 7\n8: 8\n9: 9\n10: 10\n11: 11\n12: 12\n13: 13\n14: 14\n15: 15\n16: 16\n17: 17\n18: 18\n19: 19\n20: 20\n21: 21\n22: 22\n23: 23\n24: 24\n25: 25\n26: 26\n27: 27\n28: 28\n29: 29\n30: 30\n31: 31\n32: 32\n33: 33\n34: 34\n35: 35\n36: 36\n37: 37\n38: 38\n39: 39\n40: 40\n41: 41\n42: 42\n43: 43\n44: 44\n45: 45\n46: 46\n47: 47\n48: 48\n49: 49\n50: 50\n51: 51\n52: 52\n53: 53\n54: 54\n55: 55\n56: 56\n57: 57\n58: 58\n59: 59\n60: 60\n61: 61\n62: 62\n63: 63\n64: 64\n65: 65\n66: 66\n67: 67\n68: 68\n69: 69\n70: 70\n71: 71\n72: 72\n73: 73\n74: 74\n75: 75\n76: 76\n77: 77\n78: 78\n79: 79\n80: 80\n81: 81\n82: 82\n83: 83\n84: 84\n85: 85\n86: 86\n87: 87\n88: 88\n89: 89\n90: 90\n91: 91\n92: 92\n93: 93\n94: 94\n95: 95\n96: 96\n97: 97\n98: 98\n99: 99\n100: 100\n101: 101\n102: 102\n103: 103\n104: 104\n105: 105\n106: 106\n107: 107\n108: 108\n109: 109\n110: 110\n111: 111\n112: 112\n113: 113\n114: 114\n115: 115\n116: 116\n117: 117\n118: 118\n119: 119\n120: 120\n121: 121\n122: 122\n123: 123\n124: 124\n125: 125\n126: 126\n127: 127\n128: 128\n129: 129\n130: 130\n131: 131\n132: 132\n133: 133\n134: 134\n135: 135\n136: 136\n137: 137\n138: 138\n139: 139\n140: 140\n141: 141\n142: 142\n143: 143\n144: 144\n145: 145\n146: 146\n147: 147\n148: 148\n149: 149\n150: 150\n151: 151\n152: 152\n153: 153\n154: 154\n155: 155\n156: 156\n157: 157\n158: 158\n159: 159\n160: 160\n161: 161\n162: 162\n163: 163\n164: 164\n165: 165\n166: 166\n167: 167\n168: 168\n169: 169\n170: 170\n171: 171\n172: 172\n173: 173\n174: 174\n175: 175\n176: 176\n177: 177\n178: 178\n179: 179\n180: 180\n181: 181\n182: 182\n183: 183\n184: 184\n185: 185\n186: 186\n187: 187\n188: 188\n189: 189\n190: 190\n191: 191\n192: 192\n193: 193\n194: 194\n195: 195\n196: 196\n197: 197\n198: 198\n199: 199\n200: 200\n201: 201\n202: 202\n203: 203\n204: 204\n205: 205\n206: 206\n207: 207\n208: 208\n209: 209\n210: 210\n211: 211\n212: 212\n213: 213\n214: 214\n215: 215\n216: 216\n217: 217\n218: 218\n219: 219\n220: 220\n221: 221\n222: 222\n223: 223\n224: 224\n225: 225\n226: 226\n227: 227\n228: 228\n229: 229\n230: 230\n231: 231\n232: 232\n233: 233\n234: 234\n235: 235\n236: 236\n237: 237\n238: 238\n239: 239\n240: 240\n241: 241\n242: 242\n243: 243\n244: 244\n245: 245\n246: 246\n247: 247\n248: 248\n249: 249\n250: 250\n251: 251\n252: 252\n253: 253\n254: 254\n255: 255\n256: 256\n257: 257\n258: 258\n259: 259\n260: 260\n261: 261\n262: 262\n263: 263\n264: 264\n265: 265\n266: 266\n267: 267\n268: 268\n269: 269\n270: 270\n271: 271\n272: 272\n273: 273\n274: 274\n275: 275\n276: 276\n277: 277\n278: 278\n279: 279\n280: 280\n281: 281\n282: 282\n283: 283\n284: 284\n285: 285\n286: 286\n287: 287\n288: 288\n289: 289\n290: 290\n291: 291\n292: 292\n293: 293\n294: 294\n295: 295\n296: 296\n297: 297\n298: 298\n299: 299\n300: 300\n301: 301\n302: 302\n303: 303\n304: 304\n305: 305\n306: 306\n307: 307\n308: 308\n309: 309\n310: 310\n311: 311\n312: 312\n313: 313\n314: 314\n315: 315\n316: 316\n317: 317\n318: 318\n319: 319\n320: 320\n321: 321\n322: 322\n323: 323\n324: 324\n325: 325\n326: 326\n327: 327\n328: 328\n329: 329\n330: 330\n331: 331\n332: 332\n333: 333\n334: 334\n335: 335\n336: 336\n337: 337\n338: 338\n339: 339\n340: 340\n341: 341\n342: 342\n343: 343\n344: 344\n345: 345\n346: 346\n347: 347\n348: 348\n349: 349\n350: 350\n351: 351\n352: 352\n353: 353\n354: 354\n355: 355\n356: 356\n357: 357\n358: 358\n359: 359\n360: 360\n361: 361\n362: 362\n363: 363\n364: 364\n365: 365\n366: 366\n367: 367\n368: 368\n369: 369\n370: 370\n371: 371\n372: 372\n373: 373\n374: 374\n375: 375\n376: 376\n377: 377\n378: 378\n379: 379\n380: 380\n381: 381\n382: 382\n383: 383\n384: 384\n385: 385\n386: 386\n387: 387\n388: 388\n389: 389\n390: 390\n391: 391\n392: 392\n393: 393\n394: 394\n395: 395\n396: 396\n397: 397\n398: 398\n399: 399\n400: 400\n401: 401"]`,
+	},
+	{
+		id: "context/d2ae7bf7", area: "context", index: 22, file: "lembas-check:context.json", line: 1118,
+		about: "An undo takes back the newest turn, and its results leave the request being built: a read of the file an undone read read is in full, not a stub of it — context.md §2: \"A stub names only a result that is in the request being built\"; \"That set, not anything the session stored, is the dedupe table.\"; \"after an undo, a rewind or a compaction they are gone — a read is answered in full, because what a stub would point at is not in front of the model\". A read of an earlier turn is still a stub's target. And the table after the summary: \"A turn taken back (an undo, a rewind, a reply regenerated or deleted) takes its reads with it\" — src/b.ts, read only in the undone turn, has no row; the reads of turns still in the history do (\"the full reads made since the previous compaction (or since the session began) in turns that are still part of the history being summarised\"). `turn` and `undo` are lembas-check's own steps.",
+		input: "{\"about\":\"An undo takes back the newest turn, and its results leave the request being built: a read of the file an undone read read is in full, not a stub of it — context.md §2: \\\"A stub names only a result that is in the request being built\\\"; \\\"That set, not anything the session stored, is the dedupe table.\\\"; \\\"after an undo, a rewind or a compaction they are gone — a read is answered in full, because what a stub would point at is not in front of the model\\\". A read of an earlier turn is still a stub's target. And the table after the summary: \\\"A turn taken back (an undo, a rewind, a reply regenerated or deleted) takes its reads with it\\\" — src/b.ts, read only in the undone turn, has no row; the reads of turns still in the history do (\\\"the full reads made since the previous compaction (or since the session began) in turns that are still part of the history being summarised\\\"). `turn` and `undo` are lembas-check's own steps.\",\"steps\":[{\"content\":\"export const a = 1\\n\",\"id\":\"#0001\",\"op\":\"read\",\"path\":\"src/a.ts\"},{\"op\":\"turn\"},{\"content\":\"one\\ntwo\\n\",\"id\":\"#0002\",\"op\":\"read\",\"path\":\"notes.md\"},{\"content\":\"export const b = 2\\n\",\"id\":\"#0003\",\"op\":\"read\",\"path\":\"src/b.ts\"},{\"op\":\"undo\"},{\"content\":\"one\\ntwo\\n\",\"id\":\"#0004\",\"op\":\"read\",\"path\":\"notes.md\"},{\"content\":\"export const a = 1\\n\",\"id\":\"#0005\",\"op\":\"read\",\"path\":\"src/a.ts\"},{\"op\":\"compact\"}]}",
+		expect: `[
+        "[#0001 src/a.ts lines 1-1 of 1 sha a3b135bc]\n1: export const a = 1",
+        "",
+        "[#0002 notes.md lines 1-2 of 2 sha c3f9c8c2]\n1: one\n2: two",
+        "[#0003 src/b.ts lines 1-1 of 1 sha 70e328b5]\n1: export const b = 2",
+        "",
+        "[#0004 notes.md lines 1-2 of 2 sha c3f9c8c2]\n1: one\n2: two",
+        "[#0005 src/a.ts lines 1-1 of 1 sha a3b135bc] Unchanged since #0001, which already shows lines 1-1.",
+        "## Files read before this summary\n\nRead a file again for its content; recall shows a result by its id.\n\n| Path | Lines | sha | Result |\n|---|---|---|---|\n| src/a.ts | 1-1 of 1 | a3b135bc | #0001 |\n| notes.md | 1-2 of 2 | c3f9c8c2 | #0004 |"
+      ]`,
+		canonical: `["[#0001 src/a.ts lines 1-1 of 1 sha a3b135bc]\n1: export const a = 1","","[#0002 notes.md lines 1-2 of 2 sha c3f9c8c2]\n1: one\n2: two","[#0003 src/b.ts lines 1-1 of 1 sha 70e328b5]\n1: export const b = 2","","[#0004 notes.md lines 1-2 of 2 sha c3f9c8c2]\n1: one\n2: two","[#0005 src/a.ts lines 1-1 of 1 sha a3b135bc] Unchanged since #0001, which already shows lines 1-1.","## Files read before this summary\n\nRead a file again for its content; recall shows a result by its id.\n\n| Path | Lines | sha | Result |\n|---|---|---|---|\n| src/a.ts | 1-1 of 1 | a3b135bc | #0001 |\n| notes.md | 1-2 of 2 | c3f9c8c2 | #0004 |"]`,
+		answer:    `["[#0001 src/a.ts lines 1-1 of 1 sha a3b135bc]\n1: export const a = 1","","[#0002 notes.md lines 1-2 of 2 sha c3f9c8c2]\n1: one\n2: two","[#0003 src/b.ts lines 1-1 of 1 sha 70e328b5]\n1: export const b = 2","","[#0004 notes.md lines 1-2 of 2 sha c3f9c8c2]\n1: one\n2: two","[#0005 src/a.ts lines 1-1 of 1 sha a3b135bc] Unchanged since #0001, which already shows lines 1-1.","## Files read before this summary\n\nRead a file again for its content; recall shows a result by its id.\n\n| Path | Lines | sha | Result |\n|---|---|---|---|\n| src/a.ts | 1-1 of 1 | a3b135bc | #0001 |\n| notes.md | 1-2 of 2 | c3f9c8c2 | #0004 |"]`,
+	},
+	{
+		id: "context/48ce20ad", area: "context", index: 23, file: "lembas-check:context.json", line: 1172,
+		about: "A rewind of two turns takes back both, a listing's result with them: the same list again is a full result, while the grep of the turn before them is still a stub's target. Ids keep counting after the rewind and after a compaction — context.md §1: \"Unique in the session and never reused — not after a compaction either.\" — and a taken-back result stays stored, so recall shows it (lembas-check reading of \"Every result is stored with the session, in full\" … \"so recall can show any of them for as long as the session exists\"). `rewind` is lembas-check's own step. The tools deduplicated by result: `dedupe.by_result: [\"list\",\"glob\",\"grep\",\"search\"]`.",
+		input: "{\"about\":\"A rewind of two turns takes back both, a listing's result with them: the same list again is a full result, while the grep of the turn before them is still a stub's target. Ids keep counting after the rewind and after a compaction — context.md §1: \\\"Unique in the session and never reused — not after a compaction either.\\\" — and a taken-back result stays stored, so recall shows it (lembas-check reading of \\\"Every result is stored with the session, in full\\\" … \\\"so recall can show any of them for as long as the session exists\\\"). `rewind` is lembas-check's own step. The tools deduplicated by result: `dedupe.by_result: [\\\"list\\\",\\\"glob\\\",\\\"grep\\\",\\\"search\\\"]`.\",\"steps\":[{\"args\":{\"pattern\":\"TODO\"},\"id\":\"#0001\",\"op\":\"output\",\"text\":\"src/a.ts:3: // TODO\",\"tool\":\"grep\"},{\"op\":\"turn\"},{\"args\":{\"pattern\":\"TODO\"},\"id\":\"#0002\",\"op\":\"output\",\"text\":\"src/a.ts:3: // TODO\",\"tool\":\"grep\"},{\"op\":\"turn\"},{\"args\":{\"path\":\"src\"},\"id\":\"#0003\",\"op\":\"output\",\"text\":\"a.ts\\nb.ts\",\"tool\":\"list\"},{\"op\":\"rewind\",\"turns\":2},{\"args\":{\"path\":\"src\"},\"id\":\"#0004\",\"op\":\"output\",\"text\":\"a.ts\\nb.ts\",\"tool\":\"list\"},{\"args\":{\"pattern\":\"TODO\"},\"id\":\"#0005\",\"op\":\"output\",\"text\":\"src/a.ts:3: // TODO\",\"tool\":\"grep\"},{\"id\":\"#0006\",\"op\":\"recall\",\"target\":\"#0003\"},{\"op\":\"compact\"},{\"args\":{\"path\":\"src\"},\"id\":\"#0007\",\"op\":\"output\",\"text\":\"a.ts\\nb.ts\",\"tool\":\"list\"},{\"id\":\"#0008\",\"op\":\"recall\",\"target\":\"0002\"}]}",
+		expect: `[
+        "[#0001]\nsrc/a.ts:3: // TODO",
+        "",
+        "[#0002] Same result as #0001.",
+        "",
+        "[#0003]\na.ts\nb.ts",
+        "",
+        "[#0004]\na.ts\nb.ts",
+        "[#0005] Same result as #0001.",
+        "[#0006 recall #0003 lines 1-2 of 2]\na.ts\nb.ts",
+        "",
+        "[#0007]\na.ts\nb.ts",
+        "[#0008 recall #0002 lines 1-1 of 1]\nsrc/a.ts:3: // TODO"
+      ]`,
+		canonical: `["[#0001]\nsrc/a.ts:3: // TODO","","[#0002] Same result as #0001.","","[#0003]\na.ts\nb.ts","","[#0004]\na.ts\nb.ts","[#0005] Same result as #0001.","[#0006 recall #0003 lines 1-2 of 2]\na.ts\nb.ts","","[#0007]\na.ts\nb.ts","[#0008 recall #0002 lines 1-1 of 1]\nsrc/a.ts:3: // TODO"]`,
+		answer:    `["[#0001]\nsrc/a.ts:3: // TODO","","[#0002] Same result as #0001.","","[#0003]\na.ts\nb.ts","","[#0004]\na.ts\nb.ts","[#0005] Same result as #0001.","[#0006 recall #0003 lines 1-2 of 2]\na.ts\nb.ts","","[#0007]\na.ts\nb.ts","[#0008 recall #0002 lines 1-1 of 1]\nsrc/a.ts:3: // TODO"]`,
+	},
+	{
+		id: "context/398fe5d5", area: "context", index: 24, file: "lembas-check:context.json", line: 1268,
+		about: "A summary's reply that ends with a tool call: the call is not run, and the compaction is made from the text before it — context.md §7: \"A tool call in the summary's reply is not run; its text before the call is the summary\". The table of the reads follows the summary, the dedupe table is emptied, and the next result takes the next id: no result was inserted for the call. \"The summary request is never shown as a turn of the session, and it is not stored as one.\" (played live: the request after the summary carries neither the summary request nor a result for the call). `summary` is lembas-check's own field.",
+		input: "{\"about\":\"A summary's reply that ends with a tool call: the call is not run, and the compaction is made from the text before it — context.md §7: \\\"A tool call in the summary's reply is not run; its text before the call is the summary\\\". The table of the reads follows the summary, the dedupe table is emptied, and the next result takes the next id: no result was inserted for the call. \\\"The summary request is never shown as a turn of the session, and it is not stored as one.\\\" (played live: the request after the summary carries neither the summary request nor a result for the call). `summary` is lembas-check's own field.\",\"steps\":[{\"content\":\"export const app = 1\\n\",\"id\":\"#0001\",\"op\":\"read\",\"path\":\"src/app.ts\"},{\"op\":\"compact\",\"summary\":\"text_and_call\"},{\"content\":\"export const app = 1\\n\",\"id\":\"#0002\",\"op\":\"read\",\"path\":\"src/app.ts\"}]}",
+		expect: `[
+        "[#0001 src/app.ts lines 1-1 of 1 sha 42f9a660]\n1: export const app = 1",
+        "## Files read before this summary\n\nRead a file again for its content; recall shows a result by its id.\n\n| Path | Lines | sha | Result |\n|---|---|---|---|\n| src/app.ts | 1-1 of 1 | 42f9a660 | #0001 |",
+        "[#0002 src/app.ts lines 1-1 of 1 sha 42f9a660]\n1: export const app = 1"
+      ]`,
+		canonical: `["[#0001 src/app.ts lines 1-1 of 1 sha 42f9a660]\n1: export const app = 1","## Files read before this summary\n\nRead a file again for its content; recall shows a result by its id.\n\n| Path | Lines | sha | Result |\n|---|---|---|---|\n| src/app.ts | 1-1 of 1 | 42f9a660 | #0001 |","[#0002 src/app.ts lines 1-1 of 1 sha 42f9a660]\n1: export const app = 1"]`,
+		answer:    `["[#0001 src/app.ts lines 1-1 of 1 sha 42f9a660]\n1: export const app = 1","## Files read before this summary\n\nRead a file again for its content; recall shows a result by its id.\n\n| Path | Lines | sha | Result |\n|---|---|---|---|\n| src/app.ts | 1-1 of 1 | 42f9a660 | #0001 |","[#0002 src/app.ts lines 1-1 of 1 sha 42f9a660]\n1: export const app = 1"]`,
+	},
+	{
+		id: "context/0a4d7ca5", area: "context", index: 25, file: "lembas-check:context.json", line: 1294,
+		about: "A summary's reply with no text fails the compaction, whether it holds only a tool call or nothing — context.md §7: \"a reply with none fails the compaction as an empty one does\". A compaction that fails changes nothing: it inserts nothing, the dedupe table is kept (the next read of the unchanged file is a stub), and the compaction that then succeeds covers the reads from before the failed ones. `summary` is lembas-check's own field.",
+		input: "{\"about\":\"A summary's reply with no text fails the compaction, whether it holds only a tool call or nothing — context.md §7: \\\"a reply with none fails the compaction as an empty one does\\\". A compaction that fails changes nothing: it inserts nothing, the dedupe table is kept (the next read of the unchanged file is a stub), and the compaction that then succeeds covers the reads from before the failed ones. `summary` is lembas-check's own field.\",\"steps\":[{\"content\":\"# A\\n\",\"id\":\"#0001\",\"op\":\"read\",\"path\":\"docs/a.md\"},{\"op\":\"compact\",\"summary\":\"call\"},{\"content\":\"# A\\n\",\"id\":\"#0002\",\"op\":\"read\",\"path\":\"docs/a.md\"},{\"op\":\"compact\",\"summary\":\"empty\"},{\"content\":\"# B\\n\",\"id\":\"#0003\",\"op\":\"read\",\"path\":\"docs/b.md\"},{\"op\":\"compact\"}]}",
+		expect: `[
+        "[#0001 docs/a.md lines 1-1 of 1 sha aa1237b7]\n1: # A",
+        "",
+        "[#0002 docs/a.md lines 1-1 of 1 sha aa1237b7] Unchanged since #0001, which already shows lines 1-1.",
+        "",
+        "[#0003 docs/b.md lines 1-1 of 1 sha a81d3fbd]\n1: # B",
+        "## Files read before this summary\n\nRead a file again for its content; recall shows a result by its id.\n\n| Path | Lines | sha | Result |\n|---|---|---|---|\n| docs/a.md | 1-1 of 1 | aa1237b7 | #0001 |\n| docs/b.md | 1-1 of 1 | a81d3fbd | #0003 |"
+      ]`,
+		canonical: `["[#0001 docs/a.md lines 1-1 of 1 sha aa1237b7]\n1: # A","","[#0002 docs/a.md lines 1-1 of 1 sha aa1237b7] Unchanged since #0001, which already shows lines 1-1.","","[#0003 docs/b.md lines 1-1 of 1 sha a81d3fbd]\n1: # B","## Files read before this summary\n\nRead a file again for its content; recall shows a result by its id.\n\n| Path | Lines | sha | Result |\n|---|---|---|---|\n| docs/a.md | 1-1 of 1 | aa1237b7 | #0001 |\n| docs/b.md | 1-1 of 1 | a81d3fbd | #0003 |"]`,
+		answer:    `["[#0001 docs/a.md lines 1-1 of 1 sha aa1237b7]\n1: # A","","[#0002 docs/a.md lines 1-1 of 1 sha aa1237b7] Unchanged since #0001, which already shows lines 1-1.","","[#0003 docs/b.md lines 1-1 of 1 sha a81d3fbd]\n1: # B","## Files read before this summary\n\nRead a file again for its content; recall shows a result by its id.\n\n| Path | Lines | sha | Result |\n|---|---|---|---|\n| docs/a.md | 1-1 of 1 | aa1237b7 | #0001 |\n| docs/b.md | 1-1 of 1 | a81d3fbd | #0003 |"]`,
+	},
+	{
+		id: "context/b762ee73", area: "context", index: 26, file: "lembas-check:context.json", line: 1336,
+		about: "The reads a summary covers in a chat, whose next reply (a `reply` step) carries no earlier result: a.md, read before the reply, is still a row though its result is no longer in the request — context.md §7: \"whether or not their results are still in the request\"; \"a chat, which does not, finds them in what it stored for the turns being summarised\".",
+		input: "{\"about\":\"The reads a summary covers in a chat, whose next reply (a `reply` step) carries no earlier result: a.md, read before the reply, is still a row though its result is no longer in the request — context.md §7: \\\"whether or not their results are still in the request\\\"; \\\"a chat, which does not, finds them in what it stored for the turns being summarised\\\".\",\"steps\":[{\"content\":\"alpha\\n\",\"id\":\"#0001\",\"op\":\"read\",\"path\":\"a.md\"},{\"op\":\"reply\"},{\"content\":\"beta\\n\",\"id\":\"#0002\",\"op\":\"read\",\"path\":\"b.md\"},{\"op\":\"compact\"}]}",
+		expect: `[
+        "[#0001 a.md lines 1-1 of 1 sha b6a98d9c]\n1: alpha",
+        "",
+        "[#0002 b.md lines 1-1 of 1 sha f2c82dec]\n1: beta",
+        "## Files read before this summary\n\nRead a file again for its content; recall shows a result by its id.\n\n| Path | Lines | sha | Result |\n|---|---|---|---|\n| a.md | 1-1 of 1 | b6a98d9c | #0001 |\n| b.md | 1-1 of 1 | f2c82dec | #0002 |"
+      ]`,
+		canonical: `["[#0001 a.md lines 1-1 of 1 sha b6a98d9c]\n1: alpha","","[#0002 b.md lines 1-1 of 1 sha f2c82dec]\n1: beta","## Files read before this summary\n\nRead a file again for its content; recall shows a result by its id.\n\n| Path | Lines | sha | Result |\n|---|---|---|---|\n| a.md | 1-1 of 1 | b6a98d9c | #0001 |\n| b.md | 1-1 of 1 | f2c82dec | #0002 |"]`,
+		answer:    `["[#0001 a.md lines 1-1 of 1 sha b6a98d9c]\n1: alpha","","[#0002 b.md lines 1-1 of 1 sha f2c82dec]\n1: beta","## Files read before this summary\n\nRead a file again for its content; recall shows a result by its id.\n\n| Path | Lines | sha | Result |\n|---|---|---|---|\n| a.md | 1-1 of 1 | b6a98d9c | #0001 |\n| b.md | 1-1 of 1 | f2c82dec | #0002 |"]`,
+	},
+	{
+		id: "context/37b99bab", area: "context", index: 27, file: "lembas-check:context.json", line: 1365,
+		about: "A session that resends every result (an agent session's next turn, lembas-check's `turn` step) keeps its dedupe table from turn to turn: a.md read again in the next turn is a stub, and the table after the summary lists the reads of both turns — context.md §7: \"A session that resends every result (the CLI) finds exactly these in its dedupe table\".",
+		input: "{\"about\":\"A session that resends every result (an agent session's next turn, lembas-check's `turn` step) keeps its dedupe table from turn to turn: a.md read again in the next turn is a stub, and the table after the summary lists the reads of both turns — context.md §7: \\\"A session that resends every result (the CLI) finds exactly these in its dedupe table\\\".\",\"steps\":[{\"content\":\"alpha\\n\",\"id\":\"#0001\",\"op\":\"read\",\"path\":\"a.md\"},{\"op\":\"turn\"},{\"content\":\"alpha\\n\",\"id\":\"#0002\",\"op\":\"read\",\"path\":\"a.md\"},{\"content\":\"beta\\n\",\"id\":\"#0003\",\"op\":\"read\",\"path\":\"b.md\"},{\"op\":\"compact\"}]}",
+		expect: `[
+        "[#0001 a.md lines 1-1 of 1 sha b6a98d9c]\n1: alpha",
+        "",
+        "[#0002 a.md lines 1-1 of 1 sha b6a98d9c] Unchanged since #0001, which already shows lines 1-1.",
+        "[#0003 b.md lines 1-1 of 1 sha f2c82dec]\n1: beta",
+        "## Files read before this summary\n\nRead a file again for its content; recall shows a result by its id.\n\n| Path | Lines | sha | Result |\n|---|---|---|---|\n| a.md | 1-1 of 1 | b6a98d9c | #0001 |\n| b.md | 1-1 of 1 | f2c82dec | #0003 |"
+      ]`,
+		canonical: `["[#0001 a.md lines 1-1 of 1 sha b6a98d9c]\n1: alpha","","[#0002 a.md lines 1-1 of 1 sha b6a98d9c] Unchanged since #0001, which already shows lines 1-1.","[#0003 b.md lines 1-1 of 1 sha f2c82dec]\n1: beta","## Files read before this summary\n\nRead a file again for its content; recall shows a result by its id.\n\n| Path | Lines | sha | Result |\n|---|---|---|---|\n| a.md | 1-1 of 1 | b6a98d9c | #0001 |\n| b.md | 1-1 of 1 | f2c82dec | #0003 |"]`,
+		answer:    `["[#0001 a.md lines 1-1 of 1 sha b6a98d9c]\n1: alpha","","[#0002 a.md lines 1-1 of 1 sha b6a98d9c] Unchanged since #0001, which already shows lines 1-1.","[#0003 b.md lines 1-1 of 1 sha f2c82dec]\n1: beta","## Files read before this summary\n\nRead a file again for its content; recall shows a result by its id.\n\n| Path | Lines | sha | Result |\n|---|---|---|---|\n| a.md | 1-1 of 1 | b6a98d9c | #0001 |\n| b.md | 1-1 of 1 | f2c82dec | #0003 |"]`,
+	},
+	{
+		id: "context/a3ee5058", area: "context", index: 28, file: "lembas-check:context.json", line: 1401,
+		about: "Ids count from 1 in lowercase hex, four digits at least (`ids.digits: 4`): #0001 … #0009, then #000a — context.md §1: \"counting from 1, in lowercase hex, at least ids.digits (4) digits\". Each result starts with its id alone in brackets, then a newline and the result (`context.header: [{{id}}]`); recall finds #000a.",
+		input: "{\"about\":\"Ids count from 1 in lowercase hex, four digits at least (`ids.digits: 4`): #0001 … #0009, then #000a — context.md §1: \\\"counting from 1, in lowercase hex, at least ids.digits (4) digits\\\". Each result starts with its id alone in brackets, then a newline and the result (`context.header: [{{id}}]`); recall finds #000a.\",\"steps\":[{\"args\":{\"command\":\"echo 1\"},\"id\":\"#0001\",\"op\":\"output\",\"text\":\"1\",\"tool\":\"bash\"},{\"args\":{\"command\":\"echo 2\"},\"id\":\"#0002\",\"op\":\"output\",\"text\":\"2\",\"tool\":\"bash\"},{\"args\":{\"command\":\"echo 3\"},\"id\":\"#0003\",\"op\":\"output\",\"text\":\"3\",\"tool\":\"bash\"},{\"args\":{\"command\":\"echo 4\"},\"id\":\"#0004\",\"op\":\"output\",\"text\":\"4\",\"tool\":\"bash\"},{\"args\":{\"command\":\"echo 5\"},\"id\":\"#0005\",\"op\":\"output\",\"text\":\"5\",\"tool\":\"bash\"},{\"args\":{\"command\":\"echo 6\"},\"id\":\"#0006\",\"op\":\"output\",\"text\":\"6\",\"tool\":\"bash\"},{\"args\":{\"command\":\"echo 7\"},\"id\":\"#0007\",\"op\":\"output\",\"text\":\"7\",\"tool\":\"bash\"},{\"args\":{\"command\":\"echo 8\"},\"id\":\"#0008\",\"op\":\"output\",\"text\":\"8\",\"tool\":\"bash\"},{\"args\":{\"command\":\"echo 9\"},\"id\":\"#0009\",\"op\":\"output\",\"text\":\"9\",\"tool\":\"bash\"},{\"args\":{\"command\":\"echo 10\"},\"id\":\"#000a\",\"op\":\"output\",\"text\":\"10\",\"tool\":\"bash\"},{\"id\":\"#000b\",\"op\":\"recall\",\"target\":\"#000a\"}]}",
+		expect: `[
+        "[#0001]\n1",
+        "[#0002]\n2",
+        "[#0003]\n3",
+        "[#0004]\n4",
+        "[#0005]\n5",
+        "[#0006]\n6",
+        "[#0007]\n7",
+        "[#0008]\n8",
+        "[#0009]\n9",
+        "[#000a]\n10",
+        "[#000b recall #000a lines 1-1 of 1]\n10"
+      ]`,
+		canonical: `["[#0001]\n1","[#0002]\n2","[#0003]\n3","[#0004]\n4","[#0005]\n5","[#0006]\n6","[#0007]\n7","[#0008]\n8","[#0009]\n9","[#000a]\n10","[#000b recall #000a lines 1-1 of 1]\n10"]`,
+		answer:    `["[#0001]\n1","[#0002]\n2","[#0003]\n3","[#0004]\n4","[#0005]\n5","[#0006]\n6","[#0007]\n7","[#0008]\n8","[#0009]\n9","[#000a]\n10","[#000b recall #000a lines 1-1 of 1]\n10"]`,
+	},
+	{
+		id: "context/4c366bc7", area: "context", index: 29, file: "lembas-check:context.json", line: 1514,
+		about: "Two contents whose SHA-256 share their first 8 hex digits (a05f6333) are two contents: the second read is in full, not a stub — context.md §1: \"The full hash is kept by the session; only it decides whether a file is unchanged.\" Reads count by the hash (`dedupe.by_hash: [\"read\"]`).",
+		input: "{\"about\":\"Two contents whose SHA-256 share their first 8 hex digits (a05f6333) are two contents: the second read is in full, not a stub — context.md §1: \\\"The full hash is kept by the session; only it decides whether a file is unchanged.\\\" Reads count by the hash (`dedupe.by_hash: [\\\"read\\\"]`).\",\"steps\":[{\"content\":\"version = 83904\\n\",\"id\":\"#0001\",\"op\":\"read\",\"path\":\"version.txt\"},{\"content\":\"version = 96664\\n\",\"id\":\"#0002\",\"op\":\"read\",\"path\":\"version.txt\"},{\"content\":\"version = 96664\\n\",\"id\":\"#0003\",\"op\":\"read\",\"path\":\"version.txt\"}]}",
+		expect: `[
+        "[#0001 version.txt lines 1-1 of 1 sha a05f6333]\n1: version = 83904",
+        "[#0002 version.txt lines 1-1 of 1 sha a05f6333]\n1: version = 96664",
+        "[#0003 version.txt lines 1-1 of 1 sha a05f6333] Unchanged since #0002, which already shows lines 1-1."
+      ]`,
+		canonical: `["[#0001 version.txt lines 1-1 of 1 sha a05f6333]\n1: version = 83904","[#0002 version.txt lines 1-1 of 1 sha a05f6333]\n1: version = 96664","[#0003 version.txt lines 1-1 of 1 sha a05f6333] Unchanged since #0002, which already shows lines 1-1."]`,
+		answer:    `["[#0001 version.txt lines 1-1 of 1 sha a05f6333]\n1: version = 83904","[#0002 version.txt lines 1-1 of 1 sha a05f6333]\n1: version = 96664","[#0003 version.txt lines 1-1 of 1 sha a05f6333] Unchanged since #0002, which already shows lines 1-1."]`,
+	},
+	{
+		id: "context/ecd97976", area: "context", index: 30, file: "lembas-check:context.json", line: 1542,
+		about: "What each step inserts is final — context.md: \"Every measure acts when a result is inserted.\" \"Nothing already sent to the model is ever rewritten.\" \"So no earlier result is ever shortened, replaced by a stub or removed afterwards.\" §10 rule 5: \"Nothing already sent is rewritten — the one rule above, for results; old tool output is never pruned in place.\" Under a cap of its own (`limits`), the full read stays full after a stub names it and after the file is edited and read again; the output over the cap is capped as it is inserted, the earlier one is not. Played live, each result is also read from every later request of the session and must be as it was inserted.",
+		input: "{\"about\":\"What each step inserts is final — context.md: \\\"Every measure acts when a result is inserted.\\\" \\\"Nothing already sent to the model is ever rewritten.\\\" \\\"So no earlier result is ever shortened, replaced by a stub or removed afterwards.\\\" §10 rule 5: \\\"Nothing already sent is rewritten — the one rule above, for results; old tool output is never pruned in place.\\\" Under a cap of its own (`limits`), the full read stays full after a stub names it and after the file is edited and read again; the output over the cap is capped as it is inserted, the earlier one is not. Played live, each result is also read from every later request of the session and must be as it was inserted.\",\"limits\":{\"head_chars\":1000,\"head_lines\":2,\"max_chars\":1000,\"max_lines\":5,\"tail_chars\":1000,\"tail_lines\":1},\"steps\":[{\"content\":\"a\\nb\\nc\\n\",\"id\":\"#0001\",\"op\":\"read\",\"path\":\"src/app.ts\"},{\"args\":{\"command\":\"seq 3\"},\"id\":\"#0002\",\"op\":\"output\",\"text\":\"1\\n2\\n3\",\"tool\":\"bash\"},{\"content\":\"a\\nb\\nc\\n\",\"id\":\"#0003\",\"op\":\"read\",\"path\":\"src/app.ts\"},{\"after\":\"a\\nB\\nc\\n\",\"before\":\"a\\nb\\nc\\n\",\"id\":\"#0004\",\"op\":\"edit\",\"path\":\"src/app.ts\"},{\"content\":\"a\\nB\\nc\\n\",\"id\":\"#0005\",\"op\":\"read\",\"path\":\"src/app.ts\"},{\"args\":{\"command\":\"seq 6\"},\"id\":\"#0006\",\"op\":\"output\",\"text\":\"1\\n2\\n3\\n4\\n5\\n6\",\"tool\":\"bash\"}]}",
+		expect: `[
+        "[#0001 src/app.ts lines 1-3 of 3 sha 880553fc]\n1: a\n2: b\n3: c",
+        "[#0002]\n1\n2\n3",
+        "[#0003 src/app.ts lines 1-3 of 3 sha 880553fc] Unchanged since #0001, which already shows lines 1-3.",
+        "[#0004 src/app.ts sha 4c650896]\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c",
+        "[#0005 src/app.ts lines 1-3 of 3 sha 4c650896]\n1: a\n2: B\n3: c",
+        "[#0006]\n1\n2\n[3 lines elided, full output #0006]\n6"
+      ]`,
+		canonical: `["[#0001 src/app.ts lines 1-3 of 3 sha 880553fc]\n1: a\n2: b\n3: c","[#0002]\n1\n2\n3","[#0003 src/app.ts lines 1-3 of 3 sha 880553fc] Unchanged since #0001, which already shows lines 1-3.","[#0004 src/app.ts sha 4c650896]\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c","[#0005 src/app.ts lines 1-3 of 3 sha 4c650896]\n1: a\n2: B\n3: c","[#0006]\n1\n2\n[3 lines elided, full output #0006]\n6"]`,
+		answer:    `["[#0001 src/app.ts lines 1-3 of 3 sha 880553fc]\n1: a\n2: b\n3: c","[#0002]\n1\n2\n3","[#0003 src/app.ts lines 1-3 of 3 sha 880553fc] Unchanged since #0001, which already shows lines 1-3.","[#0004 src/app.ts sha 4c650896]\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c","[#0005 src/app.ts lines 1-3 of 3 sha 4c650896]\n1: a\n2: B\n3: c","[#0006]\n1\n2\n[3 lines elided, full output #0006]\n6"]`,
+	},
+	{
+		id: "context/0572cd2d", area: "context", index: 31, file: "lembas-check:context.json", line: 1606,
+		about: "An edit answers with the diff under the path as the call gave it and the new content's hash — the shape of the spec's example, `[#0022 src/app.ts sha 7d0a91c3] @@ -12,3 +12,3 @@` (context.md §5), here for a change of line 13 of 20: the hunk is lines 10-16, three lines of context each side.",
+		input: "{\"about\":\"An edit answers with the diff under the path as the call gave it and the new content's hash — the shape of the spec's example, `[#0022 src/app.ts sha 7d0a91c3] @@ -12,3 +12,3 @@` (context.md §5), here for a change of line 13 of 20: the hunk is lines 10-16, three lines of context each side.\",\"steps\":[{\"content\":\"l1\\nl2\\nl3\\nl4\\nl5\\nl6\\nl7\\nl8\\nl9\\nl10\\nl11\\nl12\\nl13\\nl14\\nl15\\nl16\\nl17\\nl18\\nl19\\nl20\\n\",\"id\":\"#0021\",\"op\":\"read\",\"path\":\"src/app.ts\"},{\"after\":\"l1\\nl2\\nl3\\nl4\\nl5\\nl6\\nl7\\nl8\\nl9\\nl10\\nl11\\nl12\\nline 13\\nl14\\nl15\\nl16\\nl17\\nl18\\nl19\\nl20\\n\",\"before\":\"l1\\nl2\\nl3\\nl4\\nl5\\nl6\\nl7\\nl8\\nl9\\nl10\\nl11\\nl12\\nl13\\nl14\\nl15\\nl16\\nl17\\nl18\\nl19\\nl20\\n\",\"id\":\"#0022\",\"op\":\"edit\",\"path\":\"src/app.ts\"}]}",
+		expect: `[
+        "[#0021 src/app.ts lines 1-20 of 20 sha d432fa1f]\n1: l1\n2: l2\n3: l3\n4: l4\n5: l5\n6: l6\n7: l7\n8: l8\n9: l9\n10: l10\n11: l11\n12: l12\n13: l13\n14: l14\n15: l15\n16: l16\n17: l17\n18: l18\n19: l19\n20: l20",
+        "[#0022 src/app.ts sha a1758d16]\n@@ -10,7 +10,7 @@\n l10\n l11\n l12\n-l13\n+line 13\n l14\n l15\n l16"
+      ]`,
+		canonical: `["[#0021 src/app.ts lines 1-20 of 20 sha d432fa1f]\n1: l1\n2: l2\n3: l3\n4: l4\n5: l5\n6: l6\n7: l7\n8: l8\n9: l9\n10: l10\n11: l11\n12: l12\n13: l13\n14: l14\n15: l15\n16: l16\n17: l17\n18: l18\n19: l19\n20: l20","[#0022 src/app.ts sha a1758d16]\n@@ -10,7 +10,7 @@\n l10\n l11\n l12\n-l13\n+line 13\n l14\n l15\n l16"]`,
+		answer:    `["[#0021 src/app.ts lines 1-20 of 20 sha d432fa1f]\n1: l1\n2: l2\n3: l3\n4: l4\n5: l5\n6: l6\n7: l7\n8: l8\n9: l9\n10: l10\n11: l11\n12: l12\n13: l13\n14: l14\n15: l15\n16: l16\n17: l17\n18: l18\n19: l19\n20: l20","[#0022 src/app.ts sha a1758d16]\n@@ -10,7 +10,7 @@\n l10\n l11\n l12\n-l13\n+line 13\n l14\n l15\n l16"]`,
 	},
 	{
 		id: "fs_access/d52f42e8", area: "fs_access", index: 0, file: "lembas-check:fs_access.json", line: 4,
@@ -5206,6 +5356,149 @@ var embeddedCases = [...]embeddedCase{
 		answer:    `[{"system":1,"tools":["read","show"],"note":"\u003csession-note\u003e\nToday is 2026-11-05.\n\u003c/session-note\u003e"},null,{"system":1,"tools":["read","show"],"note":null},{"system":1,"tools":["read","show"],"note":"\u003csession-note\u003e\nToday is 2026-11-06.\n\u003c/session-note\u003e"},{"system":1,"tools":["read","show"],"note":null},{"system":1,"tools":["read","show"],"ask":"Summarise the conversation below so it can be carried forward after the earlier turns are dropped from your context. This is a working record, not a report for a reader.\n\nKeep, under these headings and in this order:\n\n## What we are doing\nThe goal, and where we have got to.\n\n## Decisions\nAnything settled, and why. A decision without its reason gets argued again.\n\n## Facts established\nNames, numbers, versions, file paths, commands, URLs and identifiers, copied exactly. Do not round them, paraphrase them or reconstruct one from memory — if it is not in the transcript, leave it out.\n\n## Files touched\nEach file read or changed that still matters, and what was done to it.\n\n## Open threads\nWhat is unfinished, and what was about to happen next.\n\nLeave out pleasantries, retracted ideas and anything already superseded. Do not answer the conversation: you are recording it. Write in the language of the conversation, and stay under 600 words."},{"system":2,"tools":["read","show"],"note":"\u003csession-note\u003e\nToday is 2026-11-06.\n\u003c/session-note\u003e"}]`,
 	},
 	{
+		id: "prefix/82def799", area: "prefix", index: 14, file: "lembas-check:prefix.json", line: 1323,
+		about: "The note goes after the person's words, in their message: context.md §10 rule 3, \"The note is a block after the person's words\" — the `<session-note>` block follows them, never comes before them nor in a message of its own (played live, the note is read from what follows the person's words in the last user message).",
+		input: "{\"about\":\"The note goes after the person's words, in their message: context.md §10 rule 3, \\\"The note is a block after the person's words\\\" — the `<session-note>` block follows them, never comes before them nor in a message of its own (played live, the note is read from what follows the person's words in the last user message).\",\"start\":{\"could\":[],\"date\":\"2026-11-05\",\"mode\":\"manual\"},\"steps\":[{\"op\":\"user\"},{\"date\":\"2026-11-06\",\"op\":\"set\"},{\"op\":\"user\"}],\"tools\":[\"read\"]}",
+		expect: `[
+        {
+          "system": 1,
+          "tools": [
+            "read"
+          ],
+          "note": "<session-note>\nToday is 2026-11-05.\n</session-note>"
+        },
+        null,
+        {
+          "system": 1,
+          "tools": [
+            "read"
+          ],
+          "note": "<session-note>\nToday is 2026-11-06.\n</session-note>"
+        }
+      ]`,
+		canonical: `[{"note":"<session-note>\nToday is 2026-11-05.\n</session-note>","system":1,"tools":["read"]},null,{"note":"<session-note>\nToday is 2026-11-06.\n</session-note>","system":1,"tools":["read"]}]`,
+		answer:    `[{"system":1,"tools":["read"],"note":"\u003csession-note\u003e\nToday is 2026-11-05.\n\u003c/session-note\u003e"},null,{"system":1,"tools":["read"],"note":"\u003csession-note\u003e\nToday is 2026-11-06.\n\u003c/session-note\u003e"}]`,
+	},
+	{
+		id: "prefix/57d13a7f", area: "prefix", index: 15, file: "lembas-check:prefix.json", line: 1363,
+		about: "A note stays in the message it was sent with: context.md §10 rule 3, \"A note is part of that message from then on, like anything sent.\" Each later request of the session carries the earlier messages with their notes as they were sent (played live, every later request is read again for it), and a tool step carries none (`note` null).",
+		input: "{\"about\":\"A note stays in the message it was sent with: context.md §10 rule 3, \\\"A note is part of that message from then on, like anything sent.\\\" Each later request of the session carries the earlier messages with their notes as they were sent (played live, every later request is read again for it), and a tool step carries none (`note` null).\",\"start\":{\"could\":[],\"date\":\"2026-11-05\",\"memory\":\"\",\"mode\":\"manual\"},\"steps\":[{\"op\":\"user\"},{\"op\":\"tool\"},{\"memory\":\"Prefers tabs.\",\"op\":\"set\"},{\"op\":\"user\"},{\"op\":\"tool\"},{\"op\":\"user\"}],\"tools\":[\"read\"]}",
+		expect: `[
+        {
+          "system": 1,
+          "tools": [
+            "read"
+          ],
+          "note": "<session-note>\nToday is 2026-11-05.\n</session-note>"
+        },
+        {
+          "system": 1,
+          "tools": [
+            "read"
+          ],
+          "note": null
+        },
+        null,
+        {
+          "system": 1,
+          "tools": [
+            "read"
+          ],
+          "note": "<session-note>\nThe person changed what is remembered; it is now:\nPrefers tabs.\n</session-note>"
+        },
+        {
+          "system": 1,
+          "tools": [
+            "read"
+          ],
+          "note": null
+        },
+        {
+          "system": 1,
+          "tools": [
+            "read"
+          ],
+          "note": null
+        }
+      ]`,
+		canonical: `[{"note":"<session-note>\nToday is 2026-11-05.\n</session-note>","system":1,"tools":["read"]},{"note":null,"system":1,"tools":["read"]},null,{"note":"<session-note>\nThe person changed what is remembered; it is now:\nPrefers tabs.\n</session-note>","system":1,"tools":["read"]},{"note":null,"system":1,"tools":["read"]},{"note":null,"system":1,"tools":["read"]}]`,
+		answer:    `[{"system":1,"tools":["read"],"note":"\u003csession-note\u003e\nToday is 2026-11-05.\n\u003c/session-note\u003e"},{"system":1,"tools":["read"],"note":null},null,{"system":1,"tools":["read"],"note":"\u003csession-note\u003e\nThe person changed what is remembered; it is now:\nPrefers tabs.\n\u003c/session-note\u003e"},{"system":1,"tools":["read"],"note":null},{"system":1,"tools":["read"],"note":null}]`,
+	},
+	{
+		id: "prefix/8ef77de9", area: "prefix", index: 16, file: "lembas-check:prefix.json", line: 1434,
+		about: "A resumed session sends what it kept: context.md §10 rule 1, \"A session that is resumed sends what it kept.\" — the same system prompt (no new number), the same tools, no date said again; a change the person made before the resume is said on the next user message as it would have been. `resume` is lembas-check's own op.",
+		input: "{\"about\":\"A resumed session sends what it kept: context.md §10 rule 1, \\\"A session that is resumed sends what it kept.\\\" — the same system prompt (no new number), the same tools, no date said again; a change the person made before the resume is said on the next user message as it would have been. `resume` is lembas-check's own op.\",\"start\":{\"could\":[],\"date\":\"2026-11-05\",\"memory\":\"\",\"mode\":\"manual\"},\"steps\":[{\"op\":\"user\"},{\"op\":\"resume\"},{\"op\":\"user\"},{\"memory\":\"Prefers tabs.\",\"op\":\"set\"},{\"op\":\"resume\"},{\"op\":\"user\"}],\"tools\":[\"read\"]}",
+		expect: `[
+        {
+          "system": 1,
+          "tools": [
+            "read"
+          ],
+          "note": "<session-note>\nToday is 2026-11-05.\n</session-note>"
+        },
+        null,
+        {
+          "system": 1,
+          "tools": [
+            "read"
+          ],
+          "note": null
+        },
+        null,
+        null,
+        {
+          "system": 1,
+          "tools": [
+            "read"
+          ],
+          "note": "<session-note>\nThe person changed what is remembered; it is now:\nPrefers tabs.\n</session-note>"
+        }
+      ]`,
+		canonical: `[{"note":"<session-note>\nToday is 2026-11-05.\n</session-note>","system":1,"tools":["read"]},null,{"note":null,"system":1,"tools":["read"]},null,null,{"note":"<session-note>\nThe person changed what is remembered; it is now:\nPrefers tabs.\n</session-note>","system":1,"tools":["read"]}]`,
+		answer:    `[{"system":1,"tools":["read"],"note":"\u003csession-note\u003e\nToday is 2026-11-05.\n\u003c/session-note\u003e"},null,{"system":1,"tools":["read"],"note":null},null,null,{"system":1,"tools":["read"],"note":"\u003csession-note\u003e\nThe person changed what is remembered; it is now:\nPrefers tabs.\n\u003c/session-note\u003e"}]`,
+	},
+	{
+		id: "prefix/9f07e812", area: "prefix", index: 17, file: "lembas-check:prefix.json", line: 1493,
+		about: "A session that offers recall is told how tool results are kept short, in its system prompt, every prompt it makes: context.md §9, \"prompts/blocks/context.md, in every session that has recall\" — the block that says \"recall with an id shows that stored result in full, or from a line on\" and \"After the conversation is summarised, earlier results are no longer in front of you\". The reference answers the prompts' numbers; played live, a system prompt of a session offering `recall` that lacks the block's text is said so in place of its number.",
+		input: "{\"about\":\"A session that offers recall is told how tool results are kept short, in its system prompt, every prompt it makes: context.md §9, \\\"prompts/blocks/context.md, in every session that has recall\\\" — the block that says \\\"recall with an id shows that stored result in full, or from a line on\\\" and \\\"After the conversation is summarised, earlier results are no longer in front of you\\\". The reference answers the prompts' numbers; played live, a system prompt of a session offering `recall` that lacks the block's text is said so in place of its number.\",\"start\":{\"could\":[],\"date\":\"2026-11-05\",\"mode\":\"manual\"},\"steps\":[{\"op\":\"user\"},{\"op\":\"tool\"},{\"op\":\"compact\"},{\"op\":\"user\"}],\"tools\":[\"read\",\"recall\"]}",
+		expect: `[
+        {
+          "system": 1,
+          "tools": [
+            "read",
+            "recall"
+          ],
+          "note": "<session-note>\nToday is 2026-11-05.\n</session-note>"
+        },
+        {
+          "system": 1,
+          "tools": [
+            "read",
+            "recall"
+          ],
+          "note": null
+        },
+        {
+          "system": 1,
+          "tools": [
+            "read",
+            "recall"
+          ],
+          "ask": "Summarise the conversation below so it can be carried forward after the earlier turns are dropped from your context. This is a working record, not a report for a reader.\n\nKeep, under these headings and in this order:\n\n## What we are doing\nThe goal, and where we have got to.\n\n## Decisions\nAnything settled, and why. A decision without its reason gets argued again.\n\n## Facts established\nNames, numbers, versions, file paths, commands, URLs and identifiers, copied exactly. Do not round them, paraphrase them or reconstruct one from memory — if it is not in the transcript, leave it out.\n\n## Files touched\nEach file read or changed that still matters, and what was done to it.\n\n## Open threads\nWhat is unfinished, and what was about to happen next.\n\nLeave out pleasantries, retracted ideas and anything already superseded. Do not answer the conversation: you are recording it. Write in the language of the conversation, and stay under 600 words."
+        },
+        {
+          "system": 2,
+          "tools": [
+            "read",
+            "recall"
+          ],
+          "note": "<session-note>\nToday is 2026-11-05.\n</session-note>"
+        }
+      ]`,
+		canonical: `[{"note":"<session-note>\nToday is 2026-11-05.\n</session-note>","system":1,"tools":["read","recall"]},{"note":null,"system":1,"tools":["read","recall"]},{"ask":"Summarise the conversation below so it can be carried forward after the earlier turns are dropped from your context. This is a working record, not a report for a reader.\n\nKeep, under these headings and in this order:\n\n## What we are doing\nThe goal, and where we have got to.\n\n## Decisions\nAnything settled, and why. A decision without its reason gets argued again.\n\n## Facts established\nNames, numbers, versions, file paths, commands, URLs and identifiers, copied exactly. Do not round them, paraphrase them or reconstruct one from memory — if it is not in the transcript, leave it out.\n\n## Files touched\nEach file read or changed that still matters, and what was done to it.\n\n## Open threads\nWhat is unfinished, and what was about to happen next.\n\nLeave out pleasantries, retracted ideas and anything already superseded. Do not answer the conversation: you are recording it. Write in the language of the conversation, and stay under 600 words.","system":1,"tools":["read","recall"]},{"note":"<session-note>\nToday is 2026-11-05.\n</session-note>","system":2,"tools":["read","recall"]}]`,
+		answer:    `[{"system":1,"tools":["read","recall"],"note":"\u003csession-note\u003e\nToday is 2026-11-05.\n\u003c/session-note\u003e"},{"system":1,"tools":["read","recall"],"note":null},{"system":1,"tools":["read","recall"],"ask":"Summarise the conversation below so it can be carried forward after the earlier turns are dropped from your context. This is a working record, not a report for a reader.\n\nKeep, under these headings and in this order:\n\n## What we are doing\nThe goal, and where we have got to.\n\n## Decisions\nAnything settled, and why. A decision without its reason gets argued again.\n\n## Facts established\nNames, numbers, versions, file paths, commands, URLs and identifiers, copied exactly. Do not round them, paraphrase them or reconstruct one from memory — if it is not in the transcript, leave it out.\n\n## Files touched\nEach file read or changed that still matters, and what was done to it.\n\n## Open threads\nWhat is unfinished, and what was about to happen next.\n\nLeave out pleasantries, retracted ideas and anything already superseded. Do not answer the conversation: you are recording it. Write in the language of the conversation, and stay under 600 words."},{"system":2,"tools":["read","recall"],"note":"\u003csession-note\u003e\nToday is 2026-11-05.\n\u003c/session-note\u003e"}]`,
+	},
+	{
 		id: "search/ec264f7b", area: "search", index: 0, file: "lembas-check:search.json", line: 4,
 		about: `Fusion by rank: each passage's rank by meaning and by words, fused as 1/(60 + rank) summed (reciprocal rank fusion; the constant is a Reading: the spec says no number). Meaning ranks api 1, set up 2, guide 3; words ranks set up 1, guide 2, api 3: set up = 1/62 + 1/61 > api = 1/61 + 1/63 > guide = 1/63 + 1/62. A result is the path and line range, then the passage (lines kept, a one-line range written 7-7). filesystem.md, A search: "ranks passages by meaning (embeddings) and by words (full-text) fused by rank"; "A result is the passage's path and line range, then the passage". The result form is the spec's example's: "/Notes/setup.md:12-30 <the passage>" (a path, its lines, then the passage on the next line).`,
 		input: `{"about":"Fusion by rank: each passage's rank by meaning and by words, fused as 1/(60 + rank) summed (reciprocal rank fusion; the constant is a Reading: the spec says no number). Meaning ranks api 1, set up 2, guide 3; words ranks set up 1, guide 2, api 3: set up = 1/62 + 1/61 > api = 1/61 + 1/63 > guide = 1/63 + 1/62. A result is the path and line range, then the passage (lines kept, a one-line range written 7-7). filesystem.md, A search: \"ranks passages by meaning (embeddings) and by words (full-text) fused by rank\"; \"A result is the passage's path and line range, then the passage\". The result form is the spec's example's: \"/Notes/setup.md:12-30 <the passage>\" (a path, its lines, then the passage on the next line).","passages":[{"lines":[1,4],"meaning":0.9,"path":"/Docs/api.md","text":"The API takes a token in the header.\nTokens expire after an hour.","words":2},{"lines":[12,30],"meaning":0.8,"path":"/Notes/set up.md","text":"To set up the server, run make install.","words":5},{"lines":[7,7],"meaning":0.5,"path":"/Docs/guide.md","text":"See the guide for tokens.","words":3}],"tree":["/Notes/setup.md","/Notes/set up.md","/Notes/todo.md","/Notes/Private/salary.md","/Docs/api.md","/Docs/guide.md","/Docs2/x.md","/AGENTS.md"]}`,
@@ -5584,6 +5877,19 @@ var embeddedCases = [...]embeddedCase{
       }`,
 		canonical: `{"error":"Access denied: /Docs is not open to this session."}`,
 		answer:    `{"error":"Access denied: /Docs is not open to this session."}`,
+	},
+	{
+		id: "search/d148f3f7", area: "search", index: 30, file: "lembas-check:search.json", line: 1726,
+		about: "A search's results name each file by its absolute path, though the call gave a relative one: with cwd /Notes, path `.` finds /Notes/todo.md and /Notes/setup.md, written in full. context.md §1: \"Every other answer (an error, a refusal, a search's results) names the absolute path.\" — only a read's bracket, an edit's and the compaction table keep the call's spelling.",
+		input: "{\"about\":\"A search's results name each file by its absolute path, though the call gave a relative one: with cwd /Notes, path `.` finds /Notes/todo.md and /Notes/setup.md, written in full. context.md §1: \\\"Every other answer (an error, a refusal, a search's results) names the absolute path.\\\" — only a read's bracket, an edit's and the compaction table keep the call's spelling.\",\"cwd\":\"/Notes\",\"passages\":[{\"lines\":[1,3],\"meaning\":0.8,\"path\":\"/Notes/todo.md\",\"text\":\"In Notes.\"},{\"lines\":[2,4],\"meaning\":0.6,\"path\":\"/Notes/setup.md\",\"text\":\"Set up.\"},{\"lines\":[1,3],\"meaning\":0.9,\"path\":\"/Docs/api.md\",\"text\":\"In Docs.\"}],\"path\":\".\",\"tree\":[\"/Notes/setup.md\",\"/Notes/todo.md\",\"/Docs/api.md\"]}",
+		expect: `{
+        "results": [
+          "/Notes/todo.md:1-3\nIn Notes.",
+          "/Notes/setup.md:2-4\nSet up."
+        ]
+      }`,
+		canonical: `{"results":["/Notes/todo.md:1-3\nIn Notes.","/Notes/setup.md:2-4\nSet up."]}`,
+		answer:    `{"results":["/Notes/todo.md:1-3\nIn Notes.","/Notes/setup.md:2-4\nSet up."]}`,
 	},
 	{
 		id: "tools/a77d8bbb", area: "tools", index: 0, file: "lembas-check:tools.json", line: 4,

@@ -891,7 +891,7 @@ beta
 `)}, ContextStep{Op: `recall`, ID: new(`#0103`), Target: new(`#0101`)}}}
 	},
 	func() any {
-		return ContextCase{About: "A compaction with no full read since the session began adds no table (the `compact` step answers \"\"): a command's output is not a read. context.md §7: \"With no reads there is no table.\"", Steps: []ContextStep{ContextStep{Op: `output`, ID: new(`#0201`), Tool: new(`bash`), Args: json.RawMessage(`{"command":"ls"}`), Text: new(`a.md`)}, ContextStep{Op: `compact`}}}
+		return ContextCase{About: "A compaction with no full read since the session began adds no table (the `compact` step answers an empty string): a command's output is not a read. context.md §7: \"With no reads there is no table.\"", Steps: []ContextStep{ContextStep{Op: `output`, ID: new(`#0201`), Tool: new(`bash`), Args: json.RawMessage(`{"command":"ls"}`), Text: new(`a.md`)}, ContextStep{Op: `compact`}}}
 	},
 	func() any {
 		return ContextCase{About: "The cap at its defaults (no `limits`): an output of 401 lines is over `context.cap.max_lines` (400), so it keeps its first `cap.head_lines` (200) and last `cap.tail_lines` (100) lines, the 101 between them one elided line naming the full output's id. context.md §3 and loop.json context.cap.", Steps: []ContextStep{ContextStep{Op: `output`, ID: new(`#0301`), Tool: new(`bash`), Args: json.RawMessage(`{"command":"seq 401"}`), Text: new(`1
@@ -1711,6 +1711,141 @@ src/b.ts:9: // TODO`)}}}
 400
 401
 `)}, ContextStep{Op: `recall`, ID: new(`#0422`), Target: new(`#0421`)}}}
+	},
+	func() any {
+		return ContextCase{About: "An undo takes back the newest turn, and its results leave the request being built: a read of the file an undone read read is in full, not a stub of it — context.md §2: \"A stub names only a result that is in the request being built\"; \"That set, not anything the session stored, is the dedupe table.\"; \"after an undo, a rewind or a compaction they are gone — a read is answered in full, because what a stub would point at is not in front of the model\". A read of an earlier turn is still a stub's target. And the table after the summary: \"A turn taken back (an undo, a rewind, a reply regenerated or deleted) takes its reads with it\" — src/b.ts, read only in the undone turn, has no row; the reads of turns still in the history do (\"the full reads made since the previous compaction (or since the session began) in turns that are still part of the history being summarised\"). `turn` and `undo` are lembas-check's own steps.", Steps: []ContextStep{ContextStep{Op: `read`, ID: new(`#0001`), Path: new(`src/a.ts`), Content: new(`export const a = 1
+`)}, ContextStep{Op: `turn`}, ContextStep{Op: `read`, ID: new(`#0002`), Path: new(`notes.md`), Content: new(`one
+two
+`)}, ContextStep{Op: `read`, ID: new(`#0003`), Path: new(`src/b.ts`), Content: new(`export const b = 2
+`)}, ContextStep{Op: `undo`}, ContextStep{Op: `read`, ID: new(`#0004`), Path: new(`notes.md`), Content: new(`one
+two
+`)}, ContextStep{Op: `read`, ID: new(`#0005`), Path: new(`src/a.ts`), Content: new(`export const a = 1
+`)}, ContextStep{Op: `compact`}}}
+	},
+	func() any {
+		return ContextCase{About: "A rewind of two turns takes back both, a listing's result with them: the same list again is a full result, while the grep of the turn before them is still a stub's target. Ids keep counting after the rewind and after a compaction — context.md §1: \"Unique in the session and never reused — not after a compaction either.\" — and a taken-back result stays stored, so recall shows it (lembas-check reading of \"Every result is stored with the session, in full\" … \"so recall can show any of them for as long as the session exists\"). `rewind` is lembas-check's own step. The tools deduplicated by result: `dedupe.by_result: [\"list\",\"glob\",\"grep\",\"search\"]`.", Steps: []ContextStep{ContextStep{Op: `output`, ID: new(`#0001`), Tool: new(`grep`), Args: json.RawMessage(`{"pattern":"TODO"}`), Text: new(`src/a.ts:3: // TODO`)}, ContextStep{Op: `turn`}, ContextStep{Op: `output`, ID: new(`#0002`), Tool: new(`grep`), Args: json.RawMessage(`{"pattern":"TODO"}`), Text: new(`src/a.ts:3: // TODO`)}, ContextStep{Op: `turn`}, ContextStep{Op: `output`, ID: new(`#0003`), Tool: new(`list`), Args: json.RawMessage(`{"path":"src"}`), Text: new(`a.ts
+b.ts`)}, ContextStep{Op: `rewind`, Turns: new(int(2))}, ContextStep{Op: `output`, ID: new(`#0004`), Tool: new(`list`), Args: json.RawMessage(`{"path":"src"}`), Text: new(`a.ts
+b.ts`)}, ContextStep{Op: `output`, ID: new(`#0005`), Tool: new(`grep`), Args: json.RawMessage(`{"pattern":"TODO"}`), Text: new(`src/a.ts:3: // TODO`)}, ContextStep{Op: `recall`, ID: new(`#0006`), Target: new(`#0003`)}, ContextStep{Op: `compact`}, ContextStep{Op: `output`, ID: new(`#0007`), Tool: new(`list`), Args: json.RawMessage(`{"path":"src"}`), Text: new(`a.ts
+b.ts`)}, ContextStep{Op: `recall`, ID: new(`#0008`), Target: new(`0002`)}}}
+	},
+	func() any {
+		return ContextCase{About: "A summary's reply that ends with a tool call: the call is not run, and the compaction is made from the text before it — context.md §7: \"A tool call in the summary's reply is not run; its text before the call is the summary\". The table of the reads follows the summary, the dedupe table is emptied, and the next result takes the next id: no result was inserted for the call. \"The summary request is never shown as a turn of the session, and it is not stored as one.\" (played live: the request after the summary carries neither the summary request nor a result for the call). `summary` is lembas-check's own field.", Steps: []ContextStep{ContextStep{Op: `read`, ID: new(`#0001`), Path: new(`src/app.ts`), Content: new(`export const app = 1
+`)}, ContextStep{Op: `compact`, Summary: new(`text_and_call`)}, ContextStep{Op: `read`, ID: new(`#0002`), Path: new(`src/app.ts`), Content: new(`export const app = 1
+`)}}}
+	},
+	func() any {
+		return ContextCase{About: "A summary's reply with no text fails the compaction, whether it holds only a tool call or nothing — context.md §7: \"a reply with none fails the compaction as an empty one does\". A compaction that fails changes nothing: it inserts nothing, the dedupe table is kept (the next read of the unchanged file is a stub), and the compaction that then succeeds covers the reads from before the failed ones. `summary` is lembas-check's own field.", Steps: []ContextStep{ContextStep{Op: `read`, ID: new(`#0001`), Path: new(`docs/a.md`), Content: new(`# A
+`)}, ContextStep{Op: `compact`, Summary: new(`call`)}, ContextStep{Op: `read`, ID: new(`#0002`), Path: new(`docs/a.md`), Content: new(`# A
+`)}, ContextStep{Op: `compact`, Summary: new(`empty`)}, ContextStep{Op: `read`, ID: new(`#0003`), Path: new(`docs/b.md`), Content: new(`# B
+`)}, ContextStep{Op: `compact`}}}
+	},
+	func() any {
+		return ContextCase{About: "The reads a summary covers in a chat, whose next reply (a `reply` step) carries no earlier result: a.md, read before the reply, is still a row though its result is no longer in the request — context.md §7: \"whether or not their results are still in the request\"; \"a chat, which does not, finds them in what it stored for the turns being summarised\".", Steps: []ContextStep{ContextStep{Op: `read`, ID: new(`#0001`), Path: new(`a.md`), Content: new(`alpha
+`)}, ContextStep{Op: `reply`}, ContextStep{Op: `read`, ID: new(`#0002`), Path: new(`b.md`), Content: new(`beta
+`)}, ContextStep{Op: `compact`}}}
+	},
+	func() any {
+		return ContextCase{About: "A session that resends every result (an agent session's next turn, lembas-check's `turn` step) keeps its dedupe table from turn to turn: a.md read again in the next turn is a stub, and the table after the summary lists the reads of both turns — context.md §7: \"A session that resends every result (the CLI) finds exactly these in its dedupe table\".", Steps: []ContextStep{ContextStep{Op: `read`, ID: new(`#0001`), Path: new(`a.md`), Content: new(`alpha
+`)}, ContextStep{Op: `turn`}, ContextStep{Op: `read`, ID: new(`#0002`), Path: new(`a.md`), Content: new(`alpha
+`)}, ContextStep{Op: `read`, ID: new(`#0003`), Path: new(`b.md`), Content: new(`beta
+`)}, ContextStep{Op: `compact`}}}
+	},
+	func() any {
+		return ContextCase{About: "Ids count from 1 in lowercase hex, four digits at least (`ids.digits: 4`): #0001 … #0009, then #000a — context.md §1: \"counting from 1, in lowercase hex, at least ids.digits (4) digits\". Each result starts with its id alone in brackets, then a newline and the result (`context.header: [{{id}}]`); recall finds #000a.", Steps: []ContextStep{ContextStep{Op: `output`, ID: new(`#0001`), Tool: new(`bash`), Args: json.RawMessage(`{"command":"echo 1"}`), Text: new(`1`)}, ContextStep{Op: `output`, ID: new(`#0002`), Tool: new(`bash`), Args: json.RawMessage(`{"command":"echo 2"}`), Text: new(`2`)}, ContextStep{Op: `output`, ID: new(`#0003`), Tool: new(`bash`), Args: json.RawMessage(`{"command":"echo 3"}`), Text: new(`3`)}, ContextStep{Op: `output`, ID: new(`#0004`), Tool: new(`bash`), Args: json.RawMessage(`{"command":"echo 4"}`), Text: new(`4`)}, ContextStep{Op: `output`, ID: new(`#0005`), Tool: new(`bash`), Args: json.RawMessage(`{"command":"echo 5"}`), Text: new(`5`)}, ContextStep{Op: `output`, ID: new(`#0006`), Tool: new(`bash`), Args: json.RawMessage(`{"command":"echo 6"}`), Text: new(`6`)}, ContextStep{Op: `output`, ID: new(`#0007`), Tool: new(`bash`), Args: json.RawMessage(`{"command":"echo 7"}`), Text: new(`7`)}, ContextStep{Op: `output`, ID: new(`#0008`), Tool: new(`bash`), Args: json.RawMessage(`{"command":"echo 8"}`), Text: new(`8`)}, ContextStep{Op: `output`, ID: new(`#0009`), Tool: new(`bash`), Args: json.RawMessage(`{"command":"echo 9"}`), Text: new(`9`)}, ContextStep{Op: `output`, ID: new(`#000a`), Tool: new(`bash`), Args: json.RawMessage(`{"command":"echo 10"}`), Text: new(`10`)}, ContextStep{Op: `recall`, ID: new(`#000b`), Target: new(`#000a`)}}}
+	},
+	func() any {
+		return ContextCase{About: "Two contents whose SHA-256 share their first 8 hex digits (a05f6333) are two contents: the second read is in full, not a stub — context.md §1: \"The full hash is kept by the session; only it decides whether a file is unchanged.\" Reads count by the hash (`dedupe.by_hash: [\"read\"]`).", Steps: []ContextStep{ContextStep{Op: `read`, ID: new(`#0001`), Path: new(`version.txt`), Content: new(`version = 83904
+`)}, ContextStep{Op: `read`, ID: new(`#0002`), Path: new(`version.txt`), Content: new(`version = 96664
+`)}, ContextStep{Op: `read`, ID: new(`#0003`), Path: new(`version.txt`), Content: new(`version = 96664
+`)}}}
+	},
+	func() any {
+		return ContextCase{About: "What each step inserts is final — context.md: \"Every measure acts when a result is inserted.\" \"Nothing already sent to the model is ever rewritten.\" \"So no earlier result is ever shortened, replaced by a stub or removed afterwards.\" §10 rule 5: \"Nothing already sent is rewritten — the one rule above, for results; old tool output is never pruned in place.\" Under a cap of its own (`limits`), the full read stays full after a stub names it and after the file is edited and read again; the output over the cap is capped as it is inserted, the earlier one is not. Played live, each result is also read from every later request of the session and must be as it was inserted.", Limits: &contextLimits{MaxLines: new(int(5)), MaxChars: new(int(1000)), HeadLines: new(int(2)), HeadChars: new(int(1000)), TailLines: new(int(1)), TailChars: new(int(1000))}, Steps: []ContextStep{ContextStep{Op: `read`, ID: new(`#0001`), Path: new(`src/app.ts`), Content: new(`a
+b
+c
+`)}, ContextStep{Op: `output`, ID: new(`#0002`), Tool: new(`bash`), Args: json.RawMessage(`{"command":"seq 3"}`), Text: new(`1
+2
+3`)}, ContextStep{Op: `read`, ID: new(`#0003`), Path: new(`src/app.ts`), Content: new(`a
+b
+c
+`)}, ContextStep{Op: `edit`, ID: new(`#0004`), Path: new(`src/app.ts`), Before: new(`a
+b
+c
+`), After: new(`a
+B
+c
+`)}, ContextStep{Op: `read`, ID: new(`#0005`), Path: new(`src/app.ts`), Content: new(`a
+B
+c
+`)}, ContextStep{Op: `output`, ID: new(`#0006`), Tool: new(`bash`), Args: json.RawMessage(`{"command":"seq 6"}`), Text: new(`1
+2
+3
+4
+5
+6`)}}}
+	},
+	func() any {
+		return ContextCase{About: "An edit answers with the diff under the path as the call gave it and the new content's hash — the shape of the spec's example, `[#0022 src/app.ts sha 7d0a91c3] @@ -12,3 +12,3 @@` (context.md §5), here for a change of line 13 of 20: the hunk is lines 10-16, three lines of context each side.", Steps: []ContextStep{ContextStep{Op: `read`, ID: new(`#0021`), Path: new(`src/app.ts`), Content: new(`l1
+l2
+l3
+l4
+l5
+l6
+l7
+l8
+l9
+l10
+l11
+l12
+l13
+l14
+l15
+l16
+l17
+l18
+l19
+l20
+`)}, ContextStep{Op: `edit`, ID: new(`#0022`), Path: new(`src/app.ts`), Before: new(`l1
+l2
+l3
+l4
+l5
+l6
+l7
+l8
+l9
+l10
+l11
+l12
+l13
+l14
+l15
+l16
+l17
+l18
+l19
+l20
+`), After: new(`l1
+l2
+l3
+l4
+l5
+l6
+l7
+l8
+l9
+l10
+l11
+l12
+line 13
+l14
+l15
+l16
+l17
+l18
+l19
+l20
+`)}}}
 	},
 	func() any {
 		return FSAccessCase{About: "An empty directory given to read (op read_text: the listing as the tool shows it) is its own text. filesystem.md, A listing: \"An empty directory is `(empty directory)` from `read`, `(empty)` from `list`.\"", viewFields: viewFields{Tree: []string{`/Notes/`, `/Empty/`}, Grants: map[string]string{`/`: `stage`}}, Op: `read_text`, Path: new(`/Empty`)}
@@ -2604,6 +2739,18 @@ v2
 		return PrefixCase{About: `One prompt for the whole session up to a compaction: the system prompt is the first one on every request — a tool step, a user message after the date changed, the wrap-up, the summary request — and the date goes in a note, never in the prompt; a tool step carries no note, the next user message does; the wrap-up and the summary request list the same tools; the summary request sends the prompt it replaces, and the next prompt is a new one, the date said again. context.md §10: "**The system prompt is made once per session and sent unchanged.**"; "It is built when the session starts, kept with the session, and every request sends those exact bytes."; "carry no note; it waits for the next message that starts a turn"; "The tools stay listed in the wrap-up request too"; §7: "the summary is asked for as the next turn of the same conversation**: the same system prompt, the same tools, every message as it was". context.md §10 rule 2: "No date or time."; §7: "Compaction is the one deliberate break of the cache, and it already exists."; the one rule: "The one deliberate break is compaction, which already replaces the history with a summary."`, Start: &PrefixStart{prefixState: prefixState{Date: opt[string]{Set: true, V: `2026-11-05`}, Mode: opt[string]{Set: true, V: `auto`}, Met: opt[[]string]{Set: true, V: []string{`display`}}}, Could: opt[[]string]{Set: true, V: []string{`display`}}}, Tools: new([]string{`read`, `show`}), Steps: new([]PrefixStep{PrefixStep{Op: `user`}, PrefixStep{Op: `set`, prefixState: prefixState{Date: opt[string]{Set: true, V: `2026-11-06`}}}, PrefixStep{Op: `tool`}, PrefixStep{Op: `user`}, PrefixStep{Op: `wrapup`}, PrefixStep{Op: `compact`}, PrefixStep{Op: `user`}})}
 	},
 	func() any {
+		return PrefixCase{About: "The note goes after the person's words, in their message: context.md §10 rule 3, \"The note is a block after the person's words\" — the `<session-note>` block follows them, never comes before them nor in a message of its own (played live, the note is read from what follows the person's words in the last user message).", Start: &PrefixStart{prefixState: prefixState{Date: opt[string]{Set: true, V: `2026-11-05`}, Mode: opt[string]{Set: true, V: `manual`}}, Could: opt[[]string]{Set: true, V: []string{}}}, Tools: new([]string{`read`}), Steps: new([]PrefixStep{PrefixStep{Op: `user`}, PrefixStep{Op: `set`, prefixState: prefixState{Date: opt[string]{Set: true, V: `2026-11-06`}}}, PrefixStep{Op: `user`}})}
+	},
+	func() any {
+		return PrefixCase{About: "A note stays in the message it was sent with: context.md §10 rule 3, \"A note is part of that message from then on, like anything sent.\" Each later request of the session carries the earlier messages with their notes as they were sent (played live, every later request is read again for it), and a tool step carries none (`note` null).", Start: &PrefixStart{prefixState: prefixState{Date: opt[string]{Set: true, V: `2026-11-05`}, Mode: opt[string]{Set: true, V: `manual`}, Memory: opt[string]{Set: true}}, Could: opt[[]string]{Set: true, V: []string{}}}, Tools: new([]string{`read`}), Steps: new([]PrefixStep{PrefixStep{Op: `user`}, PrefixStep{Op: `tool`}, PrefixStep{Op: `set`, prefixState: prefixState{Memory: opt[string]{Set: true, V: `Prefers tabs.`}}}, PrefixStep{Op: `user`}, PrefixStep{Op: `tool`}, PrefixStep{Op: `user`}})}
+	},
+	func() any {
+		return PrefixCase{About: "A resumed session sends what it kept: context.md §10 rule 1, \"A session that is resumed sends what it kept.\" — the same system prompt (no new number), the same tools, no date said again; a change the person made before the resume is said on the next user message as it would have been. `resume` is lembas-check's own op.", Start: &PrefixStart{prefixState: prefixState{Date: opt[string]{Set: true, V: `2026-11-05`}, Mode: opt[string]{Set: true, V: `manual`}, Memory: opt[string]{Set: true}}, Could: opt[[]string]{Set: true, V: []string{}}}, Tools: new([]string{`read`}), Steps: new([]PrefixStep{PrefixStep{Op: `user`}, PrefixStep{Op: `resume`}, PrefixStep{Op: `user`}, PrefixStep{Op: `set`, prefixState: prefixState{Memory: opt[string]{Set: true, V: `Prefers tabs.`}}}, PrefixStep{Op: `resume`}, PrefixStep{Op: `user`}})}
+	},
+	func() any {
+		return PrefixCase{About: "A session that offers recall is told how tool results are kept short, in its system prompt, every prompt it makes: context.md §9, \"prompts/blocks/context.md, in every session that has recall\" — the block that says \"recall with an id shows that stored result in full, or from a line on\" and \"After the conversation is summarised, earlier results are no longer in front of you\". The reference answers the prompts' numbers; played live, a system prompt of a session offering `recall` that lacks the block's text is said so in place of its number.", Start: &PrefixStart{prefixState: prefixState{Date: opt[string]{Set: true, V: `2026-11-05`}, Mode: opt[string]{Set: true, V: `manual`}}, Could: opt[[]string]{Set: true, V: []string{}}}, Tools: new([]string{`read`, `recall`}), Steps: new([]PrefixStep{PrefixStep{Op: `user`}, PrefixStep{Op: `tool`}, PrefixStep{Op: `compact`}, PrefixStep{Op: `user`}})}
+	},
+	func() any {
 		return searchCase{About: `Fusion by rank: each passage's rank by meaning and by words, fused as 1/(60 + rank) summed (reciprocal rank fusion; the constant is a Reading: the spec says no number). Meaning ranks api 1, set up 2, guide 3; words ranks set up 1, guide 2, api 3: set up = 1/62 + 1/61 > api = 1/61 + 1/63 > guide = 1/63 + 1/62. A result is the path and line range, then the passage (lines kept, a one-line range written 7-7). filesystem.md, A search: "ranks passages by meaning (embeddings) and by words (full-text) fused by rank"; "A result is the passage's path and line range, then the passage". The result form is the spec's example's: "/Notes/setup.md:12-30 <the passage>" (a path, its lines, then the passage on the next line).`, viewFields: viewFields{Tree: []string{`/Notes/setup.md`, `/Notes/set up.md`, `/Notes/todo.md`, `/Notes/Private/salary.md`, `/Docs/api.md`, `/Docs/guide.md`, `/Docs2/x.md`, `/AGENTS.md`}}, Passages: []searchPassage{searchPassage{Path: `/Docs/api.md`, Lines: []int{int(1), int(4)}, Text: new(`The API takes a token in the header.
 Tokens expire after an hour.`), Meaning: new(float64(0.9)), Words: new(float64(2))}, searchPassage{Path: `/Notes/set up.md`, Lines: []int{int(12), int(30)}, Text: new(`To set up the server, run make install.`), Meaning: new(float64(0.8)), Words: new(float64(5))}, searchPassage{Path: `/Docs/guide.md`, Lines: []int{int(7), int(7)}, Text: new(`See the guide for tokens.`), Meaning: new(float64(0.5)), Words: new(float64(3))}}}
 	},
@@ -2695,6 +2842,9 @@ Tokens expire after an hour.`), Meaning: new(float64(0.9)), Words: new(float64(2
 	},
 	func() any {
 		return searchCase{About: "The floor of none on the root, searched at /Docs: denied. filesystem.md, Access levels: \"the level a session has is its grant, lowered to the floor\"; \"Only what is at `ro` or above exists for the model.\"", viewFields: viewFields{Tree: []string{`/Notes/todo.md`, `/Notes/Private/salary.md`, `/Docs/api.md`, `/Docs/guide.md`, `/Docs/deep/ref.md`, `/AGENTS.md`}, Grants: map[string]string{`/`: `commit`}, Floor: map[string]string{`/`: `none`}}, Passages: []searchPassage{searchPassage{Path: `/Docs/api.md`, Lines: []int{int(1), int(5)}, Text: new(`Tokens rotate monthly.`), Meaning: new(float64(0.9)), Words: new(float64(3))}, searchPassage{Path: `/Notes/todo.md`, Lines: []int{int(1), int(1)}, Text: new(`Rotate the staging token.`), Meaning: new(float64(0.7)), Words: new(float64(1))}}, Path: new(`/Docs`)}
+	},
+	func() any {
+		return searchCase{About: "A search's results name each file by its absolute path, though the call gave a relative one: with cwd /Notes, path `.` finds /Notes/todo.md and /Notes/setup.md, written in full. context.md §1: \"Every other answer (an error, a refusal, a search's results) names the absolute path.\" — only a read's bracket, an edit's and the compaction table keep the call's spelling.", viewFields: viewFields{Tree: []string{`/Notes/setup.md`, `/Notes/todo.md`, `/Docs/api.md`}, Cwd: new(`/Notes`)}, Passages: []searchPassage{searchPassage{Path: `/Notes/todo.md`, Lines: []int{int(1), int(3)}, Text: new(`In Notes.`), Meaning: new(float64(0.8))}, searchPassage{Path: `/Notes/setup.md`, Lines: []int{int(2), int(4)}, Text: new(`Set up.`), Meaning: new(float64(0.6))}, searchPassage{Path: `/Docs/api.md`, Lines: []int{int(1), int(3)}, Text: new(`In Docs.`), Meaning: new(float64(0.9))}}, Path: new(`.`)}
 	},
 	func() any {
 		return toolsCase{About: `The forge's tools as the model is offered them: each one's name, description and parameters exactly as tools/*.json writes them, in the order the session lists them. context.md §10, rule 4: "The tool list is the same for the whole session."`, Tools: []string{`commit`, `branch`, `pr`, `merge`, `tag`, `release`}}

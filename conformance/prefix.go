@@ -29,9 +29,12 @@ const (
 	opCompact = "compact" // the summary request: {system, tools, ask}
 	opWrapUp  = "wrapup"  // the wrap-up request: {system, tools, note: null}
 	opModel   = "model"   // a move to another model: null
+	// opResume: the session is resumed (lembas-check's own op): null. It sends what it kept
+	// (context.md §10 rule 1), so nothing changes.
+	opResume = "resume"
 )
 
-var prefixOps = []string{opUser, opTool, opSet, opCall, opCompact, opWrapUp, opModel}
+var prefixOps = []string{opUser, opTool, opSet, opCall, opCompact, opWrapUp, opModel, opResume}
 
 // PrefixCase is a prefix case as Decode reads it (and the live target plays it): Validate has
 // made sure Start, Tools and Steps are there.
@@ -525,6 +528,7 @@ func answerPrefix(c PrefixCase) (prefixAnswer, error) {
 			out[i] = prefixStepAnswer{Compact: &prefixCompaction{System: cp.System, Tools: cp.Tools, Ask: cp.Ask}}
 		case opModel:
 			s.Model()
+		case opResume:
 		case opCall:
 			var text string
 			var refused bool

@@ -55,9 +55,11 @@ export type ContextCase = {
     offset?: number;
     op: string;
     path?: string;
+    summary?: string;
     target?: string;
     text?: string;
     tool?: string;
+    turns?: number;
   }>;
 };
 /** context: an answer, the shape of a case's "expect". */

@@ -210,11 +210,13 @@ func examplePatterns(s Statement) []*regexp.Regexp {
 	return out
 }
 
-// valuePattern is how an about names a JSON number or boolean of the spec: by its key — the
-// last two parts of it at least (`cap.head_chars`), or all of it — then its value, as
-// "cap.head_chars (20000)", "ids.digits: 4" or "rows = 50". nil for any other statement.
+// valuePattern is how an about names a JSON number, boolean or list of the spec, or a template
+// too short to be found in an expectation (`[{{id}}]`): by its key — the last two parts of it at
+// least (`cap.head_chars`), or all of it — then its value, as "cap.head_chars (20000)",
+// "ids.digits: 4", "rows = 50" or `dedupe.by_hash: ["read"]`. nil for any other statement.
 func valuePattern(s Statement) *regexp.Regexp {
-	if s.Kind != "value" || strings.HasPrefix(s.Text, "[") || strings.HasSuffix(s.File, ".md") {
+	short := s.Kind == "template" && templatePattern(s) == nil && len(s.Text) < minText
+	if s.Kind != "value" && !short || strings.HasSuffix(s.File, ".md") {
 		return nil
 	}
 	parts := strings.Split(strings.TrimSuffix(strings.TrimSuffix(s.Heading, ".default"), ".about"), ".")

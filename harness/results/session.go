@@ -43,10 +43,18 @@ type Session struct {
 	stored map[string]string // id → the result in full: before any cap, a stub's the text it stands for
 
 	reads map[readKey][]*fullRead // by_hash: a file and its content → its full reads in the table, oldest first
-	calls map[string]string       // by_result: tool, arguments and text → the full result's id
+	calls map[string]call         // by_result: tool, arguments and text → the full result
 
-	covered []*fullRead    // full reads since the last compaction, in the history, in order
-	newest  map[string]int // absolute path → index in covered of its newest full read
+	covered []*fullRead // full reads since the last compaction, in the history, in order
+
+	turn  int   // the turn results are inserted in now, counting from 1 (turns.go)
+	turns []int // the turns since the last compaction, oldest first: what a rewind may take back
+}
+
+// call is a by_result tool's full result in the table, and the turn it was made in.
+type call struct {
+	id   string
+	turn int
 }
 
 type readKey struct{ abs, sum string }
@@ -54,8 +62,9 @@ type readKey struct{ abs, sum string }
 // fullRead is a read answered in full: what a stub may name and a compaction table lists.
 type fullRead struct {
 	id, path, sha string // path as the call gave it; sha the short hash
+	abs           string // what identifies the file
 	from, to, of  int    // of == 0: an empty file
-	superseded    bool   // a newer full read of the same file is in covered
+	turn          int    // the turn it was made in
 }
 
 // New makes a session.
@@ -77,8 +86,9 @@ func New(o Options) (*Session, error) {
 		tools:   map[string]bool{},
 		stored:  map[string]string{},
 		reads:   map[readKey][]*fullRead{},
-		calls:   map[string]string{},
-		newest:  map[string]int{},
+		calls:   map[string]call{},
+		turn:    1,
+		turns:   []int{1},
 	}
 	if o.Cap != nil {
 		s.cap = *o.Cap
@@ -170,7 +180,7 @@ func (s *Session) Read(id, p, content string, offset, limit int) (string, error)
 		if err := s.take(id, body); err != nil {
 			return "", err
 		}
-		s.cover(abs, &fullRead{id: id, path: p, sha: s.short(full)})
+		s.cover(&fullRead{id: id, path: p, abs: abs, sha: s.short(full), turn: s.turn})
 		return withBody(render(ctx.ReadHeaderEmpty, vars{"id": id, "path": p, "sha": s.short(full)}), body), nil
 	}
 	if offset > len(lines) {
@@ -205,9 +215,9 @@ func (s *Session) Read(id, p, content string, offset, limit int) (string, error)
 			}
 		}
 	}
-	r := &fullRead{id: id, path: p, sha: s.short(full), from: from, to: to, of: len(lines)}
+	r := &fullRead{id: id, path: p, abs: abs, sha: s.short(full), from: from, to: to, of: len(lines), turn: s.turn}
 	s.reads[key] = append(s.reads[key], r)
-	s.cover(abs, r)
+	s.cover(r)
 	return withBody(bracket, body), nil
 }
 
@@ -220,14 +230,8 @@ func lastLine(offset, limit, n int) int {
 	return offset - 1 + limit
 }
 
-// cover records a full read for the next compaction's table, superseding the file's older one.
-func (s *Session) cover(abs string, r *fullRead) {
-	if i, ok := s.newest[abs]; ok {
-		s.covered[i].superseded = true
-	}
-	s.newest[abs] = len(s.covered)
-	s.covered = append(s.covered, r)
-}
+// cover records a full read for the next compaction's table.
+func (s *Session) cover(r *fullRead) { s.covered = append(s.covered, r) }
 
 // Write inserts an edit or write of path: with before, the diff of the change under the new
 // content's hash, capped like any output; without (a new file), that it was created.
@@ -324,9 +328,9 @@ func (s *Session) Output(id, tool string, args json.RawMessage, text string) (st
 	bracket := render(ctx.Header, vars{"id": id})
 	if key != "" {
 		if earlier, ok := s.calls[key]; ok {
-			return bracket + " " + render(ctx.SameResult, vars{"earlier": earlier}), nil
+			return bracket + " " + render(ctx.SameResult, vars{"earlier": earlier.id}), nil
 		}
-		s.calls[key] = id
+		s.calls[key] = call{id: id, turn: s.turn}
 	}
 	return withBody(bracket, Cap(text, s.cap, id)), nil
 }
@@ -376,10 +380,16 @@ func (s *Session) Recall(id, target string, offset, limit int) (string, error) {
 		"to": strconv.Itoa(to), "of": strconv.Itoa(len(lines))}), body), nil
 }
 
-// Reply begins a request that does not carry the results inserted so far (a chat's next reply):
-// no stub may name them, so the dedupe table is emptied; the reads stay in the history a
-// compaction covers.
+// Reply begins a request that does not carry the results inserted so far (a chat's next reply,
+// a turn of its own): no stub may name them, so the dedupe table is emptied; the reads stay in
+// the history a compaction covers.
 func (s *Session) Reply() {
+	s.forget()
+	s.Turn()
+}
+
+// forget empties the dedupe table (both kinds).
+func (s *Session) forget() {
 	clear(s.reads)
 	clear(s.calls)
 }
@@ -390,17 +400,24 @@ func (s *Session) Reply() {
 // follows.
 func (s *Session) Compact() string {
 	ctx := spec.LoopJSON().Context
+	newest := map[string]int{} // absolute path → index in covered of its newest full read
+	for i, r := range s.covered {
+		newest[r.abs] = i
+	}
 	var rows []string
-	for _, r := range s.covered {
-		if r.superseded {
+	for i, r := range s.covered {
+		if newest[r.abs] != i {
 			continue
 		}
 		rows = append(rows, render(spec.Text("context.compaction.row"), vars{"path": r.path, "lines": s.linesCell(r),
 			"sha": r.sha, "id": r.id}))
 	}
-	s.Reply()
+	s.forget()
 	s.covered = nil
-	clear(s.newest)
+	// The summary replaces the history: the turns before it can no longer be taken back, and what
+	// follows is a new turn.
+	s.turns = nil
+	s.Turn()
 	if len(rows) == 0 {
 		return ""
 	}

@@ -69,9 +69,11 @@ ContextCaseStepsItem = TypedDict("ContextCaseStepsItem", {
     "offset": NotRequired[int],
     "op": str,
     "path": NotRequired[str],
+    "summary": NotRequired[str],
     "target": NotRequired[str],
     "text": NotRequired[str],
     "tool": NotRequired[str],
+    "turns": NotRequired[int],
 })
 
 ContextCase = TypedDict("ContextCase", {

@@ -418,3 +418,39 @@ Feature: context — what each step of a session inserts into the conversation
         |---|---|---|---|
         | c.md | 1-1 of 1 | ae9a6306 | #6007 |
         """
+
+  Rule: §2 and §7 a turn taken back takes its results with it; the ids keep counting
+
+    Scenario: after an undo a re-read is in full, and the undone read has no row
+      Given the file "a.md" holds "alpha\n"
+      And the file "b.md" holds "beta\n"
+      When #0001 reads "a.md"
+      And a new turn begins
+      And #0002 reads "b.md"
+      And the last turn is undone
+      And #0003 reads "b.md"
+      And #0004 reads "a.md"
+      And a new turn begins
+      And #0005 reads "b.md"
+      And the last 2 turns are rewound
+      And the session is compacted
+      Then #0003 inserts "[#0003 b.md lines 1-1 of 1 sha f2c82dec]\n1: beta"
+      And #0004 inserts "[#0004 a.md lines 1-1 of 1 sha b6a98d9c] Unchanged since #0001, which already shows lines 1-1."
+      And the compaction inserts:
+        """
+        ## Files read before this summary
+
+        Read a file again for its content; recall shows a result by its id.
+
+        | Path | Lines | sha | Result |
+        |---|---|---|---|
+        | a.md | 1-1 of 1 | b6a98d9c | #0001 |
+        """
+
+    Scenario: a summary reply with a call and no text fails the compaction, and nothing changes
+      Given the file "a.md" holds "alpha\n"
+      When #0001 reads "a.md"
+      And the session is compacted, the summary's reply being "call"
+      And #0002 reads "a.md"
+      Then the compaction inserts nothing
+      And #0002 inserts "[#0002 a.md lines 1-1 of 1 sha b6a98d9c] Unchanged since #0001, which already shows lines 1-1."

@@ -286,7 +286,7 @@ func contextReads() []stepDef {
 func contextChanges() []stepDef {
 	type B = contextB
 	writes := contextWrites
-	return []stepDef{
+	return append([]stepDef{
 		step(When, "{id} edits {string:path} to {text:content}", noArg,
 			"an edit: the file's content before (from the Givens or an earlier step) and after",
 			writes("edit", true, holeText(2))),
@@ -333,6 +333,27 @@ func contextChanges() []stepDef {
 			func(b *B, a *args) error { return b.add("", map[string]any{"op": "reply"}) }),
 		step(When, "the session is compacted", noArg, "the summary's table is added and the dedupe table emptied",
 			func(b *B, a *args) error { return b.add("", map[string]any{"op": "compact"}) }),
+	}, contextTurns()...)
+}
+
+// contextTurns are the phrases of turns (lembas-check's turn, undo and rewind steps) and of a
+// compaction's summary reply (its summary field).
+func contextTurns() []stepDef {
+	type B = contextB
+	return []stepDef{
+		step(When, "a new turn begins", noArg,
+			"the person's next message: a turn whose request still carries every earlier result",
+			func(b *B, a *args) error { return b.add("", map[string]any{"op": "turn"}) }),
+		step(When, "the last turn is undone", noArg, "the newest turn taken back, with its results",
+			func(b *B, a *args) error { return b.add("", map[string]any{"op": "undo"}) }),
+		step(When, "the last {int:n} turns are rewound", noArg, "the newest n turns taken back, with their results",
+			func(b *B, a *args) error { return b.add("", map[string]any{"op": "rewind", "turns": a.num(0)}) }),
+		step(When, "the session is compacted, the summary's reply being {string:kind}", noArg,
+			"a compaction whose summary reply is text, text_and_call (the call is not run), call or empty "+
+				"(those two fail it)",
+			func(b *B, a *args) error {
+				return b.add("", map[string]any{"op": "compact", "summary": a.str(0)})
+			}),
 	}
 }
 

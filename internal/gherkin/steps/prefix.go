@@ -217,6 +217,8 @@ func prefixWhens() []stepDef {
 			func(b *B, a *args) error { return b.add(map[string]any{"op": "wrapup"}) }),
 		step(When, "the session moves to another model", noArg, "op model",
 			func(b *B, a *args) error { return b.add(map[string]any{"op": "model"}) }),
+		step(When, "the session is resumed", noArg, "it sends what it kept (lembas-check's op resume)",
+			func(b *B, a *args) error { return b.add(map[string]any{"op": "resume"}) }),
 		step(When, "the model calls {string:tool}", noArg, "a call of a tool now (op call)",
 			func(b *B, a *args) error { return b.add(map[string]any{"op": "call", "tool": a.str(0)}) }),
 		step(When, "the date becomes {string:date}", noArg, "the clock moves on (set date)",

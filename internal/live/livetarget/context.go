@@ -63,17 +63,32 @@ func planContext(p *agents.Profile, c conformance.Case) (*plan, error) {
 	cur := newTurn()
 	cur.before = first
 	var turns []*turn
-	at := map[int]*slot{}       // a step → the request after its call (or after its compaction)
-	summary := map[int]string{} // a compaction step → the summary the model gave
+	pc := &contextPlay{at: map[int]*slot{}, summary: map[int]string{}, failed: map[int]*bool{},
+		later: map[int][]*slot{}}
 	for i, st := range cs.Steps {
 		last := cur.slots[len(cur.slots)-1]
-		if st.Op == "compact" {
+		switch st.Op {
+		case "compact":
 			last.reply = text("done")
-			sum := fmt.Sprintf("lembas-check summary %d: the session so far, for the case's step %d.", i+1, i+1)
-			turns = append(turns, cur, &turn{compact: true, slots: []*slot{{reply: text(sum)}}})
+			turns = append(turns, cur, pc.compaction(p, i, st))
 			cur = newTurn()
-			cur.slots[0].remade, cur.slots[0].reset = 1, true
-			at[i], summary[i] = cur.slots[0], sum
+			if summarised(st) {
+				cur.slots[0].remade, cur.slots[0].reset = 1, true
+			}
+			pc.at[i] = cur.slots[0]
+			continue
+		case "turn", "undo", "rewind":
+			// The turn ends; the next begins with the person's next prompt, after the turns taken back.
+			last.reply = text("done")
+			turns = append(turns, cur)
+			cur = newTurn()
+			if st.Op != "turn" {
+				// The history is cut back to before the turns taken back: the request after it
+				// extends an earlier one, not the last.
+				cur.before = append(cur.before, rewindAction(i, st))
+				cur.slots[0].reset = true
+				pc.open = nil
+			}
 			continue
 		}
 		before, fn, err := contextCall(p, i, unseenEdit(cs.Steps, i, cwd), cwd)
@@ -84,11 +99,11 @@ func planContext(p *agents.Profile, c conformance.Case) (*plan, error) {
 		last.replyFn = fn
 		s := &slot{}
 		cur.slots = append(cur.slots, s)
-		at[i] = s
+		pc.add(i, s)
 	}
 	cur.slots[len(cur.slots)-1].reply = text("done")
 	pl.turns = append(turns, cur)
-	pl.answer = func(e *env) (any, error) { return contextAnswer(e, cs.Steps, at, summary) }
+	pl.answer = func(e *env) (any, error) { return contextAnswer(e, cs.Steps, pc) }
 	return pl, nil
 }
 
@@ -111,22 +126,28 @@ func contextPlayable(cs conformance.ContextCase) error {
 
 // contextAnswer is each step's result as the request after its call carries it (a compaction's:
 // what follows its summary), paths and ids written back as the case's.
-func contextAnswer(e *env, steps []conformance.ContextStep, at map[int]*slot, summary map[int]string) (any, error) {
+func contextAnswer(e *env, steps []conformance.ContextStep, pc *contextPlay) (any, error) {
 	ids := idMap(e, steps)
 	out := []string{}
 	for i, st := range steps {
-		s := at[i]
+		if st.Op == "turn" || st.Op == "undo" || st.Op == "rewind" {
+			out = append(out, "")
+			continue
+		}
+		s := pc.at[i]
 		if s.req == nil {
 			return nil, fmt.Errorf("step %d: its request never came", i+1)
 		}
 		if st.Op == "compact" {
-			out = append(out, mapIDs(e.casePaths(afterSummary(s.req, summary[i])), ids))
+			out = append(out, mapIDs(e.casePaths(pc.afterCompaction(i, st, s.req)), ids))
 			continue
 		}
 		call := callPrefix + strings.TrimPrefix(str(st.ID), "#")
 		r, ok := s.req.result(call)
 		if !ok {
 			r = fmt.Sprintf("(the request after the call %s carries no result for it)", call)
+		} else {
+			r += pc.rewritten(i, call, r)
 		}
 		out = append(out, mapIDs(e.casePaths(r), ids))
 	}

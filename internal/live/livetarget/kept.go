@@ -41,7 +41,7 @@ func kept(id, area string, pl *plan) Kept {
 	var sent []live.Sent
 	for _, tn := range pl.turns {
 		for _, s := range tn.slots {
-			if s.req == nil {
+			if s.req == nil || s.aside {
 				continue
 			}
 			k.Requests++

@@ -45,6 +45,8 @@ type turn struct {
 	// none, when it says so after the turn's before actions, leaves the turn out (a refused
 	// session/new opens no session to prompt).
 	none func() bool
+	// fails, for a compaction that is to fail, takes the error it ended with (nil: it is not).
+	fails func(*env, error) error
 }
 
 // slot is one request the harness is to send: what is done before the model answers it (a file
@@ -63,6 +65,9 @@ type slot struct {
 	// to another model); reset, that a compaction replaced the history before it.
 	remade int
 	reset  bool
+	// aside: a request beside the session's history (a summary request whose compaction fails),
+	// which the next request does not extend.
+	aside bool
 }
 
 // action is one thing the person, the disk or the clock does.

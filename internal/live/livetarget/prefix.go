@@ -235,6 +235,9 @@ func (b *prefixBuild) step(i int, step conformance.PrefixStep) error {
 		b.remakes++
 	case "wrapup":
 		return b.wrapUp(i)
+	case "resume":
+		return skipf("step %d resumes the session: ACP's session/load (or the unstable session/resume) would "+
+			"carry it, and the live target plays neither", i+1)
 	default:
 		return fmt.Errorf("step %d: no op %q", i+1, step.Op)
 	}
@@ -421,7 +424,8 @@ func prefixAnswer(seq []*slot, reads []prefixRead, tools []string) (any, error) 
 		q := r.slot.req
 		switch r.kind {
 		case "user":
-			out[i] = map[string]any{"system": number[r.slot], "tools": offered(q), "note": noteAfter(q, r.words)}
+			out[i] = map[string]any{"system": withRecallBlock(q, offered(q), number[r.slot]), "tools": offered(q),
+				"note": noteKept(seq, r.slot, r.words, noteAfter(q, r.words))}
 		case "tool":
 			var note any
 			if s := q.afterCalls(); s != "" {

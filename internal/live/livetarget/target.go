@@ -468,6 +468,9 @@ func (t *Target) turns(ctx context.Context, pl *plan, e *env) error {
 		var err error
 		if tn.compact {
 			err = e.h.Compact(ctx)
+			if tn.fails != nil {
+				err = tn.fails(e, err)
+			}
 		} else {
 			err = e.h.Prompt(ctx, tn.words)
 		}

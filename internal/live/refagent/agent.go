@@ -187,7 +187,7 @@ func (a *Agent) Initialize(_ context.Context, p sdk.InitializeRequest) (sdk.Init
 		n, _ := strconv.Atoi(spec.Text("acp.protocol"))
 		resp.Meta = map[string]any{"lembas": map[string]any{"protocol": n,
 			"capabilities": []string{spec.Text("acp.capability.configure"),
-				spec.Text("acp.capability.plan_state")}}}
+				spec.Text("acp.capability.plan_state"), spec.Text("acp.capability.rewind")}}}
 	}
 	return resp, nil
 }
@@ -334,6 +334,8 @@ func (a *Agent) SetSessionConfigOption(_ context.Context,
 // jobs, job/output and job/stop (the jobs that ended, as configure gave them), and steer.
 func (a *Agent) HandleExtensionMethod(ctx context.Context, method string, params json.RawMessage) (any, error) {
 	switch method {
+	case spec.Text("acp.method.rewind"):
+		return a.rewindMethod(params)
 	case spec.Text("acp.method.steer"):
 		return a.steer(params)
 	case spec.Text("acp.method.configure"), spec.Text("acp.method.compact"), spec.Text("acp.method.status"):

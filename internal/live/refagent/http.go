@@ -140,7 +140,7 @@ func (h *a2aServer) rpc(w http.ResponseWriter, r *http.Request) {
 		answer(h.get(q.Params))
 	case spec.Text("acp.method.configure"):
 		answer(h.configure(r.Context(), q.Params))
-	case spec.Text("acp.method.compact"):
+	case spec.Text("acp.method.compact"), spec.Text("acp.method.rewind"):
 		answer(h.a.HandleExtensionMethod(r.Context(), q.Method, q.Params))
 	default:
 		answer(nil, &a2a.Error{Code: -32601, Message: "no method " + strconv.Quote(q.Method)})

@@ -72,6 +72,8 @@ type session struct {
 	history []message
 	n       uint64 // results given so far
 	cancel  context.CancelFunc
+	starts  []int // where each turn since the start or the last compaction begins in history (rewind.go)
+	fresh   bool  // the results' turn is begun and has no message yet: the start, a compaction, a rewind
 }
 
 // chain reads the instruction files from the boundary down to the start directory.
@@ -128,7 +130,7 @@ func (s *session) start() error {
 	s.offered = p.Tools()
 	s.tools = toolsBody(s.offered)
 	s.system = s.makeSystem()
-	s.started = true
+	s.started, s.fresh = true, true
 	return nil
 }
 
@@ -263,6 +265,7 @@ func (s *session) turn(ctx context.Context, words string) (string, error) {
 			content = words + "\n\n" + req.Note
 		}
 	}
+	s.beginTurn()
 	s.history = append(s.history, text("user", content))
 	s.mu.Unlock()
 	for rounds := 1; ; rounds++ {
@@ -374,6 +377,7 @@ func (s *session) compact(ctx context.Context) (string, error) {
 		first += "\n\n" + table
 	}
 	s.history = []message{text("user", first)}
+	s.starts, s.fresh = nil, true // the turns before are in the summary
 	s.system = s.makeSystem()
 	return summary, nil
 }
