@@ -2333,6 +2333,59 @@ var embeddedCases = [...]embeddedCase{
 		answer:    `{"entries":["d/","f.md"]}`,
 	},
 	{
+		id: "fs_access/2176cb49", area: "fs_access", index: 45, file: "lembas-check:fs_access.json", line: 1578,
+		about: "A look needs only ro: read of a file where everything is at ro is made. filesystem.md, What each operation needs: \"`list`, `read`, `glob`, `grep`, `search`, `show`, `python`'s `files`, `skill_view`, `skills_list`\", needs `ro`.",
+		input: "{\"about\":\"A look needs only ro: read of a file where everything is at ro is made. filesystem.md, What each operation needs: \\\"`list`, `read`, `glob`, `grep`, `search`, `show`, `python`'s `files`, `skill_view`, `skills_list`\\\", needs `ro`.\",\"grants\":{\"/\":\"ro\"},\"op\":\"read\",\"path\":\"/docs/a.md\",\"tree\":[\"/docs/a.md\",\"/notes.md\"]}",
+		expect: `{
+        "ok": true
+      }`,
+		canonical: `{"ok":true}`,
+		answer:    `{"ok":true}`,
+	},
+	{
+		id: "fs_access/97c01e6d", area: "fs_access", index: 46, file: "lembas-check:fs_access.json", line: 1593,
+		about: "A look needs only ro: list of a directory at ro lists it (no mark: the directory itself cannot be changed). filesystem.md, What each operation needs: \"`list`, `read`, `glob`, `grep`, `search`, `show`, `python`'s `files`, `skill_view`, `skills_list`\", needs `ro`.",
+		input: "{\"about\":\"A look needs only ro: list of a directory at ro lists it (no mark: the directory itself cannot be changed). filesystem.md, What each operation needs: \\\"`list`, `read`, `glob`, `grep`, `search`, `show`, `python`'s `files`, `skill_view`, `skills_list`\\\", needs `ro`.\",\"grants\":{\"/docs\":\"ro\"},\"op\":\"list\",\"path\":\"/docs\",\"tree\":[\"/docs/a.md\",\"/docs/img/\",\"/notes.md\"]}",
+		expect: `{
+        "entries": [
+          "img/",
+          "a.md"
+        ]
+      }`,
+		canonical: `{"entries":["img/","a.md"]}`,
+		answer:    `{"entries":["img/","a.md"]}`,
+	},
+	{
+		id: "fs_access/1da273ab", area: "fs_access", index: 47, file: "lembas-check:fs_access.json", line: 1612,
+		about: "A look needs only ro: a directory given to read at ro is its listing, as the tool shows it. filesystem.md, What each operation needs: \"`list`, `read`, `glob`, `grep`, `search`, `show`, `python`'s `files`, `skill_view`, `skills_list`\", needs `ro`.",
+		input: "{\"about\":\"A look needs only ro: a directory given to read at ro is its listing, as the tool shows it. filesystem.md, What each operation needs: \\\"`list`, `read`, `glob`, `grep`, `search`, `show`, `python`'s `files`, `skill_view`, `skills_list`\\\", needs `ro`.\",\"grants\":{\"/docs\":\"ro\"},\"op\":\"read_text\",\"path\":\"/docs\",\"tree\":[\"/docs/a.md\",\"/docs/b.md\"]}",
+		expect: `{
+        "text": "a.md\nb.md"
+      }`,
+		canonical: `{"text":"a.md\nb.md"}`,
+		answer:    `{"text":"a.md\nb.md"}`,
+	},
+	{
+		id: "fs_access/7900fdfe", area: "fs_access", index: 48, file: "lembas-check:fs_access.json", line: 1627,
+		about: "Below ro a look is not made: a file at none under a granted directory reads as a missing one. filesystem.md, What each operation needs: \"`list`, `read`, `glob`, `grep`, `search`, `show`, `python`'s `files`, `skill_view`, `skills_list`\", needs `ro`.",
+		input: "{\"about\":\"Below ro a look is not made: a file at none under a granted directory reads as a missing one. filesystem.md, What each operation needs: \\\"`list`, `read`, `glob`, `grep`, `search`, `show`, `python`'s `files`, `skill_view`, `skills_list`\\\", needs `ro`.\",\"grants\":{\"/docs\":\"ro\",\"/docs/secret.md\":\"none\"},\"op\":\"read\",\"path\":\"/docs/secret.md\",\"tree\":[\"/docs/a.md\",\"/docs/secret.md\"]}",
+		expect: `{
+        "error": "No such file or directory: /docs/secret.md"
+      }`,
+		canonical: `{"error":"No such file or directory: /docs/secret.md"}`,
+		answer:    `{"error":"No such file or directory: /docs/secret.md"}`,
+	},
+	{
+		id: "fs_access/1eebd5a8", area: "fs_access", index: 49, file: "lembas-check:fs_access.json", line: 1643,
+		about: "A tool's error is its result: a list of a file answers the text the model is given, not a failure of the call. filesystem.md, Errors: \"A tool's error is its result (`loop.json` `parallel`).\"",
+		input: "{\"about\":\"A tool's error is its result: a list of a file answers the text the model is given, not a failure of the call. filesystem.md, Errors: \\\"A tool's error is its result (`loop.json` `parallel`).\\\"\",\"grants\":{\"/\":\"ro\"},\"op\":\"list\",\"path\":\"/notes.md\",\"tree\":[\"/notes.md\"]}",
+		expect: `{
+        "error": "Not a directory: /notes.md"
+      }`,
+		canonical: `{"error":"Not a directory: /notes.md"}`,
+		answer:    `{"error":"Not a directory: /notes.md"}`,
+	},
+	{
 		id: "index/0f2ebbeb", area: "index", index: 0, file: "lembas-check:index.json", line: 4,
 		about: "A file written is indexed at once: its content hash is embedded, and the index holds its path under that hash. filesystem.md, Indexing, by tokens: \"What `search` reads is built when a file is written\".",
 		input: "{\"about\":\"A file written is indexed at once: its content hash is embedded, and the index holds its path under that hash. filesystem.md, Indexing, by tokens: \\\"What `search` reads is built when a file is written\\\".\",\"steps\":[{\"content\":\"Alpha notes.\\n\",\"op\":\"write\",\"path\":\"/Notes/a.md\"}]}",
@@ -2890,6 +2943,109 @@ var embeddedCases = [...]embeddedCase{
       ]`,
 		canonical: `["/proj/AGENTS.md"]`,
 		answer:    `["/proj/AGENTS.md"]`,
+	},
+	{
+		id: "instructions/00ec4c3e", area: "instructions", index: 6, file: "lembas-check:instructions.json", line: 99,
+		about: `The paths as the model is given them: relative to the boundary, a section's boundary dropped from each. filesystem.md, Instruction files, stacked: "Each is given to the model under its path relative to the boundary."`,
+		input: `{"about":"The paths as the model is given them: relative to the boundary, a section's boundary dropped from each. filesystem.md, Instruction files, stacked: \"Each is given to the model under its path relative to the boundary.\"","boundary":"/sec","files":["/AGENTS.md","/sec/AGENTS.md","/sec/repo/CLAUDE.md"],"relative":true,"start":"/sec/repo"}`,
+		expect: `[
+        "AGENTS.md",
+        "repo/CLAUDE.md"
+      ]`,
+		canonical: `["AGENTS.md","repo/CLAUDE.md"]`,
+		answer:    `["AGENTS.md","repo/CLAUDE.md"]`,
+	},
+	{
+		id: "instructions/133a1c69", area: "instructions", index: 7, file: "lembas-check:instructions.json", line: 114,
+		about: "Relative to the root boundary: the root's own file is `AGENTS.md`, no leading `/`. filesystem.md, Instruction files, stacked: \"Each is given to the model under its path relative to the boundary.\"",
+		input: "{\"about\":\"Relative to the root boundary: the root's own file is `AGENTS.md`, no leading `/`. filesystem.md, Instruction files, stacked: \\\"Each is given to the model under its path relative to the boundary.\\\"\",\"boundary\":\"/\",\"files\":[\"/AGENTS.md\",\"/a/AGENTS.md\",\"/a/b/CLAUDE.md\"],\"relative\":true,\"start\":\"/a/b\"}",
+		expect: `[
+        "AGENTS.md",
+        "a/AGENTS.md",
+        "a/b/CLAUDE.md"
+      ]`,
+		canonical: `["AGENTS.md","a/AGENTS.md","a/b/CLAUDE.md"]`,
+		answer:    `["AGENTS.md","a/AGENTS.md","a/b/CLAUDE.md"]`,
+	},
+	{
+		id: "instructions/0333aca5", area: "instructions", index: 8, file: "lembas-check:instructions.json", line: 130,
+		about: `Nearby instructions: reading a file below the start directory hands the instruction file of each directory on the way to it, outermost first, after the chain; a second read under them hands nothing again. filesystem.md, Instruction files, stacked: "**Below the start directory**, a file under a directory with its own instruction file hands the model that file the first time something under it is read, once per session"`,
+		input: `{"about":"Nearby instructions: reading a file below the start directory hands the instruction file of each directory on the way to it, outermost first, after the chain; a second read under them hands nothing again. filesystem.md, Instruction files, stacked: \"**Below the start directory**, a file under a directory with its own instruction file hands the model that file the first time something under it is read, once per session\"","boundary":"/","files":["/AGENTS.md","/a/AGENTS.md","/a/src/CLAUDE.md","/a/src/x.go","/a/src/y.go"],"reads":["/a/src/x.go","/a/src/y.go","a/src/x.go"],"start":"/"}`,
+		expect: `[
+        "/AGENTS.md",
+        "/a/AGENTS.md",
+        "/a/src/CLAUDE.md"
+      ]`,
+		canonical: `["/AGENTS.md","/a/AGENTS.md","/a/src/CLAUDE.md"]`,
+		answer:    `["/AGENTS.md","/a/AGENTS.md","/a/src/CLAUDE.md"]`,
+	},
+	{
+		id: "instructions/13d21a45", area: "instructions", index: 9, file: "lembas-check:instructions.json", line: 152,
+		about: `Nearby instructions come only from below the start directory: a read above it or beside it hands nothing, and a read below hands only the directories strictly under the start (the start's own file is the chain's). filesystem.md, Instruction files, stacked: "**Below the start directory**, a file under a directory with its own instruction file hands the model that file the first time something under it is read"`,
+		input: `{"about":"Nearby instructions come only from below the start directory: a read above it or beside it hands nothing, and a read below hands only the directories strictly under the start (the start's own file is the chain's). filesystem.md, Instruction files, stacked: \"**Below the start directory**, a file under a directory with its own instruction file hands the model that file the first time something under it is read\"","boundary":"/","files":["/AGENTS.md","/p/AGENTS.md","/p/notes.md","/q/AGENTS.md","/q/x.md","/p/d/AGENTS.md","/p/d/e.md","/top.md"],"reads":["/top.md","/q/x.md","/p/notes.md","d/e.md"],"start":"/p"}`,
+		expect: `[
+        "/AGENTS.md",
+        "/p/AGENTS.md",
+        "/p/d/AGENTS.md"
+      ]`,
+		canonical: `["/AGENTS.md","/p/AGENTS.md","/p/d/AGENTS.md"]`,
+		answer:    `["/AGENTS.md","/p/AGENTS.md","/p/d/AGENTS.md"]`,
+	},
+	{
+		id: "instructions/faad1f06", area: "instructions", index: 10, file: "lembas-check:instructions.json", line: 178,
+		about: `Nearby instructions by the same reading rules: an instruction file at none is not handed (the next directory down still may), and a read of a file the session cannot see hands nothing. filesystem.md, Instruction files, stacked: "by the same reading rules." (the whole sentence: "**Below the start directory**, a file under a directory with its own instruction file hands the model that file the first time something under it is read, once per session")`,
+		input: `{"about":"Nearby instructions by the same reading rules: an instruction file at none is not handed (the next directory down still may), and a read of a file the session cannot see hands nothing. filesystem.md, Instruction files, stacked: \"by the same reading rules.\" (the whole sentence: \"**Below the start directory**, a file under a directory with its own instruction file hands the model that file the first time something under it is read, once per session\")","boundary":"/","files":["/AGENTS.md","/a/AGENTS.md","/a/b/AGENTS.md","/a/b/c.md","/h/AGENTS.md","/h/x.md"],"grants":{"/":"ro","/a/AGENTS.md":"none","/h/x.md":"none"},"reads":["/h/x.md","/a/b/c.md"],"start":"/"}`,
+		expect: `[
+        "/AGENTS.md",
+        "/a/b/AGENTS.md"
+      ]`,
+		canonical: `["/AGENTS.md","/a/b/AGENTS.md"]`,
+		answer:    `["/AGENTS.md","/a/b/AGENTS.md"]`,
+	},
+	{
+		id: "instructions/c00f7d8f", area: "instructions", index: 11, file: "lembas-check:instructions.json", line: 204,
+		about: `Reading a directory's instruction file itself hands the ones above it and counts it as handed: it is not handed again when a file beside it is read. filesystem.md, Instruction files, stacked: "a file under a directory with its own instruction file hands the model that file the first time something under it is read, once per session"`,
+		input: `{"about":"Reading a directory's instruction file itself hands the ones above it and counts it as handed: it is not handed again when a file beside it is read. filesystem.md, Instruction files, stacked: \"a file under a directory with its own instruction file hands the model that file the first time something under it is read, once per session\"","boundary":"/","files":["/a/AGENTS.md","/a/b/AGENTS.md","/a/b/c.md"],"reads":["/a/b/AGENTS.md","/a/b/c.md"],"start":"/"}`,
+		expect: `[
+        "/a/AGENTS.md"
+      ]`,
+		canonical: `["/a/AGENTS.md"]`,
+		answer:    `["/a/AGENTS.md"]`,
+	},
+	{
+		id: "instructions/19fed684", area: "instructions", index: 12, file: "lembas-check:instructions.json", line: 221,
+		about: "On a device: the CLI's global AGENTS.md first, then the chain from the project root down, then the instructions its configuration names, in their order. filesystem.md, Instruction files, stacked: \"On a device the boundary is the project root, a file counts only when it really is a file inside the project (a link to elsewhere is not read), and the CLI's global `AGENTS.md` comes before the chain, the `instructions` named in its configuration after it.\"; filesystem.md, Node kinds: \"On a device the boundary is the project root (the directory the CLI's trust is given to) and the start directory is where the session started.\"",
+		input: "{\"about\":\"On a device: the CLI's global AGENTS.md first, then the chain from the project root down, then the instructions its configuration names, in their order. filesystem.md, Instruction files, stacked: \\\"On a device the boundary is the project root, a file counts only when it really is a file inside the project (a link to elsewhere is not read), and the CLI's global `AGENTS.md` comes before the chain, the `instructions` named in its configuration after it.\\\"; filesystem.md, Node kinds: \\\"On a device the boundary is the project root (the directory the CLI's trust is given to) and the start directory is where the session started.\\\"\",\"boundary\":\"/proj\",\"device\":{\"global\":\"/home/u/.config/lembas/AGENTS.md\",\"instructions\":[\"/proj/docs/style.md\",\"/proj/docs/rules.md\"]},\"files\":[\"/home/u/.config/lembas/AGENTS.md\",\"/AGENTS.md\",\"/proj/AGENTS.md\",\"/proj/app/CLAUDE.md\",\"/proj/docs/style.md\",\"/proj/docs/rules.md\"],\"start\":\"/proj/app\"}",
+		expect: `[
+        "/home/u/.config/lembas/AGENTS.md",
+        "/proj/AGENTS.md",
+        "/proj/app/CLAUDE.md",
+        "/proj/docs/style.md",
+        "/proj/docs/rules.md"
+      ]`,
+		canonical: `["/home/u/.config/lembas/AGENTS.md","/proj/AGENTS.md","/proj/app/CLAUDE.md","/proj/docs/style.md","/proj/docs/rules.md"]`,
+		answer:    `["/home/u/.config/lembas/AGENTS.md","/proj/AGENTS.md","/proj/app/CLAUDE.md","/proj/docs/style.md","/proj/docs/rules.md"]`,
+	},
+	{
+		id: "instructions/ad077d81", area: "instructions", index: 13, file: "lembas-check:instructions.json", line: 248,
+		about: "On a device, an AGENTS.md that is a link to a file outside the project is not read, and the CLAUDE.md beside it, a real file, is the directory's; a link to a file inside the project is followed and counts. filesystem.md, Paths: \"an `AGENTS.md` committed as a link to a file outside the project is not read\"; filesystem.md, Instruction files, stacked: \"a file counts only when it really is a file inside the project (a link to elsewhere is not read)\"",
+		input: "{\"about\":\"On a device, an AGENTS.md that is a link to a file outside the project is not read, and the CLAUDE.md beside it, a real file, is the directory's; a link to a file inside the project is followed and counts. filesystem.md, Paths: \\\"an `AGENTS.md` committed as a link to a file outside the project is not read\\\"; filesystem.md, Instruction files, stacked: \\\"a file counts only when it really is a file inside the project (a link to elsewhere is not read)\\\"\",\"boundary\":\"/proj\",\"device\":{\"links\":{\"/proj/AGENTS.md\":\"/elsewhere/AGENTS.md\",\"/proj/app/AGENTS.md\":\"/elsewhere/AGENTS.md\",\"/proj/app/sub/AGENTS.md\":\"../../shared/rules.md\"}},\"files\":[\"/elsewhere/AGENTS.md\",\"/proj/shared/rules.md\",\"/proj/app/CLAUDE.md\"],\"start\":\"/proj/app/sub\"}",
+		expect: `[
+        "/proj/app/CLAUDE.md",
+        "/proj/app/sub/AGENTS.md"
+      ]`,
+		canonical: `["/proj/app/CLAUDE.md","/proj/app/sub/AGENTS.md"]`,
+		answer:    `["/proj/app/CLAUDE.md","/proj/app/sub/AGENTS.md"]`,
+	},
+	{
+		id: "instructions/eebfd1b7", area: "instructions", index: 14, file: "lembas-check:instructions.json", line: 269,
+		about: `On a device, a link is followed: where the CLI's rules look at a path they look at where it really is — a link to a file outside the project, or to nothing, is not an instruction file. filesystem.md, Paths: "On a device, a link is followed, and where the CLI's rules look at a path they look at where it really is"`,
+		input: `{"about":"On a device, a link is followed: where the CLI's rules look at a path they look at where it really is — a link to a file outside the project, or to nothing, is not an instruction file. filesystem.md, Paths: \"On a device, a link is followed, and where the CLI's rules look at a path they look at where it really is\"","boundary":"/proj","device":{"links":{"/proj/AGENTS.md":"/outside/A.md","/proj/x/AGENTS.md":"gone.md"}},"files":["/outside/A.md","/proj/CLAUDE.md"],"start":"/proj"}`,
+		expect: `[
+        "/proj/CLAUDE.md"
+      ]`,
+		canonical: `["/proj/CLAUDE.md"]`,
+		answer:    `["/proj/CLAUDE.md"]`,
 	},
 	{
 		id: "modules/4ac24486", area: "modules", index: 0, file: "lembas-check:modules.json", line: 4,

@@ -1782,6 +1782,21 @@ src/b.ts:9: // TODO`)}}}
 		return FSAccessCase{About: "A directory is a node of its own kind: listed with its trailing `/`, and read as its listing. filesystem.md, Node kinds: \"| `dir` | a directory of the tree |\"", viewFields: viewFields{Tree: []string{`/d/`, `/f.md`}, Grants: map[string]string{`/`: `ro`}}, Op: `read`, Path: new(`/`)}
 	},
 	func() any {
+		return FSAccessCase{About: "A look needs only ro: read of a file where everything is at ro is made. filesystem.md, What each operation needs: \"`list`, `read`, `glob`, `grep`, `search`, `show`, `python`'s `files`, `skill_view`, `skills_list`\", needs `ro`.", viewFields: viewFields{Tree: []string{`/docs/a.md`, `/notes.md`}, Grants: map[string]string{`/`: `ro`}}, Op: `read`, Path: new(`/docs/a.md`)}
+	},
+	func() any {
+		return FSAccessCase{About: "A look needs only ro: list of a directory at ro lists it (no mark: the directory itself cannot be changed). filesystem.md, What each operation needs: \"`list`, `read`, `glob`, `grep`, `search`, `show`, `python`'s `files`, `skill_view`, `skills_list`\", needs `ro`.", viewFields: viewFields{Tree: []string{`/docs/a.md`, `/docs/img/`, `/notes.md`}, Grants: map[string]string{`/docs`: `ro`}}, Op: `list`, Path: new(`/docs`)}
+	},
+	func() any {
+		return FSAccessCase{About: "A look needs only ro: a directory given to read at ro is its listing, as the tool shows it. filesystem.md, What each operation needs: \"`list`, `read`, `glob`, `grep`, `search`, `show`, `python`'s `files`, `skill_view`, `skills_list`\", needs `ro`.", viewFields: viewFields{Tree: []string{`/docs/a.md`, `/docs/b.md`}, Grants: map[string]string{`/docs`: `ro`}}, Op: `read_text`, Path: new(`/docs`)}
+	},
+	func() any {
+		return FSAccessCase{About: "Below ro a look is not made: a file at none under a granted directory reads as a missing one. filesystem.md, What each operation needs: \"`list`, `read`, `glob`, `grep`, `search`, `show`, `python`'s `files`, `skill_view`, `skills_list`\", needs `ro`.", viewFields: viewFields{Tree: []string{`/docs/a.md`, `/docs/secret.md`}, Grants: map[string]string{`/docs`: `ro`, `/docs/secret.md`: `none`}}, Op: `read`, Path: new(`/docs/secret.md`)}
+	},
+	func() any {
+		return FSAccessCase{About: "A tool's error is its result: a list of a file answers the text the model is given, not a failure of the call. filesystem.md, Errors: \"A tool's error is its result (`loop.json` `parallel`).\"", viewFields: viewFields{Tree: []string{`/notes.md`}, Grants: map[string]string{`/`: `ro`}}, Op: `list`, Path: new(`/notes.md`)}
+	},
+	func() any {
 		return indexCase{About: "A file written is indexed at once: its content hash is embedded, and the index holds its path under that hash. filesystem.md, Indexing, by tokens: \"What `search` reads is built when a file is written\".", Steps: []indexStep{indexStep{Op: `write`, Path: new(`/Notes/a.md`), Content: new(`Alpha notes.
 `)}}}
 	},
@@ -1968,6 +1983,33 @@ src/b.ts:9: // TODO`)}}}
 	},
 	func() any {
 		return InstructionsCase{About: `A start directory outside the boundary is the boundary: only the boundary's own file. "A start directory outside the boundary is read as the boundary."`, Files: []string{`/AGENTS.md`, `/proj/AGENTS.md`, `/elsewhere/AGENTS.md`}, Boundary: new(`/proj`), Start: new(`/elsewhere`)}
+	},
+	func() any {
+		return InstructionsCase{About: `The paths as the model is given them: relative to the boundary, a section's boundary dropped from each. filesystem.md, Instruction files, stacked: "Each is given to the model under its path relative to the boundary."`, Files: []string{`/AGENTS.md`, `/sec/AGENTS.md`, `/sec/repo/CLAUDE.md`}, Boundary: new(`/sec`), Start: new(`/sec/repo`), Relative: true}
+	},
+	func() any {
+		return InstructionsCase{About: "Relative to the root boundary: the root's own file is `AGENTS.md`, no leading `/`. filesystem.md, Instruction files, stacked: \"Each is given to the model under its path relative to the boundary.\"", Files: []string{`/AGENTS.md`, `/a/AGENTS.md`, `/a/b/CLAUDE.md`}, Boundary: new(`/`), Start: new(`/a/b`), Relative: true}
+	},
+	func() any {
+		return InstructionsCase{About: `Nearby instructions: reading a file below the start directory hands the instruction file of each directory on the way to it, outermost first, after the chain; a second read under them hands nothing again. filesystem.md, Instruction files, stacked: "**Below the start directory**, a file under a directory with its own instruction file hands the model that file the first time something under it is read, once per session"`, Files: []string{`/AGENTS.md`, `/a/AGENTS.md`, `/a/src/CLAUDE.md`, `/a/src/x.go`, `/a/src/y.go`}, Boundary: new(`/`), Start: new(`/`), Reads: []string{`/a/src/x.go`, `/a/src/y.go`, `a/src/x.go`}}
+	},
+	func() any {
+		return InstructionsCase{About: `Nearby instructions come only from below the start directory: a read above it or beside it hands nothing, and a read below hands only the directories strictly under the start (the start's own file is the chain's). filesystem.md, Instruction files, stacked: "**Below the start directory**, a file under a directory with its own instruction file hands the model that file the first time something under it is read"`, Files: []string{`/AGENTS.md`, `/p/AGENTS.md`, `/p/notes.md`, `/q/AGENTS.md`, `/q/x.md`, `/p/d/AGENTS.md`, `/p/d/e.md`, `/top.md`}, Boundary: new(`/`), Start: new(`/p`), Reads: []string{`/top.md`, `/q/x.md`, `/p/notes.md`, `d/e.md`}}
+	},
+	func() any {
+		return InstructionsCase{About: `Nearby instructions by the same reading rules: an instruction file at none is not handed (the next directory down still may), and a read of a file the session cannot see hands nothing. filesystem.md, Instruction files, stacked: "by the same reading rules." (the whole sentence: "**Below the start directory**, a file under a directory with its own instruction file hands the model that file the first time something under it is read, once per session")`, Files: []string{`/AGENTS.md`, `/a/AGENTS.md`, `/a/b/AGENTS.md`, `/a/b/c.md`, `/h/AGENTS.md`, `/h/x.md`}, Boundary: new(`/`), Start: new(`/`), Grants: map[string]string{`/`: `ro`, `/a/AGENTS.md`: `none`, `/h/x.md`: `none`}, Reads: []string{`/h/x.md`, `/a/b/c.md`}}
+	},
+	func() any {
+		return InstructionsCase{About: `Reading a directory's instruction file itself hands the ones above it and counts it as handed: it is not handed again when a file beside it is read. filesystem.md, Instruction files, stacked: "a file under a directory with its own instruction file hands the model that file the first time something under it is read, once per session"`, Files: []string{`/a/AGENTS.md`, `/a/b/AGENTS.md`, `/a/b/c.md`}, Boundary: new(`/`), Start: new(`/`), Reads: []string{`/a/b/AGENTS.md`, `/a/b/c.md`}}
+	},
+	func() any {
+		return InstructionsCase{About: "On a device: the CLI's global AGENTS.md first, then the chain from the project root down, then the instructions its configuration names, in their order. filesystem.md, Instruction files, stacked: \"On a device the boundary is the project root, a file counts only when it really is a file inside the project (a link to elsewhere is not read), and the CLI's global `AGENTS.md` comes before the chain, the `instructions` named in its configuration after it.\"; filesystem.md, Node kinds: \"On a device the boundary is the project root (the directory the CLI's trust is given to) and the start directory is where the session started.\"", Files: []string{`/home/u/.config/lembas/AGENTS.md`, `/AGENTS.md`, `/proj/AGENTS.md`, `/proj/app/CLAUDE.md`, `/proj/docs/style.md`, `/proj/docs/rules.md`}, Boundary: new(`/proj`), Start: new(`/proj/app`), Device: &InstructionsDevice{Global: `/home/u/.config/lembas/AGENTS.md`, Instructions: []string{`/proj/docs/style.md`, `/proj/docs/rules.md`}}}
+	},
+	func() any {
+		return InstructionsCase{About: "On a device, an AGENTS.md that is a link to a file outside the project is not read, and the CLAUDE.md beside it, a real file, is the directory's; a link to a file inside the project is followed and counts. filesystem.md, Paths: \"an `AGENTS.md` committed as a link to a file outside the project is not read\"; filesystem.md, Instruction files, stacked: \"a file counts only when it really is a file inside the project (a link to elsewhere is not read)\"", Files: []string{`/elsewhere/AGENTS.md`, `/proj/shared/rules.md`, `/proj/app/CLAUDE.md`}, Boundary: new(`/proj`), Start: new(`/proj/app/sub`), Device: &InstructionsDevice{Links: map[string]string{`/proj/AGENTS.md`: `/elsewhere/AGENTS.md`, `/proj/app/AGENTS.md`: `/elsewhere/AGENTS.md`, `/proj/app/sub/AGENTS.md`: `../../shared/rules.md`}}}
+	},
+	func() any {
+		return InstructionsCase{About: `On a device, a link is followed: where the CLI's rules look at a path they look at where it really is — a link to a file outside the project, or to nothing, is not an instruction file. filesystem.md, Paths: "On a device, a link is followed, and where the CLI's rules look at a path they look at where it really is"`, Files: []string{`/outside/A.md`, `/proj/CLAUDE.md`}, Boundary: new(`/proj`), Start: new(`/proj`), Device: &InstructionsDevice{Links: map[string]string{`/proj/AGENTS.md`: `/outside/A.md`, `/proj/x/AGENTS.md`: `gone.md`}}}
 	},
 	func() any {
 		return modulesCase{About: `Unconditional modules ride the system prompt at spawn, after the root file, by relative path (a subfolder's too); a conditional one does not, and a request with nothing touched appends nothing. seeds/004, Format and discovery: "Without frontmatter, or with an empty one, the module is unconditional: it is loaded at spawn, after the root file, and never returned by a trigger pass."`, Root: new(`/project`), Files: map[string]*modulesFile{`/project/.elowen/rules/api.md`: &modulesFile{Text: `---

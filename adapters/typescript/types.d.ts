@@ -109,8 +109,15 @@ export type IndexAnswer = {
 export type InstructionsCase = {
   about?: string;
   boundary?: string;
+  device?: {
+    global?: string;
+    instructions?: Array<string>;
+    links?: Record<string, string>;
+  };
   files?: Array<string>;
   grants?: Record<string, string>;
+  reads?: Array<string>;
+  relative?: boolean;
   start?: string;
 };
 /** instructions: an answer, the shape of a case's "expect". */

@@ -123,11 +123,20 @@ IndexAnswer = TypedDict("IndexAnswer", {
     "refused": NotRequired[IndexAnswerRefused],
 })
 
+InstructionsCaseDevice = TypedDict("InstructionsCaseDevice", {
+    "global": NotRequired[str],
+    "instructions": NotRequired[List[str]],
+    "links": NotRequired[Dict[str, str]],
+})
+
 InstructionsCase = TypedDict("InstructionsCase", {
     "about": NotRequired[str],
     "boundary": NotRequired[str],
+    "device": NotRequired[InstructionsCaseDevice],
     "files": NotRequired[List[str]],
     "grants": NotRequired[Dict[str, str]],
+    "reads": NotRequired[List[str]],
+    "relative": NotRequired[bool],
     "start": NotRequired[str],
 })
 

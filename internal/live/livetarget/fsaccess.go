@@ -296,6 +296,9 @@ func planInstructions(p *agents.Profile, c conformance.Case) (*plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	if why := instructionsUnplayed(cs); why != "" {
+		return nil, skipf("%s", why)
+	}
 	boundary := fsaccess.Resolve("/", *cs.Boundary)
 	var rules []action
 	if cs.Grants != nil {
@@ -349,6 +352,23 @@ func planInstructions(p *agents.Profile, c conformance.Case) (*plan, error) {
 		return out, nil
 	}
 	return pl, nil
+}
+
+// instructionsUnplayed says what would carry an instructions case's 3.1.0 fields, which one
+// prompt whose first request is searched for markers cannot show; "" when it has none.
+func instructionsUnplayed(c conformance.InstructionsCase) string {
+	switch {
+	case c.Device != nil:
+		return "a device's links, global AGENTS.md and configured instructions need a profile that says where the " +
+			"agent's global file and configuration live; the reference agent has neither"
+	case len(c.Reads) > 0:
+		return "the nearby files a read hands need each read played as a read call and its result searched for " +
+			"markers; the live target plays one prompt"
+	case c.Relative:
+		return "the path each file is given under is written in the agent's own prompt format, which the live " +
+			"target does not parse; only the markers are found"
+	}
+	return ""
 }
 
 // grantsAction gives an instructions case's grants by _lembas/configure, in the session's terms
