@@ -5695,6 +5695,274 @@ var embeddedCases = [...]embeddedCase{
 		answer:    `{"error":"Access denied: /Docs is not open to this session."}`,
 	},
 	{
+		id: "skills/f25df4e4", area: "skills", index: 0, file: "lembas-check:skills.json", line: 4,
+		about: "A chat's places, the most specific first: the skills/ of the start directory, then of each directory up to the boundary, then the person's, then the organisation's; a name found earlier wins. filesystem.md, Skills: \"the `skills/` directory of every directory from the start directory up to the boundary, the nearest first\"; \"a name found in an earlier place wins, and the later one is not offered\"; \"So on both sides the session's own place comes first, the person's next, what is shared last.\"",
+		input: "{\"about\":\"A chat's places, the most specific first: the skills/ of the start directory, then of each directory up to the boundary, then the person's, then the organisation's; a name found earlier wins. filesystem.md, Skills: \\\"the `skills/` directory of every directory from the start directory up to the boundary, the nearest first\\\"; \\\"a name found in an earlier place wins, and the later one is not offered\\\"; \\\"So on both sides the session's own place comes first, the person's next, what is shared last.\\\"\",\"boundary\":\"/\",\"op\":\"list\",\"side\":\"chat\",\"start\":\"/team/repo\",\"tree\":[\"/team/repo/skills/deploy/SKILL.md\",\"/team/skills/deploy/SKILL.md\",\"/team/skills/lint/SKILL.md\",\"/home/ana/skills/lint/SKILL.md\",\"/home/ana/skills/fmt/SKILL.md\",\"/skills/fmt/SKILL.md\",\"/skills/notes/SKILL.md\"],\"user\":\"ana\"}",
+		expect: `{
+        "skills": {
+          "deploy": "/team/repo/skills/deploy/SKILL.md",
+          "lint": "/team/skills/lint/SKILL.md",
+          "fmt": "/home/ana/skills/fmt/SKILL.md",
+          "notes": "/skills/notes/SKILL.md"
+        }
+      }`,
+		canonical: `{"skills":{"deploy":"/team/repo/skills/deploy/SKILL.md","fmt":"/home/ana/skills/fmt/SKILL.md","lint":"/team/skills/lint/SKILL.md","notes":"/skills/notes/SKILL.md"}}`,
+		answer:    `{"skills":{"deploy":"/team/repo/skills/deploy/SKILL.md","fmt":"/home/ana/skills/fmt/SKILL.md","lint":"/team/skills/lint/SKILL.md","notes":"/skills/notes/SKILL.md"}}`,
+	},
+	{
+		id: "skills/4ff908e5", area: "skills", index: 1, file: "lembas-check:skills.json", line: 29,
+		about: "The root's skills/ is not the walk's: at the root the person's own place comes before /skills/, which is the organisation's and last. filesystem.md, Skills: \"the nearest first, **the root's excluded**; then the person's own `/home/<user>/skills/`; then the organisation's `/skills/`\"",
+		input: "{\"about\":\"The root's skills/ is not the walk's: at the root the person's own place comes before /skills/, which is the organisation's and last. filesystem.md, Skills: \\\"the nearest first, **the root's excluded**; then the person's own `/home/<user>/skills/`; then the organisation's `/skills/`\\\"\",\"boundary\":\"/\",\"op\":\"list\",\"side\":\"chat\",\"start\":\"/\",\"tree\":[\"/skills/deploy/SKILL.md\",\"/home/ana/skills/deploy/SKILL.md\",\"/skills/lint/SKILL.md\"],\"user\":\"ana\"}",
+		expect: `{
+        "skills": {
+          "deploy": "/home/ana/skills/deploy/SKILL.md",
+          "lint": "/skills/lint/SKILL.md"
+        }
+      }`,
+		canonical: `{"skills":{"deploy":"/home/ana/skills/deploy/SKILL.md","lint":"/skills/lint/SKILL.md"}}`,
+		answer:    `{"skills":{"deploy":"/home/ana/skills/deploy/SKILL.md","lint":"/skills/lint/SKILL.md"}}`,
+	},
+	{
+		id: "skills/7bd4d153", area: "skills", index: 2, file: "lembas-check:skills.json", line: 48,
+		about: "The walk stops at the boundary: a skills/ above it is not a place of the session's own. filesystem.md, Skills: \"the `skills/` directory of every directory from the start directory up to the boundary, the nearest first\"",
+		input: "{\"about\":\"The walk stops at the boundary: a skills/ above it is not a place of the session's own. filesystem.md, Skills: \\\"the `skills/` directory of every directory from the start directory up to the boundary, the nearest first\\\"\",\"boundary\":\"/team/repo\",\"op\":\"list\",\"side\":\"chat\",\"start\":\"/team/repo/src\",\"tree\":[\"/team/skills/above/SKILL.md\",\"/team/repo/skills/here/SKILL.md\",\"/team/repo/src/skills/near/SKILL.md\"],\"user\":\"ana\"}",
+		expect: `{
+        "skills": {
+          "here": "/team/repo/skills/here/SKILL.md",
+          "near": "/team/repo/src/skills/near/SKILL.md"
+        }
+      }`,
+		canonical: `{"skills":{"here":"/team/repo/skills/here/SKILL.md","near":"/team/repo/src/skills/near/SKILL.md"}}`,
+		answer:    `{"skills":{"here":"/team/repo/skills/here/SKILL.md","near":"/team/repo/src/skills/near/SKILL.md"}}`,
+	},
+	{
+		id: "skills/b65f2e90", area: "skills", index: 3, file: "lembas-check:skills.json", line: 67,
+		about: `A skill the session cannot read is not one there, so it does not hide the later one of its name: /team/skills/deploy at none, /skills/deploy is offered. filesystem.md, Skills: "Only what the session can read is a skill there"`,
+		input: `{"about":"A skill the session cannot read is not one there, so it does not hide the later one of its name: /team/skills/deploy at none, /skills/deploy is offered. filesystem.md, Skills: \"Only what the session can read is a skill there\"","boundary":"/","grants":{"/":"ro","/team/skills/deploy":"none"},"op":"list","side":"chat","start":"/team","tree":["/team/skills/deploy/SKILL.md","/skills/deploy/SKILL.md","/team/skills/lint/SKILL.md"],"user":"ana"}`,
+		expect: `{
+        "skills": {
+          "deploy": "/skills/deploy/SKILL.md",
+          "lint": "/team/skills/lint/SKILL.md"
+        }
+      }`,
+		canonical: `{"skills":{"deploy":"/skills/deploy/SKILL.md","lint":"/team/skills/lint/SKILL.md"}}`,
+		answer:    `{"skills":{"deploy":"/skills/deploy/SKILL.md","lint":"/team/skills/lint/SKILL.md"}}`,
+	},
+	{
+		id: "skills/01daf577", area: "skills", index: 4, file: "lembas-check:skills.json", line: 90,
+		about: "A skill is a directory with a SKILL.md: a directory of a place without one, a SKILL.md lying in the place itself, and one a level further down are not skills. filesystem.md, Skills: \"A skill is a directory with a `SKILL.md` (frontmatter `name`, `description`)\"",
+		input: "{\"about\":\"A skill is a directory with a SKILL.md: a directory of a place without one, a SKILL.md lying in the place itself, and one a level further down are not skills. filesystem.md, Skills: \\\"A skill is a directory with a `SKILL.md` (frontmatter `name`, `description`)\\\"\",\"boundary\":\"/\",\"op\":\"list\",\"side\":\"chat\",\"start\":\"/\",\"tree\":[\"/home/ana/skills/SKILL.md\",\"/home/ana/skills/notes/README.md\",\"/home/ana/skills/deep/inner/SKILL.md\",\"/home/ana/skills/real/SKILL.md\"],\"user\":\"ana\"}",
+		expect: `{
+        "skills": {
+          "real": "/home/ana/skills/real/SKILL.md"
+        }
+      }`,
+		canonical: `{"skills":{"real":"/home/ana/skills/real/SKILL.md"}}`,
+		answer:    `{"skills":{"real":"/home/ana/skills/real/SKILL.md"}}`,
+	},
+	{
+		id: "skills/d0c8e74e", area: "skills", index: 5, file: "lembas-check:skills.json", line: 109,
+		about: "A device's places: the project's .agent/skills/ (trusted), then the user's own skills directory, then the configuration's directories in its order; a name found earlier wins. filesystem.md, Skills: \"the project's `.agent/skills/` (a trusted project); then the user's own skills directory; then the directories the configuration adds, in its order\"",
+		input: "{\"about\":\"A device's places: the project's .agent/skills/ (trusted), then the user's own skills directory, then the configuration's directories in its order; a name found earlier wins. filesystem.md, Skills: \\\"the project's `.agent/skills/` (a trusted project); then the user's own skills directory; then the directories the configuration adds, in its order\\\"\",\"config\":[\"/opt/shared/skills\",\"/srv/skills\"],\"op\":\"list\",\"project\":\"/proj\",\"side\":\"device\",\"tree\":[\"/proj/.agent/skills/a/SKILL.md\",\"/home/u/.config/lembas/skills/a/SKILL.md\",\"/home/u/.config/lembas/skills/b/SKILL.md\",\"/opt/shared/skills/b/SKILL.md\",\"/opt/shared/skills/c/SKILL.md\",\"/srv/skills/c/SKILL.md\",\"/srv/skills/d/SKILL.md\"],\"trusted\":true,\"user_skills\":\"/home/u/.config/lembas/skills\"}",
+		expect: `{
+        "skills": {
+          "a": "/proj/.agent/skills/a/SKILL.md",
+          "b": "/home/u/.config/lembas/skills/b/SKILL.md",
+          "c": "/opt/shared/skills/c/SKILL.md",
+          "d": "/srv/skills/d/SKILL.md"
+        }
+      }`,
+		canonical: `{"skills":{"a":"/proj/.agent/skills/a/SKILL.md","b":"/home/u/.config/lembas/skills/b/SKILL.md","c":"/opt/shared/skills/c/SKILL.md","d":"/srv/skills/d/SKILL.md"}}`,
+		answer:    `{"skills":{"a":"/proj/.agent/skills/a/SKILL.md","b":"/home/u/.config/lembas/skills/b/SKILL.md","c":"/opt/shared/skills/c/SKILL.md","d":"/srv/skills/d/SKILL.md"}}`,
+	},
+	{
+		id: "skills/c1728d53", area: "skills", index: 6, file: "lembas-check:skills.json", line: 138,
+		about: "A project that is not trusted has no place of its own: its .agent/skills/ is not read, and the user's skill of that name is offered. filesystem.md, Skills: \"the project's `.agent/skills/` (a trusted project)\"",
+		input: "{\"about\":\"A project that is not trusted has no place of its own: its .agent/skills/ is not read, and the user's skill of that name is offered. filesystem.md, Skills: \\\"the project's `.agent/skills/` (a trusted project)\\\"\",\"config\":[\"/opt/shared/skills\",\"/srv/skills\"],\"op\":\"list\",\"project\":\"/proj\",\"side\":\"device\",\"tree\":[\"/proj/.agent/skills/a/SKILL.md\",\"/proj/.agent/skills/only/SKILL.md\",\"/home/u/.config/lembas/skills/a/SKILL.md\"],\"user_skills\":\"/home/u/.config/lembas/skills\"}",
+		expect: `{
+        "skills": {
+          "a": "/home/u/.config/lembas/skills/a/SKILL.md"
+        }
+      }`,
+		canonical: `{"skills":{"a":"/home/u/.config/lembas/skills/a/SKILL.md"}}`,
+		answer:    `{"skills":{"a":"/home/u/.config/lembas/skills/a/SKILL.md"}}`,
+	},
+	{
+		id: "skills/0c5354cf", area: "skills", index: 7, file: "lembas-check:skills.json", line: 159,
+		about: "A name made elsewhere that does not fit the rule is offered when it is one line of at most 64 characters (64 of them is; 65, or two lines, is not). filesystem.md, Skills: \"A `SKILL.md` made elsewhere whose name does not fit is still offered when its name is one line of at most 64 characters\"",
+		input: "{\"about\":\"A name made elsewhere that does not fit the rule is offered when it is one line of at most 64 characters (64 of them is; 65, or two lines, is not). filesystem.md, Skills: \\\"A `SKILL.md` made elsewhere whose name does not fit is still offered when its name is one line of at most 64 characters\\\"\",\"boundary\":\"/\",\"names\":{\"/home/ana/skills/a/SKILL.md\":\"My Skill_One\",\"/home/ana/skills/b/SKILL.md\":\"Xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\",\"/home/ana/skills/c/SKILL.md\":\"Yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy\",\"/home/ana/skills/d/SKILL.md\":\"two\\nlines\"},\"op\":\"list\",\"side\":\"chat\",\"start\":\"/\",\"tree\":[\"/home/ana/skills/a/SKILL.md\",\"/home/ana/skills/b/SKILL.md\",\"/home/ana/skills/c/SKILL.md\",\"/home/ana/skills/d/SKILL.md\"],\"user\":\"ana\"}",
+		expect: `{
+        "skills": {
+          "My Skill_One": "/home/ana/skills/a/SKILL.md",
+          "Xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx": "/home/ana/skills/b/SKILL.md"
+        }
+      }`,
+		canonical: `{"skills":{"My Skill_One":"/home/ana/skills/a/SKILL.md","Xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx":"/home/ana/skills/b/SKILL.md"}}`,
+		answer:    `{"skills":{"My Skill_One":"/home/ana/skills/a/SKILL.md","Xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx":"/home/ana/skills/b/SKILL.md"}}`,
+	},
+	{
+		id: "skills/caa2255f", area: "skills", index: 8, file: "lembas-check:skills.json", line: 185,
+		about: "skill_view finds a name ignoring case, with _ and spaces read as -: \"my-skill-one\" finds \"My Skill_One\". filesystem.md, Skills: \"a name is looked up ignoring case, with `_` and spaces read as `-`\"",
+		input: "{\"about\":\"skill_view finds a name ignoring case, with _ and spaces read as -: \\\"my-skill-one\\\" finds \\\"My Skill_One\\\". filesystem.md, Skills: \\\"a name is looked up ignoring case, with `_` and spaces read as `-`\\\"\",\"boundary\":\"/\",\"name\":\"my-skill-one\",\"names\":{\"/home/ana/skills/a/SKILL.md\":\"My Skill_One\"},\"op\":\"view\",\"side\":\"chat\",\"start\":\"/\",\"tree\":[\"/home/ana/skills/a/SKILL.md\",\"/home/ana/skills/b/SKILL.md\"],\"user\":\"ana\"}",
+		expect: `{
+        "skill": "/home/ana/skills/a/SKILL.md"
+      }`,
+		canonical: `{"skill":"/home/ana/skills/a/SKILL.md"}`,
+		answer:    `{"skill":"/home/ana/skills/a/SKILL.md"}`,
+	},
+	{
+		id: "skills/aa089626", area: "skills", index: 9, file: "lembas-check:skills.json", line: 204,
+		about: "skill_view finds a name ignoring case, with _ and spaces read as -: \"MY SKILL ONE\" finds \"My Skill_One\". filesystem.md, Skills: \"a name is looked up ignoring case, with `_` and spaces read as `-`\"",
+		input: "{\"about\":\"skill_view finds a name ignoring case, with _ and spaces read as -: \\\"MY SKILL ONE\\\" finds \\\"My Skill_One\\\". filesystem.md, Skills: \\\"a name is looked up ignoring case, with `_` and spaces read as `-`\\\"\",\"boundary\":\"/\",\"name\":\"MY SKILL ONE\",\"names\":{\"/home/ana/skills/a/SKILL.md\":\"My Skill_One\"},\"op\":\"view\",\"side\":\"chat\",\"start\":\"/\",\"tree\":[\"/home/ana/skills/a/SKILL.md\",\"/home/ana/skills/b/SKILL.md\"],\"user\":\"ana\"}",
+		expect: `{
+        "skill": "/home/ana/skills/a/SKILL.md"
+      }`,
+		canonical: `{"skill":"/home/ana/skills/a/SKILL.md"}`,
+		answer:    `{"skill":"/home/ana/skills/a/SKILL.md"}`,
+	},
+	{
+		id: "skills/6957bb10", area: "skills", index: 10, file: "lembas-check:skills.json", line: 223,
+		about: "skill_view finds a name ignoring case, with _ and spaces read as -: \"my_skill one\" finds \"My Skill_One\". filesystem.md, Skills: \"a name is looked up ignoring case, with `_` and spaces read as `-`\"",
+		input: "{\"about\":\"skill_view finds a name ignoring case, with _ and spaces read as -: \\\"my_skill one\\\" finds \\\"My Skill_One\\\". filesystem.md, Skills: \\\"a name is looked up ignoring case, with `_` and spaces read as `-`\\\"\",\"boundary\":\"/\",\"name\":\"my_skill one\",\"names\":{\"/home/ana/skills/a/SKILL.md\":\"My Skill_One\"},\"op\":\"view\",\"side\":\"chat\",\"start\":\"/\",\"tree\":[\"/home/ana/skills/a/SKILL.md\",\"/home/ana/skills/b/SKILL.md\"],\"user\":\"ana\"}",
+		expect: `{
+        "skill": "/home/ana/skills/a/SKILL.md"
+      }`,
+		canonical: `{"skill":"/home/ana/skills/a/SKILL.md"}`,
+		answer:    `{"skill":"/home/ana/skills/a/SKILL.md"}`,
+	},
+	{
+		id: "skills/36ba3479", area: "skills", index: 11, file: "lembas-check:skills.json", line: 242,
+		about: "A name that no offered skill has, even read ignoring case, finds none. filesystem.md, Skills: \"a name is looked up ignoring case, with `_` and spaces read as `-`\"",
+		input: "{\"about\":\"A name that no offered skill has, even read ignoring case, finds none. filesystem.md, Skills: \\\"a name is looked up ignoring case, with `_` and spaces read as `-`\\\"\",\"boundary\":\"/\",\"name\":\"my.skill\",\"op\":\"view\",\"side\":\"chat\",\"start\":\"/\",\"tree\":[\"/home/ana/skills/my-skill/SKILL.md\"],\"user\":\"ana\"}",
+		expect: `{
+        "none": true
+      }`,
+		canonical: `{"none":true}`,
+		answer:    `{"none":true}`,
+	},
+	{
+		id: "skills/be0cd214", area: "skills", index: 12, file: "lembas-check:skills.json", line: 257,
+		about: "Names that differ only in case or in _ for - are one name: the earlier place's Deploy_Tool wins and the later deploy-tool is not offered. filesystem.md, Skills: \"a name found in an earlier place wins, and the later one is not offered\"; \"a name is looked up ignoring case, with `_` and spaces read as `-`\"",
+		input: "{\"about\":\"Names that differ only in case or in _ for - are one name: the earlier place's Deploy_Tool wins and the later deploy-tool is not offered. filesystem.md, Skills: \\\"a name found in an earlier place wins, and the later one is not offered\\\"; \\\"a name is looked up ignoring case, with `_` and spaces read as `-`\\\"\",\"boundary\":\"/\",\"names\":{\"/team/skills/dt/SKILL.md\":\"Deploy_Tool\"},\"op\":\"list\",\"side\":\"chat\",\"start\":\"/team\",\"tree\":[\"/team/skills/dt/SKILL.md\",\"/home/ana/skills/deploy-tool/SKILL.md\"],\"user\":\"ana\"}",
+		expect: `{
+        "skills": {
+          "Deploy_Tool": "/team/skills/dt/SKILL.md"
+        }
+      }`,
+		canonical: `{"skills":{"Deploy_Tool":"/team/skills/dt/SKILL.md"}}`,
+		answer:    `{"skills":{"Deploy_Tool":"/team/skills/dt/SKILL.md"}}`,
+	},
+	{
+		id: "skills/77538d72", area: "skills", index: 13, file: "lembas-check:skills.json", line: 277,
+		about: "skill_manage makes a new skill in the person's own place, a name of lowercase letters, digits and - starting with a letter or a digit. filesystem.md, Skills: \"`skill_manage` makes a new one in the person's own place\"; \"lowercase letters, digits and `-`, starting with a letter or a digit, at most 64 characters\"",
+		input: "{\"about\":\"skill_manage makes a new skill in the person's own place, a name of lowercase letters, digits and - starting with a letter or a digit. filesystem.md, Skills: \\\"`skill_manage` makes a new one in the person's own place\\\"; \\\"lowercase letters, digits and `-`, starting with a letter or a digit, at most 64 characters\\\"\",\"boundary\":\"/\",\"grants\":{\"/\":\"ro\",\"/home/ana\":\"stage\"},\"name\":\"release-notes-2\",\"op\":\"make\",\"side\":\"chat\",\"start\":\"/team\",\"tree\":[\"/home/ana/\",\"/team/skills/deploy/SKILL.md\"],\"user\":\"ana\"}",
+		expect: `{
+        "made": "/home/ana/skills/release-notes-2/SKILL.md"
+      }`,
+		canonical: `{"made":"/home/ana/skills/release-notes-2/SKILL.md"}`,
+		answer:    `{"made":"/home/ana/skills/release-notes-2/SKILL.md"}`,
+	},
+	{
+		id: "skills/449f59b9", area: "skills", index: 14, file: "lembas-check:skills.json", line: 297,
+		about: "A name of 64 characters is made; it starts with a digit. filesystem.md, Skills: \"`^[a-z0-9][a-z0-9-]{0,63}$`, the Agent Skills format's rule\"",
+		input: "{\"about\":\"A name of 64 characters is made; it starts with a digit. filesystem.md, Skills: \\\"`^[a-z0-9][a-z0-9-]{0,63}$`, the Agent Skills format's rule\\\"\",\"boundary\":\"/\",\"grants\":{\"/\":\"ro\",\"/home/ana\":\"stage\"},\"name\":\"9aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\",\"op\":\"make\",\"side\":\"chat\",\"start\":\"/team\",\"tree\":[\"/home/ana/\",\"/team/skills/deploy/SKILL.md\"],\"user\":\"ana\"}",
+		expect: `{
+        "made": "/home/ana/skills/9aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/SKILL.md"
+      }`,
+		canonical: `{"made":"/home/ana/skills/9aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/SKILL.md"}`,
+		answer:    `{"made":"/home/ana/skills/9aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/SKILL.md"}`,
+	},
+	{
+		id: "skills/dff136f4", area: "skills", index: 15, file: "lembas-check:skills.json", line: 317,
+		about: "skill_manage refuses to make a skill whose name has an uppercase letter. filesystem.md, Skills: \"**A skill's name**, which `skill_manage` checks when it makes or renames one: lowercase letters, digits and `-`, starting with a letter or a digit, at most 64 characters\"",
+		input: "{\"about\":\"skill_manage refuses to make a skill whose name has an uppercase letter. filesystem.md, Skills: \\\"**A skill's name**, which `skill_manage` checks when it makes or renames one: lowercase letters, digits and `-`, starting with a letter or a digit, at most 64 characters\\\"\",\"boundary\":\"/\",\"grants\":{\"/\":\"ro\",\"/home/ana\":\"stage\"},\"name\":\"Release\",\"op\":\"make\",\"side\":\"chat\",\"start\":\"/team\",\"tree\":[\"/home/ana/\",\"/team/skills/deploy/SKILL.md\"],\"user\":\"ana\"}",
+		expect: `{
+        "refused": "name"
+      }`,
+		canonical: `{"refused":"name"}`,
+		answer:    `{"refused":"name"}`,
+	},
+	{
+		id: "skills/2d1ea281", area: "skills", index: 16, file: "lembas-check:skills.json", line: 337,
+		about: "skill_manage refuses to make a skill whose name has a leading -. filesystem.md, Skills: \"**A skill's name**, which `skill_manage` checks when it makes or renames one: lowercase letters, digits and `-`, starting with a letter or a digit, at most 64 characters\"",
+		input: "{\"about\":\"skill_manage refuses to make a skill whose name has a leading -. filesystem.md, Skills: \\\"**A skill's name**, which `skill_manage` checks when it makes or renames one: lowercase letters, digits and `-`, starting with a letter or a digit, at most 64 characters\\\"\",\"boundary\":\"/\",\"grants\":{\"/\":\"ro\",\"/home/ana\":\"stage\"},\"name\":\"-lead\",\"op\":\"make\",\"side\":\"chat\",\"start\":\"/team\",\"tree\":[\"/home/ana/\",\"/team/skills/deploy/SKILL.md\"],\"user\":\"ana\"}",
+		expect: `{
+        "refused": "name"
+      }`,
+		canonical: `{"refused":"name"}`,
+		answer:    `{"refused":"name"}`,
+	},
+	{
+		id: "skills/7a71cac5", area: "skills", index: 17, file: "lembas-check:skills.json", line: 357,
+		about: "skill_manage refuses to make a skill whose name has an _. filesystem.md, Skills: \"**A skill's name**, which `skill_manage` checks when it makes or renames one: lowercase letters, digits and `-`, starting with a letter or a digit, at most 64 characters\"",
+		input: "{\"about\":\"skill_manage refuses to make a skill whose name has an _. filesystem.md, Skills: \\\"**A skill's name**, which `skill_manage` checks when it makes or renames one: lowercase letters, digits and `-`, starting with a letter or a digit, at most 64 characters\\\"\",\"boundary\":\"/\",\"grants\":{\"/\":\"ro\",\"/home/ana\":\"stage\"},\"name\":\"a_b\",\"op\":\"make\",\"side\":\"chat\",\"start\":\"/team\",\"tree\":[\"/home/ana/\",\"/team/skills/deploy/SKILL.md\"],\"user\":\"ana\"}",
+		expect: `{
+        "refused": "name"
+      }`,
+		canonical: `{"refused":"name"}`,
+		answer:    `{"refused":"name"}`,
+	},
+	{
+		id: "skills/fa05fd6d", area: "skills", index: 18, file: "lembas-check:skills.json", line: 377,
+		about: "skill_manage refuses to make a skill whose name has 65 characters. filesystem.md, Skills: \"**A skill's name**, which `skill_manage` checks when it makes or renames one: lowercase letters, digits and `-`, starting with a letter or a digit, at most 64 characters\"",
+		input: "{\"about\":\"skill_manage refuses to make a skill whose name has 65 characters. filesystem.md, Skills: \\\"**A skill's name**, which `skill_manage` checks when it makes or renames one: lowercase letters, digits and `-`, starting with a letter or a digit, at most 64 characters\\\"\",\"boundary\":\"/\",\"grants\":{\"/\":\"ro\",\"/home/ana\":\"stage\"},\"name\":\"bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb\",\"op\":\"make\",\"side\":\"chat\",\"start\":\"/team\",\"tree\":[\"/home/ana/\",\"/team/skills/deploy/SKILL.md\"],\"user\":\"ana\"}",
+		expect: `{
+        "refused": "name"
+      }`,
+		canonical: `{"refused":"name"}`,
+		answer:    `{"refused":"name"}`,
+	},
+	{
+		id: "skills/b1c1d363", area: "skills", index: 19, file: "lembas-check:skills.json", line: 397,
+		about: "skill_manage refuses to make a skill whose name has no name. filesystem.md, Skills: \"**A skill's name**, which `skill_manage` checks when it makes or renames one: lowercase letters, digits and `-`, starting with a letter or a digit, at most 64 characters\"",
+		input: "{\"about\":\"skill_manage refuses to make a skill whose name has no name. filesystem.md, Skills: \\\"**A skill's name**, which `skill_manage` checks when it makes or renames one: lowercase letters, digits and `-`, starting with a letter or a digit, at most 64 characters\\\"\",\"boundary\":\"/\",\"grants\":{\"/\":\"ro\",\"/home/ana\":\"stage\"},\"name\":\"\",\"op\":\"make\",\"side\":\"chat\",\"start\":\"/team\",\"tree\":[\"/home/ana/\",\"/team/skills/deploy/SKILL.md\"],\"user\":\"ana\"}",
+		expect: `{
+        "refused": "name"
+      }`,
+		canonical: `{"refused":"name"}`,
+		answer:    `{"refused":"name"}`,
+	},
+	{
+		id: "skills/5e47737d", area: "skills", index: 20, file: "lembas-check:skills.json", line: 417,
+		about: "skill_manage refuses to make a skill whose name has a space. filesystem.md, Skills: \"**A skill's name**, which `skill_manage` checks when it makes or renames one: lowercase letters, digits and `-`, starting with a letter or a digit, at most 64 characters\"",
+		input: "{\"about\":\"skill_manage refuses to make a skill whose name has a space. filesystem.md, Skills: \\\"**A skill's name**, which `skill_manage` checks when it makes or renames one: lowercase letters, digits and `-`, starting with a letter or a digit, at most 64 characters\\\"\",\"boundary\":\"/\",\"grants\":{\"/\":\"ro\",\"/home/ana\":\"stage\"},\"name\":\"a b\",\"op\":\"make\",\"side\":\"chat\",\"start\":\"/team\",\"tree\":[\"/home/ana/\",\"/team/skills/deploy/SKILL.md\"],\"user\":\"ana\"}",
+		expect: `{
+        "refused": "name"
+      }`,
+		canonical: `{"refused":"name"}`,
+		answer:    `{"refused":"name"}`,
+	},
+	{
+		id: "skills/a8890b10", area: "skills", index: 21, file: "lembas-check:skills.json", line: 437,
+		about: "skill_manage is a change: where the person's own place is read-only to the session, making a skill there is refused with the Read-only text, naming the new SKILL.md. filesystem.md, What each operation needs: \"`mv` (the source and the target's directory), `rm`, `python`'s `save`, `skill_manage`\"; filesystem.md, Skills: \"`skill_manage` makes a new one in the person's own place\"",
+		input: "{\"about\":\"skill_manage is a change: where the person's own place is read-only to the session, making a skill there is refused with the Read-only text, naming the new SKILL.md. filesystem.md, What each operation needs: \\\"`mv` (the source and the target's directory), `rm`, `python`'s `save`, `skill_manage`\\\"; filesystem.md, Skills: \\\"`skill_manage` makes a new one in the person's own place\\\"\",\"boundary\":\"/\",\"name\":\"mine\",\"op\":\"make\",\"side\":\"chat\",\"start\":\"/\",\"tree\":[\"/home/ana/notes.md\"],\"user\":\"ana\"}",
+		expect: `{
+        "error": "Read-only: /home/ana/skills/mine/SKILL.md can be read in this session but not changed."
+      }`,
+		canonical: `{"error":"Read-only: /home/ana/skills/mine/SKILL.md can be read in this session but not changed."}`,
+		answer:    `{"error":"Read-only: /home/ana/skills/mine/SKILL.md can be read in this session but not changed."}`,
+	},
+	{
+		id: "skills/a9004bfa", area: "skills", index: 22, file: "lembas-check:skills.json", line: 452,
+		about: "On a device skill_manage makes a new skill in the user's own skills directory, not the project's. filesystem.md, Skills: \"`skill_manage` makes a new one in the person's own place\"",
+		input: "{\"about\":\"On a device skill_manage makes a new skill in the user's own skills directory, not the project's. filesystem.md, Skills: \\\"`skill_manage` makes a new one in the person's own place\\\"\",\"config\":[\"/opt/shared/skills\",\"/srv/skills\"],\"name\":\"b\",\"op\":\"make\",\"project\":\"/proj\",\"side\":\"device\",\"tree\":[\"/proj/.agent/skills/a/SKILL.md\"],\"trusted\":true,\"user_skills\":\"/home/u/.config/lembas/skills\"}",
+		expect: `{
+        "made": "/home/u/.config/lembas/skills/b/SKILL.md"
+      }`,
+		canonical: `{"made":"/home/u/.config/lembas/skills/b/SKILL.md"}`,
+		answer:    `{"made":"/home/u/.config/lembas/skills/b/SKILL.md"}`,
+	},
+	{
+		id: "skills/4c8f08b0", area: "skills", index: 23, file: "lembas-check:skills.json", line: 471,
+		about: "skills_list and skill_view are looks: at ro a skill is offered and viewed. filesystem.md, What each operation needs: \"`list`, `read`, `glob`, `grep`, `search`, `show`, `python`'s `files`, `skill_view`, `skills_list`\"",
+		input: "{\"about\":\"skills_list and skill_view are looks: at ro a skill is offered and viewed. filesystem.md, What each operation needs: \\\"`list`, `read`, `glob`, `grep`, `search`, `show`, `python`'s `files`, `skill_view`, `skills_list`\\\"\",\"boundary\":\"/\",\"grants\":{\"/team/skills\":\"ro\"},\"name\":\"deploy\",\"op\":\"view\",\"side\":\"chat\",\"start\":\"/team\",\"tree\":[\"/team/skills/deploy/SKILL.md\"],\"user\":\"ana\"}",
+		expect: `{
+        "skill": "/team/skills/deploy/SKILL.md"
+      }`,
+		canonical: `{"skill":"/team/skills/deploy/SKILL.md"}`,
+		answer:    `{"skill":"/team/skills/deploy/SKILL.md"}`,
+	},
+	{
 		id: "tools/a77d8bbb", area: "tools", index: 0, file: "lembas-check:tools.json", line: 4,
 		about:     `The forge's tools as the model is offered them: each one's name, description and parameters exactly as tools/*.json writes them, in the order the session lists them. context.md §10, rule 4: "The tool list is the same for the whole session."`,
 		input:     `{"about":"The forge's tools as the model is offered them: each one's name, description and parameters exactly as tools/*.json writes them, in the order the session lists them. context.md §10, rule 4: \"The tool list is the same for the whole session.\"","tools":["commit","branch","pr","merge","tag","release"]}`,

@@ -2673,6 +2673,79 @@ Tokens expire after an hour.`), Meaning: new(float64(0.9)), Words: new(float64(2
 		return searchCase{About: "The floor of none on the root, searched at /Docs: denied. filesystem.md, Access levels: \"the level a session has is its grant, lowered to the floor\"; \"Only what is at `ro` or above exists for the model.\"", viewFields: viewFields{Tree: []string{`/Notes/todo.md`, `/Notes/Private/salary.md`, `/Docs/api.md`, `/Docs/guide.md`, `/Docs/deep/ref.md`, `/AGENTS.md`}, Grants: map[string]string{`/`: `commit`}, Floor: map[string]string{`/`: `none`}}, Passages: []searchPassage{searchPassage{Path: `/Docs/api.md`, Lines: []int{int(1), int(5)}, Text: new(`Tokens rotate monthly.`), Meaning: new(float64(0.9)), Words: new(float64(3))}, searchPassage{Path: `/Notes/todo.md`, Lines: []int{int(1), int(1)}, Text: new(`Rotate the staging token.`), Meaning: new(float64(0.7)), Words: new(float64(1))}}, Path: new(`/Docs`)}
 	},
 	func() any {
+		return skillsCase{About: "A chat's places, the most specific first: the skills/ of the start directory, then of each directory up to the boundary, then the person's, then the organisation's; a name found earlier wins. filesystem.md, Skills: \"the `skills/` directory of every directory from the start directory up to the boundary, the nearest first\"; \"a name found in an earlier place wins, and the later one is not offered\"; \"So on both sides the session's own place comes first, the person's next, what is shared last.\"", Side: `chat`, Tree: []string{`/team/repo/skills/deploy/SKILL.md`, `/team/skills/deploy/SKILL.md`, `/team/skills/lint/SKILL.md`, `/home/ana/skills/lint/SKILL.md`, `/home/ana/skills/fmt/SKILL.md`, `/skills/fmt/SKILL.md`, `/skills/notes/SKILL.md`}, Boundary: new(`/`), Start: new(`/team/repo`), User: new(`ana`), Op: `list`}
+	},
+	func() any {
+		return skillsCase{About: "The root's skills/ is not the walk's: at the root the person's own place comes before /skills/, which is the organisation's and last. filesystem.md, Skills: \"the nearest first, **the root's excluded**; then the person's own `/home/<user>/skills/`; then the organisation's `/skills/`\"", Side: `chat`, Tree: []string{`/skills/deploy/SKILL.md`, `/home/ana/skills/deploy/SKILL.md`, `/skills/lint/SKILL.md`}, Boundary: new(`/`), Start: new(`/`), User: new(`ana`), Op: `list`}
+	},
+	func() any {
+		return skillsCase{About: "The walk stops at the boundary: a skills/ above it is not a place of the session's own. filesystem.md, Skills: \"the `skills/` directory of every directory from the start directory up to the boundary, the nearest first\"", Side: `chat`, Tree: []string{`/team/skills/above/SKILL.md`, `/team/repo/skills/here/SKILL.md`, `/team/repo/src/skills/near/SKILL.md`}, Boundary: new(`/team/repo`), Start: new(`/team/repo/src`), User: new(`ana`), Op: `list`}
+	},
+	func() any {
+		return skillsCase{About: `A skill the session cannot read is not one there, so it does not hide the later one of its name: /team/skills/deploy at none, /skills/deploy is offered. filesystem.md, Skills: "Only what the session can read is a skill there"`, Side: `chat`, Tree: []string{`/team/skills/deploy/SKILL.md`, `/skills/deploy/SKILL.md`, `/team/skills/lint/SKILL.md`}, Grants: map[string]string{`/`: `ro`, `/team/skills/deploy`: `none`}, Boundary: new(`/`), Start: new(`/team`), User: new(`ana`), Op: `list`}
+	},
+	func() any {
+		return skillsCase{About: "A skill is a directory with a SKILL.md: a directory of a place without one, a SKILL.md lying in the place itself, and one a level further down are not skills. filesystem.md, Skills: \"A skill is a directory with a `SKILL.md` (frontmatter `name`, `description`)\"", Side: `chat`, Tree: []string{`/home/ana/skills/SKILL.md`, `/home/ana/skills/notes/README.md`, `/home/ana/skills/deep/inner/SKILL.md`, `/home/ana/skills/real/SKILL.md`}, Boundary: new(`/`), Start: new(`/`), User: new(`ana`), Op: `list`}
+	},
+	func() any {
+		return skillsCase{About: "A device's places: the project's .agent/skills/ (trusted), then the user's own skills directory, then the configuration's directories in its order; a name found earlier wins. filesystem.md, Skills: \"the project's `.agent/skills/` (a trusted project); then the user's own skills directory; then the directories the configuration adds, in its order\"", Side: `device`, Tree: []string{`/proj/.agent/skills/a/SKILL.md`, `/home/u/.config/lembas/skills/a/SKILL.md`, `/home/u/.config/lembas/skills/b/SKILL.md`, `/opt/shared/skills/b/SKILL.md`, `/opt/shared/skills/c/SKILL.md`, `/srv/skills/c/SKILL.md`, `/srv/skills/d/SKILL.md`}, Project: new(`/proj`), Trusted: true, UserSkills: new(`/home/u/.config/lembas/skills`), Config: []string{`/opt/shared/skills`, `/srv/skills`}, Op: `list`}
+	},
+	func() any {
+		return skillsCase{About: "A project that is not trusted has no place of its own: its .agent/skills/ is not read, and the user's skill of that name is offered. filesystem.md, Skills: \"the project's `.agent/skills/` (a trusted project)\"", Side: `device`, Tree: []string{`/proj/.agent/skills/a/SKILL.md`, `/proj/.agent/skills/only/SKILL.md`, `/home/u/.config/lembas/skills/a/SKILL.md`}, Project: new(`/proj`), UserSkills: new(`/home/u/.config/lembas/skills`), Config: []string{`/opt/shared/skills`, `/srv/skills`}, Op: `list`}
+	},
+	func() any {
+		return skillsCase{About: "A name made elsewhere that does not fit the rule is offered when it is one line of at most 64 characters (64 of them is; 65, or two lines, is not). filesystem.md, Skills: \"A `SKILL.md` made elsewhere whose name does not fit is still offered when its name is one line of at most 64 characters\"", Side: `chat`, Tree: []string{`/home/ana/skills/a/SKILL.md`, `/home/ana/skills/b/SKILL.md`, `/home/ana/skills/c/SKILL.md`, `/home/ana/skills/d/SKILL.md`}, Names: map[string]string{`/home/ana/skills/a/SKILL.md`: `My Skill_One`, `/home/ana/skills/b/SKILL.md`: `Xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx`, `/home/ana/skills/c/SKILL.md`: `Yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy`, `/home/ana/skills/d/SKILL.md`: `two
+lines`}, Boundary: new(`/`), Start: new(`/`), User: new(`ana`), Op: `list`}
+	},
+	func() any {
+		return skillsCase{About: "skill_view finds a name ignoring case, with _ and spaces read as -: \"my-skill-one\" finds \"My Skill_One\". filesystem.md, Skills: \"a name is looked up ignoring case, with `_` and spaces read as `-`\"", Side: `chat`, Tree: []string{`/home/ana/skills/a/SKILL.md`, `/home/ana/skills/b/SKILL.md`}, Names: map[string]string{`/home/ana/skills/a/SKILL.md`: `My Skill_One`}, Boundary: new(`/`), Start: new(`/`), User: new(`ana`), Op: `view`, Name: new(`my-skill-one`)}
+	},
+	func() any {
+		return skillsCase{About: "skill_view finds a name ignoring case, with _ and spaces read as -: \"MY SKILL ONE\" finds \"My Skill_One\". filesystem.md, Skills: \"a name is looked up ignoring case, with `_` and spaces read as `-`\"", Side: `chat`, Tree: []string{`/home/ana/skills/a/SKILL.md`, `/home/ana/skills/b/SKILL.md`}, Names: map[string]string{`/home/ana/skills/a/SKILL.md`: `My Skill_One`}, Boundary: new(`/`), Start: new(`/`), User: new(`ana`), Op: `view`, Name: new(`MY SKILL ONE`)}
+	},
+	func() any {
+		return skillsCase{About: "skill_view finds a name ignoring case, with _ and spaces read as -: \"my_skill one\" finds \"My Skill_One\". filesystem.md, Skills: \"a name is looked up ignoring case, with `_` and spaces read as `-`\"", Side: `chat`, Tree: []string{`/home/ana/skills/a/SKILL.md`, `/home/ana/skills/b/SKILL.md`}, Names: map[string]string{`/home/ana/skills/a/SKILL.md`: `My Skill_One`}, Boundary: new(`/`), Start: new(`/`), User: new(`ana`), Op: `view`, Name: new(`my_skill one`)}
+	},
+	func() any {
+		return skillsCase{About: "A name that no offered skill has, even read ignoring case, finds none. filesystem.md, Skills: \"a name is looked up ignoring case, with `_` and spaces read as `-`\"", Side: `chat`, Tree: []string{`/home/ana/skills/my-skill/SKILL.md`}, Boundary: new(`/`), Start: new(`/`), User: new(`ana`), Op: `view`, Name: new(`my.skill`)}
+	},
+	func() any {
+		return skillsCase{About: "Names that differ only in case or in _ for - are one name: the earlier place's Deploy_Tool wins and the later deploy-tool is not offered. filesystem.md, Skills: \"a name found in an earlier place wins, and the later one is not offered\"; \"a name is looked up ignoring case, with `_` and spaces read as `-`\"", Side: `chat`, Tree: []string{`/team/skills/dt/SKILL.md`, `/home/ana/skills/deploy-tool/SKILL.md`}, Names: map[string]string{`/team/skills/dt/SKILL.md`: `Deploy_Tool`}, Boundary: new(`/`), Start: new(`/team`), User: new(`ana`), Op: `list`}
+	},
+	func() any {
+		return skillsCase{About: "skill_manage makes a new skill in the person's own place, a name of lowercase letters, digits and - starting with a letter or a digit. filesystem.md, Skills: \"`skill_manage` makes a new one in the person's own place\"; \"lowercase letters, digits and `-`, starting with a letter or a digit, at most 64 characters\"", Side: `chat`, Tree: []string{`/home/ana/`, `/team/skills/deploy/SKILL.md`}, Grants: map[string]string{`/`: `ro`, `/home/ana`: `stage`}, Boundary: new(`/`), Start: new(`/team`), User: new(`ana`), Op: `make`, Name: new(`release-notes-2`)}
+	},
+	func() any {
+		return skillsCase{About: "A name of 64 characters is made; it starts with a digit. filesystem.md, Skills: \"`^[a-z0-9][a-z0-9-]{0,63}$`, the Agent Skills format's rule\"", Side: `chat`, Tree: []string{`/home/ana/`, `/team/skills/deploy/SKILL.md`}, Grants: map[string]string{`/`: `ro`, `/home/ana`: `stage`}, Boundary: new(`/`), Start: new(`/team`), User: new(`ana`), Op: `make`, Name: new(`9aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa`)}
+	},
+	func() any {
+		return skillsCase{About: "skill_manage refuses to make a skill whose name has an uppercase letter. filesystem.md, Skills: \"**A skill's name**, which `skill_manage` checks when it makes or renames one: lowercase letters, digits and `-`, starting with a letter or a digit, at most 64 characters\"", Side: `chat`, Tree: []string{`/home/ana/`, `/team/skills/deploy/SKILL.md`}, Grants: map[string]string{`/`: `ro`, `/home/ana`: `stage`}, Boundary: new(`/`), Start: new(`/team`), User: new(`ana`), Op: `make`, Name: new(`Release`)}
+	},
+	func() any {
+		return skillsCase{About: "skill_manage refuses to make a skill whose name has a leading -. filesystem.md, Skills: \"**A skill's name**, which `skill_manage` checks when it makes or renames one: lowercase letters, digits and `-`, starting with a letter or a digit, at most 64 characters\"", Side: `chat`, Tree: []string{`/home/ana/`, `/team/skills/deploy/SKILL.md`}, Grants: map[string]string{`/`: `ro`, `/home/ana`: `stage`}, Boundary: new(`/`), Start: new(`/team`), User: new(`ana`), Op: `make`, Name: new(`-lead`)}
+	},
+	func() any {
+		return skillsCase{About: "skill_manage refuses to make a skill whose name has an _. filesystem.md, Skills: \"**A skill's name**, which `skill_manage` checks when it makes or renames one: lowercase letters, digits and `-`, starting with a letter or a digit, at most 64 characters\"", Side: `chat`, Tree: []string{`/home/ana/`, `/team/skills/deploy/SKILL.md`}, Grants: map[string]string{`/`: `ro`, `/home/ana`: `stage`}, Boundary: new(`/`), Start: new(`/team`), User: new(`ana`), Op: `make`, Name: new(`a_b`)}
+	},
+	func() any {
+		return skillsCase{About: "skill_manage refuses to make a skill whose name has 65 characters. filesystem.md, Skills: \"**A skill's name**, which `skill_manage` checks when it makes or renames one: lowercase letters, digits and `-`, starting with a letter or a digit, at most 64 characters\"", Side: `chat`, Tree: []string{`/home/ana/`, `/team/skills/deploy/SKILL.md`}, Grants: map[string]string{`/`: `ro`, `/home/ana`: `stage`}, Boundary: new(`/`), Start: new(`/team`), User: new(`ana`), Op: `make`, Name: new(`bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb`)}
+	},
+	func() any {
+		return skillsCase{About: "skill_manage refuses to make a skill whose name has no name. filesystem.md, Skills: \"**A skill's name**, which `skill_manage` checks when it makes or renames one: lowercase letters, digits and `-`, starting with a letter or a digit, at most 64 characters\"", Side: `chat`, Tree: []string{`/home/ana/`, `/team/skills/deploy/SKILL.md`}, Grants: map[string]string{`/`: `ro`, `/home/ana`: `stage`}, Boundary: new(`/`), Start: new(`/team`), User: new(`ana`), Op: `make`, Name: new("")}
+	},
+	func() any {
+		return skillsCase{About: "skill_manage refuses to make a skill whose name has a space. filesystem.md, Skills: \"**A skill's name**, which `skill_manage` checks when it makes or renames one: lowercase letters, digits and `-`, starting with a letter or a digit, at most 64 characters\"", Side: `chat`, Tree: []string{`/home/ana/`, `/team/skills/deploy/SKILL.md`}, Grants: map[string]string{`/`: `ro`, `/home/ana`: `stage`}, Boundary: new(`/`), Start: new(`/team`), User: new(`ana`), Op: `make`, Name: new(`a b`)}
+	},
+	func() any {
+		return skillsCase{About: "skill_manage is a change: where the person's own place is read-only to the session, making a skill there is refused with the Read-only text, naming the new SKILL.md. filesystem.md, What each operation needs: \"`mv` (the source and the target's directory), `rm`, `python`'s `save`, `skill_manage`\"; filesystem.md, Skills: \"`skill_manage` makes a new one in the person's own place\"", Side: `chat`, Tree: []string{`/home/ana/notes.md`}, Boundary: new(`/`), Start: new(`/`), User: new(`ana`), Op: `make`, Name: new(`mine`)}
+	},
+	func() any {
+		return skillsCase{About: "On a device skill_manage makes a new skill in the user's own skills directory, not the project's. filesystem.md, Skills: \"`skill_manage` makes a new one in the person's own place\"", Side: `device`, Tree: []string{`/proj/.agent/skills/a/SKILL.md`}, Project: new(`/proj`), Trusted: true, UserSkills: new(`/home/u/.config/lembas/skills`), Config: []string{`/opt/shared/skills`, `/srv/skills`}, Op: `make`, Name: new(`b`)}
+	},
+	func() any {
+		return skillsCase{About: "skills_list and skill_view are looks: at ro a skill is offered and viewed. filesystem.md, What each operation needs: \"`list`, `read`, `glob`, `grep`, `search`, `show`, `python`'s `files`, `skill_view`, `skills_list`\"", Side: `chat`, Tree: []string{`/team/skills/deploy/SKILL.md`}, Grants: map[string]string{`/team/skills`: `ro`}, Boundary: new(`/`), Start: new(`/team`), User: new(`ana`), Op: `view`, Name: new(`deploy`)}
+	},
+	func() any {
 		return toolsCase{About: `The forge's tools as the model is offered them: each one's name, description and parameters exactly as tools/*.json writes them, in the order the session lists them. context.md §10, rule 4: "The tool list is the same for the whole session."`, Tools: []string{`commit`, `branch`, `pr`, `merge`, `tag`, `release`}}
 	},
 	func() any {

@@ -243,6 +243,32 @@ SearchAnswer = TypedDict("SearchAnswer", {
     "results": NotRequired[List[str]],
 })
 
+SkillsCase = TypedDict("SkillsCase", {
+    "about": NotRequired[str],
+    "boundary": NotRequired[str],
+    "config": NotRequired[List[str]],
+    "grants": NotRequired[Dict[str, str]],
+    "name": NotRequired[str],
+    "names": NotRequired[Dict[str, str]],
+    "op": str,
+    "project": NotRequired[str],
+    "side": str,
+    "start": NotRequired[str],
+    "tree": NotRequired[List[str]],
+    "trusted": NotRequired[bool],
+    "user": NotRequired[str],
+    "user_skills": NotRequired[str],
+})
+
+SkillsAnswer = TypedDict("SkillsAnswer", {
+    "error": NotRequired[str],
+    "made": NotRequired[str],
+    "none": NotRequired[bool],
+    "refused": NotRequired[str],
+    "skill": NotRequired[str],
+    "skills": NotRequired[Dict[str, str]],
+})
+
 ToolsCase = TypedDict("ToolsCase", {
     "about": NotRequired[str],
     "tools": NotRequired[List[str]],
@@ -286,6 +312,7 @@ Handlers = TypedDict("Handlers", {
     "modules": NotRequired[Callable[[ModulesCase], ModulesAnswer]],
     "prefix": NotRequired[Callable[[PrefixCase], PrefixAnswer]],
     "search": NotRequired[Callable[[SearchCase], SearchAnswer]],
+    "skills": NotRequired[Callable[[SkillsCase], SkillsAnswer]],
     "tools": NotRequired[Callable[[ToolsCase], ToolsAnswer]],
     "workspace": NotRequired[Callable[[WorkspaceCase], WorkspaceAnswer]],
 })
