@@ -2386,6 +2386,43 @@ var embeddedCases = [...]embeddedCase{
 		answer:    `{"error":"Not a directory: /notes.md"}`,
 	},
 	{
+		id: "fs_access/7ad42f99", area: "fs_access", index: 50, file: "lembas-check:fs_access.json", line: 1657,
+		about: "The levels told to the model (op view): every granted path with its level, by its full path, the most specific grants each on its own. filesystem.md, Access levels: \"The levels a session has are told to the model (`prompts/blocks/workspace.md`, `{{view}}`): every granted path with its level, so it knows the full paths it may use.\"",
+		input: "{\"about\":\"The levels told to the model (op view): every granted path with its level, by its full path, the most specific grants each on its own. filesystem.md, Access levels: \\\"The levels a session has are told to the model (`prompts/blocks/workspace.md`, `{{view}}`): every granted path with its level, so it knows the full paths it may use.\\\"\",\"grants\":{\"/AGENTS.md\":\"ro\",\"/Dir1/Dir3\":\"stage\",\"/Notes\":\"commit\"},\"op\":\"view\",\"tree\":[\"/AGENTS.md\",\"/Dir1/FILE1.txt\",\"/Dir1/Dir3/a.md\",\"/Notes/n.md\"]}",
+		expect: `{
+        "view": {
+          "/AGENTS.md": "ro",
+          "/Dir1/Dir3": "stage",
+          "/Notes": "commit"
+        }
+      }`,
+		canonical: `{"view":{"/AGENTS.md":"ro","/Dir1/Dir3":"stage","/Notes":"commit"}}`,
+		answer:    `{"view":{"/AGENTS.md":"ro","/Dir1/Dir3":"stage","/Notes":"commit"}}`,
+	},
+	{
+		id: "fs_access/e18901da", area: "fs_access", index: 51, file: "lembas-check:fs_access.json", line: 1679,
+		about: "The level told is the one the session has, its grant lowered to the floor; a grant at none (given, or floored to none) is not told, since that path does not exist for the model. filesystem.md, Access levels: \"The levels a session has are told to the model (`prompts/blocks/workspace.md`, `{{view}}`): every granted path with its level, so it knows the full paths it may use.\" filesystem.md, Access levels: \"the level a session has is its grant, lowered to the floor\"; \"**Only what is at `ro` or above exists for the model.**\"",
+		input: "{\"about\":\"The level told is the one the session has, its grant lowered to the floor; a grant at none (given, or floored to none) is not told, since that path does not exist for the model. filesystem.md, Access levels: \\\"The levels a session has are told to the model (`prompts/blocks/workspace.md`, `{{view}}`): every granted path with its level, so it knows the full paths it may use.\\\" filesystem.md, Access levels: \\\"the level a session has is its grant, lowered to the floor\\\"; \\\"**Only what is at `ro` or above exists for the model.**\\\"\",\"floor\":{\"/Gone\":\"none\",\"/Ref\":\"ro\"},\"grants\":{\"/\":\"stage\",\"/Gone\":\"ro\",\"/Notes/Private\":\"none\",\"/Ref\":\"stage\"},\"op\":\"view\",\"tree\":[\"/Ref/r.md\",\"/Notes/Private/p.md\",\"/Gone/g.md\"]}",
+		expect: `{
+        "view": {
+          "/": "stage",
+          "/Ref": "ro"
+        }
+      }`,
+		canonical: `{"view":{"/":"stage","/Ref":"ro"}}`,
+		answer:    `{"view":{"/":"stage","/Ref":"ro"}}`,
+	},
+	{
+		id: "fs_access/2f7e212a", area: "fs_access", index: 52, file: "lembas-check:fs_access.json", line: 1704,
+		about: "No grant, nothing told: the view is empty. filesystem.md, Access levels: \"The levels a session has are told to the model (`prompts/blocks/workspace.md`, `{{view}}`): every granted path with its level, so it knows the full paths it may use.\"",
+		input: "{\"about\":\"No grant, nothing told: the view is empty. filesystem.md, Access levels: \\\"The levels a session has are told to the model (`prompts/blocks/workspace.md`, `{{view}}`): every granted path with its level, so it knows the full paths it may use.\\\"\",\"op\":\"view\",\"tree\":[\"/a.md\"]}",
+		expect: `{
+        "view": {}
+      }`,
+		canonical: `{"view":{}}`,
+		answer:    `{"view":{}}`,
+	},
+	{
 		id: "index/0f2ebbeb", area: "index", index: 0, file: "lembas-check:index.json", line: 4,
 		about: "A file written is indexed at once: its content hash is embedded, and the index holds its path under that hash. filesystem.md, Indexing, by tokens: \"What `search` reads is built when a file is written\".",
 		input: "{\"about\":\"A file written is indexed at once: its content hash is embedded, and the index holds its path under that hash. filesystem.md, Indexing, by tokens: \\\"What `search` reads is built when a file is written\\\".\",\"steps\":[{\"content\":\"Alpha notes.\\n\",\"op\":\"write\",\"path\":\"/Notes/a.md\"}]}",

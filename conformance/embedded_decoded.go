@@ -1797,6 +1797,15 @@ src/b.ts:9: // TODO`)}}}
 		return FSAccessCase{About: "A tool's error is its result: a list of a file answers the text the model is given, not a failure of the call. filesystem.md, Errors: \"A tool's error is its result (`loop.json` `parallel`).\"", viewFields: viewFields{Tree: []string{`/notes.md`}, Grants: map[string]string{`/`: `ro`}}, Op: `list`, Path: new(`/notes.md`)}
 	},
 	func() any {
+		return FSAccessCase{About: "The levels told to the model (op view): every granted path with its level, by its full path, the most specific grants each on its own. filesystem.md, Access levels: \"The levels a session has are told to the model (`prompts/blocks/workspace.md`, `{{view}}`): every granted path with its level, so it knows the full paths it may use.\"", viewFields: viewFields{Tree: []string{`/AGENTS.md`, `/Dir1/FILE1.txt`, `/Dir1/Dir3/a.md`, `/Notes/n.md`}, Grants: map[string]string{`/AGENTS.md`: `ro`, `/Dir1/Dir3`: `stage`, `/Notes`: `commit`}}, Op: `view`}
+	},
+	func() any {
+		return FSAccessCase{About: "The level told is the one the session has, its grant lowered to the floor; a grant at none (given, or floored to none) is not told, since that path does not exist for the model. filesystem.md, Access levels: \"The levels a session has are told to the model (`prompts/blocks/workspace.md`, `{{view}}`): every granted path with its level, so it knows the full paths it may use.\" filesystem.md, Access levels: \"the level a session has is its grant, lowered to the floor\"; \"**Only what is at `ro` or above exists for the model.**\"", viewFields: viewFields{Tree: []string{`/Ref/r.md`, `/Notes/Private/p.md`, `/Gone/g.md`}, Grants: map[string]string{`/`: `stage`, `/Gone`: `ro`, `/Notes/Private`: `none`, `/Ref`: `stage`}, Floor: map[string]string{`/Gone`: `none`, `/Ref`: `ro`}}, Op: `view`}
+	},
+	func() any {
+		return FSAccessCase{About: "No grant, nothing told: the view is empty. filesystem.md, Access levels: \"The levels a session has are told to the model (`prompts/blocks/workspace.md`, `{{view}}`): every granted path with its level, so it knows the full paths it may use.\"", viewFields: viewFields{Tree: []string{`/a.md`}}, Op: `view`}
+	},
+	func() any {
 		return indexCase{About: "A file written is indexed at once: its content hash is embedded, and the index holds its path under that hash. filesystem.md, Indexing, by tokens: \"What `search` reads is built when a file is written\".", Steps: []indexStep{indexStep{Op: `write`, Path: new(`/Notes/a.md`), Content: new(`Alpha notes.
 `)}}}
 	},

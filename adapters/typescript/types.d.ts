@@ -80,6 +80,7 @@ export type FsAccessAnswer = {
   ok?: boolean;
   passage?: boolean;
   text?: string;
+  view?: Record<string, string>;
 };
 
 /** index: a case (search's index: built when a file is written, keyed by content hash (a file in many places, or unchanged across commits and branches, embedded once; a move costs nothing), a mount's default branch and its new commits (filesystem.md, Indexing, by tokens)). */

@@ -95,6 +95,7 @@ FsAccessAnswer = TypedDict("FsAccessAnswer", {
     "ok": NotRequired[bool],
     "passage": NotRequired[bool],
     "text": NotRequired[str],
+    "view": NotRequired[Dict[str, str]],
 })
 
 IndexCaseStepsItem = TypedDict("IndexCaseStepsItem", {

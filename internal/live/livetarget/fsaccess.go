@@ -85,11 +85,11 @@ func planFS(p *agents.Profile, c conformance.Case) (*plan, error) {
 	if cs.Op == "level" {
 		return planLevel(p, c, cs)
 	}
-	path := *cs.Path
 	op := map[string]string{"read": "read", "list": "list", "write": "write", "mkdir": "mkdir", "rm": "delete"}[cs.Op]
 	if op == "" {
 		return nil, unplayedFS(cs.Op)
 	}
+	path := *cs.Path
 	rules, err := fsPlayable(c, cs, path)
 	if err != nil {
 		return nil, err
@@ -417,6 +417,10 @@ func unplayedFS(op string) error {
 		return skipf("no play makes an edit with reads and changed: the reference agent keeps no record of " +
 			"what the session read, so its edit has no read-before-change refusal; that record in its " +
 			"write/edit and a play (reads as read calls, changed files changed on disk, then the edit) would carry it")
+	case "view":
+		return skipf("no play reads the levels the model is told: they are the workspace block's {{view}} " +
+			"(prompts/blocks/workspace.md), which the reference agent, of one access level, does not write; " +
+			"grants given by _lembas/configure and a parse of that block in the first request would carry it")
 	case "mv":
 		return skipf("no call makes an mv: neither the reference agent nor its profile " +
 			"(internal/live/agents/lembas-check.json) has an mv tool; one, and a profile call for it, would carry it")
