@@ -34,12 +34,22 @@ func shapeBlock(a Area) string {
 		"each value may be, and when a case needs a field.\n\n", a.Name)
 	for _, side := range []string{"case", "answer"} {
 		fmt.Fprintf(&b, "| %s field | type | required |\n|---|---|---|\n", side)
-		rows := fieldRows("", doc.Defs[side].(map[string]any))
+		def := doc.Defs[side].(map[string]any)
+		rows := fieldRows("", def)
 		if len(rows) == 0 {
-			fmt.Fprintf(&b, "| (none) | | |\n")
+			// An answer that is not an object (a list, a list of objects) is said as a whole, its
+			// items' fields after it.
+			rows = [][3]string{{"(the whole " + side + ")", typeText(def), "yes"}}
+			if it, ok := def["items"].(map[string]any); ok && it["properties"] != nil {
+				rows = append(rows, fieldRows("[].", it)...)
+			}
 		}
 		for _, r := range rows {
-			fmt.Fprintf(&b, "| `%s` | %s | %s |\n", r[0], r[1], r[2])
+			name := "`" + r[0] + "`"
+			if strings.HasPrefix(r[0], "(") {
+				name = r[0]
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s |\n", name, r[1], r[2])
 		}
 		if side == "case" {
 			b.WriteString("\n")
@@ -112,6 +122,8 @@ func typeText(s map[string]any) string {
 			it, _ := s["items"].(map[string]any)
 			if it["properties"] != nil {
 				types[i] = "array of objects"
+			} else if _, typed := it["type"]; !typed && it["description"] != nil {
+				types[i] = "array, each item " + typeText(it)
 			} else {
 				types[i] = "array of " + inner(typeText(it))
 			}

@@ -27,6 +27,25 @@ type Entry struct {
 // Todo says the entry is a statement a case could check and none does yet.
 func (e Entry) Todo() bool { return len(e.Cases) == 0 && strings.HasPrefix(e.Reason, "todo:") }
 
+// Informative says the entry is a sentence the rule finds that states no rule: where the spec's
+// texts are, its history, the why of a rule beside it. It is not counted among the rules.
+func (e Entry) Informative() bool {
+	return len(e.Cases) == 0 && strings.HasPrefix(e.Reason, "informative:")
+}
+
+// kind is the one place an entry is sorted into covered, todo, informative or reasoned.
+func (e Entry) kind() string {
+	switch {
+	case len(e.Cases) > 0:
+		return "covered"
+	case e.Todo():
+		return "todo"
+	case e.Informative():
+		return "informative"
+	}
+	return "reasoned"
+}
+
 // Map is the coverage map as map.json holds it, pinned to the spec files it was made from.
 type Map struct {
 	Spec string `json:"spec"`
@@ -108,34 +127,39 @@ func (m *Map) Marshal() ([]byte, error) {
 type Summary struct {
 	Statements int `json:"statements"`
 	// Covered have a case; Reasoned have a reason no case can check them; Todo could be checked
-	// and are not.
-	Covered, Reasoned, Todo int
+	// and are not; Informative state no rule and are left out of the share.
+	Covered, Reasoned, Todo, Informative int
 }
 
-// Percent is the share of statements covered by a case, in tenths of a percent cut down.
+// Rules is the statements that state a rule: all but the informative ones.
+func (s Summary) Rules() int { return s.Statements - s.Informative }
+
+// Percent is the share of rules covered by a case, in tenths of a percent cut down.
 func (s Summary) Percent() float64 {
-	if s.Statements == 0 {
+	if s.Rules() == 0 {
 		return 0
 	}
-	return float64(s.Covered*1000/s.Statements) / 10
+	return float64(s.Covered*1000/s.Rules()) / 10
 }
 
 // Line is the figure in one line, as README and run's markdown summary say it.
 func (s Summary) Line() string {
 	return fmt.Sprintf("%d of %d normative statements of the spec (%.1f %%) are checked by a case; %d more cannot be "+
-		"by any target (reasons given); %d could be and are not yet",
-		s.Covered, s.Statements, s.Percent(), s.Reasoned, s.Todo)
+		"by any target (reasons given); %d could be and are not yet; %d sentences more state no rule (informative)",
+		s.Covered, s.Rules(), s.Percent(), s.Reasoned, s.Todo, s.Informative)
 }
 
 // Summarize counts the map's entries.
 func (m *Map) Summarize() Summary {
 	s := Summary{Statements: len(m.Statements)}
 	for _, e := range m.Statements {
-		switch {
-		case len(e.Cases) > 0:
+		switch e.kind() {
+		case "covered":
 			s.Covered++
-		case e.Todo():
+		case "todo":
 			s.Todo++
+		case "informative":
+			s.Informative++
 		default:
 			s.Reasoned++
 		}

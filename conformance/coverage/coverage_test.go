@@ -135,8 +135,31 @@ func TestJSONLines(t *testing.T) {
 	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &foot); err != nil || foot.Type != "footer" {
 		t.Fatalf("no footer: %s", lines[len(lines)-1])
 	}
-	if c := foot.Counts; c["covered"]+c["reasoned"]+c["todo"] != c["statements"] || c["statements"] != len(Load().Statements) {
+	c := foot.Counts
+	if c["covered"]+c["reasoned"]+c["todo"]+c["informative"] != c["statements"] ||
+		c["statements"] != len(Load().Statements) {
 		t.Errorf("the footer's counts do not add up: %v", c)
+	}
+}
+
+// An informative sentence is listed but left out of the share; a reason of any other words is a rule
+// no target can show and stays in it.
+func TestInformativeIsLeftOutOfTheShare(t *testing.T) {
+	m := &Map{Statements: []Entry{
+		{Cases: []string{"a/1"}},
+		{Cases: []string{}, Reason: "informative: says where the texts are"},
+		{Cases: []string{}, Reason: "no target can show it"},
+		{Cases: []string{}, Reason: "todo: a case could"},
+	}}
+	s := m.Summarize()
+	if s.Covered != 1 || s.Informative != 1 || s.Reasoned != 1 || s.Todo != 1 || s.Rules() != 3 {
+		t.Fatalf("summary %+v", s)
+	}
+	if s.Percent() != 33.3 {
+		t.Errorf("share %.1f %%, want 33.3 (1 of 3 rules)", s.Percent())
+	}
+	if !strings.Contains(s.Line(), "1 of 3 normative statements") || !strings.Contains(s.Line(), "1 sentences more") {
+		t.Errorf("line %q", s.Line())
 	}
 }
 

@@ -34,9 +34,9 @@ func (m *Map) Status() format.Status {
 
 // section is one file and heading of the map, for the table and the templates.
 type section struct {
-	File, Heading           string
-	Covered, Reasoned, Todo int
-	Open                    []Entry // the statements no case covers
+	File, Heading                        string
+	Covered, Reasoned, Todo, Informative int
+	Open                                 []Entry // the statements no case covers
 }
 
 type mapView struct {
@@ -54,12 +54,14 @@ func view(m *Map) mapView {
 			n++
 		}
 		s := &v.Sections[n-1]
-		switch {
-		case len(e.Cases) > 0:
+		switch e.kind() {
+		case "covered":
 			s.Covered++
 			continue
-		case e.Todo():
+		case "todo":
 			s.Todo++
+		case "informative":
+			s.Informative++
 		default:
 			s.Reasoned++
 		}
@@ -71,9 +73,10 @@ func view(m *Map) mapView {
 func writeTable(w io.Writer, m *Map) error {
 	v := view(m)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "FILE\tHEADING\tCOVERED\tREASON\tTODO")
+	fmt.Fprintln(tw, "FILE\tHEADING\tCOVERED\tREASON\tTODO\tINFO")
 	for _, s := range v.Sections {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\n", s.File, cut(s.Heading, 50), s.Covered, s.Reasoned, s.Todo)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\n", s.File, cut(s.Heading, 50), s.Covered, s.Reasoned, s.Todo,
+			s.Informative)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -98,7 +101,8 @@ func writeJSON(w io.Writer, m *Map) error {
 		}
 	}
 	s := m.Summarize()
-	counts := map[string]int{"statements": s.Statements, "covered": s.Covered, "reasoned": s.Reasoned, "todo": s.Todo}
+	counts := map[string]int{"statements": s.Statements, "covered": s.Covered, "reasoned": s.Reasoned, "todo": s.Todo,
+		"informative": s.Informative}
 	return enc.Encode(format.NewFooter(m.Status(), false, counts, ""))
 }
 
@@ -121,9 +125,9 @@ var markdownTmpl = sync.OnceValue(func() *template.Template {
 
 Statements are found by one rule: {{.Map.Rule}}.
 
-| File | Heading | Covered | Reason | Todo |
-|---|---|---:|---:|---:|
-{{range .Sections}}| {{.File}} | {{cell .Heading}} | {{.Covered}} | {{.Reasoned}} | {{.Todo}} |
+| File | Heading | Covered | Reason | Todo | Informative |
+|---|---|---:|---:|---:|---:|
+{{range .Sections}}| {{.File}} | {{cell .Heading}} | {{.Covered}} | {{.Reasoned}} | {{.Todo}} | {{.Informative}} |
 {{end}}
 ## Not covered by a case
 {{range .Sections}}{{range .Open}}
@@ -137,10 +141,10 @@ var htmlTmpl = sync.OnceValue(func() *htmltemplate.Template {
 <h1>Spec {{.Map.Spec}}: coverage</h1>
 <p>{{.Summary.Line}}.</p>
 <p>Statements are found by one rule: {{.Map.Rule}}.</p>
-<table><tr><th>File</th><th>Heading</th><th>Covered</th><th>Reason</th><th>Todo</th></tr>
+<table><tr><th>File</th><th>Heading</th><th>Covered</th><th>Reason</th><th>Todo</th><th>Informative</th></tr>
 {{range .Sections}}<tr><td>{{.File}}</td><td>{{.Heading}}</td><td>{{.Covered}}</td>
 {{- /**/ -}}
-<td>{{.Reasoned}}</td><td>{{.Todo}}</td></tr>
+<td>{{.Reasoned}}</td><td>{{.Todo}}</td><td>{{.Informative}}</td></tr>
 {{end}}</table>
 <h2>Not covered by a case</h2>
 <ul>{{range .Sections}}{{range .Open}}

@@ -47,7 +47,9 @@ func NewOneShot(name, dir, prompt string) (*OneShot, error) {
 		a.Cleanup()
 		return nil, err
 	}
-	a.Argv, _ = (&Agent{Profile: p, Vars: agents.Vars{Bin: bin}}).Oneshot(prompt, false)
+	// The header is written before the fake has a URL; the model is known now, so the command it
+	// names is the one run but for the URL.
+	a.Argv, _ = (&Agent{Profile: p, Vars: agents.Vars{Bin: bin, Model: ModelOf(p)}}).Oneshot(prompt, false)
 	return a, nil
 }
 

@@ -99,11 +99,15 @@ func Record(ctx context.Context, s RecordSettings, argv []string, stdout, stderr
 	case errors.As(runErr, &se):
 		fmt.Fprintf(stderr, "lembas-check: %v\n", runErr)
 		return format.Unfinished
-	case runErr != nil:
-		fmt.Fprintf(stderr, "lembas-check: %s %v\n", argv[0], runErr)
-		return format.Failed
-	case status != 0:
-		fmt.Fprintf(stderr, "lembas-check: %s exited with status %d\n", argv[0], status)
+	case runErr != nil || status != 0:
+		// What the recording shows comes first: an agent exits 1 because the cassette answered a
+		// 400, and the cause is the cassette's miss, not the exit.
+		served(s, srv, ag, exchanges, stopped, stderr)
+		if runErr != nil {
+			fmt.Fprintf(stderr, "lembas-check: %s %v\n", argv[0], runErr)
+		} else {
+			fmt.Fprintf(stderr, "lembas-check: %s exited with status %d\n", argv[0], status)
+		}
 		return format.Failed
 	}
 	return served(s, srv, ag, exchanges, stopped, stderr)

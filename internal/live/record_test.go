@@ -77,3 +77,50 @@ func TestSessionDirectories(t *testing.T) {
 		}
 	}
 }
+
+// The command a recording's header names is the one run: its model filled in before the fake
+// starts (it named pi's `--model ""` before).
+func TestOneShotArgvHasItsModel(t *testing.T) {
+	profile := filepath.Join(t.TempDir(), "m.json")
+	body := `{"name":"m","bin":"sh","api":"chat completions","clock":"libfaketime","model":"m-1",` +
+		`"oneshot":{"args":["-c","true","--model","{model}","{prompt}"]}}`
+	if err := os.WriteFile(profile, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a, err := NewOneShot(profile, "", "hi")
+	if err != nil {
+		t.Skip(err)
+	}
+	defer a.Cleanup()
+	if got := strings.Join(a.Argv[1:], " "); got != "-c true --model m-1 hi" {
+		t.Errorf("argv %q, want the model filled in", got)
+	}
+}
+
+// A command that fails on a cassette's 400 is said by the cassette's miss first, then its exit:
+// the exit alone named no cause.
+func TestRecordSaysTheCassetteMissBeforeTheExit(t *testing.T) {
+	if _, err := exec.LookPath("curl"); err != nil {
+		t.Skip("no curl on PATH: it plays the command that asks the fake")
+	}
+	dir := t.TempDir()
+	ask := func(word string) []string {
+		return []string{"sh", "-c", `curl -sf -o /dev/null -H 'Content-Type: application/json' ` +
+			`-d '{"model":"m","messages":[{"role":"user","content":"` + word + `"}]}' "$OPENAI_BASE_URL/chat/completions"`}
+	}
+	first := filepath.Join(dir, "first.jsonl")
+	s := RecordSettings{Fake: fakeprovider.Settings{Usage: "openai", CacheSlots: 1}, Out: first, Tool: "t"}
+	if got := Record(t.Context(), s, ask("hello"), &bytes.Buffer{}, &bytes.Buffer{}); got != format.OK {
+		t.Fatalf("the first recording: %v", got)
+	}
+	var stderr bytes.Buffer
+	s.Fake.Cassette, s.Out = first, filepath.Join(dir, "second.jsonl")
+	if got := Record(t.Context(), s, ask("goodbye"), &bytes.Buffer{}, &stderr); got != format.Failed {
+		t.Fatalf("a request the cassette lacks: %v, want failed:\n%s", got, stderr.String())
+	}
+	out := stderr.String()
+	miss, exit := strings.Index(out, "matched nothing in the cassette"), strings.Index(out, "exited with status")
+	if miss < 0 || exit < 0 || miss > exit {
+		t.Errorf("want the cassette's miss said, then the exit:\n%s", out)
+	}
+}

@@ -94,7 +94,7 @@ type Tools struct {
 	// Paths is "absolute" for an agent that refuses relative paths, else "relative".
 	Paths string `json:"paths"`
 	// Calls are the agent's tools as the live target (run --live) calls them to make a case's
-	// steps, by operation (livetarget.Ops: read, write, edit, delete, list, mkdir, shell,
+	// steps, by operation (livetarget.Ops: read, write, edit, delete, list, mkdir, mv, commit, shell,
 	// recall, patch): the tool's name and its arguments, in which a string that is a
 	// placeholder ("{path}", "{offset}", …) stands for the value (docs/live.md).
 	Calls map[string]script.ToolShape `json:"calls,omitempty"`

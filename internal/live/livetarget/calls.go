@@ -14,7 +14,7 @@ import (
 
 // Ops are the operations a case's steps are made with, each a call of one of the harness's tools
 // as its profile's tools.calls says (agents.Tools.Calls).
-var Ops = []string{"read", "write", "edit", "delete", "list", "mkdir", "shell", "recall", "patch"}
+var Ops = []string{"read", "write", "edit", "delete", "list", "mkdir", "mv", "commit", "shell", "recall", "patch"}
 
 // vals are the values a call's placeholders are filled with; a value left unset is left out of
 // the arguments (its member dropped).

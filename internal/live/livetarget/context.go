@@ -76,7 +76,7 @@ func planContext(p *agents.Profile, c conformance.Case) (*plan, error) {
 			at[i], summary[i] = cur.slots[0], sum
 			continue
 		}
-		before, fn, err := contextCall(p, i, st, cwd)
+		before, fn, err := contextCall(p, i, unseenEdit(cs.Steps, i, cwd), cwd)
 		if err != nil {
 			return nil, err
 		}

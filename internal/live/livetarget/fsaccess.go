@@ -85,10 +85,44 @@ func planFS(p *agents.Profile, c conformance.Case) (*plan, error) {
 	if cs.Op == "level" {
 		return planLevel(p, c, cs)
 	}
+	if mk, ok := fsPlays[cs.Op]; ok {
+		return mk(p, c, cs)
+	}
 	op := map[string]string{"read": "read", "list": "list", "write": "write", "mkdir": "mkdir", "rm": "delete"}[cs.Op]
 	if op == "" {
 		return nil, unplayedFS(cs.Op)
 	}
+	fc, err := fsCall(p, c, cs, op, func(_ *env, v vals) {
+		switch op {
+		case "write":
+			v["content"] = written
+		case "list":
+			v["depth"] = 1 // the entries of one level, as the case's answer lists them
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	fc.pl.answer = func(e *env) (any, error) { return fsAnswer(e, cs.Op, fc.after, fc.id, fc.target, fc.existed) }
+	return fc.pl, nil
+}
+
+// fsCalled is a play of one call on the case's tree: the plan, the request after the call (its
+// result), the call's id, the path resolved and every path the tree held.
+type fsCalled struct {
+	pl      *plan
+	first   *slot
+	after   *slot
+	id      string
+	target  string
+	existed map[string]bool
+}
+
+// fsCall is the play of one call of op on the case's path: the case's tree on disk, its
+// permission rules given where one level answers otherwise, the call made with the path and what
+// more sets (its values, as the request comes), then a reply that ends the turn.
+func fsCall(p *agents.Profile, c conformance.Case, cs conformance.FSAccessCase, op string,
+	more func(*env, vals)) (*fsCalled, error) {
 	path := *cs.Path
 	rules, err := fsPlayable(c, cs, path)
 	if err != nil {
@@ -101,9 +135,7 @@ func planFS(p *agents.Profile, c conformance.Case) (*plan, error) {
 	}
 	first := &slot{replyFn: func(e *env, _ *request) script.Reply {
 		v := vals{"path": e.callPath(path)}
-		if op == "write" {
-			v["content"] = written
-		}
+		more(e, v)
 		call, err := makeCall(p, op, id, v)
 		if err != nil {
 			return text("(lembas-check could not make the call: " + err.Error() + ")")
@@ -115,9 +147,8 @@ func planFS(p *agents.Profile, c conformance.Case) (*plan, error) {
 	if rules != nil {
 		pl.turns[0].before = []action{*rules}
 	}
-	target := fsaccess.Resolve(pl.cwd, path)
-	pl.answer = func(e *env) (any, error) { return fsAnswer(e, cs.Op, after, id, target, existed) }
-	return pl, nil
+	return &fsCalled{pl: pl, first: first, after: after, id: id, target: fsaccess.Resolve(pl.cwd, path),
+		existed: existed}, nil
 }
 
 // fsPlayable says why an fs_access case cannot be played: its path climbs out of the session
@@ -228,6 +259,9 @@ func fsAnswer(e *env, op string, after *slot, id, target string, existed map[str
 	body := e.casePaths(strings.TrimSpace(withoutBracket(r)))
 	if isFSError(body) {
 		return map[string]any{"error": body}, nil
+	}
+	if t := fsaccess.SpecTexts(); body == t.EmptyList || body == t.EmptyRead {
+		body = "" // an empty directory's text is a listing of no entries
 	}
 	real := e.root + target
 	if target == "/" {
@@ -402,28 +436,13 @@ func grantsAction(grants map[string]string, boundary, ans string) action {
 	return a
 }
 
-// unplayedFS is the skip of an op no play carries, naming what would carry it: only commit needs
-// a forge mount; the others need a play the live target does not have yet.
+// unplayedFS is the skip of an op no play carries (fsPlays and planFS's own carry every other op
+// harness/fsaccess knows today), naming what would carry it.
 func unplayedFS(op string) error {
-	switch op {
-	case "commit":
-		return skipf("no call makes a commit: it needs a forge mount, which acp.md names no method to give " +
-			"(a _lembas/configure mount at a forge would carry it)")
-	case "list_text", "read_text":
-		return skipf("no play reads a %s: it compares the tool's text with filesystem.md's listing ((empty), "+
-			"the depth tree, the 400-line cap), and the reference agent's list and read give paths one a line; "+
-			"a list/read tool showing harness/fsaccess's listing text and a play of it would carry it", op)
-	case "edit":
-		return skipf("no play makes an edit with reads and changed: the reference agent keeps no record of " +
-			"what the session read, so its edit has no read-before-change refusal; that record in its " +
-			"write/edit and a play (reads as read calls, changed files changed on disk, then the edit) would carry it")
-	case "view":
+	if op == "view" {
 		return skipf("no play reads the levels the model is told: they are the workspace block's {{view}} " +
 			"(prompts/blocks/workspace.md), which the reference agent, of one access level, does not write; " +
 			"grants given by _lembas/configure and a parse of that block in the first request would carry it")
-	case "mv":
-		return skipf("no call makes an mv: neither the reference agent nor its profile " +
-			"(internal/live/agents/lembas-check.json) has an mv tool; one, and a profile call for it, would carry it")
 	}
 	return skipf("no play makes a %s: the live target has no play for this op", op)
 }

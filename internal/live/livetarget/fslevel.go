@@ -31,8 +31,8 @@ func planLevel(p *agents.Profile, c conformance.Case, cs conformance.FSAccessCas
 	}
 	json.Unmarshal(ref, &want)
 	if want.Level == "commit" {
-		return nil, skipf("the path is at commit, which a call tells from stage only at a forge mount " +
-			"(acp.md names no method that makes one)")
+		return nil, skipf("the path is at commit, which a call tells from stage only by a commit at a forge " +
+			"mount: a level play whose change probe is a commit (as the commit op's play makes one) would carry it")
 	}
 	path := *cs.Path
 	if !inTree(cs.Tree, fsaccess.Resolve(fsaccess.Resolve("/", str(cs.Cwd)), path)) {

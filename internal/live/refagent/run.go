@@ -49,6 +49,11 @@ type args struct {
 	Cwd     string  `json:"cwd"`
 	ID      string  `json:"id"`
 	Plan    *string `json:"plan"`
+	// From and To are mv's; Message and Paths commit's.
+	From    string   `json:"from"`
+	To      string   `json:"to"`
+	Message string   `json:"message"`
+	Paths   []string `json:"paths"`
 }
 
 // run runs one call and answers the result as the model is given it: its id first, then what
@@ -82,7 +87,13 @@ func (s *session) run(ctx context.Context, c toolCall) string {
 	if out, ok := s.wsTool(id, name, raw, a); ok {
 		return out
 	}
-	out, err := s.tool(id, name, raw, a)
+	var out string
+	var err error
+	if name == "commit" {
+		out, err = s.commit(ctx, id, raw, a)
+	} else {
+		out, err = s.tool(id, name, raw, a)
+	}
 	if err != nil {
 		return s.outputLocked(id, name, raw, err.Error())
 	}
@@ -113,11 +124,13 @@ func (s *session) tool(id, name string, raw json.RawMessage, a args) (string, er
 	case "read":
 		return s.read(id, raw, a)
 	case "list":
-		entries, err := s.listDeep(a.Path, max(a.Depth, 1))
+		text, err := s.listing(a.Path, false, a.Depth)
 		if err != nil {
 			return "", err
 		}
-		return s.outputLocked(id, name, raw, strings.Join(entries, "\n")), nil
+		return s.outputLocked(id, name, raw, text), nil
+	case "mv":
+		return s.mv(id, raw, a)
 	case "glob", "grep":
 		found, err := s.search(name, a)
 		if err != nil {
@@ -139,6 +152,9 @@ func (s *session) tool(id, name string, raw json.RawMessage, a args) (string, er
 	case "rm":
 		if err := s.change(a.Path, (*fsaccess.View).Rm, os.RemoveAll); err != nil {
 			return "", err
+		}
+		if _, vp, _, msg := s.disk.resolve(a.Path); msg == "" {
+			s.forget(vp)
 		}
 		out, err := s.results.Delete(id, a.Path)
 		if err == nil {
@@ -225,16 +241,17 @@ func (s *session) read(id string, raw json.RawMessage, a args) (string, error) {
 		return "", s.viewErr(err)
 	}
 	if k.IsDir() {
-		entries, err := v.Read(vp)
+		text, err := s.listing(a.Path, true, 0)
 		if err != nil {
-			return "", s.viewErr(err)
+			return "", err
 		}
-		return s.outputLocked(id, "read", raw, strings.Join(entries, "\n")), nil
+		return s.outputLocked(id, "read", raw, text), nil
 	}
 	b, err := os.ReadFile(s.disk.real(vp))
 	if err != nil {
 		return "", err
 	}
+	s.saw(vp, b)
 	if s.a.broken(BreakNoStub) {
 		s.results.Reply() // the dedupe table forgotten before every read: never a stub
 	}
@@ -273,11 +290,8 @@ func (s *session) write(id, name string, a args) (string, error) {
 		if a.Old == nil || a.New == nil {
 			return "", failure("edit needs old and new")
 		}
-		if before == nil {
-			if err := v.Write(vp); err != nil {
-				return "", s.viewErr(err)
-			}
-			return "", failure(fsaccess.SpecTexts().Errors[fsaccess.NoSuchFile].Render(abs))
+		if err := s.editable(v, vp); err != nil {
+			return "", err
 		}
 		switch n := strings.Count(*before, *a.Old); {
 		case n == 0 || *a.Old == "":
@@ -294,6 +308,7 @@ func (s *session) write(id, name string, a args) (string, error) {
 	if err := writeFile(real, after); err != nil {
 		return "", err
 	}
+	s.saw(vp, []byte(after))
 	out, err := s.results.Write(id, a.Path, before, after)
 	if err == nil {
 		err = s.filesChanged(true)
@@ -314,8 +329,8 @@ func (s *session) patch(id string, a args) (string, error) {
 		return "", failure("apply_patch needs at least one file")
 	}
 	type change struct {
-		real string
-		pf   results.PatchFile
+		real, vp string
+		pf       results.PatchFile
 	}
 	var cs []change
 	for _, f := range a.Files {
@@ -345,14 +360,16 @@ func (s *session) patch(id string, a args) (string, error) {
 		if err != nil {
 			return "", s.viewErr(err)
 		}
-		cs = append(cs, change{real: s.disk.real(vp), pf: pf})
+		cs = append(cs, change{real: s.disk.real(vp), vp: vp, pf: pf})
 	}
 	for _, c := range cs {
 		var err error
 		if c.pf.After == nil {
 			err = os.RemoveAll(c.real)
+			s.forget(c.vp)
 		} else {
 			err = writeFile(c.real, *c.pf.After)
+			s.saw(c.vp, []byte(*c.pf.After))
 		}
 		if err != nil {
 			return "", err
@@ -383,33 +400,6 @@ func (s *session) listDir(p string) (vp string, entries []string, err error) {
 		return "", nil, s.viewErr(err)
 	}
 	return vp, entries, nil
-}
-
-// listDeep is list's entries to depth levels: a directory's own entries under it, their paths
-// relative to where it looked. Called with mu held.
-func (s *session) listDeep(p string, depth int) ([]string, error) {
-	_, entries, err := s.listDir(p)
-	if err != nil || depth <= 1 {
-		return entries, err
-	}
-	if p == "" {
-		p = "."
-	}
-	var out []string
-	for _, e := range entries {
-		out = append(out, e)
-		if !strings.HasSuffix(e, "/") {
-			continue
-		}
-		below, err := s.listDeep(path.Join(p, e), depth-1)
-		if err != nil {
-			return nil, err
-		}
-		for _, b := range below {
-			out = append(out, e+b)
-		}
-	}
-	return out, nil
 }
 
 // search is glob's or grep's output: paths relative to where it looked, in path order.

@@ -59,6 +59,7 @@ type session struct {
 	steps               int               // the running or next turn's step limit (0: none)
 	index               []search.Passage  // what search finds (_lembas/configure's index), nil: no search
 	order               []string          // the chain's paths, outermost first
+	seen                seen              // what the session saw of each file, for edit's refusals
 
 	started bool // the first turn made the prompt; before it, a mode change is the start's
 	prefix  *prefix.Session
@@ -106,6 +107,9 @@ func (s *session) start() error {
 	s.files, s.order = s.chain()
 	s.rules = startRules(s.disk.root)
 	could := []string{prefix.PlanMode}
+	if s.disk.access != nil && s.disk.access.mounts != nil {
+		could = append(could, "forge") // the person's mounts are a forge's repositories: commit is offered
+	}
 	if s.show {
 		could = append(could, "display")
 	}
