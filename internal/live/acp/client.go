@@ -63,6 +63,8 @@ type Client struct {
 	modes       map[string]string
 	permissions []Permission
 	files       []FileRequest
+	plans       map[string]PlanAnswer // how each session's plans are answered (AnswerPlans)
+	asked       []Asked               // the _lembas/plan and _lembas/question requests (ext.go)
 }
 
 // Info is what the agent said of itself in initialize.

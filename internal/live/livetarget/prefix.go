@@ -49,6 +49,11 @@ func planPrefix(p *agents.Profile, c conformance.Case) (*plan, error) {
 	if len(pl.turns) == 0 {
 		return nil, skipf("the case sends no request")
 	}
+	if b.plans != nil {
+		// Asked before anything is played: a harness that cannot be told the mode would play
+		// the case wrong up to that step.
+		pl.turns[0].before = append([]action{*b.plans}, pl.turns[0].before...)
+	}
 	pl.answer = func(e *env) (any, error) { return prefixAnswer(b.seq, b.reads, tools) }
 	return pl, nil
 }
@@ -67,7 +72,9 @@ func prefixPlayable(st *conformance.PrefixStart, tools []string) (map[string]boo
 		}
 		for r := range could {
 			if r != prefix.PlanMode && r != "display" && !met[r] {
-				return nil, skipf("%s could be met but is not at the start; a live session meets what it could", r)
+				return nil, skipf("%s could be met but is not at the start; a live session meets what it could: "+
+					"_lembas/configure's met carries display alone, and a harness that could meet page or forge (the "+
+					"python and forge tools, filesystem.md's mounts) with met naming them would carry it", r)
 			}
 		}
 	}
@@ -147,7 +154,8 @@ type prefixBuild struct {
 	pending                      []action
 	mode                         string
 	moves, remakes, users, calls int
-	reset                        bool // a compaction replaced the history before the next request
+	reset                        bool    // a compaction replaced the history before the next request
+	plans                        *action // the first step that needs _lembas/plan's answer (needPlans)
 }
 
 func (b *prefixBuild) add(s *slot) {
@@ -194,6 +202,11 @@ func (b *prefixBuild) step(i int, step conformance.PrefixStep) error {
 		r, err := prefixCall(b.p, step.Op, step.Tool.V, id)
 		if err != nil {
 			return err
+		}
+		if step.Tool.V == "plan_submit" && b.mode == prefix.PlanMode {
+			// The plan the call submits is not approved unless a step of the model's own says so
+			// (approval): only that moves the mode.
+			b.last.before = append(b.last.before, refusePlan())
 		}
 		b.last.reply = r
 		s := &slot{}
@@ -243,18 +256,18 @@ func (b *prefixBuild) set(i int, step conformance.PrefixStep) error {
 		}
 		switch {
 		case step.By.V == "model" && f == "mode":
-			// Only plan_submit's approval is the model's own mode change: the call that ran
-			// just before it made it, and the harness is to say so.
-			prev := b.reads[max(i-1, 0)]
-			if i == 0 || prev.kind != "call" || prev.tool != "plan_submit" || b.mode != prefix.PlanMode {
-				return skipf("step %d: the model sets the mode only by plan_submit's approval, and the step before "+
-					"it is no such call", i+1)
-			}
-			b.mode = step.Mode.V
-		case step.By.V == "model" && f == "plan":
-			if err := b.planWrite(i, step.Plan.V); err != nil {
+			if err := b.approval(i, step.Mode.V); err != nil {
 				return err
 			}
+		case step.By.V == "model" && (f == "plan" || f == "memory"):
+			if err := b.ownChange(i, f, v.(string)); err != nil {
+				return err
+			}
+		case step.By.V == "model" && f == "files":
+			return skipf("step %d: the model's own files change has no call the live target makes: the case's "+
+				"instruction texts are given by _lembas/configure's files, by path or heading, not written where the "+
+				"model's write tool reaches them (a harness reading them from files the model may edit would carry it)",
+				i+1)
 		case step.By.V == "model":
 			return skipf("step %d: the model's own %s change has no call the live target makes", i+1, f)
 		case f == "date":
@@ -300,18 +313,60 @@ func (b *prefixBuild) wrapUp(i int) error {
 	return nil
 }
 
-// planWrite is the model's own plan change: its plan_write call (the profile's, else the tool by
-// its name) in the turn running, whose result tells the model; the request after it is the
-// session's, read by no step.
-func (b *prefixBuild) planWrite(i int, plan string) error {
+// approval is the model's own mode change, which only plan_submit's approval in plan mode makes:
+// the call just before it (a plan_submit step), else one the model makes now in the turn running,
+// whose result's request is read by no step. The approval's mode is _lembas/plan's answer (for a
+// call the live target adds, only that, needPlans: another harness's approval has a mode of its own).
+func (b *prefixBuild) approval(i int, mode string) error {
+	prev := b.reads[max(i-1, 0)]
+	switch {
+	case b.mode != prefix.PlanMode:
+		return skipf("step %d: the model sets the mode only by plan_submit's approval, which is put in plan mode "+
+			"alone, and the session is in %s", i+1, b.mode)
+	case i > 0 && prev.kind == "call" && prev.tool == "plan_submit":
+		// The call was the reply to the request before the one that carries its result.
+		s := b.cur.slots[len(b.cur.slots)-2]
+		s.before = append(s.before, answerPlan(mode))
+	case b.last == nil:
+		return skipf("step %d: the model submits a plan only while a turn runs, and none does", i+1)
+	default:
+		b.calls++
+		id := fmt.Sprintf("%sp%d", callPrefix, b.calls)
+		r, err := prefixCall(b.p, "call", "plan_submit", id)
+		if err != nil {
+			return err
+		}
+		b.last.before = append(b.last.before, answerPlan(mode))
+		if b.plans == nil {
+			need := needPlans(i+1, mode)
+			b.plans = &need
+		}
+		b.last.reply = r
+		s := &slot{}
+		b.cur.slots = append(b.cur.slots, s)
+		b.last = s
+		b.add(s)
+	}
+	b.mode = mode
+	return nil
+}
+
+// ownChange is the model's own plan or memory change: its plan_write or memory call (the
+// profile's, else the tool by its name, the whole new value its one argument) in the turn running,
+// whose result tells the model; the request after it is the session's, read by no step.
+func (b *prefixBuild) ownChange(i int, field, value string) error {
 	if b.last == nil {
-		return skipf("step %d: the model changes the plan only while a turn runs, and none does", i+1)
+		return skipf("step %d: the model changes the %s only while a turn runs, and none does", i+1, field)
+	}
+	tool, arg := "plan_write", "plan"
+	if field == "memory" {
+		tool, arg = "memory", "content"
 	}
 	b.calls++
 	id := fmt.Sprintf("%sp%d", callPrefix, b.calls)
-	call := wire.ToolCall{ID: id, Name: "plan_write", Arguments: `{"plan":` + jsonString(plan) + `}`}
-	if sh, ok := b.p.Tools.Calls["plan_write"]; ok {
-		args, err := fill(sh.Arguments, vals{"plan": plan})
+	call := wire.ToolCall{ID: id, Name: tool, Arguments: `{"` + arg + `":` + jsonString(value) + `}`}
+	if sh, ok := b.p.Tools.Calls[tool]; ok {
+		args, err := fill(sh.Arguments, vals{field: value})
 		if err != nil {
 			return err
 		}

@@ -44,10 +44,18 @@ const (
 	// BreakNoContainment lets a serve's session read and write where a path really leads, outside
 	// its root too (against seeds/002: local_fs "is sandboxed to it").
 	BreakNoContainment = "no-containment"
+	// BreakApprovalKeepsPlan leaves the session in plan mode when the person approves its plan
+	// (against the approval setting the mode, prefix.json's `mode` from plan_submit's approval):
+	// plan_submit then runs again where it is to answer its unavailable text.
+	BreakApprovalKeepsPlan = "approval-keeps-plan"
+	// BreakOwnMemoryNoted notes the model's own memory change as if the person had made it
+	// (against §10 rule 3: a change the model made itself needs no note).
+	BreakOwnMemoryNoted = "own-memory-noted"
 )
 
 // Breaks are the faults Break may name.
-var Breaks = []string{BreakDateInSystem, BreakNoStub, BreakNoteFirst, BreakNoContainment}
+var Breaks = []string{BreakDateInSystem, BreakNoStub, BreakNoteFirst, BreakNoContainment, BreakApprovalKeepsPlan,
+	BreakOwnMemoryNoted}
 
 // Options say what the agent talks to.
 type Options struct {
@@ -73,11 +81,14 @@ type Agent struct {
 	brk   map[string]bool
 	ws    *workspace.Config // a serve's workspace roots (seeds/002), nil when it is not started as one
 
-	mu       sync.Mutex
-	show     bool // the client said _meta.lembas.show: it has a screen
-	lembas   bool
-	sessions map[string]*session
-	next     int
+	mu     sync.Mutex
+	show   bool // the client said _meta.lembas.show: it has a screen
+	lembas bool
+	// clientProtocol is the link protocol the client said (_meta.lembas.protocol; 1 when absent, or
+	// once it answered _lembas/plan or _lembas/question with method-not-found).
+	clientProtocol int
+	sessions       map[string]*session
+	next           int
 }
 
 // Serve speaks ACP on r and w until the client closes its end (or ctx ends).
@@ -164,13 +175,16 @@ func (a *Agent) Initialize(_ context.Context, p sdk.InitializeRequest) (sdk.Init
 	case map[string]any:
 		a.lembas = true
 		a.show, _ = l["show"].(bool)
+		n, _ := l["protocol"].(float64)
+		a.clientProtocol = max(int(n), 1)
 	case bool:
-		a.lembas = l
+		a.lembas, a.clientProtocol = l, 1
 	}
 	if a.lembas {
 		n, _ := strconv.Atoi(spec.Text("acp.protocol"))
 		resp.Meta = map[string]any{"lembas": map[string]any{"protocol": n,
-			"capabilities": []string{spec.Text("acp.capability.configure")}}}
+			"capabilities": []string{spec.Text("acp.capability.configure"),
+				spec.Text("acp.capability.plan_state")}}}
 	}
 	return resp, nil
 }
@@ -314,9 +328,11 @@ func (a *Agent) SetSessionConfigOption(_ context.Context,
 
 // HandleExtensionMethod answers the _lembas/* methods of acp.md this agent has: configure (the
 // model, and the person's settings the prompt is made from), session/compact, session/status,
-// and jobs, job/output and job/stop (the jobs that ended, as configure gave them).
+// jobs, job/output and job/stop (the jobs that ended, as configure gave them), and steer.
 func (a *Agent) HandleExtensionMethod(ctx context.Context, method string, params json.RawMessage) (any, error) {
 	switch method {
+	case spec.Text("acp.method.steer"):
+		return a.steer(params)
 	case spec.Text("acp.method.configure"), spec.Text("acp.method.compact"), spec.Text("acp.method.status"):
 	case spec.Text("acp.method.jobs"), spec.Text("acp.method.job_output"), spec.Text("acp.method.job_stop"):
 		c, err := decodeConfigure(params)

@@ -54,6 +54,9 @@ type configure struct {
 	// Steps is the step limit of the turn running or the next one: after so many rounds of calls
 	// its last request is the wrap-up (loop.json wrap_up).
 	Steps *int `json:"steps"`
+	// PlanAnswer is how the person answers the session's next plans where the agent cannot ask
+	// the client (A2A, which has no request from agent to client): _lembas/plan's answer, ahead.
+	PlanAnswer *planAnswer `json:"plan_answer"`
 }
 
 // levels parses a path → level map; a bad level is -32602 naming it.
@@ -128,6 +131,9 @@ func (s *session) configure(c configure) (map[string]any, error) {
 	}
 	if c.Steps != nil {
 		s.steps = *c.Steps
+	}
+	if c.PlanAnswer != nil {
+		s.planAnswer = c.PlanAnswer
 	}
 	if c.Job != nil {
 		if err := s.jobEnded(*c.Job); err != nil {

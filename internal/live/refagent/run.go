@@ -78,6 +78,10 @@ func (s *session) run(ctx context.Context, c toolCall) string {
 		return s.output(id, name, raw, s.bash(ctx, a))
 	case "plan_submit":
 		return s.planSubmit(ctx, id, raw)
+	case "ask_user":
+		return s.askUser(ctx, id, raw)
+	case "memory":
+		return s.remember(id, raw)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -508,8 +512,8 @@ func (s *session) bash(ctx context.Context, a args) string {
 	return text
 }
 
-// planSubmit puts the plan to the person (session/request_permission) in plan mode; approved,
-// the session moves on to edit; outside plan mode it answers the tool's unavailable text.
+// planSubmit puts the plan to the person (approvePlan) in plan mode; approved, the session moves
+// on to the mode the approval gives; outside plan mode it answers the tool's unavailable text.
 func (s *session) planSubmit(ctx context.Context, id string, raw json.RawMessage) string {
 	s.mu.Lock()
 	text, refused, err := s.prefix.Call("plan_submit")
@@ -520,18 +524,16 @@ func (s *session) planSubmit(ctx context.Context, id string, raw json.RawMessage
 	case refused:
 		return s.output(id, "plan_submit", raw, text)
 	}
-	resp, err := s.a.permit(ctx, sdk.RequestPermissionRequest{
-		SessionId: sdk.SessionId(s.id),
-		ToolCall:  sdk.ToolCallUpdate{ToolCallId: sdk.ToolCallId(id), Title: sdk.Ptr("Approve the plan")},
-		Options: []sdk.PermissionOption{
-			{OptionId: "approve", Name: "Approve the plan", Kind: sdk.PermissionOptionKindAllowOnce},
-			{OptionId: "reject", Name: "Keep planning", Kind: sdk.PermissionOptionKindRejectOnce},
-		},
-	})
-	if err != nil || resp.Outcome.Selected == nil || resp.Outcome.Selected.OptionId != "approve" {
-		return s.output(id, "plan_submit", raw, "The person did not approve the plan; go on planning.")
+	approved, mode, feedback := s.approvePlan(ctx, id)
+	if !approved {
+		if feedback != "" {
+			feedback = " " + feedback
+		}
+		return s.output(id, "plan_submit", raw, "The person did not approve the plan; go on planning."+feedback)
 	}
-	mode := approvedMode
+	if s.a.broken(BreakApprovalKeepsPlan) {
+		mode = prefix.PlanMode
+	}
 	s.mu.Lock()
 	s.mode = mode
 	err = s.prefix.Set(prefix.Change{ByModel: true, Mode: &mode})

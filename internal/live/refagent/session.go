@@ -55,6 +55,8 @@ type session struct {
 	rules               *rules            // the rule modules (seeds/004), nil without a rules folder
 	files               map[string]string // the instruction chain: path relative to the boundary → text
 	notes               []string          // job notes due at the next step boundary
+	steers              []steered         // the person's messages sent into the running turn (_lembas/steer)
+	planAnswer          *planAnswer       // the person's answer to the next plans, given ahead (A2A)
 	ended               []endedJob        // the jobs that ended, as _lembas/jobs lists them
 	steps               int               // the running or next turn's step limit (0: none)
 	index               []search.Passage  // what search finds (_lembas/configure's index), nil: no search
@@ -266,6 +268,7 @@ func (s *session) turn(ctx context.Context, words string) (string, error) {
 	for rounds := 1; ; rounds++ {
 		s.mu.Lock()
 		s.history = append(s.history, s.takeNotes()...)
+		s.history = append(s.history, s.takeSteered()...)
 		if s.rules != nil {
 			if rec := s.rules.request(); rec != "" {
 				s.history = append(s.history, text("user", rec))
