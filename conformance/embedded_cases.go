@@ -2530,6 +2530,96 @@ var embeddedCases = [...]embeddedCase{
 		answer:    `{"entries":["d/","f.md"]}`,
 	},
 	{
+		id: "fs_access/2176cb49", area: "fs_access", index: 45, file: "lembas-check:fs_access.json", line: 1578,
+		about: "A look needs only ro: read of a file where everything is at ro is made. filesystem.md, What each operation needs: \"`list`, `read`, `glob`, `grep`, `search`, `show`, `python`'s `files`, `skill_view`, `skills_list`\", needs `ro`.",
+		input: "{\"about\":\"A look needs only ro: read of a file where everything is at ro is made. filesystem.md, What each operation needs: \\\"`list`, `read`, `glob`, `grep`, `search`, `show`, `python`'s `files`, `skill_view`, `skills_list`\\\", needs `ro`.\",\"grants\":{\"/\":\"ro\"},\"op\":\"read\",\"path\":\"/docs/a.md\",\"tree\":[\"/docs/a.md\",\"/notes.md\"]}",
+		expect: `{
+        "ok": true
+      }`,
+		canonical: `{"ok":true}`,
+		answer:    `{"ok":true}`,
+	},
+	{
+		id: "fs_access/97c01e6d", area: "fs_access", index: 46, file: "lembas-check:fs_access.json", line: 1593,
+		about: "A look needs only ro: list of a directory at ro lists it (no mark: the directory itself cannot be changed). filesystem.md, What each operation needs: \"`list`, `read`, `glob`, `grep`, `search`, `show`, `python`'s `files`, `skill_view`, `skills_list`\", needs `ro`.",
+		input: "{\"about\":\"A look needs only ro: list of a directory at ro lists it (no mark: the directory itself cannot be changed). filesystem.md, What each operation needs: \\\"`list`, `read`, `glob`, `grep`, `search`, `show`, `python`'s `files`, `skill_view`, `skills_list`\\\", needs `ro`.\",\"grants\":{\"/docs\":\"ro\"},\"op\":\"list\",\"path\":\"/docs\",\"tree\":[\"/docs/a.md\",\"/docs/img/\",\"/notes.md\"]}",
+		expect: `{
+        "entries": [
+          "img/",
+          "a.md"
+        ]
+      }`,
+		canonical: `{"entries":["img/","a.md"]}`,
+		answer:    `{"entries":["img/","a.md"]}`,
+	},
+	{
+		id: "fs_access/1da273ab", area: "fs_access", index: 47, file: "lembas-check:fs_access.json", line: 1612,
+		about: "A look needs only ro: a directory given to read at ro is its listing, as the tool shows it. filesystem.md, What each operation needs: \"`list`, `read`, `glob`, `grep`, `search`, `show`, `python`'s `files`, `skill_view`, `skills_list`\", needs `ro`.",
+		input: "{\"about\":\"A look needs only ro: a directory given to read at ro is its listing, as the tool shows it. filesystem.md, What each operation needs: \\\"`list`, `read`, `glob`, `grep`, `search`, `show`, `python`'s `files`, `skill_view`, `skills_list`\\\", needs `ro`.\",\"grants\":{\"/docs\":\"ro\"},\"op\":\"read_text\",\"path\":\"/docs\",\"tree\":[\"/docs/a.md\",\"/docs/b.md\"]}",
+		expect: `{
+        "text": "a.md\nb.md"
+      }`,
+		canonical: `{"text":"a.md\nb.md"}`,
+		answer:    `{"text":"a.md\nb.md"}`,
+	},
+	{
+		id: "fs_access/7900fdfe", area: "fs_access", index: 48, file: "lembas-check:fs_access.json", line: 1627,
+		about: "Below ro a look is not made: a file at none under a granted directory reads as a missing one. filesystem.md, What each operation needs: \"`list`, `read`, `glob`, `grep`, `search`, `show`, `python`'s `files`, `skill_view`, `skills_list`\", needs `ro`.",
+		input: "{\"about\":\"Below ro a look is not made: a file at none under a granted directory reads as a missing one. filesystem.md, What each operation needs: \\\"`list`, `read`, `glob`, `grep`, `search`, `show`, `python`'s `files`, `skill_view`, `skills_list`\\\", needs `ro`.\",\"grants\":{\"/docs\":\"ro\",\"/docs/secret.md\":\"none\"},\"op\":\"read\",\"path\":\"/docs/secret.md\",\"tree\":[\"/docs/a.md\",\"/docs/secret.md\"]}",
+		expect: `{
+        "error": "No such file or directory: /docs/secret.md"
+      }`,
+		canonical: `{"error":"No such file or directory: /docs/secret.md"}`,
+		answer:    `{"error":"No such file or directory: /docs/secret.md"}`,
+	},
+	{
+		id: "fs_access/1eebd5a8", area: "fs_access", index: 49, file: "lembas-check:fs_access.json", line: 1643,
+		about: "A tool's error is its result: a list of a file answers the text the model is given, not a failure of the call. filesystem.md, Errors: \"A tool's error is its result (`loop.json` `parallel`).\"",
+		input: "{\"about\":\"A tool's error is its result: a list of a file answers the text the model is given, not a failure of the call. filesystem.md, Errors: \\\"A tool's error is its result (`loop.json` `parallel`).\\\"\",\"grants\":{\"/\":\"ro\"},\"op\":\"list\",\"path\":\"/notes.md\",\"tree\":[\"/notes.md\"]}",
+		expect: `{
+        "error": "Not a directory: /notes.md"
+      }`,
+		canonical: `{"error":"Not a directory: /notes.md"}`,
+		answer:    `{"error":"Not a directory: /notes.md"}`,
+	},
+	{
+		id: "fs_access/7ad42f99", area: "fs_access", index: 50, file: "lembas-check:fs_access.json", line: 1657,
+		about: "The levels told to the model (op view): every granted path with its level, by its full path, the most specific grants each on its own. filesystem.md, Access levels: \"The levels a session has are told to the model (`prompts/blocks/workspace.md`, `{{view}}`): every granted path with its level, so it knows the full paths it may use.\"",
+		input: "{\"about\":\"The levels told to the model (op view): every granted path with its level, by its full path, the most specific grants each on its own. filesystem.md, Access levels: \\\"The levels a session has are told to the model (`prompts/blocks/workspace.md`, `{{view}}`): every granted path with its level, so it knows the full paths it may use.\\\"\",\"grants\":{\"/AGENTS.md\":\"ro\",\"/Dir1/Dir3\":\"stage\",\"/Notes\":\"commit\"},\"op\":\"view\",\"tree\":[\"/AGENTS.md\",\"/Dir1/FILE1.txt\",\"/Dir1/Dir3/a.md\",\"/Notes/n.md\"]}",
+		expect: `{
+        "view": {
+          "/AGENTS.md": "ro",
+          "/Dir1/Dir3": "stage",
+          "/Notes": "commit"
+        }
+      }`,
+		canonical: `{"view":{"/AGENTS.md":"ro","/Dir1/Dir3":"stage","/Notes":"commit"}}`,
+		answer:    `{"view":{"/AGENTS.md":"ro","/Dir1/Dir3":"stage","/Notes":"commit"}}`,
+	},
+	{
+		id: "fs_access/e18901da", area: "fs_access", index: 51, file: "lembas-check:fs_access.json", line: 1679,
+		about: "The level told is the one the session has, its grant lowered to the floor; a grant at none (given, or floored to none) is not told, since that path does not exist for the model. filesystem.md, Access levels: \"The levels a session has are told to the model (`prompts/blocks/workspace.md`, `{{view}}`): every granted path with its level, so it knows the full paths it may use.\" filesystem.md, Access levels: \"the level a session has is its grant, lowered to the floor\"; \"**Only what is at `ro` or above exists for the model.**\"",
+		input: "{\"about\":\"The level told is the one the session has, its grant lowered to the floor; a grant at none (given, or floored to none) is not told, since that path does not exist for the model. filesystem.md, Access levels: \\\"The levels a session has are told to the model (`prompts/blocks/workspace.md`, `{{view}}`): every granted path with its level, so it knows the full paths it may use.\\\" filesystem.md, Access levels: \\\"the level a session has is its grant, lowered to the floor\\\"; \\\"**Only what is at `ro` or above exists for the model.**\\\"\",\"floor\":{\"/Gone\":\"none\",\"/Ref\":\"ro\"},\"grants\":{\"/\":\"stage\",\"/Gone\":\"ro\",\"/Notes/Private\":\"none\",\"/Ref\":\"stage\"},\"op\":\"view\",\"tree\":[\"/Ref/r.md\",\"/Notes/Private/p.md\",\"/Gone/g.md\"]}",
+		expect: `{
+        "view": {
+          "/": "stage",
+          "/Ref": "ro"
+        }
+      }`,
+		canonical: `{"view":{"/":"stage","/Ref":"ro"}}`,
+		answer:    `{"view":{"/":"stage","/Ref":"ro"}}`,
+	},
+	{
+		id: "fs_access/2f7e212a", area: "fs_access", index: 52, file: "lembas-check:fs_access.json", line: 1704,
+		about: "No grant, nothing told: the view is empty. filesystem.md, Access levels: \"The levels a session has are told to the model (`prompts/blocks/workspace.md`, `{{view}}`): every granted path with its level, so it knows the full paths it may use.\"",
+		input: "{\"about\":\"No grant, nothing told: the view is empty. filesystem.md, Access levels: \\\"The levels a session has are told to the model (`prompts/blocks/workspace.md`, `{{view}}`): every granted path with its level, so it knows the full paths it may use.\\\"\",\"op\":\"view\",\"tree\":[\"/a.md\"]}",
+		expect: `{
+        "view": {}
+      }`,
+		canonical: `{"view":{}}`,
+		answer:    `{"view":{}}`,
+	},
+	{
 		id: "index/0f2ebbeb", area: "index", index: 0, file: "lembas-check:index.json", line: 4,
 		about: "A file written is indexed at once: its content hash is embedded, and the index holds its path under that hash. filesystem.md, Indexing, by tokens: \"What `search` reads is built when a file is written\".",
 		input: "{\"about\":\"A file written is indexed at once: its content hash is embedded, and the index holds its path under that hash. filesystem.md, Indexing, by tokens: \\\"What `search` reads is built when a file is written\\\".\",\"steps\":[{\"content\":\"Alpha notes.\\n\",\"op\":\"write\",\"path\":\"/Notes/a.md\"}]}",
@@ -3087,6 +3177,109 @@ var embeddedCases = [...]embeddedCase{
       ]`,
 		canonical: `["/proj/AGENTS.md"]`,
 		answer:    `["/proj/AGENTS.md"]`,
+	},
+	{
+		id: "instructions/00ec4c3e", area: "instructions", index: 6, file: "lembas-check:instructions.json", line: 99,
+		about: `The paths as the model is given them: relative to the boundary, a section's boundary dropped from each. filesystem.md, Instruction files, stacked: "Each is given to the model under its path relative to the boundary."`,
+		input: `{"about":"The paths as the model is given them: relative to the boundary, a section's boundary dropped from each. filesystem.md, Instruction files, stacked: \"Each is given to the model under its path relative to the boundary.\"","boundary":"/sec","files":["/AGENTS.md","/sec/AGENTS.md","/sec/repo/CLAUDE.md"],"relative":true,"start":"/sec/repo"}`,
+		expect: `[
+        "AGENTS.md",
+        "repo/CLAUDE.md"
+      ]`,
+		canonical: `["AGENTS.md","repo/CLAUDE.md"]`,
+		answer:    `["AGENTS.md","repo/CLAUDE.md"]`,
+	},
+	{
+		id: "instructions/133a1c69", area: "instructions", index: 7, file: "lembas-check:instructions.json", line: 114,
+		about: "Relative to the root boundary: the root's own file is `AGENTS.md`, no leading `/`. filesystem.md, Instruction files, stacked: \"Each is given to the model under its path relative to the boundary.\"",
+		input: "{\"about\":\"Relative to the root boundary: the root's own file is `AGENTS.md`, no leading `/`. filesystem.md, Instruction files, stacked: \\\"Each is given to the model under its path relative to the boundary.\\\"\",\"boundary\":\"/\",\"files\":[\"/AGENTS.md\",\"/a/AGENTS.md\",\"/a/b/CLAUDE.md\"],\"relative\":true,\"start\":\"/a/b\"}",
+		expect: `[
+        "AGENTS.md",
+        "a/AGENTS.md",
+        "a/b/CLAUDE.md"
+      ]`,
+		canonical: `["AGENTS.md","a/AGENTS.md","a/b/CLAUDE.md"]`,
+		answer:    `["AGENTS.md","a/AGENTS.md","a/b/CLAUDE.md"]`,
+	},
+	{
+		id: "instructions/0333aca5", area: "instructions", index: 8, file: "lembas-check:instructions.json", line: 130,
+		about: `Nearby instructions: reading a file below the start directory hands the instruction file of each directory on the way to it, outermost first, after the chain; a second read under them hands nothing again. filesystem.md, Instruction files, stacked: "**Below the start directory**, a file under a directory with its own instruction file hands the model that file the first time something under it is read, once per session"`,
+		input: `{"about":"Nearby instructions: reading a file below the start directory hands the instruction file of each directory on the way to it, outermost first, after the chain; a second read under them hands nothing again. filesystem.md, Instruction files, stacked: \"**Below the start directory**, a file under a directory with its own instruction file hands the model that file the first time something under it is read, once per session\"","boundary":"/","files":["/AGENTS.md","/a/AGENTS.md","/a/src/CLAUDE.md","/a/src/x.go","/a/src/y.go"],"reads":["/a/src/x.go","/a/src/y.go","a/src/x.go"],"start":"/"}`,
+		expect: `[
+        "/AGENTS.md",
+        "/a/AGENTS.md",
+        "/a/src/CLAUDE.md"
+      ]`,
+		canonical: `["/AGENTS.md","/a/AGENTS.md","/a/src/CLAUDE.md"]`,
+		answer:    `["/AGENTS.md","/a/AGENTS.md","/a/src/CLAUDE.md"]`,
+	},
+	{
+		id: "instructions/13d21a45", area: "instructions", index: 9, file: "lembas-check:instructions.json", line: 152,
+		about: `Nearby instructions come only from below the start directory: a read above it or beside it hands nothing, and a read below hands only the directories strictly under the start (the start's own file is the chain's). filesystem.md, Instruction files, stacked: "**Below the start directory**, a file under a directory with its own instruction file hands the model that file the first time something under it is read"`,
+		input: `{"about":"Nearby instructions come only from below the start directory: a read above it or beside it hands nothing, and a read below hands only the directories strictly under the start (the start's own file is the chain's). filesystem.md, Instruction files, stacked: \"**Below the start directory**, a file under a directory with its own instruction file hands the model that file the first time something under it is read\"","boundary":"/","files":["/AGENTS.md","/p/AGENTS.md","/p/notes.md","/q/AGENTS.md","/q/x.md","/p/d/AGENTS.md","/p/d/e.md","/top.md"],"reads":["/top.md","/q/x.md","/p/notes.md","d/e.md"],"start":"/p"}`,
+		expect: `[
+        "/AGENTS.md",
+        "/p/AGENTS.md",
+        "/p/d/AGENTS.md"
+      ]`,
+		canonical: `["/AGENTS.md","/p/AGENTS.md","/p/d/AGENTS.md"]`,
+		answer:    `["/AGENTS.md","/p/AGENTS.md","/p/d/AGENTS.md"]`,
+	},
+	{
+		id: "instructions/faad1f06", area: "instructions", index: 10, file: "lembas-check:instructions.json", line: 178,
+		about: `Nearby instructions by the same reading rules: an instruction file at none is not handed (the next directory down still may), and a read of a file the session cannot see hands nothing. filesystem.md, Instruction files, stacked: "by the same reading rules." (the whole sentence: "**Below the start directory**, a file under a directory with its own instruction file hands the model that file the first time something under it is read, once per session")`,
+		input: `{"about":"Nearby instructions by the same reading rules: an instruction file at none is not handed (the next directory down still may), and a read of a file the session cannot see hands nothing. filesystem.md, Instruction files, stacked: \"by the same reading rules.\" (the whole sentence: \"**Below the start directory**, a file under a directory with its own instruction file hands the model that file the first time something under it is read, once per session\")","boundary":"/","files":["/AGENTS.md","/a/AGENTS.md","/a/b/AGENTS.md","/a/b/c.md","/h/AGENTS.md","/h/x.md"],"grants":{"/":"ro","/a/AGENTS.md":"none","/h/x.md":"none"},"reads":["/h/x.md","/a/b/c.md"],"start":"/"}`,
+		expect: `[
+        "/AGENTS.md",
+        "/a/b/AGENTS.md"
+      ]`,
+		canonical: `["/AGENTS.md","/a/b/AGENTS.md"]`,
+		answer:    `["/AGENTS.md","/a/b/AGENTS.md"]`,
+	},
+	{
+		id: "instructions/c00f7d8f", area: "instructions", index: 11, file: "lembas-check:instructions.json", line: 204,
+		about: `Reading a directory's instruction file itself hands the ones above it and counts it as handed: it is not handed again when a file beside it is read. filesystem.md, Instruction files, stacked: "a file under a directory with its own instruction file hands the model that file the first time something under it is read, once per session"`,
+		input: `{"about":"Reading a directory's instruction file itself hands the ones above it and counts it as handed: it is not handed again when a file beside it is read. filesystem.md, Instruction files, stacked: \"a file under a directory with its own instruction file hands the model that file the first time something under it is read, once per session\"","boundary":"/","files":["/a/AGENTS.md","/a/b/AGENTS.md","/a/b/c.md"],"reads":["/a/b/AGENTS.md","/a/b/c.md"],"start":"/"}`,
+		expect: `[
+        "/a/AGENTS.md"
+      ]`,
+		canonical: `["/a/AGENTS.md"]`,
+		answer:    `["/a/AGENTS.md"]`,
+	},
+	{
+		id: "instructions/19fed684", area: "instructions", index: 12, file: "lembas-check:instructions.json", line: 221,
+		about: "On a device: the CLI's global AGENTS.md first, then the chain from the project root down, then the instructions its configuration names, in their order. filesystem.md, Instruction files, stacked: \"On a device the boundary is the project root, a file counts only when it really is a file inside the project (a link to elsewhere is not read), and the CLI's global `AGENTS.md` comes before the chain, the `instructions` named in its configuration after it.\"; filesystem.md, Node kinds: \"On a device the boundary is the project root (the directory the CLI's trust is given to) and the start directory is where the session started.\"",
+		input: "{\"about\":\"On a device: the CLI's global AGENTS.md first, then the chain from the project root down, then the instructions its configuration names, in their order. filesystem.md, Instruction files, stacked: \\\"On a device the boundary is the project root, a file counts only when it really is a file inside the project (a link to elsewhere is not read), and the CLI's global `AGENTS.md` comes before the chain, the `instructions` named in its configuration after it.\\\"; filesystem.md, Node kinds: \\\"On a device the boundary is the project root (the directory the CLI's trust is given to) and the start directory is where the session started.\\\"\",\"boundary\":\"/proj\",\"device\":{\"global\":\"/home/u/.config/lembas/AGENTS.md\",\"instructions\":[\"/proj/docs/style.md\",\"/proj/docs/rules.md\"]},\"files\":[\"/home/u/.config/lembas/AGENTS.md\",\"/AGENTS.md\",\"/proj/AGENTS.md\",\"/proj/app/CLAUDE.md\",\"/proj/docs/style.md\",\"/proj/docs/rules.md\"],\"start\":\"/proj/app\"}",
+		expect: `[
+        "/home/u/.config/lembas/AGENTS.md",
+        "/proj/AGENTS.md",
+        "/proj/app/CLAUDE.md",
+        "/proj/docs/style.md",
+        "/proj/docs/rules.md"
+      ]`,
+		canonical: `["/home/u/.config/lembas/AGENTS.md","/proj/AGENTS.md","/proj/app/CLAUDE.md","/proj/docs/style.md","/proj/docs/rules.md"]`,
+		answer:    `["/home/u/.config/lembas/AGENTS.md","/proj/AGENTS.md","/proj/app/CLAUDE.md","/proj/docs/style.md","/proj/docs/rules.md"]`,
+	},
+	{
+		id: "instructions/ad077d81", area: "instructions", index: 13, file: "lembas-check:instructions.json", line: 248,
+		about: "On a device, an AGENTS.md that is a link to a file outside the project is not read, and the CLAUDE.md beside it, a real file, is the directory's; a link to a file inside the project is followed and counts. filesystem.md, Paths: \"an `AGENTS.md` committed as a link to a file outside the project is not read\"; filesystem.md, Instruction files, stacked: \"a file counts only when it really is a file inside the project (a link to elsewhere is not read)\"",
+		input: "{\"about\":\"On a device, an AGENTS.md that is a link to a file outside the project is not read, and the CLAUDE.md beside it, a real file, is the directory's; a link to a file inside the project is followed and counts. filesystem.md, Paths: \\\"an `AGENTS.md` committed as a link to a file outside the project is not read\\\"; filesystem.md, Instruction files, stacked: \\\"a file counts only when it really is a file inside the project (a link to elsewhere is not read)\\\"\",\"boundary\":\"/proj\",\"device\":{\"links\":{\"/proj/AGENTS.md\":\"/elsewhere/AGENTS.md\",\"/proj/app/AGENTS.md\":\"/elsewhere/AGENTS.md\",\"/proj/app/sub/AGENTS.md\":\"../../shared/rules.md\"}},\"files\":[\"/elsewhere/AGENTS.md\",\"/proj/shared/rules.md\",\"/proj/app/CLAUDE.md\"],\"start\":\"/proj/app/sub\"}",
+		expect: `[
+        "/proj/app/CLAUDE.md",
+        "/proj/app/sub/AGENTS.md"
+      ]`,
+		canonical: `["/proj/app/CLAUDE.md","/proj/app/sub/AGENTS.md"]`,
+		answer:    `["/proj/app/CLAUDE.md","/proj/app/sub/AGENTS.md"]`,
+	},
+	{
+		id: "instructions/eebfd1b7", area: "instructions", index: 14, file: "lembas-check:instructions.json", line: 269,
+		about: `On a device, a link is followed: where the CLI's rules look at a path they look at where it really is — a link to a file outside the project, or to nothing, is not an instruction file. filesystem.md, Paths: "On a device, a link is followed, and where the CLI's rules look at a path they look at where it really is"`,
+		input: `{"about":"On a device, a link is followed: where the CLI's rules look at a path they look at where it really is — a link to a file outside the project, or to nothing, is not an instruction file. filesystem.md, Paths: \"On a device, a link is followed, and where the CLI's rules look at a path they look at where it really is\"","boundary":"/proj","device":{"links":{"/proj/AGENTS.md":"/outside/A.md","/proj/x/AGENTS.md":"gone.md"}},"files":["/outside/A.md","/proj/CLAUDE.md"],"start":"/proj"}`,
+		expect: `[
+        "/proj/CLAUDE.md"
+      ]`,
+		canonical: `["/proj/CLAUDE.md"]`,
+		answer:    `["/proj/CLAUDE.md"]`,
 	},
 	{
 		id: "modules/4ac24486", area: "modules", index: 0, file: "lembas-check:modules.json", line: 4,
@@ -5890,6 +6083,274 @@ var embeddedCases = [...]embeddedCase{
       }`,
 		canonical: `{"results":["/Notes/todo.md:1-3\nIn Notes.","/Notes/setup.md:2-4\nSet up."]}`,
 		answer:    `{"results":["/Notes/todo.md:1-3\nIn Notes.","/Notes/setup.md:2-4\nSet up."]}`,
+	},
+	{
+		id: "skills/f25df4e4", area: "skills", index: 0, file: "lembas-check:skills.json", line: 4,
+		about: "A chat's places, the most specific first: the skills/ of the start directory, then of each directory up to the boundary, then the person's, then the organisation's; a name found earlier wins. filesystem.md, Skills: \"the `skills/` directory of every directory from the start directory up to the boundary, the nearest first\"; \"a name found in an earlier place wins, and the later one is not offered\"; \"So on both sides the session's own place comes first, the person's next, what is shared last.\"",
+		input: "{\"about\":\"A chat's places, the most specific first: the skills/ of the start directory, then of each directory up to the boundary, then the person's, then the organisation's; a name found earlier wins. filesystem.md, Skills: \\\"the `skills/` directory of every directory from the start directory up to the boundary, the nearest first\\\"; \\\"a name found in an earlier place wins, and the later one is not offered\\\"; \\\"So on both sides the session's own place comes first, the person's next, what is shared last.\\\"\",\"boundary\":\"/\",\"op\":\"list\",\"side\":\"chat\",\"start\":\"/team/repo\",\"tree\":[\"/team/repo/skills/deploy/SKILL.md\",\"/team/skills/deploy/SKILL.md\",\"/team/skills/lint/SKILL.md\",\"/home/ana/skills/lint/SKILL.md\",\"/home/ana/skills/fmt/SKILL.md\",\"/skills/fmt/SKILL.md\",\"/skills/notes/SKILL.md\"],\"user\":\"ana\"}",
+		expect: `{
+        "skills": {
+          "deploy": "/team/repo/skills/deploy/SKILL.md",
+          "lint": "/team/skills/lint/SKILL.md",
+          "fmt": "/home/ana/skills/fmt/SKILL.md",
+          "notes": "/skills/notes/SKILL.md"
+        }
+      }`,
+		canonical: `{"skills":{"deploy":"/team/repo/skills/deploy/SKILL.md","fmt":"/home/ana/skills/fmt/SKILL.md","lint":"/team/skills/lint/SKILL.md","notes":"/skills/notes/SKILL.md"}}`,
+		answer:    `{"skills":{"deploy":"/team/repo/skills/deploy/SKILL.md","fmt":"/home/ana/skills/fmt/SKILL.md","lint":"/team/skills/lint/SKILL.md","notes":"/skills/notes/SKILL.md"}}`,
+	},
+	{
+		id: "skills/4ff908e5", area: "skills", index: 1, file: "lembas-check:skills.json", line: 29,
+		about: "The root's skills/ is not the walk's: at the root the person's own place comes before /skills/, which is the organisation's and last. filesystem.md, Skills: \"the nearest first, **the root's excluded**; then the person's own `/home/<user>/skills/`; then the organisation's `/skills/`\"",
+		input: "{\"about\":\"The root's skills/ is not the walk's: at the root the person's own place comes before /skills/, which is the organisation's and last. filesystem.md, Skills: \\\"the nearest first, **the root's excluded**; then the person's own `/home/<user>/skills/`; then the organisation's `/skills/`\\\"\",\"boundary\":\"/\",\"op\":\"list\",\"side\":\"chat\",\"start\":\"/\",\"tree\":[\"/skills/deploy/SKILL.md\",\"/home/ana/skills/deploy/SKILL.md\",\"/skills/lint/SKILL.md\"],\"user\":\"ana\"}",
+		expect: `{
+        "skills": {
+          "deploy": "/home/ana/skills/deploy/SKILL.md",
+          "lint": "/skills/lint/SKILL.md"
+        }
+      }`,
+		canonical: `{"skills":{"deploy":"/home/ana/skills/deploy/SKILL.md","lint":"/skills/lint/SKILL.md"}}`,
+		answer:    `{"skills":{"deploy":"/home/ana/skills/deploy/SKILL.md","lint":"/skills/lint/SKILL.md"}}`,
+	},
+	{
+		id: "skills/7bd4d153", area: "skills", index: 2, file: "lembas-check:skills.json", line: 48,
+		about: "The walk stops at the boundary: a skills/ above it is not a place of the session's own. filesystem.md, Skills: \"the `skills/` directory of every directory from the start directory up to the boundary, the nearest first\"",
+		input: "{\"about\":\"The walk stops at the boundary: a skills/ above it is not a place of the session's own. filesystem.md, Skills: \\\"the `skills/` directory of every directory from the start directory up to the boundary, the nearest first\\\"\",\"boundary\":\"/team/repo\",\"op\":\"list\",\"side\":\"chat\",\"start\":\"/team/repo/src\",\"tree\":[\"/team/skills/above/SKILL.md\",\"/team/repo/skills/here/SKILL.md\",\"/team/repo/src/skills/near/SKILL.md\"],\"user\":\"ana\"}",
+		expect: `{
+        "skills": {
+          "here": "/team/repo/skills/here/SKILL.md",
+          "near": "/team/repo/src/skills/near/SKILL.md"
+        }
+      }`,
+		canonical: `{"skills":{"here":"/team/repo/skills/here/SKILL.md","near":"/team/repo/src/skills/near/SKILL.md"}}`,
+		answer:    `{"skills":{"here":"/team/repo/skills/here/SKILL.md","near":"/team/repo/src/skills/near/SKILL.md"}}`,
+	},
+	{
+		id: "skills/b65f2e90", area: "skills", index: 3, file: "lembas-check:skills.json", line: 67,
+		about: `A skill the session cannot read is not one there, so it does not hide the later one of its name: /team/skills/deploy at none, /skills/deploy is offered. filesystem.md, Skills: "Only what the session can read is a skill there"`,
+		input: `{"about":"A skill the session cannot read is not one there, so it does not hide the later one of its name: /team/skills/deploy at none, /skills/deploy is offered. filesystem.md, Skills: \"Only what the session can read is a skill there\"","boundary":"/","grants":{"/":"ro","/team/skills/deploy":"none"},"op":"list","side":"chat","start":"/team","tree":["/team/skills/deploy/SKILL.md","/skills/deploy/SKILL.md","/team/skills/lint/SKILL.md"],"user":"ana"}`,
+		expect: `{
+        "skills": {
+          "deploy": "/skills/deploy/SKILL.md",
+          "lint": "/team/skills/lint/SKILL.md"
+        }
+      }`,
+		canonical: `{"skills":{"deploy":"/skills/deploy/SKILL.md","lint":"/team/skills/lint/SKILL.md"}}`,
+		answer:    `{"skills":{"deploy":"/skills/deploy/SKILL.md","lint":"/team/skills/lint/SKILL.md"}}`,
+	},
+	{
+		id: "skills/01daf577", area: "skills", index: 4, file: "lembas-check:skills.json", line: 90,
+		about: "A skill is a directory with a SKILL.md: a directory of a place without one, a SKILL.md lying in the place itself, and one a level further down are not skills. filesystem.md, Skills: \"A skill is a directory with a `SKILL.md` (frontmatter `name`, `description`)\"",
+		input: "{\"about\":\"A skill is a directory with a SKILL.md: a directory of a place without one, a SKILL.md lying in the place itself, and one a level further down are not skills. filesystem.md, Skills: \\\"A skill is a directory with a `SKILL.md` (frontmatter `name`, `description`)\\\"\",\"boundary\":\"/\",\"op\":\"list\",\"side\":\"chat\",\"start\":\"/\",\"tree\":[\"/home/ana/skills/SKILL.md\",\"/home/ana/skills/notes/README.md\",\"/home/ana/skills/deep/inner/SKILL.md\",\"/home/ana/skills/real/SKILL.md\"],\"user\":\"ana\"}",
+		expect: `{
+        "skills": {
+          "real": "/home/ana/skills/real/SKILL.md"
+        }
+      }`,
+		canonical: `{"skills":{"real":"/home/ana/skills/real/SKILL.md"}}`,
+		answer:    `{"skills":{"real":"/home/ana/skills/real/SKILL.md"}}`,
+	},
+	{
+		id: "skills/d0c8e74e", area: "skills", index: 5, file: "lembas-check:skills.json", line: 109,
+		about: "A device's places: the project's .agent/skills/ (trusted), then the user's own skills directory, then the configuration's directories in its order; a name found earlier wins. filesystem.md, Skills: \"the project's `.agent/skills/` (a trusted project); then the user's own skills directory; then the directories the configuration adds, in its order\"",
+		input: "{\"about\":\"A device's places: the project's .agent/skills/ (trusted), then the user's own skills directory, then the configuration's directories in its order; a name found earlier wins. filesystem.md, Skills: \\\"the project's `.agent/skills/` (a trusted project); then the user's own skills directory; then the directories the configuration adds, in its order\\\"\",\"config\":[\"/opt/shared/skills\",\"/srv/skills\"],\"op\":\"list\",\"project\":\"/proj\",\"side\":\"device\",\"tree\":[\"/proj/.agent/skills/a/SKILL.md\",\"/home/u/.config/lembas/skills/a/SKILL.md\",\"/home/u/.config/lembas/skills/b/SKILL.md\",\"/opt/shared/skills/b/SKILL.md\",\"/opt/shared/skills/c/SKILL.md\",\"/srv/skills/c/SKILL.md\",\"/srv/skills/d/SKILL.md\"],\"trusted\":true,\"user_skills\":\"/home/u/.config/lembas/skills\"}",
+		expect: `{
+        "skills": {
+          "a": "/proj/.agent/skills/a/SKILL.md",
+          "b": "/home/u/.config/lembas/skills/b/SKILL.md",
+          "c": "/opt/shared/skills/c/SKILL.md",
+          "d": "/srv/skills/d/SKILL.md"
+        }
+      }`,
+		canonical: `{"skills":{"a":"/proj/.agent/skills/a/SKILL.md","b":"/home/u/.config/lembas/skills/b/SKILL.md","c":"/opt/shared/skills/c/SKILL.md","d":"/srv/skills/d/SKILL.md"}}`,
+		answer:    `{"skills":{"a":"/proj/.agent/skills/a/SKILL.md","b":"/home/u/.config/lembas/skills/b/SKILL.md","c":"/opt/shared/skills/c/SKILL.md","d":"/srv/skills/d/SKILL.md"}}`,
+	},
+	{
+		id: "skills/c1728d53", area: "skills", index: 6, file: "lembas-check:skills.json", line: 138,
+		about: "A project that is not trusted has no place of its own: its .agent/skills/ is not read, and the user's skill of that name is offered. filesystem.md, Skills: \"the project's `.agent/skills/` (a trusted project)\"",
+		input: "{\"about\":\"A project that is not trusted has no place of its own: its .agent/skills/ is not read, and the user's skill of that name is offered. filesystem.md, Skills: \\\"the project's `.agent/skills/` (a trusted project)\\\"\",\"config\":[\"/opt/shared/skills\",\"/srv/skills\"],\"op\":\"list\",\"project\":\"/proj\",\"side\":\"device\",\"tree\":[\"/proj/.agent/skills/a/SKILL.md\",\"/proj/.agent/skills/only/SKILL.md\",\"/home/u/.config/lembas/skills/a/SKILL.md\"],\"user_skills\":\"/home/u/.config/lembas/skills\"}",
+		expect: `{
+        "skills": {
+          "a": "/home/u/.config/lembas/skills/a/SKILL.md"
+        }
+      }`,
+		canonical: `{"skills":{"a":"/home/u/.config/lembas/skills/a/SKILL.md"}}`,
+		answer:    `{"skills":{"a":"/home/u/.config/lembas/skills/a/SKILL.md"}}`,
+	},
+	{
+		id: "skills/0c5354cf", area: "skills", index: 7, file: "lembas-check:skills.json", line: 159,
+		about: "A name made elsewhere that does not fit the rule is offered when it is one line of at most 64 characters (64 of them is; 65, or two lines, is not). filesystem.md, Skills: \"A `SKILL.md` made elsewhere whose name does not fit is still offered when its name is one line of at most 64 characters\"",
+		input: "{\"about\":\"A name made elsewhere that does not fit the rule is offered when it is one line of at most 64 characters (64 of them is; 65, or two lines, is not). filesystem.md, Skills: \\\"A `SKILL.md` made elsewhere whose name does not fit is still offered when its name is one line of at most 64 characters\\\"\",\"boundary\":\"/\",\"names\":{\"/home/ana/skills/a/SKILL.md\":\"My Skill_One\",\"/home/ana/skills/b/SKILL.md\":\"Xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\",\"/home/ana/skills/c/SKILL.md\":\"Yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy\",\"/home/ana/skills/d/SKILL.md\":\"two\\nlines\"},\"op\":\"list\",\"side\":\"chat\",\"start\":\"/\",\"tree\":[\"/home/ana/skills/a/SKILL.md\",\"/home/ana/skills/b/SKILL.md\",\"/home/ana/skills/c/SKILL.md\",\"/home/ana/skills/d/SKILL.md\"],\"user\":\"ana\"}",
+		expect: `{
+        "skills": {
+          "My Skill_One": "/home/ana/skills/a/SKILL.md",
+          "Xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx": "/home/ana/skills/b/SKILL.md"
+        }
+      }`,
+		canonical: `{"skills":{"My Skill_One":"/home/ana/skills/a/SKILL.md","Xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx":"/home/ana/skills/b/SKILL.md"}}`,
+		answer:    `{"skills":{"My Skill_One":"/home/ana/skills/a/SKILL.md","Xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx":"/home/ana/skills/b/SKILL.md"}}`,
+	},
+	{
+		id: "skills/caa2255f", area: "skills", index: 8, file: "lembas-check:skills.json", line: 185,
+		about: "skill_view finds a name ignoring case, with _ and spaces read as -: \"my-skill-one\" finds \"My Skill_One\". filesystem.md, Skills: \"a name is looked up ignoring case, with `_` and spaces read as `-`\"",
+		input: "{\"about\":\"skill_view finds a name ignoring case, with _ and spaces read as -: \\\"my-skill-one\\\" finds \\\"My Skill_One\\\". filesystem.md, Skills: \\\"a name is looked up ignoring case, with `_` and spaces read as `-`\\\"\",\"boundary\":\"/\",\"name\":\"my-skill-one\",\"names\":{\"/home/ana/skills/a/SKILL.md\":\"My Skill_One\"},\"op\":\"view\",\"side\":\"chat\",\"start\":\"/\",\"tree\":[\"/home/ana/skills/a/SKILL.md\",\"/home/ana/skills/b/SKILL.md\"],\"user\":\"ana\"}",
+		expect: `{
+        "skill": "/home/ana/skills/a/SKILL.md"
+      }`,
+		canonical: `{"skill":"/home/ana/skills/a/SKILL.md"}`,
+		answer:    `{"skill":"/home/ana/skills/a/SKILL.md"}`,
+	},
+	{
+		id: "skills/aa089626", area: "skills", index: 9, file: "lembas-check:skills.json", line: 204,
+		about: "skill_view finds a name ignoring case, with _ and spaces read as -: \"MY SKILL ONE\" finds \"My Skill_One\". filesystem.md, Skills: \"a name is looked up ignoring case, with `_` and spaces read as `-`\"",
+		input: "{\"about\":\"skill_view finds a name ignoring case, with _ and spaces read as -: \\\"MY SKILL ONE\\\" finds \\\"My Skill_One\\\". filesystem.md, Skills: \\\"a name is looked up ignoring case, with `_` and spaces read as `-`\\\"\",\"boundary\":\"/\",\"name\":\"MY SKILL ONE\",\"names\":{\"/home/ana/skills/a/SKILL.md\":\"My Skill_One\"},\"op\":\"view\",\"side\":\"chat\",\"start\":\"/\",\"tree\":[\"/home/ana/skills/a/SKILL.md\",\"/home/ana/skills/b/SKILL.md\"],\"user\":\"ana\"}",
+		expect: `{
+        "skill": "/home/ana/skills/a/SKILL.md"
+      }`,
+		canonical: `{"skill":"/home/ana/skills/a/SKILL.md"}`,
+		answer:    `{"skill":"/home/ana/skills/a/SKILL.md"}`,
+	},
+	{
+		id: "skills/6957bb10", area: "skills", index: 10, file: "lembas-check:skills.json", line: 223,
+		about: "skill_view finds a name ignoring case, with _ and spaces read as -: \"my_skill one\" finds \"My Skill_One\". filesystem.md, Skills: \"a name is looked up ignoring case, with `_` and spaces read as `-`\"",
+		input: "{\"about\":\"skill_view finds a name ignoring case, with _ and spaces read as -: \\\"my_skill one\\\" finds \\\"My Skill_One\\\". filesystem.md, Skills: \\\"a name is looked up ignoring case, with `_` and spaces read as `-`\\\"\",\"boundary\":\"/\",\"name\":\"my_skill one\",\"names\":{\"/home/ana/skills/a/SKILL.md\":\"My Skill_One\"},\"op\":\"view\",\"side\":\"chat\",\"start\":\"/\",\"tree\":[\"/home/ana/skills/a/SKILL.md\",\"/home/ana/skills/b/SKILL.md\"],\"user\":\"ana\"}",
+		expect: `{
+        "skill": "/home/ana/skills/a/SKILL.md"
+      }`,
+		canonical: `{"skill":"/home/ana/skills/a/SKILL.md"}`,
+		answer:    `{"skill":"/home/ana/skills/a/SKILL.md"}`,
+	},
+	{
+		id: "skills/36ba3479", area: "skills", index: 11, file: "lembas-check:skills.json", line: 242,
+		about: "A name that no offered skill has, even read ignoring case, finds none. filesystem.md, Skills: \"a name is looked up ignoring case, with `_` and spaces read as `-`\"",
+		input: "{\"about\":\"A name that no offered skill has, even read ignoring case, finds none. filesystem.md, Skills: \\\"a name is looked up ignoring case, with `_` and spaces read as `-`\\\"\",\"boundary\":\"/\",\"name\":\"my.skill\",\"op\":\"view\",\"side\":\"chat\",\"start\":\"/\",\"tree\":[\"/home/ana/skills/my-skill/SKILL.md\"],\"user\":\"ana\"}",
+		expect: `{
+        "none": true
+      }`,
+		canonical: `{"none":true}`,
+		answer:    `{"none":true}`,
+	},
+	{
+		id: "skills/be0cd214", area: "skills", index: 12, file: "lembas-check:skills.json", line: 257,
+		about: "Names that differ only in case or in _ for - are one name: the earlier place's Deploy_Tool wins and the later deploy-tool is not offered. filesystem.md, Skills: \"a name found in an earlier place wins, and the later one is not offered\"; \"a name is looked up ignoring case, with `_` and spaces read as `-`\"",
+		input: "{\"about\":\"Names that differ only in case or in _ for - are one name: the earlier place's Deploy_Tool wins and the later deploy-tool is not offered. filesystem.md, Skills: \\\"a name found in an earlier place wins, and the later one is not offered\\\"; \\\"a name is looked up ignoring case, with `_` and spaces read as `-`\\\"\",\"boundary\":\"/\",\"names\":{\"/team/skills/dt/SKILL.md\":\"Deploy_Tool\"},\"op\":\"list\",\"side\":\"chat\",\"start\":\"/team\",\"tree\":[\"/team/skills/dt/SKILL.md\",\"/home/ana/skills/deploy-tool/SKILL.md\"],\"user\":\"ana\"}",
+		expect: `{
+        "skills": {
+          "Deploy_Tool": "/team/skills/dt/SKILL.md"
+        }
+      }`,
+		canonical: `{"skills":{"Deploy_Tool":"/team/skills/dt/SKILL.md"}}`,
+		answer:    `{"skills":{"Deploy_Tool":"/team/skills/dt/SKILL.md"}}`,
+	},
+	{
+		id: "skills/77538d72", area: "skills", index: 13, file: "lembas-check:skills.json", line: 277,
+		about: "skill_manage makes a new skill in the person's own place, a name of lowercase letters, digits and - starting with a letter or a digit. filesystem.md, Skills: \"`skill_manage` makes a new one in the person's own place\"; \"lowercase letters, digits and `-`, starting with a letter or a digit, at most 64 characters\"",
+		input: "{\"about\":\"skill_manage makes a new skill in the person's own place, a name of lowercase letters, digits and - starting with a letter or a digit. filesystem.md, Skills: \\\"`skill_manage` makes a new one in the person's own place\\\"; \\\"lowercase letters, digits and `-`, starting with a letter or a digit, at most 64 characters\\\"\",\"boundary\":\"/\",\"grants\":{\"/\":\"ro\",\"/home/ana\":\"stage\"},\"name\":\"release-notes-2\",\"op\":\"make\",\"side\":\"chat\",\"start\":\"/team\",\"tree\":[\"/home/ana/\",\"/team/skills/deploy/SKILL.md\"],\"user\":\"ana\"}",
+		expect: `{
+        "made": "/home/ana/skills/release-notes-2/SKILL.md"
+      }`,
+		canonical: `{"made":"/home/ana/skills/release-notes-2/SKILL.md"}`,
+		answer:    `{"made":"/home/ana/skills/release-notes-2/SKILL.md"}`,
+	},
+	{
+		id: "skills/449f59b9", area: "skills", index: 14, file: "lembas-check:skills.json", line: 297,
+		about: "A name of 64 characters is made; it starts with a digit. filesystem.md, Skills: \"`^[a-z0-9][a-z0-9-]{0,63}$`, the Agent Skills format's rule\"",
+		input: "{\"about\":\"A name of 64 characters is made; it starts with a digit. filesystem.md, Skills: \\\"`^[a-z0-9][a-z0-9-]{0,63}$`, the Agent Skills format's rule\\\"\",\"boundary\":\"/\",\"grants\":{\"/\":\"ro\",\"/home/ana\":\"stage\"},\"name\":\"9aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\",\"op\":\"make\",\"side\":\"chat\",\"start\":\"/team\",\"tree\":[\"/home/ana/\",\"/team/skills/deploy/SKILL.md\"],\"user\":\"ana\"}",
+		expect: `{
+        "made": "/home/ana/skills/9aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/SKILL.md"
+      }`,
+		canonical: `{"made":"/home/ana/skills/9aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/SKILL.md"}`,
+		answer:    `{"made":"/home/ana/skills/9aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/SKILL.md"}`,
+	},
+	{
+		id: "skills/dff136f4", area: "skills", index: 15, file: "lembas-check:skills.json", line: 317,
+		about: "skill_manage refuses to make a skill whose name has an uppercase letter. filesystem.md, Skills: \"**A skill's name**, which `skill_manage` checks when it makes or renames one: lowercase letters, digits and `-`, starting with a letter or a digit, at most 64 characters\"",
+		input: "{\"about\":\"skill_manage refuses to make a skill whose name has an uppercase letter. filesystem.md, Skills: \\\"**A skill's name**, which `skill_manage` checks when it makes or renames one: lowercase letters, digits and `-`, starting with a letter or a digit, at most 64 characters\\\"\",\"boundary\":\"/\",\"grants\":{\"/\":\"ro\",\"/home/ana\":\"stage\"},\"name\":\"Release\",\"op\":\"make\",\"side\":\"chat\",\"start\":\"/team\",\"tree\":[\"/home/ana/\",\"/team/skills/deploy/SKILL.md\"],\"user\":\"ana\"}",
+		expect: `{
+        "refused": "name"
+      }`,
+		canonical: `{"refused":"name"}`,
+		answer:    `{"refused":"name"}`,
+	},
+	{
+		id: "skills/2d1ea281", area: "skills", index: 16, file: "lembas-check:skills.json", line: 337,
+		about: "skill_manage refuses to make a skill whose name has a leading -. filesystem.md, Skills: \"**A skill's name**, which `skill_manage` checks when it makes or renames one: lowercase letters, digits and `-`, starting with a letter or a digit, at most 64 characters\"",
+		input: "{\"about\":\"skill_manage refuses to make a skill whose name has a leading -. filesystem.md, Skills: \\\"**A skill's name**, which `skill_manage` checks when it makes or renames one: lowercase letters, digits and `-`, starting with a letter or a digit, at most 64 characters\\\"\",\"boundary\":\"/\",\"grants\":{\"/\":\"ro\",\"/home/ana\":\"stage\"},\"name\":\"-lead\",\"op\":\"make\",\"side\":\"chat\",\"start\":\"/team\",\"tree\":[\"/home/ana/\",\"/team/skills/deploy/SKILL.md\"],\"user\":\"ana\"}",
+		expect: `{
+        "refused": "name"
+      }`,
+		canonical: `{"refused":"name"}`,
+		answer:    `{"refused":"name"}`,
+	},
+	{
+		id: "skills/7a71cac5", area: "skills", index: 17, file: "lembas-check:skills.json", line: 357,
+		about: "skill_manage refuses to make a skill whose name has an _. filesystem.md, Skills: \"**A skill's name**, which `skill_manage` checks when it makes or renames one: lowercase letters, digits and `-`, starting with a letter or a digit, at most 64 characters\"",
+		input: "{\"about\":\"skill_manage refuses to make a skill whose name has an _. filesystem.md, Skills: \\\"**A skill's name**, which `skill_manage` checks when it makes or renames one: lowercase letters, digits and `-`, starting with a letter or a digit, at most 64 characters\\\"\",\"boundary\":\"/\",\"grants\":{\"/\":\"ro\",\"/home/ana\":\"stage\"},\"name\":\"a_b\",\"op\":\"make\",\"side\":\"chat\",\"start\":\"/team\",\"tree\":[\"/home/ana/\",\"/team/skills/deploy/SKILL.md\"],\"user\":\"ana\"}",
+		expect: `{
+        "refused": "name"
+      }`,
+		canonical: `{"refused":"name"}`,
+		answer:    `{"refused":"name"}`,
+	},
+	{
+		id: "skills/fa05fd6d", area: "skills", index: 18, file: "lembas-check:skills.json", line: 377,
+		about: "skill_manage refuses to make a skill whose name has 65 characters. filesystem.md, Skills: \"**A skill's name**, which `skill_manage` checks when it makes or renames one: lowercase letters, digits and `-`, starting with a letter or a digit, at most 64 characters\"",
+		input: "{\"about\":\"skill_manage refuses to make a skill whose name has 65 characters. filesystem.md, Skills: \\\"**A skill's name**, which `skill_manage` checks when it makes or renames one: lowercase letters, digits and `-`, starting with a letter or a digit, at most 64 characters\\\"\",\"boundary\":\"/\",\"grants\":{\"/\":\"ro\",\"/home/ana\":\"stage\"},\"name\":\"bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb\",\"op\":\"make\",\"side\":\"chat\",\"start\":\"/team\",\"tree\":[\"/home/ana/\",\"/team/skills/deploy/SKILL.md\"],\"user\":\"ana\"}",
+		expect: `{
+        "refused": "name"
+      }`,
+		canonical: `{"refused":"name"}`,
+		answer:    `{"refused":"name"}`,
+	},
+	{
+		id: "skills/b1c1d363", area: "skills", index: 19, file: "lembas-check:skills.json", line: 397,
+		about: "skill_manage refuses to make a skill whose name has no name. filesystem.md, Skills: \"**A skill's name**, which `skill_manage` checks when it makes or renames one: lowercase letters, digits and `-`, starting with a letter or a digit, at most 64 characters\"",
+		input: "{\"about\":\"skill_manage refuses to make a skill whose name has no name. filesystem.md, Skills: \\\"**A skill's name**, which `skill_manage` checks when it makes or renames one: lowercase letters, digits and `-`, starting with a letter or a digit, at most 64 characters\\\"\",\"boundary\":\"/\",\"grants\":{\"/\":\"ro\",\"/home/ana\":\"stage\"},\"name\":\"\",\"op\":\"make\",\"side\":\"chat\",\"start\":\"/team\",\"tree\":[\"/home/ana/\",\"/team/skills/deploy/SKILL.md\"],\"user\":\"ana\"}",
+		expect: `{
+        "refused": "name"
+      }`,
+		canonical: `{"refused":"name"}`,
+		answer:    `{"refused":"name"}`,
+	},
+	{
+		id: "skills/5e47737d", area: "skills", index: 20, file: "lembas-check:skills.json", line: 417,
+		about: "skill_manage refuses to make a skill whose name has a space. filesystem.md, Skills: \"**A skill's name**, which `skill_manage` checks when it makes or renames one: lowercase letters, digits and `-`, starting with a letter or a digit, at most 64 characters\"",
+		input: "{\"about\":\"skill_manage refuses to make a skill whose name has a space. filesystem.md, Skills: \\\"**A skill's name**, which `skill_manage` checks when it makes or renames one: lowercase letters, digits and `-`, starting with a letter or a digit, at most 64 characters\\\"\",\"boundary\":\"/\",\"grants\":{\"/\":\"ro\",\"/home/ana\":\"stage\"},\"name\":\"a b\",\"op\":\"make\",\"side\":\"chat\",\"start\":\"/team\",\"tree\":[\"/home/ana/\",\"/team/skills/deploy/SKILL.md\"],\"user\":\"ana\"}",
+		expect: `{
+        "refused": "name"
+      }`,
+		canonical: `{"refused":"name"}`,
+		answer:    `{"refused":"name"}`,
+	},
+	{
+		id: "skills/a8890b10", area: "skills", index: 21, file: "lembas-check:skills.json", line: 437,
+		about: "skill_manage is a change: where the person's own place is read-only to the session, making a skill there is refused with the Read-only text, naming the new SKILL.md. filesystem.md, What each operation needs: \"`mv` (the source and the target's directory), `rm`, `python`'s `save`, `skill_manage`\"; filesystem.md, Skills: \"`skill_manage` makes a new one in the person's own place\"",
+		input: "{\"about\":\"skill_manage is a change: where the person's own place is read-only to the session, making a skill there is refused with the Read-only text, naming the new SKILL.md. filesystem.md, What each operation needs: \\\"`mv` (the source and the target's directory), `rm`, `python`'s `save`, `skill_manage`\\\"; filesystem.md, Skills: \\\"`skill_manage` makes a new one in the person's own place\\\"\",\"boundary\":\"/\",\"name\":\"mine\",\"op\":\"make\",\"side\":\"chat\",\"start\":\"/\",\"tree\":[\"/home/ana/notes.md\"],\"user\":\"ana\"}",
+		expect: `{
+        "error": "Read-only: /home/ana/skills/mine/SKILL.md can be read in this session but not changed."
+      }`,
+		canonical: `{"error":"Read-only: /home/ana/skills/mine/SKILL.md can be read in this session but not changed."}`,
+		answer:    `{"error":"Read-only: /home/ana/skills/mine/SKILL.md can be read in this session but not changed."}`,
+	},
+	{
+		id: "skills/a9004bfa", area: "skills", index: 22, file: "lembas-check:skills.json", line: 452,
+		about: "On a device skill_manage makes a new skill in the user's own skills directory, not the project's. filesystem.md, Skills: \"`skill_manage` makes a new one in the person's own place\"",
+		input: "{\"about\":\"On a device skill_manage makes a new skill in the user's own skills directory, not the project's. filesystem.md, Skills: \\\"`skill_manage` makes a new one in the person's own place\\\"\",\"config\":[\"/opt/shared/skills\",\"/srv/skills\"],\"name\":\"b\",\"op\":\"make\",\"project\":\"/proj\",\"side\":\"device\",\"tree\":[\"/proj/.agent/skills/a/SKILL.md\"],\"trusted\":true,\"user_skills\":\"/home/u/.config/lembas/skills\"}",
+		expect: `{
+        "made": "/home/u/.config/lembas/skills/b/SKILL.md"
+      }`,
+		canonical: `{"made":"/home/u/.config/lembas/skills/b/SKILL.md"}`,
+		answer:    `{"made":"/home/u/.config/lembas/skills/b/SKILL.md"}`,
+	},
+	{
+		id: "skills/4c8f08b0", area: "skills", index: 23, file: "lembas-check:skills.json", line: 471,
+		about: "skills_list and skill_view are looks: at ro a skill is offered and viewed. filesystem.md, What each operation needs: \"`list`, `read`, `glob`, `grep`, `search`, `show`, `python`'s `files`, `skill_view`, `skills_list`\"",
+		input: "{\"about\":\"skills_list and skill_view are looks: at ro a skill is offered and viewed. filesystem.md, What each operation needs: \\\"`list`, `read`, `glob`, `grep`, `search`, `show`, `python`'s `files`, `skill_view`, `skills_list`\\\"\",\"boundary\":\"/\",\"grants\":{\"/team/skills\":\"ro\"},\"name\":\"deploy\",\"op\":\"view\",\"side\":\"chat\",\"start\":\"/team\",\"tree\":[\"/team/skills/deploy/SKILL.md\"],\"user\":\"ana\"}",
+		expect: `{
+        "skill": "/team/skills/deploy/SKILL.md"
+      }`,
+		canonical: `{"skill":"/team/skills/deploy/SKILL.md"}`,
+		answer:    `{"skill":"/team/skills/deploy/SKILL.md"}`,
 	},
 	{
 		id: "tools/a77d8bbb", area: "tools", index: 0, file: "lembas-check:tools.json", line: 4,

@@ -1983,6 +1983,30 @@ l20
 		return FSAccessCase{About: "A directory is a node of its own kind: listed with its trailing `/`, and read as its listing. filesystem.md, Node kinds: \"| `dir` | a directory of the tree |\"", viewFields: viewFields{Tree: []string{`/d/`, `/f.md`}, Grants: map[string]string{`/`: `ro`}}, Op: `read`, Path: new(`/`)}
 	},
 	func() any {
+		return FSAccessCase{About: "A look needs only ro: read of a file where everything is at ro is made. filesystem.md, What each operation needs: \"`list`, `read`, `glob`, `grep`, `search`, `show`, `python`'s `files`, `skill_view`, `skills_list`\", needs `ro`.", viewFields: viewFields{Tree: []string{`/docs/a.md`, `/notes.md`}, Grants: map[string]string{`/`: `ro`}}, Op: `read`, Path: new(`/docs/a.md`)}
+	},
+	func() any {
+		return FSAccessCase{About: "A look needs only ro: list of a directory at ro lists it (no mark: the directory itself cannot be changed). filesystem.md, What each operation needs: \"`list`, `read`, `glob`, `grep`, `search`, `show`, `python`'s `files`, `skill_view`, `skills_list`\", needs `ro`.", viewFields: viewFields{Tree: []string{`/docs/a.md`, `/docs/img/`, `/notes.md`}, Grants: map[string]string{`/docs`: `ro`}}, Op: `list`, Path: new(`/docs`)}
+	},
+	func() any {
+		return FSAccessCase{About: "A look needs only ro: a directory given to read at ro is its listing, as the tool shows it. filesystem.md, What each operation needs: \"`list`, `read`, `glob`, `grep`, `search`, `show`, `python`'s `files`, `skill_view`, `skills_list`\", needs `ro`.", viewFields: viewFields{Tree: []string{`/docs/a.md`, `/docs/b.md`}, Grants: map[string]string{`/docs`: `ro`}}, Op: `read_text`, Path: new(`/docs`)}
+	},
+	func() any {
+		return FSAccessCase{About: "Below ro a look is not made: a file at none under a granted directory reads as a missing one. filesystem.md, What each operation needs: \"`list`, `read`, `glob`, `grep`, `search`, `show`, `python`'s `files`, `skill_view`, `skills_list`\", needs `ro`.", viewFields: viewFields{Tree: []string{`/docs/a.md`, `/docs/secret.md`}, Grants: map[string]string{`/docs`: `ro`, `/docs/secret.md`: `none`}}, Op: `read`, Path: new(`/docs/secret.md`)}
+	},
+	func() any {
+		return FSAccessCase{About: "A tool's error is its result: a list of a file answers the text the model is given, not a failure of the call. filesystem.md, Errors: \"A tool's error is its result (`loop.json` `parallel`).\"", viewFields: viewFields{Tree: []string{`/notes.md`}, Grants: map[string]string{`/`: `ro`}}, Op: `list`, Path: new(`/notes.md`)}
+	},
+	func() any {
+		return FSAccessCase{About: "The levels told to the model (op view): every granted path with its level, by its full path, the most specific grants each on its own. filesystem.md, Access levels: \"The levels a session has are told to the model (`prompts/blocks/workspace.md`, `{{view}}`): every granted path with its level, so it knows the full paths it may use.\"", viewFields: viewFields{Tree: []string{`/AGENTS.md`, `/Dir1/FILE1.txt`, `/Dir1/Dir3/a.md`, `/Notes/n.md`}, Grants: map[string]string{`/AGENTS.md`: `ro`, `/Dir1/Dir3`: `stage`, `/Notes`: `commit`}}, Op: `view`}
+	},
+	func() any {
+		return FSAccessCase{About: "The level told is the one the session has, its grant lowered to the floor; a grant at none (given, or floored to none) is not told, since that path does not exist for the model. filesystem.md, Access levels: \"The levels a session has are told to the model (`prompts/blocks/workspace.md`, `{{view}}`): every granted path with its level, so it knows the full paths it may use.\" filesystem.md, Access levels: \"the level a session has is its grant, lowered to the floor\"; \"**Only what is at `ro` or above exists for the model.**\"", viewFields: viewFields{Tree: []string{`/Ref/r.md`, `/Notes/Private/p.md`, `/Gone/g.md`}, Grants: map[string]string{`/`: `stage`, `/Gone`: `ro`, `/Notes/Private`: `none`, `/Ref`: `stage`}, Floor: map[string]string{`/Gone`: `none`, `/Ref`: `ro`}}, Op: `view`}
+	},
+	func() any {
+		return FSAccessCase{About: "No grant, nothing told: the view is empty. filesystem.md, Access levels: \"The levels a session has are told to the model (`prompts/blocks/workspace.md`, `{{view}}`): every granted path with its level, so it knows the full paths it may use.\"", viewFields: viewFields{Tree: []string{`/a.md`}}, Op: `view`}
+	},
+	func() any {
 		return indexCase{About: "A file written is indexed at once: its content hash is embedded, and the index holds its path under that hash. filesystem.md, Indexing, by tokens: \"What `search` reads is built when a file is written\".", Steps: []indexStep{indexStep{Op: `write`, Path: new(`/Notes/a.md`), Content: new(`Alpha notes.
 `)}}}
 	},
@@ -2169,6 +2193,33 @@ l20
 	},
 	func() any {
 		return InstructionsCase{About: `A start directory outside the boundary is the boundary: only the boundary's own file. "A start directory outside the boundary is read as the boundary."`, Files: []string{`/AGENTS.md`, `/proj/AGENTS.md`, `/elsewhere/AGENTS.md`}, Boundary: new(`/proj`), Start: new(`/elsewhere`)}
+	},
+	func() any {
+		return InstructionsCase{About: `The paths as the model is given them: relative to the boundary, a section's boundary dropped from each. filesystem.md, Instruction files, stacked: "Each is given to the model under its path relative to the boundary."`, Files: []string{`/AGENTS.md`, `/sec/AGENTS.md`, `/sec/repo/CLAUDE.md`}, Boundary: new(`/sec`), Start: new(`/sec/repo`), Relative: true}
+	},
+	func() any {
+		return InstructionsCase{About: "Relative to the root boundary: the root's own file is `AGENTS.md`, no leading `/`. filesystem.md, Instruction files, stacked: \"Each is given to the model under its path relative to the boundary.\"", Files: []string{`/AGENTS.md`, `/a/AGENTS.md`, `/a/b/CLAUDE.md`}, Boundary: new(`/`), Start: new(`/a/b`), Relative: true}
+	},
+	func() any {
+		return InstructionsCase{About: `Nearby instructions: reading a file below the start directory hands the instruction file of each directory on the way to it, outermost first, after the chain; a second read under them hands nothing again. filesystem.md, Instruction files, stacked: "**Below the start directory**, a file under a directory with its own instruction file hands the model that file the first time something under it is read, once per session"`, Files: []string{`/AGENTS.md`, `/a/AGENTS.md`, `/a/src/CLAUDE.md`, `/a/src/x.go`, `/a/src/y.go`}, Boundary: new(`/`), Start: new(`/`), Reads: []string{`/a/src/x.go`, `/a/src/y.go`, `a/src/x.go`}}
+	},
+	func() any {
+		return InstructionsCase{About: `Nearby instructions come only from below the start directory: a read above it or beside it hands nothing, and a read below hands only the directories strictly under the start (the start's own file is the chain's). filesystem.md, Instruction files, stacked: "**Below the start directory**, a file under a directory with its own instruction file hands the model that file the first time something under it is read"`, Files: []string{`/AGENTS.md`, `/p/AGENTS.md`, `/p/notes.md`, `/q/AGENTS.md`, `/q/x.md`, `/p/d/AGENTS.md`, `/p/d/e.md`, `/top.md`}, Boundary: new(`/`), Start: new(`/p`), Reads: []string{`/top.md`, `/q/x.md`, `/p/notes.md`, `d/e.md`}}
+	},
+	func() any {
+		return InstructionsCase{About: `Nearby instructions by the same reading rules: an instruction file at none is not handed (the next directory down still may), and a read of a file the session cannot see hands nothing. filesystem.md, Instruction files, stacked: "by the same reading rules." (the whole sentence: "**Below the start directory**, a file under a directory with its own instruction file hands the model that file the first time something under it is read, once per session")`, Files: []string{`/AGENTS.md`, `/a/AGENTS.md`, `/a/b/AGENTS.md`, `/a/b/c.md`, `/h/AGENTS.md`, `/h/x.md`}, Boundary: new(`/`), Start: new(`/`), Grants: map[string]string{`/`: `ro`, `/a/AGENTS.md`: `none`, `/h/x.md`: `none`}, Reads: []string{`/h/x.md`, `/a/b/c.md`}}
+	},
+	func() any {
+		return InstructionsCase{About: `Reading a directory's instruction file itself hands the ones above it and counts it as handed: it is not handed again when a file beside it is read. filesystem.md, Instruction files, stacked: "a file under a directory with its own instruction file hands the model that file the first time something under it is read, once per session"`, Files: []string{`/a/AGENTS.md`, `/a/b/AGENTS.md`, `/a/b/c.md`}, Boundary: new(`/`), Start: new(`/`), Reads: []string{`/a/b/AGENTS.md`, `/a/b/c.md`}}
+	},
+	func() any {
+		return InstructionsCase{About: "On a device: the CLI's global AGENTS.md first, then the chain from the project root down, then the instructions its configuration names, in their order. filesystem.md, Instruction files, stacked: \"On a device the boundary is the project root, a file counts only when it really is a file inside the project (a link to elsewhere is not read), and the CLI's global `AGENTS.md` comes before the chain, the `instructions` named in its configuration after it.\"; filesystem.md, Node kinds: \"On a device the boundary is the project root (the directory the CLI's trust is given to) and the start directory is where the session started.\"", Files: []string{`/home/u/.config/lembas/AGENTS.md`, `/AGENTS.md`, `/proj/AGENTS.md`, `/proj/app/CLAUDE.md`, `/proj/docs/style.md`, `/proj/docs/rules.md`}, Boundary: new(`/proj`), Start: new(`/proj/app`), Device: &InstructionsDevice{Global: `/home/u/.config/lembas/AGENTS.md`, Instructions: []string{`/proj/docs/style.md`, `/proj/docs/rules.md`}}}
+	},
+	func() any {
+		return InstructionsCase{About: "On a device, an AGENTS.md that is a link to a file outside the project is not read, and the CLAUDE.md beside it, a real file, is the directory's; a link to a file inside the project is followed and counts. filesystem.md, Paths: \"an `AGENTS.md` committed as a link to a file outside the project is not read\"; filesystem.md, Instruction files, stacked: \"a file counts only when it really is a file inside the project (a link to elsewhere is not read)\"", Files: []string{`/elsewhere/AGENTS.md`, `/proj/shared/rules.md`, `/proj/app/CLAUDE.md`}, Boundary: new(`/proj`), Start: new(`/proj/app/sub`), Device: &InstructionsDevice{Links: map[string]string{`/proj/AGENTS.md`: `/elsewhere/AGENTS.md`, `/proj/app/AGENTS.md`: `/elsewhere/AGENTS.md`, `/proj/app/sub/AGENTS.md`: `../../shared/rules.md`}}}
+	},
+	func() any {
+		return InstructionsCase{About: `On a device, a link is followed: where the CLI's rules look at a path they look at where it really is — a link to a file outside the project, or to nothing, is not an instruction file. filesystem.md, Paths: "On a device, a link is followed, and where the CLI's rules look at a path they look at where it really is"`, Files: []string{`/outside/A.md`, `/proj/CLAUDE.md`}, Boundary: new(`/proj`), Start: new(`/proj`), Device: &InstructionsDevice{Links: map[string]string{`/proj/AGENTS.md`: `/outside/A.md`, `/proj/x/AGENTS.md`: `gone.md`}}}
 	},
 	func() any {
 		return modulesCase{About: `Unconditional modules ride the system prompt at spawn, after the root file, by relative path (a subfolder's too); a conditional one does not, and a request with nothing touched appends nothing. seeds/004, Format and discovery: "Without frontmatter, or with an empty one, the module is unconditional: it is loaded at spawn, after the root file, and never returned by a trigger pass."`, Root: new(`/project`), Files: map[string]*modulesFile{`/project/.elowen/rules/api.md`: &modulesFile{Text: `---
@@ -2845,6 +2896,79 @@ Tokens expire after an hour.`), Meaning: new(float64(0.9)), Words: new(float64(2
 	},
 	func() any {
 		return searchCase{About: "A search's results name each file by its absolute path, though the call gave a relative one: with cwd /Notes, path `.` finds /Notes/todo.md and /Notes/setup.md, written in full. context.md §1: \"Every other answer (an error, a refusal, a search's results) names the absolute path.\" — only a read's bracket, an edit's and the compaction table keep the call's spelling.", viewFields: viewFields{Tree: []string{`/Notes/setup.md`, `/Notes/todo.md`, `/Docs/api.md`}, Cwd: new(`/Notes`)}, Passages: []searchPassage{searchPassage{Path: `/Notes/todo.md`, Lines: []int{int(1), int(3)}, Text: new(`In Notes.`), Meaning: new(float64(0.8))}, searchPassage{Path: `/Notes/setup.md`, Lines: []int{int(2), int(4)}, Text: new(`Set up.`), Meaning: new(float64(0.6))}, searchPassage{Path: `/Docs/api.md`, Lines: []int{int(1), int(3)}, Text: new(`In Docs.`), Meaning: new(float64(0.9))}}, Path: new(`.`)}
+	},
+	func() any {
+		return skillsCase{About: "A chat's places, the most specific first: the skills/ of the start directory, then of each directory up to the boundary, then the person's, then the organisation's; a name found earlier wins. filesystem.md, Skills: \"the `skills/` directory of every directory from the start directory up to the boundary, the nearest first\"; \"a name found in an earlier place wins, and the later one is not offered\"; \"So on both sides the session's own place comes first, the person's next, what is shared last.\"", Side: `chat`, Tree: []string{`/team/repo/skills/deploy/SKILL.md`, `/team/skills/deploy/SKILL.md`, `/team/skills/lint/SKILL.md`, `/home/ana/skills/lint/SKILL.md`, `/home/ana/skills/fmt/SKILL.md`, `/skills/fmt/SKILL.md`, `/skills/notes/SKILL.md`}, Boundary: new(`/`), Start: new(`/team/repo`), User: new(`ana`), Op: `list`}
+	},
+	func() any {
+		return skillsCase{About: "The root's skills/ is not the walk's: at the root the person's own place comes before /skills/, which is the organisation's and last. filesystem.md, Skills: \"the nearest first, **the root's excluded**; then the person's own `/home/<user>/skills/`; then the organisation's `/skills/`\"", Side: `chat`, Tree: []string{`/skills/deploy/SKILL.md`, `/home/ana/skills/deploy/SKILL.md`, `/skills/lint/SKILL.md`}, Boundary: new(`/`), Start: new(`/`), User: new(`ana`), Op: `list`}
+	},
+	func() any {
+		return skillsCase{About: "The walk stops at the boundary: a skills/ above it is not a place of the session's own. filesystem.md, Skills: \"the `skills/` directory of every directory from the start directory up to the boundary, the nearest first\"", Side: `chat`, Tree: []string{`/team/skills/above/SKILL.md`, `/team/repo/skills/here/SKILL.md`, `/team/repo/src/skills/near/SKILL.md`}, Boundary: new(`/team/repo`), Start: new(`/team/repo/src`), User: new(`ana`), Op: `list`}
+	},
+	func() any {
+		return skillsCase{About: `A skill the session cannot read is not one there, so it does not hide the later one of its name: /team/skills/deploy at none, /skills/deploy is offered. filesystem.md, Skills: "Only what the session can read is a skill there"`, Side: `chat`, Tree: []string{`/team/skills/deploy/SKILL.md`, `/skills/deploy/SKILL.md`, `/team/skills/lint/SKILL.md`}, Grants: map[string]string{`/`: `ro`, `/team/skills/deploy`: `none`}, Boundary: new(`/`), Start: new(`/team`), User: new(`ana`), Op: `list`}
+	},
+	func() any {
+		return skillsCase{About: "A skill is a directory with a SKILL.md: a directory of a place without one, a SKILL.md lying in the place itself, and one a level further down are not skills. filesystem.md, Skills: \"A skill is a directory with a `SKILL.md` (frontmatter `name`, `description`)\"", Side: `chat`, Tree: []string{`/home/ana/skills/SKILL.md`, `/home/ana/skills/notes/README.md`, `/home/ana/skills/deep/inner/SKILL.md`, `/home/ana/skills/real/SKILL.md`}, Boundary: new(`/`), Start: new(`/`), User: new(`ana`), Op: `list`}
+	},
+	func() any {
+		return skillsCase{About: "A device's places: the project's .agent/skills/ (trusted), then the user's own skills directory, then the configuration's directories in its order; a name found earlier wins. filesystem.md, Skills: \"the project's `.agent/skills/` (a trusted project); then the user's own skills directory; then the directories the configuration adds, in its order\"", Side: `device`, Tree: []string{`/proj/.agent/skills/a/SKILL.md`, `/home/u/.config/lembas/skills/a/SKILL.md`, `/home/u/.config/lembas/skills/b/SKILL.md`, `/opt/shared/skills/b/SKILL.md`, `/opt/shared/skills/c/SKILL.md`, `/srv/skills/c/SKILL.md`, `/srv/skills/d/SKILL.md`}, Project: new(`/proj`), Trusted: true, UserSkills: new(`/home/u/.config/lembas/skills`), Config: []string{`/opt/shared/skills`, `/srv/skills`}, Op: `list`}
+	},
+	func() any {
+		return skillsCase{About: "A project that is not trusted has no place of its own: its .agent/skills/ is not read, and the user's skill of that name is offered. filesystem.md, Skills: \"the project's `.agent/skills/` (a trusted project)\"", Side: `device`, Tree: []string{`/proj/.agent/skills/a/SKILL.md`, `/proj/.agent/skills/only/SKILL.md`, `/home/u/.config/lembas/skills/a/SKILL.md`}, Project: new(`/proj`), UserSkills: new(`/home/u/.config/lembas/skills`), Config: []string{`/opt/shared/skills`, `/srv/skills`}, Op: `list`}
+	},
+	func() any {
+		return skillsCase{About: "A name made elsewhere that does not fit the rule is offered when it is one line of at most 64 characters (64 of them is; 65, or two lines, is not). filesystem.md, Skills: \"A `SKILL.md` made elsewhere whose name does not fit is still offered when its name is one line of at most 64 characters\"", Side: `chat`, Tree: []string{`/home/ana/skills/a/SKILL.md`, `/home/ana/skills/b/SKILL.md`, `/home/ana/skills/c/SKILL.md`, `/home/ana/skills/d/SKILL.md`}, Names: map[string]string{`/home/ana/skills/a/SKILL.md`: `My Skill_One`, `/home/ana/skills/b/SKILL.md`: `Xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx`, `/home/ana/skills/c/SKILL.md`: `Yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy`, `/home/ana/skills/d/SKILL.md`: `two
+lines`}, Boundary: new(`/`), Start: new(`/`), User: new(`ana`), Op: `list`}
+	},
+	func() any {
+		return skillsCase{About: "skill_view finds a name ignoring case, with _ and spaces read as -: \"my-skill-one\" finds \"My Skill_One\". filesystem.md, Skills: \"a name is looked up ignoring case, with `_` and spaces read as `-`\"", Side: `chat`, Tree: []string{`/home/ana/skills/a/SKILL.md`, `/home/ana/skills/b/SKILL.md`}, Names: map[string]string{`/home/ana/skills/a/SKILL.md`: `My Skill_One`}, Boundary: new(`/`), Start: new(`/`), User: new(`ana`), Op: `view`, Name: new(`my-skill-one`)}
+	},
+	func() any {
+		return skillsCase{About: "skill_view finds a name ignoring case, with _ and spaces read as -: \"MY SKILL ONE\" finds \"My Skill_One\". filesystem.md, Skills: \"a name is looked up ignoring case, with `_` and spaces read as `-`\"", Side: `chat`, Tree: []string{`/home/ana/skills/a/SKILL.md`, `/home/ana/skills/b/SKILL.md`}, Names: map[string]string{`/home/ana/skills/a/SKILL.md`: `My Skill_One`}, Boundary: new(`/`), Start: new(`/`), User: new(`ana`), Op: `view`, Name: new(`MY SKILL ONE`)}
+	},
+	func() any {
+		return skillsCase{About: "skill_view finds a name ignoring case, with _ and spaces read as -: \"my_skill one\" finds \"My Skill_One\". filesystem.md, Skills: \"a name is looked up ignoring case, with `_` and spaces read as `-`\"", Side: `chat`, Tree: []string{`/home/ana/skills/a/SKILL.md`, `/home/ana/skills/b/SKILL.md`}, Names: map[string]string{`/home/ana/skills/a/SKILL.md`: `My Skill_One`}, Boundary: new(`/`), Start: new(`/`), User: new(`ana`), Op: `view`, Name: new(`my_skill one`)}
+	},
+	func() any {
+		return skillsCase{About: "A name that no offered skill has, even read ignoring case, finds none. filesystem.md, Skills: \"a name is looked up ignoring case, with `_` and spaces read as `-`\"", Side: `chat`, Tree: []string{`/home/ana/skills/my-skill/SKILL.md`}, Boundary: new(`/`), Start: new(`/`), User: new(`ana`), Op: `view`, Name: new(`my.skill`)}
+	},
+	func() any {
+		return skillsCase{About: "Names that differ only in case or in _ for - are one name: the earlier place's Deploy_Tool wins and the later deploy-tool is not offered. filesystem.md, Skills: \"a name found in an earlier place wins, and the later one is not offered\"; \"a name is looked up ignoring case, with `_` and spaces read as `-`\"", Side: `chat`, Tree: []string{`/team/skills/dt/SKILL.md`, `/home/ana/skills/deploy-tool/SKILL.md`}, Names: map[string]string{`/team/skills/dt/SKILL.md`: `Deploy_Tool`}, Boundary: new(`/`), Start: new(`/team`), User: new(`ana`), Op: `list`}
+	},
+	func() any {
+		return skillsCase{About: "skill_manage makes a new skill in the person's own place, a name of lowercase letters, digits and - starting with a letter or a digit. filesystem.md, Skills: \"`skill_manage` makes a new one in the person's own place\"; \"lowercase letters, digits and `-`, starting with a letter or a digit, at most 64 characters\"", Side: `chat`, Tree: []string{`/home/ana/`, `/team/skills/deploy/SKILL.md`}, Grants: map[string]string{`/`: `ro`, `/home/ana`: `stage`}, Boundary: new(`/`), Start: new(`/team`), User: new(`ana`), Op: `make`, Name: new(`release-notes-2`)}
+	},
+	func() any {
+		return skillsCase{About: "A name of 64 characters is made; it starts with a digit. filesystem.md, Skills: \"`^[a-z0-9][a-z0-9-]{0,63}$`, the Agent Skills format's rule\"", Side: `chat`, Tree: []string{`/home/ana/`, `/team/skills/deploy/SKILL.md`}, Grants: map[string]string{`/`: `ro`, `/home/ana`: `stage`}, Boundary: new(`/`), Start: new(`/team`), User: new(`ana`), Op: `make`, Name: new(`9aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa`)}
+	},
+	func() any {
+		return skillsCase{About: "skill_manage refuses to make a skill whose name has an uppercase letter. filesystem.md, Skills: \"**A skill's name**, which `skill_manage` checks when it makes or renames one: lowercase letters, digits and `-`, starting with a letter or a digit, at most 64 characters\"", Side: `chat`, Tree: []string{`/home/ana/`, `/team/skills/deploy/SKILL.md`}, Grants: map[string]string{`/`: `ro`, `/home/ana`: `stage`}, Boundary: new(`/`), Start: new(`/team`), User: new(`ana`), Op: `make`, Name: new(`Release`)}
+	},
+	func() any {
+		return skillsCase{About: "skill_manage refuses to make a skill whose name has a leading -. filesystem.md, Skills: \"**A skill's name**, which `skill_manage` checks when it makes or renames one: lowercase letters, digits and `-`, starting with a letter or a digit, at most 64 characters\"", Side: `chat`, Tree: []string{`/home/ana/`, `/team/skills/deploy/SKILL.md`}, Grants: map[string]string{`/`: `ro`, `/home/ana`: `stage`}, Boundary: new(`/`), Start: new(`/team`), User: new(`ana`), Op: `make`, Name: new(`-lead`)}
+	},
+	func() any {
+		return skillsCase{About: "skill_manage refuses to make a skill whose name has an _. filesystem.md, Skills: \"**A skill's name**, which `skill_manage` checks when it makes or renames one: lowercase letters, digits and `-`, starting with a letter or a digit, at most 64 characters\"", Side: `chat`, Tree: []string{`/home/ana/`, `/team/skills/deploy/SKILL.md`}, Grants: map[string]string{`/`: `ro`, `/home/ana`: `stage`}, Boundary: new(`/`), Start: new(`/team`), User: new(`ana`), Op: `make`, Name: new(`a_b`)}
+	},
+	func() any {
+		return skillsCase{About: "skill_manage refuses to make a skill whose name has 65 characters. filesystem.md, Skills: \"**A skill's name**, which `skill_manage` checks when it makes or renames one: lowercase letters, digits and `-`, starting with a letter or a digit, at most 64 characters\"", Side: `chat`, Tree: []string{`/home/ana/`, `/team/skills/deploy/SKILL.md`}, Grants: map[string]string{`/`: `ro`, `/home/ana`: `stage`}, Boundary: new(`/`), Start: new(`/team`), User: new(`ana`), Op: `make`, Name: new(`bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb`)}
+	},
+	func() any {
+		return skillsCase{About: "skill_manage refuses to make a skill whose name has no name. filesystem.md, Skills: \"**A skill's name**, which `skill_manage` checks when it makes or renames one: lowercase letters, digits and `-`, starting with a letter or a digit, at most 64 characters\"", Side: `chat`, Tree: []string{`/home/ana/`, `/team/skills/deploy/SKILL.md`}, Grants: map[string]string{`/`: `ro`, `/home/ana`: `stage`}, Boundary: new(`/`), Start: new(`/team`), User: new(`ana`), Op: `make`, Name: new("")}
+	},
+	func() any {
+		return skillsCase{About: "skill_manage refuses to make a skill whose name has a space. filesystem.md, Skills: \"**A skill's name**, which `skill_manage` checks when it makes or renames one: lowercase letters, digits and `-`, starting with a letter or a digit, at most 64 characters\"", Side: `chat`, Tree: []string{`/home/ana/`, `/team/skills/deploy/SKILL.md`}, Grants: map[string]string{`/`: `ro`, `/home/ana`: `stage`}, Boundary: new(`/`), Start: new(`/team`), User: new(`ana`), Op: `make`, Name: new(`a b`)}
+	},
+	func() any {
+		return skillsCase{About: "skill_manage is a change: where the person's own place is read-only to the session, making a skill there is refused with the Read-only text, naming the new SKILL.md. filesystem.md, What each operation needs: \"`mv` (the source and the target's directory), `rm`, `python`'s `save`, `skill_manage`\"; filesystem.md, Skills: \"`skill_manage` makes a new one in the person's own place\"", Side: `chat`, Tree: []string{`/home/ana/notes.md`}, Boundary: new(`/`), Start: new(`/`), User: new(`ana`), Op: `make`, Name: new(`mine`)}
+	},
+	func() any {
+		return skillsCase{About: "On a device skill_manage makes a new skill in the user's own skills directory, not the project's. filesystem.md, Skills: \"`skill_manage` makes a new one in the person's own place\"", Side: `device`, Tree: []string{`/proj/.agent/skills/a/SKILL.md`}, Project: new(`/proj`), Trusted: true, UserSkills: new(`/home/u/.config/lembas/skills`), Config: []string{`/opt/shared/skills`, `/srv/skills`}, Op: `make`, Name: new(`b`)}
+	},
+	func() any {
+		return skillsCase{About: "skills_list and skill_view are looks: at ro a skill is offered and viewed. filesystem.md, What each operation needs: \"`list`, `read`, `glob`, `grep`, `search`, `show`, `python`'s `files`, `skill_view`, `skills_list`\"", Side: `chat`, Tree: []string{`/team/skills/deploy/SKILL.md`}, Grants: map[string]string{`/team/skills`: `ro`}, Boundary: new(`/`), Start: new(`/team`), User: new(`ana`), Op: `view`, Name: new(`deploy`)}
 	},
 	func() any {
 		return toolsCase{About: `The forge's tools as the model is offered them: each one's name, description and parameters exactly as tools/*.json writes them, in the order the session lists them. context.md §10, rule 4: "The tool list is the same for the whole session."`, Tools: []string{`commit`, `branch`, `pr`, `merge`, `tag`, `release`}}

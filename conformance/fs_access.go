@@ -84,7 +84,10 @@ func (c FSAccessCase) Validate() error {
 	if !known {
 		return Fieldf("op", "%q is not an operation; want one of %s", c.Op, strings.Join(ops, ", "))
 	}
-	if c.Path == nil || *c.Path == "" {
+	switch {
+	case fsaccess.Op(c.Op) == fsaccess.OpView && c.Path != nil:
+		return Fieldf("path", "is not view's: view is the whole session's, on no path")
+	case fsaccess.Op(c.Op) != fsaccess.OpView && (c.Path == nil || *c.Path == ""):
 		return Fieldf("path", "missing: the path the operation is on (absolute, or relative to cwd)")
 	}
 	if err := c.validateArgs(); err != nil {
@@ -152,13 +155,16 @@ type fsAccessAnswer struct {
 	Level   *string   `json:"level,omitempty"`
 	Passage *bool     `json:"passage,omitempty"`
 	Error   *string   `json:"error,omitempty"`
+	// View is op view's: each path the model is told of, with its level.
+	View *map[string]string `json:"view,omitempty"`
 }
 
 func (a fsAccessAnswer) Validate() error {
-	const shapes = `{"ok": true}, {"entries": […]}, {"text": "…"}, {"level": …, "passage": …} or {"error": "…"}`
+	const shapes = `{"ok": true}, {"entries": […]}, {"text": "…"}, {"level": …, "passage": …}, {"view": {…}} ` +
+		`or {"error": "…"}`
 	n := 0
 	for _, set := range []bool{a.OK != nil, a.Entries != nil, a.Text != nil, a.Level != nil || a.Passage != nil,
-		a.Error != nil} {
+		a.Error != nil, a.View != nil} {
 		if set {
 			n++
 		}
@@ -178,6 +184,12 @@ func (a fsAccessAnswer) Validate() error {
 		}
 	case a.Entries != nil && *a.Entries == nil:
 		return Fieldf("entries", "is null; an empty listing is []")
+	case a.View != nil:
+		for p, l := range *a.View {
+			if _, err := fsaccess.ParseLevel(l); err != nil {
+				return Fieldf(fmt.Sprintf("view[%q]", p), "%v", err)
+			}
+		}
 	}
 	return nil
 }
@@ -187,7 +199,7 @@ func answerFSAccess(c FSAccessCase) (fsAccessAnswer, error) {
 	if err != nil {
 		return fsAccessAnswer{}, err
 	}
-	r, err := v.Do(fsaccess.Op(c.Op), *c.Path, c.args())
+	r, err := v.Do(fsaccess.Op(c.Op), orZero(c.Path), c.args())
 	if err != nil {
 		return fsAccessAnswer{}, err
 	}
@@ -202,6 +214,12 @@ func answerFSAccess(c FSAccessCase) (fsAccessAnswer, error) {
 		return fsAccessAnswer{Entries: &r.Entries}, nil
 	case r.Text != nil:
 		return fsAccessAnswer{Text: r.Text}, nil
+	case fsaccess.Op(c.Op) == fsaccess.OpView:
+		m := map[string]string{}
+		for _, g := range r.Told {
+			m[g.Path] = g.Level.String()
+		}
+		return fsAccessAnswer{View: &m}, nil
 	}
 	ok := true
 	return fsAccessAnswer{OK: &ok}, nil

@@ -13,6 +13,7 @@ func TestFSAccessRefusesMalformedCases(t *testing.T) {
 		{"no op", `{` + tree + `"path": "/a"}`, "op", `"" is not an operation`},
 		{"no path", `{` + tree + `"op": "read"}`, "path", "missing"},
 		{"empty path", `{` + tree + `"op": "read", "path": ""}`, "path", "missing"},
+		{"view with a path", `{` + tree + `"op": "view", "path": "/"}`, "path", "is not view's"},
 		{"bad level", `{` + tree + `"grants": {"/a": "write"}, "op": "read", "path": "/a"}`, `grants["/a"]`, `"write" is not a level`},
 		{"bad floor level", `{` + tree + `"floor": {"/a": "rw"}, "op": "read", "path": "/a"}`, `floor["/a"]`, "not a level"},
 		{"relative grant", `{` + tree + `"grants": {"a": "ro"}, "op": "read", "path": "/a"}`, `grants["a"]`, "not absolute"},

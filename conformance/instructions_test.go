@@ -15,6 +15,17 @@ func TestInstructionsRefusesMalformedCases(t *testing.T) {
 		{"a file and a dir", `{"files": ["/x", "/x/AGENTS.md"], "boundary": "/", "start": "/"}`, "files[1]", "below /x, a file"},
 		{"bad level", `{"files": [], "grants": {"/": "read"}, "boundary": "/", "start": "/"}`, `grants["/"]`, "not a level"},
 		{"unknown field", `{"files": [], "boundary": "/", "start": "/", "cwd": "/"}`, "cwd", "unknown field"},
+		{"empty read", `{"files": [], "boundary": "/", "start": "/", "reads": [""]}`, "reads[0]", "is empty"},
+		{"device grants", `{"files": [], "boundary": "/", "start": "/", "grants": {}, "device": {}}`, "grants",
+			"one access level"},
+		{"relative global", `{"files": [], "boundary": "/", "start": "/", "device": {"global": "g.md"}}`,
+			"device.global", "not absolute"},
+		{"relative configured", `{"files": [], "boundary": "/", "start": "/", "device": {"instructions": ["x"]}}`,
+			"device.instructions[0]", "not absolute"},
+		{"link and file", `{"files": ["/AGENTS.md"], "boundary": "/", "start": "/", "device": {"links": ` +
+			`{"/AGENTS.md": "/x"}}}`, `device.links["/AGENTS.md"]`, "is also in files"},
+		{"empty target", `{"files": [], "boundary": "/", "start": "/", "device": {"links": {"/AGENTS.md": ""}}}`,
+			`device.links["/AGENTS.md"]`, "is empty"},
 	} {
 		_, err := Instructions.Decode(json.RawMessage(c.json))
 		wantField(t, c.name, err, c.field, c.want)
@@ -22,7 +33,9 @@ func TestInstructionsRefusesMalformedCases(t *testing.T) {
 	for _, c := range []struct{ json, field, want string }{
 		{`null`, "", "[] when none"},
 		{`{"files": []}`, "(top)", "want a list"},
-		{`["AGENTS.md"]`, "[0]", "not an absolute path"},
+		{`["./AGENTS.md"]`, "[0]", "not a resolved path"},
+		{`["a//AGENTS.md"]`, "[0]", "not a resolved path"},
+		{`[""]`, "[0]", "not a resolved path"},
 	} {
 		_, err := Instructions.DecodeAnswer(json.RawMessage(c.json))
 		wantField(t, c.json, err, c.field, c.want)

@@ -88,6 +88,7 @@ export type FsAccessAnswer = {
   ok?: boolean;
   passage?: boolean;
   text?: string;
+  view?: Record<string, string>;
 };
 
 /** index: a case (search's index: built when a file is written, keyed by content hash (a file in many places, or unchanged across commits and branches, embedded once; a move costs nothing), a mount's default branch and its new commits (filesystem.md, Indexing, by tokens)). */
@@ -117,8 +118,15 @@ export type IndexAnswer = {
 export type InstructionsCase = {
   about?: string;
   boundary?: string;
+  device?: {
+    global?: string;
+    instructions?: Array<string>;
+    links?: Record<string, string>;
+  };
   files?: Array<string>;
   grants?: Record<string, string>;
+  reads?: Array<string>;
+  relative?: boolean;
   start?: string;
 };
 /** instructions: an answer, the shape of a case's "expect". */
@@ -221,6 +229,33 @@ export type SearchAnswer = {
   results?: Array<string>;
 };
 
+/** skills: a case (the skills a session finds, in order of precedence on each side, which it offers, how a name is looked up and where skill_manage makes one (filesystem.md, Skills)). */
+export type SkillsCase = {
+  about?: string;
+  boundary?: string;
+  config?: Array<string>;
+  grants?: Record<string, string>;
+  name?: string;
+  names?: Record<string, string>;
+  op: string;
+  project?: string;
+  side: string;
+  start?: string;
+  tree?: Array<string>;
+  trusted?: boolean;
+  user?: string;
+  user_skills?: string;
+};
+/** skills: an answer, the shape of a case's "expect". */
+export type SkillsAnswer = {
+  error?: string;
+  made?: string;
+  none?: boolean;
+  refused?: string;
+  skill?: string;
+  skills?: Record<string, string>;
+};
+
 /** tools: a case (the tools as the model is offered them: each one's name, description and parameters as tools/*.json writes them (context.md §10: the tool list is part of every request's prefix)). */
 export type ToolsCase = {
   about?: string;
@@ -262,6 +297,7 @@ export interface Handlers {
   modules?: (c: ModulesCase) => ModulesAnswer | Promise<ModulesAnswer>;
   prefix?: (c: PrefixCase) => PrefixAnswer | Promise<PrefixAnswer>;
   search?: (c: SearchCase) => SearchAnswer | Promise<SearchAnswer>;
+  skills?: (c: SkillsCase) => SkillsAnswer | Promise<SkillsAnswer>;
   tools?: (c: ToolsCase) => ToolsAnswer | Promise<ToolsAnswer>;
   workspace?: (c: WorkspaceCase) => WorkspaceAnswer | Promise<WorkspaceAnswer>;
 }

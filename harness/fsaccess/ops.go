@@ -40,11 +40,15 @@ const (
 	OpReadText Op = "read_text"
 	OpMv       Op = "mv"
 	OpEdit     Op = "edit"
+	// OpView is what the model is told of the session's levels (prompts/blocks/workspace.md's
+	// {{view}}); it takes no path.
+	OpView Op = "view"
 )
 
 // Ops are the operations Apply knows, in the spec's order, then the ones Do adds.
 func Ops() []Op {
-	return []Op{OpLevel, OpList, OpRead, OpWrite, OpMkdir, OpRm, OpCommit, OpListText, OpReadText, OpMv, OpEdit}
+	return []Op{OpLevel, OpList, OpRead, OpWrite, OpMkdir, OpRm, OpCommit, OpListText, OpReadText, OpMv, OpEdit,
+		OpView}
 }
 
 // Args are what an op takes beside its path: mv's target, list_text's depth (0: the default), and
@@ -65,6 +69,8 @@ type Result struct {
 	Entries []string
 	// Text is a listing as the tool shows it (list_text, read_text of a directory).
 	Text *string
+	// Told is view's answer: Told.
+	Told []Grant
 	Err  *Error
 }
 
@@ -96,6 +102,8 @@ func (v *View) Do(op Op, p string, a Args) (Result, error) {
 		r.Err = v.mv(r.Path, v.Resolve(a.To))
 	case OpEdit:
 		r.Err = v.edit(r.Path, v.resolveAll(a.Reads), v.resolveAll(a.Changed))
+	case OpView:
+		r.Told = v.Told()
 	default:
 		return r, fmt.Errorf("fsaccess: no operation %q", op)
 	}

@@ -317,3 +317,16 @@ func (v *View) Grants() []Grant {
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out
 }
+
+// Told is what the model is told of its levels: every granted path at ro or above, with the
+// level it has there, by path. A grant at none (or floored to none) is not told: it names a path
+// that does not exist for the model ("Only what is at `ro` or above exists for the model").
+func (v *View) Told() []Grant {
+	var out []Grant
+	for _, g := range v.Grants() {
+		if g.Level != None {
+			out = append(out, g)
+		}
+	}
+	return out
+}

@@ -2,6 +2,7 @@ package fsaccess
 
 import (
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -130,5 +131,23 @@ func TestMountOf(t *testing.T) {
 		if got, _ := v.MountOf(p); got != want {
 			t.Errorf("MountOf(%s) = %q, want %q", p, got, want)
 		}
+	}
+}
+
+// Told leaves out grants at none, given or floored, and tells each other grant at its level.
+func TestToldIsTheGrantsAtROOrAbove(t *testing.T) {
+	v, err := New(Config{Tree: []string{"/a/x", "/b/y", "/c/z"},
+		Grants: map[string]Level{"/": Stage, "/a": None, "/b": Commit, "/c": RO},
+		Floor:  map[string]Level{"/b": RO, "/c": None}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := v.Told()
+	want := []Grant{{"/", Stage}, {"/b", RO}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Told = %v, want %v", got, want)
+	}
+	if r, err := v.Do(OpView, "", Args{}); err != nil || !reflect.DeepEqual(r.Told, want) {
+		t.Errorf("Do(view) = %v, %v", r.Told, err)
 	}
 }

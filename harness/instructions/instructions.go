@@ -6,6 +6,7 @@
 package instructions
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -124,4 +125,50 @@ func Nearby(v *fsaccess.View, boundary, start, read string, handed map[string]bo
 		}
 	}
 	return give, next
+}
+
+// Given is every instruction file a session hands the model, in the order it hands them: the
+// chain at the start, then, for each file read in turn, what that read hands (Nearby), so a file
+// is given once per session however often something under it is read.
+func Given(v *fsaccess.View, boundary, start string, reads []string) []string {
+	out := Chain(v, boundary, start)
+	handed := make(map[string]bool, len(out))
+	for _, f := range out {
+		handed[f] = true
+	}
+	for _, r := range reads {
+		var give []string
+		give, handed = Nearby(v, boundary, start, r, handed)
+		out = append(out, give...)
+	}
+	return out
+}
+
+// RelOrAbs is the path a file is given to the model under: relative to the boundary inside it
+// (Rel), and absolute outside it, where no relative path names it (a device's global file).
+func RelOrAbs(boundary, p string) string {
+	boundary, p = fsaccess.Resolve("/", boundary), fsaccess.Resolve("/", p)
+	if p == boundary || !fsaccess.Within(boundary, p) {
+		return p
+	}
+	return Rel(boundary, p)
+}
+
+// Linked is the files that count on a device: files, and each link (path → its target) whose
+// target really is one of files inside the project (the boundary). A link to elsewhere is not
+// read ("a file counts only when it really is a file inside the project").
+func Linked(files []string, project string, links map[string]string) []string {
+	project = fsaccess.Resolve("/", project)
+	have := make(map[string]bool, len(files))
+	for _, f := range files {
+		have[fsaccess.Resolve("/", f)] = true
+	}
+	out := append([]string(nil), files...)
+	for _, l := range slices.Sorted(maps.Keys(links)) {
+		t := fsaccess.Resolve(fsaccess.Parent(fsaccess.Resolve("/", l)), links[l])
+		if have[t] && fsaccess.Within(project, t) {
+			out = append(out, l)
+		}
+	}
+	return out
 }

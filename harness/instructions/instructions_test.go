@@ -225,3 +225,42 @@ func BenchmarkChain(b *testing.B) {
 		}
 	}
 }
+
+// Given hands each nearby file once, after the chain, in the order the reads find them.
+func TestGivenHandsEachOnceAfterTheChain(t *testing.T) {
+	v := view(t, []string{"/AGENTS.md", "/a/AGENTS.md", "/a/b/AGENTS.md", "/a/b/c.md", "/a/d.md"}, nil)
+	got := Given(v, "/", "/", []string{"/a/d.md", "/a/b/c.md", "/a/b/c.md", "/a/d.md"})
+	want := []string{"/AGENTS.md", "/a/AGENTS.md", "/a/b/AGENTS.md"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Given = %q, want %q", got, want)
+	}
+	if got := Given(v, "/", "/a", nil); !reflect.DeepEqual(got, []string{"/AGENTS.md", "/a/AGENTS.md"}) {
+		t.Errorf("Given without reads = %q, want the chain", got)
+	}
+}
+
+func TestRelOrAbs(t *testing.T) {
+	for _, c := range [][3]string{
+		{"/", "/AGENTS.md", "AGENTS.md"},
+		{"/sec", "/sec/repo/CLAUDE.md", "repo/CLAUDE.md"},
+		{"/sec", "/home/u/AGENTS.md", "/home/u/AGENTS.md"},
+		{"/sec", "/sector/AGENTS.md", "/sector/AGENTS.md"},
+	} {
+		if got := RelOrAbs(c[0], c[1]); got != c[2] {
+			t.Errorf("RelOrAbs(%s, %s) = %s, want %s", c[0], c[1], got, c[2])
+		}
+	}
+}
+
+// A link counts when its target, resolved from the link's directory, is a file in the project.
+func TestLinkedKeepsOnlyLinksIntoTheProject(t *testing.T) {
+	files := []string{"/out/A.md", "/p/s/r.md"}
+	got := Linked(files, "/p", map[string]string{
+		"/p/AGENTS.md": "/out/A.md", "/p/x/AGENTS.md": "../s/r.md", "/p/y/AGENTS.md": "none.md",
+		"/p/z/AGENTS.md": "../../out/A.md",
+	})
+	want := []string{"/out/A.md", "/p/s/r.md", "/p/x/AGENTS.md"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Linked = %q, want %q", got, want)
+	}
+}

@@ -106,6 +106,15 @@ func faults() []fault {
 			}
 			return v
 		}},
+		{"skills", "a name is looked up ignoring case, with _ and spaces read as - (filesystem.md, Skills): exactly as written",
+			func(t *testing.T, c []byte) any {
+				var cs struct{ Op, Name string }
+				json.Unmarshal(c, &cs)
+				if cs.Op == "view" && strings.Trim(cs.Name, "abcdefghijklmnopqrstuvwxyz0123456789-") != "" {
+					return map[string]any{"none": true}
+				}
+				return builtinJSON(t, "skills", c)
+			}},
 		{"instructions", "instruction files come outermost first (filesystem.md): nearest first", func(t *testing.T, c []byte) any {
 			v := builtinJSON(t, "instructions", c).([]any)
 			slices.Reverse(v)

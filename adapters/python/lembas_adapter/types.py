@@ -107,6 +107,7 @@ FsAccessAnswer = TypedDict("FsAccessAnswer", {
     "ok": NotRequired[bool],
     "passage": NotRequired[bool],
     "text": NotRequired[str],
+    "view": NotRequired[Dict[str, str]],
 })
 
 IndexCaseStepsItem = TypedDict("IndexCaseStepsItem", {
@@ -135,11 +136,20 @@ IndexAnswer = TypedDict("IndexAnswer", {
     "refused": NotRequired[IndexAnswerRefused],
 })
 
+InstructionsCaseDevice = TypedDict("InstructionsCaseDevice", {
+    "global": NotRequired[str],
+    "instructions": NotRequired[List[str]],
+    "links": NotRequired[Dict[str, str]],
+})
+
 InstructionsCase = TypedDict("InstructionsCase", {
     "about": NotRequired[str],
     "boundary": NotRequired[str],
+    "device": NotRequired[InstructionsCaseDevice],
     "files": NotRequired[List[str]],
     "grants": NotRequired[Dict[str, str]],
+    "reads": NotRequired[List[str]],
+    "relative": NotRequired[bool],
     "start": NotRequired[str],
 })
 
@@ -246,6 +256,32 @@ SearchAnswer = TypedDict("SearchAnswer", {
     "results": NotRequired[List[str]],
 })
 
+SkillsCase = TypedDict("SkillsCase", {
+    "about": NotRequired[str],
+    "boundary": NotRequired[str],
+    "config": NotRequired[List[str]],
+    "grants": NotRequired[Dict[str, str]],
+    "name": NotRequired[str],
+    "names": NotRequired[Dict[str, str]],
+    "op": str,
+    "project": NotRequired[str],
+    "side": str,
+    "start": NotRequired[str],
+    "tree": NotRequired[List[str]],
+    "trusted": NotRequired[bool],
+    "user": NotRequired[str],
+    "user_skills": NotRequired[str],
+})
+
+SkillsAnswer = TypedDict("SkillsAnswer", {
+    "error": NotRequired[str],
+    "made": NotRequired[str],
+    "none": NotRequired[bool],
+    "refused": NotRequired[str],
+    "skill": NotRequired[str],
+    "skills": NotRequired[Dict[str, str]],
+})
+
 ToolsCase = TypedDict("ToolsCase", {
     "about": NotRequired[str],
     "tools": NotRequired[List[str]],
@@ -289,6 +325,7 @@ Handlers = TypedDict("Handlers", {
     "modules": NotRequired[Callable[[ModulesCase], ModulesAnswer]],
     "prefix": NotRequired[Callable[[PrefixCase], PrefixAnswer]],
     "search": NotRequired[Callable[[SearchCase], SearchAnswer]],
+    "skills": NotRequired[Callable[[SkillsCase], SkillsAnswer]],
     "tools": NotRequired[Callable[[ToolsCase], ToolsAnswer]],
     "workspace": NotRequired[Callable[[WorkspaceCase], WorkspaceAnswer]],
 })

@@ -330,6 +330,9 @@ func planInstructions(p *agents.Profile, c conformance.Case) (*plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	if why := instructionsUnplayed(cs); why != "" {
+		return nil, skipf("%s", why)
+	}
 	boundary := fsaccess.Resolve("/", *cs.Boundary)
 	var rules []action
 	if cs.Grants != nil {
@@ -386,6 +389,23 @@ func planInstructions(p *agents.Profile, c conformance.Case) (*plan, error) {
 	return pl, nil
 }
 
+// instructionsUnplayed says what would carry an instructions case's 3.1.0 fields, which one
+// prompt whose first request is searched for markers cannot show; "" when it has none.
+func instructionsUnplayed(c conformance.InstructionsCase) string {
+	switch {
+	case c.Device != nil:
+		return "a device's links, global AGENTS.md and configured instructions need a profile that says where the " +
+			"agent's global file and configuration live; the reference agent has neither"
+	case len(c.Reads) > 0:
+		return "the nearby files a read hands need each read played as a read call and its result searched for " +
+			"markers; the live target plays one prompt"
+	case c.Relative:
+		return "the path each file is given under is written in the agent's own prompt format, which the live " +
+			"target does not parse; only the markers are found"
+	}
+	return ""
+}
+
 // grantsAction gives an instructions case's grants by _lembas/configure, in the session's terms
 // ("/" its boundary): a grant inside the boundary by its path below it, the most specific grant
 // at or above the boundary as "/". Without the extension the case is skipped, saying what one
@@ -417,8 +437,13 @@ func grantsAction(grants map[string]string, boundary, ans string) action {
 	return a
 }
 
-// unplayedFS is the skip of an op no play carries (fsPlays and planFS's own carry every op
-// harness/fsaccess knows today).
+// unplayedFS is the skip of an op no play carries (fsPlays and planFS's own carry every other op
+// harness/fsaccess knows today), naming what would carry it.
 func unplayedFS(op string) error {
+	if op == "view" {
+		return skipf("no play reads the levels the model is told: they are the workspace block's {{view}} " +
+			"(prompts/blocks/workspace.md), which the reference agent, of one access level, does not write; " +
+			"grants given by _lembas/configure and a parse of that block in the first request would carry it")
+	}
 	return skipf("no play makes a %s: the live target has no play for this op", op)
 }

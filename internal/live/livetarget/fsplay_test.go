@@ -12,14 +12,19 @@ import (
 )
 
 // Every fs_access case is played live on the reference agent, and passes (the listing's text, the
-// edit after reads, mv and commit included).
+// edit after reads, mv and commit included) — but op view's, which no play carries: each of those
+// is a skip saying what would (unplayedFS).
 func TestFSAccessPlaysEveryCase(t *testing.T) {
 	n := 0
+	noPlay := unplayedFS("view").Error()
 	for _, r := range referenceRun(t).Results {
 		if r.Case.Area != "fs_access" {
 			continue
 		}
 		n++
+		if r.Verdict == runner.Skip && r.Message == noPlay && strings.Contains(string(r.Case.Input), `"op":"view"`) {
+			continue
+		}
 		if r.Verdict != runner.Pass {
 			t.Errorf("%s: %s: %s%s", r.Case.ID, r.Verdict, r.Message, r.Diff)
 		}

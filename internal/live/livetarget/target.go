@@ -40,7 +40,11 @@ var Areas = []string{"context", "fs_access", "instructions", "jobs", "modules", 
 // Unplayed are the areas whose rules show in what a harness sends its model or answers its
 // client, but which no harness here is proved to carry yet: each of their cases is a skip that
 // says what would carry it (docs/live.md, The LLeMbas extensions).
-var Unplayed = map[string]string{}
+var Unplayed = map[string]string{
+	"skills": "a harness's skills show in its prompt's skills index (prompts/blocks/skills.md, not vendored) and " +
+		"its skills_list, skill_view and skill_manage calls; the reference agent has no skill tools, so no play " +
+		"reads them yet",
+}
 
 // DefaultTimeout bounds one case: the harness's start when it must be (re)started, the session,
 // every turn.
