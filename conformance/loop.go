@@ -3,6 +3,7 @@ package conformance
 import (
 	"github.com/LLeMbas/lembas-check/harness/jobs"
 	"github.com/LLeMbas/lembas-check/harness/loop"
+	"github.com/LLeMbas/lembas-check/internal/gherkin/steps"
 )
 
 // Loop is cases/loop.json: loop.json's rules of the agent loop — the wrap-up request, one step's
@@ -12,7 +13,7 @@ var Loop = Define("loop", "lembas-check",
 	"the agent loop's rules of loop.json: the wrap-up request for a limit, how one step's tool calls run, "+
 		"whether a subagent may start (capacity), the first request's wait for MCP servers, the history "+
 		"sent as it is, and the job registry a session's background work lives in",
-	loopReference(jobs.DefaultLimits(), loop.DefaultLimits(), loop.MCPWaitMS()))
+	loopReference(jobs.DefaultLimits(), loop.DefaultLimits(), loop.MCPWaitMS())).WithSteps(steps.Loop)
 
 // loopCase is one question; Op says which, the other fields are its.
 type loopCase struct {
