@@ -13,7 +13,13 @@ var Loop = Define("loop", "lembas-check",
 	"the agent loop's rules of loop.json: the wrap-up request for a limit, how one step's tool calls run, "+
 		"whether a subagent may start (capacity), the first request's wait for MCP servers, the history "+
 		"sent as it is, and the job registry a session's background work lives in",
-	loopReference(jobs.DefaultLimits(), loop.DefaultLimits(), loop.MCPWaitMS())).WithSteps(steps.Loop)
+	answerLoop).WithSteps(steps.Loop)
+
+// answerLoop is the reference with loop.json's numbers, read when a case is answered: reading them
+// at init would parse the spec in every lembas-check start.
+func answerLoop(c loopCase) (loopAnswer, error) {
+	return loopReference(jobs.DefaultLimits(), loop.DefaultLimits(), loop.MCPWaitMS())(c)
+}
 
 // loopCase is one question; Op says which, the other fields are its.
 type loopCase struct {
