@@ -3282,6 +3282,1223 @@ var embeddedCases = [...]embeddedCase{
 		answer:    `["/proj/CLAUDE.md"]`,
 	},
 	{
+		id: "loop/713f2b4b", area: "loop", index: 0, file: "lembas-check:loop.json", line: 4,
+		about: `The wrap-up after the step limit: its message names the limit, the tools stay as the session had them, and the bash call the reply makes is not run. loop.json wrap_up: "A tool call in that reply is not run."; "with the session's tool list unchanged (context.md §10, rule 4)"; context.md §10 rule 4: "The tools stay listed in the wrap-up request too"`,
+		input: `{"about":"The wrap-up after the step limit: its message names the limit, the tools stay as the session had them, and the bash call the reply makes is not run. loop.json wrap_up: \"A tool call in that reply is not run.\"; \"with the session's tool list unchanged (context.md §10, rule 4)\"; context.md §10 rule 4: \"The tools stay listed in the wrap-up request too\"","calls":["bash"],"limit":"step limit","op":"wrap_up","tools":["read","bash","edit"]}`,
+		expect: `{
+        "wrap_up": {
+          "message": "The step limit for this prompt has been reached and the tools have been withdrawn. Answer now from what you have: what is done, what is not, and what would come next.",
+          "tools": [
+            "read",
+            "bash",
+            "edit"
+          ],
+          "run": []
+        }
+      }`,
+		canonical: `{"wrap_up":{"message":"The step limit for this prompt has been reached and the tools have been withdrawn. Answer now from what you have: what is done, what is not, and what would come next.","run":[],"tools":["read","bash","edit"]}}`,
+		answer:    `{"wrap_up":{"message":"The step limit for this prompt has been reached and the tools have been withdrawn. Answer now from what you have: what is done, what is not, and what would come next.","tools":["read","bash","edit"],"run":[]}}`,
+	},
+	{
+		id: "loop/2aa6246a", area: "loop", index: 1, file: "lembas-check:loop.json", line: 28,
+		about: `The wrap-up for the token budget, the reply making two calls: neither runs, and the list is not emptied. loop.json wrap_up: "A tool call in that reply is not run."; "with the session's tool list unchanged (context.md §10, rule 4)"; context.md §10 rule 4: "The tools stay listed in the wrap-up request too"`,
+		input: `{"about":"The wrap-up for the token budget, the reply making two calls: neither runs, and the list is not emptied. loop.json wrap_up: \"A tool call in that reply is not run.\"; \"with the session's tool list unchanged (context.md §10, rule 4)\"; context.md §10 rule 4: \"The tools stay listed in the wrap-up request too\"","calls":["read","grep"],"limit":"token budget","op":"wrap_up","tools":["read","grep"]}`,
+		expect: `{
+        "wrap_up": {
+          "message": "The token budget for this prompt has been reached and the tools have been withdrawn. Answer now from what you have: what is done, what is not, and what would come next.",
+          "tools": [
+            "read",
+            "grep"
+          ],
+          "run": []
+        }
+      }`,
+		canonical: `{"wrap_up":{"message":"The token budget for this prompt has been reached and the tools have been withdrawn. Answer now from what you have: what is done, what is not, and what would come next.","run":[],"tools":["read","grep"]}}`,
+		answer:    `{"wrap_up":{"message":"The token budget for this prompt has been reached and the tools have been withdrawn. Answer now from what you have: what is done, what is not, and what would come next.","tools":["read","grep"],"run":[]}}`,
+	},
+	{
+		id: "loop/4f88f75d", area: "loop", index: 2, file: "lembas-check:loop.json", line: 51,
+		about: `Four reads of four files, exactly at the max: one batch. loop.json parallel: "Calls in one step run together, at most 4"; parallel.max (4)`,
+		input: `{"about":"Four reads of four files, exactly at the max: one batch. loop.json parallel: \"Calls in one step run together, at most 4\"; parallel.max (4)","op":"parallel","step":[{"file":"a.txt","tool":"read"},{"file":"b.txt","tool":"read"},{"file":"c.txt","tool":"read"},{"file":"d.txt","tool":"read"}]}`,
+		expect: `{
+        "parallel": {
+          "batches": [
+            [
+              0,
+              1,
+              2,
+              3
+            ]
+          ],
+          "next_step": true
+        }
+      }`,
+		canonical: `{"parallel":{"batches":[[0,1,2,3]],"next_step":true}}`,
+		answer:    `{"parallel":{"batches":[[0,1,2,3]],"next_step":true}}`,
+	},
+	{
+		id: "loop/558e7670", area: "loop", index: 3, file: "lembas-check:loop.json", line: 86,
+		about: `Five reads of five files, one over the max: four together, then the fifth. loop.json parallel: "Calls in one step run together, at most 4"; parallel.max (4)`,
+		input: `{"about":"Five reads of five files, one over the max: four together, then the fifth. loop.json parallel: \"Calls in one step run together, at most 4\"; parallel.max (4)","op":"parallel","step":[{"file":"a.txt","tool":"read"},{"file":"b.txt","tool":"read"},{"file":"c.txt","tool":"read"},{"file":"d.txt","tool":"read"},{"file":"e.txt","tool":"read"}]}`,
+		expect: `{
+        "parallel": {
+          "batches": [
+            [
+              0,
+              1,
+              2,
+              3
+            ],
+            [
+              4
+            ]
+          ],
+          "next_step": true
+        }
+      }`,
+		canonical: `{"parallel":{"batches":[[0,1,2,3],[4]],"next_step":true}}`,
+		answer:    `{"parallel":{"batches":[[0,1,2,3],[4]],"next_step":true}}`,
+	},
+	{
+		id: "loop/0511d9c4", area: "loop", index: 4, file: "lembas-check:loop.json", line: 128,
+		about: `Nine calls with no file: four, four, one — never more than the max at once. loop.json parallel: "Calls in one step run together, at most 4"; parallel.max (4)`,
+		input: `{"about":"Nine calls with no file: four, four, one — never more than the max at once. loop.json parallel: \"Calls in one step run together, at most 4\"; parallel.max (4)","op":"parallel","step":[{"tool":"bash"},{"tool":"bash"},{"tool":"bash"},{"tool":"bash"},{"tool":"bash"},{"tool":"bash"},{"tool":"bash"},{"tool":"bash"},{"tool":"bash"}]}`,
+		expect: `{
+        "parallel": {
+          "batches": [
+            [
+              0,
+              1,
+              2,
+              3
+            ],
+            [
+              4,
+              5,
+              6,
+              7
+            ],
+            [
+              8
+            ]
+          ],
+          "next_step": true
+        }
+      }`,
+		canonical: `{"parallel":{"batches":[[0,1,2,3],[4,5,6,7],[8]],"next_step":true}}`,
+		answer:    `{"parallel":{"batches":[[0,1,2,3],[4,5,6,7],[8]],"next_step":true}}`,
+	},
+	{
+		id: "loop/824534bb", area: "loop", index: 5, file: "lembas-check:loop.json", line: 183,
+		about: `ask_user between two reads runs alone: the read before it, then it, then the read after. loop.json parallel: "a call that waits on the user (ask_user, plan_submit) runs alone"`,
+		input: `{"about":"ask_user between two reads runs alone: the read before it, then it, then the read after. loop.json parallel: \"a call that waits on the user (ask_user, plan_submit) runs alone\"","op":"parallel","step":[{"file":"a.txt","tool":"read"},{"tool":"ask_user"},{"file":"b.txt","tool":"read"}]}`,
+		expect: `{
+        "parallel": {
+          "batches": [
+            [
+              0
+            ],
+            [
+              1
+            ],
+            [
+              2
+            ]
+          ],
+          "next_step": true
+        }
+      }`,
+		canonical: `{"parallel":{"batches":[[0],[1],[2]],"next_step":true}}`,
+		answer:    `{"parallel":{"batches":[[0],[1],[2]],"next_step":true}}`,
+	},
+	{
+		id: "loop/f18e2859", area: "loop", index: 6, file: "lembas-check:loop.json", line: 216,
+		about: `plan_submit first, then two reads: it runs alone, the reads together after it. loop.json parallel: "a call that waits on the user (ask_user, plan_submit) runs alone"`,
+		input: `{"about":"plan_submit first, then two reads: it runs alone, the reads together after it. loop.json parallel: \"a call that waits on the user (ask_user, plan_submit) runs alone\"","op":"parallel","step":[{"tool":"plan_submit"},{"file":"a.txt","tool":"read"},{"file":"b.txt","tool":"read"}]}`,
+		expect: `{
+        "parallel": {
+          "batches": [
+            [
+              0
+            ],
+            [
+              1,
+              2
+            ]
+          ],
+          "next_step": true
+        }
+      }`,
+		canonical: `{"parallel":{"batches":[[0],[1,2]],"next_step":true}}`,
+		answer:    `{"parallel":{"batches":[[0],[1,2]],"next_step":true}}`,
+	},
+	{
+		id: "loop/a1acb2b6", area: "loop", index: 7, file: "lembas-check:loop.json", line: 247,
+		about: `An edit of a.txt then a read of it: they run in order, the read after the edit; the read of b.txt goes with it. loop.json parallel: "two calls on one file run in order"`,
+		input: `{"about":"An edit of a.txt then a read of it: they run in order, the read after the edit; the read of b.txt goes with it. loop.json parallel: \"two calls on one file run in order\"","op":"parallel","step":[{"file":"a.txt","tool":"edit"},{"file":"a.txt","tool":"read"},{"file":"b.txt","tool":"read"}]}`,
+		expect: `{
+        "parallel": {
+          "batches": [
+            [
+              0
+            ],
+            [
+              1,
+              2
+            ]
+          ],
+          "next_step": true
+        }
+      }`,
+		canonical: `{"parallel":{"batches":[[0],[1,2]],"next_step":true}}`,
+		answer:    `{"parallel":{"batches":[[0],[1,2]],"next_step":true}}`,
+	},
+	{
+		id: "loop/c2fce2ae", area: "loop", index: 8, file: "lembas-check:loop.json", line: 279,
+		about: `Two reads, an edit of the first file, a grep: the edit waits for the read of its file; the grep joins it. loop.json parallel: "two calls on one file run in order"`,
+		input: `{"about":"Two reads, an edit of the first file, a grep: the edit waits for the read of its file; the grep joins it. loop.json parallel: \"two calls on one file run in order\"","op":"parallel","step":[{"file":"a.txt","tool":"read"},{"file":"b.txt","tool":"read"},{"file":"a.txt","tool":"edit"},{"tool":"grep"}]}`,
+		expect: `{
+        "parallel": {
+          "batches": [
+            [
+              0,
+              1
+            ],
+            [
+              2,
+              3
+            ]
+          ],
+          "next_step": true
+        }
+      }`,
+		canonical: `{"parallel":{"batches":[[0,1],[2,3]],"next_step":true}}`,
+		answer:    `{"parallel":{"batches":[[0,1],[2,3]],"next_step":true}}`,
+	},
+	{
+		id: "loop/f76bc2c9", area: "loop", index: 9, file: "lembas-check:loop.json", line: 315,
+		about: `The first of three calls fails: its error is its result, the others run with it and the prompt goes on to its next step. loop.json parallel: "A tool's error is its result, never the end of the prompt."`,
+		input: `{"about":"The first of three calls fails: its error is its result, the others run with it and the prompt goes on to its next step. loop.json parallel: \"A tool's error is its result, never the end of the prompt.\"","op":"parallel","step":[{"fails":true,"file":"missing.txt","tool":"read"},{"file":"b.txt","tool":"read"},{"fails":true,"tool":"bash"}]}`,
+		expect: `{
+        "parallel": {
+          "batches": [
+            [
+              0,
+              1,
+              2
+            ]
+          ],
+          "next_step": true
+        }
+      }`,
+		canonical: `{"parallel":{"batches":[[0,1,2]],"next_step":true}}`,
+		answer:    `{"parallel":{"batches":[[0,1,2]],"next_step":true}}`,
+	},
+	{
+		id: "loop/348eea84", area: "loop", index: 10, file: "lembas-check:loop.json", line: 346,
+		about: `Another model of a connection that holds one model at a time: not started. loop.json capacity: "A subagent (task) is not started on a model whose server cannot hold it beside the prompt's own model"; "another model of a connection that holds one model at a time"`,
+		input: `{"about":"Another model of a connection that holds one model at a time: not started. loop.json capacity: \"A subagent (task) is not started on a model whose server cannot hold it beside the prompt's own model\"; \"another model of a connection that holds one model at a time\"","connections":{"local":{"one_model":true,"one_request":false}},"op":"capacity","prompt":{"connection":"local","model":"qwen"},"running":[],"start":{"connection":"local","model":"llama"}}`,
+		expect: `{
+        "start": false
+      }`,
+		canonical: `{"start":false}`,
+		answer:    `{"start":false}`,
+	},
+	{
+		id: "loop/bdb0d73a", area: "loop", index: 11, file: "lembas-check:loop.json", line: 368,
+		about: `Another model of a connection that holds several: started. loop.json capacity: "A subagent (task) is not started on a model whose server cannot hold it beside the prompt's own model"`,
+		input: `{"about":"Another model of a connection that holds several: started. loop.json capacity: \"A subagent (task) is not started on a model whose server cannot hold it beside the prompt's own model\"","connections":{"local":{"one_model":false,"one_request":false}},"op":"capacity","prompt":{"connection":"local","model":"qwen"},"running":[],"start":{"connection":"local","model":"llama"}}`,
+		expect: `{
+        "start": true
+      }`,
+		canonical: `{"start":true}`,
+		answer:    `{"start":true}`,
+	},
+	{
+		id: "loop/ad818a66", area: "loop", index: 12, file: "lembas-check:loop.json", line: 390,
+		about: `The same model when it serves one request at a time: not started. loop.json capacity: "A subagent (task) is not started on a model whose server cannot hold it beside the prompt's own model"; "or the same model when it serves one request at a time"`,
+		input: `{"about":"The same model when it serves one request at a time: not started. loop.json capacity: \"A subagent (task) is not started on a model whose server cannot hold it beside the prompt's own model\"; \"or the same model when it serves one request at a time\"","connections":{"local":{"one_model":false,"one_request":true}},"op":"capacity","prompt":{"connection":"local","model":"qwen"},"running":[],"start":{"connection":"local","model":"qwen"}}`,
+		expect: `{
+        "start": false
+      }`,
+		canonical: `{"start":false}`,
+		answer:    `{"start":false}`,
+	},
+	{
+		id: "loop/9919e8f3", area: "loop", index: 13, file: "lembas-check:loop.json", line: 412,
+		about: `The same model on a connection that holds one model but serves several requests: started beside it. loop.json capacity: "A subagent (task) is not started on a model whose server cannot hold it beside the prompt's own model"`,
+		input: `{"about":"The same model on a connection that holds one model but serves several requests: started beside it. loop.json capacity: \"A subagent (task) is not started on a model whose server cannot hold it beside the prompt's own model\"","connections":{"local":{"one_model":true,"one_request":false}},"op":"capacity","prompt":{"connection":"local","model":"qwen"},"running":[],"start":{"connection":"local","model":"qwen"}}`,
+		expect: `{
+        "start": true
+      }`,
+		canonical: `{"start":true}`,
+		answer:    `{"start":true}`,
+	},
+	{
+		id: "loop/ac30332f", area: "loop", index: 14, file: "lembas-check:loop.json", line: 434,
+		about: `A model of another connection: started, whatever the prompt's connection holds. loop.json capacity: "A subagent (task) is not started on a model whose server cannot hold it beside the prompt's own model"`,
+		input: `{"about":"A model of another connection: started, whatever the prompt's connection holds. loop.json capacity: \"A subagent (task) is not started on a model whose server cannot hold it beside the prompt's own model\"","connections":{"cloud":{"one_model":true,"one_request":false},"local":{"one_model":true,"one_request":false}},"op":"capacity","prompt":{"connection":"cloud","model":"big"},"running":[],"start":{"connection":"local","model":"llama"}}`,
+		expect: `{
+        "start": true
+      }`,
+		canonical: `{"start":true}`,
+		answer:    `{"start":true}`,
+	},
+	{
+		id: "loop/dd6feba7", area: "loop", index: 15, file: "lembas-check:loop.json", line: 460,
+		about: `Beside a running subagent's model: the prompt is elsewhere, but a subagent runs qwen on a one-model connection, so llama there is not started. loop.json capacity: "or beside the model of a subagent already running"`,
+		input: `{"about":"Beside a running subagent's model: the prompt is elsewhere, but a subagent runs qwen on a one-model connection, so llama there is not started. loop.json capacity: \"or beside the model of a subagent already running\"","connections":{"cloud":{"one_model":false,"one_request":false},"local":{"one_model":true,"one_request":false}},"op":"capacity","prompt":{"connection":"cloud","model":"big"},"running":[{"connection":"local","model":"qwen"}],"start":{"connection":"local","model":"llama"}}`,
+		expect: `{
+        "start": false
+      }`,
+		canonical: `{"start":false}`,
+		answer:    `{"start":false}`,
+	},
+	{
+		id: "loop/854bbba5", area: "loop", index: 16, file: "lembas-check:loop.json", line: 491,
+		about: `One request at a time is the same model's: another model of that connection, which holds several, is started. loop.json capacity: "A subagent (task) is not started on a model whose server cannot hold it beside the prompt's own model"`,
+		input: `{"about":"One request at a time is the same model's: another model of that connection, which holds several, is started. loop.json capacity: \"A subagent (task) is not started on a model whose server cannot hold it beside the prompt's own model\"","connections":{"local":{"one_model":false,"one_request":true}},"op":"capacity","prompt":{"connection":"local","model":"qwen"},"running":[{"connection":"local","model":"mistral"}],"start":{"connection":"local","model":"llama"}}`,
+		expect: `{
+        "start": true
+      }`,
+		canonical: `{"start":true}`,
+		answer:    `{"start":true}`,
+	},
+	{
+		id: "loop/75971d37", area: "loop", index: 17, file: "lembas-check:loop.json", line: 518,
+		about: "Both servers connect inside the wait: the first request goes when the last has, with the tools of both. context.md §10 rule 4: \"a session waits up to `mcp_wait_ms` for the servers it is configured with before its first request, so their tools are in the first list\"; context.mcp_wait_ms (3000)",
+		input: "{\"about\":\"Both servers connect inside the wait: the first request goes when the last has, with the tools of both. context.md §10 rule 4: \\\"a session waits up to `mcp_wait_ms` for the servers it is configured with before its first request, so their tools are in the first list\\\"; context.mcp_wait_ms (3000)\",\"op\":\"mcp\",\"servers\":[{\"connect_ms\":1200,\"name\":\"git\"},{\"connect_ms\":2000,\"name\":\"db\"}]}",
+		expect: `{
+        "mcp": {
+          "first_request_ms": 2000,
+          "with": [
+            "git",
+            "db"
+          ],
+          "later": []
+        }
+      }`,
+		canonical: `{"mcp":{"first_request_ms":2000,"later":[],"with":["git","db"]}}`,
+		answer:    `{"mcp":{"first_request_ms":2000,"with":["git","db"],"later":[]}}`,
+	},
+	{
+		id: "loop/4ecefb89", area: "loop", index: 18, file: "lembas-check:loop.json", line: 542,
+		about: "A server slower than the wait: the first request goes at the wait's end without it; it adds its tools when it connects. context.md §10 rule 4: \"a session waits up to `mcp_wait_ms` for the servers it is configured with before its first request, so their tools are in the first list\"; context.mcp_wait_ms (3000); \"a server that connects later adds its tools when it connects\"",
+		input: "{\"about\":\"A server slower than the wait: the first request goes at the wait's end without it; it adds its tools when it connects. context.md §10 rule 4: \\\"a session waits up to `mcp_wait_ms` for the servers it is configured with before its first request, so their tools are in the first list\\\"; context.mcp_wait_ms (3000); \\\"a server that connects later adds its tools when it connects\\\"\",\"op\":\"mcp\",\"servers\":[{\"connect_ms\":1200,\"name\":\"git\"},{\"connect_ms\":5000,\"name\":\"db\"}]}",
+		expect: `{
+        "mcp": {
+          "first_request_ms": 3000,
+          "with": [
+            "git"
+          ],
+          "later": [
+            "db"
+          ]
+        }
+      }`,
+		canonical: `{"mcp":{"first_request_ms":3000,"later":["db"],"with":["git"]}}`,
+		answer:    `{"mcp":{"first_request_ms":3000,"with":["git"],"later":["db"]}}`,
+	},
+	{
+		id: "loop/3e016877", area: "loop", index: 19, file: "lembas-check:loop.json", line: 567,
+		about: "One server connects at the wait's last millisecond, one a millisecond after: the first is in the first list, the second comes later. context.md §10 rule 4: \"a session waits up to `mcp_wait_ms` for the servers it is configured with before its first request, so their tools are in the first list\"; context.mcp_wait_ms (3000)",
+		input: "{\"about\":\"One server connects at the wait's last millisecond, one a millisecond after: the first is in the first list, the second comes later. context.md §10 rule 4: \\\"a session waits up to `mcp_wait_ms` for the servers it is configured with before its first request, so their tools are in the first list\\\"; context.mcp_wait_ms (3000)\",\"op\":\"mcp\",\"servers\":[{\"connect_ms\":3001,\"name\":\"slow\"},{\"connect_ms\":3000,\"name\":\"edge\"}]}",
+		expect: `{
+        "mcp": {
+          "first_request_ms": 3000,
+          "with": [
+            "edge"
+          ],
+          "later": [
+            "slow"
+          ]
+        }
+      }`,
+		canonical: `{"mcp":{"first_request_ms":3000,"later":["slow"],"with":["edge"]}}`,
+		answer:    `{"mcp":{"first_request_ms":3000,"with":["edge"],"later":["slow"]}}`,
+	},
+	{
+		id: "loop/a28b7eb1", area: "loop", index: 20, file: "lembas-check:loop.json", line: 592,
+		about: "A server that never connects: the first request waits the whole wait, then goes without it. context.md §10 rule 4: \"a session waits up to `mcp_wait_ms` for the servers it is configured with before its first request, so their tools are in the first list\"; context.mcp_wait_ms (3000)",
+		input: "{\"about\":\"A server that never connects: the first request waits the whole wait, then goes without it. context.md §10 rule 4: \\\"a session waits up to `mcp_wait_ms` for the servers it is configured with before its first request, so their tools are in the first list\\\"; context.mcp_wait_ms (3000)\",\"op\":\"mcp\",\"servers\":[{\"connect_ms\":100,\"name\":\"git\"},{\"name\":\"gone\",\"never\":true}]}",
+		expect: `{
+        "mcp": {
+          "first_request_ms": 3000,
+          "with": [
+            "git"
+          ],
+          "later": []
+        }
+      }`,
+		canonical: `{"mcp":{"first_request_ms":3000,"later":[],"with":["git"]}}`,
+		answer:    `{"mcp":{"first_request_ms":3000,"with":["git"],"later":[]}}`,
+	},
+	{
+		id: "loop/0aecb5be", area: "loop", index: 21, file: "lembas-check:loop.json", line: 615,
+		about: "No MCP server configured: nothing to wait for. context.md §10 rule 4: \"a session waits up to `mcp_wait_ms` for the servers it is configured with before its first request, so their tools are in the first list\"; context.mcp_wait_ms (3000)",
+		input: "{\"about\":\"No MCP server configured: nothing to wait for. context.md §10 rule 4: \\\"a session waits up to `mcp_wait_ms` for the servers it is configured with before its first request, so their tools are in the first list\\\"; context.mcp_wait_ms (3000)\",\"op\":\"mcp\",\"servers\":[]}",
+		expect: `{
+        "mcp": {
+          "first_request_ms": 0,
+          "with": [],
+          "later": []
+        }
+      }`,
+		canonical: `{"mcp":{"first_request_ms":0,"later":[],"with":[]}}`,
+		answer:    `{"mcp":{"first_request_ms":0,"with":[],"later":[]}}`,
+	},
+	{
+		id: "loop/a1f34197", area: "loop", index: 22, file: "lembas-check:loop.json", line: 627,
+		about: `Earlier reasoning is sent as the history holds it: kept on the turn that has it, none added to the one without. loop.json context.reasoning: "neither stripping reasoning the template keeps nor adding what it drops"`,
+		input: `{"about":"Earlier reasoning is sent as the history holds it: kept on the turn that has it, none added to the one without. loop.json context.reasoning: \"neither stripping reasoning the template keeps nor adding what it drops\"","op":"history","turns":[{"content":"Fix the test.","role":"user"},{"content":"Fixed it.","reasoning":"The assertion compares the wrong field.","role":"assistant"},{"content":"Thanks. And the docs?","role":"user"},{"content":"Updated.","role":"assistant"}]}`,
+		expect: `{
+        "sent": [
+          {
+            "role": "user",
+            "content": "Fix the test."
+          },
+          {
+            "role": "assistant",
+            "content": "Fixed it.",
+            "reasoning": "The assertion compares the wrong field."
+          },
+          {
+            "role": "user",
+            "content": "Thanks. And the docs?"
+          },
+          {
+            "role": "assistant",
+            "content": "Updated."
+          }
+        ]
+      }`,
+		canonical: `{"sent":[{"content":"Fix the test.","role":"user"},{"content":"Fixed it.","reasoning":"The assertion compares the wrong field.","role":"assistant"},{"content":"Thanks. And the docs?","role":"user"},{"content":"Updated.","role":"assistant"}]}`,
+		answer:    `{"sent":[{"role":"user","content":"Fix the test."},{"role":"assistant","content":"Fixed it.","reasoning":"The assertion compares the wrong field."},{"role":"user","content":"Thanks. And the docs?"},{"role":"assistant","content":"Updated."}]}`,
+	},
+	{
+		id: "loop/30282b31", area: "loop", index: 23, file: "lembas-check:loop.json", line: 671,
+		about: `Commands and subagents share one id sequence: job1, job2, job3, and the list shows them all. loop.json jobs: "One id sequence per session (job1, job2, …), one list (job_list)"`,
+		input: `{"about":"Commands and subagents share one id sequence: job1, job2, job3, and the list shows them all. loop.json jobs: \"One id sequence per session (job1, job2, …), one list (job_list)\"","events":[{"kind":"command","op":"start"},{"kind":"subagent","op":"start"},{"kind":"command","op":"start"},{"op":"list"}],"op":"jobs"}`,
+		expect: `{
+        "results": [
+          {
+            "started": [
+              "job1"
+            ]
+          },
+          {
+            "started": [
+              "job2"
+            ]
+          },
+          {
+            "started": [
+              "job3"
+            ]
+          },
+          {
+            "jobs": [
+              {
+                "id": "job1",
+                "kind": "command",
+                "state": "running"
+              },
+              {
+                "id": "job2",
+                "kind": "subagent",
+                "state": "running"
+              },
+              {
+                "id": "job3",
+                "kind": "command",
+                "state": "running"
+              }
+            ]
+          }
+        ]
+      }`,
+		canonical: `{"results":[{"started":["job1"]},{"started":["job2"]},{"started":["job3"]},{"jobs":[{"id":"job1","kind":"command","state":"running"},{"id":"job2","kind":"subagent","state":"running"},{"id":"job3","kind":"command","state":"running"}]}]}`,
+		answer:    `{"results":[{"started":["job1"]},{"started":["job2"]},{"started":["job3"]},{"jobs":[{"id":"job1","kind":"command","state":"running"},{"id":"job2","kind":"subagent","state":"running"},{"id":"job3","kind":"command","state":"running"}]}]}`,
+	},
+	{
+		id: "loop/c3c6a27a", area: "loop", index: 24, file: "lembas-check:loop.json", line: 730,
+		about: `Eight background commands, exactly the max: all start. loop.json jobs.running_max: "Background commands one session may have running at once; past it, bash refuses to start another."; jobs.running_max (8)`,
+		input: `{"about":"Eight background commands, exactly the max: all start. loop.json jobs.running_max: \"Background commands one session may have running at once; past it, bash refuses to start another.\"; jobs.running_max (8)","events":[{"kind":"command","op":"start","times":8}],"op":"jobs"}`,
+		expect: `{
+        "results": [
+          {
+            "started": [
+              "job1",
+              "job2",
+              "job3",
+              "job4",
+              "job5",
+              "job6",
+              "job7",
+              "job8"
+            ]
+          }
+        ]
+      }`,
+		canonical: `{"results":[{"started":["job1","job2","job3","job4","job5","job6","job7","job8"]}]}`,
+		answer:    `{"results":[{"started":["job1","job2","job3","job4","job5","job6","job7","job8"]}]}`,
+	},
+	{
+		id: "loop/7f3cc25f", area: "loop", index: 25, file: "lembas-check:loop.json", line: 757,
+		about: `A ninth while eight run: refused, and no id is used; when one finishes, the next starts as job9. loop.json jobs.running_max: "Background commands one session may have running at once; past it, bash refuses to start another."; jobs.running_max (8)`,
+		input: `{"about":"A ninth while eight run: refused, and no id is used; when one finishes, the next starts as job9. loop.json jobs.running_max: \"Background commands one session may have running at once; past it, bash refuses to start another.\"; jobs.running_max (8)","events":[{"kind":"command","op":"start","times":8},{"kind":"command","op":"start"},{"job":"job3","op":"finish"},{"kind":"command","op":"start"}],"op":"jobs"}`,
+		expect: `{
+        "results": [
+          {
+            "started": [
+              "job1",
+              "job2",
+              "job3",
+              "job4",
+              "job5",
+              "job6",
+              "job7",
+              "job8"
+            ]
+          },
+          {
+            "started": [],
+            "refused": 1
+          },
+          {
+            "wake": "turn",
+            "to": "main",
+            "role": "machine",
+            "mark": "[A background job you started has finished:]",
+            "unread": ""
+          },
+          {
+            "started": [
+              "job9"
+            ]
+          }
+        ]
+      }`,
+		canonical: `{"results":[{"started":["job1","job2","job3","job4","job5","job6","job7","job8"]},{"refused":1,"started":[]},{"mark":"[A background job you started has finished:]","role":"machine","to":"main","unread":"","wake":"turn"},{"started":["job9"]}]}`,
+		answer:    `{"results":[{"started":["job1","job2","job3","job4","job5","job6","job7","job8"]},{"started":[],"refused":1},{"wake":"turn","to":"main","role":"machine","mark":"[A background job you started has finished:]","unread":""},{"started":["job9"]}]}`,
+	},
+	{
+		id: "loop/162d3239", area: "loop", index: 26, file: "lembas-check:loop.json", line: 812,
+		about: `The max counts commands: a running subagent does not take a place, and a subagent's own commands do. loop.json jobs.running_max: "Background commands one session may have running at once; past it, bash refuses to start another."; jobs.running_max (8)`,
+		input: `{"about":"The max counts commands: a running subagent does not take a place, and a subagent's own commands do. loop.json jobs.running_max: \"Background commands one session may have running at once; past it, bash refuses to start another.\"; jobs.running_max (8)","events":[{"kind":"subagent","op":"start"},{"by":"job1","kind":"command","op":"start","times":2},{"kind":"command","op":"start","times":6},{"kind":"command","op":"start"},{"kind":"subagent","op":"start"}],"op":"jobs"}`,
+		expect: `{
+        "results": [
+          {
+            "started": [
+              "job1"
+            ]
+          },
+          {
+            "started": [
+              "job2",
+              "job3"
+            ]
+          },
+          {
+            "started": [
+              "job4",
+              "job5",
+              "job6",
+              "job7",
+              "job8",
+              "job9"
+            ]
+          },
+          {
+            "started": [],
+            "refused": 1
+          },
+          {
+            "started": [
+              "job10"
+            ]
+          }
+        ]
+      }`,
+		canonical: `{"results":[{"started":["job1"]},{"started":["job2","job3"]},{"started":["job4","job5","job6","job7","job8","job9"]},{"refused":1,"started":[]},{"started":["job10"]}]}`,
+		answer:    `{"results":[{"started":["job1"]},{"started":["job2","job3"]},{"started":["job4","job5","job6","job7","job8","job9"]},{"started":[],"refused":1},{"started":["job10"]}]}`,
+	},
+	{
+		id: "loop/cd3b07f0", area: "loop", index: 27, file: "lembas-check:loop.json", line: 875,
+		about: `Fifty finished jobs, exactly the number kept: the first is still there to read. loop.json jobs.finished_kept: "Finished jobs kept per session, oldest forgotten first."; jobs.finished_kept (50)`,
+		input: `{"about":"Fifty finished jobs, exactly the number kept: the first is still there to read. loop.json jobs.finished_kept: \"Finished jobs kept per session, oldest forgotten first.\"; jobs.finished_kept (50)","events":[{"finished":true,"kind":"command","op":"start","times":50},{"job":"job1","op":"read"},{"job":"job50","op":"read"}],"op":"jobs"}`,
+		expect: `{
+        "results": [
+          {
+            "started": [
+              "job1",
+              "job2",
+              "job3",
+              "job4",
+              "job5",
+              "job6",
+              "job7",
+              "job8",
+              "job9",
+              "job10",
+              "job11",
+              "job12",
+              "job13",
+              "job14",
+              "job15",
+              "job16",
+              "job17",
+              "job18",
+              "job19",
+              "job20",
+              "job21",
+              "job22",
+              "job23",
+              "job24",
+              "job25",
+              "job26",
+              "job27",
+              "job28",
+              "job29",
+              "job30",
+              "job31",
+              "job32",
+              "job33",
+              "job34",
+              "job35",
+              "job36",
+              "job37",
+              "job38",
+              "job39",
+              "job40",
+              "job41",
+              "job42",
+              "job43",
+              "job44",
+              "job45",
+              "job46",
+              "job47",
+              "job48",
+              "job49",
+              "job50"
+            ]
+          },
+          {
+            "output": ""
+          },
+          {
+            "output": ""
+          }
+        ]
+      }`,
+		canonical: `{"results":[{"started":["job1","job2","job3","job4","job5","job6","job7","job8","job9","job10","job11","job12","job13","job14","job15","job16","job17","job18","job19","job20","job21","job22","job23","job24","job25","job26","job27","job28","job29","job30","job31","job32","job33","job34","job35","job36","job37","job38","job39","job40","job41","job42","job43","job44","job45","job46","job47","job48","job49","job50"]},{"output":""},{"output":""}]}`,
+		answer:    `{"results":[{"started":["job1","job2","job3","job4","job5","job6","job7","job8","job9","job10","job11","job12","job13","job14","job15","job16","job17","job18","job19","job20","job21","job22","job23","job24","job25","job26","job27","job28","job29","job30","job31","job32","job33","job34","job35","job36","job37","job38","job39","job40","job41","job42","job43","job44","job45","job46","job47","job48","job49","job50"]},{"output":""},{"output":""}]}`,
+	},
+	{
+		id: "loop/670421b7", area: "loop", index: 28, file: "lembas-check:loop.json", line: 959,
+		about: `The 51st finished job: the oldest, job1, is forgotten; job2 is kept. loop.json jobs.finished_kept: "Finished jobs kept per session, oldest forgotten first."; jobs.finished_kept (50)`,
+		input: `{"about":"The 51st finished job: the oldest, job1, is forgotten; job2 is kept. loop.json jobs.finished_kept: \"Finished jobs kept per session, oldest forgotten first.\"; jobs.finished_kept (50)","events":[{"finished":true,"kind":"command","op":"start","times":51},{"job":"job1","op":"read"},{"job":"job2","op":"read"},{"job":"job51","op":"read"}],"op":"jobs"}`,
+		expect: `{
+        "results": [
+          {
+            "started": [
+              "job1",
+              "job2",
+              "job3",
+              "job4",
+              "job5",
+              "job6",
+              "job7",
+              "job8",
+              "job9",
+              "job10",
+              "job11",
+              "job12",
+              "job13",
+              "job14",
+              "job15",
+              "job16",
+              "job17",
+              "job18",
+              "job19",
+              "job20",
+              "job21",
+              "job22",
+              "job23",
+              "job24",
+              "job25",
+              "job26",
+              "job27",
+              "job28",
+              "job29",
+              "job30",
+              "job31",
+              "job32",
+              "job33",
+              "job34",
+              "job35",
+              "job36",
+              "job37",
+              "job38",
+              "job39",
+              "job40",
+              "job41",
+              "job42",
+              "job43",
+              "job44",
+              "job45",
+              "job46",
+              "job47",
+              "job48",
+              "job49",
+              "job50",
+              "job51"
+            ]
+          },
+          {
+            "unknown": true
+          },
+          {
+            "output": ""
+          },
+          {
+            "output": ""
+          }
+        ]
+      }`,
+		canonical: `{"results":[{"started":["job1","job2","job3","job4","job5","job6","job7","job8","job9","job10","job11","job12","job13","job14","job15","job16","job17","job18","job19","job20","job21","job22","job23","job24","job25","job26","job27","job28","job29","job30","job31","job32","job33","job34","job35","job36","job37","job38","job39","job40","job41","job42","job43","job44","job45","job46","job47","job48","job49","job50","job51"]},{"unknown":true},{"output":""},{"output":""}]}`,
+		answer:    `{"results":[{"started":["job1","job2","job3","job4","job5","job6","job7","job8","job9","job10","job11","job12","job13","job14","job15","job16","job17","job18","job19","job20","job21","job22","job23","job24","job25","job26","job27","job28","job29","job30","job31","job32","job33","job34","job35","job36","job37","job38","job39","job40","job41","job42","job43","job44","job45","job46","job47","job48","job49","job50","job51"]},{"unknown":true},{"output":""},{"output":""}]}`,
+	},
+	{
+		id: "loop/bf2abe34", area: "loop", index: 29, file: "lembas-check:loop.json", line: 1051,
+		about: `Oldest is the first to have finished: job1 runs while job2 finishes and 49 more after it; when job1 finishes, job2 is the one forgotten. loop.json jobs.finished_kept: "Finished jobs kept per session, oldest forgotten first."; jobs.finished_kept (50)`,
+		input: `{"about":"Oldest is the first to have finished: job1 runs while job2 finishes and 49 more after it; when job1 finishes, job2 is the one forgotten. loop.json jobs.finished_kept: \"Finished jobs kept per session, oldest forgotten first.\"; jobs.finished_kept (50)","events":[{"kind":"command","op":"start","times":2},{"job":"job2","op":"finish"},{"finished":true,"kind":"command","op":"start","times":49},{"job":"job1","op":"finish"},{"job":"job2","op":"read"},{"job":"job1","op":"read"}],"op":"jobs"}`,
+		expect: `{
+        "results": [
+          {
+            "started": [
+              "job1",
+              "job2"
+            ]
+          },
+          {
+            "wake": "turn",
+            "to": "main",
+            "role": "machine",
+            "mark": "[A background job you started has finished:]",
+            "unread": ""
+          },
+          {
+            "started": [
+              "job3",
+              "job4",
+              "job5",
+              "job6",
+              "job7",
+              "job8",
+              "job9",
+              "job10",
+              "job11",
+              "job12",
+              "job13",
+              "job14",
+              "job15",
+              "job16",
+              "job17",
+              "job18",
+              "job19",
+              "job20",
+              "job21",
+              "job22",
+              "job23",
+              "job24",
+              "job25",
+              "job26",
+              "job27",
+              "job28",
+              "job29",
+              "job30",
+              "job31",
+              "job32",
+              "job33",
+              "job34",
+              "job35",
+              "job36",
+              "job37",
+              "job38",
+              "job39",
+              "job40",
+              "job41",
+              "job42",
+              "job43",
+              "job44",
+              "job45",
+              "job46",
+              "job47",
+              "job48",
+              "job49",
+              "job50",
+              "job51"
+            ]
+          },
+          {
+            "wake": "turn",
+            "to": "main",
+            "role": "machine",
+            "mark": "[A background job you started has finished:]",
+            "unread": ""
+          },
+          {
+            "unknown": true
+          },
+          {
+            "output": ""
+          }
+        ]
+      }`,
+		canonical: `{"results":[{"started":["job1","job2"]},{"mark":"[A background job you started has finished:]","role":"machine","to":"main","unread":"","wake":"turn"},{"started":["job3","job4","job5","job6","job7","job8","job9","job10","job11","job12","job13","job14","job15","job16","job17","job18","job19","job20","job21","job22","job23","job24","job25","job26","job27","job28","job29","job30","job31","job32","job33","job34","job35","job36","job37","job38","job39","job40","job41","job42","job43","job44","job45","job46","job47","job48","job49","job50","job51"]},{"mark":"[A background job you started has finished:]","role":"machine","to":"main","unread":"","wake":"turn"},{"unknown":true},{"output":""}]}`,
+		answer:    `{"results":[{"started":["job1","job2"]},{"wake":"turn","to":"main","role":"machine","mark":"[A background job you started has finished:]","unread":""},{"started":["job3","job4","job5","job6","job7","job8","job9","job10","job11","job12","job13","job14","job15","job16","job17","job18","job19","job20","job21","job22","job23","job24","job25","job26","job27","job28","job29","job30","job31","job32","job33","job34","job35","job36","job37","job38","job39","job40","job41","job42","job43","job44","job45","job46","job47","job48","job49","job50","job51"]},{"wake":"turn","to":"main","role":"machine","mark":"[A background job you started has finished:]","unread":""},{"unknown":true},{"output":""}]}`,
+	},
+	{
+		id: "loop/d9e10aee", area: "loop", index: 30, file: "lembas-check:loop.json", line: 1167,
+		about: `Output shorter than the tail: the note carries all of it. loop.json jobs.note_tail_chars: "Of a finished command's unread output, how much the note carries (the end of it)."; jobs.note_tail_chars (4000)`,
+		input: `{"about":"Output shorter than the tail: the note carries all of it. loop.json jobs.note_tail_chars: \"Of a finished command's unread output, how much the note carries (the end of it).\"; jobs.note_tail_chars (4000)","events":[{"kind":"command","op":"start"},{"job":"job1","op":"output","text":"built 3 targets\n"},{"job":"job1","op":"finish"}],"op":"jobs"}`,
+		expect: `{
+        "results": [
+          {
+            "started": [
+              "job1"
+            ]
+          },
+          {},
+          {
+            "wake": "turn",
+            "to": "main",
+            "role": "machine",
+            "mark": "[A background job you started has finished:]",
+            "unread": "built 3 targets\n"
+          }
+        ]
+      }`,
+		canonical: `{"results":[{"started":["job1"]},{},{"mark":"[A background job you started has finished:]","role":"machine","to":"main","unread":"built 3 targets\n","wake":"turn"}]}`,
+		answer:    `{"results":[{"started":["job1"]},{},{"wake":"turn","to":"main","role":"machine","mark":"[A background job you started has finished:]","unread":"built 3 targets\n"}]}`,
+	},
+	{
+		id: "loop/0cfdcaa8", area: "loop", index: 31, file: "lembas-check:loop.json", line: 1203,
+		about: `Output of exactly the tail, 4000 characters: the note carries it whole. loop.json jobs.note_tail_chars: "Of a finished command's unread output, how much the note carries (the end of it)."; jobs.note_tail_chars (4000)`,
+		input: `{"about":"Output of exactly the tail, 4000 characters: the note carries it whole. loop.json jobs.note_tail_chars: \"Of a finished command's unread output, how much the note carries (the end of it).\"; jobs.note_tail_chars (4000)","events":[{"kind":"command","op":"start"},{"job":"job1","op":"output","text":"0123456789","times":400},{"job":"job1","op":"finish"}],"op":"jobs"}`,
+		expect: `{
+        "results": [
+          {
+            "started": [
+              "job1"
+            ]
+          },
+          {},
+          {
+            "wake": "turn",
+            "to": "main",
+            "role": "machine",
+            "mark": "[A background job you started has finished:]",
+            "unread": "0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789"
+          }
+        ]
+      }`,
+		canonical: `{"results":[{"started":["job1"]},{},{"mark":"[A background job you started has finished:]","role":"machine","to":"main","unread":"0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789","wake":"turn"}]}`,
+		answer:    `{"results":[{"started":["job1"]},{},{"wake":"turn","to":"main","role":"machine","mark":"[A background job you started has finished:]","unread":"0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789"}]}`,
+	},
+	{
+		id: "loop/41eabbc4", area: "loop", index: 32, file: "lembas-check:loop.json", line: 1240,
+		about: `Output one character longer than the tail: the note carries its last 4000, the first character left out. loop.json jobs.note_tail_chars: "Of a finished command's unread output, how much the note carries (the end of it)."; jobs.note_tail_chars (4000)`,
+		input: `{"about":"Output one character longer than the tail: the note carries its last 4000, the first character left out. loop.json jobs.note_tail_chars: \"Of a finished command's unread output, how much the note carries (the end of it).\"; jobs.note_tail_chars (4000)","events":[{"kind":"command","op":"start"},{"job":"job1","op":"output","text":"X"},{"job":"job1","op":"output","text":"0123456789","times":400},{"job":"job1","op":"finish"}],"op":"jobs"}`,
+		expect: `{
+        "results": [
+          {
+            "started": [
+              "job1"
+            ]
+          },
+          {},
+          {},
+          {
+            "wake": "turn",
+            "to": "main",
+            "role": "machine",
+            "mark": "[A background job you started has finished:]",
+            "unread": "0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789"
+          }
+        ]
+      }`,
+		canonical: `{"results":[{"started":["job1"]},{},{},{"mark":"[A background job you started has finished:]","role":"machine","to":"main","unread":"0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789","wake":"turn"}]}`,
+		answer:    `{"results":[{"started":["job1"]},{},{},{"wake":"turn","to":"main","role":"machine","mark":"[A background job you started has finished:]","unread":"0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789"}]}`,
+	},
+	{
+		id: "loop/28deba38", area: "loop", index: 33, file: "lembas-check:loop.json", line: 1283,
+		about: `Output read with job_output is no longer unread: the note carries only what came after. loop.json jobs.note_tail_chars: "Of a finished command's unread output, how much the note carries (the end of it)."; jobs.note_tail_chars (4000)`,
+		input: `{"about":"Output read with job_output is no longer unread: the note carries only what came after. loop.json jobs.note_tail_chars: \"Of a finished command's unread output, how much the note carries (the end of it).\"; jobs.note_tail_chars (4000)","events":[{"kind":"command","op":"start"},{"job":"job1","op":"output","text":"first\n"},{"job":"job1","op":"read"},{"job":"job1","op":"output","text":"second\n"},{"job":"job1","op":"finish"}],"op":"jobs"}`,
+		expect: `{
+        "results": [
+          {
+            "started": [
+              "job1"
+            ]
+          },
+          {},
+          {
+            "output": "first\n"
+          },
+          {},
+          {
+            "wake": "turn",
+            "to": "main",
+            "role": "machine",
+            "mark": "[A background job you started has finished:]",
+            "unread": "second\n"
+          }
+        ]
+      }`,
+		canonical: `{"results":[{"started":["job1"]},{},{"output":"first\n"},{},{"mark":"[A background job you started has finished:]","role":"machine","to":"main","unread":"second\n","wake":"turn"}]}`,
+		answer:    `{"results":[{"started":["job1"]},{},{"output":"first\n"},{},{"wake":"turn","to":"main","role":"machine","mark":"[A background job you started has finished:]","unread":"second\n"}]}`,
+	},
+	{
+		id: "loop/33a5ce60", area: "loop", index: 34, file: "lembas-check:loop.json", line: 1332,
+		about: "A command that ends while a prompt runs is a user message at the next step; one that ends after it, a turn of its own marked machine. loop.json jobs: \"A job that ends wakes the session that owns it: while a prompt runs, as a user message at the next step boundary; otherwise as a new turn of its own, marked `machine`\"",
+		input: "{\"about\":\"A command that ends while a prompt runs is a user message at the next step; one that ends after it, a turn of its own marked machine. loop.json jobs: \\\"A job that ends wakes the session that owns it: while a prompt runs, as a user message at the next step boundary; otherwise as a new turn of its own, marked `machine`\\\"\",\"events\":[{\"op\":\"prompt\",\"text\":\"start\"},{\"kind\":\"command\",\"op\":\"start\",\"times\":2},{\"job\":\"job1\",\"op\":\"finish\"},{\"op\":\"prompt\",\"text\":\"end\"},{\"job\":\"job2\",\"op\":\"finish\"}],\"op\":\"jobs\"}",
+		expect: `{
+        "results": [
+          {},
+          {
+            "started": [
+              "job1",
+              "job2"
+            ]
+          },
+          {
+            "wake": "step",
+            "to": "main",
+            "mark": "[A background job you started has finished:]",
+            "unread": ""
+          },
+          {},
+          {
+            "wake": "turn",
+            "to": "main",
+            "role": "machine",
+            "mark": "[A background job you started has finished:]",
+            "unread": ""
+          }
+        ]
+      }`,
+		canonical: `{"results":[{},{"started":["job1","job2"]},{"mark":"[A background job you started has finished:]","to":"main","unread":"","wake":"step"},{},{"mark":"[A background job you started has finished:]","role":"machine","to":"main","unread":"","wake":"turn"}]}`,
+		answer:    `{"results":[{},{"started":["job1","job2"]},{"wake":"step","to":"main","mark":"[A background job you started has finished:]","unread":""},{},{"wake":"turn","to":"main","role":"machine","mark":"[A background job you started has finished:]","unread":""}]}`,
+	},
+	{
+		id: "loop/7f0327c5", area: "loop", index: 35, file: "lembas-check:loop.json", line: 1384,
+		about: `A session that is not open keeps the note until it is resumed, then it is a turn marked machine. loop.json jobs: "A session that is not open keeps the note until it is resumed."`,
+		input: `{"about":"A session that is not open keeps the note until it is resumed, then it is a turn marked machine. loop.json jobs: \"A session that is not open keeps the note until it is resumed.\"","events":[{"kind":"command","op":"start"},{"op":"session","text":"close"},{"job":"job1","op":"finish"},{"op":"session","text":"resume"}],"op":"jobs"}`,
+		expect: `{
+        "results": [
+          {
+            "started": [
+              "job1"
+            ]
+          },
+          {},
+          {
+            "wake": "held",
+            "to": "main",
+            "mark": "[A background job you started has finished:]",
+            "unread": ""
+          },
+          {
+            "delivered": [
+              "job1"
+            ],
+            "role": "machine"
+          }
+        ]
+      }`,
+		canonical: `{"results":[{"started":["job1"]},{},{"mark":"[A background job you started has finished:]","to":"main","unread":"","wake":"held"},{"delivered":["job1"],"role":"machine"}]}`,
+		answer:    `{"results":[{"started":["job1"]},{},{"wake":"held","to":"main","mark":"[A background job you started has finished:]","unread":""},{"role":"machine","delivered":["job1"]}]}`,
+	},
+	{
+		id: "loop/5eb39f82", area: "loop", index: 36, file: "lembas-check:loop.json", line: 1428,
+		about: `A subagent ends: its own running command stops with it and its note says so; the main agent's command runs on. loop.json jobs.lifecycle: "A subagent's own background commands stop when it ends, and its report says so."`,
+		input: `{"about":"A subagent ends: its own running command stops with it and its note says so; the main agent's command runs on. loop.json jobs.lifecycle: \"A subagent's own background commands stop when it ends, and its report says so.\"","events":[{"kind":"subagent","op":"start"},{"by":"job1","kind":"command","op":"start"},{"kind":"command","op":"start"},{"job":"job1","op":"finish"},{"op":"list"}],"op":"jobs"}`,
+		expect: `{
+        "results": [
+          {
+            "started": [
+              "job1"
+            ]
+          },
+          {
+            "started": [
+              "job2"
+            ]
+          },
+          {
+            "started": [
+              "job3"
+            ]
+          },
+          {
+            "wake": "turn",
+            "to": "main",
+            "role": "machine",
+            "mark": "[A subagent you started has finished:]",
+            "stopped": [
+              "job2"
+            ]
+          },
+          {
+            "jobs": [
+              {
+                "id": "job1",
+                "kind": "subagent",
+                "state": "finished"
+              },
+              {
+                "id": "job2",
+                "kind": "command",
+                "state": "finished"
+              },
+              {
+                "id": "job3",
+                "kind": "command",
+                "state": "running"
+              }
+            ]
+          }
+        ]
+      }`,
+		canonical: `{"results":[{"started":["job1"]},{"started":["job2"]},{"started":["job3"]},{"mark":"[A subagent you started has finished:]","role":"machine","stopped":["job2"],"to":"main","wake":"turn"},{"jobs":[{"id":"job1","kind":"subagent","state":"finished"},{"id":"job2","kind":"command","state":"finished"},{"id":"job3","kind":"command","state":"running"}]}]}`,
+		answer:    `{"results":[{"started":["job1"]},{"started":["job2"]},{"started":["job3"]},{"wake":"turn","to":"main","role":"machine","mark":"[A subagent you started has finished:]","stopped":["job2"]},{"jobs":[{"id":"job1","kind":"subagent","state":"finished"},{"id":"job2","kind":"command","state":"finished"},{"id":"job3","kind":"command","state":"running"}]}]}`,
+	},
+	{
+		id: "loop/39bf9df4", area: "loop", index: 37, file: "lembas-check:loop.json", line: 1501,
+		about: `A subagent lists and reads only the jobs it started; the main agent sees all; a command the subagent started tells the subagent at its next step. loop.json jobs: "a subagent's own tools see only the jobs it started"`,
+		input: `{"about":"A subagent lists and reads only the jobs it started; the main agent sees all; a command the subagent started tells the subagent at its next step. loop.json jobs: \"a subagent's own tools see only the jobs it started\"","events":[{"kind":"subagent","op":"start"},{"kind":"command","op":"start"},{"by":"job1","kind":"command","op":"start"},{"by":"job1","op":"list"},{"by":"job1","job":"job2","op":"read"},{"op":"list"},{"job":"job3","op":"finish"}],"op":"jobs"}`,
+		expect: `{
+        "results": [
+          {
+            "started": [
+              "job1"
+            ]
+          },
+          {
+            "started": [
+              "job2"
+            ]
+          },
+          {
+            "started": [
+              "job3"
+            ]
+          },
+          {
+            "jobs": [
+              {
+                "id": "job3",
+                "kind": "command",
+                "state": "running"
+              }
+            ]
+          },
+          {
+            "unknown": true
+          },
+          {
+            "jobs": [
+              {
+                "id": "job1",
+                "kind": "subagent",
+                "state": "running"
+              },
+              {
+                "id": "job2",
+                "kind": "command",
+                "state": "running"
+              },
+              {
+                "id": "job3",
+                "kind": "command",
+                "state": "running"
+              }
+            ]
+          },
+          {
+            "wake": "step",
+            "to": "job1",
+            "mark": "[A background job you started has finished:]",
+            "unread": ""
+          }
+        ]
+      }`,
+		canonical: `{"results":[{"started":["job1"]},{"started":["job2"]},{"started":["job3"]},{"jobs":[{"id":"job3","kind":"command","state":"running"}]},{"unknown":true},{"jobs":[{"id":"job1","kind":"subagent","state":"running"},{"id":"job2","kind":"command","state":"running"},{"id":"job3","kind":"command","state":"running"}]},{"mark":"[A background job you started has finished:]","to":"job1","unread":"","wake":"step"}]}`,
+		answer:    `{"results":[{"started":["job1"]},{"started":["job2"]},{"started":["job3"]},{"jobs":[{"id":"job3","kind":"command","state":"running"}]},{"unknown":true},{"jobs":[{"id":"job1","kind":"subagent","state":"running"},{"id":"job2","kind":"command","state":"running"},{"id":"job3","kind":"command","state":"running"}]},{"wake":"step","to":"job1","mark":"[A background job you started has finished:]","unread":""}]}`,
+	},
+	{
+		id: "loop/03d7503d", area: "loop", index: 38, file: "lembas-check:loop.json", line: 1592,
+		about: `A subagent at 49 steps runs on; its 50th ends it, by the backstop. loop.json jobs.subagent_steps: "The step backstop of a subagent (the CLI: limits.subagent_steps)."; jobs.subagent_steps (50)`,
+		input: `{"about":"A subagent at 49 steps runs on; its 50th ends it, by the backstop. loop.json jobs.subagent_steps: \"The step backstop of a subagent (the CLI: limits.subagent_steps).\"; jobs.subagent_steps (50)","events":[{"kind":"subagent","op":"start"},{"job":"job1","n":49,"op":"steps"},{"job":"job1","n":1,"op":"steps"}],"op":"jobs"}`,
+		expect: `{
+        "results": [
+          {
+            "started": [
+              "job1"
+            ]
+          },
+          {
+            "steps": 49
+          },
+          {
+            "wake": "turn",
+            "to": "main",
+            "role": "machine",
+            "mark": "[A subagent you started has finished:]",
+            "ended": "steps",
+            "steps": 50,
+            "stopped": []
+          }
+        ]
+      }`,
+		canonical: `{"results":[{"started":["job1"]},{"steps":49},{"ended":"steps","mark":"[A subagent you started has finished:]","role":"machine","steps":50,"stopped":[],"to":"main","wake":"turn"}]}`,
+		answer:    `{"results":[{"started":["job1"]},{"steps":49},{"wake":"turn","to":"main","role":"machine","mark":"[A subagent you started has finished:]","ended":"steps","steps":50,"stopped":[]}]}`,
+	},
+	{
+		id: "loop/272f0a34", area: "loop", index: 39, file: "lembas-check:loop.json", line: 1633,
+		about: `A subagent that would take 60 steps is ended at 50, during the prompt, and its own command stops with it. loop.json jobs.subagent_steps: "The step backstop of a subagent (the CLI: limits.subagent_steps)."; jobs.subagent_steps (50)`,
+		input: `{"about":"A subagent that would take 60 steps is ended at 50, during the prompt, and its own command stops with it. loop.json jobs.subagent_steps: \"The step backstop of a subagent (the CLI: limits.subagent_steps).\"; jobs.subagent_steps (50)","events":[{"op":"prompt","text":"start"},{"kind":"subagent","op":"start"},{"by":"job1","kind":"command","op":"start"},{"job":"job1","n":60,"op":"steps"}],"op":"jobs"}`,
+		expect: `{
+        "results": [
+          {},
+          {
+            "started": [
+              "job1"
+            ]
+          },
+          {
+            "started": [
+              "job2"
+            ]
+          },
+          {
+            "wake": "step",
+            "to": "main",
+            "mark": "[A subagent you started has finished:]",
+            "ended": "steps",
+            "steps": 50,
+            "stopped": [
+              "job2"
+            ]
+          }
+        ]
+      }`,
+		canonical: `{"results":[{},{"started":["job1"]},{"started":["job2"]},{"ended":"steps","mark":"[A subagent you started has finished:]","steps":50,"stopped":["job2"],"to":"main","wake":"step"}]}`,
+		answer:    `{"results":[{},{"started":["job1"]},{"started":["job2"]},{"wake":"step","to":"main","mark":"[A subagent you started has finished:]","ended":"steps","steps":50,"stopped":["job2"]}]}`,
+	},
+	{
+		id: "loop/7147066d", area: "loop", index: 40, file: "lembas-check:loop.json", line: 1682,
+		about: `Deleting the session stops the jobs still running, not the one already finished. loop.json jobs.lifecycle: "A session's jobs stop when the session is deleted."`,
+		input: `{"about":"Deleting the session stops the jobs still running, not the one already finished. loop.json jobs.lifecycle: \"A session's jobs stop when the session is deleted.\"","events":[{"kind":"command","op":"start","times":2},{"kind":"subagent","op":"start"},{"job":"job1","op":"finish"},{"op":"session","text":"delete"}],"op":"jobs"}`,
+		expect: `{
+        "results": [
+          {
+            "started": [
+              "job1",
+              "job2"
+            ]
+          },
+          {
+            "started": [
+              "job3"
+            ]
+          },
+          {
+            "wake": "turn",
+            "to": "main",
+            "role": "machine",
+            "mark": "[A background job you started has finished:]",
+            "unread": ""
+          },
+          {
+            "stopped": [
+              "job2",
+              "job3"
+            ]
+          }
+        ]
+      }`,
+		canonical: `{"results":[{"started":["job1","job2"]},{"started":["job3"]},{"mark":"[A background job you started has finished:]","role":"machine","to":"main","unread":"","wake":"turn"},{"stopped":["job2","job3"]}]}`,
+		answer:    `{"results":[{"started":["job1","job2"]},{"started":["job3"]},{"wake":"turn","to":"main","role":"machine","mark":"[A background job you started has finished:]","unread":""},{"stopped":["job2","job3"]}]}`,
+	},
+	{
+		id: "loop/bab4a0d4", area: "loop", index: 41, file: "lembas-check:loop.json", line: 1733,
+		about: `Asked to exit while a job runs, a front end with a person asks; with none running it does not. loop.json jobs.lifecycle: "A front end asked to exit while jobs run asks the person first"`,
+		input: `{"about":"Asked to exit while a job runs, a front end with a person asks; with none running it does not. loop.json jobs.lifecycle: \"A front end asked to exit while jobs run asks the person first\"","events":[{"kind":"command","op":"start"},{"op":"exit","text":"ask"},{"job":"job1","op":"finish"},{"op":"exit","text":"ask"}],"op":"jobs"}`,
+		expect: `{
+        "results": [
+          {
+            "started": [
+              "job1"
+            ]
+          },
+          {
+            "asks": true
+          },
+          {
+            "wake": "turn",
+            "to": "main",
+            "role": "machine",
+            "mark": "[A background job you started has finished:]",
+            "unread": ""
+          },
+          {
+            "asks": false
+          }
+        ]
+      }`,
+		canonical: `{"results":[{"started":["job1"]},{"asks":true},{"mark":"[A background job you started has finished:]","role":"machine","to":"main","unread":"","wake":"turn"},{"asks":false}]}`,
+		answer:    `{"results":[{"started":["job1"]},{"asks":true},{"wake":"turn","to":"main","role":"machine","mark":"[A background job you started has finished:]","unread":""},{"asks":false}]}`,
+	},
+	{
+		id: "loop/a222360e", area: "loop", index: 42, file: "lembas-check:loop.json", line: 1777,
+		about: `With nobody to ask: it waits for the jobs the prompt started, then stops the rest (one started before the prompt). loop.json jobs.lifecycle: "one with nobody to ask waits for the jobs the prompt started, then stops the rest"`,
+		input: `{"about":"With nobody to ask: it waits for the jobs the prompt started, then stops the rest (one started before the prompt). loop.json jobs.lifecycle: \"one with nobody to ask waits for the jobs the prompt started, then stops the rest\"","events":[{"kind":"command","op":"start"},{"op":"prompt","text":"start"},{"kind":"command","op":"start"},{"kind":"subagent","op":"start"},{"op":"exit","text":"nobody"}],"op":"jobs"}`,
+		expect: `{
+        "results": [
+          {
+            "started": [
+              "job1"
+            ]
+          },
+          {},
+          {
+            "started": [
+              "job2"
+            ]
+          },
+          {
+            "started": [
+              "job3"
+            ]
+          },
+          {
+            "waited": [
+              "job2",
+              "job3"
+            ],
+            "stopped": [
+              "job1"
+            ]
+          }
+        ]
+      }`,
+		canonical: `{"results":[{"started":["job1"]},{},{"started":["job2"]},{"started":["job3"]},{"stopped":["job1"],"waited":["job2","job3"]}]}`,
+		answer:    `{"results":[{"started":["job1"]},{},{"started":["job2"]},{"started":["job3"]},{"stopped":["job1"],"waited":["job2","job3"]}]}`,
+	},
+	{
 		id: "modules/4ac24486", area: "modules", index: 0, file: "lembas-check:modules.json", line: 4,
 		about: `Unconditional modules ride the system prompt at spawn, after the root file, by relative path (a subfolder's too); a conditional one does not, and a request with nothing touched appends nothing. seeds/004, Format and discovery: "Without frontmatter, or with an empty one, the module is unconditional: it is loaded at spawn, after the root file, and never returned by a trigger pass."`,
 		input: `{"about":"Unconditional modules ride the system prompt at spawn, after the root file, by relative path (a subfolder's too); a conditional one does not, and a request with nothing touched appends nothing. seeds/004, Format and discovery: \"Without frontmatter, or with an empty one, the module is unconditional: it is loaded at spawn, after the root file, and never returned by a trigger pass.\"","files":{"/project/.elowen/rules/api.md":"---\npaths:\n  - \"src/api/**/*.ts\"\n  - \"tests/api/**/*.ts\"\n---\n# API rules\n- Validate endpoint inputs.\n- Update the contract tests.\n","/project/.elowen/rules/empty-front.md":"---\n---\n# Docs\nKeep docs short.\n","/project/.elowen/rules/style.md":"# Style\nUse tabs.\n","/project/.elowen/rules/team/backend.md":"# Backend\nLog with a code.\n","/project/AGENTS.md":"Root rules.\n"},"root":"/project","steps":[{"op":"spawn"},{"op":"request"}]}`,

@@ -2222,6 +2222,138 @@ l20
 		return InstructionsCase{About: `On a device, a link is followed: where the CLI's rules look at a path they look at where it really is — a link to a file outside the project, or to nothing, is not an instruction file. filesystem.md, Paths: "On a device, a link is followed, and where the CLI's rules look at a path they look at where it really is"`, Files: []string{`/outside/A.md`, `/proj/CLAUDE.md`}, Boundary: new(`/proj`), Start: new(`/proj`), Device: &InstructionsDevice{Links: map[string]string{`/proj/AGENTS.md`: `/outside/A.md`, `/proj/x/AGENTS.md`: `gone.md`}}}
 	},
 	func() any {
+		return loopCase{About: `The wrap-up after the step limit: its message names the limit, the tools stay as the session had them, and the bash call the reply makes is not run. loop.json wrap_up: "A tool call in that reply is not run."; "with the session's tool list unchanged (context.md §10, rule 4)"; context.md §10 rule 4: "The tools stay listed in the wrap-up request too"`, Op: `wrap_up`, Limit: new(`step limit`), Tools: []string{`read`, `bash`, `edit`}, Calls: []string{`bash`}}
+	},
+	func() any {
+		return loopCase{About: `The wrap-up for the token budget, the reply making two calls: neither runs, and the list is not emptied. loop.json wrap_up: "A tool call in that reply is not run."; "with the session's tool list unchanged (context.md §10, rule 4)"; context.md §10 rule 4: "The tools stay listed in the wrap-up request too"`, Op: `wrap_up`, Limit: new(`token budget`), Tools: []string{`read`, `grep`}, Calls: []string{`read`, `grep`}}
+	},
+	func() any {
+		return loopCase{About: `Four reads of four files, exactly at the max: one batch. loop.json parallel: "Calls in one step run together, at most 4"; parallel.max (4)`, Op: `parallel`, Step: []loopCall{loopCall{Tool: `read`, File: `a.txt`}, loopCall{Tool: `read`, File: `b.txt`}, loopCall{Tool: `read`, File: `c.txt`}, loopCall{Tool: `read`, File: `d.txt`}}}
+	},
+	func() any {
+		return loopCase{About: `Five reads of five files, one over the max: four together, then the fifth. loop.json parallel: "Calls in one step run together, at most 4"; parallel.max (4)`, Op: `parallel`, Step: []loopCall{loopCall{Tool: `read`, File: `a.txt`}, loopCall{Tool: `read`, File: `b.txt`}, loopCall{Tool: `read`, File: `c.txt`}, loopCall{Tool: `read`, File: `d.txt`}, loopCall{Tool: `read`, File: `e.txt`}}}
+	},
+	func() any {
+		return loopCase{About: `Nine calls with no file: four, four, one — never more than the max at once. loop.json parallel: "Calls in one step run together, at most 4"; parallel.max (4)`, Op: `parallel`, Step: []loopCall{loopCall{Tool: `bash`}, loopCall{Tool: `bash`}, loopCall{Tool: `bash`}, loopCall{Tool: `bash`}, loopCall{Tool: `bash`}, loopCall{Tool: `bash`}, loopCall{Tool: `bash`}, loopCall{Tool: `bash`}, loopCall{Tool: `bash`}}}
+	},
+	func() any {
+		return loopCase{About: `ask_user between two reads runs alone: the read before it, then it, then the read after. loop.json parallel: "a call that waits on the user (ask_user, plan_submit) runs alone"`, Op: `parallel`, Step: []loopCall{loopCall{Tool: `read`, File: `a.txt`}, loopCall{Tool: `ask_user`}, loopCall{Tool: `read`, File: `b.txt`}}}
+	},
+	func() any {
+		return loopCase{About: `plan_submit first, then two reads: it runs alone, the reads together after it. loop.json parallel: "a call that waits on the user (ask_user, plan_submit) runs alone"`, Op: `parallel`, Step: []loopCall{loopCall{Tool: `plan_submit`}, loopCall{Tool: `read`, File: `a.txt`}, loopCall{Tool: `read`, File: `b.txt`}}}
+	},
+	func() any {
+		return loopCase{About: `An edit of a.txt then a read of it: they run in order, the read after the edit; the read of b.txt goes with it. loop.json parallel: "two calls on one file run in order"`, Op: `parallel`, Step: []loopCall{loopCall{Tool: `edit`, File: `a.txt`}, loopCall{Tool: `read`, File: `a.txt`}, loopCall{Tool: `read`, File: `b.txt`}}}
+	},
+	func() any {
+		return loopCase{About: `Two reads, an edit of the first file, a grep: the edit waits for the read of its file; the grep joins it. loop.json parallel: "two calls on one file run in order"`, Op: `parallel`, Step: []loopCall{loopCall{Tool: `read`, File: `a.txt`}, loopCall{Tool: `read`, File: `b.txt`}, loopCall{Tool: `edit`, File: `a.txt`}, loopCall{Tool: `grep`}}}
+	},
+	func() any {
+		return loopCase{About: `The first of three calls fails: its error is its result, the others run with it and the prompt goes on to its next step. loop.json parallel: "A tool's error is its result, never the end of the prompt."`, Op: `parallel`, Step: []loopCall{loopCall{Tool: `read`, File: `missing.txt`, Fails: true}, loopCall{Tool: `read`, File: `b.txt`}, loopCall{Tool: `bash`, Fails: true}}}
+	},
+	func() any {
+		return loopCase{About: `Another model of a connection that holds one model at a time: not started. loop.json capacity: "A subagent (task) is not started on a model whose server cannot hold it beside the prompt's own model"; "another model of a connection that holds one model at a time"`, Op: `capacity`, Connections: map[string]loopConnection{`local`: loopConnection{OneModel: true}}, Prompt: &loopModel{Connection: `local`, Model: `qwen`}, Running: []loopModel{}, Start: &loopModel{Connection: `local`, Model: `llama`}}
+	},
+	func() any {
+		return loopCase{About: `Another model of a connection that holds several: started. loop.json capacity: "A subagent (task) is not started on a model whose server cannot hold it beside the prompt's own model"`, Op: `capacity`, Connections: map[string]loopConnection{`local`: loopConnection{}}, Prompt: &loopModel{Connection: `local`, Model: `qwen`}, Running: []loopModel{}, Start: &loopModel{Connection: `local`, Model: `llama`}}
+	},
+	func() any {
+		return loopCase{About: `The same model when it serves one request at a time: not started. loop.json capacity: "A subagent (task) is not started on a model whose server cannot hold it beside the prompt's own model"; "or the same model when it serves one request at a time"`, Op: `capacity`, Connections: map[string]loopConnection{`local`: loopConnection{OneRequest: true}}, Prompt: &loopModel{Connection: `local`, Model: `qwen`}, Running: []loopModel{}, Start: &loopModel{Connection: `local`, Model: `qwen`}}
+	},
+	func() any {
+		return loopCase{About: `The same model on a connection that holds one model but serves several requests: started beside it. loop.json capacity: "A subagent (task) is not started on a model whose server cannot hold it beside the prompt's own model"`, Op: `capacity`, Connections: map[string]loopConnection{`local`: loopConnection{OneModel: true}}, Prompt: &loopModel{Connection: `local`, Model: `qwen`}, Running: []loopModel{}, Start: &loopModel{Connection: `local`, Model: `qwen`}}
+	},
+	func() any {
+		return loopCase{About: `A model of another connection: started, whatever the prompt's connection holds. loop.json capacity: "A subagent (task) is not started on a model whose server cannot hold it beside the prompt's own model"`, Op: `capacity`, Connections: map[string]loopConnection{`cloud`: loopConnection{OneModel: true}, `local`: loopConnection{OneModel: true}}, Prompt: &loopModel{Connection: `cloud`, Model: `big`}, Running: []loopModel{}, Start: &loopModel{Connection: `local`, Model: `llama`}}
+	},
+	func() any {
+		return loopCase{About: `Beside a running subagent's model: the prompt is elsewhere, but a subagent runs qwen on a one-model connection, so llama there is not started. loop.json capacity: "or beside the model of a subagent already running"`, Op: `capacity`, Connections: map[string]loopConnection{`cloud`: loopConnection{}, `local`: loopConnection{OneModel: true}}, Prompt: &loopModel{Connection: `cloud`, Model: `big`}, Running: []loopModel{loopModel{Connection: `local`, Model: `qwen`}}, Start: &loopModel{Connection: `local`, Model: `llama`}}
+	},
+	func() any {
+		return loopCase{About: `One request at a time is the same model's: another model of that connection, which holds several, is started. loop.json capacity: "A subagent (task) is not started on a model whose server cannot hold it beside the prompt's own model"`, Op: `capacity`, Connections: map[string]loopConnection{`local`: loopConnection{OneRequest: true}}, Prompt: &loopModel{Connection: `local`, Model: `qwen`}, Running: []loopModel{loopModel{Connection: `local`, Model: `mistral`}}, Start: &loopModel{Connection: `local`, Model: `llama`}}
+	},
+	func() any {
+		return loopCase{About: "Both servers connect inside the wait: the first request goes when the last has, with the tools of both. context.md §10 rule 4: \"a session waits up to `mcp_wait_ms` for the servers it is configured with before its first request, so their tools are in the first list\"; context.mcp_wait_ms (3000)", Op: `mcp`, Servers: []loopServer{loopServer{Name: `git`, ConnectMS: int(1200)}, loopServer{Name: `db`, ConnectMS: int(2000)}}}
+	},
+	func() any {
+		return loopCase{About: "A server slower than the wait: the first request goes at the wait's end without it; it adds its tools when it connects. context.md §10 rule 4: \"a session waits up to `mcp_wait_ms` for the servers it is configured with before its first request, so their tools are in the first list\"; context.mcp_wait_ms (3000); \"a server that connects later adds its tools when it connects\"", Op: `mcp`, Servers: []loopServer{loopServer{Name: `git`, ConnectMS: int(1200)}, loopServer{Name: `db`, ConnectMS: int(5000)}}}
+	},
+	func() any {
+		return loopCase{About: "One server connects at the wait's last millisecond, one a millisecond after: the first is in the first list, the second comes later. context.md §10 rule 4: \"a session waits up to `mcp_wait_ms` for the servers it is configured with before its first request, so their tools are in the first list\"; context.mcp_wait_ms (3000)", Op: `mcp`, Servers: []loopServer{loopServer{Name: `slow`, ConnectMS: int(3001)}, loopServer{Name: `edge`, ConnectMS: int(3000)}}}
+	},
+	func() any {
+		return loopCase{About: "A server that never connects: the first request waits the whole wait, then goes without it. context.md §10 rule 4: \"a session waits up to `mcp_wait_ms` for the servers it is configured with before its first request, so their tools are in the first list\"; context.mcp_wait_ms (3000)", Op: `mcp`, Servers: []loopServer{loopServer{Name: `git`, ConnectMS: int(100)}, loopServer{Name: `gone`, Never: true}}}
+	},
+	func() any {
+		return loopCase{About: "No MCP server configured: nothing to wait for. context.md §10 rule 4: \"a session waits up to `mcp_wait_ms` for the servers it is configured with before its first request, so their tools are in the first list\"; context.mcp_wait_ms (3000)", Op: `mcp`, Servers: []loopServer{}}
+	},
+	func() any {
+		return loopCase{About: `Earlier reasoning is sent as the history holds it: kept on the turn that has it, none added to the one without. loop.json context.reasoning: "neither stripping reasoning the template keeps nor adding what it drops"`, Op: `history`, Turns: []loopTurn{loopTurn{Role: `user`, Content: `Fix the test.`}, loopTurn{Role: `assistant`, Content: `Fixed it.`, Reasoning: new(`The assertion compares the wrong field.`)}, loopTurn{Role: `user`, Content: `Thanks. And the docs?`}, loopTurn{Role: `assistant`, Content: `Updated.`}}}
+	},
+	func() any {
+		return loopCase{About: `Commands and subagents share one id sequence: job1, job2, job3, and the list shows them all. loop.json jobs: "One id sequence per session (job1, job2, …), one list (job_list)"`, Op: `jobs`, Events: []loopEvent{loopEvent{Op: `start`, Kind: `command`}, loopEvent{Op: `start`, Kind: `subagent`}, loopEvent{Op: `start`, Kind: `command`}, loopEvent{Op: `list`}}}
+	},
+	func() any {
+		return loopCase{About: `Eight background commands, exactly the max: all start. loop.json jobs.running_max: "Background commands one session may have running at once; past it, bash refuses to start another."; jobs.running_max (8)`, Op: `jobs`, Events: []loopEvent{loopEvent{Op: `start`, Kind: `command`, Times: int(8)}}}
+	},
+	func() any {
+		return loopCase{About: `A ninth while eight run: refused, and no id is used; when one finishes, the next starts as job9. loop.json jobs.running_max: "Background commands one session may have running at once; past it, bash refuses to start another."; jobs.running_max (8)`, Op: `jobs`, Events: []loopEvent{loopEvent{Op: `start`, Kind: `command`, Times: int(8)}, loopEvent{Op: `start`, Kind: `command`}, loopEvent{Op: `finish`, Job: `job3`}, loopEvent{Op: `start`, Kind: `command`}}}
+	},
+	func() any {
+		return loopCase{About: `The max counts commands: a running subagent does not take a place, and a subagent's own commands do. loop.json jobs.running_max: "Background commands one session may have running at once; past it, bash refuses to start another."; jobs.running_max (8)`, Op: `jobs`, Events: []loopEvent{loopEvent{Op: `start`, Kind: `subagent`}, loopEvent{Op: `start`, Kind: `command`, By: `job1`, Times: int(2)}, loopEvent{Op: `start`, Kind: `command`, Times: int(6)}, loopEvent{Op: `start`, Kind: `command`}, loopEvent{Op: `start`, Kind: `subagent`}}}
+	},
+	func() any {
+		return loopCase{About: `Fifty finished jobs, exactly the number kept: the first is still there to read. loop.json jobs.finished_kept: "Finished jobs kept per session, oldest forgotten first."; jobs.finished_kept (50)`, Op: `jobs`, Events: []loopEvent{loopEvent{Op: `start`, Kind: `command`, Times: int(50), Finished: true}, loopEvent{Op: `read`, Job: `job1`}, loopEvent{Op: `read`, Job: `job50`}}}
+	},
+	func() any {
+		return loopCase{About: `The 51st finished job: the oldest, job1, is forgotten; job2 is kept. loop.json jobs.finished_kept: "Finished jobs kept per session, oldest forgotten first."; jobs.finished_kept (50)`, Op: `jobs`, Events: []loopEvent{loopEvent{Op: `start`, Kind: `command`, Times: int(51), Finished: true}, loopEvent{Op: `read`, Job: `job1`}, loopEvent{Op: `read`, Job: `job2`}, loopEvent{Op: `read`, Job: `job51`}}}
+	},
+	func() any {
+		return loopCase{About: `Oldest is the first to have finished: job1 runs while job2 finishes and 49 more after it; when job1 finishes, job2 is the one forgotten. loop.json jobs.finished_kept: "Finished jobs kept per session, oldest forgotten first."; jobs.finished_kept (50)`, Op: `jobs`, Events: []loopEvent{loopEvent{Op: `start`, Kind: `command`, Times: int(2)}, loopEvent{Op: `finish`, Job: `job2`}, loopEvent{Op: `start`, Kind: `command`, Times: int(49), Finished: true}, loopEvent{Op: `finish`, Job: `job1`}, loopEvent{Op: `read`, Job: `job2`}, loopEvent{Op: `read`, Job: `job1`}}}
+	},
+	func() any {
+		return loopCase{About: `Output shorter than the tail: the note carries all of it. loop.json jobs.note_tail_chars: "Of a finished command's unread output, how much the note carries (the end of it)."; jobs.note_tail_chars (4000)`, Op: `jobs`, Events: []loopEvent{loopEvent{Op: `start`, Kind: `command`}, loopEvent{Op: `output`, Job: `job1`, Text: `built 3 targets
+`}, loopEvent{Op: `finish`, Job: `job1`}}}
+	},
+	func() any {
+		return loopCase{About: `Output of exactly the tail, 4000 characters: the note carries it whole. loop.json jobs.note_tail_chars: "Of a finished command's unread output, how much the note carries (the end of it)."; jobs.note_tail_chars (4000)`, Op: `jobs`, Events: []loopEvent{loopEvent{Op: `start`, Kind: `command`}, loopEvent{Op: `output`, Job: `job1`, Text: `0123456789`, Times: int(400)}, loopEvent{Op: `finish`, Job: `job1`}}}
+	},
+	func() any {
+		return loopCase{About: `Output one character longer than the tail: the note carries its last 4000, the first character left out. loop.json jobs.note_tail_chars: "Of a finished command's unread output, how much the note carries (the end of it)."; jobs.note_tail_chars (4000)`, Op: `jobs`, Events: []loopEvent{loopEvent{Op: `start`, Kind: `command`}, loopEvent{Op: `output`, Job: `job1`, Text: `X`}, loopEvent{Op: `output`, Job: `job1`, Text: `0123456789`, Times: int(400)}, loopEvent{Op: `finish`, Job: `job1`}}}
+	},
+	func() any {
+		return loopCase{About: `Output read with job_output is no longer unread: the note carries only what came after. loop.json jobs.note_tail_chars: "Of a finished command's unread output, how much the note carries (the end of it)."; jobs.note_tail_chars (4000)`, Op: `jobs`, Events: []loopEvent{loopEvent{Op: `start`, Kind: `command`}, loopEvent{Op: `output`, Job: `job1`, Text: `first
+`}, loopEvent{Op: `read`, Job: `job1`}, loopEvent{Op: `output`, Job: `job1`, Text: `second
+`}, loopEvent{Op: `finish`, Job: `job1`}}}
+	},
+	func() any {
+		return loopCase{About: "A command that ends while a prompt runs is a user message at the next step; one that ends after it, a turn of its own marked machine. loop.json jobs: \"A job that ends wakes the session that owns it: while a prompt runs, as a user message at the next step boundary; otherwise as a new turn of its own, marked `machine`\"", Op: `jobs`, Events: []loopEvent{loopEvent{Op: `prompt`, Text: `start`}, loopEvent{Op: `start`, Kind: `command`, Times: int(2)}, loopEvent{Op: `finish`, Job: `job1`}, loopEvent{Op: `prompt`, Text: `end`}, loopEvent{Op: `finish`, Job: `job2`}}}
+	},
+	func() any {
+		return loopCase{About: `A session that is not open keeps the note until it is resumed, then it is a turn marked machine. loop.json jobs: "A session that is not open keeps the note until it is resumed."`, Op: `jobs`, Events: []loopEvent{loopEvent{Op: `start`, Kind: `command`}, loopEvent{Op: `session`, Text: `close`}, loopEvent{Op: `finish`, Job: `job1`}, loopEvent{Op: `session`, Text: `resume`}}}
+	},
+	func() any {
+		return loopCase{About: `A subagent ends: its own running command stops with it and its note says so; the main agent's command runs on. loop.json jobs.lifecycle: "A subagent's own background commands stop when it ends, and its report says so."`, Op: `jobs`, Events: []loopEvent{loopEvent{Op: `start`, Kind: `subagent`}, loopEvent{Op: `start`, Kind: `command`, By: `job1`}, loopEvent{Op: `start`, Kind: `command`}, loopEvent{Op: `finish`, Job: `job1`}, loopEvent{Op: `list`}}}
+	},
+	func() any {
+		return loopCase{About: `A subagent lists and reads only the jobs it started; the main agent sees all; a command the subagent started tells the subagent at its next step. loop.json jobs: "a subagent's own tools see only the jobs it started"`, Op: `jobs`, Events: []loopEvent{loopEvent{Op: `start`, Kind: `subagent`}, loopEvent{Op: `start`, Kind: `command`}, loopEvent{Op: `start`, Kind: `command`, By: `job1`}, loopEvent{Op: `list`, By: `job1`}, loopEvent{Op: `read`, By: `job1`, Job: `job2`}, loopEvent{Op: `list`}, loopEvent{Op: `finish`, Job: `job3`}}}
+	},
+	func() any {
+		return loopCase{About: `A subagent at 49 steps runs on; its 50th ends it, by the backstop. loop.json jobs.subagent_steps: "The step backstop of a subagent (the CLI: limits.subagent_steps)."; jobs.subagent_steps (50)`, Op: `jobs`, Events: []loopEvent{loopEvent{Op: `start`, Kind: `subagent`}, loopEvent{Op: `steps`, Job: `job1`, N: int(49)}, loopEvent{Op: `steps`, Job: `job1`, N: int(1)}}}
+	},
+	func() any {
+		return loopCase{About: `A subagent that would take 60 steps is ended at 50, during the prompt, and its own command stops with it. loop.json jobs.subagent_steps: "The step backstop of a subagent (the CLI: limits.subagent_steps)."; jobs.subagent_steps (50)`, Op: `jobs`, Events: []loopEvent{loopEvent{Op: `prompt`, Text: `start`}, loopEvent{Op: `start`, Kind: `subagent`}, loopEvent{Op: `start`, Kind: `command`, By: `job1`}, loopEvent{Op: `steps`, Job: `job1`, N: int(60)}}}
+	},
+	func() any {
+		return loopCase{About: `Deleting the session stops the jobs still running, not the one already finished. loop.json jobs.lifecycle: "A session's jobs stop when the session is deleted."`, Op: `jobs`, Events: []loopEvent{loopEvent{Op: `start`, Kind: `command`, Times: int(2)}, loopEvent{Op: `start`, Kind: `subagent`}, loopEvent{Op: `finish`, Job: `job1`}, loopEvent{Op: `session`, Text: `delete`}}}
+	},
+	func() any {
+		return loopCase{About: `Asked to exit while a job runs, a front end with a person asks; with none running it does not. loop.json jobs.lifecycle: "A front end asked to exit while jobs run asks the person first"`, Op: `jobs`, Events: []loopEvent{loopEvent{Op: `start`, Kind: `command`}, loopEvent{Op: `exit`, Text: `ask`}, loopEvent{Op: `finish`, Job: `job1`}, loopEvent{Op: `exit`, Text: `ask`}}}
+	},
+	func() any {
+		return loopCase{About: `With nobody to ask: it waits for the jobs the prompt started, then stops the rest (one started before the prompt). loop.json jobs.lifecycle: "one with nobody to ask waits for the jobs the prompt started, then stops the rest"`, Op: `jobs`, Events: []loopEvent{loopEvent{Op: `start`, Kind: `command`}, loopEvent{Op: `prompt`, Text: `start`}, loopEvent{Op: `start`, Kind: `command`}, loopEvent{Op: `start`, Kind: `subagent`}, loopEvent{Op: `exit`, Text: `nobody`}}}
+	},
+	func() any {
 		return modulesCase{About: `Unconditional modules ride the system prompt at spawn, after the root file, by relative path (a subfolder's too); a conditional one does not, and a request with nothing touched appends nothing. seeds/004, Format and discovery: "Without frontmatter, or with an empty one, the module is unconditional: it is loaded at spawn, after the root file, and never returned by a trigger pass."`, Root: new(`/project`), Files: map[string]*modulesFile{`/project/.elowen/rules/api.md`: &modulesFile{Text: `---
 paths:
   - "src/api/**/*.ts"

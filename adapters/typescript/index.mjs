@@ -13,7 +13,7 @@ export const PROTOCOL = 1;
 export class Skip extends Error {}
 
 /** Every area lembas-check checks (types.d.ts's Area), listed in hello so each case is sent. */
-export const AREAS = ["chunk", "chunk_tokens", "context", "fs_access", "index", "instructions", "jobs",
+export const AREAS = ["chunk", "chunk_tokens", "context", "fs_access", "index", "instructions", "jobs", "loop",
   "modules", "prefix", "search", "skills", "tools", "workspace"];
 
 /**

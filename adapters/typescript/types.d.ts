@@ -156,6 +156,101 @@ export type JobsAnswer = {
   text?: string;
 };
 
+/** loop: a case (the agent loop's rules of loop.json: the wrap-up request for a limit, how one step's tool calls run, whether a subagent may start (capacity), the first request's wait for MCP servers, the history sent as it is, and the job registry a session's background work lives in). */
+export type LoopCase = {
+  about?: string;
+  calls?: Array<string>;
+  connections?: Record<string, {
+    one_model: boolean;
+    one_request: boolean;
+  }>;
+  events?: Array<{
+    by?: string;
+    finished?: boolean;
+    job?: string;
+    kind?: string;
+    n?: number;
+    op: string;
+    text?: string;
+    times?: number;
+  }>;
+  limit?: string;
+  op: string;
+  prompt?: {
+    connection: string;
+    model: string;
+  };
+  running?: Array<{
+    connection: string;
+    model: string;
+  }>;
+  servers?: Array<{
+    connect_ms?: number;
+    name: string;
+    never?: boolean;
+  }>;
+  start?: {
+    connection: string;
+    model: string;
+  };
+  step?: Array<{
+    fails?: boolean;
+    file?: string;
+    tool: string;
+  }>;
+  tools?: Array<string>;
+  turns?: Array<{
+    content: string;
+    reasoning?: string;
+    role: string;
+  }>;
+};
+/** loop: an answer, the shape of a case's "expect". */
+export type LoopAnswer = {
+  mcp?: {
+    first_request_ms: number;
+    later?: Array<string>;
+    with?: Array<string>;
+  };
+  parallel?: {
+    batches?: Array<Array<number>>;
+    next_step: boolean;
+  };
+  results?: Array<{
+    asks?: boolean;
+    delivered?: Array<string>;
+    ended?: string;
+    jobs?: Array<{
+      id: string;
+      kind: string;
+      state: string;
+    }>;
+    mark?: string;
+    output?: string;
+    refused?: number;
+    role?: string;
+    started?: Array<string>;
+    steps?: number;
+    stopped?: Array<string>;
+    to?: string;
+    unknown?: boolean;
+    unread?: string;
+    waited?: Array<string>;
+    wake?: string;
+  }>;
+  sent?: Array<{
+    content: string;
+    reasoning?: string;
+    role: string;
+  }>;
+  start?: boolean;
+  wrap_up?: {
+    message: string;
+    run?: Array<string>;
+    tools?: Array<string>;
+  };
+};
+
 /** modules: a case (rule modules loaded by the path touched: frontmatter, globs, order, dedupe by relative path and SHA-256, supersedes, size cap, symlink refusal (seeds/004)). */
 export type ModulesCase = {
   about?: string;
@@ -294,6 +389,7 @@ export interface Handlers {
   index?: (c: IndexCase) => IndexAnswer | Promise<IndexAnswer>;
   instructions?: (c: InstructionsCase) => InstructionsAnswer | Promise<InstructionsAnswer>;
   jobs?: (c: JobsCase) => JobsAnswer | Promise<JobsAnswer>;
+  loop?: (c: LoopCase) => LoopAnswer | Promise<LoopAnswer>;
   modules?: (c: ModulesCase) => ModulesAnswer | Promise<ModulesAnswer>;
   prefix?: (c: PrefixCase) => PrefixAnswer | Promise<PrefixAnswer>;
   search?: (c: SearchCase) => SearchAnswer | Promise<SearchAnswer>;

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"io/fs"
 	"os"
 	"regexp"
 	"strings"
@@ -179,5 +180,34 @@ func TestREADMESaysTheFigure(t *testing.T) {
 	}
 	if want := "Spec coverage: " + Load().Summarize().Line(); !strings.Contains(string(b), want) {
 		t.Errorf("README.md does not say %q", want)
+	}
+}
+
+// Each leaf of loop.partial.json is written on a line of its own, and its statement says that line
+// (and the line writes its key): two objects' equal `default`s (jobs.finished_kept's and
+// jobs.subagent_steps' 50) are two lines, not the first one twice.
+func TestJSONLeavesAreOnTheirOwnLines(t *testing.T) {
+	stmts, err := Extract(spec.Files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := fs.ReadFile(spec.Files, "loop.partial.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(b), "\n")
+	seen := map[int]string{}
+	for _, s := range stmts {
+		if s.File != "loop.partial.json" {
+			continue
+		}
+		if other, dup := seen[s.Line]; dup {
+			t.Errorf("%s and %s are both at line %d", other, s.Heading, s.Line)
+		}
+		seen[s.Line] = s.Heading
+		last := s.Heading[strings.LastIndexByte(s.Heading, '.')+1:]
+		if !strings.Contains(lines[s.Line-1], `"`+last+`":`) {
+			t.Errorf("%s: line %d is %q", s.Heading, s.Line, lines[s.Line-1])
+		}
 	}
 }

@@ -241,12 +241,23 @@ func joinKey(a, b string) string {
 }
 
 // lineOf is the line of the key (its last part) whose value is v: the first "key": followed by
-// that value, else the first "key":.
+// that value, else the first "key":, looked for inside the key's parents (each found in turn),
+// so that `jobs.subagent_steps.default` is not taken for the `default` of another object.
 func lineOf(b []byte, key string, v any) int {
-	last := key[strings.LastIndexByte(key, '.')+1:]
+	parts := strings.Split(key, ".")
+	last := parts[len(parts)-1]
 	needle := []byte(`"` + last + `":`)
+	start := 0
+	for _, p := range parts[:len(parts)-1] {
+		i := bytes.Index(b[start:], []byte(`"`+p+`":`))
+		if i < 0 {
+			start = 0
+			break
+		}
+		start += i + len(p) + 3
+	}
 	first := -1
-	for off := 0; ; {
+	for off := start; ; {
 		i := bytes.Index(b[off:], needle)
 		if i < 0 {
 			break

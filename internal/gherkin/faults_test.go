@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/LLeMbas/lembas-check/conformance"
+	"github.com/LLeMbas/lembas-check/harness/loop"
 	"github.com/LLeMbas/lembas-check/runner"
 )
 
@@ -114,6 +115,21 @@ func faults() []fault {
 					return map[string]any{"none": true}
 				}
 				return builtinJSON(t, "skills", c)
+			}},
+		{"loop", "calls in one step run together, at most parallel.max (loop.json parallel): one more",
+			func(t *testing.T, c []byte) any {
+				var cs struct {
+					Op   string
+					Step []loop.Call
+				}
+				json.Unmarshal(c, &cs)
+				if cs.Op != "parallel" {
+					return builtinJSON(t, "loop", c)
+				}
+				lim := loop.DefaultLimits()
+				lim.Max++
+				return map[string]any{"parallel": map[string]any{"batches": loop.Schedule(cs.Step, lim),
+					"next_step": true}}
 			}},
 		{"instructions", "instruction files come outermost first (filesystem.md): nearest first", func(t *testing.T, c []byte) any {
 			v := builtinJSON(t, "instructions", c).([]any)

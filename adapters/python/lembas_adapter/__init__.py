@@ -19,7 +19,7 @@ class Skip(Exception):
     with the message as the reason, so the run says what is not checked rather than failing it."""
 
 # Every area lembas-check checks, listed in hello so that each case is sent.
-AREAS = ["chunk", "chunk_tokens", "context", "fs_access", "index", "instructions", "jobs",
+AREAS = ["chunk", "chunk_tokens", "context", "fs_access", "index", "instructions", "jobs", "loop",
          "modules", "prefix", "search", "skills", "tools", "workspace"]
 
 __all__ = ["AREAS", "PROTOCOL", "Handlers", "Skip", "serve"]

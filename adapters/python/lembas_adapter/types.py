@@ -178,6 +178,128 @@ JobsAnswer = TypedDict("JobsAnswer", {
     "text": NotRequired[str],
 })
 
+LoopCaseConnectionsValue = TypedDict("LoopCaseConnectionsValue", {
+    "one_model": bool,
+    "one_request": bool,
+})
+
+LoopCaseEventsItem = TypedDict("LoopCaseEventsItem", {
+    "by": NotRequired[str],
+    "finished": NotRequired[bool],
+    "job": NotRequired[str],
+    "kind": NotRequired[str],
+    "n": NotRequired[int],
+    "op": str,
+    "text": NotRequired[str],
+    "times": NotRequired[int],
+})
+
+LoopCasePrompt = TypedDict("LoopCasePrompt", {
+    "connection": str,
+    "model": str,
+})
+
+LoopCaseRunningItem = TypedDict("LoopCaseRunningItem", {
+    "connection": str,
+    "model": str,
+})
+
+LoopCaseServersItem = TypedDict("LoopCaseServersItem", {
+    "connect_ms": NotRequired[int],
+    "name": str,
+    "never": NotRequired[bool],
+})
+
+LoopCaseStart = TypedDict("LoopCaseStart", {
+    "connection": str,
+    "model": str,
+})
+
+LoopCaseStepItem = TypedDict("LoopCaseStepItem", {
+    "fails": NotRequired[bool],
+    "file": NotRequired[str],
+    "tool": str,
+})
+
+LoopCaseTurnsItem = TypedDict("LoopCaseTurnsItem", {
+    "content": str,
+    "reasoning": NotRequired[str],
+    "role": str,
+})
+
+LoopCase = TypedDict("LoopCase", {
+    "about": NotRequired[str],
+    "calls": NotRequired[List[str]],
+    "connections": NotRequired[Dict[str, LoopCaseConnectionsValue]],
+    "events": NotRequired[List[LoopCaseEventsItem]],
+    "limit": NotRequired[str],
+    "op": str,
+    "prompt": NotRequired[LoopCasePrompt],
+    "running": NotRequired[List[LoopCaseRunningItem]],
+    "servers": NotRequired[List[LoopCaseServersItem]],
+    "start": NotRequired[LoopCaseStart],
+    "step": NotRequired[List[LoopCaseStepItem]],
+    "tools": NotRequired[List[str]],
+    "turns": NotRequired[List[LoopCaseTurnsItem]],
+})
+
+LoopAnswerMcp = TypedDict("LoopAnswerMcp", {
+    "first_request_ms": int,
+    "later": NotRequired[List[str]],
+    "with": NotRequired[List[str]],
+})
+
+LoopAnswerParallel = TypedDict("LoopAnswerParallel", {
+    "batches": NotRequired[List[List[int]]],
+    "next_step": bool,
+})
+
+LoopAnswerResultsItemJobsItem = TypedDict("LoopAnswerResultsItemJobsItem", {
+    "id": str,
+    "kind": str,
+    "state": str,
+})
+
+LoopAnswerResultsItem = TypedDict("LoopAnswerResultsItem", {
+    "asks": NotRequired[bool],
+    "delivered": NotRequired[List[str]],
+    "ended": NotRequired[str],
+    "jobs": NotRequired[List[LoopAnswerResultsItemJobsItem]],
+    "mark": NotRequired[str],
+    "output": NotRequired[str],
+    "refused": NotRequired[int],
+    "role": NotRequired[str],
+    "started": NotRequired[List[str]],
+    "steps": NotRequired[int],
+    "stopped": NotRequired[List[str]],
+    "to": NotRequired[str],
+    "unknown": NotRequired[bool],
+    "unread": NotRequired[str],
+    "waited": NotRequired[List[str]],
+    "wake": NotRequired[str],
+})
+
+LoopAnswerSentItem = TypedDict("LoopAnswerSentItem", {
+    "content": str,
+    "reasoning": NotRequired[str],
+    "role": str,
+})
+
+LoopAnswerWrapUp = TypedDict("LoopAnswerWrapUp", {
+    "message": str,
+    "run": NotRequired[List[str]],
+    "tools": NotRequired[List[str]],
+})
+
+LoopAnswer = TypedDict("LoopAnswer", {
+    "mcp": NotRequired[LoopAnswerMcp],
+    "parallel": NotRequired[LoopAnswerParallel],
+    "results": NotRequired[List[LoopAnswerResultsItem]],
+    "sent": NotRequired[List[LoopAnswerSentItem]],
+    "start": NotRequired[bool],
+    "wrap_up": NotRequired[LoopAnswerWrapUp],
+})
+
 ModulesCaseStepsItem = TypedDict("ModulesCaseStepsItem", {
     "append": NotRequired[str],
     "files": NotRequired[Dict[str, Any]],
@@ -322,6 +444,7 @@ Handlers = TypedDict("Handlers", {
     "index": NotRequired[Callable[[IndexCase], IndexAnswer]],
     "instructions": NotRequired[Callable[[InstructionsCase], InstructionsAnswer]],
     "jobs": NotRequired[Callable[[JobsCase], JobsAnswer]],
+    "loop": NotRequired[Callable[[LoopCase], LoopAnswer]],
     "modules": NotRequired[Callable[[ModulesCase], ModulesAnswer]],
     "prefix": NotRequired[Callable[[PrefixCase], PrefixAnswer]],
     "search": NotRequired[Callable[[SearchCase], SearchAnswer]],

@@ -44,6 +44,12 @@ var Unplayed = map[string]string{
 	"skills": "a harness's skills show in its prompt's skills index (prompts/blocks/skills.md, not vendored) and " +
 		"its skills_list, skill_view and skill_manage calls; the reference agent has no skill tools, so no play " +
 		"reads them yet",
+	"loop": "the loop's rules show in what a harness sends its model and answers its client: the wrap-up request " +
+		"(a play that runs a prompt to its step limit and reads the request after), one step's calls run " +
+		"together (a harness that reports when each call starts and ends), capacity and the job registry (a " +
+		"harness that runs subagents and background commands; the reference agent runs its calls one after " +
+		"another and has no task tool and no job of its own), the MCP wait (a play with a server that connects " +
+		"late); no play reads them yet",
 }
 
 // DefaultTimeout bounds one case: the harness's start when it must be (re)started, the session,
