@@ -8,7 +8,7 @@ import (
 // All is every area lembas-check knows, the spec's and its own, by name.
 func All() []Area {
 	areas := []Area{Chunk, ChunkTokens, Context, FSAccess, Index, Instructions, Jobs, Modules, Prefix, Search,
-		Skills, Tools, Workspace}
+		Prompts, Skills, Tools, Workspace}
 	sort.Slice(areas, func(i, j int) bool { return areas[i].Name < areas[j].Name })
 	return areas
 }

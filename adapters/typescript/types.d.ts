@@ -205,6 +205,18 @@ export type PrefixCase = {
 /** prefix: an answer, the shape of a case's "expect". */
 export type PrefixAnswer = Array<unknown>;
 
+/** prompts: a case (the text the model is given of one of the spec's prompt files (prompts/agents/*.md, prompts/blocks/*.md), its comment left out and its variables filled; a subagent's block with its agent's own instructions). */
+export type PromptsCase = {
+  about?: string;
+  agent?: string;
+  prompt: string;
+  vars?: Record<string, string>;
+};
+/** prompts: an answer, the shape of a case's "expect". */
+export type PromptsAnswer = {
+  text?: string;
+};
+
 /** search: a case (search: passages ranked by meaning and by words fused by rank, filtered by the session's view after scoring, in the result form (filesystem.md, A search)). */
 export type SearchCase = {
   about?: string;
@@ -296,6 +308,7 @@ export interface Handlers {
   jobs?: (c: JobsCase) => JobsAnswer | Promise<JobsAnswer>;
   modules?: (c: ModulesCase) => ModulesAnswer | Promise<ModulesAnswer>;
   prefix?: (c: PrefixCase) => PrefixAnswer | Promise<PrefixAnswer>;
+  prompts?: (c: PromptsCase) => PromptsAnswer | Promise<PromptsAnswer>;
   search?: (c: SearchCase) => SearchAnswer | Promise<SearchAnswer>;
   skills?: (c: SkillsCase) => SkillsAnswer | Promise<SkillsAnswer>;
   tools?: (c: ToolsCase) => ToolsAnswer | Promise<ToolsAnswer>;

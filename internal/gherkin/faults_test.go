@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/LLeMbas/lembas-check/conformance"
+	"github.com/LLeMbas/lembas-check/harness/spec"
 	"github.com/LLeMbas/lembas-check/runner"
 )
 
@@ -114,6 +115,17 @@ func faults() []fault {
 					return map[string]any{"none": true}
 				}
 				return builtinJSON(t, "skills", c)
+			}},
+		{"prompts", "a prompt file's leading comment is its maintainers', not the model's: kept in the text",
+			func(t *testing.T, c []byte) any {
+				var cs struct{ Prompt string }
+				json.Unmarshal(c, &cs)
+				v := builtinJSON(t, "prompts", c).(map[string]any)
+				if b, err := spec.ReadFile("prompts/" + cs.Prompt); err == nil {
+					s := string(b)
+					v["text"] = s[:strings.Index(s, "-->")+3] + "\n" + v["text"].(string)
+				}
+				return v
 			}},
 		{"instructions", "instruction files come outermost first (filesystem.md): nearest first", func(t *testing.T, c []byte) any {
 			v := builtinJSON(t, "instructions", c).([]any)

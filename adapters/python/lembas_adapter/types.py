@@ -231,6 +231,17 @@ PrefixCase = TypedDict("PrefixCase", {
 
 PrefixAnswer = List[Any]
 
+PromptsCase = TypedDict("PromptsCase", {
+    "about": NotRequired[str],
+    "agent": NotRequired[str],
+    "prompt": str,
+    "vars": NotRequired[Dict[str, str]],
+})
+
+PromptsAnswer = TypedDict("PromptsAnswer", {
+    "text": NotRequired[str],
+})
+
 SearchCasePassagesItem = TypedDict("SearchCasePassagesItem", {
     "lines": NotRequired[List[int]],
     "meaning": NotRequired[float],
@@ -324,6 +335,7 @@ Handlers = TypedDict("Handlers", {
     "jobs": NotRequired[Callable[[JobsCase], JobsAnswer]],
     "modules": NotRequired[Callable[[ModulesCase], ModulesAnswer]],
     "prefix": NotRequired[Callable[[PrefixCase], PrefixAnswer]],
+    "prompts": NotRequired[Callable[[PromptsCase], PromptsAnswer]],
     "search": NotRequired[Callable[[SearchCase], SearchAnswer]],
     "skills": NotRequired[Callable[[SkillsCase], SkillsAnswer]],
     "tools": NotRequired[Callable[[ToolsCase], ToolsAnswer]],
