@@ -5692,6 +5692,203 @@ var embeddedCases = [...]embeddedCase{
 		answer:    `[{"system":1,"tools":["read","recall"],"note":"\u003csession-note\u003e\nToday is 2026-11-05.\n\u003c/session-note\u003e"},{"system":1,"tools":["read","recall"],"note":null},{"system":1,"tools":["read","recall"],"ask":"Summarise the conversation below so it can be carried forward after the earlier turns are dropped from your context. This is a working record, not a report for a reader.\n\nKeep, under these headings and in this order:\n\n## What we are doing\nThe goal, and where we have got to.\n\n## Decisions\nAnything settled, and why. A decision without its reason gets argued again.\n\n## Facts established\nNames, numbers, versions, file paths, commands, URLs and identifiers, copied exactly. Do not round them, paraphrase them or reconstruct one from memory — if it is not in the transcript, leave it out.\n\n## Files touched\nEach file read or changed that still matters, and what was done to it.\n\n## Open threads\nWhat is unfinished, and what was about to happen next.\n\nLeave out pleasantries, retracted ideas and anything already superseded. Do not answer the conversation: you are recording it. Write in the language of the conversation, and stay under 600 words."},{"system":2,"tools":["read","recall"],"note":"\u003csession-note\u003e\nToday is 2026-11-05.\n\u003c/session-note\u003e"}]`,
 	},
 	{
+		id: "prefix/418c297e", area: "prefix", index: 18, file: "lembas-check:prefix.json", line: 1553,
+		about: "A chat that leaves plan mode: the mode block is loop.json's plan_ended, the chat's modes but plan having no text of their own; entering plan mode again is the mode block with plan's text; the approval (by the model) is not said. loop.json context.note.about: \"`plan_ended` is the mode block for a session that leaves plan mode for a mode with no text of its own (a chat).\" `start.chat` is lembas-check's own field.",
+		input: "{\"about\":\"A chat that leaves plan mode: the mode block is loop.json's plan_ended, the chat's modes but plan having no text of their own; entering plan mode again is the mode block with plan's text; the approval (by the model) is not said. loop.json context.note.about: \\\"`plan_ended` is the mode block for a session that leaves plan mode for a mode with no text of its own (a chat).\\\" `start.chat` is lembas-check's own field.\",\"start\":{\"chat\":true,\"could\":[\"plan\"],\"date\":\"2026-11-05\",\"mode\":\"plan\"},\"steps\":[{\"op\":\"user\"},{\"op\":\"call\",\"tool\":\"plan_submit\"},{\"mode\":\"default\",\"op\":\"set\"},{\"op\":\"call\",\"tool\":\"plan_submit\"},{\"op\":\"user\"},{\"op\":\"user\"},{\"mode\":\"plan\",\"op\":\"set\"},{\"op\":\"user\"},{\"by\":\"model\",\"mode\":\"default\",\"op\":\"set\"},{\"op\":\"user\"}],\"tools\":[\"read\",\"plan_write\",\"plan_submit\"]}",
+		expect: `[
+        {
+          "system": 1,
+          "tools": [
+            "read",
+            "plan_write",
+            "plan_submit"
+          ],
+          "note": "<session-note>\nToday is 2026-11-05.\n</session-note>"
+        },
+        null,
+        null,
+        "Not in plan mode: plan_submit is how a plan made in plan mode is put to the person for approval. Carry on with the work; keep the plan current with plan_update.",
+        {
+          "system": 1,
+          "tools": [
+            "read",
+            "plan_write",
+            "plan_submit"
+          ],
+          "note": "<session-note>\nPlan mode has ended: make the changes the work needs; nothing is refused for planning any more.\n</session-note>"
+        },
+        {
+          "system": 1,
+          "tools": [
+            "read",
+            "plan_write",
+            "plan_submit"
+          ],
+          "note": null
+        },
+        null,
+        {
+          "system": 1,
+          "tools": [
+            "read",
+            "plan_write",
+            "plan_submit"
+          ],
+          "note": "<session-note>\nThe permission mode is now plan:\nPermission mode: plan. You are planning, not implementing. Read, search and investigate as much as you need, but change nothing: no file but a plan under .agent/plans, no command that is not already allowed, nothing saved to the library.\n\nWrite the plan with plan_write, so that someone else could follow it: findings with file:line references, what will be true when it is done (objectives), and the work as phases of tasks in order, with the risks and how to verify it as the last phase. Ask with ask_user if a decision is the user's. When the plan is written, call plan_submit — that is how the user approves it, and after approval you carry on and implement it, keeping the plan current with plan_update.\n</session-note>"
+        },
+        null,
+        {
+          "system": 1,
+          "tools": [
+            "read",
+            "plan_write",
+            "plan_submit"
+          ],
+          "note": null
+        }
+      ]`,
+		canonical: `[{"note":"<session-note>\nToday is 2026-11-05.\n</session-note>","system":1,"tools":["read","plan_write","plan_submit"]},null,null,"Not in plan mode: plan_submit is how a plan made in plan mode is put to the person for approval. Carry on with the work; keep the plan current with plan_update.",{"note":"<session-note>\nPlan mode has ended: make the changes the work needs; nothing is refused for planning any more.\n</session-note>","system":1,"tools":["read","plan_write","plan_submit"]},{"note":null,"system":1,"tools":["read","plan_write","plan_submit"]},null,{"note":"<session-note>\nThe permission mode is now plan:\nPermission mode: plan. You are planning, not implementing. Read, search and investigate as much as you need, but change nothing: no file but a plan under .agent/plans, no command that is not already allowed, nothing saved to the library.\n\nWrite the plan with plan_write, so that someone else could follow it: findings with file:line references, what will be true when it is done (objectives), and the work as phases of tasks in order, with the risks and how to verify it as the last phase. Ask with ask_user if a decision is the user's. When the plan is written, call plan_submit — that is how the user approves it, and after approval you carry on and implement it, keeping the plan current with plan_update.\n</session-note>","system":1,"tools":["read","plan_write","plan_submit"]},null,{"note":null,"system":1,"tools":["read","plan_write","plan_submit"]}]`,
+		answer:    `[{"system":1,"tools":["read","plan_write","plan_submit"],"note":"\u003csession-note\u003e\nToday is 2026-11-05.\n\u003c/session-note\u003e"},null,null,"Not in plan mode: plan_submit is how a plan made in plan mode is put to the person for approval. Carry on with the work; keep the plan current with plan_update.",{"system":1,"tools":["read","plan_write","plan_submit"],"note":"\u003csession-note\u003e\nPlan mode has ended: make the changes the work needs; nothing is refused for planning any more.\n\u003c/session-note\u003e"},{"system":1,"tools":["read","plan_write","plan_submit"],"note":null},null,{"system":1,"tools":["read","plan_write","plan_submit"],"note":"\u003csession-note\u003e\nThe permission mode is now plan:\nPermission mode: plan. You are planning, not implementing. Read, search and investigate as much as you need, but change nothing: no file but a plan under .agent/plans, no command that is not already allowed, nothing saved to the library.\n\nWrite the plan with plan_write, so that someone else could follow it: findings with file:line references, what will be true when it is done (objectives), and the work as phases of tasks in order, with the risks and how to verify it as the last phase. Ask with ask_user if a decision is the user's. When the plan is written, call plan_submit — that is how the user approves it, and after approval you carry on and implement it, keeping the plan current with plan_update.\n\u003c/session-note\u003e"},null,{"system":1,"tools":["read","plan_write","plan_submit"],"note":null}]`,
+	},
+	{
+		id: "prefix/f90683fd", area: "prefix", index: 19, file: "lembas-check:prefix.json", line: 1659,
+		about: "A chat does not resend earlier tool results, so the model's own plan is said back on the next user message, once, as its plan tools left it (plan_own); the person's change is the plan block; of two changes before one message, the last one's block. loop.json context.note.about: \"`plan_own` is the plan block for a session that does not resend earlier tool results (a chat): the model's own plan, as its tools left it.\" A memory the model wrote itself is still not said: loop.json has no chat block for it (context.md §10 rule 3).",
+		input: "{\"about\":\"A chat does not resend earlier tool results, so the model's own plan is said back on the next user message, once, as its plan tools left it (plan_own); the person's change is the plan block; of two changes before one message, the last one's block. loop.json context.note.about: \\\"`plan_own` is the plan block for a session that does not resend earlier tool results (a chat): the model's own plan, as its tools left it.\\\" A memory the model wrote itself is still not said: loop.json has no chat block for it (context.md §10 rule 3).\",\"start\":{\"chat\":true,\"could\":[\"plan\"],\"date\":\"2026-11-05\",\"memory\":\"\",\"mode\":\"plan\",\"plan\":\"\"},\"steps\":[{\"op\":\"user\"},{\"by\":\"model\",\"op\":\"set\",\"plan\":\"# Fix\\n1. Read the loader.\"},{\"op\":\"tool\"},{\"op\":\"user\"},{\"op\":\"user\"},{\"op\":\"set\",\"plan\":\"# Fix\\n1. Read the loader.\\n2. Test it.\"},{\"op\":\"user\"},{\"by\":\"model\",\"op\":\"set\",\"plan\":\"# Fix\\n1. Read both loaders.\"},{\"op\":\"set\",\"plan\":\"# Fix\\n1. Read the YAML loader.\"},{\"op\":\"user\"},{\"op\":\"set\",\"plan\":\"# Fix\\n1. Read the env loader.\"},{\"by\":\"model\",\"op\":\"set\",\"plan\":\"# Fix\\n1. Read the env loader.\\n2. Done.\"},{\"by\":\"model\",\"memory\":\"Prefers tabs.\",\"op\":\"set\"},{\"op\":\"user\"}],\"tools\":[\"read\",\"plan_write\"]}",
+		expect: `[
+        {
+          "system": 1,
+          "tools": [
+            "read",
+            "plan_write"
+          ],
+          "note": "<session-note>\nToday is 2026-11-05.\n</session-note>"
+        },
+        null,
+        {
+          "system": 1,
+          "tools": [
+            "read",
+            "plan_write"
+          ],
+          "note": null
+        },
+        {
+          "system": 1,
+          "tools": [
+            "read",
+            "plan_write"
+          ],
+          "note": "<session-note>\nYour plan, as your plan tools left it:\n# Fix\n1. Read the loader.\n</session-note>"
+        },
+        {
+          "system": 1,
+          "tools": [
+            "read",
+            "plan_write"
+          ],
+          "note": null
+        },
+        null,
+        {
+          "system": 1,
+          "tools": [
+            "read",
+            "plan_write"
+          ],
+          "note": "<session-note>\nThe person changed the plan; it is now:\n# Fix\n1. Read the loader.\n2. Test it.\n</session-note>"
+        },
+        null,
+        null,
+        {
+          "system": 1,
+          "tools": [
+            "read",
+            "plan_write"
+          ],
+          "note": "<session-note>\nThe person changed the plan; it is now:\n# Fix\n1. Read the YAML loader.\n</session-note>"
+        },
+        null,
+        null,
+        null,
+        {
+          "system": 1,
+          "tools": [
+            "read",
+            "plan_write"
+          ],
+          "note": "<session-note>\nYour plan, as your plan tools left it:\n# Fix\n1. Read the env loader.\n2. Done.\n</session-note>"
+        }
+      ]`,
+		canonical: `[{"note":"<session-note>\nToday is 2026-11-05.\n</session-note>","system":1,"tools":["read","plan_write"]},null,{"note":null,"system":1,"tools":["read","plan_write"]},{"note":"<session-note>\nYour plan, as your plan tools left it:\n# Fix\n1. Read the loader.\n</session-note>","system":1,"tools":["read","plan_write"]},{"note":null,"system":1,"tools":["read","plan_write"]},null,{"note":"<session-note>\nThe person changed the plan; it is now:\n# Fix\n1. Read the loader.\n2. Test it.\n</session-note>","system":1,"tools":["read","plan_write"]},null,null,{"note":"<session-note>\nThe person changed the plan; it is now:\n# Fix\n1. Read the YAML loader.\n</session-note>","system":1,"tools":["read","plan_write"]},null,null,null,{"note":"<session-note>\nYour plan, as your plan tools left it:\n# Fix\n1. Read the env loader.\n2. Done.\n</session-note>","system":1,"tools":["read","plan_write"]}]`,
+		answer:    `[{"system":1,"tools":["read","plan_write"],"note":"\u003csession-note\u003e\nToday is 2026-11-05.\n\u003c/session-note\u003e"},null,{"system":1,"tools":["read","plan_write"],"note":null},{"system":1,"tools":["read","plan_write"],"note":"\u003csession-note\u003e\nYour plan, as your plan tools left it:\n# Fix\n1. Read the loader.\n\u003c/session-note\u003e"},{"system":1,"tools":["read","plan_write"],"note":null},null,{"system":1,"tools":["read","plan_write"],"note":"\u003csession-note\u003e\nThe person changed the plan; it is now:\n# Fix\n1. Read the loader.\n2. Test it.\n\u003c/session-note\u003e"},null,null,{"system":1,"tools":["read","plan_write"],"note":"\u003csession-note\u003e\nThe person changed the plan; it is now:\n# Fix\n1. Read the YAML loader.\n\u003c/session-note\u003e"},null,null,null,{"system":1,"tools":["read","plan_write"],"note":"\u003csession-note\u003e\nYour plan, as your plan tools left it:\n# Fix\n1. Read the env loader.\n2. Done.\n\u003c/session-note\u003e"}]`,
+	},
+	{
+		id: "prefix/e7b90105", area: "prefix", index: 20, file: "lembas-check:prefix.json", line: 1796,
+		about: `A chat's note in loop.json's order: the date, plan_ended, then plan_own, each a block a blank line apart. loop.json context.note.about: "Lines in this order, each only when it applies." (date, mode, plan_ended, plan, plan_own, memory, …); a plan the model cleared reads context.note.empty.`,
+		input: `{"about":"A chat's note in loop.json's order: the date, plan_ended, then plan_own, each a block a blank line apart. loop.json context.note.about: \"Lines in this order, each only when it applies.\" (date, mode, plan_ended, plan, plan_own, memory, …); a plan the model cleared reads context.note.empty.","start":{"chat":true,"could":["plan"],"date":"2026-11-05","mode":"plan","plan":"# Old"},"steps":[{"op":"user"},{"by":"model","op":"set","plan":""},{"mode":"default","op":"set"},{"date":"2026-11-06","op":"set"},{"op":"user"}],"tools":["read"]}`,
+		expect: `[
+        {
+          "system": 1,
+          "tools": [
+            "read"
+          ],
+          "note": "<session-note>\nToday is 2026-11-05.\n</session-note>"
+        },
+        null,
+        null,
+        null,
+        {
+          "system": 1,
+          "tools": [
+            "read"
+          ],
+          "note": "<session-note>\nToday is 2026-11-06.\n\nPlan mode has ended: make the changes the work needs; nothing is refused for planning any more.\n\nYour plan, as your plan tools left it:\n(none)\n</session-note>"
+        }
+      ]`,
+		canonical: `[{"note":"<session-note>\nToday is 2026-11-05.\n</session-note>","system":1,"tools":["read"]},null,null,null,{"note":"<session-note>\nToday is 2026-11-06.\n\nPlan mode has ended: make the changes the work needs; nothing is refused for planning any more.\n\nYour plan, as your plan tools left it:\n(none)\n</session-note>","system":1,"tools":["read"]}]`,
+		answer:    `[{"system":1,"tools":["read"],"note":"\u003csession-note\u003e\nToday is 2026-11-05.\n\u003c/session-note\u003e"},null,null,null,{"system":1,"tools":["read"],"note":"\u003csession-note\u003e\nToday is 2026-11-06.\n\nPlan mode has ended: make the changes the work needs; nothing is refused for planning any more.\n\nYour plan, as your plan tools left it:\n(none)\n\u003c/session-note\u003e"}]`,
+	},
+	{
+		id: "prefix/cf369e07", area: "prefix", index: 21, file: "lembas-check:prefix.json", line: 1851,
+		about: `A prompt made again holds the chat's plan and mode as they are: after a compaction neither plan_own nor plan_ended is pending, only the date is said again; the model's next plan is said back as before. loop.json context.note.about: the note is "what changed since the system prompt was made".`,
+		input: `{"about":"A prompt made again holds the chat's plan and mode as they are: after a compaction neither plan_own nor plan_ended is pending, only the date is said again; the model's next plan is said back as before. loop.json context.note.about: the note is \"what changed since the system prompt was made\".","start":{"chat":true,"could":["plan"],"date":"2026-11-05","mode":"plan"},"steps":[{"op":"user"},{"by":"model","op":"set","plan":"# Fix"},{"mode":"default","op":"set"},{"op":"compact"},{"op":"user"},{"by":"model","op":"set","plan":"# Fix\n1. Test it."},{"op":"user"}],"tools":["read"]}`,
+		expect: `[
+        {
+          "system": 1,
+          "tools": [
+            "read"
+          ],
+          "note": "<session-note>\nToday is 2026-11-05.\n</session-note>"
+        },
+        null,
+        null,
+        {
+          "system": 1,
+          "tools": [
+            "read"
+          ],
+          "ask": "Summarise the conversation below so it can be carried forward after the earlier turns are dropped from your context. This is a working record, not a report for a reader.\n\nKeep, under these headings and in this order:\n\n## What we are doing\nThe goal, and where we have got to.\n\n## Decisions\nAnything settled, and why. A decision without its reason gets argued again.\n\n## Facts established\nNames, numbers, versions, file paths, commands, URLs and identifiers, copied exactly. Do not round them, paraphrase them or reconstruct one from memory — if it is not in the transcript, leave it out.\n\n## Files touched\nEach file read or changed that still matters, and what was done to it.\n\n## Open threads\nWhat is unfinished, and what was about to happen next.\n\nLeave out pleasantries, retracted ideas and anything already superseded. Do not answer the conversation: you are recording it. Write in the language of the conversation, and stay under 600 words."
+        },
+        {
+          "system": 2,
+          "tools": [
+            "read"
+          ],
+          "note": "<session-note>\nToday is 2026-11-05.\n</session-note>"
+        },
+        null,
+        {
+          "system": 2,
+          "tools": [
+            "read"
+          ],
+          "note": "<session-note>\nYour plan, as your plan tools left it:\n# Fix\n1. Test it.\n</session-note>"
+        }
+      ]`,
+		canonical: `[{"note":"<session-note>\nToday is 2026-11-05.\n</session-note>","system":1,"tools":["read"]},null,null,{"ask":"Summarise the conversation below so it can be carried forward after the earlier turns are dropped from your context. This is a working record, not a report for a reader.\n\nKeep, under these headings and in this order:\n\n## What we are doing\nThe goal, and where we have got to.\n\n## Decisions\nAnything settled, and why. A decision without its reason gets argued again.\n\n## Facts established\nNames, numbers, versions, file paths, commands, URLs and identifiers, copied exactly. Do not round them, paraphrase them or reconstruct one from memory — if it is not in the transcript, leave it out.\n\n## Files touched\nEach file read or changed that still matters, and what was done to it.\n\n## Open threads\nWhat is unfinished, and what was about to happen next.\n\nLeave out pleasantries, retracted ideas and anything already superseded. Do not answer the conversation: you are recording it. Write in the language of the conversation, and stay under 600 words.","system":1,"tools":["read"]},{"note":"<session-note>\nToday is 2026-11-05.\n</session-note>","system":2,"tools":["read"]},null,{"note":"<session-note>\nYour plan, as your plan tools left it:\n# Fix\n1. Test it.\n</session-note>","system":2,"tools":["read"]}]`,
+		answer:    `[{"system":1,"tools":["read"],"note":"\u003csession-note\u003e\nToday is 2026-11-05.\n\u003c/session-note\u003e"},null,null,{"system":1,"tools":["read"],"ask":"Summarise the conversation below so it can be carried forward after the earlier turns are dropped from your context. This is a working record, not a report for a reader.\n\nKeep, under these headings and in this order:\n\n## What we are doing\nThe goal, and where we have got to.\n\n## Decisions\nAnything settled, and why. A decision without its reason gets argued again.\n\n## Facts established\nNames, numbers, versions, file paths, commands, URLs and identifiers, copied exactly. Do not round them, paraphrase them or reconstruct one from memory — if it is not in the transcript, leave it out.\n\n## Files touched\nEach file read or changed that still matters, and what was done to it.\n\n## Open threads\nWhat is unfinished, and what was about to happen next.\n\nLeave out pleasantries, retracted ideas and anything already superseded. Do not answer the conversation: you are recording it. Write in the language of the conversation, and stay under 600 words."},{"system":2,"tools":["read"],"note":"\u003csession-note\u003e\nToday is 2026-11-05.\n\u003c/session-note\u003e"},null,{"system":2,"tools":["read"],"note":"\u003csession-note\u003e\nYour plan, as your plan tools left it:\n# Fix\n1. Test it.\n\u003c/session-note\u003e"}]`,
+	},
+	{
 		id: "prompts/f515dd6c", area: "prompts", index: 0, file: "lembas-check:prompts.json", line: 4,
 		about: `The built-in read-only researcher's own instructions (prompts/agents/explore.md), as the model reads them: the file's text after its comment, which tells its maintainers what the file is ("The built-in read-only researcher. One text for both projects."), not the model. prompts/agents/explore.md: "You can read, search and fetch, but not change anything." "then report what you found, not what you did: the answer first, then the evidence as file:line references."`,
 		input: `{"about":"The built-in read-only researcher's own instructions (prompts/agents/explore.md), as the model reads them: the file's text after its comment, which tells its maintainers what the file is (\"The built-in read-only researcher. One text for both projects.\"), not the model. prompts/agents/explore.md: \"You can read, search and fetch, but not change anything.\" \"then report what you found, not what you did: the answer first, then the evidence as file:line references.\"","prompt":"agents/explore.md","vars":{}}`,

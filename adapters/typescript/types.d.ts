@@ -177,6 +177,7 @@ export type ModulesAnswer = Array<unknown>;
 export type PrefixCase = {
   about?: string;
   start?: {
+    chat?: boolean | null;
     could?: Array<string> | null;
     date?: string | null;
     files?: Record<string, string> | null;

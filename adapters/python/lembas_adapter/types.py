@@ -197,6 +197,7 @@ ModulesCase = TypedDict("ModulesCase", {
 ModulesAnswer = List[Any]
 
 PrefixCaseStart = TypedDict("PrefixCaseStart", {
+    "chat": NotRequired[Optional[bool]],
     "could": NotRequired[Optional[List[str]]],
     "date": NotRequired[Optional[str]],
     "files": NotRequired[Optional[Dict[str, str]]],
