@@ -2620,6 +2620,56 @@ var embeddedCases = [...]embeddedCase{
 		answer:    `{"view":{}}`,
 	},
 	{
+		id: "fs_access/fec00d60", area: "fs_access", index: 53, file: "lembas-check:fs_access.json", line: 1714,
+		about: "A device's listing leaves out .git and node_modules, what the .gitignore says (a directory `out/`, the files `*.log`), and a directory that holds no file it would list (logs/, whose one file is ignored; an empty assets/); no marks, a device having one level. filesystem.md, A listing: \"A device leaves out ignored and build directories (`.git`, `node_modules`, …, and what `.gitignore` says) and shows only directories that hold a file it would list.\" `device` and `gitignore` are lembas-check's own fields.",
+		input: "{\"about\":\"A device's listing leaves out .git and node_modules, what the .gitignore says (a directory `out/`, the files `*.log`), and a directory that holds no file it would list (logs/, whose one file is ignored; an empty assets/); no marks, a device having one level. filesystem.md, A listing: \\\"A device leaves out ignored and build directories (`.git`, `node_modules`, …, and what `.gitignore` says) and shows only directories that hold a file it would list.\\\" `device` and `gitignore` are lembas-check's own fields.\",\"device\":true,\"gitignore\":{\"/p/.gitignore\":[\"out/\",\"*.log\"]},\"op\":\"list_text\",\"path\":\"/p\",\"tree\":[\"/p/.git/HEAD\",\"/p/.git/config\",\"/p/.gitignore\",\"/p/README.md\",\"/p/src/main.go\",\"/p/src/main_test.go\",\"/p/web/node_modules/left-pad/index.js\",\"/p/web/package.json\",\"/p/out/app\",\"/p/logs/today.log\",\"/p/assets/\"]}",
+		expect: `{
+        "text": "src/\n  main.go\n  main_test.go\nweb/\n  package.json\n.gitignore\nREADME.md"
+      }`,
+		canonical: `{"text":"src/\n  main.go\n  main_test.go\nweb/\n  package.json\n.gitignore\nREADME.md"}`,
+		answer:    `{"text":"src/\n  main.go\n  main_test.go\nweb/\n  package.json\n.gitignore\nREADME.md"}`,
+	},
+	{
+		id: "fs_access/e2d00109", area: "fs_access", index: 54, file: "lembas-check:fs_access.json", line: 1742,
+		about: "A directory given to read on a device: its own entries, node_modules left out. filesystem.md, A listing: \"A device leaves out ignored and build directories (`.git`, `node_modules`, …, and what `.gitignore` says) and shows only directories that hold a file it would list.\"",
+		input: "{\"about\":\"A directory given to read on a device: its own entries, node_modules left out. filesystem.md, A listing: \\\"A device leaves out ignored and build directories (`.git`, `node_modules`, …, and what `.gitignore` says) and shows only directories that hold a file it would list.\\\"\",\"cwd\":\"/p\",\"device\":true,\"op\":\"read_text\",\"path\":\"web\",\"tree\":[\"/p/web/node_modules/left-pad/index.js\",\"/p/web/package.json\",\"/p/web/index.html\"]}",
+		expect: `{
+        "text": "index.html\npackage.json"
+      }`,
+		canonical: `{"text":"index.html\npackage.json"}`,
+		answer:    `{"text":"index.html\npackage.json"}`,
+	},
+	{
+		id: "fs_access/ccb3bdde", area: "fs_access", index: 55, file: "lembas-check:fs_access.json", line: 1757,
+		about: "Each .gitignore's lines, from its own directory: a `!` line re-includes what an earlier one left out, a line with a `/` is matched from that directory (`/gen` is the top's gen/ only), a deeper .gitignore's lines apply below it (lib's `fixtures/`). filesystem.md, A listing: \"A device leaves out ignored and build directories (`.git`, `node_modules`, …, and what `.gitignore` says) and shows only directories that hold a file it would list.\"",
+		input: "{\"about\":\"Each .gitignore's lines, from its own directory: a `!` line re-includes what an earlier one left out, a line with a `/` is matched from that directory (`/gen` is the top's gen/ only), a deeper .gitignore's lines apply below it (lib's `fixtures/`). filesystem.md, A listing: \\\"A device leaves out ignored and build directories (`.git`, `node_modules`, …, and what `.gitignore` says) and shows only directories that hold a file it would list.\\\"\",\"depth\":3,\"device\":true,\"gitignore\":{\"/p/.gitignore\":[\"# logs, but one\",\"*.log\",\"!keep.log\",\"/gen\"],\"/p/lib/.gitignore\":[\"fixtures/\"]},\"op\":\"list_text\",\"path\":\"/p\",\"tree\":[\"/p/.gitignore\",\"/p/keep.log\",\"/p/debug.log\",\"/p/gen/x.go\",\"/p/lib/.gitignore\",\"/p/lib/a.go\",\"/p/lib/gen/y.go\",\"/p/lib/fixtures/f.txt\"]}",
+		expect: `{
+        "text": "lib/\n  gen/\n    y.go\n  .gitignore\n  a.go\n.gitignore\nkeep.log"
+      }`,
+		canonical: `{"text":"lib/\n  gen/\n    y.go\n  .gitignore\n  a.go\n.gitignore\nkeep.log"}`,
+		answer:    `{"text":"lib/\n  gen/\n    y.go\n  .gitignore\n  a.go\n.gitignore\nkeep.log"}`,
+	},
+	{
+		id: "fs_access/bad26eea", area: "fs_access", index: 56, file: "lembas-check:fs_access.json", line: 1788,
+		about: "A directory is shown when it holds a file the listing would list, however deep (a/ at depth 1, its file three levels down); an empty directory, and one holding only a build directory, are not. filesystem.md, A listing: \"A device leaves out ignored and build directories (`.git`, `node_modules`, …, and what `.gitignore` says) and shows only directories that hold a file it would list.\"",
+		input: "{\"about\":\"A directory is shown when it holds a file the listing would list, however deep (a/ at depth 1, its file three levels down); an empty directory, and one holding only a build directory, are not. filesystem.md, A listing: \\\"A device leaves out ignored and build directories (`.git`, `node_modules`, …, and what `.gitignore` says) and shows only directories that hold a file it would list.\\\"\",\"depth\":1,\"device\":true,\"op\":\"list_text\",\"path\":\"/p\",\"tree\":[\"/p/a/b/c/d.txt\",\"/p/e/\",\"/p/f/node_modules/m.js\"]}",
+		expect: `{
+        "text": "a/"
+      }`,
+		canonical: `{"text":"a/"}`,
+		answer:    `{"text":"a/"}`,
+	},
+	{
+		id: "fs_access/bb5984d0", area: "fs_access", index: 57, file: "lembas-check:fs_access.json", line: 1803,
+		about: "A device's directory holding nothing it would list is an empty listing: `(empty)` from list (filesystem.md, A listing: \"An empty directory is `(empty directory)` from `read`, `(empty)` from `list`.\"). filesystem.md, A listing: \"A device leaves out ignored and build directories (`.git`, `node_modules`, …, and what `.gitignore` says) and shows only directories that hold a file it would list.\"",
+		input: "{\"about\":\"A device's directory holding nothing it would list is an empty listing: `(empty)` from list (filesystem.md, A listing: \\\"An empty directory is `(empty directory)` from `read`, `(empty)` from `list`.\\\"). filesystem.md, A listing: \\\"A device leaves out ignored and build directories (`.git`, `node_modules`, …, and what `.gitignore` says) and shows only directories that hold a file it would list.\\\"\",\"device\":true,\"op\":\"list_text\",\"path\":\"/p\",\"tree\":[\"/p/.git/HEAD\",\"/p/node_modules/x/index.js\"]}",
+		expect: `{
+        "text": "(empty)"
+      }`,
+		canonical: `{"text":"(empty)"}`,
+		answer:    `{"text":"(empty)"}`,
+	},
+	{
 		id: "index/0f2ebbeb", area: "index", index: 0, file: "lembas-check:index.json", line: 4,
 		about: "A file written is indexed at once: its content hash is embedded, and the index holds its path under that hash. filesystem.md, Indexing, by tokens: \"What `search` reads is built when a file is written\".",
 		input: "{\"about\":\"A file written is indexed at once: its content hash is embedded, and the index holds its path under that hash. filesystem.md, Indexing, by tokens: \\\"What `search` reads is built when a file is written\\\".\",\"steps\":[{\"content\":\"Alpha notes.\\n\",\"op\":\"write\",\"path\":\"/Notes/a.md\"}]}",

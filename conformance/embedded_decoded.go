@@ -2007,6 +2007,21 @@ l20
 		return FSAccessCase{About: "No grant, nothing told: the view is empty. filesystem.md, Access levels: \"The levels a session has are told to the model (`prompts/blocks/workspace.md`, `{{view}}`): every granted path with its level, so it knows the full paths it may use.\"", viewFields: viewFields{Tree: []string{`/a.md`}}, Op: `view`}
 	},
 	func() any {
+		return FSAccessCase{About: "A device's listing leaves out .git and node_modules, what the .gitignore says (a directory `out/`, the files `*.log`), and a directory that holds no file it would list (logs/, whose one file is ignored; an empty assets/); no marks, a device having one level. filesystem.md, A listing: \"A device leaves out ignored and build directories (`.git`, `node_modules`, …, and what `.gitignore` says) and shows only directories that hold a file it would list.\" `device` and `gitignore` are lembas-check's own fields.", viewFields: viewFields{Tree: []string{`/p/.git/HEAD`, `/p/.git/config`, `/p/.gitignore`, `/p/README.md`, `/p/src/main.go`, `/p/src/main_test.go`, `/p/web/node_modules/left-pad/index.js`, `/p/web/package.json`, `/p/out/app`, `/p/logs/today.log`, `/p/assets/`}}, Op: `list_text`, Path: new(`/p`), Device: true, Gitignore: map[string][]string{`/p/.gitignore`: []string{`out/`, `*.log`}}}
+	},
+	func() any {
+		return FSAccessCase{About: "A directory given to read on a device: its own entries, node_modules left out. filesystem.md, A listing: \"A device leaves out ignored and build directories (`.git`, `node_modules`, …, and what `.gitignore` says) and shows only directories that hold a file it would list.\"", viewFields: viewFields{Tree: []string{`/p/web/node_modules/left-pad/index.js`, `/p/web/package.json`, `/p/web/index.html`}, Cwd: new(`/p`)}, Op: `read_text`, Path: new(`web`), Device: true}
+	},
+	func() any {
+		return FSAccessCase{About: "Each .gitignore's lines, from its own directory: a `!` line re-includes what an earlier one left out, a line with a `/` is matched from that directory (`/gen` is the top's gen/ only), a deeper .gitignore's lines apply below it (lib's `fixtures/`). filesystem.md, A listing: \"A device leaves out ignored and build directories (`.git`, `node_modules`, …, and what `.gitignore` says) and shows only directories that hold a file it would list.\"", viewFields: viewFields{Tree: []string{`/p/.gitignore`, `/p/keep.log`, `/p/debug.log`, `/p/gen/x.go`, `/p/lib/.gitignore`, `/p/lib/a.go`, `/p/lib/gen/y.go`, `/p/lib/fixtures/f.txt`}}, Op: `list_text`, Path: new(`/p`), Depth: new(int(3)), Device: true, Gitignore: map[string][]string{`/p/.gitignore`: []string{`# logs, but one`, `*.log`, `!keep.log`, `/gen`}, `/p/lib/.gitignore`: []string{`fixtures/`}}}
+	},
+	func() any {
+		return FSAccessCase{About: "A directory is shown when it holds a file the listing would list, however deep (a/ at depth 1, its file three levels down); an empty directory, and one holding only a build directory, are not. filesystem.md, A listing: \"A device leaves out ignored and build directories (`.git`, `node_modules`, …, and what `.gitignore` says) and shows only directories that hold a file it would list.\"", viewFields: viewFields{Tree: []string{`/p/a/b/c/d.txt`, `/p/e/`, `/p/f/node_modules/m.js`}}, Op: `list_text`, Path: new(`/p`), Depth: new(int(1)), Device: true}
+	},
+	func() any {
+		return FSAccessCase{About: "A device's directory holding nothing it would list is an empty listing: `(empty)` from list (filesystem.md, A listing: \"An empty directory is `(empty directory)` from `read`, `(empty)` from `list`.\"). filesystem.md, A listing: \"A device leaves out ignored and build directories (`.git`, `node_modules`, …, and what `.gitignore` says) and shows only directories that hold a file it would list.\"", viewFields: viewFields{Tree: []string{`/p/.git/HEAD`, `/p/node_modules/x/index.js`}}, Op: `list_text`, Path: new(`/p`), Device: true}
+	},
+	func() any {
 		return indexCase{About: "A file written is indexed at once: its content hash is embedded, and the index holds its path under that hash. filesystem.md, Indexing, by tokens: \"What `search` reads is built when a file is written\".", Steps: []indexStep{indexStep{Op: `write`, Path: new(`/Notes/a.md`), Content: new(`Alpha notes.
 `)}}}
 	},
