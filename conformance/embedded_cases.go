@@ -6406,6 +6406,59 @@ var embeddedCases = [...]embeddedCase{
 		answer:    `{"results":["/Notes/todo.md:1-3\nIn Notes.","/Notes/setup.md:2-4\nSet up."]}`,
 	},
 	{
+		id: "search/d8b7e14a", area: "search", index: 31, file: "lembas-check:search.json", line: 1771,
+		about: "grep finds the text exactly, every line that holds it, once each where passages overlap, by path then line; the hidden file's line is not one (the same view as search's, /Notes/Private at none), and the scores are not read. filesystem.md, A search: \"`grep` is the exact counterpart (text or a pattern), over the same view.\" `grep` is lembas-check's own field; the answer {matches: [\"path:line\"]} is its reading (tools/grep.json is not vendored).",
+		input: "{\"about\":\"grep finds the text exactly, every line that holds it, once each where passages overlap, by path then line; the hidden file's line is not one (the same view as search's, /Notes/Private at none), and the scores are not read. filesystem.md, A search: \\\"`grep` is the exact counterpart (text or a pattern), over the same view.\\\" `grep` is lembas-check's own field; the answer {matches: [\\\"path:line\\\"]} is its reading (tools/grep.json is not vendored).\",\"grants\":{\"/\":\"ro\",\"/Notes/Private\":\"none\"},\"grep\":\"make\",\"passages\":[{\"lines\":[1,3],\"meaning\":0.9,\"path\":\"/Notes/setup.md\",\"text\":\"# Setup\\nRun make install.\\nThen make test.\"},{\"lines\":[3,4],\"path\":\"/Notes/setup.md\",\"text\":\"Then make test.\\nDone: make it so.\"},{\"lines\":[1,2],\"path\":\"/Notes/Private/keys.md\",\"text\":\"make the key\\nnever share it\",\"words\":3},{\"lines\":[10,11],\"path\":\"/Notes/api.md\",\"text\":\"GET /v1/items\\nPOST /v1/items/42\"},{\"lines\":[5,5],\"path\":\"/Team/plan.md\",\"text\":\"We make releases on Fridays.\"}],\"tree\":[\"/Notes/setup.md\",\"/Notes/Private/keys.md\",\"/Notes/api.md\",\"/Team/plan.md\"]}",
+		expect: `{
+        "matches": [
+          "/Notes/setup.md:2",
+          "/Notes/setup.md:3",
+          "/Notes/setup.md:4",
+          "/Team/plan.md:5"
+        ]
+      }`,
+		canonical: `{"matches":["/Notes/setup.md:2","/Notes/setup.md:3","/Notes/setup.md:4","/Team/plan.md:5"]}`,
+		answer:    `{"matches":["/Notes/setup.md:2","/Notes/setup.md:3","/Notes/setup.md:4","/Team/plan.md:5"]}`,
+	},
+	{
+		id: "search/43135e98", area: "search", index: 32, file: "lembas-check:search.json", line: 1837,
+		about: "grep with a pattern (a regular expression, RE2), under a path: only /Notes, and of it only what the view allows. filesystem.md, A search: \"`grep` is the exact counterpart (text or a pattern), over the same view.\"",
+		input: "{\"about\":\"grep with a pattern (a regular expression, RE2), under a path: only /Notes, and of it only what the view allows. filesystem.md, A search: \\\"`grep` is the exact counterpart (text or a pattern), over the same view.\\\"\",\"grants\":{\"/\":\"ro\",\"/Notes/Private\":\"none\"},\"grep\":\"^(GET|POST) /v1/items(/[0-9]+)?$\",\"passages\":[{\"lines\":[1,3],\"meaning\":0.9,\"path\":\"/Notes/setup.md\",\"text\":\"# Setup\\nRun make install.\\nThen make test.\"},{\"lines\":[3,4],\"path\":\"/Notes/setup.md\",\"text\":\"Then make test.\\nDone: make it so.\"},{\"lines\":[1,2],\"path\":\"/Notes/Private/keys.md\",\"text\":\"make the key\\nnever share it\",\"words\":3},{\"lines\":[10,11],\"path\":\"/Notes/api.md\",\"text\":\"GET /v1/items\\nPOST /v1/items/42\"},{\"lines\":[5,5],\"path\":\"/Team/plan.md\",\"text\":\"We make releases on Fridays.\"}],\"path\":\"/Notes\",\"pattern\":true,\"tree\":[\"/Notes/setup.md\",\"/Notes/Private/keys.md\",\"/Notes/api.md\",\"/Team/plan.md\"]}",
+		expect: `{
+        "matches": [
+          "/Notes/api.md:10",
+          "/Notes/api.md:11"
+        ]
+      }`,
+		canonical: `{"matches":["/Notes/api.md:10","/Notes/api.md:11"]}`,
+		answer:    `{"matches":["/Notes/api.md:10","/Notes/api.md:11"]}`,
+	},
+	{
+		id: "search/a8b8eeaa", area: "search", index: 33, file: "lembas-check:search.json", line: 1903,
+		about: "grep's text is text, not a pattern, unless pattern says so: \".\" matches only a line with a dot in it, not every line. filesystem.md, A search: \"`grep` is the exact counterpart (text or a pattern), over the same view.\"",
+		input: "{\"about\":\"grep's text is text, not a pattern, unless pattern says so: \\\".\\\" matches only a line with a dot in it, not every line. filesystem.md, A search: \\\"`grep` is the exact counterpart (text or a pattern), over the same view.\\\"\",\"grants\":{\"/\":\"ro\",\"/Notes/Private\":\"none\"},\"grep\":\".\",\"passages\":[{\"lines\":[1,3],\"meaning\":0.9,\"path\":\"/Notes/setup.md\",\"text\":\"# Setup\\nRun make install.\\nThen make test.\"},{\"lines\":[3,4],\"path\":\"/Notes/setup.md\",\"text\":\"Then make test.\\nDone: make it so.\"},{\"lines\":[1,2],\"path\":\"/Notes/Private/keys.md\",\"text\":\"make the key\\nnever share it\",\"words\":3},{\"lines\":[10,11],\"path\":\"/Notes/api.md\",\"text\":\"GET /v1/items\\nPOST /v1/items/42\"},{\"lines\":[5,5],\"path\":\"/Team/plan.md\",\"text\":\"We make releases on Fridays.\"}],\"tree\":[\"/Notes/setup.md\",\"/Notes/Private/keys.md\",\"/Notes/api.md\",\"/Team/plan.md\"]}",
+		expect: `{
+        "matches": [
+          "/Notes/setup.md:2",
+          "/Notes/setup.md:3",
+          "/Notes/setup.md:4",
+          "/Team/plan.md:5"
+        ]
+      }`,
+		canonical: `{"matches":["/Notes/setup.md:2","/Notes/setup.md:3","/Notes/setup.md:4","/Team/plan.md:5"]}`,
+		answer:    `{"matches":["/Notes/setup.md:2","/Notes/setup.md:3","/Notes/setup.md:4","/Team/plan.md:5"]}`,
+	},
+	{
+		id: "search/de8924fd", area: "search", index: 34, file: "lembas-check:search.json", line: 1969,
+		about: "grep rooted where a listing is refused answers the listing's error (the hidden directory, nothing below it open, reads as missing under the visible /Notes), as search does. filesystem.md, A search: \"`grep` is the exact counterpart (text or a pattern), over the same view.\"",
+		input: "{\"about\":\"grep rooted where a listing is refused answers the listing's error (the hidden directory, nothing below it open, reads as missing under the visible /Notes), as search does. filesystem.md, A search: \\\"`grep` is the exact counterpart (text or a pattern), over the same view.\\\"\",\"grants\":{\"/\":\"ro\",\"/Notes/Private\":\"none\"},\"grep\":\"make\",\"passages\":[{\"lines\":[1,3],\"meaning\":0.9,\"path\":\"/Notes/setup.md\",\"text\":\"# Setup\\nRun make install.\\nThen make test.\"},{\"lines\":[3,4],\"path\":\"/Notes/setup.md\",\"text\":\"Then make test.\\nDone: make it so.\"},{\"lines\":[1,2],\"path\":\"/Notes/Private/keys.md\",\"text\":\"make the key\\nnever share it\",\"words\":3},{\"lines\":[10,11],\"path\":\"/Notes/api.md\",\"text\":\"GET /v1/items\\nPOST /v1/items/42\"},{\"lines\":[5,5],\"path\":\"/Team/plan.md\",\"text\":\"We make releases on Fridays.\"}],\"path\":\"/Notes/Private\",\"tree\":[\"/Notes/setup.md\",\"/Notes/Private/keys.md\",\"/Notes/api.md\",\"/Team/plan.md\"]}",
+		expect: `{
+        "error": "No such file or directory: /Notes/Private"
+      }`,
+		canonical: `{"error":"No such file or directory: /Notes/Private"}`,
+		answer:    `{"error":"No such file or directory: /Notes/Private"}`,
+	},
+	{
 		id: "skills/f25df4e4", area: "skills", index: 0, file: "lembas-check:skills.json", line: 4,
 		about: "A chat's places, the most specific first: the skills/ of the start directory, then of each directory up to the boundary, then the person's, then the organisation's; a name found earlier wins. filesystem.md, Skills: \"the `skills/` directory of every directory from the start directory up to the boundary, the nearest first\"; \"a name found in an earlier place wins, and the later one is not offered\"; \"So on both sides the session's own place comes first, the person's next, what is shared last.\"",
 		input: "{\"about\":\"A chat's places, the most specific first: the skills/ of the start directory, then of each directory up to the boundary, then the person's, then the organisation's; a name found earlier wins. filesystem.md, Skills: \\\"the `skills/` directory of every directory from the start directory up to the boundary, the nearest first\\\"; \\\"a name found in an earlier place wins, and the later one is not offered\\\"; \\\"So on both sides the session's own place comes first, the person's next, what is shared last.\\\"\",\"boundary\":\"/\",\"op\":\"list\",\"side\":\"chat\",\"start\":\"/team/repo\",\"tree\":[\"/team/repo/skills/deploy/SKILL.md\",\"/team/skills/deploy/SKILL.md\",\"/team/skills/lint/SKILL.md\",\"/home/ana/skills/lint/SKILL.md\",\"/home/ana/skills/fmt/SKILL.md\",\"/skills/fmt/SKILL.md\",\"/skills/notes/SKILL.md\"],\"user\":\"ana\"}",

@@ -2958,6 +2958,38 @@ Tokens expire after an hour.`), Meaning: new(float64(0.9)), Words: new(float64(2
 		return searchCase{About: "A search's results name each file by its absolute path, though the call gave a relative one: with cwd /Notes, path `.` finds /Notes/todo.md and /Notes/setup.md, written in full. context.md §1: \"Every other answer (an error, a refusal, a search's results) names the absolute path.\" — only a read's bracket, an edit's and the compaction table keep the call's spelling.", viewFields: viewFields{Tree: []string{`/Notes/setup.md`, `/Notes/todo.md`, `/Docs/api.md`}, Cwd: new(`/Notes`)}, Passages: []searchPassage{searchPassage{Path: `/Notes/todo.md`, Lines: []int{int(1), int(3)}, Text: new(`In Notes.`), Meaning: new(float64(0.8))}, searchPassage{Path: `/Notes/setup.md`, Lines: []int{int(2), int(4)}, Text: new(`Set up.`), Meaning: new(float64(0.6))}, searchPassage{Path: `/Docs/api.md`, Lines: []int{int(1), int(3)}, Text: new(`In Docs.`), Meaning: new(float64(0.9))}}, Path: new(`.`)}
 	},
 	func() any {
+		return searchCase{About: "grep finds the text exactly, every line that holds it, once each where passages overlap, by path then line; the hidden file's line is not one (the same view as search's, /Notes/Private at none), and the scores are not read. filesystem.md, A search: \"`grep` is the exact counterpart (text or a pattern), over the same view.\" `grep` is lembas-check's own field; the answer {matches: [\"path:line\"]} is its reading (tools/grep.json is not vendored).", viewFields: viewFields{Tree: []string{`/Notes/setup.md`, `/Notes/Private/keys.md`, `/Notes/api.md`, `/Team/plan.md`}, Grants: map[string]string{`/`: `ro`, `/Notes/Private`: `none`}}, Passages: []searchPassage{searchPassage{Path: `/Notes/setup.md`, Lines: []int{int(1), int(3)}, Text: new(`# Setup
+Run make install.
+Then make test.`), Meaning: new(float64(0.9))}, searchPassage{Path: `/Notes/setup.md`, Lines: []int{int(3), int(4)}, Text: new(`Then make test.
+Done: make it so.`)}, searchPassage{Path: `/Notes/Private/keys.md`, Lines: []int{int(1), int(2)}, Text: new(`make the key
+never share it`), Words: new(float64(3))}, searchPassage{Path: `/Notes/api.md`, Lines: []int{int(10), int(11)}, Text: new(`GET /v1/items
+POST /v1/items/42`)}, searchPassage{Path: `/Team/plan.md`, Lines: []int{int(5), int(5)}, Text: new(`We make releases on Fridays.`)}}, Grep: new(`make`)}
+	},
+	func() any {
+		return searchCase{About: "grep with a pattern (a regular expression, RE2), under a path: only /Notes, and of it only what the view allows. filesystem.md, A search: \"`grep` is the exact counterpart (text or a pattern), over the same view.\"", viewFields: viewFields{Tree: []string{`/Notes/setup.md`, `/Notes/Private/keys.md`, `/Notes/api.md`, `/Team/plan.md`}, Grants: map[string]string{`/`: `ro`, `/Notes/Private`: `none`}}, Passages: []searchPassage{searchPassage{Path: `/Notes/setup.md`, Lines: []int{int(1), int(3)}, Text: new(`# Setup
+Run make install.
+Then make test.`), Meaning: new(float64(0.9))}, searchPassage{Path: `/Notes/setup.md`, Lines: []int{int(3), int(4)}, Text: new(`Then make test.
+Done: make it so.`)}, searchPassage{Path: `/Notes/Private/keys.md`, Lines: []int{int(1), int(2)}, Text: new(`make the key
+never share it`), Words: new(float64(3))}, searchPassage{Path: `/Notes/api.md`, Lines: []int{int(10), int(11)}, Text: new(`GET /v1/items
+POST /v1/items/42`)}, searchPassage{Path: `/Team/plan.md`, Lines: []int{int(5), int(5)}, Text: new(`We make releases on Fridays.`)}}, Path: new(`/Notes`), Grep: new(`^(GET|POST) /v1/items(/[0-9]+)?$`), Pattern: true}
+	},
+	func() any {
+		return searchCase{About: "grep's text is text, not a pattern, unless pattern says so: \".\" matches only a line with a dot in it, not every line. filesystem.md, A search: \"`grep` is the exact counterpart (text or a pattern), over the same view.\"", viewFields: viewFields{Tree: []string{`/Notes/setup.md`, `/Notes/Private/keys.md`, `/Notes/api.md`, `/Team/plan.md`}, Grants: map[string]string{`/`: `ro`, `/Notes/Private`: `none`}}, Passages: []searchPassage{searchPassage{Path: `/Notes/setup.md`, Lines: []int{int(1), int(3)}, Text: new(`# Setup
+Run make install.
+Then make test.`), Meaning: new(float64(0.9))}, searchPassage{Path: `/Notes/setup.md`, Lines: []int{int(3), int(4)}, Text: new(`Then make test.
+Done: make it so.`)}, searchPassage{Path: `/Notes/Private/keys.md`, Lines: []int{int(1), int(2)}, Text: new(`make the key
+never share it`), Words: new(float64(3))}, searchPassage{Path: `/Notes/api.md`, Lines: []int{int(10), int(11)}, Text: new(`GET /v1/items
+POST /v1/items/42`)}, searchPassage{Path: `/Team/plan.md`, Lines: []int{int(5), int(5)}, Text: new(`We make releases on Fridays.`)}}, Grep: new(`.`)}
+	},
+	func() any {
+		return searchCase{About: "grep rooted where a listing is refused answers the listing's error (the hidden directory, nothing below it open, reads as missing under the visible /Notes), as search does. filesystem.md, A search: \"`grep` is the exact counterpart (text or a pattern), over the same view.\"", viewFields: viewFields{Tree: []string{`/Notes/setup.md`, `/Notes/Private/keys.md`, `/Notes/api.md`, `/Team/plan.md`}, Grants: map[string]string{`/`: `ro`, `/Notes/Private`: `none`}}, Passages: []searchPassage{searchPassage{Path: `/Notes/setup.md`, Lines: []int{int(1), int(3)}, Text: new(`# Setup
+Run make install.
+Then make test.`), Meaning: new(float64(0.9))}, searchPassage{Path: `/Notes/setup.md`, Lines: []int{int(3), int(4)}, Text: new(`Then make test.
+Done: make it so.`)}, searchPassage{Path: `/Notes/Private/keys.md`, Lines: []int{int(1), int(2)}, Text: new(`make the key
+never share it`), Words: new(float64(3))}, searchPassage{Path: `/Notes/api.md`, Lines: []int{int(10), int(11)}, Text: new(`GET /v1/items
+POST /v1/items/42`)}, searchPassage{Path: `/Team/plan.md`, Lines: []int{int(5), int(5)}, Text: new(`We make releases on Fridays.`)}}, Path: new(`/Notes/Private`), Grep: new(`make`)}
+	},
+	func() any {
 		return skillsCase{About: "A chat's places, the most specific first: the skills/ of the start directory, then of each directory up to the boundary, then the person's, then the organisation's; a name found earlier wins. filesystem.md, Skills: \"the `skills/` directory of every directory from the start directory up to the boundary, the nearest first\"; \"a name found in an earlier place wins, and the later one is not offered\"; \"So on both sides the session's own place comes first, the person's next, what is shared last.\"", Side: `chat`, Tree: []string{`/team/repo/skills/deploy/SKILL.md`, `/team/skills/deploy/SKILL.md`, `/team/skills/lint/SKILL.md`, `/home/ana/skills/lint/SKILL.md`, `/home/ana/skills/fmt/SKILL.md`, `/skills/fmt/SKILL.md`, `/skills/notes/SKILL.md`}, Boundary: new(`/`), Start: new(`/team/repo`), User: new(`ana`), Op: `list`}
 	},
 	func() any {

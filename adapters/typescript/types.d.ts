@@ -71,7 +71,9 @@ export type FsAccessCase = {
   changed?: Array<string>;
   cwd?: string;
   depth?: number;
+  device?: boolean;
   floor?: Record<string, string>;
+  gitignore?: Record<string, Array<string>>;
   grants?: Record<string, string>;
   mounts?: Array<string>;
   op: string;
@@ -224,6 +226,7 @@ export type SearchCase = {
   cwd?: string;
   floor?: Record<string, string>;
   grants?: Record<string, string>;
+  grep?: string;
   limit?: number;
   mounts?: Array<string>;
   passages?: Array<{
@@ -234,11 +237,13 @@ export type SearchCase = {
     words?: number;
   }>;
   path?: string;
+  pattern?: boolean;
   tree?: Array<string>;
 };
 /** search: an answer, the shape of a case's "expect". */
 export type SearchAnswer = {
   error?: string;
+  matches?: Array<string>;
   results?: Array<string>;
 };
 

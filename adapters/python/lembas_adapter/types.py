@@ -90,7 +90,9 @@ FsAccessCase = TypedDict("FsAccessCase", {
     "changed": NotRequired[List[str]],
     "cwd": NotRequired[str],
     "depth": NotRequired[int],
+    "device": NotRequired[bool],
     "floor": NotRequired[Dict[str, str]],
+    "gitignore": NotRequired[Dict[str, List[str]]],
     "grants": NotRequired[Dict[str, str]],
     "mounts": NotRequired[List[str]],
     "op": str,
@@ -256,15 +258,18 @@ SearchCase = TypedDict("SearchCase", {
     "cwd": NotRequired[str],
     "floor": NotRequired[Dict[str, str]],
     "grants": NotRequired[Dict[str, str]],
+    "grep": NotRequired[str],
     "limit": NotRequired[int],
     "mounts": NotRequired[List[str]],
     "passages": NotRequired[List[SearchCasePassagesItem]],
     "path": NotRequired[str],
+    "pattern": NotRequired[bool],
     "tree": NotRequired[List[str]],
 })
 
 SearchAnswer = TypedDict("SearchAnswer", {
     "error": NotRequired[str],
+    "matches": NotRequired[List[str]],
     "results": NotRequired[List[str]],
 })
 

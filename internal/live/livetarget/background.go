@@ -73,6 +73,7 @@ type searchInput struct {
 	Passages []map[string]any `json:"passages"`
 	Path     *string          `json:"path"`
 	Limit    *int             `json:"limit"`
+	Grep     *string          `json:"grep"`
 }
 
 // planSearch plays a search case: the case's tree on disk, its view and its index given by
@@ -82,6 +83,10 @@ func planSearch(p *agents.Profile, c conformance.Case) (*plan, error) {
 	var in searchInput
 	if err := json.Unmarshal(c.Input, &in); err != nil {
 		return nil, err
+	}
+	if in.Grep != nil {
+		return nil, skipf("a grep case needs its passages written as the files' lines and a call of the " +
+			"harness's grep (tools/grep.json is not vendored, so its parameters are unfixed); no play makes one yet")
 	}
 	cwd := "/"
 	if in.Cwd != nil {
