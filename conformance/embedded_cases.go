@@ -2620,6 +2620,56 @@ var embeddedCases = [...]embeddedCase{
 		answer:    `{"view":{}}`,
 	},
 	{
+		id: "fs_access/fec00d60", area: "fs_access", index: 53, file: "lembas-check:fs_access.json", line: 1714,
+		about: "A device's listing leaves out .git and node_modules, what the .gitignore says (a directory `out/`, the files `*.log`), and a directory that holds no file it would list (logs/, whose one file is ignored; an empty assets/); no marks, a device having one level. filesystem.md, A listing: \"A device leaves out ignored and build directories (`.git`, `node_modules`, …, and what `.gitignore` says) and shows only directories that hold a file it would list.\" `device` and `gitignore` are lembas-check's own fields.",
+		input: "{\"about\":\"A device's listing leaves out .git and node_modules, what the .gitignore says (a directory `out/`, the files `*.log`), and a directory that holds no file it would list (logs/, whose one file is ignored; an empty assets/); no marks, a device having one level. filesystem.md, A listing: \\\"A device leaves out ignored and build directories (`.git`, `node_modules`, …, and what `.gitignore` says) and shows only directories that hold a file it would list.\\\" `device` and `gitignore` are lembas-check's own fields.\",\"device\":true,\"gitignore\":{\"/p/.gitignore\":[\"out/\",\"*.log\"]},\"op\":\"list_text\",\"path\":\"/p\",\"tree\":[\"/p/.git/HEAD\",\"/p/.git/config\",\"/p/.gitignore\",\"/p/README.md\",\"/p/src/main.go\",\"/p/src/main_test.go\",\"/p/web/node_modules/left-pad/index.js\",\"/p/web/package.json\",\"/p/out/app\",\"/p/logs/today.log\",\"/p/assets/\"]}",
+		expect: `{
+        "text": "src/\n  main.go\n  main_test.go\nweb/\n  package.json\n.gitignore\nREADME.md"
+      }`,
+		canonical: `{"text":"src/\n  main.go\n  main_test.go\nweb/\n  package.json\n.gitignore\nREADME.md"}`,
+		answer:    `{"text":"src/\n  main.go\n  main_test.go\nweb/\n  package.json\n.gitignore\nREADME.md"}`,
+	},
+	{
+		id: "fs_access/e2d00109", area: "fs_access", index: 54, file: "lembas-check:fs_access.json", line: 1742,
+		about: "A directory given to read on a device: its own entries, node_modules left out. filesystem.md, A listing: \"A device leaves out ignored and build directories (`.git`, `node_modules`, …, and what `.gitignore` says) and shows only directories that hold a file it would list.\"",
+		input: "{\"about\":\"A directory given to read on a device: its own entries, node_modules left out. filesystem.md, A listing: \\\"A device leaves out ignored and build directories (`.git`, `node_modules`, …, and what `.gitignore` says) and shows only directories that hold a file it would list.\\\"\",\"cwd\":\"/p\",\"device\":true,\"op\":\"read_text\",\"path\":\"web\",\"tree\":[\"/p/web/node_modules/left-pad/index.js\",\"/p/web/package.json\",\"/p/web/index.html\"]}",
+		expect: `{
+        "text": "index.html\npackage.json"
+      }`,
+		canonical: `{"text":"index.html\npackage.json"}`,
+		answer:    `{"text":"index.html\npackage.json"}`,
+	},
+	{
+		id: "fs_access/ccb3bdde", area: "fs_access", index: 55, file: "lembas-check:fs_access.json", line: 1757,
+		about: "Each .gitignore's lines, from its own directory: a `!` line re-includes what an earlier one left out, a line with a `/` is matched from that directory (`/gen` is the top's gen/ only), a deeper .gitignore's lines apply below it (lib's `fixtures/`). filesystem.md, A listing: \"A device leaves out ignored and build directories (`.git`, `node_modules`, …, and what `.gitignore` says) and shows only directories that hold a file it would list.\"",
+		input: "{\"about\":\"Each .gitignore's lines, from its own directory: a `!` line re-includes what an earlier one left out, a line with a `/` is matched from that directory (`/gen` is the top's gen/ only), a deeper .gitignore's lines apply below it (lib's `fixtures/`). filesystem.md, A listing: \\\"A device leaves out ignored and build directories (`.git`, `node_modules`, …, and what `.gitignore` says) and shows only directories that hold a file it would list.\\\"\",\"depth\":3,\"device\":true,\"gitignore\":{\"/p/.gitignore\":[\"# logs, but one\",\"*.log\",\"!keep.log\",\"/gen\"],\"/p/lib/.gitignore\":[\"fixtures/\"]},\"op\":\"list_text\",\"path\":\"/p\",\"tree\":[\"/p/.gitignore\",\"/p/keep.log\",\"/p/debug.log\",\"/p/gen/x.go\",\"/p/lib/.gitignore\",\"/p/lib/a.go\",\"/p/lib/gen/y.go\",\"/p/lib/fixtures/f.txt\"]}",
+		expect: `{
+        "text": "lib/\n  gen/\n    y.go\n  .gitignore\n  a.go\n.gitignore\nkeep.log"
+      }`,
+		canonical: `{"text":"lib/\n  gen/\n    y.go\n  .gitignore\n  a.go\n.gitignore\nkeep.log"}`,
+		answer:    `{"text":"lib/\n  gen/\n    y.go\n  .gitignore\n  a.go\n.gitignore\nkeep.log"}`,
+	},
+	{
+		id: "fs_access/bad26eea", area: "fs_access", index: 56, file: "lembas-check:fs_access.json", line: 1788,
+		about: "A directory is shown when it holds a file the listing would list, however deep (a/ at depth 1, its file three levels down); an empty directory, and one holding only a build directory, are not. filesystem.md, A listing: \"A device leaves out ignored and build directories (`.git`, `node_modules`, …, and what `.gitignore` says) and shows only directories that hold a file it would list.\"",
+		input: "{\"about\":\"A directory is shown when it holds a file the listing would list, however deep (a/ at depth 1, its file three levels down); an empty directory, and one holding only a build directory, are not. filesystem.md, A listing: \\\"A device leaves out ignored and build directories (`.git`, `node_modules`, …, and what `.gitignore` says) and shows only directories that hold a file it would list.\\\"\",\"depth\":1,\"device\":true,\"op\":\"list_text\",\"path\":\"/p\",\"tree\":[\"/p/a/b/c/d.txt\",\"/p/e/\",\"/p/f/node_modules/m.js\"]}",
+		expect: `{
+        "text": "a/"
+      }`,
+		canonical: `{"text":"a/"}`,
+		answer:    `{"text":"a/"}`,
+	},
+	{
+		id: "fs_access/bb5984d0", area: "fs_access", index: 57, file: "lembas-check:fs_access.json", line: 1803,
+		about: "A device's directory holding nothing it would list is an empty listing: `(empty)` from list (filesystem.md, A listing: \"An empty directory is `(empty directory)` from `read`, `(empty)` from `list`.\"). filesystem.md, A listing: \"A device leaves out ignored and build directories (`.git`, `node_modules`, …, and what `.gitignore` says) and shows only directories that hold a file it would list.\"",
+		input: "{\"about\":\"A device's directory holding nothing it would list is an empty listing: `(empty)` from list (filesystem.md, A listing: \\\"An empty directory is `(empty directory)` from `read`, `(empty)` from `list`.\\\"). filesystem.md, A listing: \\\"A device leaves out ignored and build directories (`.git`, `node_modules`, …, and what `.gitignore` says) and shows only directories that hold a file it would list.\\\"\",\"device\":true,\"op\":\"list_text\",\"path\":\"/p\",\"tree\":[\"/p/.git/HEAD\",\"/p/node_modules/x/index.js\"]}",
+		expect: `{
+        "text": "(empty)"
+      }`,
+		canonical: `{"text":"(empty)"}`,
+		answer:    `{"text":"(empty)"}`,
+	},
+	{
 		id: "index/0f2ebbeb", area: "index", index: 0, file: "lembas-check:index.json", line: 4,
 		about: "A file written is indexed at once: its content hash is embedded, and the index holds its path under that hash. filesystem.md, Indexing, by tokens: \"What `search` reads is built when a file is written\".",
 		input: "{\"about\":\"A file written is indexed at once: its content hash is embedded, and the index holds its path under that hash. filesystem.md, Indexing, by tokens: \\\"What `search` reads is built when a file is written\\\".\",\"steps\":[{\"content\":\"Alpha notes.\\n\",\"op\":\"write\",\"path\":\"/Notes/a.md\"}]}",
@@ -6909,6 +6959,277 @@ var embeddedCases = [...]embeddedCase{
 		answer:    `[{"system":1,"tools":["read","recall"],"note":"\u003csession-note\u003e\nToday is 2026-11-05.\n\u003c/session-note\u003e"},{"system":1,"tools":["read","recall"],"note":null},{"system":1,"tools":["read","recall"],"ask":"Summarise the conversation below so it can be carried forward after the earlier turns are dropped from your context. This is a working record, not a report for a reader.\n\nKeep, under these headings and in this order:\n\n## What we are doing\nThe goal, and where we have got to.\n\n## Decisions\nAnything settled, and why. A decision without its reason gets argued again.\n\n## Facts established\nNames, numbers, versions, file paths, commands, URLs and identifiers, copied exactly. Do not round them, paraphrase them or reconstruct one from memory — if it is not in the transcript, leave it out.\n\n## Files touched\nEach file read or changed that still matters, and what was done to it.\n\n## Open threads\nWhat is unfinished, and what was about to happen next.\n\nLeave out pleasantries, retracted ideas and anything already superseded. Do not answer the conversation: you are recording it. Write in the language of the conversation, and stay under 600 words."},{"system":2,"tools":["read","recall"],"note":"\u003csession-note\u003e\nToday is 2026-11-05.\n\u003c/session-note\u003e"}]`,
 	},
 	{
+		id: "prefix/418c297e", area: "prefix", index: 18, file: "lembas-check:prefix.json", line: 1553,
+		about: "A chat that leaves plan mode: the mode block is loop.json's plan_ended, the chat's modes but plan having no text of their own; entering plan mode again is the mode block with plan's text; the approval (by the model) is not said. loop.json context.note.about: \"`plan_ended` is the mode block for a session that leaves plan mode for a mode with no text of its own (a chat).\" `start.chat` is lembas-check's own field.",
+		input: "{\"about\":\"A chat that leaves plan mode: the mode block is loop.json's plan_ended, the chat's modes but plan having no text of their own; entering plan mode again is the mode block with plan's text; the approval (by the model) is not said. loop.json context.note.about: \\\"`plan_ended` is the mode block for a session that leaves plan mode for a mode with no text of its own (a chat).\\\" `start.chat` is lembas-check's own field.\",\"start\":{\"chat\":true,\"could\":[\"plan\"],\"date\":\"2026-11-05\",\"mode\":\"plan\"},\"steps\":[{\"op\":\"user\"},{\"op\":\"call\",\"tool\":\"plan_submit\"},{\"mode\":\"default\",\"op\":\"set\"},{\"op\":\"call\",\"tool\":\"plan_submit\"},{\"op\":\"user\"},{\"op\":\"user\"},{\"mode\":\"plan\",\"op\":\"set\"},{\"op\":\"user\"},{\"by\":\"model\",\"mode\":\"default\",\"op\":\"set\"},{\"op\":\"user\"}],\"tools\":[\"read\",\"plan_write\",\"plan_submit\"]}",
+		expect: `[
+        {
+          "system": 1,
+          "tools": [
+            "read",
+            "plan_write",
+            "plan_submit"
+          ],
+          "note": "<session-note>\nToday is 2026-11-05.\n</session-note>"
+        },
+        null,
+        null,
+        "Not in plan mode: plan_submit is how a plan made in plan mode is put to the person for approval. Carry on with the work; keep the plan current with plan_update.",
+        {
+          "system": 1,
+          "tools": [
+            "read",
+            "plan_write",
+            "plan_submit"
+          ],
+          "note": "<session-note>\nPlan mode has ended: make the changes the work needs; nothing is refused for planning any more.\n</session-note>"
+        },
+        {
+          "system": 1,
+          "tools": [
+            "read",
+            "plan_write",
+            "plan_submit"
+          ],
+          "note": null
+        },
+        null,
+        {
+          "system": 1,
+          "tools": [
+            "read",
+            "plan_write",
+            "plan_submit"
+          ],
+          "note": "<session-note>\nThe permission mode is now plan:\nPermission mode: plan. You are planning, not implementing. Read, search and investigate as much as you need, but change nothing: no file but a plan under .agent/plans, no command that is not already allowed, nothing saved to the library.\n\nWrite the plan with plan_write, so that someone else could follow it: findings with file:line references, what will be true when it is done (objectives), and the work as phases of tasks in order, with the risks and how to verify it as the last phase. Ask with ask_user if a decision is the user's. When the plan is written, call plan_submit — that is how the user approves it, and after approval you carry on and implement it, keeping the plan current with plan_update.\n</session-note>"
+        },
+        null,
+        {
+          "system": 1,
+          "tools": [
+            "read",
+            "plan_write",
+            "plan_submit"
+          ],
+          "note": null
+        }
+      ]`,
+		canonical: `[{"note":"<session-note>\nToday is 2026-11-05.\n</session-note>","system":1,"tools":["read","plan_write","plan_submit"]},null,null,"Not in plan mode: plan_submit is how a plan made in plan mode is put to the person for approval. Carry on with the work; keep the plan current with plan_update.",{"note":"<session-note>\nPlan mode has ended: make the changes the work needs; nothing is refused for planning any more.\n</session-note>","system":1,"tools":["read","plan_write","plan_submit"]},{"note":null,"system":1,"tools":["read","plan_write","plan_submit"]},null,{"note":"<session-note>\nThe permission mode is now plan:\nPermission mode: plan. You are planning, not implementing. Read, search and investigate as much as you need, but change nothing: no file but a plan under .agent/plans, no command that is not already allowed, nothing saved to the library.\n\nWrite the plan with plan_write, so that someone else could follow it: findings with file:line references, what will be true when it is done (objectives), and the work as phases of tasks in order, with the risks and how to verify it as the last phase. Ask with ask_user if a decision is the user's. When the plan is written, call plan_submit — that is how the user approves it, and after approval you carry on and implement it, keeping the plan current with plan_update.\n</session-note>","system":1,"tools":["read","plan_write","plan_submit"]},null,{"note":null,"system":1,"tools":["read","plan_write","plan_submit"]}]`,
+		answer:    `[{"system":1,"tools":["read","plan_write","plan_submit"],"note":"\u003csession-note\u003e\nToday is 2026-11-05.\n\u003c/session-note\u003e"},null,null,"Not in plan mode: plan_submit is how a plan made in plan mode is put to the person for approval. Carry on with the work; keep the plan current with plan_update.",{"system":1,"tools":["read","plan_write","plan_submit"],"note":"\u003csession-note\u003e\nPlan mode has ended: make the changes the work needs; nothing is refused for planning any more.\n\u003c/session-note\u003e"},{"system":1,"tools":["read","plan_write","plan_submit"],"note":null},null,{"system":1,"tools":["read","plan_write","plan_submit"],"note":"\u003csession-note\u003e\nThe permission mode is now plan:\nPermission mode: plan. You are planning, not implementing. Read, search and investigate as much as you need, but change nothing: no file but a plan under .agent/plans, no command that is not already allowed, nothing saved to the library.\n\nWrite the plan with plan_write, so that someone else could follow it: findings with file:line references, what will be true when it is done (objectives), and the work as phases of tasks in order, with the risks and how to verify it as the last phase. Ask with ask_user if a decision is the user's. When the plan is written, call plan_submit — that is how the user approves it, and after approval you carry on and implement it, keeping the plan current with plan_update.\n\u003c/session-note\u003e"},null,{"system":1,"tools":["read","plan_write","plan_submit"],"note":null}]`,
+	},
+	{
+		id: "prefix/f90683fd", area: "prefix", index: 19, file: "lembas-check:prefix.json", line: 1659,
+		about: "A chat does not resend earlier tool results, so the model's own plan is said back on the next user message, once, as its plan tools left it (plan_own); the person's change is the plan block; of two changes before one message, the last one's block. loop.json context.note.about: \"`plan_own` is the plan block for a session that does not resend earlier tool results (a chat): the model's own plan, as its tools left it.\" A memory the model wrote itself is still not said: loop.json has no chat block for it (context.md §10 rule 3).",
+		input: "{\"about\":\"A chat does not resend earlier tool results, so the model's own plan is said back on the next user message, once, as its plan tools left it (plan_own); the person's change is the plan block; of two changes before one message, the last one's block. loop.json context.note.about: \\\"`plan_own` is the plan block for a session that does not resend earlier tool results (a chat): the model's own plan, as its tools left it.\\\" A memory the model wrote itself is still not said: loop.json has no chat block for it (context.md §10 rule 3).\",\"start\":{\"chat\":true,\"could\":[\"plan\"],\"date\":\"2026-11-05\",\"memory\":\"\",\"mode\":\"plan\",\"plan\":\"\"},\"steps\":[{\"op\":\"user\"},{\"by\":\"model\",\"op\":\"set\",\"plan\":\"# Fix\\n1. Read the loader.\"},{\"op\":\"tool\"},{\"op\":\"user\"},{\"op\":\"user\"},{\"op\":\"set\",\"plan\":\"# Fix\\n1. Read the loader.\\n2. Test it.\"},{\"op\":\"user\"},{\"by\":\"model\",\"op\":\"set\",\"plan\":\"# Fix\\n1. Read both loaders.\"},{\"op\":\"set\",\"plan\":\"# Fix\\n1. Read the YAML loader.\"},{\"op\":\"user\"},{\"op\":\"set\",\"plan\":\"# Fix\\n1. Read the env loader.\"},{\"by\":\"model\",\"op\":\"set\",\"plan\":\"# Fix\\n1. Read the env loader.\\n2. Done.\"},{\"by\":\"model\",\"memory\":\"Prefers tabs.\",\"op\":\"set\"},{\"op\":\"user\"}],\"tools\":[\"read\",\"plan_write\"]}",
+		expect: `[
+        {
+          "system": 1,
+          "tools": [
+            "read",
+            "plan_write"
+          ],
+          "note": "<session-note>\nToday is 2026-11-05.\n</session-note>"
+        },
+        null,
+        {
+          "system": 1,
+          "tools": [
+            "read",
+            "plan_write"
+          ],
+          "note": null
+        },
+        {
+          "system": 1,
+          "tools": [
+            "read",
+            "plan_write"
+          ],
+          "note": "<session-note>\nYour plan, as your plan tools left it:\n# Fix\n1. Read the loader.\n</session-note>"
+        },
+        {
+          "system": 1,
+          "tools": [
+            "read",
+            "plan_write"
+          ],
+          "note": null
+        },
+        null,
+        {
+          "system": 1,
+          "tools": [
+            "read",
+            "plan_write"
+          ],
+          "note": "<session-note>\nThe person changed the plan; it is now:\n# Fix\n1. Read the loader.\n2. Test it.\n</session-note>"
+        },
+        null,
+        null,
+        {
+          "system": 1,
+          "tools": [
+            "read",
+            "plan_write"
+          ],
+          "note": "<session-note>\nThe person changed the plan; it is now:\n# Fix\n1. Read the YAML loader.\n</session-note>"
+        },
+        null,
+        null,
+        null,
+        {
+          "system": 1,
+          "tools": [
+            "read",
+            "plan_write"
+          ],
+          "note": "<session-note>\nYour plan, as your plan tools left it:\n# Fix\n1. Read the env loader.\n2. Done.\n</session-note>"
+        }
+      ]`,
+		canonical: `[{"note":"<session-note>\nToday is 2026-11-05.\n</session-note>","system":1,"tools":["read","plan_write"]},null,{"note":null,"system":1,"tools":["read","plan_write"]},{"note":"<session-note>\nYour plan, as your plan tools left it:\n# Fix\n1. Read the loader.\n</session-note>","system":1,"tools":["read","plan_write"]},{"note":null,"system":1,"tools":["read","plan_write"]},null,{"note":"<session-note>\nThe person changed the plan; it is now:\n# Fix\n1. Read the loader.\n2. Test it.\n</session-note>","system":1,"tools":["read","plan_write"]},null,null,{"note":"<session-note>\nThe person changed the plan; it is now:\n# Fix\n1. Read the YAML loader.\n</session-note>","system":1,"tools":["read","plan_write"]},null,null,null,{"note":"<session-note>\nYour plan, as your plan tools left it:\n# Fix\n1. Read the env loader.\n2. Done.\n</session-note>","system":1,"tools":["read","plan_write"]}]`,
+		answer:    `[{"system":1,"tools":["read","plan_write"],"note":"\u003csession-note\u003e\nToday is 2026-11-05.\n\u003c/session-note\u003e"},null,{"system":1,"tools":["read","plan_write"],"note":null},{"system":1,"tools":["read","plan_write"],"note":"\u003csession-note\u003e\nYour plan, as your plan tools left it:\n# Fix\n1. Read the loader.\n\u003c/session-note\u003e"},{"system":1,"tools":["read","plan_write"],"note":null},null,{"system":1,"tools":["read","plan_write"],"note":"\u003csession-note\u003e\nThe person changed the plan; it is now:\n# Fix\n1. Read the loader.\n2. Test it.\n\u003c/session-note\u003e"},null,null,{"system":1,"tools":["read","plan_write"],"note":"\u003csession-note\u003e\nThe person changed the plan; it is now:\n# Fix\n1. Read the YAML loader.\n\u003c/session-note\u003e"},null,null,null,{"system":1,"tools":["read","plan_write"],"note":"\u003csession-note\u003e\nYour plan, as your plan tools left it:\n# Fix\n1. Read the env loader.\n2. Done.\n\u003c/session-note\u003e"}]`,
+	},
+	{
+		id: "prefix/e7b90105", area: "prefix", index: 20, file: "lembas-check:prefix.json", line: 1796,
+		about: `A chat's note in loop.json's order: the date, plan_ended, then plan_own, each a block a blank line apart. loop.json context.note.about: "Lines in this order, each only when it applies." (date, mode, plan_ended, plan, plan_own, memory, …); a plan the model cleared reads context.note.empty.`,
+		input: `{"about":"A chat's note in loop.json's order: the date, plan_ended, then plan_own, each a block a blank line apart. loop.json context.note.about: \"Lines in this order, each only when it applies.\" (date, mode, plan_ended, plan, plan_own, memory, …); a plan the model cleared reads context.note.empty.","start":{"chat":true,"could":["plan"],"date":"2026-11-05","mode":"plan","plan":"# Old"},"steps":[{"op":"user"},{"by":"model","op":"set","plan":""},{"mode":"default","op":"set"},{"date":"2026-11-06","op":"set"},{"op":"user"}],"tools":["read"]}`,
+		expect: `[
+        {
+          "system": 1,
+          "tools": [
+            "read"
+          ],
+          "note": "<session-note>\nToday is 2026-11-05.\n</session-note>"
+        },
+        null,
+        null,
+        null,
+        {
+          "system": 1,
+          "tools": [
+            "read"
+          ],
+          "note": "<session-note>\nToday is 2026-11-06.\n\nPlan mode has ended: make the changes the work needs; nothing is refused for planning any more.\n\nYour plan, as your plan tools left it:\n(none)\n</session-note>"
+        }
+      ]`,
+		canonical: `[{"note":"<session-note>\nToday is 2026-11-05.\n</session-note>","system":1,"tools":["read"]},null,null,null,{"note":"<session-note>\nToday is 2026-11-06.\n\nPlan mode has ended: make the changes the work needs; nothing is refused for planning any more.\n\nYour plan, as your plan tools left it:\n(none)\n</session-note>","system":1,"tools":["read"]}]`,
+		answer:    `[{"system":1,"tools":["read"],"note":"\u003csession-note\u003e\nToday is 2026-11-05.\n\u003c/session-note\u003e"},null,null,null,{"system":1,"tools":["read"],"note":"\u003csession-note\u003e\nToday is 2026-11-06.\n\nPlan mode has ended: make the changes the work needs; nothing is refused for planning any more.\n\nYour plan, as your plan tools left it:\n(none)\n\u003c/session-note\u003e"}]`,
+	},
+	{
+		id: "prefix/cf369e07", area: "prefix", index: 21, file: "lembas-check:prefix.json", line: 1851,
+		about: `A prompt made again holds the chat's plan and mode as they are: after a compaction neither plan_own nor plan_ended is pending, only the date is said again; the model's next plan is said back as before. loop.json context.note.about: the note is "what changed since the system prompt was made".`,
+		input: `{"about":"A prompt made again holds the chat's plan and mode as they are: after a compaction neither plan_own nor plan_ended is pending, only the date is said again; the model's next plan is said back as before. loop.json context.note.about: the note is \"what changed since the system prompt was made\".","start":{"chat":true,"could":["plan"],"date":"2026-11-05","mode":"plan"},"steps":[{"op":"user"},{"by":"model","op":"set","plan":"# Fix"},{"mode":"default","op":"set"},{"op":"compact"},{"op":"user"},{"by":"model","op":"set","plan":"# Fix\n1. Test it."},{"op":"user"}],"tools":["read"]}`,
+		expect: `[
+        {
+          "system": 1,
+          "tools": [
+            "read"
+          ],
+          "note": "<session-note>\nToday is 2026-11-05.\n</session-note>"
+        },
+        null,
+        null,
+        {
+          "system": 1,
+          "tools": [
+            "read"
+          ],
+          "ask": "Summarise the conversation below so it can be carried forward after the earlier turns are dropped from your context. This is a working record, not a report for a reader.\n\nKeep, under these headings and in this order:\n\n## What we are doing\nThe goal, and where we have got to.\n\n## Decisions\nAnything settled, and why. A decision without its reason gets argued again.\n\n## Facts established\nNames, numbers, versions, file paths, commands, URLs and identifiers, copied exactly. Do not round them, paraphrase them or reconstruct one from memory — if it is not in the transcript, leave it out.\n\n## Files touched\nEach file read or changed that still matters, and what was done to it.\n\n## Open threads\nWhat is unfinished, and what was about to happen next.\n\nLeave out pleasantries, retracted ideas and anything already superseded. Do not answer the conversation: you are recording it. Write in the language of the conversation, and stay under 600 words."
+        },
+        {
+          "system": 2,
+          "tools": [
+            "read"
+          ],
+          "note": "<session-note>\nToday is 2026-11-05.\n</session-note>"
+        },
+        null,
+        {
+          "system": 2,
+          "tools": [
+            "read"
+          ],
+          "note": "<session-note>\nYour plan, as your plan tools left it:\n# Fix\n1. Test it.\n</session-note>"
+        }
+      ]`,
+		canonical: `[{"note":"<session-note>\nToday is 2026-11-05.\n</session-note>","system":1,"tools":["read"]},null,null,{"ask":"Summarise the conversation below so it can be carried forward after the earlier turns are dropped from your context. This is a working record, not a report for a reader.\n\nKeep, under these headings and in this order:\n\n## What we are doing\nThe goal, and where we have got to.\n\n## Decisions\nAnything settled, and why. A decision without its reason gets argued again.\n\n## Facts established\nNames, numbers, versions, file paths, commands, URLs and identifiers, copied exactly. Do not round them, paraphrase them or reconstruct one from memory — if it is not in the transcript, leave it out.\n\n## Files touched\nEach file read or changed that still matters, and what was done to it.\n\n## Open threads\nWhat is unfinished, and what was about to happen next.\n\nLeave out pleasantries, retracted ideas and anything already superseded. Do not answer the conversation: you are recording it. Write in the language of the conversation, and stay under 600 words.","system":1,"tools":["read"]},{"note":"<session-note>\nToday is 2026-11-05.\n</session-note>","system":2,"tools":["read"]},null,{"note":"<session-note>\nYour plan, as your plan tools left it:\n# Fix\n1. Test it.\n</session-note>","system":2,"tools":["read"]}]`,
+		answer:    `[{"system":1,"tools":["read"],"note":"\u003csession-note\u003e\nToday is 2026-11-05.\n\u003c/session-note\u003e"},null,null,{"system":1,"tools":["read"],"ask":"Summarise the conversation below so it can be carried forward after the earlier turns are dropped from your context. This is a working record, not a report for a reader.\n\nKeep, under these headings and in this order:\n\n## What we are doing\nThe goal, and where we have got to.\n\n## Decisions\nAnything settled, and why. A decision without its reason gets argued again.\n\n## Facts established\nNames, numbers, versions, file paths, commands, URLs and identifiers, copied exactly. Do not round them, paraphrase them or reconstruct one from memory — if it is not in the transcript, leave it out.\n\n## Files touched\nEach file read or changed that still matters, and what was done to it.\n\n## Open threads\nWhat is unfinished, and what was about to happen next.\n\nLeave out pleasantries, retracted ideas and anything already superseded. Do not answer the conversation: you are recording it. Write in the language of the conversation, and stay under 600 words."},{"system":2,"tools":["read"],"note":"\u003csession-note\u003e\nToday is 2026-11-05.\n\u003c/session-note\u003e"},null,{"system":2,"tools":["read"],"note":"\u003csession-note\u003e\nYour plan, as your plan tools left it:\n# Fix\n1. Test it.\n\u003c/session-note\u003e"}]`,
+	},
+	{
+		id: "prompts/f515dd6c", area: "prompts", index: 0, file: "lembas-check:prompts.json", line: 4,
+		about: `The built-in read-only researcher's own instructions (prompts/agents/explore.md), as the model reads them: the file's text after its comment, which tells its maintainers what the file is ("The built-in read-only researcher. One text for both projects."), not the model. prompts/agents/explore.md: "You can read, search and fetch, but not change anything." "then report what you found, not what you did: the answer first, then the evidence as file:line references."`,
+		input: `{"about":"The built-in read-only researcher's own instructions (prompts/agents/explore.md), as the model reads them: the file's text after its comment, which tells its maintainers what the file is (\"The built-in read-only researcher. One text for both projects.\"), not the model. prompts/agents/explore.md: \"You can read, search and fetch, but not change anything.\" \"then report what you found, not what you did: the answer first, then the evidence as file:line references.\"","prompt":"agents/explore.md","vars":{}}`,
+		expect: `{
+        "text": "You can read, search and fetch, but not change anything. Look widely — several searches in one step when they are independent — then report what you found, not what you did: the answer first, then the evidence as file:line references."
+      }`,
+		canonical: `{"text":"You can read, search and fetch, but not change anything. Look widely — several searches in one step when they are independent — then report what you found, not what you did: the answer first, then the evidence as file:line references."}`,
+		answer:    `{"text":"You can read, search and fetch, but not change anything. Look widely — several searches in one step when they are independent — then report what you found, not what you did: the answer first, then the evidence as file:line references."}`,
+	},
+	{
+		id: "prompts/6076c057", area: "prompts", index: 1, file: "lembas-check:prompts.json", line: 12,
+		about: `The built-in general subagent's own instructions (prompts/agents/general.md), the file's text after its comment: "Do the task completely, check it, and report what you changed and how you verified it."`,
+		input: `{"about":"The built-in general subagent's own instructions (prompts/agents/general.md), the file's text after its comment: \"Do the task completely, check it, and report what you changed and how you verified it.\"","prompt":"agents/general.md","vars":{}}`,
+		expect: `{
+        "text": "Do the task completely, check it, and report what you changed and how you verified it."
+      }`,
+		canonical: `{"text":"Do the task completely, check it, and report what you changed and how you verified it."}`,
+		answer:    `{"text":"Do the task completely, check it, and report what you changed and how you verified it."}`,
+	},
+	{
+		id: "prompts/711b9724", area: "prompts", index: 2, file: "lembas-check:prompts.json", line: 20,
+		about: `The subagent's standing, its variables given (prompts/blocks/subagent.md): each {{variable}} filled where it stands, report and read_only empty. prompts/blocks/subagent.md: “you cannot ask the user anything. {{instructions}}” “Your final reply is your report to the main agent — make it complete on its own: the result, then the evidence (file:line), then anything you could not settle.”`,
+		input: `{"about":"The subagent's standing, its variables given (prompts/blocks/subagent.md): each {{variable}} filled where it stands, report and read_only empty. prompts/blocks/subagent.md: “you cannot ask the user anything. {{instructions}}” “Your final reply is your report to the main agent — make it complete on its own: the result, then the evidence (file:line), then anything you could not settle.”","prompt":"blocks/subagent.md","vars":{"instructions":"Read the diff and say what it breaks.","name":"reviewer","read_only":"","report":""}}`,
+		expect: `{
+        "text": "You are the \"reviewer\" subagent. You work for the main agent, not for the user directly, on one task it gave you; you cannot ask the user anything. Read the diff and say what it breaks.\nYour final reply is your report to the main agent — make it complete on its own: the result, then the evidence (file:line), then anything you could not settle."
+      }`,
+		canonical: `{"text":"You are the \"reviewer\" subagent. You work for the main agent, not for the user directly, on one task it gave you; you cannot ask the user anything. Read the diff and say what it breaks.\nYour final reply is your report to the main agent — make it complete on its own: the result, then the evidence (file:line), then anything you could not settle."}`,
+		answer:    `{"text":"You are the \"reviewer\" subagent. You work for the main agent, not for the user directly, on one task it gave you; you cannot ask the user anything. Read the diff and say what it breaks.\nYour final reply is your report to the main agent — make it complete on its own: the result, then the evidence (file:line), then anything you could not settle."}`,
+	},
+	{
+		id: "prompts/acf556d5", area: "prompts", index: 3, file: "lembas-check:prompts.json", line: 33,
+		about:     `A subagent started as the built-in agent explore, in plan mode with report offered: the block that ends its system prompt in place of the mode text has {{name}} explore and {{instructions}} agents/explore.md as the model reads it, then the report and plan-mode sentences after the last. prompts/blocks/subagent.md: “said once at the end of its system prompt in place of the mode text”; “You work for the main agent, not for the user directly, on one task it gave you”. prompts/agents/explore.md: "Look widely — several searches in one step when they are independent".`,
+		input:     "{\"about\":\"A subagent started as the built-in agent explore, in plan mode with report offered: the block that ends its system prompt in place of the mode text has {{name}} explore and {{instructions}} agents/explore.md as the model reads it, then the report and plan-mode sentences after the last. prompts/blocks/subagent.md: “said once at the end of its system prompt in place of the mode text”; “You work for the main agent, not for the user directly, on one task it gave you”. prompts/agents/explore.md: \\\"Look widely — several searches in one step when they are independent\\\".\",\"agent\":\"explore\",\"prompt\":\"blocks/subagent.md\",\"vars\":{\"read_only\":\" You are in plan mode: read and search, but change nothing.\",\"report\":\" Before your final reply you may send the main agent a finding or a question with `report`; a message from it may reach you meanwhile.\"}}",
+		expect:    "{\n        \"text\": \"You are the \\\"explore\\\" subagent. You work for the main agent, not for the user directly, on one task it gave you; you cannot ask the user anything. You can read, search and fetch, but not change anything. Look widely — several searches in one step when they are independent — then report what you found, not what you did: the answer first, then the evidence as file:line references.\\nYour final reply is your report to the main agent — make it complete on its own: the result, then the evidence (file:line), then anything you could not settle. Before your final reply you may send the main agent a finding or a question with `report`; a message from it may reach you meanwhile. You are in plan mode: read and search, but change nothing.\"\n      }",
+		canonical: "{\"text\":\"You are the \\\"explore\\\" subagent. You work for the main agent, not for the user directly, on one task it gave you; you cannot ask the user anything. You can read, search and fetch, but not change anything. Look widely — several searches in one step when they are independent — then report what you found, not what you did: the answer first, then the evidence as file:line references.\\nYour final reply is your report to the main agent — make it complete on its own: the result, then the evidence (file:line), then anything you could not settle. Before your final reply you may send the main agent a finding or a question with `report`; a message from it may reach you meanwhile. You are in plan mode: read and search, but change nothing.\"}",
+		answer:    "{\"text\":\"You are the \\\"explore\\\" subagent. You work for the main agent, not for the user directly, on one task it gave you; you cannot ask the user anything. You can read, search and fetch, but not change anything. Look widely — several searches in one step when they are independent — then report what you found, not what you did: the answer first, then the evidence as file:line references.\\nYour final reply is your report to the main agent — make it complete on its own: the result, then the evidence (file:line), then anything you could not settle. Before your final reply you may send the main agent a finding or a question with `report`; a message from it may reach you meanwhile. You are in plan mode: read and search, but change nothing.\"}",
+	},
+	{
+		id: "prompts/2585235f", area: "prompts", index: 4, file: "lembas-check:prompts.json", line: 45,
+		about: `A subagent started as the built-in agent general, report not offered, outside plan mode: its name and own instructions (agents/general.md) fill the block, the two sentences that differ per run are empty. prompts/agents/general.md: "report what you changed and how you verified it"; prompts/blocks/subagent.md: “You work for the main agent, not for the user directly”`,
+		input: `{"about":"A subagent started as the built-in agent general, report not offered, outside plan mode: its name and own instructions (agents/general.md) fill the block, the two sentences that differ per run are empty. prompts/agents/general.md: \"report what you changed and how you verified it\"; prompts/blocks/subagent.md: “You work for the main agent, not for the user directly”","agent":"general","prompt":"blocks/subagent.md","vars":{"read_only":"","report":""}}`,
+		expect: `{
+        "text": "You are the \"general\" subagent. You work for the main agent, not for the user directly, on one task it gave you; you cannot ask the user anything. Do the task completely, check it, and report what you changed and how you verified it.\nYour final reply is your report to the main agent — make it complete on its own: the result, then the evidence (file:line), then anything you could not settle."
+      }`,
+		canonical: `{"text":"You are the \"general\" subagent. You work for the main agent, not for the user directly, on one task it gave you; you cannot ask the user anything. Do the task completely, check it, and report what you changed and how you verified it.\nYour final reply is your report to the main agent — make it complete on its own: the result, then the evidence (file:line), then anything you could not settle."}`,
+		answer:    `{"text":"You are the \"general\" subagent. You work for the main agent, not for the user directly, on one task it gave you; you cannot ask the user anything. Do the task completely, check it, and report what you changed and how you verified it.\nYour final reply is your report to the main agent — make it complete on its own: the result, then the evidence (file:line), then anything you could not settle."}`,
+	},
+	{
+		id: "prompts/31888abd", area: "prompts", index: 5, file: "lembas-check:prompts.json", line: 57,
+		about: `A value is put in as it is, never read as a template again: an agent's instructions holding {{name}} keep it. prompts/blocks/subagent.md: “The variables are what differs per run.”`,
+		input: `{"about":"A value is put in as it is, never read as a template again: an agent's instructions holding {{name}} keep it. prompts/blocks/subagent.md: “The variables are what differs per run.”","prompt":"blocks/subagent.md","vars":{"instructions":"Never write {{name}} in a file.","name":"notes","read_only":"","report":""}}`,
+		expect: `{
+        "text": "You are the \"notes\" subagent. You work for the main agent, not for the user directly, on one task it gave you; you cannot ask the user anything. Never write {{name}} in a file.\nYour final reply is your report to the main agent — make it complete on its own: the result, then the evidence (file:line), then anything you could not settle."
+      }`,
+		canonical: `{"text":"You are the \"notes\" subagent. You work for the main agent, not for the user directly, on one task it gave you; you cannot ask the user anything. Never write {{name}} in a file.\nYour final reply is your report to the main agent — make it complete on its own: the result, then the evidence (file:line), then anything you could not settle."}`,
+		answer:    `{"text":"You are the \"notes\" subagent. You work for the main agent, not for the user directly, on one task it gave you; you cannot ask the user anything. Never write {{name}} in a file.\nYour final reply is your report to the main agent — make it complete on its own: the result, then the evidence (file:line), then anything you could not settle."}`,
+	},
+	{
+		id: "prompts/77956e5f", area: "prompts", index: 6, file: "lembas-check:prompts.json", line: 70,
+		about:     "The file system a chat works in, as the model is told it (prompts/blocks/workspace.md), every variable given: the start directory as a code span, the view (filesystem.md, Access levels: the paths granted with their levels), and the sentences for repositories, show and python. prompts/blocks/workspace.md: \"Relative paths start at {{start}}; absolute paths start at `/`.\" \"A listing ends a directory with `/`, marks a repository mounted from a forge `[mount]`, and an entry you can read but not change `[read-only]`.\" \"Deleting moves a file to the trash, from which the user can restore it.\"",
+		input:     "{\"about\":\"The file system a chat works in, as the model is told it (prompts/blocks/workspace.md), every variable given: the start directory as a code span, the view (filesystem.md, Access levels: the paths granted with their levels), and the sentences for repositories, show and python. prompts/blocks/workspace.md: \\\"Relative paths start at {{start}}; absolute paths start at `/`.\\\" \\\"A listing ends a directory with `/`, marks a repository mounted from a forge `[mount]`, and an entry you can read but not change `[read-only]`.\\\" \\\"Deleting moves a file to the trash, from which the user can restore it.\\\"\",\"prompt\":\"blocks/workspace.md\",\"vars\":{\"python\":\"Quick calculations and file work can be done with `python`, in the user's browser; it cannot run while no browser page is open.\",\"repositories\":\"Changes in a repository collect in this session's working copy until you call `commit`; a branch that moved on the forge refuses the commit and shows you the difference; merge, tag and release always ask the user.\",\"show\":\"To let the user see a file — a page, a chart, a document you made — open it with `show` rather than pasting it.\",\"start\":\"`/team/site`\",\"view\":\"/team/site (stage), /team/site/docs (read-only), /team/app (a repository from the forge, branch main: commit)\"}}",
+		expect:    "{\n        \"text\": \"# Files\\n- You work in the user's file system, through the file tools. Relative paths start at `/team/site`; absolute paths start at `/`.\\n- What this session can reach, and how: /team/site (stage), /team/site/docs (read-only), /team/app (a repository from the forge, branch main: commit). Nothing else exists here. A path below one of these is reached by its full path; a directory above one that is not itself listed cannot be listed, read or written.\\n- A listing ends a directory with `/`, marks a repository mounted from a forge `[mount]`, and an entry you can read but not change `[read-only]`.\\n- Read-only means read but not changed. Stage means changes are kept in this session and, in a repository, not committed. Commit means that, in a repository, the changes may also be committed and pushed to the forge.\\n- Changes in a repository collect in this session's working copy until you call `commit`; a branch that moved on the forge refuses the commit and shows you the difference; merge, tag and release always ask the user.\\n- Deleting moves a file to the trash, from which the user can restore it. Still, delete only what you were asked to, or what you made yourself.\\n- To let the user see a file — a page, a chart, a document you made — open it with `show` rather than pasting it.\\n- Quick calculations and file work can be done with `python`, in the user's browser; it cannot run while no browser page is open.\"\n      }",
+		canonical: "{\"text\":\"# Files\\n- You work in the user's file system, through the file tools. Relative paths start at `/team/site`; absolute paths start at `/`.\\n- What this session can reach, and how: /team/site (stage), /team/site/docs (read-only), /team/app (a repository from the forge, branch main: commit). Nothing else exists here. A path below one of these is reached by its full path; a directory above one that is not itself listed cannot be listed, read or written.\\n- A listing ends a directory with `/`, marks a repository mounted from a forge `[mount]`, and an entry you can read but not change `[read-only]`.\\n- Read-only means read but not changed. Stage means changes are kept in this session and, in a repository, not committed. Commit means that, in a repository, the changes may also be committed and pushed to the forge.\\n- Changes in a repository collect in this session's working copy until you call `commit`; a branch that moved on the forge refuses the commit and shows you the difference; merge, tag and release always ask the user.\\n- Deleting moves a file to the trash, from which the user can restore it. Still, delete only what you were asked to, or what you made yourself.\\n- To let the user see a file — a page, a chart, a document you made — open it with `show` rather than pasting it.\\n- Quick calculations and file work can be done with `python`, in the user's browser; it cannot run while no browser page is open.\"}",
+		answer:    "{\"text\":\"# Files\\n- You work in the user's file system, through the file tools. Relative paths start at `/team/site`; absolute paths start at `/`.\\n- What this session can reach, and how: /team/site (stage), /team/site/docs (read-only), /team/app (a repository from the forge, branch main: commit). Nothing else exists here. A path below one of these is reached by its full path; a directory above one that is not itself listed cannot be listed, read or written.\\n- A listing ends a directory with `/`, marks a repository mounted from a forge `[mount]`, and an entry you can read but not change `[read-only]`.\\n- Read-only means read but not changed. Stage means changes are kept in this session and, in a repository, not committed. Commit means that, in a repository, the changes may also be committed and pushed to the forge.\\n- Changes in a repository collect in this session's working copy until you call `commit`; a branch that moved on the forge refuses the commit and shows you the difference; merge, tag and release always ask the user.\\n- Deleting moves a file to the trash, from which the user can restore it. Still, delete only what you were asked to, or what you made yourself.\\n- To let the user see a file — a page, a chart, a document you made — open it with `show` rather than pasting it.\\n- Quick calculations and file work can be done with `python`, in the user's browser; it cannot run while no browser page is open.\"}",
+	},
+	{
+		id: "prompts/06420184", area: "prompts", index: 7, file: "lembas-check:prompts.json", line: 84,
+		about:     "How tool results are kept short, as the model is told it (prompts/blocks/context.md, \"in every session that has recall\", context.md §9): the file's text after its comment. prompts/blocks/context.md: \"Every tool result starts with its id in brackets, like `[#0012]`.\" \"Long output is shortened to its beginning and its end\".",
+		input:     "{\"about\":\"How tool results are kept short, as the model is told it (prompts/blocks/context.md, \\\"in every session that has recall\\\", context.md §9): the file's text after its comment. prompts/blocks/context.md: \\\"Every tool result starts with its id in brackets, like `[#0012]`.\\\" \\\"Long output is shortened to its beginning and its end\\\".\",\"prompt\":\"blocks/context.md\",\"vars\":{}}",
+		expect:    "{\n        \"text\": \"# Tool results\\n- Every tool result starts with its id in brackets, like `[#0012]`. A read's bracket also says the path, the lines shown, the file's length and a short hash of its content: `[#0012 src/app.ts lines 1-200 of 340 sha 1c9e04ab]`.\\n- Reading a file that has not changed since an earlier read in this conversation returns a stub instead of the lines: `Unchanged since #0012, which already shows lines 1-200.` The content is in that earlier result. Use it; do not read the file again to see it.\\n- A listing or search repeated with the same result returns `Same result as #0026.` in the same way.\\n- Long output is shortened to its beginning and its end, with `[1234 lines elided, full output #0020]` between them.\\n- `recall` with an id shows that stored result in full, or from a line on: for lines left out of a shortened output, or for a result from before the conversation was summarised. Nothing is lost; recall only what you need.\\n- An edit answers with the diff of the change, not the whole file. The earlier read with that diff applied is the file now: read it again only for lines you have not seen.\\n- After the conversation is summarised, earlier results are no longer in front of you. The summary ends with a table of the files read before it, with their ids; a file read again then comes back in full.\"\n      }",
+		canonical: "{\"text\":\"# Tool results\\n- Every tool result starts with its id in brackets, like `[#0012]`. A read's bracket also says the path, the lines shown, the file's length and a short hash of its content: `[#0012 src/app.ts lines 1-200 of 340 sha 1c9e04ab]`.\\n- Reading a file that has not changed since an earlier read in this conversation returns a stub instead of the lines: `Unchanged since #0012, which already shows lines 1-200.` The content is in that earlier result. Use it; do not read the file again to see it.\\n- A listing or search repeated with the same result returns `Same result as #0026.` in the same way.\\n- Long output is shortened to its beginning and its end, with `[1234 lines elided, full output #0020]` between them.\\n- `recall` with an id shows that stored result in full, or from a line on: for lines left out of a shortened output, or for a result from before the conversation was summarised. Nothing is lost; recall only what you need.\\n- An edit answers with the diff of the change, not the whole file. The earlier read with that diff applied is the file now: read it again only for lines you have not seen.\\n- After the conversation is summarised, earlier results are no longer in front of you. The summary ends with a table of the files read before it, with their ids; a file read again then comes back in full.\"}",
+		answer:    "{\"text\":\"# Tool results\\n- Every tool result starts with its id in brackets, like `[#0012]`. A read's bracket also says the path, the lines shown, the file's length and a short hash of its content: `[#0012 src/app.ts lines 1-200 of 340 sha 1c9e04ab]`.\\n- Reading a file that has not changed since an earlier read in this conversation returns a stub instead of the lines: `Unchanged since #0012, which already shows lines 1-200.` The content is in that earlier result. Use it; do not read the file again to see it.\\n- A listing or search repeated with the same result returns `Same result as #0026.` in the same way.\\n- Long output is shortened to its beginning and its end, with `[1234 lines elided, full output #0020]` between them.\\n- `recall` with an id shows that stored result in full, or from a line on: for lines left out of a shortened output, or for a result from before the conversation was summarised. Nothing is lost; recall only what you need.\\n- An edit answers with the diff of the change, not the whole file. The earlier read with that diff applied is the file now: read it again only for lines you have not seen.\\n- After the conversation is summarised, earlier results are no longer in front of you. The summary ends with a table of the files read before it, with their ids; a file read again then comes back in full.\"}",
+	},
+	{
 		id: "search/ec264f7b", area: "search", index: 0, file: "lembas-check:search.json", line: 4,
 		about: `Fusion by rank: each passage's rank by meaning and by words, fused as 1/(60 + rank) summed (reciprocal rank fusion; the constant is a Reading: the spec says no number). Meaning ranks api 1, set up 2, guide 3; words ranks set up 1, guide 2, api 3: set up = 1/62 + 1/61 > api = 1/61 + 1/63 > guide = 1/63 + 1/62. A result is the path and line range, then the passage (lines kept, a one-line range written 7-7). filesystem.md, A search: "ranks passages by meaning (embeddings) and by words (full-text) fused by rank"; "A result is the passage's path and line range, then the passage". The result form is the spec's example's: "/Notes/setup.md:12-30 <the passage>" (a path, its lines, then the passage on the next line).`,
 		input: `{"about":"Fusion by rank: each passage's rank by meaning and by words, fused as 1/(60 + rank) summed (reciprocal rank fusion; the constant is a Reading: the spec says no number). Meaning ranks api 1, set up 2, guide 3; words ranks set up 1, guide 2, api 3: set up = 1/62 + 1/61 > api = 1/61 + 1/63 > guide = 1/63 + 1/62. A result is the path and line range, then the passage (lines kept, a one-line range written 7-7). filesystem.md, A search: \"ranks passages by meaning (embeddings) and by words (full-text) fused by rank\"; \"A result is the passage's path and line range, then the passage\". The result form is the spec's example's: \"/Notes/setup.md:12-30 <the passage>\" (a path, its lines, then the passage on the next line).","passages":[{"lines":[1,4],"meaning":0.9,"path":"/Docs/api.md","text":"The API takes a token in the header.\nTokens expire after an hour.","words":2},{"lines":[12,30],"meaning":0.8,"path":"/Notes/set up.md","text":"To set up the server, run make install.","words":5},{"lines":[7,7],"meaning":0.5,"path":"/Docs/guide.md","text":"See the guide for tokens.","words":3}],"tree":["/Notes/setup.md","/Notes/set up.md","/Notes/todo.md","/Notes/Private/salary.md","/Docs/api.md","/Docs/guide.md","/Docs2/x.md","/AGENTS.md"]}`,
@@ -7300,6 +7621,59 @@ var embeddedCases = [...]embeddedCase{
       }`,
 		canonical: `{"results":["/Notes/todo.md:1-3\nIn Notes.","/Notes/setup.md:2-4\nSet up."]}`,
 		answer:    `{"results":["/Notes/todo.md:1-3\nIn Notes.","/Notes/setup.md:2-4\nSet up."]}`,
+	},
+	{
+		id: "search/d8b7e14a", area: "search", index: 31, file: "lembas-check:search.json", line: 1771,
+		about: "grep finds the text exactly, every line that holds it, once each where passages overlap, by path then line; the hidden file's line is not one (the same view as search's, /Notes/Private at none), and the scores are not read. filesystem.md, A search: \"`grep` is the exact counterpart (text or a pattern), over the same view.\" `grep` is lembas-check's own field; the answer {matches: [\"path:line\"]} is its reading (tools/grep.json is not vendored).",
+		input: "{\"about\":\"grep finds the text exactly, every line that holds it, once each where passages overlap, by path then line; the hidden file's line is not one (the same view as search's, /Notes/Private at none), and the scores are not read. filesystem.md, A search: \\\"`grep` is the exact counterpart (text or a pattern), over the same view.\\\" `grep` is lembas-check's own field; the answer {matches: [\\\"path:line\\\"]} is its reading (tools/grep.json is not vendored).\",\"grants\":{\"/\":\"ro\",\"/Notes/Private\":\"none\"},\"grep\":\"make\",\"passages\":[{\"lines\":[1,3],\"meaning\":0.9,\"path\":\"/Notes/setup.md\",\"text\":\"# Setup\\nRun make install.\\nThen make test.\"},{\"lines\":[3,4],\"path\":\"/Notes/setup.md\",\"text\":\"Then make test.\\nDone: make it so.\"},{\"lines\":[1,2],\"path\":\"/Notes/Private/keys.md\",\"text\":\"make the key\\nnever share it\",\"words\":3},{\"lines\":[10,11],\"path\":\"/Notes/api.md\",\"text\":\"GET /v1/items\\nPOST /v1/items/42\"},{\"lines\":[5,5],\"path\":\"/Team/plan.md\",\"text\":\"We make releases on Fridays.\"}],\"tree\":[\"/Notes/setup.md\",\"/Notes/Private/keys.md\",\"/Notes/api.md\",\"/Team/plan.md\"]}",
+		expect: `{
+        "matches": [
+          "/Notes/setup.md:2",
+          "/Notes/setup.md:3",
+          "/Notes/setup.md:4",
+          "/Team/plan.md:5"
+        ]
+      }`,
+		canonical: `{"matches":["/Notes/setup.md:2","/Notes/setup.md:3","/Notes/setup.md:4","/Team/plan.md:5"]}`,
+		answer:    `{"matches":["/Notes/setup.md:2","/Notes/setup.md:3","/Notes/setup.md:4","/Team/plan.md:5"]}`,
+	},
+	{
+		id: "search/43135e98", area: "search", index: 32, file: "lembas-check:search.json", line: 1837,
+		about: "grep with a pattern (a regular expression, RE2), under a path: only /Notes, and of it only what the view allows. filesystem.md, A search: \"`grep` is the exact counterpart (text or a pattern), over the same view.\"",
+		input: "{\"about\":\"grep with a pattern (a regular expression, RE2), under a path: only /Notes, and of it only what the view allows. filesystem.md, A search: \\\"`grep` is the exact counterpart (text or a pattern), over the same view.\\\"\",\"grants\":{\"/\":\"ro\",\"/Notes/Private\":\"none\"},\"grep\":\"^(GET|POST) /v1/items(/[0-9]+)?$\",\"passages\":[{\"lines\":[1,3],\"meaning\":0.9,\"path\":\"/Notes/setup.md\",\"text\":\"# Setup\\nRun make install.\\nThen make test.\"},{\"lines\":[3,4],\"path\":\"/Notes/setup.md\",\"text\":\"Then make test.\\nDone: make it so.\"},{\"lines\":[1,2],\"path\":\"/Notes/Private/keys.md\",\"text\":\"make the key\\nnever share it\",\"words\":3},{\"lines\":[10,11],\"path\":\"/Notes/api.md\",\"text\":\"GET /v1/items\\nPOST /v1/items/42\"},{\"lines\":[5,5],\"path\":\"/Team/plan.md\",\"text\":\"We make releases on Fridays.\"}],\"path\":\"/Notes\",\"pattern\":true,\"tree\":[\"/Notes/setup.md\",\"/Notes/Private/keys.md\",\"/Notes/api.md\",\"/Team/plan.md\"]}",
+		expect: `{
+        "matches": [
+          "/Notes/api.md:10",
+          "/Notes/api.md:11"
+        ]
+      }`,
+		canonical: `{"matches":["/Notes/api.md:10","/Notes/api.md:11"]}`,
+		answer:    `{"matches":["/Notes/api.md:10","/Notes/api.md:11"]}`,
+	},
+	{
+		id: "search/a8b8eeaa", area: "search", index: 33, file: "lembas-check:search.json", line: 1903,
+		about: "grep's text is text, not a pattern, unless pattern says so: \".\" matches only a line with a dot in it, not every line. filesystem.md, A search: \"`grep` is the exact counterpart (text or a pattern), over the same view.\"",
+		input: "{\"about\":\"grep's text is text, not a pattern, unless pattern says so: \\\".\\\" matches only a line with a dot in it, not every line. filesystem.md, A search: \\\"`grep` is the exact counterpart (text or a pattern), over the same view.\\\"\",\"grants\":{\"/\":\"ro\",\"/Notes/Private\":\"none\"},\"grep\":\".\",\"passages\":[{\"lines\":[1,3],\"meaning\":0.9,\"path\":\"/Notes/setup.md\",\"text\":\"# Setup\\nRun make install.\\nThen make test.\"},{\"lines\":[3,4],\"path\":\"/Notes/setup.md\",\"text\":\"Then make test.\\nDone: make it so.\"},{\"lines\":[1,2],\"path\":\"/Notes/Private/keys.md\",\"text\":\"make the key\\nnever share it\",\"words\":3},{\"lines\":[10,11],\"path\":\"/Notes/api.md\",\"text\":\"GET /v1/items\\nPOST /v1/items/42\"},{\"lines\":[5,5],\"path\":\"/Team/plan.md\",\"text\":\"We make releases on Fridays.\"}],\"tree\":[\"/Notes/setup.md\",\"/Notes/Private/keys.md\",\"/Notes/api.md\",\"/Team/plan.md\"]}",
+		expect: `{
+        "matches": [
+          "/Notes/setup.md:2",
+          "/Notes/setup.md:3",
+          "/Notes/setup.md:4",
+          "/Team/plan.md:5"
+        ]
+      }`,
+		canonical: `{"matches":["/Notes/setup.md:2","/Notes/setup.md:3","/Notes/setup.md:4","/Team/plan.md:5"]}`,
+		answer:    `{"matches":["/Notes/setup.md:2","/Notes/setup.md:3","/Notes/setup.md:4","/Team/plan.md:5"]}`,
+	},
+	{
+		id: "search/de8924fd", area: "search", index: 34, file: "lembas-check:search.json", line: 1969,
+		about: "grep rooted where a listing is refused answers the listing's error (the hidden directory, nothing below it open, reads as missing under the visible /Notes), as search does. filesystem.md, A search: \"`grep` is the exact counterpart (text or a pattern), over the same view.\"",
+		input: "{\"about\":\"grep rooted where a listing is refused answers the listing's error (the hidden directory, nothing below it open, reads as missing under the visible /Notes), as search does. filesystem.md, A search: \\\"`grep` is the exact counterpart (text or a pattern), over the same view.\\\"\",\"grants\":{\"/\":\"ro\",\"/Notes/Private\":\"none\"},\"grep\":\"make\",\"passages\":[{\"lines\":[1,3],\"meaning\":0.9,\"path\":\"/Notes/setup.md\",\"text\":\"# Setup\\nRun make install.\\nThen make test.\"},{\"lines\":[3,4],\"path\":\"/Notes/setup.md\",\"text\":\"Then make test.\\nDone: make it so.\"},{\"lines\":[1,2],\"path\":\"/Notes/Private/keys.md\",\"text\":\"make the key\\nnever share it\",\"words\":3},{\"lines\":[10,11],\"path\":\"/Notes/api.md\",\"text\":\"GET /v1/items\\nPOST /v1/items/42\"},{\"lines\":[5,5],\"path\":\"/Team/plan.md\",\"text\":\"We make releases on Fridays.\"}],\"path\":\"/Notes/Private\",\"tree\":[\"/Notes/setup.md\",\"/Notes/Private/keys.md\",\"/Notes/api.md\",\"/Team/plan.md\"]}",
+		expect: `{
+        "error": "No such file or directory: /Notes/Private"
+      }`,
+		canonical: `{"error":"No such file or directory: /Notes/Private"}`,
+		answer:    `{"error":"No such file or directory: /Notes/Private"}`,
 	},
 	{
 		id: "skills/f25df4e4", area: "skills", index: 0, file: "lembas-check:skills.json", line: 4,

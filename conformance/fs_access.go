@@ -3,6 +3,7 @@ package conformance
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -27,6 +28,78 @@ type FSAccessCase struct {
 	Depth   *int     `json:"depth,omitempty"`
 	Reads   []string `json:"reads,omitempty"`
 	Changed []string `json:"changed,omitempty"`
+	// Device (lembas-check's own field): the tree is a device's, one level (stage) for all of it,
+	// whose listings leave out build directories and what each .gitignore (Gitignore: its path →
+	// its lines) says, and directories that hold no file they would list.
+	Device    bool                `json:"device,omitempty"`
+	Gitignore map[string][]string `json:"gitignore,omitempty"`
+}
+
+// deviceOps are the ops of a device case: the listings the sentence is about.
+var deviceOps = []fsaccess.Op{fsaccess.OpList, fsaccess.OpRead, fsaccess.OpListText, fsaccess.OpReadText}
+
+// view is the session's view: a device's is its tree as a listing of the case's path sees it,
+// at stage.
+func (c FSAccessCase) view(absent map[string]fsaccess.Level) (*fsaccess.View, error) {
+	if !c.Device {
+		return c.viewFields.view(absent)
+	}
+	f := c.viewFields
+	if f.Tree == nil {
+		return f.view(nil)
+	}
+	f.Tree = fsaccess.DeviceTree(f.Tree, c.Gitignore, c.resolved())
+	return f.view(map[string]fsaccess.Level{"/": fsaccess.Stage})
+}
+
+// resolved is the case's path, absolute.
+func (c FSAccessCase) resolved() string {
+	cwd := "/"
+	if c.Cwd != nil {
+		cwd = *c.Cwd
+	}
+	return fsaccess.Resolve(cwd, orZero(c.Path))
+}
+
+// validateDevice checks a device case's fields: no levels of a chat's, a listing op, each
+// .gitignore a file of the tree with lines the reference reads, a path not itself left out.
+func (c FSAccessCase) validateDevice() error {
+	if !c.Device {
+		if c.Gitignore != nil {
+			return Fieldf("gitignore", "is a device's: add \"device\": true")
+		}
+		return nil
+	}
+	switch {
+	case c.Grants != nil || c.Floor != nil:
+		return Fieldf("grants", "a device has one level for its whole tree (stage): no grants or floor")
+	case c.Mounts != nil:
+		return Fieldf("mounts", "a device has no mounts")
+	case !slices.Contains(deviceOps, fsaccess.Op(c.Op)):
+		return Fieldf("op", "%q: a device case is a listing (list, read, list_text, read_text)", c.Op)
+	}
+	files := map[string]bool{}
+	for _, t := range c.Tree {
+		if !strings.HasSuffix(t, "/") {
+			files[fsaccess.Resolve("/", t)] = true
+		}
+	}
+	for k, lines := range c.Gitignore {
+		field := fmt.Sprintf("gitignore[%q]", k)
+		if p := fsaccess.Resolve("/", k); !files[p] || fsaccess.Base(p) != fsaccess.GitignoreFile {
+			return Fieldf(field, "not a %s file of the tree", fsaccess.GitignoreFile)
+		}
+		for _, l := range lines {
+			if err := fsaccess.CheckGitignoreLine(l); err != nil {
+				return Fieldf(field, "%v", err)
+			}
+		}
+	}
+	if p := c.resolved(); p != "/" && fsaccess.DeviceLeftOut(c.Gitignore, p, true) {
+		return Fieldf("path", "%s is itself left out of a device's listings: the spec says what a listing leaves "+
+			"out, not what listing such a directory answers", p)
+	}
+	return nil
 }
 
 // viewFields are how a case describes a session's view (fs_access's fields; search's cases carry
@@ -91,6 +164,9 @@ func (c FSAccessCase) Validate() error {
 		return Fieldf("path", "missing: the path the operation is on (absolute, or relative to cwd)")
 	}
 	if err := c.validateArgs(); err != nil {
+		return err
+	}
+	if err := c.validateDevice(); err != nil {
 		return err
 	}
 	_, err := c.view(nil)

@@ -64,3 +64,52 @@ func TestFSAccessAnswerMarshalsToTheExpectShape(t *testing.T) {
 		}
 	}
 }
+
+// TestDeviceCasesFailAChatsListing: each device case fails a reference that lists the tree as a
+// chat's, everything at stage, nothing left out.
+func TestDeviceCasesFailAChatsListing(t *testing.T) {
+	cases, err := Load(EmbeddedSuites(), All())
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, c := range cases {
+		fc, ok := c.Decoded.(FSAccessCase)
+		if !ok || !fc.Device {
+			continue
+		}
+		n++
+		fc.Device, fc.Gitignore, fc.Grants = false, nil, map[string]string{"/": "stage"}
+		got, err := answerFSAccess(fc)
+		if err != nil {
+			t.Fatalf("%s: %v", c.ID, err)
+		}
+		b, _ := json.Marshal(got)
+		if Diff(c.Expect, b) == "" {
+			t.Errorf("%s (%s): a chat's listing passes it", c.ID, c.About)
+		}
+	}
+	if n < 5 {
+		t.Errorf("%d device cases, want the 5 of cases/fs_access.json at least", n)
+	}
+}
+
+func TestDeviceCasesRefusedWhenMalformed(t *testing.T) {
+	const tree = `"tree": ["/p/.gitignore", "/p/a.go", "/p/node_modules/x.js"]`
+	for _, c := range []struct{ name, json, field, want string }{
+		{"grants", `{` + tree + `, "device": true, "grants": {"/": "ro"}, "op": "list_text", "path": "/p"}`, "grants",
+			"one level"},
+		{"mounts", `{` + tree + `, "device": true, "mounts": ["/p"], "op": "list_text", "path": "/p"}`, "mounts", "no mounts"},
+		{"op", `{` + tree + `, "device": true, "op": "write", "path": "/p/a.go"}`, "op", "a listing"},
+		{"not device", `{` + tree + `, "gitignore": {"/p/.gitignore": []}, "op": "list", "path": "/p"}`, "gitignore",
+			"is a device's"},
+		{"not a file", `{` + tree + `, "device": true, "gitignore": {"/p/x/.gitignore": []}, "op": "list", "path": "/p"}`,
+			`gitignore["/p/x/.gitignore"]`, "not a .gitignore file"},
+		{"double star", `{` + tree + `, "device": true, "gitignore": {"/p/.gitignore": ["**/x"]}, "op": "list", "path": "/p"}`,
+			`gitignore["/p/.gitignore"]`, "not modelled"},
+		{"left out", `{` + tree + `, "device": true, "op": "list", "path": "/p/node_modules"}`, "path", "left out"},
+	} {
+		_, err := FSAccess.Decode(json.RawMessage(c.json))
+		wantField(t, c.name, err, c.field, c.want)
+	}
+}

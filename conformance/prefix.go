@@ -61,6 +61,9 @@ type prefixState struct {
 type PrefixStart struct {
 	prefixState
 	Could opt[[]string] `json:"could"`
+	// Chat (lembas-check's own field): the session is a chat, which says loop.json's plan_ended and
+	// plan_own; absent or false, an agent session.
+	Chat opt[bool] `json:"chat"`
 }
 
 // PrefixStep is one step: its op, the tool a call names, and what a set changes (by the model
@@ -189,7 +192,7 @@ func (st *PrefixStart) validate() (map[string]bool, error) {
 		{"start.personality", st.Personality.check("start.personality")}, {"start.files",
 			st.Files.check("start.files")},
 		{"start.mcp", st.MCP.check("start.mcp")}, {"start.could", st.Could.check("start.could")}, {"start.met",
-			st.Met.check("start.met")},
+			st.Met.check("start.met")}, {"start.chat", st.Chat.check("start.chat")},
 	} {
 		if f.err != nil {
 			return nil, f.err
@@ -491,7 +494,7 @@ func answerPrefix(c PrefixCase) (prefixAnswer, error) {
 	st := c.Start
 	start := prefix.Start{
 		Date: st.Date.V, Mode: st.Mode.V, Plan: st.Plan.V, Memory: st.Memory.V, Personality: st.Personality.V,
-		Files: st.Files.V, MCP: st.MCP.V, Could: st.Could.V,
+		Files: st.Files.V, MCP: st.MCP.V, Could: st.Could.V, Chat: st.Chat.V,
 	}
 	if st.Met.Set {
 		start.Met = append([]string{}, st.Met.V...)

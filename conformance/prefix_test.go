@@ -118,3 +118,35 @@ func TestPrefixSeedsIncludeTheSpecsCases(t *testing.T) {
 		t.Fatalf("%d cases, %v", len(cases), err)
 	}
 }
+
+// TestChatCasesFailAnAgentSession: each case of a chat (start.chat) fails a reference that reads
+// the session as an agent's — plan_ended and plan_own never said — by an answer that differs or
+// a refusal (an agent session has no text for a mode other than plan).
+func TestChatCasesFailAnAgentSession(t *testing.T) {
+	cases, err := Load(EmbeddedSuites(), All())
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, c := range cases {
+		pc, ok := c.Decoded.(PrefixCase)
+		if !ok || !pc.Start.Chat.V {
+			continue
+		}
+		n++
+		agent := *pc.Start
+		agent.Chat = opt[bool]{}
+		pc.Start = &agent
+		got, err := answerPrefix(pc)
+		if err != nil {
+			continue
+		}
+		b, _ := json.Marshal(got)
+		if Diff(c.Expect, b) == "" {
+			t.Errorf("%s (%s): an agent session's answer passes it", c.ID, c.About)
+		}
+	}
+	if n < 4 {
+		t.Errorf("%d chat cases, want the 4 of cases/prefix.json at least", n)
+	}
+}

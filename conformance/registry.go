@@ -7,8 +7,8 @@ import (
 
 // All is every area lembas-check knows, the spec's and its own, by name.
 func All() []Area {
-	areas := []Area{Chunk, ChunkTokens, Context, FSAccess, Index, Instructions, Jobs, Loop, Modules, Prefix, Search,
-		Skills, Tools, Workspace}
+	areas := []Area{Chunk, ChunkTokens, Context, FSAccess, Index, Instructions, Jobs, Loop, Modules, Prefix,
+		Prompts, Search, Skills, Tools, Workspace}
 	sort.Slice(areas, func(i, j int) bool { return areas[i].Name < areas[j].Name })
 	return areas
 }

@@ -3,6 +3,7 @@ package conformance
 import (
 	"errors"
 	"fmt"
+	"regexp"
 
 	"github.com/LLeMbas/lembas-check/harness/fsaccess"
 	"github.com/LLeMbas/lembas-check/harness/search"
@@ -20,6 +21,10 @@ type searchCase struct {
 	Passages []searchPassage `json:"passages"`
 	Path     *string         `json:"path"`
 	Limit    *int            `json:"limit"`
+	// Grep (lembas-check's own field) makes the case a grep for this text — with Pattern, a regular
+	// expression (RE2) — over the same passages and view; the scores are not read.
+	Grep    *string `json:"grep,omitempty"`
+	Pattern bool    `json:"pattern,omitempty"`
 }
 
 // searchPassage is an indexed passage and its two scores for the query: `meaning` (similarity,
@@ -65,9 +70,31 @@ func (c searchCase) Validate() error {
 	if c.Path != nil && *c.Path == "" {
 		return Fieldf("path", "empty: leave it out to search everything the session can see")
 	}
+	if err := c.validateGrep(); err != nil {
+		return err
+	}
 	t := search.SpecTexts()
 	if c.Limit != nil && (*c.Limit < t.MinLimit || *c.Limit > t.MaxLimit) {
 		return Fieldf("limit", "%d: the tool's limit is %d to %d (tools/search.json)", *c.Limit, t.MinLimit, t.MaxLimit)
+	}
+	return nil
+}
+
+func (c searchCase) validateGrep() error {
+	switch {
+	case c.Grep == nil && c.Pattern:
+		return Fieldf("pattern", "is grep's: give the pattern as grep")
+	case c.Grep == nil:
+		return nil
+	case *c.Grep == "":
+		return Fieldf("grep", "empty: the text (or, with pattern, the pattern) grep looks for")
+	case c.Limit != nil:
+		return Fieldf("limit", "is search's: grep gives every line that matches")
+	}
+	if c.Pattern {
+		if _, err := regexp.Compile(*c.Grep); err != nil {
+			return Fieldf("grep", "not a pattern (RE2): %v", err)
+		}
 	}
 	return nil
 }
@@ -78,15 +105,23 @@ func (c searchCase) view() (*fsaccess.View, error) {
 	return c.viewFields.view(map[string]fsaccess.Level{"/": fsaccess.RO})
 }
 
-// searchAnswer is {results: [each "path:start-end\npassage"]} or {error}.
+// searchAnswer is {results: [each "path:start-end\npassage"]}, grep's {matches: [each
+// "path:line"]}, or {error}.
 type searchAnswer struct {
 	Results *[]string `json:"results,omitempty"`
+	Matches *[]string `json:"matches,omitempty"`
 	Error   *string   `json:"error,omitempty"`
 }
 
 func (a searchAnswer) Validate() error {
-	if (a.Results == nil) == (a.Error == nil) {
-		return Fieldf("", `the answer is {"results": […]} or {"error": "…"}`)
+	n := 0
+	for _, set := range []bool{a.Results != nil, a.Matches != nil, a.Error != nil} {
+		if set {
+			n++
+		}
+	}
+	if n != 1 {
+		return Fieldf("", `the answer is {"results": […]}, {"matches": […]} or {"error": "…"}`)
 	}
 	return nil
 }
@@ -100,6 +135,9 @@ func answerSearch(c searchCase) (searchAnswer, error) {
 	for i, p := range c.Passages {
 		ps[i] = search.Passage{Path: p.Path, Start: p.Lines[0], End: p.Lines[1], Text: *p.Text, Meaning: p.Meaning,
 			Words: p.Words}
+	}
+	if c.Grep != nil {
+		return answerGrep(c, v, ps)
 	}
 	q := search.Query{}
 	if c.Path != nil {
@@ -122,4 +160,21 @@ func answerSearch(c searchCase) (searchAnswer, error) {
 		results[i] = search.Result(p)
 	}
 	return searchAnswer{Results: &results}, nil
+}
+
+func answerGrep(c searchCase, v *fsaccess.View, ps []search.Passage) (searchAnswer, error) {
+	found, err := search.Grep(v, ps, orZero(c.Path), *c.Grep, c.Pattern)
+	var fe *fsaccess.Error
+	if errors.As(err, &fe) {
+		msg := fe.Error()
+		return searchAnswer{Error: &msg}, nil
+	}
+	if err != nil {
+		return searchAnswer{}, err
+	}
+	matches := make([]string, len(found))
+	for i, m := range found {
+		matches[i] = m.String()
+	}
+	return searchAnswer{Matches: &matches}, nil
 }

@@ -14,7 +14,7 @@ export class Skip extends Error {}
 
 /** Every area lembas-check checks (types.d.ts's Area), listed in hello so each case is sent. */
 export const AREAS = ["chunk", "chunk_tokens", "context", "fs_access", "index", "instructions", "jobs", "loop",
-  "modules", "prefix", "search", "skills", "tools", "workspace"];
+  "modules", "prefix", "prompts", "search", "skills", "tools", "workspace"];
 
 /**
  * @param {import("./index.mjs").Handlers} handlers

@@ -71,7 +71,9 @@ export type FsAccessCase = {
   changed?: Array<string>;
   cwd?: string;
   depth?: number;
+  device?: boolean;
   floor?: Record<string, string>;
+  gitignore?: Record<string, Array<string>>;
   grants?: Record<string, string>;
   mounts?: Array<string>;
   op: string;
@@ -272,6 +274,7 @@ export type ModulesAnswer = Array<unknown>;
 export type PrefixCase = {
   about?: string;
   start?: {
+    chat?: boolean | null;
     could?: Array<string> | null;
     date?: string | null;
     files?: Record<string, string> | null;
@@ -300,12 +303,25 @@ export type PrefixCase = {
 /** prefix: an answer, the shape of a case's "expect". */
 export type PrefixAnswer = Array<unknown>;
 
+/** prompts: a case (the text the model is given of one of the spec's prompt files (prompts/agents/*.md, prompts/blocks/*.md), its comment left out and its variables filled; a subagent's block with its agent's own instructions). */
+export type PromptsCase = {
+  about?: string;
+  agent?: string;
+  prompt: string;
+  vars?: Record<string, string>;
+};
+/** prompts: an answer, the shape of a case's "expect". */
+export type PromptsAnswer = {
+  text?: string;
+};
+
 /** search: a case (search: passages ranked by meaning and by words fused by rank, filtered by the session's view after scoring, in the result form (filesystem.md, A search)). */
 export type SearchCase = {
   about?: string;
   cwd?: string;
   floor?: Record<string, string>;
   grants?: Record<string, string>;
+  grep?: string;
   limit?: number;
   mounts?: Array<string>;
   passages?: Array<{
@@ -316,11 +332,13 @@ export type SearchCase = {
     words?: number;
   }>;
   path?: string;
+  pattern?: boolean;
   tree?: Array<string>;
 };
 /** search: an answer, the shape of a case's "expect". */
 export type SearchAnswer = {
   error?: string;
+  matches?: Array<string>;
   results?: Array<string>;
 };
 
@@ -392,6 +410,7 @@ export interface Handlers {
   loop?: (c: LoopCase) => LoopAnswer | Promise<LoopAnswer>;
   modules?: (c: ModulesCase) => ModulesAnswer | Promise<ModulesAnswer>;
   prefix?: (c: PrefixCase) => PrefixAnswer | Promise<PrefixAnswer>;
+  prompts?: (c: PromptsCase) => PromptsAnswer | Promise<PromptsAnswer>;
   search?: (c: SearchCase) => SearchAnswer | Promise<SearchAnswer>;
   skills?: (c: SkillsCase) => SkillsAnswer | Promise<SkillsAnswer>;
   tools?: (c: ToolsCase) => ToolsAnswer | Promise<ToolsAnswer>;

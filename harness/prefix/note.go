@@ -21,9 +21,8 @@ func noteOrder() []string {
 
 // ChatBlocks are the note's blocks only a chat says (loop.json context.note.about: plan_ended
 // "for a session that leaves plan mode for a mode with no text of its own (a chat)", plan_own
-// "for a session that does not resend earlier tool results (a chat)"). A Session is an agent
-// session — conformance/prefix.json's cases have no way to say a session is a chat — so it never
-// says them.
+// "for a session that does not resend earlier tool results (a chat)"); a Session started with
+// Start.Chat says them in place of the mode and plan blocks.
 var ChatBlocks = []string{"plan_ended", "plan_own"}
 
 // Note is the note the next user message would carry now, without sending it: each change the
@@ -51,15 +50,23 @@ func (s *Session) Note() (string, error) {
 				err = add(n.Date, map[string]string{"date": s.date})
 			}
 		case "mode":
-			if s.now.mode != s.known.mode {
+			if s.now.mode != s.known.mode && !s.planEnded() {
 				var text string
 				if text, err = ModeText(s.now.mode); err == nil {
 					err = add(n.Mode, map[string]string{"mode": s.now.mode, "mode_text": text})
 				}
 			}
+		case "plan_ended":
+			if s.planEnded() {
+				err = add(n.PlanEnded, nil)
+			}
 		case "plan":
-			if s.now.plan != s.known.plan {
+			if s.now.plan != s.known.plan && !s.ownPlan {
 				err = add(n.Plan, map[string]string{"plan": orEmpty(s.now.plan)})
+			}
+		case "plan_own":
+			if s.now.plan != s.known.plan && s.ownPlan {
+				err = add(n.PlanOwn, map[string]string{"plan": orEmpty(s.now.plan)})
 			}
 		case "memory":
 			if s.now.memory != s.known.memory {
@@ -76,25 +83,9 @@ func (s *Session) Note() (string, error) {
 				err = add(n.Personality, map[string]string{"personality": orEmpty(s.now.personality)})
 			}
 		case "mcp":
-			// Only instructions that arrived: a server gone, or one with none, says nothing.
-			for _, name := range changedKeys(s.known.mcp, s.now.mcp) {
-				text := s.now.mcp[name]
-				if text == "" {
-					continue
-				}
-				var server string
-				if server, err = spec.Render(spec.Text("note.mcp_server"), map[string]string{"name": name,
-					"instructions": text}); err != nil {
-					break
-				}
-				if err = add(n.MCP, map[string]string{"instructions": server}); err != nil {
-					break
-				}
-			}
+			err = s.mcpBlocks(add)
 		default:
-			if !isChatBlock(key) {
-				err = fmt.Errorf("loop.json context.note lists a block %q this reference has no rule for", key)
-			}
+			err = fmt.Errorf("loop.json context.note lists a block %q this reference has no rule for", key)
 		}
 		if err != nil {
 			return "", fmt.Errorf("note, %s block: %w", key, err)
@@ -106,13 +97,10 @@ func (s *Session) Note() (string, error) {
 	return n.Open + "\n" + strings.Join(blocks, "\n\n") + "\n" + n.Close, nil
 }
 
-func isChatBlock(key string) bool {
-	for _, k := range ChatBlocks {
-		if k == key {
-			return true
-		}
-	}
-	return false
+// planEnded: a chat left plan mode, for a mode with no text of its own (every chat mode but plan),
+// and the model does not know it yet — the mode block is then plan_ended.
+func (s *Session) planEnded() bool {
+	return s.chat && s.known.mode == PlanMode && s.now.mode != PlanMode
 }
 
 // ModeText is the body of the mode block: modes/<mode>.md with its variables filled. The seed
@@ -125,4 +113,24 @@ func ModeText(mode string) (string, error) {
 			"does not carry (harness/spec/extra has mode.%s only)", mode, mode, PlanMode)
 	}
 	return spec.Render(t.Text, map[string]string{"plan_dir": spec.Text("mode.plan.plan_dir")})
+}
+
+// mcpBlocks adds one block per server whose instructions arrived: a server gone, or one with none,
+// says nothing.
+func (s *Session) mcpBlocks(add func(tmpl string, vars map[string]string) error) error {
+	for _, name := range changedKeys(s.known.mcp, s.now.mcp) {
+		text := s.now.mcp[name]
+		if text == "" {
+			continue
+		}
+		server, err := spec.Render(spec.Text("note.mcp_server"), map[string]string{"name": name,
+			"instructions": text})
+		if err != nil {
+			return err
+		}
+		if err = add(spec.LoopJSON().Context.Note.MCP, map[string]string{"instructions": server}); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -46,6 +46,10 @@ type Start struct {
 	Could []string
 	// Met is what is met now besides `plan`, which plan mode meets; nil: everything it could.
 	Met []string
+	// Chat: the session is a chat, which does not resend earlier tool results and whose modes but
+	// plan have no text of their own; its note says plan_ended and plan_own (loop.json
+	// context.note.about). false: an agent session.
+	Chat bool
 }
 
 // Change is one `set`: what changed, and whether the model's own tool changed it.
@@ -109,6 +113,9 @@ type Session struct {
 	system    int
 	// wrapped: the wrap-up request was sent and no user message has started a turn since.
 	wrapped bool
+	// chat: a chat session (Start.Chat). ownPlan: in a chat, the plan was last changed by the
+	// model's own tools, whose results the next request does not resend — the note says it back.
+	chat, ownPlan bool
 }
 
 // New starts a session offering the named tools it could ever use, in their order: a tool is left
@@ -128,7 +135,7 @@ func New(st Start, tools []string) (*Session, error) {
 	if st.Mode == PlanMode && !could[PlanMode] {
 		return nil, fmt.Errorf("start: the session begins in plan mode, so it could meet %q: add it to could", PlanMode)
 	}
-	s := &Session{could: could, requires: map[string][]string{}, date: st.Date, system: 1}
+	s := &Session{could: could, requires: map[string][]string{}, date: st.Date, system: 1, chat: st.Chat}
 	if st.Met == nil {
 		s.met = map[string]bool{}
 		for r := range could {
@@ -264,7 +271,7 @@ func (s *Session) User() (Request, error) {
 	}
 	s.known = s.now
 	s.knownDate = s.date
-	s.wrapped = false
+	s.wrapped, s.ownPlan = false, false
 	return s.request(note), nil
 }
 
@@ -302,6 +309,7 @@ func (s *Session) Model() { s.remake() }
 func (s *Session) remake() {
 	s.system++
 	s.known = s.now
+	s.ownPlan = false
 }
 
 // Set applies one change. A change the person (or the clock) made waits for the next user
@@ -351,7 +359,12 @@ func (s *Session) Set(c Change) error {
 		}
 	}
 	scalar(c.Mode, &s.now.mode, &s.known.mode)
-	scalar(c.Plan, &s.now.plan, &s.known.plan)
+	if c.Plan != nil && s.chat {
+		// A chat does not resend the plan tools' results: the model's own plan is said back.
+		s.now.plan, s.ownPlan = *c.Plan, c.ByModel
+	} else {
+		scalar(c.Plan, &s.now.plan, &s.known.plan)
+	}
 	scalar(c.Memory, &s.now.memory, &s.known.memory)
 	scalar(c.Personality, &s.now.personality, &s.known.personality)
 	if c.Files != nil {

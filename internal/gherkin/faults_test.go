@@ -11,6 +11,7 @@ import (
 
 	"github.com/LLeMbas/lembas-check/conformance"
 	"github.com/LLeMbas/lembas-check/harness/loop"
+	"github.com/LLeMbas/lembas-check/harness/spec"
 	"github.com/LLeMbas/lembas-check/runner"
 )
 
@@ -130,6 +131,17 @@ func faults() []fault {
 				lim.Max++
 				return map[string]any{"parallel": map[string]any{"batches": loop.Schedule(cs.Step, lim),
 					"next_step": true}}
+			}},
+		{"prompts", "a prompt file's leading comment is its maintainers', not the model's: kept in the text",
+			func(t *testing.T, c []byte) any {
+				var cs struct{ Prompt string }
+				json.Unmarshal(c, &cs)
+				v := builtinJSON(t, "prompts", c).(map[string]any)
+				if b, err := spec.ReadFile("prompts/" + cs.Prompt); err == nil {
+					s := string(b)
+					v["text"] = s[:strings.Index(s, "-->")+3] + "\n" + v["text"].(string)
+				}
+				return v
 			}},
 		{"instructions", "instruction files come outermost first (filesystem.md): nearest first", func(t *testing.T, c []byte) any {
 			v := builtinJSON(t, "instructions", c).([]any)

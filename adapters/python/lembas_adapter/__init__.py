@@ -20,7 +20,7 @@ class Skip(Exception):
 
 # Every area lembas-check checks, listed in hello so that each case is sent.
 AREAS = ["chunk", "chunk_tokens", "context", "fs_access", "index", "instructions", "jobs", "loop",
-         "modules", "prefix", "search", "skills", "tools", "workspace"]
+         "modules", "prefix", "prompts", "search", "skills", "tools", "workspace"]
 
 __all__ = ["AREAS", "PROTOCOL", "Handlers", "Skip", "serve"]
 

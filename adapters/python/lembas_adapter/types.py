@@ -90,7 +90,9 @@ FsAccessCase = TypedDict("FsAccessCase", {
     "changed": NotRequired[List[str]],
     "cwd": NotRequired[str],
     "depth": NotRequired[int],
+    "device": NotRequired[bool],
     "floor": NotRequired[Dict[str, str]],
+    "gitignore": NotRequired[Dict[str, List[str]]],
     "grants": NotRequired[Dict[str, str]],
     "mounts": NotRequired[List[str]],
     "op": str,
@@ -319,6 +321,7 @@ ModulesCase = TypedDict("ModulesCase", {
 ModulesAnswer = List[Any]
 
 PrefixCaseStart = TypedDict("PrefixCaseStart", {
+    "chat": NotRequired[Optional[bool]],
     "could": NotRequired[Optional[List[str]]],
     "date": NotRequired[Optional[str]],
     "files": NotRequired[Optional[Dict[str, str]]],
@@ -353,6 +356,17 @@ PrefixCase = TypedDict("PrefixCase", {
 
 PrefixAnswer = List[Any]
 
+PromptsCase = TypedDict("PromptsCase", {
+    "about": NotRequired[str],
+    "agent": NotRequired[str],
+    "prompt": str,
+    "vars": NotRequired[Dict[str, str]],
+})
+
+PromptsAnswer = TypedDict("PromptsAnswer", {
+    "text": NotRequired[str],
+})
+
 SearchCasePassagesItem = TypedDict("SearchCasePassagesItem", {
     "lines": NotRequired[List[int]],
     "meaning": NotRequired[float],
@@ -366,15 +380,18 @@ SearchCase = TypedDict("SearchCase", {
     "cwd": NotRequired[str],
     "floor": NotRequired[Dict[str, str]],
     "grants": NotRequired[Dict[str, str]],
+    "grep": NotRequired[str],
     "limit": NotRequired[int],
     "mounts": NotRequired[List[str]],
     "passages": NotRequired[List[SearchCasePassagesItem]],
     "path": NotRequired[str],
+    "pattern": NotRequired[bool],
     "tree": NotRequired[List[str]],
 })
 
 SearchAnswer = TypedDict("SearchAnswer", {
     "error": NotRequired[str],
+    "matches": NotRequired[List[str]],
     "results": NotRequired[List[str]],
 })
 
@@ -447,6 +464,7 @@ Handlers = TypedDict("Handlers", {
     "loop": NotRequired[Callable[[LoopCase], LoopAnswer]],
     "modules": NotRequired[Callable[[ModulesCase], ModulesAnswer]],
     "prefix": NotRequired[Callable[[PrefixCase], PrefixAnswer]],
+    "prompts": NotRequired[Callable[[PromptsCase], PromptsAnswer]],
     "search": NotRequired[Callable[[SearchCase], SearchAnswer]],
     "skills": NotRequired[Callable[[SkillsCase], SkillsAnswer]],
     "tools": NotRequired[Callable[[ToolsCase], ToolsAnswer]],

@@ -313,3 +313,45 @@ Feature: prefix — what each request of a session sends
         Today is 2026-11-06.
         </session-note>
         """
+
+    Scenario: a chat that leaves plan mode says plan_ended, its modes but plan having no text of their own
+      Given a session that starts on "2026-11-05" in mode "plan"
+      And the session is a chat
+      And it could meet "plan"
+      And the tools "read" and "plan_submit"
+      When the person sends a message
+      And the person sets the mode to "default"
+      And the model calls "plan_submit"
+      And the person sends a message
+      Then step 3 answers "Not in plan mode: plan_submit is how a plan made in plan mode is put to the person for approval. Carry on with the work; keep the plan current with plan_update."
+      And step 4 carries the note:
+        """
+        <session-note>
+        Plan mode has ended: make the changes the work needs; nothing is refused for planning any more.
+        </session-note>
+        """
+
+    Scenario: a chat, which does not resend earlier tool results, is told its own plan back, once
+      Given a session that starts on "2026-11-05" in mode "plan"
+      And the session is a chat
+      And it could meet "plan"
+      And the tools "read" and "plan_write"
+      And its plan is ""
+      When the person sends a message
+      And the model changes the plan to "# Fix\n1. Read the loader."
+      And a tool step is requested
+      And the date becomes "2026-11-06"
+      And the person sends a message
+      And the person sends a message
+      Then step 3 carries no note
+      And step 5 carries the note:
+        """
+        <session-note>
+        Today is 2026-11-06.
+
+        Your plan, as your plan tools left it:
+        # Fix
+        1. Read the loader.
+        </session-note>
+        """
+      And step 6 carries no note

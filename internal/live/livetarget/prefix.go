@@ -61,6 +61,10 @@ func planPrefix(p *agents.Profile, c conformance.Case) (*plan, error) {
 // prefixPlayable says why a case's start cannot be played live, else what the session could
 // meet: instruction texts by heading, `met` short of what it could, a tool a device never offers.
 func prefixPlayable(st *conformance.PrefixStart, tools []string) (map[string]bool, error) {
+	if st.Chat.V {
+		return nil, skipf("the session is a chat (start.chat), and every harness here is an agent session: a " +
+			"chat front end (LLeMbas's web chat) driven over its own protocol would carry it")
+	}
 	could := map[string]bool{}
 	for _, r := range st.Could.V {
 		could[r] = true

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/LLeMbas/lembas-check/harness/spec"
+	"github.com/LLeMbas/lembas-check/harness/prompts"
 )
 
 // noteKept is a user step's note as the request after it carried it, checked against every later
@@ -46,17 +46,11 @@ func withRecallBlock(q *request, offered []string, number int) any {
 	if !slices.Contains(offered, "recall") {
 		return number
 	}
-	b, err := spec.ReadFile("prompts/blocks/context.md")
+	block, err := prompts.Body("blocks/context.md")
 	if err != nil {
 		return number
 	}
-	block := string(b)
-	if strings.HasPrefix(block, "<!--") {
-		if i := strings.Index(block, "-->"); i >= 0 {
-			block = block[i+3:]
-		}
-	}
-	if !strings.Contains(q.system, strings.TrimSpace(block)) {
+	if !strings.Contains(q.system, block) {
 		return fmt.Sprintf("(system prompt %d lacks prompts/blocks/context.md, and the session offers recall)", number)
 	}
 	return number

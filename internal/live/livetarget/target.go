@@ -41,6 +41,9 @@ var Areas = []string{"context", "fs_access", "instructions", "jobs", "modules", 
 // client, but which no harness here is proved to carry yet: each of their cases is a skip that
 // says what would carry it (docs/live.md, The LLeMbas extensions).
 var Unplayed = map[string]string{
+	"prompts": "a prompt file's text shows in the system prompt a harness sends its model; the reference agent " +
+		"starts no subagent (blocks/subagent.md, agents/*.md) and is no chat (blocks/workspace.md), and its " +
+		"blocks/context.md is read by the prefix area's recall case, so no play reads a prompts case yet",
 	"skills": "a harness's skills show in its prompt's skills index (prompts/blocks/skills.md, not vendored) and " +
 		"its skills_list, skill_view and skill_manage calls; the reference agent has no skill tools, so no play " +
 		"reads them yet",

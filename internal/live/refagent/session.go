@@ -14,6 +14,7 @@ import (
 
 	"github.com/LLeMbas/lembas-check/harness/instructions"
 	"github.com/LLeMbas/lembas-check/harness/prefix"
+	"github.com/LLeMbas/lembas-check/harness/prompts"
 	"github.com/LLeMbas/lembas-check/harness/results"
 	"github.com/LLeMbas/lembas-check/harness/search"
 	"github.com/LLeMbas/lembas-check/harness/spec"
@@ -141,8 +142,8 @@ func (s *session) makeSystem() string {
 	var b strings.Builder
 	b.WriteString("You are lembas-check's reference agent: a harness that keeps harness " +
 		"spec " + spec.Version() + ", for checking other harnesses against it.\n\n")
-	if ctx, err := spec.ReadFile("prompts/blocks/context.md"); err == nil && slices.Contains(s.offered, "recall") {
-		b.WriteString(withoutComment(string(ctx)))
+	if ctx, err := prompts.Body("blocks/context.md"); err == nil && slices.Contains(s.offered, "recall") {
+		b.WriteString(ctx)
 		b.WriteString("\n\n")
 	}
 	b.WriteString("# Permission mode\n")
@@ -166,16 +167,6 @@ func (s *session) makeSystem() string {
 	}
 	b.WriteString("\n# Files\nRelative paths start at `" + s.disk.cwd + "`.\n")
 	return b.String()
-}
-
-// withoutComment drops a prompt file's leading HTML comment (what it is for, not what it says).
-func withoutComment(s string) string {
-	if strings.HasPrefix(s, "<!--") {
-		if i := strings.Index(s, "-->"); i >= 0 {
-			s = s[i+3:]
-		}
-	}
-	return strings.TrimSpace(s)
 }
 
 // body is the next request: the prompt, every message as it was sent, the tools. Called with mu held.

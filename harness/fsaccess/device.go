@@ -1,0 +1,190 @@
+package fsaccess
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/LLeMbas/lembas-check/harness/spec"
+)
+
+// A device's listing (filesystem.md, A listing): "A device leaves out ignored and build
+// directories (`.git`, `node_modules`, …, and what `.gitignore` says) and shows only directories
+// that hold a file it would list."
+
+// DeviceSkipped are the build directories the sentence names, parsed from it at first use: the
+// backticked names before its ellipsis. The ellipsis leaves more to each CLI; only these are
+// checked.
+var DeviceSkipped = spec.Parsed("harness/spec/files/filesystem.md, A listing", func() ([]string, error) {
+	md, err := spec.ReadFile("filesystem.md")
+	if err != nil {
+		return nil, err
+	}
+	listing := strings.Join(section(md, "## A listing"), " ")
+	m := regexp.MustCompile(`A device leaves out ignored and build directories \(([^…]*)…, and what ` +
+		"`\\.gitignore` says\\)").FindStringSubmatch(listing)
+	if m == nil {
+		return nil, fmt.Errorf("## A listing: no sentence \"A device leaves out … (`.git`, …, and what `.gitignore` " +
+			"says)\"")
+	}
+	var out []string
+	for _, n := range regexp.MustCompile("`([^`]+)`").FindAllStringSubmatch(m[1], -1) {
+		out = append(out, n[1])
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("## A listing: the device's sentence names no directory")
+	}
+	return out, nil
+})
+
+// GitignoreFile is the name of the file whose lines a device's listing leaves out.
+const GitignoreFile = ".gitignore"
+
+// ignoreRule is one line of a .gitignore: its pattern, relative to the file's directory.
+type ignoreRule struct {
+	dir      string // the .gitignore's directory
+	pattern  string
+	negate   bool // "!": a later match re-includes
+	dirOnly  bool // a trailing "/": directories only
+	anchored bool // a "/" before the end: matched against the path from dir, not the name
+}
+
+// CheckGitignoreLine says why a line is not one DeviceTree reads (nil: it is): a "**" is not
+// modelled.
+func CheckGitignoreLine(line string) error {
+	if strings.Contains(line, "**") {
+		return fmt.Errorf("%q: a ** pattern is not modelled (only *, ? and [...] within one name)", line)
+	}
+	if _, err := path.Match(strings.Trim(strings.TrimPrefix(line, "!"), "/"), ""); err != nil {
+		return fmt.Errorf("%q: %v", line, err)
+	}
+	return nil
+}
+
+func parseIgnore(dir string, lines []string) []ignoreRule {
+	var out []ignoreRule
+	for _, l := range lines {
+		l = strings.TrimRight(l, " ")
+		if l == "" || strings.HasPrefix(l, "#") {
+			continue
+		}
+		r := ignoreRule{dir: dir}
+		if r.negate = strings.HasPrefix(l, "!"); r.negate {
+			l = l[1:]
+		}
+		if r.dirOnly = strings.HasSuffix(l, "/"); r.dirOnly {
+			l = strings.TrimSuffix(l, "/")
+		}
+		r.anchored = strings.Contains(l, "/")
+		r.pattern = strings.TrimPrefix(l, "/")
+		out = append(out, r)
+	}
+	return out
+}
+
+func (r ignoreRule) match(p string, isDir bool) bool {
+	if !Within(r.dir, p) || p == r.dir || r.dirOnly && !isDir {
+		return false
+	}
+	subject := Base(p)
+	if r.anchored {
+		subject = strings.TrimPrefix(strings.TrimPrefix(p, r.dir), "/")
+	}
+	ok, _ := path.Match(r.pattern, subject)
+	return ok
+}
+
+// DeviceTree is the tree a device's listing of dir shows: tree's paths (a directory ending with
+// /, parents implied) without the build directories of DeviceSkipped and what each .gitignore
+// says (gitignore: a .gitignore's path → its lines; a deeper file's lines come after a shallower
+// one's, the last match wins, and nothing below a left-out directory comes back), then without
+// the directories below dir that hold no file left. dir and its ancestors stay: the listing is
+// of it.
+func DeviceTree(tree []string, gitignore map[string][]string, dir string) []string {
+	rules := ignoreRules(gitignore)
+	dirs, files := map[string]bool{}, map[string]bool{}
+	for _, t := range tree {
+		p := Resolve("/", t)
+		if strings.HasSuffix(t, "/") {
+			dirs[p] = true
+		} else {
+			files[p] = true
+		}
+		for _, a := range Ancestors(p) {
+			dirs[a] = true
+		}
+	}
+	left := func(p string, isDir bool) bool { return !leftOut(rules, p, isDir) }
+	held := map[string]bool{} // directories holding a file that is left
+	var out []string
+	for f := range files {
+		if left(f, false) {
+			out = append(out, f)
+			for _, a := range Ancestors(f) {
+				held[a] = true
+			}
+		}
+	}
+	for d := range dirs {
+		keep := d == dir || Within(d, dir) || held[d] && left(d, true)
+		if keep && d != "/" {
+			out = append(out, d+"/")
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// DeviceLeftOut says whether a device's listing leaves p out: p or a directory above it is a build
+// directory or what a .gitignore says.
+func DeviceLeftOut(gitignore map[string][]string, p string, isDir bool) bool {
+	return leftOut(ignoreRules(gitignore), Resolve("/", p), isDir)
+}
+
+func leftOut(rules []ignoreRule, p string, isDir bool) bool {
+	for q := p; q != "/"; q = Parent(q) {
+		if ignoredHere(q, q != p || isDir, rules) {
+			return true
+		}
+	}
+	return false
+}
+
+// ignoreRules are the .gitignore files' lines, a shallower file's before a deeper one's.
+func ignoreRules(gitignore map[string][]string) []ignoreRule {
+	files := make([]string, 0, len(gitignore))
+	byPath := map[string][]string{}
+	for f, lines := range gitignore {
+		p := Resolve("/", f)
+		files = append(files, p)
+		byPath[p] = append(byPath[p], lines...)
+	}
+	slices.SortFunc(files, func(a, b string) int {
+		if d := strings.Count(a, "/") - strings.Count(b, "/"); d != 0 {
+			return d
+		}
+		return strings.Compare(a, b)
+	})
+	var rules []ignoreRule
+	for _, f := range slices.Compact(files) {
+		rules = append(rules, parseIgnore(Parent(f), byPath[f])...)
+	}
+	return rules
+}
+
+// ignoredHere: p itself (not through an ancestor) is a build directory or matched by the last
+// .gitignore line that matches it.
+func ignoredHere(p string, isDir bool, rules []ignoreRule) bool {
+	if isDir && slices.Contains(DeviceSkipped(), Base(p)) {
+		return true
+	}
+	ignored := false
+	for _, r := range rules {
+		if r.match(p, isDir) {
+			ignored = !r.negate
+		}
+	}
+	return ignored
+}
