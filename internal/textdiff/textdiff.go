@@ -285,7 +285,8 @@ const context = 3
 
 // Values is a report of how two values differ, in the (-want +got) form reports read: each
 // rendered as indented JSON (keys sorted), then diffed line by line, each change shown with
-// context lines around it and a run of other unchanged lines said as its count. It is "" when
+// context lines around it and a run of other unchanged lines said as its count (two strings of
+// several lines are diffed by their lines, unquoted). It is "" when
 // the values are deeply equal. Values JSON cannot render, or renders alike though they differ
 // (an int and a float64), are shown by their Go syntax.
 func Values(want, got any) string {
@@ -295,6 +296,12 @@ func Values(want, got any) string {
 	a, b := render(want), render(got)
 	if a == b {
 		a, b = fmt.Sprintf("%T(%#v)", want, want), fmt.Sprintf("%T(%#v)", got, got)
+	}
+	// Two texts of several lines are diffed by their own lines, as a person reads them.
+	if ws, ok := want.(string); ok {
+		if gs, ok := got.(string); ok && strings.ContainsAny(ws+gs, "\n") {
+			a, b = ws, gs
+		}
 	}
 	lines := Lines(strings.Split(a, "\n"), strings.Split(b, "\n"))
 	var out strings.Builder

@@ -132,6 +132,8 @@ func TestValues(t *testing.T) {
 		{1.0, 1, "- float64(1)\n+ int(1)\n"},
 		{long, changed, "  … 6 identical lines\n    \"f\": 6,\n    \"g\": 7,\n    \"h\": 8,\n-   \"i\": 9\n+   \"i\": \"<9>\"\n  }\n"},
 		{[]any{1.0, 2.0}, []any{2.0}, "  [\n-   1,\n    2\n  ]\n"},
+		{"a\nb 05s.\nc", "a\nb .\nc", "  a\n- b 05s.\n+ b .\n  c\n"},
+		{"one line", "one line.", "- \"one line\"\n+ \"one line.\"\n"},
 	} {
 		got := Values(c.want, c.got)
 		if got != c.report {
