@@ -84,9 +84,12 @@ func tableAt(field func(embeddedCase) string) map[*byte][]int {
 	return m
 }
 
+func inputOf(e embeddedCase) string  { return e.input }
+func expectOf(e embeddedCase) string { return e.expect }
+
 var (
-	inputAt  = sync.OnceValue(func() map[*byte][]int { return tableAt(func(e embeddedCase) string { return e.input }) })
-	expectAt = sync.OnceValue(func() map[*byte][]int { return tableAt(func(e embeddedCase) string { return e.expect }) })
+	inputAt  = sync.OnceValue(func() map[*byte][]int { return tableAt(inputOf) })
+	expectAt = sync.OnceValue(func() map[*byte][]int { return tableAt(expectOf) })
 )
 
 // tablePlaces is where b lies in the table, if its bytes are a table string's of that field.
@@ -104,7 +107,7 @@ func tablePlaces(at map[*byte][]int, field func(embeddedCase) string, b []byte) 
 // embeddedExpectOf is what the table knows of an expectation: by its bytes' address when they are
 // the table's, else by its text (an expectation read from a file may be an embedded one's).
 func embeddedExpectOf(want []byte) (embeddedExpect, bool) {
-	if p := tablePlaces(expectAt(), func(e embeddedCase) string { return e.expect }, want); len(p) > 0 {
+	if p := tablePlaces(expectAt(), expectOf, want); len(p) > 0 {
 		e := embeddedCases[p[0]]
 		return embeddedExpect{e.canonical, e.answer}, true
 	}
@@ -126,7 +129,7 @@ var embeddedIndex = sync.OnceValue(func() map[string][]int {
 // embeddedValue is the decoded input of the embedded case of this area and input, if it is one.
 // The table's own bytes are found by their address, any other by their text.
 func embeddedValue(area string, input []byte) (any, bool) {
-	if v, ok := decodedAt(area, tablePlaces(inputAt(), func(e embeddedCase) string { return e.input }, input)); ok {
+	if v, ok := decodedAt(area, tablePlaces(inputAt(), inputOf, input)); ok {
 		return v, true
 	}
 	return decodedAt(area, embeddedIndex()[string(input)])
