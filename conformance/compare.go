@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 
-	"github.com/google/go-cmp/cmp"
+	"reflect"
+
+	"github.com/LLeMbas/lembas-check/internal/textdiff"
 )
 
 // Value decodes a JSON text to plain Go values (numbers as float64), the form answers are
@@ -21,15 +23,15 @@ func Value(raw []byte) (any, error) {
 func equalJSON(a, b []byte) bool {
 	va, err1 := Value(a)
 	vb, err2 := Value(b)
-	return err1 == nil && err2 == nil && cmp.Equal(va, vb)
+	return err1 == nil && err2 == nil && reflect.DeepEqual(va, vb)
 }
 
-// Diff compares an expectation with an answer: "" when they are the same JSON, else go-cmp's
-// report in its (-want +got) form. Strings of several lines are diffed line by line.
+// Diff compares an expectation with an answer: "" when they are the same JSON, else
+// textdiff.Values' report in its (-want +got) form: the two as indented JSON, line by line.
 //
 // Two texts are the same JSON exactly when their RFC 8785 forms are the same bytes (numbers are
 // doubles in both, keys unordered, escapes and spacing do not count), so those are compared
-// first and go-cmp, which costs many times more, only reports a difference there is.
+// first and the report, which costs many times more, only says a difference there is.
 func Diff(want, got []byte) string {
 	if sameJSON(want, got) {
 		return ""
@@ -42,7 +44,7 @@ func Diff(want, got []byte) string {
 	if err != nil {
 		return "the answer is not JSON: " + err.Error()
 	}
-	return cmp.Diff(vw, vg)
+	return textdiff.Values(vw, vg)
 }
 
 // sameJSON says want and got are one JSON value: the same bytes, or the same canonical form. A
@@ -62,7 +64,7 @@ func sameJSON(want, got []byte) bool {
 // canonicalWant is an expectation's canonical form, and for an embedded one the table's form
 // and the answer bytes known to be the same JSON ("" for none).
 func canonicalWant(want []byte) (canonical, known string, err error) {
-	if e, ok := embeddedCanonical()[string(want)]; ok {
+	if e, ok := embeddedExpectOf(want); ok {
 		return e.canonical, e.answer, nil
 	}
 	c, err := Canonical(want)

@@ -4,11 +4,12 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/LLeMbas/lembas-check/internal/textdiff"
 	"github.com/google/go-cmp/cmp"
 )
 
 // Diff's canonical comparison says "same" exactly where go-cmp on the decoded values does, and a
-// difference is go-cmp's report as before.
+// difference is textdiff.Values' report of them.
 func TestDiffIsGoCmpsVerdict(t *testing.T) {
 	for _, c := range []struct{ want, got string }{
 		{`{"a":1,"b":[1,2]}`, `{"b":[1,2],"a":1}`},
@@ -33,8 +34,8 @@ func TestDiffIsGoCmpsVerdict(t *testing.T) {
 		if (d == "") != same {
 			t.Errorf("Diff(%s, %s) = %q; go-cmp says same: %v", c.want, c.got, d, same)
 		}
-		if errW == nil && errG == nil && d != cmp.Diff(vw, vg) {
-			t.Errorf("Diff(%s, %s) = %q, not go-cmp's report", c.want, c.got, d)
+		if errW == nil && errG == nil && d != textdiff.Values(vw, vg) {
+			t.Errorf("Diff(%s, %s) = %q, not textdiff.Values' report", c.want, c.got, d)
 		}
 	}
 }

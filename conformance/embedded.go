@@ -70,6 +70,51 @@ var embeddedCanonical = sync.OnceValue(func() map[string]embeddedExpect {
 	return m
 })
 
+// tableAt is the places in the table of each table string of one field, by the address of its
+// bytes: an embedded case's Input and Expect are those very bytes (Embedded), so they are found
+// without hashing their text (the maps by text hashed the table's 680 kB twice at every run).
+// The linker may make two equal strings one: a place holds every case of it.
+func tableAt(field func(embeddedCase) string) map[*byte][]int {
+	m := make(map[*byte][]int, len(embeddedCases))
+	for i, e := range embeddedCases {
+		if s := field(e); s != "" {
+			m[unsafe.StringData(s)] = append(m[unsafe.StringData(s)], i)
+		}
+	}
+	return m
+}
+
+func inputOf(e embeddedCase) string  { return e.input }
+func expectOf(e embeddedCase) string { return e.expect }
+
+var (
+	inputAt  = sync.OnceValue(func() map[*byte][]int { return tableAt(inputOf) })
+	expectAt = sync.OnceValue(func() map[*byte][]int { return tableAt(expectOf) })
+)
+
+// tablePlaces is where b lies in the table, if its bytes are a table string's of that field.
+func tablePlaces(at map[*byte][]int, field func(embeddedCase) string, b []byte) []int {
+	if len(b) == 0 {
+		return nil
+	}
+	places := at[&b[0]]
+	if len(places) > 0 && len(field(embeddedCases[places[0]])) != len(b) {
+		return nil
+	}
+	return places
+}
+
+// embeddedExpectOf is what the table knows of an expectation: by its bytes' address when they are
+// the table's, else by its text (an expectation read from a file may be an embedded one's).
+func embeddedExpectOf(want []byte) (embeddedExpect, bool) {
+	if p := tablePlaces(expectAt(), expectOf, want); len(p) > 0 {
+		e := embeddedCases[p[0]]
+		return embeddedExpect{e.canonical, e.answer}, true
+	}
+	e, ok := embeddedCanonical()[string(want)]
+	return e, ok
+}
+
 // embeddedIndex is the places in the table of each embedded input text (several areas' cases may
 // share one): Case.Decode gives an embedded input the value embeddedDecoded makes, which is what
 // the area's Decode made of these very bytes (checks passed) when the table was written.
@@ -82,8 +127,16 @@ var embeddedIndex = sync.OnceValue(func() map[string][]int {
 })
 
 // embeddedValue is the decoded input of the embedded case of this area and input, if it is one.
+// The table's own bytes are found by their address, any other by their text.
 func embeddedValue(area string, input []byte) (any, bool) {
-	for _, i := range embeddedIndex()[string(input)] {
+	if v, ok := decodedAt(area, tablePlaces(inputAt(), inputOf, input)); ok {
+		return v, true
+	}
+	return decodedAt(area, embeddedIndex()[string(input)])
+}
+
+func decodedAt(area string, places []int) (any, bool) {
+	for _, i := range places {
 		if embeddedCases[i].area == area && i < len(embeddedDecoded) {
 			return embeddedDecoded[i](), true
 		}

@@ -305,7 +305,7 @@ func (s *Server) usage(ctx context.Context, body []byte, req *wire.Request, a wi
 	if s.blocks != nil {
 		r, err := s.serveBlocks(ctx, body, req.Model)
 		u := s.countUsage(ctx, r, err, body, req, a)
-		s.vllm.generation.WithLabelValues(req.Model).Add(float64(u.Completion))
+		s.vllm.generation.With(req.Model).Add(float64(u.Completion))
 		return u
 	}
 	var r cachesim.Result

@@ -97,7 +97,7 @@ type Server struct {
 	maxBody   int64
 	now       func() time.Time
 	rec       *replay.Writer
-	metrics   *metrics
+	metrics   *serverMetrics
 	handler   http.Handler
 	srv       *http.Server
 	ln        net.Listener

@@ -6,7 +6,7 @@ import (
 
 	"github.com/LLeMbas/lembas-check/internal/api/chat"
 	"github.com/LLeMbas/lembas-check/internal/cachebench/cachesim"
-	"github.com/prometheus/client_golang/prometheus"
+	"github.com/LLeMbas/lembas-check/internal/metrics"
 )
 
 // In the vllm dialect the fake plays vLLM's OpenAI-compatible server: its prefix cache is a pool
@@ -19,23 +19,19 @@ const vllmBlocks = 1 << 16
 
 // vllmMetrics are vLLM's counters, labelled by model as vLLM labels them.
 type vllmMetrics struct {
-	queries, hits, prompt, generation *prometheus.CounterVec
+	queries, hits, prompt, generation metrics.CounterVec
 }
 
-func newVLLMMetrics(reg *prometheus.Registry) *vllmMetrics {
-	model := []string{"model_name"}
-	m := &vllmMetrics{
-		queries: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "vllm:prefix_cache_queries_total",
-			Help: "Prefix cache queries, in terms of number of queried tokens."}, model),
-		hits: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "vllm:prefix_cache_hits_total",
-			Help: "Prefix cache hits, in terms of number of cached tokens."}, model),
-		prompt: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "vllm:prompt_tokens_total",
-			Help: "Number of prefill tokens processed."}, model),
-		generation: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "vllm:generation_tokens_total",
-			Help: "Number of generation tokens processed."}, model),
+func newVLLMMetrics(reg *metrics.Registry) *vllmMetrics {
+	const model = "model_name"
+	return &vllmMetrics{
+		queries: reg.CounterVec("vllm:prefix_cache_queries_total",
+			"Prefix cache queries, in terms of number of queried tokens.", model),
+		hits: reg.CounterVec("vllm:prefix_cache_hits_total",
+			"Prefix cache hits, in terms of number of cached tokens.", model),
+		prompt:     reg.CounterVec("vllm:prompt_tokens_total", "Number of prefill tokens processed.", model),
+		generation: reg.CounterVec("vllm:generation_tokens_total", "Number of generation tokens processed.", model),
 	}
-	reg.MustRegister(m.queries, m.hits, m.prompt, m.generation)
-	return m
 }
 
 // serveBlocks is the vllm dialect's cache: the request's prompt against the block pool.
@@ -49,9 +45,9 @@ func (s *Server) serveBlocks(ctx context.Context, body []byte, model string) (ca
 		return cachesim.Result{}, err
 	}
 	res := s.blocks.Serve(p)
-	s.vllm.queries.WithLabelValues(model).Add(float64(res.PromptTokens))
-	s.vllm.hits.WithLabelValues(model).Add(float64(res.CachedTokens))
-	s.vllm.prompt.WithLabelValues(model).Add(float64(res.PromptTokens))
+	s.vllm.queries.With(model).Add(float64(res.PromptTokens))
+	s.vllm.hits.With(model).Add(float64(res.CachedTokens))
+	s.vllm.prompt.With(model).Add(float64(res.PromptTokens))
 	return res, nil
 }
 
@@ -63,8 +59,8 @@ func (s *Server) handleResetPrefixCache(w http.ResponseWriter, r *http.Request) 
 // vllmModels makes every model's counters exist at 0 from the start, as vLLM's do.
 func (s *Server) vllmModels() {
 	for _, m := range s.models {
-		for _, c := range []*prometheus.CounterVec{s.vllm.queries, s.vllm.hits, s.vllm.prompt, s.vllm.generation} {
-			c.WithLabelValues(m)
+		for _, c := range []metrics.CounterVec{s.vllm.queries, s.vllm.hits, s.vllm.prompt, s.vllm.generation} {
+			c.With(m)
 		}
 	}
 }

@@ -67,7 +67,7 @@ func TestRunFeaturesDir(t *testing.T) {
 	for _, w := range []string{
 		"--- FAIL: jobs/feature:a-typo-in-the-expected-duration",
 		filepath.Join(dir, "jobs.feature") + ":7: Then line 2 of the note is",
-		`"0",`, "differs (-want +got)",
+		`+ "job1 (sleep) exited with 0 after 1m 05s.`, "differs (-want +got)",
 		"--- ERROR: jobs/feature:a-step-no-vocabulary-knows",
 		"jobs.feature:10: Given a background comand",
 		`did you mean: Given a background command "COMMAND" with the id "ID"`,

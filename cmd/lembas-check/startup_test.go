@@ -37,7 +37,7 @@ func godogOverlay(tb testing.TB, dir string) string {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	pkg := filepath.Join(here, "..", "..", "runner", "gherkin")
+	pkg := filepath.Join(here, "..", "..", "internal", "gherkin")
 	load, err := os.ReadFile(filepath.Join(pkg, "load.go"))
 	if err != nil {
 		tb.Fatal(err)
@@ -57,8 +57,8 @@ func godogOverlay(tb testing.TB, dir string) string {
 		tb.Fatal("internal/gherkin/godog_test.go has no loadWithGodog for the baseline")
 	}
 	fn := bytes.Replace(test[start:start+end+3], []byte("func loadWithGodog("), []byte("func Load("), 1)
-	godogLoad := "package gherkin\n\nimport (\n\t\"context\"\n\t\"fmt\"\n\t\"io\"\n\t\"io/fs\"\n\t\"strings\"\n\n" +
-		"\t\"github.com/LLeMbas/lembas-check/conformance\"\n\t\"github.com/LLeMbas/lembas-check/conformance/steps\"\n\t\"github.com/cucumber/godog\"\n)\n" + string(fn)
+	godogLoad := "package gherkin\n\nimport (\n\t\"context\"\n\t\"fmt\"\n\t\"io\"\n\t\"io/fs\"\n\n" +
+		"\t\"github.com/LLeMbas/lembas-check/conformance\"\n\t\"github.com/LLeMbas/lembas-check/internal/gherkin/steps\"\n\t\"github.com/cucumber/godog\"\n)\n" + string(fn)
 	files := map[string]string{}
 	for name, body := range map[string][]byte{"load.go": load, "zz_godog_load.go": []byte(godogLoad)} {
 		tmp := filepath.Join(dir, name)

@@ -16,6 +16,7 @@ package fsaccess
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -69,29 +70,30 @@ func New(c Config) (*View, error) {
 		cwd:      "/",
 	}
 	for i, raw := range c.Tree {
-		field := fmt.Sprintf("tree[%d]", i)
+		// The field is named only when the entry is refused: a view is made for every case.
+		field := func() string { return "tree[" + strconv.Itoa(i) + "]" }
 		if !strings.HasPrefix(raw, "/") {
-			return nil, &ConfigError{field, fmt.Sprintf("%q is not absolute: a tree path begins with /", raw)}
+			return nil, &ConfigError{field(), fmt.Sprintf("%q is not absolute: a tree path begins with /", raw)}
 		}
 		kind := File
 		if strings.HasSuffix(raw, "/") {
 			kind = Dir
 		}
 		if err := v.add(Resolve("/", raw), kind); err != nil {
-			return nil, &ConfigError{field, err.Error()}
+			return nil, &ConfigError{field(), err.Error()}
 		}
 	}
 	for i, raw := range c.Mounts {
-		field := fmt.Sprintf("mounts[%d]", i)
+		field := func() string { return "mounts[" + strconv.Itoa(i) + "]" }
 		if !strings.HasPrefix(raw, "/") {
-			return nil, &ConfigError{field, fmt.Sprintf("%q is not absolute", raw)}
+			return nil, &ConfigError{field(), fmt.Sprintf("%q is not absolute", raw)}
 		}
 		p := Resolve("/", raw)
 		if k, ok := v.nodes[p]; ok && k == File {
-			return nil, &ConfigError{field, fmt.Sprintf("%s is a file; a mount is a directory", p)}
+			return nil, &ConfigError{field(), fmt.Sprintf("%s is a file; a mount is a directory", p)}
 		}
 		if err := v.add(p, Mount); err != nil {
-			return nil, &ConfigError{field, err.Error()}
+			return nil, &ConfigError{field(), err.Error()}
 		}
 	}
 	for p, k := range v.nodes {
@@ -137,16 +139,16 @@ func resolveKeys(field string, in, out map[string]Level) error {
 	from := map[string]string{}
 	for _, raw := range keys {
 		l := in[raw]
-		f := fmt.Sprintf("%s[%q]", field, raw)
+		f := func() string { return fmt.Sprintf("%s[%q]", field, raw) }
 		if !strings.HasPrefix(raw, "/") {
-			return &ConfigError{f, fmt.Sprintf("%q is not absolute", raw)}
+			return &ConfigError{f(), fmt.Sprintf("%q is not absolute", raw)}
 		}
 		if l < None || l > Commit {
-			return &ConfigError{f, fmt.Sprintf("no level %d", int8(l))}
+			return &ConfigError{f(), fmt.Sprintf("no level %d", int8(l))}
 		}
 		p := Resolve("/", raw)
 		if prev, dup := from[p]; dup {
-			return &ConfigError{f, fmt.Sprintf("names %s, as %q does", p, prev)}
+			return &ConfigError{f(), fmt.Sprintf("names %s, as %q does", p, prev)}
 		}
 		from[p] = raw
 		out[p] = l

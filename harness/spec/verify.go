@@ -6,10 +6,9 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"reflect"
 	"sort"
 	"strings"
-
-	"github.com/google/go-cmp/cmp"
 )
 
 // Problem is one way a copy of the spec differs from the pinned files.
@@ -128,7 +127,7 @@ func comparePartial(partial, whole []byte) string {
 			bad = append(bad, fmt.Sprintf("%q missing", k))
 			continue
 		}
-		if !cmp.Equal(v, wv) {
+		if !reflect.DeepEqual(v, wv) {
 			bad = append(bad, fmt.Sprintf("%q differs", k))
 		}
 	}

@@ -1,9 +1,17 @@
-// Package textdiff holds the line diffs reports show a person: go-cmp's report read line by line
-// (its mark in the first column, the non-breaking spaces it writes after the mark made plain), and
-// a line diff of two texts, unified or side by side.
+// Package textdiff holds the line diffs reports show a person: how two decoded values differ
+// (Values, what conformance.Diff reports), a go-cmp report read line by line (its mark in the first
+// column, the non-breaking spaces it writes after the mark made plain: reports stored before
+// Values hold them), and a line diff of two texts, unified or side by side.
 package textdiff
 
-import "strings"
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+)
 
 // Op is what a diff line does: the same on both sides, removed, or added.
 type Op byte
@@ -270,4 +278,75 @@ func VisibleLines(lines []Line) ([]Line, bool) {
 		any = any || m
 	}
 	return out, any
+}
+
+// context is how many unchanged lines Values shows around each change.
+const context = 3
+
+// Values is a report of how two values differ, in the (-want +got) form reports read: each
+// rendered as indented JSON (keys sorted), then diffed line by line, each change shown with
+// context lines around it and a run of other unchanged lines said as its count (two strings of
+// several lines are diffed by their lines, unquoted). It is "" when
+// the values are deeply equal. Values JSON cannot render, or renders alike though they differ
+// (an int and a float64), are shown by their Go syntax.
+func Values(want, got any) string {
+	if reflect.DeepEqual(want, got) {
+		return ""
+	}
+	a, b := render(want), render(got)
+	if a == b {
+		a, b = fmt.Sprintf("%T(%#v)", want, want), fmt.Sprintf("%T(%#v)", got, got)
+	}
+	// Two texts of several lines are diffed by their own lines, as a person reads them.
+	if ws, ok := want.(string); ok {
+		if gs, ok := got.(string); ok && strings.ContainsAny(ws+gs, "\n") {
+			a, b = ws, gs
+		}
+	}
+	lines := Lines(strings.Split(a, "\n"), strings.Split(b, "\n"))
+	var out strings.Builder
+	for i := 0; i < len(lines); {
+		if lines[i].Op != Same {
+			out.WriteString(string(rune(lines[i].Op)) + " " + lines[i].Text + "\n")
+			i++
+			continue
+		}
+		j := i
+		for j < len(lines) && lines[j].Op == Same {
+			j++
+		}
+		keepHead, keepTail := context, context
+		if i == 0 {
+			keepHead = 0
+		}
+		if j == len(lines) {
+			keepTail = 0
+		}
+		if j-i <= keepHead+keepTail+1 {
+			keepHead, keepTail = j-i, 0
+		}
+		for _, l := range lines[i : i+keepHead] {
+			out.WriteString("  " + l.Text + "\n")
+		}
+		if skipped := j - i - keepHead - keepTail; skipped > 0 {
+			out.WriteString("  … " + strconv.Itoa(skipped) + " identical lines\n")
+		}
+		for _, l := range lines[j-keepTail : j] {
+			out.WriteString("  " + l.Text + "\n")
+		}
+		i = j
+	}
+	return out.String()
+}
+
+// render is v as indented JSON with its HTML characters as they are, or its Go syntax.
+func render(v any) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return fmt.Sprintf("%#v", v)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
 }

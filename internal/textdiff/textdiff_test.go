@@ -116,3 +116,33 @@ func TestVisible(t *testing.T) {
 		t.Errorf("%q (%v)", got, marked)
 	}
 }
+
+// Values shows the changed lines of the two renderings, marked in the first column as Cmp reads
+// them, with their context, and counts the unchanged lines it leaves out.
+func TestValues(t *testing.T) {
+	long := map[string]any{"a": 1.0, "b": 2.0, "c": 3.0, "d": 4.0, "e": 5.0, "f": 6.0, "g": 7.0, "h": 8.0, "i": 9.0}
+	changed := map[string]any{"a": 1.0, "b": 2.0, "c": 3.0, "d": 4.0, "e": 5.0, "f": 6.0, "g": 7.0, "h": 8.0, "i": "<9>"}
+	for _, c := range []struct {
+		want, got any
+		report    string
+	}{
+		{1.0, 1.0, ""},
+		{[]any{}, []any{}, ""},
+		{[]any{}, nil, "- []\n+ null\n"},
+		{1.0, 1, "- float64(1)\n+ int(1)\n"},
+		{long, changed, "  … 6 identical lines\n    \"f\": 6,\n    \"g\": 7,\n    \"h\": 8,\n-   \"i\": 9\n+   \"i\": \"<9>\"\n  }\n"},
+		{[]any{1.0, 2.0}, []any{2.0}, "  [\n-   1,\n    2\n  ]\n"},
+		{"a\nb 05s.\nc", "a\nb .\nc", "  a\n- b 05s.\n+ b .\n  c\n"},
+		{"one line", "one line.", "- \"one line\"\n+ \"one line.\"\n"},
+	} {
+		got := Values(c.want, c.got)
+		if got != c.report {
+			t.Errorf("Values(%#v, %#v) =\n%s\nwant\n%s", c.want, c.got, got, c.report)
+		}
+		for _, l := range Cmp(got) {
+			if l.Op != Same && !strings.HasPrefix(l.Text, string(rune(l.Op))+" ") {
+				t.Errorf("line %q: its mark is not its first column", l.Text)
+			}
+		}
+	}
+}

@@ -7,9 +7,10 @@ import (
 
 // `run` on the embedded suite costs, in CPU time, a small multiple of `version`, the process
 // that only starts: the bound has room for a loaded machine (the figure is docs/performance.md's,
-// from `go run ./scripts/benchrun`: 2.5× on a loaded machine), and fails where decoding, the
-// modules files or comparing regress to what they were (4.2–4.7× before the inputs became Go
-// values, 12× before the suite became a table).
+// from `go run ./scripts/benchrun`: 3.1–3.2× since `version` lost go-cmp's and client_golang's
+// init, 3.5 ms), and fails where decoding, the modules files or comparing regress to what they
+// were (about 5.5× of today's `version` before the inputs became Go values, 15× before the suite
+// became a table).
 func TestRunCostsFewVersions(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds lembas-check and runs it 14 times")
@@ -32,7 +33,7 @@ func TestRunCostsFewVersions(t *testing.T) {
 		}
 	}
 	v, r := medians(version), medians(run)
-	const bound = 4
+	const bound = 5
 	t.Logf("CPU: version %s, run %s (%.1f×)", ms(v.cpu), ms(r.cpu), float64(r.cpu)/float64(v.cpu))
 	if r.cpu > bound*v.cpu {
 		t.Errorf("run took %s of CPU, over %d× version's %s", ms(r.cpu), bound, ms(v.cpu))

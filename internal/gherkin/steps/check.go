@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/LLeMbas/lembas-check/internal/textdiff"
 )
 
 // path names a part of an answer: list indexes (int), object keys (string), and views of a value
@@ -150,7 +150,7 @@ type Check struct {
 }
 
 // Verify compares the check's part of an answer with what it wants: "" when they agree, else what
-// differs, in go-cmp's (-want +got) form.
+// differs, in textdiff.Values' (-want +got) form.
 func (c Check) Verify(answer any) string {
 	got, err := c.Part.get(answer)
 	if err != nil {
@@ -159,15 +159,15 @@ func (c Check) Verify(answer any) string {
 	if eq, ok := samePlain(c.Want, got); ok && eq {
 		return ""
 	}
-	if d := cmp.Diff(c.Want, got); d != "" {
+	if d := textdiff.Values(c.Want, got); d != "" {
 		return fmt.Sprintf("%s differs (-want +got):\n%s", c.Part, d)
 	}
 	return ""
 }
 
 // samePlain says whether two decoded JSON values (nil, bool, float64, string, []any,
-// map[string]any) are equal as cmp.Equal says, without its reflection: every Then of every
-// scenario is compared, and most hold. ok is false for a value of any other type, which cmp
+// map[string]any) are equal as reflect.DeepEqual says, without its reflection: every Then of every
+// scenario is compared, and most hold. ok is false for a value of any other type, which textdiff.Values
 // then compares.
 func samePlain(a, b any) (eq, ok bool) {
 	switch x := a.(type) {
