@@ -53,3 +53,31 @@ func BenchmarkValid(b *testing.B) {
 		})
 	}
 }
+
+// PlainString, where it answers, answers as json.Unmarshal into a string does.
+func TestPlainStringIsUnmarshal(t *testing.T) {
+	for _, s := range append(validSeeds, `"fake-model"`, `""`, `"é日本"`, "\"a\tb\"", `"a\"`, `"`, `x"`, `"a"b"`) {
+		checkPlainString(t, []byte(s))
+	}
+	if _, ok := PlainString([]byte(`"fake-model"`)); !ok {
+		t.Error("a plain string is not taken")
+	}
+}
+
+func FuzzPlainString(f *testing.F) {
+	for _, s := range validSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(checkPlainString)
+}
+
+func checkPlainString(t *testing.T, b []byte) {
+	got, ok := PlainString(b)
+	if !ok {
+		return
+	}
+	var want string
+	if err := json.Unmarshal(b, &want); err != nil || got != want {
+		t.Fatalf("PlainString(%q) = %q, encoding/json %q (%v)", b, got, want, err)
+	}
+}
