@@ -100,18 +100,8 @@ func DecodeChat(body []byte) (*Request, *Error) {
 	if e := modelAndStream(top, r); e != nil {
 		return nil, e
 	}
-	if raw, ok := top["stream_options"]; ok && !isNull(raw) {
-		inc, ok := includeUsage[string(raw)]
-		if !ok {
-			var so struct {
-				IncludeUsage *bool `json:"include_usage"`
-			}
-			if json.Unmarshal(raw, &so) != nil {
-				return nil, invalidType("stream_options", "an object", raw)
-			}
-			inc = so.IncludeUsage != nil && *so.IncludeUsage
-		}
-		r.IncludeUsage = inc
+	if e := streamOptions(top, r); e != nil {
+		return nil, e
 	}
 	raw, ok := top["messages"]
 	if !ok {
@@ -527,6 +517,26 @@ var (
 	includeUsage = map[string]bool{`{"include_usage":true}`: true, `{"include_usage": true}`: true,
 		`{"include_usage":false}`: false, `{"include_usage": false}`: false}
 )
+
+// streamOptions reads stream_options.include_usage.
+func streamOptions(top map[string]json.RawMessage, r *Request) *Error {
+	raw, ok := top["stream_options"]
+	if !ok || isNull(raw) {
+		return nil
+	}
+	inc, ok := includeUsage[string(raw)]
+	if !ok {
+		var so struct {
+			IncludeUsage *bool `json:"include_usage"`
+		}
+		if json.Unmarshal(raw, &so) != nil {
+			return invalidType("stream_options", "an object", raw)
+		}
+		inc = so.IncludeUsage != nil && *so.IncludeUsage
+	}
+	r.IncludeUsage = inc
+	return nil
+}
 
 func modelAndStream(top map[string]json.RawMessage, r *Request) *Error {
 	raw, ok := top["model"]
