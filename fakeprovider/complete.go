@@ -238,14 +238,14 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, t *turn) {
 	var one []byte
 	switch {
 	case req.API == chat.Responses:
-		m.ID = fmt.Sprintf("fake%d", pick.N)
+		m.ID = "fake" + strconv.Itoa(pick.N)
 		one = wire.ResponsesBody(m, req, a, u)
 		s.keep(t, m, one)
 		if req.Stream {
 			frames = wire.ResponsesStream(m, req, a, u)
 		}
 	case req.Stream:
-		m.ID = fmt.Sprintf("chatcmpl-fake%d", pick.N)
+		m.ID = "chatcmpl-fake" + strconv.Itoa(pick.N)
 		// Rendered into a buffer used again by later streams: garbage is what makes the
 		// collector run, and its runs are what a client would feel.
 		bp := framePool.Get().(*[]byte)
@@ -258,10 +258,10 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, t *turn) {
 			}
 		}()
 	default:
-		m.ID = fmt.Sprintf("chatcmpl-fake%d", pick.N)
+		m.ID = "chatcmpl-fake" + strconv.Itoa(pick.N)
 		one = wire.ChatBody(m, a, u)
 	}
-	w.Header().Set("X-Request-Id", fmt.Sprintf("req_fake%d", pick.N))
+	w.Header().Set("X-Request-Id", "req_fake"+strconv.Itoa(pick.N))
 	if !req.Stream {
 		s.sendBody(w, r, one, f, pick)
 		return

@@ -1,5 +1,10 @@
 package jsonx
 
+import (
+	"encoding/binary"
+	"unicode/utf8"
+)
+
 // Valid is encoding/json's Valid, several times faster: a string's bytes are passed over in a
 // tight loop, where encoding/json's scanner steps a state function per byte. The fake checks
 // every request body with it before splitting it (json.Valid was an eighth of its CPU).
@@ -94,6 +99,14 @@ func (v validator) list(i, depth int) (int, bool) {
 func (v validator) str(i int) (int, bool) {
 	b := v.b
 	for i++; i < len(b); i++ {
+		// Eight bytes at a time while none of them ends the string, escapes or is a control
+		// character: a string's text is most of an agent's request.
+		for i+8 <= len(b) && plain8(binary.LittleEndian.Uint64(b[i:])) {
+			i += 8
+		}
+		if i >= len(b) {
+			break
+		}
 		c := b[i]
 		if c >= 0x20 && c != '"' && c != '\\' {
 			continue
@@ -125,6 +138,19 @@ func (v validator) str(i int) (int, bool) {
 		}
 	}
 	return i, false
+}
+
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// plain8 says whether none of x's eight bytes is a quote, a backslash or under 0x20. A byte's
+// high bit is set in (v - ones) &^ v where v's byte is 0, and in (x - 0x20…) &^ x where x's is
+// under 0x20; neither sets it in a byte before the first such byte, so any is exact.
+func plain8(x uint64) bool {
+	q, bs := x^(ones*'"'), x^(ones*'\\')
+	return ((x-ones*0x20)&^x|(q-ones)&^q|(bs-ones)&^bs)&highs == 0
 }
 
 // number checks a number at b[i]: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
@@ -161,4 +187,24 @@ func number(b []byte, i int) (int, bool) {
 		}
 	}
 	return i, true
+}
+
+// PlainString is a JSON string's value when its raw bytes (quotes and all) need no decoding: no
+// escape, no control character, valid UTF-8. It is then what json.Unmarshal makes of them,
+// without a pass to check them first; false for anything else, which is left to encoding/json.
+func PlainString(raw []byte) (string, bool) {
+	n := len(raw)
+	if n < 2 || raw[0] != '"' || raw[n-1] != '"' {
+		return "", false
+	}
+	in := raw[1 : n-1]
+	for _, c := range in {
+		if c < 0x20 || c == '"' || c == '\\' {
+			return "", false
+		}
+	}
+	if !utf8.Valid(in) {
+		return "", false
+	}
+	return string(in), true
 }

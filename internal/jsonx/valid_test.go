@@ -1,6 +1,7 @@
 package jsonx
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -51,5 +52,54 @@ func BenchmarkValid(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// PlainString, where it answers, answers as json.Unmarshal into a string does.
+func TestPlainStringIsUnmarshal(t *testing.T) {
+	for _, s := range append(validSeeds, `"fake-model"`, `""`, `"é日本"`, "\"a\tb\"", `"a\"`, `"`, `x"`, `"a"b"`) {
+		checkPlainString(t, []byte(s))
+	}
+	if _, ok := PlainString([]byte(`"fake-model"`)); !ok {
+		t.Error("a plain string is not taken")
+	}
+}
+
+func FuzzPlainString(f *testing.F) {
+	for _, s := range validSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(checkPlainString)
+}
+
+func checkPlainString(t *testing.T, b []byte) {
+	got, ok := PlainString(b)
+	if !ok {
+		return
+	}
+	var want string
+	if err := json.Unmarshal(b, &want); err != nil || got != want {
+		t.Fatalf("PlainString(%q) = %q, encoding/json %q (%v)", b, got, want, err)
+	}
+}
+
+// plain8 answers as a byte-by-byte look does, for every byte in every place.
+func TestPlain8(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		for at := 0; at < 8; at++ {
+			for _, fill := range []byte{'a', 0xff, 0x20, 0x80} {
+				b := []byte{fill, fill, fill, fill, fill, fill, fill, fill}
+				b[at] = byte(c)
+				want := true
+				for _, x := range b {
+					if x < 0x20 || x == '"' || x == '\\' {
+						want = false
+					}
+				}
+				if got := plain8(binary.LittleEndian.Uint64(b)); got != want {
+					t.Fatalf("plain8(%q) = %v", b, got)
+				}
+			}
+		}
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
+
+	"github.com/LLeMbas/lembas-check/internal/jsonx"
 )
 
 // ContentText is the text of a message's content in any of the four shapes: a string is its
@@ -22,6 +24,9 @@ func ContentText(content []byte, sep string) (text string, ok bool) {
 	c := bytes.Trim(content, " \t\r\n") // JSON's white space
 	if len(c) == 0 || isNull(c) {
 		return "", true
+	}
+	if s, ok := jsonx.PlainString(c); ok {
+		return s, true
 	}
 	var s string
 	if json.Unmarshal(c, &s) == nil {

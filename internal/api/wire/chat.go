@@ -310,15 +310,24 @@ func ChatStream(m Meta, a Answer, u Usage, includeUsage bool) [][]byte {
 // AppendChatStream renders ChatStream's events into buf, one after another, and returns them as
 // slices of it, with buf as grown: a server can render a stream into a buffer it reuses.
 func AppendChatStream(buf []byte, m Meta, a Answer, u Usage, includeUsage bool) ([][]byte, []byte) {
+	if t := chatTemplateFor(m, a, includeUsage); t != nil {
+		return t.fill(buf, m, u, includeUsage)
+	}
 	c := newChunker(m, includeUsage && m.Dialect != usage.LlamaCpp)
 	c.out = buf
+	c.answer(a)
+	return c.finish(len(buf), u, includeUsage)
+}
+
+// answer renders the chunks of every choice, up to the finish reason's.
+func (c *chunker) answer(a Answer) {
 	calls := a.ToolCalls
 	for choice := 0; choice < max(a.Choices, 1); choice++ {
 		c.setChoice(choice)
 		// OpenAI opens a tool-call-only answer with the first call in the role chunk.
 		first := delta{role: true,
-			contentNull: m.Dialect == usage.LlamaCpp || (a.Text == "" && a.Reasoning == "" && len(calls) > 0)}
-		if m.Dialect != usage.LlamaCpp && a.Text == "" && a.Reasoning == "" && len(calls) > 0 {
+			contentNull: c.m.Dialect == usage.LlamaCpp || (a.Text == "" && a.Reasoning == "" && len(calls) > 0)}
+		if c.m.Dialect != usage.LlamaCpp && a.Text == "" && a.Reasoning == "" && len(calls) > 0 {
 			first.call, first.callIndex, first.header = &calls[0], 0, true
 		}
 		c.chunk(first, "")
@@ -341,13 +350,17 @@ func AppendChatStream(buf []byte, m Meta, a Answer, u Usage, includeUsage bool) 
 		}
 		c.chunk(delta{}, a.Finish())
 	}
+}
+
+// finish adds the usage chunk (when asked for) and [DONE], and cuts c.out from start on into
+// its events.
+func (c *chunker) finish(start int, u Usage, includeUsage bool) ([][]byte, []byte) {
 	if includeUsage {
 		c.usageChunk(u)
 	}
 	c.out = append(c.out, "data: [DONE]\n\n"...)
 	c.ends = append(c.ends, len(c.out))
 	frames := make([][]byte, len(c.ends))
-	start := len(buf)
 	for i, end := range c.ends {
 		frames[i] = c.out[start:end:end]
 		start = end
@@ -557,7 +570,11 @@ func eachPiece(s string, n int, args bool, f func(string)) {
 	start := 0
 	prevSpace := true
 	for i, r := range s {
-		sp := unicode.IsSpace(r)
+		// ASCII first: unicode.IsSpace is a call per character, a tenth of rendering a stream.
+		sp := r == ' ' || uint32(r-'\t') <= '\r'-'\t'
+		if r >= utf8.RuneSelf {
+			sp = unicode.IsSpace(r)
+		}
 		if sp && !prevSpace && i > start {
 			f(s[start:i])
 			start = i
