@@ -162,7 +162,8 @@ func TestModelsPlanChangeIsPlanWrite(t *testing.T) {
 func TestJobsAndSearchByConfigure(t *testing.T) {
 	var cases []conformance.Case
 	for _, c := range liveCases(t) {
-		if c.Area == "jobs" || c.Area == "search" {
+		// A grep case is skipped before any play (no play makes a grep): planSearch's own test.
+		if (c.Area == "jobs" || c.Area == "search") && !strings.Contains(string(c.Input), `"grep":`) {
 			cases = append(cases, c)
 		}
 	}
