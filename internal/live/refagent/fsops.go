@@ -90,6 +90,10 @@ func (s *session) listing(p string, isRead bool, depth int) (string, error) {
 	if msg != "" {
 		return "", failure(msg)
 	}
+	v, err := s.disk.listingView(vp)
+	if err != nil {
+		return "", err
+	}
 	op := fsaccess.OpListText
 	if isRead {
 		op = fsaccess.OpReadText
