@@ -86,7 +86,7 @@ func (s *session) listing(p string, isRead bool, depth int) (string, error) {
 	if p == "" {
 		p = "."
 	}
-	_, vp, v, msg := s.disk.resolve(p)
+	_, vp, _, msg := s.disk.resolve(p)
 	if msg != "" {
 		return "", failure(msg)
 	}
