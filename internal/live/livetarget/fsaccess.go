@@ -77,17 +77,10 @@ const written = "lembas-check wrote this\n"
 // planFS plays an fs_access case on a harness of one access level: the case's tree on disk, one
 // call of the op's tool. Only the ops a harness has a tool for, and only the cases whose answer
 // does not hang on grants, a floor or mounts, are expressible (docs/live.md).
-// unplayedDevice is a device case's skip: what a play of it would need.
-var unplayedDevice = skipf("a device case (device, gitignore) needs its .gitignore files written with their lines " +
-	"and a .git the harness does not take for the boundary's; no play writes them yet")
-
 func planFS(p *agents.Profile, c conformance.Case) (*plan, error) {
 	cs, err := decoded[conformance.FSAccessCase](c)
 	if err != nil {
 		return nil, err
-	}
-	if cs.Device {
-		return nil, unplayedDevice
 	}
 	if cs.Op == "level" {
 		return planLevel(p, c, cs)
@@ -158,6 +151,30 @@ func fsCall(p *agents.Profile, c conformance.Case, cs conformance.FSAccessCase, 
 		existed: existed}, nil
 }
 
+// deviceListable is nil unless a listing of the case's path answers otherwise on a device: the
+// reference agent is one, and its listings leave out what fsaccess.DeviceTree does (a directory
+// holding no file it would list, build directories), where a server's tree shows them.
+func deviceListable(c conformance.Case, cs conformance.FSAccessCase, path string) error {
+	switch cs.Op {
+	case "list", "read", "list_text", "read_text":
+	default:
+		return nil
+	}
+	cwd := "/"
+	if cs.Cwd != nil {
+		cwd = *cs.Cwd
+	}
+	same, ans, err := oneLevel(c, func(m map[string]json.RawMessage) {
+		m["tree"], _ = json.Marshal(fsaccess.DeviceTree(cs.Tree, nil, fsaccess.Resolve(cwd, path)))
+	})
+	if err == nil && !same {
+		err = skipf("on a device (the reference agent is one) the listing leaves out what a server's shows "+
+			"(filesystem.md, A listing: directories holding no file it would list, build directories): "+
+			"the reference answers %s there", ans)
+	}
+	return err
+}
+
 // fsPlayable says why an fs_access case cannot be played: its path climbs out of the session
 // directory, or the reference answers it otherwise with the .git the session directory holds. A
 // case that reads otherwise on one access level needs its grants, floor and mounts: rules is the
@@ -174,6 +191,16 @@ func fsPlayable(c conformance.Case, cs conformance.FSAccessCase, path string) (r
 		var tree []string
 		json.Unmarshal(m["tree"], &tree)
 		m["tree"], _ = json.Marshal(append(tree, gitTree...))
+	}
+	if cs.Device { // one level already, and a device's listing leaves the session's .git out
+		same, ans, err := oneLevel(c, withGit)
+		if err == nil && !same {
+			err = skipf("with the .git the session directory holds the reference answers %s", ans)
+		}
+		return nil, err
+	}
+	if err := deviceListable(c, cs, path); err != nil {
+		return nil, err
 	}
 	same, ans, err := oneLevel(c, func(m map[string]json.RawMessage) {
 		delete(m, "floor")
@@ -237,6 +264,8 @@ func fsTree(cs conformance.FSAccessCase) (*plan, map[string]bool) {
 	for _, t := range cs.Tree {
 		if strings.HasSuffix(t, "/") {
 			pl.files[t] = ""
+		} else if lines, ok := cs.Gitignore[t]; ok {
+			pl.files[t] = strings.Join(lines, "\n") + "\n" // a device case's .gitignore, its lines
 		} else {
 			pl.files[t] = marker(fsaccess.Resolve("/", t))
 		}

@@ -82,7 +82,30 @@ func denied(abs string) string {
 // view is the boundary's tree as it is now, at stage everywhere in it unless the person's
 // permission rules say otherwise.
 func (d *disk) view() (*fsaccess.View, error) {
+	tree, _, err := d.walk()
+	if err != nil {
+		return nil, err
+	}
+	return d.viewOf(tree)
+}
+
+// listingView is the view a listing of vp reads: a device's (filesystem.md, A listing: "A device
+// leaves out ignored and build directories (`.git`, `node_modules`, …, and what `.gitignore`
+// says)"), the tree less what fsaccess.DeviceTree leaves out. Only listings leave them out: a
+// read or a change of an ignored path still reaches it.
+func (d *disk) listingView(vp string) (*fsaccess.View, error) {
+	tree, gitignore, err := d.walk()
+	if err != nil {
+		return nil, err
+	}
+	return d.viewOf(fsaccess.DeviceTree(tree, gitignore, vp))
+}
+
+// walk is the boundary's tree in view terms (a directory ending with /) and each .gitignore's
+// lines by its view path.
+func (d *disk) walk() ([]string, map[string][]string, error) {
 	var tree []string
+	gitignore := map[string][]string{}
 	err := filepath.WalkDir(d.root, func(p string, e fs.DirEntry, err error) error {
 		if err != nil {
 			if p == d.root {
@@ -96,13 +119,20 @@ func (d *disk) view() (*fsaccess.View, error) {
 		rel := "/" + filepath.ToSlash(strings.TrimPrefix(p, d.root+string(filepath.Separator)))
 		if e.IsDir() {
 			rel += "/"
+		} else if e.Name() == ".gitignore" {
+			if b, err := os.ReadFile(p); err == nil {
+				gitignore[rel] = strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+			}
 		}
 		tree = append(tree, rel)
 		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
+	return tree, gitignore, err
+}
+
+// viewOf is the view of tree at stage everywhere, unless the person's permission rules say
+// otherwise.
+func (d *disk) viewOf(tree []string) (*fsaccess.View, error) {
 	cwd, ok := d.inView(filepath.ToSlash(d.cwd))
 	if !ok {
 		return nil, errors.New("the start directory is outside the boundary")

@@ -86,9 +86,13 @@ func (s *session) listing(p string, isRead bool, depth int) (string, error) {
 	if p == "" {
 		p = "."
 	}
-	_, vp, v, msg := s.disk.resolve(p)
+	_, vp, _, msg := s.disk.resolve(p)
 	if msg != "" {
 		return "", failure(msg)
+	}
+	v, err := s.disk.listingView(vp)
+	if err != nil {
+		return "", err
 	}
 	op := fsaccess.OpListText
 	if isRead {

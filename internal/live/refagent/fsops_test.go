@@ -67,10 +67,14 @@ func TestEditNeedsWhatTheSessionSaw(t *testing.T) {
 
 // list shows filesystem.md's listing: a tree two levels deep by default, directories first,
 // `(empty)` for an empty directory; read of one is its own level, `(empty directory)` when empty.
-// mv moves a file, and refuses a target that exists.
+// mv moves a file, and refuses a target that exists. Listings are a device's: no node_modules,
+// nothing .gitignore names, no directory that holds no file it would list — but the one listed.
 func TestListingAndMv(t *testing.T) {
 	dir := t.TempDir()
 	write(t, dir, "z.md", "z\n")
+	write(t, dir, ".gitignore", "*.log\n")
+	write(t, dir, "today.log", "x\n")
+	write(t, dir, "web/node_modules/left-pad/index.js", "x\n")
 	write(t, dir, "d/e/deep.md", "x\n")
 	write(t, dir, "d/b.md", "b\n")
 	if err := os.Mkdir(filepath.Join(dir, "empty"), 0o755); err != nil {
@@ -89,7 +93,7 @@ func TestListingAndMv(t *testing.T) {
 	}
 	answers := answersOf(got)
 	for id, want := range map[string]string{
-		"call_1": "[#0001]\nd/\n  e/\n  b.md\nempty/\nz.md",
+		"call_1": "[#0001]\nd/\n  e/\n  b.md\n.gitignore\nz.md",
 		"call_2": "[#0002]\n(empty)",
 		"call_3": "[#0003]\n(empty directory)",
 		"call_4": "[#0004]\ne/\nb.md",
