@@ -147,13 +147,8 @@ func answerSearch(c searchCase) (searchAnswer, error) {
 		q.Limit = *c.Limit
 	}
 	found, err := search.Search(v, ps, q)
-	var fe *fsaccess.Error
-	if errors.As(err, &fe) {
-		msg := fe.Error()
-		return searchAnswer{Error: &msg}, nil
-	}
 	if err != nil {
-		return searchAnswer{}, err
+		return viewRefused(err)
 	}
 	results := make([]string, len(found))
 	for i, p := range found {
@@ -162,15 +157,21 @@ func answerSearch(c searchCase) (searchAnswer, error) {
 	return searchAnswer{Results: &results}, nil
 }
 
-func answerGrep(c searchCase, v *fsaccess.View, ps []search.Passage) (searchAnswer, error) {
-	found, err := search.Grep(v, ps, orZero(c.Path), *c.Grep, c.Pattern)
+// viewRefused is a search's or a grep's error: the view's refusal is the answer, with its text;
+// anything else is the reference's own failure.
+func viewRefused(err error) (searchAnswer, error) {
 	var fe *fsaccess.Error
 	if errors.As(err, &fe) {
 		msg := fe.Error()
 		return searchAnswer{Error: &msg}, nil
 	}
+	return searchAnswer{}, err
+}
+
+func answerGrep(c searchCase, v *fsaccess.View, ps []search.Passage) (searchAnswer, error) {
+	found, err := search.Grep(v, ps, orZero(c.Path), *c.Grep, c.Pattern)
 	if err != nil {
-		return searchAnswer{}, err
+		return viewRefused(err)
 	}
 	matches := make([]string, len(found))
 	for i, m := range found {
