@@ -2670,6 +2670,59 @@ var embeddedCases = [...]embeddedCase{
 		answer:    `{"text":"(empty)"}`,
 	},
 	{
+		id: "fs_access/ddb869b1", area: "fs_access", index: 58, file: "lembas-check:fs_access.json", line: 1816,
+		about: "The forge decides first: a grant of commit on a mount whose forge account may only stage leaves the session at stage, so a commit is not made. filesystem.md, Access levels: \"On a mount, the forge decides first: a level is never above what the user's own forge account may do there.\" `forge` (mount → what the user's forge account may do there) is lembas-check's own field.",
+		input: "{\"about\":\"The forge decides first: a grant of commit on a mount whose forge account may only stage leaves the session at stage, so a commit is not made. filesystem.md, Access levels: \\\"On a mount, the forge decides first: a level is never above what the user's own forge account may do there.\\\" `forge` (mount → what the user's forge account may do there) is lembas-check's own field.\",\"forge\":{\"/repo\":\"stage\"},\"grants\":{\"/\":\"commit\"},\"mounts\":[\"/repo\"],\"op\":\"commit\",\"path\":\"/repo/a.ts\",\"tree\":[\"/repo/a.ts\",\"/b.md\"]}",
+		expect: `{
+        "error": "Not committed: this session may change /repo/a.ts but not commit it; the change stays staged."
+      }`,
+		canonical: `{"error":"Not committed: this session may change /repo/a.ts but not commit it; the change stays staged."}`,
+		answer:    `{"error":"Not committed: this session may change /repo/a.ts but not commit it; the change stays staged."}`,
+	},
+	{
+		id: "fs_access/8ad07050", area: "fs_access", index: 59, file: "lembas-check:fs_access.json", line: 1837,
+		about: "A forge account that may only read makes a mount read-only whatever the grant: a write in it is refused as read-only. filesystem.md, Access levels: \"On a mount, the forge decides first: a level is never above what the user's own forge account may do there.\" `forge` (mount → what the user's forge account may do there) is lembas-check's own field.",
+		input: "{\"about\":\"A forge account that may only read makes a mount read-only whatever the grant: a write in it is refused as read-only. filesystem.md, Access levels: \\\"On a mount, the forge decides first: a level is never above what the user's own forge account may do there.\\\" `forge` (mount → what the user's forge account may do there) is lembas-check's own field.\",\"forge\":{\"/repo\":\"ro\"},\"grants\":{\"/repo\":\"stage\"},\"mounts\":[\"/repo\"],\"op\":\"write\",\"path\":\"/repo/a.ts\",\"tree\":[\"/repo/a.ts\"]}",
+		expect: `{
+        "error": "Read-only: /repo/a.ts can be read in this session but not changed."
+      }`,
+		canonical: `{"error":"Read-only: /repo/a.ts can be read in this session but not changed."}`,
+		answer:    `{"error":"Read-only: /repo/a.ts can be read in this session but not changed."}`,
+	},
+	{
+		id: "fs_access/f3e1b36a", area: "fs_access", index: 60, file: "lembas-check:fs_access.json", line: 1857,
+		about: "The forge only lowers: an account that may commit does not raise a grant of ro. filesystem.md, Access levels: \"On a mount, the forge decides first: a level is never above what the user's own forge account may do there.\" `forge` (mount → what the user's forge account may do there) is lembas-check's own field.",
+		input: "{\"about\":\"The forge only lowers: an account that may commit does not raise a grant of ro. filesystem.md, Access levels: \\\"On a mount, the forge decides first: a level is never above what the user's own forge account may do there.\\\" `forge` (mount → what the user's forge account may do there) is lembas-check's own field.\",\"forge\":{\"/repo\":\"commit\"},\"grants\":{\"/repo\":\"ro\"},\"mounts\":[\"/repo\"],\"op\":\"level\",\"path\":\"/repo/a.ts\",\"tree\":[\"/repo/a.ts\"]}",
+		expect: `{
+        "level": "ro",
+        "passage": false
+      }`,
+		canonical: `{"level":"ro","passage":false}`,
+		answer:    `{"level":"ro","passage":false}`,
+	},
+	{
+		id: "fs_access/ae25c927", area: "fs_access", index: 61, file: "lembas-check:fs_access.json", line: 1878,
+		about: "A forge account with no access there takes the mount away: its files are at none. filesystem.md, Access levels: \"On a mount, the forge decides first: a level is never above what the user's own forge account may do there.\" `forge` (mount → what the user's forge account may do there) is lembas-check's own field.",
+		input: "{\"about\":\"A forge account with no access there takes the mount away: its files are at none. filesystem.md, Access levels: \\\"On a mount, the forge decides first: a level is never above what the user's own forge account may do there.\\\" `forge` (mount → what the user's forge account may do there) is lembas-check's own field.\",\"forge\":{\"/repo\":\"none\"},\"grants\":{\"/\":\"ro\"},\"mounts\":[\"/repo\"],\"op\":\"level\",\"path\":\"/repo/a.ts\",\"tree\":[\"/repo/a.ts\",\"/b.md\"]}",
+		expect: `{
+        "level": "none",
+        "passage": false
+      }`,
+		canonical: `{"level":"none","passage":false}`,
+		answer:    `{"level":"none","passage":false}`,
+	},
+	{
+		id: "fs_access/5063067c", area: "fs_access", index: 62, file: "lembas-check:fs_access.json", line: 1900,
+		about: "The forge's level is the mount's only: outside it the grant stands. filesystem.md, Access levels: \"On a mount, the forge decides first: a level is never above what the user's own forge account may do there.\" `forge` (mount → what the user's forge account may do there) is lembas-check's own field.",
+		input: "{\"about\":\"The forge's level is the mount's only: outside it the grant stands. filesystem.md, Access levels: \\\"On a mount, the forge decides first: a level is never above what the user's own forge account may do there.\\\" `forge` (mount → what the user's forge account may do there) is lembas-check's own field.\",\"forge\":{\"/repo\":\"none\"},\"grants\":{\"/\":\"ro\"},\"mounts\":[\"/repo\"],\"op\":\"level\",\"path\":\"/b.md\",\"tree\":[\"/repo/a.ts\",\"/b.md\"]}",
+		expect: `{
+        "level": "ro",
+        "passage": false
+      }`,
+		canonical: `{"level":"ro","passage":false}`,
+		answer:    `{"level":"ro","passage":false}`,
+	},
+	{
 		id: "index/0f2ebbeb", area: "index", index: 0, file: "lembas-check:index.json", line: 4,
 		about: "A file written is indexed at once: its content hash is embedded, and the index holds its path under that hash. filesystem.md, Indexing, by tokens: \"What `search` reads is built when a file is written\".",
 		input: "{\"about\":\"A file written is indexed at once: its content hash is embedded, and the index holds its path under that hash. filesystem.md, Indexing, by tokens: \\\"What `search` reads is built when a file is written\\\".\",\"steps\":[{\"content\":\"Alpha notes.\\n\",\"op\":\"write\",\"path\":\"/Notes/a.md\"}]}",

@@ -2022,6 +2022,21 @@ l20
 		return FSAccessCase{About: "A device's directory holding nothing it would list is an empty listing: `(empty)` from list (filesystem.md, A listing: \"An empty directory is `(empty directory)` from `read`, `(empty)` from `list`.\"). filesystem.md, A listing: \"A device leaves out ignored and build directories (`.git`, `node_modules`, …, and what `.gitignore` says) and shows only directories that hold a file it would list.\"", viewFields: viewFields{Tree: []string{`/p/.git/HEAD`, `/p/node_modules/x/index.js`}}, Op: `list_text`, Path: new(`/p`), Device: true}
 	},
 	func() any {
+		return FSAccessCase{About: "The forge decides first: a grant of commit on a mount whose forge account may only stage leaves the session at stage, so a commit is not made. filesystem.md, Access levels: \"On a mount, the forge decides first: a level is never above what the user's own forge account may do there.\" `forge` (mount → what the user's forge account may do there) is lembas-check's own field.", viewFields: viewFields{Tree: []string{`/repo/a.ts`, `/b.md`}, Mounts: []string{`/repo`}, Grants: map[string]string{`/`: `commit`}, Forge: map[string]string{`/repo`: `stage`}}, Op: `commit`, Path: new(`/repo/a.ts`)}
+	},
+	func() any {
+		return FSAccessCase{About: "A forge account that may only read makes a mount read-only whatever the grant: a write in it is refused as read-only. filesystem.md, Access levels: \"On a mount, the forge decides first: a level is never above what the user's own forge account may do there.\" `forge` (mount → what the user's forge account may do there) is lembas-check's own field.", viewFields: viewFields{Tree: []string{`/repo/a.ts`}, Mounts: []string{`/repo`}, Grants: map[string]string{`/repo`: `stage`}, Forge: map[string]string{`/repo`: `ro`}}, Op: `write`, Path: new(`/repo/a.ts`)}
+	},
+	func() any {
+		return FSAccessCase{About: "The forge only lowers: an account that may commit does not raise a grant of ro. filesystem.md, Access levels: \"On a mount, the forge decides first: a level is never above what the user's own forge account may do there.\" `forge` (mount → what the user's forge account may do there) is lembas-check's own field.", viewFields: viewFields{Tree: []string{`/repo/a.ts`}, Mounts: []string{`/repo`}, Grants: map[string]string{`/repo`: `ro`}, Forge: map[string]string{`/repo`: `commit`}}, Op: `level`, Path: new(`/repo/a.ts`)}
+	},
+	func() any {
+		return FSAccessCase{About: "A forge account with no access there takes the mount away: its files are at none. filesystem.md, Access levels: \"On a mount, the forge decides first: a level is never above what the user's own forge account may do there.\" `forge` (mount → what the user's forge account may do there) is lembas-check's own field.", viewFields: viewFields{Tree: []string{`/repo/a.ts`, `/b.md`}, Mounts: []string{`/repo`}, Grants: map[string]string{`/`: `ro`}, Forge: map[string]string{`/repo`: `none`}}, Op: `level`, Path: new(`/repo/a.ts`)}
+	},
+	func() any {
+		return FSAccessCase{About: "The forge's level is the mount's only: outside it the grant stands. filesystem.md, Access levels: \"On a mount, the forge decides first: a level is never above what the user's own forge account may do there.\" `forge` (mount → what the user's forge account may do there) is lembas-check's own field.", viewFields: viewFields{Tree: []string{`/repo/a.ts`, `/b.md`}, Mounts: []string{`/repo`}, Grants: map[string]string{`/`: `ro`}, Forge: map[string]string{`/repo`: `none`}}, Op: `level`, Path: new(`/b.md`)}
+	},
+	func() any {
 		return indexCase{About: "A file written is indexed at once: its content hash is embedded, and the index holds its path under that hash. filesystem.md, Indexing, by tokens: \"What `search` reads is built when a file is written\".", Steps: []indexStep{indexStep{Op: `write`, Path: new(`/Notes/a.md`), Content: new(`Alpha notes.
 `)}}}
 	},

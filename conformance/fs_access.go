@@ -71,7 +71,7 @@ func (c FSAccessCase) validateDevice() error {
 		return nil
 	}
 	switch {
-	case c.Grants != nil || c.Floor != nil:
+	case c.Grants != nil || c.Floor != nil || c.Forge != nil:
 		return Fieldf("grants", "a device has one level for its whole tree (stage): no grants or floor")
 	case c.Mounts != nil:
 		return Fieldf("mounts", "a device has no mounts")
@@ -103,13 +103,15 @@ func (c FSAccessCase) validateDevice() error {
 }
 
 // viewFields are how a case describes a session's view (fs_access's fields; search's cases carry
-// the same): `tree` (a directory ends with /), `mounts`, `grants` and `floor` (path → level), and
-// the start directory `cwd`.
+// the same): `tree` (a directory ends with /), `mounts`, `grants` and `floor` (path → level),
+// `forge` (lembas-check's own: mount → what the user's forge account may do there), and the start
+// directory `cwd`.
 type viewFields struct {
 	Tree   []string          `json:"tree"`
 	Mounts []string          `json:"mounts"`
 	Grants map[string]string `json:"grants"`
 	Floor  map[string]string `json:"floor"`
+	Forge  map[string]string `json:"forge,omitempty"`
 	Cwd    *string           `json:"cwd"`
 }
 
@@ -128,6 +130,9 @@ func (f viewFields) view(absentGrants map[string]fsaccess.Level) (*fsaccess.View
 		}
 	}
 	if cfg.Floor, err = levels("floor", f.Floor); err != nil {
+		return nil, err
+	}
+	if cfg.Forge, err = levels("forge", f.Forge); err != nil {
 		return nil, err
 	}
 	if f.Cwd != nil {

@@ -73,6 +73,7 @@ export type FsAccessCase = {
   depth?: number;
   device?: boolean;
   floor?: Record<string, string>;
+  forge?: Record<string, string>;
   gitignore?: Record<string, Array<string>>;
   grants?: Record<string, string>;
   mounts?: Array<string>;
@@ -320,6 +321,7 @@ export type SearchCase = {
   about?: string;
   cwd?: string;
   floor?: Record<string, string>;
+  forge?: Record<string, string>;
   grants?: Record<string, string>;
   grep?: string;
   limit?: number;

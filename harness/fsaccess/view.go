@@ -30,6 +30,10 @@ type Config struct {
 	Grants map[string]Level
 	// Floor caps the level below its path; the most specific entry applies.
 	Floor map[string]Level
+	// Forge is, per mount, what the user's own forge account may do there: filesystem.md, "On a
+	// mount, the forge decides first: a level is never above what the user's own forge account
+	// may do there." A mount absent from it is not capped.
+	Forge map[string]Level
 	// Cwd is the start directory relative paths resolve against; empty is `/`.
 	Cwd string
 }
@@ -50,6 +54,7 @@ type View struct {
 	kids   map[string]map[string]struct{}
 	grants map[string]Level
 	floor  map[string]Level
+	forge  map[string]Level
 	// passages holds every path with a path below it whose level may be ro or above: the strict
 	// ancestors of each grant or floor path at ro or above. A level only changes at such a path,
 	// so a path at none is a passage exactly when it is in this set.
@@ -66,6 +71,7 @@ func New(c Config) (*View, error) {
 		kids:     map[string]map[string]struct{}{},
 		grants:   map[string]Level{},
 		floor:    map[string]Level{},
+		forge:    map[string]Level{},
 		passages: map[string]struct{}{},
 		cwd:      "/",
 	}
@@ -110,6 +116,14 @@ func New(c Config) (*View, error) {
 	}
 	if err := resolveKeys("floor", c.Floor, v.floor); err != nil {
 		return nil, err
+	}
+	if err := resolveKeys("forge", c.Forge, v.forge); err != nil {
+		return nil, err
+	}
+	for p := range v.forge {
+		if v.nodes[p] != Mount {
+			return nil, &ConfigError{fmt.Sprintf("forge[%q]", p), "not a mount: a forge account's level is a mount's"}
+		}
 	}
 	if c.Cwd != "" {
 		if !strings.HasPrefix(c.Cwd, "/") {
@@ -204,7 +218,7 @@ func (v *View) remove(p string) {
 func (v *View) Clone() *View {
 	c := &View{
 		nodes: make(map[string]Kind, len(v.nodes)), kids: make(map[string]map[string]struct{}, len(v.kids)),
-		grants: v.grants, floor: v.floor, passages: v.passages, cwd: v.cwd,
+		grants: v.grants, floor: v.floor, forge: v.forge, passages: v.passages, cwd: v.cwd,
 	}
 	for p, k := range v.nodes {
 		c.nodes[p] = k
@@ -230,12 +244,17 @@ func (v *View) Resolve(p string) string { return Resolve(v.cwd, p) }
 // Whether p exists does not matter: a new path takes the level of the grant above it.
 func (v *View) Level(p string) Level { return v.level(v.Resolve(p)) }
 
-// level walks up from a resolved path once, taking the first grant and the first floor met:
-// a map lookup per ancestor, however many grants there are.
+// level walks up from a resolved path once, taking the first grant, the first floor and the mount's
+// forge level met: a map lookup per ancestor, however many grants there are.
 func (v *View) level(p string) Level {
-	grant, cap := None, Commit
-	haveGrant, haveFloor := false, len(v.floor) == 0
+	grant, cap, forge := None, Commit, Commit
+	haveGrant, haveFloor, haveForge := false, len(v.floor) == 0, len(v.forge) == 0
 	for q := p; ; q = Parent(q) {
+		if !haveForge {
+			if l, ok := v.forge[q]; ok {
+				forge, haveForge = l, true
+			}
+		}
 		if !haveGrant {
 			if l, ok := v.grants[q]; ok {
 				grant, haveGrant = l, true
@@ -246,11 +265,11 @@ func (v *View) level(p string) Level {
 				cap, haveFloor = l, true
 			}
 		}
-		if haveGrant && haveFloor || q == "/" {
+		if haveGrant && haveFloor && haveForge || q == "/" {
 			break
 		}
 	}
-	return min(grant, cap)
+	return min(grant, cap, forge)
 }
 
 // Passage says p is at none with something at ro or above below it: denied, and never listed.

@@ -65,6 +65,8 @@ class View:
             self.add(resolve("/", m), "mount")
         self.grants = {resolve("/", k): LEVELS.index(v) for k, v in case.get("grants", {}).items()}
         self.floor = {resolve("/", k): LEVELS.index(v) for k, v in case.get("floor", {}).items()}
+        # What the user's forge account may do in a mount: no level there goes above it.
+        self.forge = {resolve("/", k): LEVELS.index(v) for k, v in case.get("forge", {}).items()}
         self.cwd = resolve("/", case.get("cwd", "/"))
         # A passage is at none with a grant or floor at ro or above below it.
         self.passages = set()
@@ -89,17 +91,20 @@ class View:
         return self.nodes.get(p) in ("dir", "mount")
 
     def level(self, p: str) -> int:
-        """The most specific grant at or above p (none without one), lowered to the most specific floor."""
+        """The most specific grant at or above p (none without one), lowered to the most specific floor
+        and to the forge account's level in its mount."""
         grant: Optional[int] = None
         cap: Optional[int] = None
+        forge = COMMIT
         q = p
         while True:
             grant = self.grants.get(q) if grant is None else grant
             cap = self.floor.get(q) if cap is None else cap
+            forge = min(forge, self.forge.get(q, COMMIT))
             if q == "/":
                 break
             q = parent(q)
-        return min(NONE if grant is None else grant, COMMIT if cap is None else cap)
+        return min(NONE if grant is None else grant, COMMIT if cap is None else cap, forge)
 
     def passage(self, p: str) -> bool:
         return p in self.passages and self.level(p) == NONE

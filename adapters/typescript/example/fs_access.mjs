@@ -55,6 +55,8 @@ class View {
       new Map(Object.entries(o ?? {}).map(([k, l]) => [resolve("/", k), LEVELS.indexOf(l)]));
     this.grants = levels(c.grants);
     this.floor = levels(c.floor);
+    // What the user's forge account may do in a mount: no level there goes above it.
+    this.forge = levels(c.forge);
     this.cwd = resolve("/", c.cwd ?? "/");
     // A passage is at none with a grant or floor at ro or above below it.
     /** @type {Set<string>} */
@@ -80,15 +82,19 @@ class View {
     return k === "dir" || k === "mount";
   }
 
-  /** The most specific grant at or above p (none without one), lowered to the most specific floor. */
+  /**
+   * The most specific grant at or above p (none without one), lowered to the most specific floor
+   * and to the forge account's level in its mount.
+   */
   level(/** @type {string} */ p) {
-    let grant, cap;
+    let grant, cap, forge = COMMIT;
     for (let q = p; ; q = parent(q)) {
       grant ??= this.grants.get(q);
       cap ??= this.floor.get(q);
+      forge = Math.min(forge, this.forge.get(q) ?? COMMIT);
       if (q === "/") break;
     }
-    return Math.min(grant ?? NONE, cap ?? COMMIT);
+    return Math.min(grant ?? NONE, cap ?? COMMIT, forge);
   }
 
   passage(/** @type {string} */ p) {

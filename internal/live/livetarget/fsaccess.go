@@ -205,6 +205,7 @@ func fsPlayable(c conformance.Case, cs conformance.FSAccessCase, path string) (r
 	same, ans, err := oneLevel(c, func(m map[string]json.RawMessage) {
 		delete(m, "floor")
 		delete(m, "mounts")
+		delete(m, "forge")
 		m["grants"] = json.RawMessage(`{"/":"stage"}`)
 		withGit(m)
 	})
@@ -236,16 +237,17 @@ func fsPlayable(c conformance.Case, cs conformance.FSAccessCase, path string) (r
 		}
 		grants["/.git"] = "none"
 	}
-	set := map[string]any{"grants": grants, "floor": cs.Floor, "mounts": cs.Mounts}
+	set := map[string]any{"grants": grants, "floor": cs.Floor, "mounts": cs.Mounts, "forge": cs.Forge}
 	a := configureAction("the case's permission rules", set)
 	give := a.do
 	a.do = func(ctx context.Context, e *env) error {
 		err := give(ctx, e)
 		var u *acp.Unsupported
 		if errors.As(err, &u) {
-			return &acp.Unsupported{What: "the case's grants, floor or mounts", Why: fmt.Sprintf("on a harness of one "+
-				"access level (its directory at stage, no floor, no mount, a repository's root) the reference "+
-				"answers %s, and %s", ans, u.Why)}
+			return &acp.Unsupported{What: "the case's grants, floor, mounts or forge", Why: fmt.Sprintf(
+				"on a harness of one "+
+					"access level (its directory at stage, no floor, no mount, a repository's root) the reference "+
+					"answers %s, and %s", ans, u.Why)}
 		}
 		return err
 	}

@@ -220,6 +220,7 @@ func planCommit(p *agents.Profile, c conformance.Case, cs conformance.FSAccessCa
 	_, ans, err := oneLevel(c, func(m map[string]json.RawMessage) {
 		delete(m, "floor")
 		delete(m, "mounts")
+		delete(m, "forge")
 		m["grants"] = json.RawMessage(`{"/":"stage"}`)
 	})
 	if err != nil {
@@ -234,7 +235,7 @@ func planCommit(p *agents.Profile, c conformance.Case, cs conformance.FSAccessCa
 		return nil
 	}}
 	give := configureAction("the case's permission rules and mounts",
-		map[string]any{"grants": grants, "floor": cs.Floor, "mounts": mounts})
+		map[string]any{"grants": grants, "floor": cs.Floor, "mounts": mounts, "forge": cs.Forge})
 	do := give.do
 	give.do = func(ctx context.Context, e *env) error {
 		err := do(ctx, e)

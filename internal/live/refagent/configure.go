@@ -38,6 +38,9 @@ type configure struct {
 	Grants *map[string]string `json:"grants"`
 	Floor  map[string]string  `json:"floor"`
 	Mounts []string           `json:"mounts"`
+	// Forge is, per mount, what the user's own forge account may do there (lembas-check's own
+	// field): the level there never goes above it (filesystem.md, Access levels).
+	Forge map[string]string `json:"forge"`
 	// Files are instruction texts by path or heading (the whole set; {} for none), after those the
 	// session reads from disk.
 	Files *map[string]string `json:"files"`
@@ -75,7 +78,7 @@ func levels(field string, m map[string]string) (map[string]fsaccess.Level, error
 // setAccess applies the permission rules; the view is checked now, so that rules it cannot be
 // made of are refused here and not at the first call. Called with mu held.
 func (s *session) setAccess(c configure) error {
-	if c.Grants == nil && c.Floor == nil && c.Mounts == nil {
+	if c.Grants == nil && c.Floor == nil && c.Mounts == nil && c.Forge == nil {
 		return nil
 	}
 	a := &access{grants: map[string]fsaccess.Level{"/": fsaccess.Stage}, mounts: c.Mounts}
@@ -86,6 +89,9 @@ func (s *session) setAccess(c configure) error {
 		}
 	}
 	if a.floor, err = levels("floor", c.Floor); err != nil {
+		return err
+	}
+	if a.forge, err = levels("forge", c.Forge); err != nil {
 		return err
 	}
 	d := s.disk

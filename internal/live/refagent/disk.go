@@ -25,8 +25,8 @@ type disk struct {
 
 // access is a session's grants, floor and mounts, as filesystem.md's view takes them.
 type access struct {
-	grants, floor map[string]fsaccess.Level
-	mounts        []string
+	grants, floor, forge map[string]fsaccess.Level
+	mounts               []string
 }
 
 // boundaryOf is the project root of a start directory: the nearest directory at or above it that
@@ -139,7 +139,7 @@ func (d *disk) viewOf(tree []string) (*fsaccess.View, error) {
 	}
 	c := fsaccess.Config{Tree: tree, Grants: map[string]fsaccess.Level{"/": fsaccess.Stage}, Cwd: cwd}
 	if a := d.access; a != nil {
-		c.Grants, c.Floor, c.Mounts = a.grants, a.floor, a.mounts
+		c.Grants, c.Floor, c.Mounts, c.Forge = a.grants, a.floor, a.mounts, a.forge
 	}
 	return fsaccess.New(c)
 }
