@@ -33,19 +33,14 @@ func Grep(v *fsaccess.View, ps []Passage, root, text string, pattern bool) ([]Ma
 		}
 		match = re.MatchString
 	}
-	dir := "/"
-	if root != "" {
-		dir = v.Resolve(root)
-		if _, err := v.List(dir); err != nil {
-			return nil, err
-		}
+	kept, err := viewed(v, ps, root)
+	if err != nil {
+		return nil, err
 	}
 	seen := map[Match]bool{}
 	var out []Match
-	for _, p := range ps {
-		if !fsaccess.Within(dir, p.Path) || !v.Visible(p.Path) {
-			continue
-		}
+	for _, k := range kept {
+		p := ps[k]
 		for i, line := range strings.Split(p.Text, "\n") {
 			m := Match{p.Path, p.Start + i}
 			if m.Line <= p.End && match(line) && !seen[m] {

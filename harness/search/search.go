@@ -60,18 +60,9 @@ func Search(v *fsaccess.View, ps []Passage, q Query) ([]Passage, error) {
 	if len(ps) > MaxPassages {
 		return nil, fmt.Errorf("search: %d passages; at most %d", len(ps), MaxPassages)
 	}
-	root := "/"
-	if q.Path != "" {
-		root = v.Resolve(q.Path)
-		if _, err := v.List(root); err != nil {
-			return nil, err
-		}
-	}
-	var kept []int
-	for i, p := range ps {
-		if fsaccess.Within(root, p.Path) && v.Visible(p.Path) {
-			kept = append(kept, i)
-		}
+	kept, err := viewed(v, ps, q.Path)
+	if err != nil {
+		return nil, err
 	}
 	meaning := ranks(ps, kept, func(p Passage) *float64 { return p.Meaning })
 	words := ranks(ps, kept, func(p Passage) *float64 { return p.Words })
@@ -160,4 +151,24 @@ func (f fraction) cmp(g fraction) int {
 		return 1
 	}
 	return 0
+}
+
+// viewed is the indices of the passages the view allows under path ("" is everything): the one
+// view search and grep both go over. A path where a listing is refused is refused with the
+// listing's error.
+func viewed(v *fsaccess.View, ps []Passage, path string) ([]int, error) {
+	root := "/"
+	if path != "" {
+		root = v.Resolve(path)
+		if _, err := v.List(root); err != nil {
+			return nil, err
+		}
+	}
+	var kept []int
+	for i, p := range ps {
+		if fsaccess.Within(root, p.Path) && v.Visible(p.Path) {
+			kept = append(kept, i)
+		}
+	}
+	return kept, nil
 }
