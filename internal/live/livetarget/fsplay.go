@@ -217,12 +217,7 @@ func planCommit(p *agents.Profile, c conformance.Case, cs conformance.FSAccessCa
 	if err != nil {
 		return nil, err
 	}
-	_, ans, err := oneLevel(c, func(m map[string]json.RawMessage) {
-		delete(m, "floor")
-		delete(m, "mounts")
-		delete(m, "forge")
-		m["grants"] = json.RawMessage(`{"/":"stage"}`)
-	})
+	_, ans, err := oneLevel(c, atStage)
 	if err != nil {
 		return nil, err
 	}
