@@ -82,7 +82,7 @@ func denied(abs string) string {
 // view is the boundary's tree as it is now, at stage everywhere in it unless the person's
 // permission rules say otherwise.
 func (d *disk) view() (*fsaccess.View, error) {
-	tree, _, err := d.walk()
+	tree, err := d.walk()
 	if err != nil {
 		return nil, err
 	}
@@ -94,18 +94,24 @@ func (d *disk) view() (*fsaccess.View, error) {
 // says)"), the tree less what fsaccess.DeviceTree leaves out. Only listings leave them out: a
 // read or a change of an ignored path still reaches it.
 func (d *disk) listingView(vp string) (*fsaccess.View, error) {
-	tree, gitignore, err := d.walk()
+	tree, err := d.walk()
 	if err != nil {
 		return nil, err
+	}
+	gitignore := map[string][]string{}
+	for _, p := range tree {
+		if fsaccess.Base(p) == fsaccess.GitignoreFile {
+			if b, err := os.ReadFile(d.real(p)); err == nil {
+				gitignore[p] = strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+			}
+		}
 	}
 	return d.viewOf(fsaccess.DeviceTree(tree, gitignore, vp))
 }
 
-// walk is the boundary's tree in view terms (a directory ending with /) and each .gitignore's
-// lines by its view path.
-func (d *disk) walk() ([]string, map[string][]string, error) {
+// walk is the boundary's tree in view terms (a directory ending with /).
+func (d *disk) walk() ([]string, error) {
 	var tree []string
-	gitignore := map[string][]string{}
 	err := filepath.WalkDir(d.root, func(p string, e fs.DirEntry, err error) error {
 		if err != nil {
 			if p == d.root {
@@ -119,15 +125,11 @@ func (d *disk) walk() ([]string, map[string][]string, error) {
 		rel := "/" + filepath.ToSlash(strings.TrimPrefix(p, d.root+string(filepath.Separator)))
 		if e.IsDir() {
 			rel += "/"
-		} else if e.Name() == ".gitignore" {
-			if b, err := os.ReadFile(p); err == nil {
-				gitignore[rel] = strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
-			}
 		}
 		tree = append(tree, rel)
 		return nil
 	})
-	return tree, gitignore, err
+	return tree, err
 }
 
 // viewOf is the view of tree at stage everywhere, unless the person's permission rules say
