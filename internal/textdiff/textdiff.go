@@ -303,11 +303,16 @@ func Values(want, got any) string {
 			a, b = ws, gs
 		}
 	}
-	lines := Lines(strings.Split(a, "\n"), strings.Split(b, "\n"))
-	var out strings.Builder
+	return Unified(folded(Lines(strings.Split(a, "\n"), strings.Split(b, "\n"))))
+}
+
+// folded is a line diff with each change's context lines around it and every other run of
+// unchanged lines said as its count.
+func folded(lines []Line) []Line {
+	var out []Line
 	for i := 0; i < len(lines); {
 		if lines[i].Op != Same {
-			out.WriteString(string(rune(lines[i].Op)) + " " + lines[i].Text + "\n")
+			out = append(out, lines[i])
 			i++
 			continue
 		}
@@ -325,18 +330,14 @@ func Values(want, got any) string {
 		if j-i <= keepHead+keepTail+1 {
 			keepHead, keepTail = j-i, 0
 		}
-		for _, l := range lines[i : i+keepHead] {
-			out.WriteString("  " + l.Text + "\n")
-		}
+		out = append(out, lines[i:i+keepHead]...)
 		if skipped := j - i - keepHead - keepTail; skipped > 0 {
-			out.WriteString("  … " + strconv.Itoa(skipped) + " identical lines\n")
+			out = append(out, Line{Same, "… " + strconv.Itoa(skipped) + " identical lines"})
 		}
-		for _, l := range lines[j-keepTail : j] {
-			out.WriteString("  " + l.Text + "\n")
-		}
+		out = append(out, lines[j-keepTail:j]...)
 		i = j
 	}
-	return out.String()
+	return out
 }
 
 // render is v as indented JSON with its HTML characters as they are, or its Go syntax.
