@@ -1,13 +1,13 @@
 package conformance
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/LLeMbas/lembas-check/harness/index"
 	"github.com/LLeMbas/lembas-check/internal/gherkin/steps"
+	"github.com/LLeMbas/lembas-check/internal/jsonx"
 )
 
 // Index is cases/index.json: what search's index embeds, and holds per path, as a tree is
@@ -139,14 +139,17 @@ type indexAnswer struct {
 }
 
 // MarshalJSON writes a refusal alone, and an index answer without "refused".
-func (a indexAnswer) MarshalJSON() ([]byte, error) {
+func (a indexAnswer) MarshalJSON() ([]byte, error) { return a.AppendJSON(nil) }
+
+// AppendJSON implements jsonx.Appender.
+func (a indexAnswer) AppendJSON(b []byte) ([]byte, error) {
 	if a.Refused != nil {
-		return json.Marshal(struct {
+		return jsonx.Append(b, struct {
 			Refused *indexRefusal `json:"refused"`
 		}{a.Refused})
 	}
 	type plain indexAnswer
-	return json.Marshal(plain(a))
+	return jsonx.Append(b, plain(a))
 }
 
 // indexRefusal is a step the spec refuses: which (its index in steps) and the spec's error text

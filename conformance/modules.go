@@ -10,6 +10,7 @@ import (
 
 	"github.com/LLeMbas/lembas-check/harness/instructions/modules"
 	"github.com/LLeMbas/lembas-check/internal/gherkin/steps"
+	"github.com/LLeMbas/lembas-check/internal/jsonx"
 )
 
 // Modules is cases/modules.json: rule modules loaded by the path touched (seeds/004).
@@ -320,14 +321,17 @@ type modulesDiagnostic struct {
 	Code *string `json:"code"`
 }
 
-func (a modulesStepAnswer) MarshalJSON() ([]byte, error) {
+func (a modulesStepAnswer) MarshalJSON() ([]byte, error) { return a.AppendJSON(nil) }
+
+// AppendJSON implements jsonx.Appender: a spawn's answer, a request's, or null.
+func (a modulesStepAnswer) AppendJSON(b []byte) ([]byte, error) {
 	switch {
 	case a.Spawn != nil:
-		return json.Marshal(a.Spawn)
+		return jsonx.Append(b, a.Spawn)
 	case a.Request != nil:
-		return json.Marshal(a.Request)
+		return jsonx.Append(b, a.Request)
 	}
-	return []byte("null"), nil
+	return append(b, "null"...), nil
 }
 
 func (a *modulesStepAnswer) UnmarshalJSON(b []byte) error {

@@ -12,6 +12,7 @@ import (
 	"github.com/LLeMbas/lembas-check/harness/prefix"
 	"github.com/LLeMbas/lembas-check/harness/spec"
 	"github.com/LLeMbas/lembas-check/internal/gherkin/steps"
+	"github.com/LLeMbas/lembas-check/internal/jsonx"
 )
 
 // Prefix is conformance/prefix.json: one session's requests — the system prompt each sends (by
@@ -387,24 +388,28 @@ type prefixCompaction struct {
 	Ask    string   `json:"ask"`
 }
 
-func (a prefixStepAnswer) MarshalJSON() ([]byte, error) {
+func (a prefixStepAnswer) MarshalJSON() ([]byte, error) { return a.AppendJSON(nil) }
+
+// AppendJSON implements jsonx.Appender: a request's answer, a compaction's, a text, or null;
+// a tool list is [] when empty.
+func (a prefixStepAnswer) AppendJSON(b []byte) ([]byte, error) {
 	switch {
 	case a.Request != nil:
 		r := *a.Request
 		if r.Tools == nil {
 			r.Tools = []string{}
 		}
-		return json.Marshal(r)
+		return jsonx.Append(b, r)
 	case a.Compact != nil:
 		c := *a.Compact
 		if c.Tools == nil {
 			c.Tools = []string{}
 		}
-		return json.Marshal(c)
+		return jsonx.Append(b, c)
 	case a.Text != nil:
-		return json.Marshal(*a.Text)
+		return jsonx.AppendString(b, *a.Text), nil
 	}
-	return []byte("null"), nil
+	return append(b, "null"...), nil
 }
 
 func (a *prefixStepAnswer) UnmarshalJSON(b []byte) error {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/LLeMbas/lembas-check/harness/spec"
+	"github.com/LLeMbas/lembas-check/internal/jsonx"
 )
 
 const prefixOK = `{"start":{"date":"2026-11-05","mode":"manual","could":["plan","display"]},"tools":["read","show"],"steps":[%s]}`
@@ -77,6 +78,11 @@ func TestPrefixAnswerShapeRoundTrips(t *testing.T) {
 	want := `[{"system":1,"tools":["read"],"note":"<session-note>\nx\n</session-note>"},{"system":1,"tools":[],"note":null},null,"Nothing.",{"system":2,"tools":[],"ask":"ask"}]`
 	if d := Diff([]byte(want), b); d != "" || !strings.Contains(string(b), `"tools":[],"note":null}`) {
 		t.Fatalf("marshalled\n%s\nwant\n%s\n%s", b, want, d)
+	}
+	// As a report shows it: the note's < and > as written, byte for byte (until 2026-12 each
+	// step was marshalled by encoding/json and read \u003csession-note\u003e).
+	if shown, err := jsonx.Marshal(a); err != nil || string(shown) != want {
+		t.Errorf("jsonx.Marshal: %s (%v)\nwant %s", shown, err, want)
 	}
 	back, err := Prefix.DecodeAnswer(b)
 	if err != nil {

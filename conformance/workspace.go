@@ -10,6 +10,7 @@ import (
 	"github.com/LLeMbas/lembas-check/harness/fsaccess"
 	"github.com/LLeMbas/lembas-check/harness/workspace"
 	"github.com/LLeMbas/lembas-check/internal/gherkin/steps"
+	"github.com/LLeMbas/lembas-check/internal/jsonx"
 )
 
 // Workspace is cases/workspace.json: per-session workspace roots on a real disk (seeds/002).
@@ -106,18 +107,25 @@ type workspaceStepAnswer struct {
 	Error   *string
 }
 
-func (a workspaceStepAnswer) MarshalJSON() ([]byte, error) {
+func (a workspaceStepAnswer) MarshalJSON() ([]byte, error) { return a.AppendJSON(nil) }
+
+// AppendJSON implements jsonx.Appender: the one member the step answers.
+func (a workspaceStepAnswer) AppendJSON(b []byte) ([]byte, error) {
+	one := func(key string, s string) []byte {
+		return append(jsonx.AppendString(append(append(b, '{'), key...), s), '}')
+	}
 	switch {
 	case a.Error != nil:
-		return json.Marshal(map[string]string{"error": *a.Error})
+		return one(`"error":`, *a.Error), nil
 	case a.Root != nil:
-		return json.Marshal(map[string]string{"root": *a.Root})
+		return one(`"root":`, *a.Root), nil
 	case a.Path != nil:
-		return json.Marshal(map[string]string{"path": *a.Path})
+		return one(`"path":`, *a.Path), nil
 	case a.Options:
-		return json.Marshal(map[string][]string{"roots": a.Roots})
+		b, err := jsonx.Append(append(b, `{"roots":`...), a.Roots)
+		return append(b, '}'), err
 	}
-	return nil, fmt.Errorf("workspace: an empty step answer")
+	return b, fmt.Errorf("workspace: an empty step answer")
 }
 
 func (a *workspaceStepAnswer) UnmarshalJSON(b []byte) error {

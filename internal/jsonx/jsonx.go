@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"sync"
 )
 
 // NewEncoder is json.NewEncoder without HTML escaping: each Encode writes one value and a newline
@@ -21,14 +22,23 @@ func NewEncoder(w io.Writer) *json.Encoder {
 	return enc
 }
 
-// Marshal is json.Marshal without HTML escaping.
+// Marshal is json.Marshal without HTML escaping, written by Append: the answer is allocated
+// once at its size, the growing done in a reused buffer.
 func Marshal(v any) ([]byte, error) {
-	var b bytes.Buffer
-	if err := NewEncoder(&b).Encode(v); err != nil {
-		return nil, err
+	p := scratch.Get().(*[]byte)
+	b, err := Append((*p)[:0], v)
+	var out []byte
+	if err == nil {
+		out = bytes.Clone(b)
 	}
-	return bytes.TrimSuffix(b.Bytes(), []byte{'\n'}), nil
+	if cap(b) <= 1<<20 { // a huge value's buffer is not kept
+		*p = b[:0]
+		scratch.Put(p)
+	}
+	return out, err
 }
+
+var scratch = sync.Pool{New: func() any { b := make([]byte, 0, 4<<10); return &b }}
 
 // String is s as a JSON string, without HTML escaping (<, > and & as written).
 func String(s string) []byte {
