@@ -9,12 +9,51 @@ import (
 	"strings"
 )
 
-// goLiteral writes v as a Go expression of its own type, for embedded_decoded.go: the embedded
-// cases' inputs decoded when lembas-check was built. It knows the kinds JSON decodes into
-// (structs, pointers, slices, maps with string keys, strings, numbers, booleans) and refuses the
-// rest, so a case type that grows another kind fails `go generate` rather than being written
-// wrong. A zero field is left out; nil and empty slices and maps stay apart.
-func goLiteral(b *bytes.Buffer, v reflect.Value) error {
+// literal writes values as Go expressions of their own types, for embedded_decoded.go: the
+// embedded cases' inputs decoded when lembas-check was built. It knows the kinds JSON decodes
+// into (structs, pointers, slices, maps with string keys, strings, numbers, booleans) and
+// refuses the rest, so a case type that grows another kind fails `go generate` rather than
+// being written wrong. A zero field is left out; nil and empty slices and maps stay apart.
+//
+// A pointer to a number or a string points into an array per type (p0, p1, …: Vars declares
+// them), so that a case of 2,000 tokens is made with one allocation per type, not two per token.
+type literal struct {
+	pools  []literalPool
+	byType map[string]int
+}
+
+type literalPool struct {
+	typ   string
+	elems []string
+}
+
+// Vars declares the arrays the pointers written so far point into.
+func (l *literal) Vars() string {
+	var b strings.Builder
+	for i, p := range l.pools {
+		fmt.Fprintf(&b, "p%d := [...]%s{%s}\n", i, p.typ, strings.Join(p.elems, ", "))
+	}
+	return b.String()
+}
+
+// pointTo is an expression for a pointer to a new variable holding the value elem writes.
+func (l *literal) pointTo(t reflect.Type, elem string) string {
+	name := goTypeName(t)
+	i, ok := l.byType[name]
+	if !ok {
+		if l.byType == nil {
+			l.byType = map[string]int{}
+		}
+		i = len(l.pools)
+		l.byType[name] = i
+		l.pools = append(l.pools, literalPool{typ: name})
+	}
+	l.pools[i].elems = append(l.pools[i].elems, elem)
+	return fmt.Sprintf("&p%d[%d]", i, len(l.pools[i].elems)-1)
+}
+
+func (l *literal) write(b *bytes.Buffer, v reflect.Value) error {
+	goLiteral := l.write
 	t := v.Type()
 	switch t.Kind() {
 	case reflect.String:
@@ -38,11 +77,11 @@ func goLiteral(b *bytes.Buffer, v reflect.Value) error {
 			b.WriteString("&")
 			return goLiteral(b, v.Elem())
 		}
-		b.WriteString("new(")
-		if err := goLiteral(b, v.Elem()); err != nil {
+		var elem bytes.Buffer
+		if err := goLiteral(&elem, v.Elem()); err != nil {
 			return err
 		}
-		b.WriteString(")")
+		b.WriteString(l.pointTo(t.Elem(), elem.String()))
 	case reflect.Slice:
 		if v.IsNil() {
 			fmt.Fprintf(b, "%s(nil)", goTypeName(t))

@@ -99,10 +99,13 @@ func renderEmbedded(cases []Case) ([]byte, error) {
 func renderDecoded(cases []Case) ([]byte, error) {
 	var body bytes.Buffer
 	for _, c := range cases {
-		body.WriteString("\tfunc() any { return ")
-		if err := goLiteral(&body, reflect.ValueOf(c.Decoded)); err != nil {
+		var l literal
+		var expr bytes.Buffer
+		if err := l.write(&expr, reflect.ValueOf(c.Decoded)); err != nil {
 			return nil, fmt.Errorf("%s: %v", c.Where(), err)
 		}
+		body.WriteString("\tfunc() any {\n" + l.Vars() + "return ")
+		body.Write(expr.Bytes())
 		body.WriteString(" },\n")
 	}
 	var b bytes.Buffer
