@@ -26,7 +26,7 @@ func TestSchemasFitTheSuites(t *testing.T) {
 }
 
 // Every known answer of the embedded table fits its area's answer schema, as CheckAnswer takes it
-// without checking (embeddedFits).
+// without checking (knownToFit).
 func TestEmbeddedAnswersFitTheirSchemas(t *testing.T) {
 	n := 0
 	for _, e := range embeddedCases {
