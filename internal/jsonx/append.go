@@ -78,13 +78,8 @@ func newEncoder(t reflect.Type) encodeFunc {
 	if t.Implements(appenderType) {
 		return appendOwn
 	}
-	if t.Implements(marshalerType) || t.Implements(textMarshalerType) {
+	if marshalsItself(t) {
 		return byEncodingJSON
-	}
-	if t.Kind() != reflect.Pointer {
-		if p := reflect.PointerTo(t); p.Implements(appenderType) || p.Implements(marshalerType) || p.Implements(textMarshalerType) {
-			return byEncodingJSON
-		}
 	}
 	switch t.Kind() {
 	case reflect.Bool:
@@ -105,49 +100,11 @@ func newEncoder(t reflect.Type) encodeFunc {
 		}
 		return func(b []byte, v reflect.Value, _ int) ([]byte, error) { return AppendString(b, v.String()), nil }
 	case reflect.Interface:
-		return func(b []byte, v reflect.Value, depth int) ([]byte, error) {
-			if v.IsNil() {
-				return append(b, "null"...), nil
-			}
-			if depth > deepest {
-				return byEncodingJSON(b, v, depth)
-			}
-			e := v.Elem()
-			return encoderOf(e.Type())(b, e, depth+1)
-		}
+		return interfaceEncoder
 	case reflect.Pointer:
-		enc := encoderOf(t.Elem())
-		return func(b []byte, v reflect.Value, depth int) ([]byte, error) {
-			if v.IsNil() {
-				return append(b, "null"...), nil
-			}
-			if depth > deepest {
-				return byEncodingJSON(b, v, depth)
-			}
-			return enc(b, v.Elem(), depth+1)
-		}
+		return pointerEncoder(t)
 	case reflect.Slice:
-		if t.Elem().Kind() == reflect.Uint8 {
-			return byEncodingJSON
-		}
-		enc := encoderOf(t.Elem())
-		if t == reflect.TypeFor[[]string]() {
-			return func(b []byte, v reflect.Value, depth int) ([]byte, error) {
-				if v.CanInterface() {
-					return appendStrings(b, v.Interface().([]string)), nil
-				}
-				if v.IsNil() {
-					return append(b, "null"...), nil
-				}
-				return appendList(b, v, enc, depth)
-			}
-		}
-		return func(b []byte, v reflect.Value, depth int) ([]byte, error) {
-			if v.IsNil() {
-				return append(b, "null"...), nil
-			}
-			return appendList(b, v, enc, depth)
-		}
+		return sliceEncoder(t)
 	case reflect.Array:
 		enc := encoderOf(t.Elem())
 		return func(b []byte, v reflect.Value, depth int) ([]byte, error) { return appendList(b, v, enc, depth) }
@@ -160,6 +117,67 @@ func newEncoder(t reflect.Type) encodeFunc {
 		return structEncoder(t)
 	}
 	return byEncodingJSON // chan, func, complex: encoding/json's own error
+}
+
+// marshalsItself says whether t, or a pointer to it, has its own JSON or text form, which
+// encoding/json then calls; Append leaves those to it rather than copy its addressability rules.
+func marshalsItself(t reflect.Type) bool {
+	if t.Implements(marshalerType) || t.Implements(textMarshalerType) {
+		return true
+	}
+	if t.Kind() == reflect.Pointer {
+		return false
+	}
+	p := reflect.PointerTo(t)
+	return p.Implements(appenderType) || p.Implements(marshalerType) || p.Implements(textMarshalerType)
+}
+
+func interfaceEncoder(b []byte, v reflect.Value, depth int) ([]byte, error) {
+	if v.IsNil() {
+		return append(b, "null"...), nil
+	}
+	if depth > deepest {
+		return byEncodingJSON(b, v, depth)
+	}
+	e := v.Elem()
+	return encoderOf(e.Type())(b, e, depth+1)
+}
+
+func pointerEncoder(t reflect.Type) encodeFunc {
+	enc := encoderOf(t.Elem())
+	return func(b []byte, v reflect.Value, depth int) ([]byte, error) {
+		if v.IsNil() {
+			return append(b, "null"...), nil
+		}
+		if depth > deepest {
+			return byEncodingJSON(b, v, depth)
+		}
+		return enc(b, v.Elem(), depth+1)
+	}
+}
+
+func sliceEncoder(t reflect.Type) encodeFunc {
+	if t.Elem().Kind() == reflect.Uint8 {
+		return byEncodingJSON
+	}
+	enc := encoderOf(t.Elem())
+	if t == reflect.TypeFor[[]string]() {
+		return func(b []byte, v reflect.Value, depth int) ([]byte, error) {
+			if v.CanInterface() {
+				return appendStrings(b, v.Interface().([]string)), nil
+			}
+			if v.IsNil() {
+				return append(b, "null"...), nil
+			}
+			return appendList(b, v, enc, depth)
+		}
+	}
+	return func(b []byte, v reflect.Value, depth int) ([]byte, error) {
+		if v.IsNil() {
+			return append(b, "null"...), nil
+		}
+		return appendList(b, v, enc, depth)
+	}
 }
 
 func appendOwn(b []byte, v reflect.Value, _ int) ([]byte, error) {
@@ -394,7 +412,8 @@ func structFields(t reflect.Type) ([]field, bool) {
 				return false // encoding/json's dominance rules: not needed here, so not copied
 			}
 			seen[name] = true
-			out = append(out, field{key: string(AppendString(nil, name)) + ":", index: at, omitEmpty: omit, typ: sf.Type})
+			key := string(AppendString(nil, name)) + ":"
+			out = append(out, field{key: key, index: at, omitEmpty: omit, typ: sf.Type})
 		}
 		return true
 	}
