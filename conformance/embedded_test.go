@@ -7,11 +7,9 @@ import (
 	"go/format"
 	"os"
 	"reflect"
-	"strconv"
-	"strings"
 	"testing"
-	"unicode/utf8"
 
+	"github.com/LLeMbas/lembas-check/internal/golit"
 	"github.com/LLeMbas/lembas-check/internal/jsonx"
 	"github.com/google/go-cmp/cmp"
 )
@@ -80,14 +78,14 @@ func renderEmbedded(cases []Case) ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: expect: %v", c.Where(), err)
 		}
-		fmt.Fprintf(&b, "\t\tabout:  %s,\n\t\tinput:  %s,\n\t\texpect: %s,\n", goString(c.About), goString(string(c.Input)), goString(string(c.Expect)))
-		fmt.Fprintf(&b, "\t\tcanonical: %s,\n", goString(string(canon)))
+		fmt.Fprintf(&b, "\t\tabout:  %s,\n\t\tinput:  %s,\n\t\texpect: %s,\n", golit.String(c.About), golit.String(string(c.Input)), golit.String(string(c.Expect)))
+		fmt.Fprintf(&b, "\t\tcanonical: %s,\n", golit.String(string(canon)))
 		answer, err := builtinAnswer(c)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", c.Where(), err)
 		}
 		if ac, err := Canonical(answer); err == nil && bytes.Equal(ac, canon) {
-			fmt.Fprintf(&b, "\t\tanswer: %s,\n", goString(string(answer)))
+			fmt.Fprintf(&b, "\t\tanswer: %s,\n", golit.String(string(answer)))
 		}
 		b.WriteString("\t},\n")
 	}
@@ -99,9 +97,9 @@ func renderEmbedded(cases []Case) ([]byte, error) {
 func renderDecoded(cases []Case) ([]byte, error) {
 	var body bytes.Buffer
 	for _, c := range cases {
-		var l literal
+		l := golit.Writer{Pkg: "conformance"}
 		var expr bytes.Buffer
-		if err := l.write(&expr, reflect.ValueOf(c.Decoded)); err != nil {
+		if err := l.Write(&expr, reflect.ValueOf(c.Decoded)); err != nil {
 			return nil, fmt.Errorf("%s: %v", c.Where(), err)
 		}
 		body.WriteString("\tfunc() any {\n" + l.Vars() + "return ")
@@ -130,21 +128,6 @@ func builtinAnswer(c Case) ([]byte, error) {
 		return nil, err
 	}
 	return jsonx.Marshal(got)
-}
-
-// goString is s as a Go literal: raw (backquoted) where it can be, so the table reads as the case
-// files do, else quoted.
-func goString(s string) string {
-	raw := utf8.ValidString(s) && !strings.ContainsAny(s, "`\r\ufeff")
-	for _, r := range s {
-		if r < 0x20 && r != '\n' && r != '\t' || r == 0x7f {
-			raw = false
-		}
-	}
-	if raw && s != "" {
-		return "`" + s + "`"
-	}
-	return strconv.Quote(s)
 }
 
 // An embedded case is decoded without its checks run again, to the value its area's Decode makes;
