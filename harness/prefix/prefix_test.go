@@ -1,7 +1,9 @@
 package prefix
 
 import (
+	"encoding/json"
 	"errors"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -483,5 +485,30 @@ func TestTheDateIsSaidFirstAndWhenItChanges(t *testing.T) {
 	want := []string{date("2026-11-05"), "", date("2026-11-06"), "", "", "", date("2026-11-07"), "", date("2026-11-05"), ""}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("(-want +got)\n%s", d)
+	}
+}
+
+// Definitions are decoded once, but a caller's are its own: changing one call's parameters
+// leaves the next call's as the vendored file says.
+func TestDefinitionsAreEachCallsOwn(t *testing.T) {
+	first, err := Definitions([]string{"show"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first[0].Parameters["type"] = "changed"
+	if props, ok := first[0].Parameters["properties"].(map[string]any); ok {
+		props["added"] = true
+	}
+	again, err := Definitions([]string{"show"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := spec.ReadFile("tools/show.json")
+	var want Definition
+	if err := json.Unmarshal(b, &want); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(again[0], want) {
+		t.Errorf("after a caller changed its copy, Definitions gives %v, want the file's %v", again[0], want)
 	}
 }

@@ -116,45 +116,45 @@ type Note struct {
 var (
 	loopOnce sync.Once
 	loop     Loop
-	loopRaw  []byte
 )
 
-// LoopJSON is the decoded loop.partial.json.
+// LoopJSON is the decoded loop.partial.json: the table `go generate` wrote of it (decoded.go;
+// TestDecodedIsRead holds the two equal), so a process decodes no JSON for it.
 func LoopJSON() *Loop {
-	loopOnce.Do(func() {
-		b, err := fs.ReadFile(Files, "loop.partial.json")
-		if err != nil {
-			panic(err)
-		}
-		loopRaw = b
-		if err := json.Unmarshal(b, &loop); err != nil {
-			panic(fmt.Sprintf("harness/spec/files/loop.partial.json: %v", err))
-		}
-	})
+	loopOnce.Do(func() { loop = decodedLoop() })
 	return &loop
+}
+
+// readLoop decodes loop.partial.json, which decoded.go is made of.
+func readLoop() Loop {
+	var l Loop
+	if err := json.Unmarshal(loopBytes(), &l); err != nil {
+		panic(fmt.Sprintf("harness/spec/files/loop.partial.json: %v", err))
+	}
+	return l
+}
+
+func loopBytes() []byte {
+	b, err := fs.ReadFile(Files, "loop.partial.json")
+	if err != nil {
+		panic(err)
+	}
+	return b
 }
 
 // NoteOrder is the order of the note's blocks: the keys of loop.json `context.note` between
 // `close` and `empty` as the file lists them ("in the order context.note lists them", context.md
-// §10 rule 3). Read from the file's own key order, not restated here.
-func NoteOrder() []string {
-	noteOrderOnce.Do(func() { noteOrder = readNoteOrder() })
-	return append([]string(nil), noteOrder...)
-}
-
-var (
-	noteOrderOnce sync.Once
-	noteOrder     []string
-)
+// §10 rule 3). Read from the file's own key order, not restated here (decoded.go holds what
+// readNoteOrder reads).
+func NoteOrder() []string { return decodedNoteOrder() }
 
 func readNoteOrder() []string {
-	LoopJSON()
 	var raw struct {
 		Context struct {
 			Note json.RawMessage `json:"note"`
 		} `json:"context"`
 	}
-	if err := json.Unmarshal(loopRaw, &raw); err != nil {
+	if err := json.Unmarshal(loopBytes(), &raw); err != nil {
 		panic(err)
 	}
 	keys, err := objectKeys(raw.Context.Note)
@@ -217,32 +217,37 @@ var (
 // Tools is every tool the vendored spec knows whole (tools/*.json) plus the parts extra/tools.json
 // carries of the others.
 func Tools() map[string]Tool {
-	toolsOnce.Do(func() {
-		tools = map[string]Tool{}
-		entries, err := fs.ReadDir(Files, "tools")
+	toolsOnce.Do(func() { tools = decodedTools() })
+	return tools
+}
+
+// readTools decodes tools/*.json and adds extra/'s partly shown tools, which decoded.go is made
+// of.
+func readTools() map[string]Tool {
+	out := map[string]Tool{}
+	entries, err := fs.ReadDir(Files, "tools")
+	if err != nil {
+		panic(err)
+	}
+	for _, e := range entries {
+		b, err := fs.ReadFile(Files, "tools/"+e.Name())
 		if err != nil {
 			panic(err)
 		}
-		for _, e := range entries {
-			b, err := fs.ReadFile(Files, "tools/"+e.Name())
-			if err != nil {
-				panic(err)
-			}
-			var t Tool
-			if err := json.Unmarshal(b, &t); err != nil {
-				panic(fmt.Sprintf("harness/spec/files/tools/%s: %v", e.Name(), err))
-			}
-			t.Whole = true
-			tools[t.Name] = t
+		var t Tool
+		if err := json.Unmarshal(b, &t); err != nil {
+			panic(fmt.Sprintf("harness/spec/files/tools/%s: %v", e.Name(), err))
 		}
-		for name, x := range Extras().Tools {
-			if _, dup := tools[name]; dup {
-				panic(fmt.Sprintf("harness/spec/extra: tool %s is vendored whole; take it from tools/", name))
-			}
-			tools[name] = Tool{Name: name, Requires: x.Requires, Unavailable: x.Unavailable}
+		t.Whole = true
+		out[t.Name] = t
+	}
+	for name, x := range readExtras().Tools {
+		if _, dup := out[name]; dup {
+			panic(fmt.Sprintf("harness/spec/extra: tool %s is vendored whole; take it from tools/", name))
 		}
-	})
-	return tools
+		out[name] = Tool{Name: name, Requires: x.Requires, Unavailable: x.Unavailable}
+	}
+	return out
 }
 
 // ToolNames is Tools' names, sorted.

@@ -3,6 +3,8 @@
 // (MANIFEST.sha256), and extra/*.json — the texts the spec fixes that no whole vendored file
 // carries, each with where it was copied from. Every text a reference implementation says comes
 // from here; none is typed in Go source.
+//
+//go:generate go test -run ^TestDecodedIsRead$ -update .
 package spec
 
 import (
@@ -183,37 +185,43 @@ var (
 )
 
 // Extras is every file of extra/ merged; a key in two files is a vendoring mistake and panics.
+// It is the table `go generate` wrote of them (decoded.go; TestDecodedIsRead holds the two
+// equal), so a process decodes no JSON for it.
 func Extras() Extra {
-	extraOnce.Do(func() {
-		extra = Extra{Texts: map[string]ExtraText{}, Tools: map[string]ExtraTool{}}
-		entries, err := fs.ReadDir(embedded, "extra")
+	extraOnce.Do(func() { extra = decodedExtras() })
+	return extra
+}
+
+// readExtras decodes extra/*.json, which decoded.go is made of.
+func readExtras() Extra {
+	x := Extra{Texts: map[string]ExtraText{}, Tools: map[string]ExtraTool{}}
+	entries, err := fs.ReadDir(embedded, "extra")
+	if err != nil {
+		panic(err)
+	}
+	for _, e := range entries {
+		b, err := embedded.ReadFile("extra/" + e.Name())
 		if err != nil {
 			panic(err)
 		}
-		for _, e := range entries {
-			b, err := embedded.ReadFile("extra/" + e.Name())
-			if err != nil {
-				panic(err)
-			}
-			var x Extra
-			if err := json.Unmarshal(b, &x); err != nil {
-				panic(fmt.Sprintf("harness/spec/extra/%s: %v", e.Name(), err))
-			}
-			for k, v := range x.Texts {
-				if _, dup := extra.Texts[k]; dup {
-					panic(fmt.Sprintf("harness/spec/extra/%s: text %q is also in another file", e.Name(), k))
-				}
-				extra.Texts[k] = v
-			}
-			for k, v := range x.Tools {
-				if _, dup := extra.Tools[k]; dup {
-					panic(fmt.Sprintf("harness/spec/extra/%s: tool %q is also in another file", e.Name(), k))
-				}
-				extra.Tools[k] = v
-			}
+		var f Extra
+		if err := json.Unmarshal(b, &f); err != nil {
+			panic(fmt.Sprintf("harness/spec/extra/%s: %v", e.Name(), err))
 		}
-	})
-	return extra
+		for k, v := range f.Texts {
+			if _, dup := x.Texts[k]; dup {
+				panic(fmt.Sprintf("harness/spec/extra/%s: text %q is also in another file", e.Name(), k))
+			}
+			x.Texts[k] = v
+		}
+		for k, v := range f.Tools {
+			if _, dup := x.Tools[k]; dup {
+				panic(fmt.Sprintf("harness/spec/extra/%s: tool %q is also in another file", e.Name(), k))
+			}
+			x.Tools[k] = v
+		}
+	}
+	return x
 }
 
 // Text is one vendored text of extra/ by key (mode.plan, tasks.compact.ask, jobs.command, …).
