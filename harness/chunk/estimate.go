@@ -2,8 +2,6 @@ package chunk
 
 import (
 	"fmt"
-	"regexp"
-	"strconv"
 	"sync"
 	"unicode/utf8"
 
@@ -13,7 +11,7 @@ import (
 // Where no tokenizer is given, filesystem.md's stand-in count: "Where it does not, a count of
 // `ceil(UTF-8 bytes / 2)` stands in — an estimate, not a bound".
 
-var perToken = regexp.MustCompile("a count of `ceil\\(UTF-8 bytes / (\\d+)\\)` stands in")
+const perToken = "a count of `ceil(UTF-8 bytes / {})` stands in"
 
 // EstimateBytes is the divisor of the stand-in count, read from filesystem.md's sentence.
 var EstimateBytes = sync.OnceValue(func() int {
@@ -21,13 +19,9 @@ var EstimateBytes = sync.OnceValue(func() int {
 	if err != nil {
 		panic(err)
 	}
-	m := perToken.FindSubmatch(b)
-	if m == nil {
-		panic(fmt.Sprintf("harness/chunk: filesystem.md does not say %q", perToken.String()))
-	}
-	n, err := strconv.Atoi(string(m[1]))
-	if err != nil || n < 1 {
-		panic(fmt.Sprintf("harness/chunk: filesystem.md's stand-in count divides by %q", m[1]))
+	n, ok := spec.FindNumber(string(b), perToken)
+	if !ok || n < 1 {
+		panic(fmt.Sprintf("harness/chunk: filesystem.md does not say %q with a divisor of 1 or more", perToken))
 	}
 	return n
 })

@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
-	"regexp"
-	"strconv"
 	"sync"
 
 	"github.com/LLeMbas/lembas-check/harness/spec"
@@ -43,19 +41,12 @@ var CharRule = sync.OnceValue(func() Rule {
 
 // ruleOf reads a Rule from an about; a sentence that is not there is a vendoring mistake.
 func ruleOf(where, about string) Rule {
-	num := func(re *regexp.Regexp) int {
-		m := re.FindStringSubmatch(about)
-		if m == nil {
-			panic(fmt.Sprintf("harness/chunk: %s does not say %q", where, re.String()))
-		}
-		n, err := strconv.Atoi(m[1])
-		if err != nil {
-			panic(err)
+	num := func(sentence string) int {
+		n, ok := spec.FindNumber(about, sentence)
+		if !ok {
+			panic(fmt.Sprintf("harness/chunk: %s does not say %q", where, sentence))
 		}
 		return n
 	}
-	// Compiled here, on first use of a rule, not at every lembas-check start.
-	raisedTo := regexp.MustCompile(`\(raised to (\d+) when smaller\)`)
-	dropped := regexp.MustCompile(`pieces under (\d+) characters dropped`)
-	return Rule{MinSize: num(raisedTo), MinPiece: num(dropped)}
+	return Rule{MinSize: num("(raised to {} when smaller)"), MinPiece: num("pieces under {} characters dropped")}
 }

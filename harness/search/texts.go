@@ -11,8 +11,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/LLeMbas/lembas-check/harness/spec"
@@ -68,7 +66,7 @@ func ParseTexts(md, tool []byte) (Texts, error) {
 				len(block))
 	}
 	// The example result's first line: a path, a colon, a line range.
-	m := regexp.MustCompile(`^(/[^:\s]+)(:)([0-9]+)(-)([0-9]+)$`).FindStringSubmatch(block[0])
+	m := splitHead(block[0])
 	if m == nil {
 		return t, fmt.Errorf("filesystem.md: the example's head %q is not <path>:<start>-<end>", block[0])
 	}
@@ -92,15 +90,37 @@ func ParseTexts(md, tool []byte) (Texts, error) {
 		return t, fmt.Errorf("tools/search.json: %v", err)
 	}
 	l := schema.Parameters.Properties.Limit
-	d := regexp.MustCompile(`\(default ([0-9]+)\)`).FindStringSubmatch(l.Description)
-	if l.Minimum == nil || l.Maximum == nil || d == nil {
+	def, found := spec.FindNumber(l.Description, "(default {})")
+	if l.Minimum == nil || l.Maximum == nil || !found {
 		return t, fmt.Errorf("tools/search.json: limit has no minimum, maximum or \"(default N)\" in %q", l.Description)
 	}
 	t.MinLimit, t.MaxLimit = *l.Minimum, *l.Maximum
-	t.DefaultLimit, _ = strconv.Atoi(d[1])
+	t.DefaultLimit = def
 	if t.DefaultLimit < t.MinLimit || t.DefaultLimit > t.MaxLimit {
 		return t, fmt.Errorf("tools/search.json: the default limit %d is outside %d..%d", t.DefaultLimit, t.MinLimit,
 			t.MaxLimit)
 	}
 	return t, nil
+}
+
+// splitHead splits the example's head, `<path>:<start>-<end>` (a path of no colon or space,
+// two numbers), into the path, ":", start, "-" and end, as a regexp's submatches are (the whole
+// first); nil when it is not that.
+func splitHead(h string) []string {
+	path, lines, ok := strings.Cut(h, ":")
+	start, end, ok2 := strings.Cut(lines, "-")
+	if !ok || !ok2 || len(path) < 2 || path[0] != '/' || strings.ContainsAny(path, " \t\n\r\f") ||
+		!digits(start) || !digits(end) {
+		return nil
+	}
+	return []string{h, path, ":", start, "-", end}
+}
+
+func digits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
 }

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/LLeMbas/lembas-check/harness/spec"
@@ -34,11 +33,6 @@ var SpecTexts = spec.Parsed("harness/skills", func() (Texts, error) {
 	return ParseTexts(md)
 })
 
-var (
-	backticked = regexp.MustCompile("`([^`]+)`")
-	offeredLen = regexp.MustCompile(`offered when its name is one line of at most (\d+) characters`)
-)
-
 // ParseTexts reads the *Skills* section of filesystem.md: its table's chat and device rows, the
 // backticked `^…$` rule and the length of a name made elsewhere.
 func ParseTexts(md []byte) (Texts, error) {
@@ -61,25 +55,21 @@ func ParseTexts(md []byte) (Texts, error) {
 			into   *[]string
 		}{{"| chat |", &t.Chat}, {"| device |", &t.Device}} {
 			if strings.HasPrefix(line, row.prefix) {
-				for _, m := range backticked.FindAllStringSubmatch(line, -1) {
-					*row.into = append(*row.into, m[1])
-				}
+				*row.into = append(*row.into, spec.Backticked(line)...)
 			}
 		}
 	}
 	text := strings.Join(strings.Fields(sec.String()), " ")
-	for _, m := range backticked.FindAllStringSubmatch(text, -1) {
-		if strings.HasPrefix(m[1], "^") && strings.HasSuffix(m[1], "$") {
-			re, err := regexp.Compile(m[1])
+	for _, b := range spec.Backticked(text) {
+		if strings.HasPrefix(b, "^") && strings.HasSuffix(b, "$") {
+			re, err := regexp.Compile(b)
 			if err != nil {
-				return t, fmt.Errorf("filesystem.md, Skills: the name rule %s: %v", m[1], err)
+				return t, fmt.Errorf("filesystem.md, Skills: the name rule %s: %v", b, err)
 			}
 			t.Name = re
 		}
 	}
-	if m := offeredLen.FindStringSubmatch(text); m != nil {
-		t.MaxOffered, _ = strconv.Atoi(m[1])
-	}
+	t.MaxOffered, _ = spec.FindNumber(text, "offered when its name is one line of at most {} characters")
 	switch {
 	case len(t.Chat) != 3 || !strings.Contains(t.Chat[1], "<user>"):
 		return t, fmt.Errorf("filesystem.md, Skills: the chat row names %q, want skills/, /home/<user>/skills/, "+
