@@ -120,6 +120,18 @@ func Conformance() fs.FS { return mustSub(Files, "conformance") }
 // lacks is an error: a silently empty hole would make a byte-exact text wrong without a trace.
 func Render(tmpl string, vars map[string]string) (string, error) {
 	var b strings.Builder
+	// Sized first: a result's text is often a whole file's content, and a Builder that doubles
+	// copied it several times (a tenth of area context's answers).
+	size := len(tmpl)
+	for rest := tmpl; ; {
+		name, after, ok := nextHole(rest)
+		if !ok {
+			break
+		}
+		size += len(vars[name])
+		rest = after
+	}
+	b.Grow(size)
 	rest := tmpl
 	for {
 		i := strings.Index(rest, "{{")
@@ -127,20 +139,32 @@ func Render(tmpl string, vars map[string]string) (string, error) {
 			b.WriteString(rest)
 			return b.String(), nil
 		}
-		j := strings.Index(rest[i:], "}}")
-		if j < 0 {
+		name, after, ok := nextHole(rest)
+		if !ok {
 			b.WriteString(rest)
 			return b.String(), nil
 		}
-		name := rest[i+2 : i+j]
 		v, ok := vars[name]
 		if !ok {
 			return "", fmt.Errorf("template %q needs {{%s}}", abbreviate(tmpl), name)
 		}
 		b.WriteString(rest[:i])
 		b.WriteString(v)
-		rest = rest[i+j+2:]
+		rest = after
 	}
+}
+
+// nextHole is the name of s's first {{name}} and what follows it; ok is false when s has none.
+func nextHole(s string) (name, after string, ok bool) {
+	i := strings.Index(s, "{{")
+	if i < 0 {
+		return "", "", false
+	}
+	j := strings.Index(s[i:], "}}")
+	if j < 0 {
+		return "", "", false
+	}
+	return s[i+2 : i+j], s[i+j+2:], true
 }
 
 // MustRender is Render for templates and variables fixed by the caller's own code.
