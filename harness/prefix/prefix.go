@@ -4,6 +4,8 @@
 // what changed since the model last knew it. A server reuses what it has read only as far as two
 // requests are the same from the first byte, so everything here exists to keep that prefix still. A
 // Session is a pure state machine: the date is given, never read from a clock; no I/O.
+//
+//go:generate go test -run ^TestDecodedIsRead$ -update .
 package prefix
 
 import (

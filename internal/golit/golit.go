@@ -1,7 +1,8 @@
 // Package golit writes values as Go expressions of their own types, for the tables `go generate`
 // writes into the binary (conformance's embedded cases, the spec's decoded files): a value built
 // from a literal costs no decoding when the program runs. It knows the kinds JSON decodes into
-// (structs, pointers, slices, maps with string keys, strings, numbers, booleans) and refuses the
+// (structs, pointers, slices, maps with string keys, strings, numbers, booleans, and interfaces
+// holding those) and refuses the
 // rest, so a type that grows another kind fails `go generate` rather than being written wrong. A
 // zero field is left out; nil and empty slices and maps stay apart.
 //
@@ -73,6 +74,12 @@ func (l *Writer) Write(b *bytes.Buffer, v reflect.Value) error {
 		fmt.Fprintf(b, "%s(%d)", l.TypeName(t), v.Int())
 	case reflect.Float64:
 		fmt.Fprintf(b, "%s(%s)", l.TypeName(t), strconv.FormatFloat(v.Float(), 'g', -1, 64))
+	case reflect.Interface:
+		if v.IsNil() {
+			b.WriteString("nil")
+			return nil
+		}
+		return goLiteral(b, v.Elem()) // a JSON value: map[string]any, []any, string, float64, bool
 	case reflect.Pointer:
 		if v.IsNil() {
 			b.WriteString("nil")
@@ -88,57 +95,76 @@ func (l *Writer) Write(b *bytes.Buffer, v reflect.Value) error {
 		}
 		b.WriteString(l.pointTo(t.Elem(), elem.String()))
 	case reflect.Slice:
-		if v.IsNil() {
-			fmt.Fprintf(b, "%s(nil)", l.TypeName(t))
-			return nil
-		}
-		if t.Elem().Kind() == reflect.Uint8 {
-			fmt.Fprintf(b, "%s(%s)", l.TypeName(t), String(string(v.Bytes())))
-			return nil
-		}
-		fmt.Fprintf(b, "%s{", l.TypeName(t))
-		for i := range v.Len() {
-			if err := goLiteral(b, v.Index(i)); err != nil {
-				return err
-			}
-			b.WriteString(",")
-		}
-		b.WriteString("}")
+		return l.writeSlice(b, v)
 	case reflect.Map:
-		if t.Key().Kind() != reflect.String {
-			return fmt.Errorf("%s: a map's keys are strings in JSON", t)
-		}
-		if v.IsNil() {
-			fmt.Fprintf(b, "%s(nil)", l.TypeName(t))
-			return nil
-		}
-		keys := v.MapKeys()
-		sort.Slice(keys, func(i, j int) bool { return keys[i].String() < keys[j].String() })
-		fmt.Fprintf(b, "%s{", l.TypeName(t))
-		for _, k := range keys {
-			b.WriteString(String(k.String()) + ":")
-			if err := goLiteral(b, v.MapIndex(k)); err != nil {
-				return err
-			}
-			b.WriteString(",")
-		}
-		b.WriteString("}")
+		return l.writeMap(b, v)
 	case reflect.Struct:
-		fmt.Fprintf(b, "%s{", l.TypeName(t))
-		for i := range t.NumField() {
-			if v.Field(i).IsZero() {
-				continue
-			}
-			b.WriteString(t.Field(i).Name + ":")
-			if err := goLiteral(b, v.Field(i)); err != nil {
-				return err
-			}
-			b.WriteString(",")
-		}
-		b.WriteString("}")
+		return l.writeStruct(b, v)
 	default:
 		return fmt.Errorf("%s: a %s is not a kind JSON decodes into", t, t.Kind())
 	}
+	return nil
+}
+
+func (l *Writer) writeSlice(b *bytes.Buffer, v reflect.Value) error {
+	t := v.Type()
+	if v.IsNil() {
+		fmt.Fprintf(b, "%s(nil)", l.TypeName(t))
+		return nil
+	}
+	if t.Elem().Kind() == reflect.Uint8 {
+		fmt.Fprintf(b, "%s(%s)", l.TypeName(t), String(string(v.Bytes())))
+		return nil
+	}
+	fmt.Fprintf(b, "%s{", l.TypeName(t))
+	for i := range v.Len() {
+		if err := l.Write(b, v.Index(i)); err != nil {
+			return err
+		}
+		b.WriteString(",")
+	}
+	b.WriteString("}")
+	return nil
+}
+
+// writeMap writes a map with its keys sorted, so that a table is written the same every time.
+func (l *Writer) writeMap(b *bytes.Buffer, v reflect.Value) error {
+	t := v.Type()
+	if t.Key().Kind() != reflect.String {
+		return fmt.Errorf("%s: a map's keys are strings in JSON", t)
+	}
+	if v.IsNil() {
+		fmt.Fprintf(b, "%s(nil)", l.TypeName(t))
+		return nil
+	}
+	keys := v.MapKeys()
+	sort.Slice(keys, func(i, j int) bool { return keys[i].String() < keys[j].String() })
+	fmt.Fprintf(b, "%s{", l.TypeName(t))
+	for _, k := range keys {
+		b.WriteString(String(k.String()) + ":")
+		if err := l.Write(b, v.MapIndex(k)); err != nil {
+			return err
+		}
+		b.WriteString(",")
+	}
+	b.WriteString("}")
+	return nil
+}
+
+func (l *Writer) writeStruct(b *bytes.Buffer, v reflect.Value) error {
+	t := v.Type()
+	fmt.Fprintf(b, "%s{", l.TypeName(t))
+	for i := range t.NumField() {
+		if v.Field(i).IsZero() {
+			continue
+		}
+		b.WriteString(t.Field(i).Name + ":")
+		if err := l.Write(b, v.Field(i)); err != nil {
+			return err
+		}
+		b.WriteString(",")
+	}
+	b.WriteString("}")
 	return nil
 }
 

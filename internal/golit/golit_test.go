@@ -18,12 +18,14 @@ type sample struct {
 	Empty []string
 	Kids  map[string]inner
 	Anon  struct{ A string }
+	Any   map[string]any
 }
 
 func TestWriteSpellsTheValue(t *testing.T) {
 	note, count := "a`b", 3
 	v := sample{Name: "x\ny", Note: &note, Count: &count, Tags: []string{"t"}, Empty: []string{},
-		Kids: map[string]inner{"b": {2}, "a": {1}}, Anon: struct{ A string }{"z"}}
+		Kids: map[string]inner{"b": {2}, "a": {1}}, Anon: struct{ A string }{"z"},
+		Any: map[string]any{"n": 1.5, "l": []any{"s", true, nil}}}
 	w := Writer{Pkg: "golit"}
 	var b bytes.Buffer
 	if err := w.Write(&b, reflect.ValueOf(v)); err != nil {
@@ -32,7 +34,8 @@ func TestWriteSpellsTheValue(t *testing.T) {
 	got := w.Vars() + b.String()
 	want := "p0 := [...]string{\"a`b\"}\np1 := [...]int{int(3)}\n" +
 		"sample{Name:`x\ny`,Note:&p0[0],Count:&p1[0],Tags:[]string{`t`,},Empty:[]string{}," +
-		"Kids:map[string]inner{`a`:inner{N:int(1),},`b`:inner{N:int(2),},},Anon:struct { A string }{A:`z`,},}"
+		"Kids:map[string]inner{`a`:inner{N:int(1),},`b`:inner{N:int(2),},},Anon:struct { A string }{A:`z`,}," +
+		"Any:map[string]interface {}{`l`:[]interface {}{`s`,true,nil,},`n`:float64(1.5),},}"
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
