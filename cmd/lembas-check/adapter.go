@@ -15,7 +15,8 @@ import (
 func addAdapterFlags(fs *flag.FlagSet) *runner.AdapterOptions {
 	o := &runner.AdapterOptions{}
 	fs.DurationVar(&o.Timeout, "timeout", runner.DefaultTimeout, "an adapter's time to answer hello, and each case")
-	fs.IntVar(&o.Jobs, "jobs", 1, "run `N` adapter processes (or builtin workers) at once; each case goes to one")
+	fs.IntVar(&o.Jobs, "jobs", 1,
+		"run `N` adapter processes at once, each case going to one (the builtin: N workers, one per CPU if not given)")
 	return o
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"time"
 
@@ -133,6 +134,10 @@ func runTarget(fs *flag.FlagSet, af *runner.AdapterOptions, lf *livetarget.Setti
 			return nil, 0, fmt.Errorf("--impl: %v", err)
 		}
 		return a, af.Jobs, nil
+	}
+	if !cli.Given(fs, "jobs") {
+		// The builtin's cases are pure functions: one worker per CPU, as go test runs packages.
+		return runner.Builtin{}, runtime.GOMAXPROCS(0), nil
 	}
 	return runner.Builtin{}, af.Jobs, nil
 }

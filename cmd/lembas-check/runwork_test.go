@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"io"
+	"runtime"
 	"testing"
 )
 
@@ -14,6 +15,35 @@ func BenchmarkRunWork(b *testing.B) {
 	for b.Loop() {
 		if code := cmdRun(context.Background(), nil, io.Discard, io.Discard); code != 0 {
 			b.Fatalf("run exited %d", code)
+		}
+	}
+}
+
+// The builtin answers on every CPU unless --jobs says otherwise; an adapter is one process
+// unless --jobs says more (its processes are the user's to pay for).
+func TestBuiltinWorkersPerCPU(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		impl string
+		want int
+	}{
+		{nil, "", runtime.GOMAXPROCS(0)},
+		{[]string{"--jobs", "1"}, "", 1},
+		{[]string{"--jobs", "3"}, "", 3},
+		{nil, "lembas-check adapter", 1},
+	} {
+		fs := newFlags("run", io.Discard)
+		af := addAdapterFlags(fs)
+		lf := addLiveFlags(fs)
+		if _, err := parse(fs, c.args); err != nil {
+			t.Fatal(err)
+		}
+		_, workers, err := runTarget(fs, af, lf, c.impl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if workers != c.want {
+			t.Errorf("run %q with impl %q: %d workers, want %d", c.args, c.impl, workers, c.want)
 		}
 	}
 }
