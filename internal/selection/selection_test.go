@@ -92,3 +92,19 @@ func TestApplyRefusesAnEmptySelection(t *testing.T) {
 		t.Errorf("the zero selection: %d of %d (%v)", len(got), len(cases), err)
 	}
 }
+
+// A selection that keeps every case gives the cases themselves: the embedded suite's items were
+// copied at every run for nothing. One that keeps some gives a list of its own.
+func TestApplyKeepingAllDoesNotCopy(t *testing.T) {
+	cases := jobsCases(t)
+	all, _ := New(nil, "")
+	got, err := Cases(all, cases)
+	if err != nil || len(got) != len(cases) || &got[0] != &cases[0] {
+		t.Fatalf("every case kept: %d cases, a copy %v (%v)", len(got), len(got) > 0 && &got[0] != &cases[0], err)
+	}
+	one, _ := New(nil, cases[1].ID)
+	got, err = Cases(one, cases)
+	if err != nil || len(got) != 1 || &got[0] == &cases[1] {
+		t.Fatalf("one case kept: %d, shares the input %v (%v)", len(got), len(got) == 1 && &got[0] == &cases[1], err)
+	}
+}
