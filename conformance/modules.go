@@ -126,9 +126,10 @@ var padded struct {
 	m  map[paddedKey][]byte
 }
 
-func (f *modulesFile) check(field string) error {
+// check checks a file; its field is named only when it is refused (a disk is made per case).
+func (f *modulesFile) check(field func() string) error {
 	if f == nil {
-		return Fieldf(field, "is null: a file's content is a string or {text, pad, size}")
+		return Fieldf(field(), "is null: a file's content is a string or {text, pad, size}")
 	}
 	if f.Pad == nil {
 		return nil
@@ -136,9 +137,9 @@ func (f *modulesFile) check(field string) error {
 	maxSize := 4 * modules.SpecTexts().MaxBytes
 	switch {
 	case len(*f.Pad) != 1 || (*f.Pad)[0] >= 0x80:
-		return Fieldf(field+".pad", "%q is not one ASCII character", *f.Pad)
+		return Fieldf(field()+".pad", "%q is not one ASCII character", *f.Pad)
 	case *f.Size < len(f.Text) || *f.Size > maxSize:
-		return Fieldf(field+".size", "%d: want the file's size in bytes, from len(text) = %d to %d", *f.Size,
+		return Fieldf(field()+".size", "%d: want the file's size in bytes, from len(text) = %d to %d", *f.Size,
 			len(f.Text), maxSize)
 	}
 	return nil
@@ -200,7 +201,7 @@ func (s modulesStep) validate(at string) error {
 				return Fieldf(f, "not absolute")
 			}
 			if s.Files[p] != nil {
-				if err := s.Files[p].check(f); err != nil {
+				if err := s.Files[p].check(func() string { return f }); err != nil {
 					return err
 				}
 			}
@@ -244,9 +245,9 @@ func (c modulesCase) disk() (*modules.Disk, error) { return c.makeDisk(true) }
 // can be depends on its paths only, and Validate need not build padded files of 256 KiB that
 // the answer builds again.
 func (c modulesCase) makeDisk(content bool) (*modules.Disk, error) {
-	files := map[string][]byte{}
+	files := make(map[string][]byte, len(c.Files))
 	for _, p := range modulesKeys(c.Files) {
-		if err := c.Files[p].check(fmt.Sprintf("files[%q]", p)); err != nil {
+		if err := c.Files[p].check(func() string { return fmt.Sprintf("files[%q]", p) }); err != nil {
 			return nil, err
 		}
 		if content {
@@ -255,7 +256,7 @@ func (c modulesCase) makeDisk(content bool) (*modules.Disk, error) {
 			files[p] = nil
 		}
 	}
-	links := map[string]string{}
+	links := make(map[string]string, len(c.Links))
 	for _, p := range modulesKeys(c.Links) {
 		if c.Links[p] == nil {
 			return nil, Fieldf(fmt.Sprintf("links[%q]", p), "is null: a link's target is a path")
