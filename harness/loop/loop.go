@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/LLeMbas/lembas-check/harness/spec"
 )
@@ -40,11 +41,11 @@ type Limits struct{ Max int }
 // DefaultLimits are loop.json's: parallel.max.
 func DefaultLimits() Limits { return Limits{Max: spec.LoopJSON().Parallel.Max} }
 
-var userTools = regexp.MustCompile(`waits on the user \(([^)]*)\)`)
+var userTools = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`waits on the user \(([^)]*)\)`) })
 
 // WaitsOnUser are the tools whose call waits on the person, as parallel.about names them.
 func WaitsOnUser() []string {
-	m := userTools.FindStringSubmatch(spec.LoopJSON().Parallel.About)
+	m := userTools().FindStringSubmatch(spec.LoopJSON().Parallel.About)
 	if m == nil {
 		panic("harness/spec/files/loop.partial.json: parallel.about names no tool that waits on the user")
 	}

@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/LLeMbas/lembas-check/harness/spec"
 )
@@ -25,7 +26,7 @@ const (
 	AgentsDir     = "agents"
 )
 
-var variable = regexp.MustCompile(`\{\{([a-z_]+)\}\}`)
+var variable = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{\{([a-z_]+)\}\}`) })
 
 // Names are the vendored prompt files, by name (blocks/context.md, agents/explore.md, …), sorted.
 func Names() []string {
@@ -68,7 +69,7 @@ func Variables(name string) ([]string, error) {
 		return nil, err
 	}
 	var out []string
-	for _, m := range variable.FindAllStringSubmatch(body, -1) {
+	for _, m := range variable().FindAllStringSubmatch(body, -1) {
 		if !slices.Contains(out, m[1]) {
 			out = append(out, m[1])
 		}

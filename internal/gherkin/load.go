@@ -20,6 +20,7 @@ import (
 	pathpkg "path"
 	"regexp"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/LLeMbas/lembas-check/conformance"
@@ -357,12 +358,12 @@ func walkDoc(doc *messages.GherkinDocument, onScenario func(*messages.Scenario),
 	}
 }
 
-var nonSlug = regexp.MustCompile(`[^a-z0-9]+`)
+var nonSlug = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^a-z0-9]+`) })
 
 // Slug is a scenario name as its id writes it: lowercase ASCII letters and digits, every other
 // run of characters one `-`.
 func Slug(name string) string {
-	return strings.Trim(nonSlug.ReplaceAllString(strings.ToLower(name), "-"), "-")
+	return strings.Trim(nonSlug().ReplaceAllString(strings.ToLower(name), "-"), "-")
 }
 
 // Areas lists the areas that have a step vocabulary (their conformance.Area's Steps), sorted.

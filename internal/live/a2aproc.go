@@ -17,7 +17,7 @@ import (
 // printedURL is how an HTTP agent says where it listens: the first http URL with a port it
 // prints, on stdout or stderr (`lembas-check agent --http`: "A2A on http://127.0.0.1:PORT"; the
 // Gemini CLI's A2A server: "Agent Server started on http://localhost:PORT").
-var printedURL = regexp.MustCompile(`https?://[A-Za-z0-9.\-]+:[0-9]+`)
+var printedURL = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`https?://[A-Za-z0-9.\-]+:[0-9]+`) })
 
 // urlWatch is a writer that finds the first printed URL in the lines written to it.
 type urlWatch struct {
@@ -28,7 +28,7 @@ type urlWatch struct {
 func newURLWatch() *urlWatch { return &urlWatch{url: make(chan string, 1)} }
 
 func (u *urlWatch) Write(b []byte) (int, error) {
-	if m := printedURL.Find(b); m != nil {
+	if m := printedURL().Find(b); m != nil {
 		u.once.Do(func() { u.url <- string(m) })
 	}
 	return len(b), nil

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"text/template"
 
 	"github.com/LLeMbas/lembas-check/internal/format"
@@ -128,7 +129,9 @@ func verdicts(j *Judgement) map[string]runner.Result {
 //go:embed field.md.tmpl
 var fieldProseText string
 
-var fieldProse = template.Must(template.New("field").Parse(fieldProseText))
+var fieldProse = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("field").Parse(fieldProseText))
+})
 
 // FieldColumns are the field report's first table's columns: short cells only, the scenarios'
 // a mark each, so that it fits GitHub's 920 px column (issue 27: 1,468 px, "Where it broke"
@@ -145,7 +148,7 @@ var fieldAlign = []string{"---", ":-:", ":-:", ":-:", "--:", "---", "---"}
 func WriteFieldReport(w io.Writer, rows []FieldRow, how string) error {
 	rows = namedByDoor(rows)
 	fmt.Fprintf(w, "# Field report: real agents against the prefix rules\n\n")
-	if err := fieldProse.ExecuteTemplate(w, "intro", map[string]string{"How": how,
+	if err := fieldProse().ExecuteTemplate(w, "intro", map[string]string{"How": how,
 		"Scenarios": strings.Join(FieldScenarios, ", "), "Held": MarkHeld, "Broke": MarkBroke,
 		"NotChecked": MarkNotChecked}); err != nil {
 		return err
@@ -233,7 +236,7 @@ func writeCases(w io.Writer, rows []FieldRow) error {
 		return nil
 	}
 	fmt.Fprintf(w, "\n## The conformance cases on each agent\n\n")
-	if err := fieldProse.ExecuteTemplate(w, "cases", nil); err != nil {
+	if err := fieldProse().ExecuteTemplate(w, "cases", nil); err != nil {
 		return err
 	}
 	cols := append([]string{"Agent"}, names...)

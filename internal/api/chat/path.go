@@ -3,6 +3,7 @@ package chat
 import (
 	"regexp"
 	"strconv"
+	"sync"
 
 	"github.com/LLeMbas/lembas-check/internal/jsonx"
 )
@@ -53,11 +54,11 @@ func PathAt(raw []byte, off int) string {
 	return path
 }
 
-var plainKey = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var plainKey = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
 // memberPath writes a key as `.key`, or `["a key"]` when it is not a plain name.
 func memberPath(k string) string {
-	if plainKey.MatchString(k) {
+	if plainKey().MatchString(k) {
 		return "." + k
 	}
 	return "[" + strconv.Quote(k) + "]"

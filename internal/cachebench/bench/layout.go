@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/LLeMbas/lembas-check/internal/table"
 	"github.com/LLeMbas/lembas-check/internal/term"
@@ -28,11 +29,11 @@ type sheet struct {
 const maxCell = 20
 
 // plainNumber is a cell that is a bare number, as the lines write their figures.
-var plainNumber = regexp.MustCompile(`^-?[0-9]+(\.[0-9]+)?$`)
+var plainNumber = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^-?[0-9]+(\.[0-9]+)?$`) })
 
 // grouped is a bare number with its thousands separated, as written (its decimals kept).
 func grouped(s string) string {
-	if !plainNumber.MatchString(s) {
+	if !plainNumber().MatchString(s) {
 		return s
 	}
 	prec := 0

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/LLeMbas/lembas-check/conformance"
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
@@ -364,11 +365,11 @@ func idMap(e *env, steps []conformance.ContextStep) map[string]string {
 	return m
 }
 
-var idPattern = regexp.MustCompile(`#[0-9a-fA-F]{4,}`)
+var idPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`#[0-9a-fA-F]{4,}`) })
 
 // mapIDs writes each harness id in s as the case's.
 func mapIDs(s string, ids map[string]string) string {
-	return idPattern.ReplaceAllStringFunc(s, func(h string) string {
+	return idPattern().ReplaceAllStringFunc(s, func(h string) string {
 		if c, ok := ids[h]; ok {
 			return c
 		}

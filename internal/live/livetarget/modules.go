@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/LLeMbas/lembas-check/conformance"
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
@@ -262,8 +263,10 @@ func changeFiles(i int, changed map[string]*string) action {
 }
 
 // envelopePattern finds a module's envelope: its path, whether it supersedes, its content.
-var envelopePattern = regexp.MustCompile(
-	`(?s)<instruction_module path="([^"]*)"( supersedes="earlier version")?>\n(.*?)\n</instruction_module>`)
+var envelopePattern = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(
+		`(?s)<instruction_module path="([^"]*)"( supersedes="earlier version")?>\n(.*?)\n</instruction_module>`)
+})
 
 func sum(s string) string {
 	h := sha256.Sum256([]byte(s))
@@ -303,7 +306,7 @@ func modulesAnswer(e *env, in modulesInput, at []*slot, files map[string]string)
 				}
 			}
 			mods := []any{}
-			for _, m := range envelopePattern.FindAllStringSubmatch(e.casePaths(s.req.system), -1) {
+			for _, m := range envelopePattern().FindAllStringSubmatch(e.casePaths(s.req.system), -1) {
 				mods = append(mods, map[string]any{"relPath": rel(m[1]), "sha256": sum(m[3])})
 			}
 			out[i] = map[string]any{"root": root, "modules": mods, "diagnostics": []any{}}
@@ -320,7 +323,7 @@ func modulesAnswer(e *env, in modulesInput, at []*slot, files map[string]string)
 			if m.role != "user" {
 				continue
 			}
-			for _, env := range envelopePattern.FindAllStringSubmatch(e.casePaths(m.text), -1) {
+			for _, env := range envelopePattern().FindAllStringSubmatch(e.casePaths(m.text), -1) {
 				r, h := rel(env[1]), sum(env[3])
 				var sup any
 				if env[2] != "" && active[r] != "" {
