@@ -1,4 +1,4 @@
-// Package table makes the tables lembas-check shows people: tablewriter with headers as written
+// Package table makes the tables lembas-check shows people: box-drawn, with headers as written
 // (no auto-capitalising), the first columns (labels) left-aligned and the rest (numbers)
 // right-aligned, and counts written with their thousands separated.
 package table
@@ -12,8 +12,6 @@ import (
 	"strings"
 
 	"github.com/LLeMbas/lembas-check/internal/term"
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/tw"
 )
 
 // maxColumns bounds the per-column alignment list; no report has more columns.
@@ -65,12 +63,7 @@ func (t *Table) Render() error {
 	var out bytes.Buffer
 	for _, pad := range []string{" ", ""} {
 		out.Reset()
-		if widths := t.fit(len(pad)); widths != nil || !t.plain(&out, pad) {
-			out.Reset()
-			if err := t.render(&out, widths, pad); err != nil {
-				return err
-			}
-		}
+		t.draw(&out, t.fit(len(pad)), pad)
 		if t.width <= 0 || widest(out.String()) <= t.width {
 			_, err := t.w.Write(out.Bytes())
 			return err
@@ -125,7 +118,7 @@ func (t *Table) name(i int) string {
 // fit is each column's widest cell when the table is too wide with pad spaces each side of a
 // cell: the widest column narrowed, one column at a time, never below its longest word; nil when
 // the table fits as it is.
-func (t *Table) fit(pad int) map[int]int {
+func (t *Table) fit(pad int) []int {
 	var widths, words []int
 	for _, row := range append(append([][]any{t.header}, t.rows...), t.footer) {
 		for i, c := range row {
@@ -160,41 +153,7 @@ func (t *Table) fit(pad int) map[int]int {
 		widths[wide]--
 		total--
 	}
-	m := map[int]int{}
-	for i, w := range widths {
-		m[i] = w
-	}
-	return m
-}
-
-func (t *Table) render(w io.Writer, widths map[int]int, pad string) error {
-	align := make([]tw.Align, maxColumns)
-	for i := range align {
-		align[i] = tw.AlignRight
-		if i < t.left {
-			align[i] = tw.AlignLeft
-		}
-	}
-	wrap := tw.CellFormatting{AutoWrap: tw.WrapNormal}
-	padding := tw.CellPadding{Global: tw.Padding{Left: pad, Right: pad, Overwrite: true}}
-	limits := tw.CellWidth{PerColumn: widths}
-	cell := tw.CellConfig{Alignment: tw.CellAlignment{PerColumn: align}, Formatting: wrap, Padding: padding,
-		ColMaxWidths: limits}
-	head := tw.CellConfig{Formatting: wrap, Padding: padding, ColMaxWidths: limits}
-	tb := tablewriter.NewTable(w, tablewriter.WithConfig(tablewriter.Config{Header: head, Row: cell, Footer: cell}),
-		tablewriter.WithHeaderAutoFormat(tw.Off), tablewriter.WithFooterAutoFormat(tw.Off))
-	if t.header != nil {
-		tb.Header(t.header...)
-	}
-	for _, r := range t.rows {
-		if err := tb.Append(r...); err != nil {
-			return err
-		}
-	}
-	if t.footer != nil {
-		tb.Footer(t.footer...)
-	}
-	return tb.Render()
+	return widths
 }
 
 // widest is the display width of the widest line of s.

@@ -12,7 +12,8 @@ import (
 
 // The audit of every shipped recording, in every format, is byte for byte what lembas-check
 // wrote before the audit was made fast (testdata/golden, written by `lembas-check audit REC
-// --format F -v` at 87ddd61, run from the repository's root): reading, tokenizing, the date scan
+// --format F -v` at 87ddd61, run from the repository's root; date-in-system.table again when
+// internal/table stopped wrapping as tablewriter did): reading, tokenizing, the date scan
 // and forgetting old requests change the cost, never the answer.
 func TestAuditOfTheShippedRecordingsIsUnchanged(t *testing.T) {
 	files, _ := filepath.Glob(recordings + "*.jsonl")
