@@ -142,6 +142,8 @@ func (b *bpe) EncodeOrdinary(text string) []int {
 		piece = append(piece[:0], p...)
 		if r := b.rank(piece); r >= 0 {
 			out = append(out, r)
+		} else if len(piece) >= longPiece {
+			out = b.mergeLong(piece, out)
 		} else {
 			out = b.merge(piece, out)
 		}

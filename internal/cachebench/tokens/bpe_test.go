@@ -110,3 +110,47 @@ func BenchmarkEncode(b *testing.B) {
 		})
 	}
 }
+
+// A long piece is merged with a heap, to the very tokens the pair-by-pair scan makes: runs of
+// one letter (a padded module), of a few, of bytes that are not UTF-8, and random text.
+func TestMergeLongIsMerge(t *testing.T) {
+	b, err := encoding()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pieces := []string{strings.Repeat("a", 5000), strings.Repeat("ab", 700), strings.Repeat("\xff", 300),
+		strings.Repeat("aaab", 333), strings.Repeat("😀", 100)}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 200 {
+		const alphabet = "aaabbcde xyz\xc3\xa9\xff"
+		p := make([]byte, 1+rng.IntN(1200))
+		for i := range p {
+			p[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		pieces = append(pieces, string(p))
+	}
+	for _, p := range pieces {
+		if got, want := b.mergeLong([]byte(p), nil), b.merge([]byte(p), nil); !slices.Equal(got, want) {
+			t.Errorf("%.40q (%d bytes):\n got %v\nwant %v", p, len(p), got, want)
+		}
+	}
+}
+
+// BenchmarkMergeLong: a 64 KiB run of one letter, merged with the heap and by the scan.
+func BenchmarkMergeLong(b *testing.B) {
+	e, err := encoding()
+	if err != nil {
+		b.Fatal(err)
+	}
+	piece := []byte(strings.Repeat("a", 64<<10))
+	b.Run("heap", func(b *testing.B) {
+		for b.Loop() {
+			e.mergeLong(piece, nil)
+		}
+	})
+	b.Run("scan", func(b *testing.B) {
+		for b.Loop() {
+			e.merge(piece, nil)
+		}
+	})
+}
