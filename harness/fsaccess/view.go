@@ -241,6 +241,10 @@ func (v *View) add(p string, kind Kind) error {
 // insertName puts name into sorted names, where it is not yet; names come mostly in order, so
 // the common case is an append.
 func insertName(names []string, name string) []string {
+	if cap(names) == 0 {
+		// Most directories of a case hold a few entries: room for four saves the first regrowths.
+		names = make([]string, 0, 4)
+	}
 	if n := len(names); n == 0 || names[n-1] < name {
 		return append(names, name)
 	}

@@ -187,3 +187,19 @@ func TestEntriesKeepTheirOrderAsTheTreeChanges(t *testing.T) {
 		t.Errorf("the view's list after its clone changed = %q, want %q", got, want)
 	}
 }
+
+// A directory emptied and filled again keeps its listing.
+func TestADirectoryEmptiedTakesEntriesAgain(t *testing.T) {
+	v := mustView(t, Config{Tree: []string{"/d/a.md"}, Grants: map[string]Level{"/": Stage}})
+	if err := v.Rm("/d/a.md"); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"/d/b.md", "/d/a.md"} {
+		if err := v.Write(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if e, err := v.List("/d"); err != nil || strings.Join(e, " ") != "a.md b.md" {
+		t.Errorf("list = %q, %v; want a.md b.md", e, err)
+	}
+}
