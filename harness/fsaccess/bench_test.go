@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/LLeMbas/lembas-check/harness/spec"
 )
 
 // deepView is a view with n grants spread over a wide tree, and one deep path 64 directories
@@ -57,5 +59,30 @@ func BenchmarkRead(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		_, _ = v.Read(paths[i%len(paths)])
+	}
+}
+
+// BenchmarkParseTexts is the first use of the error texts and the listing's marks: what every
+// process pays once, before its first answer.
+func BenchmarkParseTexts(b *testing.B) {
+	md, err := spec.ReadFile("filesystem.md")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ParseTexts(md); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkParseDeviceSkipped is the first use of a device's build directories.
+func BenchmarkParseDeviceSkipped(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := parseDeviceSkipped(); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

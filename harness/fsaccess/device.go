@@ -3,7 +3,6 @@ package fsaccess
 import (
 	"fmt"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -17,27 +16,58 @@ import (
 // DeviceSkipped are the build directories the sentence names, parsed from it at first use: the
 // backticked names before its ellipsis. The ellipsis leaves more to each CLI; only these are
 // checked.
-var DeviceSkipped = spec.Parsed("harness/spec/files/filesystem.md, A listing", func() ([]string, error) {
+var DeviceSkipped = spec.Parsed("harness/spec/files/filesystem.md, A listing", parseDeviceSkipped)
+
+func parseDeviceSkipped() ([]string, error) {
 	md, err := spec.ReadFile("filesystem.md")
 	if err != nil {
 		return nil, err
 	}
 	listing := strings.Join(section(md, "## A listing"), " ")
-	m := regexp.MustCompile(`A device leaves out ignored and build directories \(([^…]*)…, and what ` +
-		"`\\.gitignore` says\\)").FindStringSubmatch(listing)
-	if m == nil {
+	names, ok := deviceSentence(listing)
+	if !ok {
 		return nil, fmt.Errorf("## A listing: no sentence \"A device leaves out … (`.git`, …, and what `.gitignore` " +
 			"says)\"")
 	}
+	// Each backticked name, as `([^`]+)` finds them: an empty pair names nothing.
 	var out []string
-	for _, n := range regexp.MustCompile("`([^`]+)`").FindAllStringSubmatch(m[1], -1) {
-		out = append(out, n[1])
+	for {
+		i := strings.IndexByte(names, '`')
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(names[i+1:], '`')
+		if j < 0 {
+			break
+		}
+		if j == 0 {
+			names = names[i+1:]
+			continue
+		}
+		out = append(out, names[i+1:i+1+j])
+		names = names[i+1+j+1:]
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("## A listing: the device's sentence names no directory")
 	}
 	return out, nil
-})
+}
+
+// deviceSentence is what the device's sentence lists between its parenthesis and its ellipsis.
+func deviceSentence(listing string) (string, bool) {
+	const head, tail = "A device leaves out ignored and build directories (", "…, and what `.gitignore` says)"
+	for from := 0; ; {
+		i := strings.Index(listing[from:], head)
+		if i < 0 {
+			return "", false
+		}
+		names := listing[from+i+len(head):]
+		if j := strings.Index(names, "…"); j >= 0 && strings.HasPrefix(names[j:], tail) {
+			return names[:j], true
+		}
+		from += i + 1
+	}
+}
 
 // GitignoreFile is the name of the file whose lines a device's listing leaves out.
 const GitignoreFile = ".gitignore"

@@ -26,28 +26,51 @@ func (v *View) listText(p string, isRead bool, depth int) (*string, *Error) {
 		depth = t.DepthDefault
 	}
 	depth = min(depth, t.DepthMax)
-	var lines []string
+	// The text is written as the tree is walked; the walk stops at the first line past the cap,
+	// which only says there is more.
+	var sb strings.Builder
+	lines := 0
 	var walk func(dir string, level int)
 	walk = func(dir string, level int) {
 		for _, e := range v.entries(dir) {
-			lines = append(lines, strings.Repeat(" ", t.Indent*level)+e)
-			name, _, _ := strings.Cut(e, t.DirSuffix)
-			if q := Join(dir, name); level+1 < depth && strings.Contains(e, t.DirSuffix) && v.nodes[q].IsDir() {
-				walk(q, level+1)
+			if lines == t.MaxLines {
+				lines++
+				return
+			}
+			if lines > 0 {
+				sb.WriteByte('\n')
+			}
+			lines++
+			for range t.Indent * level {
+				sb.WriteByte(' ')
+			}
+			sb.WriteString(e)
+			if level+1 >= depth {
+				continue
+			}
+			if name, _, isDir := strings.Cut(e, t.DirSuffix); isDir {
+				if q := Join(dir, name); v.nodes[q].kind.IsDir() {
+					walk(q, level+1)
+				}
+			}
+			if lines > t.MaxLines {
+				return
 			}
 		}
 	}
 	walk(p, 0)
 	var text string
 	switch {
-	case len(lines) == 0 && isRead:
+	case lines == 0 && isRead:
 		text = t.EmptyRead
-	case len(lines) == 0:
+	case lines == 0:
 		text = t.EmptyList
-	case len(lines) > t.MaxLines:
-		text = strings.Join(append(lines[:t.MaxLines:t.MaxLines], t.MoreLine), "\n")
+	case lines > t.MaxLines:
+		sb.WriteByte('\n')
+		sb.WriteString(t.MoreLine)
+		text = sb.String()
 	default:
-		text = strings.Join(lines, "\n")
+		text = sb.String()
 	}
 	return &text, nil
 }

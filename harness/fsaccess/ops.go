@@ -2,7 +2,7 @@ package fsaccess
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 )
 
 // Error is a tool's error as the session is told it: one row of filesystem.md's *Errors* table
@@ -253,42 +253,66 @@ func (v *View) read(p string) ([]string, *Error) {
 // the session may change marked read-only; directories first, then by name (byte order).
 func (v *View) entries(dir string) []string {
 	t := SpecTexts()
-	writable := v.level(dir) >= Stage
-	type entry struct {
-		name, line string
-		dir        bool
-	}
-	var es []entry
-	for name := range v.kids[dir] {
-		p := Join(dir, name)
-		l := v.level(p)
+	dirLevel := v.level(dir)
+	writable := dirLevel >= Stage
+	names := v.nodes[dir].kids
+	// Directories fill out from the front, files from the back (in reverse), in one pass over the
+	// sorted names; the files are turned round and moved up after.
+	out := make([]string, len(names))
+	nd, nf := 0, 0
+	var buf [128]byte
+	for _, name := range names {
+		// The entry's path is looked up through a reused buffer: m[string(b)] does not allocate.
+		b := append(append(append(buf[:0], dir...), '/'), name...)
+		if dir == "/" {
+			b = b[1:]
+		}
+		l := dirLevel
+		if v.hasKey(b) {
+			l = v.level(string(b))
+		}
 		if l < RO {
 			continue
 		}
-		k := v.nodes[p]
+		k := v.nodes[string(b)].kind
 		line := name
+		switch {
+		case k == Mount && l == RO && writable:
+			line = name + t.DirSuffix + t.MountMark + t.ReadOnlyMark
+		case k == Mount:
+			line = name + t.DirSuffix + t.MountMark
+		case k.IsDir() && l == RO && writable:
+			line = name + t.DirSuffix + t.ReadOnlyMark
+		case k.IsDir():
+			line = name + t.DirSuffix
+		case l == RO && writable:
+			line = name + t.ReadOnlyMark
+		}
 		if k.IsDir() {
-			line += t.DirSuffix
+			out[nd] = line
+			nd++
+		} else {
+			nf++
+			out[len(out)-nf] = line
 		}
-		if k == Mount {
-			line += t.MountMark
-		}
-		if l == RO && writable {
-			line += t.ReadOnlyMark
-		}
-		es = append(es, entry{name, line, k.IsDir()})
 	}
-	sort.Slice(es, func(i, j int) bool {
-		if es[i].dir != es[j].dir {
-			return es[i].dir
-		}
-		return es[i].name < es[j].name
-	})
-	out := make([]string, len(es))
-	for i, e := range es {
-		out[i] = e.line
+	files := out[len(out)-nf:]
+	slices.Reverse(files)
+	copy(out[nd:], files)
+	return out[:nd+nf]
+}
+
+// hasKey says a grant, floor or forge level is set at path b itself: only then is an entry's
+// level not its directory's.
+func (v *View) hasKey(b []byte) bool {
+	if _, ok := v.grants[string(b)]; ok {
+		return true
 	}
-	return out
+	if _, ok := v.floor[string(b)]; ok {
+		return true
+	}
+	_, ok := v.forge[string(b)]
+	return ok
 }
 
 func (v *View) write(p string) *Error {
@@ -337,7 +361,7 @@ func (v *View) create(p string, k Kind) *Error {
 // below it. Something below at ro is named; something at none is not — the directory is denied,
 // which says only that something there is not the session's.
 func (v *View) removable(p string) *Error {
-	if p == "/" || v.nodes[p] == Mount {
+	if p == "/" || v.nodes[p].kind == Mount {
 		return fail(ReadOnly, p)
 	}
 	if v.level(p) < Stage {
@@ -348,7 +372,7 @@ func (v *View) removable(p string) *Error {
 		switch {
 		case l == None:
 			return fail(AccessDenied, p)
-		case v.nodes[d] == Mount || l == RO:
+		case v.nodes[d].kind == Mount || l == RO:
 			return fail(ReadOnly, d)
 		}
 	}
@@ -360,12 +384,7 @@ func (v *View) below(p string) []string {
 	var out []string
 	var walk func(string)
 	walk = func(d string) {
-		names := make([]string, 0, len(v.kids[d]))
-		for n := range v.kids[d] {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		for _, n := range names {
+		for _, n := range v.nodes[d].kids {
 			c := Join(d, n)
 			out = append(out, c)
 			walk(c)
@@ -438,7 +457,7 @@ func (v *View) mv(from, to string) *Error {
 	}
 	kinds := make([]Kind, len(moved))
 	for i, q := range moved {
-		kinds[i] = v.nodes[q]
+		kinds[i] = v.nodes[q].kind
 	}
 	v.remove(from)
 	for i, q := range moved {

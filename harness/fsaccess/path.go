@@ -13,9 +13,13 @@ func Resolve(cwd, p string) string {
 		}
 		p = cwd + "/" + p
 	}
-	// Fast path: a path already in resolved form (the common case for lookups) is kept as is.
+	// Fast paths: a path already in resolved form (the common case for lookups) is kept as is, and
+	// so is one but for a trailing `/` (a directory in a tree).
 	if isClean(p) {
 		return p
+	}
+	if n := len(p); n > 2 && p[n-1] == '/' && p[n-2] != '/' && isClean(p[:n-1]) {
+		return p[:n-1]
 	}
 	parts, _ := push(make([]string, 0, strings.Count(p, "/")), p)
 	return "/" + strings.Join(parts, "/")

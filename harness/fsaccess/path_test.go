@@ -26,6 +26,10 @@ func TestResolve(t *testing.T) {
 		{"/", ".hidden/..x", "/.hidden/..x"},
 		{"/", "//", "/"},
 		{"/x", "..//..//y", "/y"},
+		{"/", "/a/b/", "/a/b"},
+		{"/", "/a/b//", "/a/b"},
+		{"/", "/a/../", "/"},
+		{"/", "/a/./", "/a"},
 	} {
 		if got := Resolve(c.cwd, c.p); got != c.want {
 			t.Errorf("Resolve(%q, %q) = %q, want %q", c.cwd, c.p, got, c.want)

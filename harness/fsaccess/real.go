@@ -75,25 +75,43 @@ const (
 // a write to a new path needs), and the entry is NoEntry; otherwise it is FileEntry or DirEntry,
 // never LinkEntry. More than MaxLinks links is ErrLoop; an error of d is returned as it is.
 func Real(d Links, p string, after AfterFile) (string, Entry, error) {
-	todo := strings.Split(p, "/")
-	cur := "/" // always a directory that is there
+	// src is what is left to walk, read name by name from i. While cur is src's own text ending at
+	// curEnd, the `/` before the next name, the next path is a slice of src: a clean path with no
+	// link on the way is walked without a string made.
+	src, i := p, 0
+	cur, curEnd := "/", -1 // cur is always a directory that is there
 	hops := 0
-	for len(todo) > 0 {
-		name := todo[0]
-		todo = todo[1:]
+	for i <= len(src) {
+		sep := i - 1 // the `/` before this name, if any
+		e := strings.IndexByte(src[i:], '/')
+		if e < 0 {
+			e = len(src)
+		} else {
+			e += i
+		}
+		name := src[i:e]
+		i = e + 1
 		switch name {
 		case "", ".":
 			continue
 		case "..":
-			cur = Parent(cur)
+			cur, curEnd = Parent(cur), -1
 			continue
 		}
-		next := Join(cur, name)
-		e, err := d.Lstat(next)
+		next, sliced := "", true
+		switch {
+		case cur == "/" && sep >= 0:
+			next = src[sep:e]
+		case cur != "/" && curEnd >= 0 && sep == curEnd:
+			next = src[curEnd-len(cur) : e]
+		default:
+			next, sliced = Join(cur, name), false
+		}
+		ent, err := d.Lstat(next)
 		if err != nil {
 			return "", NoEntry, err
 		}
-		switch e {
+		switch ent {
 		case LinkEntry:
 			if hops++; hops > MaxLinks {
 				return "", NoEntry, ErrLoop
@@ -105,24 +123,33 @@ func Real(d Links, p string, after AfterFile) (string, Entry, error) {
 			if strings.HasPrefix(target, "/") {
 				cur = "/"
 			}
-			todo = append(strings.Split(target, "/"), todo...)
+			if e < len(src) {
+				target += "/" + src[e+1:]
+			}
+			src, i, curEnd = target, 0, -1
 		case DirEntry:
-			cur = next
+			cur, curEnd = next, e
+			if !sliced {
+				curEnd = -1
+			}
 		case FileEntry:
-			if len(todo) == 0 || (after == SlashIgnored && !hasNames(todo)) {
+			if e >= len(src) || (after == SlashIgnored && !hasNames(src[e+1:])) {
 				return next, FileEntry, nil
 			}
-			return path.Join(append([]string{next}, todo...)...), NoEntry, nil
+			return path.Join(next, src[e+1:]), NoEntry, nil
 		default:
-			return path.Join(append([]string{next}, todo...)...), NoEntry, nil
+			if e >= len(src) {
+				return next, NoEntry, nil
+			}
+			return path.Join(next, src[e+1:]), NoEntry, nil
 		}
 	}
 	return cur, DirEntry, nil
 }
 
-// hasNames says a name other than `.` is left.
-func hasNames(names []string) bool {
-	for _, n := range names {
+// hasNames says a name other than `.` is left in rest, `/`-separated names.
+func hasNames(rest string) bool {
+	for _, n := range strings.Split(rest, "/") {
 		if n != "" && n != "." {
 			return true
 		}

@@ -3,6 +3,10 @@ package fsaccess
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
+	"path"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -122,5 +126,85 @@ func TestRealBoundAndErrors(t *testing.T) {
 	d.fail = "/l3"
 	if _, _, err := Real(d, "/l5", SlashIgnored); err == nil || errors.Is(err, ErrLoop) {
 		t.Errorf("a disk that fails: %v", err)
+	}
+}
+
+// realByNames is Real as first written, a list of names split up front: the walk without its
+// slices, which Real must answer as.
+func realByNames(d Links, p string, after AfterFile) (string, Entry, error) {
+	todo := strings.Split(p, "/")
+	cur, hops := "/", 0
+	for len(todo) > 0 {
+		name := todo[0]
+		todo = todo[1:]
+		switch name {
+		case "", ".":
+			continue
+		case "..":
+			cur = Parent(cur)
+			continue
+		}
+		next := Join(cur, name)
+		e, err := d.Lstat(next)
+		if err != nil {
+			return "", NoEntry, err
+		}
+		switch e {
+		case LinkEntry:
+			if hops++; hops > MaxLinks {
+				return "", NoEntry, ErrLoop
+			}
+			target, _ := d.Readlink(next)
+			if strings.HasPrefix(target, "/") {
+				cur = "/"
+			}
+			todo = append(strings.Split(target, "/"), todo...)
+		case DirEntry:
+			cur = next
+		case FileEntry:
+			if len(todo) == 0 || (after == SlashIgnored && !slices.ContainsFunc(todo, func(n string) bool {
+				return n != "" && n != "."
+			})) {
+				return next, FileEntry, nil
+			}
+			return path.Join(append([]string{next}, todo...)...), NoEntry, nil
+		default:
+			return path.Join(append([]string{next}, todo...)...), NoEntry, nil
+		}
+	}
+	return cur, DirEntry, nil
+}
+
+// Real reads a path by slices of it where it can; every path made of the tree's names, `.`, `..`
+// and empty names, through links absolute and relative, answers as the names' walk does.
+func TestRealIsTheWalkByNames(t *testing.T) {
+	d := memLinks{
+		files: map[string]bool{"/p/a.txt": true, "/q/f": true, "/deep/x/y/f": true},
+		links: map[string]string{"/p/abs": "/q/f", "/p/rel": "a.txt", "/p/up": "../q", "/p/chain": "rel",
+			"/p/y": "/deep/x/y", "/p/l1": "l2", "/p/l2": "l1", "/p/dir": "../deep/./x/", "/deep/x/back": "/p"},
+	}
+	names := []string{"p", "q", "deep", "x", "y", "f", "a.txt", "abs", "rel", "up", "chain", "l1", "dir", "back",
+		"new", ".", "..", ""}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 20000 {
+		var b strings.Builder
+		for range r.IntN(7) {
+			b.WriteString("/" + names[r.IntN(len(names))])
+		}
+		if r.IntN(4) == 0 {
+			b.WriteString("/")
+		}
+		p := b.String()
+		if r.IntN(5) == 0 {
+			p = strings.TrimPrefix(p, "/") // not Real's to be given, but read the same
+		}
+		for _, after := range []AfterFile{SlashIgnored, SlashNotADirectory} {
+			gr, ge, gerr := Real(d, p, after)
+			wr, we, werr := realByNames(d, p, after)
+			if gr != wr || ge != we || gerr != werr {
+				t.Fatalf("Real(%q, %d) = %q, %s, %v; the walk by names: %q, %s, %v", p, after, gr, ge, gerr,
+					wr, we, werr)
+			}
+		}
 	}
 }

@@ -1,10 +1,8 @@
 package fsaccess
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -128,25 +126,22 @@ func ParseTexts(md []byte) (Texts, error) {
 	var depthDefault, depthMax, indent, maxLines string
 	for _, m := range []struct {
 		into []*string
-		re   *regexp.Regexp
+		s    sentence
 	}{
-		{[]*string{&t.DirSuffix}, regexp.MustCompile("with a trailing `([^`]+)`")},
-		{[]*string{&t.MountMark}, regexp.MustCompile("a mount marked `([^`]+)`")},
-		{[]*string{&t.ReadOnlyMark},
-			regexp.MustCompile("read but not change, in a directory it can, marked `([^`]+)`")},
-		{[]*string{&t.EmptyRead, &t.EmptyList},
-			regexp.MustCompile("An empty directory is `([^`]+)` from `read`, `([^`]+)` from `list`")},
-		{[]*string{&depthDefault, &depthMax},
-			regexp.MustCompile("`list` with a `depth` \\(default (\\d+), at most (\\d+)\\)")},
-		{[]*string{&indent}, regexp.MustCompile(`each level indented by (\w+) more spaces`)},
-		{[]*string{&maxLines, &t.MoreLine}, regexp.MustCompile("At most (\\d+) lines, then `([^`]+)` on its own line")},
+		{[]*string{&t.DirSuffix}, "with a trailing `{t}`"},
+		{[]*string{&t.MountMark}, "a mount marked `{t}`"},
+		{[]*string{&t.ReadOnlyMark}, "read but not change, in a directory it can, marked `{t}`"},
+		{[]*string{&t.EmptyRead, &t.EmptyList}, "An empty directory is `{t}` from `read`, `{t}` from `list`"},
+		{[]*string{&depthDefault, &depthMax}, "`list` with a `depth` (default {n}, at most {n})"},
+		{[]*string{&indent}, "each level indented by {w} more spaces"},
+		{[]*string{&maxLines, &t.MoreLine}, "At most {n} lines, then `{t}` on its own line"},
 	} {
-		found := m.re.FindAllStringSubmatch(listing, -1)
+		found := m.s.findAll(listing)
 		if len(found) != 1 {
-			return Texts{}, fmt.Errorf("## A listing: want one match of %q, found %d", m.re, len(found))
+			return Texts{}, fmt.Errorf("## A listing: want one match of %q, found %d", m.s, len(found))
 		}
 		for i, into := range m.into {
-			*into = found[0][i+1]
+			*into = found[0][i]
 		}
 	}
 	words := map[string]string{"one": "1", "two": "2", "three": "3", "four": "4"}
@@ -184,24 +179,94 @@ func tablesOf(lines []string) [][]string {
 }
 
 // section is the lines under a heading, up to the next heading of the same or a higher level.
+// Only the section's own lines are copied out of md.
 func section(md []byte, heading string) []string {
 	var out []string
 	in := false
-	sc := bufio.NewScanner(bytes.NewReader(md))
-	for sc.Scan() {
-		line := sc.Text()
-		if line == heading {
+	for len(md) > 0 {
+		line := md
+		if i := bytes.IndexByte(md, '\n'); i >= 0 {
+			line, md = md[:i], md[i+1:]
+		} else {
+			md = nil
+		}
+		line = bytes.TrimSuffix(line, []byte{'\r'})
+		if string(line) == heading {
 			in = true
 			continue
 		}
-		if in && strings.HasPrefix(line, "## ") || in && strings.HasPrefix(line, "# ") {
+		if in && (bytes.HasPrefix(line, []byte("## ")) || bytes.HasPrefix(line, []byte("# "))) {
 			break
 		}
 		if in {
-			out = append(out, line)
+			out = append(out, string(line))
 		}
 	}
 	return out
+}
+
+// sentence is a sentence of the spec with holes, read without a regular expression (compiling
+// one costs more than the whole parse): {t} is a text up to a backtick ([^`]+), {n} digits
+// (\d+), {w} a word ([0-9A-Za-z_]+). What follows a hole begins with a byte the hole cannot
+// hold, so taking the longest run is the only way to match.
+type sentence string
+
+// findAll is every match of s in text, left to right and not overlapping, each as its holes.
+func (s sentence) findAll(text string) [][]string {
+	var lits []string
+	var holes []byte
+	rest := string(s)
+	for {
+		i := strings.Index(rest, "{")
+		if i < 0 || i+2 >= len(rest) || rest[i+2] != '}' {
+			lits = append(lits, rest)
+			break
+		}
+		lits, holes, rest = append(lits, rest[:i]), append(holes, rest[i+1]), rest[i+3:]
+	}
+	var out [][]string
+	for from := 0; from <= len(text); {
+		i := strings.Index(text[from:], lits[0])
+		if i < 0 {
+			break
+		}
+		start := from + i
+		if m, end, ok := matchHoles(text, start+len(lits[0]), lits[1:], holes); ok {
+			out = append(out, m)
+			from = max(end, start+1)
+		} else {
+			from = start + 1
+		}
+	}
+	return out
+}
+
+// matchHoles matches holes[k] then lits[k] for each k from text[at:]: the holes' texts, and
+// where the match ends.
+func matchHoles(text string, at int, lits []string, holes []byte) ([]string, int, bool) {
+	m := make([]string, 0, len(holes))
+	for k, h := range holes {
+		e := at
+		for e < len(text) && inHole(h, text[e]) {
+			e++
+		}
+		if e == at || !strings.HasPrefix(text[e:], lits[k]) {
+			return nil, 0, false
+		}
+		m = append(m, text[at:e])
+		at = e + len(lits[k])
+	}
+	return m, at, true
+}
+
+func inHole(h, c byte) bool {
+	switch h {
+	case 't':
+		return c != '`'
+	case 'n':
+		return '0' <= c && c <= '9'
+	}
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_'
 }
 
 // parseErrorTable reads one table's `| Case | Text |` rows. Every row must be one of known and

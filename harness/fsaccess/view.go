@@ -15,6 +15,8 @@ package fsaccess
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -50,78 +52,59 @@ func (e *ConfigError) Error() string { return e.Field + ": " + e.Msg }
 // View is one session's view of a tree. Operations that change the tree (Write, Mkdir, Rm, Mv)
 // change the view; grants and floor are fixed when it is made.
 type View struct {
-	nodes  map[string]Kind
-	kids   map[string]map[string]struct{}
+	// nodes holds every node with its kind and its entries' names, sorted (byte order): a
+	// listing and a walk below a directory read them in order without sorting each time.
+	nodes  map[string]node
 	grants map[string]Level
 	floor  map[string]Level
 	forge  map[string]Level
 	// passages holds every path with a path below it whose level may be ro or above: the strict
 	// ancestors of each grant or floor path at ro or above. A level only changes at such a path,
-	// so a path at none is a passage exactly when it is in this set.
+	// so a path at none is a passage exactly when it is in this set. Nil when there is none.
 	passages map[string]struct{}
 	cwd      string
+}
+
+// node is one node of the tree: its kind and, for a directory, its entries' names, sorted.
+type node struct {
+	kind Kind
+	kids []string
 }
 
 // New makes a view. Paths in Config are resolved (a trailing `/` on a Tree entry marks a
 // directory); a node both a file and a directory, a node below a file, a mount that is a file or
 // inside another mount, and two grant or floor keys naming one path are errors.
 func New(c Config) (*View, error) {
-	v := &View{
-		nodes:    map[string]Kind{"/": Dir},
-		kids:     map[string]map[string]struct{}{},
-		grants:   map[string]Level{},
-		floor:    map[string]Level{},
-		forge:    map[string]Level{},
-		passages: map[string]struct{}{},
-		cwd:      "/",
-	}
+	v := &View{nodes: make(map[string]node, len(c.Tree)+len(c.Mounts)+1), cwd: "/"}
+	v.nodes["/"] = node{kind: Dir}
 	for i, raw := range c.Tree {
-		// The field is named only when the entry is refused: a view is made for every case.
-		field := func() string { return "tree[" + strconv.Itoa(i) + "]" }
 		if !strings.HasPrefix(raw, "/") {
-			return nil, &ConfigError{field(), fmt.Sprintf("%q is not absolute: a tree path begins with /", raw)}
+			return nil, &ConfigError{"tree[" + strconv.Itoa(i) + "]",
+				fmt.Sprintf("%q is not absolute: a tree path begins with /", raw)}
 		}
 		kind := File
 		if strings.HasSuffix(raw, "/") {
 			kind = Dir
 		}
 		if err := v.add(Resolve("/", raw), kind); err != nil {
-			return nil, &ConfigError{field(), err.Error()}
+			return nil, &ConfigError{"tree[" + strconv.Itoa(i) + "]", err.Error()}
 		}
 	}
-	for i, raw := range c.Mounts {
-		field := func() string { return "mounts[" + strconv.Itoa(i) + "]" }
-		if !strings.HasPrefix(raw, "/") {
-			return nil, &ConfigError{field(), fmt.Sprintf("%q is not absolute", raw)}
-		}
-		p := Resolve("/", raw)
-		if k, ok := v.nodes[p]; ok && k == File {
-			return nil, &ConfigError{field(), fmt.Sprintf("%s is a file; a mount is a directory", p)}
-		}
-		if err := v.add(p, Mount); err != nil {
-			return nil, &ConfigError{field(), err.Error()}
-		}
-	}
-	for p, k := range v.nodes {
-		if k != Mount {
-			continue
-		}
-		if m, ok := v.mountOf(Parent(p)); ok && p != "/" {
-			return nil, &ConfigError{"mounts",
-				fmt.Sprintf("%s is inside the mount %s: below a mount every node is a dir or a file", p, m)}
-		}
-	}
-	if err := resolveKeys("grants", c.Grants, v.grants); err != nil {
+	if err := v.addMounts(c.Mounts); err != nil {
 		return nil, err
 	}
-	if err := resolveKeys("floor", c.Floor, v.floor); err != nil {
+	var err error
+	if v.grants, err = resolveKeys("grants", c.Grants); err != nil {
 		return nil, err
 	}
-	if err := resolveKeys("forge", c.Forge, v.forge); err != nil {
+	if v.floor, err = resolveKeys("floor", c.Floor); err != nil {
+		return nil, err
+	}
+	if v.forge, err = resolveKeys("forge", c.Forge); err != nil {
 		return nil, err
 	}
 	for p := range v.forge {
-		if v.nodes[p] != Mount {
+		if v.nodes[p].kind != Mount {
 			return nil, &ConfigError{fmt.Sprintf("forge[%q]", p), "not a mount: a forge account's level is a mount's"}
 		}
 	}
@@ -133,10 +116,14 @@ func New(c Config) (*View, error) {
 	}
 	for _, keys := range []map[string]Level{v.grants, v.floor} {
 		for k := range keys {
-			if v.level(k) < RO {
-				continue
+			if k == "/" || v.level(k) < RO {
+				continue // `/` has no ancestor to be a passage
 			}
-			for _, a := range Ancestors(k) {
+			if v.passages == nil {
+				v.passages = make(map[string]struct{}, 2*(len(v.grants)+len(v.floor)))
+			}
+			for a := k; a != "/"; {
+				a = Parent(a)
 				v.passages[a] = struct{}{}
 			}
 		}
@@ -144,30 +131,76 @@ func New(c Config) (*View, error) {
 	return v, nil
 }
 
-func resolveKeys(field string, in, out map[string]Level) error {
+// addMounts adds the mounts, then refuses one inside another: a mount is only ever made here.
+func (v *View) addMounts(mounts []string) error {
+	if len(mounts) == 0 {
+		return nil
+	}
+	made := make([]string, 0, len(mounts))
+	for i, raw := range mounts {
+		field := "mounts[" + strconv.Itoa(i) + "]"
+		if !strings.HasPrefix(raw, "/") {
+			return &ConfigError{field, fmt.Sprintf("%q is not absolute", raw)}
+		}
+		p := Resolve("/", raw)
+		if n, ok := v.nodes[p]; ok && n.kind == File {
+			return &ConfigError{field, fmt.Sprintf("%s is a file; a mount is a directory", p)}
+		}
+		if err := v.add(p, Mount); err != nil {
+			return &ConfigError{field, err.Error()}
+		}
+		made = append(made, p)
+	}
+	for _, p := range made {
+		if m, ok := v.mountOf(Parent(p)); ok && p != "/" {
+			return &ConfigError{"mounts",
+				fmt.Sprintf("%s is inside the mount %s: below a mount every node is a dir or a file", p, m)}
+		}
+	}
+	return nil
+}
+
+// resolveKeys is in with its keys resolved, nil for none. Keys already in resolved form with
+// levels in range (what cases give) cannot clash, so they are copied as they are; otherwise the
+// keys are read in order, so the same input always names the same refusal.
+func resolveKeys(field string, in map[string]Level) (map[string]Level, error) {
+	if len(in) == 0 {
+		return nil, nil
+	}
+	clean := true
+	for k, l := range in {
+		if !isClean(k) || l < None || l > Commit {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return maps.Clone(in), nil
+	}
 	keys := make([]string, 0, len(in))
 	for k := range in {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	from := map[string]string{}
+	out := make(map[string]Level, len(in))
+	from := make(map[string]string, len(in))
 	for _, raw := range keys {
 		l := in[raw]
-		f := func() string { return fmt.Sprintf("%s[%q]", field, raw) }
+		f := fmt.Sprintf("%s[%q]", field, raw)
 		if !strings.HasPrefix(raw, "/") {
-			return &ConfigError{f(), fmt.Sprintf("%q is not absolute", raw)}
+			return nil, &ConfigError{f, fmt.Sprintf("%q is not absolute", raw)}
 		}
 		if l < None || l > Commit {
-			return &ConfigError{f(), fmt.Sprintf("no level %d", int8(l))}
+			return nil, &ConfigError{f, fmt.Sprintf("no level %d", int8(l))}
 		}
 		p := Resolve("/", raw)
 		if prev, dup := from[p]; dup {
-			return &ConfigError{f(), fmt.Sprintf("names %s, as %q does", p, prev)}
+			return nil, &ConfigError{f, fmt.Sprintf("names %s, as %q does", p, prev)}
 		}
 		from[p] = raw
 		out[p] = l
 	}
-	return nil
+	return out, nil
 }
 
 // add puts a node at resolved path p with its missing parents as directories. A directory (or
@@ -175,60 +208,78 @@ func resolveKeys(field string, in, out map[string]Level) error {
 func (v *View) add(p string, kind Kind) error {
 	if have, ok := v.nodes[p]; ok {
 		switch {
-		case have.IsDir() && kind.IsDir():
-			if kind == Mount {
-				v.nodes[p] = Mount
+		case have.kind.IsDir() && kind.IsDir():
+			if kind == Mount && have.kind != Mount {
+				have.kind = Mount
+				v.nodes[p] = have
 			}
 			return nil
-		case have == File && kind == File:
+		case have.kind == File && kind == File:
 			return nil
 		}
-		return fmt.Errorf("%s is a %s and a %s", p, have, kind)
+		return fmt.Errorf("%s is a %s and a %s", p, have.kind, kind)
 	}
 	if p != "/" {
 		parent := Parent(p)
-		if err := v.add(parent, Dir); err != nil {
-			if v.nodes[parent] == File {
-				return fmt.Errorf("%s is below %s, a file", p, parent)
+		pn, ok := v.nodes[parent]
+		if !ok {
+			if err := v.add(parent, Dir); err != nil {
+				return err
 			}
-			return err
+			pn = v.nodes[parent]
 		}
-		if v.kids[parent] == nil {
-			v.kids[parent] = map[string]struct{}{}
+		if pn.kind == File {
+			return fmt.Errorf("%s is below %s, a file", p, parent)
 		}
-		v.kids[parent][Base(p)] = struct{}{}
+		pn.kids = insertName(pn.kids, Base(p))
+		v.nodes[parent] = pn
 	}
-	v.nodes[p] = kind
+	v.nodes[p] = node{kind: kind}
 	return nil
+}
+
+// insertName puts name into sorted names, where it is not yet; names come mostly in order, so
+// the common case is an append.
+func insertName(names []string, name string) []string {
+	if cap(names) == 0 {
+		// Most directories of a case hold a few entries: room for four saves the first regrowths.
+		names = make([]string, 0, 4)
+	}
+	if n := len(names); n == 0 || names[n-1] < name {
+		return append(names, name)
+	}
+	i, _ := slices.BinarySearch(names, name)
+	return slices.Insert(names, i, name)
 }
 
 // remove takes p and everything below it out of the tree.
 func (v *View) remove(p string) {
-	for name := range v.kids[p] {
-		v.remove(Join(p, name))
-	}
-	delete(v.kids, p)
-	delete(v.nodes, p)
+	v.drop(p)
 	if p != "/" {
-		delete(v.kids[Parent(p)], Base(p))
+		parent := Parent(p)
+		pn := v.nodes[parent]
+		if i, ok := slices.BinarySearch(pn.kids, Base(p)); ok {
+			pn.kids = slices.Delete(pn.kids, i, i+1)
+			v.nodes[parent] = pn
+		}
 	}
+}
+
+// drop deletes p and every node below it, leaving p's parent's names as they are.
+func (v *View) drop(p string) {
+	for _, name := range v.nodes[p].kids {
+		v.drop(Join(p, name))
+	}
+	delete(v.nodes, p)
 }
 
 // Clone is an independent copy: operations on one do not change the other.
 func (v *View) Clone() *View {
-	c := &View{
-		nodes: make(map[string]Kind, len(v.nodes)), kids: make(map[string]map[string]struct{}, len(v.kids)),
-		grants: v.grants, floor: v.floor, forge: v.forge, passages: v.passages, cwd: v.cwd,
-	}
-	for p, k := range v.nodes {
-		c.nodes[p] = k
-	}
-	for p, names := range v.kids {
-		m := make(map[string]struct{}, len(names))
-		for n := range names {
-			m[n] = struct{}{}
-		}
-		c.kids[p] = m
+	c := &View{nodes: make(map[string]node, len(v.nodes)), grants: v.grants, floor: v.floor, forge: v.forge,
+		passages: v.passages, cwd: v.cwd}
+	for p, n := range v.nodes {
+		n.kids = slices.Clone(n.kids)
+		c.nodes[p] = n
 	}
 	return c
 }
@@ -289,23 +340,23 @@ func (v *View) Visible(p string) bool {
 }
 
 func (v *View) visible(p string) (Kind, bool) {
-	k, ok := v.nodes[p]
+	n, ok := v.nodes[p]
 	if !ok || v.level(p) < RO {
 		return 0, false
 	}
-	return k, true
+	return n.kind, true
 }
 
 // ReadableFile says p is a file the session can read: what an instruction file must be.
 func (v *View) ReadableFile(p string) bool {
 	p = v.Resolve(p)
-	return v.nodes[p] == File && v.level(p) >= RO
+	return v.nodes[p].kind == File && v.level(p) >= RO
 }
 
 // Node is p's kind whether or not the session may see it: for the harness, never for an answer.
 func (v *View) Node(p string) (Kind, bool) {
-	k, ok := v.nodes[v.Resolve(p)]
-	return k, ok
+	n, ok := v.nodes[v.Resolve(p)]
+	return n.kind, ok
 }
 
 // MountOf is the mount p is in (or is), if any.
@@ -313,7 +364,7 @@ func (v *View) MountOf(p string) (string, bool) { return v.mountOf(v.Resolve(p))
 
 func (v *View) mountOf(p string) (string, bool) {
 	for q := p; ; q = Parent(q) {
-		if v.nodes[q] == Mount {
+		if v.nodes[q].kind == Mount {
 			return q, true
 		}
 		if q == "/" {

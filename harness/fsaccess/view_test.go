@@ -151,3 +151,55 @@ func TestToldIsTheGrantsAtROOrAbove(t *testing.T) {
 		t.Errorf("Do(view) = %v, %v", r.Told, err)
 	}
 }
+
+// The entries' names are kept sorted as nodes come and go: a tree given out of order, a write,
+// an rm and a mv each leave a listing in its order, and a clone's changes stay its own.
+func TestEntriesKeepTheirOrderAsTheTreeChanges(t *testing.T) {
+	v, err := New(Config{Tree: []string{"/d/c.md", "/d/a.md", "/d/b/", "/d/a/", "/d/bb.md"},
+		Grants: map[string]Level{"/./": Stage}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	list := func(v *View) string {
+		e, err := v.List("/d")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Join(e, " ")
+	}
+	if got, want := list(v), "a/ b/ a.md bb.md c.md"; got != want {
+		t.Fatalf("list = %q, want %q", got, want)
+	}
+	c := v.Clone()
+	if err := c.Write("/d/ab.md"); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Rm("/d/a"); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Mv("/d/c.md", "/d/0.md"); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := list(c), "b/ 0.md a.md ab.md bb.md"; got != want {
+		t.Errorf("the clone's list = %q, want %q", got, want)
+	}
+	if got, want := list(v), "a/ b/ a.md bb.md c.md"; got != want {
+		t.Errorf("the view's list after its clone changed = %q, want %q", got, want)
+	}
+}
+
+// A directory emptied and filled again keeps its listing.
+func TestADirectoryEmptiedTakesEntriesAgain(t *testing.T) {
+	v := mustView(t, Config{Tree: []string{"/d/a.md"}, Grants: map[string]Level{"/": Stage}})
+	if err := v.Rm("/d/a.md"); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"/d/b.md", "/d/a.md"} {
+		if err := v.Write(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if e, err := v.List("/d"); err != nil || strings.Join(e, " ") != "a.md b.md" {
+		t.Errorf("list = %q, %v; want a.md b.md", e, err)
+	}
+}
