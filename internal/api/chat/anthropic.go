@@ -126,13 +126,23 @@ func ttlOf(v []byte) string {
 }
 
 // anthropicTools says whether a tools array is Anthropic's ({"name", "input_schema"}), looking at
-// its first element only.
+// its first element only. tools is a member's value the walk over the body has already skipped
+// whole, so only that element is skipped again (ElementSpans of every tool was a tenth of
+// splitting an agent's request).
 func anthropicTools(tools []byte) bool {
-	els, err := ElementSpans(tools)
-	if err != nil || len(els) == 0 {
+	i := jsonx.SkipSpace(tools, 0)
+	if i >= len(tools) || tools[i] != '[' {
 		return false
 	}
-	first := tools[els[0].Start:els[0].End]
+	s := jsonx.SkipSpace(tools, i+1)
+	if s >= len(tools) || tools[s] == ']' {
+		return false
+	}
+	e, err := skipValue(tools, s, 1)
+	if err != nil {
+		return false
+	}
+	first := tools[s:e]
 	if _, _, ok := Member(first, "input_schema"); ok {
 		return true
 	}
