@@ -55,7 +55,7 @@ const (
 )
 
 var chatTemplates = struct {
-	sync.Mutex
+	sync.RWMutex
 	m map[chatTemplateKey]*chatTemplate
 }{m: map[chatTemplateKey]*chatTemplate{}}
 
@@ -67,6 +67,13 @@ func chatTemplateFor(m Meta, a Answer, includeUsage bool) *chatTemplate {
 	}
 	k := chatTemplateKey{text: a.Text, reasoning: a.Reasoning, finish: a.Finish(), model: m.Model, chunk: a.Chunk,
 		choices: a.Choices, dialect: m.Dialect, includeUsage: includeUsage}
+	// A template made is read under the read lock: every stream of a repeated answer asks.
+	chatTemplates.RLock()
+	t := chatTemplates.m[k]
+	chatTemplates.RUnlock()
+	if t != nil {
+		return t
+	}
 	chatTemplates.Lock()
 	t, seen := chatTemplates.m[k]
 	if !seen {

@@ -595,8 +595,8 @@ func contentText(raw json.RawMessage) (string, bool) { return chat.ContentText(r
 // every request, and reading its schemas is much of a request's decoding. It is bounded; what it
 // holds never changes what DecodeChat returns.
 var toolMemo = struct {
-	sync.Mutex
-	m map[string][]Tool
+	sync.RWMutex // read-locked: every request of a session reads it
+	m            map[string][]Tool
 }{m: map[string][]Tool{}}
 
 const (
@@ -609,9 +609,9 @@ func chatTools(raw json.RawMessage) ([]Tool, *Error) {
 	if len(raw) == 0 || isNull(raw) {
 		return nil, nil
 	}
-	toolMemo.Lock()
+	toolMemo.RLock()
 	ts, ok := toolMemo.m[string(raw)]
-	toolMemo.Unlock()
+	toolMemo.RUnlock()
 	if ok {
 		return ts, nil
 	}
