@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/LLeMbas/lembas-check/internal/api/wire"
@@ -153,11 +154,23 @@ type Picker struct {
 	next   int
 	fired  []int
 	warned bool
+	// ruleSource and replySource are each rule's and reply's Pick.Source, made once: formatted
+	// under mu at every request, they held the lock 64 clients wait on.
+	ruleSource, replySource []string
+	// spent marks a rule that has fired its times, so that the match before the lock skips it.
+	spent []atomic.Bool
 }
 
 // NewPicker starts a script from its first reply.
 func NewPicker(s *Script) *Picker {
-	return &Picker{s: s, fired: make([]int, len(s.Rules))}
+	p := &Picker{s: s, fired: make([]int, len(s.Rules)), spent: make([]atomic.Bool, len(s.Rules))}
+	for i, r := range s.Rules {
+		p.ruleSource = append(p.ruleSource, fmt.Sprintf("rule %d (line %d)", i+1, r.Line))
+	}
+	for i, r := range s.Replies {
+		p.replySource = append(p.replySource, fmt.Sprintf("reply %d (line %d)", i+1, r.Line))
+	}
+	return p
 }
 
 // Script is the script being served.
@@ -209,21 +222,35 @@ func (e *NoReadTool) Error() string {
 // Next picks the reply for a request: the first rule that matches (and has firings left), else
 // the next reply of the list, else the default policy.
 func (p *Picker) Next(q *wire.Request) (Pick, error) {
+	// Which rules match is read before the lock (a pattern over the request's text, under it,
+	// was work the other requests waited on): up to the first that matches and always fires. A
+	// rule once spent stays spent, so skipping it here agrees with the count under the lock.
+	matched := make([]bool, 0, 8)
+	for i := range p.s.Rules {
+		m := !p.spent[i].Load() && p.s.Rules[i].Matches(q)
+		matched = append(matched, m)
+		if m && p.s.Rules[i].Times == 0 {
+			break
+		}
+	}
 	p.mu.Lock()
 	p.n++
 	n := p.n
 	var rep *Reply
 	var source string
-	for i := range p.s.Rules {
+	for i, m := range matched {
 		r := &p.s.Rules[i]
-		if (r.Times == 0 || p.fired[i] < r.Times) && r.Matches(q) {
+		if m && (r.Times == 0 || p.fired[i] < r.Times) {
 			p.fired[i]++
-			rep, source = &r.Reply, fmt.Sprintf("rule %d (line %d)", i+1, r.Line)
+			if r.Times != 0 && p.fired[i] >= r.Times {
+				p.spent[i].Store(true)
+			}
+			rep, source = &r.Reply, p.ruleSource[i]
 			break
 		}
 	}
 	if rep == nil && p.next < len(p.s.Replies) {
-		rep, source = &p.s.Replies[p.next], fmt.Sprintf("reply %d (line %d)", p.next+1, p.s.Replies[p.next].Line)
+		rep, source = &p.s.Replies[p.next], p.replySource[p.next]
 		p.next++
 	}
 	p.mu.Unlock()

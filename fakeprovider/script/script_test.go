@@ -218,3 +218,42 @@ default: {}
 		}
 	}
 }
+
+// TestPickerTimesConcurrently: with the rules matched before the picker's lock, a rule of
+// `times: 3` still fires exactly three times when many requests pick at once.
+func TestPickerTimesConcurrently(t *testing.T) {
+	s, err := Parse("times.yaml", []byte(`
+rules:
+  - when: {user_matches: "go"}
+    times: 3
+    reply: {text: limited}
+  - when: {user_matches: "go"}
+    reply: {text: always}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := NewPicker(s)
+	var mu sync.Mutex
+	got := map[string]int{}
+	var wg sync.WaitGroup
+	for range 64 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			pk, err := p.Next(req(0, false, "go"))
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			mu.Lock()
+			got[pk.Answer.Text+" "+pk.Source]++
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	want := map[string]int{"limited rule 1 (line 3)": 3, "always rule 2 (line 6)": 61}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Error(d)
+	}
+}

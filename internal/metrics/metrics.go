@@ -42,8 +42,9 @@ type family struct {
 	kind       kind
 	labels     []string
 	buckets    []float64
-	mu         sync.Mutex
-	children   map[string]*child
+	// mu is read-locked to find a child: every request of a server looks its series up.
+	mu       sync.RWMutex
+	children map[string]*child
 }
 
 // child is one labelled series.
@@ -79,9 +80,15 @@ func (f *family) with(values []string) *child {
 			strconv.Itoa(len(f.labels)) + " labels")
 	}
 	key := strings.Join(values, "\xff")
+	f.mu.RLock()
+	c, ok := f.children[key]
+	f.mu.RUnlock()
+	if ok {
+		return c
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	c, ok := f.children[key]
+	c, ok = f.children[key]
 	if !ok {
 		c = &child{values: append([]string(nil), values...)}
 		if f.kind == histogram {
@@ -248,12 +255,12 @@ var kinds = [...]string{counter: "counter", gauge: "gauge", histogram: "histogra
 
 // write writes a family: nothing when it has no child, as client_golang writes none.
 func (f *family) write(w *bufio.Writer) {
-	f.mu.Lock()
+	f.mu.RLock()
 	children := make([]*child, 0, len(f.children))
 	for _, c := range f.children {
 		children = append(children, c)
 	}
-	f.mu.Unlock()
+	f.mu.RUnlock()
 	if len(children) == 0 {
 		return
 	}

@@ -126,19 +126,42 @@ func ttlOf(v []byte) string {
 }
 
 // anthropicTools says whether a tools array is Anthropic's ({"name", "input_schema"}), looking at
-// its first element only.
+// its first element only. tools is a member's value the walk over the body has already skipped
+// whole, so only that element is walked again (ElementSpans of every tool was a tenth of
+// splitting an agent's request).
 func anthropicTools(tools []byte) bool {
-	els, err := ElementSpans(tools)
-	if err != nil || len(els) == 0 {
+	i := jsonx.SkipSpace(tools, 0)
+	if i >= len(tools) || tools[i] != '[' {
 		return false
 	}
-	first := tools[els[0].Start:els[0].End]
-	if _, _, ok := Member(first, "input_schema"); ok {
-		return true
+	s := jsonx.SkipSpace(tools, i+1)
+	if s >= len(tools) || tools[s] == ']' {
+		return false
 	}
-	_, _, fn := Member(first, "function")
-	t, _ := StringMember(first, "type")
-	return !fn && t != "" && t != "function" && t != "custom"
+	if tools[s] != '{' {
+		return false
+	}
+	// One walk for the three members (Member and StringMember walked it once each): the first
+	// "type" that is a string, as StringMember reads it.
+	var schema, fn, typed bool
+	var t string
+	_, err := skipObject(tools, s, 1, func(key []byte, vs, ve int) error {
+		switch string(keyText(key)) {
+		case "input_schema":
+			schema = true
+		case "function":
+			fn = true
+		case "type":
+			if !typed {
+				t, typed = stringValue(tools[vs:ve])
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return false
+	}
+	return schema || !fn && t != "" && t != "function" && t != "custom"
 }
 
 // anthropic cuts an Anthropic Messages body: each tool, each system block (or the system string),

@@ -87,3 +87,25 @@ func TestAnthropicOneTextBlockIsItsString(t *testing.T) {
 		t.Error("the breakpoint is still seen")
 	}
 }
+
+// TestAnthropicToolsFirstElement: the shape of a tools array is told by its first element's
+// members, read in one walk as Member and StringMember read them.
+func TestAnthropicToolsFirstElement(t *testing.T) {
+	for tools, want := range map[string]bool{
+		`[{"name":"read","input_schema":{}},{"type":"function"}]`: true,
+		`[{"type":"function","function":{"name":"read"}}]`:        false,
+		`[{"type":"custom","custom":{"name":"x"}}]`:               false,
+		`[{"type":"web_search_20250305","name":"web_search"}]`:    true,
+		`[{"type":1,"type":"bash_20250124","name":"bash"}]`:       true, // the first string
+		`[{"type":"bash_20250124","function":{}}]`:                false,
+		`[{"t\u0079pe":"text_editor_20250124","name":"edit"}]`:    true,
+		`[{"name":"read"}]`:       false,
+		` [ ] `:                   false,
+		`[1,{"input_schema":{}}]`: false,
+		`{"input_schema":{}}`:     false,
+	} {
+		if got := anthropicTools([]byte(tools)); got != want {
+			t.Errorf("anthropicTools(%s) = %v, want %v", tools, got, want)
+		}
+	}
+}

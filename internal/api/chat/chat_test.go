@@ -100,6 +100,17 @@ func TestParseShapes(t *testing.T) {
 			api:  ChatCompletions, model: "m1",
 			want: []got{{"message", "$.messages[0]", "user", `{"role":"user","content":"a \"q\" \\ b"}`}},
 		},
+		// A key is read as it decodes: escapes in the members the cut reads, and in the tools of
+		// Anthropic's shape (told by their first element), are no other keys.
+		"escaped keys": {
+			body: `{"mod\u0065l":"m","messag\u0065s":[{"role":"user","content":"hi"}],"t\u006fols":[{"name":"read","input_schema":{}},{"x":[1,2]}]}`,
+			api:  Anthropic, model: "m",
+			want: []got{
+				{"tool", "$.tools[0]", "", `{"name":"read","input_schema":{}}`},
+				{"tool", "$.tools[1]", "", `{"x":[1,2]}`},
+				{"message", "$.messages[0]", "user", `{"role":"user","content":"hi"}`},
+			},
+		},
 	} {
 		t.Run(name, func(t *testing.T) {
 			r, err := Parse([]byte(c.body))
@@ -111,6 +122,16 @@ func TestParseShapes(t *testing.T) {
 			}
 			if d := cmp.Diff(c.want, summary(r)); d != "" {
 				t.Errorf("parts (-want +got):\n%s", d)
+			}
+			// The fake's decoding cuts the body from its split (SplitTop): the same parts.
+			top, err := SplitTop([]byte(c.body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r2, err := top.Parse(""); err != nil || r2.API != c.api || r2.Model != c.model {
+				t.Errorf("SplitTop: %v", err)
+			} else if d := cmp.Diff(c.want, summary(r2)); d != "" {
+				t.Errorf("SplitTop's parts (-want +got):\n%s", d)
 			}
 			for _, p := range r.Parts() {
 				if got := c.body[p.Off : p.Off+len(p.Raw)]; got != string(p.Raw) {

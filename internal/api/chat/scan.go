@@ -195,6 +195,23 @@ func skipList(b []byte, i, depth int, end byte, member memberFunc, element eleme
 	}
 }
 
+// keyText is a raw key's text as keyIs compares it: the bytes within its quotes, decoded only
+// when they hold an escape (nil when they do not decode). Its caller switches on string() of
+// it, which the compiler does without a copy.
+func keyText(raw []byte) []byte {
+	if len(raw) < 2 {
+		return nil
+	}
+	if bytes.IndexByte(raw, '\\') < 0 {
+		return raw[1 : len(raw)-1]
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return nil
+	}
+	return []byte(s)
+}
+
 // keyIs says whether a raw key (with its quotes) is name; a key with escapes is decoded first.
 func keyIs(raw []byte, name string) bool {
 	if len(raw) == len(name)+2 && string(raw[1:len(raw)-1]) == name {

@@ -55,7 +55,7 @@ const (
 )
 
 var chatTemplates = struct {
-	sync.Mutex
+	sync.RWMutex
 	m map[chatTemplateKey]*chatTemplate
 }{m: map[chatTemplateKey]*chatTemplate{}}
 
@@ -67,6 +67,13 @@ func chatTemplateFor(m Meta, a Answer, includeUsage bool) *chatTemplate {
 	}
 	k := chatTemplateKey{text: a.Text, reasoning: a.Reasoning, finish: a.Finish(), model: m.Model, chunk: a.Chunk,
 		choices: a.Choices, dialect: m.Dialect, includeUsage: includeUsage}
+	// A template made is read under the read lock: every stream of a repeated answer asks.
+	chatTemplates.RLock()
+	t := chatTemplates.m[k]
+	chatTemplates.RUnlock()
+	if t != nil {
+		return t
+	}
 	chatTemplates.Lock()
 	t, seen := chatTemplates.m[k]
 	if !seen {
@@ -122,15 +129,22 @@ func newChatTemplate(m Meta, a Answer, includeUsage bool) *chatTemplate {
 // time, then the usage chunk and [DONE].
 func (t *chatTemplate) fill(buf []byte, m Meta, u Usage, includeUsage bool) ([][]byte, []byte) {
 	c := &chunker{m: m, out: buf, ends: make([]int, 0, len(t.ends)+2)}
+	// The two members are rendered once and copied into every chunk: rendering them per chunk
+	// (the id escaped, the time formatted) was a third of the fill.
+	var scratch [128]byte
+	members := appendString(append(scratch[:0], `"id":`...), m.ID)
+	idEnd := len(members)
+	members = strconv.AppendInt(append(members, `"created":`...), m.Created, 10)
+	idMember, createdMember := members[:idEnd], members[idEnd:]
 	from, h := 0, 0
 	for _, end := range t.ends {
 		for ; h < len(t.holes) && t.holes[h].at < end; h++ {
 			hole := t.holes[h]
 			c.out = append(c.out, t.out[from:hole.at]...)
 			if hole.id {
-				c.out = appendString(append(c.out, `"id":`...), m.ID)
+				c.out = append(c.out, idMember...)
 			} else {
-				c.out = strconv.AppendInt(append(c.out, `"created":`...), m.Created, 10)
+				c.out = append(c.out, createdMember...)
 			}
 			from = hole.at + hole.n
 		}

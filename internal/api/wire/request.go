@@ -6,6 +6,7 @@ package wire
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -177,38 +178,65 @@ type chatMessage struct {
 // case, the last one kept); false when a message is not an object or its role neither a string
 // nor null, for encoding/json to decode and name.
 func scanMessages(arr []byte) ([]chatMessage, bool) {
-	els, err := chat.ElementSpans(arr)
-	if err != nil {
+	i := jsonx.SkipSpace(arr, 0)
+	if i >= len(arr) || arr[i] != '[' {
 		return nil, false
 	}
-	msgs := make([]chatMessage, len(els))
-	for i, e := range els {
-		keys, spans, err := chat.MemberSpans(arr[e.Start:e.End])
-		if err != nil {
-			return nil, false
+	// One walk, each message's members read as met: listing the elements' spans, then each
+	// one's keys and spans (a slice and a string per key), was a fifth of decoding a request.
+	msgs := make([]chatMessage, 0, 8)
+	end, err := chat.EachElement(arr, i, func(_, start int) (int, error) {
+		if arr[start] != '{' {
+			return 0, errNotMessage
 		}
-		m := &msgs[i]
-		for j, k := range keys {
-			v := arr[e.Start+spans[j].Start : e.Start+spans[j].End]
-			switch {
-			case strings.EqualFold(k, "role"):
-				if m.Role = nil; string(v) != "null" {
-					role, ok := chat.StringValue(v)
-					if !ok || !utf8.ValidString(role) {
-						return nil, false
-					}
-					m.Role = &role
-				}
-			case strings.EqualFold(k, "content"):
-				m.Content = raw(v)
-			case strings.EqualFold(k, "tool_calls"):
-				m.ToolCalls = raw(v)
-			case strings.EqualFold(k, "function_call"):
-				m.FunctionCall = raw(v)
+		msgs = append(msgs, chatMessage{})
+		return chat.EachMember(arr, start, func(key []byte, vs int) (int, error) {
+			ve, err := chat.SkipValue(arr, vs)
+			if err != nil {
+				return 0, err
 			}
-		}
+			if !readMessageMember(&msgs[len(msgs)-1], key, arr[vs:ve]) {
+				return 0, errNotMessage
+			}
+			return ve, nil
+		})
+	})
+	if err != nil || jsonx.SkipSpace(arr, end) != len(arr) {
+		return nil, false
 	}
 	return msgs, true
+}
+
+var errNotMessage = errors.New("not a message scanMessages reads")
+
+// readMessageMember reads one member of a message: its key matched as encoding/json matches a
+// field's name (case folded); false when the role is neither null nor a UTF-8 string.
+func readMessageMember(m *chatMessage, key, v []byte) bool {
+	k := key[1 : len(key)-1]
+	if bytes.IndexByte(key, '\\') >= 0 {
+		ks, ok := chat.StringValue(key)
+		if !ok {
+			return false
+		}
+		k = []byte(ks)
+	}
+	switch {
+	case bytes.EqualFold(k, []byte("role")):
+		if m.Role = nil; string(v) != "null" {
+			role, ok := chat.StringValue(v)
+			if !ok || !utf8.ValidString(role) {
+				return false
+			}
+			m.Role = &role
+		}
+	case bytes.EqualFold(k, []byte("content")):
+		m.Content = raw(v)
+	case bytes.EqualFold(k, []byte("tool_calls")):
+		m.ToolCalls = raw(v)
+	case bytes.EqualFold(k, []byte("function_call")):
+		m.FunctionCall = raw(v)
+	}
+	return true
 }
 
 // calls says whether an assistant message called a tool.
@@ -567,8 +595,8 @@ func contentText(raw json.RawMessage) (string, bool) { return chat.ContentText(r
 // every request, and reading its schemas is much of a request's decoding. It is bounded; what it
 // holds never changes what DecodeChat returns.
 var toolMemo = struct {
-	sync.Mutex
-	m map[string][]Tool
+	sync.RWMutex // read-locked: every request of a session reads it
+	m            map[string][]Tool
 }{m: map[string][]Tool{}}
 
 const (
@@ -581,9 +609,9 @@ func chatTools(raw json.RawMessage) ([]Tool, *Error) {
 	if len(raw) == 0 || isNull(raw) {
 		return nil, nil
 	}
-	toolMemo.Lock()
+	toolMemo.RLock()
 	ts, ok := toolMemo.m[string(raw)]
-	toolMemo.Unlock()
+	toolMemo.RUnlock()
 	if ok {
 		return ts, nil
 	}

@@ -56,7 +56,8 @@ type Cache struct {
 	unknown    uint32    // the next id for a generated token the caller does not know
 	// counts remembers the token counts of replies (Count): a fake provider's script sends the
 	// same few texts again and again, and tokenizing them is its largest cost after the network.
-	countMu sync.Mutex
+	// Read-locked: every request reads it, and a mutex here was a queue of 64 streams.
+	countMu sync.RWMutex
 	counts  map[string]int
 }
 
@@ -419,9 +420,9 @@ func (c *Cache) Count(text string) int {
 	if text == "" {
 		return 0
 	}
-	c.countMu.Lock()
+	c.countMu.RLock()
 	n, ok := c.counts[text]
-	c.countMu.Unlock()
+	c.countMu.RUnlock()
 	if ok {
 		return n
 	}

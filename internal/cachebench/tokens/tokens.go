@@ -16,6 +16,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/LLeMbas/lembas-check/internal/api/chat"
 )
@@ -141,7 +142,9 @@ func encoding() (*bpe, error) {
 // Tiktoken is the default tokenizer, with its cache of parts already tokenized. Safe for
 // concurrent use.
 type Tiktoken struct {
-	mu sync.Mutex
+	// mu is read-locked for a part found in cur, what nearly every prompt of a session is:
+	// under a mutex, 64 concurrent prompts queued on it.
+	mu sync.RWMutex
 	// Two generations bound the cache: when cur holds limit tokens, or has served cacheCalls
 	// prompts, it becomes old and a new cur starts; a part found in old moves back to cur. What a
 	// session still resends stays; what no prompt has read for two generations goes, so that a
@@ -149,7 +152,7 @@ type Tiktoken struct {
 	cur, old map[Sum][]uint32
 	curN     int
 	limit    int
-	calls    int
+	calls    atomic.Int64 // prompts cur has served; counted outside mu, turned under it
 	// Encoded counts the tokens actually encoded (cache misses), for tests and benchmarks.
 	encoded int64
 }
@@ -197,12 +200,14 @@ func (t *Tiktoken) Of(r *chat.Request) Prompt { return t.OfParts(r.Parts(), nil)
 // history in every request; hashing it again was a sixth of an audit's CPU.
 func (t *Tiktoken) OfParts(parts []chat.Part, known []Sum) Prompt {
 	p := Prompt{Pieces: make([]Piece, 0, len(parts))}
-	t.mu.Lock()
-	if t.calls >= cacheCalls {
-		t.turn()
+	if t.calls.Add(1) > cacheCalls {
+		t.mu.Lock()
+		if t.calls.Load() > cacheCalls {
+			t.turn()
+			t.calls.Store(1) // this prompt is cur's first
+		}
+		t.mu.Unlock()
 	}
-	t.calls++
-	t.mu.Unlock()
 	var todo []job
 	seen := map[Sum]bool{}
 	add := func(s Sum, j job) {
@@ -294,6 +299,12 @@ func (t *Tiktoken) Piece(p chat.Part) Piece {
 }
 
 func (t *Tiktoken) lookup(s Sum) ([]uint32, bool) {
+	t.mu.RLock()
+	toks, ok := t.cur[s]
+	t.mu.RUnlock()
+	if ok {
+		return toks, true
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if toks, ok := t.cur[s]; ok {
@@ -319,7 +330,8 @@ func (t *Tiktoken) store(s Sum, toks []uint32) {
 
 // turn starts a new generation of the cache (t.mu held).
 func (t *Tiktoken) turn() {
-	t.old, t.cur, t.curN, t.calls = t.cur, map[Sum][]uint32{}, 0, 0
+	t.old, t.cur, t.curN = t.cur, map[Sum][]uint32{}, 0
+	t.calls.Store(0)
 }
 
 // Encode tokenizes one part without the cache: its text framed by <|im_start|> and <|im_end|>.
