@@ -231,7 +231,9 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, t *turn) {
 	t.answer = a
 	if req.Stream {
 		u.PromptMS = ms(rep.Delay)
-		u.PredictedMS = ms(rep.Interval) * float64(wire.PieceCount(a.Text, a.Chunk, false))
+		if rep.Interval > 0 { // counting the pieces costs a walk of the reply
+			u.PredictedMS = ms(rep.Interval) * float64(wire.PieceCount(a.Text, a.Chunk, false))
+		}
 	}
 	m := wire.Meta{Created: s.now().Unix(), Model: req.Model, Dialect: s.cfg.Dialect}
 	var frames [][]byte

@@ -15,7 +15,25 @@ func Valid(b []byte) bool {
 	return ok && SkipSpace(b, i) == len(b)
 }
 
-type validator struct{ b []byte }
+// ValidObject is Valid for a body that must be one object, with each of its own members handed
+// to member as it is checked (the key's raw bytes, quotes included, and the value's span): a
+// caller that splits a body it has to check walks it once. False where b is not valid JSON, not
+// an object, or member said stop.
+func ValidObject(b []byte, member func(key []byte, start, end int) bool) bool {
+	i := SkipSpace(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return false
+	}
+	v := validator{b: b, member: member}
+	i, ok := v.list(i, 1)
+	return ok && SkipSpace(b, i) == len(b)
+}
+
+type validator struct {
+	b []byte
+	// member, when not nil, gets the members of the object at depth 1; its false ends the check.
+	member func(key []byte, start, end int) bool
+}
 
 // maxDepth is encoding/json's nesting limit.
 const maxDepth = 10000
@@ -66,6 +84,7 @@ func (v validator) list(i, depth int) (int, bool) {
 	}
 	for {
 		var ok bool
+		ks, ke := i, i // the key's span, quotes included
 		if end == '}' {
 			if i >= len(b) || b[i] != '"' {
 				return i, false
@@ -73,12 +92,17 @@ func (v validator) list(i, depth int) (int, bool) {
 			if i, ok = v.str(i); !ok {
 				return i, false
 			}
+			ke = i
 			if i = SkipSpace(b, i); i >= len(b) || b[i] != ':' {
 				return i, false
 			}
 			i = SkipSpace(b, i+1)
 		}
+		start := i
 		if i, ok = v.value(i, depth); !ok {
+			return i, false
+		}
+		if depth == 1 && end == '}' && v.member != nil && !v.member(b[ks:ke], start, i) {
 			return i, false
 		}
 		if i = SkipSpace(b, i); i >= len(b) {

@@ -32,6 +32,17 @@ func FuzzValid(f *testing.F) {
 		if got, want := Valid(b), json.Valid(b); got != want {
 			t.Fatalf("Valid(%q) = %v, encoding/json %v", b, got, want)
 		}
+		// ValidObject: Valid for an object, each member's value a valid value of its own.
+		i := SkipSpace(b, 0)
+		want := json.Valid(b) && i < len(b) && b[i] == '{'
+		if got := ValidObject(b, func(key []byte, s, e int) bool {
+			if !json.Valid(key) || !json.Valid(b[s:e]) || key[0] != '"' {
+				t.Fatalf("ValidObject(%q): member %q: %q", b, key, b[s:e])
+			}
+			return true
+		}); got != want {
+			t.Fatalf("ValidObject(%q) = %v, want %v", b, got, want)
+		}
 	})
 }
 

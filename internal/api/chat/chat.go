@@ -236,16 +236,11 @@ func SplitTop(body []byte) (*Top, error) {
 	if i >= len(body) || body[i] != '{' {
 		return nil, bad(i, "not an object")
 	}
-	// Room for a request's usual members, so that the lists are not grown member by member.
-	t := &Top{body: body, r: &Request{}, Keys: make([]string, 0, 16), Spans: make([]Span, 0, 16)}
+	t := newTop(body)
 	end, err := skipObject(body, i, 0, func(key []byte, s, e int) error {
-		k, ok := stringValue(key)
-		if !ok {
+		if !t.add(key, s, e) {
 			return bad(s, "bad key")
 		}
-		t.Keys = append(t.Keys, k)
-		t.Spans = append(t.Spans, Span{s, e})
-		t.m.add(t.r, key, body[s:e], s)
 		return nil
 	})
 	if err != nil {
@@ -255,6 +250,34 @@ func SplitTop(body []byte) (*Top, error) {
 		return nil, bad(end, "more after the object")
 	}
 	return t, nil
+}
+
+// SplitValid is SplitTop of a body checked as encoding/json checks it, in the one walk: ok is
+// false where the body is not valid JSON or not an object (SplitTop then says why).
+func SplitValid(body []byte) (*Top, bool) {
+	t := newTop(body)
+	if !jsonx.ValidObject(body, t.add) {
+		return nil, false
+	}
+	return t, true
+}
+
+func newTop(body []byte) *Top {
+	// Room for a request's usual members, so that the lists are not grown member by member.
+	return &Top{body: body, r: &Request{}, Keys: make([]string, 0, 16), Spans: make([]Span, 0, 16)}
+}
+
+// add takes the member whose key's raw bytes are key and whose value is body[s:e]; false where
+// the key is not a string it can read.
+func (t *Top) add(key []byte, s, e int) bool {
+	k, ok := stringValue(key)
+	if !ok {
+		return false
+	}
+	t.Keys = append(t.Keys, k)
+	t.Spans = append(t.Spans, Span{s, e})
+	t.m.add(t.r, key, t.body[s:e], s)
+	return true
 }
 
 // Parse is ParseAs(body, api) of the split body; call it once.

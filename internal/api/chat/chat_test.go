@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -123,15 +124,22 @@ func TestParseShapes(t *testing.T) {
 			if d := cmp.Diff(c.want, summary(r)); d != "" {
 				t.Errorf("parts (-want +got):\n%s", d)
 			}
-			// The fake's decoding cuts the body from its split (SplitTop): the same parts.
+			// The fake's decoding cuts the body from its split (SplitTop, or SplitValid that
+			// checks it too): the same parts.
 			top, err := SplitTop([]byte(c.body))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if r2, err := top.Parse(""); err != nil || r2.API != c.api || r2.Model != c.model {
-				t.Errorf("SplitTop: %v", err)
-			} else if d := cmp.Diff(c.want, summary(r2)); d != "" {
-				t.Errorf("SplitTop's parts (-want +got):\n%s", d)
+			valid, ok := SplitValid([]byte(c.body))
+			if !ok {
+				t.Fatal("SplitValid refused a valid body")
+			}
+			for name, top := range map[string]*Top{"SplitTop": top, "SplitValid": valid} {
+				if r2, err := top.Parse(""); err != nil || r2.API != c.api || r2.Model != c.model {
+					t.Errorf("%s: %v", name, err)
+				} else if d := cmp.Diff(c.want, summary(r2)); d != "" {
+					t.Errorf("%s's parts (-want +got):\n%s", name, d)
+				}
 			}
 			for _, p := range r.Parts() {
 				if got := c.body[p.Off : p.Off+len(p.Raw)]; got != string(p.Raw) {
@@ -297,6 +305,30 @@ func FuzzPathAt(f *testing.F) {
 		}
 		if !strings.HasPrefix(p, ".") && !strings.HasPrefix(p, "[") {
 			t.Fatalf("path %q", p)
+		}
+	})
+}
+
+// SplitValid splits a valid object as SplitTop does, and refuses what encoding/json refuses.
+func FuzzSplitValidIsSplitTop(f *testing.F) {
+	for _, s := range []string{`{"model":"m","messages":[{"role":"user","content":"hi"}]}`, `{}`, ` {"a" : [1, {"b":"\u00e9"}] } `,
+		`[1]`, `{"a":1,}`, `{"a":"\q"}`, `{"a":1} x`, "{\"a\":\"\x01\"}", `{"\ud800":1}`, `"s"`} {
+		f.Add([]byte(s))
+	}
+	// Both stop at encoding/json's nesting limit, 10,000.
+	for n := 9998; n <= 10001; n++ {
+		f.Add([]byte(`{"a":` + strings.Repeat("[", n-1) + strings.Repeat("]", n-1) + `}`))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		got, ok := SplitValid(b)
+		var obj map[string]json.RawMessage
+		isObject := json.Valid(b) && json.Unmarshal(b, &obj) == nil && obj != nil
+		want, err := SplitTop(b)
+		switch {
+		case ok != (isObject && err == nil):
+			t.Fatalf("SplitValid(%q) ok %v; encoding/json object %v, SplitTop error %v", b, ok, isObject, err)
+		case ok && (!slices.Equal(got.Keys, want.Keys) || !slices.Equal(got.Spans, want.Spans)):
+			t.Fatalf("SplitValid(%q) = %q %v, SplitTop %q %v", b, got.Keys, got.Spans, want.Keys, want.Spans)
 		}
 	})
 }

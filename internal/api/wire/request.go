@@ -516,16 +516,13 @@ func decodeObject(body []byte) (map[string]json.RawMessage, *Error) {
 	return top, nil
 }
 
-// members is object's fast path, for a valid JSON object: checked by jsonx.Valid and split by
-// internal/api/chat's scanner, where decoding it into a map with encoding/json (a second pass, a
+// members is object's fast path, for a valid JSON object: checked and split in one walk by
+// chat.SplitValid, where decoding it into a map with encoding/json (a second pass, a
 // value copied per member) was a quarter of the fake's work for a request. A key whose bytes
 // are not UTF-8 (encoding/json would replace them) and anything else take the slow path.
 func members(body []byte) (map[string]json.RawMessage, *chat.Top, bool) {
-	if !jsonx.Valid(body) {
-		return nil, nil, false
-	}
-	split, err := chat.SplitTop(body)
-	if err != nil {
+	split, ok := chat.SplitValid(body)
+	if !ok {
 		return nil, nil, false
 	}
 	top := make(map[string]json.RawMessage, len(split.Keys))
