@@ -1,6 +1,7 @@
 package fakeprovider_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -203,4 +204,26 @@ func orderedSubset(t *testing.T, fixture, fake []byte) []string {
 		}
 	}
 	return out
+}
+
+// A streamed reply paced by an interval tells llama.cpp's timings it took the interval per
+// piece: "one two three" is three pieces at 20 ms.
+func TestStreamTimingsCountTheInterval(t *testing.T) {
+	s := mustParse(t, "rules:\n  - when: {tool_result: false}\n    reply: {text: \"one two three\", interval: 20ms}\n")
+	fake := fakeprovidertest.NewWith(t, fakeprovider.Config{Script: s, Dialect: usage.LlamaCpp})
+	_, b := post(t, fake.URL+"/v1/chat/completions",
+		`{"model":"m","stream":true,"stream_options":{"include_usage":true},"messages":[{"role":"user","content":"count"}]}`)
+	i := bytes.LastIndex(b, []byte(`"timings":`))
+	if i < 0 {
+		t.Fatalf("no timings in %s", b)
+	}
+	var tm struct {
+		PredictedMS float64 `json:"predicted_ms"`
+	}
+	if err := json.NewDecoder(bytes.NewReader(b[i+len(`"timings":`):])).Decode(&tm); err != nil {
+		t.Fatal(err)
+	}
+	if tm.PredictedMS != 60 {
+		t.Errorf("predicted_ms %v, want 60 (3 pieces at 20 ms)", tm.PredictedMS)
+	}
 }
