@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -286,7 +287,9 @@ func Select(s selection.Selection, r *runner.Report) (*runner.Report, error) {
 		return nil, err
 	}
 	out := *r
-	out.Results = kept
+	// A copy: Apply hands back its input when it keeps every result, and the report selected
+	// from must not change with the one selected.
+	out.Results = slices.Clone(kept)
 	return &out, nil
 }
 

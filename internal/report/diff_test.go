@@ -380,6 +380,18 @@ func TestSelectReport(t *testing.T) {
 	if got, err := Select(one, a); err != nil || len(got.Results) != 1 || len(a.Results) != 11 {
 		t.Errorf("%v (%v)", got, err)
 	}
+	// A selection that keeps every result is still a report of its own: changing it leaves the
+	// report it was selected from as it was.
+	all, _ := selection.New(nil, "")
+	got, err := Select(all, a)
+	if err != nil || len(got.Results) != len(a.Results) {
+		t.Fatalf("%v (%v)", got, err)
+	}
+	was := a.Results[0].Verdict
+	got.Results[0].Verdict = runner.Interrupted
+	if a.Results[0].Verdict != was {
+		t.Error("changing the selected report changed the report it was selected from")
+	}
 	// An area the report lacks is an error, not an empty report (issue 10: `diff` of two saved
 	// reports with --area jbos said ok, 0 cases).
 	prefix, _ := selection.New([]string{"prefix"}, "")
