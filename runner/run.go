@@ -257,24 +257,38 @@ func RunOne(ctx context.Context, t Target, it Item, answers map[string]bool, exp
 	return r
 }
 
-// ByArea groups results by area, areas in name order.
+// ByArea groups results by area, areas in name order. Where each area's results lie together
+// (a run's do: its cases come area by area) the groups are the report's own, capped so that an
+// append to one cannot write over the next; else each is a copy.
 func (r *Report) ByArea() ([]string, map[string][]Result) {
-	// Each area's slice is made at its size: a Result is most of a kilobyte, and growing the
-	// slices by appending copied a run's results about twice over.
-	n := map[string]int{}
-	for _, x := range r.Results {
-		n[x.Case.Area]++
+	type span struct{ first, last, n int }
+	spans := map[string]*span{}
+	together := true
+	for i, x := range r.Results {
+		sp := spans[x.Case.Area]
+		if sp == nil {
+			sp = &span{first: i}
+			spans[x.Case.Area] = sp
+		} else if sp.last != i-1 {
+			together = false
+		}
+		sp.last, sp.n = i, sp.n+1
 	}
-	m := make(map[string][]Result, len(n))
-	for a, k := range n {
-		m[a] = make([]Result, 0, k)
-	}
-	for _, x := range r.Results {
-		m[x.Case.Area] = append(m[x.Case.Area], x)
-	}
-	var names []string
-	for a := range m {
+	m := make(map[string][]Result, len(spans))
+	names := make([]string, 0, len(spans))
+	for a, sp := range spans {
 		names = append(names, a)
+		if together {
+			m[a] = r.Results[sp.first : sp.last+1 : sp.last+1]
+		} else {
+			// Made at its size: a Result is most of a kilobyte.
+			m[a] = make([]Result, 0, sp.n)
+		}
+	}
+	if !together {
+		for _, x := range r.Results {
+			m[x.Case.Area] = append(m[x.Case.Area], x)
+		}
 	}
 	sort.Strings(names)
 	return names, m
