@@ -126,7 +126,7 @@ func ParseTexts(md []byte) (Texts, error) {
 	var depthDefault, depthMax, indent, maxLines string
 	for _, m := range []struct {
 		into []*string
-		s    sentence
+		s    string
 	}{
 		{[]*string{&t.DirSuffix}, "with a trailing `{t}`"},
 		{[]*string{&t.MountMark}, "a mount marked `{t}`"},
@@ -136,7 +136,7 @@ func ParseTexts(md []byte) (Texts, error) {
 		{[]*string{&indent}, "each level indented by {w} more spaces"},
 		{[]*string{&maxLines, &t.MoreLine}, "At most {n} lines, then `{t}` on its own line"},
 	} {
-		found := m.s.findAll(listing)
+		found := spec.FindAll(listing, m.s)
 		if len(found) != 1 {
 			return Texts{}, fmt.Errorf("## A listing: want one match of %q, found %d", m.s, len(found))
 		}
@@ -203,70 +203,6 @@ func section(md []byte, heading string) []string {
 		}
 	}
 	return out
-}
-
-// sentence is a sentence of the spec with holes, read without a regular expression (compiling
-// one costs more than the whole parse): {t} is a text up to a backtick ([^`]+), {n} digits
-// (\d+), {w} a word ([0-9A-Za-z_]+). What follows a hole begins with a byte the hole cannot
-// hold, so taking the longest run is the only way to match.
-type sentence string
-
-// findAll is every match of s in text, left to right and not overlapping, each as its holes.
-func (s sentence) findAll(text string) [][]string {
-	var lits []string
-	var holes []byte
-	rest := string(s)
-	for {
-		i := strings.Index(rest, "{")
-		if i < 0 || i+2 >= len(rest) || rest[i+2] != '}' {
-			lits = append(lits, rest)
-			break
-		}
-		lits, holes, rest = append(lits, rest[:i]), append(holes, rest[i+1]), rest[i+3:]
-	}
-	var out [][]string
-	for from := 0; from <= len(text); {
-		i := strings.Index(text[from:], lits[0])
-		if i < 0 {
-			break
-		}
-		start := from + i
-		if m, end, ok := matchHoles(text, start+len(lits[0]), lits[1:], holes); ok {
-			out = append(out, m)
-			from = max(end, start+1)
-		} else {
-			from = start + 1
-		}
-	}
-	return out
-}
-
-// matchHoles matches holes[k] then lits[k] for each k from text[at:]: the holes' texts, and
-// where the match ends.
-func matchHoles(text string, at int, lits []string, holes []byte) ([]string, int, bool) {
-	m := make([]string, 0, len(holes))
-	for k, h := range holes {
-		e := at
-		for e < len(text) && inHole(h, text[e]) {
-			e++
-		}
-		if e == at || !strings.HasPrefix(text[e:], lits[k]) {
-			return nil, 0, false
-		}
-		m = append(m, text[at:e])
-		at = e + len(lits[k])
-	}
-	return m, at, true
-}
-
-func inHole(h, c byte) bool {
-	switch h {
-	case 't':
-		return c != '`'
-	case 'n':
-		return '0' <= c && c <= '9'
-	}
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_'
 }
 
 // parseErrorTable reads one table's `| Case | Text |` rows. Every row must be one of known and

@@ -124,7 +124,7 @@ func Render(tmpl string, vars map[string]string) (string, error) {
 	// copied it several times (a tenth of area context's answers).
 	size := len(tmpl)
 	for rest := tmpl; ; {
-		name, after, ok := nextHole(rest)
+		_, name, after, ok := nextHole(rest)
 		if !ok {
 			break
 		}
@@ -134,12 +134,7 @@ func Render(tmpl string, vars map[string]string) (string, error) {
 	b.Grow(size)
 	rest := tmpl
 	for {
-		i := strings.Index(rest, "{{")
-		if i < 0 {
-			b.WriteString(rest)
-			return b.String(), nil
-		}
-		name, after, ok := nextHole(rest)
+		i, name, after, ok := nextHole(rest)
 		if !ok {
 			b.WriteString(rest)
 			return b.String(), nil
@@ -154,17 +149,18 @@ func Render(tmpl string, vars map[string]string) (string, error) {
 	}
 }
 
-// nextHole is the name of s's first {{name}} and what follows it; ok is false when s has none.
-func nextHole(s string) (name, after string, ok bool) {
+// nextHole is where s's first {{name}} begins, the name, and what follows it; ok is false when s
+// has none. The offset is returned so that Render finds each hole once.
+func nextHole(s string) (at int, name, after string, ok bool) {
 	i := strings.Index(s, "{{")
 	if i < 0 {
-		return "", "", false
+		return 0, "", "", false
 	}
 	j := strings.Index(s[i:], "}}")
 	if j < 0 {
-		return "", "", false
+		return 0, "", "", false
 	}
-	return s[i+2 : i+j], s[i+j+2:], true
+	return i, s[i+2 : i+j], s[i+j+2:], true
 }
 
 // MustRender is Render for templates and variables fixed by the caller's own code.
