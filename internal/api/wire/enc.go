@@ -91,8 +91,8 @@ func (e *enc) kstrOrNull(k, v string) {
 	}
 }
 
-// appendString appends s as a JSON string as encoding/json (and Python's json.dumps) writes it;
-// one writer for every JSON string lembas-check makes.
+// appendString appends s as a JSON string as encoding/json writes it (\b and \f too, as Python's
+// json.dumps does): one writer for every JSON string lembas-check makes.
 func appendString(b []byte, s string) []byte { return jsonx.AppendString(b, s) }
 
 // Object is a JSON object whose members are written in the order given (as the API orders
