@@ -214,7 +214,13 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, t *turn) {
 		return
 	}
 	if held != nil {
-		defer func() { s.cache.End(held.ticket, nil, held.completion) }()
+		defer func() {
+			s.cache.End(held.ticket, nil, held.completion)
+			if s.cfg.KeepSlotOrder {
+				taken, released := held.ticket.Span()
+				s.slotOrder.keep(requestID(pick.N), taken, released)
+			}
+		}()
 	}
 	if !s.delayOrFault(ctx, w, pick, req.Model, req.Stream, func(e *wire.Error) { writeError(w, e) }) {
 		return
@@ -263,7 +269,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, t *turn) {
 		m.ID = "chatcmpl-fake" + strconv.Itoa(pick.N)
 		one = wire.ChatBody(m, a, u)
 	}
-	w.Header().Set("X-Request-Id", "req_fake"+strconv.Itoa(pick.N))
+	w.Header().Set("X-Request-Id", requestID(pick.N))
 	if !req.Stream {
 		s.sendBody(w, r, one, f, pick)
 		return
@@ -510,3 +516,6 @@ func (s *Server) wait(ctx context.Context, d, keep time.Duration, forever bool, 
 		}
 	}
 }
+
+// requestID is the X-Request-Id of the fake's answer to its request n.
+func requestID(n int) string { return "req_fake" + strconv.Itoa(n) }

@@ -49,6 +49,10 @@ type Config struct {
 	// Cache reports cached tokens and counts a reply's; nil: a simulator of CacheSlots slots.
 	Cache      *cachesim.Cache
 	CacheSlots int
+	// KeepSlotOrder keeps, in the llama.cpp dialect, the order in which requests took their
+	// slots and gave them back (SlotOrder): a bench of the simulator itself follows it, as it
+	// follows a llama-server's answers' timings. It grows with every request.
+	KeepSlotOrder bool
 	// Record, when set, gets every exchange as it completes.
 	Record *replay.Writer
 	// Listen is the address; empty or a port alone (":8080") is loopback. Name another host
@@ -106,6 +110,7 @@ type Server struct {
 	inflight  sync.WaitGroup
 	served    chan struct{}
 
+	slotOrder slotOrder
 	requests  atomic.Int64
 	tokensIn  atomic.Int64
 	tokensOut atomic.Int64

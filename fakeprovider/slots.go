@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"sync"
 
 	"github.com/LLeMbas/lembas-check/internal/api/chat"
 	"github.com/LLeMbas/lembas-check/internal/api/usage"
@@ -15,6 +16,33 @@ import (
 // llama-server's slot endpoints, served in the llama.cpp dialect over the cache simulator: the
 // bench lists the slots and erases each before a run, to start from a cold cache. In that dialect
 // a request also holds its slot as llama-server's does (hold).
+
+// slotOrder is when each request took its slot and gave it back (cachesim.Ticket.Span), by the
+// request's id (X-Request-Id): Config.KeepSlotOrder.
+type slotOrder struct {
+	mu    sync.Mutex
+	spans map[string][2]int64
+}
+
+func (o *slotOrder) keep(id string, taken, released int64) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.spans == nil {
+		o.spans = map[string][2]int64{}
+	}
+	o.spans[id] = [2]int64{taken, released}
+}
+
+// SlotOrder says when the request the fake answered with X-Request-Id id took its slot and when
+// it gave it back, as ticks of one counter (taken < released, and a request that waited for a
+// slot took it after the one before gave it back); ok is false for a request that held no slot
+// or when the server was not made with Config.KeepSlotOrder.
+func (s *Server) SlotOrder(id string) (taken, released int64, ok bool) {
+	s.slotOrder.mu.Lock()
+	defer s.slotOrder.mu.Unlock()
+	sp, ok := s.slotOrder.spans[id]
+	return sp[0], sp[1], ok && sp[1] > 0
+}
 
 // held is a request holding a slot of the simulated llama-server.
 type held struct {

@@ -53,6 +53,9 @@ type Sent struct {
 	// Error is what went wrong with this request (an HTTP error status, an answer that cannot be
 	// read); the replay goes on.
 	Error string `json:"error,omitempty"`
+	// RequestID is the answer's X-Request-Id, where the server sent one (OpenAI and the fake do):
+	// what the server calls the request.
+	RequestID string `json:"-"`
 	// Note says what live mode did to this request.
 	Note string `json:"note,omitempty"`
 	// Retried: the server had closed the reused connection the request was first sent on,
@@ -110,6 +113,7 @@ func (s *Sender) Send(ctx context.Context, path string, body []byte) (Sent, erro
 	out.Response = Response{Status: resp.StatusCode,
 		Headers: map[string][]string{"Content-Type": resp.Header.Values("Content-Type")}}
 	out.Stream = strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream")
+	out.RequestID = resp.Header.Get("X-Request-Id")
 	whole, complete := out.read(resp.Body, start)
 	if !complete {
 		return out, nil

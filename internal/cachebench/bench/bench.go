@@ -266,6 +266,10 @@ type Options struct {
 	// Reset, when set, is called before each run instead of erasing over HTTP: the server is the
 	// simulator.
 	Reset func() string
+	// ServerOrder, when set, says when the server took the request it answered with an
+	// X-Request-Id and when it let it go, on a clock of its own (only the order counts): the
+	// simulator's (--sim), whose answers' timings are modelled, says it so.
+	ServerOrder func(requestID string) (began, ended time.Duration, ok bool)
 	// Concurrency is how many sessions run at once (0 or 1: one); with one recording, that many
 	// copies of it. Rate, when above 0, starts at most that many sessions a second.
 	Concurrency int

@@ -113,9 +113,9 @@ type runState struct {
 	// first: a request of the run was answered (the predictor's cold check).
 	first bool
 	// deferred: sessions at once against a server predicted: the answers are kept (answers) and
-	// predicted when the run ends, in the order the server took them (order.go). Not against
-	// the simulator (Options.Reset), which takes requests in the order they come by construction
-	// and whose prompt times are modelled: there each is predicted as it is sent.
+	// predicted when the run ends, in the order the server took them (order.go). Against the
+	// simulator (Options.Reset), whose prompt times are modelled, only when it says the order
+	// (Options.ServerOrder); else each is predicted as it is sent.
 	deferred bool
 	answers  []*answered
 }
@@ -156,7 +156,8 @@ func benchRun(ctx context.Context, sessions []session, o Options, v *Variant, to
 	run.Cold = cold(ctx, o)
 	o.phase(name, "replaying", total)
 	st := &runState{o: o, name: name, start: time.Now(),
-		deferred: o.Predictor != nil && o.Reset == nil && len(sessions) > 1 && o.Concurrency > 1}
+		deferred: o.Predictor != nil && (o.Reset == nil || o.ServerOrder != nil) && len(sessions) > 1 &&
+			o.Concurrency > 1}
 	err := startSessions(ctx, sessions, max(1, o.Concurrency), o.Rate, func(ctx context.Context, s session) error {
 		return st.play(ctx, s, v, reports[s.index-1], len(sessions) > 1)
 	})
@@ -295,6 +296,11 @@ func (st *runState) play(ctx context.Context, s session, v *Variant, bySeq map[i
 			if st.deferred {
 				a := &answered{pd: pd, row: row, x: x}
 				a.began, a.ended = serverSpan(row, x)
+				if o.ServerOrder != nil {
+					if b, e, ok := o.ServerOrder(x.RequestID); ok {
+						a.began, a.ended = b, e
+					}
+				}
 				st.answers = append(st.answers, a)
 				return
 			}

@@ -287,7 +287,7 @@ func (t Target) Setup(ctx context.Context, path string, recs []Recording, o *Opt
 			return nil, fmt.Errorf("--sim: %v", err)
 		}
 		t.Server.URL = sim.BaseURL()
-		o.Reset = sim.Reset
+		o.Reset, o.ServerOrder = sim.Reset, sim.Order
 	}
 	if o.Sender, err = t.Server.Sender(); err != nil {
 		return nil, err

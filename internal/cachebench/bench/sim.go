@@ -2,6 +2,7 @@ package bench
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/LLeMbas/lembas-check/fakeprovider"
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
@@ -45,6 +46,8 @@ func StartSim(recs []Recording, slots int, tok tokens.Tokenizer) (*Sim, error) {
 		Models:  models,
 		Dialect: usage.LlamaCpp,
 		Cache:   cache,
+		// The order the requests took the slots in, for the prediction to follow (Order).
+		KeepSlotOrder: true,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("starting the fake provider: %w", err)
@@ -56,6 +59,13 @@ func StartSim(recs []Recording, slots int, tok tokens.Tokenizer) (*Sim, error) {
 func (s *Sim) Reset() string {
 	s.Cache.EraseAll()
 	return fmt.Sprintf("simulator emptied (%d slot(s))", s.Cache.Slots())
+}
+
+// Order is Options.ServerOrder for the simulator: when each request took its slot and gave it
+// back, as ticks of the fake's one counter.
+func (s *Sim) Order(requestID string) (began, ended time.Duration, ok bool) {
+	t, r, ok := s.Server.SlotOrder(requestID)
+	return time.Duration(t), time.Duration(r), ok
 }
 
 // Name is the server as a report names it.

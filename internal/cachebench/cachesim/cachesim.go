@@ -51,9 +51,11 @@ type Cache struct {
 	mu         sync.Mutex
 	slots      []slot
 	clock      int64
-	queue      []*Ticket // requests waiting for a free slot, in the order they came
-	fromRAM    int       // what pick took from RAM for the request it picked for
-	unknown    uint32    // the next id for a generated token the caller does not know
+	// order ticks as requests take slots and give them back (Ticket.Span).
+	order   int64
+	queue   []*Ticket // requests waiting for a free slot, in the order they came
+	fromRAM int       // what pick took from RAM for the request it picked for
+	unknown uint32    // the next id for a generated token the caller does not know
 	// counts remembers the token counts of replies (Count): a fake provider's script sends the
 	// same few texts again and again, and tokenizing them is its largest cost after the network.
 	// Read-locked: every request reads it, and a mutex here was a queue of 64 streams.
@@ -189,7 +191,15 @@ type Ticket struct {
 	assigned bool
 	ended    bool
 	ready    chan struct{}
+	// taken and released are ticks of Cache.order: when the request took its slot and gave it
+	// back.
+	taken, released int64
 }
+
+// Span is when the request took its slot and when it gave it back, as ticks of the cache's one
+// counter (0: not yet): only their order means anything, and it is the order the slots were
+// taken and given back in, which timings read from outside cannot always tell. Read it after End.
+func (t *Ticket) Span() (taken, released int64) { return t.taken, t.released }
 
 // Result is what serving the request did; ok is false while it still waits for a slot.
 func (t *Ticket) Result() (Result, bool) { return t.res, t.assigned }
@@ -255,6 +265,8 @@ func (c *Cache) End(t *Ticket, gen []uint32, n int) {
 	}
 	c.clock++
 	s.used, s.busy = c.clock, nil
+	c.order++
+	t.released = c.order // before assign gives the slot to the next
 	c.assign()
 }
 
@@ -351,8 +363,12 @@ func (c *Cache) launch(i int, t *Ticket) {
 		}
 	}
 	defer close(t.ready)
+	c.order++
+	t.taken = c.order
 	if c.context > 0 && t.prompt.N >= c.context {
 		t.res.Refused = true
+		c.order++
+		t.released = c.order
 		c.clock++
 		s.used, s.busy = c.clock, nil
 		return

@@ -106,6 +106,13 @@ func TestBusySlotsMakeRequestsWait(t *testing.T) {
 	}
 	c.End(d, nil, 0) // a request given up while waiting leaves the queue
 	c.End(b, nil, 0)
+	// The slot's ticks: a took it and gave it back before b took it; d never took one.
+	at, ar := a.Span()
+	bt, br := b.Span()
+	dt, dr := d.Span()
+	if !(0 < at && at < ar && ar < bt && bt < br) || dt != 0 || dr != 0 {
+		t.Errorf("spans a %d–%d, b %d–%d, d %d–%d", at, ar, bt, br, dt, dr)
+	}
 	if r := c.ServePrompt(seq(1000, 1200)); r.CachedTokens != 100 {
 		t.Errorf("cached %d: the second request's prompt should be in the slot", r.CachedTokens)
 	}
