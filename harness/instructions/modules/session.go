@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -296,7 +297,8 @@ func (s *Session) rules() ([]rule, []Diagnostic) {
 	var walk func(dir, rel string)
 	walk = func(dir, rel string) {
 		for _, name := range s.disk.List(dir) {
-			abs, r := path.Join(dir, name), rel+"/"+name
+			// dir is a real path and name one name: Join is path.Join without its Clean.
+			abs, r := fsaccess.Join(dir, name), rel+"/"+name
 			real := abs
 			switch s.disk.Lstat(abs) {
 			case fsaccess.DirEntry:
@@ -331,16 +333,20 @@ func (s *Session) rules() ([]rule, []Diagnostic) {
 	}
 	// The rules folder is where its path leads, a link on the way followed like any path opened;
 	// one leading out of the Project is refused at the folder's own path.
-	dir, kind, ok := s.disk.Real(path.Join(rootReal, t.RulesDir))
+	dir, kind, ok := s.disk.Real(fsaccess.Join(rootReal, t.RulesDir))
 	switch {
 	case ok && !fsaccess.Within(rootReal, dir):
 		diags = append(diags, Diagnostic{Path: t.RulesDir, Code: t.Escape})
 	case ok && kind == fsaccess.DirEntry:
 		walk(dir, t.RulesDir)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].rel < out[j].rel })
+	slices.SortFunc(out, byRel)
 	return out, diags
 }
+
+// byRel orders rules by relative path, each rule's own (the walk's order is by name per folder,
+// and "a-b" comes before "a/b").
+func byRel(a, b rule) int { return strings.Compare(a.rel, b.rel) }
 
 // base is the root's real path, where the resolver reads ("The resolver normalizes its host
 // root once with the same realpath helper used by the tool boundary").
