@@ -2,6 +2,7 @@ package modules
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"path"
@@ -182,28 +183,21 @@ func (s *Session) resolve(rels []string) ([]Loaded, []Diagnostic) {
 	var out []Loaded
 	// Nested files: the folders of each touched file from the first under the root down to its
 	// own, outside the .elowen tree; one file per folder, by name priority.
-	folders := map[string]bool{}
+	// Each folder is a head of a touched path (clean, so its names are between its `/`s); the
+	// repeats are dropped after sorting rather than by a set.
+	var dirs []string
 	for _, rel := range rels {
-		parts := strings.Split(rel, "/")
-		for i := 1; i < len(parts); i++ {
-			dir := strings.Join(parts[:i], "/")
+		for i := strings.IndexByte(rel, '/'); i >= 0; i = nextSlash(rel, i) {
+			dir := rel[:i]
 			if fsaccess.Within(t.Tree, dir) {
 				break
 			}
-			folders[dir] = true
+			dirs = append(dirs, dir)
 		}
 	}
-	dirs := make([]string, 0, len(folders))
-	for d := range folders {
-		dirs = append(dirs, d)
-	}
-	sort.Slice(dirs, func(i, j int) bool {
-		di, dj := strings.Count(dirs[i], "/"), strings.Count(dirs[j], "/")
-		if di != dj {
-			return di < dj
-		}
-		return dirs[i] < dirs[j]
-	})
+	slices.Sort(dirs)
+	dirs = slices.Compact(dirs)
+	slices.SortFunc(dirs, shallowFirst)
 	for _, dir := range dirs {
 		l, d, ok := s.nested(dir)
 		if d != nil {
@@ -227,6 +221,22 @@ func (s *Session) resolve(rels []string) ([]Loaded, []Diagnostic) {
 	}
 	sortDiagnostics(diags)
 	return out, diags
+}
+
+// nextSlash is the index of the next `/` in s after the one at i, -1 when there is none.
+func nextSlash(s string, i int) int {
+	if j := strings.IndexByte(s[i+1:], '/'); j >= 0 {
+		return i + 1 + j
+	}
+	return -1
+}
+
+// shallowFirst orders folders by depth, then by path.
+func shallowFirst(a, b string) int {
+	if da, db := strings.Count(a, "/"), strings.Count(b, "/"); da != db {
+		return cmp.Compare(da, db)
+	}
+	return strings.Compare(a, b)
 }
 
 // nested is one folder's instruction file: the first name of the priority list that is there
