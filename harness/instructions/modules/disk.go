@@ -176,25 +176,29 @@ func (d *Disk) dir(p string) (int, bool) {
 	return slices.BinarySearch(d.dirs, p)
 }
 
-// index makes dirs and kids: every entry's (folder, name) and its folders' in turn, sorted, the
-// repeats dropped, cut by folder.
+// index makes dirs and kids: every entry's (folder, name) and its folders', each once, sorted
+// and cut by folder.
 func (d *Disk) index() {
 	if d.indexed {
 		return
 	}
-	n := 0
+	paths := make([]string, 0, len(d.files)+len(d.links))
 	for p := range d.files {
-		n += strings.Count(p, "/")
+		paths = append(paths, p)
 	}
 	for p := range d.links {
-		n += strings.Count(p, "/")
+		paths = append(paths, p)
 	}
-	all := make([]entry, 0, n)
-	for p := range d.files {
-		all = appendEntries(all, p)
-	}
-	for p := range d.links {
-		all = appendEntries(all, p)
+	slices.Sort(paths)
+	// The paths below a folder are next to each other when sorted: a folder of the path before
+	// has been entered already, and so have all above it.
+	all := make([]entry, 0, 2*len(paths)+2)
+	prev := ""
+	for _, p := range paths {
+		for q := p; q != "/" && (prev == "" || !fsaccess.Within(q, prev)); q = fsaccess.Parent(q) {
+			all = append(all, entry{fsaccess.Parent(q), fsaccess.Base(q)})
+		}
+		prev = p
 	}
 	slices.SortFunc(all, func(a, b entry) int {
 		if c := strings.Compare(a.dir, b.dir); c != 0 {
@@ -202,8 +206,10 @@ func (d *Disk) index() {
 		}
 		return strings.Compare(a.name, b.name)
 	})
-	all = slices.Compact(all)
 	names := make([]string, len(all))
+	if cap(d.dirs) < len(all) {
+		d.dirs, d.kids = make([]string, 0, len(all)), make([][]string, 0, len(all))
+	}
 	d.dirs, d.kids = d.dirs[:0], d.kids[:0]
 	from := 0
 	for i, e := range all {
@@ -219,16 +225,6 @@ func (d *Disk) index() {
 
 // entry is a name in a directory, for index.
 type entry struct{ dir, name string }
-
-// appendEntries appends p's own entry and those of its folders up to `/`.
-func appendEntries(all []entry, p string) []entry {
-	for p != "/" {
-		dir := fsaccess.Parent(p)
-		all = append(all, entry{dir, fsaccess.Base(p)})
-		p = dir
-	}
-	return all
-}
 
 // Real is where the absolute path p really is, by fsaccess.Real: every link on the way followed,
 // `..` taken from where the path has really led so far. A path that goes on past a file, even
