@@ -87,7 +87,7 @@ func (s *Session) Spawn() Startup {
 	t := SpecTexts()
 	var st Startup
 	for _, name := range t.Names {
-		real, kind, ok := s.disk.Real(path.Join(s.root, name))
+		real, kind, ok := s.disk.Real(fsaccess.Join(s.root, name))
 		if !ok || kind != fsaccess.FileEntry {
 			continue
 		}
@@ -145,7 +145,7 @@ func (s *Session) Request(failAppend bool) Activation {
 		a.Modules = append(a.Modules, m)
 	}
 	for i, m := range a.Modules {
-		a.Modules[i].Envelope = t.envelope(path.Join(s.root, m.RelPath), string(m.body), m.Supersedes != "")
+		a.Modules[i].Envelope = t.envelope(fsaccess.Join(s.root, m.RelPath), m.body, m.Supersedes != "")
 	}
 	if len(a.Modules) > 0 && failAppend {
 		a.Diagnostics = append(a.Diagnostics, Diagnostic{Code: t.ActivationFailed})
@@ -262,13 +262,14 @@ func (s *Session) nested(dir, rootReal string) (Loaded, *Diagnostic, bool) {
 	t := SpecTexts()
 	// The folder is where the touched path really leads: a folder link on the way is followed
 	// (the file must then "resolve inside realpath of the Project root").
-	folder, kind, ok := s.disk.Real(path.Join(rootReal, dir))
+	// rootReal and the relative dir are clean: Join is path.Join without its Clean.
+	folder, kind, ok := s.disk.Real(fsaccess.Join(rootReal, dir))
 	if !ok || kind != fsaccess.DirEntry {
 		return Loaded{}, nil, false
 	}
 	for _, name := range t.Names {
 		rel := dir + "/" + name
-		at := path.Join(folder, name)
+		at := fsaccess.Join(folder, name)
 		real := at
 		switch s.disk.Lstat(at) {
 		case fsaccess.FileEntry:
