@@ -1,6 +1,7 @@
 package modules
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/LLeMbas/lembas-check/harness/fsaccess"
@@ -114,5 +115,25 @@ func TestRealSlashAfterAFileIsNothing(t *testing.T) {
 		if real, kind, ok := d.Real(p); kind != fsaccess.NoEntry || !ok {
 			t.Errorf("Real(%q) = %q, %v, %v; want nothing there", p, real, kind, ok)
 		}
+	}
+}
+
+// The index sorts names per folder, though a folder's paths ("a/x") and a sibling's ("a-b") sort
+// the other way round as whole paths; each folder is listed once however many paths are below.
+func TestListAFolderBesideItsPrefix(t *testing.T) {
+	d, err := NewDisk(map[string][]byte{"/p/a/x": nil, "/p/a-b": nil, "/p/a/y/z": nil, "/p/a.md": nil, "/q": nil},
+		map[string]string{"/p/a/w": "/q"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for dir, want := range map[string]string{
+		"/": "[p q]", "/p": "[a a-b a.md]", "/p/a": "[w x y]", "/p/a/y": "[z]", "/p/a-b": "[]", "/r": "[]",
+	} {
+		if got := fmt.Sprint(d.List(dir)); got != want {
+			t.Errorf("List(%s) = %s, want %s", dir, got, want)
+		}
+	}
+	if d.Lstat("/p/a/y") != fsaccess.DirEntry || d.Lstat("/p/a-") != fsaccess.NoEntry {
+		t.Errorf("Lstat: /p/a/y %v, /p/a- %v", d.Lstat("/p/a/y"), d.Lstat("/p/a-"))
 	}
 }

@@ -42,19 +42,20 @@ func Parse(file []byte) (Module, error) {
 	if string(first) != t.Fence {
 		return Module{Body: file}, nil
 	}
-	var front []byte
+	// The block is the lines between the fences, a slice of the file: nothing keeps it (the
+	// memo copies its key, the globs their text).
+	block := rest
 	for len(rest) > 0 {
 		line, after, _ := cutLine(rest)
 		if string(line) == t.Fence {
 			m := Module{Body: after}
-			globs, err := parseFrontMemo(front, t.Key)
+			globs, err := parseFrontMemo(block[:len(block)-len(rest)], t.Key)
 			if err != nil {
 				return Module{}, err
 			}
 			m.Globs = globs
 			return m, nil
 		}
-		front = append(front, rest[:len(rest)-len(after)]...)
 		rest = after
 	}
 	return Module{}, invalid("the frontmatter block opened by %q on the first line is never closed", t.Fence)

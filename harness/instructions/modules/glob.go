@@ -69,7 +69,24 @@ func (g Glob) String() string { return g.pattern }
 
 // Match says the Project-relative path rel (`/`-separated, resolved) matches.
 func (g Glob) Match(rel string) bool {
-	return strings.HasPrefix(rel, g.prefix) && matchSegs(g.segs, strings.Split(rel, "/"))
+	if !strings.HasPrefix(rel, g.prefix) {
+		return false
+	}
+	// Discovery matches every rule file's path: its segments go in a buffer on the stack (a
+	// deeper path than the buffer holds moves to the heap), not a slice made per match.
+	var buf [16]string
+	return matchSegs(g.segs, splitSegs(buf[:0], rel))
+}
+
+// splitSegs appends rel's `/`-separated segments to dst, as strings.Split(rel, "/") has them.
+func splitSegs(dst []string, rel string) []string {
+	for {
+		i := strings.IndexByte(rel, '/')
+		if i < 0 {
+			return append(dst, rel)
+		}
+		dst, rel = append(dst, rel[:i]), rel[i+1:]
+	}
 }
 
 // matchSegs is wildcard matching one level up: `**` is the star, any other segment matches

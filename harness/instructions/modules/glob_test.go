@@ -133,3 +133,29 @@ func FuzzGlob(f *testing.F) {
 		}
 	})
 }
+
+// Discovery matches every rule file's path against the rules glob: a match makes nothing on the
+// heap for a path of up to 16 segments.
+func TestMatchDoesNotAllocate(t *testing.T) {
+	g, err := CompileGlob(".elowen/rules/**/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := testing.AllocsPerRun(100, func() { g.Match(".elowen/rules/team/sub/rule.md") }); n != 0 {
+		t.Errorf("%v allocations per match", n)
+	}
+}
+
+// BenchmarkGlobMatch is the rules glob against a rule file's path, as discovery does per file.
+func BenchmarkGlobMatch(b *testing.B) {
+	g, err := CompileGlob(".elowen/rules/**/*.md")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if !g.Match(".elowen/rules/team/sub/rule.md") {
+			b.Fatal("no match")
+		}
+	}
+}

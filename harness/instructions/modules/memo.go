@@ -80,7 +80,11 @@ type front struct {
 // parseFrontMemo is parseFront(block, key), remembered by the block: a module's frontmatter is a
 // few lines however large the file, and YAML is the dear part of reading it.
 func parseFrontMemo(block []byte, key string) ([]Glob, error) {
-	f := fronts.get([]byte(key+"\x00"+string(block)), func() front {
+	// The memo's key is made in a buffer on the stack (a longer block moves to the heap): the
+	// memo copies what it keeps.
+	var buf [512]byte
+	k := append(append(append(buf[:0], key...), 0), block...)
+	f := fronts.get(k, func() front {
 		g, err := parseFront(block, key)
 		return front{g, err}
 	})

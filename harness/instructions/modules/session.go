@@ -2,9 +2,11 @@ package modules
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -50,15 +52,19 @@ type Activation struct {
 // Session is one conversation's modules: a project on a disk, the paths touched since the last
 // request, and what the active context holds (relative path → the hash of its latest record).
 type Session struct {
-	root   string // as the envelope names it
-	disk   *Disk
-	queue  map[string]bool
+	root string // as the envelope names it
+	disk *Disk
+	// queue holds the paths touched since the last request, repeats and all (resolve drops them),
+	// and rels their relative paths at a request: both kept from request to request, a slice
+	// cleared rather than a map made per call.
+	queue  []string
+	rels   []string
 	active map[string]string
 }
 
 // New starts a session on the project at root (absolute) on disk.
 func New(root string, disk *Disk) *Session {
-	return &Session{root: path.Clean(root), disk: disk, queue: map[string]bool{}, active: map[string]string{}}
+	return &Session{root: path.Clean(root), disk: disk, active: map[string]string{}}
 }
 
 // Disk is the session's disk, which a step may change between requests.
@@ -67,14 +73,12 @@ func (s *Session) Disk() *Disk { return s.disk }
 // Touch queues the paths a successful, authorized Read, Write or Edit reported (details.
 // fileAccess): nothing is resolved until the next request.
 func (s *Session) Touch(paths ...string) {
-	for _, p := range paths {
-		s.queue[p] = true
-	}
+	s.queue = append(s.queue, paths...)
 }
 
 // Compact drops every instruction record from the active context, as compaction drops them
 // with the history it summarizes: the next trigger loads the module again.
-func (s *Session) Compact() { s.active = map[string]string{} }
+func (s *Session) Compact() { clear(s.active) }
 
 // Spawn is the startup: the root file by name priority, following a link wherever it leads ("the
 // root file, which follows a symlink"), then the unconditional rule modules. A root file above
@@ -83,7 +87,7 @@ func (s *Session) Spawn() Startup {
 	t := SpecTexts()
 	var st Startup
 	for _, name := range t.Names {
-		real, kind, ok := s.disk.Real(path.Join(s.root, name))
+		real, kind, ok := s.disk.Real(fsaccess.Join(s.root, name))
 		if !ok || kind != fsaccess.FileEntry {
 			continue
 		}
@@ -94,7 +98,7 @@ func (s *Session) Spawn() Startup {
 		}
 		break
 	}
-	rules, diags := s.rules()
+	rules, diags := s.rules(s.base())
 	st.Diagnostics = append(st.Diagnostics, diags...)
 	for _, r := range rules {
 		if !r.mod.Conditional() {
@@ -112,20 +116,24 @@ func (s *Session) Spawn() Startup {
 // the code is logged and the touched paths go back into the queue.
 func (s *Session) Request(failAppend bool) Activation {
 	t := SpecTexts()
-	var rels []string
-	for p := range s.queue {
-		if rel, ok := s.rel(p); ok {
+	var a Activation
+	if len(s.queue) == 0 {
+		return a
+	}
+	rootReal := s.base() // the disk does not change during a request
+	rels := s.rels[:0]
+	for _, p := range s.queue {
+		if rel, ok := s.rel(p, rootReal); ok {
 			rels = append(rels, rel)
 		}
 	}
-	queued := s.queue
-	s.queue = map[string]bool{}
-	var a Activation
+	s.rels = rels
 	if len(rels) == 0 {
 		// Touching a file outside the Project root contributes nothing and is not diagnosed.
+		s.drain()
 		return a
 	}
-	mods, diags := s.resolve(rels)
+	mods, diags := s.resolve(rels, rootReal)
 	a.Diagnostics = diags
 	for _, m := range mods {
 		if have, ok := s.active[m.RelPath]; ok {
@@ -137,14 +145,14 @@ func (s *Session) Request(failAppend bool) Activation {
 		a.Modules = append(a.Modules, m)
 	}
 	for i, m := range a.Modules {
-		a.Modules[i].Envelope = t.envelope(path.Join(s.root, m.RelPath), string(m.body), m.Supersedes != "")
+		a.Modules[i].Envelope = t.envelope(fsaccess.Join(s.root, m.RelPath), m.body, m.Supersedes != "")
 	}
 	if len(a.Modules) > 0 && failAppend {
 		a.Diagnostics = append(a.Diagnostics, Diagnostic{Code: t.ActivationFailed})
 		a.Modules = nil
-		s.queue = queued
-		return a
+		return a // the touched paths stay queued
 	}
+	s.drain()
 	for _, m := range a.Modules {
 		s.active[m.RelPath] = m.SHA256
 	}
@@ -152,16 +160,25 @@ func (s *Session) Request(failAppend bool) Activation {
 	return a
 }
 
-// rel is a touched absolute path relative to the root, if it is a file below the root; the
-// path is read by its text.
-func (s *Session) rel(p string) (string, bool) {
+// drain empties the queue and the relative paths, keeping their arrays; clear lets go of the
+// strings they held.
+func (s *Session) drain() {
+	clear(s.queue)
+	s.queue = s.queue[:0]
+	clear(s.rels)
+	s.rels = s.rels[:0]
+}
+
+// rel is a touched absolute path relative to the root (or rootReal, its real path), if it is a
+// file below the root; the path is read by its text.
+func (s *Session) rel(p, rootReal string) (string, bool) {
 	if !strings.HasPrefix(p, "/") {
 		return "", false
 	}
 	p = path.Clean(p)
 	// The root as the session names it, then its real path: "the same realpath helper used by
 	// the tool boundary" may report where the touched file really is.
-	for _, root := range []string{s.root, s.base()} {
+	for _, root := range []string{s.root, rootReal} {
 		if p == root || !fsaccess.Within(root, p) {
 			continue
 		}
@@ -175,36 +192,29 @@ func (s *Session) rel(p string) (string, bool) {
 
 // resolve is the resolver's order for touched paths: nested instruction files shallow to deep,
 // then the conditional rules any of them matches, by relative path.
-func (s *Session) resolve(rels []string) ([]Loaded, []Diagnostic) {
+func (s *Session) resolve(rels []string, rootReal string) ([]Loaded, []Diagnostic) {
 	t := SpecTexts()
-	rules, diags := s.rules()
+	rules, diags := s.rules(rootReal)
 	var out []Loaded
 	// Nested files: the folders of each touched file from the first under the root down to its
 	// own, outside the .elowen tree; one file per folder, by name priority.
-	folders := map[string]bool{}
+	// Each folder is a head of a touched path (clean, so its names are between its `/`s); the
+	// repeats are dropped after sorting rather than by a set.
+	var dirs []string
 	for _, rel := range rels {
-		parts := strings.Split(rel, "/")
-		for i := 1; i < len(parts); i++ {
-			dir := strings.Join(parts[:i], "/")
+		for i := strings.IndexByte(rel, '/'); i >= 0; i = nextSlash(rel, i) {
+			dir := rel[:i]
 			if fsaccess.Within(t.Tree, dir) {
 				break
 			}
-			folders[dir] = true
+			dirs = append(dirs, dir)
 		}
 	}
-	dirs := make([]string, 0, len(folders))
-	for d := range folders {
-		dirs = append(dirs, d)
-	}
-	sort.Slice(dirs, func(i, j int) bool {
-		di, dj := strings.Count(dirs[i], "/"), strings.Count(dirs[j], "/")
-		if di != dj {
-			return di < dj
-		}
-		return dirs[i] < dirs[j]
-	})
+	slices.Sort(dirs)
+	dirs = slices.Compact(dirs)
+	slices.SortFunc(dirs, shallowFirst)
 	for _, dir := range dirs {
-		l, d, ok := s.nested(dir)
+		l, d, ok := s.nested(dir, rootReal)
 		if d != nil {
 			diags = append(diags, *d)
 		}
@@ -228,22 +238,38 @@ func (s *Session) resolve(rels []string) ([]Loaded, []Diagnostic) {
 	return out, diags
 }
 
+// nextSlash is the index of the next `/` in s after the one at i, -1 when there is none.
+func nextSlash(s string, i int) int {
+	if j := strings.IndexByte(s[i+1:], '/'); j >= 0 {
+		return i + 1 + j
+	}
+	return -1
+}
+
+// shallowFirst orders folders by depth, then by path.
+func shallowFirst(a, b string) int {
+	if da, db := strings.Count(a, "/"), strings.Count(b, "/"); da != db {
+		return cmp.Compare(da, db)
+	}
+	return strings.Compare(a, b)
+}
+
 // nested is one folder's instruction file: the first name of the priority list that is there
 // as a file, in the folder the touched path really leads to (folder links followed). A file
 // whose real path leaves the root — through its own link or a folder's — is refused with the
 // escape code. A refused one is the folder's: no later name stands in for it.
-func (s *Session) nested(dir string) (Loaded, *Diagnostic, bool) {
+func (s *Session) nested(dir, rootReal string) (Loaded, *Diagnostic, bool) {
 	t := SpecTexts()
-	rootReal := s.base()
 	// The folder is where the touched path really leads: a folder link on the way is followed
 	// (the file must then "resolve inside realpath of the Project root").
-	folder, kind, ok := s.disk.Real(path.Join(rootReal, dir))
+	// rootReal and the relative dir are clean: Join is path.Join without its Clean.
+	folder, kind, ok := s.disk.Real(fsaccess.Join(rootReal, dir))
 	if !ok || kind != fsaccess.DirEntry {
 		return Loaded{}, nil, false
 	}
 	for _, name := range t.Names {
 		rel := dir + "/" + name
-		at := path.Join(folder, name)
+		at := fsaccess.Join(folder, name)
 		real := at
 		switch s.disk.Lstat(at) {
 		case fsaccess.FileEntry:
@@ -288,15 +314,15 @@ func (r rule) loaded() Loaded {
 // escape code when it leaves, whatever its name ("discovery reports before filtering Markdown
 // names"). A module above the cap, or with an invalid frontmatter, is refused whole. Rules come
 // by relative path.
-func (s *Session) rules() ([]rule, []Diagnostic) {
+func (s *Session) rules(rootReal string) ([]rule, []Diagnostic) {
 	t := SpecTexts()
-	rootReal := s.base()
 	var out []rule
 	var diags []Diagnostic
 	var walk func(dir, rel string)
 	walk = func(dir, rel string) {
 		for _, name := range s.disk.List(dir) {
-			abs, r := path.Join(dir, name), rel+"/"+name
+			// dir is a real path and name one name: Join is path.Join without its Clean.
+			abs, r := fsaccess.Join(dir, name), rel+"/"+name
 			real := abs
 			switch s.disk.Lstat(abs) {
 			case fsaccess.DirEntry:
@@ -331,16 +357,20 @@ func (s *Session) rules() ([]rule, []Diagnostic) {
 	}
 	// The rules folder is where its path leads, a link on the way followed like any path opened;
 	// one leading out of the Project is refused at the folder's own path.
-	dir, kind, ok := s.disk.Real(path.Join(rootReal, t.RulesDir))
+	dir, kind, ok := s.disk.Real(fsaccess.Join(rootReal, t.RulesDir))
 	switch {
 	case ok && !fsaccess.Within(rootReal, dir):
 		diags = append(diags, Diagnostic{Path: t.RulesDir, Code: t.Escape})
 	case ok && kind == fsaccess.DirEntry:
 		walk(dir, t.RulesDir)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].rel < out[j].rel })
+	slices.SortFunc(out, byRel)
 	return out, diags
 }
+
+// byRel orders rules by relative path, each rule's own (the walk's order is by name per folder,
+// and "a-b" comes before "a/b").
+func byRel(a, b rule) int { return strings.Compare(a.rel, b.rel) }
 
 // base is the root's real path, where the resolver reads ("The resolver normalizes its host
 // root once with the same realpath helper used by the tool boundary").

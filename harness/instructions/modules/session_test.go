@@ -172,10 +172,10 @@ func benchProject(b *testing.B) (*Disk, []string) {
 func BenchmarkSelect(b *testing.B) {
 	d, touched := benchProject(b)
 	s := New("/p", d)
-	rules, _ := s.rules()
+	rules, _ := s.rules(s.base())
 	var relPaths []string
 	for _, p := range touched {
-		r, _ := s.rel(p)
+		r, _ := s.rel(p, s.base())
 		relPaths = append(relPaths, r)
 	}
 	b.ResetTimer()

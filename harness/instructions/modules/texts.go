@@ -99,7 +99,7 @@ func parseSize(s string) (int, error) {
 // Envelope is a module as it is sent: whole, under its path, marked when it supersedes an
 // earlier version of the same path. The marker is an attribute after the path, the form its
 // text `supersedes="earlier version"` has.
-func (t Texts) envelope(path, content string, supersedes bool) string {
+func (t Texts) envelope(path string, content []byte, supersedes bool) string {
 	before, after, _ := strings.Cut(t.Envelope, "{{path}}")
 	if supersedes {
 		// after begins with the path attribute's closing quote.
@@ -108,5 +108,14 @@ func (t Texts) envelope(path, content string, supersedes bool) string {
 		}
 	}
 	head, tail, _ := strings.Cut(after, "{{content}}")
-	return before + path + head + content + tail
+	// Built in one piece from the module's bytes: a module may be 256 KiB, and string(content)
+	// then a concatenation copied it twice.
+	var b strings.Builder
+	b.Grow(len(before) + len(path) + len(head) + len(content) + len(tail))
+	b.WriteString(before)
+	b.WriteString(path)
+	b.WriteString(head)
+	b.Write(content)
+	b.WriteString(tail)
+	return b.String()
 }

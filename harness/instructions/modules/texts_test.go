@@ -169,16 +169,16 @@ func TestParseTextsRefusesTextsOfAnotherShape(t *testing.T) {
 
 func TestEnvelope(t *testing.T) {
 	tx := SpecTexts()
-	plain := tx.envelope("/p/a.md", "body\n", false)
+	plain := tx.envelope("/p/a.md", []byte("body\n"), false)
 	if want := spec.MustRender(tx.Envelope, map[string]string{"path": "/p/a.md", "content": "body\n"}); plain != want {
 		t.Errorf("envelope = %q, want %q", plain, want)
 	}
-	marked := tx.envelope("/p/a.md", "body\n", true)
+	marked := tx.envelope("/p/a.md", []byte("body\n"), true)
 	if marked != strings.Replace(plain, `"/p/a.md"`, `"/p/a.md" `+tx.Supersedes, 1) {
 		t.Errorf("marked envelope %q: the marker does not follow the path attribute", marked)
 	}
 	// A body that itself holds {{path}} is not filled again.
-	if got := tx.envelope("/p", "{{path}} {{content}}", false); !strings.Contains(got, "\n{{path}} {{content}}\n") {
+	if got := tx.envelope("/p", []byte("{{path}} {{content}}"), false); !strings.Contains(got, "\n{{path}} {{content}}\n") {
 		t.Errorf("envelope filled the body's own braces: %q", got)
 	}
 }
