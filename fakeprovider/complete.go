@@ -209,17 +209,14 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, t *turn) {
 	ctx := r.Context()
 	req, pick := t.req, t.pick
 	rep, f := pick.Reply, pick.Reply.Fault
-	held, ok := s.hold(ctx, w, t.body, t.req.Parts)
+	held, ok := s.hold(ctx, w, t.body, t.req.Parts, requestID(pick.N))
 	if !ok {
 		return
 	}
 	if held != nil {
 		defer func() {
 			s.cache.End(held.ticket, nil, held.completion)
-			if s.cfg.KeepSlotOrder {
-				taken, released := held.ticket.Span()
-				s.slotOrder.keep(requestID(pick.N), taken, released)
-			}
+			s.keepSpan(requestID(pick.N), held.ticket)
 		}()
 	}
 	if !s.delayOrFault(ctx, w, pick, req.Model, req.Stream, func(e *wire.Error) { writeError(w, e) }) {

@@ -33,6 +33,14 @@ func (o *slotOrder) keep(id string, taken, released int64) {
 	o.spans[id] = [2]int64{taken, released}
 }
 
+// keepSpan keeps when the request id took its slot and gave it back, for SlotOrder, once it has.
+func (s *Server) keepSpan(id string, t *cachesim.Ticket) {
+	if s.cfg.KeepSlotOrder {
+		taken, released := t.Span()
+		s.slotOrder.keep(id, taken, released)
+	}
+}
+
 // SlotOrder says when the request the fake answered with X-Request-Id id took its slot and when
 // it gave it back, as ticks of one counter (taken < released, and a request that waited for a
 // slot took it after the one before gave it back); ok is false for a request that held no slot
@@ -56,8 +64,9 @@ type held struct {
 // than the slot's context is refused with llama-server's 400. It returns nil and true in the
 // other dialects (or when the simulator cannot read the request: usage then says so), and false
 // when the request was answered (refused) or the client went away. parts is the body as its
-// decoding cut it (nil: cut here).
-func (s *Server) hold(ctx context.Context, w http.ResponseWriter, body []byte, parts *chat.Request) (*held, bool) {
+// decoding cut it (nil: cut here); id is the answer's X-Request-Id.
+func (s *Server) hold(ctx context.Context, w http.ResponseWriter, body []byte, parts *chat.Request,
+	id string) (*held, bool) {
 	if s.cfg.Dialect != usage.LlamaCpp {
 		return nil, true
 	}
@@ -81,6 +90,8 @@ func (s *Server) hold(ctx context.Context, w http.ResponseWriter, body []byte, p
 	res, _ := t.Result()
 	if res.Refused {
 		s.cache.End(t, nil, 0)
+		s.keepSpan(id, t) // it took the slot, and gave it back at once
+		w.Header().Set("X-Request-Id", id)
 		writeJSON(w, http.StatusBadRequest, wire.ContextRefusalBody(res.PromptTokens, s.cache.Context()))
 		return nil, false
 	}

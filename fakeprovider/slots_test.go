@@ -15,6 +15,7 @@ import (
 	"github.com/LLeMbas/lembas-check/fakeprovider/fakeprovidertest"
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
 	"github.com/LLeMbas/lembas-check/internal/api/usage"
+	"github.com/LLeMbas/lembas-check/internal/cachebench/cachesim"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -225,5 +226,41 @@ func TestStreamTimingsCountTheInterval(t *testing.T) {
 	}
 	if tm.PredictedMS != 60 {
 		t.Errorf("predicted_ms %v, want 60 (3 pieces at 20 ms)", tm.PredictedMS)
+	}
+}
+
+// Made with KeepSlotOrder, the fake says when each request took its slot and gave it back, by its
+// X-Request-Id: the second took the one slot after the first gave it back, and a request refused
+// for its length took it and gave it back at once.
+func TestSlotOrderByRequestID(t *testing.T) {
+	cache, err := cachesim.NewWith(1, cachesim.Options{Context: 40})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake := okFake(t, fakeprovider.Config{Dialect: usage.LlamaCpp, Cache: cache, KeepSlotOrder: true})
+	ids := []string{}
+	for _, content := range []string{"hi", "hello", strings.Repeat("many words ", 40)} {
+		resp, _ := post(t, fake.URL+"/v1/chat/completions",
+			`{"model":"m","messages":[{"role":"user","content":"`+content+`"}]}`)
+		ids = append(ids, resp.Header.Get("X-Request-Id"))
+		if want := map[bool]int{false: 200, true: 400}[len(content) > 40]; resp.StatusCode != want {
+			t.Fatalf("%q: status %d, want %d", content[:min(len(content), 10)], resp.StatusCode, want)
+		}
+	}
+	var spans [][2]int64
+	for _, id := range ids {
+		taken, released, ok := fake.SlotOrder(id)
+		if !ok {
+			t.Fatalf("no slot order for %q (ids %q)", id, ids)
+		}
+		spans = append(spans, [2]int64{taken, released})
+	}
+	for i, sp := range spans {
+		if sp[0] >= sp[1] || i > 0 && spans[i-1][1] >= sp[0] {
+			t.Errorf("spans %v: request %d", spans, i+1)
+		}
+	}
+	if _, _, ok := fake.SlotOrder("req_fake99"); ok {
+		t.Error("a request never sent has a slot order")
 	}
 }
