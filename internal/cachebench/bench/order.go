@@ -2,6 +2,7 @@ package bench
 
 import (
 	"encoding/json"
+	"math"
 	"sort"
 	"time"
 
@@ -41,6 +42,21 @@ func serverSpan(r Row, x replay.Sent) (began, ended time.Duration) {
 		}
 	}
 	return min(max(began, r.Sent), ended), ended
+}
+
+// spanOf is serverSpan, or the server's own word where it says the order (order: the simulator's
+// slot ticks, Options.ServerOrder). A request it never gave a slot (its client hung up while it
+// waited) then goes last, where it holds no slot another needed: its timings are on another
+// clock than the ticks.
+func spanOf(r Row, x replay.Sent, order func(string) (time.Duration, time.Duration, bool)) (began,
+	ended time.Duration) {
+	if order == nil {
+		return serverSpan(r, x)
+	}
+	if b, e, ok := order(x.RequestID); ok {
+		return b, e
+	}
+	return math.MaxInt64 - 1, math.MaxInt64
 }
 
 func msDuration(ms float64) time.Duration { return time.Duration(ms * float64(time.Millisecond)) }

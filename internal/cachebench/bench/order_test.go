@@ -113,3 +113,24 @@ func TestPredictionFollowsTheServersOrder(t *testing.T) {
 		}
 	})
 }
+
+// Where the server says the order (the simulator's ticks), a request is placed by them, and one
+// it never gave a slot goes after every other: the timings' milliseconds are not ticks.
+func TestSpanOfFollowsTheServersTicks(t *testing.T) {
+	row := Row{Sent: 5 * time.Millisecond, TTFT: time.Millisecond, Total: 2 * time.Millisecond}
+	// Ticks past the timings' milliseconds, as a long run's come to be.
+	ticks := map[string][2]time.Duration{"req_fake1": {3e9, 4e9}}
+	order := func(id string) (time.Duration, time.Duration, bool) {
+		sp, ok := ticks[id]
+		return sp[0], sp[1], ok
+	}
+	if b, e := spanOf(row, replay.Sent{RequestID: "req_fake1"}, order); b != 3e9 || e != 4e9 {
+		t.Errorf("with ticks: %v–%v, want 3e9–4e9", b, e)
+	}
+	if b, e := spanOf(row, replay.Sent{RequestID: "req_fake2"}, order); b <= 4e9 || e < b {
+		t.Errorf("without ticks: %v–%v, want after every tick", b, e)
+	}
+	if b, e := spanOf(row, replay.Sent{}, nil); b != 6*time.Millisecond || e != 7*time.Millisecond {
+		t.Errorf("without an order: %v–%v, want the timings' 6ms–7ms", b, e)
+	}
+}

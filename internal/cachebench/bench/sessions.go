@@ -295,12 +295,7 @@ func (st *runState) play(ctx context.Context, s session, v *Variant, bySeq map[i
 			defer st.mu.Unlock()
 			if st.deferred {
 				a := &answered{pd: pd, row: row, x: x}
-				a.began, a.ended = serverSpan(row, x)
-				if o.ServerOrder != nil {
-					if b, e, ok := o.ServerOrder(x.RequestID); ok {
-						a.began, a.ended = b, e
-					}
-				}
+				a.began, a.ended = spanOf(row, x, o.ServerOrder)
 				st.answers = append(st.answers, a)
 				return
 			}
