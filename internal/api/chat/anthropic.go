@@ -146,7 +146,7 @@ func anthropicTools(tools []byte) bool {
 	var schema, fn, typed bool
 	var t string
 	_, err := skipObject(tools, s, 1, func(key []byte, vs, ve int) error {
-		switch string(keyText(key)) {
+		switch string(KeyText(key)) {
 		case "input_schema":
 			schema = true
 		case "function":

@@ -311,7 +311,7 @@ type members struct {
 // add reads one top-level member: a part of the prompt, a cache-keying parameter, the model.
 // One switch on the key's text: a keyIs per name was a tenth of splitting a request.
 func (m *members) add(r *Request, key, v []byte, s int) {
-	switch string(keyText(key)) {
+	switch string(KeyText(key)) {
 	case "contents":
 		m.contents = span{v, s}
 	case "systemInstruction", "system_instruction":

@@ -332,3 +332,18 @@ func FuzzSplitValidIsSplitTop(f *testing.F) {
 		}
 	})
 }
+
+// A raw key reads as encoding/json decodes it; one that does not decode is nil, an empty one
+// is not.
+func TestKeyText(t *testing.T) {
+	for raw, want := range map[string]string{`"role"`: "role", `"r\u006fle"`: "role", `""`: "", `"\"q"`: `"q`} {
+		if got := KeyText([]byte(raw)); got == nil || string(got) != want || !keyIs([]byte(raw), want) {
+			t.Errorf("KeyText(%s) = %q (nil %v), want %q", raw, got, got == nil, want)
+		}
+	}
+	for _, raw := range []string{`"\q"`, `"`, ``} {
+		if got := KeyText([]byte(raw)); got != nil {
+			t.Errorf("KeyText(%s) = %q, want nil", raw, got)
+		}
+	}
+}

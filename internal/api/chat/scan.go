@@ -195,10 +195,10 @@ func skipList(b []byte, i, depth int, end byte, member memberFunc, element eleme
 	}
 }
 
-// keyText is a raw key's text as keyIs compares it: the bytes within its quotes, decoded only
-// when they hold an escape (nil when they do not decode). Its caller switches on string() of
-// it, which the compiler does without a copy.
-func keyText(raw []byte) []byte {
+// KeyText is a raw key's text (its quotes included in raw) as encoding/json reads it: the bytes
+// within its quotes, decoded only when they hold an escape; nil when they do not decode. A
+// caller switches on string() of it, which the compiler does without a copy.
+func KeyText(raw []byte) []byte {
 	if len(raw) < 2 {
 		return nil
 	}
@@ -213,21 +213,12 @@ func keyText(raw []byte) []byte {
 }
 
 // keyIs says whether a raw key (with its quotes) is name; a key with escapes is decoded first.
-func keyIs(raw []byte, name string) bool {
-	if len(raw) == len(name)+2 && string(raw[1:len(raw)-1]) == name {
-		return true
-	}
-	if bytes.IndexByte(raw, '\\') < 0 {
-		return false
-	}
-	var s string
-	return json.Unmarshal(raw, &s) == nil && s == name
-}
+func keyIs(raw []byte, name string) bool { return string(KeyText(raw)) == name }
 
-// stringValue decodes a raw JSON string; ok is false for any other value.
 // StringValue decodes a JSON string's raw bytes (quotes and all); false when they are no string.
 func StringValue(raw []byte) (string, bool) { return stringValue(raw) }
 
+// stringValue decodes a raw JSON string; ok is false for any other value.
 func stringValue(raw []byte) (string, bool) {
 	if len(raw) < 2 || raw[0] != '"' {
 		return "", false

@@ -212,13 +212,9 @@ var errNotMessage = errors.New("not a message scanMessages reads")
 // readMessageMember reads one member of a message: its key matched as encoding/json matches a
 // field's name (case folded); false when the role is neither null nor a UTF-8 string.
 func readMessageMember(m *chatMessage, key, v []byte) bool {
-	k := key[1 : len(key)-1]
-	if bytes.IndexByte(key, '\\') >= 0 {
-		ks, ok := chat.StringValue(key)
-		if !ok {
-			return false
-		}
-		k = []byte(ks)
+	k := chat.KeyText(key)
+	if k == nil {
+		return false
 	}
 	switch {
 	case bytes.EqualFold(k, []byte("role")):
