@@ -11,10 +11,10 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"regexp"
 	"sort"
 	"strings"
-	"sync"
+
+	"github.com/LLeMbas/lembas-check/internal/lazyre"
 )
 
 // Statement is one normative statement of the spec: where it is, and what it says.
@@ -37,12 +37,9 @@ const Rule = "the vendored spec's files (harness/spec/files) but VERSION and con
 	"(prompts/**.md) whole, as one template; in JSON, every string and number (a list of strings as one value) under " +
 	"loop.partial.json, and a tool's description, requires and unavailable and its parameters' descriptions"
 
-var normative = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(
-		`(?i)\b(must|never|always|only|exactly|every|each|is|are|means|resolves?|goes|carries|counts?|changes|` +
-			`default|nothing|same|first|last|refused|not|no|none|at most|at least)\b`,
-	)
-})
+var normative = lazyre.New(
+	`(?i)\b(must|never|always|only|exactly|every|each|is|are|means|resolves?|goes|carries|counts?|changes|` +
+		`default|nothing|same|first|last|refused|not|no|none|at most|at least)\b`)
 
 // Extract is every normative statement of the spec tree, by file (in path order), then line.
 func Extract(fsys fs.FS) ([]Statement, error) {
@@ -125,7 +122,7 @@ func markdown(file string, b []byte) []Statement {
 	return out
 }
 
-var listNumber = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d+\. `) })
+var listNumber = lazyre.New(`^\d+\. `)
 
 // sentences splits a paragraph (its lines, the first at line) into sentences, keeping those that
 // state a rule. A sentence ends at ". ", "! " or "? " (after an optional closing ** or `) before

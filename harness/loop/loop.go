@@ -6,12 +6,11 @@
 package loop
 
 import (
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/LLeMbas/lembas-check/harness/spec"
+	"github.com/LLeMbas/lembas-check/internal/lazyre"
 )
 
 // WrapUp is the one more request made when a prompt reaches a limit: the user message, the tool
@@ -41,7 +40,7 @@ type Limits struct{ Max int }
 // DefaultLimits are loop.json's: parallel.max.
 func DefaultLimits() Limits { return Limits{Max: spec.LoopJSON().Parallel.Max} }
 
-var userTools = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`waits on the user \(([^)]*)\)`) })
+var userTools = lazyre.New(`waits on the user \(([^)]*)\)`)
 
 // WaitsOnUser are the tools whose call waits on the person, as parallel.about names them.
 func WaitsOnUser() []string {

@@ -8,12 +8,11 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/LLeMbas/lembas-check/harness/spec"
+	"github.com/LLeMbas/lembas-check/internal/lazyre"
 )
 
 // Dir is where the spec keeps its prompt files; a prompt's name is its path below it.
@@ -26,7 +25,7 @@ const (
 	AgentsDir     = "agents"
 )
 
-var variable = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{\{([a-z_]+)\}\}`) })
+var variable = lazyre.New(`\{\{([a-z_]+)\}\}`)
 
 // Names are the vendored prompt files, by name (blocks/context.md, agents/explore.md, …), sorted.
 func Names() []string {

@@ -18,14 +18,13 @@ import (
 	"io/fs"
 	"os"
 	pathpkg "path"
-	"regexp"
 	"strings"
-	"sync"
 	"sync/atomic"
 
 	"github.com/LLeMbas/lembas-check/conformance"
 	"github.com/LLeMbas/lembas-check/internal/gherkin/steps"
 	"github.com/LLeMbas/lembas-check/internal/jsonx"
+	"github.com/LLeMbas/lembas-check/internal/lazyre"
 	gherkin "github.com/cucumber/gherkin/go/v42"
 	messages "github.com/cucumber/messages/go/v34"
 )
@@ -358,7 +357,7 @@ func walkDoc(doc *messages.GherkinDocument, onScenario func(*messages.Scenario),
 	}
 }
 
-var nonSlug = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^a-z0-9]+`) })
+var nonSlug = lazyre.New(`[^a-z0-9]+`)
 
 // Slug is a scenario name as its id writes it: lowercase ASCII letters and digits, every other
 // run of characters one `-`.

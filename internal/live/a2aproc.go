@@ -5,11 +5,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"regexp"
 	"sync"
 	"syscall"
 	"time"
 
+	"github.com/LLeMbas/lembas-check/internal/lazyre"
 	"github.com/LLeMbas/lembas-check/internal/live/acp"
 	"github.com/LLeMbas/lembas-check/internal/proc"
 )
@@ -17,7 +17,7 @@ import (
 // printedURL is how an HTTP agent says where it listens: the first http URL with a port it
 // prints, on stdout or stderr (`lembas-check agent --http`: "A2A on http://127.0.0.1:PORT"; the
 // Gemini CLI's A2A server: "Agent Server started on http://localhost:PORT").
-var printedURL = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`https?://[A-Za-z0-9.\-]+:[0-9]+`) })
+var printedURL = lazyre.New(`https?://[A-Za-z0-9.\-]+:[0-9]+`)
 
 // urlWatch is a writer that finds the first printed URL in the lines written to it.
 type urlWatch struct {

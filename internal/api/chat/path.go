@@ -1,11 +1,10 @@
 package chat
 
 import (
-	"regexp"
 	"strconv"
-	"sync"
 
 	"github.com/LLeMbas/lembas-check/internal/jsonx"
+	"github.com/LLeMbas/lembas-check/internal/lazyre"
 )
 
 // PathAt is the JSON path, relative to raw's root, of the innermost value holding byte off:
@@ -54,7 +53,7 @@ func PathAt(raw []byte, off int) string {
 	return path
 }
 
-var plainKey = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
+var plainKey = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // memberPath writes a key as `.key`, or `["a key"]` when it is not a plain name.
 func memberPath(k string) string {

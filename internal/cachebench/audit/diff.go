@@ -3,12 +3,11 @@ package audit
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/LLeMbas/lembas-check/internal/api/chat"
+	"github.com/LLeMbas/lembas-check/internal/lazyre"
 )
 
 // commonPrefix is the length of the longest common prefix of a and b.
@@ -124,14 +123,12 @@ func runeStart(b []byte, i int) int {
 // forms come first, so a whole date is one match. A bare "10:21" is left out: it is as often a
 // file's line and column (main.go:10:21) as a time. Compiled on first use: at init it cost every
 // lembas-check start most of a millisecond.
-var clockRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)` + strings.Join(append(append([]string(nil), dateForms...),
-		`\b\d{1,2}:\d{2}:\d{2}\b`,
-		`\b\d{1,2}:\d{2}\s?[ap]\.?m\b`,
-		`\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b`,
-		`\b1\d{9}(?:\d{3})?\b`,
-	), "|"))
-})
+var clockRE = lazyre.New(`(?i)` + strings.Join(append(append([]string(nil), dateForms...),
+	`\b\d{1,2}:\d{2}:\d{2}\b`,
+	`\b\d{1,2}:\d{2}\s?[ap]\.?m\b`,
+	`\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b`,
+	`\b1\d{9}(?:\d{3})?\b`,
+), "|"))
 
 // dateForms are clockRE's whole dates: ISO, a weekday and a month, a month and a day, a day and
 // a month, US numbers.
@@ -145,9 +142,7 @@ var dateForms = []string{
 }
 
 // dateRE finds a whole date with a year (where a request carries its date).
-var dateRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)` + strings.Join([]string{dateForms[0], dateForms[1], dateForms[5]}, "|"))
-})
+var dateRE = lazyre.New(`(?i)` + strings.Join([]string{dateForms[0], dateForms[1], dateForms[5]}, "|"))
 
 // The months and weekdays as harnesses write them, whole or abbreviated ("Sept", "Thurs").
 const (
@@ -368,12 +363,9 @@ func weekdayStart(b []byte) bool {
 }
 
 // afterWordDateRE is dateRE matching just after the word character its text starts with.
-var afterWordDateRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^\w(?i:` + strings.Join([]string{dateForms[0], dateForms[1], dateForms[5]}, "|") + `)`)
-})
+var afterWordDateRE = lazyre.New(`^\w(?i:` + strings.Join([]string{dateForms[0], dateForms[1], dateForms[5]}, "|") +
+	`)`)
 
 // anchoredDateRE is dateRE matching only at the start of its text (firstDate has checked the
 // word boundary before it).
-var anchoredDateRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^(?i:` + strings.Join([]string{dateForms[0], dateForms[1], dateForms[5]}, "|") + `)`)
-})
+var anchoredDateRE = lazyre.New(`^(?i:` + strings.Join([]string{dateForms[0], dateForms[1], dateForms[5]}, "|") + `)`)

@@ -3,11 +3,10 @@ package bench
 import (
 	"fmt"
 	"io"
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 
+	"github.com/LLeMbas/lembas-check/internal/lazyre"
 	"github.com/LLeMbas/lembas-check/internal/table"
 	"github.com/LLeMbas/lembas-check/internal/term"
 )
@@ -29,7 +28,7 @@ type sheet struct {
 const maxCell = 20
 
 // plainNumber is a cell that is a bare number, as the lines write their figures.
-var plainNumber = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^-?[0-9]+(\.[0-9]+)?$`) })
+var plainNumber = lazyre.New(`^-?[0-9]+(\.[0-9]+)?$`)
 
 // grouped is a bare number with its thousands separated, as written (its decimals kept).
 func grouped(s string) string {

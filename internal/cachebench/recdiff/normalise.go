@@ -3,10 +3,9 @@ package recdiff
 import (
 	"bytes"
 	"encoding/json"
-	"regexp"
-	"sync"
 
 	"github.com/LLeMbas/lembas-check/internal/cachebench/audit"
+	"github.com/LLeMbas/lembas-check/internal/lazyre"
 )
 
 // What is cosmetic between two runs of one harness (docs/audit.md, "Two recordings"): JSON white
@@ -17,18 +16,12 @@ import (
 // lembas-check start.
 var (
 	// idMember is a member that holds an id whatever its value looks like.
-	idMember = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`"(id|tool_call_id|call_id|tool_use_id|previous_response_id|prompt_cache_key|` +
-			`user_id|session_id|conversation_id|request_id)":"(?:[^"\\]|\\.)*"`)
-	})
+	idMember = lazyre.New(`"(id|tool_call_id|call_id|tool_use_id|previous_response_id|prompt_cache_key|` +
+		`user_id|session_id|conversation_id|request_id)":"(?:[^"\\]|\\.)*"`)
 	// idValue is a value shaped as the APIs' and agents' ids: a prefixed one (call_, toolu_, fc_,
 	// msg_, resp_, rs_, chatcmpl-, item_), a UUID, or a long hex run.
-	idValue = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(
-			`\b(?:call|toolu|srvtoolu|fc|msg|resp|rs|chatcmpl|item|ses|sess)[_-][A-Za-z0-9_-]{6,}` +
-				`|\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b|\b[0-9a-f]{24,}\b`,
-		)
-	})
+	idValue = lazyre.New(`\b(?:call|toolu|srvtoolu|fc|msg|resp|rs|chatcmpl|item|ses|sess)[_-][A-Za-z0-9_-]{6,}` +
+		`|\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b|\b[0-9a-f]{24,}\b`)
 )
 
 var (

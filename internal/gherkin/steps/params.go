@@ -6,8 +6,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 
+	"github.com/LLeMbas/lembas-check/internal/lazyre"
 	"github.com/LLeMbas/lembas-check/internal/table"
 )
 
@@ -72,7 +72,7 @@ var paramTypes = map[string]paramType{
 }
 
 // holeRE finds a phrase's holes; compiled with the first vocabulary, not at init.
-var holeRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{([a-z]+)(?::([a-z_ ]+))?\}`) })
+var holeRE = lazyre.New(`\{([a-z]+)(?::([a-z_ ]+))?\}`)
 
 // compiledPhrase is a phrase made ready to match: the literal text it begins with (a line that
 // does not begin so cannot match, and its regexp is not run), its anchored regexp (compiled when
@@ -118,7 +118,7 @@ func compilePhrase(phrase string) compiledPhrase {
 		lit = phrase[:m[0]]
 	}
 	src := re.String() // every phrase's is compiled by TestPhrasesAreUnambiguous
-	return compiledPhrase{lit: lit, re: sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(src) }),
+	return compiledPhrase{lit: lit, re: lazyre.New(src),
 		types: types, show: show.String()}
 }
 

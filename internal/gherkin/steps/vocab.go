@@ -12,9 +12,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/LLeMbas/lembas-check/internal/lazyre"
 )
 
 // Kind is a step's keyword as Gherkin reads it (And and But take the one before them's).
@@ -308,7 +309,7 @@ func sharesAWord(text, shown []string) bool {
 	return false
 }
 
-var holeWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^"?[#{]?[A-Z_ …]+[}]?"?[,:.]?$`) })
+var holeWord = lazyre.New(`^"?[#{]?[A-Z_ …]+[}]?"?[,:.]?$`)
 
 func sameWord(w, shown string) bool {
 	return w == shown || holeWord().MatchString(shown) && strings.ToUpper(shown) == shown

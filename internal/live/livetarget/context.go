@@ -7,15 +7,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/LLeMbas/lembas-check/conformance"
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
 	"github.com/LLeMbas/lembas-check/harness/results"
 	"github.com/LLeMbas/lembas-check/harness/spec"
+	"github.com/LLeMbas/lembas-check/internal/lazyre"
 	"github.com/LLeMbas/lembas-check/internal/live/acp"
 	"github.com/LLeMbas/lembas-check/internal/live/agents"
 	"github.com/LLeMbas/lembas-check/internal/textdiff"
@@ -365,7 +364,7 @@ func idMap(e *env, steps []conformance.ContextStep) map[string]string {
 	return m
 }
 
-var idPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`#[0-9a-fA-F]{4,}`) })
+var idPattern = lazyre.New(`#[0-9a-fA-F]{4,}`)
 
 // mapIDs writes each harness id in s as the case's.
 func mapIDs(s string, ids map[string]string) string {

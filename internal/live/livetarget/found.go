@@ -7,13 +7,12 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/LLeMbas/lembas-check/conformance"
+	"github.com/LLeMbas/lembas-check/internal/lazyre"
 	"github.com/LLeMbas/lembas-check/internal/live/agents"
 )
 
@@ -26,7 +25,7 @@ type foundArgs struct {
 }
 
 // grepLine is a grep output's line as harnesses print it: path, line number, the line.
-var grepLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([^:\n]+):([0-9]+): (.*)$`) })
+var grepLine = lazyre.New(`^([^:\n]+):([0-9]+): (.*)$`)
 
 // foundOp is the output of a tool that prints what it finds (list, glob, grep): the tree its
 // text stands for laid out on disk, then the profile's call of the tool with the case's

@@ -9,14 +9,13 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/LLeMbas/lembas-check/conformance"
 	"github.com/LLeMbas/lembas-check/fakeprovider/script"
 	"github.com/LLeMbas/lembas-check/harness/instructions/modules"
 	"github.com/LLeMbas/lembas-check/internal/api/wire"
+	"github.com/LLeMbas/lembas-check/internal/lazyre"
 	"github.com/LLeMbas/lembas-check/internal/live/acp"
 	"github.com/LLeMbas/lembas-check/internal/live/agents"
 )
@@ -263,10 +262,8 @@ func changeFiles(i int, changed map[string]*string) action {
 }
 
 // envelopePattern finds a module's envelope: its path, whether it supersedes, its content.
-var envelopePattern = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(
-		`(?s)<instruction_module path="([^"]*)"( supersedes="earlier version")?>\n(.*?)\n</instruction_module>`)
-})
+var envelopePattern = lazyre.New(
+	`(?s)<instruction_module path="([^"]*)"( supersedes="earlier version")?>\n(.*?)\n</instruction_module>`)
 
 func sum(s string) string {
 	h := sha256.Sum256([]byte(s))

@@ -15,6 +15,7 @@ import (
 
 	"github.com/LLeMbas/lembas-check/internal/api/chat"
 	"github.com/LLeMbas/lembas-check/internal/jsonx"
+	"github.com/LLeMbas/lembas-check/internal/lazyre"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -46,12 +47,9 @@ var builtin = sync.OnceValue(func() []shape {
 
 // credentialField finds a JSON member whose name says it holds a credential, and its string
 // value; the value is scrubbed when it looks random (entropy), not when it is a word.
-var credentialField = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(
-		`(?i)("(?:api_?key|apikey|access_?token|auth_?token|secret|client_?secret|password|token)"` +
-			`\s*:\s*")([^"\\]{16,})"`,
-	)
-})
+var credentialField = lazyre.New(
+	`(?i)("(?:api_?key|apikey|access_?token|auth_?token|secret|client_?secret|password|token)"` +
+		`\s*:\s*")([^"\\]{16,})"`)
 
 // credentialNeed are credentialField's literals: every name it matches ends in one of them.
 var credentialNeed = []string{`key"`, `token"`, `secret"`, `password"`}
@@ -374,11 +372,8 @@ func (r *Rules) Chunks(chunks []string, counts Counts) []string {
 // deltaMember finds the string members that carry a stream's text, in every API's events:
 // chat completions' content and arguments, the Responses API's delta, Messages' text,
 // thinking and partial_json, Gemini's text.
-var deltaMember = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(
-		`"(?:content|text|delta|partial_json|thinking|arguments|reasoning_content|reasoning)":"((?:[^"\\]|\\.)*)"`,
-	)
-})
+var deltaMember = lazyre.New(
+	`"(?:content|text|delta|partial_json|thinking|arguments|reasoning_content|reasoning)":"((?:[^"\\]|\\.)*)"`)
 
 // deltaNames are the members deltaMember finds.
 var deltaNames = map[string]bool{"content": true, "text": true, "delta": true, "partial_json": true, "thinking": true,
