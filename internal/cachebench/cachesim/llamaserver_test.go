@@ -199,3 +199,33 @@ func TestIdleSlots(t *testing.T) {
 		t.Errorf("%+v: erased slots, but RAM holds the second conversation", r)
 	}
 }
+
+// A request served whole (ServePrompt, the fake's) holds its slot for no simulated time, so no
+// other request ever finds the slot busy with it. When it held the slot from Begin to End with the
+// lock let go between, 64 streams on one slot queued behind each other, each woken in turn.
+func TestAnInstantRequestIsNeverSeenBusy(t *testing.T) {
+	c := mustNew(t, 1, Options{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := 0; i < 20000; i++ {
+			c.ServePrompt(seq(0, 50))
+		}
+	}()
+	busy, looked := 0, 0
+	for running := true; running; looked++ {
+		select {
+		case <-done:
+			running = false
+		default:
+		}
+		tk := c.Begin(seq(5000, 5050))
+		if _, ok := tk.Result(); !ok {
+			busy++
+		}
+		c.End(tk, nil, 0)
+	}
+	if busy > 0 {
+		t.Errorf("%d of %d requests found the slot busy with a request served whole", busy, looked)
+	}
+}
