@@ -198,9 +198,9 @@ type Ticket struct {
 	// back.
 	taken, released int64
 	// whole: the request generates nothing, and gives its slot back as it takes it (ServePrompt).
-	// Held from Begin to End with the lock let go between, a slot was busy for no simulated time
-	// and 64 streams on it queued, each woken in turn: the fake at 0.6 of a bare server, its CPU
-	// a quarter idle.
+	// Held from Begin to End with the lock let go between, a slot was busy for no simulated time,
+	// and under 64 streams the others queued for it, each woken in turn (58 s of waiting in a
+	// block profile of 20,000 requests).
 	whole bool
 }
 
