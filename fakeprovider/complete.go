@@ -97,6 +97,9 @@ func (s *Server) decodeTurn(api string, body []byte, conn *wsConn, strict bool) 
 	if api == chat.Responses {
 		decode = wire.DecodeResponses
 	}
+	if floor {
+		decode = floorDecode(decode)
+	}
 	req, e := decode(body)
 	if e != nil {
 		return nil, e
@@ -255,7 +258,11 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, t *turn) {
 		// collector run, and its runs are what a client would feel.
 		bp := framePool.Get().(*[]byte)
 		var buf []byte
-		frames, buf = wire.AppendChatStream((*bp)[:0], m, a, u, req.IncludeUsage)
+		if floor {
+			frames = floorStream(t.body, m, a, u, req.IncludeUsage)
+		} else {
+			frames, buf = wire.AppendChatStream((*bp)[:0], m, a, u, req.IncludeUsage)
+		}
 		defer func() {
 			if cap(buf) <= maxPooledFrames {
 				*bp = buf[:0]
@@ -316,7 +323,11 @@ func (s *Server) usage(ctx context.Context, body []byte, req *wire.Request, a wi
 	var r cachesim.Result
 	var err error
 	if req.Parts != nil { // a chat request, cut by its decoding: its body is never rewritten
-		r, err = s.cache.ServeParsed(ctx, body, req.Parts)
+		if floor {
+			r, err = floorServe(ctx, s.cache, body, req.Parts)
+		} else {
+			r, err = s.cache.ServeParsed(ctx, body, req.Parts)
+		}
 	} else {
 		r, err = s.cache.Serve(body)
 	}

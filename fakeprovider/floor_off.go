@@ -1,0 +1,6 @@
+//go:build !lembasfloor
+
+package fakeprovider
+
+// floor: see floor.go.
+const floor = false
