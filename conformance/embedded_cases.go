@@ -2650,7 +2650,17 @@ var embeddedCases = [...]embeddedCase{
 		answer:    `{"text":"lib/\n  gen/\n    y.go\n  .gitignore\n  a.go\n.gitignore\nkeep.log"}`,
 	},
 	{
-		id: "fs_access/bad26eea", area: "fs_access", index: 56, file: "lembas-check:fs_access.json", line: 1788,
+		id: "fs_access/63795715", area: "fs_access", index: 56, file: "lembas-check:fs_access.json", line: 1788,
+		about: "`**` as gitignore(5) reads it: `**/gen/` is a gen directory at any depth, `docs/**/v1` a v1 at any depth below docs/ (docs/v1 too), `tmp/**` everything inside tmp/ but not tmp/ itself, so that `!tmp/keep.txt` can bring one file back. filesystem.md, A listing: \"A device leaves out ignored and build directories (`.git`, `node_modules`, …, and what `.gitignore` says) and shows only directories that hold a file it would list.\"",
+		input: "{\"about\":\"`**` as gitignore(5) reads it: `**/gen/` is a gen directory at any depth, `docs/**/v1` a v1 at any depth below docs/ (docs/v1 too), `tmp/**` everything inside tmp/ but not tmp/ itself, so that `!tmp/keep.txt` can bring one file back. filesystem.md, A listing: \\\"A device leaves out ignored and build directories (`.git`, `node_modules`, …, and what `.gitignore` says) and shows only directories that hold a file it would list.\\\"\",\"depth\":3,\"device\":true,\"gitignore\":{\"/p/.gitignore\":[\"**/gen/\",\"docs/**/v1\",\"tmp/**\",\"!tmp/keep.txt\"]},\"op\":\"list_text\",\"path\":\"/p\",\"tree\":[\"/p/.gitignore\",\"/p/src/app.ts\",\"/p/src/gen/types.ts\",\"/p/pkg/gen/out.ts\",\"/p/pkg/main.ts\",\"/p/docs/index.md\",\"/p/docs/v1/old.md\",\"/p/docs/api/v1/b.md\",\"/p/docs/api/v2/c.md\",\"/p/tmp/x/cache.bin\",\"/p/tmp/keep.txt\"]}",
+		expect: `{
+        "text": "docs/\n  api/\n    v2/\n  index.md\npkg/\n  main.ts\nsrc/\n  app.ts\ntmp/\n  keep.txt\n.gitignore"
+      }`,
+		canonical: `{"text":"docs/\n  api/\n    v2/\n  index.md\npkg/\n  main.ts\nsrc/\n  app.ts\ntmp/\n  keep.txt\n.gitignore"}`,
+		answer:    `{"text":"docs/\n  api/\n    v2/\n  index.md\npkg/\n  main.ts\nsrc/\n  app.ts\ntmp/\n  keep.txt\n.gitignore"}`,
+	},
+	{
+		id: "fs_access/bad26eea", area: "fs_access", index: 57, file: "lembas-check:fs_access.json", line: 1819,
 		about: "A directory is shown when it holds a file the listing would list, however deep (a/ at depth 1, its file three levels down); an empty directory, and one holding only a build directory, are not. filesystem.md, A listing: \"A device leaves out ignored and build directories (`.git`, `node_modules`, …, and what `.gitignore` says) and shows only directories that hold a file it would list.\"",
 		input: "{\"about\":\"A directory is shown when it holds a file the listing would list, however deep (a/ at depth 1, its file three levels down); an empty directory, and one holding only a build directory, are not. filesystem.md, A listing: \\\"A device leaves out ignored and build directories (`.git`, `node_modules`, …, and what `.gitignore` says) and shows only directories that hold a file it would list.\\\"\",\"depth\":1,\"device\":true,\"op\":\"list_text\",\"path\":\"/p\",\"tree\":[\"/p/a/b/c/d.txt\",\"/p/e/\",\"/p/f/node_modules/m.js\"]}",
 		expect: `{
@@ -2660,7 +2670,7 @@ var embeddedCases = [...]embeddedCase{
 		answer:    `{"text":"a/"}`,
 	},
 	{
-		id: "fs_access/bb5984d0", area: "fs_access", index: 57, file: "lembas-check:fs_access.json", line: 1803,
+		id: "fs_access/bb5984d0", area: "fs_access", index: 58, file: "lembas-check:fs_access.json", line: 1834,
 		about: "A device's directory holding nothing it would list is an empty listing: `(empty)` from list (filesystem.md, A listing: \"An empty directory is `(empty directory)` from `read`, `(empty)` from `list`.\"). filesystem.md, A listing: \"A device leaves out ignored and build directories (`.git`, `node_modules`, …, and what `.gitignore` says) and shows only directories that hold a file it would list.\"",
 		input: "{\"about\":\"A device's directory holding nothing it would list is an empty listing: `(empty)` from list (filesystem.md, A listing: \\\"An empty directory is `(empty directory)` from `read`, `(empty)` from `list`.\\\"). filesystem.md, A listing: \\\"A device leaves out ignored and build directories (`.git`, `node_modules`, …, and what `.gitignore` says) and shows only directories that hold a file it would list.\\\"\",\"device\":true,\"op\":\"list_text\",\"path\":\"/p\",\"tree\":[\"/p/.git/HEAD\",\"/p/node_modules/x/index.js\"]}",
 		expect: `{
@@ -2670,7 +2680,7 @@ var embeddedCases = [...]embeddedCase{
 		answer:    `{"text":"(empty)"}`,
 	},
 	{
-		id: "fs_access/ddb869b1", area: "fs_access", index: 58, file: "lembas-check:fs_access.json", line: 1816,
+		id: "fs_access/ddb869b1", area: "fs_access", index: 59, file: "lembas-check:fs_access.json", line: 1847,
 		about: "The forge decides first: a grant of commit on a mount whose forge account may only stage leaves the session at stage, so a commit is not made. filesystem.md, Access levels: \"On a mount, the forge decides first: a level is never above what the user's own forge account may do there.\" `forge` (mount → what the user's forge account may do there) is lembas-check's own field.",
 		input: "{\"about\":\"The forge decides first: a grant of commit on a mount whose forge account may only stage leaves the session at stage, so a commit is not made. filesystem.md, Access levels: \\\"On a mount, the forge decides first: a level is never above what the user's own forge account may do there.\\\" `forge` (mount → what the user's forge account may do there) is lembas-check's own field.\",\"forge\":{\"/repo\":\"stage\"},\"grants\":{\"/\":\"commit\"},\"mounts\":[\"/repo\"],\"op\":\"commit\",\"path\":\"/repo/a.ts\",\"tree\":[\"/repo/a.ts\",\"/b.md\"]}",
 		expect: `{
@@ -2680,7 +2690,7 @@ var embeddedCases = [...]embeddedCase{
 		answer:    `{"error":"Not committed: this session may change /repo/a.ts but not commit it; the change stays staged."}`,
 	},
 	{
-		id: "fs_access/8ad07050", area: "fs_access", index: 59, file: "lembas-check:fs_access.json", line: 1837,
+		id: "fs_access/8ad07050", area: "fs_access", index: 60, file: "lembas-check:fs_access.json", line: 1868,
 		about: "A forge account that may only read makes a mount read-only whatever the grant: a write in it is refused as read-only. filesystem.md, Access levels: \"On a mount, the forge decides first: a level is never above what the user's own forge account may do there.\" `forge` (mount → what the user's forge account may do there) is lembas-check's own field.",
 		input: "{\"about\":\"A forge account that may only read makes a mount read-only whatever the grant: a write in it is refused as read-only. filesystem.md, Access levels: \\\"On a mount, the forge decides first: a level is never above what the user's own forge account may do there.\\\" `forge` (mount → what the user's forge account may do there) is lembas-check's own field.\",\"forge\":{\"/repo\":\"ro\"},\"grants\":{\"/repo\":\"stage\"},\"mounts\":[\"/repo\"],\"op\":\"write\",\"path\":\"/repo/a.ts\",\"tree\":[\"/repo/a.ts\"]}",
 		expect: `{
@@ -2690,7 +2700,7 @@ var embeddedCases = [...]embeddedCase{
 		answer:    `{"error":"Read-only: /repo/a.ts can be read in this session but not changed."}`,
 	},
 	{
-		id: "fs_access/f3e1b36a", area: "fs_access", index: 60, file: "lembas-check:fs_access.json", line: 1857,
+		id: "fs_access/f3e1b36a", area: "fs_access", index: 61, file: "lembas-check:fs_access.json", line: 1888,
 		about: "The forge only lowers: an account that may commit does not raise a grant of ro. filesystem.md, Access levels: \"On a mount, the forge decides first: a level is never above what the user's own forge account may do there.\" `forge` (mount → what the user's forge account may do there) is lembas-check's own field.",
 		input: "{\"about\":\"The forge only lowers: an account that may commit does not raise a grant of ro. filesystem.md, Access levels: \\\"On a mount, the forge decides first: a level is never above what the user's own forge account may do there.\\\" `forge` (mount → what the user's forge account may do there) is lembas-check's own field.\",\"forge\":{\"/repo\":\"commit\"},\"grants\":{\"/repo\":\"ro\"},\"mounts\":[\"/repo\"],\"op\":\"level\",\"path\":\"/repo/a.ts\",\"tree\":[\"/repo/a.ts\"]}",
 		expect: `{
@@ -2701,7 +2711,7 @@ var embeddedCases = [...]embeddedCase{
 		answer:    `{"level":"ro","passage":false}`,
 	},
 	{
-		id: "fs_access/ae25c927", area: "fs_access", index: 61, file: "lembas-check:fs_access.json", line: 1878,
+		id: "fs_access/ae25c927", area: "fs_access", index: 62, file: "lembas-check:fs_access.json", line: 1909,
 		about: "A forge account with no access there takes the mount away: its files are at none. filesystem.md, Access levels: \"On a mount, the forge decides first: a level is never above what the user's own forge account may do there.\" `forge` (mount → what the user's forge account may do there) is lembas-check's own field.",
 		input: "{\"about\":\"A forge account with no access there takes the mount away: its files are at none. filesystem.md, Access levels: \\\"On a mount, the forge decides first: a level is never above what the user's own forge account may do there.\\\" `forge` (mount → what the user's forge account may do there) is lembas-check's own field.\",\"forge\":{\"/repo\":\"none\"},\"grants\":{\"/\":\"ro\"},\"mounts\":[\"/repo\"],\"op\":\"level\",\"path\":\"/repo/a.ts\",\"tree\":[\"/repo/a.ts\",\"/b.md\"]}",
 		expect: `{
@@ -2712,7 +2722,7 @@ var embeddedCases = [...]embeddedCase{
 		answer:    `{"level":"none","passage":false}`,
 	},
 	{
-		id: "fs_access/5063067c", area: "fs_access", index: 62, file: "lembas-check:fs_access.json", line: 1900,
+		id: "fs_access/5063067c", area: "fs_access", index: 63, file: "lembas-check:fs_access.json", line: 1931,
 		about: "The forge's level is the mount's only: outside it the grant stands. filesystem.md, Access levels: \"On a mount, the forge decides first: a level is never above what the user's own forge account may do there.\" `forge` (mount → what the user's forge account may do there) is lembas-check's own field.",
 		input: "{\"about\":\"The forge's level is the mount's only: outside it the grant stands. filesystem.md, Access levels: \\\"On a mount, the forge decides first: a level is never above what the user's own forge account may do there.\\\" `forge` (mount → what the user's forge account may do there) is lembas-check's own field.\",\"forge\":{\"/repo\":\"none\"},\"grants\":{\"/\":\"ro\"},\"mounts\":[\"/repo\"],\"op\":\"level\",\"path\":\"/b.md\",\"tree\":[\"/repo/a.ts\",\"/b.md\"]}",
 		expect: `{

@@ -2312,6 +2312,11 @@ l20
 	},
 	func() any {
 		p0 := [...]string{`/p`}
+		p1 := [...]int{int(3)}
+		return FSAccessCase{About: "`**` as gitignore(5) reads it: `**/gen/` is a gen directory at any depth, `docs/**/v1` a v1 at any depth below docs/ (docs/v1 too), `tmp/**` everything inside tmp/ but not tmp/ itself, so that `!tmp/keep.txt` can bring one file back. filesystem.md, A listing: \"A device leaves out ignored and build directories (`.git`, `node_modules`, …, and what `.gitignore` says) and shows only directories that hold a file it would list.\"", viewFields: viewFields{Tree: []string{`/p/.gitignore`, `/p/src/app.ts`, `/p/src/gen/types.ts`, `/p/pkg/gen/out.ts`, `/p/pkg/main.ts`, `/p/docs/index.md`, `/p/docs/v1/old.md`, `/p/docs/api/v1/b.md`, `/p/docs/api/v2/c.md`, `/p/tmp/x/cache.bin`, `/p/tmp/keep.txt`}}, Op: `list_text`, Path: &p0[0], Depth: &p1[0], Device: true, Gitignore: map[string][]string{`/p/.gitignore`: []string{`**/gen/`, `docs/**/v1`, `tmp/**`, `!tmp/keep.txt`}}}
+	},
+	func() any {
+		p0 := [...]string{`/p`}
 		p1 := [...]int{int(1)}
 		return FSAccessCase{About: "A directory is shown when it holds a file the listing would list, however deep (a/ at depth 1, its file three levels down); an empty directory, and one holding only a build directory, are not. filesystem.md, A listing: \"A device leaves out ignored and build directories (`.git`, `node_modules`, …, and what `.gitignore` says) and shows only directories that hold a file it would list.\"", viewFields: viewFields{Tree: []string{`/p/a/b/c/d.txt`, `/p/e/`, `/p/f/node_modules/m.js`}}, Op: `list_text`, Path: &p0[0], Depth: &p1[0], Device: true}
 	},

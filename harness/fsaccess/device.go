@@ -81,14 +81,13 @@ type ignoreRule struct {
 	anchored bool // a "/" before the end: matched against the path from dir, not the name
 }
 
-// CheckGitignoreLine says why a line is not one DeviceTree reads (nil: it is): a "**" is not
-// modelled.
+// CheckGitignoreLine says why a line is not one DeviceTree reads (nil: it is): a pattern that
+// path.Match refuses (an unclosed "[", a trailing "\\").
 func CheckGitignoreLine(line string) error {
-	if strings.Contains(line, "**") {
-		return fmt.Errorf("%q: a ** pattern is not modelled (only *, ? and [...] within one name)", line)
-	}
-	if _, err := path.Match(strings.Trim(strings.TrimPrefix(line, "!"), "/"), ""); err != nil {
-		return fmt.Errorf("%q: %v", line, err)
+	for _, seg := range strings.Split(strings.Trim(strings.TrimPrefix(line, "!"), "/"), "/") {
+		if _, err := path.Match(seg, ""); err != nil {
+			return fmt.Errorf("%q: %v", line, err)
+		}
 	}
 	return nil
 }
@@ -118,12 +117,42 @@ func (r ignoreRule) match(p string, isDir bool) bool {
 	if !Within(r.dir, p) || p == r.dir || r.dirOnly && !isDir {
 		return false
 	}
-	subject := Base(p)
-	if r.anchored {
-		subject = strings.TrimPrefix(strings.TrimPrefix(p, r.dir), "/")
+	if !r.anchored {
+		// A "**" within a name is two "*"s, as path.Match reads it: gitignore(5)'s "other
+		// consecutive asterisks are considered regular asterisks".
+		ok, _ := path.Match(r.pattern, Base(p))
+		return ok
 	}
-	ok, _ := path.Match(r.pattern, subject)
-	return ok
+	return matchSegments(strings.Split(r.pattern, "/"),
+		strings.Split(strings.TrimPrefix(strings.TrimPrefix(p, r.dir), "/"), "/"))
+}
+
+// matchSegments matches a path's names against a pattern's, as gitignore(5) reads "**": a
+// segment that is "**" alone matches any number of names ("**/foo" anywhere, "a/**/b" a/b and
+// a/x/y/b), at the end at least one ("abc/**" is everything inside abc, not abc itself); any
+// other segment matches one name by path.Match.
+func matchSegments(pat, names []string) bool {
+	for len(pat) > 0 {
+		if pat[0] == "**" {
+			if len(pat) == 1 {
+				return len(names) > 0
+			}
+			for skip := 0; skip <= len(names); skip++ {
+				if matchSegments(pat[1:], names[skip:]) {
+					return true
+				}
+			}
+			return false
+		}
+		if len(names) == 0 {
+			return false
+		}
+		if ok, _ := path.Match(pat[0], names[0]); !ok {
+			return false
+		}
+		pat, names = pat[1:], names[1:]
+	}
+	return len(names) == 0
 }
 
 // DeviceTree is the tree a device's listing of dir shows: tree's paths (a directory ending with
