@@ -95,7 +95,7 @@ func CheckGitignoreLine(line string) error {
 func parseIgnore(dir string, lines []string) []ignoreRule {
 	var out []ignoreRule
 	for _, l := range lines {
-		l = strings.TrimRight(l, " ")
+		l = trimSpaces(l)
 		if l == "" || strings.HasPrefix(l, "#") {
 			continue
 		}
@@ -111,6 +111,14 @@ func parseIgnore(dir string, lines []string) []ignoreRule {
 		out = append(out, r)
 	}
 	return out
+}
+
+// trimSpaces drops a line's trailing spaces but one a backslash escapes (gitignore(5)).
+func trimSpaces(l string) string {
+	for strings.HasSuffix(l, " ") && !strings.HasSuffix(l, "\\ ") {
+		l = l[:len(l)-1]
+	}
+	return l
 }
 
 func (r ignoreRule) match(p string, isDir bool) bool {

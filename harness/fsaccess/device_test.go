@@ -73,7 +73,7 @@ func TestDeviceLeftOutIsGit(t *testing.T) {
 	}
 	tree := []string{"README.md", "a.log", "keep.log", "abc/f", "abc/x/y/g", "a/b/f", "a/x/b/f", "a/x/y/b/f",
 		"foo/bar/f", "z/foo/bar/f", "z/afoo", "gen/x.go", "lib/gen/y.go", "lib/fixtures/f.txt", "lib/a.go",
-		"docs/keep.log", "docs/deep/er/n.md", "x/y/z"}
+		"docs/keep.log", "docs/deep/er/n.md", "x/y/z", "#hash", "!bang", "sp ", "sp"}
 	for _, c := range []map[string][]string{
 		{".gitignore": {"abc/**"}},
 		{".gitignore": {"**/foo"}},
@@ -84,6 +84,7 @@ func TestDeviceLeftOutIsGit(t *testing.T) {
 		{".gitignore": {"*.log", "!keep.log", "/gen"}, "lib/.gitignore": {"fixtures/", "**/y.go"}},
 		{".gitignore": {"docs/**/*.md", "**/deep/", "ab**c"}},
 		{".gitignore": {"**", "!**/", "!*.md"}},
+		{".gitignore": {"\\#hash", "\\!bang", "#hash", "keep.log   ", "sp\\  "}},
 	} {
 		dir := t.TempDir()
 		run := func(stdin string, args ...string) string {
