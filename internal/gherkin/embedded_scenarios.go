@@ -927,6 +927,12 @@ func embeddedScenarios() []Scenario {
 				steps.NewCheck("Then it succeeds", 295, []any{}, "{\"ok\":true}"),
 			},
 		},
+		{Case: conformance.Case{Label: conformance.Label{ID: "fs_access/feature:lines-as-git-reads-them-and-a-deeper-gitignore-from-its-own-directory", Area: "fs_access", Index: 23, File: "features/fs_access.feature:312", Line: 312, About: "\"**\" lines as git reads them, and a deeper .gitignore from its own directory"},
+			Input: json.RawMessage("{\"depth\":2,\"device\":true,\"gitignore\":{\"/p/.gitignore\":[\"**/gen/\",\"docs/**/drafts\",\"build/**\"],\"/p/lib/.gitignore\":[\"*_test.go\"]},\"op\":\"list_text\",\"path\":\"/p\",\"tree\":[\"/p/.gitignore\",\"/p/src/app.ts\",\"/p/src/gen/types.ts\",\"/p/node_modules/x/i.js\",\"/p/docs/guide.md\",\"/p/docs/drafts/wip.md\",\"/p/lib/.gitignore\",\"/p/lib/a.go\",\"/p/lib/a_test.go\",\"/p/build/out/app\"]}"), Expect: json.RawMessage("[{\"then\":\"Then the text is:\",\"line\":337,\"part\":\"answer\",\"want\":{\"text\":\"docs/\\n  guide.md\\nlib/\\n  .gitignore\\n  a.go\\nsrc/\\n  app.ts\\n.gitignore\"}}]")},
+			Checks: []steps.Check{
+				steps.NewCheck("Then the text is:", 337, []any{}, "{\"text\":\"docs/\\n  guide.md\\nlib/\\n  .gitignore\\n  a.go\\nsrc/\\n  app.ts\\n.gitignore\"}"),
+			},
+		},
 		{Case: conformance.Case{Label: conformance.Label{ID: "index/feature:a-file-written-is-indexed-at-once-its-content-embedded", Area: "index", Index: 0, File: "features/index.feature:8", Line: 8, About: "a file written is indexed at once, its content embedded"},
 			Input: json.RawMessage("{\"steps\":[{\"content\":\"Alpha notes.\\n\",\"op\":\"write\",\"path\":\"/Notes/a.md\"}]}"), Expect: json.RawMessage("[{\"then\":\"Then the embedded contents are, in order:\",\"line\":10,\"part\":\"answer.embedded\",\"want\":[\"9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a\"]},{\"then\":\"Then the index holds:\",\"line\":13,\"part\":\"answer.index\",\"want\":{\"/Notes/a.md\":\"9ce9b0d7e0cb7e257c8960768f29ca0a3801fa389fb39bb536992cc1653d352a\"}}]")},
 			Checks: []steps.Check{

@@ -303,3 +303,45 @@ Feature: fs_access — the file system one session sees
         | mkdir  | /home/a/b       |
         | rm     | /home/n.md      |
         | read   | /home/ro/r.md   |
+
+  Rule: a device's listing leaves out build directories and what each .gitignore says
+    filesystem.md, A listing: "A device leaves out ignored and build directories (`.git`,
+    `node_modules`, …, and what `.gitignore` says) and shows only directories that hold a file it
+    would list." Each .gitignore is read as git reads it, from its own directory.
+
+    Scenario: "**" lines as git reads them, and a deeper .gitignore from its own directory
+      Given the tree:
+        | path                   |
+        | /p/.gitignore          |
+        | /p/src/app.ts          |
+        | /p/src/gen/types.ts    |
+        | /p/node_modules/x/i.js |
+        | /p/docs/guide.md       |
+        | /p/docs/drafts/wip.md  |
+        | /p/lib/.gitignore      |
+        | /p/lib/a.go            |
+        | /p/lib/a_test.go       |
+        | /p/build/out/app       |
+      And the tree is a device's
+      And the .gitignore "/p/.gitignore" says:
+        """
+        **/gen/
+        docs/**/drafts
+        build/**
+        """
+      And the .gitignore "/p/lib/.gitignore" says:
+        """
+        *_test.go
+        """
+      When the session lists "/p" as text to depth 2
+      Then the text is:
+        """
+        docs/
+          guide.md
+        lib/
+          .gitignore
+          a.go
+        src/
+          app.ts
+        .gitignore
+        """

@@ -2,6 +2,7 @@ package steps
 
 import (
 	"fmt"
+	"strings"
 )
 
 // fs_access: one operation on a session's view of a tree. Givens lay out the tree, the mounts,
@@ -48,6 +49,21 @@ func fsAccessSteps() []stepDef {
 	type B = fsAccessBuilder
 	steps := viewSteps(func(b *B) map[string]any { return b.fields })
 	steps = append(steps,
+		step(Given, "the tree is a device's", noArg,
+			"a device's tree: its listings leave out build directories and what each .gitignore says",
+			func(b *B, a *args) error { b.fields["device"] = true; return nil }),
+		step(Given, "the .gitignore {string:path} says:", docArg,
+			"a .gitignore file of the tree (also a path of it) and its lines, one a docstring line",
+			func(b *B, a *args) error {
+				t, err := a.text()
+				g, _ := b.fields["gitignore"].(map[string]any)
+				if g == nil {
+					g = map[string]any{}
+					b.fields["gitignore"] = g
+				}
+				g[a.str(0)] = strings.Split(t, "\n")
+				return err
+			}),
 		step(When, "the session does {word:op} on {string:path}", noArg,
 			"any operation by its name (level, list, read, write, mkdir, rm, commit), for outlines",
 			func(b *B, a *args) error { return b.op(a.str(0), a.str(1)) }))
@@ -55,6 +71,9 @@ func fsAccessSteps() []stepDef {
 		steps = append(steps, step(When, "the session "+o.words+" {string:path}", noArg, "the "+o.op+" operation",
 			func(b *B, a *args) error { return b.op(o.op, a.str(0)) }))
 	}
+	steps = append(steps, step(When, "the session lists {string:path} as text to depth {int:depth}", noArg,
+		"the list_text operation: the listing the model reads, depth levels down",
+		func(b *B, a *args) error { b.fields["depth"] = a.num(1); return b.op("list_text", a.str(0)) }))
 	level := func(passage bool) want {
 		return func(a *args) (any, error) { return map[string]any{"level": a.str(0), "passage": passage}, nil }
 	}
@@ -63,6 +82,8 @@ func fsAccessSteps() []stepDef {
 		failsWith[B](),
 		thenPart[B]("the listing is:", tableArg, `the answer is {"entries": […]}, one entry a row, in order`,
 			nil, field("entries", tableWant(1, cell)), "entry"),
+		thenPart[B]("the text is:", docArg, `the answer is {"text": …}: the docstring as it is (no final line break)`,
+			nil, field("text", docWant)),
 		thenPart[B]("the listing is empty", noArg, `the answer is {"entries": []}`, nil,
 			is(map[string]any{"entries": []string{}})),
 		thenPart[B]("the level is {string:level} and it is a passage", noArg,
