@@ -82,7 +82,7 @@ type ignoreRule struct {
 }
 
 // CheckGitignoreLine says why a line is not one DeviceTree reads (nil: it is): a pattern that
-// path.Match refuses (an unclosed "[", a trailing "\\").
+// path.Match refuses (an unclosed "[", a lone backslash at the end).
 func CheckGitignoreLine(line string) error {
 	for _, seg := range strings.Split(strings.Trim(strings.TrimPrefix(line, "!"), "/"), "/") {
 		if _, err := path.Match(seg, ""); err != nil {

@@ -3,6 +3,7 @@ package fsaccess
 import (
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -137,4 +138,24 @@ func write(t *testing.T, name, text string) {
 	if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// FuzzMatchSegmentsIsMatch: without "**", matching name by name is path.Match of the whole path
+// (whose "*" and "?" never match a "/"), and with it nothing panics.
+func FuzzMatchSegmentsIsMatch(f *testing.F) {
+	for _, s := range [][2]string{{"a/*/b", "a/x/b"}, {"a?b", "axb"}, {"**/a", "b/a"}, {"a/**", "a"}, {"*", "a/b"}} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, pat, name string) {
+		if strings.Trim(pat, "ab*?/") != "" || strings.Trim(name, "ab/") != "" {
+			return
+		}
+		got := matchSegments(strings.Split(pat, "/"), strings.Split(name, "/"))
+		if strings.Contains(pat, "**") {
+			return
+		}
+		if want, _ := path.Match(pat, name); got != want {
+			t.Errorf("matchSegments(%q, %q) = %v, path.Match %v", pat, name, got, want)
+		}
+	})
 }
