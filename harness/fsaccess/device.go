@@ -131,36 +131,13 @@ func (r ignoreRule) match(p string, isDir bool) bool {
 		ok, _ := path.Match(r.pattern, Base(p))
 		return ok
 	}
-	return matchSegments(strings.Split(r.pattern, "/"),
-		strings.Split(strings.TrimPrefix(strings.TrimPrefix(p, r.dir), "/"), "/"))
-}
-
-// matchSegments matches a path's names against a pattern's, as gitignore(5) reads "**": a
-// segment that is "**" alone matches any number of names ("**/foo" anywhere, "a/**/b" a/b and
-// a/x/y/b), at the end at least one ("abc/**" is everything inside abc, not abc itself); any
-// other segment matches one name by path.Match.
-func matchSegments(pat, names []string) bool {
-	for len(pat) > 0 {
-		if pat[0] == "**" {
-			if len(pat) == 1 {
-				return len(names) > 0
-			}
-			for skip := 0; skip <= len(names); skip++ {
-				if matchSegments(pat[1:], names[skip:]) {
-					return true
-				}
-			}
-			return false
-		}
-		if len(names) == 0 {
-			return false
-		}
-		if ok, _ := path.Match(pat[0], names[0]); !ok {
-			return false
-		}
-		pat, names = pat[1:], names[1:]
+	// A trailing "/**" is everything inside, not the directory itself: "*/**", one name and
+	// then any number.
+	pattern := r.pattern
+	if pattern == "**" || strings.HasSuffix(pattern, "/**") {
+		pattern = strings.TrimSuffix(pattern, "**") + "*/**"
 	}
-	return len(names) == 0
+	return MatchGlob(pattern, strings.TrimPrefix(strings.TrimPrefix(p, r.dir), "/"))
 }
 
 // DeviceTree is the tree a device's listing of dir shows: tree's paths (a directory ending with

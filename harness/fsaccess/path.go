@@ -1,6 +1,9 @@
 package fsaccess
 
-import "strings"
+import (
+	"path"
+	"strings"
+)
 
 // Resolve gives p's absolute, resolved form as filesystem.md *Paths* reads it: a relative path
 // is joined to cwd; `.` and `..` are resolved by their text before anything is looked up, `..`
@@ -115,4 +118,32 @@ func Ancestors(p string) []string {
 		out = append(out, p)
 	}
 	return out
+}
+
+// MatchGlob matches a slash-separated path against a pattern name by name: a segment that is "**"
+// alone matches any number of names, none included ("**/foo" anywhere, "a/**/b" a/b and
+// a/x/y/b); any other segment matches one name by path.Match (so "**" within a name is two "*"s).
+func MatchGlob(pattern, name string) bool {
+	return matchSegments(strings.Split(pattern, "/"), strings.Split(name, "/"))
+}
+
+func matchSegments(pat, names []string) bool {
+	for len(pat) > 0 {
+		if pat[0] == "**" {
+			for skip := 0; skip <= len(names); skip++ {
+				if matchSegments(pat[1:], names[skip:]) {
+					return true
+				}
+			}
+			return false
+		}
+		if len(names) == 0 {
+			return false
+		}
+		if ok, _ := path.Match(pat[0], names[0]); !ok {
+			return false
+		}
+		pat, names = pat[1:], names[1:]
+	}
+	return len(names) == 0
 }

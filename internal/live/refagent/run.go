@@ -427,12 +427,12 @@ func (s *session) search(name string, a args) (string, error) {
 		}
 		rel := filepath.ToSlash(strings.TrimPrefix(p, root+string(filepath.Separator)))
 		if name == "glob" {
-			if matchGlob(a.Pattern, rel) {
+			if fsaccess.MatchGlob(a.Pattern, rel) {
 				out = append(out, rel)
 			}
 			return nil
 		}
-		if a.Glob != "" && !matchGlob(a.Glob, rel) && !matchGlob(a.Glob, path.Base(rel)) {
+		if a.Glob != "" && !fsaccess.MatchGlob(a.Glob, rel) && !fsaccess.MatchGlob(a.Glob, path.Base(rel)) {
 			return nil
 		}
 		b, err := os.ReadFile(p)
@@ -450,33 +450,6 @@ func (s *session) search(name string, a args) (string, error) {
 		sort.Strings(out)
 	}
 	return strings.Join(out, "\n"), nil
-}
-
-// matchGlob matches a slash-separated path: `**` as a whole segment is any number of segments,
-// every other segment as path.Match.
-func matchGlob(pattern, name string) bool {
-	return matchSegs(strings.Split(pattern, "/"), strings.Split(name, "/"))
-}
-
-func matchSegs(p, n []string) bool {
-	for len(p) > 0 {
-		if p[0] == "**" {
-			for i := 0; i <= len(n); i++ {
-				if matchSegs(p[1:], n[i:]) {
-					return true
-				}
-			}
-			return false
-		}
-		if len(n) == 0 {
-			return false
-		}
-		if ok, _ := path.Match(p[0], n[0]); !ok {
-			return false
-		}
-		p, n = p[1:], n[1:]
-	}
-	return len(n) == 0
 }
 
 // bash runs a command in a shell of its own, in the start directory or cwd, and says its combined
