@@ -61,6 +61,7 @@ type Client struct {
 	info        Info
 	text        map[string]*strings.Builder
 	modes       map[string]string
+	shown       map[string][]Shown // each session's tool-call texts, as the client would show them
 	permissions []Permission
 	files       []FileRequest
 	plans       map[string]PlanAnswer // how each session's plans are answered (AnswerPlans)
@@ -102,6 +103,12 @@ type Permission struct {
 	Title, Kind, Answer string
 }
 
+// Shown is one text block of a tool call's content (session/update tool_call or
+// tool_call_update): what a client showing the transcript shows of the call.
+type Shown struct {
+	ToolCallID, Text string
+}
+
 // FileRequest is one fs/* request the agent made.
 type FileRequest struct {
 	Method, Path string
@@ -123,7 +130,8 @@ func New(w io.Writer, r io.Reader, o Options) *Client {
 		// The reading and the writing side write it at once.
 		o.Transcript = syncbuf.NewWriter(o.Transcript)
 	}
-	c := &Client{o: o, faulted: make(chan struct{}), text: map[string]*strings.Builder{}, modes: map[string]string{}}
+	c := &Client{o: o, faulted: make(chan struct{}), text: map[string]*strings.Builder{}, modes: map[string]string{},
+		shown: map[string][]Shown{}}
 	c.in = &guard{r: r, transcript: o.Transcript, onFault: c.setFault, ready: make(chan struct{})}
 	// What the client sends goes through tee: into the transcript, and a write that fails (the
 	// agent exited, its input is closed) is the agent's death, not an error of the call.
@@ -568,4 +576,11 @@ func (c *Client) Files() []FileRequest {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return append([]FileRequest(nil), c.files...)
+}
+
+// Shown are the text blocks of the session's tool calls, in the order the agent sent them.
+func (c *Client) Shown(sessionID string) []Shown {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]Shown(nil), c.shown[sessionID]...)
 }

@@ -387,3 +387,31 @@ func TestWriteToAGoneAgent(t *testing.T) {
 		t.Errorf("%v", err)
 	}
 }
+
+// The text blocks of a turn's tool calls are kept as the agent sent them, with their call's id:
+// a tool_call's content and a tool_call_update's; a diff, and another session's, are not.
+func TestShownToolCallText(t *testing.T) {
+	c, _ := startAgent(t, Options{Dir: t.TempDir()}, func(a *agent, id json.RawMessage, method string, params json.RawMessage) {
+		if basic(a, id, method, params) {
+			return
+		}
+		if method == "session/prompt" {
+			a.notify("session/update", map[string]any{"sessionId": "s1", "update": map[string]any{"sessionUpdate": "tool_call", "toolCallId": "t1", "title": "read", "status": "completed",
+				"content": []any{map[string]any{"type": "content", "content": map[string]any{"type": "text", "text": "[#0001]\none"}},
+					map[string]any{"type": "diff", "path": "/x", "newText": "y"}}}})
+			a.notify("session/update", map[string]any{"sessionId": "s1", "update": map[string]any{"sessionUpdate": "tool_call_update", "toolCallId": "t2",
+				"content": []any{map[string]any{"type": "content", "content": map[string]any{"type": "text", "text": "[#0002]\ntwo"}}}}})
+			a.notify("session/update", map[string]any{"sessionId": "s2", "update": map[string]any{"sessionUpdate": "tool_call", "toolCallId": "t3", "title": "read",
+				"content": []any{map[string]any{"type": "content", "content": map[string]any{"type": "text", "text": "other"}}}}})
+			a.answer(id, map[string]any{"stopReason": "end_turn"})
+		}
+	})
+	s := open(t, c)
+	if _, _, err := c.Prompt(context.Background(), s.ID, "Read it."); err != nil {
+		t.Fatal(err)
+	}
+	got := fmt.Sprint(c.Shown(s.ID))
+	if want := "[{t1 [#0001]\none} {t2 [#0002]\ntwo}]"; got != want {
+		t.Errorf("shown %q, want %q", got, want)
+	}
+}

@@ -22,7 +22,8 @@ import (
 // handler answers what the agent asks of the client.
 type handler struct{ c *Client }
 
-// SessionUpdate keeps what the person would see: the agent's text and its mode.
+// SessionUpdate keeps what the person would see: the agent's text, its mode, and the text its
+// tool calls show.
 func (h handler) SessionUpdate(_ context.Context, n sdk.SessionNotification) error {
 	c := h.c
 	c.mu.Lock()
@@ -35,8 +36,21 @@ func (h handler) SessionUpdate(_ context.Context, n sdk.SessionNotification) err
 		}
 	case u.CurrentModeUpdate != nil:
 		c.modes[id] = string(u.CurrentModeUpdate.CurrentModeId)
+	case u.ToolCall != nil:
+		c.keepShown(id, string(u.ToolCall.ToolCallId), u.ToolCall.Content)
+	case u.ToolCallUpdate != nil:
+		c.keepShown(id, string(u.ToolCallUpdate.ToolCallId), u.ToolCallUpdate.Content)
 	}
 	return nil
+}
+
+// keepShown keeps each text block of a tool call's content. Called with mu held.
+func (c *Client) keepShown(session, call string, content []sdk.ToolCallContent) {
+	for _, b := range content {
+		if b.Content != nil && b.Content.Content.Text != nil {
+			c.shown[session] = append(c.shown[session], Shown{ToolCallID: call, Text: b.Content.Content.Text.Text})
+		}
+	}
 }
 
 // RequestPermission answers with the policy: allow once (else allow always, else the first
