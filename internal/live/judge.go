@@ -27,6 +27,7 @@ const (
 	RuleRewritten    = "nothing-rewritten" // rule 5: nothing sent earlier is rewritten
 	RuleDateNote     = "date-note"         // rules 2, 3: the date after the person's words, again once it changed
 	RuleModeNote     = "mode-note"         // rule 3: a mode change after the person's words on the next message
+	RuleIDsShown     = "ids-shown"         // Over the link: a client shows the results' ids as sent
 )
 
 // Rules are the rules in the order a report gives them, with what each checks.
@@ -44,6 +45,9 @@ var Rules = []struct{ ID, About string }{
 	{RuleModeNote,
 		"context.md §10 rule 3: a mode the person changed reaches the model after their words on the next message, " +
 			"not in the system prompt or the tools"},
+	{RuleIDsShown,
+		"context.md, Over the link: a tool result the client is shown (ACP tool_call content) carries the id the " +
+			"model was sent with it"},
 }
 
 // Judgement is a run judged: one result per rule, in the runner's terms, and the facts the field
@@ -146,6 +150,7 @@ func Judge(ctx context.Context, run *Run) (*Judgement, error) {
 		"nothing sent was rewritten: each request of the session extends the one before"))
 	add(judgeDate(run, reqs, main))
 	add(judgeMode(run, reqs, main))
+	add(judgeIDsShown(run.Driven, run.Shown, sentResults(reqs, main)))
 	return j, nil
 }
 

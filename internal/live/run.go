@@ -83,6 +83,9 @@ type Run struct {
 	// know, not the judge's to guess from their bytes.
 	Session Session
 	Steps   []StepRun
+	// Shown are the texts the agent's tool calls showed its client (ACP's session/update
+	// tool_call content); only the ACP driver fills it, for the session it held.
+	Shown []acp.Shown
 	// Fault is what ended the scenario early: the agent died, hung, spoke garbage, reached
 	// outside its directory, or exited non-zero; nil when it ran to its end.
 	Fault error
@@ -459,6 +462,7 @@ func (d *driver) acp(ctx context.Context) {
 		}
 		return sr, err
 	})
+	d.r.Shown = c.Shown(s.ID)
 }
 
 // oneshot drives the agent one prompt at a time: the first starts the session, each later one

@@ -1,0 +1,136 @@
+package live
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/LLeMbas/lembas-check/internal/api/chat"
+	"github.com/LLeMbas/lembas-check/internal/format"
+	"github.com/LLeMbas/lembas-check/internal/live/acp"
+	"github.com/LLeMbas/lembas-check/runner"
+)
+
+// minBody is the shortest result body a shown text is paired by: a shorter one ("ok", "") is in
+// too many texts to say which result a client was shown.
+const minBody = 16
+
+// sentResults are the texts of the tool results the session's requests sent the model, each
+// once, in the order first sent: chat completions' tool messages, Responses' function_call_output
+// items, Anthropic's tool_result blocks.
+func sentResults(reqs []request, main map[int]bool) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, q := range reqs {
+		if !main[q.seq] {
+			continue
+		}
+		for _, m := range q.r.Messages {
+			for _, t := range resultTexts(m.Raw) {
+				if !seen[t] {
+					seen[t] = true
+					out = append(out, t)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// resultTexts are the tool results a message carries, as text.
+func resultTexts(raw []byte) []string {
+	if !chat.IsToolResult(raw) {
+		return nil
+	}
+	if t, _ := chat.StringMember(raw, "type"); t == "function_call_output" || t == "custom_tool_call_output" {
+		s, e, ok := chat.Member(raw, "output")
+		if !ok {
+			return nil
+		}
+		text, _ := chat.ContentText(raw[s:e], "")
+		return []string{text}
+	}
+	s, e, ok := chat.Member(raw, "content")
+	if !ok {
+		return nil
+	}
+	if role, _ := chat.StringMember(raw, "role"); role == "tool" {
+		text, _ := chat.ContentText(raw[s:e], "")
+		return []string{text}
+	}
+	// Anthropic: the user message's tool_result blocks, each a result.
+	var out []string
+	blocks, _ := chat.Elements(raw[s:e])
+	for _, b := range blocks {
+		if t, _ := chat.StringMember(b, "type"); t != "tool_result" {
+			continue
+		}
+		if cs, ce, ok := chat.Member(b, "content"); ok {
+			text, _ := chat.ContentText(b[cs:ce], "")
+			out = append(out, text)
+		}
+	}
+	return out
+}
+
+// judgeIDsShown: each tool result the client was shown, paired by its content with a result the
+// model was sent (the call ids of ACP and of the model may differ), carries that result's first
+// line, its id bracket, as sent (context.md, Over the link).
+func judgeIDsShown(driven string, shown []acp.Shown, sent []string) (string, runner.Verdict, string, string) {
+	if driven != "acp" {
+		return RuleIDsShown, runner.Skip,
+			"not checked: driven " + driven + "; only ACP shows a client the tool calls", ""
+	}
+	if len(shown) == 0 {
+		return RuleIDsShown, runner.Skip, "not checked: the agent showed the client no tool call's text", ""
+	}
+	var withID []string
+	for _, r := range sent {
+		if strings.HasPrefix(r, "[#") {
+			withID = append(withID, r)
+		}
+	}
+	if len(withID) == 0 {
+		return RuleIDsShown, runner.Skip,
+			fmt.Sprintf("not checked: none of the %d tool results the model was sent begins with an id bracket [#",
+				len(sent)), ""
+	}
+	var wrong []string
+	paired := 0
+	for _, s := range shown {
+		var brackets []string
+		for _, r := range withID {
+			head, body, _ := strings.Cut(r, "\n")
+			if s.Text == r || len(body) >= minBody && strings.Contains(s.Text, body) {
+				brackets = append(brackets, head)
+			}
+		}
+		if len(brackets) == 0 {
+			continue
+		}
+		paired++
+		if !containsAny(s.Text, brackets) {
+			first, _, _ := strings.Cut(s.Text, "\n")
+			wrong = append(wrong, fmt.Sprintf("tool call %s shows a result the model was sent as %s without that id: "+
+				"it begins %s", s.ToolCallID, format.Quote([]byte(brackets[0])), format.Quote([]byte(first))))
+		}
+	}
+	switch {
+	case len(wrong) > 0:
+		return RuleIDsShown, runner.Fail, fmt.Sprintf("%d of %d tool results shown to the client: %s", len(wrong),
+			paired, strings.Join(wrong, "; ")), ""
+	case paired == 0:
+		return RuleIDsShown, runner.Skip, fmt.Sprintf("not checked: none of the %d tool-call texts shown to the "+
+			"client is a result the model was sent", len(shown)), ""
+	}
+	return RuleIDsShown, runner.Pass, fmt.Sprintf("%d tool results shown to the client carry the ids the model was "+
+		"sent (of %d shown texts, %d results with an id)", paired, len(shown), len(withID)), ""
+}
+
+func containsAny(s string, subs []string) bool {
+	for _, x := range subs {
+		if strings.Contains(s, x) {
+			return true
+		}
+	}
+	return false
+}

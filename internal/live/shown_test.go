@@ -1,0 +1,68 @@
+package live
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/LLeMbas/lembas-check/internal/live/acp"
+	"github.com/LLeMbas/lembas-check/runner"
+)
+
+// The ids-shown verdict from what the client was shown and what the model was sent: a shown text
+// is paired with a result by its body (or the whole of it), never by call id; a pair without the
+// bracket fails, naming the call, the bracket and how the text begins; what was not compared is
+// a skip, never a pass.
+func TestJudgeIDsShown(t *testing.T) {
+	readme := "[#0001 README.md lines 1-2 of 2 sha 1c9e04ab]\nThe project reads files.\nIt has notes.\n"
+	short := "[#0002]\nok"
+	cases := []struct {
+		name, driven string
+		shown        []acp.Shown
+		sent         []string
+		want         runner.Verdict
+		says         string
+	}{
+		{"one-shot", "one-shot", []acp.Shown{{"t1", readme}}, []string{readme}, runner.Skip, "only ACP"},
+		{"nothing shown", "acp", nil, []string{readme}, runner.Skip, "no tool call's text"},
+		{"no ids sent", "acp", []acp.Shown{{"t1", "The project reads files.\nIt has notes.\n"}},
+			[]string{"The project reads files.\nIt has notes.\n"}, runner.Skip, "id bracket"},
+		{"not a result", "acp", []acp.Shown{{"t1", "Reading README.md"}}, []string{readme}, runner.Skip,
+			"is a result the model was sent"},
+		{"short body, not equal", "acp", []acp.Shown{{"t1", "ok"}}, []string{short}, runner.Skip,
+			"is a result the model was sent"},
+		{"as sent", "acp", []acp.Shown{{"call_9", readme}, {"t2", "Reading"}}, []string{readme}, runner.Pass,
+			"1 tool results shown to the client carry the ids"},
+		{"short, equal", "acp", []acp.Shown{{"t1", short}}, []string{short}, runner.Pass, "carry the ids"},
+		{"wrapped", "acp", []acp.Shown{{"t1", "```\n" + readme + "```"}}, []string{readme}, runner.Pass,
+			"carry the ids"},
+		{"id dropped", "acp", []acp.Shown{{"t1", "The project reads files.\nIt has notes.\n"}}, []string{readme},
+			runner.Fail, `tool call t1 shows a result the model was sent as "[#0001 README.md lines 1-2 of 2 sha ` +
+				`1c9e04ab]" without that id: it begins "The project reads files."`},
+		{"another id", "acp", []acp.Shown{{"t1", "[#0007]\nThe project reads files.\nIt has notes.\n"}},
+			[]string{readme}, runner.Fail, `it begins "[#0007]"`},
+	}
+	for _, c := range cases {
+		_, v, msg, _ := judgeIDsShown(c.driven, c.shown, c.sent)
+		if v != c.want || !strings.Contains(msg, c.says) {
+			t.Errorf("%s: %s %q, want %s saying %q", c.name, v, msg, c.want, c.says)
+		}
+	}
+}
+
+// The results the model was sent, read from each API's shape: a chat completions tool message
+// (its content a string or parts), a Responses function_call_output, Anthropic's tool_result
+// blocks; a user's words are none.
+func TestResultTexts(t *testing.T) {
+	for raw, want := range map[string]string{
+		`{"role":"tool","tool_call_id":"c1","content":"[#0001]\nx"}`:           "[#0001]\nx",
+		`{"role":"tool","content":[{"type":"text","text":"[#0001]\nx"}]}`:      "[#0001]\nx",
+		`{"type":"function_call_output","call_id":"c1","output":"[#0001]\nx"}`: "[#0001]\nx",
+		`{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"[#0001]\nx"},` +
+			`{"type":"tool_result","tool_use_id":"u","content":[{"type":"text","text":"[#0002]\ny"}]}]}`: "[#0001]\nx|[#0002]\ny",
+		`{"role":"user","content":"[#0001]\nx"}`: "",
+	} {
+		if got := strings.Join(resultTexts([]byte(raw)), "|"); got != want {
+			t.Errorf("%s: %q, want %q", raw, got, want)
+		}
+	}
+}
