@@ -189,3 +189,32 @@ func TestServedAndOffered(t *testing.T) {
 		}
 	}
 }
+
+// The reference agent shows its client each tool call's result as the model gets it, so in
+// two-prompts (its prompts read files) ids-shown passes; with the ids hidden (--break ids-hidden)
+// it fails, naming the bracket the model was sent.
+func TestReferenceAgentIDsShown(t *testing.T) {
+	sc, err := LoadScenario("two-prompts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, broken := range []bool{false, true} {
+		p := *mustProfile(t, "lembas-check")
+		p.Env = map[string]string{"LIVE_TEST_AGENT": "reference"}
+		if broken {
+			p.Env["LIVE_TEST_BREAK"] = refagent.BreakIDsHidden
+		}
+		r, err := Drive(context.Background(), Options{Profile: &p, Bin: os.Args[0], ACP: true, Scenario: sc, Work: t.TempDir(), After: never, Tool: "lembas-check test", Version: "test"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := verdicts(mustJudge(t, r))[RuleIDsShown]
+		t.Logf("broken %v: %s %s", broken, x.Verdict, x.Message)
+		switch {
+		case broken && (x.Verdict != runner.Fail || !strings.Contains(x.Message, `without that id: it begins`) || !strings.Contains(x.Message, `"[#0001`)):
+			t.Errorf("ids-hidden: %s %q, want a failure naming [#0001", x.Verdict, x.Message)
+		case !broken && (x.Verdict != runner.Pass || !strings.Contains(x.Message, "carry the ids the model was sent")):
+			t.Errorf("ids-shown %s %q, want a pass\nshown: %q\nstderr: %s", x.Verdict, x.Message, r.Shown, r.Stderr)
+		}
+	}
+}

@@ -22,23 +22,23 @@ func TestJudgeIDsShown(t *testing.T) {
 		want         runner.Verdict
 		says         string
 	}{
-		{"one-shot", "one-shot", []acp.Shown{{"t1", readme}}, []string{readme}, runner.Skip, "only ACP"},
+		{"one-shot", "one-shot", []acp.Shown{sh("t1", readme)}, []string{readme}, runner.Skip, "only ACP"},
 		{"nothing shown", "acp", nil, []string{readme}, runner.Skip, "no tool call's text"},
-		{"no ids sent", "acp", []acp.Shown{{"t1", "The project reads files.\nIt has notes.\n"}},
+		{"no ids sent", "acp", []acp.Shown{sh("t1", "The project reads files.\nIt has notes.\n")},
 			[]string{"The project reads files.\nIt has notes.\n"}, runner.Skip, "id bracket"},
-		{"not a result", "acp", []acp.Shown{{"t1", "Reading README.md"}}, []string{readme}, runner.Skip,
+		{"not a result", "acp", []acp.Shown{sh("t1", "Reading README.md")}, []string{readme}, runner.Skip,
 			"is a result the model was sent"},
-		{"short body, not equal", "acp", []acp.Shown{{"t1", "ok"}}, []string{short}, runner.Skip,
+		{"short body, not equal", "acp", []acp.Shown{sh("t1", "ok")}, []string{short}, runner.Skip,
 			"is a result the model was sent"},
-		{"as sent", "acp", []acp.Shown{{"call_9", readme}, {"t2", "Reading"}}, []string{readme}, runner.Pass,
+		{"as sent", "acp", []acp.Shown{sh("call_9", readme), sh("t2", "Reading")}, []string{readme}, runner.Pass,
 			"1 tool results shown to the client carry the ids"},
-		{"short, equal", "acp", []acp.Shown{{"t1", short}}, []string{short}, runner.Pass, "carry the ids"},
-		{"wrapped", "acp", []acp.Shown{{"t1", "```\n" + readme + "```"}}, []string{readme}, runner.Pass,
+		{"short, equal", "acp", []acp.Shown{sh("t1", short)}, []string{short}, runner.Pass, "carry the ids"},
+		{"wrapped", "acp", []acp.Shown{sh("t1", "```\n"+readme+"```")}, []string{readme}, runner.Pass,
 			"carry the ids"},
-		{"id dropped", "acp", []acp.Shown{{"t1", "The project reads files.\nIt has notes.\n"}}, []string{readme},
+		{"id dropped", "acp", []acp.Shown{sh("t1", "The project reads files.\nIt has notes.\n")}, []string{readme},
 			runner.Fail, `tool call t1 shows a result the model was sent as "[#0001 README.md lines 1-2 of 2 sha ` +
 				`1c9e04ab]" without that id: it begins "The project reads files."`},
-		{"another id", "acp", []acp.Shown{{"t1", "[#0007]\nThe project reads files.\nIt has notes.\n"}},
+		{"another id", "acp", []acp.Shown{sh("t1", "[#0007]\nThe project reads files.\nIt has notes.\n")},
 			[]string{readme}, runner.Fail, `it begins "[#0007]"`},
 	}
 	for _, c := range cases {
@@ -66,3 +66,5 @@ func TestResultTexts(t *testing.T) {
 		}
 	}
 }
+
+func sh(id, text string) acp.Shown { return acp.Shown{ToolCallID: id, Text: text} }

@@ -54,11 +54,14 @@ const (
 	// BreakAboveRoot refuses a serve's read or write whose path climbs above / as an escape
 	// (against filesystem.md, Paths: "`..` above `/` stays at `/`").
 	BreakAboveRoot = "above-root"
+	// BreakIDsHidden shows the client a tool result without its id bracket, its first line
+	// (against context.md, Over the link: a client shows the ids as they are).
+	BreakIDsHidden = "ids-hidden"
 )
 
 // Breaks are the faults Break may name.
 var Breaks = []string{BreakDateInSystem, BreakNoStub, BreakNoteFirst, BreakNoContainment, BreakApprovalKeepsPlan,
-	BreakOwnMemoryNoted, BreakAboveRoot}
+	BreakOwnMemoryNoted, BreakAboveRoot, BreakIDsHidden}
 
 // Options say what the agent talks to.
 type Options struct {

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 
+	sdk "github.com/coder/acp-go-sdk"
+
 	"github.com/LLeMbas/lembas-check/harness/instructions"
 	"github.com/LLeMbas/lembas-check/harness/prefix"
 	"github.com/LLeMbas/lembas-check/harness/prompts"
@@ -280,6 +282,7 @@ func (s *session) turn(ctx context.Context, words string) (string, error) {
 		}
 		for _, c := range r.Calls {
 			out := s.run(ctx, c)
+			s.showCall(ctx, c, out)
 			s.mu.Lock()
 			s.history = append(s.history, message{Role: "tool", Content: &out, ToolCallID: c.ID})
 			s.mu.Unlock()
@@ -294,6 +297,19 @@ func (s *session) turn(ctx context.Context, words string) (string, error) {
 			return "", err
 		}
 	}
+}
+
+// showCall tells the client of a call the model made and its result, the text exactly as the
+// model gets it, ids and all (context.md, Over the link).
+func (s *session) showCall(ctx context.Context, c toolCall, out string) {
+	shown := out
+	if s.a.broken(BreakIDsHidden) && strings.HasPrefix(out, "[#") {
+		_, shown, _ = strings.Cut(out, "\n")
+	}
+	content := []sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(shown))}
+	s.a.update(ctx, sdk.SessionNotification{SessionId: sdk.SessionId(s.id),
+		Update: sdk.StartToolCall(sdk.ToolCallId(c.ID), c.Function.Name,
+			sdk.WithStartStatus(sdk.ToolCallStatusCompleted), sdk.WithStartContent(content))})
 }
 
 // stepLimit names the limit a wrap-up reached in loop.json's message ({{limit}}), which the
