@@ -25,48 +25,12 @@ func sentResults(reqs []request, main map[int]bool) []string {
 			continue
 		}
 		for _, m := range q.r.Messages {
-			for _, t := range resultTexts(m.Raw) {
+			for _, t := range chat.ToolResultTexts(m.Raw) {
 				if !seen[t] {
 					seen[t] = true
 					out = append(out, t)
 				}
 			}
-		}
-	}
-	return out
-}
-
-// resultTexts are the tool results a message carries, as text.
-func resultTexts(raw []byte) []string {
-	if !chat.IsToolResult(raw) {
-		return nil
-	}
-	if t, _ := chat.StringMember(raw, "type"); t == "function_call_output" || t == "custom_tool_call_output" {
-		s, e, ok := chat.Member(raw, "output")
-		if !ok {
-			return nil
-		}
-		text, _ := chat.ContentText(raw[s:e], "")
-		return []string{text}
-	}
-	s, e, ok := chat.Member(raw, "content")
-	if !ok {
-		return nil
-	}
-	if role, _ := chat.StringMember(raw, "role"); role == "tool" {
-		text, _ := chat.ContentText(raw[s:e], "")
-		return []string{text}
-	}
-	// Anthropic: the user message's tool_result blocks, each a result.
-	var out []string
-	blocks, _ := chat.Elements(raw[s:e])
-	for _, b := range blocks {
-		if t, _ := chat.StringMember(b, "type"); t != "tool_result" {
-			continue
-		}
-		if cs, ce, ok := chat.Member(b, "content"); ok {
-			text, _ := chat.ContentText(b[cs:ce], "")
-			out = append(out, text)
 		}
 	}
 	return out
