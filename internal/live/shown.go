@@ -16,7 +16,7 @@ const minBody = 16
 
 // sentResults are the texts of the tool results the session's requests sent the model, each
 // once, in the order first sent: chat completions' tool messages, Responses' function_call_output
-// items, Anthropic's tool_result blocks.
+// items, Anthropic's tool_result blocks, Gemini's functionResponse parts (chat.Turns).
 func sentResults(reqs []request, main map[int]bool) []string {
 	var out []string
 	seen := map[string]bool{}
@@ -25,10 +25,10 @@ func sentResults(reqs []request, main map[int]bool) []string {
 			continue
 		}
 		for _, m := range q.r.Messages {
-			for _, t := range chat.ToolResultTexts(m.Raw) {
-				if !seen[t] {
-					seen[t] = true
-					out = append(out, t)
+			for _, t := range chat.Turns(m) {
+				if t.Role == "tool" && !seen[t.Text] {
+					seen[t.Text] = true
+					out = append(out, t.Text)
 				}
 			}
 		}

@@ -1,9 +1,11 @@
 package live
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/LLeMbas/lembas-check/internal/api/chat"
 	"github.com/LLeMbas/lembas-check/internal/live/acp"
 	"github.com/LLeMbas/lembas-check/runner"
 )
@@ -50,3 +52,34 @@ func TestJudgeIDsShown(t *testing.T) {
 }
 
 func sh(id, text string) acp.Shown { return acp.Shown{ToolCallID: id, Text: text} }
+
+// The results the model was sent, read from each API's shape: a chat completions tool message, a
+// Responses function_call_output, Anthropic's tool_result blocks, Gemini's functionResponse parts
+// (whose output string is the text); the person's words are none, and a result sent again counts
+// once.
+func TestSentResultsEachAPI(t *testing.T) {
+	bodies := map[string]string{
+		"chat": `{"model":"m","messages":[{"role":"user","content":"go"},{"role":"assistant","content":null,` +
+			`"tool_calls":[{"id":"c1","type":"function","function":{"name":"read","arguments":"{}"}}]},` +
+			`{"role":"tool","tool_call_id":"c1","content":"[#0001]\nchat"}]}`,
+		"responses": `{"model":"m","input":[{"role":"user","content":"go"},{"type":"function_call","call_id":"c1",` +
+			`"name":"read","arguments":"{}"},{"type":"function_call_output","call_id":"c1","output":"[#0001]\nresponses"}]}`,
+		"anthropic": `{"model":"m","max_tokens":9,"messages":[{"role":"user","content":"go"},{"role":"assistant",` +
+			`"content":[{"type":"tool_use","id":"t1","name":"read","input":{}}]},{"role":"user","content":[` +
+			`{"type":"tool_result","tool_use_id":"t1","content":"[#0001]\nanthropic"},{"type":"text","text":"more"}]}]}`,
+		"gemini": `{"contents":[{"role":"user","parts":[{"text":"go"}]},{"role":"model","parts":[{"functionCall":` +
+			`{"name":"read","args":{}}}]},{"role":"user","parts":[{"functionResponse":{"name":"read","response":` +
+			`{"output":"[#0001]\ngemini"}}}]}]}`,
+	}
+	for api, body := range bodies {
+		r, err := chat.Parse([]byte(body))
+		if err != nil {
+			t.Fatalf("%s: %v", api, err)
+		}
+		reqs := []request{{seq: 1, r: r}, {seq: 2, r: r}}
+		got := sentResults(reqs, map[int]bool{1: true, 2: true})
+		if want := []string{"[#0001]\n" + api}; !slices.Equal(got, want) {
+			t.Errorf("%s: sent %q, want %q", api, got, want)
+		}
+	}
+}

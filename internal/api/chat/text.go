@@ -73,44 +73,6 @@ func IsToolResult(raw []byte) bool {
 	return false
 }
 
-// ToolResultTexts are the texts of the tool results a message carries, in IsToolResult's shapes:
-// one for a chat completions tool message or a Responses function_call_output item, one per
-// tool_result block of an Anthropic user message; nil for any other message. The live judge
-// pairs them with what a client was shown.
-func ToolResultTexts(raw []byte) []string {
-	if !IsToolResult(raw) {
-		return nil
-	}
-	if t, _ := StringMember(raw, "type"); t == "function_call_output" || t == "custom_tool_call_output" {
-		s, e, ok := Member(raw, "output")
-		if !ok {
-			return nil
-		}
-		text, _ := ContentText(raw[s:e], "")
-		return []string{text}
-	}
-	s, e, ok := Member(raw, "content")
-	if !ok {
-		return nil
-	}
-	if role, _ := StringMember(raw, "role"); role == "tool" {
-		text, _ := ContentText(raw[s:e], "")
-		return []string{text}
-	}
-	var out []string
-	blocks, _ := Elements(raw[s:e])
-	for _, b := range blocks {
-		if t, _ := StringMember(b, "type"); t != "tool_result" {
-			continue
-		}
-		if cs, ce, ok := Member(b, "content"); ok {
-			text, _ := ContentText(b[cs:ce], "")
-			out = append(out, text)
-		}
-	}
-	return out
-}
-
 // MessageTexts are a message's texts in the order the model reads them, each content block (a
 // Gemini part) that carries text its own piece: the text of a chat completions or Anthropic
 // message's `content`, of a Responses input item's `content` (or the `input` given as one

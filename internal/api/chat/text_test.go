@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"slices"
-	"strings"
 	"testing"
 )
 
@@ -158,24 +157,6 @@ func TestMessageTexts(t *testing.T) {
 	} {
 		if got := MessageTexts([]byte(c.raw)); !slices.Equal(got, c.want) {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
-		}
-	}
-}
-
-// The tool results a message carries, read from each API's shape: a chat completions tool message
-// (its content a string or parts), a Responses function_call_output, Anthropic's tool_result
-// blocks; a user's words are none.
-func TestToolResultTexts(t *testing.T) {
-	for raw, want := range map[string]string{
-		`{"role":"tool","tool_call_id":"c1","content":"[#0001]\nx"}`:           "[#0001]\nx",
-		`{"role":"tool","content":[{"type":"text","text":"[#0001]\nx"}]}`:      "[#0001]\nx",
-		`{"type":"function_call_output","call_id":"c1","output":"[#0001]\nx"}`: "[#0001]\nx",
-		`{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"[#0001]\nx"},` +
-			`{"type":"tool_result","tool_use_id":"u","content":[{"type":"text","text":"[#0002]\ny"}]}]}`: "[#0001]\nx|[#0002]\ny",
-		`{"role":"user","content":"[#0001]\nx"}`: "",
-	} {
-		if got := strings.Join(ToolResultTexts([]byte(raw)), "|"); got != want {
-			t.Errorf("%s: %q, want %q", raw, got, want)
 		}
 	}
 }

@@ -1,7 +1,6 @@
 package livetarget
 
 import (
-	"bytes"
 	"encoding/json"
 	"strings"
 
@@ -58,7 +57,7 @@ func parseRequest(body []byte) (*request, error) {
 	}
 	q.rawTools = strings.Join(rawTools, "\x00")
 	for _, p := range r.Messages {
-		q.msgs = append(q.msgs, readMsg(p)...)
+		q.msgs = append(q.msgs, readMsg(r.API, p)...)
 	}
 	return q, nil
 }
@@ -95,69 +94,19 @@ func contentText(c json.RawMessage) string {
 	return t
 }
 
-// readMsg is one message as the live target reads it: chat completions' and Responses' as they
-// are; Anthropic's and Gemini's, whose tool results are blocks (parts) of a user message, one
-// message per result and one for the text.
-func readMsg(p chat.Part) []msg {
-	if p.Field == "input" && p.Index < 0 { // Responses: input given as one string
-		var s string
-		json.Unmarshal(p.Raw, &s)
-		return []msg{{role: "user", text: s}}
-	}
-	var m struct {
-		Type       string          `json:"type"`
-		Role       string          `json:"role"`
-		Content    json.RawMessage `json:"content"`
-		Parts      json.RawMessage `json:"parts"`
-		Output     json.RawMessage `json:"output"`
-		ToolCallID string          `json:"tool_call_id"`
-		CallID     string          `json:"call_id"`
-		ToolCalls  []struct {
-			ID string `json:"id"`
-		} `json:"tool_calls"`
-	}
-	json.Unmarshal(p.Raw, &m)
-	switch m.Type {
-	case "function_call_output", "custom_tool_call_output":
-		return []msg{{role: "tool", text: contentText(m.Output), callID: m.CallID}}
-	case "function_call", "custom_tool_call":
-		return []msg{{role: "assistant", calls: []string{m.CallID}}}
-	}
-	if len(m.Parts) > 0 && m.Parts[0] == '[' {
-		return geminiMsgs(m.Role, m.Parts)
-	}
-	if len(m.Content) > 0 && m.Content[0] == '[' && bytes.Contains(m.Content, []byte(`"tool_`)) {
-		return anthropicMsgs(m.Role, m.Content)
-	}
-	out := msg{role: m.Role, text: contentText(m.Content), callID: m.ToolCallID}
-	for _, c := range m.ToolCalls {
-		out.calls = append(out.calls, c.ID)
-	}
-	return []msg{out}
-}
-
-// anthropicMsgs are an Anthropic message's blocks: tool_result blocks each a tool message, the
-// text blocks one message of the role, the tool_use blocks its calls.
-func anthropicMsgs(role string, content json.RawMessage) []msg {
-	var blocks []struct {
-		Type      string          `json:"type"`
-		ID        string          `json:"id"`
-		ToolUseID string          `json:"tool_use_id"`
-		Content   json.RawMessage `json:"content"`
-	}
-	json.Unmarshal(content, &blocks)
+// readMsg is one message as the live target reads it (chat.Turns), an Anthropic call's id as the
+// live target made it.
+func readMsg(api string, p chat.Part) []msg {
 	var out []msg
-	own := msg{role: role, text: contentText(content)}
-	for _, b := range blocks {
-		switch b.Type {
-		case "tool_result":
-			out = append(out, msg{role: "tool", text: contentText(b.Content), callID: fromToolUse(b.ToolUseID)})
-		case "tool_use":
-			own.calls = append(own.calls, fromToolUse(b.ID))
+	for _, t := range chat.Turns(p) {
+		m := msg{role: t.Role, text: t.Text, callID: t.CallID, calls: t.Calls}
+		if api == chat.Anthropic {
+			m.callID = fromToolUse(m.callID)
+			for i, c := range m.calls {
+				m.calls[i] = fromToolUse(c)
+			}
 		}
-	}
-	if own.text != "" || own.calls != nil || len(out) == 0 {
-		out = append(out, own)
+		out = append(out, m)
 	}
 	return out
 }
@@ -169,52 +118,6 @@ func fromToolUse(id string) string {
 		return "call_" + rest
 	}
 	return id
-}
-
-// geminiMsgs are a Gemini content's parts: each functionResponse a tool message (with the id
-// where the harness gives one), the text parts one message ("model" is the assistant).
-func geminiMsgs(role string, content json.RawMessage) []msg {
-	if role == "model" {
-		role = "assistant"
-	}
-	var parts []json.RawMessage
-	json.Unmarshal(content, &parts)
-	var out []msg
-	own := msg{role: role, text: contentText(content)}
-	for _, raw := range parts {
-		var p struct {
-			FunctionCall *struct {
-				ID   string `json:"id"`
-				Name string `json:"name"`
-			} `json:"functionCall"`
-			FunctionResponse *struct {
-				ID       string          `json:"id"`
-				Response json.RawMessage `json:"response"`
-			} `json:"functionResponse"`
-		}
-		json.Unmarshal(raw, &p)
-		switch {
-		case p.FunctionResponse != nil:
-			var r struct {
-				Output  *string `json:"output"`
-				Content *string `json:"content"`
-			}
-			json.Unmarshal(p.FunctionResponse.Response, &r)
-			text := string(p.FunctionResponse.Response)
-			if r.Output != nil {
-				text = *r.Output
-			} else if r.Content != nil {
-				text = *r.Content
-			}
-			out = append(out, msg{role: "tool", text: text, callID: p.FunctionResponse.ID})
-		case p.FunctionCall != nil:
-			own.calls = append(own.calls, p.FunctionCall.ID)
-		}
-	}
-	if own.text != "" || own.calls != nil || len(out) == 0 {
-		out = append(out, own)
-	}
-	return out
 }
 
 // result is the text of the tool result answering call, and whether the request carries one.
