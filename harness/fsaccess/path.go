@@ -127,23 +127,34 @@ func MatchGlob(pattern, name string) bool {
 	return matchSegments(strings.Split(pattern, "/"), strings.Split(name, "/"))
 }
 
+// matchSegments is wildcard matching one level up, "**" the star: remembering only the last
+// "**" passed is enough, as for `*` in a name. Trying every split of the names among the "**"s
+// instead took time exponential in their number (a pattern of 30 on a deep path never ended).
 func matchSegments(pat, names []string) bool {
-	for len(pat) > 0 {
-		if pat[0] == "**" {
-			for skip := 0; skip <= len(names); skip++ {
-				if matchSegments(pat[1:], names[skip:]) {
-					return true
-				}
+	pi, ni := 0, 0
+	starP, starN := -1, 0
+	for ni < len(names) {
+		if pi < len(pat) && pat[pi] == "**" {
+			starP, starN = pi, ni
+			pi++
+			continue
+		}
+		if pi < len(pat) {
+			if ok, _ := path.Match(pat[pi], names[ni]); ok {
+				pi++
+				ni++
+				continue
 			}
-			return false
 		}
-		if len(names) == 0 {
-			return false
+		if starP >= 0 {
+			starN++
+			pi, ni = starP+1, starN
+			continue
 		}
-		if ok, _ := path.Match(pat[0], names[0]); !ok {
-			return false
-		}
-		pat, names = pat[1:], names[1:]
+		return false
 	}
-	return len(names) == 0
+	for pi < len(pat) && pat[pi] == "**" {
+		pi++
+	}
+	return pi == len(pat)
 }

@@ -1,6 +1,7 @@
 package fsaccess
 
 import (
+	"path"
 	"strings"
 	"testing"
 )
@@ -125,6 +126,66 @@ func FuzzResolve(f *testing.F) {
 		// A path given absolute does not depend on cwd.
 		if strings.HasPrefix(p, "/") && Resolve("/other", p) != got {
 			t.Fatalf("absolute %q depends on cwd", p)
+		}
+	})
+}
+
+// matchNaive is MatchGlob as it was written first, every split of the names among the "**"s
+// tried: the reference matchSegments is held to.
+func matchNaive(pat, names []string) bool {
+	for len(pat) > 0 {
+		if pat[0] == "**" {
+			for skip := 0; skip <= len(names); skip++ {
+				if matchNaive(pat[1:], names[skip:]) {
+					return true
+				}
+			}
+			return false
+		}
+		if len(names) == 0 {
+			return false
+		}
+		if ok, _ := path.Match(pat[0], names[0]); !ok {
+			return false
+		}
+		pat, names = pat[1:], names[1:]
+	}
+	return len(names) == 0
+}
+
+// A pattern of many "**" on a deep path that it does not match ends (trying every split of the
+// names among them never did), with the answer of trying them all on small ones.
+func TestMatchGlobManyGlobstars(t *testing.T) {
+	pat := strings.Repeat("**/", 30) + "nomatch"
+	name := strings.TrimSuffix(strings.Repeat("d/", 60), "/")
+	if MatchGlob(pat, name) {
+		t.Errorf("%q matched %q", pat, name)
+	}
+	if !MatchGlob(pat, name+"/nomatch") {
+		t.Errorf("%q did not match %q", pat, name+"/nomatch")
+	}
+	for _, c := range []struct{ pat, name string }{
+		{"**/a/**/b", "a/b"}, {"**/a/**/b", "x/a/y/z/b"}, {"**/a/**/b", "a/b/c"}, {"**/**", ""},
+		{"a/**/**/*.md", "a/x.md"}, {"**/*/**", "a"}, {"**/*/**", ""}, {"**/[/**", "a/["},
+	} {
+		want := matchNaive(strings.Split(c.pat, "/"), strings.Split(c.name, "/"))
+		if got := MatchGlob(c.pat, c.name); got != want {
+			t.Errorf("MatchGlob(%q, %q) = %v, want %v", c.pat, c.name, got, want)
+		}
+	}
+}
+
+// FuzzGlobstarIsEverySplit holds matchSegments to trying every split, on patterns and paths of a few segments.
+func FuzzGlobstarIsEverySplit(f *testing.F) {
+	f.Add("**/a/**/b", "x/a/y/b")
+	f.Add("**/**/*.go", "a/b.go")
+	f.Fuzz(func(t *testing.T, pattern, name string) {
+		pat, names := strings.Split(pattern, "/"), strings.Split(name, "/")
+		if len(pat) > 8 || len(names) > 8 {
+			return
+		}
+		if got, want := MatchGlob(pattern, name), matchNaive(pat, names); got != want {
+			t.Errorf("MatchGlob(%q, %q) = %v, want %v", pattern, name, got, want)
 		}
 	})
 }
