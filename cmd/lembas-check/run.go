@@ -47,11 +47,10 @@ func (r *reportFlags) expectations() (*runner.Expectations, error) {
 	return e, format.FileErr("--expect", r.Expect, err)
 }
 
-// runGCPercent is run's GOGC. A run of the embedded suite is a process of some 40 ms whose live
-// heap stays under 6 MB while it allocates a few times that: at the default 100 the collector
-// ran three or four times and cost about a fifth of the process's CPU; at 400 it runs once or
-// not at all, for a few MB more at peak. A longer run (an adapter, --live) keeps a small live heap
-// too. GOGC in the environment still wins.
+// runGCPercent is run's GOGC. A run of the embedded suite is a process of some 20 ms that
+// allocates about 6 MB: at the default 100 the collector ran three or four times and cost about a
+// quarter of the process's CPU; at 400 it does not run (docs/performance.md). A longer run (an
+// adapter, --live) keeps a small live heap too. GOGC in the environment still wins.
 const runGCPercent = 400
 
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
