@@ -127,24 +127,31 @@ func MatchGlob(pattern, name string) bool {
 	return matchSegments(strings.Split(pattern, "/"), strings.Split(name, "/"))
 }
 
-// matchSegments is wildcard matching one level up, "**" the star: remembering only the last
-// "**" passed is enough, as for `*` in a name. Trying every split of the names among the "**"s
-// instead took time exponential in their number (a pattern of 30 on a deep path never ended).
 func matchSegments(pat, names []string) bool {
+	return MatchStarred(pat, names, func(p string) bool { return p == "**" }, func(p, name string) bool {
+		ok, _ := path.Match(p, name)
+		return ok
+	})
+}
+
+// MatchStarred is wildcard matching one level up: each segment of pat that is a star (a "**")
+// matches any run of names, none included, and any other one name by match. Remembering only the
+// last star passed is enough, as for `*` in a name; trying every split of the names among the
+// stars instead took time exponential in their number (30 on a deep path never ended). Both
+// kinds of glob match by it: MatchGlob's and the rule modules' compiled ones.
+func MatchStarred[P any](pat []P, names []string, star func(P) bool, match func(P, string) bool) bool {
 	pi, ni := 0, 0
 	starP, starN := -1, 0
 	for ni < len(names) {
-		if pi < len(pat) && pat[pi] == "**" {
+		if pi < len(pat) && star(pat[pi]) {
 			starP, starN = pi, ni
 			pi++
 			continue
 		}
-		if pi < len(pat) {
-			if ok, _ := path.Match(pat[pi], names[ni]); ok {
-				pi++
-				ni++
-				continue
-			}
+		if pi < len(pat) && match(pat[pi], names[ni]) {
+			pi++
+			ni++
+			continue
 		}
 		if starP >= 0 {
 			starN++
@@ -153,7 +160,7 @@ func matchSegments(pat, names []string) bool {
 		}
 		return false
 	}
-	for pi < len(pat) && pat[pi] == "**" {
+	for pi < len(pat) && star(pat[pi]) {
 		pi++
 	}
 	return pi == len(pat)

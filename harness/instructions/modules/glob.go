@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/LLeMbas/lembas-check/harness/fsaccess"
 )
 
 // Glob is one `paths` entry: a Project-relative POSIX glob. The dialect is the seed's: "*, **
@@ -89,33 +91,10 @@ func splitSegs(dst []string, rel string) []string {
 	}
 }
 
-// matchSegs is wildcard matching one level up: `**` is the star, any other segment matches
-// exactly one path segment. Remembering only the last `**` is enough, as for `*` in a name.
+// matchSegs is fsaccess.MatchStarred with `**` the star: any other segment matches exactly one
+// path segment.
 func matchSegs(ps []segment, ss []string) bool {
-	pi, si := 0, 0
-	starP, starS := -1, 0
-	for si < len(ss) {
-		if pi < len(ps) && ps[pi].globstar {
-			starP, starS = pi, si
-			pi++
-			continue
-		}
-		if pi < len(ps) && ps[pi].match(ss[si]) {
-			pi++
-			si++
-			continue
-		}
-		if starP >= 0 {
-			starS++
-			pi, si = starP+1, starS
-			continue
-		}
-		return false
-	}
-	for pi < len(ps) && ps[pi].globstar {
-		pi++
-	}
-	return pi == len(ps)
+	return fsaccess.MatchStarred(ps, ss, func(s segment) bool { return s.globstar }, segment.match)
 }
 
 func (s segment) match(name string) bool {
