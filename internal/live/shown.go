@@ -20,11 +20,18 @@ const minBody = 16
 func sentResults(reqs []request, main map[int]bool) []string {
 	var out []string
 	seen := map[string]bool{}
+	// Each request sends the history again: a message already read, byte for byte, holds no
+	// result not seen, so it is not decoded again.
+	read := map[string]bool{}
 	for _, q := range reqs {
 		if !main[q.seq] {
 			continue
 		}
 		for _, m := range q.r.Messages {
+			if read[string(m.Raw)] {
+				continue
+			}
+			read[string(m.Raw)] = true
 			for _, t := range chat.Turns(m) {
 				if t.Role == "tool" && !seen[t.Text] {
 					seen[t.Text] = true
