@@ -8,6 +8,7 @@
 //	go run ./scripts/benchrun            # 31 rounds
 //	go run ./scripts/benchrun -n 101 -- run --area jobs
 //	go run ./scripts/benchrun -baseline /tmp/old   # also an older checkout's build, interleaved
+//	go run ./scripts/benchrun -also 'GOMAXPROCS=1 run' -also 'GOGC=100 run'   # leading NAME=value: its environment
 package main
 
 import (
@@ -40,6 +41,15 @@ func run() int {
 		"also build lembas-check from the module at `DIR` (an older checkout) and time its commands beside, "+
 			"interleaved",
 	)
+	var also [][]string
+	flag.Func("also", "one more command to time, `'[NAME=value ...] ARGS'` split at spaces, its leading NAME=value "+
+		"words set in its environment (repeatable)", func(v string) error {
+		if len(strings.Fields(v)) == 0 {
+			return fmt.Errorf("an empty command")
+		}
+		also = append(also, strings.Fields(v))
+		return nil
+	})
 	flag.Usage = func() {
 		fmt.Fprintln(os.Stderr,
 			"usage: go run ./scripts/benchrun [-n N] [-- ARGS ...]  (ARGS: one more command to time, e.g. run --area "+
@@ -48,6 +58,7 @@ func run() int {
 	}
 	flag.Parse()
 	cmds := [][]string{{"version"}, {"run"}, {"run", "--area", "jobs"}, {"run", "--features"}}
+	cmds = append(cmds, also...)
 	if flag.NArg() > 0 {
 		cmds = append(cmds, flag.Args())
 	}
@@ -110,7 +121,9 @@ func build(dir, bin string) error {
 // once runs lembas-check with args, its output discarded, and says what it cost. A command that
 // does not exit 0 is an error: a time of a failed run is no figure.
 func once(bin string, args []string) (sample, error) {
+	env, args := splitEnv(args)
 	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), env...)
 	cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
 	began := time.Now()
 	if err := cmd.Run(); err != nil {
@@ -121,6 +134,28 @@ func once(bin string, args []string) (sample, error) {
 	s := sample{wall: wall, cpu: ps.UserTime() + ps.SystemTime()}
 	s.rssKiB = peakKiB(ps)
 	return s, nil
+}
+
+// splitEnv takes a command's leading NAME=value words (an upper-case name, as a shell's
+// assignments before a command) off its arguments.
+func splitEnv(words []string) (env, args []string) {
+	for len(words) > 0 && isAssignment(words[0]) {
+		env, words = append(env, words[0]), words[1:]
+	}
+	return env, words
+}
+
+func isAssignment(w string) bool {
+	name, _, ok := strings.Cut(w, "=")
+	if !ok || name == "" || name[0] >= '0' && name[0] <= '9' {
+		return false
+	}
+	for _, c := range name {
+		if !(c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 func write(w io.Writer, cmds [][]string, samples [][]sample, n int, title string) {

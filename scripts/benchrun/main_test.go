@@ -2,6 +2,7 @@ package main
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -37,5 +38,25 @@ func TestRunCostsFewVersions(t *testing.T) {
 	t.Logf("CPU: version %s, run %s (%.1f×)", ms(v.cpu), ms(r.cpu), float64(r.cpu)/float64(v.cpu))
 	if r.cpu > bound*v.cpu {
 		t.Errorf("run took %s of CPU, over %d× version's %s", ms(r.cpu), bound, ms(v.cpu))
+	}
+}
+
+// A command's leading NAME=value words are its environment, as a shell reads them; the first
+// word that is not one (a flag with =, a lower-case name) begins the arguments.
+func TestSplitEnv(t *testing.T) {
+	for _, c := range []struct {
+		in, env, args string
+	}{
+		{"GOMAXPROCS=1 GOGC=100 run --jobs 1", "GOMAXPROCS=1 GOGC=100", "run --jobs 1"},
+		{"run --area=jobs", "", "run --area=jobs"},
+		{"gogc=1 run", "", "gogc=1 run"},
+		{"1X=2 run", "", "1X=2 run"},
+		{"=2 run", "", "=2 run"},
+		{"A_1= run X=2", "A_1=", "run X=2"},
+	} {
+		env, args := splitEnv(strings.Fields(c.in))
+		if strings.Join(env, " ") != c.env || strings.Join(args, " ") != c.args {
+			t.Errorf("%q: env %q, args %q; want %q, %q", c.in, env, args, c.env, c.args)
+		}
 	}
 }
