@@ -294,22 +294,25 @@ func descendants(procs map[int]pstat, root int) []pstat {
 
 // hasMark says whether the process's environment marks it as mark's.
 func hasMark(pid int, mark string) bool {
-	return markIn(func() ([]byte, error) { return os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ") }, mark,
-		time.Sleep)
+	read := func() ([]byte, error) { return os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ") }
+	return markIn(read, func() bool { return envSettled(pid) }, mark, time.Sleep)
 }
 
-// markIn reads an environment with read and says whether it carries mark. A process in the
-// middle of an exec shows an empty environ for a moment (its new memory has no environment yet):
-// an empty read is tried again, a few times a millisecond apart, or a child caught mid-exec (a
-// shell's job, `setsid prog`) would pass for no one's and outlive the one that started it.
-func markIn(read func() ([]byte, error), mark string, sleep func(time.Duration)) bool {
+// markIn reads an environment with read and says whether it carries mark. An empty read is
+// final only once settled says so (the process is gone, a zombie, or its environment is empty):
+// a process in the middle of an exec reads empty for a while (its new memory has no environment
+// yet, or the read caught the old memory being torn down), and taking that for no one's let a
+// child caught mid-exec (a shell's job, `setsid prog`) outlive the one that started it. Under
+// load the window outlasted 20 reads a millisecond apart (runner's TestAdapterLeavesNothing in
+// CI); it is read again for markWait at most.
+func markIn(read func() ([]byte, error), settled func() bool, mark string, sleep func(time.Duration)) bool {
 	var b []byte
-	for try := 0; try < 20; try++ {
+	for try := 0; ; try++ {
 		var err error
 		if b, err = read(); err != nil {
 			return false
 		}
-		if len(b) > 0 {
+		if len(b) > 0 || settled() || try >= int(markWait/time.Millisecond) {
 			break
 		}
 		sleep(time.Millisecond)
@@ -324,6 +327,34 @@ func markIn(read func() ([]byte, error), mark string, sleep func(time.Duration))
 		}
 	}
 	return false
+}
+
+// markWait bounds how long an environment that reads empty is read again: an exec takes well
+// under a millisecond; seconds is a machine starved of CPU.
+const markWait = 5 * time.Second
+
+// envSettled says whether an empty environ of pid is its real one (settledStat of its stat).
+func envSettled(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	return err != nil || settledStat(b)
+}
+
+// settledStat says, from a /proc/PID/stat line, whether an empty environ is the process's real
+// one: it is a zombie, or its env_start and env_end (fields 50 and 51) are equal and set.
+// Mid-exec, env_end is 0; a process whose environment is empty (env -i) has them equal. A line
+// without the fields (a kernel before 3.5) says nothing to wait for.
+func settledStat(b []byte) bool {
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return true
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 49 || len(f[0]) != 1 {
+		return true
+	}
+	start, err1 := strconv.ParseUint(f[47], 10, 64)
+	end, err2 := strconv.ParseUint(f[48], 10, 64)
+	return err1 != nil || err2 != nil || f[0] == "Z" || f[0] == "X" || (end != 0 && start == end)
 }
 
 // cmdline is the process's argv joined by spaces; "" for a zombie or a kernel thread.

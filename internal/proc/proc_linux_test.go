@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -451,33 +452,81 @@ func FuzzParseStat(f *testing.F) {
 
 func errorsAs(err error, target **exec.ExitError) bool { return errors.As(err, target) }
 
-// A process caught in the middle of an exec reads as an empty environ for a moment: the mark is
-// read again, so a shell's job or `setsid prog` is still its owner's (TestShellJobsEnded and
-// runner's TestAdapterLeavesNothing each failed once under load when one empty read was taken as
-// no mark). A process whose environment stays empty carries no mark, after a bounded wait.
+// A process caught in the middle of an exec reads as an empty environ for a while: the mark is
+// read again until the environment shows or the process's stat says it is really empty, so a
+// shell's job or `setsid prog` is still its owner's. TestShellJobsEnded, then runner's
+// TestAdapterLeavesNothing (past 20 empty reads, in CI under load) each failed once when an
+// empty read was taken too soon for no mark.
 func TestMarkReadAgainMidExec(t *testing.T) {
 	env := []byte("A=1\x00" + OwnersVar + "=x m1 y\x00")
 	reads, slept := 0, 0
 	read := func() ([]byte, error) {
 		reads++
-		if reads <= 2 {
+		if reads <= 40 {
 			return nil, nil
 		}
 		return env, nil
 	}
-	if !markIn(read, "m1", func(time.Duration) { slept++ }) || reads != 3 || slept != 2 {
+	never := func() bool { return false }
+	if !markIn(read, never, "m1", func(time.Duration) { slept++ }) || reads != 41 || slept != 40 {
 		t.Errorf("mid-exec: %d reads, %d sleeps", reads, slept)
 	}
 	empty := func() ([]byte, error) { return nil, nil }
-	slept = 0
-	if markIn(empty, "m1", func(time.Duration) { slept++ }) || slept != 20 {
-		t.Errorf("an empty environment: marked, or %d sleeps", slept)
+	if markIn(empty, func() bool { return true }, "m1", func(time.Duration) { t.Error("slept") }) {
+		t.Error("an empty environment read as marked")
 	}
-	if markIn(func() ([]byte, error) { return env, nil }, "m2", func(time.Duration) { t.Error("slept") }) {
+	slept = 0
+	if markIn(empty, never, "m1", func(time.Duration) { slept++ }) || slept != int(markWait/time.Millisecond) {
+		t.Errorf("an environment that never shows: marked, or %d sleeps", slept)
+	}
+	if markIn(func() ([]byte, error) { return env, nil }, never, "m2", func(time.Duration) { t.Error("slept") }) {
 		t.Error("another mark read as m1's")
 	}
-	if markIn(func() ([]byte, error) { return nil, os.ErrNotExist }, "m1", func(time.Duration) { t.Error("slept") }) {
+	if markIn(func() ([]byte, error) { return nil, os.ErrNotExist }, never, "m1", func(time.Duration) { t.Error("slept") }) {
 		t.Error("a gone process read as marked")
+	}
+}
+
+// The stat says whether an empty environ is real: env_end 0 is a process mid-exec; equal and set
+// is an empty environment (env -i); a zombie has none to wait for.
+func TestEnvSettled(t *testing.T) {
+	line := func(state string, start, end int) []byte {
+		f := make([]string, 49)
+		for i := range f {
+			f[i] = "0"
+		}
+		f[0], f[47], f[48] = state, strconv.Itoa(start), strconv.Itoa(end)
+		return []byte("42 (a) b) " + strings.Join(f, " ") + "\n")
+	}
+	for _, c := range []struct {
+		b    []byte
+		want bool
+	}{
+		{line("R", 0, 0), false},
+		{line("S", 100, 140), false},
+		{line("S", 100, 100), true},
+		{line("Z", 0, 0), true},
+		{[]byte("42 (a) S 1 2 3"), true},
+	} {
+		if got := settledStat(c.b); got != c.want {
+			t.Errorf("%q: settled %v, want %v", c.b, got, c.want)
+		}
+	}
+	// The real thing: a process started with an empty environment is settled once it runs.
+	cmd := exec.Command("sleep", "60")
+	cmd.Env = []string{}
+	if err := cmd.Start(); err != nil {
+		t.Skip(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	for !envSettled(cmd.Process.Pid) {
+		time.Sleep(time.Millisecond) // until its exec is through: a poll, not a bound
+	}
+	if hasMark(cmd.Process.Pid, "m1") {
+		t.Error("a process with no environment read as marked")
+	}
+	if len(os.Environ()) > 0 && envSettled(os.Getpid()) {
+		t.Error("this process's environment, which has variables, read as settled empty")
 	}
 }
 
