@@ -52,9 +52,9 @@ func writeJobs(t *testing.T, caseObj string) string {
 	return dir
 }
 
-// A case file that is not JSON is one error verdict naming its file and line, a malformed case
-// is an error verdict for that case alone, and every other case still runs (issue 28).
-func TestBrokenFilesAreErrorVerdicts(t *testing.T) {
+// A case file that is not JSON is one malformed verdict naming its file and line, a malformed
+// case is a malformed verdict for that case alone, and every other case still runs (issue 28).
+func TestBrokenFilesAreMalformedVerdicts(t *testing.T) {
 	cases, err := LoadCases(SuiteOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -81,7 +81,7 @@ func TestBrokenFilesAreErrorVerdicts(t *testing.T) {
 		t.Fatalf("a broken file stopped the load: %v", err)
 	}
 	rep := Run(t.Context(), Builtin{}, TargetInfo{Areas: []string{"jobs", "chunk"}}, CaseItems(got), Options{})
-	want := map[string]Verdict{"chunk.json:2:": Error, "jobs.json:3: case 1: field kind": Error, "": Pass}
+	want := map[string]Verdict{"chunk.json:2:": Malformed, "jobs.json:3: case 1: field kind": Malformed, "": Pass}
 	seen := map[string]bool{}
 	for _, r := range rep.Results {
 		for frag, v := range want {
@@ -94,6 +94,6 @@ func TestBrokenFilesAreErrorVerdicts(t *testing.T) {
 		for _, r := range rep.Results {
 			t.Logf("%s %s %s", r.Case.ID, r.Verdict, r.Message)
 		}
-		t.Fatalf("want one error per broken file or case and the good case passing")
+		t.Fatalf("want one malformed verdict per broken file or case and the good case passing")
 	}
 }

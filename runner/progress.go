@@ -86,8 +86,7 @@ func (p *Progress) Stop() {
 // VerdictCounts says the verdicts so far: "50 pass, 3 fail, 4 skip".
 func VerdictCounts(c Counts) string {
 	var parts []string
-	for _, v := range []Verdict{Pass, Fail, XFail, XPass, Skip, UnlistedSkip, Error, Timeout, Crashed, ProtocolError,
-		Interrupted} {
+	for _, v := range Verdicts {
 		if c[v] > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", c[v], v))
 		}

@@ -14,9 +14,20 @@ import (
 	"github.com/LLeMbas/lembas-check/internal/syncbuf"
 )
 
+// The progress line names every verdict it has seen: malformed, new, was left out of its list.
 func TestVerdictCounts(t *testing.T) {
-	if got := VerdictCounts(Counts{Pass: 50, Fail: 3, Skip: 4}); got != "50 pass, 3 fail, 4 skip" {
+	if got := VerdictCounts(Counts{Pass: 50, Fail: 3, Skip: 4, Malformed: 1}); got != "50 pass, 3 fail, 4 skip, 1 malformed" {
 		t.Errorf("%q", got)
+	}
+	all := Counts{}
+	for _, v := range Verdicts {
+		all[v] = 1
+	}
+	for _, v := range []Verdict{Pass, Fail, Skip, Error, Timeout, Crashed, ProtocolError, XFail, XPass, UnlistedSkip,
+		Interrupted, Malformed} {
+		if !strings.Contains(", "+VerdictCounts(all)+",", ", 1 "+string(v)+",") {
+			t.Errorf("VerdictCounts leaves out %s", v)
+		}
 	}
 }
 

@@ -226,7 +226,7 @@ func RunOne(ctx context.Context, t Target, it Item, answers map[string]bool, exp
 	r := Result{Case: c}
 	switch {
 	case it.Err != nil:
-		r.Verdict, r.Message = Error, it.Err.Error()
+		r.Verdict, r.Message = Malformed, it.Err.Error()
 	case !answers[c.Area]:
 		r.Verdict, r.Message = Skip, "area not implemented"
 	default:

@@ -79,7 +79,14 @@ const (
 	// Interrupted is a case the run did not finish (Ctrl-C, SIGTERM): not passed, and the run
 	// that has one is unfinished.
 	Interrupted Verdict = "interrupted"
+	// Malformed is a case (or a whole case file, or a scenario) that could not be read or built:
+	// it was not sent, so nothing was checked, and it fails the run until the suite is mended.
+	Malformed Verdict = "malformed"
 )
+
+// Verdicts are every verdict, in the order counts of them are listed.
+var Verdicts = []Verdict{Pass, Fail, XFail, XPass, Skip, UnlistedSkip, Error, Timeout, Crashed, ProtocolError,
+	Malformed, Interrupted}
 
 // Failed says whether a verdict fails the run.
 func (v Verdict) Failed() bool {

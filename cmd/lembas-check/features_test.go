@@ -68,7 +68,7 @@ func TestRunFeaturesDir(t *testing.T) {
 		"--- FAIL: jobs/feature:a-typo-in-the-expected-duration",
 		filepath.Join(dir, "jobs.feature") + ":7: Then line 2 of the note is",
 		`+ "job1 (sleep) exited with 0 after 1m 05s.`, "differs (-want +got)",
-		"--- ERROR: jobs/feature:a-step-no-vocabulary-knows",
+		"--- MALFORMED: jobs/feature:a-step-no-vocabulary-knows",
 		"jobs.feature:10: Given a background comand",
 		`did you mean: Given a background command "COMMAND" with the id "ID"`,
 		"Then the note is:",

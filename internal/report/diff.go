@@ -211,6 +211,8 @@ func faultWord(r *runner.Result) string {
 		return "timed out"
 	case runner.ProtocolError:
 		return "broke the protocol"
+	case runner.Malformed:
+		return "had a malformed case"
 	}
 	return "gave no answer"
 }

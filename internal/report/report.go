@@ -71,6 +71,9 @@ func why(r *runner.Report) string {
 		return "not run: " + strings.Join(r.NotRun, "; ")
 	case len(r.Results) == 0:
 		return "no case was run"
+	case n.checked() == 0 && n.malformed > 0:
+		return fmt.Sprintf("no case was checked: %d of %d cases are malformed and the target skipped the rest",
+			n.malformed, len(r.Results))
 	case n.checked() == 0:
 		return "no case was checked: the target skipped every one"
 	}
@@ -80,6 +83,7 @@ func why(r *runner.Report) string {
 // tally counts a run's verdicts in the columns of its summary.
 type tally struct {
 	pass, fail, xfail, skip, interrupted int
+	malformed                            int // cases that could not be read: not sent, not checked
 	unlisted                             int // skips --expect does not list (also in skip)
 	d                                    time.Duration
 }
@@ -103,6 +107,8 @@ func count(rs []runner.Result) tally {
 			t.xfail++
 		case runner.Interrupted:
 			t.interrupted++
+		case runner.Malformed:
+			t.malformed++
 		default:
 			t.fail++
 		}
@@ -110,10 +116,30 @@ func count(rs []runner.Result) tally {
 	return t
 }
 
-// row is a tally as a table's cells, with an Interrupted column only when the run was.
-func (t tally) row(cases int, interrupted bool) []any {
+// columns are a summary table's count columns: Malformed and Interrupted only when the run has
+// such cases, so that every row adds up to its cases.
+type columns struct{ malformed, interrupted bool }
+
+func (t tally) columns() columns { return columns{t.malformed > 0, t.interrupted > 0} }
+
+func (c columns) names() []string {
+	out := []string{"Cases", "Pass", "Fail", "XFail", "Skip"}
+	if c.malformed {
+		out = append(out, "Malformed")
+	}
+	if c.interrupted {
+		out = append(out, "Interrupted")
+	}
+	return out
+}
+
+// row is a tally as a table's cells, in the columns c.
+func (t tally) row(cases int, c columns) []any {
 	row := []any{cases, t.pass, t.fail, t.xfail, t.skip}
-	if interrupted {
+	if c.malformed {
+		row = append(row, t.malformed)
+	}
+	if c.interrupted {
 		row = append(row, t.interrupted)
 	}
 	return row
@@ -138,21 +164,21 @@ func writeTable(w io.Writer, r *runner.Report, verbose, results bool) error {
 		return WriteSummary(w, r)
 	}
 	all := count(r.Results)
-	stopped := all.interrupted > 0
+	cols := all.columns()
 	t := table.New(w, 1)
-	header := []any{"Area", "Cases", "Pass", "Fail", "XFail", "Skip"}
-	if stopped {
-		header = append(header, "Interrupted")
+	header := []any{"Area"}
+	for _, c := range cols.names() {
+		header = append(header, c)
 	}
 	t.Header(append(header, "Time")...)
 	names, by := r.ByArea()
 	for _, a := range names {
 		n := count(by[a])
-		if err := t.Append(append(append([]any{a}, n.row(len(by[a]), stopped)...), table.Millis(n.d))...); err != nil {
+		if err := t.Append(append(append([]any{a}, n.row(len(by[a]), cols)...), table.Millis(n.d))...); err != nil {
 			return err
 		}
 	}
-	t.Footer(append(append([]any{"all"}, all.row(len(r.Results), stopped)...), table.Millis(r.Duration))...)
+	t.Footer(append(append([]any{"all"}, all.row(len(r.Results), cols)...), table.Millis(r.Duration))...)
 	if err := t.Render(); err != nil {
 		return err
 	}
@@ -163,11 +189,14 @@ func writeTable(w io.Writer, r *runner.Report, verbose, results bool) error {
 }
 
 // Coverage says how much of the run was checked: "10 of 267 checked, 257 skipped" (and how
-// many were interrupted). Every format's first line carries it, so a run that checks little is
-// not read as a run that checks much.
+// many were malformed or interrupted). Every format's first line carries it, so a run that
+// checks little is not read as a run that checks much.
 func Coverage(r *runner.Report) string {
 	n := count(r.Results)
 	s := fmt.Sprintf("%d of %d checked, %d skipped", n.checked(), len(r.Results), n.skip)
+	if n.malformed > 0 {
+		s += fmt.Sprintf(", %d malformed", n.malformed)
+	}
 	if n.interrupted > 0 {
 		s += fmt.Sprintf(", %d interrupted", n.interrupted)
 	}
@@ -525,17 +554,14 @@ func WriteMarkdown(w io.Writer, r *runner.Report) error {
 		return nil // a run not made: the heading and why say it all
 	}
 	all := count(r.Results)
-	stopped := all.interrupted > 0
-	cols := "| Area | Cases | Pass | Fail | XFail | Skip |"
-	if stopped {
-		cols += " Interrupted |"
-	}
-	fmt.Fprintln(w, cols+" Time |")
-	fmt.Fprintln(w, "|---"+strings.Repeat("|--:", strings.Count(cols, "|")-1)+"|")
+	cols := all.columns()
+	head := "| Area | " + strings.Join(cols.names(), " | ") + " |"
+	fmt.Fprintln(w, head+" Time |")
+	fmt.Fprintln(w, "|---"+strings.Repeat("|--:", strings.Count(head, "|")-1)+"|")
 	mdRow := func(name string, n tally, cases int, d time.Duration, bold bool) {
 		var b strings.Builder
 		b.WriteString("| " + name + " |")
-		for _, v := range n.row(cases, stopped) {
+		for _, v := range n.row(cases, cols) {
 			if bold {
 				fmt.Fprintf(&b, " **%v** |", v)
 			} else {

@@ -326,6 +326,45 @@ func TestCoverageInEveryFormat(t *testing.T) {
 	}
 }
 
+// A malformed case was not sent: it is not counted as checked, nor as a failure of the target,
+// but in a column of its own, and it fails the run; a run of nothing but malformed cases and
+// skips checked nothing (exit 2). Before, the table counted it in Fail and the headline as
+// checked ("471 of 471 checked" for a suite with a broken file).
+func TestMalformedIsNotChecked(t *testing.T) {
+	cases := conformancetest.Cases(t, conformance.Jobs)[:3]
+	rep := &runner.Report{Target: runner.TargetInfo{Implementation: runner.Implementation{Name: "x"}}, Results: []runner.Result{
+		{Case: cases[0], Verdict: runner.Pass}, {Case: cases[1], Verdict: runner.Malformed, Message: "jobs.json:3: case 1"},
+		{Case: cases[2], Verdict: runner.Skip}}}
+	const want = "1 of 3 checked, 1 skipped, 1 malformed"
+	if got := Headline(rep); got != "FAIL "+want {
+		t.Errorf("Headline %q", got)
+	}
+	var tb, md, js bytes.Buffer
+	WriteTable(&tb, rep, false)
+	WriteMarkdown(&md, rep)
+	WriteJSON(&js, rep)
+	lines := strings.Split(strings.TrimSpace(tb.String()), "\n")
+	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "FAIL\t"+want+"\tx\t1 pass, 0 fail, 0 xfail\t") {
+		t.Errorf("table summary %q", last)
+	}
+	if !strings.Contains(tb.String(), "Malformed") || !strings.Contains(tb.String(), "--- MALFORMED: "+cases[1].ID) {
+		t.Errorf("no Malformed column or heading:\n%s", tb.String())
+	}
+	if !strings.Contains(md.String(), "| Area | Cases | Pass | Fail | XFail | Skip | Malformed | Time |\n") ||
+		!strings.Contains(md.String(), "| jobs | 3 | 1 | 0 | 0 | 1 | 1 |") {
+		t.Errorf("markdown table:\n%s", md.String())
+	}
+	jl := strings.Split(strings.TrimSpace(js.String()), "\n")
+	var f JSONFooter
+	if err := json.Unmarshal([]byte(jl[len(jl)-1]), &f); err != nil || f.Checked != 1 || f.Cases != 3 || !f.Failed || f.Exit != 1 {
+		t.Errorf("JSON footer %s (%v)", jl[len(jl)-1], err)
+	}
+	rep.Results[0].Verdict = runner.Skip
+	if st, reason := Status(rep), why(rep); st != format.Unfinished || reason != "no case was checked: 1 of 3 cases are malformed and the target skipped the rest" {
+		t.Errorf("only malformed and skipped: %v, %q", st, reason)
+	}
+}
+
 // -v shows what each pass rests on, in its line (issue 21: live -v printed nothing for a pass).
 func TestVerboseTableShowsEvidence(t *testing.T) {
 	c := conformance.Case{Label: conformance.Label{ID: "live/midnight/tools", Area: "live"}}
