@@ -33,8 +33,9 @@ const (
 	BothWrong DiffVerdict = "both wrong"
 	// Disagree: different answers; the spec's expectation says who is right.
 	Disagree DiffVerdict = "disagree"
-	// NotCompared: a side was asked and gave no answer (an error, a crash, a timeout, a protocol
-	// fault): its own verdict (DiffCase.Why says whose and what), a failure.
+	// NotCompared: a side gave no answer (an error, a crash, a timeout, a protocol fault, or a
+	// case that could not be read, which neither was asked): its own verdict (DiffCase.Why says
+	// whose and what), a failure.
 	NotCompared DiffVerdict = "not compared"
 	// OnlyInA: only a has something to say: b's run lacks the case, or b skipped it.
 	OnlyInA DiffVerdict = "only in a"
@@ -497,7 +498,7 @@ func (c *Comparison) findings() []findingList {
 			l.Heading = disagreeHeading(c, ds)
 			l.Columns = []string{"Spec backs", c.name("a"), c.name("b")}
 		case NotCompared:
-			l.Heading = fmt.Sprintf("%d not compared: a side was asked and gave no answer", len(ds))
+			l.Heading = fmt.Sprintf("%d not compared: a side gave no answer", len(ds))
 			l.Columns = []string{"Why", c.name("a"), c.name("b")}
 		}
 		for _, d := range ds {

@@ -128,6 +128,7 @@ func TestCompareJudgesAnswersNotTheirAbsence(t *testing.T) {
 		{"a crashes", runner.Outcome{Verdict: runner.Crashed, Message: "exited"}, runner.Outcome{}, "not compared: a crashed", format.Unfinished},
 		{"b errs", runner.Outcome{}, runner.Outcome{Verdict: runner.Error, Message: "no"}, "not compared: b errored", format.Unfinished},
 		{"protocol and timeout", runner.Outcome{Verdict: runner.ProtocolError, Message: "x"}, runner.Outcome{Verdict: runner.Timeout, Message: "y"}, "not compared: a broke the protocol, b timed out", format.Unfinished},
+		{"both malformed", runner.Outcome{Verdict: runner.Malformed, Message: "jobs.json:3"}, runner.Outcome{Verdict: runner.Malformed, Message: "jobs.json:3"}, "not compared: both had a malformed case", format.Unfinished},
 		{"the same wrong answer", runner.Outcome{Answer: wrong}, runner.Outcome{Answer: wrong}, "both wrong", format.Failed},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -177,7 +178,7 @@ func TestWriteDiffTable(t *testing.T) {
 		"3 disagreement(s): the spec backs scripted (a) in 1, other (b) in 1, neither in 1\n",
 		"  CASE           SPEC BACKS    SCRIPTED (A)         OTHER (B)            ABOUT\n",
 		"  " + c.Cases[2].Case.ID + "  other (b)     another answer       the expected answer",
-		"\n3 not compared: a side was asked and gave no answer\n",
+		"\n3 not compared: a side gave no answer\n",
 		"  " + c.Cases[7].Case.ID + "  a timed out, b crashed  timeout: no answer within 10s    crashed: exited (exit status 2)",
 		"  " + c.Cases[8].Case.ID + "  a errored               error: KeyError                  the expected answer",
 		"--- DISAGREE: " + c.Cases[1].Case.ID + " — the spec backs scripted (a)\n",
@@ -283,7 +284,7 @@ func TestWriteDiffMarkdown(t *testing.T) {
 		"### 1 both wrong: the same answer on both sides, which the spec does not back\n\n| Case | Both answered | About |\n|---|---|---|\n| `jobs/eeeeeeee` | another answer | jobs: note for command `npm test`, exit 0 after 5s |\n",
 		"### 3 disagreement(s): the spec backs a in 1, b in 1, neither in 1",
 		"| Case | Spec backs | a | b | About |",
-		"### 3 not compared: a side was asked and gave no answer\n\n| Case | Why | a | b | About |\n",
+		"### 3 not compared: a side gave no answer\n\n| Case | Why | a | b | About |\n",
 		"| both crashed | crashed: exited (exit status 1) | crashed: exited (exit status 2) |",
 		"— not compared: a errored</summary>",
 		"— both wrong</summary>",
