@@ -2145,6 +2145,30 @@ func embeddedScenarios() []Scenario {
 				steps.NewCheck("Then the results are, best first:", 182, []any{}, "{\"results\":[\"/Dir1/Dir3/a.md:1-2\\na in Dir3\"]}"),
 			},
 		},
+		{Case: conformance.Case{Label: conformance.Label{ID: "search/feature:grep-finds-the-text-as-written-each-line-that-holds-it-once-by-path-then-line-and-no-hidden-line", Area: "search", Index: 12, File: "features/search.feature:190", Line: 190, About: "grep finds the text as written, each line that holds it once, by path then line, and no hidden line"},
+			Input: json.RawMessage("{\"grants\":{\"/\":\"ro\",\"/Notes/Private\":\"none\"},\"grep\":\"make\",\"passages\":[{\"lines\":[1,3],\"meaning\":0.9,\"path\":\"/Docs/guide.md\",\"text\":\"# Guide\\nRun make install.\\nThen make test.\"},{\"lines\":[3,4],\"path\":\"/Docs/guide.md\",\"text\":\"Then make test.\\nDone: make it so.\"},{\"lines\":[1,2],\"path\":\"/Notes/Private/salary.md\",\"text\":\"make the key\\nnever share it\",\"words\":3},{\"lines\":[10,11],\"path\":\"/Docs/api.md\",\"text\":\"GET /v1/items\\nmake a token first\"}],\"tree\":[\"/Notes/todo.md\",\"/Notes/Private/salary.md\",\"/Docs/api.md\",\"/Docs/guide.md\",\"/Docs2/x.md\",\"/AGENTS.md\"]}"), Expect: json.RawMessage("[{\"then\":\"Then the matches are:\",\"line\":198,\"part\":\"answer\",\"want\":{\"matches\":[\"/Docs/api.md:11\",\"/Docs/guide.md:2\",\"/Docs/guide.md:3\",\"/Docs/guide.md:4\"]}}]")},
+			Checks: []steps.Check{
+				steps.NewCheck("Then the matches are:", 198, []any{}, "{\"matches\":[\"/Docs/api.md:11\",\"/Docs/guide.md:2\",\"/Docs/guide.md:3\",\"/Docs/guide.md:4\"]}"),
+			},
+		},
+		{Case: conformance.Case{Label: conformance.Label{ID: "search/feature:grep-s-text-is-not-a-pattern-finds-only-a-line-with-a-dot-in-it", Area: "search", Index: 13, File: "features/search.feature:205", Line: 205, About: "grep's text is not a pattern: \".\" finds only a line with a dot in it"},
+			Input: json.RawMessage("{\"grants\":{\"/\":\"ro\",\"/Notes/Private\":\"none\"},\"grep\":\".\",\"passages\":[{\"lines\":[1,2],\"path\":\"/Docs/api.md\",\"text\":\"GET /v1/items\\nsee the 1.2 notes\"},{\"lines\":[1,1],\"path\":\"/Notes/todo.md\",\"text\":\"Buy milk\"}],\"tree\":[\"/Notes/todo.md\",\"/Notes/Private/salary.md\",\"/Docs/api.md\",\"/Docs/guide.md\",\"/Docs2/x.md\",\"/AGENTS.md\"]}"), Expect: json.RawMessage("[{\"then\":\"Then the matches are:\",\"line\":211,\"part\":\"answer\",\"want\":{\"matches\":[\"/Docs/api.md:2\"]}}]")},
+			Checks: []steps.Check{
+				steps.NewCheck("Then the matches are:", 211, []any{}, "{\"matches\":[\"/Docs/api.md:2\"]}"),
+			},
+		},
+		{Case: conformance.Case{Label: conformance.Label{ID: "search/feature:grep-for-a-pattern-under-a-path-that-directory-only-by-whole-names", Area: "search", Index: 14, File: "features/search.feature:215", Line: 215, About: "grep for a pattern under a path: that directory only, by whole names"},
+			Input: json.RawMessage("{\"grants\":{\"/\":\"ro\",\"/Notes/Private\":\"none\"},\"grep\":\"^(GET|POST) /v1/items\",\"passages\":[{\"lines\":[10,11],\"path\":\"/Docs/api.md\",\"text\":\"GET /v1/items\\nPOST /v1/items/42\"},{\"lines\":[1,1],\"path\":\"/Docs2/x.md\",\"text\":\"GET /v1/items\"}],\"path\":\"/Docs\",\"pattern\":true,\"tree\":[\"/Notes/todo.md\",\"/Notes/Private/salary.md\",\"/Docs/api.md\",\"/Docs/guide.md\",\"/Docs2/x.md\",\"/AGENTS.md\"]}"), Expect: json.RawMessage("[{\"then\":\"Then the matches are:\",\"line\":221,\"part\":\"answer\",\"want\":{\"matches\":[\"/Docs/api.md:10\",\"/Docs/api.md:11\"]}}]")},
+			Checks: []steps.Check{
+				steps.NewCheck("Then the matches are:", 221, []any{}, "{\"matches\":[\"/Docs/api.md:10\",\"/Docs/api.md:11\"]}"),
+			},
+		},
+		{Case: conformance.Case{Label: conformance.Label{ID: "search/feature:a-grep-that-finds-nothing-has-no-matches", Area: "search", Index: 15, File: "features/search.feature:226", Line: 226, About: "a grep that finds nothing has no matches"},
+			Input: json.RawMessage("{\"grants\":{\"/\":\"ro\",\"/Notes/Private\":\"none\"},\"grep\":\"DELETE\",\"passages\":[{\"lines\":[1,1],\"meaning\":0.9,\"path\":\"/Docs/api.md\",\"text\":\"GET /v1/items\",\"words\":2}],\"tree\":[\"/Notes/todo.md\",\"/Notes/Private/salary.md\",\"/Docs/api.md\",\"/Docs/guide.md\",\"/Docs2/x.md\",\"/AGENTS.md\"]}"), Expect: json.RawMessage("[{\"then\":\"Then there are no matches\",\"line\":231,\"part\":\"answer\",\"want\":{\"matches\":[]}}]")},
+			Checks: []steps.Check{
+				steps.NewCheck("Then there are no matches", 231, []any{}, "{\"matches\":[]}"),
+			},
+		},
 		{Case: conformance.Case{Label: conformance.Label{ID: "skills/feature:a-chat-s-places-the-nearest-first-then-the-person-s-then-the-organisation-s", Area: "skills", Index: 0, File: "features/skills.feature:6", Line: 6, About: "a chat's places, the nearest first, then the person's, then the organisation's"},
 			Input: json.RawMessage("{\"boundary\":\"/\",\"op\":\"list\",\"side\":\"chat\",\"start\":\"/team/repo\",\"tree\":[\"/team/repo/skills/deploy/SKILL.md\",\"/team/skills/deploy/SKILL.md\",\"/team/skills/lint/SKILL.md\",\"/home/ana/skills/lint/SKILL.md\",\"/home/ana/skills/fmt/SKILL.md\",\"/skills/fmt/SKILL.md\",\"/skills/notes/SKILL.md\"],\"user\":\"ana\"}"), Expect: json.RawMessage("[{\"then\":\"Then the skills offered are:\",\"line\":19,\"part\":\"answer\",\"want\":{\"skills\":{\"deploy\":\"/team/repo/skills/deploy/SKILL.md\",\"fmt\":\"/home/ana/skills/fmt/SKILL.md\",\"lint\":\"/team/skills/lint/SKILL.md\",\"notes\":\"/skills/notes/SKILL.md\"}}}]")},
 			Checks: []steps.Check{

@@ -223,8 +223,9 @@ func specAreas(t *testing.T) map[string]*areaTexts {
 			skip:  map[string]bool{"level": true},
 		},
 		"search": {
-			// The result form of filesystem.md's example: `/Notes/setup.md:12-30`, then the passage.
-			format: []string{`/.+:\d+-\d+`},
+			// The result form of filesystem.md's example: `/Notes/setup.md:12-30`, then the passage;
+			// a grep's match is the line's path and number (lembas-check's own reading).
+			format: []string{`/.+:\d+-\d+`, `/.+:\d+`},
 			whole:  map[string]func(string) bool{"error": isError},
 		},
 		"modules": {

@@ -182,3 +182,50 @@ Feature: search — passages ranked by meaning and by words, fused by rank, filt
       Then the results are, best first:
         | result              | passage   |
         | /Dir1/Dir3/a.md:1-2 | a in Dir3 |
+
+  Rule: grep is the exact counterpart (text or a pattern), over the same view
+    filesystem.md, A search: "`grep` is the exact counterpart (text or a pattern), over the same
+    view." `grep` is lembas-check's own field; a match is the line's path and number.
+
+    Scenario: grep finds the text as written, each line that holds it once, by path then line, and no hidden line
+      Given the passages:
+        | path                     | lines | meaning | words | text                                        |
+        | /Docs/guide.md           | 1-3   | 0.9     |       | # Guide\nRun make install.\nThen make test. |
+        | /Docs/guide.md           | 3-4   |         |       | Then make test.\nDone: make it so.          |
+        | /Notes/Private/salary.md | 1-2   |         | 3.0   | make the key\nnever share it                |
+        | /Docs/api.md             | 10-11 |         |       | GET /v1/items\nmake a token first           |
+      When the session greps for "make"
+      Then the matches are:
+        | match            |
+        | /Docs/api.md:11  |
+        | /Docs/guide.md:2 |
+        | /Docs/guide.md:3 |
+        | /Docs/guide.md:4 |
+
+    Scenario: grep's text is not a pattern: "." finds only a line with a dot in it
+      Given the passages:
+        | path           | lines | meaning | words | text                            |
+        | /Docs/api.md   | 1-2   |         |       | GET /v1/items\nsee the 1.2 notes |
+        | /Notes/todo.md | 1-1   |         |       | Buy milk                        |
+      When the session greps for "."
+      Then the matches are:
+        | match          |
+        | /Docs/api.md:2 |
+
+    Scenario: grep for a pattern under a path: that directory only, by whole names
+      Given the passages:
+        | path         | lines | meaning | words | text                             |
+        | /Docs/api.md | 10-11 |         |       | GET /v1/items\nPOST /v1/items/42 |
+        | /Docs2/x.md  | 1-1   |         |       | GET /v1/items                    |
+      When the session greps "/Docs" for the pattern "^(GET|POST) /v1/items"
+      Then the matches are:
+        | match           |
+        | /Docs/api.md:10 |
+        | /Docs/api.md:11 |
+
+    Scenario: a grep that finds nothing has no matches
+      Given the passages:
+        | path         | lines | meaning | words | text          |
+        | /Docs/api.md | 1-1   | 0.9     | 2.0   | GET /v1/items |
+      When the session greps for "DELETE"
+      Then there are no matches

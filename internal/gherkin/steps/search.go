@@ -8,8 +8,9 @@ import (
 
 // One of lembas-check's own areas (filesystem.md, A search).
 
-// search: one search over a session's view. Givens lay out the view (as fs_access's) and the
-// passages the index holds with their scores; the When is the search; Thens say the results.
+// search: one search (or one grep) over a session's view. Givens lay out the view (as
+// fs_access's) and the passages the index holds with their scores; the When is the search or the
+// grep; Thens say the results or the matches.
 
 type searchBuilder struct {
 	fields   map[string]any
@@ -25,14 +26,15 @@ func (b *searchBuilder) Case() (map[string]any, error) {
 			fmt.Errorf("no passages: say what the index holds with `Given the passages:` (or `Given no passages`)")
 	}
 	if !b.searched {
-		return nil, fmt.Errorf("no search: a When says it, e.g. `When the session searches everything`")
+		return nil, fmt.Errorf("no search: a When says it, e.g. `When the session searches everything` or " +
+			"`When the session greps for \"TEXT\"`")
 	}
 	return b.fields, nil
 }
 
 func (b *searchBuilder) search(p *string, limit int) error {
 	if b.searched {
-		return fmt.Errorf("this scenario already searches: a case is one search")
+		return fmt.Errorf("this scenario already searches: a case is one search or one grep")
 	}
 	b.searched = true
 	if p != nil {
@@ -40,6 +42,18 @@ func (b *searchBuilder) search(p *string, limit int) error {
 	}
 	if limit > 0 {
 		b.fields["limit"] = limit
+	}
+	return nil
+}
+
+// grep makes the case a grep for text (a regular expression with pattern), under p when set.
+func (b *searchBuilder) grep(p *string, text string, pattern bool) error {
+	if err := b.search(p, 0); err != nil {
+		return err
+	}
+	b.fields["grep"] = text
+	if pattern {
+		b.fields["pattern"] = true
 	}
 	return nil
 }
@@ -132,5 +146,27 @@ func searchSteps() []stepDef {
 			}),
 		failsWith[B](),
 	)
-	return steps
+	return append(steps, grepSteps()...)
+}
+
+// grepSteps make the case a grep, the search's exact counterpart, and read its matches.
+func grepSteps() []stepDef {
+	type B = searchBuilder
+	return []stepDef{
+		step(When, "the session greps for {string:text}", noArg,
+			"a grep of everything the session sees for the text as written (not a pattern)",
+			func(b *B, a *args) error { return b.grep(nil, a.str(0), false) }),
+		step(When, "the session greps {string:path} for {string:text}", noArg, "a grep of one directory",
+			func(b *B, a *args) error { p := a.str(0); return b.grep(&p, a.str(1), false) }),
+		step(When, "the session greps for the pattern {string:pattern}", noArg,
+			"a grep of everything for a regular expression (RE2)",
+			func(b *B, a *args) error { return b.grep(nil, a.str(0), true) }),
+		step(When, "the session greps {string:path} for the pattern {string:pattern}", noArg,
+			"a grep of one directory for a regular expression",
+			func(b *B, a *args) error { p := a.str(0); return b.grep(&p, a.str(1), true) }),
+		thenPart[B]("the matches are:", tableArg, "every line the grep found, in order (by path, then line): PATH:LINE",
+			nil, field("matches", tableWant(1, func(r []string) string { return strings.TrimSpace(r[0]) })), "match"),
+		thenPart[B]("there are no matches", noArg, `the answer is {"matches": []}`, nil,
+			is(map[string]any{"matches": []string{}})),
+	}
 }
