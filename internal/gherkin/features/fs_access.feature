@@ -304,6 +304,54 @@ Feature: fs_access — the file system one session sees
         | rm     | /home/n.md      |
         | read   | /home/ro/r.md   |
 
+  Rule: on a mount the forge decides first: no level there is above what the user's forge account may do
+    filesystem.md, Access levels: "On a mount, the forge decides first: a level is never above
+    what the user's own forge account may do there." `forge` (a mount, and what the user's forge
+    account may do there) is lembas-check's own field.
+
+    Background:
+      Given the tree:
+        | path       |
+        | /repo/a.ts |
+        | /b.md      |
+      And the mounts "/repo"
+
+    Scenario: a grant of commit on a mount whose account may only stage leaves the session at stage
+      Given the grants:
+        | path | level  |
+        | /    | commit |
+      And the forge account:
+        | mount | level |
+        | /repo | stage |
+      When the session commits "/repo/a.ts"
+      Then it fails with "Not committed: this session may change /repo/a.ts but not commit it; the change stays staged."
+
+    Scenario: an account that may only read makes the mount read-only, whatever the grant
+      Given the grants:
+        | path  | level |
+        | /repo | stage |
+      And the forge account:
+        | mount | level |
+        | /repo | ro    |
+      When the session writes "/repo/a.ts"
+      Then it fails with "Read-only: /repo/a.ts can be read in this session but not changed."
+
+    Scenario Outline: the forge only lowers, and only on its mount: <forge> there, <path>
+      Given the grants:
+        | path | level |
+        | /    | ro    |
+      And the forge account:
+        | mount | level   |
+        | /repo | <forge> |
+      When the session asks for the level of "<path>"
+      Then the level is "<level>" and it is not a passage
+
+      Examples:
+        | forge  | path       | level |
+        | commit | /repo/a.ts | ro    |
+        | none   | /repo/a.ts | none  |
+        | none   | /b.md      | ro    |
+
   Rule: a device's listing leaves out build directories and what each .gitignore says
     filesystem.md, A listing: "A device leaves out ignored and build directories (`.git`,
     `node_modules`, …, and what `.gitignore` says) and shows only directories that hold a file it

@@ -31,7 +31,7 @@ func levelRows(a *args) (map[string]any, error) {
 }
 
 // viewSteps are the Givens of a session's view of a tree (fs_access's fields: tree, mounts,
-// grants, floor, cwd), for any area whose case has them.
+// grants, floor, forge, cwd), for any area whose case has them.
 func viewSteps[B any](fields func(*B) map[string]any) []stepDef {
 	return []stepDef{
 		step(Given, "the tree:", tableArg, "the nodes, one path a row; a directory ends with /, parents are implied",
@@ -44,6 +44,9 @@ func viewSteps[B any](fields func(*B) map[string]any) []stepDef {
 			setFrom(fields, "grants", levelRows), "path", "level"),
 		step(Given, "the floor:", tableArg, "the most each path may be, whatever the grants",
 			setFrom(fields, "floor", levelRows), "path", "level"),
+		step(Given, "the forge account:", tableArg,
+			"what the user's own forge account may do on each mount: no level there is above it",
+			setFrom(fields, "forge", levelRows), "mount", "level"),
 		step(Given, "the session starts in {string:dir}", noArg, "the start directory relative paths resolve against",
 			func(b *B, a *args) error { fields(b)["cwd"] = a.str(0); return nil }),
 	}
