@@ -3,6 +3,8 @@ package runner
 import (
 	"fmt"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/LLeMbas/lembas-check/conformance"
 )
@@ -16,9 +18,11 @@ type SuiteOptions struct {
 }
 
 // LoadCases loads the suites: the embedded ones from their table (conformance.Embedded, read
-// when lembas-check was built), then the folders. An unreadable folder is an error; a file of an
-// unknown area, a file that is not JSON or a malformed case is a case with Broken set (naming the
-// file, line, case and field), whose verdict is error while the other cases run.
+// when lembas-check was built), then the folders, area by area (each area's cases in suite
+// order), so that a report's results lie together by area (Report.ByArea copies none). An
+// unreadable folder is an error; a file of an unknown area, a file that is not JSON or a
+// malformed case is a case with Broken set (naming the file, line, case and field), whose verdict
+// is malformed while the other cases run.
 func LoadCases(o SuiteOptions) ([]conformance.Case, error) {
 	var embedded []conformance.Case
 	if !o.NoEmbedded {
@@ -38,5 +42,7 @@ func LoadCases(o SuiteOptions) ([]conformance.Case, error) {
 	if o.NoEmbedded && len(suites) == 0 {
 		return nil, fmt.Errorf("no suites: --no-embedded needs at least one --suite DIR")
 	}
-	return conformance.Keep(embedded, suites, conformance.All())
+	cases, err := conformance.Keep(embedded, suites, conformance.All())
+	slices.SortStableFunc(cases, func(a, b conformance.Case) int { return strings.Compare(a.Area, b.Area) })
+	return cases, err
 }

@@ -97,3 +97,54 @@ func TestBrokenFilesAreMalformedVerdicts(t *testing.T) {
 		t.Fatalf("want one malformed verdict per broken file or case and the good case passing")
 	}
 }
+
+// The loaded cases come area by area, each area's in suite order, so that a report's results
+// lie together and ByArea copies none (the embedded table held the vendored spec's suite and then
+// lembas-check's own, and ByArea copied all 470 results each time a report was written).
+func TestLoadCasesAreaByArea(t *testing.T) {
+	dir := t.TempDir()
+	good := `{"kind": "to_subagent", "text": "from a folder", "expect": {"text": "x"}}`
+	if err := os.WriteFile(filepath.Join(dir, "jobs.json"), []byte(`{"cases": [`+good+`]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases, err := LoadCases(SuiteOptions{Dirs: []string{dir}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := map[string]bool{}
+	for i, c := range cases {
+		if i > 0 && c.Area != cases[i-1].Area {
+			done[cases[i-1].Area] = true
+		}
+		if done[c.Area] {
+			t.Fatalf("case %d (%s) comes after its area's cases ended", i, c.ID)
+		}
+	}
+	// Within an area, the embedded cases keep their order and the folder's come after them.
+	var jobs []conformance.Case
+	for _, c := range cases {
+		if c.Area == "jobs" {
+			jobs = append(jobs, c)
+		}
+	}
+	if last := jobs[len(jobs)-1]; !strings.Contains(string(last.Input), "from a folder") {
+		t.Errorf("the folder's jobs case is not last of its area: %s", last.ID)
+	}
+	rep := &Report{Results: make([]Result, len(cases))}
+	for i, c := range cases {
+		rep.Results[i].Case = c
+	}
+	_, by := rep.ByArea()
+	if g := by["jobs"]; &g[0] != &rep.Results[indexOf(cases, g[0].Case.ID)] {
+		t.Error("ByArea copied the results of a run that comes area by area")
+	}
+}
+
+func indexOf(cases []conformance.Case, id string) int {
+	for i, c := range cases {
+		if c.ID == id {
+			return i
+		}
+	}
+	return -1
+}
