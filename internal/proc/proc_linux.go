@@ -219,6 +219,18 @@ type pstat struct {
 	state           byte
 	start           uint64 // clock ticks after boot: with pid, names one process
 	comm            string
+	// env_start and env_end (fields 50 and 51, Linux 3.5), when the line has them: where the
+	// environment lies in the process's memory.
+	envStart, envEnd uint64
+	envKnown         bool
+}
+
+// envSettled says whether an empty environ of the process is its real one: it is a zombie, or
+// its env_start and env_end are equal and set. Mid-exec, env_end is 0; a process whose
+// environment is empty (env -i) has them equal. A line without the fields (a kernel before 3.5)
+// says nothing to wait for.
+func (s pstat) envSettled() bool {
+	return !s.envKnown || s.state == 'Z' || s.state == 'X' || (s.envEnd != 0 && s.envStart == s.envEnd)
 }
 
 func leftover(s pstat) Leftover {
@@ -253,7 +265,13 @@ func parseStat(pid int, b []byte) (pstat, bool) {
 	if err1 != nil || err2 != nil || err3 != nil {
 		return pstat{}, false
 	}
-	return pstat{pid: pid, ppid: ppid, pgrp: pgrp, state: f[0][0], start: start, comm: string(b[open+1 : close])}, true
+	s := pstat{pid: pid, ppid: ppid, pgrp: pgrp, state: f[0][0], start: start, comm: string(b[open+1 : close])}
+	if len(f) >= 49 {
+		envStart, err1 := strconv.ParseUint(f[47], 10, 64)
+		envEnd, err2 := strconv.ParseUint(f[48], 10, 64)
+		s.envStart, s.envEnd, s.envKnown = envStart, envEnd, err1 == nil && err2 == nil
+	}
+	return s, true
 }
 
 // snapshot is every process on the machine, by pid.
@@ -333,28 +351,11 @@ func markIn(read func() ([]byte, error), settled func() bool, mark string, sleep
 // under a millisecond; seconds is a machine starved of CPU.
 const markWait = 5 * time.Second
 
-// envSettled says whether an empty environ of pid is its real one (settledStat of its stat).
+// envSettled says whether an empty environ of pid is its real one (pstat.envSettled); a process
+// that is gone has none to wait for.
 func envSettled(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	return err != nil || settledStat(b)
-}
-
-// settledStat says, from a /proc/PID/stat line, whether an empty environ is the process's real
-// one: it is a zombie, or its env_start and env_end (fields 50 and 51) are equal and set.
-// Mid-exec, env_end is 0; a process whose environment is empty (env -i) has them equal. A line
-// without the fields (a kernel before 3.5) says nothing to wait for.
-func settledStat(b []byte) bool {
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 {
-		return true
-	}
-	f := strings.Fields(string(b[i+1:]))
-	if len(f) < 49 || len(f[0]) != 1 {
-		return true
-	}
-	start, err1 := strconv.ParseUint(f[47], 10, 64)
-	end, err2 := strconv.ParseUint(f[48], 10, 64)
-	return err1 != nil || err2 != nil || f[0] == "Z" || f[0] == "X" || (end != 0 && start == end)
+	s, ok := readStat(pid)
+	return !ok || s.envSettled()
 }
 
 // cmdline is the process's argv joined by spaces; "" for a zombie or a kernel thread.

@@ -508,7 +508,8 @@ func TestEnvSettled(t *testing.T) {
 		{line("Z", 0, 0), true},
 		{[]byte("42 (a) S 1 2 3"), true},
 	} {
-		if got := settledStat(c.b); got != c.want {
+		s, ok := parseStat(42, c.b)
+		if got := !ok || s.envSettled(); got != c.want {
 			t.Errorf("%q: settled %v, want %v", c.b, got, c.want)
 		}
 	}
