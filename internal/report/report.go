@@ -71,6 +71,8 @@ func why(r *runner.Report) string {
 		return "not run: " + strings.Join(r.NotRun, "; ")
 	case len(r.Results) == 0:
 		return "no case was run"
+	case n.checked() == 0 && n.malformed == len(r.Results):
+		return fmt.Sprintf("no case was checked: every case (%d) is malformed", n.malformed)
 	case n.checked() == 0 && n.malformed > 0:
 		return fmt.Sprintf("no case was checked: %d of %d cases are malformed and the target skipped the rest",
 			n.malformed, len(r.Results))

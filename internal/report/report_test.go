@@ -363,6 +363,10 @@ func TestMalformedIsNotChecked(t *testing.T) {
 	if st, reason := Status(rep), why(rep); st != format.Unfinished || reason != "no case was checked: 1 of 3 cases are malformed and the target skipped the rest" {
 		t.Errorf("only malformed and skipped: %v, %q", st, reason)
 	}
+	rep.Results = rep.Results[1:2]
+	if st, reason := Status(rep), why(rep); st != format.Unfinished || reason != "no case was checked: every case (1) is malformed" {
+		t.Errorf("only malformed: %v, %q", st, reason)
+	}
 }
 
 // -v shows what each pass rests on, in its line (issue 21: live -v printed nothing for a pass).
